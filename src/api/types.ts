@@ -1,0 +1,126 @@
+// The records of the Agent Runtime API, typed from the spec (strict) and PROTOCOL-NOTES
+// (assumed, so optional). Unknown fields are kept through the index signatures and unknown
+// status values stay plain strings: a server that differs from our assumptions never breaks us.
+
+export const FILE_PURPOSES = ['task_input', 'dataset', 'reference'] as const;
+export type FilePurpose = (typeof FILE_PURPOSES)[number];
+
+/** The spec's upload limit: 512 MB = 512 * 1024 * 1024 bytes per file. */
+export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+
+/** The spec's page size limits. */
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+
+/** Task and run statuses we know; any other string is shown verbatim. */
+export const KNOWN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type KnownStatus = (typeof KNOWN_STATUSES)[number];
+// `string & {}` keeps editor completion for the known values while accepting any string.
+export type Status = KnownStatus | (string & {});
+
+export interface FileRecord {
+  id: string;
+  object?: string;
+  purpose?: string;
+  filename?: string;
+  bytes?: number;
+  content_type?: string;
+  created_at?: string;
+  [extra: string]: unknown;
+}
+
+export interface DeletedFile {
+  id: string;
+  object?: string;
+  deleted?: boolean;
+  [extra: string]: unknown;
+}
+
+export interface Attachment {
+  type: 'document' | (string & {});
+  fileId: string;
+  [extra: string]: unknown;
+}
+
+export interface TaskRecord {
+  id: string;
+  object?: string;
+  objective?: string;
+  status?: Status;
+  attachments?: Attachment[];
+  created_at?: string;
+  run_id?: string;
+  [extra: string]: unknown;
+}
+
+export interface CreateTaskRequest {
+  objective: string;
+  attachments?: Attachment[];
+}
+
+export interface RunRecord {
+  id: string;
+  object?: string;
+  task_id?: string;
+  status?: Status;
+  created_at?: string;
+  started_at?: string;
+  completed_at?: string;
+  [extra: string]: unknown;
+}
+
+export interface ArtifactRecord {
+  id: string;
+  object?: string;
+  run_id?: string;
+  name?: string;
+  file_id?: string;
+  bytes?: number;
+  content_type?: string;
+  created_at?: string;
+  [extra: string]: unknown;
+}
+
+/** The spec's list envelope. */
+export interface Page<T> {
+  object: 'list' | (string & {});
+  data: T[];
+  has_more: boolean;
+  next_cursor?: string | null;
+}
+
+export interface PageParams {
+  limit?: number;
+  after?: string;
+}
+
+// ---- run events (spec section 2 "Run event record" and section 6) ----
+
+interface EventBase {
+  sequence: number;
+  [extra: string]: unknown;
+}
+
+export interface PlanCreatedData extends EventBase { steps: number; strategy: string }
+export interface StepStartedData extends EventBase { step_id: string; title: string }
+export interface ToolCalledData extends EventBase { tool: string; step_id: string }
+export interface ObservationRecordedData extends EventBase { step_id: string; summary: string }
+export interface StepCompletedData extends EventBase { step_id: string; duration_ms: number }
+export interface RunEndedData extends EventBase { status?: Status }
+
+export const TERMINAL_EVENTS = ['run.completed', 'run.failed', 'run.cancelled'] as const;
+export type TerminalEventName = (typeof TERMINAL_EVENTS)[number];
+
+/** One run event: a union on the event name; unknown kinds are kept whole with `known: false`. */
+export type RunEvent =
+  | { event: 'plan.created'; known: true; data: PlanCreatedData }
+  | { event: 'step.started'; known: true; data: StepStartedData }
+  | { event: 'tool.called'; known: true; data: ToolCalledData }
+  | { event: 'observation.recorded'; known: true; data: ObservationRecordedData }
+  | { event: 'step.completed'; known: true; data: StepCompletedData }
+  | { event: TerminalEventName; known: true; data: RunEndedData }
+  | { event: string; known: false; data: EventBase };
+
+export function isTerminalEvent(name: string): name is TerminalEventName {
+  return (TERMINAL_EVENTS as readonly string[]).includes(name);
+}

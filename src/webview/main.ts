@@ -1,0 +1,2 @@
+// The run panel's browser app (placeholder until the run panel lands).
+export {};
