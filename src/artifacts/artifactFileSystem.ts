@@ -1,0 +1,73 @@
+// A read-only file system for `agent-runtime:` URIs: artifact content fetched through the API
+// client on demand, so a text artifact opens in a normal (read-only) editor tab.
+import * as vscode from 'vscode';
+import { ApiClient } from '../api/client';
+import { isApiError } from '../api/errors';
+import { fileIdOf } from './artifactUris';
+
+/** Largest artifact opened in an editor; bigger ones are saved to disk instead. */
+export const MAX_OPEN_BYTES = 50 * 1024 * 1024;
+
+export class ArtifactFileSystem implements vscode.FileSystemProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+  /** Sizes learned from reads, so stat() after the first read is exact. */
+  private readonly sizes = new Map<string, number>();
+
+  constructor(private readonly getClient: () => ApiClient) {}
+
+  stat(uri: vscode.Uri): vscode.FileStat {
+    const fileId = this.require(uri);
+    const isRoot = uri.path.split('/').filter(Boolean).length < 2;
+    return {
+      type: isRoot ? vscode.FileType.Directory : vscode.FileType.File,
+      ctime: 0,
+      mtime: 0,
+      size: this.sizes.get(fileId) ?? 0,
+      permissions: vscode.FilePermission.Readonly,
+    };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const fileId = this.require(uri);
+    try {
+      const { content } = await this.getClient().readFileContent(fileId, { maxBytes: MAX_OPEN_BYTES });
+      this.sizes.set(fileId, content.byteLength);
+      return content;
+    } catch (err) {
+      if (isApiError(err, 'not_found')) throw vscode.FileSystemError.FileNotFound(uri);
+      throw err;
+    }
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  watch(): vscode.Disposable {
+    // Artifacts are durable outputs: they never change once written.
+    return new vscode.Disposable(() => undefined);
+  }
+
+  createDirectory(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  writeFile(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  delete(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  rename(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  private require(uri: vscode.Uri): string {
+    const fileId = fileIdOf(uri);
+    if (!fileId) throw vscode.FileSystemError.FileNotFound(uri);
+    return fileId;
+  }
+}

@@ -1,0 +1,91 @@
+// Where the API key lives: VS Code's SecretStorage (one key per base URL), a key kept for this
+// session only when the keyring is unavailable, and AGENT_RUNTIME_API_KEY for headless use.
+// Keys are never written to settings or logs.
+import * as vscode from 'vscode';
+
+export const API_KEY_ENV = 'AGENT_RUNTIME_API_KEY';
+
+export type CredentialSource = 'secretStorage' | 'session' | 'environment';
+
+/** Thrown when SecretStorage cannot store (no keyring): the caller may keep the key for the session. */
+export class SecretStorageUnavailableError extends Error {
+  override readonly name = 'SecretStorageUnavailableError';
+}
+
+export class CredentialStore implements vscode.Disposable {
+  private readonly sessionKeys = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly subscription: vscode.Disposable;
+  /** Fires when a key is stored or removed, here or in another window. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.subscription = secrets.onDidChange((e) => {
+      if (e.key.startsWith(SECRET_PREFIX)) this.changed.fire();
+    });
+  }
+
+  /** The key for `baseUrl` and where it came from, or undefined when the user has none. */
+  async find(baseUrl: string): Promise<{ key: string; source: CredentialSource } | undefined> {
+    const session = this.sessionKeys.get(baseUrl);
+    if (session) return { key: session, source: 'session' };
+    try {
+      const stored = await this.secrets.get(secretName(baseUrl));
+      if (stored) return { key: stored, source: 'secretStorage' };
+    } catch (err) {
+      // A broken keyring must not stop headless use through the environment variable.
+      this.log.warn(`Secret storage could not be read: ${errorName(err)}`);
+    }
+    const fromEnv = this.env[API_KEY_ENV]?.trim();
+    return fromEnv ? { key: fromEnv, source: 'environment' } : undefined;
+  }
+
+  async get(baseUrl: string): Promise<string | undefined> {
+    return (await this.find(baseUrl))?.key;
+  }
+
+  async store(baseUrl: string, key: string): Promise<void> {
+    try {
+      await this.secrets.store(secretName(baseUrl), key);
+    } catch (err) {
+      throw new SecretStorageUnavailableError(`Secret storage is unavailable (${errorName(err)}).`);
+    }
+    this.sessionKeys.delete(baseUrl);
+    this.changed.fire();
+  }
+
+  storeForSession(baseUrl: string, key: string): void {
+    this.sessionKeys.set(baseUrl, key);
+    this.changed.fire();
+  }
+
+  async delete(baseUrl: string): Promise<void> {
+    this.sessionKeys.delete(baseUrl);
+    try {
+      await this.secrets.delete(secretName(baseUrl));
+    } catch (err) {
+      this.log.warn(`Secret storage could not delete the key: ${errorName(err)}`);
+    }
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+const SECRET_PREFIX = 'agentRuntime.apiKey:';
+
+function secretName(baseUrl: string): string {
+  return SECRET_PREFIX + baseUrl;
+}
+
+/** Only the error's name/message, never an object that could carry the key. */
+function errorName(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,34 @@
+// "Sign in again" asked once: many requests may fail with 401 at the same moment (two trees,
+// a run panel, polling); the user sees one prompt, not one per request.
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+
+export class ReauthPrompt {
+  private open = false;
+
+  constructor(private readonly signInCommand: string) {}
+
+  /** Call with any error; prompts only for a rejected key, and only when no prompt is open. */
+  handle(err: unknown): void {
+    if (!isApiError(err, 'authentication') || this.open) return;
+    this.open = true;
+    const signIn = vscode.l10n.t('Sign In');
+    const message = err.status === 401
+      ? vscode.l10n.t('The Agent Runtime service rejected your API key. Sign in again to go on.')
+      : vscode.l10n.t('You are not signed in to the Agent Runtime service.');
+    void vscode.window.showWarningMessage(message, signIn).then(
+      async (choice) => {
+        if (choice === signIn) await vscode.commands.executeCommand(this.signInCommand);
+        this.open = false;
+      },
+      () => {
+        this.open = false;
+      },
+    );
+  }
+
+  /** True while the prompt is on screen (tests, and callers that want to stay quiet meanwhile). */
+  get isOpen(): boolean {
+    return this.open;
+  }
+}

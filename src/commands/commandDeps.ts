@@ -1,0 +1,21 @@
+// What every command needs from the composition root, in one interface so handlers stay small.
+import * as vscode from 'vscode';
+import { TaskRecord } from '../api/types';
+import { CredentialStore } from '../auth/credentialStore';
+import { AgentRuntimeSession } from '../session/agentRuntimeSession';
+import { LocalFileIndex } from '../session/localFileIndex';
+import { AgentRuntimeSettings } from '../session/settings';
+
+export interface CommandDeps {
+  session: AgentRuntimeSession;
+  credentials: CredentialStore;
+  log: vscode.LogOutputChannel;
+  settings(): AgentRuntimeSettings;
+  localFiles: LocalFileIndex;
+  files: { refresh(): void };
+  tasks: { refresh(): void; revealTask(task: TaskRecord): Promise<void> };
+  /** Wraps a handler so errors are reported at the edge (see commandErrors.ts). */
+  guard<A extends unknown[]>(context: string, handler: (...args: A) => unknown): (...args: A) => Promise<unknown>;
+  /** True when a key is available; otherwise offers to sign in first. */
+  ensureSignedIn(): Promise<boolean>;
+}

@@ -1,0 +1,52 @@
+// Errors are caught at the edge: every command handler runs through `guarded`, which shows the
+// one sentence a user can act on, offers the next step, and logs the details.
+import * as vscode from 'vscode';
+import { describeError, isAbort, isApiError } from '../api/errors';
+
+export interface ErrorReporter {
+  log: vscode.LogOutputChannel;
+  /** Asks once to sign in again when the key was rejected. */
+  onAuthError(err: unknown): void;
+}
+
+/** Shows `err` to the user (unless it is a cancellation) and logs it without secrets. */
+export function reportError(reporter: ErrorReporter, context: string, err: unknown): void {
+  if (isAbort(err)) {
+    reporter.log.info(`${context}: cancelled`);
+    return;
+  }
+  const sentence = describeError(err);
+  const details = isApiError(err)
+    ? ` [kind=${err.kind}${err.status ? ` status=${err.status}` : ''}${err.requestId ? ` request=${err.requestId}` : ''}]`
+    : '';
+  reporter.log.error(`${context}: ${sentence}${details}`);
+  if (isApiError(err, 'authentication')) {
+    reporter.onAuthError(err);
+    return;
+  }
+  const showLog = vscode.l10n.t('Show Log');
+  const openSettings = vscode.l10n.t('Open Settings');
+  const actions = isApiError(err, 'connection') || isApiError(err, 'insecure') || isApiError(err, 'timeout')
+    ? [openSettings, showLog]
+    : [showLog];
+  void vscode.window.showErrorMessage(sentence, ...actions).then((choice) => {
+    if (choice === showLog) reporter.log.show(true);
+    if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentRuntime');
+  });
+}
+
+/** Wraps a command handler so that no rejection escapes it unreported. */
+export function guarded<A extends unknown[]>(
+  reporter: ErrorReporter,
+  context: string,
+  handler: (...args: A) => unknown,
+): (...args: A) => Promise<unknown> {
+  return async (...args: A) => {
+    try {
+      return await handler(...args);
+    } catch (err) {
+      reportError(reporter, context, err);
+      return undefined;
+    }
+  };
+}

@@ -1,0 +1,42 @@
+// What a command receives from the sidebar, an editor or the palette, reduced to records.
+// Tree nodes are matched by shape (a `file`, `task`, `run` or `artifact` record), so commands do
+// not depend on the view classes and also accept plain objects from tests and the run panel.
+import * as vscode from 'vscode';
+import { ArtifactRecord, FileRecord, RunRecord, TaskRecord } from '../api/types';
+
+function record<T extends { id: string }>(value: unknown, key: string): T | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const inner = (value as Record<string, unknown>)[key];
+  if (typeof inner === 'object' && inner !== null && typeof (inner as { id?: unknown }).id === 'string') return inner as T;
+  return undefined;
+}
+
+export const fileOf = (arg: unknown) => record<FileRecord>(arg, 'file');
+export const taskOf = (arg: unknown) => record<TaskRecord>(arg, 'task');
+export const runOf = (arg: unknown) => record<RunRecord>(arg, 'run');
+export const artifactOf = (arg: unknown) => record<ArtifactRecord>(arg, 'artifact');
+
+/** The id a node stands for: `entityId`, or the id of the record it carries. */
+export function entityIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (typeof arg === 'object' && arg !== null) {
+    const entityId = (arg as { entityId?: unknown }).entityId;
+    if (typeof entityId === 'string') return entityId;
+  }
+  return (fileOf(arg) ?? taskOf(arg) ?? runOf(arg) ?? artifactOf(arg))?.id;
+}
+
+/**
+ * The nodes a tree command acts on: VS Code passes (clicked, selected[]) for multi-select,
+ * the clicked node alone otherwise.
+ */
+export function selectionOf(clicked: unknown, selected: unknown): unknown[] {
+  if (Array.isArray(selected) && selected.length > 0) return selected;
+  return clicked === undefined ? [] : [clicked];
+}
+
+/** The file URIs of an Explorer or editor invocation: (clicked, selected[]) or a single Uri. */
+export function urisOf(clicked: unknown, selected: unknown): vscode.Uri[] {
+  const all = selectionOf(clicked, selected);
+  return all.filter((u): u is vscode.Uri => u instanceof vscode.Uri);
+}

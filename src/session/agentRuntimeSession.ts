@@ -1,0 +1,94 @@
+// The API service the views and commands share: one ApiClient for the configured base URL,
+// backed by the credential store, replaced when the base URL changes, and the signed-in state
+// (published as the `agentRuntime.signedIn` context key for welcome views and menus).
+import * as vscode from 'vscode';
+import { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import { CredentialSource, CredentialStore } from '../auth/credentialStore';
+import { readSettings, SETTINGS_SECTION } from './settings';
+
+export class AgentRuntimeSession implements vscode.Disposable {
+  private current: ApiClient | undefined;
+  private configError: ApiError | undefined;
+  private baseUrl = '';
+  private signedIn = false;
+  private source: CredentialSource | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Fires when the base URL, the key or the signed-in state changes: views refresh on it. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly credentials: CredentialStore,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly userAgent: string,
+  ) {
+    this.disposables.push(
+      this.changed,
+      credentials.onDidChange(() => void this.update()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${SETTINGS_SECTION}.baseUrl`)) void this.update();
+      }),
+    );
+  }
+
+  /** Reads settings and credentials; call once at activation, then it follows changes itself. */
+  async update(): Promise<void> {
+    const { baseUrl } = readSettings();
+    if (baseUrl !== this.baseUrl || (!this.current && !this.configError)) this.replaceClient(baseUrl);
+    const found = this.current ? await this.credentials.find(this.current.baseUrl) : undefined;
+    this.source = found?.source;
+    this.setSignedIn(found !== undefined);
+    this.changed.fire();
+  }
+
+  /** The client for the configured service; throws the settings problem when the URL is unusable. */
+  get client(): ApiClient {
+    if (this.current) return this.current;
+    throw this.configError ?? new ApiError({ kind: 'validation', message: 'The Agent Runtime base URL is not set.' });
+  }
+
+  /** The normalised base URL the client talks to (what keys are stored under). */
+  get serviceUrl(): string {
+    return this.current?.baseUrl ?? this.baseUrl;
+  }
+
+  get isSignedIn(): boolean {
+    return this.signedIn;
+  }
+
+  get credentialSource(): CredentialSource | undefined {
+    return this.source;
+  }
+
+  private replaceClient(baseUrl: string): void {
+    const old = this.current;
+    this.baseUrl = baseUrl;
+    this.current = undefined;
+    this.configError = undefined;
+    try {
+      this.current = new ApiClient({
+        baseUrl,
+        // Read on every request so a new key applies at once; the store never logs it.
+        getApiKey: () => this.credentials.get(this.current?.baseUrl ?? baseUrl),
+        logger: this.log,
+        userAgent: this.userAgent,
+      });
+      this.log.info(`Using the Agent Runtime service at ${this.current.baseUrl}`);
+    } catch (err) {
+      this.configError = err instanceof ApiError ? err : new ApiError({ kind: 'validation', message: String(err) });
+      this.log.warn(`The base URL setting is not usable: ${this.configError.message}`);
+    }
+    if (old) void old.dispose();
+  }
+
+  private setSignedIn(value: boolean): void {
+    this.signedIn = value;
+    void vscode.commands.executeCommand('setContext', 'agentRuntime.signedIn', value);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    void this.current?.dispose();
+  }
+}

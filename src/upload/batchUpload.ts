@@ -1,0 +1,53 @@
+// Uploads a planned batch one file at a time, reporting files and bytes done, and keeps going
+// after a failure so the user learns exactly which files failed and can retry only those.
+import { ApiClient } from '../api/client';
+import { isAbort } from '../api/errors';
+import { FilePurpose, FileRecord } from '../api/types';
+import { PlannedFile } from './uploadPlan';
+
+export interface BatchProgress {
+  fileIndex: number;
+  fileCount: number;
+  file: PlannedFile;
+  bytesDone: number;
+  totalBytes: number;
+}
+
+export interface BatchResult {
+  uploaded: { file: PlannedFile; record: FileRecord }[];
+  failed: { file: PlannedFile; error: unknown }[];
+  cancelled: boolean;
+}
+
+export async function uploadBatch(
+  client: Pick<ApiClient, 'uploadFile'>,
+  files: readonly PlannedFile[],
+  purpose: FilePurpose,
+  options: { signal?: AbortSignal; onProgress?: (p: BatchProgress) => void },
+): Promise<BatchResult> {
+  const result: BatchResult = { uploaded: [], failed: [], cancelled: false };
+  const totalBytes = files.reduce((sum, f) => sum + f.bytes, 0);
+  let doneBefore = 0;
+  for (const [index, file] of files.entries()) {
+    if (options.signal?.aborted) {
+      result.cancelled = true;
+      break;
+    }
+    const report = (sent: number) =>
+      options.onProgress?.({ fileIndex: index, fileCount: files.length, file, bytesDone: doneBefore + sent, totalBytes });
+    report(0);
+    try {
+      const record = await client.uploadFile(file.path, { purpose, filename: file.name, signal: options.signal, onProgress: report });
+      result.uploaded.push({ file, record });
+    } catch (error) {
+      if (isAbort(error) || options.signal?.aborted) {
+        result.cancelled = true;
+        break;
+      }
+      result.failed.push({ file, error });
+    }
+    doneBefore += file.bytes;
+    report(0);
+  }
+  return result;
+}

@@ -1,0 +1,117 @@
+// The batch upload planner: turns what the user selected (files and folders) into the list of
+// files to send, and everything that must be refused before a single byte goes out. Plain Node
+// (no vscode), so it is tested in mocha.
+import { promises as fs } from 'fs';
+import * as path from 'path';
+import { MAX_UPLOAD_BYTES } from '../api/types';
+
+export interface PlannedFile {
+  path: string;
+  name: string;
+  bytes: number;
+}
+
+export interface RefusedFile {
+  path: string;
+  reason: 'too_large' | 'unreadable' | 'not_a_file' | 'empty_folder';
+  detail: string;
+}
+
+export interface UploadPlan {
+  files: PlannedFile[];
+  refused: RefusedFile[];
+  totalBytes: number;
+  /** Folders that were selected, with how many files each would add. */
+  folders: { path: string; fileCount: number }[];
+}
+
+/** Folders that are never worth uploading file by file. */
+const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
+
+/** Upper bound on files expanded from folders, so a stray root selection cannot hang the editor. */
+export const MAX_FILES_PER_BATCH = 1000;
+
+export async function planUpload(selected: readonly string[], options: { expandFolders: boolean }): Promise<UploadPlan> {
+  const plan: UploadPlan = { files: [], refused: [], totalBytes: 0, folders: [] };
+  const seen = new Set<string>();
+  const add = async (file: string) => {
+    const resolved = path.resolve(file);
+    if (seen.has(resolved)) return;
+    seen.add(resolved);
+    const checked = await checkFile(resolved);
+    if ('reason' in checked) plan.refused.push(checked);
+    else {
+      plan.files.push(checked);
+      plan.totalBytes += checked.bytes;
+    }
+  };
+  for (const entry of selected) {
+    let stat;
+    try {
+      stat = await fs.stat(entry);
+    } catch (err) {
+      plan.refused.push({ path: entry, reason: 'unreadable', detail: errorCode(err) });
+      continue;
+    }
+    if (!stat.isDirectory()) {
+      await add(entry);
+      continue;
+    }
+    const inside = await listFolder(entry, MAX_FILES_PER_BATCH);
+    plan.folders.push({ path: entry, fileCount: inside.length });
+    if (!options.expandFolders) {
+      plan.refused.push({ path: entry, reason: 'not_a_file', detail: 'folder' });
+      continue;
+    }
+    if (inside.length === 0) plan.refused.push({ path: entry, reason: 'empty_folder', detail: 'no files' });
+    for (const file of inside) {
+      if (seen.size >= MAX_FILES_PER_BATCH) break;
+      await add(file);
+    }
+  }
+  return plan;
+}
+
+/** Checks one file the way the API client will, so problems show before the batch starts. */
+async function checkFile(file: string): Promise<PlannedFile | RefusedFile> {
+  try {
+    const stat = await fs.stat(file);
+    if (!stat.isFile()) return { path: file, reason: 'not_a_file', detail: 'not a regular file' };
+    if (stat.size > MAX_UPLOAD_BYTES) return { path: file, reason: 'too_large', detail: `${stat.size} bytes` };
+    const handle = await fs.open(file, 'r');
+    await handle.close();
+    return { path: file, name: path.basename(file), bytes: stat.size };
+  } catch (err) {
+    return { path: file, reason: 'unreadable', detail: errorCode(err) };
+  }
+}
+
+/** Every regular file below `folder` (depth first, sorted, skipping SKIPPED_FOLDERS), at most `limit`. */
+export async function listFolder(folder: string, limit: number): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      if (out.length >= limit) return;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name)) await walk(full);
+      } else if (entry.isFile()) {
+        out.push(full);
+      }
+    }
+  };
+  await walk(folder);
+  return out;
+}
+
+function errorCode(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code ?? (err instanceof Error ? err.message : String(err));
+}

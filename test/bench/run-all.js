@@ -1,0 +1,17 @@
+// `npm run bench`: runs every compiled benchmark (out/test/bench/*.bench.js) one after the
+// other, each in its own process so one's memory does not colour another's figures.
+'use strict';
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+const dir = path.join(__dirname, '..', '..', 'out', 'test', 'bench');
+const only = process.argv.slice(2);
+const benches = fs.readdirSync(dir).filter((f) => f.endsWith('.bench.js') && (only.length === 0 || only.some((o) => f.includes(o))));
+let failed = 0;
+for (const file of benches) {
+  console.log(`\n=== ${file} ===`);
+  const res = spawnSync(process.execPath, ['--expose-gc', path.join(dir, file)], { stdio: 'inherit' });
+  if (res.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
