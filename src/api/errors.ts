@@ -72,3 +72,219 @@ export function isApiError(err: unknown, kind?: ApiErrorKind): err is ApiError {
 export function isAbort(err: unknown): boolean {
   return isApiError(err, 'aborted') || (err instanceof Error && err.name === 'AbortError');
 }
+
+// ---- construction from responses and transport failures, and the sentence for users ----
+
+/** Replaces every occurrence of `secret` (the API key) in `text`. */
+export function redact(text: string, secret?: string): string {
+  let out = text.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***');
+  if (secret && secret.length >= 4) out = out.split(secret).join('***');
+  return out;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  408: 'Request Timeout', 409: 'Conflict', 413: 'Content Too Large', 415: 'Unsupported Media Type',
+  422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented',
+  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+function statusLabel(status: number): string {
+  const text = STATUS_TEXT[status];
+  return text ? `${status} ${text}` : `HTTP ${status}`;
+}
+
+function asString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The readable part of a non-JSON body: an HTML page's title or text, shortened. */
+function plainTextOf(body: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1];
+  const text = (title ?? body.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' '))
+    .replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+    .replace(/\s+/g, ' ').trim();
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
+
+export interface ResponseErrorInit {
+  status: number;
+  bodyText: string;
+  requestId?: string;
+  retryAfterMs?: number;
+  /** Method and path (without query) of the request, for messages. */
+  method: string;
+  path: string;
+  /** The endpoint is one PROTOCOL-NOTES assumes: 404/405 means the server lacks it. */
+  assumedEndpoint?: boolean;
+  /** Removed from anything taken from the body. */
+  secret?: string;
+}
+
+/** The ApiError for a non-2xx response, from the assumed JSON error body or any other body. */
+export function errorFromResponse(init: ResponseErrorInit): ApiError {
+  const { status, requestId, retryAfterMs, secret } = init;
+  let code: string | undefined;
+  let type: string | undefined;
+  let param: string | undefined;
+  let message: string | undefined;
+  let isApiShape = false;
+  try {
+    const parsed: unknown = JSON.parse(init.bodyText);
+    if (parsed && typeof parsed === 'object') {
+      const record = parsed as Record<string, unknown>;
+      const inner = record.error;
+      if (inner && typeof inner === 'object') {
+        const e = inner as Record<string, unknown>;
+        isApiShape = true;
+        code = asString(e.code);
+        type = asString(e.type);
+        param = asString(e.param);
+        message = asString(e.message);
+      } else {
+        message = asString(inner) ?? asString(record.message) ?? asString(record.detail);
+      }
+    }
+  } catch {
+    const text = plainTextOf(init.bodyText);
+    message = text ? `The service answered ${statusLabel(status)}: "${text}"` : undefined;
+  }
+  message = redact(message ?? `The service answered ${statusLabel(status)} to ${init.method} ${init.path}`, secret);
+  if (code) code = redact(code, secret);
+  if (param) param = redact(param, secret);
+
+  let kind = kindForStatus(status);
+  if (init.assumedEndpoint && (status === 405 || (status === 404 && !(isApiShape && /not[_ ]?found|no[_ ]?such|missing/i.test(`${code ?? ''} ${type ?? ''}`))))) {
+    kind = 'not_supported';
+    message = `This server does not offer ${init.method} ${init.path} (it answered ${statusLabel(status)}).`;
+  }
+  return new ApiError({ kind, status, code, type, param, message, requestId, retryAfterMs });
+}
+
+export interface TransportErrorContext {
+  /** Where we tried to connect, for the message (scheme://host:port). */
+  origin: string;
+  /** The caller cancelled: any failure is reported as 'aborted'. */
+  callerAborted: boolean;
+  secret?: string;
+}
+
+/** A copy of a low-level error without anything that could carry request data. */
+function cleanCause(err: unknown, secret?: string): Error | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const copy = new Error(redact(err.message, secret));
+  copy.name = err.name;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') (copy as Error & { code?: string }).code = code;
+  copy.stack = `${copy.name}: ${copy.message}`;
+  return copy;
+}
+
+const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_)/;
+
+/** The ApiError for a request that got no usable answer: refused, reset, timed out, cancelled. */
+export function errorFromTransport(err: unknown, ctx: TransportErrorContext): ApiError {
+  if (err instanceof ApiError) return err;
+  const cause = cleanCause(err, ctx.secret);
+  const code = (err as { code?: unknown } | null)?.code;
+  const name = err instanceof Error ? err.name : '';
+  const where = ctx.origin;
+  if (ctx.callerAborted || code === 'UND_ERR_ABORTED' || name === 'AbortError') {
+    return new ApiError({ kind: 'aborted', message: 'The request was cancelled.', cause });
+  }
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return new ApiError({ kind: 'timeout', code, message: `Connecting to ${where} timed out.`, cause });
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new ApiError({ kind: 'timeout', code, message: `${where} did not answer in time.`, cause });
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new ApiError({ kind: 'timeout', code, message: `${where} stopped sending in the middle of a response.`, cause });
+    case 'ECONNREFUSED':
+      return new ApiError({ kind: 'connection', code, message: `Could not connect to ${where} (connection refused).`, cause });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new ApiError({ kind: 'connection', code, message: `Could not find the host of ${where} (DNS lookup failed).`, cause });
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return new ApiError({ kind: 'connection', code, message: `The connection to ${where} was closed before the answer was complete.`, cause });
+    case 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH':
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return new ApiError({ kind: 'connection', code, message: `The transfer with ${where} ended early (length mismatch).`, cause });
+    case 'UND_ERR_DESTROYED':
+      return new ApiError({ kind: 'aborted', code, message: 'The request was cancelled because the client was closed.', cause });
+  }
+  if (typeof code === 'string' && TLS_CODE.test(code)) {
+    const why = /PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|WRONG_VERSION/i.test(code)
+      ? 'the server does not offer TLS 1.3, which is required'
+      : `its certificate is not trusted (${code})`;
+    return new ApiError({ kind: 'connection', code, message: `Secure connection to ${where} failed: ${why}.`, cause });
+  }
+  const detail = cause ? cause.message : String(err);
+  return new ApiError({ kind: 'connection', code: typeof code === 'string' ? code : undefined, message: `Request to ${where} failed: ${redact(detail, ctx.secret)}`, cause });
+}
+
+function clause(text: string | undefined): string {
+  return (text ?? '').trim().replace(/[.\s]+$/, '');
+}
+
+/** One sentence a user can act on, for any error; never contains an API key. */
+export function describeError(err: unknown): string {
+  if (!(err instanceof ApiError)) {
+    if (err instanceof Error && err.name === 'AbortError') return 'The operation was cancelled.';
+    const text = err instanceof Error ? err.message : String(err);
+    return `Unexpected error: ${clause(redact(text))}.`;
+  }
+  const msg = clause(redact(err.message));
+  const st = err.status === undefined ? '' : `${err.status}: `;
+  let sentence: string;
+  switch (err.kind) {
+    case 'authentication':
+      sentence = err.status === undefined
+        ? `${msg}; sign in with an API key to continue`
+        : `The service rejected the API key (${st}${msg}); sign in again with a valid key`;
+      break;
+    case 'permission':
+      sentence = `This API key is not allowed to do that (${st}${msg}); use a key with the needed access`;
+      break;
+    case 'not_found':
+      sentence = `Not found (${st}${msg}); it may have been deleted, refresh and try again`;
+      break;
+    case 'conflict':
+      sentence = `The service reports a conflict (${st}${msg}); wait a moment and try again`;
+      break;
+    case 'too_large':
+      sentence = `Too large (${st}${msg}); files may be at most 512 MB`;
+      break;
+    case 'rate_limit': {
+      const wait = err.retryAfterMs ? ` ${Math.ceil(err.retryAfterMs / 1000)} s` : ' a moment';
+      sentence = `The service is rate limiting requests (${st}${msg}); wait${wait} and try again`;
+      break;
+    }
+    case 'bad_request':
+      sentence = `The service refused the request (${st}${msg})`;
+      break;
+    case 'server':
+      sentence = `The service had a problem (${st}${msg}); try again later`;
+      break;
+    case 'not_supported':
+      sentence = `${msg}; this feature is not available with this server`;
+      break;
+    case 'connection':
+      sentence = `${msg}; check the service address and your network`;
+      break;
+    case 'timeout':
+      sentence = `${msg}; the service may be slow or unreachable, try again`;
+      break;
+    case 'aborted':
+      return 'The operation was cancelled.';
+    case 'protocol':
+      sentence = `The service sent an answer the extension cannot read (${msg})`;
+      break;
+    default:
+      sentence = msg;
+  }
+  return err.requestId ? `${sentence} (request id ${err.requestId}).` : `${sentence}.`;
+}

@@ -5,6 +5,7 @@ import { isApiError } from '../api/errors';
 
 export class ReauthPrompt {
   private open = false;
+  private shown = 0;
 
   constructor(private readonly signInCommand: string) {}
 
@@ -12,6 +13,7 @@ export class ReauthPrompt {
   handle(err: unknown): void {
     if (!isApiError(err, 'authentication') || this.open) return;
     this.open = true;
+    this.shown++;
     const signIn = vscode.l10n.t('Sign In');
     const message = err.status === 401
       ? vscode.l10n.t('The Agent Runtime service rejected your API key. Sign in again to go on.')
@@ -27,8 +29,13 @@ export class ReauthPrompt {
     );
   }
 
-  /** True while the prompt is on screen (tests, and callers that want to stay quiet meanwhile). */
-  get isOpen(): boolean {
-    return this.open;
+  /** A new key was stored: a later rejection deserves a new prompt even if the old one was never answered. */
+  reset(): void {
+    this.open = false;
+  }
+
+  /** How many prompts were shown in this window (the tests check "once, not once per request"). */
+  get promptCount(): number {
+    return this.shown;
   }
 }

@@ -10,13 +10,19 @@ import { formatBytes } from './format';
 import { fileOf, selectionOf, urisOf } from './nodeArgs';
 import { CommandDeps } from './commandDeps';
 
+interface Prefilled {
+  objective?: string;
+  purpose?: FilePurpose;
+}
+
 export function registerUploadCommands(deps: CommandDeps): vscode.Disposable[] {
   const { guard } = deps;
   return [
-    vscode.commands.registerCommand('agentRuntime.uploadFiles', guard('Upload', (clicked?: unknown, selected?: unknown) =>
-      uploadFlow(deps, urisOf(clicked, selected), { createTask: false }))),
-    vscode.commands.registerCommand('agentRuntime.uploadAndCreateTask', guard('Upload and create task', (clicked?: unknown, selected?: unknown) =>
-      uploadFlow(deps, urisOf(clicked, selected), { createTask: true }))),
+    // Menus pass (clicked, selected[]); the third argument lets tests and other extensions skip the prompts.
+    vscode.commands.registerCommand('agentRuntime.uploadFiles', guard('Upload', (clicked?: unknown, selected?: unknown, given?: Prefilled) =>
+      uploadFlow(deps, urisOf(clicked, selected), { createTask: false, purpose: given?.purpose }))),
+    vscode.commands.registerCommand('agentRuntime.uploadAndCreateTask', guard('Upload and create task', (clicked?: unknown, selected?: unknown, given?: Prefilled) =>
+      uploadFlow(deps, urisOf(clicked, selected), { createTask: true, objective: given?.objective }))),
     vscode.commands.registerCommand('agentRuntime.newTaskWithFiles', guard('New task with files', (clicked?: unknown, selected?: unknown) => {
       const files = selectionOf(clicked, selected).map(fileOf).filter((f): f is FileRecord => f !== undefined);
       return createTaskFlow(deps, files);

@@ -1,0 +1,75 @@
+// Reading response bodies: small ones into memory with a limit, file content streamed to a
+// temporary file beside the target and renamed on success, so no partial file is ever left.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { ApiError } from './errors';
+import type { ResponseBody, TransportResponse } from './transport';
+
+/** The whole body, at most `maxBytes`: beyond that 'too_large' (overflow 'error') or cut off. */
+export async function readLimited(body: ResponseBody, maxBytes: number, overflow: 'error' | 'truncate'): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    if (length + chunk.length > maxBytes) {
+      body.destroy();
+      if (overflow === 'error') {
+        throw new ApiError({ kind: 'too_large', message: `The content is larger than ${maxBytes} bytes` });
+      }
+      chunks.push(chunk.subarray(0, maxBytes - length));
+      length = maxBytes;
+      break;
+    }
+    chunks.push(chunk);
+    length += chunk.length;
+  }
+  return Buffer.concat(chunks, length);
+}
+
+function contentLength(res: TransportResponse): number | undefined {
+  const raw = res.headers['content-length'];
+  const value = Number(Array.isArray(raw) ? raw[0] : raw);
+  return raw !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** Streams `res`'s body to `targetPath` (replacing it) via a temporary file in the same folder. */
+export async function downloadToFile(
+  res: TransportResponse,
+  targetPath: string,
+  signal: AbortSignal,
+  onProgress?: (received: number, total?: number) => void,
+): Promise<{ path: string; bytes: number }> {
+  const total = contentLength(res);
+  const folder = dirname(targetPath);
+  // Same folder, so the final rename is atomic and never crosses file systems.
+  const temp = join(folder, `.${basename(targetPath)}.${randomBytes(6).toString('hex')}.part`);
+  let received = 0;
+  try {
+    await mkdir(folder, { recursive: true });
+    const handle = await open(temp, 'wx');
+    try {
+      onProgress?.(0, total);
+      for await (const chunk of res.body) {
+        let offset = 0;
+        while (offset < chunk.length) {
+          const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
+          offset += bytesWritten;
+        }
+        received += chunk.length;
+        onProgress?.(received, total);
+      }
+    } finally {
+      await handle.close();
+    }
+    if (signal.aborted) throw new ApiError({ kind: 'aborted', message: 'The download was cancelled.' });
+    if (total !== undefined && received !== total) {
+      throw new ApiError({ kind: 'connection', message: `The download ended after ${received} of ${total} bytes.` });
+    }
+    await rename(temp, targetPath);
+    return { path: targetPath, bytes: received };
+  } catch (err) {
+    res.body.destroy();
+    await rm(temp, { force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,403 @@
+// The run event subscription: GET /v1/runs/{id}/events as an ordered, gap-free,
+// duplicate-free async iterable of typed run events, whatever the connection does (drops,
+// stalls, restarts, rate limits). Pull-based: bytes are read only when the consumer asks.
+import { backoffDelay, MAX_RETRY_AFTER_MS, sleep, type BackoffPolicy } from './backoff';
+import { ApiError, isApiError, kindForStatus, type ApiErrorKind } from './errors';
+import { silentLogger, type Logger } from './logger';
+import { decodeRunEvent, terminalStatus } from './runEventDecoding';
+import { SseReader } from './sseReader';
+import { isTerminalEvent, type RunEvent } from './types';
+
+export type ConnectionState =
+  | { state: 'connecting' }
+  | { state: 'live' }
+  | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string }
+  | { state: 'ended'; status: string } // a terminal event was delivered
+  | { state: 'failed'; error: ApiError }; // 401/403/404 or closed by an unrecoverable error
+
+export interface SubscribeOptions {
+  /** Start after this sequence (a restored view); the first event delivered is above it. */
+  after?: number;
+  /** Aborting it is close(). */
+  signal?: AbortSignal;
+  /** Reconnect when no byte at all (keep-alives included) arrived for this long; default 45 s. */
+  idleTimeoutMs?: number;
+  logger?: Logger;
+  onState?: (s: ConnectionState) => void;
+  /** Reconnect delays; default RECONNECT_BACKOFF. Tests of many drops pass a faster one. */
+  backoff?: BackoffPolicy;
+}
+
+/** What the subscription needs of the API client (ApiClient has it). */
+export interface EventStreamSource {
+  openEventStream(runId: string, opts: { after?: number; signal?: AbortSignal }): Promise<OpenedEventStream>;
+}
+
+/** The shape of ApiClient's EventStreamResponse that the subscription reads. */
+export interface OpenedEventStream {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): void };
+  requestId?: string;
+}
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
+
+/** First retry after 100..200 ms (equal jitter), doubling up to 30 s. */
+export const RECONNECT_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 30_000 };
+
+/** A connection that lived this long counts as healthy even if it brought no new event. */
+export const HEALTHY_CONNECTION_MS = 10_000;
+
+// Retrying cannot fix these: the key, the permission, the run or the request is wrong.
+const FATAL_KINDS: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>([
+  'authentication',
+  'permission',
+  'not_found',
+  'bad_request',
+  'conflict',
+  'too_large',
+  'not_supported',
+  'validation',
+  'insecure',
+  'protocol',
+]);
+
+interface Connection {
+  readonly body: OpenedEventStream['body'];
+  readonly chunks: AsyncIterator<Uint8Array>;
+  readonly openedAt: number;
+  readonly watchdog: NodeJS.Timeout;
+  /** A new event came through this connection (not a replayed one). */
+  broughtEvents: boolean;
+  reading: boolean;
+  idle: boolean;
+  interruptRead?: (err: Error) => void;
+}
+
+type Finish = 'ended' | 'failed' | 'closed';
+
+export class RunEventSubscription implements AsyncIterable<RunEvent> {
+  readonly runId: string;
+
+  private readonly client: EventStreamSource;
+  private readonly logger: Logger;
+  private readonly idleTimeoutMs: number;
+  private readonly policy: BackoffPolicy;
+  private readonly onState?: (s: ConnectionState) => void;
+  private readonly externalSignal?: AbortSignal;
+  private readonly stopper = new AbortController();
+  private readonly reader: SseReader;
+
+  private current: ConnectionState = { state: 'connecting' };
+  private delivered: number | undefined; // highest sequence handed to the consumer
+  private accepted: number | undefined; // highest sequence queued; equals `delivered` once the queue drains
+  // Events of the chunk being read; never more than one chunk's worth (no history is kept).
+  private queue: (RunEvent | undefined)[] = [];
+  private head = 0;
+  private conn: Connection | undefined;
+  private connectedOnce = false;
+  private retry: { reason: string; minDelayMs: number } | undefined;
+  private attempt = 0; // consecutive connections that were not healthy
+  private serverRetryMs = 0;
+  private terminalQueued = false;
+  private finished: Finish | undefined;
+  private failure: ApiError | undefined;
+  private failureThrown = false;
+  private pulling: Promise<void> | undefined;
+  private skippedMessages = 0;
+  private iterator: AsyncIterableIterator<RunEvent> | undefined;
+
+  constructor(client: EventStreamSource, runId: string, opts: SubscribeOptions = {}) {
+    if (opts.after !== undefined && !(Number.isInteger(opts.after) && opts.after >= 0)) {
+      throw new ApiError({ kind: 'validation', message: `"after" must be a non-negative integer sequence, not ${String(opts.after)}.` });
+    }
+    this.client = client;
+    this.runId = runId;
+    this.logger = opts.logger ?? silentLogger;
+    this.idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.policy = opts.backoff ?? RECONNECT_BACKOFF;
+    this.onState = opts.onState;
+    this.delivered = opts.after;
+    this.accepted = opts.after;
+    this.reader = new SseReader({
+      onMessage: (m) => this.onMessage(m.event, m.data),
+      onRetry: (ms) => {
+        this.serverRetryMs = Math.min(ms, MAX_RETRY_AFTER_MS);
+      },
+      onTooLarge: (limit) => this.fail(new ApiError({ kind: 'protocol', message: `The run event stream sent a message larger than ${limit} characters.` })),
+    });
+    this.externalSignal = opts.signal;
+    if (opts.signal?.aborted) this.close();
+    else opts.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** The highest sequence delivered so far (or the caller's `after`); 0 before any. */
+  get lastSequence(): number {
+    return this.delivered ?? 0;
+  }
+
+  get state(): ConnectionState {
+    return this.current;
+  }
+
+  /** Messages skipped because their data was not a JSON object with an integer sequence. */
+  get skipped(): number {
+    return this.skippedMessages;
+  }
+
+  /** The subscription is single-use: every call returns the same iterator. */
+  [Symbol.asyncIterator](): AsyncIterator<RunEvent> {
+    this.iterator ??= {
+      next: () => this.next(),
+      return: () => {
+        this.close();
+        return Promise.resolve({ done: true, value: undefined });
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+    return this.iterator;
+  }
+
+  /** Stops at once: a pending next() resolves done, the socket is destroyed, nothing more is read. */
+  close(): void {
+    if (this.finished !== undefined) return;
+    this.finish('closed');
+    this.queue = [];
+    this.head = 0;
+    this.stopper.abort();
+    this.logger.debug(`Run ${this.runId}: event subscription closed after sequence ${this.lastSequence}.`);
+  }
+
+  private readonly onAbort = (): void => this.close();
+
+  private next(): Promise<IteratorResult<RunEvent>> {
+    if (this.pulling !== undefined) return this.pulling.then(() => this.next()); // a concurrent call waits its turn
+    // The hot path: events already decoded from the current chunk.
+    if (this.head < this.queue.length) return Promise.resolve({ done: false, value: this.take() });
+    const result = this.pull().finally(() => {
+      this.pulling = undefined;
+    });
+    this.pulling = result.then(noop, noop);
+    return result;
+  }
+
+  private async pull(): Promise<IteratorResult<RunEvent>> {
+    for (;;) {
+      if (this.head < this.queue.length) return { done: false, value: this.take() };
+      if (this.finished !== undefined) return this.finalResult();
+      const conn = this.conn;
+      if (conn === undefined) {
+        await this.connect();
+        continue;
+      }
+      let chunk: IteratorResult<Uint8Array>;
+      try {
+        chunk = await this.readChunk(conn);
+      } catch (err) {
+        if (this.finished === undefined) this.reader.end();
+        this.connectionLost(conn, conn.idle ? `no data for ${this.idleTimeoutMs} ms` : `connection lost (${errorText(err)})`);
+        continue;
+      }
+      if (chunk.done) {
+        this.reader.end();
+        this.connectionLost(conn, 'the stream ended before the run did');
+        continue;
+      }
+      this.reader.push(chunk.value);
+      if (this.terminalQueued) this.dropConnection(conn);
+    }
+  }
+
+  private finalResult(): IteratorResult<RunEvent> {
+    if (this.finished === 'failed' && this.failure && !this.failureThrown) {
+      this.failureThrown = true;
+      throw this.failure;
+    }
+    return { done: true, value: undefined };
+  }
+
+  private take(): RunEvent {
+    const event = this.queue[this.head] as RunEvent;
+    this.queue[this.head++] = undefined;
+    if (this.head === this.queue.length) {
+      this.queue.length = 0;
+      this.head = 0;
+    }
+    this.delivered = event.data.sequence;
+    if (isTerminalEvent(event.event)) this.end(terminalStatus(event));
+    return event;
+  }
+
+  private onMessage(name: string | undefined, data: string): void {
+    if (this.terminalQueued || this.finished !== undefined) return;
+    const decoded = decodeRunEvent(name, data);
+    if (!decoded.ok) {
+      this.skip(decoded.reason);
+      return;
+    }
+    const event = decoded.event;
+    const sequence = event.data.sequence;
+    const terminal = isTerminalEvent(event.event);
+    if (this.accepted !== undefined && sequence <= this.accepted) {
+      // A replayed end (a server that ignored `after`): everything before it was delivered.
+      if (terminal && this.head >= this.queue.length && this.accepted === this.delivered) this.end(terminalStatus(event));
+      return;
+    }
+    this.accepted = sequence;
+    this.queue.push(event);
+    if (this.conn) this.conn.broughtEvents = true;
+    if (terminal) this.terminalQueued = true;
+  }
+
+  private skip(reason: string): void {
+    this.skippedMessages++;
+    // Once per subscription: a server that sends one bad message usually sends many.
+    if (this.skippedMessages === 1) this.logger.warn(`Run ${this.runId}: skipped a run event message (${reason}); further ones are counted, not logged.`);
+  }
+
+  private async connect(): Promise<void> {
+    if (this.retry) {
+      const { reason, minDelayMs } = this.retry;
+      this.retry = undefined;
+      const delayMs = Math.max(backoffDelay(this.attempt, this.policy), this.serverRetryMs, minDelayMs);
+      this.attempt++;
+      this.setState({ state: 'reconnecting', attempt: this.attempt, delayMs, reason });
+      this.logger.info(`Run ${this.runId}: reconnecting to run events in ${delayMs} ms (attempt ${this.attempt}): ${reason}.`);
+      try {
+        await sleep(delayMs, this.stopper.signal);
+      } catch {
+        return; // closed while waiting
+      }
+    } else if (!this.connectedOnce) {
+      this.setState({ state: 'connecting' });
+    }
+    let opened: OpenedEventStream;
+    try {
+      opened = await this.client.openEventStream(this.runId, { after: this.accepted, signal: this.stopper.signal });
+    } catch (err) {
+      if (this.finished === undefined) this.openFailed(err);
+      return;
+    }
+    if (this.finished !== undefined) {
+      opened.body.destroy();
+      return;
+    }
+    const refusal = refusalOf(opened);
+    if (refusal) {
+      opened.body.destroy();
+      this.openFailed(refusal);
+      return;
+    }
+    this.reader.reset();
+    const watchdog = setTimeout(() => this.onWatchdog(), this.idleTimeoutMs);
+    watchdog.unref();
+    this.conn = {
+      body: opened.body,
+      chunks: opened.body[Symbol.asyncIterator](),
+      openedAt: Date.now(),
+      watchdog,
+      broughtEvents: false,
+      reading: false,
+      idle: false,
+    };
+    this.connectedOnce = true;
+    this.logger.debug(`Run ${this.runId}: run event stream open after sequence ${this.accepted ?? 'none'}${opened.requestId ? ` (request ${opened.requestId})` : ''}.`);
+    this.setState({ state: 'live' });
+  }
+
+  private openFailed(err: unknown): void {
+    if (isApiError(err) && FATAL_KINDS.has(err.kind) && err.status !== 408) {
+      this.fail(err);
+      return;
+    }
+    const minDelayMs = isApiError(err, 'rate_limit') ? Math.min(err.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS) : 0;
+    this.retry = { reason: isApiError(err) && err.status !== undefined ? `HTTP ${err.status}: ${err.message}` : errorText(err), minDelayMs };
+  }
+
+  private readChunk(conn: Connection): Promise<IteratorResult<Uint8Array>> {
+    return new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
+      conn.interruptRead = reject;
+      conn.reading = true;
+      conn.watchdog.refresh();
+      conn.chunks.next().then(resolve, reject);
+    }).finally(() => {
+      conn.reading = false;
+      conn.interruptRead = undefined;
+    });
+  }
+
+  // Only a read that waits counts as silence: a slow consumer is not a stalled server.
+  private onWatchdog(): void {
+    const conn = this.conn;
+    if (!conn?.reading) return;
+    conn.idle = true;
+    this.dropConnection(conn, new Error(`no data for ${this.idleTimeoutMs} ms`));
+  }
+
+  private connectionLost(conn: Connection, reason: string): void {
+    this.dropConnection(conn);
+    if (this.finished !== undefined || this.terminalQueued) return;
+    if (conn.broughtEvents || Date.now() - conn.openedAt >= HEALTHY_CONNECTION_MS) this.attempt = 0;
+    this.retry = { reason, minDelayMs: 0 };
+  }
+
+  private dropConnection(conn: Connection, err: Error = new Error('The run event connection was closed.')): void {
+    if (this.conn === conn) this.conn = undefined;
+    clearTimeout(conn.watchdog);
+    conn.interruptRead?.(err);
+    conn.body.destroy(err);
+  }
+
+  private end(status: string): void {
+    if (this.finished !== undefined) return;
+    this.finish('ended');
+    this.setState({ state: 'ended', status });
+    this.logger.debug(`Run ${this.runId}: run ended (${status}) at sequence ${this.lastSequence}.`);
+  }
+
+  private fail(error: ApiError): void {
+    if (this.finished !== undefined) return;
+    this.failure = error;
+    this.finish('failed');
+    this.setState({ state: 'failed', error });
+    this.logger.error(`Run ${this.runId}: run events stopped: ${error.message}`);
+  }
+
+  private finish(how: Finish): void {
+    this.finished = how;
+    this.externalSignal?.removeEventListener('abort', this.onAbort);
+    if (this.conn) this.dropConnection(this.conn);
+  }
+
+  private setState(state: ConnectionState): void {
+    this.current = state;
+    try {
+      this.onState?.(state);
+    } catch (err) {
+      this.logger.error(`Run ${this.runId}: a connection state listener threw: ${errorText(err)}`);
+    }
+  }
+}
+
+/** The error an opened response stands for, when it is not an event stream we can read. */
+function refusalOf(opened: OpenedEventStream): ApiError | undefined {
+  if (opened.status < 200 || opened.status > 299) {
+    return new ApiError({ kind: kindForStatus(opened.status), status: opened.status, requestId: opened.requestId, message: `The run event stream answered HTTP ${opened.status}.` });
+  }
+  const contentType = opened.headers['content-type'];
+  const type = (Array.isArray(contentType) ? contentType[0] : contentType)?.split(';')[0].trim().toLowerCase();
+  if (type !== undefined && type !== '' && type !== 'text/event-stream') {
+    return new ApiError({ kind: 'protocol', status: opened.status, requestId: opened.requestId, message: `The run event stream answered with ${type} instead of text/event-stream.` });
+  }
+  return undefined;
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}
+
+function noop(): void {}

@@ -1,0 +1,65 @@
+// Turns one server-sent message (event name + data text) into a typed RunEvent, or says why
+// it cannot: strict on what the spec fixes (a JSON object with an integer `sequence`), tolerant
+// on the rest (a known kind with unexpected field types, or an unknown kind, is kept whole).
+import { isTerminalEvent, type RunEvent } from './types';
+
+export type DecodedRunEvent = { ok: true; event: RunEvent } | { ok: false; reason: string };
+
+/** The event name a message without an `event:` line has, as in the SSE specification. */
+export const DEFAULT_EVENT_NAME = 'message';
+
+type ShapeCheck = (data: Record<string, unknown>) => boolean;
+const isString = (v: unknown): boolean => typeof v === 'string';
+const isOptionalString = (v: unknown): boolean => v === undefined || typeof v === 'string';
+const endedShape: ShapeCheck = (d) => isOptionalString(d.status);
+
+// The field types of spec section 2 ("Run event record"); terminal events from PROTOCOL-NOTES.
+const KNOWN_SHAPES: ReadonlyMap<string, ShapeCheck> = new Map<string, ShapeCheck>([
+  ['plan.created', (d) => Number.isInteger(d.steps) && isString(d.strategy)],
+  ['step.started', (d) => isString(d.step_id) && isString(d.title)],
+  ['tool.called', (d) => isString(d.tool) && isString(d.step_id)],
+  ['observation.recorded', (d) => isString(d.step_id) && isString(d.summary)],
+  ['step.completed', (d) => isString(d.step_id) && Number.isInteger(d.duration_ms)],
+  ['run.completed', endedShape],
+  ['run.failed', endedShape],
+  ['run.cancelled', endedShape],
+]);
+
+/**
+ * Decodes one message. `reason` (when not ok) is safe to log: it quotes at most a short,
+ * single-line excerpt of the data, which comes from the server and never holds our key.
+ */
+export function decodeRunEvent(name: string | undefined, dataText: string): DecodedRunEvent {
+  const event = name ?? DEFAULT_EVENT_NAME;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(dataText);
+  } catch {
+    return { ok: false, reason: `malformed JSON in the data of a "${excerpt(event)}" message: ${excerpt(dataText)}` };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { ok: false, reason: `the data of a "${excerpt(event)}" message is not a JSON object: ${excerpt(dataText)}` };
+  }
+  const data = parsed as Record<string, unknown>;
+  if (!Number.isInteger(data.sequence)) {
+    return { ok: false, reason: `a "${excerpt(event)}" message without an integer sequence: ${excerpt(dataText)}` };
+  }
+  const typed = data as RunEvent['data'];
+  if (KNOWN_SHAPES.get(event)?.(data) === true) {
+    // The shape check is exactly the field types of the union member named `event`.
+    return { ok: true, event: { event, known: true, data: typed } as RunEvent };
+  }
+  return { ok: true, event: { event, known: false, data: typed } };
+}
+
+/** The status a terminal event reports: its `status` field, else the one its name implies. */
+export function terminalStatus(event: RunEvent): string {
+  const status = event.data.status;
+  if (typeof status === 'string' && status !== '') return status;
+  return isTerminalEvent(event.event) ? event.event.slice('run.'.length) : event.event;
+}
+
+function excerpt(text: string, max = 120): string {
+  const oneLine = text.replace(/[\r\n\t]+/g, ' ');
+  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+}

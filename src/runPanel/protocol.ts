@@ -1,0 +1,195 @@
+// The typed messages between the run panel's host (src/runPanel) and its webview (src/webview),
+// and the shapes both sides share. Pure types and constants: no vscode, no Node, no DOM.
+
+/** One run event as it crosses to the webview: the event name and its data object. */
+export interface WireEvent {
+  event: string;
+  data: { sequence: number; [field: string]: unknown };
+  /** When the host received it (ms since the epoch): the base of a running step's live elapsed time. */
+  receivedAt?: number;
+}
+
+/** A step as kept in the compacted model: enough to draw its row without its raw events. */
+export interface StepSummary {
+  stepId: string;
+  title: string;
+  /** Sequence of its step.started event (0 when only later events of the step were seen). */
+  startSequence: number;
+  state: 'running' | 'completed';
+  durationMs?: number;
+  completedSequence?: number;
+  startedAt?: number;
+  toolCalls: number;
+  observations: number;
+  /** Unknown-kind events that named this step. */
+  others: number;
+}
+
+/** The compacted model of a run: per-step aggregates plus a bounded window of recent raw events. */
+export interface RunSnapshot {
+  runId: string;
+  lastSequence: number;
+  /** Every event accepted so far, including those no longer kept raw. */
+  eventCount: number;
+  plan?: { steps: number; strategy: string; sequence: number };
+  /** Steps in the order they started; the oldest are dropped past the model's bound. */
+  steps: StepSummary[];
+  stepsOmitted: number;
+  completedSteps: number;
+  /** The newest raw events, in order. */
+  recent: WireEvent[];
+  /** Events accepted but not in `recent` (summarised only). */
+  eventsOmitted: number;
+  terminal?: { event: string; status: string; sequence: number; receivedAt?: number };
+  /** Event names seen, with counts (for the kind filter). */
+  kinds: Record<string, number>;
+  firstReceivedAt?: number;
+}
+
+/** What the header knows about the run beyond its events (GET /v1/runs/{id}, the task's objective). */
+export interface RunInfo {
+  runId: string;
+  objective?: string;
+  status?: string;
+  startedAt?: string;
+  completedAt?: string;
+}
+
+/** The connection as the webview shows it; messages are already user-facing sentences. */
+export type ConnectionView =
+  | { state: 'connecting' }
+  | { state: 'live' }
+  | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string }
+  | { state: 'ended'; status: string }
+  | { state: 'failed'; message: string; signInNeeded: boolean }
+  | { state: 'closed' };
+
+export interface ArtifactView {
+  id: string;
+  name: string;
+  bytes?: number;
+  contentType?: string;
+}
+
+export type ArtifactsView =
+  | { state: 'none' }
+  | { state: 'loading' }
+  | { state: 'loaded'; artifacts: ArtifactView[]; truncated: boolean }
+  | { state: 'failed'; message: string };
+
+/** Localised strings the webview shows (the host owns l10n). */
+export type UiStrings = Record<UiStringKey, string>;
+
+/** Host -> webview. */
+export type HostMessage =
+  | {
+      type: 'reset';
+      snapshot: RunSnapshot;
+      info: RunInfo;
+      connection: ConnectionView;
+      artifacts: ArtifactsView;
+      strings: UiStrings;
+    }
+  | { type: 'events'; events: WireEvent[] }
+  | { type: 'info'; info: RunInfo }
+  | { type: 'connection'; connection: ConnectionView }
+  | { type: 'artifacts'; artifacts: ArtifactsView };
+
+/** Webview -> host. */
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'retry' }
+  | { type: 'signIn' }
+  | { type: 'copy'; text: string; what: 'runId' | 'json' }
+  | { type: 'openArtifact'; artifactId: string }
+  | { type: 'saveArtifact'; artifactId: string };
+
+/** What the webview keeps with vscode.setState, and what the serializer restores a panel from. */
+export interface PersistedState {
+  runId: string;
+  lastSequence: number;
+  objective?: string;
+  snapshot?: RunSnapshot;
+}
+
+export const RUN_PANEL_VIEW_TYPE = 'agentRuntime.run';
+
+const RUN_ID = /^run_[A-Za-z0-9_-]{1,200}$/;
+
+/** A run id as the panel accepts it: the spec's `run_` prefix, nothing that could break a URL path. */
+export function isRunId(value: unknown): value is string {
+  return typeof value === 'string' && RUN_ID.test(value);
+}
+
+/** Checks an untrusted message from the webview before the host acts on it. */
+export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const m = raw as Record<string, unknown>;
+  switch (m.type) {
+    case 'ready':
+    case 'retry':
+    case 'signIn':
+      return { type: m.type };
+    case 'copy':
+      if (typeof m.text === 'string' && (m.what === 'runId' || m.what === 'json')) return { type: 'copy', text: m.text, what: m.what };
+      return undefined;
+    case 'openArtifact':
+    case 'saveArtifact':
+      if (typeof m.artifactId === 'string') return { type: m.type, artifactId: m.artifactId };
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The webview's strings in English, by key. The host sends them localised (vscode.l10n) in every
+ * `reset`; `{0}`, `{1}` are filled in by the webview.
+ */
+export const DEFAULT_UI_STRINGS = {
+  copyRunId: 'Copy run id',
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnectingIn: 'Reconnecting in {0} s (attempt {1})',
+  reconnectingNow: 'Reconnecting…',
+  ended: 'Ended',
+  failed: 'Error',
+  closed: 'Stopped',
+  retry: 'Retry',
+  signIn: 'Sign in',
+  elapsed: 'Elapsed',
+  lastSequence: 'Sequence',
+  events: '{0} events',
+  noPlan: 'Waiting for the plan…',
+  planSummary: '{0} planned steps · {1}',
+  progress: '{0} of {1} steps completed',
+  progressNoPlan: '{0} steps completed',
+  allKinds: 'All event kinds',
+  filterKind: 'Filter by event kind',
+  search: 'Search events',
+  jumpToLatest: 'Jump to latest',
+  copyJson: 'Copy JSON',
+  expand: 'Show raw JSON',
+  running: 'running',
+  completed: 'completed',
+  stepCompleted: 'Step completed',
+  runEnded: 'Run ended: {0}',
+  omitted: '{0} earlier events are summarised in their steps',
+  compactedStep: '{0} tool calls, {1} observations (details not kept)',
+  waiting: 'Waiting for events…',
+  noMatches: 'No events match the filter.',
+  summary: 'Summary',
+  status: 'Status',
+  totalDuration: 'Total duration',
+  steps: 'Steps',
+  stepsOf: '{0} of {1} completed',
+  artifacts: 'Artifacts',
+  artifactsLoading: 'Loading artifacts…',
+  artifactsNone: 'This run produced no artifacts.',
+  artifactsFailed: 'Could not list the artifacts: {0}',
+  artifactsTruncated: 'Only the first {0} artifacts are listed.',
+  open: 'Open',
+  save: 'Save',
+} as const;
+
+export type UiStringKey = keyof typeof DEFAULT_UI_STRINGS;

@@ -1,0 +1,147 @@
+// One run panel in the editor: the webview, its HTML and messages, wired to a RunSession that
+// owns the stream. Closing the panel closes the stream.
+import * as vscode from 'vscode';
+import { randomBytes } from 'crypto';
+import type { ApiClient } from '../api/client';
+import type { ArtifactRecord } from '../api/types';
+import { RunEventSubscription } from '../api/events';
+import { describeError, isApiError } from '../api/errors';
+import { panelHtml } from './panelHtml';
+import { RUN_PANEL_VIEW_TYPE, parseWebviewMessage, type PersistedState, type WebviewMessage } from './protocol';
+import { RunSession } from './runSession';
+import { uiStrings } from './uiStrings';
+
+export interface RunPanelDeps {
+  extensionUri: vscode.Uri;
+  getClient(): ApiClient;
+  log: vscode.LogOutputChannel;
+  openArtifact(artifact: ArtifactRecord): Thenable<unknown>;
+  saveArtifact(artifact: ArtifactRecord): Thenable<unknown>;
+  signIn(): Thenable<unknown>;
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+export function createRunWebviewPanel(extensionUri: vscode.Uri, runId: string): vscode.WebviewPanel {
+  return vscode.window.createWebviewPanel(
+    RUN_PANEL_VIEW_TYPE,
+    panelTitle(runId),
+    { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+    // No retainContextWhenHidden: a hidden panel's page is dropped and rebuilt from the host's model.
+    { ...webviewOptions(extensionUri), enableFindWidget: true },
+  );
+}
+
+function panelTitle(runId: string): string {
+  return vscode.l10n.t('Run {0}', runId);
+}
+
+export class RunPanel implements vscode.Disposable {
+  private readonly session: RunSession;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposeEmitter.event;
+  private disposed = false;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly runId: string,
+    private readonly deps: RunPanelDeps,
+    options: { objective?: string; restored?: PersistedState; onStatus?: (status: string) => void },
+  ) {
+    panel.title = panelTitle(runId);
+    panel.webview.options = webviewOptions(deps.extensionUri);
+    this.session = new RunSession({
+      runId,
+      objective: options.objective ?? options.restored?.objective,
+      restored: options.restored?.snapshot,
+      client: () => deps.getClient(),
+      subscribe: (after, onState, signal) =>
+        new RunEventSubscription(deps.getClient(), runId, { after, signal, onState, logger: deps.log }),
+      post: (message) => void panel.webview.postMessage(message),
+      strings: uiStrings(),
+      describeError,
+      isSignInError: (err) => isApiError(err, 'authentication'),
+      log: deps.log,
+      onStatus: options.onStatus,
+    });
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(parseWebviewMessage(raw))),
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) this.session.webviewGone();
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    panel.webview.html = this.html();
+    this.session.start();
+  }
+
+  reveal(objective?: string): void {
+    this.session.setObjective(objective);
+    this.panel.reveal(undefined, false);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.session.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+    this.disposeEmitter.fire();
+    this.disposeEmitter.dispose();
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const uri = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...path)).toString();
+    return panelHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(18).toString('base64'),
+      scriptUri: uri('dist', 'webview.js'),
+      styleUri: uri('media', 'runPanel.css'),
+      codiconUri: uri('dist', 'codicons', 'codicon.css'),
+      title: panelTitle(this.runId),
+      lang: vscode.env.language,
+    });
+  }
+
+  private onMessage(message: WebviewMessage | undefined): void {
+    if (!message) return;
+    switch (message.type) {
+      case 'ready':
+        this.session.webviewReady();
+        return;
+      case 'retry':
+        this.session.retry();
+        return;
+      case 'signIn':
+        void Promise.resolve(this.deps.signIn()).then(
+          () => this.session.retry(),
+          (err: unknown) => this.deps.log.warn(`Run panel ${this.runId}: sign-in failed: ${describeError(err)}`),
+        );
+        return;
+      case 'copy':
+        void vscode.env.clipboard.writeText(message.text).then(() =>
+          vscode.window.setStatusBarMessage(message.what === 'runId' ? vscode.l10n.t('Run id copied') : vscode.l10n.t('Event JSON copied'), 3000),
+        );
+        return;
+      case 'openArtifact':
+      case 'saveArtifact': {
+        const artifact = this.session.artifact(message.artifactId);
+        if (!artifact) return;
+        const action = message.type === 'openArtifact' ? this.deps.openArtifact(artifact) : this.deps.saveArtifact(artifact);
+        void Promise.resolve(action).then(undefined, (err: unknown) => {
+          const sentence = describeError(err);
+          this.deps.log.error(`Run panel ${this.runId}: artifact ${artifact.id}: ${sentence}`);
+          void vscode.window.showErrorMessage(sentence);
+        });
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,282 @@
+// One watched run on the host: owns the event subscription, the compacted model, the run's facts
+// and artifacts, and feeds the webview through a PanelChannel. No vscode import, so node tests
+// drive it with a fake subscription and client.
+import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
+import type { Logger } from '../api/logger';
+import { PanelChannel, type PanelChannelOptions } from './panelChannel';
+import { RunModel, DEFAULT_LIMITS } from './runModel';
+import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, RunSnapshot, UiStrings, WireEvent } from './protocol';
+
+/** The client calls the panel makes (ApiClient has them). */
+export interface RunPanelClient {
+  getRun(id: string, opts?: { signal?: AbortSignal }): Promise<RunRecord>;
+  getTask(id: string, opts?: { signal?: AbortSignal }): Promise<TaskRecord>;
+  listRunArtifacts(runId: string, params?: PageParams, opts?: { signal?: AbortSignal }): Promise<Page<ArtifactRecord>>;
+}
+
+/** The subscription's connection states (src/api/events.ts ConnectionState, structurally). */
+export type SubscriptionState =
+  | { state: 'connecting' }
+  | { state: 'live' }
+  | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string }
+  | { state: 'ended'; status: string }
+  | { state: 'failed'; error: unknown };
+
+export interface EventSource extends AsyncIterable<{ event: string; data: WireEvent['data'] }> {
+  close(): void;
+}
+
+export interface RunSessionDeps {
+  runId: string;
+  objective?: string;
+  /** A compacted model to start from (a panel restored after a window reload). */
+  restored?: RunSnapshot;
+  /** Asked on each use: signing in again may replace the client. */
+  client(): RunPanelClient;
+  /** Opens the resumable stream after a sequence (RunEventSubscription in the extension). */
+  subscribe(after: number, onState: (state: SubscriptionState) => void, signal: AbortSignal): EventSource;
+  post(message: HostMessage): void;
+  strings: UiStrings;
+  describeError(err: unknown): string;
+  isSignInError(err: unknown): boolean;
+  log: Logger;
+  onStatus?(status: string): void;
+  now?: () => number;
+  channel?: PanelChannelOptions;
+}
+
+/** At most this many artifacts are listed (100 per page). */
+const MAX_ARTIFACTS = 1000;
+
+export class RunSession {
+  readonly runId: string;
+  private readonly model: RunModel;
+  private readonly channel: PanelChannel;
+  private info: RunInfo;
+  private connection: ConnectionView = { state: 'connecting' };
+  private artifacts: ArtifactsView = { state: 'none' };
+  private readonly artifactRecords = new Map<string, ArtifactRecord>();
+  private source: EventSource | undefined;
+  private abort: AbortController | undefined;
+  private generation = 0;
+  private artifactsRequested = false;
+  private disposed = false;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: RunSessionDeps) {
+    this.runId = deps.runId;
+    this.now = deps.now ?? Date.now;
+    this.model = new RunModel(deps.runId, DEFAULT_LIMITS, deps.restored);
+    this.info = { runId: deps.runId, objective: deps.objective };
+    this.channel = new PanelChannel(deps.post, () => this.resetMessage(), this.now, deps.channel);
+  }
+
+  get lastSequence(): number {
+    return this.model.lastSequence;
+  }
+
+  get connectionState(): ConnectionView {
+    return this.connection;
+  }
+
+  start(): void {
+    void this.loadInfo();
+    this.connect();
+  }
+
+  webviewReady(): void {
+    this.channel.markReady();
+  }
+
+  webviewGone(): void {
+    this.channel.markGone();
+  }
+
+  setObjective(objective: string | undefined): void {
+    if (!objective || objective === this.info.objective) return;
+    this.setInfo({ ...this.info, objective });
+  }
+
+  /** A fresh stream after the last sequence seen (the header's Retry). */
+  retry(): void {
+    if (this.disposed) return;
+    this.stopStream();
+    if (this.model.ended) this.artifactsRequested = false;
+    this.connect();
+  }
+
+  artifact(id: string): ArtifactRecord | undefined {
+    return this.artifactRecords.get(id);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.stopStream();
+    this.channel.dispose();
+  }
+
+  private connect(): void {
+    if (this.model.ended) {
+      this.setConnection({ state: 'ended', status: this.model.terminalEvent?.status ?? '' });
+      void this.loadArtifacts();
+      return;
+    }
+    const generation = ++this.generation;
+    const abort = new AbortController();
+    this.abort = abort;
+    this.setConnection({ state: 'connecting' });
+    const onState = (state: SubscriptionState) => {
+      if (generation === this.generation && !this.disposed) this.onSubscriptionState(state);
+    };
+    let source: EventSource;
+    try {
+      source = this.deps.subscribe(this.model.lastSequence, onState, abort.signal);
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    this.source = source;
+    void this.consume(source, generation);
+  }
+
+  private async consume(source: EventSource, generation: number): Promise<void> {
+    try {
+      for await (const event of source) {
+        if (generation !== this.generation || this.disposed) return;
+        const accepted = this.model.apply([{ event: event.event, data: event.data, receivedAt: this.now() }]);
+        this.channel.events(accepted);
+        if (accepted.length > 0 && this.model.ended) this.onEnded();
+      }
+      if (generation !== this.generation || this.disposed) return;
+      if (this.model.ended) this.onEnded();
+    } catch (err) {
+      if (generation !== this.generation || this.disposed) return;
+      this.fail(err);
+    }
+  }
+
+  private onSubscriptionState(state: SubscriptionState): void {
+    switch (state.state) {
+      case 'failed':
+        this.fail(state.error);
+        return;
+      case 'ended':
+        this.onEnded(state.status);
+        return;
+      default:
+        this.setConnection(state);
+    }
+  }
+
+  private onEnded(status?: string): void {
+    if (this.connection.state === 'ended') return;
+    const terminal = this.model.terminalEvent;
+    const finalStatus = terminal?.status ?? status ?? '';
+    this.setConnection({ state: 'ended', status: finalStatus });
+    this.setInfo({ ...this.info, status: finalStatus || this.info.status });
+    if (finalStatus) this.deps.onStatus?.(finalStatus);
+    void this.loadArtifacts();
+    void this.loadInfo();
+  }
+
+  private fail(err: unknown): void {
+    if (this.connection.state === 'failed') return;
+    const message = this.deps.describeError(err);
+    this.deps.log.warn(`Run panel ${this.runId}: the event stream stopped: ${message}`);
+    this.setConnection({ state: 'failed', message, signInNeeded: this.deps.isSignInError(err) });
+  }
+
+  private stopStream(): void {
+    this.generation++;
+    this.abort?.abort();
+    this.abort = undefined;
+    this.source?.close();
+    this.source = undefined;
+  }
+
+  private async loadInfo(): Promise<void> {
+    try {
+      const run = await this.deps.client().getRun(this.runId);
+      if (this.disposed) return;
+      const next: RunInfo = {
+        ...this.info,
+        status: this.model.ended ? this.info.status ?? run.status : run.status ?? this.info.status,
+        startedAt: run.started_at ?? run.created_at ?? this.info.startedAt,
+        completedAt: run.completed_at ?? this.info.completedAt,
+      };
+      this.setInfo(next);
+      if (!next.objective && run.task_id) {
+        const task = await this.deps.client().getTask(run.task_id);
+        if (!this.disposed && task.objective) this.setInfo({ ...this.info, objective: task.objective });
+      }
+    } catch (err) {
+      // The header degrades to what the events tell; the stream reports its own failures.
+      this.deps.log.warn(`Run panel ${this.runId}: could not read the run: ${this.deps.describeError(err)}`);
+    }
+  }
+
+  private async loadArtifacts(): Promise<void> {
+    if (this.artifactsRequested || this.disposed) return;
+    this.artifactsRequested = true;
+    this.setArtifacts({ state: 'loading' });
+    try {
+      const records: ArtifactRecord[] = [];
+      let after: string | undefined;
+      let truncated = false;
+      for (;;) {
+        const page = await this.deps.client().listRunArtifacts(this.runId, { limit: 100, after });
+        records.push(...page.data);
+        if (!page.has_more || !page.next_cursor) break;
+        if (records.length >= MAX_ARTIFACTS) {
+          truncated = true;
+          break;
+        }
+        after = page.next_cursor;
+      }
+      if (this.disposed) return;
+      this.artifactRecords.clear();
+      for (const record of records) this.artifactRecords.set(record.id, record);
+      this.setArtifacts({
+        state: 'loaded',
+        truncated,
+        artifacts: records.map((r) => ({
+          id: r.id,
+          name: typeof r.name === 'string' && r.name ? r.name : r.id,
+          bytes: typeof r.bytes === 'number' ? r.bytes : undefined,
+          contentType: typeof r.content_type === 'string' ? r.content_type : undefined,
+        })),
+      });
+    } catch (err) {
+      const message = this.deps.describeError(err);
+      this.deps.log.warn(`Run panel ${this.runId}: could not list the artifacts: ${message}`);
+      this.artifactsRequested = false;
+      this.setArtifacts({ state: 'failed', message });
+    }
+  }
+
+  private setConnection(connection: ConnectionView): void {
+    this.connection = connection;
+    this.channel.send({ type: 'connection', connection });
+  }
+
+  private setInfo(info: RunInfo): void {
+    this.info = info;
+    this.channel.send({ type: 'info', info });
+  }
+
+  private setArtifacts(artifacts: ArtifactsView): void {
+    this.artifacts = artifacts;
+    this.channel.send({ type: 'artifacts', artifacts });
+  }
+
+  private resetMessage(): HostMessage {
+    return {
+      type: 'reset',
+      snapshot: this.model.snapshot(),
+      info: this.info,
+      connection: this.connection,
+      artifacts: this.artifacts,
+      strings: this.deps.strings,
+    };
+  }
+}

@@ -1,0 +1,31 @@
+// Counts the runs started from this window that are still going, and keeps the status bar
+// item in step with them and with the sign-in state.
+import * as vscode from 'vscode';
+import { AgentRuntimeSession } from '../session/agentRuntimeSession';
+import { ConnectionStatusItem } from './connectionStatusItem';
+
+export class RunStatusTracker implements vscode.Disposable {
+  private readonly item = new ConnectionStatusItem();
+  private readonly active = new Set<string>();
+
+  constructor(private readonly session: AgentRuntimeSession) {}
+
+  trackRun(runId: string): void {
+    this.active.add(runId);
+    this.refresh();
+  }
+
+  finishRun(runId: string): void {
+    this.active.delete(runId);
+    this.refresh();
+  }
+
+  refresh(): void {
+    this.item.update({ signedIn: this.session.isSignedIn, unreachable: false, activeRuns: this.active.size, serviceUrl: this.session.serviceUrl });
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}
+

@@ -1,0 +1,44 @@
+// What a paged level of the tree shows: its items, then a message row for a failure or an empty
+// level, then one "Load more" (or "Retry") row; and the view's progress bar around a load.
+import * as vscode from 'vscode';
+import { describeError, isApiError } from '../api/errors';
+import { LoadMoreNode, MessageNode, SIGN_IN_COMMAND, type RunNode, type SidebarView, type TaskNode, type TreeNode } from './nodes';
+import type { PagedList } from './pagedList';
+
+/** Connection and timeout failures: the "service unreachable" welcome view, not a row. */
+export function isUnreachable(err: unknown): boolean {
+  return isApiError(err, 'connection') || isApiError(err, 'timeout');
+}
+
+export interface RowsOptions {
+  view: SidebarView;
+  parent?: TaskNode | RunNode;
+  /** Shown as a row when the first page is empty; undefined shows nothing. */
+  emptyText?: string;
+}
+
+export function listRows<T extends TreeNode>(list: PagedList<T>, options: RowsOptions): TreeNode[] {
+  const rows: TreeNode[] = [...list.items];
+  const { parent, view } = options;
+  if (list.error !== undefined) {
+    const auth = isApiError(list.error, 'authentication');
+    rows.push(
+      new MessageNode(list.messageId('error'), describeError(list.error), {
+        parent,
+        severity: 'error',
+        command: auth ? { command: SIGN_IN_COMMAND, title: vscode.l10n.t('Sign In') } : undefined,
+      }),
+    );
+  } else if (list.isEmpty && options.emptyText !== undefined) {
+    rows.push(new MessageNode(list.messageId('empty'), options.emptyText, { parent }));
+  }
+  if (list.hasMore || list.error !== undefined) {
+    rows.push(new LoadMoreNode(list.moreId(), view, parent, list.generation, list.error !== undefined));
+  }
+  return rows;
+}
+
+/** Shows the view's progress bar while `work` runs. */
+export function withViewProgress<T>(viewId: string, work: () => Promise<T>): Promise<T> {
+  return Promise.resolve(vscode.window.withProgress({ location: { viewId } }, work));
+}

@@ -1,0 +1,285 @@
+// The kinds of rows in the sidebar: files, tasks, runs, artifacts, one "Load more" row and one
+// message row. Each has a stable id and a contextValue that the menus in package.json match;
+// entity rows expose their record and `entityId` (what Copy ID copies) to the commands.
+import * as vscode from 'vscode';
+import type { ArtifactRecord, FileRecord, RunRecord, TaskRecord } from '../api/types';
+import {
+  accessibilityLabel,
+  artifactDescriptionParts,
+  artifactLabel,
+  artifactTooltip,
+  fileDescriptionParts,
+  fileLabel,
+  fileTooltip,
+  joinDescription,
+  runDescriptionParts,
+  runLabel,
+  runTooltip,
+  taskDescriptionParts,
+  taskLabel,
+  taskTooltip,
+  type TimeFormatOptions,
+} from './format';
+import type { PagedList } from './pagedList';
+import { isUnfinishedStatus, statusIcon } from './statusIcons';
+import type { Translate } from './translate';
+
+export const FILES_VIEW_ID = 'agentRuntime.files';
+export const TASKS_VIEW_ID = 'agentRuntime.tasks';
+export type SidebarView = 'files' | 'tasks';
+
+/** Command ids the rows invoke (registered by the extension). */
+export const LOAD_MORE_COMMAND = 'agentRuntime.loadMore';
+export const SIGN_IN_COMMAND = 'agentRuntime.signIn';
+export const OPEN_ARTIFACT_COMMAND = 'agentRuntime.openArtifact';
+
+const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
+
+function timeOptions(): TimeFormatOptions {
+  const language = vscode.env.language;
+  try {
+    return { locale: Intl.DateTimeFormat.supportedLocalesOf([language]).length > 0 ? language : undefined };
+  } catch {
+    return {};
+  }
+}
+
+function themeIcon(status: string | undefined): vscode.ThemeIcon {
+  const icon = statusIcon(status);
+  return icon.color ? new vscode.ThemeIcon(icon.id, new vscode.ThemeColor(icon.color)) : new vscode.ThemeIcon(icon.id);
+}
+
+/** A name-only URI so the file icon theme picks the icon for the name (e.g. `.pdf`, `.py`). */
+function iconUri(name: string): vscode.Uri {
+  const base = name.replace(/[\\/]/g, '_') || 'file';
+  return vscode.Uri.from({ scheme: 'agent-runtime-item', path: `/${base}` });
+}
+
+function tooltip(markdown: string): vscode.MarkdownString {
+  // Untrusted and without HTML or theme icons: every value in it comes from the server.
+  const md = new vscode.MarkdownString(markdown, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
+}
+
+function sameRecord(a: object, b: object): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export class FileNode extends vscode.TreeItem {
+  readonly kind = 'file';
+  readonly entityId: string;
+  readonly parent: undefined = undefined;
+  file: FileRecord;
+
+  constructor(file: FileRecord) {
+    super(fileLabel(file), vscode.TreeItemCollapsibleState.None);
+    this.file = file;
+    this.entityId = file.id;
+    this.id = `file:${file.id}`;
+    this.contextValue = 'file';
+    this.render();
+  }
+
+  /** Takes a newer record of the same file; true when anything shown may differ. */
+  update(file: FileRecord): boolean {
+    const changed = !sameRecord(this.file, file);
+    this.file = file;
+    if (changed) this.render();
+    return changed;
+  }
+
+  private render(): void {
+    const opts = timeOptions();
+    const parts = fileDescriptionParts(this.file, opts);
+    this.label = fileLabel(this.file);
+    this.description = joinDescription(parts);
+    this.tooltip = tooltip(fileTooltip(this.file, t, opts));
+    this.resourceUri = iconUri(fileLabel(this.file));
+    this.iconPath = vscode.ThemeIcon.File;
+    this.accessibilityInformation = { label: accessibilityLabel(t('File'), fileLabel(this.file), parts) };
+  }
+}
+
+export class TaskNode extends vscode.TreeItem {
+  readonly kind = 'task';
+  readonly entityId: string;
+  readonly parent: undefined = undefined;
+  task: TaskRecord;
+  /** The task's runs, once expanded; owned by the tasks provider. */
+  runs: PagedList<RunNode> | undefined;
+
+  constructor(task: TaskRecord) {
+    super(taskLabel(task), vscode.TreeItemCollapsibleState.Collapsed);
+    this.task = task;
+    this.entityId = task.id;
+    this.id = `task:${task.id}`;
+    this.contextValue = 'task';
+    this.render();
+  }
+
+  get unfinished(): boolean {
+    return isUnfinishedStatus(this.task.status);
+  }
+
+  update(task: TaskRecord): boolean {
+    const changed = !sameRecord(this.task, task);
+    this.task = task;
+    if (changed) this.render();
+    return changed;
+  }
+
+  private render(): void {
+    const opts = timeOptions();
+    const parts = taskDescriptionParts(this.task, t, opts);
+    this.label = taskLabel(this.task);
+    this.description = joinDescription(parts);
+    this.tooltip = tooltip(taskTooltip(this.task, t, opts));
+    this.iconPath = themeIcon(this.task.status);
+    this.accessibilityInformation = { label: accessibilityLabel(t('Task'), taskLabel(this.task), parts) };
+  }
+}
+
+export class RunNode extends vscode.TreeItem {
+  readonly kind = 'run';
+  readonly entityId: string;
+  readonly runId: string;
+  readonly parent: TaskNode | undefined;
+  run: RunRecord;
+  /** The run's artifacts, once expanded; owned by the tasks provider. */
+  artifacts: PagedList<ArtifactNode> | undefined;
+
+  constructor(run: RunRecord, parent?: TaskNode) {
+    super(runLabel(run), vscode.TreeItemCollapsibleState.Collapsed);
+    this.run = run;
+    this.runId = run.id;
+    this.entityId = run.id;
+    this.parent = parent;
+    this.id = `run:${parent?.task.id ?? run.task_id ?? ''}:${run.id}`;
+    this.render();
+  }
+
+  /** The objective of the run's task, for titles (the run panel's). */
+  get objective(): string | undefined {
+    return this.parent?.task.objective;
+  }
+
+  get unfinished(): boolean {
+    return isUnfinishedStatus(this.run.status);
+  }
+
+  update(run: RunRecord): boolean {
+    const changed = !sameRecord(this.run, run);
+    this.run = run;
+    if (changed) this.render();
+    return changed;
+  }
+
+  private render(): void {
+    const opts = timeOptions();
+    const parts = runDescriptionParts(this.run, t, opts);
+    // `run.active` lets menus offer actions only while a run can still change (e.g. Watch Run inline).
+    this.contextValue = this.unfinished ? 'run.active' : 'run';
+    this.label = runLabel(this.run);
+    this.description = joinDescription(parts);
+    this.tooltip = tooltip(runTooltip(this.run, t, opts, this.objective));
+    this.iconPath = themeIcon(this.run.status);
+    this.accessibilityInformation = { label: accessibilityLabel(t('Run'), runLabel(this.run), parts) };
+  }
+}
+
+export class ArtifactNode extends vscode.TreeItem {
+  readonly kind = 'artifact';
+  readonly entityId: string;
+  readonly parent: RunNode;
+  artifact: ArtifactRecord;
+
+  constructor(artifact: ArtifactRecord, parent: RunNode) {
+    super(artifactLabel(artifact), vscode.TreeItemCollapsibleState.None);
+    this.artifact = artifact;
+    this.entityId = artifact.id;
+    this.parent = parent;
+    this.id = `artifact:${parent.runId}:${artifact.id}`;
+    this.contextValue = 'artifact';
+    // A click opens it, as a click on a file in the Explorer does.
+    this.command = { command: OPEN_ARTIFACT_COMMAND, title: t('Open Artifact'), arguments: [this] };
+    this.render();
+  }
+
+  get runId(): string {
+    return this.parent.runId;
+  }
+
+  update(artifact: ArtifactRecord): boolean {
+    const changed = !sameRecord(this.artifact, artifact);
+    this.artifact = artifact;
+    if (changed) this.render();
+    return changed;
+  }
+
+  private render(): void {
+    const opts = timeOptions();
+    const parts = artifactDescriptionParts(this.artifact, opts);
+    this.label = artifactLabel(this.artifact);
+    this.description = joinDescription(parts);
+    this.tooltip = tooltip(artifactTooltip(this.artifact, t, opts));
+    this.resourceUri = iconUri(artifactLabel(this.artifact));
+    this.iconPath = vscode.ThemeIcon.File;
+    this.accessibilityInformation = { label: accessibilityLabel(t('Artifact'), artifactLabel(this.artifact), parts) };
+  }
+}
+
+/** The row that fetches the next page of its level (or retries a failed one). */
+export class LoadMoreNode extends vscode.TreeItem {
+  readonly kind = 'loadMore';
+  readonly view: SidebarView;
+  readonly parent: TaskNode | RunNode | undefined;
+  /** The listing this row belongs to; a row from before a refresh does nothing. */
+  readonly generation: number;
+
+  constructor(id: string, view: SidebarView, parent: TaskNode | RunNode | undefined, generation: number, retry: boolean) {
+    const label = retry ? t('Retry') : t('Load more…');
+    super(label, vscode.TreeItemCollapsibleState.None);
+    this.view = view;
+    this.parent = parent;
+    this.generation = generation;
+    this.id = id;
+    this.contextValue = 'loadMore';
+    this.iconPath = new vscode.ThemeIcon(retry ? 'refresh' : 'ellipsis');
+    this.command = { command: LOAD_MORE_COMMAND, title: label, arguments: [this] };
+    this.accessibilityInformation = { label, role: 'button' };
+  }
+}
+
+export type MessageSeverity = 'info' | 'warning' | 'error';
+
+/** A line of text in the tree: an error, "No runs yet", and so on. */
+export class MessageNode extends vscode.TreeItem {
+  readonly kind = 'message';
+  readonly parent: TaskNode | RunNode | undefined;
+
+  constructor(id: string, text: string, options: { parent?: TaskNode | RunNode; severity?: MessageSeverity; command?: vscode.Command } = {}) {
+    super(text, vscode.TreeItemCollapsibleState.None);
+    this.id = id;
+    this.parent = options.parent;
+    this.contextValue = 'message';
+    this.tooltip = text;
+    const severity = options.severity ?? 'info';
+    this.iconPath =
+      severity === 'error'
+        ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
+        : severity === 'warning'
+          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+          : new vscode.ThemeIcon('info');
+    this.command = options.command;
+    this.accessibilityInformation = { label: text };
+  }
+}
+
+export type EntityNode = FileNode | TaskNode | RunNode | ArtifactNode;
+export type TreeNode = EntityNode | LoadMoreNode | MessageNode;
+
+export function isEntityNode(value: unknown): value is EntityNode {
+  return value instanceof FileNode || value instanceof TaskNode || value instanceof RunNode || value instanceof ArtifactNode;
+}

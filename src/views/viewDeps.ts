@@ -1,0 +1,51 @@
+// What the sidebar needs from the rest of the extension, as one object the composition root
+// builds: the API client (only the read calls the tree makes), settings, sign-in state, the
+// log, and the index of files uploaded from this machine.
+import type * as vscode from 'vscode';
+import type { Logger } from '../api/logger';
+import type { ArtifactRecord, FileRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
+
+interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** The part of ApiClient the tree reads through (ApiClient satisfies it). */
+export interface ViewApiClient {
+  listFiles(params?: PageParams & { purpose?: string }, opts?: CallOptions): Promise<Page<FileRecord>>;
+  getFile(id: string, opts?: CallOptions): Promise<FileRecord>;
+  listTasks(params?: PageParams, opts?: CallOptions): Promise<Page<TaskRecord>>;
+  getTask(id: string, opts?: CallOptions): Promise<TaskRecord>;
+  listRuns(params: PageParams & { task_id?: string }, opts?: CallOptions): Promise<Page<RunRecord>>;
+  getRun(id: string, opts?: CallOptions): Promise<RunRecord>;
+  listRunArtifacts(runId: string, params?: PageParams, opts?: CallOptions): Promise<Page<ArtifactRecord>>;
+}
+
+/**
+ * The ids of the files uploaded from this machine, remembered per base URL by the extension
+ * (globalState). The Files view shows them when the server cannot list files.
+ */
+export interface LocalFileIndex {
+  /** Newest first, for the current base URL. */
+  list(): readonly string[];
+  /** Forget a file the server no longer has. */
+  remove(id: string): void | Thenable<void>;
+}
+
+export interface ViewDeps {
+  /** The client for the current settings; may throw (e.g. an invalid base URL), shown as a row. */
+  getClient(): ViewApiClient;
+  /** The `agentRuntime.pageSize` setting (clamped to 1..100 here). */
+  pageSize(): number;
+  /** False: the views return no rows so the "Sign in" welcome view shows. */
+  isSignedIn(): boolean;
+  /** Called with a 401; the extension asks once to sign in again. */
+  onAuthError(err: unknown): void;
+  log: Logger;
+  localFiles: LocalFileIndex;
+}
+
+/** The sidebar's deps: the views' plus what a drop of files on a view does. */
+export interface SidebarDeps extends ViewDeps {
+  /** The upload command for files dragged onto a view (the tree does not upload itself). */
+  uploadUris(uris: vscode.Uri[]): void | Thenable<unknown>;
+}

@@ -1,0 +1,186 @@
+// What each timeline row and header fact says, as plain strings and codicon names. Pure (no DOM),
+// so the node tests check it; render.ts only puts these strings in place with textContent.
+import { fieldText } from '../runPanel/runModel';
+import type { ConnectionView, UiStrings } from '../runPanel/protocol';
+import type { Row, TimelineState } from './reducer';
+
+export interface RowView {
+  icon: string;
+  /** Extra class for the icon (colour, spin). */
+  tone: '' | 'ok' | 'error' | 'muted' | 'spin';
+  label: string;
+  detail: string;
+  meta: string;
+}
+
+/** Fills `{0}`, `{1}`… in a localised template. */
+export function fill(template: string, ...args: (string | number)[]): string {
+  return template.replace(/\{(\d+)\}/g, (whole, index: string) => {
+    const value = args[Number(index)];
+    return value === undefined ? whole : String(value);
+  });
+}
+
+/** 950 ms, 12.3 s, 4 min 05 s, 2 h 03 min. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const totalSeconds = Math.floor(seconds);
+  const minutes = Math.floor(totalSeconds / 60);
+  if (minutes < 60) return `${minutes} min ${String(totalSeconds % 60).padStart(2, '0')} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+export function formatBytes(bytes: number | undefined): string {
+  if (bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return '';
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+/** The codicon and tone for a run status; unknown statuses get a neutral icon and stay verbatim. */
+export function statusIcon(status: string | undefined): { icon: string; tone: RowView['tone'] } {
+  switch (status) {
+    case 'completed':
+      return { icon: 'pass', tone: 'ok' };
+    case 'failed':
+      return { icon: 'error', tone: 'error' };
+    case 'cancelled':
+      return { icon: 'circle-slash', tone: 'muted' };
+    case 'running':
+      return { icon: 'sync', tone: 'spin' };
+    case 'queued':
+      return { icon: 'clock', tone: 'muted' };
+    case undefined:
+    case '':
+      return { icon: 'circle-large-outline', tone: 'muted' };
+    default:
+      return { icon: 'question', tone: '' };
+  }
+}
+
+export function connectionText(connection: ConnectionView, strings: UiStrings, secondsLeft: number | undefined): string {
+  switch (connection.state) {
+    case 'connecting':
+      return strings.connecting;
+    case 'live':
+      return strings.live;
+    case 'reconnecting':
+      return secondsLeft !== undefined && secondsLeft > 0 ? fill(strings.reconnectingIn, secondsLeft, connection.attempt) : strings.reconnectingNow;
+    case 'ended':
+      return strings.ended;
+    case 'failed':
+      return `${strings.failed}: ${connection.message}`;
+    case 'closed':
+      return strings.closed;
+  }
+}
+
+const MAX_DETAIL = 400;
+
+/** The fields of an event other than its sequence, as `key: value` pairs on one line. */
+export function fieldsText(data: Record<string, unknown>, skip: readonly string[] = []): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'sequence' || skip.includes(key)) continue;
+    parts.push(`${key}: ${fieldText(value)}`);
+  }
+  const text = parts.join('  ·  ');
+  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
+}
+
+/** The running step's live elapsed time, or the step's duration once it completed. */
+function stepMeta(state: TimelineState, stepId: string | undefined, now: number): { meta: string; running: boolean } {
+  const step = stepId === undefined ? undefined : state.model.step(stepId);
+  if (!step) return { meta: '', running: false };
+  if (step.state === 'completed') return { meta: step.durationMs !== undefined ? formatDuration(step.durationMs) : '', running: false };
+  const ended = state.model.terminalEvent !== undefined;
+  return { meta: step.startedAt !== undefined && !ended ? formatDuration(Math.max(0, now - step.startedAt)) : '', running: !ended };
+}
+
+export function rowView(state: TimelineState, row: Row, now: number): RowView {
+  const s = state.strings;
+  const data = row.raw?.data ?? { sequence: row.sequence };
+  switch (row.kind) {
+    case 'omitted':
+      return { icon: 'history', tone: 'muted', label: fill(s.omitted, row.count ?? 0), detail: '', meta: '' };
+    case 'plan':
+      return {
+        icon: 'list-tree',
+        tone: '',
+        label: fill(s.planSummary, typeof data.steps === 'number' ? data.steps : fieldText(data.steps), fieldText(data.strategy)),
+        detail: fieldsText(data, ['steps', 'strategy']),
+        meta: '',
+      };
+    case 'step': {
+      const step = row.stepId === undefined ? undefined : state.model.step(row.stepId);
+      const { meta, running } = stepMeta(state, row.stepId, now);
+      const title = row.raw ? fieldText(row.raw.data.title) : step?.title ?? '';
+      const detail = row.raw
+        ? fieldsText(data, ['title'])
+        : step
+          ? `step_id: ${step.stepId}  ·  ${fill(s.compactedStep, step.toolCalls, step.observations)}`
+          : '';
+      if (step?.state === 'completed') return { icon: 'pass', tone: 'ok', label: title, detail, meta };
+      return { icon: running ? 'sync' : 'circle-large-outline', tone: running ? 'spin' : 'muted', label: title, detail, meta };
+    }
+    case 'tool':
+      return { icon: 'tools', tone: '', label: fieldText(data.tool), detail: fieldsText(data, ['tool']), meta: '' };
+    case 'observation':
+      return { icon: 'eye', tone: '', label: fieldText(data.summary), detail: fieldsText(data, ['summary']), meta: '' };
+    case 'stepCompleted':
+      return {
+        icon: 'check',
+        tone: 'ok',
+        label: s.stepCompleted,
+        detail: fieldsText(data, ['duration_ms']),
+        meta: typeof data.duration_ms === 'number' ? formatDuration(data.duration_ms) : '',
+      };
+    case 'terminal': {
+      const status = typeof data.status === 'string' && data.status ? data.status : row.event.slice('run.'.length);
+      const { icon, tone } = statusIcon(status);
+      return { icon, tone, label: fill(s.runEnded, status), detail: fieldsText(data, ['status']), meta: '' };
+    }
+    case 'unknown':
+      return { icon: 'symbol-event', tone: '', label: row.event, detail: fieldsText(data), meta: '' };
+  }
+}
+
+/** Elapsed run time: from the run record when known, else from the first event seen. */
+export function elapsedMs(state: TimelineState, now: number): number | undefined {
+  const started = parseTime(state.info.startedAt) ?? state.model.firstSeenAt;
+  if (started === undefined) return undefined;
+  const terminal = state.model.terminalEvent;
+  const end = parseTime(state.info.completedAt) ?? (terminal ? terminal.receivedAt ?? now : now);
+  return Math.max(0, end - started);
+}
+
+/** The run's total duration for the summary: run record times, else the sum of step durations. */
+export function totalDurationMs(state: TimelineState): number | undefined {
+  const started = parseTime(state.info.startedAt);
+  const completed = parseTime(state.info.completedAt);
+  if (started !== undefined && completed !== undefined) return Math.max(0, completed - started);
+  let sum = 0;
+  let any = false;
+  for (const step of state.model.stepSummaries()) {
+    if (step.durationMs !== undefined) {
+      sum += step.durationMs;
+      any = true;
+    }
+  }
+  return any ? sum : undefined;
+}
+
+function parseTime(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? undefined : t;
+}

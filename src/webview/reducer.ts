@@ -1,0 +1,228 @@
+// The run panel's view model: host messages in, timeline rows (nested under their steps) and
+// header facts out. Pure (no DOM): the node tests drive it directly. It mutates in place and
+// reports what changed, because copying 100,000 rows per batch would not stay smooth.
+import { RunModel, DEFAULT_LIMITS, isTerminalEventName, fieldText } from '../runPanel/runModel';
+import {
+  DEFAULT_UI_STRINGS,
+  type ArtifactsView,
+  type ConnectionView,
+  type HostMessage,
+  type RunInfo,
+  type RunSnapshot,
+  type UiStrings,
+  type WireEvent,
+} from '../runPanel/protocol';
+
+export type RowKind = 'plan' | 'step' | 'tool' | 'observation' | 'stepCompleted' | 'terminal' | 'unknown' | 'omitted';
+
+export interface Row {
+  kind: RowKind;
+  /** The event's sequence; 0 for the "earlier events summarised" row, which carries no event. */
+  sequence: number;
+  /** The event name ('' for the summary row). */
+  event: string;
+  depth: 0 | 1;
+  stepId?: string;
+  /** The raw event; absent for a step known only from the compacted model. */
+  raw?: WireEvent;
+  /** For the summary row: how many events it stands for. */
+  count?: number;
+  /** Lower-cased text the search matches, built on first search. */
+  searchText?: string;
+}
+
+export interface Filter {
+  /** '' for every kind, else an event name. */
+  kind: string;
+  text: string;
+}
+
+export interface TimelineState {
+  runId: string;
+  model: RunModel;
+  rows: Row[];
+  /** The rows the filter lets through; the same array as `rows` when nothing is filtered. */
+  visible: Row[];
+  filter: Filter;
+  info: RunInfo;
+  connection: ConnectionView;
+  artifacts: ArtifactsView;
+  strings: UiStrings;
+  /** Bumped whenever rows or visible change, so the renderer knows to redraw. */
+  version: number;
+}
+
+export interface Change {
+  rows: boolean;
+  header: boolean;
+  artifacts: boolean;
+  reset: boolean;
+  /** True when every new row went to the end (the follow mode may stick to the bottom). */
+  appendedOnly: boolean;
+}
+
+const NO_CHANGE: Change = { rows: false, header: false, artifacts: false, reset: false, appendedOnly: true };
+
+export function initialState(runId: string, limits = DEFAULT_LIMITS): TimelineState {
+  const rows: Row[] = [];
+  return {
+    runId,
+    model: new RunModel(runId, limits),
+    rows,
+    visible: rows,
+    filter: { kind: '', text: '' },
+    info: { runId },
+    connection: { state: 'connecting' },
+    artifacts: { state: 'none' },
+    strings: { ...DEFAULT_UI_STRINGS },
+    version: 0,
+  };
+}
+
+/** Applies one host message; returns what the renderer must redraw. */
+export function reduce(state: TimelineState, message: HostMessage): Change {
+  switch (message.type) {
+    case 'reset':
+      resetFromSnapshot(state, message.snapshot);
+      state.info = { ...message.info };
+      state.connection = message.connection;
+      state.artifacts = message.artifacts;
+      state.strings = { ...DEFAULT_UI_STRINGS, ...message.strings };
+      return { rows: true, header: true, artifacts: true, reset: true, appendedOnly: false };
+    case 'events':
+      return applyEvents(state, message.events);
+    case 'info':
+      state.info = { ...state.info, ...message.info };
+      return { ...NO_CHANGE, header: true };
+    case 'connection':
+      state.connection = message.connection;
+      return { ...NO_CHANGE, header: true };
+    case 'artifacts':
+      state.artifacts = message.artifacts;
+      return { ...NO_CHANGE, artifacts: true };
+  }
+}
+
+/** Adds events in stream order; repeats (at or below the last sequence) are ignored. */
+export function applyEvents(state: TimelineState, events: readonly WireEvent[]): Change {
+  const accepted = state.model.apply(events);
+  if (accepted.length === 0) return NO_CHANGE;
+  let appendedOnly = true;
+  const appended: Row[] = [];
+  for (const event of accepted) {
+    const row = rowFor(state, event);
+    if (placeRow(state.rows, row)) appended.push(row);
+    else appendedOnly = false;
+  }
+  if (state.visible !== state.rows) {
+    if (appendedOnly) {
+      for (const row of appended) if (matches(state, row)) state.visible.push(row);
+    } else {
+      state.visible = filterRows(state);
+    }
+  }
+  state.version++;
+  return { rows: true, header: true, artifacts: false, reset: false, appendedOnly };
+}
+
+export function setFilter(state: TimelineState, filter: Filter): void {
+  state.filter = { kind: filter.kind, text: filter.text.trim().toLowerCase() };
+  state.visible = state.filter.kind === '' && state.filter.text === '' ? state.rows : filterRows(state);
+  state.version++;
+}
+
+/** The kinds seen so far, most frequent first (the filter's choices). */
+export function kindsSeen(state: TimelineState): string[] {
+  const kinds = state.model.kindCounts();
+  return [...kinds.keys()].sort((a, b) => (kinds.get(b) ?? 0) - (kinds.get(a) ?? 0) || a.localeCompare(b));
+}
+
+function resetFromSnapshot(state: TimelineState, snapshot: RunSnapshot): void {
+  state.runId = snapshot.runId;
+  state.model = new RunModel(snapshot.runId, DEFAULT_LIMITS, snapshot);
+  const rows: Row[] = [];
+  if (snapshot.eventsOmitted > 0) rows.push({ kind: 'omitted', sequence: 0, event: '', depth: 0, count: snapshot.eventsOmitted });
+  const firstRecent = snapshot.recent.length > 0 ? snapshot.recent[0].data.sequence : Number.POSITIVE_INFINITY;
+  // Steps whose step.started fell out of the raw window still get their row, from the aggregate.
+  for (const step of snapshot.steps) {
+    if (step.startSequence > 0 && step.startSequence < firstRecent) {
+      rows.push({ kind: 'step', sequence: step.startSequence, event: 'step.started', depth: 0, stepId: step.stepId });
+    }
+  }
+  state.rows = rows;
+  for (const event of snapshot.recent) placeRow(rows, rowFor(state, event));
+  state.visible = state.filter.kind === '' && state.filter.text === '' ? rows : filterRows(state);
+  state.version++;
+}
+
+function rowFor(state: TimelineState, event: WireEvent): Row {
+  const stepId = typeof event.data.step_id === 'string' ? event.data.step_id : undefined;
+  const base = { sequence: event.data.sequence, event: event.event, raw: event };
+  switch (event.event) {
+    case 'plan.created':
+      return { ...base, kind: 'plan', depth: 0 };
+    case 'step.started':
+      return { ...base, kind: 'step', depth: 0, stepId };
+    case 'tool.called':
+      return nested(state, { ...base, kind: 'tool', depth: 1, stepId });
+    case 'observation.recorded':
+      return nested(state, { ...base, kind: 'observation', depth: 1, stepId });
+    case 'step.completed':
+      return nested(state, { ...base, kind: 'stepCompleted', depth: 1, stepId });
+    default:
+      if (isTerminalEventName(event.event)) return { ...base, kind: 'terminal', depth: 0 };
+      return nested(state, { ...base, kind: 'unknown', depth: 1, stepId });
+  }
+}
+
+/** A child row stays nested only when its step is known; otherwise it stands at the top level. */
+function nested(state: TimelineState, row: Row): Row {
+  if (row.stepId !== undefined && state.model.step(row.stepId)) return row;
+  return { ...row, depth: 0, stepId: undefined };
+}
+
+/**
+ * Puts a row in display order: a child after the last row of its step's group, anything else at
+ * the end. Returns true when that was the end. The backward scan is short in practice: children
+ * belong to recent steps.
+ */
+function placeRow(rows: Row[], row: Row): boolean {
+  if (row.depth === 0 || row.stepId === undefined) {
+    rows.push(row);
+    return true;
+  }
+  for (let i = rows.length - 1; i >= 0; i--) {
+    if (rows[i].stepId === row.stepId) {
+      if (i === rows.length - 1) {
+        rows.push(row);
+        return true;
+      }
+      rows.splice(i + 1, 0, row);
+      return false;
+    }
+  }
+  rows.push(row);
+  return true;
+}
+
+function filterRows(state: TimelineState): Row[] {
+  return state.rows.filter((row) => matches(state, row));
+}
+
+function matches(state: TimelineState, row: Row): boolean {
+  const { kind, text } = state.filter;
+  if (kind !== '' && row.event !== kind) return false;
+  if (text === '') return true;
+  row.searchText ??= searchTextOf(state, row);
+  return row.searchText.includes(text);
+}
+
+function searchTextOf(state: TimelineState, row: Row): string {
+  const parts: string[] = [row.event, String(row.sequence)];
+  if (row.raw) {
+    for (const [key, value] of Object.entries(row.raw.data)) if (key !== 'sequence') parts.push(fieldText(value));
+  } else if (row.stepId !== undefined) {
+    parts.push(row.stepId, state.model.step(row.stepId)?.title ?? '');
+  }
+  return parts.join(' ').toLowerCase();
+}

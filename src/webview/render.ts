@@ -1,0 +1,368 @@
+// Builds the run panel's DOM once and updates it from the view model: header, plan and
+// progress, toolbar, timeline rows, summary and artifacts. Every server string goes in with
+// textContent (through dom.ts), never as markup.
+import type { UiStrings } from '../runPanel/protocol';
+import { codicon, el, iconButton, setButtonLabel, setIcon, setText } from './dom';
+import { connectionText, elapsedMs, fill, formatBytes, formatDuration, rowView, statusIcon, totalDurationMs } from './format';
+import { kindsSeen, type Row, type TimelineState } from './reducer';
+
+export const ROW_HEIGHT = 24;
+/** The raw JSON block under an expanded row: a bar, then up to this many lines before it scrolls. */
+export const RAW_MAX_LINES = 16;
+export const RAW_LINE_HEIGHT = 18;
+export const RAW_BAR_HEIGHT = 30;
+/** Artifacts drawn at most (the rest are counted). */
+const MAX_ARTIFACT_ROWS = 200;
+
+export interface Layout {
+  root: HTMLElement;
+  statusIcon: HTMLElement;
+  runId: HTMLElement;
+  copyRunId: HTMLButtonElement;
+  status: HTMLElement;
+  objective: HTMLElement;
+  connection: HTMLElement;
+  connectionIcon: HTMLElement;
+  connectionText: HTMLElement;
+  retry: HTMLButtonElement;
+  signIn: HTMLButtonElement;
+  elapsedLabel: HTMLElement;
+  elapsed: HTMLElement;
+  sequenceLabel: HTMLElement;
+  lastSequence: HTMLElement;
+  eventCount: HTMLElement;
+  plan: HTMLElement;
+  progressFill: HTMLElement;
+  progressBar: HTMLElement;
+  progressText: HTMLElement;
+  kindFilter: HTMLSelectElement;
+  search: HTMLInputElement;
+  timeline: HTMLElement;
+  empty: HTMLElement;
+  jump: HTMLButtonElement;
+  summary: HTMLElement;
+  summaryTitle: HTMLElement;
+  summaryStatusLabel: HTMLElement;
+  summaryStatus: HTMLElement;
+  summaryDurationLabel: HTMLElement;
+  summaryDuration: HTMLElement;
+  summaryStepsLabel: HTMLElement;
+  summarySteps: HTMLElement;
+  artifactsTitle: HTMLElement;
+  artifactsMessage: HTMLElement;
+  artifactsList: HTMLElement;
+  raw: HTMLElement;
+  rawTitle: HTMLElement;
+  rawCopy: HTMLButtonElement;
+  rawJson: HTMLElement;
+  kindsKey: string;
+}
+
+export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
+  const header = el('header', 'run-header');
+  header.id = 'run-header';
+  const titleRow = el('div', 'title-row');
+  const statusIconEl = codicon('circle-large-outline', 'muted');
+  statusIconEl.id = 'status-icon';
+  const runId = el('span', 'run-id');
+  runId.id = 'run-id';
+  const copyRunId = iconButton('copy-run-id', 'copy', strings.copyRunId);
+  const status = el('span', 'run-status');
+  status.id = 'run-status';
+  titleRow.append(statusIconEl, runId, copyRunId, status);
+  const objective = el('div', 'objective');
+  objective.id = 'objective';
+
+  const facts = el('div', 'facts');
+  const connection = el('span', 'connection');
+  connection.id = 'connection-state';
+  connection.setAttribute('role', 'status');
+  const connectionIcon = codicon('plug');
+  const connectionTextEl = el('span', 'connection-text');
+  connection.append(connectionIcon, connectionTextEl);
+  const retry = iconButton('retry-button', 'refresh', strings.retry, true);
+  const signIn = iconButton('sign-in-button', 'sign-in', strings.signIn, true);
+  retry.hidden = true;
+  signIn.hidden = true;
+  const elapsedLabel = el('span', 'fact-label');
+  const elapsed = el('span', 'fact-value');
+  elapsed.id = 'elapsed';
+  const sequenceLabel = el('span', 'fact-label');
+  const lastSequence = el('span', 'fact-value');
+  lastSequence.id = 'last-sequence';
+  const eventCount = el('span', 'fact-value muted');
+  eventCount.id = 'event-count';
+  facts.append(
+    connection, retry, signIn,
+    el('span', 'fact', ''), elapsedLabel, elapsed,
+    el('span', 'fact', ''), sequenceLabel, lastSequence,
+    el('span', 'fact', ''), eventCount,
+  );
+
+  const planRow = el('div', 'plan-row');
+  const plan = el('span', 'plan');
+  plan.id = 'plan';
+  const progressBar = el('div', 'progress');
+  progressBar.id = 'progress';
+  progressBar.setAttribute('role', 'progressbar');
+  progressBar.setAttribute('aria-valuemin', '0');
+  const progressFill = el('div', 'progress-fill');
+  progressBar.append(progressFill);
+  const progressText = el('span', 'progress-text');
+  progressText.id = 'progress-text';
+  planRow.append(codicon('list-tree'), plan, progressBar, progressText);
+  header.append(titleRow, objective, facts, planRow);
+
+  const toolbar = el('div', 'toolbar');
+  const kindFilter = el('select', 'kind-filter');
+  kindFilter.id = 'kind-filter';
+  const search = el('input', 'search');
+  search.id = 'search';
+  search.type = 'search';
+  search.spellcheck = false;
+  toolbar.append(codicon('filter'), kindFilter, codicon('search'), search);
+
+  const timelineWrap = el('div', 'timeline-wrap');
+  const timeline = el('div', 'timeline');
+  timeline.id = 'timeline';
+  timeline.setAttribute('role', 'list');
+  timeline.tabIndex = 0;
+  const empty = el('div', 'empty');
+  empty.id = 'timeline-empty';
+  const jump = iconButton('jump-to-latest', 'arrow-down', strings.jumpToLatest, true);
+  jump.hidden = true;
+  timelineWrap.append(timeline, empty, jump);
+
+  const summary = el('section', 'summary');
+  summary.id = 'summary';
+  summary.hidden = true;
+  const summaryTitle = el('h2', 'section-title');
+  const grid = el('div', 'summary-grid');
+  const summaryStatusLabel = el('span', 'fact-label');
+  const summaryStatus = el('span', 'fact-value');
+  summaryStatus.id = 'summary-status';
+  const summaryDurationLabel = el('span', 'fact-label');
+  const summaryDuration = el('span', 'fact-value');
+  summaryDuration.id = 'summary-duration';
+  const summaryStepsLabel = el('span', 'fact-label');
+  const summarySteps = el('span', 'fact-value');
+  summarySteps.id = 'summary-steps';
+  grid.append(summaryStatusLabel, summaryStatus, summaryDurationLabel, summaryDuration, summaryStepsLabel, summarySteps);
+  const artifactsTitle = el('h3', 'section-title');
+  const artifactsMessage = el('div', 'artifacts-message');
+  artifactsMessage.id = 'artifacts-message';
+  const artifactsList = el('ul', 'artifacts');
+  artifactsList.id = 'artifacts';
+  summary.append(summaryTitle, grid, artifactsTitle, artifactsMessage, artifactsList);
+
+  const raw = el('div', 'raw');
+  raw.id = 'raw-detail';
+  const rawBar = el('div', 'raw-bar');
+  const rawTitle = el('span', 'raw-title');
+  const rawCopy = iconButton('copy-json', 'copy', strings.copyJson, true);
+  rawBar.append(codicon('json'), rawTitle, rawCopy);
+  const rawJson = el('pre', 'raw-json');
+  raw.append(rawBar, rawJson);
+
+  root.replaceChildren(header, toolbar, timelineWrap, summary);
+  const layout: Layout = {
+    root, statusIcon: statusIconEl, runId, copyRunId, status, objective, connection, connectionIcon,
+    connectionText: connectionTextEl, retry, signIn, elapsedLabel, elapsed, sequenceLabel, lastSequence, eventCount,
+    plan, progressFill, progressBar, progressText, kindFilter, search, timeline, empty, jump, summary, summaryTitle,
+    summaryStatusLabel, summaryStatus, summaryDurationLabel, summaryDuration, summaryStepsLabel, summarySteps,
+    artifactsTitle, artifactsMessage, artifactsList, raw, rawTitle, rawCopy, rawJson, kindsKey: '',
+  };
+  applyStrings(layout, strings);
+  return layout;
+}
+
+/** Static labels, again on every reset (the host may send other strings). */
+export function applyStrings(layout: Layout, strings: UiStrings): void {
+  setButtonLabel(layout.copyRunId, strings.copyRunId);
+  setButtonLabel(layout.retry, strings.retry);
+  setButtonLabel(layout.signIn, strings.signIn);
+  setButtonLabel(layout.jump, strings.jumpToLatest);
+  setButtonLabel(layout.rawCopy, strings.copyJson);
+  setText(layout.elapsedLabel, strings.elapsed);
+  setText(layout.sequenceLabel, strings.lastSequence);
+  layout.kindFilter.title = strings.filterKind;
+  layout.kindFilter.setAttribute('aria-label', strings.filterKind);
+  layout.search.placeholder = strings.search;
+  layout.search.setAttribute('aria-label', strings.search);
+  setText(layout.summaryTitle, strings.summary);
+  setText(layout.summaryStatusLabel, strings.status);
+  setText(layout.summaryDurationLabel, strings.totalDuration);
+  setText(layout.summaryStepsLabel, strings.steps);
+  setText(layout.artifactsTitle, strings.artifacts);
+  layout.kindsKey = '';
+}
+
+export function currentStatus(state: TimelineState): string {
+  return state.model.terminalEvent?.status ?? state.info.status ?? (state.model.totalEvents > 0 ? 'running' : '');
+}
+
+export function updateHeader(layout: Layout, state: TimelineState, now: number, reconnectSecondsLeft: number | undefined): void {
+  const s = state.strings;
+  setText(layout.runId, state.runId);
+  const status = currentStatus(state);
+  const { icon, tone } = statusIcon(status);
+  setIcon(layout.statusIcon, icon, tone);
+  setText(layout.status, status);
+  layout.status.dataset.status = status;
+  setText(layout.objective, state.info.objective ?? '');
+  layout.objective.hidden = !state.info.objective;
+
+  const connection = state.connection;
+  if (layout.connection.dataset.state !== connection.state) layout.connection.dataset.state = connection.state;
+  const connectionIcons: Record<typeof connection.state, [string, string]> = {
+    connecting: ['loading', 'spin'],
+    live: ['radio-tower', 'ok'],
+    reconnecting: ['debug-disconnect', 'warn'],
+    ended: ['debug-stop', 'muted'],
+    failed: ['error', 'error'],
+    closed: ['debug-stop', 'muted'],
+  };
+  const [cIcon, cTone] = connectionIcons[connection.state];
+  setIcon(layout.connectionIcon, cIcon, cTone);
+  setText(layout.connectionText, connectionText(connection, s, reconnectSecondsLeft));
+  layout.retry.hidden = connection.state !== 'failed' || connection.signInNeeded;
+  layout.signIn.hidden = connection.state !== 'failed' || !connection.signInNeeded;
+
+  const elapsed = elapsedMs(state, now);
+  setText(layout.elapsed, elapsed === undefined ? '–' : formatDuration(elapsed));
+  const last = state.model.lastSequence;
+  setText(layout.lastSequence, String(last));
+  layout.lastSequence.dataset.sequence = String(last);
+  setText(layout.eventCount, fill(s.events, state.model.totalEvents));
+  layout.eventCount.dataset.count = String(state.model.totalEvents);
+
+  const plan = state.model.plan;
+  setText(layout.plan, plan ? fill(s.planSummary, plan.steps, plan.strategy) : s.noPlan);
+  const done = state.model.completedStepCount;
+  const planned = plan?.steps ?? 0;
+  const ratio = planned > 0 ? Math.min(1, done / planned) : 0;
+  const width = `${(ratio * 100).toFixed(1)}%`;
+  if (layout.progressFill.style.width !== width) layout.progressFill.style.width = width;
+  layout.progressBar.setAttribute('aria-valuemax', String(planned));
+  layout.progressBar.setAttribute('aria-valuenow', String(done));
+  setText(layout.progressText, planned > 0 ? fill(s.progress, done, planned) : fill(s.progressNoPlan, done));
+
+  const kinds = kindsSeen(state);
+  const kindsKey = kinds.slice().sort().join('\n');
+  if (kindsKey !== layout.kindsKey) {
+    layout.kindsKey = kindsKey;
+    const selected = state.filter.kind;
+    const all = el('option', undefined, s.allKinds);
+    all.value = '';
+    const options = [all];
+    for (const kind of kinds) {
+      const option = el('option', undefined, kind);
+      option.value = kind;
+      options.push(option);
+    }
+    layout.kindFilter.replaceChildren(...options);
+    layout.kindFilter.value = selected;
+  }
+}
+
+export function createRowElement(): HTMLElement {
+  const row = el('div', 'row');
+  row.setAttribute('role', 'listitem');
+  row.append(codicon('chevron-right'), codicon('circle-large-outline'), el('span', 'label'), el('span', 'detail'), el('span', 'meta'), el('span', 'seq'));
+  (row.children[0] as HTMLElement).classList.add('twisty');
+  (row.children[1] as HTMLElement).classList.add('icon');
+  return row;
+}
+
+export function fillRow(element: HTMLElement, row: Row, state: TimelineState, now: number, expanded: boolean): void {
+  const view = rowView(state, row, now);
+  const [twisty, icon, label, detail, meta, seq] = Array.from(element.children) as HTMLElement[];
+  const className = `row kind-${row.kind} depth-${row.depth}${expanded ? ' expanded' : ''}${row.raw ? ' expandable' : ''}`;
+  if (element.className !== className) element.className = className;
+  if (row.kind === 'omitted') delete element.dataset.sequence;
+  else element.dataset.sequence = String(row.sequence);
+  element.dataset.kind = row.event;
+  element.tabIndex = row.raw ? 0 : -1;
+  if (row.raw) element.setAttribute('aria-expanded', String(expanded));
+  else element.removeAttribute('aria-expanded');
+  setIcon(twisty, expanded ? 'chevron-down' : 'chevron-right');
+  twisty.classList.add('twisty');
+  setIcon(icon, view.icon, view.tone);
+  icon.classList.add('icon');
+  setText(label, view.label);
+  setText(detail, view.detail);
+  setText(meta, view.meta);
+  setText(seq, row.kind === 'omitted' ? '' : `#${row.sequence}`);
+  element.title = row.raw ? state.strings.expand : '';
+}
+
+/** Fills the raw JSON block for a row; returns its height in px. */
+export function fillRaw(layout: Layout, row: Row): number {
+  const json = JSON.stringify(row.raw ?? {}, null, 2);
+  setText(layout.rawTitle, `${row.event} #${row.sequence}`);
+  setText(layout.rawJson, json);
+  layout.raw.dataset.sequence = String(row.sequence);
+  const lines = Math.min(RAW_MAX_LINES, json.split('\n').length);
+  return RAW_BAR_HEIGHT + lines * RAW_LINE_HEIGHT + 12;
+}
+
+export function updateEmpty(layout: Layout, state: TimelineState): void {
+  const message = state.visible.length > 0 ? '' : state.rows.length > 0 ? state.strings.noMatches : state.strings.waiting;
+  setText(layout.empty, message);
+  layout.empty.hidden = message === '';
+}
+
+export function updateSummary(layout: Layout, state: TimelineState): void {
+  const ended = state.model.terminalEvent !== undefined || state.connection.state === 'ended';
+  layout.summary.hidden = !ended;
+  if (!ended) return;
+  const s = state.strings;
+  const status = currentStatus(state);
+  setText(layout.summaryStatus, status);
+  layout.summaryStatus.dataset.status = status;
+  const total = totalDurationMs(state);
+  setText(layout.summaryDuration, total === undefined ? '–' : formatDuration(total));
+  const planned = state.model.plan?.steps;
+  const done = state.model.completedStepCount;
+  setText(layout.summarySteps, planned !== undefined ? fill(s.stepsOf, done, planned) : String(done));
+}
+
+export function updateArtifacts(layout: Layout, state: TimelineState): void {
+  const s = state.strings;
+  const artifacts = state.artifacts;
+  layout.artifactsList.replaceChildren();
+  switch (artifacts.state) {
+    case 'none':
+      setText(layout.artifactsMessage, '');
+      return;
+    case 'loading':
+      setText(layout.artifactsMessage, s.artifactsLoading);
+      return;
+    case 'failed':
+      setText(layout.artifactsMessage, fill(s.artifactsFailed, artifacts.message));
+      return;
+    case 'loaded':
+      break;
+  }
+  const shown = artifacts.artifacts.slice(0, MAX_ARTIFACT_ROWS);
+  let message = artifacts.artifacts.length === 0 ? s.artifactsNone : '';
+  if (artifacts.truncated || artifacts.artifacts.length > shown.length) message = fill(s.artifactsTruncated, shown.length);
+  setText(layout.artifactsMessage, message);
+  for (const artifact of shown) {
+    const item = el('li', 'artifact');
+    item.dataset.artifactId = artifact.id;
+    const name = el('span', 'artifact-name', artifact.name);
+    name.title = artifact.id;
+    const details = [artifact.contentType ?? '', formatBytes(artifact.bytes)].filter(Boolean).join(' · ');
+    const open = el('button', 'text-button artifact-open');
+    open.type = 'button';
+    open.dataset.action = 'openArtifact';
+    open.append(codicon('go-to-file'), el('span', 'button-label', s.open));
+    const save = el('button', 'text-button artifact-save');
+    save.type = 'button';
+    save.dataset.action = 'saveArtifact';
+    save.append(codicon('save'), el('span', 'button-label', s.save));
+    item.append(codicon('file'), name, el('span', 'artifact-details muted', details), open, save);
+    layout.artifactsList.append(item);
+  }
+}

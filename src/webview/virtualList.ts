@@ -1,0 +1,124 @@
+// A virtualised list of fixed-height rows (plus at most one expanded detail block under a row):
+// only the rows in view, and a few either side, exist in the DOM, whatever the item count.
+
+export interface VirtualListOptions<T> {
+  /** The scrolling element; the list fills it. */
+  container: HTMLElement;
+  rowHeight: number;
+  overscan?: number;
+  createRow(): HTMLElement;
+  /** Fills a pooled row element for an item (called when the item shown in it changes, or forced). */
+  renderRow(element: HTMLElement, item: T, index: number): void;
+  onScroll?(): void;
+}
+
+export class VirtualList<T> {
+  private items: readonly T[] = [];
+  private readonly canvas: HTMLElement;
+  private readonly pool: HTMLElement[] = [];
+  private readonly shown = new WeakMap<HTMLElement, T>();
+  private expandedIndex = -1;
+  private expandedHeight = 0;
+  private detail: HTMLElement | undefined;
+  private readonly rowHeight: number;
+  private readonly overscan: number;
+
+  constructor(private readonly options: VirtualListOptions<T>) {
+    this.rowHeight = options.rowHeight;
+    this.overscan = options.overscan ?? 10;
+    this.canvas = document.createElement('div');
+    this.canvas.className = 'virtual-canvas';
+    options.container.append(this.canvas);
+    options.container.addEventListener('scroll', () => {
+      this.render(false);
+      options.onScroll?.();
+    }, { passive: true });
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  setItems(items: readonly T[]): void {
+    this.items = items;
+  }
+
+  /** Shows `element` (of `height` px) under the row at `index`; -1 removes it. */
+  setDetail(index: number, element: HTMLElement | undefined, height: number): void {
+    this.expandedIndex = element ? index : -1;
+    this.expandedHeight = element && index >= 0 ? height : 0;
+    if (this.detail && this.detail !== element) this.detail.remove();
+    this.detail = element && index >= 0 ? element : undefined;
+    if (this.detail && this.detail.parentElement !== this.canvas) this.canvas.append(this.detail);
+  }
+
+  isAtBottom(): boolean {
+    const c = this.options.container;
+    return c.scrollTop + c.clientHeight >= c.scrollHeight - this.rowHeight / 2;
+  }
+
+  scrollToBottom(): void {
+    const c = this.options.container;
+    c.scrollTop = c.scrollHeight;
+  }
+
+  scrollToIndex(index: number): void {
+    const c = this.options.container;
+    const top = this.top(index);
+    if (top < c.scrollTop) c.scrollTop = top;
+    else if (top + this.rowHeight > c.scrollTop + c.clientHeight) c.scrollTop = top + this.rowHeight - c.clientHeight;
+  }
+
+  /** Lays out the rows in view; `force` refills them even when their item did not change. */
+  render(force: boolean): void {
+    const total = this.items.length * this.rowHeight + this.expandedHeight;
+    const height = `${total}px`;
+    if (this.canvas.style.height !== height) this.canvas.style.height = height;
+    const c = this.options.container;
+    const viewTop = c.scrollTop;
+    const viewBottom = viewTop + (c.clientHeight || this.rowHeight * 40);
+    const start = Math.max(0, this.indexAt(viewTop) - this.overscan);
+    const end = Math.min(this.items.length, this.indexAt(viewBottom) + 1 + this.overscan);
+    const count = Math.max(0, end - start);
+    while (this.pool.length < count) {
+      const row = this.options.createRow();
+      this.pool.push(row);
+      this.canvas.append(row);
+    }
+    for (let slot = 0; slot < this.pool.length; slot++) {
+      const element = this.pool[slot];
+      if (slot >= count) {
+        if (!element.hidden) element.hidden = true;
+        continue;
+      }
+      const index = start + slot;
+      const item = this.items[index];
+      if (element.hidden) element.hidden = false;
+      if (force || this.shown.get(element) !== item) {
+        this.shown.set(element, item);
+        this.options.renderRow(element, item, index);
+      }
+      const transform = `translateY(${this.top(index)}px)`;
+      if (element.style.transform !== transform) element.style.transform = transform;
+    }
+    if (this.detail) {
+      const transform = `translateY(${this.top(this.expandedIndex) + this.rowHeight}px)`;
+      if (this.detail.style.transform !== transform) this.detail.style.transform = transform;
+      this.detail.style.height = `${this.expandedHeight}px`;
+    }
+  }
+
+  private top(index: number): number {
+    const extra = this.expandedIndex >= 0 && index > this.expandedIndex ? this.expandedHeight : 0;
+    return index * this.rowHeight + extra;
+  }
+
+  private indexAt(y: number): number {
+    const e = this.expandedIndex;
+    if (e < 0) return Math.floor(y / this.rowHeight);
+    const detailTop = (e + 1) * this.rowHeight;
+    if (y < detailTop) return Math.floor(y / this.rowHeight);
+    if (y < detailTop + this.expandedHeight) return e;
+    return Math.floor((y - this.expandedHeight) / this.rowHeight);
+  }
+}

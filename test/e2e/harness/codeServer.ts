@@ -1,0 +1,137 @@
+// Starts code-server for one run folder (detached, in its own process group, on a free loopback
+// port), installs a .vsix into it, and stops it by process group.
+import { ChildProcess, execFile, spawn } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { withTimeout } from './cleanup';
+import { ensureCodeServer } from './install';
+import { freePort } from './ports';
+import { killProcessGroupSync, stopProcessGroup } from './processGroup';
+import { redact } from './redact';
+import { RunFolder } from './runFolder';
+
+export interface CodeServerOptions {
+  /** Extra environment for code-server and its extension host (e.g. AGENT_RUNTIME_API_KEY); never logged. */
+  env?: Record<string, string | undefined>;
+  port?: number;
+  /** Echo code-server's output to the console (redacted) as well as to its log file. */
+  echo?: boolean;
+  startTimeoutMs?: number;
+}
+
+export interface CodeServer {
+  port: number;
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  /** The workbench URL opening the run folder's workspace. */
+  workbenchUrl(query?: Record<string, string>): string;
+  /** vscode-remote://127.0.0.1:PORT/abs/path: how the browser workbench names a server-side path. */
+  remoteUri(absPath: string): string;
+  logFile: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function commonArgs(run: RunFolder): string[] {
+  return ['--config', run.configFile, '--user-data-dir', run.userDataDir, '--extensions-dir', run.extensionsDir];
+}
+
+function childEnv(run: RunFolder, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  // Only the caller's overrides and the run folder's HOME/XDG differ from ours.
+  const env: NodeJS.ProcessEnv = { ...process.env, ...run.env };
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  // A code-server started from inside another one would otherwise talk to its parent.
+  delete env.VSCODE_IPC_HOOK_CLI;
+  return env;
+}
+
+function runCli(run: RunFolder, args: string[]): Promise<string> {
+  const entry = ensureCodeServer();
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [entry, ...commonArgs(run), ...args], { env: childEnv(run), encoding: 'utf8', timeout: 120_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`code-server ${args.join(' ')} failed: ${redact(String(stderr || err.message)).slice(-2000)}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** Installs a .vsix into the run folder's extensions folder and checks that it is listed. */
+export async function installExtension(run: RunFolder, vsix: string, expectedId: string): Promise<string> {
+  if (!fs.existsSync(vsix)) throw new Error(`${vsix} does not exist: package the extension first (npm run package)`);
+  await runCli(run, ['--install-extension', vsix, '--force']);
+  const listed = await runCli(run, ['--list-extensions', '--show-versions']);
+  const line = listed.split('\n').find((l) => l.toLowerCase().startsWith(`${expectedId.toLowerCase()}@`));
+  if (!line) throw new Error(`${expectedId} is not listed after installing ${path.basename(vsix)}:\n${listed}`);
+  return line.trim();
+}
+
+/** Starts code-server on the run folder's workspace and resolves once it listens. */
+export async function startCodeServer(run: RunFolder, options: CodeServerOptions = {}): Promise<CodeServer> {
+  const entry = ensureCodeServer();
+  const port = options.port ?? (await freePort());
+  const origin = `http://127.0.0.1:${port}`;
+  const logFile = path.join(run.root, 'code-server.log');
+  const log = fs.createWriteStream(logFile);
+  const child = spawn(
+    process.execPath,
+    [
+      entry,
+      ...commonArgs(run),
+      '--auth', 'none',
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      run.workspace,
+    ],
+    { env: childEnv(run, options.env), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  // If the runner itself dies abruptly, do not leave code-server behind.
+  const onExit = (): void => killProcessGroupSync(child);
+  process.on('exit', onExit);
+
+  let output = '';
+  const listening = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      const text = redact(chunk.toString('utf8'));
+      log.write(text);
+      if (options.echo) process.stdout.write(text.replace(/^/gm, '[code-server] '));
+      if (output.length < 100_000) output += text;
+      if (output.includes('HTTP server listening')) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code, signal) => reject(new Error(`code-server exited (${code ?? signal}) before listening:\n${output.slice(-3000)}`)));
+    child.once('error', reject);
+  });
+
+  let stopped: Promise<void> | undefined;
+  const server: CodeServer = {
+    port,
+    origin,
+    logFile,
+    process: child,
+    remoteUri: (absPath) => `vscode-remote://127.0.0.1:${port}${absPath.split(path.sep).map(encodeURIComponent).join('/')}`,
+    workbenchUrl: (query = {}) => {
+      const params = new URLSearchParams({ folder: run.workspace, ...query });
+      return `${origin}/?${params.toString()}`;
+    },
+    stop: () =>
+      (stopped ??= (async () => {
+        await stopProcessGroup(child);
+        process.off('exit', onExit);
+        log.end();
+      })()),
+  };
+  try {
+    await withTimeout(listening, options.startTimeoutMs ?? 60_000, 'waiting for code-server to listen');
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  return server;
+}

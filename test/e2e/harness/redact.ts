@@ -1,0 +1,13 @@
+// Keeps secrets out of everything the harness prints: each known key is replaced by a marker.
+const secrets = new Set<string>();
+
+/** Registers a value (an API key) that must never be printed. */
+export function addSecret(value: string | undefined): void {
+  if (value && value.length >= 4) secrets.add(value);
+}
+
+export function redact(text: string): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join('[redacted]');
+  return out;
+}

@@ -1,0 +1,264 @@
+// Drives the VS Code workbench in a Playwright page: waits for it, runs palette commands, opens
+// activity-bar containers, finds tree rows, uses context menus, quick inputs, notifications and
+// webviews. Every wait is on a condition with a timeout, never a fixed sleep.
+import { Frame, Locator, Page } from 'playwright-core';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const exactly = (s: string): RegExp => new RegExp(`^\\s*${escapeRegExp(s)}\\s*$`);
+
+export class Workbench {
+  constructor(
+    readonly page: Page,
+    readonly timeoutMs = DEFAULT_TIMEOUT_MS,
+  ) {}
+
+  /** Opens `url` and waits until the workbench shows its activity bar and the workspace's explorer. */
+  async open(url: string): Promise<void> {
+    await this.page.goto(url, { timeout: 60_000 });
+    await this.waitForReady();
+  }
+
+  async waitForReady(): Promise<void> {
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await this.page.locator('.part.activitybar .action-item').first().waitFor({ timeout: 60_000 });
+    await this.page.locator('.part.statusbar').waitFor({ timeout: 60_000 });
+  }
+
+  /** The activity-bar entry of a view container, by its title (its aria-label starts with it). */
+  activityItem(title: string): Locator {
+    return this.page.locator(`.part.activitybar .action-item .action-label[aria-label^="${title}"], .part.activitybar .action-item[aria-label^="${title}"]`).first();
+  }
+
+  /** Opens an activity-bar container and waits for the sidebar to show its title. */
+  async openContainer(title: string): Promise<void> {
+    const item = this.activityItem(title);
+    await item.waitFor({ timeout: this.timeoutMs });
+    if (!(await this.sidebarTitleIs(title))) await item.click();
+    await this.page.locator('.part.sidebar .composite.title .title-label', { hasText: new RegExp(escapeRegExp(title), 'i') }).waitFor({ timeout: this.timeoutMs });
+  }
+
+  private async sidebarTitleIs(title: string): Promise<boolean> {
+    const label = this.page.locator('.part.sidebar .composite.title .title-label');
+    if (!(await label.isVisible())) return false;
+    return ((await label.textContent()) ?? '').trim().toLowerCase() === title.toLowerCase();
+  }
+
+  /** The sidebar container's title as written (CSS shows it upper-cased). */
+  async sidebarTitle(): Promise<string> {
+    const h2 = this.page.locator('.part.sidebar .composite.title .title-label h2');
+    await h2.waitFor({ timeout: this.timeoutMs });
+    return ((await h2.getAttribute('title')) ?? (await h2.textContent()) ?? '').trim();
+  }
+
+  /** The pane (header + body) of a view in the sidebar, by the view's name. */
+  view(name: string): Locator {
+    return this.page
+      .locator('.part.sidebar .split-view-view')
+      .filter({ has: this.page.locator('.pane-header h3.title', { hasText: exactly(name) }) })
+      .first();
+  }
+
+  /** The names of the views shown in the sidebar, in order. */
+  async viewNames(): Promise<string[]> {
+    await this.page.locator('.part.sidebar .pane-header h3.title').first().waitFor({ timeout: this.timeoutMs });
+    return (await this.page.locator('.part.sidebar .pane-header h3.title').allTextContents()).map((t) => t.trim());
+  }
+
+  /** Expands a collapsed view so its rows render. */
+  async expandView(name: string): Promise<Locator> {
+    const view = this.view(name);
+    const header = view.locator('.pane-header');
+    await header.waitFor({ timeout: this.timeoutMs });
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await view.locator('.pane-body').waitFor({ timeout: this.timeoutMs });
+    return view;
+  }
+
+  /** Rows of a tree view, optionally only those whose text matches. */
+  treeRows(viewName: string, text?: string | RegExp): Locator {
+    const rows = this.view(viewName).locator('.monaco-list-row');
+    return text === undefined ? rows : rows.filter({ hasText: text });
+  }
+
+  /** Waits for a row with `text` in a view and returns it. */
+  async treeRow(viewName: string, text: string | RegExp): Promise<Locator> {
+    await this.expandView(viewName);
+    const row = this.treeRows(viewName, text).first();
+    await row.waitFor({ timeout: this.timeoutMs });
+    return row;
+  }
+
+  /** The explorer's row for a workspace file or folder (by its label). */
+  async explorerRow(label: string): Promise<Locator> {
+    await this.openContainer('Explorer');
+    const row = this.page.locator('.explorer-folders-view .monaco-list-row', { has: this.page.locator('.label-name', { hasText: exactly(label) }) }).first();
+    await row.waitFor({ timeout: this.timeoutMs });
+    return row;
+  }
+
+  /** Right-clicks `row` and chooses `item` in its context menu. */
+  async contextMenu(row: Locator, item: string | RegExp): Promise<void> {
+    await row.click({ button: 'right' });
+    const menuItem = this.page.locator('.context-view .monaco-menu .action-item .action-label', { hasText: typeof item === 'string' ? exactly(item) : item }).first();
+    await menuItem.waitFor({ timeout: this.timeoutMs });
+    await menuItem.click();
+    await this.page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: this.timeoutMs }).catch(() => undefined);
+  }
+
+  /** The quick input widget (palette, quick pick and input box share it). */
+  get quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  private async openPalette(): Promise<Locator> {
+    const input = this.quickInput.locator('.quick-input-box input');
+    // F1 is ignored while the workbench is still moving focus around after load; ask again.
+    for (let attempt = 0; ; attempt++) {
+      await this.page.keyboard.press('F1');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 3_000 });
+        return input;
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        await this.page.locator('.part.statusbar').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+      }
+    }
+  }
+
+  /**
+   * Runs a command from the Command Palette by its full title ("Category: Title"). The palette
+   * lists what was registered when it opened, so a command that is not there yet (extension
+   * still loading) is looked for again in a fresh palette until the timeout.
+   */
+  async runCommand(title: string, timeoutMs = this.timeoutMs): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const input = await this.openPalette();
+      await input.fill(`>${title}`);
+      const row = this.paletteRow(title);
+      try {
+        await row.waitFor({ timeout: Math.min(5_000, Math.max(1_000, deadline - Date.now())) });
+      } catch (err) {
+        await this.page.keyboard.press('Escape');
+        if (Date.now() >= deadline) throw new Error(`the Command Palette has no command "${title}" (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+        continue;
+      }
+      await row.click();
+      await this.quickInput.locator('.quick-input-list').waitFor({ state: 'hidden', timeout: this.timeoutMs }).catch(() => undefined);
+      return;
+    }
+  }
+
+  private paletteRow(title: string): Locator {
+    return this.quickInput
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: exactly(title) }) })
+      .first();
+  }
+
+  /** Whether the palette offers a command with this exact title. */
+  async hasCommand(title: string): Promise<boolean> {
+    const input = await this.openPalette();
+    await input.fill(`>${title}`);
+    await this.quickInput.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: this.timeoutMs }).catch(() => undefined);
+    const found = (await this.paletteRow(title).count()) > 0;
+    await this.page.keyboard.press('Escape');
+    return found;
+  }
+
+  /**
+   * Waits for a quick input (input box or quick pick) whose title or prompt matches `expect`,
+   * types `text` and presses Enter. Returns whether the input was a password box.
+   */
+  async answerInput(expect: string | RegExp, text: string): Promise<{ password: boolean }> {
+    const widget = this.quickInput.filter({ hasText: expect });
+    const input = widget.locator('.quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: this.timeoutMs });
+    const password = (await input.getAttribute('type')) === 'password';
+    await input.fill(text);
+    await input.press('Enter');
+    return { password };
+  }
+
+  /** Picks an item of an open quick pick by its label. */
+  async pickQuickItem(label: string | RegExp): Promise<void> {
+    const row = this.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+    await row.waitFor({ timeout: this.timeoutMs });
+    await row.click();
+  }
+
+  /** Toast notifications currently shown. */
+  notificationToasts(text?: string | RegExp): Locator {
+    const toasts = this.page.locator('.notifications-toasts .notification-toast');
+    return text === undefined ? toasts : toasts.filter({ hasText: text });
+  }
+
+  async waitForNotification(text: string | RegExp): Promise<Locator> {
+    const toast = this.notificationToasts(text).first();
+    await toast.waitFor({ timeout: this.timeoutMs });
+    return toast;
+  }
+
+  async notificationTexts(): Promise<string[]> {
+    return (await this.notificationToasts().locator('.notification-list-item-message').allTextContents()).map((t) => t.trim());
+  }
+
+  /** Clicks a button (e.g. "Sign In") on the notification matching `text`. */
+  async clickNotificationButton(text: string | RegExp, button: string): Promise<void> {
+    const toast = await this.waitForNotification(text);
+    await toast.locator('.monaco-button', { hasText: exactly(button) }).first().click();
+  }
+
+  /** A modal dialog's button (e.g. a delete confirmation). */
+  async clickDialogButton(button: string): Promise<void> {
+    const btn = this.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: exactly(button) }).first();
+    await btn.waitFor({ timeout: this.timeoutMs });
+    await btn.click();
+  }
+
+  /** The tab labels of the editor area. */
+  async editorTabs(): Promise<string[]> {
+    return (await this.page.locator('.part.editor .tabs-container .tab .label-name').allTextContents()).map((t) => t.trim());
+  }
+
+  async waitForEditorTab(label: string | RegExp): Promise<Locator> {
+    const tab = this.page.locator('.part.editor .tabs-container .tab', { hasText: label }).first();
+    await tab.waitFor({ timeout: this.timeoutMs });
+    return tab;
+  }
+
+  /** Text of the visible output channel (Output panel) once it contains `expect`. */
+  async waitForOutput(expect: string | RegExp): Promise<string> {
+    const lines = this.page.locator('.part.panel .monaco-editor .view-lines', { hasText: expect }).first();
+    await lines.waitFor({ timeout: this.timeoutMs });
+    return (await lines.innerText()).replace(/\u00a0/g, ' ');
+  }
+
+  /**
+   * The inner frame of a webview whose document has `selector`. Webviews are two nested
+   * iframes (iframe.webview.ready > iframe#active-frame); several may exist, so look at each.
+   */
+  async webviewFrame(selector: string, timeoutMs = this.timeoutMs): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const frame of this.page.frames()) {
+        if (frame.name() !== 'active-frame' && !/webview/i.test(frame.url())) continue;
+        try {
+          if ((await frame.locator(selector).count()) > 0) return frame;
+        } catch {
+          // the frame went away while we looked
+        }
+      }
+      if (Date.now() > deadline) throw new Error(`no webview contains ${selector} after ${Math.round(timeoutMs / 1000)} s`);
+      await this.page.waitForEvent('framenavigated', { timeout: 500 }).catch(() => undefined);
+    }
+  }
+
+  /** Reloads the window (as "Developer: Reload Window" would) and waits for the workbench. */
+  async reload(): Promise<void> {
+    await this.page.reload({ timeout: 60_000 });
+    await this.waitForReady();
+  }
+}

@@ -1,0 +1,100 @@
+// `npm run test:ext`: runs the test/ext mocha suites inside code-server's real Node extension
+// host (the @vscode/test-electron contract, driven through the workbench `payload` URL and
+// window.codeAutomationExit), against a reference runtime started here. Echoes mocha's output
+// and exits non-zero on failure or timeout.
+import * as util from 'util';
+import { launchChromium } from './harness/browser';
+import { Cleanup, exitOnSignals, withTimeout } from './harness/cleanup';
+import { startCodeServer } from './harness/codeServer';
+import { ensureCodeServer } from './harness/install';
+import { chromiumPid, formatMemory, treeMemory } from './harness/memory';
+import { addSecret, redact } from './harness/redact';
+import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
+import { Screenshots } from './harness/screenshots';
+import { checkBuilt, EXT_TEST_WORKSPACE_FILES, readMochaResult, startExtTestSetup } from './extHostSetup';
+
+const TIMEOUT_MS = Number(process.env.EXT_TEST_TIMEOUT_MS ?? 10 * 60_000);
+
+// Workbench chatter that is not the suite's output (offline gallery, missing wasm, stacks).
+const NOISE = /ENOTFOUND|EAI_AGAIN|open-vsx|connection token|Creating a socket|builtin extensions cache|Service Worker|ChatSessionStore|vsda|^\s+at /;
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const cleanup = new Cleanup();
+  exitOnSignals(cleanup, (s) => console.error(`\n${s}: stopping code-server, Chromium and the runtime`));
+  try {
+    checkBuilt();
+    ensureCodeServer();
+    const run = createRunFolder({ name: 'ext-host', files: EXT_TEST_WORKSPACE_FILES });
+    const keep = process.env.E2E_KEEP === '1';
+    cleanup.add('run folder', () => (keep ? console.log(`run folder kept: ${run.root}`) : run.remove()));
+
+    const setup = await startExtTestSetup(run.root);
+    cleanup.add('runtime', () => setup.runtime.close());
+    writeWorkspaceSettings(run.workspace, setup.workspaceSettings);
+    for (const [name, value] of Object.entries(process.env)) if (/KEY|TOKEN|SECRET|PASSWORD/i.test(name)) addSecret(value);
+
+    const server = await startCodeServer(run, { env: setup.env });
+    cleanup.add('code-server', () => server.stop());
+    const browser = await launchChromium(run.home);
+    cleanup.add('chromium', () => browser.close());
+    console.log(`[ext-host] code-server ${server.origin} ready after ${seconds(Date.now() - started)}; runtime ${setup.runtime.baseUrl}`);
+
+    const shots = new Screenshots('ext-host');
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const exited = new Promise<number>((resolve) => {
+      void page.exposeFunction('codeAutomationExit', (code: number) => resolve(Number(code)));
+    });
+    let sawSummary = false;
+    await page.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
+      const line = redact(util.format(...(Array.isArray(args) ? args : [args])));
+      if (NOISE.test(line)) return;
+      if (/^\s*\d+ (passing|failing)\b/m.test(line)) sawSummary = true;
+      (type === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
+    });
+    page.on('pageerror', (e) => console.error(`[page error] ${redact(String(e))}`));
+
+    const payload = [
+      ['extensionDevelopmentPath', server.remoteUri(setup.extensionDevelopmentPath)],
+      ['extensionTestsPath', server.remoteUri(setup.extensionTestsPath)],
+    ];
+    await page.goto(server.workbenchUrl({ payload: JSON.stringify(payload) }), { timeout: 60_000 });
+
+    let code: number;
+    try {
+      code = await withTimeout(exited, TIMEOUT_MS, 'the extension-host suite');
+    } catch (err) {
+      console.error(`[ext-host] ${err instanceof Error ? err.message : String(err)}`);
+      await shots.take(page, 'timeout');
+      code = 124;
+    }
+
+    const result = readMochaResult(setup.resultFile);
+    if (result && !sawSummary) {
+      // The console forwarding lost mocha's epilogue: print the counts from the result file.
+      console.log(`\n  ${result.passes} passing`);
+      if (result.failures) console.log(`  ${result.failures} failing`);
+    }
+    if (!result && code === 0) {
+      console.error('[ext-host] the suite exited 0 but wrote no result: treating it as a failure');
+      code = 1;
+    }
+    if (result?.failures) code ||= 1;
+    await shots.take(page, 'end');
+    console.log(`[ext-host] memory: ${formatMemory('code-server', treeMemory(server.process.pid))}; ${formatMemory('chromium', treeMemory(chromiumPid()))}`);
+    console.log(`[ext-host] exit code ${code} after ${seconds(Date.now() - started)}`);
+    return code;
+  } finally {
+    await cleanup.run();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`[ext-host] ${redact(err instanceof Error ? (err.stack ?? err.message) : String(err))}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,143 @@
+// `npm run test:e2e`: the UI end-to-end suite. Installs the packaged .vsix into a fresh
+// extensions folder, then runs each scenario against its own reference runtime, its own
+// code-server (fresh user data) and a fresh browser context. One PASS/FAIL line per scenario,
+// screenshots, and a final `N passed, N failed` line; non-zero exit on any failure.
+import * as fs from 'fs';
+import * as path from 'path';
+import { Browser } from 'playwright-core';
+import { startRuntime } from '../runtime';
+import { launchChromium } from './harness/browser';
+import { Cleanup, exitOnSignals, withTimeout } from './harness/cleanup';
+import { installExtension } from './harness/codeServer';
+import { ensureCodeServer } from './harness/install';
+import { chromiumPid, formatMemory, treeMemory } from './harness/memory';
+import { extensionId, vsixPath } from './harness/paths';
+import { addSecret, redact } from './harness/redact';
+import { createRunFolder, RunFolder } from './harness/runFolder';
+import { Screenshots } from './harness/screenshots';
+import { openSession, Session } from './harness/session';
+import { selectScenarios } from './scenarios';
+import { Scenario, ScenarioContext } from './scenarios/types';
+import { UI } from './scenarios/ui';
+
+const SCENARIO_TIMEOUT_MS = Number(process.env.E2E_SCENARIO_TIMEOUT_MS ?? 180_000);
+const EVENT_DELAY_MS = Number(process.env.E2E_EVENT_DELAY_MS ?? 100);
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const message = (err: unknown): string => redact(err instanceof Error ? (err.stack ?? err.message) : String(err));
+
+let memoryReport: string | undefined;
+
+async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder): Promise<void> {
+  const cleanup = new Cleanup();
+  const shots = new Screenshots(scenario.id);
+  let session: Session | undefined;
+  let failed = true;
+  try {
+    const runtimeLog = fs.createWriteStream(path.join(base.root, `${scenario.id}-runtime.log`));
+    cleanup.add('runtime log', () => new Promise<void>((resolve) => runtimeLog.end(resolve)));
+    const runtimeLines: string[] = [];
+    const runtime = await startRuntime({
+      eventDelayMs: EVENT_DELAY_MS,
+      ...scenario.runtime,
+      log: (line) => {
+        const clean = redact(line);
+        runtimeLines.push(clean);
+        runtimeLog.write(`${clean}\n`);
+      },
+    });
+    cleanup.add('runtime', () => runtime.close());
+    addSecret(runtime.apiKey);
+    addSecret(runtime.adminKey);
+
+    const auth = scenario.auth ?? 'env';
+    const apiKey = auth === 'env' ? runtime.apiKey : auth === 'none' ? undefined : auth.wrongKey;
+    addSecret(apiKey);
+    session = await openSession(browser, {
+      name: scenario.id,
+      files: scenario.files ?? { 'README.md': '# UI test workspace\n', 'notes.txt': 'notes for the agent\n' },
+      settings: { 'agentRuntime.baseUrl': runtime.baseUrl, ...scenario.settings },
+      extensionsFrom: base.extensionsDir,
+      env: { AGENT_RUNTIME_API_KEY: apiKey },
+    });
+    const opened = session;
+    cleanup.add('session', () => opened.close({ keep: failed }));
+
+    // The extension's contributions arrive a few seconds after the workbench shows: start from there.
+    await opened.workbench.activityItem(UI.container).waitFor({ timeout: 60_000 });
+
+    const ctx: ScenarioContext = {
+      workbench: opened.workbench,
+      page: opened.page,
+      runtime,
+      runtimeLog: runtimeLines,
+      session: opened,
+      workspace: opened.run.workspace,
+      shots,
+      shot: async (name) => void (await shots.take(opened.page, name)),
+      log: (line) => console.log(`    ${redact(line)}`),
+    };
+    await withTimeout(scenario.run(ctx), SCENARIO_TIMEOUT_MS, `scenario ${scenario.id}`);
+    await ctx.shot('end');
+    memoryReport ??= `${formatMemory('code-server', treeMemory(opened.server.process.pid))}; ${formatMemory('chromium', treeMemory(chromiumPid()))}`;
+    failed = false;
+  } catch (err) {
+    if (session) {
+      await shots.take(session.page, 'failure');
+      console.log(`    run folder kept for inspection: ${session.run.root} (code-server.log inside)`);
+      if (session.consoleErrors.length) console.log(`    last page errors:\n      ${session.consoleErrors.slice(-5).map(redact).join('\n      ')}`);
+    }
+    console.log(`    screenshots: ${shots.dir}`);
+    throw err;
+  } finally {
+    await cleanup.run();
+  }
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const scenarios = selectScenarios();
+  const cleanup = new Cleanup();
+  exitOnSignals(cleanup, (s) => console.error(`\n${s}: stopping code-server, Chromium and the runtime`));
+  for (const [name, value] of Object.entries(process.env)) if (/KEY|TOKEN|SECRET|PASSWORD/i.test(name)) addSecret(value);
+  let passed = 0;
+  let failed = 0;
+  try {
+    ensureCodeServer();
+    const base = createRunFolder({ name: 'ui-base' });
+    cleanup.add('base folder', () => base.remove());
+    const installed = await installExtension(base, vsixPath(), extensionId());
+    console.log(`[e2e] installed ${installed} from ${path.basename(vsixPath())} (${seconds(Date.now() - started)})`);
+    const browser = await launchChromium(base.home);
+    cleanup.add('chromium', () => browser.close());
+
+    for (const scenario of scenarios) {
+      const t0 = Date.now();
+      try {
+        await runScenario(scenario, browser, base);
+        passed++;
+        console.log(`PASS ${scenario.id}: ${scenario.title} (${seconds(Date.now() - t0)})`);
+      } catch (err) {
+        failed++;
+        console.log(`FAIL ${scenario.id}: ${scenario.title} (${seconds(Date.now() - t0)})\n    ${message(err).split('\n').join('\n    ')}`);
+      }
+    }
+  } catch (err) {
+    console.error(`[e2e] setup failed: ${message(err)}`);
+    failed = Math.max(failed, 1);
+  } finally {
+    await cleanup.run();
+  }
+  if (memoryReport) console.log(`[e2e] memory during a scenario: ${memoryReport}`);
+  console.log(`[e2e] ${scenarios.length} scenario(s) in ${seconds(Date.now() - started)}; screenshots in test-results/screenshots/`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(message(err));
+    process.exit(1);
+  },
+);

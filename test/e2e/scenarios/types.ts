@@ -1,0 +1,42 @@
+// What a UI scenario is and what it gets to work with.
+import { Page } from 'playwright-core';
+import { RuntimeHandle, RuntimeOptions } from '../../runtime';
+import { Screenshots } from '../harness/screenshots';
+import { Session } from '../harness/session';
+import { Workbench } from '../harness/workbench';
+
+export interface ScenarioContext {
+  workbench: Workbench;
+  page: Page;
+  runtime: RuntimeHandle;
+  /** The runtime's request log so far (`METHOD /path STATUS Nms id`), redacted. */
+  runtimeLog: string[];
+  session: Session;
+  /** The workspace folder on disk (the files the scenario asked for are in it). */
+  workspace: string;
+  shots: Screenshots;
+  /** Takes a screenshot into the scenario's set. */
+  shot(name: string): Promise<void>;
+  log(message: string): void;
+}
+
+export interface Scenario {
+  /** Short id used by E2E_SCENARIOS and as the screenshot folder's name. */
+  id: string;
+  /** What the scenario proves, printed on its PASS/FAIL line. */
+  title: string;
+  /** Planned scenarios describe features that have not landed; they run only when asked for. */
+  planned?: boolean;
+  /**
+   * How the extension gets its key: 'env' hands the runtime's key over in AGENT_RUNTIME_API_KEY
+   * (headless sign-in), 'none' starts signed out, or a literal wrong key.
+   */
+  auth?: 'env' | 'none' | { wrongKey: string };
+  /** Options for the scenario's own reference runtime (merged over the runner's defaults). */
+  runtime?: RuntimeOptions;
+  /** Workspace files: relative path -> content. */
+  files?: Record<string, string>;
+  /** Extra user settings. */
+  settings?: Record<string, unknown>;
+  run(ctx: ScenarioContext): Promise<void>;
+}

@@ -1,0 +1,32 @@
+// The names the UI shows, in one place, so a renamed title is fixed here once.
+export const UI = {
+  container: 'Agent Runtime',
+  filesView: 'Files',
+  tasksView: 'Tasks',
+  outputChannel: 'Agent Runtime',
+  commands: {
+    signIn: 'Agent Runtime: Sign In',
+    signOut: 'Agent Runtime: Sign Out',
+    showLog: 'Agent Runtime: Show Log',
+    refreshFiles: 'Agent Runtime: Refresh Files',
+    refreshTasks: 'Agent Runtime: Refresh Tasks',
+    createTask: 'Agent Runtime: Create Task...',
+    uploadAndCreateTask: 'Agent Runtime: Upload and Attach to New Task...',
+  },
+  /** Context-menu items (menus show the title without the category). */
+  menu: {
+    uploadAndAttach: 'Upload and Attach to New Task...',
+    uploadFile: 'Upload to Agent Runtime',
+    watchRun: 'Watch Run',
+    showArtifacts: 'Show Artifacts',
+    openArtifact: 'Open Artifact',
+    deleteFile: 'Delete File',
+  },
+  /** The sign-in input box's title contains this. */
+  apiKeyPrompt: /API key/i,
+  /** The objective prompt of the new-task flow. */
+  objectivePrompt: /objective/i,
+  /** The run panel (webview) marks each event row with data-sequence. */
+  runPanelRow: '[data-sequence]',
+  reconnecting: /reconnecting/i,
+} as const;

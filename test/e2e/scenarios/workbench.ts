@@ -1,0 +1,48 @@
+// Scenarios the current extension supports: it is installed and activates in the workbench,
+// its activity-bar container shows its two views, and its log command opens the log.
+import * as assert from 'assert';
+import { Scenario } from './types';
+import { UI } from './ui';
+
+const workbenchLoads: Scenario = {
+  id: 'workbench-loads',
+  title: 'the workbench loads with the extension installed and activated',
+  async run({ workbench, page, shot }) {
+    await workbench.activityItem(UI.container).waitFor({ timeout: workbench.timeoutMs });
+    await shot('workbench');
+    // Opening a view of the extension activates it (onView); the running-extensions editor proves it.
+    await workbench.openContainer(UI.container);
+    await workbench.runCommand('Developer: Show Running Extensions');
+    const row = page.locator('.part.editor .monaco-list-row', { hasText: 'Agent Runtime' }).first();
+    await row.waitFor({ timeout: workbench.timeoutMs });
+    assert.match(await row.innerText(), /Agent Runtime/);
+    await shot('running-extensions');
+  },
+};
+
+const containerAndViews: Scenario = {
+  id: 'activity-bar-container',
+  title: 'the "Agent Runtime" activity-bar container shows its views Files and Tasks',
+  async run({ workbench, shot }) {
+    await workbench.openContainer(UI.container);
+    assert.strictEqual((await workbench.sidebarTitle()).toLowerCase(), UI.container.toLowerCase());
+    await workbench.view(UI.filesView).waitFor({ timeout: workbench.timeoutMs });
+    await workbench.view(UI.tasksView).waitFor({ timeout: workbench.timeoutMs });
+    assert.deepStrictEqual(await workbench.viewNames(), [UI.filesView, UI.tasksView]);
+    await shot('container');
+  },
+};
+
+const showLog: Scenario = {
+  id: 'show-log',
+  title: 'the "Agent Runtime: Show Log" command opens the log',
+  async run({ workbench, shot }) {
+    await workbench.runCommand(UI.commands.showLog);
+    // The editor renders spaces as no-break spaces: match them with \s.
+    const text = await workbench.waitForOutput(/Agent\sRuntime\s\S+\sactivated/);
+    assert.match(text, /Agent Runtime \d+\.\d+\.\d+ activated/);
+    await shot('log');
+  },
+};
+
+export const CURRENT_SCENARIOS: Scenario[] = [workbenchLoads, containerAndViews, showLog];

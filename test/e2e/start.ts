@@ -1,0 +1,106 @@
+// `npm start`: the product at once. Starts the sandbox runtime and code-server with the packaged
+// extension installed and pointed at the sandbox, prints the URL to open, and stops everything
+// on Ctrl+C. The sandbox key reaches the extension only through AGENT_RUNTIME_API_KEY in
+// code-server's environment: it is never written to settings or printed.
+import * as fs from 'fs';
+import * as path from 'path';
+import { startRuntime } from '../runtime';
+import { seedSandbox } from '../runtime/sandboxSeed';
+import { Cleanup, exitOnSignals } from './harness/cleanup';
+import { installExtension, startCodeServer } from './harness/codeServer';
+import { ensureCodeServer } from './harness/install';
+import { cacheDir, extensionId, vsixPath } from './harness/paths';
+import { freePort, isPortFree } from './harness/ports';
+import { addSecret, redact } from './harness/redact';
+import { createRunFolder } from './harness/runFolder';
+
+const SANDBOX_PORT = Number(process.env.AGENT_RUNTIME_SANDBOX_PORT ?? 8787);
+const EDITOR_PORT = Number(process.env.AGENT_RUNTIME_EDITOR_PORT ?? 8080);
+const PACE_MS = Number(process.env.AGENT_RUNTIME_SANDBOX_PACE_MS ?? 400);
+// The same defaults as `npm run sandbox` (test/runtime/cli.ts), so both share .cache/sandbox-data.
+const SANDBOX_KEY = process.env.AGENT_RUNTIME_SANDBOX_KEY || 'sandbox-key';
+const SANDBOX_ADMIN_KEY = 'sandbox-admin-key';
+
+const WORKSPACE_FILES: Record<string, string> = {
+  'README.md': '# Try the Agent Runtime extension\n\nRight-click a file in the Explorer and choose **Upload and Attach to New Task...**,\nthen watch the run in the Agent Runtime sidebar.\n',
+  'notes/meeting.md': '# Weekly sync\n\n## Decisions\n- Ship the upload flow first.\n\n## Open questions\n- Which artifacts open in an editor?\n',
+  'data/sales.csv': 'region,quarter,revenue\nnorth,Q1,120000\nsouth,Q1,98000\n',
+};
+
+async function preferredPort(port: number): Promise<number> {
+  return (await isPortFree(port)) ? port : freePort();
+}
+
+async function main(): Promise<void> {
+  const cleanup = new Cleanup();
+  exitOnSignals(cleanup, (signal) => console.log(`\n${signal}: stopping code-server and the sandbox...`));
+  addSecret(SANDBOX_KEY);
+  addSecret(SANDBOX_ADMIN_KEY);
+  try {
+    ensureCodeServer();
+    const dataDir = path.join(cacheDir(), 'sandbox-data');
+    fs.mkdirSync(dataDir, { recursive: true });
+    const seededMarker = path.join(dataDir, 'sandbox-seeded.json');
+    if (!fs.existsSync(seededMarker)) {
+      // Seed at full speed on a private port so the example task has already finished.
+      const seeder = await startRuntime({ dataDir, apiKeys: [SANDBOX_KEY], adminKey: SANDBOX_ADMIN_KEY });
+      try {
+        fs.writeFileSync(seededMarker, JSON.stringify(await seedSandbox(seeder.baseUrl, SANDBOX_KEY)));
+      } finally {
+        await seeder.close();
+      }
+    }
+    const requestLog = fs.createWriteStream(path.join(cacheDir(), 'sandbox-requests.log'), { flags: 'a' });
+    cleanup.add('request log', () => new Promise<void>((resolve) => requestLog.end(resolve)));
+    const runtime = await startRuntime({
+      port: await preferredPort(SANDBOX_PORT),
+      dataDir,
+      apiKeys: [SANDBOX_KEY],
+      adminKey: SANDBOX_ADMIN_KEY,
+      eventDelayMs: PACE_MS,
+      log: (line) => requestLog.write(`${redact(line)}\n`),
+    });
+    cleanup.add('sandbox runtime', () => runtime.close());
+
+    // A kept session folder: the editor's state and the workspace survive restarts.
+    const run = createRunFolder({
+      root: path.join(cacheDir(), 'start'),
+      files: WORKSPACE_FILES,
+      settings: { 'agentRuntime.baseUrl': runtime.baseUrl },
+    });
+    const installed = await installExtension(run, vsixPath(), extensionId());
+    const server = await startCodeServer(run, { port: await preferredPort(EDITOR_PORT), env: { AGENT_RUNTIME_API_KEY: SANDBOX_KEY } });
+    const onUnexpectedExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+      console.error(`code-server stopped unexpectedly (${code ?? signal}); see ${server.logFile}`);
+      void cleanup.run().finally(() => process.exit(1));
+    };
+    server.process.once('exit', onUnexpectedExit);
+    cleanup.add('code-server', () => {
+      server.process.off('exit', onUnexpectedExit);
+      return server.stop();
+    });
+
+    console.log(
+      [
+        '',
+        `Agent Runtime sandbox   ${runtime.baseUrl}   (data in ${path.relative(process.cwd(), dataDir) || dataDir}, events every ${PACE_MS} ms)`,
+        `VS Code (code-server)   ${server.origin}   with ${installed}, signed in to the sandbox`,
+        '',
+        `  Open this in a browser:  ${server.workbenchUrl()}`,
+        '',
+        `Workspace: ${run.workspace}`,
+        `Logs: ${server.logFile}, ${path.join(cacheDir(), 'sandbox-requests.log')}`,
+        'Press Ctrl+C to stop everything.',
+        '',
+      ].join('\n'),
+    );
+  } catch (err) {
+    await cleanup.run();
+    throw err;
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`npm start failed: ${redact(err instanceof Error ? err.message : String(err))}`);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+// What the extension-host suites share: the extension's test API, the reference runtime's
+// address and keys (handed over by the runner through the environment), and a direct client.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { ApiClient } from '../../src/api/client';
+import type { AgentRuntimeExtensionApi } from '../../src/extension';
+
+export const EXTENSION_ID = 'agent-runtime.agent-runtime';
+
+export function testEnv(): { baseUrl: string; apiKey: string; adminKey: string } {
+  const baseUrl = process.env.AGENT_RUNTIME_TEST_BASE_URL;
+  const apiKey = process.env.AGENT_RUNTIME_TEST_API_KEY;
+  const adminKey = process.env.AGENT_RUNTIME_TEST_ADMIN_KEY ?? '';
+  assert.ok(baseUrl && apiKey, 'the runner did not pass AGENT_RUNTIME_TEST_BASE_URL / AGENT_RUNTIME_TEST_API_KEY');
+  return { baseUrl, apiKey, adminKey };
+}
+
+export async function extensionApi(): Promise<AgentRuntimeExtensionApi> {
+  const extension = vscode.extensions.getExtension<AgentRuntimeExtensionApi>(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is not loaded`);
+  return extension.activate();
+}
+
+/** A client of our own, to check on the server what the extension did. */
+export function directClient(): ApiClient {
+  const { baseUrl, apiKey } = testEnv();
+  return new ApiClient({ baseUrl, getApiKey: async () => apiKey });
+}
+
+export async function signInForTests(): Promise<void> {
+  const ok = await vscode.commands.executeCommand<boolean>('agentRuntime.signIn', { apiKey: testEnv().apiKey });
+  assert.strictEqual(ok, true, 'sign in with the runtime key failed');
+}
+
+/** Polls `check` until it returns a value (not undefined/false) or the timeout passes. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,123 @@
+// The reference Agent Runtime: startRuntime() gives a real HTTP server on loopback (see README.md).
+import * as fs from 'fs';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import { FaultState, type FaultSettings } from './faults';
+import { HttpDispatcher } from './httpDispatcher';
+import { IdempotencyStore } from './idempotency';
+import { RuntimeCore } from './runtimeCore';
+
+export type { FaultSettings } from './faults';
+
+export interface RuntimeOptions {
+  host?: string;
+  port?: number;
+  dataDir?: string;
+  apiKeys?: string[];
+  readOnlyKeys?: string[];
+  adminKey?: string;
+  eventDelayMs?: number;
+  keepAliveMs?: number;
+  faults?: FaultSettings;
+  log?: (line: string) => void;
+}
+
+export interface SyntheticRunRequest {
+  events: number;
+  terminal?: 'completed' | 'failed' | 'cancelled' | null;
+  live?: boolean;
+  unknownKinds?: boolean;
+  taskObjective?: string;
+}
+
+export interface RuntimeHandle {
+  baseUrl: string;
+  port: number;
+  apiKey: string;
+  adminKey: string;
+  dataDir: string;
+  setFaults(faults: FaultSettings): void;
+  clearFaults(): void;
+  createSyntheticRun(opts: SyntheticRunRequest): Promise<string>;
+  appendEvent(runId: string, event: string, data: Record<string, unknown>): number;
+  appendRawEvent(runId: string, rawSse: string): void;
+  endRun(runId: string, status: 'completed' | 'failed' | 'cancelled'): void;
+  eventLog(runId: string): { sequence: number; event: string }[];
+  close(): Promise<void>;
+}
+
+export async function startRuntime(options: RuntimeOptions = {}): Promise<RuntimeHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-runtime-'));
+  fs.mkdirSync(dataDir, { recursive: true });
+  const apiKeys = options.apiKeys ?? ['test-key'];
+  if (apiKeys.length === 0) throw new Error('startRuntime needs at least one API key');
+  const adminKey = options.adminKey ?? 'admin-key';
+  const log = options.log ?? (() => undefined);
+
+  const core = new RuntimeCore(dataDir, options.eventDelayMs ?? 0, log);
+  const faults = new FaultState();
+  faults.set(options.faults ?? {});
+  const dispatcher = new HttpDispatcher(core, faults, new IdempotencyStore(path.join(dataDir, 'idempotency')), {
+    apiKeys,
+    readOnlyKeys: options.readOnlyKeys ?? [],
+    adminKey,
+    keepAliveMs: options.keepAliveMs ?? 15000,
+    log,
+  });
+  // requestTimeout 0: a 512 MB upload over a slow link must not be cut by Node's default 5 minutes.
+  const server = http.createServer({ noDelay: true, requestTimeout: 0 }, (req, res) => void dispatcher.handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  const requireRun = (runId: string) => {
+    const eventLog = core.logFor(runId);
+    if (!eventLog) throw new Error(`unknown run ${runId}`);
+    return eventLog;
+  };
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `http://${urlHost}:${port}`,
+    port,
+    apiKey: apiKeys[0],
+    adminKey,
+    dataDir,
+    setFaults: (settings) => faults.set(settings),
+    clearFaults: () => faults.set({}),
+    createSyntheticRun: (opts) => core.createSyntheticRun(opts),
+    appendEvent: (runId, event, data) => {
+      requireRun(runId);
+      return core.appendEvent(runId, event, data);
+    },
+    appendRawEvent: (runId, rawSse) => {
+      requireRun(runId);
+      core.appendRawEvent(runId, rawSse);
+    },
+    endRun: (runId, status) => {
+      requireRun(runId);
+      core.endRun(runId, status);
+    },
+    eventLog: (runId) => requireRun(runId).summary(),
+    close: () => {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        await core.close();
+        server.closeAllConnections();
+        await stopped;
+        if (ownsDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
+}

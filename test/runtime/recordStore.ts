@@ -1,0 +1,84 @@
+// A durable collection of records: kept in memory in creation order, one JSON file per record.
+import * as fs from 'fs';
+import * as path from 'path';
+import { readJsonFile, writeJsonAtomic } from './atomicFile';
+
+interface StoredEntry<T, M> {
+  seq: number;
+  record: T;
+  /** Hidden records (deleted files) stay known so that a cursor pointing at one still works. */
+  hidden?: boolean;
+  meta?: M;
+}
+
+export class RecordStore<T extends { id: string }, M = undefined> {
+  private readonly entries: StoredEntry<T, M>[] = [];
+  private readonly byId = new Map<string, StoredEntry<T, M>>();
+  private nextSeq = 1;
+
+  constructor(private readonly dir: string) {
+    fs.mkdirSync(dir, { recursive: true });
+    for (const name of fs.readdirSync(dir)) {
+      if (!name.endsWith('.json') || name.startsWith('.')) continue;
+      const entry = readJsonFile<StoredEntry<T, M>>(path.join(dir, name));
+      this.entries.push(entry);
+      this.byId.set(entry.record.id, entry);
+      this.nextSeq = Math.max(this.nextSeq, entry.seq + 1);
+    }
+    this.entries.sort((a, b) => a.seq - b.seq);
+  }
+
+  insert(record: T, meta?: M): T {
+    const entry: StoredEntry<T, M> = { seq: this.nextSeq++, record, meta };
+    this.entries.push(entry);
+    this.byId.set(record.id, entry);
+    this.persist(entry);
+    return record;
+  }
+
+  /** A visible record, or undefined for unknown and hidden ids. */
+  get(id: string): T | undefined {
+    const entry = this.byId.get(id);
+    return entry && !entry.hidden ? entry.record : undefined;
+  }
+
+  meta(id: string): M | undefined {
+    return this.byId.get(id)?.meta;
+  }
+
+  /** True for any id this store ever held, hidden or not (cursor validation). */
+  knows(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  update(id: string, change: Partial<T>, meta?: M): T {
+    const entry = this.byId.get(id);
+    if (!entry) throw new Error(`unknown record ${id}`);
+    entry.record = { ...entry.record, ...change };
+    if (meta !== undefined) entry.meta = meta;
+    this.persist(entry);
+    return entry.record;
+  }
+
+  hide(id: string): void {
+    const entry = this.byId.get(id);
+    if (!entry) return;
+    entry.hidden = true;
+    this.persist(entry);
+  }
+
+  /** Every record ever stored (hidden flagged), newest first: the order lists are served in. */
+  *newestFirst(): Iterable<{ record: T; hidden: boolean }> {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      yield { record: this.entries[i].record, hidden: this.entries[i].hidden === true };
+    }
+  }
+
+  all(): T[] {
+    return this.entries.filter((e) => !e.hidden).map((e) => e.record);
+  }
+
+  private persist(entry: StoredEntry<T, M>): void {
+    writeJsonAtomic(path.join(this.dir, `${entry.record.id}.json`), entry);
+  }
+}

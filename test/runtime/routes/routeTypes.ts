@@ -1,0 +1,80 @@
+// What a route is: a GET/DELETE handler that replies, or a POST split into prepare (read) and commit.
+import type { IncomingMessage, ServerResponse } from 'http';
+import { createHash } from 'crypto';
+import type { FaultState } from '../faults';
+import { HttpError, badRequest } from '../httpErrors';
+import type { RuntimeCore } from '../runtimeCore';
+
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  /** The pattern's capture groups, decoded. */
+  params: string[];
+  requestId: string;
+  core: RuntimeCore;
+  faults: FaultState;
+  keepAliveMs: number;
+}
+
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A POST whose body has been read but whose effect has not happened yet: the idempotency layer
+ * compares `fingerprint` with a stored first request before deciding to commit or discard.
+ */
+export interface PreparedWrite {
+  fingerprint: string;
+  commit(): Promise<Reply>;
+  discard(): void;
+}
+
+export type Route =
+  | { method: 'GET' | 'DELETE'; pattern: RegExp; handle(ctx: RequestContext): Promise<Reply | undefined> }
+  | { method: 'POST'; pattern: RegExp; prepare(ctx: RequestContext): Promise<PreparedWrite> };
+
+const MAX_JSON_BYTES = 1024 * 1024;
+
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_JSON_BYTES) {
+      req.pause();
+      throw new HttpError(413, 'invalid_request_error', 'body_too_large', 'The JSON body is larger than 1 MiB.', undefined, { Connection: 'close' });
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A JSON POST: the fingerprint is the raw body; validation happens at commit so its answer is stored too. */
+export function jsonWrite(run: (body: Record<string, unknown>) => Promise<Reply> | Reply): (ctx: RequestContext) => Promise<PreparedWrite> {
+  return async (ctx) => {
+    const raw = await readBody(ctx.req);
+    return {
+      fingerprint: createHash('sha256').update(raw).digest('hex'),
+      commit: async () => run(parseJsonObject(raw)),
+      discard: () => undefined,
+    };
+  };
+}
+
+export function parseJsonObject(raw: Buffer): Record<string, unknown> {
+  if (raw.length === 0) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badRequest('The body is not valid JSON.', undefined, 'invalid_json');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest('The body must be a JSON object.', undefined, 'invalid_json');
+  }
+  return value as Record<string, unknown>;
+}

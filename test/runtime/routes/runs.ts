@@ -1,0 +1,86 @@
+// /v1/runs: get, list (by task), artifacts (paged), cancel, and the SSE event stream.
+import { serveEventStream } from '../eventStream';
+import { badRequest, notFound } from '../httpErrors';
+import { pageOf, parsePageParams } from '../pagination';
+import type { RunRecord } from '../records';
+import { type RequestContext, type Route } from './routeTypes';
+
+function requireRun(ctx: RequestContext): RunRecord {
+  const run = ctx.core.runs.get(ctx.params[0]);
+  if (!run) throw notFound(`No run with id ${ctx.params[0]}.`, 'id');
+  return run;
+}
+
+function parseAfterSequence(query: URLSearchParams): number {
+  const raw = query.get('after');
+  if (raw === null || raw === '') return 0;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw badRequest('after must be a non-negative integer sequence.', 'after');
+  }
+  return Number(raw);
+}
+
+export const runRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: /^\/v1\/runs$/,
+    async handle(ctx) {
+      const params = parsePageParams(ctx.url.searchParams);
+      const taskId = ctx.url.searchParams.get('task_id');
+      if (taskId !== null && !ctx.core.tasks.get(taskId)) throw notFound(`No task with id ${taskId}.`, 'task_id');
+      const include = (run: RunRecord): boolean => taskId === null || run.task_id === taskId;
+      return { status: 200, body: pageOf(ctx.core.runs.newestFirst(), params, include) };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/runs\/([^/]+)$/,
+    async handle(ctx) {
+      return { status: 200, body: requireRun(ctx) };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/runs\/([^/]+)\/artifacts$/,
+    async handle(ctx) {
+      const run = requireRun(ctx);
+      const params = parsePageParams(ctx.url.searchParams);
+      return { status: 200, body: pageOf(ctx.core.artifacts.newestFirst(), params, (artifact) => artifact.run_id === run.id) };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/v1\/runs\/([^/]+)\/cancel$/,
+    async prepare(ctx) {
+      requireRun(ctx);
+      for await (const _chunk of ctx.req) {
+        // The body carries nothing; drain it.
+      }
+      return {
+        fingerprint: 'cancel',
+        discard: () => undefined,
+        commit: async () => ({ status: 200, body: ctx.core.cancelRun(ctx.params[0]) }),
+      };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v1\/runs\/([^/]+)\/events$/,
+    async handle(ctx) {
+      const run = requireRun(ctx);
+      const after = parseAfterSequence(ctx.url.searchParams);
+      const log = ctx.core.logFor(run.id);
+      if (!log) throw notFound(`No run with id ${run.id}.`, 'id');
+      const faults = ctx.faults.current;
+      await serveEventStream(ctx.res, log, {
+        after,
+        keepAliveMs: ctx.keepAliveMs,
+        lineEnding: faults.sseLineEnding ?? '\n',
+        chunkBytes: faults.sseChunkBytes,
+        retryMs: faults.sseRetryMs,
+        dropAfterEvents: ctx.faults.streamEventBudget(),
+      });
+      return undefined;
+    },
+  },
+];

@@ -1,0 +1,67 @@
+// Example data for a fresh sandbox: a few files and one finished task, created through the public API.
+const WELCOME = `# Welcome to the Agent Runtime sandbox
+
+This runtime runs on your machine and speaks the Agent Runtime API.
+
+## What you can do
+Upload files, create tasks that attach them, watch the run's events live,
+and open the artifacts the run writes.
+
+## How the built-in agent works
+It reads every attached document, counts its lines and words, lists its
+headings, and writes a Markdown report and a JSON summary.
+`;
+
+const MEETING_NOTES = `# Weekly sync
+
+## Decisions
+- Ship the upload flow first.
+- Keep the run panel readable with thousands of events.
+
+## Open questions
+- Which artifacts should open in an editor, and which should be saved?
+`;
+
+const SALES_CSV = `region,quarter,revenue
+north,Q1,120000
+south,Q1,98000
+north,Q2,134000
+south,Q2,101500
+`;
+
+interface Uploaded {
+  id: string;
+}
+
+export async function seedSandbox(baseUrl: string, apiKey: string): Promise<{ taskId: string; runId: string }> {
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  const upload = async (filename: string, purpose: string, type: string, content: string): Promise<Uploaded> => {
+    const form = new FormData();
+    form.append('purpose', purpose);
+    form.append('file', new Blob([content], { type }), filename);
+    const res = await fetch(`${baseUrl}/v1/files`, { method: 'POST', headers: auth, body: form });
+    if (!res.ok) throw new Error(`seeding ${filename} failed with HTTP ${res.status}`);
+    return (await res.json()) as Uploaded;
+  };
+  const welcome = await upload('welcome.md', 'task_input', 'text/markdown', WELCOME);
+  const notes = await upload('meeting-notes.md', 'task_input', 'text/markdown', MEETING_NOTES);
+  await upload('sales.csv', 'dataset', 'text/csv', SALES_CSV);
+
+  const res = await fetch(`${baseUrl}/v1/tasks`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json', 'Idempotency-Key': 'sandbox-seed-task' },
+    body: JSON.stringify({
+      objective: 'Summarise the welcome guide and the meeting notes',
+      attachments: [
+        { type: 'document', fileId: welcome.id },
+        { type: 'document', fileId: notes.id },
+      ],
+    }),
+  });
+  if (!res.ok) throw new Error(`seeding the task failed with HTTP ${res.status}`);
+  const task = (await res.json()) as { id: string; run_id: string };
+  // Follow the run's events to its end so the seeded task is finished when the sandbox opens.
+  const events = await fetch(`${baseUrl}/v1/runs/${task.run_id}/events`, { headers: { ...auth, Accept: 'text/event-stream' } });
+  await events.text();
+  return { taskId: task.id, runId: task.run_id };
+}

@@ -1,0 +1,115 @@
+// The host's wire to a webview: nothing before `ready`, a reset first, then rate-limited batches.
+import * as assert from 'assert';
+import { PanelChannel } from '../../../src/runPanel/panelChannel';
+import type { HostMessage } from '../../../src/runPanel/protocol';
+import { ev } from '../webview/fixtures';
+import { emptySnapshot } from '../webview/fixtures';
+import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/protocol';
+import { ManualClock } from './fakes';
+
+function setup(options: { intervalMs?: number; maxEventsPerMessage?: number } = {}) {
+  const clock = new ManualClock();
+  const posted: HostMessage[] = [];
+  let resets = 0;
+  const channel = new PanelChannel(
+    (m) => posted.push(m),
+    () => {
+      resets++;
+      return { type: 'reset', snapshot: emptySnapshot('run_x'), info: { runId: 'run_x' }, connection: { state: 'live' }, artifacts: { state: 'none' }, strings: DEFAULT_UI_STRINGS };
+    },
+    clock.now,
+    { ...options, timers: clock },
+  );
+  return { clock, posted, channel, resets: () => resets };
+}
+
+describe('PanelChannel', () => {
+  it('posts nothing until the webview is ready, then a reset that carries the state', () => {
+    const { clock, posted, channel, resets } = setup();
+    channel.events([ev('step.started', 1)]);
+    channel.send({ type: 'connection', connection: { state: 'live' } });
+    clock.advance(1000);
+    assert.strictEqual(posted.length, 0);
+    assert.strictEqual(clock.pending, 0, 'no timer left behind');
+    channel.markReady();
+    assert.deepStrictEqual(posted.map((m) => m.type), ['reset']);
+    assert.strictEqual(resets(), 1);
+  });
+
+  it('merges events arriving within an interval into one message', () => {
+    const { clock, posted, channel } = setup({ intervalMs: 32 });
+    channel.markReady();
+    for (let i = 1; i <= 100; i++) {
+      channel.events([ev('tool.called', i)]);
+      clock.advance(0.2);
+    }
+    clock.advance(40);
+    const batches = posted.filter((m) => m.type === 'events');
+    assert.strictEqual(batches.length, 1);
+    assert.strictEqual(batches[0].type === 'events' && batches[0].events.length, 100);
+  });
+
+  it('posts event batches at most once per interval', () => {
+    const { clock, posted, channel } = setup({ intervalMs: 32 });
+    channel.markReady();
+    const times: number[] = [];
+    const originalLength = () => posted.length;
+    let seen = originalLength();
+    for (let i = 1; i <= 500; i++) {
+      channel.events([ev('tool.called', i)]);
+      clock.advance(1);
+      if (posted.length !== seen) {
+        seen = posted.length;
+        times.push(clock.time);
+      }
+    }
+    for (let i = 1; i < times.length; i++) assert.ok(times[i] - times[i - 1] >= 32, `gap ${times[i] - times[i - 1]} ms`);
+    clock.advance(100);
+    const delivered = posted.flatMap((m) => (m.type === 'events' ? m.events.map((e) => e.data.sequence) : []));
+    assert.deepStrictEqual(delivered, Array.from({ length: 500 }, (_, i) => i + 1));
+  });
+
+  it('splits a backlog into messages of bounded size, in order', () => {
+    const { clock, posted, channel } = setup({ maxEventsPerMessage: 10 });
+    channel.markReady();
+    channel.events(Array.from({ length: 35 }, (_, i) => ev('x', i + 1)));
+    channel.send({ type: 'connection', connection: { state: 'ended', status: 'completed' } });
+    clock.advance(1000);
+    const sizes = posted.map((m) => (m.type === 'events' ? m.events.length : m.type));
+    assert.deepStrictEqual(sizes, ['reset', 10, 10, 10, 5, 'connection']);
+  });
+
+  it('keeps other messages in their place among the events', () => {
+    const { clock, posted, channel } = setup();
+    channel.markReady();
+    channel.events([ev('a', 1)]);
+    channel.send({ type: 'connection', connection: { state: 'reconnecting', attempt: 1, delayMs: 500, reason: 'drop' } });
+    channel.events([ev('a', 2)]);
+    clock.advance(100);
+    assert.deepStrictEqual(posted.map((m) => m.type), ['reset', 'events', 'connection', 'events']);
+  });
+
+  it('drops what was queued when the page goes away and sends a fresh reset when it is back', () => {
+    const { clock, posted, channel, resets } = setup();
+    channel.markReady();
+    channel.events([ev('a', 1)]);
+    channel.markGone();
+    clock.advance(100);
+    assert.deepStrictEqual(posted.map((m) => m.type), ['reset']);
+    channel.events([ev('a', 2)]);
+    channel.markReady();
+    clock.advance(100);
+    assert.deepStrictEqual(posted.map((m) => m.type), ['reset', 'reset']);
+    assert.strictEqual(resets(), 2);
+  });
+
+  it('posts nothing after dispose and leaves no timer', () => {
+    const { clock, posted, channel } = setup();
+    channel.markReady();
+    channel.events([ev('a', 1)]);
+    channel.dispose();
+    clock.advance(100);
+    assert.strictEqual(posted.length, 1);
+    assert.strictEqual(clock.pending, 0);
+  });
+});

@@ -1,0 +1,98 @@
+// The sandbox CLI: starts on the port asked for, prints URL and keys, seeds once, stops on SIGTERM.
+import * as assert from 'assert';
+import { spawn, type ChildProcess } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { tempDir, waitFor } from './runtimeTestKit';
+
+const CLI = path.join(__dirname, '..', '..', 'runtime', 'cli.js');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+}
+
+async function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--quiet', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  await waitFor(() => /listening on (http:\/\/\S+)/.test(out) || child.exitCode !== null, 'the sandbox to start', 20000);
+  const found = /listening on (http:\/\/\S+)/.exec(out);
+  if (!found) throw new Error(`sandbox did not start: ${out}`);
+  return { child, output: () => out, baseUrl: found[1] };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+describe('runtime: sandbox CLI', function () {
+  this.timeout(30000);
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = tempDir();
+  });
+  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('prints the base URL and keys, serves seeded files and a finished task, and stops on SIGTERM', async () => {
+    const sandbox = await startCli(['--data-dir', dataDir, '--key', 'cli-key', '--admin-key', 'cli-admin']);
+    try {
+      assert.match(sandbox.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.match(sandbox.output(), /API key:\s+cli-key/);
+      assert.match(sandbox.output(), /Admin key:\s+cli-admin/);
+      const auth = { Authorization: 'Bearer cli-key' };
+      const files = (await (await fetch(`${sandbox.baseUrl}/v1/files`, { headers: auth })).json()) as { data: { filename: string }[] };
+      assert.deepStrictEqual(files.data.map((f) => f.filename).sort(), ['meeting-notes.md', 'sales.csv', 'welcome.md']);
+      const tasks = (await (await fetch(`${sandbox.baseUrl}/v1/tasks`, { headers: auth })).json()) as { data: { status: string; run_id: string }[] };
+      assert.strictEqual(tasks.data.length, 1);
+      assert.strictEqual(tasks.data[0].status, 'completed');
+      const artifacts = (await (await fetch(`${sandbox.baseUrl}/v1/runs/${tasks.data[0].run_id}/artifacts`, { headers: auth })).json()) as { data: unknown[] };
+      assert.strictEqual(artifacts.data.length, 2);
+    } finally {
+      assert.strictEqual(await stop(sandbox.child), 0, 'a clean exit');
+    }
+    const again = await startCli(['--data-dir', dataDir, '--key', 'cli-key']);
+    try {
+      const files = (await (await fetch(`${again.baseUrl}/v1/files`, { headers: { Authorization: 'Bearer cli-key' } })).json()) as { data: unknown[] };
+      assert.strictEqual(files.data.length, 3, 'seeded once per data dir, data kept');
+    } finally {
+      await stop(again.child);
+    }
+  });
+
+  it('takes the key from AGENT_RUNTIME_SANDBOX_KEY and starts afresh with --reset', async () => {
+    const first = await startCli(['--data-dir', dataDir], { AGENT_RUNTIME_SANDBOX_KEY: 'env-key' });
+    const uploaded = new FormData();
+    uploaded.append('purpose', 'task_input');
+    uploaded.append('file', new Blob(['x']), 'extra.txt');
+    await fetch(`${first.baseUrl}/v1/files`, { method: 'POST', headers: { Authorization: 'Bearer env-key' }, body: uploaded });
+    await stop(first.child);
+    assert.match(first.output(), /API key:\s+env-key/);
+
+    const reset = await startCli(['--data-dir', dataDir, '--reset'], { AGENT_RUNTIME_SANDBOX_KEY: '' });
+    try {
+      const res = await fetch(`${reset.baseUrl}/v1/files`, { headers: { Authorization: 'Bearer sandbox-key' } });
+      assert.strictEqual(res.status, 200, 'the default key');
+      const files = (await res.json()) as { data: { filename: string }[] };
+      assert.ok(!files.data.some((f) => f.filename === 'extra.txt'));
+      assert.strictEqual(files.data.length, 3);
+    } finally {
+      await stop(reset.child);
+    }
+  });
+
+  it('exits with a usage message on an unknown option', async () => {
+    const child = spawn(process.execPath, [CLI, '--bogus'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.strictEqual(code, 2);
+    assert.match(err, /unknown option --bogus/);
+    assert.match(err, /Usage:/);
+  });
+});

@@ -1,0 +1,396 @@
+// The Files and Tasks providers against the reference runtime (with a stand-in `vscode`):
+// paging and "Load more", refresh, fallbacks, error rows, welcome keys, polling and reveal.
+import './vscodeStub';
+import * as assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ApiClient } from '../../../src/api/client';
+import { ApiError, isApiError } from '../../../src/api/errors';
+import type { RunRecord, TaskRecord } from '../../../src/api/types';
+import { SidebarContextKeys } from '../../../src/views/contextKeys';
+import { FilesTreeProvider } from '../../../src/views/filesProvider';
+import { ArtifactNode, FileNode, LoadMoreNode, MessageNode, RunNode, TaskNode, type TreeNode } from '../../../src/views/nodes';
+import type { Schedule } from '../../../src/views/statusPoller';
+import { TasksTreeProvider, type RunFinishedEvent } from '../../../src/views/tasksProvider';
+import { droppedUris, UploadDropController } from '../../../src/views/uploadDropController';
+import type { ViewApiClient, ViewDeps } from '../../../src/views/viewDeps';
+import { CapturingLogger, makeTempDir, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { progressViews } from './vscodeStub';
+
+interface Harness {
+  deps: ViewDeps;
+  keys: Map<string, boolean>;
+  contextKeys: SidebarContextKeys;
+  authErrors: unknown[];
+  local: string[];
+  removed: string[];
+  signedIn: { value: boolean };
+}
+
+function harness(client: ViewApiClient, pageSize = 2): Harness {
+  const keys = new Map<string, boolean>();
+  const h: Harness = {
+    keys,
+    contextKeys: new SidebarContextKeys((k, v) => keys.set(k, v)),
+    authErrors: [],
+    local: [],
+    removed: [],
+    signedIn: { value: true },
+    deps: undefined as unknown as ViewDeps,
+  };
+  h.deps = {
+    getClient: () => client,
+    pageSize: () => pageSize,
+    isSignedIn: () => h.signedIn.value,
+    onAuthError: (err) => h.authErrors.push(err),
+    log: new CapturingLogger(),
+    localFiles: {
+      list: () => h.local,
+      remove: (id) => {
+        h.removed.push(id);
+        h.local = h.local.filter((x) => x !== id);
+      },
+    },
+  };
+  return h;
+}
+
+/** A client that answers like `base` except for the calls overridden. */
+function clientWith(base: ApiClient, overrides: Partial<ViewApiClient>): ViewApiClient {
+  return {
+    listFiles: (p, o) => base.listFiles(p, o),
+    getFile: (id, o) => base.getFile(id, o),
+    listTasks: (p, o) => base.listTasks(p, o),
+    getTask: (id, o) => base.getTask(id, o),
+    listRuns: (p, o) => base.listRuns(p, o),
+    getRun: (id, o) => base.getRun(id, o),
+    listRunArtifacts: (id, p, o) => base.listRunArtifacts(id, p, o),
+    ...overrides,
+  };
+}
+
+const notSupported = (): Promise<never> => Promise.reject(new ApiError({ kind: 'not_supported', message: 'No such endpoint.' }));
+
+/** A fake TreeView: visibility and the reveals asked for. */
+function fakeTreeView(visible: boolean) {
+  const reveals: Array<{ node: TreeNode; options: unknown }> = [];
+  const view = {
+    visible,
+    message: undefined as string | undefined,
+    onDidChangeVisibility: () => ({ dispose: () => undefined }),
+    reveal: async (node: TreeNode, options: unknown) => void reveals.push({ node, options }),
+  };
+  return { view: view as unknown as import('vscode').TreeView<TreeNode>, raw: view, reveals };
+}
+
+class ManualClock {
+  private pending: Array<{ run: () => void; cancelled: boolean }> = [];
+  readonly schedule: Schedule = (run) => {
+    const entry = { run, cancelled: false };
+    this.pending.push(entry);
+    return { cancel: () => (entry.cancelled = true) };
+  };
+  get armed(): number {
+    return this.pending.filter((p) => !p.cancelled).length;
+  }
+  fire(): void {
+    const next = this.pending.find((p) => !p.cancelled);
+    assert.ok(next, 'a poll is scheduled');
+    this.pending = this.pending.filter((p) => p !== next);
+    next.run();
+  }
+}
+
+function ids(rows: readonly TreeNode[]): string[] {
+  return rows.map((r) => r.id ?? '');
+}
+
+function nextEvent<T>(event: (listener: (value: T) => void) => { dispose(): void }, accept: (value: T) => boolean = () => true): Promise<T> {
+  return new Promise((resolve) => {
+    const sub = event((value) => {
+      if (!accept(value)) return;
+      sub.dispose();
+      resolve(value);
+    });
+  });
+}
+
+describe('views/providers (reference runtime)', function () {
+  this.timeout(30_000);
+  let rt: RuntimeWithClient;
+  let temp: { dir: string; remove: () => Promise<void> };
+
+  beforeEach(async () => {
+    rt = await startRuntimeWithClient({ eventDelayMs: 0 });
+    temp = await makeTempDir();
+  });
+  afterEach(async () => {
+    await rt.close();
+    await temp.remove();
+  });
+
+  async function upload(count: number): Promise<string[]> {
+    const made: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const path = join(temp.dir, `doc${i}.md`);
+      await writeFile(path, `# Doc ${i}\n\nbody\n`);
+      made.push((await rt.client.uploadFile(path, { purpose: 'task_input' })).id);
+    }
+    return made;
+  }
+
+  describe('Files', () => {
+    it('loads pages of pageSize and "Load more" appends the next one until the last', async () => {
+      await upload(5);
+      const h = harness(rt.client, 2);
+      const files = new FilesTreeProvider(h.deps, h.contextKeys);
+      let rows = await files.getChildren();
+      assert.equal(rows.length, 3);
+      assert.ok(rows[2] instanceof LoadMoreNode);
+      await files.loadMore(rows[2]);
+      rows = await files.getChildren();
+      assert.equal(rows.length, 5);
+      const last = rows[4];
+      assert.ok(last instanceof LoadMoreNode);
+      await files.loadMore(last);
+      rows = await files.getChildren();
+      assert.equal(rows.length, 5);
+      assert.ok(rows.every((r) => r instanceof FileNode && r.contextValue === 'file'));
+      assert.equal(new Set(ids(rows)).size, 5, 'every row id is unique');
+      assert.ok(progressViews.includes('agentRuntime.files'));
+      assert.equal(h.keys.get('agentRuntime.filesEmpty'), false);
+      files.dispose();
+    });
+
+    it('starts over on refresh, and a "Load more" row from before the refresh does nothing', async () => {
+      await upload(3);
+      const h = harness(rt.client, 1);
+      const files = new FilesTreeProvider(h.deps, h.contextKeys);
+      const before = await files.getChildren();
+      const staleMore = before[1];
+      assert.ok(staleMore instanceof LoadMoreNode);
+      files.refresh();
+      await files.loadMore(staleMore);
+      const after = await files.getChildren();
+      assert.equal(after.length, 2, 'still one page');
+      assert.notEqual(after[1].id, staleMore.id, 'a new listing never reuses a row id');
+      files.dispose();
+    });
+
+    it('shows no rows and sets filesEmpty when the workspace has no files', async () => {
+      const h = harness(rt.client);
+      const files = new FilesTreeProvider(h.deps, h.contextKeys);
+      assert.deepEqual(await files.getChildren(), []);
+      assert.equal(h.keys.get('agentRuntime.filesEmpty'), true);
+      assert.equal(h.keys.get('agentRuntime.unreachable'), false);
+      files.dispose();
+    });
+
+    it('without a file list, shows the files uploaded from here and forgets those the server lost', async () => {
+      const [a, b] = await upload(2);
+      const h = harness(clientWith(rt.client, { listFiles: notSupported }), 2);
+      h.local = [a, 'file_gone', b];
+      const files = new FilesTreeProvider(h.deps, h.contextKeys);
+      const tv = fakeTreeView(true);
+      files.attach(tv.view);
+      let rows = await files.getChildren();
+      assert.ok(files.showingLocalFiles);
+      assert.ok(tv.raw.message, 'the view says why it shows local files');
+      assert.deepEqual(h.removed, ['file_gone']);
+      assert.deepEqual(ids(rows).slice(0, 1), [`file:${a}`], 'page 1 held a and the lost file');
+      const more = rows.at(-1);
+      assert.ok(more instanceof LoadMoreNode);
+      await files.loadMore(more);
+      rows = await files.getChildren();
+      assert.deepEqual(ids(rows), [`file:${a}`, `file:${b}`]);
+      files.dispose();
+    });
+
+    it('leaves the view empty and sets unreachable when the service cannot be reached', async () => {
+      const down = rt.clientWith({ baseUrl: 'http://127.0.0.1:1', maxRetries: 0 });
+      const h = harness(down);
+      const files = new FilesTreeProvider(h.deps, h.contextKeys);
+      assert.deepEqual(await files.getChildren(), []);
+      assert.equal(h.keys.get('agentRuntime.unreachable'), true);
+      assert.equal(h.keys.get('agentRuntime.filesEmpty'), false);
+      files.dispose();
+    });
+
+    it('shows a rejected key as an error row with Sign In and a Retry row, asking to sign in once', async () => {
+      const h = harness(rt.clientWith({ getApiKey: async () => 'wrong-key' }));
+      const files = new FilesTreeProvider(h.deps, h.contextKeys);
+      const rows = await files.getChildren();
+      assert.equal(rows.length, 2);
+      const [message, retry] = rows;
+      assert.ok(message instanceof MessageNode);
+      assert.equal(message.contextValue, 'message');
+      assert.match(String(message.label), /sign in again/);
+      assert.ok(!String(message.label).includes('wrong-key'), 'the key never shows');
+      assert.deepEqual((message.command as { command: string }).command, 'agentRuntime.signIn');
+      assert.ok(retry instanceof LoadMoreNode);
+      assert.equal(h.authErrors.length, 1);
+      assert.ok(isApiError(h.authErrors[0], 'authentication'));
+      files.dispose();
+    });
+
+    it('returns no rows and sends nothing while signed out', async () => {
+      let calls = 0;
+      const h = harness(clientWith(rt.client, { listFiles: async () => (calls++, notSupported()) }));
+      h.signedIn.value = false;
+      const files = new FilesTreeProvider(h.deps, h.contextKeys);
+      assert.deepEqual(await files.getChildren(), []);
+      assert.equal(calls, 0);
+      files.dispose();
+    });
+
+    it('takes a deleted file off the view without reloading', async () => {
+      await upload(2);
+      const h = harness(rt.client, 10);
+      const files = new FilesTreeProvider(h.deps, h.contextKeys);
+      const rows = await files.getChildren();
+      const first = rows[0];
+      assert.ok(first instanceof FileNode);
+      files.removeFile(first.entityId);
+      assert.deepEqual(ids(await files.getChildren()), [rows[1].id]);
+      files.dispose();
+    });
+  });
+
+  describe('Tasks', () => {
+    it('opens a task to its runs and a finished run to its artifacts, with parents for reveal', async () => {
+      const [fileId] = await upload(1);
+      const task = await rt.client.createTask({ objective: 'Report on the doc', attachments: [{ type: 'document', fileId }] });
+      const h = harness(rt.client, 10);
+      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys });
+      const finished = nextEvent(tasks.onDidFinishRun);
+      tasks.trackRun(task.run_id ?? '', task.id);
+      await finished;
+      const [taskNode] = await tasks.getChildren();
+      assert.ok(taskNode instanceof TaskNode);
+      assert.equal(taskNode.id, `task:${task.id}`);
+      const [runNode] = await tasks.getChildren(taskNode);
+      assert.ok(runNode instanceof RunNode);
+      assert.equal(runNode.id, `run:${task.id}:${task.run_id}`);
+      assert.equal(runNode.contextValue, 'run');
+      assert.equal(runNode.objective, 'Report on the doc');
+      const artifacts = await tasks.getChildren(runNode);
+      assert.ok(artifacts.length > 0 && artifacts.every((a) => a instanceof ArtifactNode && a.contextValue === 'artifact'));
+      assert.equal(tasks.getParent(artifacts[0]), runNode);
+      assert.equal(tasks.getParent(runNode), taskNode);
+      assert.equal(tasks.getParent(taskNode), undefined);
+      tasks.dispose();
+    });
+
+    it('falls back to the task\'s run_id when the server cannot list runs', async () => {
+      const runId = await rt.runtime.createSyntheticRun({ events: 1 });
+      const h = harness(clientWith(rt.client, { listRuns: notSupported }), 10);
+      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys });
+      const [taskNode] = await tasks.getChildren();
+      assert.ok(taskNode instanceof TaskNode);
+      const runs = await tasks.getChildren(taskNode);
+      assert.deepEqual(runs.map((r) => (r as RunNode).runId), [runId]);
+      tasks.dispose();
+    });
+
+    it('polls unfinished rows only while visible and refreshes just the rows that changed', async () => {
+      const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
+      const clock = new ManualClock();
+      const h = harness(rt.client, 10);
+      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys, schedule: clock.schedule });
+      const [taskNode] = await tasks.getChildren();
+      assert.ok(taskNode instanceof TaskNode && taskNode.unfinished);
+      const [runNode] = await tasks.getChildren(taskNode);
+      assert.ok(runNode instanceof RunNode);
+      assert.equal(runNode.contextValue, 'run.active');
+      tasks.setVisible(false);
+      assert.equal(clock.armed, 0, 'hidden: no polling');
+      tasks.setVisible(true);
+      assert.equal(clock.armed, 1);
+      rt.runtime.endRun(runId, 'completed');
+      const change = nextEvent(tasks.onDidChangeTreeData);
+      clock.fire();
+      const changed = await change;
+      assert.ok(Array.isArray(changed));
+      assert.deepEqual(new Set(changed.map((n) => n.id)), new Set([taskNode.id, runNode.id]));
+      assert.equal(runNode.contextValue, 'run');
+      assert.equal(runNode.description?.toString().startsWith('completed'), true);
+      tasks.dispose();
+    });
+
+    it('announces once when a tracked run ends, with its task, even while the view is hidden', async () => {
+      const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null, taskObjective: 'Watch me' });
+      const clock = new ManualClock();
+      const h = harness(rt.client, 10);
+      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys, schedule: clock.schedule });
+      const seen: RunFinishedEvent[] = [];
+      tasks.onDidFinishRun((e) => seen.push(e));
+      tasks.setVisible(false);
+      tasks.trackRun(runId);
+      assert.ok(tasks.isRunWatched(runId));
+      rt.runtime.endRun(runId, 'failed');
+      const finished = nextEvent(tasks.onDidFinishRun);
+      clock.fire();
+      const event = await finished;
+      assert.equal(event.run.id, runId);
+      assert.equal(event.run.status, 'failed');
+      assert.equal((event.task as TaskRecord).objective, 'Watch me');
+      assert.ok(!tasks.isRunWatched(runId));
+      assert.equal(clock.armed, 0, 'nothing left to watch');
+      assert.equal(seen.length, 1);
+      tasks.dispose();
+    });
+
+    it('reveals a new task selected and expanded, putting it first when the first page lacks it', async () => {
+      const older = await rt.client.createTask({ objective: 'older' });
+      await rt.client.createTask({ objective: 'newer' });
+      const h = harness(rt.client, 1);
+      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys });
+      const tv = fakeTreeView(true);
+      tasks.attach(tv.view);
+      const node = await tasks.revealTask(older.id);
+      assert.ok(node);
+      assert.equal(tv.reveals[0].node, node);
+      assert.deepEqual(tv.reveals[0].options, { select: true, focus: false, expand: true });
+      const rows = await tasks.getChildren();
+      assert.equal(rows[0], node);
+      assert.equal(rows.filter((r) => r.id === node.id).length, 1);
+      tasks.dispose();
+    });
+
+    it('shows an unknown status verbatim with a neutral icon and keeps polling it', async () => {
+      const odd: TaskRecord = { id: 'task_odd', status: 'awaiting_approval', objective: 'Odd' };
+      const h = harness(
+        clientWith(rt.client, {
+          listTasks: async () => ({ object: 'list', data: [odd], has_more: false, next_cursor: null }),
+          listRuns: async () => ({ object: 'list', data: [] as RunRecord[], has_more: false, next_cursor: null }),
+        }),
+      );
+      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys, schedule: new ManualClock().schedule });
+      const [row] = await tasks.getChildren();
+      assert.ok(row instanceof TaskNode);
+      assert.match(String(row.description), /^awaiting_approval/);
+      assert.equal((row.iconPath as { id: string }).id, 'circle-outline');
+      assert.ok(row.unfinished);
+      const runs = await tasks.getChildren(row);
+      assert.ok(runs[0] instanceof MessageNode, 'an empty level says so');
+      tasks.dispose();
+    });
+  });
+
+  describe('drop on a view', () => {
+    it('uploads each dropped URI once and ignores drops without any', async () => {
+      const uploads: string[][] = [];
+      const controller = new UploadDropController((uris) => void uploads.push(uris.map(String)), new CapturingLogger());
+      const transfer = (text: string) =>
+        ({
+          get: (mime: string) => (mime === 'text/uri-list' ? { asString: async () => text } : undefined),
+          forEach: () => undefined,
+        }) as unknown as import('vscode').DataTransfer;
+      const token = { isCancellationRequested: false } as import('vscode').CancellationToken;
+      await controller.handleDrop(undefined, transfer('file:///a.txt\r\nfile:///b.txt\r\nfile:///a.txt'), token);
+      await controller.handleDrop(undefined, transfer('# nothing\r\n'), token);
+      assert.deepEqual(uploads, [['file:///a.txt', 'file:///b.txt']]);
+      assert.equal((await droppedUris(transfer(''))).length, 0);
+    });
+  });
+});

@@ -1,0 +1,107 @@
+// Status polling: the backoff schedule and when the timer runs, on a manual clock.
+import * as assert from 'node:assert/strict';
+import { PollBackoff, StatusPoller, type Schedule } from '../../../src/views/statusPoller';
+
+/** A timer that fires only when the test says so. */
+class ManualClock {
+  pending: Array<{ run: () => void; ms: number; cancelled: boolean }> = [];
+  readonly schedule: Schedule = (run, ms) => {
+    const entry = { run, ms, cancelled: false };
+    this.pending.push(entry);
+    return { cancel: () => (entry.cancelled = true) };
+  };
+  get armed(): number[] {
+    return this.pending.filter((p) => !p.cancelled).map((p) => p.ms);
+  }
+  /** Fires the next live timer and lets the poll's promise settle. */
+  async tick(): Promise<number> {
+    const next = this.pending.find((p) => !p.cancelled);
+    assert.ok(next, 'a timer is armed');
+    this.pending = this.pending.filter((p) => p !== next);
+    next.run();
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    return next.ms;
+  }
+}
+
+describe('views/statusPoller', () => {
+  it('doubles the delay from 2 s up to 30 s and starts over on reset', () => {
+    const b = new PollBackoff();
+    assert.deepEqual([b.next(), b.next(), b.next(), b.next(), b.next(), b.next()], [2000, 4000, 8000, 16000, 30000, 30000]);
+    b.reset();
+    assert.equal(b.next(), 2000);
+  });
+
+  it('backs off while nothing changes and starts over when something does', async () => {
+    const clock = new ManualClock();
+    const answers = [false, false, true, false];
+    let polls = 0;
+    const poller = new StatusPoller({
+      poll: async () => answers[polls++] ?? false,
+      wanted: () => true,
+      schedule: clock.schedule,
+    });
+    poller.kick();
+    const delays = [await clock.tick(), await clock.tick(), await clock.tick(), await clock.tick(), await clock.tick()];
+    assert.deepEqual(delays, [2000, 4000, 8000, 2000, 4000]);
+    assert.equal(polls, 5);
+    poller.dispose();
+  });
+
+  it('does not poll while nothing is wanted (e.g. the view is hidden) and stops when that changes', async () => {
+    const clock = new ManualClock();
+    let wanted = false;
+    let polls = 0;
+    const poller = new StatusPoller({ poll: async () => (polls++, false), wanted: () => wanted, schedule: clock.schedule });
+    poller.kick();
+    assert.deepEqual(clock.armed, []);
+    wanted = true;
+    poller.update();
+    assert.deepEqual(clock.armed, [2000]);
+    wanted = false;
+    poller.update();
+    assert.deepEqual(clock.armed, [], 'the timer is cancelled');
+    assert.equal(polls, 0);
+  });
+
+  it('keeps one timer however often it is kicked', () => {
+    const clock = new ManualClock();
+    const poller = new StatusPoller({ poll: async () => false, wanted: () => true, schedule: clock.schedule });
+    poller.kick();
+    poller.kick();
+    poller.update();
+    assert.deepEqual(clock.armed, [2000]);
+    assert.ok(poller.scheduled);
+  });
+
+  it('goes on after a failed poll, with a longer delay, and reports the failure', async () => {
+    const clock = new ManualClock();
+    const errors: unknown[] = [];
+    const poller = new StatusPoller({
+      poll: async () => {
+        throw new Error('offline');
+      },
+      wanted: () => true,
+      schedule: clock.schedule,
+      onError: (e) => errors.push(e),
+    });
+    poller.kick();
+    await clock.tick();
+    assert.equal(errors.length, 1);
+    assert.deepEqual(clock.armed, [4000]);
+  });
+
+  it('arms nothing after dispose, even from a poll that was running', async () => {
+    const clock = new ManualClock();
+    let finish: (v: boolean) => void = () => undefined;
+    const poller = new StatusPoller({ poll: () => new Promise<boolean>((r) => (finish = r)), wanted: () => true, schedule: clock.schedule });
+    poller.kick();
+    await clock.tick();
+    poller.dispose();
+    finish(true);
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    assert.deepEqual(clock.armed, []);
+    poller.kick();
+    assert.deepEqual(clock.armed, []);
+  });
+});

@@ -1,0 +1,235 @@
+// The run panel's page in headless Chromium: renders a recorded stream, treats every server
+// string as text, follows the newest event until the user scrolls up, filters, and talks to
+// the host only through messages.
+import * as assert from 'assert';
+import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState, type WireEvent } from '../../../src/runPanel/protocol';
+import { emptySnapshot, ev, recordedRun } from './fixtures';
+import { launchBrowser, openPanelPage, type PanelPage } from './pageHarness';
+
+const RUN = 'run_page';
+
+function reset(over: Partial<Extract<HostMessage, { type: 'reset' }>> = {}): HostMessage {
+  return {
+    type: 'reset',
+    snapshot: emptySnapshot(RUN),
+    info: { runId: RUN, objective: 'Summarise the quarterly report', status: 'running' },
+    connection: { state: 'live' },
+    artifacts: { state: 'none' },
+    strings: { ...DEFAULT_UI_STRINGS },
+    ...over,
+  };
+}
+
+async function waitForSequence(p: PanelPage, sequence: number): Promise<void> {
+  await p.until(`document.getElementById('last-sequence')?.dataset.sequence === '${sequence}'`);
+}
+
+async function renderedSequences(p: PanelPage): Promise<number[]> {
+  return p.js(`[...document.querySelectorAll('#timeline .row:not([hidden])[data-sequence]')].map((r) => Number(r.dataset.sequence))`);
+}
+
+const AT_BOTTOM = `(() => { const t = document.getElementById('timeline'); return t.scrollTop + t.clientHeight >= t.scrollHeight - 12; })()`;
+/** Two animation frames: whatever the page scheduled has been drawn. */
+const FRAMES = `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`;
+
+describe('run panel page (headless Chromium)', function () {
+  this.timeout(60_000);
+  let p: PanelPage;
+  let chromium: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+
+  before(async () => {
+    chromium = await launchBrowser();
+  });
+
+  after(async () => {
+    await chromium?.close();
+  });
+
+  beforeEach(async () => {
+    p = await openPanelPage({ browser: chromium?.browser });
+  });
+
+  afterEach(async () => {
+    await p?.close();
+  });
+
+  it('renders a recorded stream: header, plan, progress, steps with their events nested in order', async () => {
+    const run = recordedRun({ steps: 2, toolsPerStep: 1, terminal: null });
+    await p.send(reset(), { type: 'events', events: run.slice(0, 4) }, { type: 'events', events: run.slice(4) });
+    await waitForSequence(p, run.length);
+    assert.deepStrictEqual(await renderedSequences(p), run.map((e) => e.data.sequence));
+    const depth = await p.js<number[]>(`[...document.querySelectorAll('#timeline .row[data-sequence]')].map((r) => (r.classList.contains('depth-1') ? 1 : 0))`);
+    assert.deepStrictEqual(depth, [0, 0, 1, 1, 1, 0, 1, 1, 1]);
+    const text = (sel: string) => p.page.$eval(sel, (e) => e.textContent ?? '');
+    assert.strictEqual(await text('#run-id'), RUN);
+    assert.strictEqual(await text('#objective'), 'Summarise the quarterly report');
+    assert.strictEqual(await text('#plan'), '2 planned steps · sequential');
+    assert.strictEqual(await text('#progress-text'), '2 of 2 steps completed');
+    assert.strictEqual(await p.page.getAttribute('#connection-state', 'data-state'), 'live');
+    assert.ok((await text('#timeline .row[data-sequence="2"] .label')).includes('Step 1'));
+    assert.strictEqual(await text('#timeline .row[data-sequence="5"] .meta'), '1.2 s');
+    assert.deepStrictEqual(p.requests(), []);
+  });
+
+  it('shows the summary and artifacts when the run ends, and Open/Save ask the host', async () => {
+    const run = recordedRun({ steps: 1, terminal: 'completed' });
+    await p.send(reset(), { type: 'events', events: run }, { type: 'connection', connection: { state: 'ended', status: 'completed' } });
+    await p.send({ type: 'artifacts', artifacts: { state: 'loaded', truncated: false, artifacts: [{ id: 'art_1', name: 'report.md', bytes: 2048, contentType: 'text/markdown' }] } });
+    await p.page.waitForSelector('#summary:not([hidden]) #artifacts li');
+    assert.strictEqual(await p.page.$eval('#summary-status', (e) => e.textContent), 'completed');
+    assert.strictEqual(await p.page.$eval('#summary-steps', (e) => e.textContent), '1 of 1 completed');
+    await p.page.click('#artifacts li .artifact-open');
+    await p.page.click('#artifacts li .artifact-save');
+    const posted = await p.posted();
+    assert.deepStrictEqual(posted.filter((m) => m.type === 'openArtifact' || m.type === 'saveArtifact'), [
+      { type: 'openArtifact', artifactId: 'art_1' },
+      { type: 'saveArtifact', artifactId: 'art_1' },
+    ]);
+  });
+
+  it('shows markup in every server-provided string as text and runs none of it', async () => {
+    const xss = [
+      '<img src=x onerror="window.__pwned=1">',
+      '<script>window.__pwned=1</script>',
+      '"><svg onload="window.__pwned=1"></svg>',
+      '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
+    ];
+    const x = (i: number) => xss[i % xss.length];
+    const events: WireEvent[] = [
+      ev('plan.created', 1, { steps: 2, strategy: x(0) }),
+      ev('step.started', 2, { step_id: x(1), title: x(2) }),
+      ev('tool.called', 3, { step_id: x(1), tool: x(3) }),
+      ev('observation.recorded', 4, { step_id: x(1), summary: x(0) }),
+      ev(x(2), 5, { [x(1)]: x(3), nested: { deep: x(0) } }),
+      ev('step.completed', 6, { step_id: x(1), duration_ms: x(1) }),
+      ev('run.failed', 7, { status: x(0) }),
+    ];
+    await p.send(
+      reset({ info: { runId: RUN, objective: x(3), status: x(1) } }),
+      { type: 'events', events },
+      { type: 'connection', connection: { state: 'failed', message: x(2), signInNeeded: false } },
+      { type: 'artifacts', artifacts: { state: 'loaded', truncated: false, artifacts: [{ id: x(0), name: x(1), contentType: x(2) }] } },
+    );
+    await waitForSequence(p, 7);
+    await p.page.waitForSelector('#artifacts li');
+    // Expanding a row puts its raw JSON on the page too.
+    await p.page.click('#timeline .row[data-sequence="5"]');
+    await p.page.waitForSelector('#raw-detail[data-sequence="5"]');
+    const result = await p.js<{ pwned?: number; injected: number; text: string }>(`({
+      pwned: window.__pwned,
+      injected: document.querySelectorAll('#app img, #app svg, #app script, #app iframe').length,
+      text: document.getElementById('app').textContent,
+    })`);
+    assert.strictEqual(result.pwned, undefined);
+    assert.strictEqual(result.injected, 0);
+    for (const payload of xss) assert.ok(result.text.includes(payload), `shown as text: ${payload}`);
+    assert.deepStrictEqual(p.requests(), []);
+  });
+
+  it('follows the newest event, pauses when the user scrolls up, and Jump to latest resumes', async () => {
+    const run = recordedRun({ steps: 100, toolsPerStep: 2, terminal: null });
+    await p.send(reset(), { type: 'events', events: run.slice(0, 300) });
+    await waitForSequence(p, 300);
+    const atBottom = () => p.js<boolean>(AT_BOTTOM);
+    await p.until(`document.getElementById('timeline').scrollTop > 0 && ${AT_BOTTOM}`);
+    assert.ok((await renderedSequences(p)).includes(300), 'the newest row is drawn');
+    assert.strictEqual(await p.js(`document.getElementById('jump-to-latest').hidden`), true);
+
+    await p.js(`document.getElementById('timeline').scrollTop = 0`);
+    await p.page.waitForSelector('#jump-to-latest:not([hidden])');
+    await p.send({ type: 'events', events: run.slice(300, 400) });
+    await waitForSequence(p, 400);
+    await p.js(FRAMES);
+    assert.strictEqual(await p.js(`document.getElementById('timeline').scrollTop`), 0, 'stays where the user put it');
+
+    await p.page.click('#jump-to-latest');
+    await p.page.waitForSelector('#jump-to-latest[hidden]', { state: 'attached' });
+    assert.ok(await atBottom());
+    await p.send({ type: 'events', events: run.slice(400) });
+    await waitForSequence(p, run.length);
+    await p.until(AT_BOTTOM);
+    await p.js(FRAMES);
+    assert.ok((await renderedSequences(p)).includes(run.length));
+  });
+
+  it('keeps the DOM small however many events arrive (only visible rows exist)', async () => {
+    const run = recordedRun({ steps: 2000, toolsPerStep: 2 });
+    await p.send(reset());
+    for (let i = 0; i < run.length; i += 2000) await p.send({ type: 'events', events: run.slice(i, i + 2000) });
+    await waitForSequence(p, run.length);
+    const nodes = await p.js<number>(`document.getElementsByTagName('*').length`);
+    assert.ok(nodes < 2000, `${nodes} DOM nodes`);
+    assert.strictEqual(await p.page.getAttribute('#event-count', 'data-count'), String(run.length));
+  });
+
+  it('filters by event kind and by search text', async () => {
+    const run = recordedRun({ steps: 3, toolsPerStep: 2, terminal: null });
+    await p.send(reset(), { type: 'events', events: run });
+    await waitForSequence(p, run.length);
+    await p.page.selectOption('#kind-filter', 'tool.called');
+    await p.until(`[...document.querySelectorAll('#timeline .row:not([hidden])')].every((r) => r.dataset.kind === 'tool.called')`);
+    assert.strictEqual((await renderedSequences(p)).length, 6);
+    await p.page.selectOption('#kind-filter', '');
+    await p.page.fill('#search', 'read_FILE');
+    await p.until(`document.querySelectorAll('#timeline .row:not([hidden])').length === 3`);
+    const kinds = await p.js<string[]>(`[...document.querySelectorAll('#timeline .row:not([hidden])')].map((r) => r.dataset.kind)`);
+    assert.deepStrictEqual(kinds, ['tool.called', 'tool.called', 'tool.called']);
+    await p.page.fill('#search', 'no such text anywhere');
+    await p.until(`document.getElementById('timeline-empty').textContent === 'No events match the filter.'`);
+  });
+
+  it('expands a row to its raw JSON and copies it through the host', async () => {
+    const run = recordedRun({ steps: 1, terminal: null });
+    await p.send(reset(), { type: 'events', events: run });
+    await waitForSequence(p, run.length);
+    await p.page.click('#timeline .row[data-sequence="3"]');
+    await p.page.waitForSelector('#raw-detail[data-sequence="3"]');
+    const json = await p.page.$eval('#raw-detail .raw-json', (e) => e.textContent ?? '');
+    assert.deepStrictEqual(JSON.parse(json).data, run[2].data);
+    await p.page.click('#copy-json');
+    const copy = (await p.posted()).find((m) => m.type === 'copy');
+    assert.ok(copy?.type === 'copy' && copy.what === 'json');
+    assert.deepStrictEqual(JSON.parse(copy.text), run[2].data);
+  });
+
+  it('shows the connection state: reconnecting with a countdown, errors with Retry or Sign in', async () => {
+    await p.send(reset(), { type: 'connection', connection: { state: 'reconnecting', attempt: 3, delayMs: 9000, reason: 'reset' } });
+    await p.until(`/Reconnecting in \\d s \\(attempt 3\\)/.test(document.getElementById('connection-state').textContent)`);
+    await p.send({ type: 'connection', connection: { state: 'failed', message: 'The service had a problem.', signInNeeded: false } });
+    await p.page.waitForSelector('#retry-button:not([hidden])');
+    await p.page.click('#retry-button');
+    await p.send({ type: 'connection', connection: { state: 'failed', message: 'The API key was rejected.', signInNeeded: true } });
+    await p.page.waitForSelector('#sign-in-button:not([hidden])');
+    assert.strictEqual(await p.js(`document.getElementById('retry-button').hidden`), true);
+    await p.page.click('#sign-in-button');
+    await p.page.click('#copy-run-id');
+    const posted = (await p.posted()).map((m) => m.type);
+    assert.deepStrictEqual(posted, ['ready', 'retry', 'signIn', 'copy']);
+  });
+
+  it('saves {runId, lastSequence} and a bounded snapshot for the serializer', async () => {
+    const run = recordedRun({ steps: 60, toolsPerStep: 2 });
+    await p.send(reset(), { type: 'events', events: run });
+    await p.until(`window.__state?.lastSequence === ${run.length}`);
+    const saved = await p.js<PersistedState>('window.__state');
+    assert.strictEqual(saved.runId, RUN);
+    assert.strictEqual(saved.snapshot?.lastSequence, run.length);
+    assert.ok((saved.snapshot?.recent.length ?? 0) <= 200);
+    assert.strictEqual(saved.snapshot?.terminal?.status, 'completed');
+  });
+
+  it('a reset from a compacted snapshot shows the summarised steps and continues without duplicates', async () => {
+    const { RunModel } = await import('../../../src/runPanel/runModel');
+    const run = recordedRun({ steps: 30, toolsPerStep: 2 });
+    const model = new RunModel(RUN, { recent: 10, steps: 100 });
+    model.apply(run.slice(0, 100));
+    await p.send(reset({ snapshot: model.snapshot() }));
+    await waitForSequence(p, 100);
+    await p.js(`document.getElementById('timeline').scrollTop = 0`);
+    await p.page.waitForSelector('#timeline .row.kind-omitted:not([hidden])');
+    await p.send({ type: 'events', events: run.slice(90) });
+    await waitForSequence(p, run.length);
+    const count = await p.page.getAttribute('#event-count', 'data-count');
+    assert.strictEqual(count, String(run.length));
+  });
+});
