@@ -109,6 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     vscode.commands.registerCommand('agentRuntime.showLog', () => log.show()),
     vscode.commands.registerCommand('agentRuntime.openSettings', () =>
       vscode.commands.executeCommand('workbench.action.openSettings', '@ext:agent-runtime.agent-runtime')),
+    sidebar.onDidChangeReachability((reachable) => status.setReachable(reachable)),
     sidebar.tasks.onDidFinishRun(({ run, task }) => {
       status.finishRun(run.id);
       notifyRunFinished(run.id, run.status ?? 'finished', task?.objective);

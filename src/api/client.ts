@@ -4,11 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { backoffDelay, parseRetryAfter, sleep, type BackoffPolicy } from './backoff';
 import { normaliseBaseUrl } from './baseUrl';
 import { downloadToFile, readLimited } from './download';
-import { ApiError, errorFromResponse, errorFromTransport } from './errors';
+import { ApiError, errorFromResponse, errorFromTransport, isTlsFailure } from './errors';
 import { silentLogger, type Logger } from './logger';
-import { paginate } from './pagination';
+import { clampLimit, paginate } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
-import { Transport, type ResponseBody, type ResponseHeaders, type TransportResponse } from './transport';
+import { Transport, type ResponseHeaders, type TransportResponse } from './transport';
 import { prepareUpload, type UploadOptions } from './upload';
 import type {
   ArtifactRecord,
@@ -79,7 +79,6 @@ interface RequestSpec<T> {
 
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 8000 };
 const RETRY_STATUSES = new Set([408, 409, 429]);
-const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_)/;
 /** Error bodies are small; anything beyond this is cut off unread. */
 const MAX_ERROR_BODY = 64 * 1024;
 /** JSON answers (records, pages of at most 100) stay far below this. */
@@ -91,7 +90,7 @@ function header(headers: ResponseHeaders, name: string): string | undefined {
 }
 
 function isRetryable(err: ApiError): boolean {
-  if (err.kind === 'connection' || err.kind === 'timeout') return !(err.code && TLS_CODE.test(err.code));
+  if (err.kind === 'connection' || err.kind === 'timeout') return !isTlsFailure(err);
   return err.status !== undefined && (RETRY_STATUSES.has(err.status) || err.status >= 500);
 }
 
@@ -101,7 +100,7 @@ function seg(id: string): string {
 }
 
 function pageQuery(params: PageParams | undefined, extra: Query = {}): Query {
-  const limit = params?.limit === undefined ? undefined : Math.min(100, Math.max(1, Math.floor(params.limit) || 1));
+  const limit = params?.limit === undefined ? undefined : clampLimit(params.limit);
   return { ...extra, limit, after: params?.after };
 }
 
@@ -476,4 +475,3 @@ export class ApiClient {
   }
 }
 
-export type { ResponseBody };

@@ -45,14 +45,14 @@ export async function downloadToFile(
   const temp = join(folder, `.${basename(targetPath)}.${randomBytes(6).toString('hex')}.part`);
   let received = 0;
   try {
-    await mkdir(folder, { recursive: true });
-    const handle = await open(temp, 'wx');
+    await onDisk(mkdir(folder, { recursive: true }), targetPath);
+    const handle = await onDisk(open(temp, 'wx'), targetPath);
     try {
       onProgress?.(0, total);
       for await (const chunk of res.body) {
         let offset = 0;
         while (offset < chunk.length) {
-          const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
+          const { bytesWritten } = await onDisk(handle.write(chunk, offset, chunk.length - offset), targetPath);
           offset += bytesWritten;
         }
         received += chunk.length;
@@ -65,11 +65,31 @@ export async function downloadToFile(
     if (total !== undefined && received !== total) {
       throw new ApiError({ kind: 'connection', message: `The download ended after ${received} of ${total} bytes.` });
     }
-    await rename(temp, targetPath);
+    await onDisk(rename(temp, targetPath), targetPath);
     return { path: targetPath, bytes: received };
   } catch (err) {
     res.body.destroy();
     await rm(temp, { force: true });
     throw err;
+  }
+}
+
+const DISK_PROBLEMS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOSPC: 'the disk is full',
+  EISDIR: 'a folder has that name',
+  ENOTEMPTY: 'a folder has that name',
+  EROFS: 'the file system is read-only',
+};
+
+/** A failure of our own disk is not the network's: not retried, and it names the path. */
+async function onDisk<T>(operation: Promise<T>, targetPath: string): Promise<T> {
+  try {
+    return await operation;
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    const why = typeof code === 'string' ? (DISK_PROBLEMS[code] ?? code) : 'unknown error';
+    throw new ApiError({ kind: 'validation', message: `Could not save to ${targetPath} (${why}).` });
   }
 }

@@ -182,6 +182,11 @@ function cleanCause(err: unknown, secret?: string): Error | undefined {
 
 const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_)/;
 
+/** A refused TLS handshake (old protocol, untrusted certificate): retrying cannot help. */
+export function isTlsFailure(err: ApiError): boolean {
+  return err.code !== undefined && TLS_CODE.test(err.code);
+}
+
 /** The ApiError for a request that got no usable answer: refused, reset, timed out, cancelled. */
 export function errorFromTransport(err: unknown, ctx: TransportErrorContext): ApiError {
   if (err instanceof ApiError) return err;

@@ -49,8 +49,10 @@ export const RECONNECT_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 30_000 };
 /** A connection that lived this long counts as healthy even if it brought no new event. */
 export const HEALTHY_CONNECTION_MS = 10_000;
 
-// Retrying cannot fix these: the key, the permission, the run or the request is wrong.
+// Retrying cannot fix these: the key, the permission, the run or the request is wrong, or the
+// client was disposed ('aborted' when our own signal did not fire).
 const FATAL_KINDS: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>([
+  'aborted',
   'authentication',
   'permission',
   'not_found',

@@ -104,7 +104,12 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
           const length = Math.min(CHUNK_BYTES, size - sent);
           // A fresh buffer per chunk: the socket may still hold the previous one.
           const chunk = Buffer.allocUnsafe(length);
-          const { bytesRead } = await handle.read(chunk, 0, length, sent);
+          let bytesRead: number;
+          try {
+            ({ bytesRead } = await handle.read(chunk, 0, length, sent));
+          } catch (err) {
+            throw fsProblem(err, name);
+          }
           if (bytesRead === 0) throw invalid(`"${name}" got shorter while it was being uploaded.`);
           yield bytesRead === length ? chunk : chunk.subarray(0, bytesRead);
           sent += bytesRead;

@@ -9,6 +9,7 @@ import { artifactUri, isTextArtifact } from '../artifacts/artifactUris';
 import { CommandDeps } from './commandDeps';
 import { formatBytes } from './format';
 import { artifactOf } from './nodeArgs';
+import { UserFacingError } from './commandErrors';
 
 export interface ArtifactActions {
   open(artifact: ArtifactRecord): Promise<void>;
@@ -83,7 +84,7 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
 export function registerArtifactCommands(deps: CommandDeps, actions: ArtifactActions): vscode.Disposable[] {
   const need = (arg: unknown): ArtifactRecord => {
     const artifact = artifactOf(arg);
-    if (!artifact) throw new Error(vscode.l10n.t('Choose an artifact in the Tasks view first.'));
+    if (!artifact) throw new UserFacingError(vscode.l10n.t('Choose an artifact in the Tasks view first.'));
     return artifact;
   };
   return [

@@ -9,10 +9,20 @@ export interface ErrorReporter {
   onAuthError(err: unknown): void;
 }
 
+/** A problem with what the user asked for (nothing selected, wrong kind of row): shown as it is. */
+export class UserFacingError extends Error {
+  override readonly name = 'UserFacingError';
+}
+
 /** Shows `err` to the user (unless it is a cancellation) and logs it without secrets. */
 export function reportError(reporter: ErrorReporter, context: string, err: unknown): void {
   if (isAbort(err)) {
     reporter.log.info(`${context}: cancelled`);
+    return;
+  }
+  if (err instanceof UserFacingError) {
+    reporter.log.info(`${context}: ${err.message}`);
+    void vscode.window.showWarningMessage(err.message);
     return;
   }
   const sentence = describeError(err);

@@ -4,6 +4,7 @@ import { describeError, isApiError } from '../api/errors';
 import { FileRecord } from '../api/types';
 import { CommandDeps } from './commandDeps';
 import { entityIdOf, fileOf, selectionOf } from './nodeArgs';
+import { UserFacingError } from './commandErrors';
 
 export function registerFileCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
@@ -13,7 +14,7 @@ export function registerFileCommands(deps: CommandDeps): vscode.Disposable[] {
     })),
     vscode.commands.registerCommand('agentRuntime.copyId', deps.guard('Copy ID', async (clicked?: unknown, selected?: unknown) => {
       const ids = selectionOf(clicked, selected).map(entityIdOf).filter((id): id is string => id !== undefined);
-      if (ids.length === 0) throw new Error(vscode.l10n.t('Choose an item in the Agent Runtime views first.'));
+      if (ids.length === 0) throw new UserFacingError(vscode.l10n.t('Choose an item in the Agent Runtime views first.'));
       await vscode.env.clipboard.writeText(ids.join('\n'));
       vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', ids.length === 1 ? ids[0] : vscode.l10n.t('{0} ids', ids.length)), 3000);
       return ids;
@@ -23,7 +24,7 @@ export function registerFileCommands(deps: CommandDeps): vscode.Disposable[] {
 
 /** Returns the ids that were deleted (also when the server no longer had them). */
 async function deleteFiles(deps: CommandDeps, files: FileRecord[], options: { confirmed?: boolean } = {}): Promise<string[]> {
-  if (files.length === 0) throw new Error(vscode.l10n.t('Choose a file in the Files view first.'));
+  if (files.length === 0) throw new UserFacingError(vscode.l10n.t('Choose a file in the Files view first.'));
   const what = files.length === 1 ? `"${files[0].filename ?? files[0].id}"` : vscode.l10n.t('{0} files', files.length);
   const del = vscode.l10n.t('Delete');
   if (!options.confirmed) {

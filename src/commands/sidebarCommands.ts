@@ -1,32 +1,40 @@
 // The sidebar's own commands: refresh (whole views or one row), retry after a connection
 // problem, "Load more", and Show Artifacts (reveal a run's artifacts in the Tasks view).
 import * as vscode from 'vscode';
-import { LoadMoreNode } from '../views/nodes';
+import { isEntityNode, LoadMoreNode, TreeNode } from '../views/nodes';
 import { Sidebar } from '../views/sidebar';
 import { CommandDeps } from './commandDeps';
 import { runOf, taskOf } from './nodeArgs';
+import { UserFacingError } from './commandErrors';
 
 export function registerSidebarCommands(deps: CommandDeps, sidebar: Sidebar): vscode.Disposable[] {
   const { guard } = deps;
   return [
     vscode.commands.registerCommand('agentRuntime.refreshFiles', guard('Refresh files', () => sidebar.files.refresh())),
     vscode.commands.registerCommand('agentRuntime.refreshTasks', guard('Refresh tasks', () => sidebar.tasks.refresh())),
-    vscode.commands.registerCommand('agentRuntime.refreshItem', guard('Refresh', () => sidebar.tasks.refresh())),
+    vscode.commands.registerCommand('agentRuntime.refreshItem', guard('Refresh', (node: unknown) => {
+      if (!isTreeNode(node)) return sidebar.refresh();
+      return sidebar.refreshNode(node);
+    })),
     vscode.commands.registerCommand('agentRuntime.retryConnection', guard('Retry', async () => {
       await deps.session.update();
       sidebar.refresh();
     })),
     vscode.commands.registerCommand('agentRuntime.loadMore', guard('Load more', (node: unknown) => {
-      if (!(node instanceof LoadMoreNode)) throw new Error(vscode.l10n.t('Use the "Load more" row of a view.'));
+      if (!(node instanceof LoadMoreNode)) throw new UserFacingError(vscode.l10n.t('Use the "Load more" row of a view.'));
       return sidebar.loadMore(node);
     })),
     vscode.commands.registerCommand('agentRuntime.showArtifacts', guard('Show artifacts', async (arg: unknown) => {
       const runId = runOf(arg)?.id ?? (arg as { runId?: unknown } | undefined)?.runId;
-      if (typeof runId !== 'string') throw new Error(vscode.l10n.t('Choose a run in the Tasks view first.'));
+      if (typeof runId !== 'string') throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
       const taskId = runOf(arg)?.task_id ?? taskOf(arg)?.id;
       await vscode.commands.executeCommand('workbench.view.extension.agentRuntime');
       const node = await sidebar.tasks.revealRun(runId, { taskId: typeof taskId === 'string' ? taskId : undefined, focus: true });
       if (!node) void vscode.window.showInformationMessage(vscode.l10n.t('Run {0} is not among the loaded tasks. Use "Load more" or Refresh.', runId));
     })),
   ];
+}
+
+function isTreeNode(node: unknown): node is TreeNode {
+  return isEntityNode(node) || node instanceof LoadMoreNode;
 }

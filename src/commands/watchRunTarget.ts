@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { ApiClient } from '../api/client';
 import { runOf, taskOf } from './nodeArgs';
+import { UserFacingError } from './commandErrors';
 
 export type WatchTarget = { runId: string; objective?: string } | string | undefined;
 
@@ -19,6 +20,6 @@ export async function watchTargetOf(arg: unknown, client: () => ApiClient): Prom
   if (typeof task.run_id === 'string') return { runId: task.run_id, objective: text };
   const runs = await client().listRuns({ task_id: task.id, limit: 1 });
   const latest = runs.data[0];
-  if (!latest) throw new Error(vscode.l10n.t('Task {0} has no run yet.', task.id));
+  if (!latest) throw new UserFacingError(vscode.l10n.t('Task {0} has no run yet.', task.id));
   return { runId: latest.id, objective: text };
 }

@@ -44,7 +44,7 @@ export class PanelChannel {
     options: PanelChannelOptions = {},
   ) {
     this.intervalMs = options.intervalMs ?? 32;
-    this.maxEvents = options.maxEventsPerMessage ?? 2000;
+    this.maxEvents = options.maxEventsPerMessage ?? 1000;
     this.timers = options.timers ?? realTimers;
   }
 

@@ -7,11 +7,17 @@ import { ConnectionStatusItem } from './connectionStatusItem';
 export class RunStatusTracker implements vscode.Disposable {
   private readonly item = new ConnectionStatusItem();
   private readonly active = new Set<string>();
+  private unreachable = false;
 
   constructor(private readonly session: AgentRuntimeSession) {}
 
   trackRun(runId: string): void {
     this.active.add(runId);
+    this.refresh();
+  }
+
+  setReachable(reachable: boolean): void {
+    this.unreachable = !reachable;
     this.refresh();
   }
 
@@ -21,7 +27,7 @@ export class RunStatusTracker implements vscode.Disposable {
   }
 
   refresh(): void {
-    this.item.update({ signedIn: this.session.isSignedIn, unreachable: false, activeRuns: this.active.size, serviceUrl: this.session.serviceUrl });
+    this.item.update({ signedIn: this.session.isSignedIn, unreachable: this.unreachable, activeRuns: this.active.size, serviceUrl: this.session.serviceUrl });
   }
 
   dispose(): void {

@@ -85,6 +85,22 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
     this.changed.fire(undefined);
   }
 
+  /** Re-reads one file (its row's "Refresh"); a file the server no longer has leaves the view. */
+  async refreshNode(node: TreeNode): Promise<void> {
+    if (!(node instanceof FileNode)) return this.refresh();
+    try {
+      const file = await withViewProgress(FILES_VIEW_ID, () => this.deps.getClient().getFile(node.entityId));
+      if (node.update(file)) this.changed.fire(node);
+    } catch (err) {
+      if (!isApiError(err, 'not_found')) {
+        this.reportError(err);
+        throw err;
+      }
+      if (this.localIds !== undefined) await this.deps.localFiles.remove(node.entityId);
+      this.removeFile(node.entityId);
+    }
+  }
+
   /** Takes a deleted file off the view without reloading the pages already shown. */
   removeFile(fileId: string): void {
     if (this.root?.remove(fileId)) {

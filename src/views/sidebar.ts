@@ -1,10 +1,10 @@
 // The sidebar as one object for the composition root: both providers, their tree views (with
 // drag-and-drop upload and multi-select), the shared context keys, disposed together.
 import * as vscode from 'vscode';
-import { SidebarContextKeys } from './contextKeys';
+import { CONTEXT_UNREACHABLE, SidebarContextKeys } from './contextKeys';
 import { DisposableStore } from './disposableStore';
 import { FilesTreeProvider } from './filesProvider';
-import { FILES_VIEW_ID, TASKS_VIEW_ID, type LoadMoreNode, type TreeNode } from './nodes';
+import { FILES_VIEW_ID, FileNode, LoadMoreNode, TASKS_VIEW_ID, type TreeNode } from './nodes';
 import { setContextCommand } from './setContext';
 import { TasksTreeProvider } from './tasksProvider';
 import { UploadDropController } from './uploadDropController';
@@ -16,9 +16,17 @@ export class Sidebar extends DisposableStore {
   readonly filesView: vscode.TreeView<TreeNode>;
   readonly tasksView: vscode.TreeView<TreeNode>;
 
+  private readonly reachability = this.own(new vscode.EventEmitter<boolean>());
+  /** Fires true/false when the views find the service reachable or not. */
+  readonly onDidChangeReachability = this.reachability.event;
+
   constructor(deps: SidebarDeps) {
     super();
-    const contextKeys = new SidebarContextKeys(setContextCommand);
+    // Context keys also tell the status bar whether the service can be reached.
+    const contextKeys = new SidebarContextKeys((key, value) => {
+      setContextCommand(key, value);
+      if (key === CONTEXT_UNREACHABLE) this.reachability.fire(!value);
+    });
     this.files = this.own(new FilesTreeProvider(deps, contextKeys));
     this.tasks = this.own(new TasksTreeProvider(deps, { contextKeys }));
     const drop = new UploadDropController((uris) => deps.uploadUris(uris), deps.log);
@@ -36,6 +44,12 @@ export class Sidebar extends DisposableStore {
   refresh(): void {
     this.files.refresh();
     this.tasks.refresh();
+  }
+
+  /** A row's "Refresh": re-reads that row (and forgets its loaded children) in its own view. */
+  refreshNode(node: TreeNode): Promise<void> {
+    const inFiles = node instanceof FileNode || (node instanceof LoadMoreNode && node.view === 'files');
+    return inFiles ? this.files.refreshNode(node) : this.tasks.refreshNode(node);
   }
 
   /** The `agentRuntime.loadMore` command's handler: the row knows its view. */

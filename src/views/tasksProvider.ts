@@ -127,6 +127,36 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   /**
+   * Re-reads one task or run (its row's "Refresh") and forgets its loaded children, so an
+   * expanded row shows its runs or artifacts afresh. Other rows and pages stay as they are.
+   */
+  async refreshNode(node: TreeNode): Promise<void> {
+    if (!(node instanceof TaskNode) && !(node instanceof RunNode)) {
+      if (node.parent) return this.refreshNode(node.parent);
+      return this.refresh();
+    }
+    try {
+      await withViewProgress(TASKS_VIEW_ID, async () => {
+        const client = this.deps.getClient();
+        if (node instanceof TaskNode) {
+          node.update(await client.getTask(node.task.id));
+          node.runs?.dispose();
+          node.runs = undefined;
+        } else {
+          node.update(await client.getRun(node.runId));
+          node.artifacts?.dispose();
+          node.artifacts = undefined;
+        }
+      });
+    } catch (err) {
+      this.reportError(err, `Refresh ${node.entityId}`);
+      throw err;
+    }
+    if (node.unfinished) this.poller.kick();
+    this.changed.fire(node);
+  }
+
+  /**
    * Watches a run the user started: when it reaches completed, failed or cancelled,
    * onDidFinishRun fires once (polled even while the view is hidden).
    */

@@ -81,9 +81,7 @@ function start(): void {
       list.setItems(state.visible);
       placeDetail();
       updateEmpty(layout, state);
-      list.render(change.reset);
-      if (follow) list.scrollToBottom();
-      list.render(false);
+      list.render(change.reset, follow);
     }
   }
 
@@ -149,12 +147,11 @@ function start(): void {
   layout.jump.addEventListener('click', () => {
     follow = true;
     layout.jump.hidden = true;
-    list.scrollToBottom();
-    list.render(false);
+    list.render(false, true);
   });
   const toggleRow = (target: EventTarget | null) => {
     const element = target instanceof Element ? target.closest<HTMLElement>('.row') : null;
-    if (!element || element.hidden) return;
+    if (!element) return;
     const sequence = Number(element.dataset.sequence);
     const row = state.visible.find((r) => r.sequence === sequence && r.raw);
     if (!row) return;

@@ -146,7 +146,7 @@ function resetFromSnapshot(state: TimelineState, snapshot: RunSnapshot): void {
   // Steps whose step.started fell out of the raw window still get their row, from the aggregate.
   for (const step of snapshot.steps) {
     if (step.startSequence > 0 && step.startSequence < firstRecent) {
-      rows.push({ kind: 'step', sequence: step.startSequence, event: 'step.started', depth: 0, stepId: step.stepId });
+      rows.push({ kind: 'step', sequence: step.startSequence, event: 'step.started', depth: 0, stepId: step.stepId, raw: undefined });
     }
   }
   state.rows = rows;
@@ -156,29 +156,35 @@ function resetFromSnapshot(state: TimelineState, snapshot: RunSnapshot): void {
 }
 
 function rowFor(state: TimelineState, event: WireEvent): Row {
-  const stepId = typeof event.data.step_id === 'string' ? event.data.step_id : undefined;
-  const base = { sequence: event.data.sequence, event: event.event, raw: event };
-  switch (event.event) {
+  const sequence = event.data.sequence;
+  const name = event.event;
+  switch (name) {
     case 'plan.created':
-      return { ...base, kind: 'plan', depth: 0 };
+      return { kind: 'plan', sequence, event: name, depth: 0, stepId: undefined, raw: event };
     case 'step.started':
-      return { ...base, kind: 'step', depth: 0, stepId };
+      return { kind: 'step', sequence, event: name, depth: 0, stepId: stepIdOf(event), raw: event };
     case 'tool.called':
-      return nested(state, { ...base, kind: 'tool', depth: 1, stepId });
+      return nested(state, 'tool', event);
     case 'observation.recorded':
-      return nested(state, { ...base, kind: 'observation', depth: 1, stepId });
+      return nested(state, 'observation', event);
     case 'step.completed':
-      return nested(state, { ...base, kind: 'stepCompleted', depth: 1, stepId });
+      return nested(state, 'stepCompleted', event);
     default:
-      if (isTerminalEventName(event.event)) return { ...base, kind: 'terminal', depth: 0 };
-      return nested(state, { ...base, kind: 'unknown', depth: 1, stepId });
+      if (isTerminalEventName(name)) return { kind: 'terminal', sequence, event: name, depth: 0, stepId: undefined, raw: event };
+      return nested(state, 'unknown', event);
   }
 }
 
+function stepIdOf(event: WireEvent): string | undefined {
+  const id = event.data.step_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
 /** A child row stays nested only when its step is known; otherwise it stands at the top level. */
-function nested(state: TimelineState, row: Row): Row {
-  if (row.stepId !== undefined && state.model.step(row.stepId)) return row;
-  return { ...row, depth: 0, stepId: undefined };
+function nested(state: TimelineState, kind: RowKind, event: WireEvent): Row {
+  const stepId = stepIdOf(event);
+  const known = stepId !== undefined && state.model.step(stepId) !== undefined;
+  return { kind, sequence: event.data.sequence, event: event.event, depth: known ? 1 : 0, stepId: known ? stepId : undefined, raw: event };
 }
 
 /**

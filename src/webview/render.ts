@@ -232,7 +232,7 @@ export function updateHeader(layout: Layout, state: TimelineState, now: number, 
   setText(layout.elapsed, elapsed === undefined ? '–' : formatDuration(elapsed));
   const last = state.model.lastSequence;
   setText(layout.lastSequence, String(last));
-  layout.lastSequence.dataset.sequence = String(last);
+  layout.lastSequence.dataset.value = String(last);
   setText(layout.eventCount, fill(s.events, state.model.totalEvents));
   layout.eventCount.dataset.count = String(state.model.totalEvents);
 
@@ -298,10 +298,12 @@ export function fillRow(element: HTMLElement, row: Row, state: TimelineState, no
 
 /** Fills the raw JSON block for a row; returns its height in px. */
 export function fillRaw(layout: Layout, row: Row): number {
-  const json = JSON.stringify(row.raw ?? {}, null, 2);
+  // The event as the server sent it (without the host's receivedAt stamp).
+  const json = JSON.stringify(row.raw ? { event: row.raw.event, data: row.raw.data } : {}, null, 2);
   setText(layout.rawTitle, `${row.event} #${row.sequence}`);
   setText(layout.rawJson, json);
-  layout.raw.dataset.sequence = String(row.sequence);
+  // Not data-sequence: only the timeline's rows carry that (the e2e suite counts them).
+  layout.raw.dataset.forSequence = String(row.sequence);
   const lines = Math.min(RAW_MAX_LINES, json.split('\n').length);
   return RAW_BAR_HEIGHT + lines * RAW_LINE_HEIGHT + 12;
 }

@@ -29,10 +29,14 @@ export class VirtualList<T> {
     this.canvas = document.createElement('div');
     this.canvas.className = 'virtual-canvas';
     options.container.append(this.canvas);
-    options.container.addEventListener('scroll', () => {
-      this.render(false);
-      options.onScroll?.();
-    }, { passive: true });
+    options.container.addEventListener(
+      'scroll',
+      () => {
+        options.onScroll?.();
+        this.render(false);
+      },
+      { passive: true },
+    );
   }
 
   get length(): number {
@@ -57,11 +61,6 @@ export class VirtualList<T> {
     return c.scrollTop + c.clientHeight >= c.scrollHeight - this.rowHeight / 2;
   }
 
-  scrollToBottom(): void {
-    const c = this.options.container;
-    c.scrollTop = c.scrollHeight;
-  }
-
   scrollToIndex(index: number): void {
     const c = this.options.container;
     const top = this.top(index);
@@ -69,31 +68,32 @@ export class VirtualList<T> {
     else if (top + this.rowHeight > c.scrollTop + c.clientHeight) c.scrollTop = top + this.rowHeight - c.clientHeight;
   }
 
-  /** Lays out the rows in view; `force` refills them even when their item did not change. */
-  render(force: boolean): void {
+  /**
+   * Lays out the rows in view; `force` refills them even when their item did not change, and
+   * `toBottom` scrolls to the end. Layout is read once, before any write, so a frame costs one
+   * layout pass, not several.
+   */
+  render(force: boolean, toBottom = false): void {
+    const c = this.options.container;
+    const viewHeight = c.clientHeight || this.rowHeight * 40;
     const total = this.items.length * this.rowHeight + this.expandedHeight;
+    const viewTop = toBottom ? Math.max(0, total - viewHeight) : Math.min(c.scrollTop, Math.max(0, total - viewHeight));
     const height = `${total}px`;
     if (this.canvas.style.height !== height) this.canvas.style.height = height;
-    const c = this.options.container;
-    const viewTop = c.scrollTop;
-    const viewBottom = viewTop + (c.clientHeight || this.rowHeight * 40);
     const start = Math.max(0, this.indexAt(viewTop) - this.overscan);
-    const end = Math.min(this.items.length, this.indexAt(viewBottom) + 1 + this.overscan);
+    const end = Math.min(this.items.length, this.indexAt(viewTop + viewHeight) + 1 + this.overscan);
     const count = Math.max(0, end - start);
     while (this.pool.length < count) {
       const row = this.options.createRow();
       this.pool.push(row);
       this.canvas.append(row);
     }
-    for (let slot = 0; slot < this.pool.length; slot++) {
+    // Rows beyond what the view needs leave the DOM (a hidden row would still carry its old event).
+    while (this.pool.length > count) this.pool.pop()?.remove();
+    for (let slot = 0; slot < count; slot++) {
       const element = this.pool[slot];
-      if (slot >= count) {
-        if (!element.hidden) element.hidden = true;
-        continue;
-      }
       const index = start + slot;
       const item = this.items[index];
-      if (element.hidden) element.hidden = false;
       if (force || this.shown.get(element) !== item) {
         this.shown.set(element, item);
         this.options.renderRow(element, item, index);
@@ -104,8 +104,10 @@ export class VirtualList<T> {
     if (this.detail) {
       const transform = `translateY(${this.top(this.expandedIndex) + this.rowHeight}px)`;
       if (this.detail.style.transform !== transform) this.detail.style.transform = transform;
-      this.detail.style.height = `${this.expandedHeight}px`;
+      const detailHeight = `${this.expandedHeight}px`;
+      if (this.detail.style.height !== detailHeight) this.detail.style.height = detailHeight;
     }
+    if (toBottom && Math.abs(c.scrollTop - viewTop) >= 1) c.scrollTop = viewTop;
   }
 
   private top(index: number): number {

@@ -88,7 +88,7 @@ async function measure(scenario: string, batch: number, peer: boolean): Promise<
     const started = performance.now();
     await p.js(`window.__measuring = true; window.__feed(${batch}, ${INTERVAL_MS})`);
     if (peer) await p.until(`window.__lastSeq === ${last}`);
-    else await p.until(`document.getElementById('last-sequence')?.dataset.sequence === '${last}'`);
+    else await p.until(`document.getElementById('last-sequence')?.dataset.value === '${last}'`);
     await p.js(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`);
     const totalMs = performance.now() - started;
     await p.js(`new Promise((r) => setTimeout(r, 200))`);

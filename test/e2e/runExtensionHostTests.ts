@@ -16,7 +16,7 @@ import { checkBuilt, EXT_TEST_WORKSPACE_FILES, readMochaResult, startExtTestSetu
 const TIMEOUT_MS = Number(process.env.EXT_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
 // Workbench chatter that is not the suite's output (offline gallery, missing wasm, stacks).
-const NOISE = /ENOTFOUND|EAI_AGAIN|open-vsx|connection token|Creating a socket|builtin extensions cache|Service Worker|ChatSessionStore|vsda|^\s+at /;
+const NOISE = /^Creation of workbench contribution|ENOTFOUND|EAI_AGAIN|open-vsx|connection token|Creating a socket|builtin extensions cache|Service Worker|ChatSessionStore|vsda|^\s+at /;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 

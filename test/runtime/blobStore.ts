@@ -46,7 +46,7 @@ export class BlobStore {
     const tmp = path.join(this.tmpDir, `${randomBytes(8).toString('hex')}.part`);
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const out = fs.createWriteStream(tmp);
+    const out = fs.createWriteStream(tmp, { highWaterMark: 1024 * 1024 });
     let plainBytes = 0;
     let headerWritten = false;
     const encrypt = new Transform({

@@ -20,7 +20,7 @@ export class RunEventLog {
   private readonly positionOfSequence = new Map<number, number>();
   private lastSeq: number;
   private released: number;
-  private terminal?: { sequence: number; status: TerminalStatus; position: number };
+  private terminal?: { sequence: number; status: TerminalStatus };
   private wake?: { promise: Promise<void>; resolve: () => void };
 
   /** `released` below `prefix.events` hides the rest of the prefix until release() shows it. */
@@ -124,7 +124,7 @@ export class RunEventLog {
     this.positionOfSequence.set(entry.sequence, position);
     const status = entry.event.slice('run.'.length);
     if (TERMINAL_EVENT_NAMES.includes(entry.event) && isTerminalStatus(status)) {
-      this.terminal = { sequence: entry.sequence, status, position };
+      this.terminal = { sequence: entry.sequence, status };
     }
   }
 

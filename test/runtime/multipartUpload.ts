@@ -42,11 +42,17 @@ export function tooLarge(): HttpError {
   });
 }
 
-export function parseUpload(req: IncomingMessage, blobs: BlobStore, maxBytes = MAX_UPLOAD_BYTES): Promise<ParsedUpload> {
+/** `checkField` may refuse a text field as soon as it arrives, before a large file part is read. */
+export function parseUpload(
+  req: IncomingMessage,
+  blobs: BlobStore,
+  checkField: (name: string, value: string) => HttpError | undefined = () => undefined,
+  maxBytes = MAX_UPLOAD_BYTES,
+): Promise<ParsedUpload> {
   return new Promise<ParsedUpload>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', highWaterMark: 1024 * 1024, fileHwm: 1024 * 1024, limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 64 * 1024 } });
     } catch {
       reject(badRequest('The body must be multipart/form-data with a purpose field and a file part.', 'file', 'invalid_content_type'));
       return;
@@ -69,6 +75,8 @@ export function parseUpload(req: IncomingMessage, blobs: BlobStore, maxBytes = M
 
     parser.on('field', (name, value) => {
       fields[name] = value;
+      const refusal = checkField(name, value);
+      if (refusal) fail(refusal);
     });
     parser.on('file', (name, stream, info) => {
       if (name !== 'file' || blob) {

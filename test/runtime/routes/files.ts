@@ -1,6 +1,6 @@
 // /v1/files: upload (streamed, encrypted), metadata, content download, delete, list.
 import type { ServerResponse } from 'http';
-import { badRequest, notFound } from '../httpErrors';
+import { HttpError, badRequest, notFound } from '../httpErrors';
 import { parseUpload } from '../multipartUpload';
 import { pageOf, parsePageParams } from '../pagination';
 import { newId, UPLOAD_PURPOSES, type FilePurpose, type FileRecord } from '../records';
@@ -17,11 +17,15 @@ export const fileRoutes: Route[] = [
     method: 'POST',
     pattern: /^\/v1\/files$/,
     async prepare(ctx) {
-      const upload = await parseUpload(ctx.req, ctx.core.blobs);
+      const badPurpose = (purpose: string | undefined): HttpError =>
+        badRequest(`purpose must be one of ${UPLOAD_PURPOSES.join(', ')}.`, 'purpose', purpose === undefined ? 'missing_parameter' : 'invalid_parameter');
+      const upload = await parseUpload(ctx.req, ctx.core.blobs, (name, value) =>
+        name === 'purpose' && !UPLOAD_PURPOSES.includes(value) ? badPurpose(value) : undefined,
+      );
       const purpose = upload.fields.purpose;
       if (purpose === undefined || !UPLOAD_PURPOSES.includes(purpose)) {
         upload.blob.discard();
-        throw badRequest(`purpose must be one of ${UPLOAD_PURPOSES.join(', ')}.`, 'purpose', purpose === undefined ? 'missing_parameter' : 'invalid_parameter');
+        throw badPurpose(purpose);
       }
       return {
         fingerprint: upload.fingerprint,

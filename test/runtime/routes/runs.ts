@@ -11,11 +11,15 @@ function requireRun(ctx: RequestContext): RunRecord {
   return run;
 }
 
-function parseAfterSequence(query: URLSearchParams): number {
-  const raw = query.get('after');
+/** `after` from the query, else the standard SSE reconnection header Last-Event-ID, else 0. */
+function parseAfterSequence(ctx: RequestContext): number {
+  const query = ctx.url.searchParams.get('after');
+  const header = ctx.req.headers['last-event-id'];
+  const raw = query ?? (typeof header === 'string' ? header : null);
+  const param = query !== null ? 'after' : 'Last-Event-ID';
   if (raw === null || raw === '') return 0;
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-    throw badRequest('after must be a non-negative integer sequence.', 'after');
+    throw badRequest(`${param} must be a non-negative integer sequence.`, param);
   }
   return Number(raw);
 }
@@ -68,7 +72,7 @@ export const runRoutes: Route[] = [
     pattern: /^\/v1\/runs\/([^/]+)\/events$/,
     async handle(ctx) {
       const run = requireRun(ctx);
-      const after = parseAfterSequence(ctx.url.searchParams);
+      const after = parseAfterSequence(ctx);
       const log = ctx.core.logFor(run.id);
       if (!log) throw notFound(`No run with id ${run.id}.`, 'id');
       const faults = ctx.faults.current;

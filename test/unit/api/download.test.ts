@@ -2,7 +2,7 @@
 // nothing behind; progress follows Content-Length.
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isApiError } from '../../../src/api/errors';
 import { QUICK_BACKOFF, makeTempDir, rejectionOf, startRuntimeWithClient, type RuntimeWithClient } from './fixtures';
@@ -28,13 +28,11 @@ describe('api/download', () => {
   });
   afterEach(() => ctx.runtime.clearFaults());
 
-  async function freshDir(name: string): Promise<string> {
-    const dir = join(temp.dir, name);
-    return dir;
-  }
+  /** A folder path that does not exist yet: the download creates it. */
+  const freshDir = (name: string): string => join(temp.dir, name);
 
   it('writes the content to the target with progress from Content-Length', async () => {
-    const dir = await freshDir('ok');
+    const dir = freshDir('ok');
     const target = join(dir, 'copy.bin');
     const progress: [number, number | undefined][] = [];
     const result = await ctx.client.downloadFile(fileId, target, { onProgress: (r, t) => progress.push([r, t]) });
@@ -46,7 +44,7 @@ describe('api/download', () => {
   });
 
   it('replaces an existing target only once the new content is complete', async () => {
-    const dir = await freshDir('replace');
+    const dir = freshDir('replace');
     const target = join(dir, 'copy.bin');
     await ctx.client.downloadFile(fileId, target);
     await writeFile(target, 'old');
@@ -59,7 +57,7 @@ describe('api/download', () => {
   });
 
   it('a download cut mid-body fails as a connection error and leaves no file', async () => {
-    const dir = await freshDir('cut');
+    const dir = freshDir('cut');
     ctx.runtime.setFaults({ cutDownloadAfterBytes: 1024 * 1024 });
     const err = await rejectionOf(ctx.client.downloadFile(fileId, join(dir, 'cut.bin')));
     assert.ok(isApiError(err, 'connection'), String(err));
@@ -67,7 +65,7 @@ describe('api/download', () => {
   });
 
   it('a cancelled download rejects as aborted and leaves no file', async () => {
-    const dir = await freshDir('cancel');
+    const dir = freshDir('cancel');
     const controller = new AbortController();
     const err = await rejectionOf(
       ctx.client.downloadFile(fileId, join(dir, 'c.bin'), {
@@ -82,9 +80,22 @@ describe('api/download', () => {
   });
 
   it('an unknown file id fails as not_found without creating anything', async () => {
-    const dir = await freshDir('missing');
+    const dir = freshDir('missing');
     assert.ok(isApiError(await rejectionOf(ctx.client.downloadFile('file_nope', join(dir, 'x.bin'))), 'not_found'));
     assert.deepEqual(await readdir(dir).catch(() => []), []);
+  });
+
+  it('a target it cannot write fails as validation, not retried, and leaves no temporary file', async () => {
+    const dir = freshDir('blocked');
+    await ctx.client.downloadFile(fileId, join(dir, 'taken'));
+    await rm(join(dir, 'taken'));
+    await mkdir(join(dir, 'taken', 'inside'), { recursive: true });
+    const before = ctx.logger.lines.length;
+    const err = await rejectionOf(ctx.client.downloadFile(fileId, join(dir, 'taken')));
+    assert.ok(isApiError(err, 'validation'), String(err));
+    assert.match(err.message, /Could not save/);
+    assert.equal(ctx.logger.lines.length - before, 1, 'one attempt');
+    assert.deepEqual(await readdir(dir), ['taken']);
   });
 
   it('reads content into memory up to maxBytes and refuses more', async () => {

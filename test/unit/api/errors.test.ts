@@ -10,7 +10,7 @@ describe('api/errors', () => {
   describe('from the runtime', () => {
     let ctx: RuntimeWithClient;
     before(async () => {
-      ctx = await startRuntimeWithClient({ apiKeys: ['rw-key'], readOnlyKeys: ['ro-key'] }, { maxRetries: 0 });
+      ctx = await startRuntimeWithClient({ apiKeys: ['rw-key'], readOnlyKeys: ['ro-key'] }, { maxRetries: 0, timeoutMs: 10_000 });
     });
     after(async () => ctx.close());
     afterEach(() => ctx.runtime.clearFaults());
@@ -59,7 +59,7 @@ describe('api/errors', () => {
 
     it('a body over the server limit is too_large (413)', async () => {
       const err = await rejectionOf(ctx.client.createTask({ objective: 'x'.repeat(1024 * 1024 + 10) }));
-      assert.ok(isApiError(err, 'too_large'));
+      assert.ok(isApiError(err, 'too_large'), String(err));
       assert.equal(err.status, 413);
       assert.match(describeError(err), /413/);
     });

@@ -3,6 +3,7 @@
 // backpressure, and the socket freed by close().
 import * as assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
+import { ApiError } from '../../../src/api/errors';
 import { RunEventSubscription } from '../../../src/api/events';
 import type { RunEvent } from '../../../src/api/types';
 import { afterOf, clientFor, collect, delay, disposeClients, sseHead, sseMessage, startRawServer, stateRecorder, waitFor, type RawServer } from './eventsSupport';
@@ -145,6 +146,30 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
     const reconnect = recorder.states.find((s) => s.state === 'reconnecting');
     assert.ok(reconnect && reconnect.state === 'reconnecting' && /no data for 200 ms/.test(reconnect.reason));
     assert.equal(server.requests.length, 2);
+  });
+
+  it('a terminal event with unexpected field types is delivered as unknown and still ends the subscription', async () => {
+    server = await startRawServer((_req, res) => {
+      sseHead(res);
+      res.write(sseMessage('plan.created', { sequence: 1, steps: 1, strategy: 's' }) + sseMessage('run.completed', { sequence: 2, status: 3 }));
+      // the connection stays open: the subscription must end on the event, not on the close
+    });
+    const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_odd_end');
+    const events = await collect(sub);
+    assert.deepEqual(events[1], { event: 'run.completed', known: false, data: { sequence: 2, status: 3 } });
+    assert.deepEqual(sub.state, { state: 'ended', status: 'completed' });
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('a 200 answer that is not an event stream fails with a protocol error instead of retrying', async () => {
+    server = await startRawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>sign in to the proxy</html>');
+    });
+    const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_html');
+    await assert.rejects(collect(sub), (err: unknown) => err instanceof ApiError && err.kind === 'protocol');
+    assert.equal(sub.state.state, 'failed');
+    assert.equal(server.requests.length, 1);
   });
 
   it('close() mid-stream ends the iteration at once and frees the socket', async () => {

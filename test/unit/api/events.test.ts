@@ -181,6 +181,7 @@ describe('RunEventSubscription (reference runtime)', function () {
     assert.deepEqual(sequences(events), range(1, 13));
     const [first, second, ...later] = reconnects(recorder.states);
     assert.deepEqual([first.attempt, second.attempt], [1, 2]);
+    assert.ok(first.delayMs <= 500, `the first retry is planned within 500 ms, not ${first.delayMs}`);
     assert.match(first.reason, /503|server/i);
     assert.equal(later.length, 3);
     assert.ok(later.every((s) => s.delayMs >= 300 && s.attempt === 1), JSON.stringify(later));
@@ -266,6 +267,20 @@ describe('RunEventSubscription (reference runtime)', function () {
     const events = await collect(subscribe(rt, runId, { idleTimeoutMs: 100, onState: recorder.onState }), () => delay(150));
     assert.equal(events.length, 7);
     assert.deepEqual(reconnects(recorder.states), []);
+  });
+
+  it('a disposed client ends the subscription as failed instead of retrying for ever', async () => {
+    const rt = await start({ keepAliveMs: 60_000 });
+    const runId = await rt.createSyntheticRun({ events: 0, terminal: null, live: true });
+    rt.appendEvent(runId, 'plan.created', { steps: 1, strategy: 's' });
+    const client = clientFor(rt.baseUrl, rt.apiKey);
+    const sub = new RunEventSubscription(client, runId);
+    const iterator = sub[Symbol.asyncIterator]();
+    assert.equal((await iterator.next()).done, false);
+    await client.dispose();
+    const err = await rejection(iterator.next());
+    assert.ok(err instanceof ApiError && err.kind === 'aborted');
+    assert.equal(sub.state.state, 'failed');
   });
 
   it('close() mid-stream resolves the pending read as done and frees the socket', async () => {

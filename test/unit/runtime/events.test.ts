@@ -56,6 +56,13 @@ describe('runtime: run event stream', () => {
     assert.strictEqual(past.outcome, 'ended');
   });
 
+  it('resumes from the Last-Event-ID header when after is absent', async () => {
+    const runId = await rt.createSyntheticRun({ events: 5 });
+    const res = await fetch(`${rt.baseUrl}/v1/runs/${runId}/events`, { headers: { Authorization: `Bearer ${rt.apiKey}`, 'Last-Event-ID': '4' } });
+    const ids = [...(await res.text()).matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    assert.deepStrictEqual(ids, [5, 6]);
+  });
+
   it('rejects a malformed after and an unknown run', async () => {
     const runId = await rt.createSyntheticRun({ events: 1 });
     for (const bad of ['-1', 'x', '1.5']) {
@@ -68,8 +75,16 @@ describe('runtime: run event stream', () => {
 
   it('tails a live run: appended events arrive as they are written, then the end', async () => {
     const runId = await rt.createSyntheticRun({ events: 2, terminal: null });
-    const reading = readEvents(rt, runId, { after: 1 });
-    await waitFor(() => true, 'nothing');
+    let caughtUp = false;
+    const reading = readEvents(rt, runId, {
+      after: 1,
+      stopWhen: (r) => {
+        caughtUp = r.events.length >= 1;
+        return false;
+      },
+    });
+    // Append only once the subscriber is connected and idle, so these arrive through the live tail.
+    await waitFor(() => caughtUp, 'the subscriber to catch up');
     assert.strictEqual(rt.appendEvent(runId, 'step.started', { step_id: 's9', title: 'Later' }), 3);
     assert.strictEqual(rt.appendEvent(runId, 'custom.kind', { anything: true }), 4);
     rt.endRun(runId, 'completed');

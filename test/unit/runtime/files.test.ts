@@ -1,6 +1,7 @@
 // /v1/files: streamed upload with validation, metadata, download headers, list, delete, encryption at rest.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as http from 'http';
 import * as path from 'path';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, errorOf, upload, uploadOk } from './runtimeTestKit';
@@ -61,6 +62,30 @@ describe('runtime: files', () => {
     assert.strictEqual(errorOf(wrong).param, 'purpose');
     assert.strictEqual(errorOf(wrong).type, 'invalid_request_error');
     assert.deepStrictEqual(fs.readdirSync(path.join(rt.dataDir, 'blobs')), [], 'nothing kept');
+  });
+
+  it('refuses a bad purpose sent before the file part without reading the file', async () => {
+    const boundary = 'early-purpose';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nwrong\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\n`;
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(`${rt.baseUrl}/v1/files`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${rt.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      });
+      req.on('response', (r) => {
+        let body = '';
+        r.setEncoding('utf8');
+        r.on('data', (d: string) => (body += d));
+        r.on('end', () => {
+          resolve({ status: r.statusCode ?? 0, body });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+      req.write(head); // the file part never ends: only an early answer can arrive
+    });
+    assert.strictEqual(res.status, 400);
+    assert.strictEqual(JSON.parse(res.body).error.param, 'purpose');
   });
 
   it('rejects a body without a file part with 400 naming file', async () => {

@@ -254,6 +254,19 @@ describe('views/providers (reference runtime)', function () {
       assert.deepEqual(ids(await files.getChildren()), [rows[1].id]);
       files.dispose();
     });
+
+    it('refreshing a row of a file the server deleted takes it off the view', async () => {
+      const [a, b] = await upload(2);
+      const h = harness(rt.client, 10);
+      const files = new FilesTreeProvider(h.deps, h.contextKeys);
+      const rows = await files.getChildren();
+      const row = rows.find((r) => r.id === `file:${a}`);
+      assert.ok(row instanceof FileNode);
+      await rt.client.deleteFile(a);
+      await files.refreshNode(row);
+      assert.deepEqual(ids(await files.getChildren()), [`file:${b}`]);
+      files.dispose();
+    });
   });
 
   describe('Tasks', () => {
@@ -261,7 +274,7 @@ describe('views/providers (reference runtime)', function () {
       const [fileId] = await upload(1);
       const task = await rt.client.createTask({ objective: 'Report on the doc', attachments: [{ type: 'document', fileId }] });
       const h = harness(rt.client, 10);
-      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys });
+      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys, pollDelays: { firstMs: 10, maxMs: 50 } });
       const finished = nextEvent(tasks.onDidFinishRun);
       tasks.trackRun(task.run_id ?? '', task.id);
       await finished;
@@ -354,6 +367,26 @@ describe('views/providers (reference runtime)', function () {
       const rows = await tasks.getChildren();
       assert.equal(rows[0], node);
       assert.equal(rows.filter((r) => r.id === node.id).length, 1);
+      tasks.dispose();
+    });
+
+    it('refreshing a task row re-reads it and reloads its runs when next shown', async () => {
+      const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
+      const h = harness(rt.client, 10);
+      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys, schedule: new ManualClock().schedule });
+      const [taskNode] = await tasks.getChildren();
+      assert.ok(taskNode instanceof TaskNode);
+      const [before] = await tasks.getChildren(taskNode);
+      rt.runtime.endRun(runId, 'cancelled');
+      const changed = nextEvent(tasks.onDidChangeTreeData);
+      await tasks.refreshNode(taskNode);
+      assert.equal(await changed, taskNode);
+      assert.equal(taskNode.task.status, 'cancelled');
+      const [after] = await tasks.getChildren(taskNode);
+      assert.ok(after instanceof RunNode);
+      assert.notEqual(after, before, 'the runs were fetched again');
+      assert.equal(after.id, before.id, 'with the same row id');
+      assert.equal(after.run.status, 'cancelled');
       tasks.dispose();
     });
 

@@ -21,11 +21,11 @@ function reset(over: Partial<Extract<HostMessage, { type: 'reset' }>> = {}): Hos
 }
 
 async function waitForSequence(p: PanelPage, sequence: number): Promise<void> {
-  await p.until(`document.getElementById('last-sequence')?.dataset.sequence === '${sequence}'`);
+  await p.until(`document.getElementById('last-sequence')?.dataset.value === '${sequence}'`);
 }
 
 async function renderedSequences(p: PanelPage): Promise<number[]> {
-  return p.js(`[...document.querySelectorAll('#timeline .row:not([hidden])[data-sequence]')].map((r) => Number(r.dataset.sequence))`);
+  return p.js(`[...document.querySelectorAll('#timeline .row[data-sequence]')].map((r) => Number(r.dataset.sequence))`);
 }
 
 const AT_BOTTOM = `(() => { const t = document.getElementById('timeline'); return t.scrollTop + t.clientHeight >= t.scrollHeight - 12; })()`;
@@ -114,7 +114,7 @@ describe('run panel page (headless Chromium)', function () {
     await p.page.waitForSelector('#artifacts li');
     // Expanding a row puts its raw JSON on the page too.
     await p.page.click('#timeline .row[data-sequence="5"]');
-    await p.page.waitForSelector('#raw-detail[data-sequence="5"]');
+    await p.page.waitForSelector('#raw-detail[data-for-sequence="5"]');
     const result = await p.js<{ pwned?: number; injected: number; text: string }>(`({
       pwned: window.__pwned,
       injected: document.querySelectorAll('#app img, #app svg, #app script, #app iframe').length,
@@ -167,12 +167,12 @@ describe('run panel page (headless Chromium)', function () {
     await p.send(reset(), { type: 'events', events: run });
     await waitForSequence(p, run.length);
     await p.page.selectOption('#kind-filter', 'tool.called');
-    await p.until(`[...document.querySelectorAll('#timeline .row:not([hidden])')].every((r) => r.dataset.kind === 'tool.called')`);
+    await p.until(`[...document.querySelectorAll('#timeline .row')].every((r) => r.dataset.kind === 'tool.called')`);
     assert.strictEqual((await renderedSequences(p)).length, 6);
     await p.page.selectOption('#kind-filter', '');
     await p.page.fill('#search', 'read_FILE');
-    await p.until(`document.querySelectorAll('#timeline .row:not([hidden])').length === 3`);
-    const kinds = await p.js<string[]>(`[...document.querySelectorAll('#timeline .row:not([hidden])')].map((r) => r.dataset.kind)`);
+    await p.until(`document.querySelectorAll('#timeline .row').length === 3`);
+    const kinds = await p.js<string[]>(`[...document.querySelectorAll('#timeline .row')].map((r) => r.dataset.kind)`);
     assert.deepStrictEqual(kinds, ['tool.called', 'tool.called', 'tool.called']);
     await p.page.fill('#search', 'no such text anywhere');
     await p.until(`document.getElementById('timeline-empty').textContent === 'No events match the filter.'`);
@@ -183,7 +183,7 @@ describe('run panel page (headless Chromium)', function () {
     await p.send(reset(), { type: 'events', events: run });
     await waitForSequence(p, run.length);
     await p.page.click('#timeline .row[data-sequence="3"]');
-    await p.page.waitForSelector('#raw-detail[data-sequence="3"]');
+    await p.page.waitForSelector('#raw-detail[data-for-sequence="3"]');
     const json = await p.page.$eval('#raw-detail .raw-json', (e) => e.textContent ?? '');
     assert.deepStrictEqual(JSON.parse(json).data, run[2].data);
     await p.page.click('#copy-json');
