@@ -25,9 +25,15 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
+/**
+ * Redraws of the rows are spaced at least this far apart: while a fast run streams, every draw
+ * reflows all visible rows (new text), and 20 a second reads as live.
+ */
+const MIN_DRAW_INTERVAL_MS = 50;
 /** Persisting is throttled; the snapshot saved is small (a restored panel resumes from it). */
 const PERSIST_EVERY_MS = 1000;
 const PERSIST_LIMITS = { recent: 200, steps: 300 };
+const HOST_MESSAGE_TYPES = new Set<unknown>(['reset', 'events', 'info', 'connection', 'artifacts'] satisfies HostMessage['type'][]);
 
 function start(): void {
   const vscode = acquireVsCodeApi();
@@ -41,6 +47,8 @@ function start(): void {
   let reconnectDeadline: number | undefined;
   let pending: Change = { rows: false, header: false, artifacts: false, reset: false, appendedOnly: true };
   let frame = 0;
+  let drawTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastDraw = 0;
   let persistTimer: ReturnType<typeof setTimeout> | undefined;
   let lastPersist = 0;
 
@@ -63,11 +71,20 @@ function start(): void {
       reset: pending.reset || !!change.reset,
       appendedOnly: pending.appendedOnly && change.appendedOnly !== false,
     };
-    if (frame === 0) frame = requestAnimationFrame(draw);
+    if (frame !== 0 || drawTimer !== undefined) return;
+    const wait = lastDraw + MIN_DRAW_INTERVAL_MS - performance.now();
+    // User actions (filter, expand) draw at once; streamed events wait for the interval.
+    if (wait <= 0 || change.reset) frame = requestAnimationFrame(draw);
+    else
+      drawTimer = setTimeout(() => {
+        drawTimer = undefined;
+        frame = requestAnimationFrame(draw);
+      }, wait);
   }
 
   function draw(): void {
     frame = 0;
+    lastDraw = performance.now();
     const change = pending;
     pending = { rows: false, header: false, artifacts: false, reset: false, appendedOnly: true };
     const now = Date.now();
@@ -121,7 +138,7 @@ function start(): void {
 
   window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     const message = event.data;
-    if (!message || typeof message !== 'object' || typeof message.type !== 'string') return;
+    if (!message || typeof message !== 'object' || !HOST_MESSAGE_TYPES.has(message.type)) return;
     if (message.type === 'reset') expanded = undefined;
     if (message.type === 'connection') {
       const c = message.connection;

@@ -22,6 +22,10 @@ export class VirtualList<T> {
   private detail: HTMLElement | undefined;
   private readonly rowHeight: number;
   private readonly overscan: number;
+  // Layout figures are cached (scroll events, a ResizeObserver) so that drawing never forces a
+  // synchronous layout: on a busy page that was the largest cost of a frame.
+  private viewHeight = 0;
+  private scrollTop = 0;
 
   constructor(private readonly options: VirtualListOptions<T>) {
     this.rowHeight = options.rowHeight;
@@ -32,11 +36,18 @@ export class VirtualList<T> {
     options.container.addEventListener(
       'scroll',
       () => {
+        this.scrollTop = options.container.scrollTop;
         options.onScroll?.();
         this.render(false);
       },
       { passive: true },
     );
+    new ResizeObserver((entries) => {
+      const height = entries[entries.length - 1]?.contentRect.height;
+      if (height === undefined || height === this.viewHeight) return;
+      this.viewHeight = height;
+      this.render(false);
+    }).observe(options.container);
   }
 
   get length(): number {
@@ -57,15 +68,7 @@ export class VirtualList<T> {
   }
 
   isAtBottom(): boolean {
-    const c = this.options.container;
-    return c.scrollTop + c.clientHeight >= c.scrollHeight - this.rowHeight / 2;
-  }
-
-  scrollToIndex(index: number): void {
-    const c = this.options.container;
-    const top = this.top(index);
-    if (top < c.scrollTop) c.scrollTop = top;
-    else if (top + this.rowHeight > c.scrollTop + c.clientHeight) c.scrollTop = top + this.rowHeight - c.clientHeight;
+    return this.scrollTop + this.height() >= this.total() - this.rowHeight / 2;
   }
 
   /**
@@ -74,10 +77,9 @@ export class VirtualList<T> {
    * layout pass, not several.
    */
   render(force: boolean, toBottom = false): void {
-    const c = this.options.container;
-    const viewHeight = c.clientHeight || this.rowHeight * 40;
-    const total = this.items.length * this.rowHeight + this.expandedHeight;
-    const viewTop = toBottom ? Math.max(0, total - viewHeight) : Math.min(c.scrollTop, Math.max(0, total - viewHeight));
+    const viewHeight = this.height();
+    const total = this.total();
+    const viewTop = toBottom ? Math.max(0, total - viewHeight) : Math.min(this.scrollTop, Math.max(0, total - viewHeight));
     const height = `${total}px`;
     if (this.canvas.style.height !== height) this.canvas.style.height = height;
     const start = Math.max(0, this.indexAt(viewTop) - this.overscan);
@@ -107,7 +109,20 @@ export class VirtualList<T> {
       const detailHeight = `${this.expandedHeight}px`;
       if (this.detail.style.height !== detailHeight) this.detail.style.height = detailHeight;
     }
-    if (toBottom && Math.abs(c.scrollTop - viewTop) >= 1) c.scrollTop = viewTop;
+    if (toBottom && Math.abs(this.scrollTop - viewTop) >= 1) {
+      this.scrollTop = viewTop;
+      this.options.container.scrollTop = viewTop;
+    }
+  }
+
+  private total(): number {
+    return this.items.length * this.rowHeight + this.expandedHeight;
+  }
+
+  private height(): number {
+    // Read once before the ResizeObserver's first report; cached afterwards.
+    if (this.viewHeight === 0) this.viewHeight = this.options.container.clientHeight;
+    return this.viewHeight || this.rowHeight * 40;
   }
 
   private top(index: number): number {

@@ -17,6 +17,7 @@ export interface DispatcherConfig {
   readOnlyKeys: string[];
   adminKey: string;
   keepAliveMs: number;
+  maxUploadBytes: number;
   log: (line: string) => void;
 }
 
@@ -146,7 +147,7 @@ export class HttpDispatcher {
   }
 
   private context(req: IncomingMessage, res: ServerResponse, url: URL, params: string[], requestId: string): RequestContext {
-    return { req, res, url, params, requestId, core: this.core, faults: this.faults, keepAliveMs: this.config.keepAliveMs };
+    return { req, res, url, params, requestId, core: this.core, faults: this.faults, keepAliveMs: this.config.keepAliveMs, maxUploadBytes: this.config.maxUploadBytes };
   }
 
   private deliver(req: IncomingMessage, res: ServerResponse, method: string, pathname: string, reply: Reply): void {

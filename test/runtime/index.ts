@@ -7,6 +7,7 @@ import * as path from 'path';
 import { FaultState, type FaultSettings } from './faults';
 import { HttpDispatcher } from './httpDispatcher';
 import { IdempotencyStore } from './idempotency';
+import { MAX_UPLOAD_BYTES } from './records';
 import { RuntimeCore } from './runtimeCore';
 
 export type { FaultSettings } from './faults';
@@ -20,6 +21,8 @@ export interface RuntimeOptions {
   adminKey?: string;
   eventDelayMs?: number;
   keepAliveMs?: number;
+  /** Upload limit; default the spec's 512 MB. Tests lower it to provoke a 413 cheaply. */
+  maxUploadBytes?: number;
   faults?: FaultSettings;
   log?: (line: string) => void;
 }
@@ -48,11 +51,28 @@ export interface RuntimeHandle {
   close(): Promise<void>;
 }
 
+/**
+ * Temp data dirs made here and not yet removed by close(): a test process that exits without
+ * closing its runtime (mocha --exit, an uncaught error) still leaves nothing behind in /tmp.
+ */
+const ownedDataDirs = new Set<string>();
+let exitHookInstalled = false;
+
+function removeAtExit(dir: string): void {
+  ownedDataDirs.add(dir);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const owned of ownedDataDirs) fs.rmSync(owned, { recursive: true, force: true });
+  });
+}
+
 export async function startRuntime(options: RuntimeOptions = {}): Promise<RuntimeHandle> {
   const host = options.host ?? '127.0.0.1';
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-runtime-'));
   fs.mkdirSync(dataDir, { recursive: true });
+  if (ownsDataDir) removeAtExit(dataDir);
   const apiKeys = options.apiKeys ?? ['test-key'];
   if (apiKeys.length === 0) throw new Error('startRuntime needs at least one API key');
   const adminKey = options.adminKey ?? 'admin-key';
@@ -66,6 +86,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     readOnlyKeys: options.readOnlyKeys ?? [],
     adminKey,
     keepAliveMs: options.keepAliveMs ?? 15000,
+    maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
     log,
   });
   // requestTimeout 0: a 512 MB upload over a slow link must not be cut by Node's default 5 minutes.
@@ -115,7 +136,10 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
         await core.close();
         server.closeAllConnections();
         await stopped;
-        if (ownsDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+        if (ownsDataDir) {
+          fs.rmSync(dataDir, { recursive: true, force: true });
+          ownedDataDirs.delete(dataDir);
+        }
       })();
       return closing;
     },

@@ -36,8 +36,8 @@ export function guessContentType(filename: string, declared: string | undefined)
   return TYPES_BY_EXTENSION[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
 }
 
-export function tooLarge(): HttpError {
-  return new HttpError(413, 'invalid_request_error', 'file_too_large', `The file is larger than the limit of ${MAX_UPLOAD_BYTES} bytes (512 MB).`, 'file', {
+export function tooLarge(limit = MAX_UPLOAD_BYTES): HttpError {
+  return new HttpError(413, 'invalid_request_error', 'file_too_large', `The file is larger than the limit of ${limit} bytes${limit === MAX_UPLOAD_BYTES ? ' (512 MB)' : ''}.`, 'file', {
     Connection: 'close',
   });
 }
@@ -52,7 +52,7 @@ export function parseUpload(
   return new Promise<ParsedUpload>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', highWaterMark: 1024 * 1024, fileHwm: 1024 * 1024, limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', highWaterMark: 1024 * 1024, fileHwm: 1024 * 1024, limits: { fileSize: maxBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024 } });
     } catch {
       reject(badRequest('The body must be multipart/form-data with a purpose field and a file part.', 'file', 'invalid_content_type'));
       return;
@@ -86,7 +86,8 @@ export function parseUpload(
       const filename = path.basename(info.filename || 'upload.bin') || 'upload.bin';
       fileInfo = { filename, contentType: guessContentType(filename, info.mimeType) };
       blob = blobs.createWriter();
-      stream.on('limit', () => fail(tooLarge()));
+      // busboy fires 'limit' on reaching fileSize, which is maxBytes + 1: the file is over the limit.
+      stream.on('limit', () => fail(tooLarge(maxBytes)));
       stream.on('data', (chunk: Buffer) => fileHash.update(chunk));
       stream.pipe(blob.sink);
     });

@@ -101,10 +101,17 @@ export class Workbench {
   /** Right-clicks `row` and chooses `item` in its context menu. */
   async contextMenu(row: Locator, item: string | RegExp): Promise<void> {
     await row.click({ button: 'right' });
-    const menuItem = this.page.locator('.context-view .monaco-menu .action-item .action-label', { hasText: typeof item === 'string' ? exactly(item) : item }).first();
+    const menu = this.page.locator('.context-view .monaco-menu');
+    const menuItem = menu.locator('.action-item .action-label', { hasText: typeof item === 'string' ? exactly(item) : item }).first();
     await menuItem.waitFor({ timeout: this.timeoutMs });
     await menuItem.click();
-    await this.page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: this.timeoutMs }).catch(() => undefined);
+    // A click that lands while the menu is still settling (a busy machine) can be lost; the
+    // hovered item is focused, so Enter chooses it.
+    if (!(await menu.waitFor({ state: 'detached', timeout: 5_000 }).then(() => true, () => false))) {
+      await menuItem.hover();
+      await this.page.keyboard.press('Enter');
+      await menu.waitFor({ state: 'detached', timeout: this.timeoutMs });
+    }
   }
 
   /** The quick input widget (palette, quick pick and input box share it). */
@@ -256,9 +263,14 @@ export class Workbench {
     }
   }
 
-  /** Reloads the window (as "Developer: Reload Window" would) and waits for the workbench. */
+  /**
+   * Reloads the window the way a user does ("Developer: Reload Window": the workbench shuts down
+   * properly and saves its state, which a bare page reload may not) and waits for the new one.
+   */
   async reload(): Promise<void> {
-    await this.page.reload({ timeout: 60_000 });
+    const reloaded = this.page.waitForEvent('domcontentloaded', { timeout: 60_000 });
+    await this.runCommand('Developer: Reload Window');
+    await reloaded;
     await this.waitForReady();
   }
 }

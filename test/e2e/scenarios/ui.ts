@@ -24,8 +24,8 @@ export const UI = {
   },
   /** The sign-in input box's title contains this. */
   apiKeyPrompt: /API key/i,
-  /** The objective prompt of the new-task flow. */
-  objectivePrompt: /objective/i,
+  /** The objective prompt of the new-task flow (title "New Agent Runtime Task"). */
+  objectivePrompt: /New Agent Runtime Task|objective|What should the agent do/i,
   /** The run panel (webview) marks each event row with data-sequence. */
   runPanelRow: '[data-sequence]',
   reconnecting: /reconnecting/i,

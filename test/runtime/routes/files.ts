@@ -21,6 +21,7 @@ export const fileRoutes: Route[] = [
         badRequest(`purpose must be one of ${UPLOAD_PURPOSES.join(', ')}.`, 'purpose', purpose === undefined ? 'missing_parameter' : 'invalid_parameter');
       const upload = await parseUpload(ctx.req, ctx.core.blobs, (name, value) =>
         name === 'purpose' && !UPLOAD_PURPOSES.includes(value) ? badPurpose(value) : undefined,
+        ctx.maxUploadBytes,
       );
       const purpose = upload.fields.purpose;
       if (purpose === undefined || !UPLOAD_PURPOSES.includes(purpose)) {

@@ -15,6 +15,7 @@ export interface RequestContext {
   core: RuntimeCore;
   faults: FaultState;
   keepAliveMs: number;
+  maxUploadBytes: number;
 }
 
 export interface Reply {
@@ -39,18 +40,39 @@ export type Route =
 
 const MAX_JSON_BYTES = 1024 * 1024;
 
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_JSON_BYTES) {
-      req.pause();
-      throw new HttpError(413, 'invalid_request_error', 'body_too_large', 'The JSON body is larger than 1 MiB.', undefined, { Connection: 'close' });
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+export function readBody(req: IncomingMessage): Promise<Buffer> {
+  // Event listeners, not `for await`: throwing out of a for-await destroys the request, and the
+  // 413 could then never be answered.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_JSON_BYTES) {
+        cleanup();
+        req.pause();
+        reject(new HttpError(413, 'invalid_request_error', 'body_too_large', 'The JSON body is larger than 1 MiB.', undefined, { Connection: 'close' }));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
 
 /** A JSON POST: the fingerprint is the raw body; validation happens at commit so its answer is stored too. */

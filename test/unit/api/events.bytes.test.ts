@@ -161,15 +161,22 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
     assert.equal(server.requests.length, 1);
   });
 
-  it('a 200 answer that is not an event stream fails with a protocol error instead of retrying', async () => {
-    server = await startRawServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html>sign in to the proxy</html>');
+  it('a 200 answer that is not an event stream, or a 204, fails with a protocol error instead of retrying', async () => {
+    server = await startRawServer((_req, res, index) => {
+      if (index === 0) {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html>sign in to the proxy</html>');
+      } else {
+        res.writeHead(204);
+        res.end();
+      }
     });
-    const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_html');
-    await assert.rejects(collect(sub), (err: unknown) => err instanceof ApiError && err.kind === 'protocol');
-    assert.equal(sub.state.state, 'failed');
-    assert.equal(server.requests.length, 1);
+    for (const expected of [200, 204]) {
+      const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_html');
+      await assert.rejects(collect(sub), (err: unknown) => err instanceof ApiError && err.kind === 'protocol' && err.status === expected);
+      assert.equal(sub.state.state, 'failed');
+    }
+    assert.equal(server.requests.length, 2);
   });
 
   it('close() mid-stream ends the iteration at once and frees the socket', async () => {

@@ -101,13 +101,14 @@ describe('RunEventSubscription (reference runtime)', function () {
   }
 
   it('keep-alive-only stretches longer than the idle timeout do not reconnect', async () => {
-    const rt = await start({ keepAliveMs: 40 });
+    const rt = await start({ keepAliveMs: 50 });
     const runId = await rt.createSyntheticRun({ events: 0, terminal: null, live: true });
     const recorder = stateRecorder();
-    const sub = subscribe(rt, runId, { idleTimeoutMs: 250, onState: recorder.onState });
+    // Margins wide enough that a busy machine's stalled event loop is not taken for silence.
+    const sub = subscribe(rt, runId, { idleTimeoutMs: 800, onState: recorder.onState });
     const done = collect(sub);
     await waitFor(() => sub.state.state === 'live', 'the stream to be live');
-    await delay(1200); // nearly five idle timeouts of nothing but keep-alives
+    await delay(2500); // three idle timeouts of nothing but keep-alives
     rt.appendEvent(runId, 'plan.created', { steps: 1, strategy: 'wait' });
     rt.endRun(runId, 'completed');
     const events = await done;
@@ -262,10 +263,10 @@ describe('RunEventSubscription (reference runtime)', function () {
 
   it('a slow consumer is not mistaken for a silent server', async () => {
     const rt = await start({ keepAliveMs: 60_000 });
-    const runId = await rt.createSyntheticRun({ events: 6, terminal: 'completed' });
+    const runId = await rt.createSyntheticRun({ events: 3, terminal: 'completed' });
     const recorder = stateRecorder();
-    const events = await collect(subscribe(rt, runId, { idleTimeoutMs: 100, onState: recorder.onState }), () => delay(150));
-    assert.equal(events.length, 7);
+    const events = await collect(subscribe(rt, runId, { idleTimeoutMs: 300, onState: recorder.onState }), () => delay(500));
+    assert.equal(events.length, 4);
     assert.deepEqual(reconnects(recorder.states), []);
   });
 
@@ -297,7 +298,7 @@ describe('RunEventSubscription (reference runtime)', function () {
     const pending = iterator.next();
     sub.close();
     assert.deepEqual(await pending, { done: true, value: undefined });
-    await waitFor(() => sockets() === before, 'both ends of the stream socket to close');
+    await waitFor(() => sockets() <= before, 'both ends of the stream socket to close');
     assert.deepEqual(await iterator.next(), { done: true, value: undefined });
     assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'live']);
   });

@@ -1,5 +1,6 @@
 // A runtime restarted on the same data directory keeps records, blobs, event logs and idempotency keys.
 import * as assert from 'assert';
+import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startRuntime } from '../../runtime/index';
@@ -84,6 +85,16 @@ describe('runtime: durability', () => {
     } finally {
       await rt.close();
     }
+  });
+
+  it('removes its own temporary data dir when the process exits without close()', async () => {
+    const index = require.resolve('../../runtime/index');
+    const script = `require(${JSON.stringify(index)}).startRuntime().then((rt) => { console.log(rt.dataDir); process.exit(0); });`;
+    const printed = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['-e', script], (err, stdout) => (err ? reject(err) : resolve(stdout.trim()))),
+    );
+    assert.match(printed, /agent-runtime-/);
+    assert.ok(!fs.existsSync(printed), 'gone after exit');
   });
 
   it('removes the temporary data dir it made itself on close', async () => {

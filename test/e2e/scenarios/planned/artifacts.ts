@@ -22,7 +22,7 @@ export const openArtifact: Scenario = {
     await workbench.runCommand(UI.commands.refreshTasks);
     const taskRow = await workbench.treeRow(UI.tasksView, objective);
     if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
-    const runRow = await workbench.treeRow(UI.tasksView, /completed/i);
+    const runRow = await workbench.treeRow(UI.tasksView, runId);
     await workbench.contextMenu(runRow, UI.menu.showArtifacts);
     const artifactRow = await workbench.treeRow(UI.tasksView, artifact.name);
     await workbench.contextMenu(artifactRow, UI.menu.openArtifact);
