@@ -20,7 +20,7 @@ export interface SubscribeOptions {
   after?: number;
   /** Aborting it is close(). */
   signal?: AbortSignal;
-  /** Reconnect when no byte at all (keep-alives included) arrived for this long; default 45 s. */
+  /** Reconnect when no byte at all (keep-alives included) arrived for this long; default 45 s; 0 or Infinity: never. */
   idleTimeoutMs?: number;
   logger?: Logger;
   onState?: (s: ConnectionState) => void;
@@ -31,7 +31,14 @@ export interface SubscribeOptions {
 /** What the subscription needs of the API client (ApiClient has it). */
 export interface EventStreamSource {
   openEventStream(runId: string, opts: { after?: number; signal?: AbortSignal }): Promise<OpenedEventStream>;
+  /** When present, asked after streams that keep closing with nothing new: has the run ended? */
+  getRun?(runId: string, opts?: { signal?: AbortSignal }): Promise<{ status?: string }>;
 }
+
+/** Empty clean closes in a row after which we ask the run itself whether it is over. */
+const EMPTY_CLOSES_BEFORE_RUN_CHECK = 2;
+
+const FINISHED_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled', 'canceled', 'succeeded']);
 
 /** The shape of ApiClient's EventStreamResponse that the subscription reads. */
 export interface OpenedEventStream {
@@ -45,6 +52,8 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 
 /** First retry after 100..200 ms (equal jitter), doubling up to 30 s. */
 export const RECONNECT_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 30_000 };
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A connection that lived this long counts as healthy even if it brought no new event. */
 export const HEALTHY_CONNECTION_MS = 10_000;
@@ -69,7 +78,7 @@ interface Connection {
   readonly body: OpenedEventStream['body'];
   readonly chunks: AsyncIterator<Uint8Array>;
   readonly openedAt: number;
-  readonly watchdog: NodeJS.Timeout;
+  readonly watchdog: NodeJS.Timeout | undefined;
   /** A new event came through this connection (not a replayed one). */
   broughtEvents: boolean;
   reading: boolean;
@@ -79,6 +88,11 @@ interface Connection {
 
 type Finish = 'ended' | 'failed' | 'closed';
 
+/**
+ * One run's events, each delivered once and in order, across reconnects. Single-use and lazy:
+ * the first next() opens the stream. Iteration ends after the terminal event (state 'ended'),
+ * or quietly on close()/abort; it throws the ApiError when the state becomes 'failed'.
+ */
 export class RunEventSubscription implements AsyncIterable<RunEvent> {
   readonly runId: string;
 
@@ -108,6 +122,7 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
   private failureThrown = false;
   private pulling: Promise<void> | undefined;
   private skippedMessages = 0;
+  private emptyCloses = 0;
   private iterator: AsyncIterableIterator<RunEvent> | undefined;
 
   constructor(client: EventStreamSource, runId: string, opts: SubscribeOptions = {}) {
@@ -117,7 +132,9 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     this.client = client;
     this.runId = runId;
     this.logger = opts.logger ?? silentLogger;
-    this.idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    const idle = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    // setTimeout turns anything above 2^31-1 ms (Infinity included) into 1 ms: clamp, or switch off.
+    this.idleTimeoutMs = Number.isFinite(idle) && idle > 0 ? Math.min(idle, MAX_TIMER_MS) : 0;
     this.policy = opts.backoff ?? RECONNECT_BACKOFF;
     this.onState = opts.onState;
     this.delivered = opts.after;
@@ -205,6 +222,7 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       }
       if (chunk.done) {
         this.reader.end();
+        this.emptyCloses = conn.broughtEvents ? 0 : this.emptyCloses + 1;
         this.connectionLost(conn, 'the stream ended before the run did');
         continue;
       }
@@ -276,6 +294,7 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     } else if (!this.connectedOnce) {
       this.setState({ state: 'connecting' });
     }
+    if (await this.runAlreadyEnded()) return;
     let opened: OpenedEventStream;
     try {
       opened = await this.client.openEventStream(this.runId, { after: this.accepted, signal: this.stopper.signal });
@@ -294,8 +313,7 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       return;
     }
     this.reader.reset();
-    const watchdog = setTimeout(() => this.onWatchdog(), this.idleTimeoutMs);
-    watchdog.unref();
+    const watchdog = this.idleTimeoutMs > 0 ? setTimeout(() => this.onWatchdog(), this.idleTimeoutMs).unref() : undefined;
     this.conn = {
       body: opened.body,
       chunks: opened.body[Symbol.asyncIterator](),
@@ -308,6 +326,26 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     this.connectedOnce = true;
     this.logger.debug(`Run ${this.runId}: run event stream open after sequence ${this.accepted ?? 'none'}${opened.requestId ? ` (request ${opened.requestId})` : ''}.`);
     this.setState({ state: 'live' });
+  }
+
+  /**
+   * A server that closes the stream of a finished run without (re)sending its terminal event
+   * would have us reconnect for ever: after a few empty closes, ask the run for its status.
+   */
+  private async runAlreadyEnded(): Promise<boolean> {
+    if (this.emptyCloses < EMPTY_CLOSES_BEFORE_RUN_CHECK || !this.client.getRun) return false;
+    try {
+      const run = await this.client.getRun(this.runId, { signal: this.stopper.signal });
+      if (this.finished !== undefined) return true;
+      if (typeof run.status === 'string' && FINISHED_STATUSES.has(run.status)) {
+        this.end(run.status);
+        return true;
+      }
+      this.emptyCloses = 0; // still running: check again only after more empty closes
+    } catch (err) {
+      this.logger.debug(`Run ${this.runId}: could not check the run's status: ${errorText(err)}`);
+    }
+    return false;
   }
 
   private openFailed(err: unknown): void {
@@ -323,7 +361,7 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     return new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
       conn.interruptRead = reject;
       conn.reading = true;
-      conn.watchdog.refresh();
+      conn.watchdog?.refresh();
       conn.chunks.next().then(resolve, reject);
     }).finally(() => {
       conn.reading = false;

@@ -1,6 +1,6 @@
 // Bytes of a server-sent event stream in, messages out: a streaming UTF-8 decoder in front of
 // eventsource-parser, so that a chunk may end anywhere (inside a line, a CRLF pair or a
-// multi-byte character). One reader per connection: a new connection starts from reset().
+// multi-byte character). Reset between connections: a new stream must not inherit a half line.
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 
 export interface SseReaderCallbacks {

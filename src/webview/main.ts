@@ -61,6 +61,7 @@ function start(): void {
       follow = list.isAtBottom();
       layout.jump.hidden = follow;
     },
+    onResize: () => list.render(false, follow),
   });
 
   function schedule(change: Partial<Change>): void {
@@ -74,12 +75,14 @@ function start(): void {
     if (frame !== 0 || drawTimer !== undefined) return;
     const wait = lastDraw + MIN_DRAW_INTERVAL_MS - performance.now();
     // User actions (filter, expand) draw at once; streamed events wait for the interval.
-    if (wait <= 0 || change.reset) frame = requestAnimationFrame(draw);
-    else
+    if (wait <= 0 || change.reset) {
+      frame = requestAnimationFrame(draw);
+    } else {
       drawTimer = setTimeout(() => {
         drawTimer = undefined;
         frame = requestAnimationFrame(draw);
       }, wait);
+    }
   }
 
   function draw(): void {

@@ -10,6 +10,8 @@ export interface VirtualListOptions<T> {
   /** Fills a pooled row element for an item (called when the item shown in it changes, or forced). */
   renderRow(element: HTMLElement, item: T, index: number): void;
   onScroll?(): void;
+  /** The view changed size (redraw it, and keep it at the bottom if it was following). */
+  onResize?(): void;
 }
 
 export class VirtualList<T> {
@@ -46,7 +48,8 @@ export class VirtualList<T> {
       const height = entries[entries.length - 1]?.contentRect.height;
       if (height === undefined || height === this.viewHeight) return;
       this.viewHeight = height;
-      this.render(false);
+      if (options.onResize) options.onResize();
+      else this.render(false);
     }).observe(options.container);
   }
 
@@ -92,6 +95,7 @@ export class VirtualList<T> {
     }
     // Rows beyond what the view needs leave the DOM (a hidden row would still carry its old event).
     while (this.pool.length > count) this.pool.pop()?.remove();
+    const setSize = String(this.items.length);
     for (let slot = 0; slot < count; slot++) {
       const element = this.pool[slot];
       const index = start + slot;
@@ -102,6 +106,13 @@ export class VirtualList<T> {
       }
       const transform = `translateY(${this.top(index)}px)`;
       if (element.style.transform !== transform) element.style.transform = transform;
+      // The position in the whole list, for assistive technology (and tests that scroll through it).
+      const position = String(index + 1);
+      if (element.getAttribute('aria-posinset') !== position) {
+        element.setAttribute('aria-posinset', position);
+        element.dataset.index = String(index);
+      }
+      if (element.getAttribute('aria-setsize') !== setSize) element.setAttribute('aria-setsize', setSize);
     }
     if (this.detail) {
       const transform = `translateY(${this.top(this.expandedIndex) + this.rowHeight}px)`;

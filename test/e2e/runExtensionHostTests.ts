@@ -8,7 +8,7 @@ import { Cleanup, exitOnSignals, withTimeout } from './harness/cleanup';
 import { startCodeServer } from './harness/codeServer';
 import { ensureCodeServer } from './harness/install';
 import { chromiumPid, formatMemory, treeMemory } from './harness/memory';
-import { addSecret, redact } from './harness/redact';
+import { addSecretsFromEnv, redact } from './harness/redact';
 import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
 import { Screenshots } from './harness/screenshots';
 import { checkBuilt, EXT_TEST_WORKSPACE_FILES, readMochaResult, startExtTestSetup } from './extHostSetup';
@@ -34,7 +34,7 @@ async function main(): Promise<number> {
     const setup = await startExtTestSetup(run.root);
     cleanup.add('runtime', () => setup.runtime.close());
     writeWorkspaceSettings(run.workspace, setup.workspaceSettings);
-    for (const [name, value] of Object.entries(process.env)) if (/KEY|TOKEN|SECRET|PASSWORD/i.test(name)) addSecret(value);
+    addSecretsFromEnv();
 
     const server = await startCodeServer(run, { env: setup.env });
     cleanup.add('code-server', () => server.stop());
@@ -44,9 +44,10 @@ async function main(): Promise<number> {
 
     const shots = new Screenshots('ext-host');
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const exited = new Promise<number>((resolve) => {
-      void page.exposeFunction('codeAutomationExit', (code: number) => resolve(Number(code)));
-    });
+    let exit: (code: number) => void = () => undefined;
+    const exited = new Promise<number>((resolve) => (exit = resolve));
+    // The workbench calls these when the suite's run() settles, and for each extension-host console line.
+    await page.exposeFunction('codeAutomationExit', (code: number) => exit(Number(code)));
     let sawSummary = false;
     await page.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
       const line = redact(util.format(...(Array.isArray(args) ? args : [args])));

@@ -12,7 +12,7 @@ import { installExtension } from './harness/codeServer';
 import { ensureCodeServer } from './harness/install';
 import { chromiumPid, formatMemory, treeMemory } from './harness/memory';
 import { extensionId, vsixPath } from './harness/paths';
-import { addSecret, redact } from './harness/redact';
+import { addSecret, addSecretsFromEnv, redact } from './harness/redact';
 import { createRunFolder, RunFolder } from './harness/runFolder';
 import { Screenshots } from './harness/screenshots';
 import { openSession, Session } from './harness/session';
@@ -99,7 +99,7 @@ async function main(): Promise<number> {
   const scenarios = selectScenarios();
   const cleanup = new Cleanup();
   exitOnSignals(cleanup, (s) => console.error(`\n${s}: stopping code-server, Chromium and the runtime`));
-  for (const [name, value] of Object.entries(process.env)) if (/KEY|TOKEN|SECRET|PASSWORD/i.test(name)) addSecret(value);
+  addSecretsFromEnv();
   let passed = 0;
   let failed = 0;
   try {

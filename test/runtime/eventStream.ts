@@ -51,6 +51,14 @@ export async function serveEventStream(res: ServerResponse, log: RunEventLog, op
   try {
     if (options.retryMs !== undefined) await write(`retry: ${options.retryMs}${nl}${nl}`);
     let position = log.positionAfter(options.after);
+    if (log.ended && position > log.size && log.size > 0) {
+      // A client whose `after` is already at the end still gets the terminal event, then the
+      // close (PROTOCOL-NOTES), so it learns the run is over instead of reconnecting for ever.
+      const last = log.entryAt(log.size);
+      if (last.kind !== 'raw') await write(`id: ${last.sequence}${nl}event: ${last.event}${nl}data: ${last.dataJson}${nl}${nl}`);
+      res.end();
+      return;
+    }
     let eventsSent = 0;
     const limit = options.dropAfterEvents;
     while (!closed) {

@@ -11,3 +11,10 @@ export function redact(text: string): string {
   for (const secret of secrets) out = out.split(secret).join('[redacted]');
   return out;
 }
+
+/** Registers the values of environment variables named like secrets (long enough to be keys). */
+export function addSecretsFromEnv(env: NodeJS.ProcessEnv = process.env): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (/KEY|TOKEN|SECRET|PASSWORD/i.test(name) && value && value.length >= 8) addSecret(value);
+  }
+}

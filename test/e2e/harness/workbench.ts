@@ -31,12 +31,21 @@ export class Workbench {
     return this.page.locator(`.part.activitybar .action-item .action-label[aria-label^="${title}"], .part.activitybar .action-item[aria-label^="${title}"]`).first();
   }
 
-  /** Opens an activity-bar container and waits for the sidebar to show its title. */
+  /**
+   * Opens an activity-bar container and waits for the sidebar to show its title. Clicking the
+   * active container's icon hides the sidebar, and an extension may reveal its container at the
+   * same moment, so look again after each click until the title shows.
+   */
   async openContainer(title: string): Promise<void> {
     const item = this.activityItem(title);
     await item.waitFor({ timeout: this.timeoutMs });
-    if (!(await this.sidebarTitleIs(title))) await item.click();
-    await this.page.locator('.part.sidebar .composite.title .title-label', { hasText: new RegExp(escapeRegExp(title), 'i') }).waitFor({ timeout: this.timeoutMs });
+    const shown = this.page.locator('.part.sidebar .composite.title .title-label', { hasText: new RegExp(escapeRegExp(title), 'i') });
+    const deadline = Date.now() + this.timeoutMs;
+    while (!(await this.sidebarTitleIs(title))) {
+      if (Date.now() > deadline) throw new Error(`the sidebar does not show "${title}"`);
+      await item.click();
+      await shown.waitFor({ timeout: 3_000 }).catch(() => undefined);
+    }
   }
 
   private async sidebarTitleIs(title: string): Promise<boolean> {

@@ -26,7 +26,7 @@ export const UI = {
   apiKeyPrompt: /API key/i,
   /** The objective prompt of the new-task flow (title "New Agent Runtime Task"). */
   objectivePrompt: /New Agent Runtime Task|objective|What should the agent do/i,
-  /** The run panel (webview) marks each event row with data-sequence. */
-  runPanelRow: '[data-sequence]',
+  /** The run panel (webview) marks each timeline row (a list item) with data-sequence. */
+  runPanelRow: '[role="listitem"][data-sequence]',
   reconnecting: /reconnecting/i,
 } as const;

@@ -171,12 +171,29 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
         res.end();
       }
     });
+    const baseUrl = server.baseUrl;
     for (const expected of [200, 204]) {
-      const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_html');
+      const sub = new RunEventSubscription(clientFor(baseUrl), 'run_html');
       await assert.rejects(collect(sub), (err: unknown) => err instanceof ApiError && err.kind === 'protocol' && err.status === expected);
       assert.equal(sub.state.state, 'failed');
     }
     assert.equal(server.requests.length, 2);
+  });
+
+  it('idleTimeoutMs Infinity switches the watchdog off instead of firing at once', async () => {
+    server = await startRawServer((_req, res) => {
+      sseHead(res);
+      res.write(sseMessage('plan.created', { sequence: 1, steps: 1, strategy: 's' }));
+    });
+    const recorder = stateRecorder();
+    const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_no_watchdog', { idleTimeoutMs: Infinity, onState: recorder.onState });
+    const iterator = sub[Symbol.asyncIterator]();
+    assert.equal((await iterator.next()).done, false);
+    const pending = iterator.next();
+    await delay(300);
+    sub.close();
+    assert.equal((await pending).done, true);
+    assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'live']);
   });
 
   it('close() mid-stream ends the iteration at once and frees the socket', async () => {
@@ -251,5 +268,23 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
     assert.equal(next.done, false);
     assert.equal(next.value?.data.sequence, 2);
     sub.close();
+  });
+
+  it('asks the run for its status when a server keeps closing a finished run\'s stream with nothing new', async () => {
+    let opened = 0;
+    server = await startRawServer((_req, res) => {
+      opened++;
+      sseHead(res);
+      res.end(); // a server that never re-sends the terminal event
+    });
+    const client = clientFor(server.baseUrl);
+    // The real client opens the stream; the run status comes from a stand-in, as this raw server has no runs.
+    const source = { openEventStream: client.openEventStream.bind(client), getRun: async () => ({ status: 'completed' }) };
+    const recorder = stateRecorder();
+    const sub = new RunEventSubscription(source, 'run_done', { after: 5, backoff: { baseMs: 1, capMs: 5 }, onState: recorder.onState });
+    const events = await collect(sub);
+    assert.deepEqual(events, []);
+    assert.deepEqual(sub.state, { state: 'ended', status: 'completed' });
+    assert.ok(opened >= 2 && opened <= 3, `opened ${opened} times before asking`);
   });
 });

@@ -252,6 +252,16 @@ describe('RunEventSubscription (reference runtime)', function () {
     assert.match(warnings[0].message, /malformed JSON/);
   });
 
+  it('a subscription starting at the end of a finished run ends at once instead of reconnecting', async () => {
+    const rt = await start();
+    const runId = await rt.createSyntheticRun({ events: 10, terminal: 'completed' });
+    const last = rt.eventLog(runId).at(-1)?.sequence ?? 0;
+    const recorder = stateRecorder();
+    const events = await collect(subscribe(rt, runId, { after: last, onState: recorder.onState, backoff: FAST_BACKOFF }));
+    assert.deepEqual(events, [], 'nothing is delivered twice');
+    assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'live', 'ended']);
+  });
+
   it('resuming from a caller\'s after starts exactly after it', async () => {
     const rt = await start();
     const runId = await rt.createSyntheticRun({ events: 50, terminal: 'completed' });

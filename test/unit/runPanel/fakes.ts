@@ -83,11 +83,14 @@ export class ScriptedSource implements EventSource {
   }
 }
 
-/** Resolves once `check` holds, polling the microtask and timer queues (no fixed sleeps). */
-export async function until(check: () => boolean, what = 'condition'): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
+/**
+ * Resolves once `check` holds, polling between turns of the event loop (or every `pollMs` for
+ * real I/O); the suite's timeout bounds the wait.
+ */
+export async function until(check: () => boolean, what = 'condition', pollMs = 0): Promise<void> {
+  for (let i = 0; pollMs > 0 || i < 2000; i++) {
     if (check()) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => (pollMs > 0 ? setTimeout(resolve, pollMs) : setImmediate(resolve)));
   }
   throw new Error(`never happened: ${what}`);
 }

@@ -1,5 +1,6 @@
-// Scenarios of issue 7 written against the planned UI (docs/ARCHITECTURE.md "VS Code layer").
-// Off by default; enable with E2E_SCENARIOS=all, =planned or a list of ids as features land.
+// The scenarios of issue 7, written against the planned UI (docs/ARCHITECTURE.md "VS Code
+// layer"). Each is marked `planned` and runs only when E2E_SCENARIOS asks for it (all, planned,
+// or its id); delete its `planned: true` to make it part of the default suite.
 import { Scenario } from '../types';
 import { openArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
