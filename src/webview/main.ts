@@ -159,6 +159,8 @@ function start(): void {
   // Clicks: the run id copy, Retry / Sign in, Jump to latest, row expansion, artifact actions.
   layout.copyRunId.addEventListener('click', () => vscode.postMessage({ type: 'copy', text: state.runId, what: 'runId' }));
   layout.retry.addEventListener('click', () => vscode.postMessage({ type: 'retry' }));
+  // After the end of the run, Retry lists the artifacts again.
+  layout.artifactsRetry.addEventListener('click', () => vscode.postMessage({ type: 'retry' }));
   layout.signIn.addEventListener('click', () => vscode.postMessage({ type: 'signIn' }));
   layout.rawCopy.addEventListener('click', (event) => {
     event.stopPropagation();
@@ -183,6 +185,22 @@ function start(): void {
     toggleRow(event.target);
   });
   layout.timeline.addEventListener('keydown', (event) => {
+    const moves: Record<string, (i: number) => number> = {
+      ArrowDown: (i) => i + 1,
+      ArrowUp: (i) => i - 1,
+      Home: () => 0,
+      End: () => state.visible.length - 1,
+      PageDown: (i) => i + 20,
+      PageUp: (i) => i - 20,
+    };
+    const move = moves[event.key];
+    if (move) {
+      const current = event.target instanceof HTMLElement && event.target.classList.contains('row') ? Number(event.target.dataset.index) : -1;
+      const target = Math.max(0, Math.min(state.visible.length - 1, move(current)));
+      event.preventDefault();
+      list.reveal(target)?.focus({ preventScroll: true });
+      return;
+    }
     if (event.key !== 'Enter' && event.key !== ' ') return;
     if (event.target instanceof Element && event.target.closest('#raw-detail')) return;
     event.preventDefault();

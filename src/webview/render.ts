@@ -51,6 +51,7 @@ export interface Layout {
   artifactsTitle: HTMLElement;
   artifactsMessage: HTMLElement;
   artifactsList: HTMLElement;
+  artifactsRetry: HTMLButtonElement;
   raw: HTMLElement;
   rawTitle: HTMLElement;
   rawCopy: HTMLButtonElement;
@@ -153,7 +154,9 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   artifactsMessage.id = 'artifacts-message';
   const artifactsList = el('ul', 'artifacts');
   artifactsList.id = 'artifacts';
-  summary.append(summaryTitle, grid, artifactsTitle, artifactsMessage, artifactsList);
+  const artifactsRetry = iconButton('artifacts-retry', 'refresh', strings.retry, true);
+  artifactsRetry.hidden = true;
+  summary.append(summaryTitle, grid, artifactsTitle, artifactsMessage, artifactsRetry, artifactsList);
 
   const raw = el('div', 'raw');
   raw.id = 'raw-detail';
@@ -170,7 +173,7 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
     connectionText: connectionTextEl, retry, signIn, elapsedLabel, elapsed, sequenceLabel, lastSequence, eventCount,
     plan, progressFill, progressBar, progressText, kindFilter, search, timeline, empty, jump, summary, summaryTitle,
     summaryStatusLabel, summaryStatus, summaryDurationLabel, summaryDuration, summaryStepsLabel, summarySteps,
-    artifactsTitle, artifactsMessage, artifactsList, raw, rawTitle, rawCopy, rawJson, kindsKey: '',
+    artifactsTitle, artifactsMessage, artifactsList, artifactsRetry, raw, rawTitle, rawCopy, rawJson, kindsKey: '',
   };
   applyStrings(layout, strings);
   return layout;
@@ -182,6 +185,7 @@ export function applyStrings(layout: Layout, strings: UiStrings): void {
   setButtonLabel(layout.retry, strings.retry);
   setButtonLabel(layout.signIn, strings.signIn);
   setButtonLabel(layout.jump, strings.jumpToLatest);
+  setButtonLabel(layout.artifactsRetry, strings.retry);
   setButtonLabel(layout.rawCopy, strings.copyJson);
   setText(layout.elapsedLabel, strings.elapsed);
   setText(layout.sequenceLabel, strings.lastSequence);
@@ -282,7 +286,7 @@ export function fillRow(element: HTMLElement, row: Row, state: TimelineState, no
   if (row.kind === 'omitted') delete element.dataset.sequence;
   else element.dataset.sequence = String(row.sequence);
   element.dataset.kind = row.event;
-  element.tabIndex = row.raw ? 0 : -1;
+  element.tabIndex = -1;
   if (row.raw) element.setAttribute('aria-expanded', String(expanded));
   else element.removeAttribute('aria-expanded');
   setIcon(twisty, expanded ? 'chevron-down' : 'chevron-right');
@@ -333,6 +337,7 @@ export function updateArtifacts(layout: Layout, state: TimelineState): void {
   const s = state.strings;
   const artifacts = state.artifacts;
   layout.artifactsList.replaceChildren();
+  layout.artifactsRetry.hidden = artifacts.state !== 'failed';
   switch (artifacts.state) {
     case 'none':
       setText(layout.artifactsMessage, '');

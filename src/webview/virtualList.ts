@@ -70,6 +70,22 @@ export class VirtualList<T> {
     if (this.detail && this.detail.parentElement !== this.canvas) this.canvas.append(this.detail);
   }
 
+  /** Scrolls just enough for the row at `index` to be in view, draws, and returns its element. */
+  reveal(index: number): HTMLElement | undefined {
+    if (index < 0 || index >= this.items.length) return undefined;
+    const top = this.top(index);
+    const height = this.height();
+    let scrollTop = this.scrollTop;
+    if (top < scrollTop) scrollTop = top;
+    else if (top + this.rowHeight > scrollTop + height) scrollTop = top + this.rowHeight - height;
+    if (scrollTop !== this.scrollTop) {
+      this.scrollTop = scrollTop;
+      this.options.container.scrollTop = scrollTop;
+    }
+    this.render(false);
+    return this.pool.find((element) => element.dataset.index === String(index));
+  }
+
   isAtBottom(): boolean {
     return this.scrollTop + this.height() >= this.total() - this.rowHeight / 2;
   }

@@ -36,7 +36,8 @@ async function main(): Promise<number> {
     writeWorkspaceSettings(run.workspace, setup.workspaceSettings);
     addSecretsFromEnv();
 
-    const server = await startCodeServer(run, { env: setup.env });
+    // A key in the developer's own shell must not sign the suites in behind their back.
+    const server = await startCodeServer(run, { env: { ...setup.env, AGENT_RUNTIME_API_KEY: undefined } });
     cleanup.add('code-server', () => server.stop());
     const browser = await launchChromium(run.home);
     cleanup.add('chromium', () => browser.close());

@@ -53,7 +53,8 @@ async function main(): Promise<number> {
         ...(executable ? { vscodeExecutablePath: executable } : { version: VSCODE_VERSION, cachePath: path.join(cacheDir(), 'vscode-test') }),
         extensionDevelopmentPath: setup.extensionDevelopmentPath,
         extensionTestsPath: setup.extensionTestsPath,
-        extensionTestsEnv: { ...setup.env, HOME: run.home },
+        // A key in the developer's own shell must not sign the suites in behind their back.
+        extensionTestsEnv: { ...setup.env, HOME: run.home, AGENT_RUNTIME_API_KEY: undefined },
         launchArgs: [
           run.workspace,
           '--disable-extensions',

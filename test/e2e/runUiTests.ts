@@ -85,7 +85,9 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
     if (session) {
       await shots.take(session.page, 'failure');
       console.log(`    run folder kept for inspection: ${session.run.root} (code-server.log inside)`);
-      if (session.consoleErrors.length) console.log(`    last page errors:\n      ${session.consoleErrors.slice(-5).map(redact).join('\n      ')}`);
+      // Offline 404s (gallery, vsda) are expected noise.
+      const errors = session.consoleErrors.filter((e) => !/Failed to load resource/.test(e));
+      if (errors.length) console.log(`    last page errors:\n      ${errors.slice(-5).map(redact).join('\n      ')}`);
     }
     console.log(`    screenshots: ${shots.dir}`);
     throw err;
@@ -96,13 +98,14 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const scenarios = selectScenarios();
+  let scenarios: Scenario[] = [];
   const cleanup = new Cleanup();
   exitOnSignals(cleanup, (s) => console.error(`\n${s}: stopping code-server, Chromium and the runtime`));
   addSecretsFromEnv();
   let passed = 0;
   let failed = 0;
   try {
+    scenarios = selectScenarios();
     ensureCodeServer();
     const base = createRunFolder({ name: 'ui-base' });
     cleanup.add('base folder', () => base.remove());

@@ -80,11 +80,15 @@ describe('run panel page (headless Chromium)', function () {
     assert.strictEqual(await p.page.$eval('#summary-steps', (e) => e.textContent), '1 of 1 completed');
     await p.page.click('#artifacts li .artifact-open');
     await p.page.click('#artifacts li .artifact-save');
+    await p.send({ type: 'artifacts', artifacts: { state: 'failed', message: 'The service had a problem.' } });
+    await p.page.click('#artifacts-retry');
     const posted = await p.posted();
-    assert.deepStrictEqual(posted.filter((m) => m.type === 'openArtifact' || m.type === 'saveArtifact'), [
+    assert.deepStrictEqual(posted.filter((m) => m.type === 'openArtifact' || m.type === 'saveArtifact' || m.type === 'retry'), [
       { type: 'openArtifact', artifactId: 'art_1' },
       { type: 'saveArtifact', artifactId: 'art_1' },
+      { type: 'retry' },
     ]);
+    assert.strictEqual(await p.page.textContent('#artifacts-message'), 'Could not list the artifacts: The service had a problem.');
   });
 
   it('shows markup in every server-provided string as text and runs none of it', async () => {
@@ -190,6 +194,19 @@ describe('run panel page (headless Chromium)', function () {
     const copy = (await p.posted()).find((m) => m.type === 'copy');
     assert.ok(copy?.type === 'copy' && copy.what === 'json');
     assert.deepStrictEqual(JSON.parse(copy.text), run[2].data);
+  });
+
+  it('moves between rows with the arrow keys and expands one with Enter', async () => {
+    const run = recordedRun({ steps: 1, terminal: null });
+    await p.send(reset(), { type: 'events', events: run });
+    await waitForSequence(p, run.length);
+    await p.page.focus('#timeline');
+    await p.page.keyboard.press('Home');
+    await p.page.keyboard.press('ArrowDown');
+    await p.page.keyboard.press('ArrowDown');
+    assert.strictEqual(await p.js(`document.activeElement.dataset.sequence`), '3');
+    await p.page.keyboard.press('Enter');
+    await p.page.waitForSelector('#raw-detail[data-for-sequence="3"]');
   });
 
   it('shows the connection state: reconnecting with a countdown, errors with Retry or Sign in', async () => {
