@@ -25,8 +25,6 @@ export interface Scenario {
   id: string;
   /** What the scenario proves, printed on its PASS/FAIL line. */
   title: string;
-  /** Planned scenarios describe features that have not landed; they run only when asked for. */
-  planned?: boolean;
   /**
    * How the extension gets its key: 'env' hands the runtime's key over in AGENT_RUNTIME_API_KEY
    * (headless sign-in), 'none' starts signed out, or a literal wrong key.

@@ -10,7 +10,6 @@ const OBJECTIVE = 'Summarise the quarterly report';
 export const uploadAndAttach: Scenario = {
   id: 'upload-and-attach',
   title: 'explorer "Upload and Attach to New Task...": the task appears in the sidebar with its run',
-  planned: true,
   files: { 'report.md': '# Quarterly report\n\nRevenue grew.\n' },
   async run({ workbench, runtime, shot }) {
     const row = await workbench.explorerRow('report.md');

@@ -36,7 +36,6 @@ async function endAndCompare(ctx: ScenarioContext, runId: string): Promise<void>
 export const watchRunLive: Scenario = {
   id: 'watch-run-live',
   title: 'Watch Run: events arrive live in the webview, exactly the server log',
-  planned: true,
   runtime: { eventDelayMs: 50 },
   async run(ctx) {
     const runId = await startAndWatch(ctx, 'Watch this run live', { events: 12, terminal: null });
@@ -50,7 +49,6 @@ export const watchRunLive: Scenario = {
 export const streamDropReconnect: Scenario = {
   id: 'stream-drop-reconnect',
   title: 'the runtime drops the stream: the panel shows reconnecting, then goes on with no duplicated or missing row',
-  planned: true,
   runtime: { eventDelayMs: 100, faults: { dropStreamAfterEvents: 3 } },
   async run(ctx) {
     const runId = await startAndWatch(ctx, 'Survive dropped streams', { events: 20, terminal: null });
@@ -66,7 +64,6 @@ export const streamDropReconnect: Scenario = {
 export const reloadMidRun: Scenario = {
   id: 'reload-mid-run',
   title: 'reload the window mid-run: the panel is restored and completes',
-  planned: true,
   runtime: { eventDelayMs: 50 },
   async run(ctx) {
     const runId = await startAndWatch(ctx, 'Outlive a reload', { events: 10, terminal: null });

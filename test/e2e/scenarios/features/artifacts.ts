@@ -7,7 +7,6 @@ import { createTask, getRun, listArtifacts, TERMINAL, until } from './api';
 export const openArtifact: Scenario = {
   id: 'open-artifact',
   title: 'open an artifact of a finished run in the editor',
-  planned: true,
   runtime: { eventDelayMs: 0 },
   async run({ workbench, runtime, shot }) {
     const objective = 'Write a report to open';

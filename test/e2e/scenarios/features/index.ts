@@ -1,6 +1,5 @@
-// The scenarios of issue 7, written against the planned UI (docs/ARCHITECTURE.md "VS Code
-// layer"). Each is marked `planned` and runs only when E2E_SCENARIOS asks for it (all, planned,
-// or its id); delete its `planned: true` to make it part of the default suite.
+// The user stories of issue 7, each from a fresh user data folder: sign in, upload and attach,
+// watch a run (live, through a dropped stream, across a window reload), artifacts, delete, 401.
 import { Scenario } from '../types';
 import { openArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
@@ -9,7 +8,7 @@ import { uploadAndAttach } from './uploadAttach';
 import { reloadMidRun, streamDropReconnect, watchRunLive } from './watchRun';
 import { wrongKeyPromptsOnce } from './wrongKey';
 
-export const PLANNED_SCENARIOS: Scenario[] = [
+export const FEATURE_SCENARIOS: Scenario[] = [
   signIn,
   uploadAndAttach,
   watchRunLive,

@@ -11,7 +11,6 @@ const unauthorised = (log: string[]): number => log.filter((line) => /^\S+ \/v1\
 export const wrongKeyPromptsOnce: Scenario = {
   id: 'wrong-key-prompts-once',
   title: 'a wrong API key prompts once, then signing in recovers',
-  planned: true,
   auth: { wrongKey: 'definitely-not-the-key' },
   async run({ workbench, runtime, runtimeLog, shot }) {
     await workbench.openContainer(UI.container);

@@ -8,7 +8,6 @@ import { UI } from '../ui';
 export const signIn: Scenario = {
   id: 'sign-in',
   title: 'sign in through the password input box; the views load and the key is stored nowhere on disk',
-  planned: true,
   auth: 'none',
   async run({ workbench, runtime, session, shot }) {
     await workbench.openContainer(UI.container);

@@ -7,7 +7,6 @@ import { fileStatus, until, uploadFile } from './api';
 export const deleteFile: Scenario = {
   id: 'delete-file',
   title: 'delete a file from the Files view; it is gone from the view and the server',
-  planned: true,
   async run({ workbench, runtime, shot }) {
     const file = await uploadFile(runtime, 'to-delete.txt', 'short-lived\n');
     await workbench.openContainer(UI.container);
