@@ -5,6 +5,7 @@ import { openArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
 import { signIn } from './signIn';
 import { uploadAndAttach } from './uploadAttach';
+import { runPanelDark, runPanelHighContrast, runPanelLight } from './themes';
 import { reloadMidRun, streamDropReconnect, watchRunLive } from './watchRun';
 import { wrongKeyPromptsOnce } from './wrongKey';
 
@@ -17,4 +18,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   openArtifact,
   deleteFile,
   wrongKeyPromptsOnce,
+  runPanelLight,
+  runPanelDark,
+  runPanelHighContrast,
 ];

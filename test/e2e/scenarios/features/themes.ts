@@ -1,0 +1,67 @@
+// A real run (two documents, the built-in agent, its artifacts) watched to the end in the light,
+// dark and high-contrast themes: the panel renders with each theme's colours, and the shots of
+// it are the README's pictures (copied to docs/images/ when E2E_DOCS_IMAGES=1).
+import * as fs from 'fs';
+import * as path from 'path';
+import { repoRoot } from '../../harness/paths';
+import { Scenario, ScenarioContext } from '../types';
+import { UI } from '../ui';
+import { createTask, getRun, TERMINAL, until, uploadFile } from './api';
+import { runPanelFrame, waitForRow } from './runPanel';
+
+const NOTES = `# Design notes
+
+## Goals
+Keep uploads streaming and memory flat.
+
+## Open questions
+Should artifacts be versioned?
+`;
+const CHECKLIST = `# Release checklist
+
+## Before
+Run every test.
+
+## After
+Announce the release.
+`;
+
+async function watchRealRun(ctx: ScenarioContext, theme: string): Promise<void> {
+  const { workbench, runtime } = ctx;
+  const files = [await uploadFile(runtime, 'design-notes.md', NOTES), await uploadFile(runtime, 'release-checklist.md', CHECKLIST)];
+  const objective = 'Summarise the design notes and the release checklist';
+  const task = await createTask(runtime, objective, files.map((f) => f.id));
+  const runId = task.run_id;
+  if (!runId) throw new Error('the task has no run');
+  await workbench.openContainer(UI.container);
+  await workbench.runCommand(UI.commands.refreshTasks);
+  const row = await workbench.treeRow(UI.tasksView, objective);
+  await workbench.contextMenu(row, UI.menu.watchRun);
+  await until('the run to end', async () => (TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined));
+  const log = runtime.eventLog(runId);
+  const frame = await runPanelFrame(workbench);
+  await waitForRow(frame, log[log.length - 1].sequence);
+  // The summary lists the artifacts once the host has fetched them.
+  await frame.getByText('report.md', { exact: false }).first().waitFor({ timeout: 30_000 });
+  await workbench.runCommand(UI.commands.refreshTasks);
+  const file = await ctx.shots.take(ctx.page, `run-panel-${theme}`);
+  if (process.env.E2E_DOCS_IMAGES === '1' && file) {
+    const target = path.join(repoRoot(), 'docs', 'images', `run-panel-${theme}.png`);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.copyFileSync(file, target);
+  }
+}
+
+function themed(theme: string, colorTheme: string): Scenario {
+  return {
+    id: `run-panel-${theme}`,
+    title: `a real run watched to its artifacts in the ${colorTheme} theme`,
+    runtime: { eventDelayMs: 150 },
+    settings: { 'workbench.colorTheme': colorTheme },
+    run: (ctx) => watchRealRun(ctx, theme),
+  };
+}
+
+export const runPanelLight = themed('light', 'Default Light Modern');
+export const runPanelDark = themed('dark', 'Default Dark Modern');
+export const runPanelHighContrast = themed('high-contrast', 'Default High Contrast');
