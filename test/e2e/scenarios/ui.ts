@@ -20,6 +20,7 @@ export const UI = {
     watchRun: 'Watch Run',
     showArtifacts: 'Show Artifacts',
     openArtifact: 'Open Artifact',
+    saveArtifact: 'Save Artifact As...',
     deleteFile: 'Delete File',
   },
   /** The sign-in input box's title contains this. */

@@ -1,5 +1,8 @@
-// Planned: open a finished run's artifact in an editor from the Tasks view.
+// A finished run's artifacts from the Tasks view: one opened in an editor, one saved into the
+// workspace through the save dialog.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import { Scenario } from '../types';
 import { UI } from '../ui';
 import { createTask, getRun, listArtifacts, TERMINAL, until } from './api';
@@ -27,5 +30,37 @@ export const openArtifact: Scenario = {
     await workbench.contextMenu(artifactRow, UI.menu.openArtifact);
     await workbench.waitForEditorTab(artifact.name);
     await shot('artifact-open');
+  },
+};
+
+export const saveArtifact: Scenario = {
+  id: 'save-artifact',
+  title: 'save an artifact of a finished run into the workspace',
+  runtime: { eventDelayMs: 0 },
+  async run({ workbench, runtime, workspace, shot }) {
+    const objective = 'Write a summary to save';
+    const task = await createTask(runtime, objective);
+    assert.ok(task.run_id);
+    const runId = task.run_id;
+    await until('the run to complete', async () => (TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined));
+    const artifact = (await listArtifacts(runtime, runId)).find((a) => a.name.endsWith('.json'));
+    assert.ok(artifact, 'the run produced no JSON artifact');
+
+    await workbench.openContainer(UI.container);
+    await workbench.runCommand(UI.commands.refreshTasks);
+    const taskRow = await workbench.treeRow(UI.tasksView, objective);
+    if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
+    const runRow = await workbench.treeRow(UI.tasksView, runId);
+    await workbench.contextMenu(runRow, UI.menu.showArtifacts);
+    const artifactRow = await workbench.treeRow(UI.tasksView, artifact.name);
+    await workbench.contextMenu(artifactRow, UI.menu.saveArtifact);
+    const target = path.join(workspace, 'saved', `copy-of-${artifact.name}`);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    await workbench.answerInput(/Save Artifact As/i, target);
+    await workbench.waitForNotification(/Saved copy-of-/);
+    await shot('artifact-saved');
+    const saved = JSON.parse(fs.readFileSync(target, 'utf8')) as { run_id?: string };
+    assert.strictEqual(saved.run_id, runId, 'the saved file is the run\'s summary');
+    assert.deepStrictEqual(fs.readdirSync(path.dirname(target)), [path.basename(target)], 'no temporary file is left beside it');
   },
 };

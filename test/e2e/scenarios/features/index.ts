@@ -1,7 +1,7 @@
 // The user stories of issue 7, each from a fresh user data folder: sign in, upload and attach,
 // watch a run (live, through a dropped stream, across a window reload), artifacts, delete, 401.
 import { Scenario } from '../types';
-import { openArtifact } from './artifacts';
+import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
 import { signIn } from './signIn';
 import { uploadAndAttach } from './uploadAttach';
@@ -16,6 +16,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   streamDropReconnect,
   reloadMidRun,
   openArtifact,
+  saveArtifact,
   deleteFile,
   wrongKeyPromptsOnce,
   runPanelLight,
