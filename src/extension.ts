@@ -43,6 +43,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   const reporter = { log, onAuthError: (err: unknown) => reauth.handle(err) };
   const status = new RunStatusTracker(session);
   subs.push(credentials, session, status);
+  // Before the views exist, so they never show the "Sign in" welcome to a signed-in user.
+  await session.update();
 
   const sidebar = new Sidebar({
     getClient: () => session.client,
@@ -87,15 +89,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     extensionUri: context.extensionUri,
     getClient: () => session.client,
     log,
-    openArtifact: (a) => artifacts.open(a).catch((err) => reporter.onAuthError(err)),
-    saveArtifact: (a) => artifacts.save(a),
+    openArtifact: guarded(reporter, 'Open artifact', artifacts.open),
+    saveArtifact: guarded(reporter, 'Save artifact', artifacts.save),
     signIn: () => vscode.commands.executeCommand('agentRuntime.signIn'),
   });
   subs.push(runPanels, runPanels.registerSerializer());
 
   const openWatch = watchRunCommand(runPanels);
+  const artifactFs = new ArtifactFileSystem(() => session.client);
   subs.push(
-    vscode.workspace.registerFileSystemProvider(ARTIFACT_SCHEME, new ArtifactFileSystem(() => session.client), {
+    artifactFs,
+    vscode.workspace.registerFileSystemProvider(ARTIFACT_SCHEME, artifactFs, {
       isReadonly: true,
       isCaseSensitive: true,
     }),
@@ -117,14 +121,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     session.onDidChange(() => {
       reauth.reset();
       sidebar.refresh();
-      status.refresh();
+      status.setService(session.serviceUrl);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentRuntime.pageSize')) sidebar.refresh();
     }),
   );
 
-  await session.update();
   log.info(`Agent Runtime ${version} activated`);
   return { session, credentials, reauth, sidebar, runPanels };
 }
@@ -134,8 +137,13 @@ function notifyRunFinished(runId: string, status: string, objective?: string): v
   const watch = vscode.l10n.t('Watch Run');
   const artifacts = vscode.l10n.t('Show Artifacts');
   const what = objective ? `"${objective.length > 60 ? objective.slice(0, 57) + '...' : objective}"` : runId;
+  const message =
+    status === 'completed' ? vscode.l10n.t('Run {0} completed.', what)
+    : status === 'failed' ? vscode.l10n.t('Run {0} failed.', what)
+    : status === 'cancelled' ? vscode.l10n.t('Run {0} was cancelled.', what)
+    : vscode.l10n.t('Run {0} ended with status "{1}".', what, status);
   const show = status === 'failed' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  void show(vscode.l10n.t('Run {0} {1}.', what, status), watch, artifacts).then((choice) => {
+  void show(message, watch, artifacts).then((choice) => {
     if (choice === watch) void vscode.commands.executeCommand('agentRuntime.watchRun', { runId, objective });
     if (choice === artifacts) void vscode.commands.executeCommand('agentRuntime.showArtifacts', { runId });
   });

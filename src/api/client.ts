@@ -131,7 +131,8 @@ export class ApiClient {
   readonly baseUrl: string;
   private readonly origin: string;
   private readonly prefix: string;
-  private readonly configError?: ApiError;
+  /** Why the base URL cannot be used, if it cannot (every call rejects with it). */
+  readonly configError?: ApiError;
   private readonly getApiKey: () => Promise<string | undefined>;
   private readonly logger: Logger;
   private readonly userAgent: string;
@@ -148,7 +149,7 @@ export class ApiClient {
       base = normaliseBaseUrl(options.baseUrl);
     } catch (err) {
       this.configError = err instanceof ApiError ? err : new ApiError({ kind: 'validation', message: 'The service address is not valid.' });
-      base = String(options.baseUrl).trim();
+      base = withoutUserInfo(String(options.baseUrl).trim());
     }
     this.baseUrl = base;
     let origin = '';
@@ -475,3 +476,16 @@ export class ApiClient {
   }
 }
 
+
+/** The address as the user typed it, minus any user:password part (it may hold a secret). */
+function withoutUserInfo(text: string): string {
+  try {
+    const url = new URL(text);
+    if (!url.username && !url.password) return text;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return text.replace(/\/\/[^/@]*@/, '//');
+  }
+}

@@ -8,7 +8,7 @@ import { fileIdOf } from './artifactUris';
 /** Largest artifact opened in an editor; bigger ones are saved to disk instead. */
 export const MAX_OPEN_BYTES = 50 * 1024 * 1024;
 
-export class ArtifactFileSystem implements vscode.FileSystemProvider {
+export class ArtifactFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
   /** Sizes learned from reads, so stat() after the first read is exact. */
@@ -63,6 +63,10 @@ export class ArtifactFileSystem implements vscode.FileSystemProvider {
 
   rename(uri: vscode.Uri): never {
     throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
   }
 
   private require(uri: vscode.Uri): string {

@@ -54,7 +54,7 @@ async function signIn(deps: CommandDeps, given?: string): Promise<boolean> {
 
 /** 'ok' when the server accepts the key (or the user keeps it anyway), 'retry' when rejected. */
 async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, interactive: boolean): Promise<'ok' | 'retry' | 'cancel'> {
-  const probe = new ApiClient({ baseUrl, getApiKey: async () => key, logger: deps.log, maxRetries: 0 });
+  const probe = new ApiClient({ baseUrl, getApiKey: async () => key, logger: deps.log, maxRetries: 0, userAgent: deps.session.userAgent });
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key...'), cancellable: true },

@@ -2,10 +2,11 @@
 // optionally attach them all to one new task, under one cancellable progress notification.
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { describeError } from '../api/errors';
+import { describeError, isApiError } from '../api/errors';
 import { FILE_PURPOSES, FilePurpose, FileRecord, TaskRecord } from '../api/types';
-import { uploadBatch, BatchResult } from '../upload/batchUpload';
-import { PlannedFile, planUpload, UploadPlan } from '../upload/uploadPlan';
+import { randomUUID } from 'crypto';
+import { uploadBatch, BatchResult, UploadKeys } from '../upload/batchUpload';
+import { MAX_FILES_PER_BATCH, PlannedFile, planUpload, UploadPlan } from '../upload/uploadPlan';
 import { formatBytes } from './format';
 import { fileOf, selectionOf, urisOf } from './nodeArgs';
 import { CommandDeps } from './commandDeps';
@@ -41,11 +42,13 @@ export async function uploadFlow(
   if (!(await deps.ensureSignedIn())) return undefined;
   if (uris.length === 0) uris = await pickFiles(options.createTask);
   if (uris.length === 0) return undefined; // the user closed the picker: nothing to say
+  uris = uris.map(localUri);
   const nonLocal = uris.filter((u) => u.scheme !== 'file');
   if (nonLocal.length > 0) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Only files on disk can be uploaded ({0} is not).', nonLocal[0].toString(true)));
     return undefined;
   }
+  if (!(await saveDirtyDocuments(uris))) return undefined;
   const plan = await confirmPlan(uris.map((u) => u.fsPath));
   if (!plan) return undefined;
 
@@ -71,9 +74,10 @@ export async function uploadFlow(
 /** Runs the batch under one progress notification; offers to retry the failures. Undefined when cancelled. */
 async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose): Promise<FileRecord[] | undefined> {
   const done: FileRecord[] = [];
+  const keys: UploadKeys = new Map();
   let pending = files;
   for (;;) {
-    const result = await runBatch(deps, pending, purpose);
+    const result = await runBatch(deps, pending, purpose, keys);
     done.push(...result.uploaded.map((u) => u.record));
     await deps.localFiles.add(result.uploaded.map((u) => u.record.id));
     if (result.cancelled) {
@@ -105,7 +109,7 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
   }
 }
 
-function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose): Thenable<BatchResult> {
+function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose, keys: UploadKeys): Thenable<BatchResult> {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading to Agent Runtime'), cancellable: true },
     async (progress, token) => {
@@ -115,6 +119,7 @@ function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose)
       try {
         return await uploadBatch(deps.session.client, files, purpose, {
           signal: controller.signal,
+          keys,
           onProgress: (p) => {
             const fraction = p.totalBytes > 0 ? p.bytesDone / p.totalBytes : (p.fileIndex + 1) / p.fileCount;
             const increment = Math.max(0, fraction * 100 - reported);
@@ -134,12 +139,28 @@ function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose)
 }
 
 async function createTaskWithAttachments(deps: CommandDeps, objective: string, files: { id: string }[]): Promise<TaskRecord | undefined> {
-  const task = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Creating the task...') },
-    () => deps.session.client.createTask({ objective, attachments: files.map((f) => ({ type: 'document', fileId: f.id })) }),
-  );
+  // One key for every attempt: a retry after a lost answer can never create a second task.
+  const idempotencyKey = randomUUID();
+  const request = { objective, attachments: files.map((f) => ({ type: 'document' as const, fileId: f.id })) };
+  let task: TaskRecord | undefined;
+  while (!task) {
+    try {
+      task = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Creating the task...') },
+        () => deps.session.client.createTask(request, { idempotencyKey }),
+      );
+    } catch (err) {
+      if (isApiError(err, 'authentication')) throw err;
+      deps.log.error(`Creating the task failed after uploading ${files.length} file(s): ${describeError(err)}`);
+      const retry = vscode.l10n.t('Retry');
+      const choice = await vscode.window.showErrorMessage(
+        vscode.l10n.t('The files were uploaded, but the task could not be created: {0}', describeError(err)),
+        retry,
+      );
+      if (choice !== retry) return undefined;
+    }
+  }
   deps.log.info(`Created ${task.id} with ${files.length} attachment(s)${task.run_id ? `, run ${task.run_id}` : ''}`);
-  await deps.tasks.revealTask(task);
   const watch = vscode.l10n.t('Watch Run');
   const runId = typeof task.run_id === 'string' ? task.run_id : undefined;
   void vscode.window
@@ -147,6 +168,8 @@ async function createTaskWithAttachments(deps: CommandDeps, objective: string, f
     .then((choice) => {
       if (choice === watch && runId) void vscode.commands.executeCommand('agentRuntime.watchRun', { runId, objective });
     });
+  // The sidebar catches up in the background: the user is not kept waiting for a tree reload.
+  void deps.tasks.revealTask(task).catch((err: unknown) => deps.log.warn(`Revealing ${task?.id}: ${describeError(err)}`));
   return task;
 }
 
@@ -177,17 +200,22 @@ async function pickPurpose(deps: CommandDeps): Promise<FilePurpose | undefined> 
   const items = [preferred, ...FILE_PURPOSES.filter((p) => p !== preferred)].map((p) => ({
     label: p,
     description: p === preferred ? vscode.l10n.t('default') : undefined,
-    detail: PURPOSE_DETAIL[p],
+    detail: purposeDetail(p),
   }));
   const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Upload as...'), placeHolder: vscode.l10n.t('Purpose of the upload') });
   return pick?.label as FilePurpose | undefined;
 }
 
-const PURPOSE_DETAIL: Record<FilePurpose, string> = {
-  task_input: 'Input for a task you are about to create',
-  dataset: 'Data a task may process',
-  reference: 'Background material for tasks',
-};
+function purposeDetail(purpose: FilePurpose): string {
+  switch (purpose) {
+    case 'task_input':
+      return vscode.l10n.t('Input for a task you are about to create');
+    case 'dataset':
+      return vscode.l10n.t('Data a task may process');
+    default:
+      return vscode.l10n.t('Background material for tasks');
+  }
+}
 
 async function pickFiles(forTask: boolean): Promise<vscode.Uri[]> {
   const picked = await vscode.window.showOpenDialog({
@@ -208,7 +236,9 @@ async function confirmPlan(paths: string[]): Promise<UploadPlan | undefined> {
     const count = plan.folders.reduce((n, f) => n + f.fileCount, 0);
     const upload = vscode.l10n.t('Upload {0} Files', count);
     const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('The selection includes {0} folder(s) holding {1} file(s) (.git and node_modules skipped). Upload every file in them?', plan.folders.length, count),
+      plan.truncated
+        ? vscode.l10n.t('The selection includes {0} folder(s) with more than {1} files. Only the first {1} (.git and node_modules skipped) would be uploaded. Go on?', plan.folders.length, MAX_FILES_PER_BATCH)
+        : vscode.l10n.t('The selection includes {0} folder(s) holding {1} file(s) (.git and node_modules skipped). Upload every file in them?', plan.folders.length, count),
       { modal: true },
       upload,
     );
@@ -239,7 +269,7 @@ async function confirmPlan(paths: string[]): Promise<UploadPlan | undefined> {
 function refusalText(reason: string, detail: string): string {
   switch (reason) {
     case 'too_large':
-      return vscode.l10n.t('larger than the 512 MB limit ({0})', detail);
+      return vscode.l10n.t('larger than the 512 MB limit ({0} bytes)', detail);
     case 'unreadable':
       return vscode.l10n.t('cannot be read ({0})', detail);
     case 'empty_folder':
@@ -247,4 +277,30 @@ function refusalText(reason: string, detail: string): string {
     default:
       return vscode.l10n.t('not a file');
   }
+}
+
+/**
+ * In a remote window the Explorer may hand over `vscode-remote:` URIs; the extension host runs
+ * beside those files, so they are plain files here.
+ */
+function localUri(uri: vscode.Uri): vscode.Uri {
+  return uri.scheme === 'vscode-remote' ? vscode.Uri.file(uri.path) : uri;
+}
+
+/** Unsaved edits would not be in what we upload: save them first, or say we upload the saved version. */
+async function saveDirtyDocuments(uris: vscode.Uri[]): Promise<boolean> {
+  const wanted = new Set(uris.map((u) => u.fsPath));
+  const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file' && wanted.has(d.uri.fsPath));
+  if (dirty.length === 0) return true;
+  const save = vscode.l10n.t('Save and Upload');
+  const asIs = vscode.l10n.t('Upload Saved Version');
+  const names = dirty.map((d) => path.basename(d.uri.fsPath)).join(', ');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('{0} has unsaved changes. Save before uploading?', names),
+    { modal: true },
+    save,
+    asIs,
+  );
+  if (choice === save) return (await Promise.all(dirty.map((d) => d.save()))).every(Boolean);
+  return choice === asIs;
 }

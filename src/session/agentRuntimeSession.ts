@@ -11,6 +11,8 @@ export class AgentRuntimeSession implements vscode.Disposable {
   private current: ApiClient | undefined;
   private configError: ApiError | undefined;
   private baseUrl = '';
+  /** An unusable setting as we may show and log it: the client's copy, without any user:password. */
+  private shownUrl = '';
   private signedIn = false;
   private source: CredentialSource | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -21,7 +23,7 @@ export class AgentRuntimeSession implements vscode.Disposable {
   constructor(
     private readonly credentials: CredentialStore,
     private readonly log: vscode.LogOutputChannel,
-    private readonly userAgent: string,
+    readonly userAgent: string,
   ) {
     this.disposables.push(
       this.changed,
@@ -50,7 +52,7 @@ export class AgentRuntimeSession implements vscode.Disposable {
 
   /** The normalised base URL the client talks to (what keys are stored under). */
   get serviceUrl(): string {
-    return this.current?.baseUrl ?? this.baseUrl;
+    return this.current?.baseUrl ?? this.shownUrl;
   }
 
   get isSignedIn(): boolean {
@@ -66,18 +68,21 @@ export class AgentRuntimeSession implements vscode.Disposable {
     this.baseUrl = baseUrl;
     this.current = undefined;
     this.configError = undefined;
-    try {
-      this.current = new ApiClient({
-        baseUrl,
-        // Read on every request so a new key applies at once; the store never logs it.
-        getApiKey: () => this.credentials.get(this.current?.baseUrl ?? baseUrl),
-        logger: this.log,
-        userAgent: this.userAgent,
-      });
-      this.log.info(`Using the Agent Runtime service at ${this.current.baseUrl}`);
-    } catch (err) {
-      this.configError = err instanceof ApiError ? err : new ApiError({ kind: 'validation', message: String(err) });
-      this.log.warn(`The base URL setting is not usable: ${this.configError.message}`);
+    const client: ApiClient = new ApiClient({
+      baseUrl,
+      // Read on every request so a new key applies at once; the store never logs it.
+      getApiKey: () => this.credentials.get(client.baseUrl),
+      logger: this.log,
+      userAgent: this.userAgent,
+    });
+    this.shownUrl = client.baseUrl;
+    if (client.configError) {
+      this.configError = client.configError;
+      this.log.warn(`The agentRuntime.baseUrl setting is not usable: ${client.configError.message}`);
+      void client.dispose();
+    } else {
+      this.current = client;
+      this.log.info(`Using the Agent Runtime service at ${client.baseUrl}`);
     }
     if (old) void old.dispose();
   }

@@ -13,12 +13,13 @@ export interface AgentRuntimeSettings {
 
 export function readSettings(): AgentRuntimeSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  const pageSize = Math.round(Number(config.get<number>('pageSize', DEFAULT_PAGE_SIZE)));
-  const purpose = config.get<string>('defaultPurpose', 'task_input');
+  const pageSize = Math.round(Number(config.get<unknown>('pageSize', DEFAULT_PAGE_SIZE)));
+  const purpose = config.get<unknown>('defaultPurpose', 'task_input');
+  const baseUrl = config.get<unknown>('baseUrl');
   return {
-    baseUrl: (config.get<string>('baseUrl') || DEFAULT_BASE_URL).trim(),
-    // A hand-edited settings.json can hold anything: clamp rather than fail.
+    // A hand-edited settings.json can hold anything: fall back rather than fail activation.
+    baseUrl: typeof baseUrl === 'string' && baseUrl.trim() ? baseUrl.trim() : DEFAULT_BASE_URL,
     pageSize: Number.isFinite(pageSize) ? Math.min(MAX_PAGE_SIZE, Math.max(1, pageSize)) : DEFAULT_PAGE_SIZE,
-    defaultPurpose: (FILE_PURPOSES as readonly string[]).includes(purpose) ? (purpose as FilePurpose) : 'task_input',
+    defaultPurpose: typeof purpose === 'string' && (FILE_PURPOSES as readonly string[]).includes(purpose) ? (purpose as FilePurpose) : 'task_input',
   };
 }

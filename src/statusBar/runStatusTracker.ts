@@ -8,11 +8,19 @@ export class RunStatusTracker implements vscode.Disposable {
   private readonly item = new ConnectionStatusItem();
   private readonly active = new Set<string>();
   private unreachable = false;
+  private service = '';
 
   constructor(private readonly session: AgentRuntimeSession) {}
 
   trackRun(runId: string): void {
     this.active.add(runId);
+    this.refresh();
+  }
+
+  /** Another service: runs started on the previous one are no longer ours to count. */
+  setService(serviceUrl: string): void {
+    if (serviceUrl !== this.service) this.active.clear();
+    this.service = serviceUrl;
     this.refresh();
   }
 

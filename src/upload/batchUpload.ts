@@ -1,9 +1,13 @@
 // Uploads a planned batch one file at a time, reporting files and bytes done, and keeps going
 // after a failure so the user learns exactly which files failed and can retry only those.
+import { randomUUID } from 'crypto';
 import { ApiClient } from '../api/client';
 import { isAbort } from '../api/errors';
 import { FilePurpose, FileRecord } from '../api/types';
 import { PlannedFile } from './uploadPlan';
+
+/** One Idempotency-Key per file for the whole batch, so "Retry Failed" never uploads a file twice. */
+export type UploadKeys = Map<string, string>;
 
 export interface BatchProgress {
   fileIndex: number;
@@ -23,7 +27,7 @@ export async function uploadBatch(
   client: Pick<ApiClient, 'uploadFile'>,
   files: readonly PlannedFile[],
   purpose: FilePurpose,
-  options: { signal?: AbortSignal; onProgress?: (p: BatchProgress) => void },
+  options: { signal?: AbortSignal; onProgress?: (p: BatchProgress) => void; keys?: UploadKeys },
 ): Promise<BatchResult> {
   const result: BatchResult = { uploaded: [], failed: [], cancelled: false };
   const totalBytes = files.reduce((sum, f) => sum + f.bytes, 0);
@@ -37,7 +41,9 @@ export async function uploadBatch(
       options.onProgress?.({ fileIndex: index, fileCount: files.length, file, bytesDone: doneBefore + sent, totalBytes });
     report(0);
     try {
-      const record = await client.uploadFile(file.path, { purpose, filename: file.name, signal: options.signal, onProgress: report });
+      const key = options.keys?.get(file.path) ?? randomUUID();
+      options.keys?.set(file.path, key);
+      const record = await client.uploadFile(file.path, { purpose, filename: file.name, signal: options.signal, onProgress: report, idempotencyKey: key });
       result.uploaded.push({ file, record });
     } catch (error) {
       if (isAbort(error) || options.signal?.aborted) {

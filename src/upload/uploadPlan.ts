@@ -7,6 +7,7 @@ import { MAX_UPLOAD_BYTES } from '../api/types';
 
 export interface PlannedFile {
   path: string;
+  /** The name the service gets: the file's name, or its path below the selected folder's parent. */
   name: string;
   bytes: number;
 }
@@ -23,6 +24,8 @@ export interface UploadPlan {
   totalBytes: number;
   /** Folders that were selected, with how many files each would add. */
   folders: { path: string; fileCount: number }[];
+  /** True when a folder held more than MAX_FILES_PER_BATCH files and the rest were left out. */
+  truncated: boolean;
 }
 
 /** Folders that are never worth uploading file by file. */
@@ -32,13 +35,13 @@ const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 export const MAX_FILES_PER_BATCH = 1000;
 
 export async function planUpload(selected: readonly string[], options: { expandFolders: boolean }): Promise<UploadPlan> {
-  const plan: UploadPlan = { files: [], refused: [], totalBytes: 0, folders: [] };
+  const plan: UploadPlan = { files: [], refused: [], totalBytes: 0, folders: [], truncated: false };
   const seen = new Set<string>();
-  const add = async (file: string) => {
+  const add = async (file: string, name = path.basename(file)) => {
     const resolved = path.resolve(file);
     if (seen.has(resolved)) return;
     seen.add(resolved);
-    const checked = await checkFile(resolved);
+    const checked = await checkFile(resolved, name);
     if ('reason' in checked) plan.refused.push(checked);
     else {
       plan.files.push(checked);
@@ -57,30 +60,39 @@ export async function planUpload(selected: readonly string[], options: { expandF
       await add(entry);
       continue;
     }
-    const inside = await listFolder(entry, MAX_FILES_PER_BATCH);
+    const inside = await listFolder(entry, MAX_FILES_PER_BATCH + 1);
+    if (inside.length > MAX_FILES_PER_BATCH) {
+      plan.truncated = true;
+      inside.length = MAX_FILES_PER_BATCH;
+    }
     plan.folders.push({ path: entry, fileCount: inside.length });
     if (!options.expandFolders) {
       plan.refused.push({ path: entry, reason: 'not_a_file', detail: 'folder' });
       continue;
     }
     if (inside.length === 0) plan.refused.push({ path: entry, reason: 'empty_folder', detail: 'no files' });
+    // "docs/a/index.md" and "docs/b/index.md" must not both reach the task as "index.md".
+    const base = path.dirname(path.resolve(entry));
     for (const file of inside) {
-      if (seen.size >= MAX_FILES_PER_BATCH) break;
-      await add(file);
+      if (seen.size >= MAX_FILES_PER_BATCH) {
+        plan.truncated = true;
+        break;
+      }
+      await add(file, path.relative(base, path.resolve(file)).split(path.sep).join('/'));
     }
   }
   return plan;
 }
 
 /** Checks one file the way the API client will, so problems show before the batch starts. */
-async function checkFile(file: string): Promise<PlannedFile | RefusedFile> {
+async function checkFile(file: string, name: string): Promise<PlannedFile | RefusedFile> {
   try {
     const stat = await fs.stat(file);
     if (!stat.isFile()) return { path: file, reason: 'not_a_file', detail: 'not a regular file' };
-    if (stat.size > MAX_UPLOAD_BYTES) return { path: file, reason: 'too_large', detail: `${stat.size} bytes` };
+    if (stat.size > MAX_UPLOAD_BYTES) return { path: file, reason: 'too_large', detail: String(stat.size) };
     const handle = await fs.open(file, 'r');
     await handle.close();
-    return { path: file, name: path.basename(file), bytes: stat.size };
+    return { path: file, name, bytes: stat.size };
   } catch (err) {
     return { path: file, reason: 'unreadable', detail: errorCode(err) };
   }

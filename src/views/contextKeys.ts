@@ -23,6 +23,12 @@ export class SidebarContextKeys {
     this.write(CONTEXT_UNREACHABLE, [...this.unreachable.values()].some(Boolean));
   }
 
+  /** A view starts over: what it found unreachable before must not outlive the refresh. */
+  forgetUnreachable(view: SidebarViewName): void {
+    this.unreachable.set(view, false);
+    this.write(CONTEXT_UNREACHABLE, [...this.unreachable.values()].some(Boolean));
+  }
+
   /** Forget a view's state (signed out): no welcome view of ours shows for it. */
   clear(view: SidebarViewName): void {
     this.report(view, { unreachable: false, empty: false });

@@ -81,6 +81,7 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
 
   /** Forgets every page: the next look at the view starts from the first one. */
   refresh(): void {
+    this.contextKeys.forgetUnreachable('files');
     this.reset();
     this.changed.fire(undefined);
   }

@@ -17,7 +17,8 @@ const FAILED = new Set(['failed', 'error', 'errored', 'expired', 'timed_out']);
 const CANCELLED = new Set(['cancelled', 'canceled']);
 
 function normalise(status: string | undefined): string | undefined {
-  return status?.trim().toLowerCase();
+  // Statuses come from the server: anything that is not a string is "unknown", never a crash.
+  return typeof status === 'string' ? status.trim().toLowerCase() : undefined;
 }
 
 /** True for completed, failed and cancelled (and their common synonyms). */

@@ -122,6 +122,7 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
 
   /** Forgets every page (tasks, runs, artifacts): the next look starts from the first page. */
   refresh(): void {
+    this.contextKeys.forgetUnreachable('tasks');
     this.reset();
     this.changed.fire(undefined);
   }
@@ -234,8 +235,9 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       await this.treeView?.reveal(node, { select: true, focus: options.focus ?? false, expand: true });
       return node;
     } catch (err) {
+      // The caller (Show Artifacts) reports it: "not found among the loaded tasks" would mislead.
       this.reportError(err, `Run ${runId}`);
-      return undefined;
+      throw err;
     }
   }
 

@@ -69,6 +69,9 @@ describe('upload planner', () => {
     assert.strictEqual(counted.files.length, 0);
     const expanded = await planUpload([folder], { expandFolders: true });
     assert.deepStrictEqual(expanded.files.map((f) => path.relative(folder, f.path)), ['one.md', path.join('sub', 'two.md')]);
+    // Named by their path below the folder's parent, so same-named files in subfolders stay apart.
+    assert.deepStrictEqual(expanded.files.map((f) => f.name), ['docs/one.md', 'docs/sub/two.md']);
+    assert.strictEqual(expanded.truncated, false);
   });
 
   it('refuses an empty folder with a reason', async () => {

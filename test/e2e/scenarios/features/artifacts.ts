@@ -37,7 +37,7 @@ export const saveArtifact: Scenario = {
   id: 'save-artifact',
   title: 'save an artifact of a finished run into the workspace',
   runtime: { eventDelayMs: 0 },
-  async run({ workbench, runtime, workspace, shot }) {
+  async run({ workbench, runtime, workspace, page, shot }) {
     const objective = 'Write a summary to save';
     const task = await createTask(runtime, objective);
     assert.ok(task.run_id);
@@ -56,7 +56,16 @@ export const saveArtifact: Scenario = {
     await workbench.contextMenu(artifactRow, UI.menu.saveArtifact);
     const target = path.join(workspace, 'saved', `copy-of-${artifact.name}`);
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    await workbench.answerInput(/Save Artifact As/i, target);
+    // code-server's save dialog is a quick input that validates the typed path asynchronously:
+    // an Enter that lands before it settles is ignored, so confirm with OK until it closes.
+    const dialog = page.locator('.quick-input-widget', { hasText: /Save Artifact As/i });
+    const input = dialog.locator('.quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.fill(target);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await dialog.getByRole('button', { name: 'OK' }).click({ timeout: 5_000 }).catch(() => undefined);
+      if (await dialog.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) break;
+    }
     await workbench.waitForNotification(/Saved copy-of-/);
     await shot('artifact-saved');
     const saved = JSON.parse(fs.readFileSync(target, 'utf8')) as { run_id?: string };

@@ -1,33 +1,46 @@
-// Planned: right-click a workspace file, Upload and Attach to New Task, type the objective; the
-// task appears in the sidebar with its run, and the server has the file attached.
+// Select two workspace files in the Explorer, right-click, Upload and Attach to New Task, type
+// the objective: the server has one task attaching both files, and the sidebar shows the task,
+// then its run, then the run's artifacts.
 import * as assert from 'assert';
 import { Scenario } from '../types';
 import { UI } from '../ui';
-import { listFiles, listTasks, until } from './api';
+import { getRun, listArtifacts, listFiles, listTasks, TERMINAL, until } from './api';
 
-const OBJECTIVE = 'Summarise the quarterly report';
+const OBJECTIVE = 'Summarise the quarterly report and the notes';
 
 export const uploadAndAttach: Scenario = {
   id: 'upload-and-attach',
-  title: 'explorer "Upload and Attach to New Task...": the task appears in the sidebar with its run',
-  files: { 'report.md': '# Quarterly report\n\nRevenue grew.\n' },
+  title: 'explorer "Upload and Attach to New Task..." on two files: one task with both, its run, then its artifacts',
+  files: { 'report.md': '# Quarterly report\n\nRevenue grew.\n', 'notes.md': '# Notes\n\nAsk about hiring.\n' },
+  runtime: { eventDelayMs: 20 },
   async run({ workbench, runtime, shot }) {
-    const row = await workbench.explorerRow('report.md');
-    await workbench.contextMenu(row, UI.menu.uploadAndAttach);
+    const first = await workbench.explorerRow('notes.md');
+    const second = await workbench.explorerRow('report.md');
+    await first.click();
+    await second.click({ modifiers: ['Control'] });
+    await workbench.contextMenu(second, UI.menu.uploadAndAttach);
     await workbench.answerInput(UI.objectivePrompt, OBJECTIVE);
 
     const task = await until('the task on the server', async () => (await listTasks(runtime)).find((t) => t.objective === OBJECTIVE));
-    const file = (await listFiles(runtime)).find((f) => f.filename === 'report.md');
-    assert.ok(file, 'report.md was not uploaded');
-    const attached = (task.attachments ?? []).map((a) => a.fileId ?? a.file_id);
-    assert.deepStrictEqual(attached, [file.id], 'the task does not carry the uploaded file');
+    assert.strictEqual((await listTasks(runtime)).filter((t) => t.objective === OBJECTIVE).length, 1, 'exactly one task');
+    const files = await listFiles(runtime);
+    const ids = ['notes.md', 'report.md'].map((name) => files.find((f) => f.filename === name)?.id);
+    assert.ok(ids.every(Boolean), `not both files were uploaded: ${files.map((f) => f.filename).join(', ')}`);
+    const attached = (task.attachments ?? []).map((a) => a.fileId ?? a.file_id).sort();
+    assert.deepStrictEqual(attached, [...ids].sort(), 'the task does not carry both uploaded files');
 
     await workbench.openContainer(UI.container);
     const taskRow = await workbench.treeRow(UI.tasksView, OBJECTIVE);
     await shot('task-in-sidebar');
-    if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
     assert.ok(task.run_id, 'the server gave the task no run');
-    await workbench.treeRow(UI.tasksView, /run|queued|running|completed/i);
-    await shot('task-with-run');
+    const runId = task.run_id;
+    await until('the run to end', async () => (TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined));
+    const [artifact] = await listArtifacts(runtime, runId);
+    assert.ok(artifact, 'the run produced no artifact');
+    if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
+    const runRow = await workbench.treeRow(UI.tasksView, runId);
+    await workbench.contextMenu(runRow, UI.menu.showArtifacts);
+    await workbench.treeRow(UI.tasksView, artifact.name);
+    await shot('task-run-artifacts');
   },
 };
