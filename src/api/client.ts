@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { backoffDelay, parseRetryAfter, sleep, type BackoffPolicy } from './backoff';
 import { normaliseBaseUrl } from './baseUrl';
 import { downloadToFile, readLimited } from './download';
-import { ApiError, errorFromResponse, errorFromTransport, isTlsFailure } from './errors';
+import { ApiError, errorFromResponse, errorFromTransport, isApiError, isTlsFailure } from './errors';
 import { silentLogger, type Logger } from './logger';
 import { clampLimit, paginate } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
@@ -117,7 +117,15 @@ async function readJson(res: TransportResponse): Promise<unknown> {
     res.body.destroy();
     return undefined;
   }
-  const text = new TextDecoder().decode(await readLimited(res.body, MAX_JSON_BODY, 'error'));
+  let bytes: Uint8Array;
+  try {
+    bytes = await readLimited(res.body, MAX_JSON_BODY, 'error');
+  } catch (err) {
+    // "Too large" here is the server's answer, not the user's file: say so.
+    if (isApiError(err, 'too_large')) throw new ApiError({ kind: 'protocol', message: `The service sent a JSON answer larger than ${MAX_JSON_BODY} bytes.` });
+    throw err;
+  }
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

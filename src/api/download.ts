@@ -47,6 +47,7 @@ export async function downloadToFile(
   try {
     await onDisk(mkdir(folder, { recursive: true }), targetPath);
     const handle = await onDisk(open(temp, 'wx'), targetPath);
+    let failure: { error: unknown } | undefined;
     try {
       onProgress?.(0, total);
       for await (const chunk of res.body) {
@@ -58,9 +59,16 @@ export async function downloadToFile(
         received += chunk.length;
         onProgress?.(received, total);
       }
-    } finally {
-      await handle.close();
+    } catch (error) {
+      failure = { error };
     }
+    // A failing close must not hide the error that got us here (nor pass for a network fault).
+    const closing = onDisk(handle.close(), targetPath);
+    if (failure) {
+      await closing.catch(() => undefined);
+      throw failure.error;
+    }
+    await closing;
     if (signal.aborted) throw new ApiError({ kind: 'aborted', message: 'The download was cancelled.' });
     if (total !== undefined && received !== total) {
       throw new ApiError({ kind: 'connection', message: `The download ended after ${received} of ${total} bytes.` });

@@ -41,7 +41,8 @@ export function decodeRunEvent(name: string | undefined, dataText: string): Deco
     return { ok: false, reason: `the data of a "${excerpt(event)}" message is not a JSON object: ${excerpt(dataText)}` };
   }
   const data = parsed as Record<string, unknown>;
-  if (!Number.isInteger(data.sequence)) {
+  // A safe, non-negative integer: 1e300 would pass isInteger and make every later event look old.
+  if (!Number.isSafeInteger(data.sequence) || (data.sequence as number) < 0) {
     return { ok: false, reason: `a "${excerpt(event)}" message without an integer sequence: ${excerpt(dataText)}` };
   }
   const typed = data as RunEvent['data'];

@@ -62,7 +62,12 @@ export class RunPanel implements vscode.Disposable {
       restored: options.restored?.snapshot,
       client: () => deps.getClient(),
       subscribe: (after, onState, signal) =>
-        new RunEventSubscription(deps.getClient(), runId, { after, signal, onState, logger: deps.log }),
+        new RunEventSubscription(
+          // Looked up per connection: a changed base URL replaces (and disposes) the old client.
+          { openEventStream: (id, o) => deps.getClient().openEventStream(id, o), getRun: (id, o) => deps.getClient().getRun(id, o) },
+          runId,
+          { after, signal, onState, logger: deps.log },
+        ),
       post: (message) => void panel.webview.postMessage(message),
       strings: uiStrings(),
       describeError,

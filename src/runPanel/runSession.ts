@@ -1,6 +1,8 @@
 // One watched run on the host: owns the event subscription, the compacted model, the run's facts
-// and artifacts, and feeds the webview through a PanelChannel. No vscode import, so node tests
+// and artifacts, and feeds the webview through a PanelChannel. No vscode
+// import, so node tests
 // drive it with a fake subscription and client.
+import { paginate } from '../api/pagination';
 import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
 import type { Logger } from '../api/logger';
 import { PanelChannel, type PanelChannelOptions } from './panelChannel';
@@ -61,6 +63,8 @@ export class RunSession {
   private generation = 0;
   private artifactsRequested = false;
   private disposed = false;
+  /** Cancels the run, task and artifact requests when the panel closes. */
+  private readonly requests = new AbortController();
   private readonly now: () => number;
 
   constructor(private readonly deps: RunSessionDeps) {
@@ -111,6 +115,7 @@ export class RunSession {
 
   dispose(): void {
     this.disposed = true;
+    this.requests.abort();
     this.stopStream();
     this.channel.dispose();
   }
@@ -196,18 +201,21 @@ export class RunSession {
 
   private async loadInfo(): Promise<void> {
     try {
-      const run = await this.deps.client().getRun(this.runId);
+      const run = await this.deps.client().getRun(this.runId, { signal: this.requests.signal });
       if (this.disposed) return;
+      // Fields the server may send in any shape: only strings reach the header.
+      const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
       const next: RunInfo = {
         ...this.info,
-        status: this.model.ended ? this.info.status ?? run.status : run.status ?? this.info.status,
-        startedAt: run.started_at ?? run.created_at ?? this.info.startedAt,
-        completedAt: run.completed_at ?? this.info.completedAt,
+        status: this.model.ended ? this.info.status ?? text(run.status) : text(run.status) ?? this.info.status,
+        startedAt: text(run.started_at) ?? text(run.created_at) ?? this.info.startedAt,
+        completedAt: text(run.completed_at) ?? this.info.completedAt,
       };
       this.setInfo(next);
-      if (!next.objective && run.task_id) {
-        const task = await this.deps.client().getTask(run.task_id);
-        if (!this.disposed && task.objective) this.setInfo({ ...this.info, objective: task.objective });
+      const taskId = text(run.task_id);
+      if (!next.objective && taskId) {
+        const objective = text((await this.deps.client().getTask(taskId, { signal: this.requests.signal })).objective);
+        if (!this.disposed && objective) this.setInfo({ ...this.info, objective });
       }
     } catch (err) {
       // The header degrades to what the events tell; the stream reports its own failures.
@@ -221,17 +229,18 @@ export class RunSession {
     this.setArtifacts({ state: 'loading' });
     try {
       const records: ArtifactRecord[] = [];
-      let after: string | undefined;
       let truncated = false;
-      for (;;) {
-        const page = await this.deps.client().listRunArtifacts(this.runId, { limit: 100, after });
-        records.push(...page.data);
-        if (!page.has_more || !page.next_cursor) break;
+      // paginate() stops on an empty page or a missing cursor: a broken server cannot loop us.
+      const pages = paginate((params) => this.deps.client().listRunArtifacts(this.runId, params, { signal: this.requests.signal }), { limit: 100 });
+      for await (const record of pages) {
+        if (this.disposed) return;
+        // Items come from the server: one without a string id could never be opened or saved.
+        if (typeof record !== 'object' || record === null || typeof record.id !== 'string') continue;
         if (records.length >= MAX_ARTIFACTS) {
           truncated = true;
           break;
         }
-        after = page.next_cursor;
+        records.push(record);
       }
       if (this.disposed) return;
       this.artifactRecords.clear();

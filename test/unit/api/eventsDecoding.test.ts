@@ -54,7 +54,7 @@ describe('decodeRunEvent', () => {
   });
 
   it('refuses malformed JSON, non-objects and a missing or non-integer sequence, with a short one-line reason', () => {
-    for (const data of ['{"sequence": 1,', 'not json', '[1,2]', 'null', '7', '{"step_id":"s"}', '{"sequence":"1"}', '{"sequence":1.5}', `{"x":"${'y'.repeat(500)}\n"`]) {
+    for (const data of ['{"sequence": 1,', 'not json', '[1,2]', 'null', '7', '{"step_id":"s"}', '{"sequence":"1"}', '{"sequence":1.5}', '{"sequence":1e300}', '{"sequence":-1}', `{"x":"${'y'.repeat(500)}\n"`]) {
       const result = decodeRunEvent('step.started', data);
       assert.equal(result.ok, false, data);
       if (!result.ok) {

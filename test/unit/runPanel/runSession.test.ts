@@ -12,7 +12,7 @@ class AuthError extends Error {
   readonly kind = 'authentication';
 }
 
-function setup(opts: { artifacts?: ArtifactRecord[]; restored?: ReturnType<RunModel['snapshot']>; objective?: string } = {}) {
+function setup(opts: { artifacts?: ArtifactRecord[]; restored?: ReturnType<RunModel['snapshot']>; objective?: string; artifactPages?: RunPanelClient['listRunArtifacts'] } = {}) {
   const clock = new ManualClock();
   const posted: HostMessage[] = [];
   const sources: ScriptedSource[] = [];
@@ -22,12 +22,12 @@ function setup(opts: { artifacts?: ArtifactRecord[]; restored?: ReturnType<RunMo
   const client: RunPanelClient = {
     getRun: async (id) => ({ id, task_id: 'task_1', status: 'running', started_at: '2026-01-01T00:00:00Z' }),
     getTask: async (id) => ({ id, objective: 'Summarise the report' }),
-    listRunArtifacts: async (_runId, params) => {
+    listRunArtifacts: opts.artifactPages ?? (async (_runId, params) => {
       const start = params?.after ? Number(params.after) : 0;
       const data = artifacts.slice(start, start + 2);
       const more = start + 2 < artifacts.length;
       return { object: 'list', data, has_more: more, next_cursor: more ? String(start + 2) : null };
-    },
+    }),
   };
   const session = new RunSession({
     runId: 'run_1',
@@ -122,6 +122,33 @@ describe('RunSession', () => {
     assert.deepStrictEqual(t.statuses, ['completed']);
     assert.strictEqual(t.session.artifact('art_3')?.name, 'out3.md');
     assert.strictEqual(t.session.connectionState.state, 'ended');
+    t.session.dispose();
+  });
+
+  it('stops listing artifacts at an empty page that claims more, and skips items without an id', async () => {
+    let calls = 0;
+    const t = setup({
+      artifactPages: async () => {
+        calls++;
+        // A broken server: first a page with a bad item, then empty pages that always say "more".
+        const data = calls === 1 ? ([{ id: 'art_1', name: 'ok.md' }, null, { id: 7 }] as unknown as ArtifactRecord[]) : [];
+        return { object: 'list', data, has_more: true, next_cursor: `c${calls}` };
+      },
+    });
+    t.session.start();
+    t.session.webviewReady();
+    await until(() => t.sources.length === 1);
+    t.sources[0].push(...recordedRun({ steps: 1, terminal: 'completed' }));
+    t.sources[0].onState({ state: 'ended', status: 'completed' });
+    t.sources[0].end();
+    await until(() => {
+      t.flush();
+      return t.posted.some((m) => m.type === 'artifacts' && m.artifacts.state === 'loaded');
+    });
+    const loaded = t.posted.filter((m) => m.type === 'artifacts').pop();
+    assert.ok(loaded?.type === 'artifacts' && loaded.artifacts.state === 'loaded');
+    assert.deepStrictEqual(loaded.artifacts.artifacts.map((a) => a.name), ['ok.md']);
+    assert.strictEqual(calls, 2, 'the empty page ends the listing');
     t.session.dispose();
   });
 
