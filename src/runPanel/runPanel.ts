@@ -79,6 +79,9 @@ export class RunPanel implements vscode.Disposable {
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(parseWebviewMessage(raw))),
       panel.onDidChangeViewState(() => {
         if (!panel.visible) this.session.webviewGone();
+        // A page that survived being hidden sends no new `ready`: bring it up to date anyway
+        // (a reloaded page will also ask, and a second reset is harmless).
+        else this.session.webviewReady();
       }),
       panel.onDidDispose(() => this.dispose()),
     );
