@@ -54,22 +54,22 @@ export const saveArtifact: Scenario = {
     await workbench.contextMenu(runRow, UI.menu.showArtifacts);
     const artifactRow = await workbench.treeRow(UI.tasksView, artifact.name);
     await workbench.contextMenu(artifactRow, UI.menu.saveArtifact);
-    const target = path.join(workspace, 'saved', `copy-of-${artifact.name}`);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    // code-server's save dialog is a quick input that validates the typed path asynchronously:
-    // an Enter that lands before it settles is ignored, so confirm with OK until it closes.
+    // code-server's save dialog is a quick input that fills in its default (the workspace folder
+    // and the artifact's name) asynchronously: wait for it, then confirm with OK until it closes.
+    const target = path.join(workspace, artifact.name);
     const dialog = page.locator('.quick-input-widget', { hasText: /Save Artifact As/i });
     const input = dialog.locator('.quick-input-box input');
     await input.waitFor({ state: 'visible', timeout: 30_000 });
-    await input.fill(target);
+    await until('the save dialog to offer the artifact\'s name', async () => ((await input.inputValue()).endsWith(artifact.name) ? true : undefined), 30_000);
     for (let attempt = 0; attempt < 5; attempt++) {
       await dialog.getByRole('button', { name: 'OK' }).click({ timeout: 5_000 }).catch(() => undefined);
       if (await dialog.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) break;
     }
-    await workbench.waitForNotification(/Saved copy-of-/);
+    await workbench.waitForNotification(new RegExp(`Saved ${artifact.name.replace(/[.]/g, '\\.')}`));
     await shot('artifact-saved');
     const saved = JSON.parse(fs.readFileSync(target, 'utf8')) as { run_id?: string };
     assert.strictEqual(saved.run_id, runId, 'the saved file is the run\'s summary');
-    assert.deepStrictEqual(fs.readdirSync(path.dirname(target)), [path.basename(target)], 'no temporary file is left beside it');
+    const leftovers = fs.readdirSync(workspace).filter((f) => f.endsWith('.part'));
+    assert.deepStrictEqual(leftovers, [], 'no temporary file is left beside it');
   },
 };
