@@ -3,31 +3,36 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { Scenario } from '../types';
+import { Scenario, ScenarioContext } from '../types';
 import { UI } from '../ui';
-import { createTask, getRun, listArtifacts, TERMINAL, until } from './api';
+import { createTask, getRun, listArtifacts, TERMINAL, until, type ArtifactRecord } from './api';
+
+/** A finished run's artifact, shown in the Tasks view (task -> run -> Show Artifacts): its row and ids. */
+async function finishedArtifactRow(ctx: ScenarioContext, objective: string, pick: (a: ArtifactRecord) => boolean) {
+  const { workbench, runtime } = ctx;
+  const task = await createTask(runtime, objective);
+  assert.ok(task.run_id);
+  const runId = task.run_id;
+  await until('the run to complete', async () => (TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined));
+  const artifact = (await listArtifacts(runtime, runId)).find(pick);
+  assert.ok(artifact, 'the run produced no such artifact');
+  await workbench.openContainer(UI.container);
+  await workbench.runCommand(UI.commands.refreshTasks);
+  const taskRow = await workbench.treeRow(UI.tasksView, objective);
+  if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
+  const runRow = await workbench.treeRow(UI.tasksView, runId);
+  await workbench.contextMenu(runRow, UI.menu.showArtifacts);
+  return { runId, artifact, row: await workbench.treeRow(UI.tasksView, artifact.name) };
+}
 
 export const openArtifact: Scenario = {
   id: 'open-artifact',
   title: 'open an artifact of a finished run in the editor',
   runtime: { eventDelayMs: 0 },
-  async run({ workbench, runtime, shot }) {
-    const objective = 'Write a report to open';
-    const task = await createTask(runtime, objective);
-    assert.ok(task.run_id);
-    const runId = task.run_id;
-    await until('the run to complete', async () => (TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined));
-    const [artifact] = await listArtifacts(runtime, runId);
-    assert.ok(artifact, 'the run produced no artifact');
-
-    await workbench.openContainer(UI.container);
-    await workbench.runCommand(UI.commands.refreshTasks);
-    const taskRow = await workbench.treeRow(UI.tasksView, objective);
-    if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
-    const runRow = await workbench.treeRow(UI.tasksView, runId);
-    await workbench.contextMenu(runRow, UI.menu.showArtifacts);
-    const artifactRow = await workbench.treeRow(UI.tasksView, artifact.name);
-    await workbench.contextMenu(artifactRow, UI.menu.openArtifact);
+  async run(ctx) {
+    const { workbench, shot } = ctx;
+    const { artifact, row } = await finishedArtifactRow(ctx, 'Write a report to open', () => true);
+    await workbench.contextMenu(row, UI.menu.openArtifact);
     await workbench.waitForEditorTab(artifact.name);
     await shot('artifact-open');
   },
@@ -37,23 +42,10 @@ export const saveArtifact: Scenario = {
   id: 'save-artifact',
   title: 'save an artifact of a finished run into the workspace',
   runtime: { eventDelayMs: 0 },
-  async run({ workbench, runtime, workspace, page, shot }) {
-    const objective = 'Write a summary to save';
-    const task = await createTask(runtime, objective);
-    assert.ok(task.run_id);
-    const runId = task.run_id;
-    await until('the run to complete', async () => (TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined));
-    const artifact = (await listArtifacts(runtime, runId)).find((a) => a.name.endsWith('.json'));
-    assert.ok(artifact, 'the run produced no JSON artifact');
-
-    await workbench.openContainer(UI.container);
-    await workbench.runCommand(UI.commands.refreshTasks);
-    const taskRow = await workbench.treeRow(UI.tasksView, objective);
-    if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
-    const runRow = await workbench.treeRow(UI.tasksView, runId);
-    await workbench.contextMenu(runRow, UI.menu.showArtifacts);
-    const artifactRow = await workbench.treeRow(UI.tasksView, artifact.name);
-    await workbench.contextMenu(artifactRow, UI.menu.saveArtifact);
+  async run(ctx) {
+    const { workbench, workspace, page, shot } = ctx;
+    const { runId, artifact, row } = await finishedArtifactRow(ctx, 'Write a summary to save', (a) => a.name.endsWith('.json'));
+    await workbench.contextMenu(row, UI.menu.saveArtifact);
     // code-server's save dialog is a quick input that fills in its default (the workspace folder
     // and the artifact's name) asynchronously: wait for it, then confirm with OK until it closes.
     const target = path.join(workspace, artifact.name);
