@@ -14,6 +14,7 @@ describe('views/contextKeys', () => {
     keys.report('files', { unreachable: false, empty: true });
     assert.deepEqual(writes, [
       ['agentRuntime.filesEmpty', true],
+      ['agentRuntime.filesUnreachable', false],
       ['agentRuntime.unreachable', false],
     ]);
     keys.report('files', { unreachable: false, empty: false });
@@ -36,9 +37,24 @@ describe('views/contextKeys', () => {
     const { writes, keys } = recorder();
     keys.report('tasks', { unreachable: true, empty: true });
     keys.clear('tasks');
-    assert.deepEqual(writes.slice(-2), [
+    assert.deepEqual(writes.slice(-3), [
       ['agentRuntime.tasksEmpty', false],
+      ['agentRuntime.tasksUnreachable', false],
       ['agentRuntime.unreachable', false],
     ]);
+  });
+
+  it('says which view could not reach the service, so the other keeps its own welcome', () => {
+    const { writes, keys } = recorder();
+    keys.report('files', { unreachable: true, empty: false });
+    keys.report('tasks', { unreachable: false, empty: true });
+    const last = new Map(writes);
+    assert.equal(last.get('agentRuntime.filesUnreachable'), true);
+    assert.equal(last.get('agentRuntime.tasksUnreachable'), false);
+    assert.equal(last.get('agentRuntime.tasksEmpty'), true);
+    assert.equal(last.get('agentRuntime.unreachable'), true);
+    keys.forgetUnreachable('files');
+    assert.equal(new Map(writes).get('agentRuntime.filesUnreachable'), false);
+    assert.equal(new Map(writes).get('agentRuntime.unreachable'), false);
   });
 });

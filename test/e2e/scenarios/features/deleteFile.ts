@@ -1,4 +1,4 @@
-// Planned: delete an uploaded file from the Files view (with the confirmation).
+// Delete an uploaded file from the Files view (with the confirmation).
 import * as assert from 'assert';
 import { Scenario } from '../types';
 import { UI } from '../ui';

@@ -6,6 +6,7 @@ import { deleteFile } from './deleteFile';
 import { signIn } from './signIn';
 import { uploadAndAttach } from './uploadAttach';
 import { runPanelDark, runPanelHighContrast, runPanelLight } from './themes';
+import { unreachableWelcome } from './unreachable';
 import { reloadMidRun, streamDropReconnect, watchRunLive } from './watchRun';
 import { wrongKeyPromptsOnce } from './wrongKey';
 
@@ -19,6 +20,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   saveArtifact,
   deleteFile,
   wrongKeyPromptsOnce,
+  unreachableWelcome,
   runPanelLight,
   runPanelDark,
   runPanelHighContrast,

@@ -1,4 +1,4 @@
-// Planned: signing in through the input box from the Files view's welcome content.
+// Signing in through the input box from the Files view's welcome content; the empty welcome follows.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';

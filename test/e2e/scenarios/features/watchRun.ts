@@ -1,4 +1,4 @@
-// Planned: the run panel. Events arrive live; a dropped stream shows "reconnecting" and goes on
+// The run panel. Events arrive live; a dropped stream shows "reconnecting" and goes on
 // with no duplicated or missing row; a window reload mid-run restores the panel, which completes.
 // The runs are the runtime's synthetic live runs, so the scenario decides when they end.
 import * as assert from 'assert';

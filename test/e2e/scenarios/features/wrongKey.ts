@@ -1,4 +1,4 @@
-// Planned: a wrong API key (handed over in the environment) prompts the user once, however many
+// A wrong API key (handed over in the environment) prompts the user once, however many
 // requests fail, and signing in with the right key recovers.
 import * as assert from 'assert';
 import { Scenario } from '../types';
