@@ -66,7 +66,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     files: sidebar.files,
     tasks: {
       refresh: () => sidebar.tasks.refresh(),
-      revealTask: async (task) => {
+      followNewTask: async (task) => {
         if (task.run_id) {
           sidebar.tasks.trackRun(task.run_id, task.id);
           status.trackRun(task.run_id);

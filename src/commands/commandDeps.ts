@@ -13,7 +13,8 @@ export interface CommandDeps {
   settings(): AgentRuntimeSettings;
   localFiles: LocalFileIndex;
   files: { refresh(): void };
-  tasks: { refresh(): void; revealTask(task: TaskRecord): Promise<void> };
+  /** `followNewTask`: reveal a task just created here and follow its run (status bar, end notice). */
+  tasks: { refresh(): void; followNewTask(task: TaskRecord): Promise<void> };
   /** Wraps a handler so errors are reported at the edge (see commandErrors.ts). */
   guard<A extends unknown[]>(context: string, handler: (...args: A) => unknown): (...args: A) => Promise<unknown>;
   /** True when a key is available; otherwise offers to sign in first. */

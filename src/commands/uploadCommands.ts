@@ -169,7 +169,7 @@ async function createTaskWithAttachments(deps: CommandDeps, objective: string, f
       if (choice === watch && runId) void vscode.commands.executeCommand('agentRuntime.watchRun', { runId, objective });
     });
   // The sidebar catches up in the background: the user is not kept waiting for a tree reload.
-  void deps.tasks.revealTask(task).catch((err: unknown) => deps.log.warn(`Revealing ${task?.id}: ${describeError(err)}`));
+  void deps.tasks.followNewTask(task).catch((err: unknown) => deps.log.warn(`Revealing ${task?.id}: ${describeError(err)}`));
   return task;
 }
 

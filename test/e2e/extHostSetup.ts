@@ -68,6 +68,18 @@ export interface MochaResult {
 }
 
 /** The summary test/ext/index.ts writes (a cross-check of what the console showed). */
+/**
+ * The runner's exit code from VS Code's and the suite's own word: a suite that wrote no result,
+ * or counted a failure, fails the run even when VS Code exited 0.
+ */
+export function suiteExitCode(label: string, exitCode: number, result: MochaResult | undefined): number {
+  if (!result) {
+    console.error(`[${label}] the suite wrote no result: treating the run as failed`);
+    return exitCode || 1;
+  }
+  return result.failures ? exitCode || 1 : exitCode;
+}
+
 export function readMochaResult(file: string): MochaResult | undefined {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8')) as MochaResult;

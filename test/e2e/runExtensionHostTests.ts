@@ -11,7 +11,7 @@ import { chromiumPid, formatMemory, treeMemory } from './harness/memory';
 import { addSecretsFromEnv, redact } from './harness/redact';
 import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
 import { Screenshots } from './harness/screenshots';
-import { checkBuilt, EXT_TEST_WORKSPACE_FILES, readMochaResult, startExtTestSetup } from './extHostSetup';
+import { checkBuilt, EXT_TEST_WORKSPACE_FILES, readMochaResult, startExtTestSetup, suiteExitCode } from './extHostSetup';
 
 const TIMEOUT_MS = Number(process.env.EXT_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
@@ -79,11 +79,7 @@ async function main(): Promise<number> {
       console.log(`\n  ${result.passes} passing`);
       if (result.failures) console.log(`  ${result.failures} failing`);
     }
-    if (!result && code === 0) {
-      console.error('[ext-host] the suite exited 0 but wrote no result: treating it as a failure');
-      code = 1;
-    }
-    if (result?.failures) code ||= 1;
+    code = suiteExitCode('ext-host', code, result);
     await shots.take(page, 'end');
     console.log(`[ext-host] memory: ${formatMemory('code-server', treeMemory(server.process.pid))}; ${formatMemory('chromium', treeMemory(chromiumPid()))}`);
     console.log(`[ext-host] exit code ${code} after ${seconds(Date.now() - started)}`);

@@ -10,7 +10,7 @@ import { Cleanup, exitOnSignals } from './harness/cleanup';
 import { cacheDir } from './harness/paths';
 import { redact } from './harness/redact';
 import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
-import { checkBuilt, EXT_TEST_WORKSPACE_FILES, readMochaResult, startExtTestSetup } from './extHostSetup';
+import { checkBuilt, EXT_TEST_WORKSPACE_FILES, readMochaResult, startExtTestSetup, suiteExitCode } from './extHostSetup';
 
 const VSCODE_VERSION = process.env.VSCODE_TEST_VERSION ?? '1.100.3';
 
@@ -71,11 +71,7 @@ async function main(): Promise<number> {
       console.error(redact(err instanceof Error ? err.message : String(err)));
       code = 1;
     }
-    const result = readMochaResult(setup.resultFile);
-    if (!result) {
-      console.error('[test-electron] the suite wrote no result: treating the run as failed');
-      code ||= 1;
-    } else if (result.failures) code ||= 1;
+    code = suiteExitCode('test-electron', code, readMochaResult(setup.resultFile));
     console.log(`[test-electron] VS Code ${executable ?? VSCODE_VERSION} exited; exit code ${code} (${os.platform()})`);
     return code;
   } finally {

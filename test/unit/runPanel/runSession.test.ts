@@ -53,6 +53,21 @@ function setup(opts: { artifacts?: ArtifactRecord[]; restored?: ReturnType<RunMo
   return { clock, posted, sources, statuses, warnings, session, flush, delivered };
 }
 
+/** Runs a one-step run to its end and waits for the artifact list the host then sends. */
+async function runToEndAndListArtifacts(t: ReturnType<typeof setup>): Promise<HostMessage | undefined> {
+  t.session.start();
+  t.session.webviewReady();
+  await until(() => t.sources.length === 1);
+  t.sources[0].push(...recordedRun({ steps: 1, terminal: 'completed' }));
+  t.sources[0].onState({ state: 'ended', status: 'completed' });
+  t.sources[0].end();
+  await until(() => {
+    t.flush();
+    return t.posted.some((m) => m.type === 'artifacts' && m.artifacts.state === 'loaded');
+  });
+  return t.posted.filter((m) => m.type === 'artifacts').pop();
+}
+
 describe('RunSession', () => {
   it('streams events to the webview after it is ready, exactly once and in order', async () => {
     const t = setup();
@@ -106,17 +121,7 @@ describe('RunSession', () => {
   it('at the end of the run lists every artifact page, reports the status once, and keeps the records for Open/Save', async () => {
     const artifacts = [1, 2, 3, 4, 5].map((i) => ({ id: `art_${i}`, name: `out${i}.md`, bytes: i }));
     const t = setup({ artifacts });
-    t.session.start();
-    t.session.webviewReady();
-    await until(() => t.sources.length === 1);
-    t.sources[0].push(...recordedRun({ steps: 1, terminal: 'completed' }));
-    t.sources[0].onState({ state: 'ended', status: 'completed' });
-    t.sources[0].end();
-    await until(() => {
-      t.flush();
-      return t.posted.some((m) => m.type === 'artifacts' && m.artifacts.state === 'loaded');
-    });
-    const loaded = t.posted.filter((m) => m.type === 'artifacts').pop();
+    const loaded = await runToEndAndListArtifacts(t);
     assert.ok(loaded?.type === 'artifacts' && loaded.artifacts.state === 'loaded');
     assert.deepStrictEqual(loaded.artifacts.artifacts.map((a) => a.name), artifacts.map((a) => a.name));
     assert.deepStrictEqual(t.statuses, ['completed']);
@@ -135,17 +140,7 @@ describe('RunSession', () => {
         return { object: 'list', data, has_more: true, next_cursor: `c${calls}` };
       },
     });
-    t.session.start();
-    t.session.webviewReady();
-    await until(() => t.sources.length === 1);
-    t.sources[0].push(...recordedRun({ steps: 1, terminal: 'completed' }));
-    t.sources[0].onState({ state: 'ended', status: 'completed' });
-    t.sources[0].end();
-    await until(() => {
-      t.flush();
-      return t.posted.some((m) => m.type === 'artifacts' && m.artifacts.state === 'loaded');
-    });
-    const loaded = t.posted.filter((m) => m.type === 'artifacts').pop();
+    const loaded = await runToEndAndListArtifacts(t);
     assert.ok(loaded?.type === 'artifacts' && loaded.artifacts.state === 'loaded');
     assert.deepStrictEqual(loaded.artifacts.artifacts.map((a) => a.name), ['ok.md']);
     assert.strictEqual(calls, 2, 'the empty page ends the listing');
