@@ -6,27 +6,33 @@ import { ARTIFACT_SCHEME } from './artifacts/artifactUris';
 import { CredentialStore } from './auth/credentialStore';
 import { ReauthPrompt } from './auth/reauthPrompt';
 import { createArtifactActions, registerArtifactCommands } from './commands/artifactCommands';
-import { CommandDeps } from './commands/commandDeps';
+import type { CommandDeps } from './commands/commandDeps';
 import { guarded } from './commands/commandErrors';
+import { registerCreateTaskCommands } from './commands/createTaskCommands';
 import { registerFileCommands } from './commands/fileCommands';
 import { registerSidebarCommands } from './commands/sidebarCommands';
 import { registerSignInCommands } from './commands/signInCommands';
 import { registerUploadCommands } from './commands/uploadCommands';
-import { watchTargetOf } from './commands/watchRunTarget';
+import { registerWatchRunCommand } from './commands/watchRunCommands';
+import { Commands, SETTINGS_QUERY, Settings } from './common/ids';
+import { notify } from './common/notify';
 import { RunPanelManager } from './runPanel/runPanelManager';
-import { watchRunCommand } from './runPanel/watchRunCommand';
-import { AgentRuntimeSession } from './session/agentRuntimeSession';
-import { LocalFileIndex } from './session/localFileIndex';
-import { readSettings } from './session/settings';
+import { announceFinishedRuns } from './runs/runFinishedNotice';
+import { RunStore } from './runs/runStore';
+import { ServiceConnection } from './service/serviceConnection';
+import { readSettings } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';
+import { LocalFileIndex } from './upload/localFileIndex';
 import { Sidebar } from './views/sidebar';
+import { revealTask } from './views/tasksReveal';
 
 /** What activate() returns: handles for the extension-host test suites, not a public API. */
 export interface AgentRuntimeExtensionApi {
-  session: AgentRuntimeSession;
+  service: ServiceConnection;
   credentials: CredentialStore;
   reauth: ReauthPrompt;
   sidebar: Sidebar;
+  runs: RunStore;
   runPanels: RunPanelManager;
 }
 
@@ -37,28 +43,34 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? 'dev');
 
   const credentials = new CredentialStore(context.secrets, log);
-  const session = new AgentRuntimeSession(credentials, log, `agent-runtime-vscode/${version}`);
-  const reauth = new ReauthPrompt('agentRuntime.signIn');
-  const localFiles = new LocalFileIndex(context.globalState, () => session.serviceUrl);
+  const service = new ServiceConnection(credentials, log, `agent-runtime-vscode/${version}`);
+  const reauth = new ReauthPrompt(Commands.signIn);
+  const localFiles = new LocalFileIndex(context.globalState, () => service.serviceUrl);
   const reporter = { log, onAuthError: (err: unknown) => reauth.handle(err) };
-  const status = new RunStatusTracker(session);
-  subs.push(credentials, session, status);
+  const runs = new RunStore({
+    fetchRun: (runId, signal) => service.client.getRun(runId, { signal }),
+    log,
+    onAuthError: reporter.onAuthError,
+  });
+  const status = new RunStatusTracker(service, runs);
+  subs.push(credentials, service, runs, status);
   // Before the views exist, so they never show the "Sign in" welcome to a signed-in user.
-  await session.update();
+  await service.update();
 
   const sidebar = new Sidebar({
-    getClient: () => session.client,
+    getClient: () => service.client,
     pageSize: () => readSettings().pageSize,
-    isSignedIn: () => session.isSignedIn,
+    isSignedIn: () => service.isSignedIn,
     onAuthError: reporter.onAuthError,
     log,
     localFiles,
-    uploadUris: (uris) => vscode.commands.executeCommand('agentRuntime.uploadFiles', uris[0], uris),
+    runs,
+    uploadUris: (uris) => vscode.commands.executeCommand(Commands.uploadFiles, uris[0], uris),
   });
   subs.push(sidebar);
 
   const deps: CommandDeps = {
-    session,
+    service,
     credentials,
     log,
     settings: readSettings,
@@ -67,86 +79,65 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     tasks: {
       refresh: () => sidebar.tasks.refresh(),
       followNewTask: async (task) => {
-        if (task.run_id) {
-          sidebar.tasks.trackRun(task.run_id, task.id);
-          status.trackRun(task.run_id);
-        }
-        await sidebar.tasks.revealTask(task.id, { focus: false, expand: true });
+        if (typeof task.run_id === 'string') runs.follow(task.run_id, task.id);
+        await revealTask(sidebar.tasks, () => service.client, task.id, { focus: false, expand: true });
       },
     },
     guard: (name, handler) => guarded(reporter, name, handler),
     ensureSignedIn: async () => {
-      if (session.isSignedIn) return true;
+      if (service.isSignedIn) return true;
       const signIn = vscode.l10n.t('Sign In');
-      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Sign in to the Agent Runtime service first.'), signIn);
-      if (choice === signIn) await vscode.commands.executeCommand('agentRuntime.signIn');
-      return session.isSignedIn;
+      const choice = await notify.warn(vscode.l10n.t('Sign in to the Agent Runtime service first.'), signIn);
+      if (choice === signIn) await vscode.commands.executeCommand(Commands.signIn);
+      return service.isSignedIn;
     },
   };
 
   const artifacts = createArtifactActions(deps);
   const runPanels = new RunPanelManager({
     extensionUri: context.extensionUri,
-    getClient: () => session.client,
+    getClient: () => service.client,
+    runs,
     log,
     openArtifact: guarded(reporter, 'Open artifact', artifacts.open),
     saveArtifact: guarded(reporter, 'Save artifact', artifacts.save),
-    signIn: () => vscode.commands.executeCommand('agentRuntime.signIn'),
+    signIn: () => vscode.commands.executeCommand(Commands.signIn),
   });
   subs.push(runPanels, runPanels.registerSerializer());
 
-  const openWatch = watchRunCommand(runPanels);
-  const artifactFs = new ArtifactFileSystem(() => session.client);
+  let runsOf = service.serviceUrl;
+  const artifactFs = new ArtifactFileSystem(() => service.client);
   subs.push(
     artifactFs,
-    vscode.workspace.registerFileSystemProvider(ARTIFACT_SCHEME, artifactFs, {
-      isReadonly: true,
-      isCaseSensitive: true,
-    }),
+    vscode.workspace.registerFileSystemProvider(ARTIFACT_SCHEME, artifactFs, { isReadonly: true, isCaseSensitive: true }),
     ...registerSignInCommands(deps),
     ...registerUploadCommands(deps),
+    ...registerCreateTaskCommands(deps),
     ...registerFileCommands(deps),
     ...registerArtifactCommands(deps, artifacts),
     ...registerSidebarCommands(deps, sidebar),
-    vscode.commands.registerCommand('agentRuntime.watchRun', guarded(reporter, 'Watch run', async (arg?: unknown) =>
-      openWatch(await watchTargetOf(arg, () => session.client)))),
-    vscode.commands.registerCommand('agentRuntime.showLog', () => log.show()),
-    vscode.commands.registerCommand('agentRuntime.openSettings', () =>
-      vscode.commands.executeCommand('workbench.action.openSettings', '@ext:agent-runtime.agent-runtime')),
+    registerWatchRunCommand(deps, runPanels),
+    vscode.commands.registerCommand(Commands.showLog, () => log.show()),
+    vscode.commands.registerCommand(Commands.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_QUERY)),
+    announceFinishedRuns(runs, (taskId) => service.client.getTask(taskId)),
     sidebar.onDidChangeReachability((reachable) => status.setReachable(reachable)),
-    sidebar.tasks.onDidFinishRun(({ run, task }) => {
-      status.finishRun(run.id);
-      notifyRunFinished(run.id, run.status ?? 'finished', task?.objective);
-    }),
-    session.onDidChange(() => {
+    service.onDidChange(() => {
       reauth.reset();
+      // Another service: nothing known about the old one's runs holds (a new key keeps them).
+      if (service.serviceUrl !== runsOf) {
+        runsOf = service.serviceUrl;
+        runs.reset();
+      }
       sidebar.refresh();
-      status.setService(session.serviceUrl);
+      status.refresh();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('agentRuntime.pageSize')) sidebar.refresh();
+      if (e.affectsConfiguration(Settings.pageSize)) sidebar.refresh();
     }),
   );
 
   log.info(`Agent Runtime ${version} activated`);
-  return { session, credentials, reauth, sidebar, runPanels };
-}
-
-/** "Your run ended": offered for runs the user started here. */
-function notifyRunFinished(runId: string, status: string, objective?: string): void {
-  const watch = vscode.l10n.t('Watch Run');
-  const artifacts = vscode.l10n.t('Show Artifacts');
-  const what = objective ? `"${objective.length > 60 ? objective.slice(0, 57) + '...' : objective}"` : runId;
-  const message =
-    status === 'completed' ? vscode.l10n.t('Run {0} completed.', what)
-    : status === 'failed' ? vscode.l10n.t('Run {0} failed.', what)
-    : status === 'cancelled' ? vscode.l10n.t('Run {0} was cancelled.', what)
-    : vscode.l10n.t('Run {0} ended with status "{1}".', what, status);
-  const show = status === 'failed' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  void show(message, watch, artifacts).then((choice) => {
-    if (choice === watch) void vscode.commands.executeCommand('agentRuntime.watchRun', { runId, objective });
-    if (choice === artifacts) void vscode.commands.executeCommand('agentRuntime.showArtifacts', { runId });
-  });
+  return { service, credentials, reauth, sidebar, runs, runPanels };
 }
 
 export function deactivate(): void {

@@ -1,6 +1,7 @@
 // "Sign in again" asked once: many requests may fail with 401 at the same moment (two trees,
 // a run panel, polling); the user sees one prompt, not one per request.
 import * as vscode from 'vscode';
+import { notify } from '../common/notify';
 import { isApiError } from '../api/errors';
 
 export class ReauthPrompt {
@@ -18,7 +19,7 @@ export class ReauthPrompt {
     const message = err.status === 401
       ? vscode.l10n.t('The Agent Runtime service rejected your API key. Sign in again to go on.')
       : vscode.l10n.t('You are not signed in to the Agent Runtime service.');
-    void vscode.window.showWarningMessage(message, signIn).then(
+    void notify.warn(message, signIn).then(
       async (choice) => {
         if (choice === signIn) await vscode.commands.executeCommand(this.signInCommand);
         this.open = false;

@@ -2,14 +2,16 @@
 // (a save dialog, then a streamed download with progress and cancel).
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { notify } from '../common/notify';
 import { safeFileName } from '../api/safeName';
 import { ArtifactRecord } from '../api/types';
 import { MAX_OPEN_BYTES } from '../artifacts/artifactFileSystem';
 import { artifactUri, isTextArtifact } from '../artifacts/artifactUris';
 import { CommandDeps } from './commandDeps';
-import { formatBytes } from './format';
+import { formatBytes } from '../common/format';
 import { artifactOf } from './nodeArgs';
 import { UserFacingError } from './commandErrors';
+import { Commands } from '../common/ids';
 
 export interface ArtifactActions {
   open(artifact: ArtifactRecord): Promise<void>;
@@ -22,9 +24,9 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
     if (!isTextArtifact(artifact) || tooBig) {
       const saveAs = vscode.l10n.t('Save As...');
       const reason = tooBig
-        ? vscode.l10n.t('{0} is too large to open in the editor ({1}).', artifact.name ?? artifact.id, formatBytes(artifact.bytes ?? 0))
+        ? vscode.l10n.t('{0} is too large to open in the editor ({1}).', artifact.name ?? artifact.id, formatBytes(artifact.bytes) ?? '?')
         : vscode.l10n.t('{0} is not a text file.', artifact.name ?? artifact.id);
-      const choice = await vscode.window.showInformationMessage(`${reason} ${vscode.l10n.t('Save it to disk instead?')}`, saveAs);
+      const choice = await notify.info(`${reason} ${vscode.l10n.t('Save it to disk instead?')}`, saveAs);
       if (choice === saveAs) await save(artifact);
       return;
     }
@@ -42,7 +44,7 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
     });
     if (!target) return undefined;
     if (target.scheme !== 'file') {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Artifacts can only be saved to a folder on disk.'));
+      void notify.error(vscode.l10n.t('Artifacts can only be saved to a folder on disk.'));
       return undefined;
     }
     const fileId = artifact.file_id ?? artifact.id;
@@ -53,12 +55,12 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
         const sub = token.onCancellationRequested(() => controller.abort());
         let reported = 0;
         try {
-          return await deps.session.client.downloadFile(fileId, target.fsPath, {
+          return await deps.service.client.downloadFile(fileId, target.fsPath, {
             signal: controller.signal,
             onProgress: (received, total) => {
-              if (!total) return progress.report({ message: formatBytes(received) });
+              if (!total) return progress.report({ message: formatBytes(received) ?? '' });
               const pct = (received / total) * 100;
-              progress.report({ increment: pct - reported, message: `${formatBytes(received)} / ${formatBytes(total)}` });
+              progress.report({ increment: pct - reported, message: `${formatBytes(received) ?? ''} / ${formatBytes(total) ?? ''}` });
               reported = pct;
             },
           });
@@ -70,8 +72,8 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
     deps.log.info(`Saved artifact ${artifact.id} to ${result.path} (${result.bytes} bytes)`);
     const openIt = vscode.l10n.t('Open');
     const reveal = vscode.l10n.t('Reveal in Explorer');
-    void vscode.window
-      .showInformationMessage(vscode.l10n.t('Saved {0}.', path.basename(result.path)), openIt, reveal)
+    void notify
+      .info(vscode.l10n.t('Saved {0}.', path.basename(result.path)), openIt, reveal)
       .then((choice) => {
         if (choice === openIt) void vscode.commands.executeCommand('vscode.open', target);
         if (choice === reveal) void vscode.commands.executeCommand('revealInExplorer', target);
@@ -88,7 +90,7 @@ export function registerArtifactCommands(deps: CommandDeps, actions: ArtifactAct
     return artifact;
   };
   return [
-    vscode.commands.registerCommand('agentRuntime.openArtifact', deps.guard('Open artifact', (arg: unknown) => actions.open(need(arg)))),
-    vscode.commands.registerCommand('agentRuntime.saveArtifact', deps.guard('Save artifact', (arg: unknown) => actions.save(need(arg)))),
+    vscode.commands.registerCommand(Commands.openArtifact, deps.guard('Open artifact', (arg: unknown) => actions.open(need(arg)))),
+    vscode.commands.registerCommand(Commands.saveArtifact, deps.guard('Save artifact', (arg: unknown) => actions.save(need(arg)))),
   ];
 }

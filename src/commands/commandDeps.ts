@@ -2,12 +2,12 @@
 import * as vscode from 'vscode';
 import { TaskRecord } from '../api/types';
 import { CredentialStore } from '../auth/credentialStore';
-import { AgentRuntimeSession } from '../session/agentRuntimeSession';
-import { LocalFileIndex } from '../session/localFileIndex';
-import { AgentRuntimeSettings } from '../session/settings';
+import { ServiceConnection } from '../service/serviceConnection';
+import { LocalFileIndex } from '../upload/localFileIndex';
+import { AgentRuntimeSettings } from '../service/settings';
 
 export interface CommandDeps {
-  session: AgentRuntimeSession;
+  service: ServiceConnection;
   credentials: CredentialStore;
   log: vscode.LogOutputChannel;
   settings(): AgentRuntimeSettings;

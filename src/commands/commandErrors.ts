@@ -1,6 +1,7 @@
 // Errors are caught at the edge: every command handler runs through `guarded`, which shows the
 // one sentence a user can act on, offers the next step, and logs the details.
 import * as vscode from 'vscode';
+import { notify } from '../common/notify';
 import { describeError, isAbort, isApiError } from '../api/errors';
 
 export interface ErrorReporter {
@@ -22,7 +23,7 @@ export function reportError(reporter: ErrorReporter, context: string, err: unkno
   }
   if (err instanceof UserFacingError) {
     reporter.log.info(`${context}: ${err.message}`);
-    void vscode.window.showWarningMessage(err.message);
+    void notify.warn(err.message);
     return;
   }
   const sentence = describeError(err);
@@ -39,7 +40,7 @@ export function reportError(reporter: ErrorReporter, context: string, err: unkno
   const actions = isApiError(err, 'connection') || isApiError(err, 'insecure') || isApiError(err, 'timeout')
     ? [openSettings, showLog]
     : [showLog];
-  void vscode.window.showErrorMessage(sentence, ...actions).then((choice) => {
+  void notify.error(sentence, ...actions).then((choice) => {
     if (choice === showLog) reporter.log.show(true);
     if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentRuntime');
   });

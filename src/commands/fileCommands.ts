@@ -1,18 +1,20 @@
 // Delete File (modal confirmation, multi-select) and Copy ID (any node, multi-select).
 import * as vscode from 'vscode';
+import { askModal, notify } from '../common/notify';
 import { describeError, isApiError } from '../api/errors';
 import { FileRecord } from '../api/types';
 import { CommandDeps } from './commandDeps';
 import { entityIdOf, fileOf, selectionOf } from './nodeArgs';
 import { UserFacingError } from './commandErrors';
+import { Commands } from '../common/ids';
 
 export function registerFileCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('agentRuntime.deleteFile', deps.guard('Delete file', (clicked?: unknown, selected?: unknown) => {
+    vscode.commands.registerCommand(Commands.deleteFile, deps.guard('Delete file', (clicked?: unknown, selected?: unknown) => {
       const files = selectionOf(clicked, selected).map(fileOf).filter((f): f is FileRecord => f !== undefined);
       return deleteFiles(deps, files);
     })),
-    vscode.commands.registerCommand('agentRuntime.copyId', deps.guard('Copy ID', async (clicked?: unknown, selected?: unknown) => {
+    vscode.commands.registerCommand(Commands.copyId, deps.guard('Copy ID', async (clicked?: unknown, selected?: unknown) => {
       const ids = selectionOf(clicked, selected).map(entityIdOf).filter((id): id is string => id !== undefined);
       if (ids.length === 0) throw new UserFacingError(vscode.l10n.t('Choose an item in the Agent Runtime views first.'));
       await vscode.env.clipboard.writeText(ids.join('\n'));
@@ -28,18 +30,15 @@ async function deleteFiles(deps: CommandDeps, files: FileRecord[], options: { co
   const what = files.length === 1 ? `"${files[0].filename ?? files[0].id}"` : vscode.l10n.t('{0} files', files.length);
   const del = vscode.l10n.t('Delete');
   if (!options.confirmed) {
-    const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Delete {0} from the Agent Runtime service?', what),
-      { modal: true, detail: vscode.l10n.t('Tasks that already use it keep their results. This cannot be undone.') },
-      del,
-    );
+    const choice = await askModal('warn', vscode.l10n.t('Delete {0} from the Agent Runtime service?', what),
+      [vscode.l10n.t('Tasks that already use it keep their results. This cannot be undone.')], del);
     if (choice !== del) return [];
   }
   const deleted: string[] = [];
   const failed: string[] = [];
   for (const file of files) {
     try {
-      await deps.session.client.deleteFile(file.id);
+      await deps.service.client.deleteFile(file.id);
       deleted.push(file.id);
     } catch (err) {
       // Already gone is what the user wanted.
@@ -49,7 +48,7 @@ async function deleteFiles(deps: CommandDeps, files: FileRecord[], options: { co
   }
   for (const id of deleted) await deps.localFiles.remove(id);
   deps.files.refresh();
-  if (failed.length) void vscode.window.showErrorMessage(vscode.l10n.t('Some files could not be deleted: {0}', failed.join('; ')));
+  if (failed.length) void notify.error(vscode.l10n.t('Some files could not be deleted: {0}', failed.join('; ')));
   else vscode.window.setStatusBarMessage(vscode.l10n.t('Deleted {0}', what), 3000);
   return deleted;
 }

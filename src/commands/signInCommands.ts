@@ -1,22 +1,24 @@
 // Sign In (a password input, checked with a cheap authenticated request before it is stored)
 // and Sign Out. The key goes to SecretStorage, or to this session only when there is no keyring.
 import * as vscode from 'vscode';
+import { askModal, notify } from '../common/notify';
 import { ApiClient } from '../api/client';
 import { describeError, isApiError } from '../api/errors';
 import { SecretStorageUnavailableError } from '../auth/credentialStore';
 import { CommandDeps } from './commandDeps';
+import { Commands } from '../common/ids';
 
 export function registerSignInCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
     // `options.apiKey` lets automated tests sign in without the input box; it is never logged.
-    vscode.commands.registerCommand('agentRuntime.signIn', deps.guard('Sign in', (options?: { apiKey?: string }) =>
+    vscode.commands.registerCommand(Commands.signIn, deps.guard('Sign in', (options?: { apiKey?: string }) =>
       signIn(deps, typeof options?.apiKey === 'string' ? options.apiKey : undefined))),
-    vscode.commands.registerCommand('agentRuntime.signOut', deps.guard('Sign out', () => signOut(deps))),
+    vscode.commands.registerCommand(Commands.signOut, deps.guard('Sign out', () => signOut(deps))),
   ];
 }
 
 async function signIn(deps: CommandDeps, given?: string): Promise<boolean> {
-  const baseUrl = deps.session.client.baseUrl; // throws the settings problem first, with its sentence
+  const baseUrl = deps.service.client.baseUrl; // throws the settings problem first, with its sentence
   let key = given?.trim();
   for (;;) {
     key ??= (await vscode.window.showInputBox({
@@ -38,23 +40,21 @@ async function signIn(deps: CommandDeps, given?: string): Promise<boolean> {
   } catch (err) {
     if (!(err instanceof SecretStorageUnavailableError)) throw err;
     const sessionOnly = vscode.l10n.t('Use for This Session');
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await askModal('warn',
       vscode.l10n.t('VS Code cannot store secrets on this machine (no keyring). Use the key for this session only? You will be asked again next time.'),
-      { modal: true },
-      sessionOnly,
-    );
+      [], sessionOnly);
     if (choice !== sessionOnly) return false;
     deps.credentials.storeForSession(baseUrl, key);
   }
-  await deps.session.update();
+  await deps.service.update();
   deps.log.info(`Signed in to ${baseUrl}`);
-  void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to Agent Runtime at {0}.', baseUrl));
+  void notify.info(vscode.l10n.t('Signed in to Agent Runtime at {0}.', baseUrl));
   return true;
 }
 
 /** 'ok' when the server accepts the key (or the user keeps it anyway), 'retry' when rejected. */
 async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, interactive: boolean): Promise<'ok' | 'retry' | 'cancel'> {
-  const probe = new ApiClient({ baseUrl, getApiKey: async () => key, logger: deps.log, maxRetries: 0, userAgent: deps.session.userAgent });
+  const probe = new ApiClient({ baseUrl, getApiKey: async () => key, logger: deps.log, maxRetries: 0, userAgent: deps.service.userAgent });
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key...'), cancellable: true },
@@ -77,15 +77,15 @@ async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, intera
       const again = vscode.l10n.t('Try Again');
       const message = vscode.l10n.t('The server at {0} rejected this API key. Check that it belongs to this workspace.', baseUrl);
       if (!interactive) {
-        void vscode.window.showErrorMessage(message);
+        void notify.error(message);
         return 'cancel';
       }
-      return (await vscode.window.showErrorMessage(message, again)) === again ? 'retry' : 'cancel';
+      return (await notify.error(message, again)) === again ? 'retry' : 'cancel';
     }
     if (!interactive) throw err;
     const keep = vscode.l10n.t('Save Anyway');
     const settings = vscode.l10n.t('Open Settings');
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await notify.warn(
       vscode.l10n.t('The key could not be checked: {0}', describeError(err)),
       keep,
       settings,
@@ -98,16 +98,16 @@ async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, intera
 }
 
 async function signOut(deps: CommandDeps): Promise<void> {
-  const baseUrl = deps.session.serviceUrl;
+  const baseUrl = deps.service.serviceUrl;
   await deps.credentials.delete(baseUrl);
-  await deps.session.update();
-  if (deps.session.isSignedIn) {
+  await deps.service.update();
+  if (deps.service.isSignedIn) {
     // Still signed in: the key comes from the environment, which we cannot forget.
-    void vscode.window.showInformationMessage(
+    void notify.info(
       vscode.l10n.t('The stored key was removed, but the AGENT_RUNTIME_API_KEY environment variable still provides one.'),
     );
     return;
   }
   deps.log.info(`Signed out of ${baseUrl}`);
-  void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of Agent Runtime.'));
+  void notify.info(vscode.l10n.t('Signed out of Agent Runtime.'));
 }

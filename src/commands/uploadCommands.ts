@@ -1,15 +1,17 @@
 // The main user story: upload workspace files (Explorer, editor, palette, drag and drop) and
 // optionally attach them all to one new task, under one cancellable progress notification.
 import * as vscode from 'vscode';
-import { describeError, isApiError } from '../api/errors';
-import { FilePurpose, FileRecord, TaskRecord } from '../api/types';
-import { randomUUID } from 'crypto';
+import { notify } from '../common/notify';
+import { describeError } from '../api/errors';
+import type { FilePurpose, FileRecord, TaskRecord } from '../api/types';
 import { uploadBatch, BatchResult, UploadKeys } from '../upload/batchUpload';
 import { PlannedFile } from '../upload/uploadPlan';
-import { formatBytes } from './format';
-import { fileOf, selectionOf, urisOf } from './nodeArgs';
+import { formatBytes } from '../common/format';
+import { urisOf } from './nodeArgs';
+import { createTaskWithAttachments } from './createTaskCommands';
 import { CommandDeps } from './commandDeps';
 import { askObjective, confirmPlan, localUri, pickFiles, pickPurpose, saveDirtyDocuments } from './uploadPrompts';
+import { Commands } from '../common/ids';
 
 interface Prefilled {
   objective?: string;
@@ -20,16 +22,10 @@ export function registerUploadCommands(deps: CommandDeps): vscode.Disposable[] {
   const { guard } = deps;
   return [
     // Menus pass (clicked, selected[]); the third argument lets tests and other extensions skip the prompts.
-    vscode.commands.registerCommand('agentRuntime.uploadFiles', guard('Upload', (clicked?: unknown, selected?: unknown, given?: Prefilled) =>
+    vscode.commands.registerCommand(Commands.uploadFiles, guard('Upload', (clicked?: unknown, selected?: unknown, given?: Prefilled) =>
       uploadFlow(deps, urisOf(clicked, selected), { createTask: false, purpose: given?.purpose }))),
-    vscode.commands.registerCommand('agentRuntime.uploadAndCreateTask', guard('Upload and create task', (clicked?: unknown, selected?: unknown, given?: Prefilled) =>
+    vscode.commands.registerCommand(Commands.uploadAndCreateTask, guard('Upload and create task', (clicked?: unknown, selected?: unknown, given?: Prefilled) =>
       uploadFlow(deps, urisOf(clicked, selected), { createTask: true, objective: given?.objective }))),
-    vscode.commands.registerCommand('agentRuntime.newTaskWithFiles', guard('New task with files', (clicked?: unknown, selected?: unknown) => {
-      const files = selectionOf(clicked, selected).map(fileOf).filter((f): f is FileRecord => f !== undefined);
-      return createTaskFlow(deps, files);
-    })),
-    vscode.commands.registerCommand('agentRuntime.createTask', guard('Create task', (options?: { objective?: string; fileIds?: string[] }) =>
-      createTaskFlow(deps, (options?.fileIds ?? []).map((id) => ({ id })), options?.objective))),
   ];
 }
 
@@ -45,7 +41,7 @@ export async function uploadFlow(
   uris = uris.map(localUri);
   const nonLocal = uris.filter((u) => u.scheme !== 'file');
   if (nonLocal.length > 0) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Only files on disk can be uploaded ({0} is not).', nonLocal[0].toString(true)));
+    void notify.error(vscode.l10n.t('Only files on disk can be uploaded ({0} is not).', nonLocal[0].toString(true)));
     return undefined;
   }
   if (!(await saveDirtyDocuments(uris))) return undefined;
@@ -61,7 +57,7 @@ export async function uploadFlow(
   if (!uploaded) return undefined;
   deps.files.refresh();
   if (!options.createTask || objective === undefined) {
-    void vscode.window.showInformationMessage(
+    void notify.info(
       uploaded.length === 1
         ? vscode.l10n.t('Uploaded {0} as {1}.', uploaded[0].filename ?? uploaded[0].id, uploaded[0].id)
         : vscode.l10n.t('Uploaded {0} files.', uploaded.length),
@@ -84,7 +80,7 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
       const message = done.length
         ? vscode.l10n.t('Upload cancelled after {0} of {1} files. No task was created.', done.length, files.length)
         : vscode.l10n.t('Upload cancelled. Nothing was created.');
-      void vscode.window.showInformationMessage(message);
+      void notify.info(message);
       if (done.length) deps.files.refresh();
       return undefined;
     }
@@ -93,9 +89,8 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
     const names = result.failed.map((f) => `${f.file.name} (${describeError(f.error)})`).join('; ');
     const retry = vscode.l10n.t('Retry Failed');
     const goOn = vscode.l10n.t('Continue Without Them');
-    const choice = await vscode.window.showErrorMessage(
+    const choice = await notify.error(
       vscode.l10n.t('{0} of {1} files could not be uploaded: {2}', result.failed.length, files.length, names),
-      { modal: false },
       retry,
       ...(done.length ? [goOn] : []),
     );
@@ -117,7 +112,7 @@ function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose,
       const sub = token.onCancellationRequested(() => controller.abort());
       let reported = 0;
       try {
-        return await uploadBatch(deps.session.client, files, purpose, {
+        return await uploadBatch(deps.service.client, files, purpose, {
           signal: controller.signal,
           keys,
           onProgress: (p) => {
@@ -127,7 +122,7 @@ function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose,
             progress.report({
               increment,
               message: vscode.l10n.t('{0} of {1} files ({2} of {3}): {4}', p.fileIndex + 1, p.fileCount,
-                formatBytes(p.bytesDone), formatBytes(p.totalBytes), p.file.name),
+                formatBytes(p.bytesDone) ?? '?', formatBytes(p.totalBytes) ?? '?', p.file.name),
             });
           },
         });
@@ -136,47 +131,4 @@ function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose,
       }
     },
   );
-}
-
-async function createTaskWithAttachments(deps: CommandDeps, objective: string, files: { id: string }[]): Promise<TaskRecord | undefined> {
-  // One key for every attempt: a retry after a lost answer can never create a second task.
-  const idempotencyKey = randomUUID();
-  const request = { objective, attachments: files.map((f) => ({ type: 'document' as const, fileId: f.id })) };
-  let task: TaskRecord | undefined;
-  while (!task) {
-    try {
-      task = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Creating the task...') },
-        () => deps.session.client.createTask(request, { idempotencyKey }),
-      );
-    } catch (err) {
-      if (isApiError(err, 'authentication')) throw err;
-      deps.log.error(`Creating the task failed after uploading ${files.length} file(s): ${describeError(err)}`);
-      const retry = vscode.l10n.t('Retry');
-      const choice = await vscode.window.showErrorMessage(
-        vscode.l10n.t('The files were uploaded, but the task could not be created: {0}', describeError(err)),
-        retry,
-      );
-      if (choice !== retry) return undefined;
-    }
-  }
-  deps.log.info(`Created ${task.id} with ${files.length} attachment(s)${task.run_id ? `, run ${task.run_id}` : ''}`);
-  const watch = vscode.l10n.t('Watch Run');
-  const runId = typeof task.run_id === 'string' ? task.run_id : undefined;
-  void vscode.window
-    .showInformationMessage(vscode.l10n.t('Task {0} created.', task.id), ...(runId ? [watch] : []))
-    .then((choice) => {
-      if (choice === watch && runId) void vscode.commands.executeCommand('agentRuntime.watchRun', { runId, objective });
-    });
-  // The sidebar catches up in the background: the user is not kept waiting for a tree reload.
-  void deps.tasks.followNewTask(task).catch((err: unknown) => deps.log.warn(`Revealing ${task?.id}: ${describeError(err)}`));
-  return task;
-}
-
-/** Create Task from the sidebar or palette: objective, then (optionally) attachments from uploaded files. */
-async function createTaskFlow(deps: CommandDeps, preselected: { id: string; filename?: string }[], objective?: string): Promise<TaskRecord | undefined> {
-  if (!(await deps.ensureSignedIn())) return undefined;
-  objective ??= await askObjective(preselected.map((f) => ({ name: f.filename ?? f.id })));
-  if (objective === undefined) return undefined;
-  return createTaskWithAttachments(deps, objective, preselected);
 }

@@ -2,6 +2,7 @@
 // objective, whether to expand folders, save unsaved edits, and go on without refused files.
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { askModal, notify } from '../common/notify';
 import { FILE_PURPOSES, FilePurpose } from '../api/types';
 import { MAX_FILES_PER_BATCH, planUpload, UploadPlan } from '../upload/uploadPlan';
 
@@ -58,11 +59,11 @@ export async function confirmPlan(paths: string[]): Promise<UploadPlan | undefin
   if (plan.folders.length > 0) {
     const count = plan.folders.reduce((n, f) => n + f.fileCount, 0);
     const upload = vscode.l10n.t('Upload {0} Files', count);
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await askModal('warn',
       plan.truncated
         ? vscode.l10n.t('The selection includes {0} folder(s) with more than {1} files. Only the first {1} (.git and node_modules skipped) would be uploaded. Go on?', plan.folders.length, MAX_FILES_PER_BATCH)
         : vscode.l10n.t('The selection includes {0} folder(s) holding {1} file(s) (.git and node_modules skipped). Upload every file in them?', plan.folders.length, count),
-      { modal: true },
+      [],
       upload,
     );
     if (choice !== upload) return undefined;
@@ -71,19 +72,19 @@ export async function confirmPlan(paths: string[]): Promise<UploadPlan | undefin
   if (plan.refused.length > 0) {
     const reasons = plan.refused.map((r) => `${path.basename(r.path)}: ${refusalText(r.reason, r.detail)}`).join('; ');
     if (plan.files.length === 0) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Nothing can be uploaded. {0}', reasons));
+      void notify.error(vscode.l10n.t('Nothing can be uploaded. {0}', reasons));
       return undefined;
     }
     const goOn = vscode.l10n.t('Upload the Others');
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await askModal('warn',
       vscode.l10n.t('{0} of the selected files cannot be uploaded: {1}', plan.refused.length, reasons),
-      { modal: true },
+      [],
       goOn,
     );
     if (choice !== goOn) return undefined;
   }
   if (plan.files.length === 0) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Nothing was selected to upload.'));
+    void notify.error(vscode.l10n.t('Nothing was selected to upload.'));
     return undefined;
   }
   return plan;
@@ -118,9 +119,9 @@ export async function saveDirtyDocuments(uris: vscode.Uri[]): Promise<boolean> {
   const save = vscode.l10n.t('Save and Upload');
   const asIs = vscode.l10n.t('Upload Saved Version');
   const names = dirty.map((d) => path.basename(d.uri.fsPath)).join(', ');
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await askModal('warn',
     vscode.l10n.t('{0} has unsaved changes. Save before uploading?', names),
-    { modal: true },
+    [],
     save,
     asIs,
   );

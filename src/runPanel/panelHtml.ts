@@ -1,11 +1,11 @@
 // The run panel's HTML shell: a strict CSP (no network, one nonce'd script), the stylesheets
-// and the bundle. Pure string building so its policy can be tested without VS Code.
+// and the bundle. Pure string building so its policy can be tested without VS Code; the nonce
+// is made here, fresh for every page, so no caller can hand in a predictable one.
+import { randomBytes } from 'node:crypto';
 
 export interface PanelHtmlParts {
   /** webview.cspSource */
   cspSource: string;
-  /** crypto-random, base64 */
-  nonce: string;
   scriptUri: string;
   styleUri: string;
   codiconUri: string;
@@ -24,13 +24,19 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join('; ');
 }
 
+/** 144 random bits, base64: a new one for every page load. */
+function newNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
 export function panelHtml(parts: PanelHtmlParts): string {
   const a = escapeAttribute;
+  const nonce = newNonce();
   return `<!DOCTYPE html>
 <html lang="${a(parts.lang ?? 'en')}">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy(parts.cspSource, parts.nonce))}">
+<meta http-equiv="Content-Security-Policy" content="${a(contentSecurityPolicy(parts.cspSource, nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${a(parts.codiconUri)}">
 <link rel="stylesheet" href="${a(parts.styleUri)}">
@@ -38,7 +44,7 @@ export function panelHtml(parts: PanelHtmlParts): string {
 </head>
 <body>
 <div id="app"></div>
-<script nonce="${a(parts.nonce)}" src="${a(parts.scriptUri)}"></script>
+<script nonce="${a(nonce)}" src="${a(parts.scriptUri)}"></script>
 </body>
 </html>`;
 }

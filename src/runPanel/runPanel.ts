@@ -1,11 +1,14 @@
 // One run panel in the editor: the webview, its HTML and messages, wired to a RunSession that
 // owns the stream. Closing the panel closes the stream.
 import * as vscode from 'vscode';
-import { randomBytes } from 'crypto';
+import { notify } from '../common/notify';
 import type { ApiClient } from '../api/client';
 import type { ArtifactRecord } from '../api/types';
 import { RunEventSubscription } from '../api/events';
 import { describeError, isApiError } from '../api/errors';
+import { shortenText } from '../common/format';
+import { inert } from '../common/inertText';
+import type { RunStore } from '../runs/runStore';
 import { panelHtml } from './panelHtml';
 import { RUN_PANEL_VIEW_TYPE, parseWebviewMessage, type PersistedState, type WebviewMessage } from './protocol';
 import { RunSession } from './runSession';
@@ -14,6 +17,7 @@ import { uiStrings } from './uiStrings';
 export interface RunPanelDeps {
   extensionUri: vscode.Uri;
   getClient(): ApiClient;
+  runs: RunStore;
   log: vscode.LogOutputChannel;
   openArtifact(artifact: ArtifactRecord): Thenable<unknown>;
   saveArtifact(artifact: ArtifactRecord): Thenable<unknown>;
@@ -27,24 +31,30 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
-export function createRunWebviewPanel(extensionUri: vscode.Uri, runId: string): vscode.WebviewPanel {
+export function createRunWebviewPanel(extensionUri: vscode.Uri, runId: string, objective?: string): vscode.WebviewPanel {
   return vscode.window.createWebviewPanel(
     RUN_PANEL_VIEW_TYPE,
-    panelTitle(runId),
+    panelTitle(runId, objective),
     { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
     // No retainContextWhenHidden: a hidden panel's page is dropped and rebuilt from the host's model.
     { ...webviewOptions(extensionUri), enableFindWidget: true },
   );
 }
 
-function panelTitle(runId: string): string {
-  return vscode.l10n.t('Run {0}', runId);
+const TITLE_OBJECTIVE_MAX = 40;
+
+/** The tab reads as people know the run: its task's objective; the id only until that is known. */
+function panelTitle(runId: string, objective: string | undefined): string {
+  return objective
+    ? vscode.l10n.t('Run: {0}', inert(shortenText(objective, TITLE_OBJECTIVE_MAX)))
+    : vscode.l10n.t('Run {0}', inert(runId));
 }
 
 export class RunPanel implements vscode.Disposable {
   private readonly session: RunSession;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  private objective: string | undefined;
   readonly onDidDispose = this.disposeEmitter.event;
   private disposed = false;
 
@@ -52,10 +62,13 @@ export class RunPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     readonly runId: string,
     private readonly deps: RunPanelDeps,
-    options: { objective?: string; restored?: PersistedState; onStatus?: (status: string) => void },
+    options: { objective?: string; restored?: PersistedState },
   ) {
-    panel.title = panelTitle(runId);
+    this.objective = options.objective ?? options.restored?.objective;
+    panel.title = panelTitle(runId, this.objective);
     panel.webview.options = webviewOptions(deps.extensionUri);
+    // While the panel is open its stream keeps the store's facts fresh: the tree needs no poll.
+    this.disposables.push(deps.runs.stream(runId));
     this.session = new RunSession({
       runId,
       objective: options.objective ?? options.restored?.objective,
@@ -73,7 +86,9 @@ export class RunPanel implements vscode.Disposable {
       describeError,
       isSignInError: (err) => isApiError(err, 'authentication'),
       log: deps.log,
-      onStatus: options.onStatus,
+      onEvents: (lastSequence, lastEventName) => deps.runs.noteStreamEvents(runId, lastSequence, lastEventName),
+      onStatus: (status) => deps.runs.noteStreamEnded(runId, status),
+      onObjective: (objective) => this.setObjective(objective),
     });
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(parseWebviewMessage(raw))),
@@ -94,6 +109,12 @@ export class RunPanel implements vscode.Disposable {
     this.panel.reveal(undefined, false);
   }
 
+  private setObjective(objective: string): void {
+    if (this.disposed || objective === this.objective) return;
+    this.objective = objective;
+    this.panel.title = panelTitle(this.runId, objective);
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -109,11 +130,10 @@ export class RunPanel implements vscode.Disposable {
     const uri = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...path)).toString();
     return panelHtml({
       cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64'),
       scriptUri: uri('dist', 'webview.js'),
       styleUri: uri('media', 'runPanel.css'),
       codiconUri: uri('dist', 'codicons', 'codicon.css'),
-      title: panelTitle(this.runId),
+      title: panelTitle(this.runId, this.objective),
       lang: vscode.env.language,
     });
   }
@@ -146,7 +166,7 @@ export class RunPanel implements vscode.Disposable {
         void Promise.resolve(action).then(undefined, (err: unknown) => {
           const sentence = describeError(err);
           this.deps.log.error(`Run panel ${this.runId}: artifact ${artifact.id}: ${sentence}`);
-          void vscode.window.showErrorMessage(sentence);
+          void notify.error(sentence);
         });
         return;
       }

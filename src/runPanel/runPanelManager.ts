@@ -1,28 +1,21 @@
-// Keeps one run panel per run (focusing it when asked again), restores panels after a window
-// reload through the WebviewPanelSerializer, and reports when a watched run ends.
+// Keeps one run panel per run (focusing it when asked again) and restores panels after a window
+// reload through the WebviewPanelSerializer. What a panel's stream learns goes to the RunStore.
 import * as vscode from 'vscode';
+import { notify } from '../common/notify';
 import { parsePersistedState } from './persistedState';
 import { RUN_PANEL_VIEW_TYPE, isRunId } from './protocol';
 import { RunPanel, createRunWebviewPanel, type RunPanelDeps } from './runPanel';
 
 export type { RunPanelDeps } from './runPanel';
 
-export interface RunStatusChange {
-  runId: string;
-  status: string;
-}
-
 export class RunPanelManager implements vscode.Disposable {
   private readonly panels = new Map<string, RunPanel>();
-  private readonly statusEmitter = new vscode.EventEmitter<RunStatusChange>();
-  /** Fires once when a watched run reaches its terminal event. */
-  readonly onDidChangeRunStatus = this.statusEmitter.event;
 
   constructor(private readonly deps: RunPanelDeps) {}
 
   open(runId: string, options: { objective?: string } = {}): void {
     if (!isRunId(runId)) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('"{0}" is not a run id (a run id starts with run_).', runId));
+      void notify.error(vscode.l10n.t('"{0}" is not a run id (a run id starts with run_).', runId));
       return;
     }
     const existing = this.panels.get(runId);
@@ -30,7 +23,7 @@ export class RunPanelManager implements vscode.Disposable {
       existing.reveal(options.objective);
       return;
     }
-    this.track(new RunPanel(createRunWebviewPanel(this.deps.extensionUri, runId), runId, this.deps, this.panelOptions(runId, options.objective)));
+    this.track(new RunPanel(createRunWebviewPanel(this.deps.extensionUri, runId, options.objective), runId, this.deps, { objective: options.objective }));
   }
 
   registerSerializer(): vscode.Disposable {
@@ -39,15 +32,9 @@ export class RunPanelManager implements vscode.Disposable {
     });
   }
 
-  /** The runs with an open panel. */
-  get openRuns(): string[] {
-    return [...this.panels.keys()];
-  }
-
   dispose(): void {
     for (const panel of [...this.panels.values()]) panel.dispose();
     this.panels.clear();
-    this.statusEmitter.dispose();
   }
 
   private restore(panel: vscode.WebviewPanel, rawState: unknown): void {
@@ -61,11 +48,7 @@ export class RunPanelManager implements vscode.Disposable {
     // With its saved snapshot the panel resumes after lastSequence; without one it replays the
     // log from the start, which shows everything and still repeats nothing (the page is new).
     this.deps.log.info(`Run panel: restoring run ${state.runId} after sequence ${state.snapshot ? state.lastSequence : 0}`);
-    this.track(new RunPanel(panel, state.runId, this.deps, { ...this.panelOptions(state.runId, state.objective), restored: state }));
-  }
-
-  private panelOptions(runId: string, objective: string | undefined) {
-    return { objective, onStatus: (status: string) => this.statusEmitter.fire({ runId, status }) };
+    this.track(new RunPanel(panel, state.runId, this.deps, { objective: state.objective, restored: state }));
   }
 
   private track(panel: RunPanel): void {

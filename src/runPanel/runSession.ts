@@ -42,7 +42,12 @@ export interface RunSessionDeps {
   describeError(err: unknown): string;
   isSignInError(err: unknown): boolean;
   log: Logger;
+  /** After each batch of new events: the highest sequence and the last event's name (the RunStore's input). */
+  onEvents?(lastSequence: number, lastEventName: string): void;
+  /** Once, when the run is known to have ended, with its final status. */
   onStatus?(status: string): void;
+  /** The run's objective, once known (the panel's title). */
+  onObjective?(objective: string): void;
   now?: () => number;
   channel?: PanelChannelOptions;
 }
@@ -150,6 +155,7 @@ export class RunSession {
         if (generation !== this.generation || this.disposed) return;
         const accepted = this.model.apply([{ event: event.event, data: event.data, receivedAt: this.now() }]);
         this.channel.events(accepted);
+        if (accepted.length > 0) this.deps.onEvents?.(this.model.lastSequence, accepted[accepted.length - 1].event);
         if (accepted.length > 0 && this.model.ended) this.onEnded();
       }
       if (generation !== this.generation || this.disposed) return;
@@ -269,6 +275,7 @@ export class RunSession {
   }
 
   private setInfo(info: RunInfo): void {
+    if (info.objective && info.objective !== this.info.objective) this.deps.onObjective?.(info.objective);
     this.info = info;
     this.channel.send({ type: 'info', info });
   }

@@ -1,6 +1,7 @@
 // The status bar item: connection state and runs in progress at a glance; a click opens the
 // Agent Runtime sidebar.
 import * as vscode from 'vscode';
+import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';
 
 export interface ConnectionStatus {
   signedIn: boolean;
@@ -14,26 +15,26 @@ export class ConnectionStatusItem implements vscode.Disposable {
 
   constructor() {
     this.item.name = vscode.l10n.t('Agent Runtime');
-    this.item.command = 'workbench.view.extension.agentRuntime';
+    this.item.command = SHOW_SIDEBAR_COMMAND;
   }
 
   update(status: ConnectionStatus): void {
     const { signedIn, unreachable, activeRuns, serviceUrl } = status;
     if (!signedIn) {
       this.item.text = `$(key) ${vscode.l10n.t('Agent Runtime: Sign In')}`;
-      this.item.command = 'agentRuntime.signIn';
+      this.item.command = Commands.signIn;
       this.item.backgroundColor = undefined;
       this.item.tooltip = vscode.l10n.t('Not signed in to {0}. Click to sign in.', serviceUrl);
     } else if (unreachable) {
       this.item.text = `$(debug-disconnect) ${vscode.l10n.t('Agent Runtime: offline')}`;
-      this.item.command = 'workbench.view.extension.agentRuntime';
+      this.item.command = SHOW_SIDEBAR_COMMAND;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       this.item.tooltip = vscode.l10n.t('{0} cannot be reached. Click to open the sidebar and retry.', serviceUrl);
     } else {
       this.item.text = activeRuns > 0
         ? `$(sync~spin) ${vscode.l10n.t('Agent Runtime: {0} running', activeRuns)}`
         : `$(cloud) ${vscode.l10n.t('Agent Runtime')}`;
-      this.item.command = 'workbench.view.extension.agentRuntime';
+      this.item.command = SHOW_SIDEBAR_COMMAND;
       this.item.backgroundColor = undefined;
       this.item.tooltip = vscode.l10n.t('Connected to {0}. {1} run(s) in progress. Click to open the sidebar.', serviceUrl, activeRuns);
     }

@@ -1,27 +1,20 @@
-// Counts the runs started from this window that are still going, and keeps the status bar
-// item in step with them and with the sign-in state.
-import * as vscode from 'vscode';
-import { AgentRuntimeSession } from '../session/agentRuntimeSession';
+// Keeps the status bar item in step with the sign-in state, the service's reachability and the
+// runs started from this window that are still going (counted by the RunStore).
+import type * as vscode from 'vscode';
+import type { RunStore } from '../runs/runStore';
+import type { ServiceConnection } from '../service/serviceConnection';
 import { ConnectionStatusItem } from './connectionStatusItem';
 
 export class RunStatusTracker implements vscode.Disposable {
   private readonly item = new ConnectionStatusItem();
-  private readonly active = new Set<string>();
+  private readonly subscription: vscode.Disposable;
   private unreachable = false;
-  private service = '';
 
-  constructor(private readonly session: AgentRuntimeSession) {}
-
-  trackRun(runId: string): void {
-    this.active.add(runId);
-    this.refresh();
-  }
-
-  /** Another service: runs started on the previous one are no longer ours to count. */
-  setService(serviceUrl: string): void {
-    if (serviceUrl !== this.service) this.active.clear();
-    this.service = serviceUrl;
-    this.refresh();
+  constructor(
+    private readonly service: ServiceConnection,
+    private readonly runs: RunStore,
+  ) {
+    this.subscription = runs.onDidChange(() => this.refresh());
   }
 
   setReachable(reachable: boolean): void {
@@ -29,17 +22,17 @@ export class RunStatusTracker implements vscode.Disposable {
     this.refresh();
   }
 
-  finishRun(runId: string): void {
-    this.active.delete(runId);
-    this.refresh();
-  }
-
   refresh(): void {
-    this.item.update({ signedIn: this.session.isSignedIn, unreachable: this.unreachable, activeRuns: this.active.size, serviceUrl: this.session.serviceUrl });
+    this.item.update({
+      signedIn: this.service.isSignedIn,
+      unreachable: this.unreachable,
+      activeRuns: this.runs.activeFollowed,
+      serviceUrl: this.service.serviceUrl,
+    });
   }
 
   dispose(): void {
+    this.subscription.dispose();
     this.item.dispose();
   }
 }
-

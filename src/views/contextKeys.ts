@@ -1,16 +1,13 @@
 // The context keys that choose the welcome views: what each view last learnt, combined and
-// written only when a value changes (setContext is a round trip to the workbench).
-
-export const CONTEXT_UNREACHABLE = 'agentRuntime.unreachable';
-export const CONTEXT_FILES_EMPTY = 'agentRuntime.filesEmpty';
-export const CONTEXT_TASKS_EMPTY = 'agentRuntime.tasksEmpty';
-/** Per view, so one view's welcome never says "cannot be reached" because of the other one. */
-export const CONTEXT_FILES_UNREACHABLE = 'agentRuntime.filesUnreachable';
-export const CONTEXT_TASKS_UNREACHABLE = 'agentRuntime.tasksUnreachable';
+// written only when a value changes (setContext is a round trip to the workbench). Per view
+// unreachable keys, so one view's welcome never says "cannot be reached" because of the other.
 
 export type SidebarViewName = 'files' | 'tasks';
 
-export type SetContext = (key: string, value: boolean) => void;
+import type { SetContext } from '../common/setContext';
+import { ContextKeys } from '../common/ids';
+
+export type { SetContext };
 
 /**
  * Shared by both providers. `agentRuntime.filesUnreachable` / `tasksUnreachable` choose each
@@ -24,7 +21,7 @@ export class SidebarContextKeys {
 
   /** What a view's last root load found. */
   report(view: SidebarViewName, state: { unreachable: boolean; empty: boolean }): void {
-    this.write(view === 'files' ? CONTEXT_FILES_EMPTY : CONTEXT_TASKS_EMPTY, state.empty);
+    this.write(view === 'files' ? ContextKeys.filesEmpty : ContextKeys.tasksEmpty, state.empty);
     this.setUnreachable(view, state.unreachable);
   }
 
@@ -40,8 +37,8 @@ export class SidebarContextKeys {
 
   private setUnreachable(view: SidebarViewName, value: boolean): void {
     this.unreachable.set(view, value);
-    this.write(view === 'files' ? CONTEXT_FILES_UNREACHABLE : CONTEXT_TASKS_UNREACHABLE, value);
-    this.write(CONTEXT_UNREACHABLE, [...this.unreachable.values()].some(Boolean));
+    this.write(view === 'files' ? ContextKeys.filesUnreachable : ContextKeys.tasksUnreachable, value);
+    this.write(ContextKeys.unreachable, [...this.unreachable.values()].some(Boolean));
   }
 
   private write(key: string, value: boolean): void {

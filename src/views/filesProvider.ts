@@ -5,19 +5,20 @@ import * as vscode from 'vscode';
 import { describeError, isApiError } from '../api/errors';
 import type { FileRecord, Page, PageParams } from '../api/types';
 import { SidebarContextKeys } from './contextKeys';
-import { DisposableStore } from './disposableStore';
+import { DisposableStore } from '../common/disposableStore';
 import { isUnreachable, listRows, withViewProgress } from './listRows';
-import { mapLimited } from './mapLimited';
-import { FILES_VIEW_ID, FileNode, type LoadMoreNode, type TreeNode } from './nodes';
+import { mapLimited } from '../common/mapLimited';
+import { ViewIds } from '../common/ids';
+import { FileNode, type LoadMoreNode, type TreeNode } from './nodes';
 import { mapPage, PagedList, pageOfIds, type PageFetcher } from './pagedList';
-import { setContextCommand } from './setContext';
+import { setContextCommand } from '../common/setContext';
 import type { ViewApiClient, ViewDeps } from './viewDeps';
 
 /** How many GET /v1/files/{id} the local fallback sends at once. */
 const LOCAL_REFRESH_CONCURRENCY = 4;
 
 export class FilesTreeProvider extends DisposableStore implements vscode.TreeDataProvider<TreeNode> {
-  static readonly viewId = FILES_VIEW_ID;
+  static readonly viewId = ViewIds.files;
 
   private readonly changed = this.own(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
@@ -90,7 +91,7 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
   async refreshNode(node: TreeNode): Promise<void> {
     if (!(node instanceof FileNode)) return this.refresh();
     try {
-      const file = await withViewProgress(FILES_VIEW_ID, () => this.deps.getClient().getFile(node.entityId));
+      const file = await withViewProgress(ViewIds.files, () => this.deps.getClient().getFile(node.entityId));
       if (node.update(file)) this.changed.fire(node);
     } catch (err) {
       if (!isApiError(err, 'not_found')) {
@@ -140,7 +141,7 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   private async load(list: PagedList<FileNode>): Promise<void> {
-    await withViewProgress(FILES_VIEW_ID, () => list.loadNext(this.fetchFiles, this.deps.pageSize()));
+    await withViewProgress(ViewIds.files, () => list.loadNext(this.fetchFiles, this.deps.pageSize()));
     if (list.error !== undefined) this.reportError(list.error);
   }
 

@@ -1,103 +1,56 @@
 // How tree rows read: labels, descriptions (status · size · local time), accessibility labels
-// and Markdown tooltips (id, purpose, bytes, created_at in local time and UTC). Pure: no
-// vscode, so the rules are tested in plain mocha; the nodes wrap the results.
+// and tooltips (id, purpose, bytes, created_at in local time and UTC). Every value from the
+// server passes through inert() (src/common/inertText.ts) here, so no row, description or
+// tooltip shows a link, an icon or reordered text. Tooltips are plain text, never Markdown.
+// Pure: no vscode, so the rules are tested in plain mocha; the nodes wrap the results.
 import type { ArtifactRecord, FileRecord, RunRecord, TaskRecord } from '../api/types';
-import { statusLabel } from './statusIcons';
-import type { Translate } from './translate';
+import { formatBytes, formatLocalTime, formatShortLocalTime, formatUtcTime, parseTime, shortenText, type TimeFormatOptions } from '../common/format';
+import { inert } from '../common/inertText';
+import { statusLabel } from '../common/runStatus';
+import type { Translate } from '../common/translate';
 
-export interface TimeFormatOptions {
-  /** BCP 47 locale; undefined = the runtime's default (VS Code's display language). */
-  locale?: string;
-  /** IANA zone; undefined = the machine's local zone. Tests pin it. */
-  timeZone?: string;
-  /** "Today" for the short form; defaults to the current time. */
-  now?: Date;
-}
-
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
-
-/** 1024-based, as the Explorer shows sizes: "0 B", "900 B", "1.5 KB", "512 MB". */
-export function formatBytes(bytes: number | undefined, locale?: string): string | undefined {
-  if (typeof bytes !== 'number' || !Number.isFinite(bytes) || bytes < 0) return undefined;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const digits = unit === 0 || value >= 100 ? 0 : 1;
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
-  return `${number} ${UNITS[unit]}`;
-}
-
-function parseTime(iso: string | undefined): Date | undefined {
-  if (typeof iso !== 'string' || iso.trim() === '') return undefined;
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-/** Full local date and time; an unreadable timestamp is returned verbatim. */
-export function formatLocalTime(iso: string | undefined, opts: TimeFormatOptions = {}): string | undefined {
-  const date = parseTime(iso);
-  if (!date) return iso?.trim() || undefined;
-  return new Intl.DateTimeFormat(opts.locale, { dateStyle: 'medium', timeStyle: 'medium', timeZone: opts.timeZone }).format(date);
-}
-
-/** For a row's description: the time only when it is today (local), else date and time. */
-export function formatShortLocalTime(iso: string | undefined, opts: TimeFormatOptions = {}): string | undefined {
-  const date = parseTime(iso);
-  if (!date) return iso?.trim() || undefined;
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: opts.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  const today = day.format(opts.now ?? new Date()) === day.format(date);
-  const style: Intl.DateTimeFormatOptions = today
-    ? { timeStyle: 'short', timeZone: opts.timeZone }
-    : { dateStyle: 'medium', timeStyle: 'short', timeZone: opts.timeZone };
-  return new Intl.DateTimeFormat(opts.locale, style).format(date);
-}
-
-/** "2026-11-21 23:28:52 UTC"; an unreadable timestamp is returned verbatim. */
-export function formatUtcTime(iso: string | undefined): string | undefined {
-  const date = parseTime(iso);
-  if (!date) return iso?.trim() || undefined;
-  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-}
-
-/** One line, whitespace collapsed, cut with an ellipsis (never inside a surrogate pair). */
-export function shortenText(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  const chars = Array.from(line);
-  if (chars.length <= max) return line;
-  return `${chars.slice(0, Math.max(1, max - 1)).join('').trimEnd()}…`;
-}
+export type { TimeFormatOptions } from '../common/format';
 
 // ---- labels ----
 
 export const TASK_LABEL_MAX = 60;
+const TOOLTIP_TEXT_MAX = 500;
 
 function nonEmpty(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }
 
+/** A server value as one inert line, or undefined when it is not a non-empty string. */
+function text(value: unknown, max?: number): string | undefined {
+  return nonEmpty(value) ? inert(max === undefined ? value : shortenText(value, max)) : undefined;
+}
+
 export function fileLabel(file: FileRecord): string {
-  return nonEmpty(file.filename) ? file.filename : file.id;
+  return text(file.filename) ?? inert(file.id);
 }
 
 export function taskLabel(task: TaskRecord): string {
-  return nonEmpty(task.objective) ? shortenText(task.objective, TASK_LABEL_MAX) : task.id;
+  return text(task.objective, TASK_LABEL_MAX) ?? inert(task.id);
 }
 
-export function runLabel(run: RunRecord): string {
-  return run.id;
+/**
+ * A run as people read it: its number among the task's runs when the whole list is known
+ * ("Run 2"), else when it started; never the raw id, which stays in the tooltip and Copy ID.
+ */
+export function runLabel(run: RunRecord, t: Translate, number?: number, opts: TimeFormatOptions = {}): string {
+  if (number !== undefined) return t('Run {0}', number);
+  const started = formatShortLocalTime(run.started_at ?? run.created_at, opts);
+  return started ? t('Run started {0}', inert(started)) : t('Run');
 }
 
 export function artifactLabel(artifact: ArtifactRecord): string {
-  return nonEmpty(artifact.name) ? artifact.name : artifact.id;
+  return text(artifact.name) ?? inert(artifact.id);
 }
 
 // ---- descriptions: the parts, joined with " · " on screen and ", " for screen readers ----
 
 function defined(parts: Array<string | undefined>): string[] {
-  return parts.filter((p): p is string => p !== undefined && p !== '');
+  return parts.filter((p): p is string => p !== undefined && p !== '').map((p) => inert(p));
 }
 
 export function fileDescriptionParts(file: FileRecord, opts: TimeFormatOptions = {}): string[] {
@@ -110,7 +63,7 @@ export function taskDescriptionParts(task: TaskRecord, t: Translate, opts: TimeF
 }
 
 export function runDescriptionParts(run: RunRecord, t: Translate, opts: TimeFormatOptions = {}): string[] {
-  return defined([statusLabel(run.status, t), formatShortLocalTime(run.started_at ?? run.created_at, opts)]);
+  return defined([statusLabel(run.status, t), formatShortLocalTime(run.started_at ?? run.created_at, opts), costText(run)]);
 }
 
 export function artifactDescriptionParts(artifact: ArtifactRecord, opts: TimeFormatOptions = {}): string[] {
@@ -121,34 +74,32 @@ export function joinDescription(parts: readonly string[]): string {
   return parts.join(' · ');
 }
 
+/** A run's cost when the server reports one (PROTOCOL-NOTES "Assumed for spend"): "0.42 USD". */
+export function costText(run: RunRecord): string | undefined {
+  const cost: unknown = (run as { usage?: { cost?: unknown } }).usage?.cost;
+  if (!cost || typeof cost !== 'object') return undefined;
+  const { amount, currency } = cost as { amount?: unknown; currency?: unknown };
+  if (typeof amount !== 'string' || !/^-?\d+(\.\d+)?$/.test(amount)) return undefined;
+  return typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency) ? `${amount} ${currency.toUpperCase()}` : amount;
+}
+
 /** What a screen reader says for a row: its kind, its label, then its description. */
 export function accessibilityLabel(kind: string, label: string, parts: readonly string[]): string {
   return [kind, label, ...parts].join(', ');
 }
 
-// ---- tooltips (Markdown source; the node wraps it in a MarkdownString, untrusted) ----
-
-/** Backslash-escapes Markdown and HTML punctuation so server text renders as plain text. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/\r?\n|\r/g, ' ').replace(/[\\`*_{}[\]()#+\-.!|<>~&:]/g, '\\$&');
-}
-
-/** An id as inline code; falls back to escaped text when it holds a backtick. */
-function markdownCode(text: string): string {
-  return text.includes('`') ? escapeMarkdown(text) : `\`${text.replace(/\r?\n|\r/g, ' ')}\``;
-}
+// ---- tooltips: plain text, one "Label: value" line each ----
 
 interface TooltipRow {
   label: string;
   value: string | undefined;
-  code?: boolean;
 }
 
-function tooltipMarkdown(title: string, rows: TooltipRow[]): string {
-  const lines = [`**${escapeMarkdown(title)}**`, ''];
+function tooltipText(title: string, rows: TooltipRow[]): string {
+  const lines = [inert(title, TOOLTIP_TEXT_MAX), ''];
   for (const row of rows) {
     if (row.value === undefined || row.value === '') continue;
-    lines.push(`${escapeMarkdown(row.label)}: ${row.code ? markdownCode(row.value) : escapeMarkdown(row.value)}  `);
+    lines.push(`${row.label}: ${inert(row.value, TOOLTIP_TEXT_MAX)}`);
   }
   return lines.join('\n').trimEnd();
 }
@@ -167,25 +118,27 @@ function createdRows(createdAt: string | undefined, t: Translate, opts: TimeForm
   ];
 }
 
+function id(value: unknown): string | undefined {
+  return nonEmpty(value) ? value : undefined;
+}
+
 export function fileTooltip(file: FileRecord, t: Translate, opts: TimeFormatOptions = {}): string {
-  return tooltipMarkdown(fileLabel(file), [
-    { label: t('ID'), value: file.id, code: true },
-    { label: t('Purpose'), value: nonEmpty(file.purpose) ? file.purpose : undefined },
+  return tooltipText(fileLabel(file), [
+    { label: t('ID'), value: file.id },
+    { label: t('Purpose'), value: id(file.purpose) },
     { label: t('Size'), value: sizeText(file.bytes, t, opts.locale) },
-    { label: t('Content type'), value: nonEmpty(file.content_type) ? file.content_type : undefined },
+    { label: t('Content type'), value: id(file.content_type) },
     ...createdRows(file.created_at, t, opts),
   ]);
 }
 
-const TOOLTIP_OBJECTIVE_MAX = 500;
-
 export function taskTooltip(task: TaskRecord, t: Translate, opts: TimeFormatOptions = {}): string {
-  const title = nonEmpty(task.objective) ? shortenText(task.objective, TOOLTIP_OBJECTIVE_MAX) : task.id;
+  const title = nonEmpty(task.objective) ? shortenText(task.objective, TOOLTIP_TEXT_MAX) : task.id;
   const attachments = Array.isArray(task.attachments) ? task.attachments.length : undefined;
-  return tooltipMarkdown(title, [
-    { label: t('ID'), value: task.id, code: true },
+  return tooltipText(title, [
+    { label: t('ID'), value: task.id },
     { label: t('Status'), value: statusLabel(task.status, t) },
-    { label: t('Run'), value: nonEmpty(task.run_id) ? task.run_id : undefined, code: true },
+    { label: t('Run'), value: id(task.run_id) },
     { label: t('Attachments'), value: attachments === undefined ? undefined : String(attachments) },
     ...createdRows(task.created_at, t, opts),
   ]);
@@ -194,16 +147,29 @@ export function taskTooltip(task: TaskRecord, t: Translate, opts: TimeFormatOpti
 function runErrorMessage(run: RunRecord): string | undefined {
   const error: unknown = run.error;
   if (error && typeof error === 'object' && 'message' in error && nonEmpty(error.message)) {
-    return shortenText(error.message, TOOLTIP_OBJECTIVE_MAX);
+    return shortenText(error.message, TOOLTIP_TEXT_MAX);
+  }
+  return undefined;
+}
+
+function originText(run: RunRecord, t: Translate): string | undefined {
+  const record = run as { resumed_from?: unknown; forked_from?: unknown };
+  if (nonEmpty(record.resumed_from)) return t('resumed from {0}', record.resumed_from);
+  const fork = record.forked_from;
+  if (fork && typeof fork === 'object') {
+    const { run_id: runId, sequence } = fork as { run_id?: unknown; sequence?: unknown };
+    if (nonEmpty(runId)) return typeof sequence === 'number' ? t('forked from {0} after event {1}', runId, sequence) : t('forked from {0}', runId);
   }
   return undefined;
 }
 
 export function runTooltip(run: RunRecord, t: Translate, opts: TimeFormatOptions = {}, objective?: string): string {
-  return tooltipMarkdown(nonEmpty(objective) ? shortenText(objective, TOOLTIP_OBJECTIVE_MAX) : t('Run {0}', run.id), [
-    { label: t('ID'), value: run.id, code: true },
-    { label: t('Task'), value: nonEmpty(run.task_id) ? run.task_id : undefined, code: true },
+  return tooltipText(nonEmpty(objective) ? shortenText(objective, TOOLTIP_TEXT_MAX) : t('Run {0}', run.id), [
+    { label: t('ID'), value: run.id },
+    { label: t('Task'), value: id(run.task_id) },
     { label: t('Status'), value: statusLabel(run.status, t) },
+    { label: t('Origin'), value: originText(run, t) },
+    { label: t('Cost'), value: costText(run) },
     { label: t('Error'), value: runErrorMessage(run) },
     ...createdRows(run.created_at, t, opts),
     { label: t('Started'), value: formatLocalTime(run.started_at, opts) },
@@ -212,12 +178,12 @@ export function runTooltip(run: RunRecord, t: Translate, opts: TimeFormatOptions
 }
 
 export function artifactTooltip(artifact: ArtifactRecord, t: Translate, opts: TimeFormatOptions = {}): string {
-  return tooltipMarkdown(artifactLabel(artifact), [
-    { label: t('ID'), value: artifact.id, code: true },
-    { label: t('Run'), value: nonEmpty(artifact.run_id) ? artifact.run_id : undefined, code: true },
-    { label: t('File'), value: nonEmpty(artifact.file_id) ? artifact.file_id : undefined, code: true },
+  return tooltipText(artifactLabel(artifact), [
+    { label: t('ID'), value: artifact.id },
+    { label: t('Run'), value: id(artifact.run_id) },
+    { label: t('File'), value: id(artifact.file_id) },
     { label: t('Size'), value: sizeText(artifact.bytes, t, opts.locale) },
-    { label: t('Content type'), value: nonEmpty(artifact.content_type) ? artifact.content_type : undefined },
+    { label: t('Content type'), value: id(artifact.content_type) },
     ...createdRows(artifact.created_at, t, opts),
   ]);
 }

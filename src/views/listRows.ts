@@ -2,7 +2,8 @@
 // level, then one "Load more" (or "Retry") row; and the view's progress bar around a load.
 import * as vscode from 'vscode';
 import { describeError, isApiError } from '../api/errors';
-import { LoadMoreNode, MessageNode, SIGN_IN_COMMAND, type RunNode, type SidebarView, type TaskNode, type TreeNode } from './nodes';
+import { Commands } from '../common/ids';
+import { LoadMoreNode, MessageNode, type RunNode, type SidebarView, type TaskNode, type TreeNode } from './nodes';
 import type { PagedList } from './pagedList';
 
 /** Connection and timeout failures: the "service unreachable" welcome view, not a row. */
@@ -26,7 +27,7 @@ export function listRows<T extends TreeNode>(list: PagedList<T>, options: RowsOp
       new MessageNode(list.messageId('error'), describeError(list.error), {
         parent,
         severity: 'error',
-        command: auth ? { command: SIGN_IN_COMMAND, title: vscode.l10n.t('Sign In') } : undefined,
+        command: auth ? { command: Commands.signIn, title: vscode.l10n.t('Sign In') } : undefined,
       }),
     );
   } else if (list.isEmpty && options.emptyText !== undefined) {

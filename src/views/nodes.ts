@@ -20,18 +20,13 @@ import {
   taskTooltip,
   type TimeFormatOptions,
 } from './format';
+import { Commands } from '../common/ids';
+import { inert } from '../common/inertText';
 import type { PagedList } from './pagedList';
-import { isUnfinishedStatus, statusIcon } from './statusIcons';
-import type { Translate } from './translate';
+import { isUnfinishedStatus, statusIcon } from '../common/runStatus';
+import type { Translate } from '../common/translate';
 
-export const FILES_VIEW_ID = 'agentRuntime.files';
-export const TASKS_VIEW_ID = 'agentRuntime.tasks';
 export type SidebarView = 'files' | 'tasks';
-
-/** Command ids the rows invoke (registered by the extension). */
-export const LOAD_MORE_COMMAND = 'agentRuntime.loadMore';
-export const SIGN_IN_COMMAND = 'agentRuntime.signIn';
-export const OPEN_ARTIFACT_COMMAND = 'agentRuntime.openArtifact';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 
@@ -46,21 +41,14 @@ function timeOptions(): TimeFormatOptions {
 
 function themeIcon(status: string | undefined): vscode.ThemeIcon {
   const icon = statusIcon(status);
-  return icon.color ? new vscode.ThemeIcon(icon.id, new vscode.ThemeColor(icon.color)) : new vscode.ThemeIcon(icon.id);
+  const id = icon.spin ? `${icon.id}~spin` : icon.id;
+  return icon.color ? new vscode.ThemeIcon(id, new vscode.ThemeColor(icon.color)) : new vscode.ThemeIcon(id);
 }
 
 /** A name-only URI so the file icon theme picks the icon for the name (e.g. `.pdf`, `.py`). */
 function iconUri(name: string): vscode.Uri {
   const base = name.replace(/[\\/]/g, '_') || 'file';
   return vscode.Uri.from({ scheme: 'agent-runtime-item', path: `/${base}` });
-}
-
-function tooltip(markdown: string): vscode.MarkdownString {
-  // Untrusted and without HTML or theme icons: every value in it comes from the server.
-  const md = new vscode.MarkdownString(markdown, false);
-  md.isTrusted = false;
-  md.supportHtml = false;
-  return md;
 }
 
 function sameRecord(a: object, b: object): boolean {
@@ -95,7 +83,7 @@ export class FileNode extends vscode.TreeItem {
     const parts = fileDescriptionParts(this.file, opts);
     this.label = fileLabel(this.file);
     this.description = joinDescription(parts);
-    this.tooltip = tooltip(fileTooltip(this.file, t, opts));
+    this.tooltip = (fileTooltip(this.file, t, opts));
     this.resourceUri = iconUri(fileLabel(this.file));
     this.iconPath = vscode.ThemeIcon.File;
     this.accessibilityInformation = { label: accessibilityLabel(t('File'), fileLabel(this.file), parts) };
@@ -107,8 +95,8 @@ export class TaskNode extends vscode.TreeItem {
   readonly entityId: string;
   readonly parent: undefined = undefined;
   task: TaskRecord;
-  /** The task's runs, once expanded; owned by the tasks provider. */
-  runs: PagedList<RunNode> | undefined;
+  /** The task's runs, once expanded (loaded by the tasks provider). */
+  children: PagedList<RunNode> | undefined;
 
   constructor(task: TaskRecord) {
     super(taskLabel(task), vscode.TreeItemCollapsibleState.Collapsed);
@@ -130,12 +118,20 @@ export class TaskNode extends vscode.TreeItem {
     return changed;
   }
 
+
+  /** Drops the loaded runs (and theirs): the next expand lists them afresh. */
+  forgetChildren(): void {
+    for (const run of this.children?.items ?? []) run.forgetChildren();
+    this.children?.dispose();
+    this.children = undefined;
+  }
+
   private render(): void {
     const opts = timeOptions();
     const parts = taskDescriptionParts(this.task, t, opts);
     this.label = taskLabel(this.task);
     this.description = joinDescription(parts);
-    this.tooltip = tooltip(taskTooltip(this.task, t, opts));
+    this.tooltip = (taskTooltip(this.task, t, opts));
     this.iconPath = themeIcon(this.task.status);
     this.accessibilityInformation = { label: accessibilityLabel(t('Task'), taskLabel(this.task), parts) };
   }
@@ -147,11 +143,13 @@ export class RunNode extends vscode.TreeItem {
   readonly runId: string;
   readonly parent: TaskNode | undefined;
   run: RunRecord;
-  /** The run's artifacts, once expanded; owned by the tasks provider. */
-  artifacts: PagedList<ArtifactNode> | undefined;
+  /** The run's artifacts, once expanded (loaded by the tasks provider). */
+  children: PagedList<ArtifactNode> | undefined;
+  /** Its number among the task's runs, once the whole list is known. */
+  private number: number | undefined;
 
   constructor(run: RunRecord, parent?: TaskNode) {
-    super(runLabel(run), vscode.TreeItemCollapsibleState.Collapsed);
+    super(runLabel(run, t), vscode.TreeItemCollapsibleState.Collapsed);
     this.run = run;
     this.runId = run.id;
     this.entityId = run.id;
@@ -176,16 +174,28 @@ export class RunNode extends vscode.TreeItem {
     return changed;
   }
 
+
+  setNumber(number: number | undefined): void {
+    if (number === this.number) return;
+    this.number = number;
+    this.render();
+  }
+
+  forgetChildren(): void {
+    this.children?.dispose();
+    this.children = undefined;
+  }
+
   private render(): void {
     const opts = timeOptions();
     const parts = runDescriptionParts(this.run, t, opts);
     // `run.active` lets menus offer actions only while a run can still change (e.g. Watch Run inline).
     this.contextValue = this.unfinished ? 'run.active' : 'run';
-    this.label = runLabel(this.run);
+    this.label = runLabel(this.run, t, this.number, opts);
     this.description = joinDescription(parts);
-    this.tooltip = tooltip(runTooltip(this.run, t, opts, this.objective));
+    this.tooltip = (runTooltip(this.run, t, opts, this.objective));
     this.iconPath = themeIcon(this.run.status);
-    this.accessibilityInformation = { label: accessibilityLabel(t('Run'), runLabel(this.run), parts) };
+    this.accessibilityInformation = { label: accessibilityLabel(t('Run'), runLabel(this.run, t, this.number, opts), parts) };
   }
 }
 
@@ -203,7 +213,7 @@ export class ArtifactNode extends vscode.TreeItem {
     this.id = `artifact:${parent.runId}:${artifact.id}`;
     this.contextValue = 'artifact';
     // A click opens it, as a click on a file in the Explorer does.
-    this.command = { command: OPEN_ARTIFACT_COMMAND, title: t('Open Artifact'), arguments: [this] };
+    this.command = { command: Commands.openArtifact, title: t('Open Artifact'), arguments: [this] };
     this.render();
   }
 
@@ -218,12 +228,13 @@ export class ArtifactNode extends vscode.TreeItem {
     return changed;
   }
 
+
   private render(): void {
     const opts = timeOptions();
     const parts = artifactDescriptionParts(this.artifact, opts);
     this.label = artifactLabel(this.artifact);
     this.description = joinDescription(parts);
-    this.tooltip = tooltip(artifactTooltip(this.artifact, t, opts));
+    this.tooltip = (artifactTooltip(this.artifact, t, opts));
     this.resourceUri = iconUri(artifactLabel(this.artifact));
     this.iconPath = vscode.ThemeIcon.File;
     this.accessibilityInformation = { label: accessibilityLabel(t('Artifact'), artifactLabel(this.artifact), parts) };
@@ -247,7 +258,7 @@ export class LoadMoreNode extends vscode.TreeItem {
     this.id = id;
     this.contextValue = 'loadMore';
     this.iconPath = new vscode.ThemeIcon(retry ? 'refresh' : 'ellipsis');
-    this.command = { command: LOAD_MORE_COMMAND, title: label, arguments: [this] };
+    this.command = { command: Commands.loadMore, title: label, arguments: [this] };
     this.accessibilityInformation = { label, role: 'button' };
   }
 }
@@ -260,11 +271,13 @@ export class MessageNode extends vscode.TreeItem {
   readonly parent: TaskNode | RunNode | undefined;
 
   constructor(id: string, text: string, options: { parent?: TaskNode | RunNode; severity?: MessageSeverity; command?: vscode.Command } = {}) {
-    super(text, vscode.TreeItemCollapsibleState.None);
+    // Messages carry the service's error text: shown inert, like every outside string.
+    const shown = inert(text);
+    super(shown, vscode.TreeItemCollapsibleState.None);
     this.id = id;
     this.parent = options.parent;
     this.contextValue = 'message';
-    this.tooltip = text;
+    this.tooltip = shown;
     const severity = options.severity ?? 'info';
     this.iconPath =
       severity === 'error'
@@ -273,7 +286,7 @@ export class MessageNode extends vscode.TreeItem {
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
           : new vscode.ThemeIcon('info');
     this.command = options.command;
-    this.accessibilityInformation = { label: text };
+    this.accessibilityInformation = { label: shown };
   }
 }
 

@@ -1,11 +1,12 @@
 // The sidebar as one object for the composition root: both providers, their tree views (with
 // drag-and-drop upload and multi-select), the shared context keys, disposed together.
 import * as vscode from 'vscode';
-import { CONTEXT_UNREACHABLE, SidebarContextKeys } from './contextKeys';
-import { DisposableStore } from './disposableStore';
+import { SidebarContextKeys } from './contextKeys';
+import { DisposableStore } from '../common/disposableStore';
 import { FilesTreeProvider } from './filesProvider';
-import { FILES_VIEW_ID, FileNode, LoadMoreNode, TASKS_VIEW_ID, type TreeNode } from './nodes';
-import { setContextCommand } from './setContext';
+import { FileNode, LoadMoreNode, type TreeNode } from './nodes';
+import { ContextKeys, ViewIds } from '../common/ids';
+import { setContextCommand } from '../common/setContext';
 import { TasksTreeProvider } from './tasksProvider';
 import { UploadDropController } from './uploadDropController';
 import type { SidebarDeps } from './viewDeps';
@@ -25,16 +26,16 @@ export class Sidebar extends DisposableStore {
     // Context keys also tell the status bar whether the service can be reached.
     const contextKeys = new SidebarContextKeys((key, value) => {
       setContextCommand(key, value);
-      if (key === CONTEXT_UNREACHABLE) this.reachability.fire(!value);
+      if (key === ContextKeys.unreachable) this.reachability.fire(!value);
     });
     this.files = this.own(new FilesTreeProvider(deps, contextKeys));
-    this.tasks = this.own(new TasksTreeProvider(deps, { contextKeys }));
+    this.tasks = this.own(new TasksTreeProvider(deps, deps.runs, { contextKeys }));
     const drop = new UploadDropController((uris) => deps.uploadUris(uris), deps.log);
     this.filesView = this.own(
-      vscode.window.createTreeView(FILES_VIEW_ID, { treeDataProvider: this.files, dragAndDropController: drop, canSelectMany: true }),
+      vscode.window.createTreeView(ViewIds.files, { treeDataProvider: this.files, dragAndDropController: drop, canSelectMany: true }),
     );
     this.tasksView = this.own(
-      vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: this.tasks, dragAndDropController: drop, canSelectMany: true, showCollapseAll: true }),
+      vscode.window.createTreeView(ViewIds.tasks, { treeDataProvider: this.tasks, dragAndDropController: drop, canSelectMany: true, showCollapseAll: true }),
     );
     this.files.attach(this.filesView);
     this.tasks.attach(this.tasksView);

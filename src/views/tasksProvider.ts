@@ -1,87 +1,96 @@
 // The Tasks view: tasks a page at a time, a task opening to its runs, a run to its artifacts.
-// Unfinished tasks and runs are polled (with backoff, only while the view is visible) and runs
-// the user started are watched until they end, announced through onDidFinishRun.
+// Every level is a PagedList owned by the row above it (the root's by the provider) and loaded
+// by one routine (childrenOf/loadLevel). Run facts come from the RunStore: the tree tells it
+// which runs its visible rows show and redraws a run row only when the store says its data
+// changed. Unfinished tasks are polled here, only while the view is visible.
 import * as vscode from 'vscode';
 import { describeError, isApiError } from '../api/errors';
-import type { Page, RunRecord, TaskRecord } from '../api/types';
+import type { Page, PageParams, RunRecord, TaskRecord } from '../api/types';
+import { DisposableStore } from '../common/disposableStore';
+import { ViewIds } from '../common/ids';
+import { mapLimited } from '../common/mapLimited';
+import { StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
+import type { RunChange, RunStore } from '../runs/runStore';
 import { SidebarContextKeys } from './contextKeys';
-import { DisposableStore } from './disposableStore';
 import { isUnreachable, listRows, withViewProgress } from './listRows';
-import { mapLimited } from './mapLimited';
-import { ArtifactNode, RunNode, TASKS_VIEW_ID, TaskNode, type LoadMoreNode, type TreeNode } from './nodes';
+import { ArtifactNode, RunNode, TaskNode, type LoadMoreNode, type TreeNode } from './nodes';
 import { mapPage, PagedList, type PageFetcher } from './pagedList';
-import { setContextCommand } from './setContext';
-import { isTerminalStatus } from './statusIcons';
-import { StatusPoller, type PollDelays, type Schedule } from './statusPoller';
 import type { ViewApiClient, ViewDeps } from './viewDeps';
+import { setContextCommand } from '../common/setContext';
 
-/** How many status requests one poll sends at once. */
+/** How many task status requests one poll sends at once. */
 const POLL_CONCURRENCY = 4;
-
-export interface RunFinishedEvent {
-  run: RunRecord;
-  /** The run's task when known (shown, or fetched by run.task_id). */
-  task?: TaskRecord;
-}
 
 export interface TasksProviderOptions {
   contextKeys?: SidebarContextKeys;
-  /** Poll delays; default 2 s doubling to 30 s. */
+  /** Task poll delays; default 2 s doubling to 30 s. */
   pollDelays?: PollDelays;
   /** The poll timer; tests pass a manual one. */
   schedule?: Schedule;
 }
 
-interface WatchedRun {
-  taskId?: string;
+/** One paged level: who owns its list, how its pages are fetched, what an empty one says. */
+interface Level<T extends TaskNode | RunNode | ArtifactNode> {
+  owner: { children: PagedList<T> | undefined };
+  parent?: TaskNode | RunNode;
+  parentKey: string;
+  fetch: PageFetcher<T>;
+  /** Takes a later page's copy of a row already shown. */
+  merge(shown: T, incoming: T): void;
+  /** After each page (or failure). */
+  afterLoad?(list: PagedList<T>): void;
+  what: string;
+  emptyText?: string;
 }
 
 export class TasksTreeProvider extends DisposableStore implements vscode.TreeDataProvider<TreeNode> {
-  static readonly viewId = TASKS_VIEW_ID;
-
   private readonly changed = this.own(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly finished = this.own(new vscode.EventEmitter<RunFinishedEvent>());
-  /** A run passed to trackRun reached a terminal status (completed, failed, cancelled). */
-  readonly onDidFinishRun = this.finished.event;
 
   private readonly contextKeys: SidebarContextKeys;
   private readonly poller: StatusPoller;
   private generation = 0;
-  private root: PagedList<TaskNode> | undefined;
+  /** The root level's owner: its list of task rows. */
+  private readonly root: { children: PagedList<TaskNode> | undefined } = { children: undefined };
   /** False once GET /v1/runs?task_id answered 'not_supported': runs come from task.run_id. */
   private runsListSupported = true;
-  private readonly watched = new Map<string, WatchedRun>();
+  /** The store's "a row shows this run" handles, held while the view is visible. */
+  private readonly shown = new Map<string, { dispose(): void }>();
   private treeView: vscode.TreeView<TreeNode> | undefined;
   private visible = false;
 
   constructor(
     private readonly deps: ViewDeps,
+    private readonly runs: RunStore,
     options: TasksProviderOptions = {},
   ) {
     super();
     this.contextKeys = options.contextKeys ?? new SidebarContextKeys(setContextCommand);
     this.poller = new StatusPoller({
-      poll: () => this.poll(),
-      wanted: () => this.pollWanted(),
+      poll: () => this.pollTasks(),
+      wanted: () => this.visible && this.deps.isSignedIn() && this.unfinishedTasks().length > 0,
       delays: options.pollDelays,
       schedule: options.schedule,
       onError: (err) => this.deps.log.warn(`Tasks: status poll failed: ${describeError(err)}`),
     });
     this.own({ dispose: () => this.poller.dispose() });
+    this.own(runs.onDidChange((change) => this.onRunChange(change)));
+    this.own({ dispose: () => this.releaseShown() });
   }
 
-  /** Follows the view's visibility (polling runs only while it is visible) and enables reveal. */
+  /** Follows the view's visibility (rows ask for fresh statuses only while seen) and enables reveal. */
   attach(treeView: vscode.TreeView<TreeNode>): void {
     this.treeView = treeView;
     this.setVisible(treeView.visible);
     this.own(treeView.onDidChangeVisibility((e) => this.setVisible(e.visible)));
   }
 
-  /** For callers without a TreeView (tests): polling of shown rows runs only while visible. */
+  /** For callers without a TreeView (tests). */
   setVisible(visible: boolean): void {
     const was = this.visible;
     this.visible = visible;
+    if (visible) this.showLoadedRuns();
+    else this.releaseShown();
     if (visible && !was) this.poller.kick();
     else this.poller.update();
   }
@@ -96,8 +105,8 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (node === undefined) return this.rootChildren();
-    if (node instanceof TaskNode) return this.runChildren(node);
-    if (node instanceof RunNode) return this.artifactChildren(node);
+    if (node instanceof TaskNode) return this.childrenOf(this.runsLevel(node));
+    if (node instanceof RunNode) return this.childrenOf(this.artifactsLevel(node));
     return [];
   }
 
@@ -105,19 +114,14 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   async loadMore(node: LoadMoreNode): Promise<void> {
     if (node.view !== 'tasks' || node.generation !== this.generation) return;
     const parent = node.parent;
-    if (parent === undefined) {
-      if (!this.root) return;
-      await this.loadRoot(this.root);
-      this.changed.fire(undefined);
-    } else if (parent instanceof TaskNode) {
-      if (!parent.runs) return;
-      await this.loadRuns(parent, parent.runs);
-      this.changed.fire(parent);
-    } else {
-      if (!parent.artifacts) return;
-      await this.loadArtifacts(parent, parent.artifacts);
-      this.changed.fire(parent);
-    }
+    if (parent === undefined) await this.loadShown(this.rootLevel());
+    else if (parent instanceof TaskNode) await this.loadShown(this.runsLevel(parent));
+    else await this.loadShown(this.artifactsLevel(parent));
+    this.changed.fire(parent);
+  }
+
+  private async loadShown<T extends TaskNode | RunNode | ArtifactNode>(level: Level<T>): Promise<void> {
+    if (level.owner.children) await this.loadLevel(level, level.owner.children);
   }
 
   /** Forgets every page (tasks, runs, artifacts): the next look starts from the first page. */
@@ -137,122 +141,64 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       return this.refresh();
     }
     try {
-      await withViewProgress(TASKS_VIEW_ID, async () => {
+      await withViewProgress(ViewIds.tasks, async () => {
         const client = this.deps.getClient();
-        if (node instanceof TaskNode) {
-          node.update(await client.getTask(node.task.id));
-          node.runs?.dispose();
-          node.runs = undefined;
-        } else {
-          node.update(await client.getRun(node.runId));
-          node.artifacts?.dispose();
-          node.artifacts = undefined;
-        }
+        if (node instanceof TaskNode) node.update(await client.getTask(node.task.id));
+        else this.runs.noteRecord(await client.getRun(node.runId));
       });
     } catch (err) {
       this.reportError(err, `Refresh ${node.entityId}`);
       throw err;
     }
-    if (node.unfinished) this.poller.kick();
+    node.forgetChildren();
+    if (node instanceof TaskNode && node.unfinished) this.poller.kick();
     this.changed.fire(node);
   }
 
-  /**
-   * Watches a run the user started: when it reaches completed, failed or cancelled,
-   * onDidFinishRun fires once (polled even while the view is hidden).
-   */
-  trackRun(runId: string, taskId?: string): void {
-    this.watched.set(runId, { taskId });
-    this.poller.kick();
-  }
-
-  isRunWatched(runId: string): boolean {
-    return this.watched.has(runId);
-  }
-
-  /** Stops watching a run (e.g. the user opened its panel, which reports its end itself). */
-  untrackRun(runId: string): void {
-    this.watched.delete(runId);
-    this.poller.update();
-  }
-
-  /**
-   * After creating a task: refreshes, finds the task on the first page (or fetches it and puts
-   * it first), then reveals and selects it, expanded to its runs. Resolves to its row.
-   */
-  async revealTask(taskId: string, options: { focus?: boolean; expand?: boolean } = {}): Promise<TaskNode | undefined> {
-    this.refresh();
-    if (!this.deps.isSignedIn()) return undefined;
-    const root = this.ensureRoot();
-    if (!root.started) await this.loadRoot(root);
-    if (root !== this.root) return undefined;
-    let node = root.find(taskId);
-    if (!node) {
-      try {
-        node = new TaskNode(await this.deps.getClient().getTask(taskId));
-      } catch (err) {
-        this.reportError(err, 'Tasks');
-        return undefined;
-      }
-      root.prepend(node);
-      this.changed.fire(undefined);
-    }
-    if (node.unfinished) this.poller.kick();
-    if (this.treeView) {
-      try {
-        await this.treeView.reveal(node, { select: true, focus: options.focus ?? false, expand: options.expand ?? true });
-      } catch (err) {
-        this.deps.log.warn(`Tasks: could not reveal ${taskId}: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    return node;
-  }
-
-  /**
-   * Shows a run's artifacts ("Show Artifacts"): finds or fetches its task, loads the task's
-   * runs, then reveals the run expanded. Keeps the pages already shown. Resolves to its row.
-   */
-  async revealRun(runId: string, options: { taskId?: string; focus?: boolean } = {}): Promise<RunNode | undefined> {
-    if (!this.deps.isSignedIn()) return undefined;
-    try {
-      const client = this.deps.getClient();
-      const root = this.ensureRoot();
-      if (!root.started) await this.loadRoot(root);
-      // The run's current record: its task id when not given, and a fresh status (polling may be off).
-      const run = await client.getRun(runId);
-      const taskId = options.taskId ?? run.task_id ?? this.taskNodes.find((n) => n.task.run_id === runId)?.task.id;
-      if (taskId === undefined || root !== this.root) return undefined;
-      let task = root.find(taskId);
-      if (!task) {
-        task = new TaskNode(await client.getTask(taskId));
-        root.prepend(task);
-        this.changed.fire(undefined);
-      }
-      await this.runChildren(task);
-      const node = task.runs?.find(runId);
-      if (!node) return undefined;
-      if (node.update(run)) this.changed.fire(this.afterRunChange(node));
-      await this.treeView?.reveal(node, { select: true, focus: options.focus ?? false, expand: true });
-      return node;
-    } catch (err) {
-      // The caller (Show Artifacts) reports it: "not found among the loaded tasks" would mislead.
-      this.reportError(err, `Run ${runId}`);
-      throw err;
-    }
-  }
-
-  /** The task rows shown now. */
+  /** The root's task rows shown now. */
   get taskNodes(): readonly TaskNode[] {
-    return this.root?.items ?? [];
+    return this.root.children?.items ?? [];
   }
 
-  /** The run row of a run id among the loaded rows, if any. */
-  findRunNode(runId: string): RunNode | undefined {
-    for (const task of this.taskNodes) {
-      const run = task.runs?.find(runId);
-      if (run) return run;
+  /** The root level, loaded if it was not (for reveal). Undefined when signed out. */
+  async loadedRoot(): Promise<PagedList<TaskNode> | undefined> {
+    if (!this.deps.isSignedIn()) return undefined;
+    const level = this.rootLevel();
+    const list = this.ensure(level);
+    if (!list.started) await this.loadLevel(level, list);
+    return list === this.root.children ? list : undefined;
+  }
+
+  /** A task's runs, loaded if they were not (for reveal). */
+  async loadedRuns(task: TaskNode): Promise<PagedList<RunNode>> {
+    const level = this.runsLevel(task);
+    const list = this.ensure(level);
+    if (!list.started) await this.loadLevel(level, list);
+    return list;
+  }
+
+  /** Puts a task row first (a task just created that the first page did not hold). */
+  prependTask(list: PagedList<TaskNode>, task: TaskRecord): TaskNode {
+    const node = new TaskNode(task);
+    list.prepend(node);
+    this.changed.fire(undefined);
+    if (node.unfinished) this.poller.kick();
+    return list.find(node.entityId) ?? node;
+  }
+
+  /** Reveals a row (select, optionally focus and expand); failures are logged, not thrown. */
+  async reveal(node: TreeNode, options: { focus?: boolean; expand?: boolean }): Promise<void> {
+    if (!this.treeView) return;
+    try {
+      await this.treeView.reveal(node, { select: true, focus: options.focus ?? false, expand: options.expand ?? true });
+    } catch (err) {
+      this.deps.log.warn(`Tasks: could not reveal a row: ${err instanceof Error ? err.message : String(err)}`);
     }
-    return undefined;
+  }
+
+  reportError(err: unknown, what: string): void {
+    this.deps.log.warn(`${what}: ${describeError(err)}`);
+    if (isApiError(err, 'authentication')) this.deps.onAuthError(err);
   }
 
   override dispose(): void {
@@ -262,78 +208,97 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
 
   // ---- levels ----
 
+  private rootLevel(): Level<TaskNode> {
+    return {
+      owner: this.root,
+      parentKey: 'tasks',
+      what: 'Tasks',
+      merge: (shown, incoming) => void shown.update(incoming.task),
+      afterLoad: () => {
+        if (this.unfinishedTasks().length > 0) this.poller.kick();
+      },
+      fetch: async (params, signal) => mapPage(await this.deps.getClient().listTasks(params, { signal }), (task) => new TaskNode(task)),
+    };
+  }
+
+  private runsLevel(task: TaskNode): Level<RunNode> {
+    return {
+      owner: task,
+      parent: task,
+      parentKey: `task:${task.task.id}`,
+      what: `Runs of ${task.task.id}`,
+      emptyText: vscode.l10n.t('No runs yet'),
+      merge: (shown, incoming) => void shown.update(incoming.run),
+      afterLoad: (list) => {
+        this.numberRuns(list);
+        if (this.visible) this.showLoadedRuns();
+      },
+      fetch: async (params, signal) => {
+        const page = await this.fetchRuns(this.deps.getClient(), task.task, params, signal);
+        for (const run of page.data) this.runs.noteRecord(run);
+        return mapPage(page, (run) => new RunNode(this.runs.get(run.id)?.record ?? run, task));
+      },
+    };
+  }
+
+  private artifactsLevel(run: RunNode): Level<ArtifactNode> {
+    return {
+      owner: run,
+      parent: run,
+      parentKey: `run:${run.runId}`,
+      what: `Artifacts of ${run.runId}`,
+      emptyText: run.unfinished ? vscode.l10n.t('No artifacts yet') : vscode.l10n.t('No artifacts'),
+      merge: (shown, incoming) => void shown.update(incoming.artifact),
+      fetch: async (params, signal) =>
+        mapPage(await this.deps.getClient().listRunArtifacts(run.runId, params, { signal }), (a) => new ArtifactNode(a, run)),
+    };
+  }
+
+  private ensure<T extends TaskNode | RunNode | ArtifactNode>(level: Level<T>): PagedList<T> {
+    level.owner.children ??= new PagedList<T>({
+      parentKey: level.parentKey,
+      generation: this.generation,
+      key: (n) => n.entityId,
+      merge: level.merge,
+    });
+    return level.owner.children;
+  }
+
+  private async childrenOf<T extends TaskNode | RunNode | ArtifactNode>(level: Level<T>): Promise<TreeNode[]> {
+    const list = this.ensure(level);
+    if (!list.started) await this.loadLevel(level, list);
+    return listRows(list, { view: 'tasks', parent: level.parent, emptyText: level.emptyText });
+  }
+
   private async rootChildren(): Promise<TreeNode[]> {
     if (!this.deps.isSignedIn()) {
-      if (this.root) this.reset();
+      if (this.root.children) this.reset();
       this.contextKeys.clear('tasks');
       return [];
     }
-    const root = this.ensureRoot();
-    if (!root.started) await this.loadRoot(root);
-    if (root !== this.root) return this.rootChildren(); // refreshed meanwhile: answer for the new listing
-    const unreachable = root.items.length === 0 && isUnreachable(root.error);
-    this.contextKeys.report('tasks', { unreachable, empty: root.isEmpty });
+    const list = this.ensure(this.rootLevel());
+    if (!list.started) await this.loadLevel(this.rootLevel(), list);
+    if (list !== this.root.children) return this.rootChildren(); // refreshed meanwhile: answer for the new listing
+    const unreachable = list.items.length === 0 && isUnreachable(list.error);
+    this.contextKeys.report('tasks', { unreachable, empty: list.isEmpty });
     if (unreachable) return [];
-    return listRows(root, { view: 'tasks' });
+    return listRows(list, { view: 'tasks' });
   }
 
-  private async runChildren(task: TaskNode): Promise<TreeNode[]> {
-    task.runs ??= new PagedList<RunNode>({
-      parentKey: `task:${task.task.id}`,
-      generation: this.generation,
-      key: (n) => n.runId,
-      merge: (shown, incoming) => void shown.update(incoming.run),
-    });
-    const runs = task.runs;
-    if (!runs.started) await this.loadRuns(task, runs);
-    return listRows(runs, { view: 'tasks', parent: task, emptyText: vscode.l10n.t('No runs yet') });
+  private async loadLevel<T extends TaskNode | RunNode | ArtifactNode>(level: Level<T>, list: PagedList<T>): Promise<void> {
+    await withViewProgress(ViewIds.tasks, () => list.loadNext(level.fetch, this.deps.pageSize()));
+    if (list.error !== undefined) this.reportError(list.error, level.what);
+    level.afterLoad?.(list);
   }
 
-  private async artifactChildren(run: RunNode): Promise<TreeNode[]> {
-    run.artifacts ??= new PagedList<ArtifactNode>({
-      parentKey: `run:${run.runId}`,
-      generation: this.generation,
-      key: (n) => n.entityId,
-      merge: (shown, incoming) => void shown.update(incoming.artifact),
-    });
-    const artifacts = run.artifacts;
-    if (!artifacts.started) await this.loadArtifacts(run, artifacts);
-    const emptyText = run.unfinished ? vscode.l10n.t('No artifacts yet') : vscode.l10n.t('No artifacts');
-    return listRows(artifacts, { view: 'tasks', parent: run, emptyText });
-  }
-
-  // ---- loading ----
-
-  private ensureRoot(): PagedList<TaskNode> {
-    this.root ??= new PagedList<TaskNode>({
-      parentKey: 'tasks',
-      generation: this.generation,
-      key: (n) => n.entityId,
-      merge: (shown, incoming) => void shown.update(incoming.task),
-    });
-    return this.root;
-  }
-
-  private async loadRoot(root: PagedList<TaskNode>): Promise<void> {
-    const fetch: PageFetcher<TaskNode> = async (params, signal) =>
-      mapPage(await this.deps.getClient().listTasks(params, { signal }), (task) => new TaskNode(task));
-    await withViewProgress(TASKS_VIEW_ID, () => root.loadNext(fetch, this.deps.pageSize()));
-    if (root.error !== undefined) this.reportError(root.error, 'Tasks');
-    if (root.items.some((n) => n.unfinished)) this.poller.kick();
-  }
-
-  private async loadRuns(task: TaskNode, runs: PagedList<RunNode>): Promise<void> {
-    const fetch: PageFetcher<RunNode> = async (params, signal) => {
-      const page = await this.fetchRuns(this.deps.getClient(), task.task, params, signal);
-      return mapPage(page, (run) => new RunNode(run, task));
-    };
-    await withViewProgress(TASKS_VIEW_ID, () => runs.loadNext(fetch, this.deps.pageSize()));
-    if (runs.error !== undefined) this.reportError(runs.error, `Runs of ${task.task.id}`);
-    if (runs.items.some((n) => n.unfinished)) this.poller.kick();
+  /** Runs are labelled by their number once the task's whole list is known ("Run 2"). */
+  private numberRuns(list: PagedList<RunNode>): void {
+    const total = list.hasMore ? undefined : list.items.length;
+    list.items.forEach((node, index) => node.setNumber(total === undefined ? undefined : total - index));
   }
 
   /** The task's runs; without a runs list on the server, the one run named by task.run_id. */
-  private async fetchRuns(client: ViewApiClient, task: TaskRecord, params: { limit?: number; after?: string }, signal: AbortSignal): Promise<Page<RunRecord>> {
+  private async fetchRuns(client: ViewApiClient, task: TaskRecord, params: PageParams, signal: AbortSignal): Promise<Page<RunRecord>> {
     if (this.runsListSupported) {
       try {
         const page = await client.listRuns({ ...params, task_id: task.id }, { signal });
@@ -349,128 +314,80 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
     return { object: 'list', data, has_more: false, next_cursor: null };
   }
 
-  private async loadArtifacts(run: RunNode, artifacts: PagedList<ArtifactNode>): Promise<void> {
-    const fetch: PageFetcher<ArtifactNode> = async (params, signal) =>
-      mapPage(await this.deps.getClient().listRunArtifacts(run.runId, params, { signal }), (a) => new ArtifactNode(a, run));
-    await withViewProgress(TASKS_VIEW_ID, () => artifacts.loadNext(fetch, this.deps.pageSize()));
-    if (artifacts.error !== undefined) this.reportError(artifacts.error, `Artifacts of ${run.runId}`);
-  }
-
   private reset(): void {
     this.disposeLists();
-    this.root = undefined;
+    this.releaseShown();
+    this.root.children = undefined;
     this.runsListSupported = true;
     this.generation++;
     this.poller.update();
   }
 
   private disposeLists(): void {
-    for (const task of this.root?.items ?? []) {
-      for (const run of task.runs?.items ?? []) run.artifacts?.dispose();
-      task.runs?.dispose();
+    for (const task of this.taskNodes) task.forgetChildren();
+    this.root.children?.dispose();
+  }
+
+  private *runNodes(): Iterable<RunNode> {
+    for (const task of this.taskNodes) yield* task.children?.items ?? [];
+  }
+
+  // ---- run facts from the store ----
+
+  private showLoadedRuns(): void {
+    for (const node of this.runNodes()) {
+      if (!this.shown.has(node.runId)) this.shown.set(node.runId, this.runs.show(node.runId));
     }
-    this.root?.dispose();
   }
 
-  private reportError(err: unknown, what: string): void {
-    this.deps.log.warn(`${what}: ${describeError(err)}`);
-    if (isApiError(err, 'authentication')) this.deps.onAuthError(err);
+  private releaseShown(): void {
+    for (const handle of this.shown.values()) handle.dispose();
+    this.shown.clear();
   }
 
-  // ---- status polling ----
-
-  private unfinishedNodes(): Array<TaskNode | RunNode> {
-    const nodes: Array<TaskNode | RunNode> = [];
-    for (const task of this.taskNodes) {
-      if (task.unfinished) nodes.push(task);
-      for (const run of task.runs?.items ?? []) if (run.unfinished) nodes.push(run);
+  /** Redraws only the rows of the run that changed; a new run of a task reloads its run list. */
+  private onRunChange(change: RunChange): void {
+    const record = change.facts.record;
+    if (!record) return;
+    const redraw: TreeNode[] = [];
+    for (const node of this.runNodes()) {
+      if (node.runId !== record.id || !node.update(record)) continue;
+      // Its artifacts may have changed with its status: reload them when next shown.
+      if (change.statusChanged) node.forgetChildren();
+      redraw.push(node);
     }
-    return nodes;
+    if (redraw.length > 0) this.changed.fire(redraw);
   }
 
-  private pollWanted(): boolean {
-    if (!this.deps.isSignedIn()) return false;
-    return this.watched.size > 0 || (this.visible && this.unfinishedNodes().length > 0);
+  // ---- task status polling (visible only) ----
+
+  private unfinishedTasks(): TaskNode[] {
+    return this.taskNodes.filter((n) => n.unfinished);
   }
 
-  /** One round of status requests; resolves true when anything changed. */
-  private async poll(): Promise<boolean> {
+  /** One round of task status requests; true when anything changed. */
+  private async pollTasks(): Promise<boolean> {
     const client = this.deps.getClient();
     const generation = this.generation;
-    const shown = this.visible ? this.unfinishedNodes() : [];
-    const changedNodes: TreeNode[] = [];
-    const polledRuns = new Map<string, RunRecord>();
+    const redraw: TreeNode[] = [];
     let authError: unknown;
-
-    await mapLimited(shown, POLL_CONCURRENCY, async (node) => {
+    await mapLimited(this.unfinishedTasks(), POLL_CONCURRENCY, async (node) => {
       try {
-        if (node instanceof TaskNode) {
-          const task = await client.getTask(node.task.id);
-          if (node.update(task)) changedNodes.push(this.afterTaskChange(node));
-        } else {
-          const run = await client.getRun(node.runId);
-          polledRuns.set(run.id, run);
-          if (node.update(run)) changedNodes.push(this.afterRunChange(node));
+        const before = node.task.run_id;
+        if (!node.update(await client.getTask(node.task.id))) return;
+        // A task that names a run its loaded list does not hold: list its runs again.
+        const runs = node.children;
+        if (runs?.started && (runs.error !== undefined || (node.task.run_id !== before && node.task.run_id && !runs.find(node.task.run_id)))) {
+          node.forgetChildren();
         }
+        redraw.push(node);
       } catch (err) {
         if (isApiError(err, 'authentication')) authError = err;
         this.deps.log.debug(`Tasks: status of ${node.entityId} not refreshed: ${describeError(err)}`);
       }
     });
-
-    const finishedRuns: RunRecord[] = [];
-    await mapLimited([...this.watched.keys()], POLL_CONCURRENCY, async (runId) => {
-      try {
-        const run = polledRuns.get(runId) ?? (await client.getRun(runId));
-        const node = this.findRunNode(runId);
-        if (node && !polledRuns.has(runId) && node.update(run)) changedNodes.push(this.afterRunChange(node));
-        if (isTerminalStatus(run.status)) finishedRuns.push(run);
-      } catch (err) {
-        if (isApiError(err, 'authentication')) authError = err;
-        if (isApiError(err, 'not_found')) this.watched.delete(runId);
-        this.deps.log.debug(`Tasks: status of watched ${runId} not refreshed: ${describeError(err)}`);
-      }
-    });
-
     if (authError !== undefined) this.deps.onAuthError(authError);
-    if (generation === this.generation && changedNodes.length > 0) this.changed.fire(changedNodes);
-    for (const run of finishedRuns) await this.announceFinished(client, run);
-    return changedNodes.length > 0 || finishedRuns.length > 0;
-  }
-
-  /** A task's status moved: if the run it names is not among its loaded runs, reload them. */
-  private afterTaskChange(node: TaskNode): TaskNode {
-    const runs = node.runs;
-    const runId = node.task.run_id;
-    if (runs && runs.started && (runs.error !== undefined || (runId !== undefined && !runs.find(runId)))) {
-      runs.dispose();
-      node.runs = undefined;
-    }
-    return node;
-  }
-
-  /** A run's status moved: its artifacts may have changed, reload them when next shown. */
-  private afterRunChange(node: RunNode): RunNode {
-    if (node.artifacts?.started) {
-      node.artifacts.dispose();
-      node.artifacts = undefined;
-    }
-    return node;
-  }
-
-  private async announceFinished(client: ViewApiClient, run: RunRecord): Promise<void> {
-    const watched = this.watched.get(run.id);
-    if (!watched) return;
-    this.watched.delete(run.id);
-    const taskId = run.task_id ?? watched.taskId;
-    let task = this.taskNodes.find((n) => n.task.id === taskId || n.task.run_id === run.id)?.task;
-    if (!task && taskId) {
-      try {
-        task = await client.getTask(taskId);
-      } catch (err) {
-        this.deps.log.debug(`Tasks: task ${taskId} of finished run ${run.id} not fetched: ${describeError(err)}`);
-      }
-    }
-    this.finished.fire({ run, task });
+    if (generation === this.generation && redraw.length > 0) this.changed.fire(redraw);
+    return redraw.length > 0;
   }
 }

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../api/logger';
 import type { TreeNode } from './nodes';
-import { parseUriList } from './uriList';
+import { parseUriList } from '../common/uriList';
 
 const URI_LIST = 'text/uri-list';
 /** VS Code's special type for any dropped file (from the OS); it carries a URI when it has one. */

@@ -2,6 +2,7 @@
 // builds: the API client (only the read calls the tree makes), settings, sign-in state, the
 // log, and the index of files uploaded from this machine.
 import type * as vscode from 'vscode';
+import type { RunStore } from '../runs/runStore';
 import type { Logger } from '../api/logger';
 import type { ArtifactRecord, FileRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
 
@@ -44,8 +45,10 @@ export interface ViewDeps {
   localFiles: LocalFileIndex;
 }
 
-/** The sidebar's deps: the views' plus what a drop of files on a view does. */
+/** The sidebar's deps: the views' plus the run store and what a drop of files on a view does. */
 export interface SidebarDeps extends ViewDeps {
+  /** The one owner of run facts (src/runs/runStore.ts): the Tasks view shows and listens to it. */
+  runs: RunStore;
   /** The upload command for files dragged onto a view (the tree does not upload itself). */
   uploadUris(uris: vscode.Uri[]): void | Thenable<unknown>;
 }

@@ -1,70 +1,26 @@
 // What each timeline row and header fact says, as plain strings and codicon names. Pure (no DOM),
 // so the node tests check it; render.ts only puts these strings in place with textContent.
+import { fill, formatDuration } from '../common/format';
+import { statusIcon as sharedStatusIcon } from '../common/runStatus';
 import { fieldText } from '../runPanel/runModel';
 import type { ConnectionView, UiStrings } from '../runPanel/protocol';
 import type { Row, TimelineState } from './reducer';
 
+export { fill, formatDuration } from '../common/format';
+
 export interface RowView {
   icon: string;
   /** Extra class for the icon (colour, spin). */
-  tone: '' | 'ok' | 'error' | 'muted' | 'spin';
+  tone: '' | 'ok' | 'error' | 'muted' | 'spin' | 'attention';
   label: string;
   detail: string;
   meta: string;
 }
 
-/** Fills `{0}`, `{1}`… in a localised template. */
-export function fill(template: string, ...args: (string | number)[]): string {
-  return template.replace(/\{(\d+)\}/g, (whole, index: string) => {
-    const value = args[Number(index)];
-    return value === undefined ? whole : String(value);
-  });
-}
-
-/** 950 ms, 12.3 s, 4 min 05 s, 2 h 03 min. */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
-  const totalSeconds = Math.floor(seconds);
-  const minutes = Math.floor(totalSeconds / 60);
-  if (minutes < 60) return `${minutes} min ${String(totalSeconds % 60).padStart(2, '0')} s`;
-  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
-}
-
-export function formatBytes(bytes: number | undefined): string {
-  if (bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return '';
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
-/** The codicon and tone for a run status; unknown statuses get a neutral icon and stay verbatim. */
+/** The codicon and tone for a run status, as every surface shows it (src/common/runStatus.ts). */
 export function statusIcon(status: string | undefined): { icon: string; tone: RowView['tone'] } {
-  switch (status) {
-    case 'completed':
-      return { icon: 'pass', tone: 'ok' };
-    case 'failed':
-      return { icon: 'error', tone: 'error' };
-    case 'cancelled':
-      return { icon: 'circle-slash', tone: 'muted' };
-    case 'running':
-      return { icon: 'sync', tone: 'spin' };
-    case 'queued':
-      return { icon: 'clock', tone: 'muted' };
-    case undefined:
-    case '':
-      return { icon: 'circle-large-outline', tone: 'muted' };
-    default:
-      return { icon: 'question', tone: '' };
-  }
+  const icon = sharedStatusIcon(status);
+  return { icon: icon.id, tone: icon.tone };
 }
 
 export function connectionText(connection: ConnectionView, strings: UiStrings, secondsLeft: number | undefined): string {

@@ -3,7 +3,8 @@
 // textContent (through dom.ts), never as markup.
 import type { UiStrings } from '../runPanel/protocol';
 import { codicon, el, iconButton, setButtonLabel, setIcon, setText } from './dom';
-import { connectionText, elapsedMs, fill, formatBytes, formatDuration, rowView, statusIcon, totalDurationMs } from './format';
+import { formatBytes } from '../common/format';
+import { connectionText, elapsedMs, fill, formatDuration, rowView, statusIcon, totalDurationMs } from './format';
 import { kindsSeen, type Row, type TimelineState } from './reducer';
 
 export const ROW_HEIGHT = 24;
@@ -360,7 +361,7 @@ export function updateArtifacts(layout: Layout, state: TimelineState): void {
     item.dataset.artifactId = artifact.id;
     const name = el('span', 'artifact-name', artifact.name);
     name.title = artifact.id;
-    const details = [artifact.contentType ?? '', formatBytes(artifact.bytes)].filter(Boolean).join(' · ');
+    const details = [artifact.contentType ?? '', formatBytes(artifact.bytes) ?? ''].filter(Boolean).join(' · ');
     const open = el('button', 'text-button artifact-open');
     open.type = 'button';
     open.dataset.action = 'openArtifact';

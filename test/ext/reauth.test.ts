@@ -8,8 +8,8 @@ describe('a rejected key', () => {
     const api = await extensionApi();
     await signInForTests();
     // A key that is stored but no longer valid, as after a rotation on the server.
-    await api.credentials.store(api.session.serviceUrl, 'revoked-key');
-    await api.session.update();
+    await api.credentials.store(api.service.serviceUrl, 'revoked-key');
+    await api.service.update();
     const before = api.reauth.promptCount;
     await Promise.all([
       vscode.commands.executeCommand('agentRuntime.createTask', { objective: 'rejected too' }),

@@ -13,10 +13,22 @@ describe('run panel HTML and messages', () => {
     assert.ok(!/unsafe|https?:|\*/.test(csp));
   });
 
-  it('loads exactly one script, carrying the nonce', () => {
-    const html = panelHtml({ cspSource: 'vscode-webview://abc', nonce: 'N0nce', scriptUri: 's.js', styleUri: 'p.css', codiconUri: 'c.css', title: 'Run <run_1>' });
-    assert.deepStrictEqual(html.match(/<script[^>]*>/g), ['<script nonce="N0nce" src="s.js">']);
+  const parts = { cspSource: 'vscode-webview://abc', scriptUri: 's.js', styleUri: 'p.css', codiconUri: 'c.css', title: 'Run <run_1>' };
+  const nonceOf = (html: string) => /<script nonce="([^"]+)" src="s\.js">/.exec(html)?.[1];
+
+  it('loads exactly one script, carrying the nonce the CSP names', () => {
+    const html = panelHtml(parts);
+    const nonce = nonceOf(html);
+    assert.ok(nonce, 'the script has a nonce');
+    assert.deepStrictEqual(html.match(/<script[^>]*>/g), [`<script nonce="${nonce}" src="s.js">`]);
+    assert.ok(html.includes(`nonce-${nonce}`), 'the CSP allows that nonce');
     assert.ok(html.includes('<title>Run &lt;run_1&gt;</title>'));
+  });
+
+  it('makes a fresh unguessable nonce for every page', () => {
+    const nonces = new Set(Array.from({ length: 50 }, () => nonceOf(panelHtml(parts))));
+    assert.strictEqual(nonces.size, 50, 'no nonce repeats');
+    for (const nonce of nonces) assert.ok(nonce && Buffer.from(nonce, 'base64').length >= 16, `at least 128 bits: ${nonce}`);
   });
 
   it('accepts run ids with the run_ prefix only', () => {

@@ -1,75 +1,28 @@
-// Row texts: sizes, local and UTC times, labels, descriptions and escaped Markdown tooltips.
+// Row texts: labels, descriptions, accessibility labels and plain-text tooltips, with every
+// server value made inert.
 import * as assert from 'node:assert/strict';
 import {
   accessibilityLabel,
   artifactDescriptionParts,
   artifactTooltip,
-  escapeMarkdown,
   fileDescriptionParts,
   fileLabel,
   fileTooltip,
-  formatBytes,
-  formatLocalTime,
-  formatShortLocalTime,
-  formatUtcTime,
   joinDescription,
   runDescriptionParts,
   runTooltip,
-  shortenText,
   taskDescriptionParts,
   taskLabel,
   taskTooltip,
   TASK_LABEL_MAX,
 } from '../../../src/views/format';
-import { untranslated as t } from '../../../src/views/translate';
+import { untranslated as t } from '../../../src/common/translate';
 
 // Pinned so the expectations hold on any machine.
 const BERLIN = { locale: 'en-GB', timeZone: 'Europe/Berlin', now: new Date('2026-11-21T20:00:00Z') };
 
 describe('views/format', () => {
-  it('formats sizes 1024-based with one decimal below 100 and none in bytes', () => {
-    assert.equal(formatBytes(0, 'en'), '0 B');
-    assert.equal(formatBytes(1023, 'en'), '1,023 B');
-    assert.equal(formatBytes(1024, 'en'), '1.0 KB');
-    assert.equal(formatBytes(1536, 'en'), '1.5 KB');
-    assert.equal(formatBytes(200 * 1024, 'en'), '200 KB');
-    assert.equal(formatBytes(512 * 1024 * 1024, 'en'), '512 MB');
-    assert.equal(formatBytes(3 * 1024 ** 4, 'en'), '3.0 TB');
-  });
-
-  it('gives no size for missing, negative or non-numeric bytes', () => {
-    assert.equal(formatBytes(undefined), undefined);
-    assert.equal(formatBytes(-1), undefined);
-    assert.equal(formatBytes(Number.NaN), undefined);
-  });
-
-  it('shows times in the given zone, and UTC with an explicit suffix', () => {
-    const iso = '2026-11-21T23:28:52Z';
-    assert.equal(formatUtcTime(iso), '2026-11-21 23:28:52 UTC');
-    const local = formatLocalTime(iso, BERLIN) ?? '';
-    assert.match(local, /22 Nov 2026/); // already the next day in Berlin
-    assert.match(local, /00:28:52/);
-  });
-
-  it('shortens to the time only for today, else date and time', () => {
-    const today = formatShortLocalTime('2026-11-21T09:05:00Z', BERLIN);
-    assert.equal(today, '10:05');
-    const earlier = formatShortLocalTime('2026-11-01T09:05:00Z', BERLIN) ?? '';
-    assert.match(earlier, /1 Nov 2026/);
-    assert.match(earlier, /10:05/);
-  });
-
-  it('keeps an unreadable timestamp verbatim instead of "Invalid Date"', () => {
-    assert.equal(formatLocalTime('yesterday-ish'), 'yesterday-ish');
-    assert.equal(formatShortLocalTime('yesterday-ish'), 'yesterday-ish');
-    assert.equal(formatUtcTime('yesterday-ish'), 'yesterday-ish');
-    assert.equal(formatLocalTime(undefined), undefined);
-  });
-
-  it('cuts long text on one line with an ellipsis, never splitting an emoji', () => {
-    assert.equal(shortenText('  fix\n the   build ', 60), 'fix the build');
-    assert.equal(shortenText('abcdefghij', 5), 'abcd…');
-    assert.equal(shortenText('😀😀😀😀😀😀', 4), '😀😀😀…');
+  it('cuts a long objective to the label length', () => {
     const label = taskLabel({ id: 'task_1', objective: 'x'.repeat(200) });
     assert.equal(Array.from(label).length, TASK_LABEL_MAX);
   });
@@ -87,8 +40,8 @@ describe('views/format', () => {
   });
 
   it('describes tasks and runs by status (unknown ones verbatim) and time', () => {
-    const task = taskDescriptionParts({ id: 't', status: 'awaiting_approval', created_at: '2026-11-21T09:05:00Z' }, t, BERLIN);
-    assert.deepEqual(task, ['awaiting_approval', '10:05']);
+    const task = taskDescriptionParts({ id: 't', status: 'paused_for_lunch', created_at: '2026-11-21T09:05:00Z' }, t, BERLIN);
+    assert.deepEqual(task, ['paused_for_lunch', '10:05']);
     const run = runDescriptionParts({ id: 'r', status: 'running', created_at: '2026-11-21T08:00:00Z', started_at: '2026-11-21T09:05:00Z' }, t, BERLIN);
     assert.deepEqual(run, ['running', '10:05']);
     assert.deepEqual(artifactDescriptionParts({ id: 'a', bytes: 10 }, BERLIN), ['10 B']);
@@ -98,33 +51,37 @@ describe('views/format', () => {
     assert.equal(accessibilityLabel('File', 'a.txt', ['dataset', '1.0 KB']), 'File, a.txt, dataset, 1.0 KB');
   });
 
-  it('puts id, purpose, bytes and created time (local and UTC) in the file tooltip', () => {
-    const md = fileTooltip({ id: 'file_abc', filename: 'data.csv', purpose: 'dataset', bytes: 4096, created_at: '2026-11-21T23:28:52Z' }, t, BERLIN);
-    assert.match(md, /^\*\*data\\\.csv\*\*/);
-    assert.match(md, /ID: `file_abc`/);
-    assert.match(md, /Purpose: dataset/);
-    assert.match(md, /Size: 4\\\.0 KB \\\(4,096 bytes\\\)/);
-    assert.match(md, /Created: 22 Nov 2026/);
-    assert.match(md, /Created \\\(UTC\\\): 2026\\-11\\-21 23\\:28\\:52 UTC/);
+  it('puts id, purpose, bytes and created time (local and UTC) in the file tooltip, as plain text', () => {
+    const text = fileTooltip({ id: 'file_abc', filename: 'data.csv', purpose: 'dataset', bytes: 4096, created_at: '2026-11-21T23:28:52Z' }, t, BERLIN);
+    assert.match(text, /^data\.csv\n/);
+    assert.match(text, /ID: file_abc/);
+    assert.match(text, /Purpose: dataset/);
+    assert.match(text, /Size: 4\.0 KB \(4,096 bytes\)/);
+    assert.match(text, /Created: 22 Nov 2026/);
+    assert.match(text, /Created \(UTC\): 2026-11-21 23:28:52 UTC/);
   });
 
-  it('escapes server text so it cannot inject links, images or HTML into a tooltip', () => {
-    const md = taskTooltip({ id: 'task_1', objective: '[click](command:evil) <img src=x> **bold**\nnext' }, t);
-    assert.ok(!/(?<!\\)\[click(?<!\\)\]/.test(md), md);
-    assert.ok(!/(?<!\\)<img/.test(md), md);
-    assert.ok(md.startsWith('**\\[click\\]\\(command\\:evil\\) \\<img src=x\\> \\*\\*bold\\*\\* next**'), md);
-    assert.equal(escapeMarkdown('a_b*c'), 'a\\_b\\*c');
+  it('makes server text inert in labels, descriptions and tooltips: no links, icons, bidi or extra lines', () => {
+    const hostile = '[click](command:evil) $(alert) txt\u202Eexe.txt\nSecond line';
+    const tip = taskTooltip({ id: 'task_1', objective: hostile, status: hostile }, t);
+    const label = taskLabel({ id: 'task_1', objective: hostile });
+    const description = joinDescription(taskDescriptionParts({ id: 'task_1', status: hostile }, t));
+    for (const text of [label, description, tip.split('\n')[0]]) {
+      assert.ok(!/\]\(/.test(text), `no link syntax: ${text}`);
+      assert.ok(!/\$\(/.test(text), `no icon syntax: ${text}`);
+      assert.ok(!/[\u202a-\u202e\n]/.test(text), `no bidi or newline: ${text}`);
+      assert.match(text, /\\u202e/, 'the override is shown escaped');
+    }
+    assert.equal(tip.split('\n').length, tip.split('\n').filter((l) => l === '' || /^[A-Z][\w ()]*: |^\[/.test(l)).length, 'one line per row');
+    assert.equal(fileLabel({ id: 'file_1', filename: 'a\nb' }), 'a\\nb');
   });
 
-  it('shows an id holding a backtick as escaped text, not broken inline code', () => {
-    const md = fileTooltip({ id: 'file_`x' }, t);
-    assert.match(md, /ID: file\\_\\`x/);
-  });
-
-  it('names the run, its task, status, error and times in the run tooltip', () => {
-    const md = runTooltip({ id: 'run_1', task_id: 'task_1', status: 'failed', error: { message: 'tool crashed' }, created_at: '2026-11-21T09:00:00Z', completed_at: '2026-11-21T09:05:00Z' }, t, BERLIN, 'Summarise');
-    assert.match(md, /^\*\*Summarise\*\*/);
-    assert.match(md, /Task: `task_1`/);
+  it('names the run, its task, status, error, cost and times in the run tooltip', () => {
+    const md = runTooltip({ id: 'run_1', task_id: 'task_1', status: 'failed', error: { message: 'tool crashed' }, created_at: '2026-11-21T09:00:00Z', completed_at: '2026-11-21T09:05:00Z', usage: { cost: { amount: '0.42', currency: 'usd' } } } as never, t, BERLIN, 'Summarise');
+    assert.match(md, /^Summarise\n/);
+    assert.match(md, /ID: run_1/);
+    assert.match(md, /Cost: 0\.42 USD/);
+    assert.match(md, /Task: task_1/);
     assert.match(md, /Status: failed/);
     assert.match(md, /Error: tool crashed/);
     assert.match(md, /Finished: /);
@@ -133,8 +90,8 @@ describe('views/format', () => {
 
   it('shows an artifact with its run and file ids', () => {
     const md = artifactTooltip({ id: 'art_1', run_id: 'run_1', file_id: 'file_9', name: 'out.md', bytes: 12 }, t);
-    assert.match(md, /Run: `run_1`/);
-    assert.match(md, /File: `file_9`/);
+    assert.match(md, /Run: run_1/);
+    assert.match(md, /File: file_9/);
     assert.match(md, /Size: 12 bytes/);
   });
 });

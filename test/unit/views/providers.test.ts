@@ -10,8 +10,10 @@ import type { RunRecord, TaskRecord } from '../../../src/api/types';
 import { SidebarContextKeys } from '../../../src/views/contextKeys';
 import { FilesTreeProvider } from '../../../src/views/filesProvider';
 import { ArtifactNode, FileNode, LoadMoreNode, MessageNode, RunNode, TaskNode, type TreeNode } from '../../../src/views/nodes';
-import type { Schedule } from '../../../src/views/statusPoller';
-import { TasksTreeProvider, type RunFinishedEvent } from '../../../src/views/tasksProvider';
+import type { Schedule } from '../../../src/common/statusPoller';
+import { TasksTreeProvider } from '../../../src/views/tasksProvider';
+import { revealTask } from '../../../src/views/tasksReveal';
+import { RunStore, type RunChange } from '../../../src/runs/runStore';
 import { droppedUris, UploadDropController } from '../../../src/views/uploadDropController';
 import type { ViewApiClient, ViewDeps } from '../../../src/views/viewDeps';
 import { CapturingLogger, makeTempDir, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
@@ -270,13 +272,25 @@ describe('views/providers (reference runtime)', function () {
   });
 
   describe('Tasks', () => {
+    /** A tree over its own run store; both poll on the given clock (or a real timer). */
+    function tasksTree(h: Harness, options: { schedule?: Schedule; pollDelays?: { firstMs: number; maxMs: number } } = {}) {
+      const runs = new RunStore({
+        fetchRun: (id, signal) => h.deps.getClient().getRun(id, { signal }),
+        log: h.deps.log,
+        schedule: options.schedule,
+        delays: options.pollDelays,
+      });
+      const tasks = new TasksTreeProvider(h.deps, runs, { contextKeys: h.contextKeys, schedule: options.schedule, pollDelays: options.pollDelays });
+      return { runs, tasks, dispose: () => (tasks.dispose(), runs.dispose()) };
+    }
+
     it('opens a task to its runs and a finished run to its artifacts, with parents for reveal', async () => {
       const [fileId] = await upload(1);
       const task = await rt.client.createTask({ objective: 'Report on the doc', attachments: [{ type: 'document', fileId }] });
       const h = harness(rt.client, 10);
-      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys, pollDelays: { firstMs: 10, maxMs: 50 } });
-      const finished = nextEvent(tasks.onDidFinishRun);
-      tasks.trackRun(task.run_id ?? '', task.id);
+      const { runs, tasks, dispose } = tasksTree(h, { pollDelays: { firstMs: 10, maxMs: 50 } });
+      const finished = nextEvent(runs.onDidChange, (c) => c.finished);
+      runs.follow(task.run_id ?? '', task.id);
       await finished;
       const [taskNode] = await tasks.getChildren();
       assert.ok(taskNode instanceof TaskNode);
@@ -286,94 +300,117 @@ describe('views/providers (reference runtime)', function () {
       assert.equal(runNode.id, `run:${task.id}:${task.run_id}`);
       assert.equal(runNode.contextValue, 'run');
       assert.equal(runNode.objective, 'Report on the doc');
+      assert.equal(runNode.label, 'Run 1', 'a run reads as its number, not its id');
+      assert.match(String(runNode.tooltip), new RegExp(task.run_id ?? 'missing'), 'the id stays in the tooltip');
       const artifacts = await tasks.getChildren(runNode);
       assert.ok(artifacts.length > 0 && artifacts.every((a) => a instanceof ArtifactNode && a.contextValue === 'artifact'));
       assert.equal(tasks.getParent(artifacts[0]), runNode);
       assert.equal(tasks.getParent(runNode), taskNode);
       assert.equal(tasks.getParent(taskNode), undefined);
-      tasks.dispose();
+      dispose();
     });
 
     it('falls back to the task\'s run_id when the server cannot list runs', async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1 });
       const h = harness(clientWith(rt.client, { listRuns: notSupported }), 10);
-      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys });
+      const { tasks, dispose } = tasksTree(h);
       const [taskNode] = await tasks.getChildren();
       assert.ok(taskNode instanceof TaskNode);
       const runs = await tasks.getChildren(taskNode);
       assert.deepEqual(runs.map((r) => (r as RunNode).runId), [runId]);
-      tasks.dispose();
+      dispose();
     });
 
     it('polls unfinished rows only while visible and refreshes just the rows that changed', async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
       const clock = new ManualClock();
       const h = harness(rt.client, 10);
-      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys, schedule: clock.schedule });
+      const { runs, tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
+      tasks.setVisible(true);
       const [taskNode] = await tasks.getChildren();
       assert.ok(taskNode instanceof TaskNode && taskNode.unfinished);
       const [runNode] = await tasks.getChildren(taskNode);
       assert.ok(runNode instanceof RunNode);
       assert.equal(runNode.contextValue, 'run.active');
       tasks.setVisible(false);
-      assert.equal(clock.armed, 0, 'hidden: no polling');
+      assert.equal(clock.armed, 0, 'hidden: no polling of tasks or runs');
+      assert.ok(!runs.polling);
       tasks.setVisible(true);
-      assert.equal(clock.armed, 1);
+      assert.ok(runs.polling, 'a visible unfinished run is polled by the store');
       rt.runtime.endRun(runId, 'completed');
-      const change = nextEvent(tasks.onDidChangeTreeData);
-      clock.fire();
-      const changed = await change;
-      assert.ok(Array.isArray(changed));
-      assert.deepEqual(new Set(changed.map((n) => n.id)), new Set([taskNode.id, runNode.id]));
+      const runRow = nextEvent(tasks.onDidChangeTreeData, (c) => Array.isArray(c) && c.includes(runNode));
+      while (clock.armed > 0) clock.fire();
+      const changed = await runRow;
+      assert.deepEqual(changed, [runNode], 'only the run row that changed is redrawn');
       assert.equal(runNode.contextValue, 'run');
       assert.equal(runNode.description?.toString().startsWith('completed'), true);
-      tasks.dispose();
+      dispose();
     });
 
-    it('announces once when a tracked run ends, with its task, even while the view is hidden', async () => {
+    it('updates a run row from a stream without a poll, and polls nothing the stream covers', async () => {
+      const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
+      const clock = new ManualClock();
+      const h = harness(rt.client, 10);
+      const { runs, tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
+      tasks.setVisible(true);
+      const [taskNode] = await tasks.getChildren();
+      const [runNode] = await tasks.getChildren(taskNode);
+      assert.ok(runNode instanceof RunNode);
+      const streaming = runs.stream(runId);
+      assert.ok(!runs.polling, 'a streamed run is not polled');
+      const redraw = nextEvent(tasks.onDidChangeTreeData, (c) => Array.isArray(c) && c.includes(runNode));
+      runs.noteStreamEvents(runId, 2, 'run.failed');
+      await redraw;
+      assert.equal(runNode.contextValue, 'run', 'the terminal event ended the row at once');
+      assert.match(String(runNode.description), /^failed/);
+      streaming.dispose();
+      dispose();
+    });
+
+    it('announces once when a followed run ends, even while the view is hidden', async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null, taskObjective: 'Watch me' });
       const clock = new ManualClock();
       const h = harness(rt.client, 10);
-      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys, schedule: clock.schedule });
-      const seen: RunFinishedEvent[] = [];
-      tasks.onDidFinishRun((e) => seen.push(e));
+      const { runs, tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
+      const seen: RunChange[] = [];
+      runs.onDidChange((c) => void (c.finished && seen.push(c)));
       tasks.setVisible(false);
-      tasks.trackRun(runId);
-      assert.ok(tasks.isRunWatched(runId));
+      runs.follow(runId);
+      assert.equal(runs.activeFollowed, 1);
       rt.runtime.endRun(runId, 'failed');
-      const finished = nextEvent(tasks.onDidFinishRun);
+      const finished = nextEvent(runs.onDidChange, (c) => c.finished);
       clock.fire();
       const event = await finished;
-      assert.equal(event.run.id, runId);
-      assert.equal(event.run.status, 'failed');
-      assert.equal((event.task as TaskRecord).objective, 'Watch me');
-      assert.ok(!tasks.isRunWatched(runId));
+      assert.equal(event.facts.runId, runId);
+      assert.equal(event.facts.status, 'failed');
+      assert.ok(event.facts.followed);
+      assert.equal(runs.activeFollowed, 0);
       assert.equal(clock.armed, 0, 'nothing left to watch');
       assert.equal(seen.length, 1);
-      tasks.dispose();
+      dispose();
     });
 
     it('reveals a new task selected and expanded, putting it first when the first page lacks it', async () => {
       const older = await rt.client.createTask({ objective: 'older' });
       await rt.client.createTask({ objective: 'newer' });
       const h = harness(rt.client, 1);
-      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys });
+      const { tasks, dispose } = tasksTree(h);
       const tv = fakeTreeView(true);
       tasks.attach(tv.view);
-      const node = await tasks.revealTask(older.id);
+      const node = await revealTask(tasks, () => rt.client, older.id);
       assert.ok(node);
       assert.equal(tv.reveals[0].node, node);
       assert.deepEqual(tv.reveals[0].options, { select: true, focus: false, expand: true });
       const rows = await tasks.getChildren();
       assert.equal(rows[0], node);
       assert.equal(rows.filter((r) => r.id === node.id).length, 1);
-      tasks.dispose();
+      dispose();
     });
 
     it('refreshing a task row re-reads it and reloads its runs when next shown', async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
       const h = harness(rt.client, 10);
-      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys, schedule: new ManualClock().schedule });
+      const { tasks, dispose } = tasksTree(h, { schedule: new ManualClock().schedule });
       const [taskNode] = await tasks.getChildren();
       assert.ok(taskNode instanceof TaskNode);
       const [before] = await tasks.getChildren(taskNode);
@@ -387,26 +424,26 @@ describe('views/providers (reference runtime)', function () {
       assert.notEqual(after, before, 'the runs were fetched again');
       assert.equal(after.id, before.id, 'with the same row id');
       assert.equal(after.run.status, 'cancelled');
-      tasks.dispose();
+      dispose();
     });
 
     it('shows an unknown status verbatim with a neutral icon and keeps polling it', async () => {
-      const odd: TaskRecord = { id: 'task_odd', status: 'awaiting_approval', objective: 'Odd' };
+      const odd: TaskRecord = { id: 'task_odd', status: 'thinking_hard', objective: 'Odd' };
       const h = harness(
         clientWith(rt.client, {
           listTasks: async () => ({ object: 'list', data: [odd], has_more: false, next_cursor: null }),
           listRuns: async () => ({ object: 'list', data: [] as RunRecord[], has_more: false, next_cursor: null }),
         }),
       );
-      const tasks = new TasksTreeProvider(h.deps, { contextKeys: h.contextKeys, schedule: new ManualClock().schedule });
+      const { tasks, dispose } = tasksTree(h, { schedule: new ManualClock().schedule });
       const [row] = await tasks.getChildren();
       assert.ok(row instanceof TaskNode);
-      assert.match(String(row.description), /^awaiting_approval/);
-      assert.equal((row.iconPath as { id: string }).id, 'circle-outline');
+      assert.match(String(row.description), /^thinking_hard/);
+      assert.equal((row.iconPath as { id: string }).id, 'question');
       assert.ok(row.unfinished);
       const runs = await tasks.getChildren(row);
       assert.ok(runs[0] instanceof MessageNode, 'an empty level says so');
-      tasks.dispose();
+      dispose();
     });
   });
 

@@ -1,23 +1,10 @@
 // What rows and header facts say: durations, placeholders, live elapsed time, unknown kinds.
 import * as assert from 'assert';
 import { applyEvents, initialState } from '../../../src/webview/reducer';
-import { elapsedMs, fieldsText, fill, formatBytes, formatDuration, rowView, statusIcon, totalDurationMs } from '../../../src/webview/format';
+import { elapsedMs, fieldsText, rowView, statusIcon, totalDurationMs } from '../../../src/webview/format';
 import { ev } from './fixtures';
 
 describe('webview format', () => {
-  it('formats durations from milliseconds to hours', () => {
-    assert.deepStrictEqual([950, 1234, 65_000, 7_380_000].map(formatDuration), ['950 ms', '1.2 s', '1 min 05 s', '2 h 03 min']);
-    assert.strictEqual(formatDuration(-1), '');
-  });
-
-  it('fills numbered placeholders and leaves unknown ones', () => {
-    assert.strictEqual(fill('{0} of {1} ({2})', 3, 'five'), '3 of five ({2})');
-  });
-
-  it('formats sizes', () => {
-    assert.deepStrictEqual([undefined, 512, 2048, 5 * 1024 * 1024].map(formatBytes), ['', '512 B', '2.0 KB', '5.0 MB']);
-  });
-
   it('gives unknown statuses a neutral icon (the text stays verbatim)', () => {
     assert.strictEqual(statusIcon('completed').icon, 'pass');
     assert.strictEqual(statusIcon('paused_for_approval').icon, 'question');

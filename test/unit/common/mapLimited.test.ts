@@ -1,6 +1,6 @@
 // Bounded concurrency with results in input order.
 import * as assert from 'node:assert/strict';
-import { mapLimited } from '../../../src/views/mapLimited';
+import { mapLimited } from '../../../src/common/mapLimited';
 
 describe('views/mapLimited', () => {
   it('never runs more than the limit at once and keeps the order of results', async () => {

@@ -6,8 +6,9 @@ import { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { CredentialSource, CredentialStore } from '../auth/credentialStore';
 import { readSettings, SETTINGS_SECTION } from './settings';
+import { ContextKeys } from '../common/ids';
 
-export class AgentRuntimeSession implements vscode.Disposable {
+export class ServiceConnection implements vscode.Disposable {
   private current: ApiClient | undefined;
   private configError: ApiError | undefined;
   private baseUrl = '';
@@ -89,7 +90,7 @@ export class AgentRuntimeSession implements vscode.Disposable {
 
   private setSignedIn(value: boolean): void {
     this.signedIn = value;
-    void vscode.commands.executeCommand('setContext', 'agentRuntime.signedIn', value);
+    void vscode.commands.executeCommand('setContext', ContextKeys.signedIn, value);
   }
 
   dispose(): void {

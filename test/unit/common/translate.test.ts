@@ -1,6 +1,6 @@
 // The stand-in for vscode.l10n.t used by pure code and tests.
 import * as assert from 'node:assert/strict';
-import { untranslated } from '../../../src/views/translate';
+import { untranslated } from '../../../src/common/translate';
 
 describe('views/translate', () => {
   it('fills positional placeholders and leaves unknown ones alone', () => {

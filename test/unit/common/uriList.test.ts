@@ -1,6 +1,6 @@
 // Reading the text/uri-list of an Explorer drop.
 import * as assert from 'node:assert/strict';
-import { parseUriList } from '../../../src/views/uriList';
+import { parseUriList } from '../../../src/common/uriList';
 
 describe('views/uriList', () => {
   it('reads CRLF-separated URIs, skipping comments, blanks and repeats', () => {

@@ -1,6 +1,6 @@
 // Status polling: the backoff schedule and when the timer runs, on a manual clock.
 import * as assert from 'node:assert/strict';
-import { PollBackoff, StatusPoller, type Schedule } from '../../../src/views/statusPoller';
+import { PollBackoff, StatusPoller, type Schedule } from '../../../src/common/statusPoller';
 
 /** A timer that fires only when the test says so. */
 class ManualClock {

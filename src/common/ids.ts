@@ -1,0 +1,53 @@
+// The names the extension shares with package.json: command ids, context keys, view ids and
+// setting keys. One home, so a rename is one edit here plus the manifest (a unit test checks
+// that every command named here is contributed there, and the other way round).
+
+export const Commands = {
+  signIn: 'agentRuntime.signIn',
+  signOut: 'agentRuntime.signOut',
+  uploadFiles: 'agentRuntime.uploadFiles',
+  uploadAndCreateTask: 'agentRuntime.uploadAndCreateTask',
+  createTask: 'agentRuntime.createTask',
+  newTaskWithFiles: 'agentRuntime.newTaskWithFiles',
+  deleteFile: 'agentRuntime.deleteFile',
+  copyId: 'agentRuntime.copyId',
+  watchRun: 'agentRuntime.watchRun',
+  showArtifacts: 'agentRuntime.showArtifacts',
+  openArtifact: 'agentRuntime.openArtifact',
+  saveArtifact: 'agentRuntime.saveArtifact',
+  loadMore: 'agentRuntime.loadMore',
+  refreshFiles: 'agentRuntime.refreshFiles',
+  refreshTasks: 'agentRuntime.refreshTasks',
+  refreshItem: 'agentRuntime.refreshItem',
+  retryConnection: 'agentRuntime.retryConnection',
+  showLog: 'agentRuntime.showLog',
+  openSettings: 'agentRuntime.openSettings',
+} as const;
+
+export const ContextKeys = {
+  signedIn: 'agentRuntime.signedIn',
+  unreachable: 'agentRuntime.unreachable',
+  filesUnreachable: 'agentRuntime.filesUnreachable',
+  tasksUnreachable: 'agentRuntime.tasksUnreachable',
+  filesEmpty: 'agentRuntime.filesEmpty',
+  tasksEmpty: 'agentRuntime.tasksEmpty',
+} as const;
+
+export const ViewIds = {
+  container: 'agentRuntime',
+  files: 'agentRuntime.files',
+  tasks: 'agentRuntime.tasks',
+} as const;
+
+export const Settings = {
+  section: 'agentRuntime',
+  baseUrl: 'agentRuntime.baseUrl',
+  defaultPurpose: 'agentRuntime.defaultPurpose',
+  pageSize: 'agentRuntime.pageSize',
+} as const;
+
+/** The Settings editor filtered to this extension's settings. */
+export const SETTINGS_QUERY = '@ext:agent-runtime.agent-runtime';
+/** The command that shows this extension's sidebar container. */
+export const SHOW_SIDEBAR_COMMAND = `workbench.view.extension.${ViewIds.container}`;
+export const STATUS_BAR_ITEM_ID = 'agentRuntime.status';

@@ -1,0 +1,38 @@
+// Every notification the extension shows goes through here, so every one is made inert
+// (src/common/inertText.ts): VS Code renders `[label](command:...)` in a notification as a link
+// that runs the command, and the messages carry text from the service. ESLint forbids calling
+// vscode.window.show*Message anywhere else.
+import * as vscode from 'vscode';
+import { inert } from './inertText';
+
+/** A whole notification is at most this long (our sentence plus the outside text in it). */
+const MESSAGE_MAX_CHARS = 1000;
+const DETAIL_MAX_CHARS = 4000;
+
+type Show = <T extends string>(message: string, options: vscode.MessageOptions, ...items: T[]) => Thenable<T | undefined>;
+
+function shower(show: Show) {
+  return <T extends string>(message: string, ...items: T[]): Thenable<T | undefined> =>
+    show(inert(message, MESSAGE_MAX_CHARS), {}, ...items);
+}
+
+export const notify = {
+  error: shower(vscode.window.showErrorMessage),
+  warn: shower(vscode.window.showWarningMessage),
+  info: shower(vscode.window.showInformationMessage),
+};
+
+/**
+ * A modal question. `detail` lines (e.g. the files about to be sent) are made inert one by one
+ * and kept on their own lines. Resolves to the chosen item, undefined on Cancel or Escape.
+ */
+export function askModal<T extends string>(
+  severity: 'info' | 'warn',
+  message: string,
+  detailLines: readonly string[],
+  ...items: T[]
+): Thenable<T | undefined> {
+  const detail = detailLines.map((line) => inert(line)).join('\n').slice(0, DETAIL_MAX_CHARS);
+  const show: Show = severity === 'warn' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  return show(inert(message, MESSAGE_MAX_CHARS), { modal: true, detail: detail || undefined }, ...items);
+}

@@ -1,0 +1,128 @@
+// The run store: the one owner of run facts. It polls only what somebody wants and nobody
+// streams, announces a change only when what is shown differs, and a run's end exactly once.
+import * as assert from 'node:assert/strict';
+import { ApiError } from '../../../src/api/errors';
+import type { RunRecord } from '../../../src/api/types';
+import type { Schedule } from '../../../src/common/statusPoller';
+import { RunStore, type RunChange } from '../../../src/runs/runStore';
+import { CapturingLogger } from '../api/fixtures';
+
+class ManualClock {
+  private pending: Array<{ run: () => void; cancelled: boolean }> = [];
+  readonly schedule: Schedule = (run) => {
+    const entry = { run, cancelled: false };
+    this.pending.push(entry);
+    return { cancel: () => (entry.cancelled = true) };
+  };
+  get armed(): number {
+    return this.pending.filter((p) => !p.cancelled).length;
+  }
+  /** Fires the armed poll and waits until its requests have settled. */
+  async tick(): Promise<void> {
+    const next = this.pending.find((p) => !p.cancelled);
+    assert.ok(next, 'a poll is scheduled');
+    this.pending = this.pending.filter((p) => p !== next);
+    next.run();
+    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+  }
+}
+
+function store(records: Map<string, RunRecord | Error>) {
+  const clock = new ManualClock();
+  const fetched: string[] = [];
+  const changes: RunChange[] = [];
+  const runs = new RunStore({
+    fetchRun: async (id) => {
+      fetched.push(id);
+      const r = records.get(id);
+      if (r instanceof Error) throw r;
+      if (!r) throw new ApiError({ kind: 'not_found', message: 'no' });
+      return { ...r };
+    },
+    log: new CapturingLogger(),
+    schedule: clock.schedule,
+  });
+  runs.onDidChange((c) => void changes.push(c));
+  return { runs, clock, fetched, changes };
+}
+
+describe('runs/runStore', () => {
+  it('polls nothing until a row shows a run or the run was started here', async () => {
+    const { runs, clock } = store(new Map([['run_1', { id: 'run_1', status: 'running' }]]));
+    runs.noteRecord({ id: 'run_1', status: 'running' });
+    assert.equal(clock.armed, 0, 'known but wanted by nobody');
+    const shown = runs.show('run_1');
+    assert.equal(clock.armed, 1);
+    shown.dispose();
+    assert.equal(clock.armed, 0, 'the row went away: polling stops');
+    runs.dispose();
+  });
+
+  it('does not poll a run a panel streams, and takes its status from the stream', async () => {
+    const { runs, clock, fetched, changes } = store(new Map([['run_1', { id: 'run_1', status: 'running' }]]));
+    runs.noteRecord({ id: 'run_1', status: 'queued', task_id: 'task_1' });
+    runs.show('run_1');
+    const stream = runs.stream('run_1');
+    assert.equal(clock.armed, 0, 'the stream covers it');
+    runs.noteStreamEvents('run_1', 3, 'approval.requested');
+    assert.equal(runs.get('run_1')?.status, 'awaiting_approval');
+    assert.equal(runs.get('run_1')?.record?.status, 'awaiting_approval', 'the record shown carries the fresher status');
+    runs.noteStreamEvents('run_1', 5, 'step.started');
+    assert.equal(runs.get('run_1')?.status, 'running');
+    assert.equal(runs.get('run_1')?.lastSequence, 5);
+    assert.deepEqual(fetched, [], 'no request while streaming');
+    assert.ok(changes.every((c) => !c.finished));
+    stream.dispose();
+    assert.equal(clock.armed, 1, 'the panel closed: the shown row is polled again');
+    runs.dispose();
+  });
+
+  it('announces a run\'s end exactly once, whether the stream or a poll saw it first', async () => {
+    const records = new Map<string, RunRecord | Error>([['run_1', { id: 'run_1', status: 'running' }]]);
+    const { runs, clock, changes } = store(records);
+    runs.follow('run_1', 'task_1');
+    assert.equal(runs.activeFollowed, 1);
+    records.set('run_1', { id: 'run_1', status: 'completed' });
+    runs.noteStreamEvents('run_1', 9, 'run.completed');
+    await clock.tick().catch(() => undefined);
+    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    const finished = changes.filter((c) => c.finished);
+    assert.equal(finished.length, 1);
+    assert.equal(finished[0].facts.status, 'completed');
+    assert.ok(finished[0].facts.followed);
+    assert.equal(runs.activeFollowed, 0);
+    assert.equal(clock.armed, 0, 'an ended run is not polled');
+    runs.dispose();
+  });
+
+  it('says nothing when a poll brings the same record again', async () => {
+    const { runs, clock, changes } = store(new Map([['run_1', { id: 'run_1', status: 'running' }]]));
+    runs.noteRecord({ id: 'run_1', status: 'running' });
+    runs.show('run_1');
+    const before = changes.length;
+    await clock.tick();
+    assert.equal(changes.length, before, 'an unchanged run redraws nothing');
+    assert.equal(clock.armed, 1, 'still unfinished: polled again later');
+    runs.dispose();
+  });
+
+  it('stops asking about a run the server no longer has', async () => {
+    const { runs, clock, fetched } = store(new Map());
+    runs.follow('run_gone');
+    await clock.tick();
+    assert.deepEqual(fetched, ['run_gone']);
+    assert.equal(runs.get('run_gone'), undefined);
+    assert.equal(clock.armed, 0);
+    runs.dispose();
+  });
+
+  it('forgets everything when the service changes', () => {
+    const { runs, clock } = store(new Map());
+    runs.follow('run_1');
+    runs.reset();
+    assert.equal(runs.get('run_1'), undefined);
+    assert.equal(runs.activeFollowed, 0);
+    assert.equal(clock.armed, 0);
+    runs.dispose();
+  });
+});
