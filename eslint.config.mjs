@@ -13,4 +13,19 @@ export default tseslint.config(
       'no-throw-literal': 'error',
     },
   },
+  {
+    // Notifications go through src/common/notify.ts, which makes outside text inert (VS Code
+    // turns [label](command:...) in a notification into a link that runs the command).
+    files: ['src/**/*.ts'],
+    ignores: ['src/common/notify.ts'],
+    rules: {
+      'no-restricted-properties': ['error',
+        ...['showErrorMessage', 'showWarningMessage', 'showInformationMessage'].map((property) => ({
+          object: 'window',
+          property,
+          message: 'Show notifications through src/common/notify.ts: it makes outside text inert.',
+        })),
+      ],
+    },
+  },
 );

@@ -20,7 +20,7 @@ import { RunPanelManager } from './runPanel/runPanelManager';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
 import { RunStore } from './runs/runStore';
 import { ServiceConnection } from './service/serviceConnection';
-import { readSettings } from './service/settings';
+import { readSettings, userLevelBaseUrl } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';
 import { LocalFileIndex } from './upload/localFileIndex';
 import { Sidebar } from './views/sidebar';
@@ -42,7 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   subs.push(log);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? 'dev');
 
-  const credentials = new CredentialStore(context.secrets, log);
+  const credentials = new CredentialStore(context.secrets, log, userLevelBaseUrl);
   const service = new ServiceConnection(credentials, log, `agent-runtime-vscode/${version}`);
   const reauth = new ReauthPrompt(Commands.signIn);
   const localFiles = new LocalFileIndex(context.globalState, () => service.serviceUrl);
@@ -84,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
       },
     },
     guard: (name, handler) => guarded(reporter, name, handler),
+    trustedAutomation: context.extensionMode === vscode.ExtensionMode.Test,
     ensureSignedIn: async () => {
       if (service.isSignedIn) return true;
       const signIn = vscode.l10n.t('Sign In');

@@ -1,7 +1,7 @@
 // A read-only file system for `agent-runtime:` URIs: artifact content fetched through the API
 // client on demand, so a text artifact opens in a normal (read-only) editor tab.
 import * as vscode from 'vscode';
-import { ApiClient } from '../api/client';
+import { type ApiClient } from '../api/client';
 import { isApiError } from '../api/errors';
 import { fileIdOf } from './artifactUris';
 

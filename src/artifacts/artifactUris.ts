@@ -2,7 +2,7 @@
 // file system provider knows what to fetch and the editor picks the language from the name.
 import * as vscode from 'vscode';
 import { safeFileName } from '../api/safeName';
-import { ArtifactRecord } from '../api/types';
+import { type ArtifactRecord } from '../api/types';
 
 export const ARTIFACT_SCHEME = 'agent-runtime';
 

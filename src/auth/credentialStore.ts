@@ -1,9 +1,13 @@
 // Where the API key lives: VS Code's SecretStorage (one key per base URL), a key kept for this
 // session only when the keyring is unavailable, and AGENT_RUNTIME_API_KEY for headless use.
-// Keys are never written to settings or logs.
+// The environment key is bound to one origin: AGENT_RUNTIME_BASE_URL when set, else the base URL
+// the user (not a workspace) configured, so a workspace pointing the setting elsewhere never
+// receives it. Keys are never written to settings or logs.
 import * as vscode from 'vscode';
 
 export const API_KEY_ENV = 'AGENT_RUNTIME_API_KEY';
+/** Names the one service the environment key belongs to. */
+export const API_KEY_URL_ENV = 'AGENT_RUNTIME_BASE_URL';
 
 export type CredentialSource = 'secretStorage' | 'session' | 'environment';
 
@@ -14,6 +18,8 @@ export class SecretStorageUnavailableError extends Error {
 
 export class CredentialStore implements vscode.Disposable {
   private readonly sessionKeys = new Map<string, string>();
+  /** The "environment key not used here" line is logged once, not on every request. */
+  private warnedEnvKey = false;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscription: vscode.Disposable;
   /** Fires when a key is stored or removed, here or in another window. */
@@ -22,6 +28,8 @@ export class CredentialStore implements vscode.Disposable {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly log: vscode.LogOutputChannel,
+    /** The user-level base URL (never a workspace's): where the environment key may go without AGENT_RUNTIME_BASE_URL. */
+    private readonly userBaseUrl: () => string,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.subscription = secrets.onDidChange((e) => {
@@ -41,7 +49,23 @@ export class CredentialStore implements vscode.Disposable {
       this.log.warn(`Secret storage could not be read: ${errorName(err)}`);
     }
     const fromEnv = this.env[API_KEY_ENV]?.trim();
-    return fromEnv ? { key: fromEnv, source: 'environment' } : undefined;
+    if (!fromEnv) return undefined;
+    if (!this.environmentKeyMayGoTo(baseUrl)) {
+      if (!this.warnedEnvKey) this.log.warn(`${API_KEY_ENV} is set but not used for this service: it belongs to ${this.envKeyOrigin() ?? 'another origin'} (set ${API_KEY_URL_ENV} to choose).`);
+      this.warnedEnvKey = true;
+      return undefined;
+    }
+    return { key: fromEnv, source: 'environment' };
+  }
+
+  /** The origin the environment key is bound to. */
+  envKeyOrigin(): string | undefined {
+    return originOf(this.env[API_KEY_URL_ENV]?.trim() || this.userBaseUrl());
+  }
+
+  private environmentKeyMayGoTo(baseUrl: string): boolean {
+    const allowed = this.envKeyOrigin();
+    return allowed !== undefined && allowed === originOf(baseUrl);
   }
 
   async get(baseUrl: string): Promise<string | undefined> {
@@ -80,6 +104,16 @@ export class CredentialStore implements vscode.Disposable {
 }
 
 const SECRET_PREFIX = 'agentRuntime.apiKey:';
+
+/** scheme://host:port, lower-cased, default ports dropped; undefined for an unparsable URL. */
+function originOf(url: string): string | undefined {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
 
 function secretName(baseUrl: string): string {
   return SECRET_PREFIX + baseUrl;

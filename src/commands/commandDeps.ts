@@ -1,10 +1,10 @@
 // What every command needs from the composition root, in one interface so handlers stay small.
-import * as vscode from 'vscode';
-import { TaskRecord } from '../api/types';
-import { CredentialStore } from '../auth/credentialStore';
-import { ServiceConnection } from '../service/serviceConnection';
-import { LocalFileIndex } from '../upload/localFileIndex';
-import { AgentRuntimeSettings } from '../service/settings';
+import type * as vscode from 'vscode';
+import type { TaskRecord } from '../api/types';
+import type { CredentialStore } from '../auth/credentialStore';
+import type { ServiceConnection } from '../service/serviceConnection';
+import type { AgentRuntimeSettings } from '../service/settings';
+import type { LocalFileIndex } from '../upload/localFileIndex';
 
 export interface CommandDeps {
   service: ServiceConnection;
@@ -19,4 +19,9 @@ export interface CommandDeps {
   guard<A extends unknown[]>(context: string, handler: (...args: A) => unknown): (...args: A) => Promise<unknown>;
   /** True when a key is available; otherwise offers to sign in first. */
   ensureSignedIn(): Promise<boolean>;
+  /**
+   * True only in the extension-host test run: commands may then take their answers (an API key,
+   * an objective) as arguments without asking. Anyone else invoking them is asked.
+   */
+  trustedAutomation: boolean;
 }

@@ -1,9 +1,10 @@
 // Delete File (modal confirmation, multi-select) and Copy ID (any node, multi-select).
 import * as vscode from 'vscode';
+import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';
 import { describeError, isApiError } from '../api/errors';
-import { FileRecord } from '../api/types';
-import { CommandDeps } from './commandDeps';
+import { type FileRecord } from '../api/types';
+import { type CommandDeps } from './commandDeps';
 import { entityIdOf, fileOf, selectionOf } from './nodeArgs';
 import { UserFacingError } from './commandErrors';
 import { Commands } from '../common/ids';
@@ -18,22 +19,20 @@ export function registerFileCommands(deps: CommandDeps): vscode.Disposable[] {
       const ids = selectionOf(clicked, selected).map(entityIdOf).filter((id): id is string => id !== undefined);
       if (ids.length === 0) throw new UserFacingError(vscode.l10n.t('Choose an item in the Agent Runtime views first.'));
       await vscode.env.clipboard.writeText(ids.join('\n'));
-      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', ids.length === 1 ? ids[0] : vscode.l10n.t('{0} ids', ids.length)), 3000);
+      vscode.window.setStatusBarMessage(inert(vscode.l10n.t('Copied {0}', ids.length === 1 ? ids[0] : vscode.l10n.t('{0} ids', ids.length))), 3000);
       return ids;
     })),
   ];
 }
 
 /** Returns the ids that were deleted (also when the server no longer had them). */
-async function deleteFiles(deps: CommandDeps, files: FileRecord[], options: { confirmed?: boolean } = {}): Promise<string[]> {
+async function deleteFiles(deps: CommandDeps, files: FileRecord[]): Promise<string[]> {
   if (files.length === 0) throw new UserFacingError(vscode.l10n.t('Choose a file in the Files view first.'));
   const what = files.length === 1 ? `"${files[0].filename ?? files[0].id}"` : vscode.l10n.t('{0} files', files.length);
   const del = vscode.l10n.t('Delete');
-  if (!options.confirmed) {
-    const choice = await askModal('warn', vscode.l10n.t('Delete {0} from the Agent Runtime service?', what),
-      [vscode.l10n.t('Tasks that already use it keep their results. This cannot be undone.')], del);
-    if (choice !== del) return [];
-  }
+  const choice = await askModal('warn', vscode.l10n.t('Delete {0} from the Agent Runtime service?', what),
+    [vscode.l10n.t('Tasks that already use it keep their results. This cannot be undone.')], del);
+  if (choice !== del) return [];
   const deleted: string[] = [];
   const failed: string[] = [];
   for (const file of files) {
@@ -49,6 +48,6 @@ async function deleteFiles(deps: CommandDeps, files: FileRecord[], options: { co
   for (const id of deleted) await deps.localFiles.remove(id);
   deps.files.refresh();
   if (failed.length) void notify.error(vscode.l10n.t('Some files could not be deleted: {0}', failed.join('; ')));
-  else vscode.window.setStatusBarMessage(vscode.l10n.t('Deleted {0}', what), 3000);
+  else vscode.window.setStatusBarMessage(inert(vscode.l10n.t('Deleted {0}', what)), 3000);
   return deleted;
 }

@@ -2,7 +2,7 @@
 // Tree nodes are matched by shape (a `file`, `task`, `run` or `artifact` record), so commands do
 // not depend on the view classes and also accept plain objects from tests and the run panel.
 import * as vscode from 'vscode';
-import { ArtifactRecord, FileRecord, RunRecord, TaskRecord } from '../api/types';
+import { type ArtifactRecord, type FileRecord, type RunRecord, type TaskRecord } from '../api/types';
 
 function record<T extends { id: string }>(value: unknown, key: string): T | undefined {
   if (typeof value !== 'object' || value === null) return undefined;

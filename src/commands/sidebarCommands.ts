@@ -2,10 +2,10 @@
 // problem, "Load more", and Show Artifacts (reveal a run's artifacts in the Tasks view).
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
-import { isEntityNode, LoadMoreNode, TreeNode } from '../views/nodes';
+import { isEntityNode, LoadMoreNode, type TreeNode } from '../views/nodes';
 import type { Sidebar } from '../views/sidebar';
 import { revealRun } from '../views/tasksReveal';
-import { CommandDeps } from './commandDeps';
+import { type CommandDeps } from './commandDeps';
 import { runOf, taskOf } from './nodeArgs';
 import { UserFacingError } from './commandErrors';
 import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';

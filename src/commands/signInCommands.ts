@@ -5,14 +5,19 @@ import { askModal, notify } from '../common/notify';
 import { ApiClient } from '../api/client';
 import { describeError, isApiError } from '../api/errors';
 import { SecretStorageUnavailableError } from '../auth/credentialStore';
-import { CommandDeps } from './commandDeps';
+import { type CommandDeps } from './commandDeps';
 import { Commands } from '../common/ids';
 
 export function registerSignInCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
-    // `options.apiKey` lets automated tests sign in without the input box; it is never logged.
-    vscode.commands.registerCommand(Commands.signIn, deps.guard('Sign in', (options?: { apiKey?: string }) =>
-      signIn(deps, typeof options?.apiKey === 'string' ? options.apiKey : undefined))),
+    // `options.apiKey` lets the extension-host tests sign in without the input box; it is never
+    // logged. From anyone else (a command link, another extension) it is ignored and the user is
+    // asked: a key handed in by a link would point this window's uploads at someone else's account.
+    vscode.commands.registerCommand(Commands.signIn, deps.guard('Sign in', (options?: { apiKey?: string }) => {
+      const given = typeof options?.apiKey === 'string' ? options.apiKey : undefined;
+      if (given !== undefined && !deps.trustedAutomation) deps.log.warn('Sign in: a key passed by a command was ignored; asking the user instead.');
+      return signIn(deps, deps.trustedAutomation ? given : undefined);
+    })),
     vscode.commands.registerCommand(Commands.signOut, deps.guard('Sign out', () => signOut(deps))),
   ];
 }

@@ -4,12 +4,13 @@ import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { describeError } from '../api/errors';
 import type { FilePurpose, FileRecord, TaskRecord } from '../api/types';
-import { uploadBatch, BatchResult, UploadKeys } from '../upload/batchUpload';
-import { PlannedFile } from '../upload/uploadPlan';
+import { uploadBatch, type BatchResult, type UploadKeys } from '../upload/batchUpload';
+import { type PlannedFile } from '../upload/uploadPlan';
 import { formatBytes } from '../common/format';
 import { urisOf } from './nodeArgs';
+import { confirmUploadRequest } from './uploadConsent';
 import { createTaskWithAttachments } from './createTaskCommands';
-import { CommandDeps } from './commandDeps';
+import { type CommandDeps } from './commandDeps';
 import { askObjective, confirmPlan, localUri, pickFiles, pickPurpose, saveDirtyDocuments } from './uploadPrompts';
 import { Commands } from '../common/ids';
 
@@ -23,9 +24,9 @@ export function registerUploadCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
     // Menus pass (clicked, selected[]); the third argument lets tests and other extensions skip the prompts.
     vscode.commands.registerCommand(Commands.uploadFiles, guard('Upload', (clicked?: unknown, selected?: unknown, given?: Prefilled) =>
-      uploadFlow(deps, urisOf(clicked, selected), { createTask: false, purpose: given?.purpose }))),
+      uploadFlow(deps, urisOf(clicked, selected), { createTask: false, purpose: given?.purpose, promptsSkipped: given?.purpose !== undefined }))),
     vscode.commands.registerCommand(Commands.uploadAndCreateTask, guard('Upload and create task', (clicked?: unknown, selected?: unknown, given?: Prefilled) =>
-      uploadFlow(deps, urisOf(clicked, selected), { createTask: true, objective: given?.objective }))),
+      uploadFlow(deps, urisOf(clicked, selected), { createTask: true, objective: given?.objective, promptsSkipped: given?.objective !== undefined }))),
   ];
 }
 
@@ -33,11 +34,16 @@ export function registerUploadCommands(deps: CommandDeps): vscode.Disposable[] {
 export async function uploadFlow(
   deps: CommandDeps,
   uris: vscode.Uri[],
-  options: { createTask: boolean; objective?: string; purpose?: FilePurpose },
+  options: { createTask: boolean; objective?: string; purpose?: FilePurpose; promptsSkipped?: boolean },
 ): Promise<TaskRecord | FileRecord[] | undefined> {
   if (!(await deps.ensureSignedIn())) return undefined;
-  if (uris.length === 0) uris = await pickFiles(options.createTask);
-  if (uris.length === 0) return undefined; // the user closed the picker: nothing to say
+  if (uris.length === 0) {
+    uris = await pickFiles(options.createTask);
+    if (uris.length === 0) return undefined; // the user closed the picker: nothing to say
+  } else {
+    const origin = { promptsSkipped: options.promptsSkipped === true, trustedAutomation: deps.trustedAutomation };
+    if (!(await confirmUploadRequest(uris, deps.service.serviceUrl, origin))) return undefined;
+  }
   uris = uris.map(localUri);
   const nonLocal = uris.filter((u) => u.scheme !== 'file');
   if (nonLocal.length > 0) {

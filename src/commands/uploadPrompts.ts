@@ -3,8 +3,8 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { askModal, notify } from '../common/notify';
-import { FILE_PURPOSES, FilePurpose } from '../api/types';
-import { MAX_FILES_PER_BATCH, planUpload, UploadPlan } from '../upload/uploadPlan';
+import { FILE_PURPOSES, type FilePurpose } from '../api/types';
+import { MAX_FILES_PER_BATCH, planUpload, type UploadPlan } from '../upload/uploadPlan';
 
 export async function askObjective(files: { name: string }[]): Promise<string | undefined> {
   const names = files.slice(0, 3).map((f) => f.name).join(', ') + (files.length > 3 ? ', ...' : '');

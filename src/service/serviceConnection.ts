@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import { CredentialSource, CredentialStore } from '../auth/credentialStore';
+import { type CredentialSource, type CredentialStore } from '../auth/credentialStore';
 import { readSettings, SETTINGS_SECTION } from './settings';
 import { ContextKeys } from '../common/ids';
 

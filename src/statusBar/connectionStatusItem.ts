@@ -1,6 +1,7 @@
 // The status bar item: connection state and runs in progress at a glance; a click opens the
 // Agent Runtime sidebar.
 import * as vscode from 'vscode';
+import { inert } from '../common/inertText';
 import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';
 
 export interface ConnectionStatus {
@@ -19,7 +20,9 @@ export class ConnectionStatusItem implements vscode.Disposable {
   }
 
   update(status: ConnectionStatus): void {
-    const { signedIn, unreachable, activeRuns, serviceUrl } = status;
+    const { signedIn, unreachable, activeRuns } = status;
+    // The address comes from settings a workspace may write: shown inert like any outside text.
+    const serviceUrl = inert(status.serviceUrl);
     if (!signedIn) {
       this.item.text = `$(key) ${vscode.l10n.t('Agent Runtime: Sign In')}`;
       this.item.command = Commands.signIn;

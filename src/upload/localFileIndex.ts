@@ -1,6 +1,6 @@
 // The files uploaded from this machine, remembered per base URL in globalState, so that the
 // Files view still shows them when a server has no file list endpoint.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 
 const STATE_KEY = 'agentRuntime.uploadedFiles';
 /** Enough for a long working history without letting globalState grow without bound. */

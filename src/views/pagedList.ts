@@ -2,6 +2,7 @@
 // the next page, the last error, and the ids of its "Load more" row. A refresh makes a new
 // PagedList with a higher generation, so rows of an old listing never collide with new ones.
 import type { Page, PageParams } from '../api/types';
+import { clampPageSize } from '../common/pageSize';
 
 export type PageFetcher<R> = (params: PageParams, signal: AbortSignal) => Promise<Page<R>>;
 
@@ -14,12 +15,6 @@ export interface PagedListOptions<T> {
   key: (item: T) => string;
   /** Called with the item already shown and the same item from a later page. */
   merge?: (shown: T, incoming: T) => void;
-}
-
-/** The smallest and largest `limit` the spec allows. */
-export function clampPageSize(size: number): number {
-  if (!Number.isFinite(size)) return 25;
-  return Math.min(100, Math.max(1, Math.round(size)));
 }
 
 export class PagedList<T> {

@@ -2,7 +2,7 @@
 // with one `document` attachment per file.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { TaskRecord } from '../../src/api/types';
+import { type TaskRecord } from '../../src/api/types';
 import { directClient, extensionApi, signInForTests } from './support';
 
 describe('upload and attach to a new task', () => {

@@ -1,7 +1,8 @@
 // Paging state of a tree level: cursors, dedupe, shared requests, errors and row ids.
 import * as assert from 'node:assert/strict';
 import type { Page, PageParams } from '../../../src/api/types';
-import { clampPageSize, mapPage, PagedList, pageOfIds, type PageFetcher } from '../../../src/views/pagedList';
+import { mapPage, PagedList, pageOfIds, type PageFetcher } from '../../../src/views/pagedList';
+import { clampPageSize } from '../../../src/common/pageSize';
 
 interface Item {
   id: string;

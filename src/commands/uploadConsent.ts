@@ -1,0 +1,42 @@
+// Uploads send the user's files to a remote service, and commands can be invoked by more than
+// the user's own clicks: another extension, a notebook's or a README's command link. When the
+// files did not come from a selection the user made in this window's workspace (they lie
+// outside its folders, or the caller skipped the prompts that would have shown them), the user
+// confirms in a modal that lists exactly what will be sent, and where.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { askModal } from '../common/notify';
+
+const LISTED_FILES = 12;
+
+export interface UploadRequestOrigin {
+  /** The caller filled in the answers the prompts would have asked (objective, purpose). */
+  promptsSkipped: boolean;
+  /** Extension-host tests may skip the prompts without a dialog; nothing else may. */
+  trustedAutomation: boolean;
+}
+
+/** Files outside every workspace folder of this window. */
+export function outsideWorkspace(uris: readonly vscode.Uri[]): vscode.Uri[] {
+  return uris.filter((uri) => vscode.workspace.getWorkspaceFolder(uri) === undefined);
+}
+
+/** True when the upload may go on: no confirmation needed, or the user confirmed. */
+export async function confirmUploadRequest(uris: readonly vscode.Uri[], serviceUrl: string, origin: UploadRequestOrigin): Promise<boolean> {
+  const outside = outsideWorkspace(uris);
+  const needed = outside.length > 0 || (origin.promptsSkipped && !origin.trustedAutomation);
+  if (!needed) return true;
+  const upload = vscode.l10n.t('Upload');
+  const lines = uris.slice(0, LISTED_FILES).map((uri) => displayPath(uri));
+  if (uris.length > LISTED_FILES) lines.push(vscode.l10n.t('... and {0} more', uris.length - LISTED_FILES));
+  const why = outside.length > 0
+    ? vscode.l10n.t('{0} of them are outside this workspace.', outside.length)
+    : vscode.l10n.t('This upload was requested by a command, not chosen in the Explorer.');
+  const choice = await askModal('warn', vscode.l10n.t('Upload {0} file(s) to {1}?', uris.length, serviceUrl), [why, '', ...lines], upload);
+  return choice === upload;
+}
+
+function displayPath(uri: vscode.Uri): string {
+  const relative = vscode.workspace.asRelativePath(uri, true);
+  return relative === uri.fsPath ? path.normalize(uri.fsPath) : relative;
+}

@@ -1,0 +1,82 @@
+// The credential store: one secret per base URL, a session-only fallback, and the environment
+// key sent only to the origin it is bound to.
+import '../views/vscodeStub';
+import * as assert from 'node:assert/strict';
+import { API_KEY_ENV, API_KEY_URL_ENV, CredentialStore } from '../../../src/auth/credentialStore';
+import { CapturingLogger } from '../api/fixtures';
+
+class FakeSecrets {
+  readonly values = new Map<string, string>();
+  private listeners: Array<(e: { key: string }) => void> = [];
+  onDidChange = (l: (e: { key: string }) => void) => {
+    this.listeners.push(l);
+    return { dispose: () => undefined };
+  };
+  async get(key: string) {
+    return this.values.get(key);
+  }
+  async store(key: string, value: string) {
+    this.values.set(key, value);
+    for (const l of this.listeners) l({ key });
+  }
+  async delete(key: string) {
+    this.values.delete(key);
+  }
+  async keys() {
+    return [...this.values.keys()];
+  }
+}
+
+function credentialStore(env: Record<string, string> = {}, userBaseUrl = 'http://127.0.0.1:8787') {
+  const secrets = new FakeSecrets();
+  const log = new CapturingLogger();
+  const store = new CredentialStore(secrets as never, log as never, () => userBaseUrl, env);
+  return { store, secrets, log };
+}
+
+describe('auth/credentialStore', () => {
+  it('keeps one key per base URL: a key for one service is never offered to another', async () => {
+    const { store, secrets } = credentialStore();
+    await store.store('https://a.example', 'key-a');
+    await store.store('https://b.example', 'key-b');
+    assert.equal(await store.get('https://a.example'), 'key-a');
+    assert.equal(await store.get('https://b.example'), 'key-b');
+    assert.equal(await store.get('https://c.example'), undefined);
+    assert.equal(secrets.values.size, 2, 'two secrets, one per service');
+    await store.delete('https://a.example');
+    assert.equal(await store.get('https://a.example'), undefined);
+    assert.equal(await store.get('https://b.example'), 'key-b', 'signing out of one keeps the other');
+  });
+
+  it('keeps a session-only key for its service only', async () => {
+    const { store } = credentialStore();
+    store.storeForSession('https://a.example', 'temp');
+    assert.deepEqual(await store.find('https://a.example'), { key: 'temp', source: 'session' });
+    assert.equal(await store.get('https://b.example'), undefined);
+  });
+
+  it('sends the environment key only to the user-level base URL when no origin is named', async () => {
+    const { store } = credentialStore({ [API_KEY_ENV]: 'env-key' }, 'https://service.example');
+    assert.deepEqual(await store.find('https://service.example'), { key: 'env-key', source: 'environment' });
+    assert.equal(await store.get('https://service.example:443'), 'env-key', 'the same origin spelled with its default port');
+    // What a workspace's .vscode/settings.json could point the extension at:
+    assert.equal(await store.get('https://attacker.example'), undefined);
+    assert.equal(await store.get('http://service.example'), undefined, 'another scheme is another origin');
+  });
+
+  it('binds the environment key to AGENT_RUNTIME_BASE_URL when it is set', async () => {
+    const { store, log } = credentialStore({ [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'https://named.example/' }, 'https://user.example');
+    assert.equal(await store.get('https://named.example'), 'env-key');
+    assert.equal(await store.get('https://user.example'), undefined);
+    await store.get('https://user.example');
+    const warnings = log.lines.filter((l) => l.includes(API_KEY_ENV));
+    assert.equal(warnings.length, 1, 'said once, not on every request');
+    assert.ok(!log.lines.join('\n').includes('env-key'), 'the key itself is never logged');
+  });
+
+  it('prefers a stored key over the environment', async () => {
+    const { store } = credentialStore({ [API_KEY_ENV]: 'env-key' }, 'https://service.example');
+    await store.store('https://service.example', 'stored');
+    assert.deepEqual(await store.find('https://service.example'), { key: 'stored', source: 'secretStorage' });
+  });
+});
