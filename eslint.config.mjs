@@ -19,13 +19,10 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/common/notify.ts'],
     rules: {
-      'no-restricted-properties': ['error',
-        ...['showErrorMessage', 'showWarningMessage', 'showInformationMessage'].map((property) => ({
-          object: 'window',
-          property,
-          message: 'Show notifications through src/common/notify.ts: it makes outside text inert.',
-        })),
-      ],
+      'no-restricted-syntax': ['error', {
+        selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
+        message: 'Show notifications through src/common/notify.ts: it makes outside text inert.',
+      }],
     },
   },
 );
