@@ -18,8 +18,6 @@ import type { ViewApiClient, ViewDeps } from './viewDeps';
 const LOCAL_REFRESH_CONCURRENCY = 4;
 
 export class FilesTreeProvider extends DisposableStore implements vscode.TreeDataProvider<TreeNode> {
-  static readonly viewId = ViewIds.files;
-
   private readonly changed = this.own(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
@@ -109,11 +107,6 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
       this.contextKeys.report('files', { unreachable: false, empty: this.root.isEmpty });
       this.changed.fire(undefined);
     }
-  }
-
-  /** The rows of the files shown now (for commands that act on "all" or find one by id). */
-  get fileNodes(): readonly FileNode[] {
-    return this.root?.items ?? [];
   }
 
   override dispose(): void {

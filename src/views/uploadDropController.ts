@@ -26,8 +26,8 @@ export class UploadDropController implements vscode.TreeDragAndDropController<Tr
       this.log.info('Drop: nothing that can be uploaded (no file URIs).');
       return;
     }
-    // The upload shows its own progress and dialogs: the drop itself ends now.
-    void Promise.resolve(this.uploadUris(uris)).catch((err: unknown) => this.log.error(`Upload of dropped files failed: ${String(err)}`));
+    // The upload command shows its own progress, dialogs and errors (it is guarded): the drop ends now.
+    void this.uploadUris(uris);
   }
 }
 
