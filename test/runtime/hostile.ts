@@ -6,7 +6,7 @@ import { eventsAreHostile, serveHostileEvents } from './hostile/events';
 import { downloadsAreHostile, serveHostileContent } from './hostile/downloads';
 import { CYCLE_CURSORS, poisonError, poisonList, poisonRecord, switchedOn } from './hostile/jsonBodies';
 import { resolveHostile, type HostileOptions } from './hostile/options';
-import { hostileErrorMessage, hostileName } from './hostile/values';
+import { HTML_PAYLOAD, hostileErrorMessage, hostileName } from './hostile/values';
 
 export { HOSTILE_ALL, type HostileOptions } from './hostile/options';
 export { BIDI_OVERRIDE, COMMAND_LINK, HOSTILE_NAMES, HTML_PAYLOAD, ROTATING_PAYLOADS } from './hostile/values';
@@ -62,7 +62,7 @@ export class HostileState {
     if (everything && matchesRule(everything === true ? {} : everything, method, pathname)) {
       await drain(req);
       const status = everything === true ? 400 : (everything.status ?? 400);
-      return { status, body: new HttpError(status, 'invalid_request_error', 'hostile', hostileErrorMessage('Every request fails in this mode.'), 'objective').body() };
+      return { status, body: new HttpError(status, 'invalid_request_error', 'hostile', hostileErrorMessage('Every request fails in this mode.'), HTML_PAYLOAD).body() };
     }
     if (method === 'POST' && (options.conflictEvery ?? 0) > 0 && ++this.posts % (options.conflictEvery as number) === 0) {
       await drain(req);

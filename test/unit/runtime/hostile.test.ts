@@ -183,6 +183,7 @@ describe('runtime: hostile mode', function () {
       assert.strictEqual(res.status, 400);
       assert.strictEqual(errorOf(res).code, 'hostile');
       assert.ok(errorOf(res).message?.startsWith(COMMAND_LINK));
+      assert.strictEqual(errorOf(res).param, HTML_PAYLOAD);
     }
     assert.strictEqual((await call(r, 'GET', '/v1/files')).status, 200);
     r.setHostile({ errorEverything: { status: 409, method: 'GET' } });
@@ -391,7 +392,9 @@ describe('runtime: sandbox CLI --hostile', function () {
     assert.strictEqual(page.data[0], null);
     const seeded = page.data.filter((f): f is Item => typeof f === 'object' && f !== null && /^file_[0-9a-f]{32}$/.test(String((f as Item).id)));
     assert.ok(seeded.length >= 3);
-    for (const file of seeded) assert.ok(HOSTILE_NAMES.some((n) => (file.filename as string).startsWith(n)), JSON.stringify((file.filename as string).slice(0, 80)));
+    const names = seeded.map((f) => f.filename as string);
+    assert.ok(!names.some((n) => /^(welcome|meeting-notes|sales)\./.test(n)), 'no seeded name shows through');
+    assert.ok(names.filter((n) => HOSTILE_NAMES.includes(n)).length >= 2, JSON.stringify(names.map((n) => n.slice(0, 40))));
     assert.strictEqual(page.next_cursor, CYCLE_CURSORS[1]);
   });
 });
