@@ -76,7 +76,7 @@ function junkItems(pathname: string, firstReal: unknown): unknown[] {
     { id: `${prefix}_hostile_status_number`, object, status: 7, bytes: '1024', created_at: 'yesterday', filename: 'status 7', objective: 'status 7', name: 'status 7' },
     { id: `${prefix}_hostile_status_object`, object, status: { value: 'running' }, bytes: -1, created_at: 0, filename: { text: 'an object' }, objective: ['an', 'array'], name: null },
   ];
-  if (firstReal !== undefined) junk.push(structuredClone(firstReal));
+  if (firstReal !== undefined) junk.push(firstReal);
   return junk;
 }
 
@@ -88,13 +88,19 @@ export interface ListContext {
 
 export function poisonList(body: Record<string, unknown>, options: HostileOptions, ordinalOf: Ordinal, list: ListContext): void {
   const data = body.data as unknown[];
+  // Copied before the huge field goes in: the duplicate has the first item's id and strings but
+  // not its huge field, so one huge record does not make the page twice as big.
+  const duplicate = options.listJunk && data.length > 0 ? structuredClone(data[0]) : undefined;
   for (const item of data) {
     if (typeof item === 'object' && item !== null && !Array.isArray(item)) poisonRecord(item as Record<string, unknown>, options, ordinalOf);
   }
   if (options.listJunk) {
-    const firstReal = data[0];
+    if (typeof duplicate === 'object' && duplicate !== null) {
+      const id = (duplicate as Record<string, unknown>).id;
+      poisonRecordStrings(duplicate, options, typeof id === 'string' ? ordinalOf(id) : 0);
+    }
     data.unshift(null);
-    data.push(...junkItems(list.pathname, firstReal));
+    data.push(...junkItems(list.pathname, duplicate));
   }
   if (switchedOn(options.cyclingCursor, list.pathname)) {
     body.has_more = true;

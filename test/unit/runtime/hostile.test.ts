@@ -211,6 +211,13 @@ describe('runtime: hostile mode', function () {
     assert.ok(objects.some((o) => o.id === ids[1]), 'a duplicate of the first item');
     const tasks = (await listData(r, '/v1/tasks')).data;
     assert.strictEqual(tasks[0], null, 'every list, even an empty one');
+
+    r.setHostile({ listJunk: true, strings: true, hugeFieldBytes: 100_000 });
+    const poisoned = (await listData(r, '/v1/files')).data.filter((f): f is Item => (f as Item | null)?.id === ids[1]);
+    assert.strictEqual(poisoned.length, 2);
+    assert.ok((poisoned[0].filename as string).length >= 100_000, 'the first record met carries the huge field');
+    assert.ok((poisoned[1].filename as string).length < 1000, 'its duplicate does not, so the page is not twice as big');
+    assert.ok((poisoned[1].filename as string).includes(COMMAND_LINK));
   });
 
   it('cyclingCursor alone: has_more stays true and page 2 leads back to page 1, for ever', async () => {
