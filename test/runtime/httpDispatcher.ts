@@ -78,8 +78,11 @@ export class HttpDispatcher {
       throw new HttpError(403, 'permission_error', 'forbidden', 'This API key may only read; it cannot create or delete.');
     }
     const ctx = this.context(req, res, url, params, requestId);
-    const hostile = await this.hostile.intercept(ctx, method);
-    if (hostile) return hostile === 'handled' ? undefined : this.sendReply(req, res, hostile);
+    const intercepted = await this.hostile.intercept(ctx, method);
+    if (intercepted) {
+      if (intercepted !== 'handled') this.sendReply(req, res, intercepted);
+      return;
+    }
     if (route.method !== 'POST') {
       const reply = await route.handle(ctx);
       if (reply) this.sendReply(req, res, reply);
