@@ -12,6 +12,7 @@ interface CliOptions {
   adminKey: string;
   reset: boolean;
   quiet: boolean;
+  hostile: boolean;
 }
 
 const USAGE = `Usage: node out/test/runtime/cli.js [options]
@@ -22,6 +23,7 @@ const USAGE = `Usage: node out/test/runtime/cli.js [options]
   --admin-key <key>   key for /__admin/* (default 'sandbox-admin-key')
   --reset             delete the data directory first
   --quiet             do not print one line per request
+  --hostile           answer with the nastiest values of each kind (README "Hostile mode")
 `;
 
 function repoRoot(): string {
@@ -40,6 +42,7 @@ function parseArgs(argv: string[]): CliOptions {
     adminKey: 'sandbox-admin-key',
     reset: false,
     quiet: false,
+    hostile: false,
   };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
@@ -73,6 +76,9 @@ function parseArgs(argv: string[]): CliOptions {
         break;
       case '--quiet':
         options.quiet = true;
+        break;
+      case '--hostile':
+        options.hostile = true;
         break;
       case '--help':
       case '-h':
@@ -115,6 +121,7 @@ async function main(): Promise<void> {
     apiKeys: [options.apiKey],
     adminKey: options.adminKey,
     eventDelayMs: options.paceMs,
+    hostile: options.hostile,
     log: options.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
   });
   process.stdout.write(
@@ -124,6 +131,7 @@ async function main(): Promise<void> {
       `  API key:   ${runtime.apiKey}`,
       `  Admin key: ${runtime.adminKey}`,
       `  Data dir:  ${runtime.dataDir}`,
+      ...(options.hostile ? ['  Hostile mode: on (every answer is poisoned; POST /__admin/hostile to tune it)'] : []),
       `Try: curl -H "Authorization: Bearer ${runtime.apiKey}" ${runtime.baseUrl}/v1/tasks`,
       'Stop with Ctrl+C.',
       '',

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'http';
 import { createHash, timingSafeEqual } from 'crypto';
 import type { FaultState, InjectedFailure } from './faults';
+import { HostileState } from './hostile';
 import { HttpError, sendJson } from './httpErrors';
 import { IdempotencyStore } from './idempotency';
 import { newId, nowTimestamp } from './records';
@@ -36,6 +37,7 @@ export class HttpDispatcher {
     private readonly faults: FaultState,
     private readonly idempotency: IdempotencyStore,
     private readonly config: DispatcherConfig,
+    private readonly hostile: HostileState = new HostileState(),
   ) {
     this.writeKeys = config.apiKeys.map(digest);
     this.readOnlyKeys = config.readOnlyKeys.map(digest);
@@ -76,6 +78,11 @@ export class HttpDispatcher {
       throw new HttpError(403, 'permission_error', 'forbidden', 'This API key may only read; it cannot create or delete.');
     }
     const ctx = this.context(req, res, url, params, requestId);
+    const intercepted = await this.hostile.intercept(ctx, method);
+    if (intercepted) {
+      if (intercepted !== 'handled') this.sendReply(req, res, intercepted);
+      return;
+    }
     if (route.method !== 'POST') {
       const reply = await route.handle(ctx);
       if (reply) this.sendReply(req, res, reply);
@@ -129,6 +136,7 @@ export class HttpDispatcher {
 
   private async handleAdmin(req: IncomingMessage, res: ServerResponse, method: string, url: URL, requestId: string): Promise<void> {
     this.authenticate(req, (key) => safeEqual(this.adminKey, key));
+    if (await this.hostile.handleAdmin(req, res, method, url.pathname)) return;
     const { route, params } = match(adminRoutes, method, url.pathname);
     const ctx = this.context(req, res, url, params, requestId);
     const reply = route.method === 'POST' ? await commit(await route.prepare(ctx)) : await route.handle(ctx);
@@ -161,7 +169,9 @@ export class HttpDispatcher {
 
   private sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
     if (!req.complete) this.closeWithoutReading(req, res);
-    sendJson(res, reply.status, reply.body, reply.headers);
+    // Hostile mode poisons a copy on the way out: stored replies (idempotency) stay clean.
+    const shown = this.hostile.transformReply(req, reply);
+    sendJson(res, shown.status, shown.body, shown.headers);
   }
 
   private sendError(req: IncomingMessage, res: ServerResponse, err: unknown): void {

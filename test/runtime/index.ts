@@ -5,12 +5,14 @@ import type { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { FaultState, type FaultSettings } from './faults';
+import { HostileState, type HostileOptions } from './hostile';
 import { HttpDispatcher } from './httpDispatcher';
 import { IdempotencyStore } from './idempotency';
 import { MAX_UPLOAD_BYTES } from './records';
 import { RuntimeCore } from './runtimeCore';
 
 export type { FaultSettings } from './faults';
+export type { HostileOptions } from './hostile';
 
 export interface RuntimeOptions {
   host?: string;
@@ -24,6 +26,8 @@ export interface RuntimeOptions {
   /** Upload limit; default the spec's 512 MB. Tests lower it to provoke a 413 cheaply. */
   maxUploadBytes?: number;
   faults?: FaultSettings;
+  /** Hostile mode (README "Hostile mode"): true = every family at sane sizes; off by default. */
+  hostile?: HostileOptions | boolean;
   log?: (line: string) => void;
 }
 
@@ -43,6 +47,8 @@ export interface RuntimeHandle {
   dataDir: string;
   setFaults(faults: FaultSettings): void;
   clearFaults(): void;
+  /** Replaces the hostile switches (false = off). */
+  setHostile(hostile: HostileOptions | boolean): void;
   createSyntheticRun(opts: SyntheticRunRequest): Promise<string>;
   appendEvent(runId: string, event: string, data: Record<string, unknown>): number;
   appendRawEvent(runId: string, rawSse: string): void;
@@ -81,6 +87,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const core = new RuntimeCore(dataDir, options.eventDelayMs ?? 0, log);
   const faults = new FaultState();
   faults.set(options.faults ?? {});
+  const hostile = new HostileState(options.hostile);
   const dispatcher = new HttpDispatcher(core, faults, new IdempotencyStore(path.join(dataDir, 'idempotency')), {
     apiKeys,
     readOnlyKeys: options.readOnlyKeys ?? [],
@@ -88,7 +95,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     keepAliveMs: options.keepAliveMs ?? 15000,
     maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
     log,
-  });
+  }, hostile);
   // requestTimeout 0: a 512 MB upload over a slow link must not be cut by Node's default 5 minutes.
   const server = http.createServer({ noDelay: true, requestTimeout: 0 }, (req, res) => void dispatcher.handle(req, res));
   await new Promise<void>((resolve, reject) => {
@@ -116,6 +123,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     dataDir,
     setFaults: (settings) => faults.set(settings),
     clearFaults: () => faults.set({}),
+    setHostile: (settings) => hostile.set(settings),
     createSyntheticRun: (opts) => core.createSyntheticRun(opts),
     appendEvent: (runId, event, data) => {
       requireRun(runId);

@@ -1,0 +1,145 @@
+// Hostile event streams: a view over a run's log with nasty events around the real ones, renumbered.
+import type { ServerResponse } from 'node:http';
+import type { LogEntry, RunEventLog } from '../eventLog';
+import { serveEventStream, type EventStreamOptions } from '../eventStream';
+import { poisonRecordStrings } from './jsonBodies';
+import type { HostileOptions } from './options';
+import { BIDI_OVERRIDE, COMMAND_LINK, HTML_PAYLOAD, hugeText } from './values';
+
+export const BIG_SEQUENCES = [Number.MAX_SAFE_INTEGER, 2 ** 60] as const;
+
+/** Names a client must show as text and never use as an object key it trusts. */
+export const HOSTILE_EVENT_NAMES: readonly string[] = [
+  COMMAND_LINK,
+  HTML_PAYLOAD,
+  '<script>alert(1)</script>',
+  '$(alert) $(sync~spin)',
+  BIDI_OVERRIDE,
+  'step.started\u200D',
+  '__proto__',
+  'constructor',
+  'hasOwnProperty',
+];
+
+/** Known kinds whose fields have the wrong types. */
+const WRONG_TYPES: { event: string; data: Record<string, unknown> }[] = [
+  { event: 'plan.created', data: { steps: '3', strategy: 42 } },
+  { event: 'plan.created', data: { steps: 1e308, strategy: null } },
+  { event: 'step.started', data: { step_id: 42, title: { html: '<b>bold</b>' } } },
+  { event: 'step.started', data: { step_id: '__proto__', title: ['an', 'array'] } },
+  { event: 'tool.called', data: { tool: null, step_id: null } },
+  { event: 'observation.recorded', data: { step_id: 'step_nowhere', summary: 12345 } },
+  { event: 'step.completed', data: { step_id: 'step_1', duration_ms: '12' } },
+  { event: 'step.completed', data: { step_id: 'step_1', duration_ms: -1 } },
+  { event: 'step.completed', data: { step_id: 'step_nowhere', duration_ms: 1e300 } },
+];
+
+/** The events hostile mode puts at the start of every stream (sequences 1..n, real events follow). */
+export function openingEvents(options: HostileOptions): { event: string; data: Record<string, unknown> }[] {
+  const out: { event: string; data: Record<string, unknown> }[] = [];
+  if (options.eventNames) {
+    for (const name of HOSTILE_EVENT_NAMES) out.push({ event: name, data: { title: `${HTML_PAYLOAD} ${COMMAND_LINK}`, summary: '<script>alert(1)</script>' } });
+  }
+  if (options.eventFieldTypes) out.push(...WRONG_TYPES);
+  const hugeBytes = options.hugeEventBytes ?? 0;
+  if (hugeBytes > 0) out.push({ event: 'observation.recorded', data: { step_id: 'step_huge', summary: hugeText(hugeBytes) } });
+  for (let i = 1; i <= (options.manyEventKinds ?? 0); i++) out.push({ event: `hostile.kind.${i}`, data: { summary: `Unknown kind number ${i}` } });
+  return out;
+}
+
+function entry(sequence: number, event: string, data: Record<string, unknown>): LogEntry {
+  return { kind: 'event', sequence, event, dataJson: JSON.stringify({ ...data, sequence }) };
+}
+
+/**
+ * What serveEventStream reads from, as the log would: positions 1..E are the opening events,
+ * then the real log shifted by E (sequence s becomes s + E), and once the run has ended the big
+ * sequences go right before the terminal event.
+ */
+class HostileEventView {
+  private readonly opening: LogEntry[];
+  private readonly closing: LogEntry[];
+
+  constructor(
+    private readonly log: RunEventLog,
+    private readonly options: HostileOptions,
+  ) {
+    this.opening = openingEvents(options).map((e, i) => entry(i + 1, e.event, e.data));
+    this.closing = options.bigSequences
+      ? BIG_SEQUENCES.map((sequence) => entry(sequence, 'observation.recorded', { step_id: 'step_far_away', summary: `Sequence ${sequence}` }))
+      : [];
+  }
+
+  get ended(): boolean {
+    return this.log.ended;
+  }
+
+  get size(): number {
+    return this.opening.length + this.log.size + (this.log.ended ? this.closing.length : 0);
+  }
+
+  changed(): Promise<void> {
+    return this.log.changed();
+  }
+
+  entryAt(position: number): LogEntry {
+    const shift = this.opening.length;
+    if (position <= shift) return this.opening[position - 1];
+    const real = position - shift;
+    const realSize = this.log.size;
+    if (!this.log.ended || real < realSize) return this.shifted(this.log.entryAt(real));
+    const k = real - realSize;
+    return k < this.closing.length ? this.closing[k] : this.shifted(this.log.entryAt(realSize));
+  }
+
+  positionAfter(sequence: number): number {
+    const shift = this.opening.length;
+    if (sequence < 1) return 1;
+    if (sequence <= shift) return sequence + 1;
+    const realSize = this.log.size;
+    const closingAt = this.closing.findIndex((e) => e.kind === 'event' && e.sequence === sequence);
+    if (this.log.ended && closingAt >= 0) return shift + realSize + closingAt + 1;
+    const next = this.log.positionAfter(sequence - shift);
+    if (!this.log.ended || next < realSize) return next + shift;
+    return next === realSize ? shift + realSize : this.size + 1;
+  }
+
+  private shifted(real: LogEntry): LogEntry {
+    if (real.kind === 'raw') return real;
+    const data = JSON.parse(real.dataJson) as Record<string, unknown>;
+    poisonRecordStrings(data, { strings: this.options.strings, names: this.options.names, seed: this.options.seed }, real.sequence);
+    return entry(real.sequence + this.opening.length, real.event, data);
+  }
+}
+
+export function eventsAreHostile(options: HostileOptions): boolean {
+  return Boolean(
+    options.strings ||
+      options.eventNames ||
+      options.eventFieldTypes ||
+      options.bigSequences ||
+      (options.manyEventKinds ?? 0) > 0 ||
+      (options.hugeEventBytes ?? 0) > 0 ||
+      (options.replayAfterDrop ?? 0) > 0,
+  );
+}
+
+/**
+ * Serves the hostile view with the usual stream machinery (keep-alives, backpressure and the
+ * fault switches still apply). `after` is in the view's numbering.
+ */
+export async function serveHostileEvents(res: ServerResponse, log: RunEventLog, after: number, streamOptions: Omit<EventStreamOptions, 'after'>, options: HostileOptions): Promise<void> {
+  const view = new HostileEventView(log, options);
+  const replay = options.replayAfterDrop ?? 0;
+  let dropAfterEvents = streamOptions.dropAfterEvents;
+  let from = after;
+  if (replay > 0) {
+    // Everything up to `after` again, then `replay` new events, then the cut: duplicates every
+    // time, yet a client that resumes makes progress.
+    const budget = Math.min(view.positionAfter(after) - 1, view.size) + replay;
+    dropAfterEvents = dropAfterEvents === undefined ? budget : Math.min(dropAfterEvents, budget);
+    from = 0;
+  }
+  // The view reads like the log (the same five members); serveEventStream only needs those.
+  await serveEventStream(res, view as unknown as RunEventLog, { ...streamOptions, after: from, dropAfterEvents });
+}

@@ -1,0 +1,112 @@
+// Poisons JSON answers on their way out: display strings, names, huge fields, list junk, cursors, error messages.
+import type { HostileOptions, ListSwitch } from './options';
+import { hashOf, hostileErrorMessage, hostileName, hugeText, poisonText } from './values';
+
+/** Keys whose string values a client shows to the user. Ids, statuses and types are left alone so the service still works. */
+const TEXT_KEYS = new Set(['filename', 'name', 'objective', 'title', 'summary', 'strategy', 'tool', 'message', 'error']);
+const NAME_KEYS = new Set(['filename', 'name']);
+
+/** Cursors of the cycling walk: the first page leads to 2, 2 leads back to 1, 1 to 2... */
+export const CYCLE_CURSORS = ['hostile-cycle-1', 'hostile-cycle-2'] as const;
+
+/** Stable per record: the order in which hostile mode first met its id. */
+export type Ordinal = (id: string) => number;
+
+export function poisonRecordStrings(value: unknown, options: HostileOptions, ordinal: number): void {
+  const seed = options.seed ?? 1;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const record = node as Record<string, unknown>;
+    for (const [key, field] of Object.entries(record)) {
+      if (typeof field !== 'string' || !TEXT_KEYS.has(key)) {
+        visit(field);
+        continue;
+      }
+      if (options.names && NAME_KEYS.has(key)) record[key] = hostileName(seed + ordinal);
+      else if (options.strings) record[key] = poisonText(field, seed + ordinal + hashOf(key));
+    }
+  };
+  visit(value);
+}
+
+/** Appends the huge filler to the record's first display string (if it is one of the chosen records). */
+function makeHuge(record: Record<string, unknown>, options: HostileOptions, ordinal: number): void {
+  const bytes = options.hugeFieldBytes ?? 0;
+  if (bytes <= 0 || ordinal % Math.max(1, options.hugeEvery ?? 5) !== 0) return;
+  const key = Object.keys(record).find((k) => TEXT_KEYS.has(k) && typeof record[k] === 'string');
+  if (key) record[key] = `${record[key] as string}${hugeText(bytes)}`;
+}
+
+export function poisonRecord(record: Record<string, unknown>, options: HostileOptions, ordinalOf: Ordinal): void {
+  const ordinal = typeof record.id === 'string' ? ordinalOf(record.id) : 0;
+  poisonRecordStrings(record, options, ordinal);
+  makeHuge(record, options, ordinal);
+}
+
+export function poisonError(body: Record<string, unknown>): void {
+  const error = body.error as Record<string, unknown> | undefined;
+  if (typeof error === 'object' && error !== null && typeof error.message === 'string') error.message = hostileErrorMessage(error.message);
+}
+
+export function switchedOn(setting: ListSwitch | undefined, pathname: string): boolean {
+  if (typeof setting === 'string') return pathname.startsWith(setting);
+  return setting === true;
+}
+
+/** The kind of item a list path serves, for junk items that look the part. */
+function kindOf(pathname: string): { object: string; prefix: string } {
+  if (pathname.endsWith('/artifacts')) return { object: 'artifact', prefix: 'art' };
+  if (pathname.startsWith('/v1/files')) return { object: 'file', prefix: 'file' };
+  if (pathname.startsWith('/v1/tasks')) return { object: 'task', prefix: 'task' };
+  return { object: 'run', prefix: 'run' };
+}
+
+function junkItems(pathname: string, firstReal: unknown): unknown[] {
+  const { object, prefix } = kindOf(pathname);
+  const junk: unknown[] = [
+    42,
+    `${prefix}_a_bare_string_item`,
+    [],
+    { id: 4242, object, status: 'completed', filename: 'numeric id', objective: 'numeric id', name: 'numeric id', bytes: 1 },
+    { object, status: 'running', filename: 'no id', objective: 'no id', name: 'no id' },
+    { id: `${prefix}_hostile_status_number`, object, status: 7, bytes: '1024', created_at: 'yesterday', filename: 'status 7', objective: 'status 7', name: 'status 7' },
+    { id: `${prefix}_hostile_status_object`, object, status: { value: 'running' }, bytes: -1, created_at: 0, filename: { text: 'an object' }, objective: ['an', 'array'], name: null },
+  ];
+  if (firstReal !== undefined) junk.push(firstReal);
+  return junk;
+}
+
+export interface ListContext {
+  pathname: string;
+  /** Which cycle cursor this request came with, if any. */
+  cyclePage?: number;
+}
+
+export function poisonList(body: Record<string, unknown>, options: HostileOptions, ordinalOf: Ordinal, list: ListContext): void {
+  const data = body.data as unknown[];
+  // Copied before the huge field goes in: the duplicate has the first item's id and strings but
+  // not its huge field, so one huge record does not make the page twice as big.
+  const duplicate = options.listJunk && data.length > 0 ? structuredClone(data[0]) : undefined;
+  for (const item of data) {
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) poisonRecord(item as Record<string, unknown>, options, ordinalOf);
+  }
+  if (options.listJunk) {
+    if (typeof duplicate === 'object' && duplicate !== null) {
+      const id = (duplicate as Record<string, unknown>).id;
+      poisonRecordStrings(duplicate, options, typeof id === 'string' ? ordinalOf(id) : 0);
+    }
+    data.unshift(null);
+    data.push(...junkItems(list.pathname, duplicate));
+  }
+  if (switchedOn(options.cyclingCursor, list.pathname)) {
+    body.has_more = true;
+    body.next_cursor = list.cyclePage === 2 ? CYCLE_CURSORS[0] : CYCLE_CURSORS[1];
+  } else if (switchedOn(options.hasMoreWithoutCursor, list.pathname) && body.has_more === false) {
+    body.has_more = true;
+    body.next_cursor = null;
+  }
+}
