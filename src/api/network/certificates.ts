@@ -33,7 +33,8 @@ export interface TrustedCertificates {
 export interface CertificateSources {
   readText?: (path: string) => string;
   platform?: NodeJS.Platform;
-  systemStore?: () => readonly string[];
+  /** Node's tls.getCACertificates('system') by default; null: as on a Node without it. */
+  systemStore?: (() => readonly string[]) | null;
 }
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -82,7 +83,7 @@ export function trustedCertificates(
       }
     }
     if (settings.systemCertificates !== false) {
-      const store = sources.systemStore ?? nodeSystemStore();
+      const store = sources.systemStore === undefined ? nodeSystemStore() : (sources.systemStore ?? undefined);
       if (store) {
         const found = store();
         extras.push(...found);
