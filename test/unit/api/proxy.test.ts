@@ -256,13 +256,12 @@ describe('api/transport through a proxy (squid)', function () {
       lookups.length = 0;
       assert.equal(await get({ env: { HTTPS_PROXY: squid.url, NO_PROXY: 'example.com, bypass-runtime.test' } }, 'bypass-runtime.test', front.port), 200);
       assert.equal(await get({ proxy: squid.url, noProxy: [`.runtime.test:1`, `bypass-runtime.test:${front.port}`] }, 'bypass-runtime.test', front.port), 200);
-      assert.deepEqual(lookups, ['bypass-runtime.test', 'bypass-runtime.test']);
-
       // http.noProxy, when set, replaces NO_PROXY: this one goes through squid.
       assert.equal(await get({ proxy: squid.url, noProxy: ['other.test'], env: { NO_PROXY: 'bypass-runtime.test' } }, 'bypass-runtime.test', front.port), 200);
-      assert.equal(lookups.length, 2, 'the proxied request did not resolve the name itself');
       await squid.waitForLine((l) => l.method === 'CONNECT' && l.url === `bypass-runtime.test:${front.port}`, 'the proxied request');
+      // Squid saw only the last request; the client looked the name up only for the first two.
       assert.equal((await lines()).length, 1, (await lines()).map((l) => l.raw).join('\n'));
+      assert.deepEqual(lookups, ['bypass-runtime.test', 'bypass-runtime.test']);
     });
   });
 });
