@@ -102,7 +102,8 @@ export function proxyFailure(err: unknown, proxy: ProxyEndpoint, target: string)
       });
     }
     const hint = status === 403 ? '; the proxy does not allow this address: ask its administrator, or add the host to http.noProxy if it is reachable without the proxy' : '';
-    return new ApiError({ kind: 'proxy', status, code: 'proxy_refused', message: `The proxy ${p} refused to open a connection to ${host} (it answered ${status})${hint}`, cause });
+    // The code stays out of `status`, where the client would retry a 5xx as the service's own.
+    return new ApiError({ kind: 'proxy', code: 'proxy_refused', message: `The proxy ${p} refused to open a connection to ${host} (it answered ${status})${hint}`, cause });
   }
   if (!isProxyHopError(err)) return undefined;
   const code = innermostCode(err);

@@ -166,6 +166,17 @@ describe('api/transport through a proxy (squid)', function () {
     assert.match(describeError(err), /\(from https_proxy\) \(connection refused\); check the https_proxy environment variable\.$/);
   });
 
+  it('says when the proxy cannot reach the service (the proxy, not the client, looks the host up)', async () => {
+    const closedPort = await freePort();
+    const err = await failure(clientFor({ proxy: squid.url }, { port: closedPort }).listTasks());
+    assert.equal(err.kind, 'connection');
+    assert.equal(err.code, 'proxy_tunnel_failed');
+    assert.match(
+      describeError(err),
+      new RegExp(`^The proxy http://127\\.0\\.0\\.1:\\d+ \\(from http\\.proxy\\) could not reach agent-runtime\\.test:${closedPort} \\(it answered 50[234]\\); check the service address \\(the proxy looks the host name up itself\\)\\.$`),
+    );
+  });
+
   it('refuses an unsupported proxy scheme with a sentence instead of going direct', async () => {
     const err = await failure(clientFor({ proxy: 'socks5://127.0.0.1:1080' }).listTasks());
     assert.equal(err.kind, 'proxy');
