@@ -8,7 +8,7 @@ import { ApiError, errorFromResponse, errorFromTransport, isApiError, isTlsFailu
 import { silentLogger, type Logger } from './logger';
 import { clampLimit, paginate } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
-import { Transport, type ResponseHeaders, type TransportResponse } from './transport';
+import { Transport, type NetworkSettings, type ResponseHeaders, type TransportResponse } from './transport';
 import { prepareUpload, type UploadOptions } from './upload';
 import type {
   ArtifactRecord,
@@ -34,6 +34,8 @@ export interface ApiClientOptions {
   maxRetries?: number;
   /** An extra trusted CA (tests, private deployments). */
   ca?: string | Buffer;
+  /** Proxy and CA settings (VS Code's http.*); absent: direct connections. Change = new client. */
+  network?: NetworkSettings;
   /** Backoff between retries; default 0.5 s x 2^n capped at 8 s. */
   backoff?: BackoffPolicy;
 }
@@ -175,7 +177,7 @@ export class ApiClient {
     this.maxRetries = Math.max(0, options.maxRetries ?? 2);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
-    this.transport = new Transport({ timeoutMs: this.timeoutMs, ca: options.ca });
+    this.transport = new Transport({ timeoutMs: this.timeoutMs, ca: options.ca, network: options.network, logger: this.logger });
   }
 
   // ---- files ----

@@ -12,6 +12,7 @@ export type ApiErrorKind =
   | 'server' // 5xx
   | 'not_supported' // an assumed endpoint the server does not have (404/405 on it)
   | 'connection' // refused, reset, DNS, TLS handshake
+  | 'proxy' // the proxy could not be reached, refused the credentials (407) or the tunnel
   | 'timeout'
   | 'aborted' // cancelled by the caller
   | 'validation' // refused on the client before anything was sent
@@ -187,6 +188,20 @@ export function isTlsFailure(err: ApiError): boolean {
   return err.code !== undefined && TLS_CODE.test(err.code);
 }
 
+/** What a failed TLS handshake with the service means, and the fix, in one sentence. */
+function certificateSentence(code: string, where: string): string {
+  if (/PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|WRONG_VERSION/i.test(code)) {
+    return `Secure connection to ${where} failed: the server does not offer TLS 1.3, which is required`;
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    return `The certificate of ${where} is not valid now (${code}); check this computer's clock, or ask the service's administrator to renew it`;
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code.startsWith('HOSTNAME_')) {
+    return `The certificate of ${where} is for another host name (${code}); use the address the certificate names in agentRuntime.baseUrl`;
+  }
+  return `The certificate of ${where} is not trusted (${code}; issued by a private CA or a TLS-inspecting proxy?); add that CA to the file NODE_EXTRA_CA_CERTS names, or to the system store with http.systemCertificates on`;
+}
+
 /** The ApiError for a request that got no usable answer: refused, reset, timed out, cancelled. */
 export function errorFromTransport(err: unknown, ctx: TransportErrorContext): ApiError {
   if (err instanceof ApiError) return err;
@@ -222,10 +237,7 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext): Ap
       return new ApiError({ kind: 'aborted', code, message: 'The request was cancelled because the client was closed.', cause });
   }
   if (typeof code === 'string' && TLS_CODE.test(code)) {
-    const why = /PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|WRONG_VERSION/i.test(code)
-      ? 'the server does not offer TLS 1.3, which is required'
-      : `its certificate is not trusted (${code})`;
-    return new ApiError({ kind: 'connection', code, message: `Secure connection to ${where} failed: ${why}.`, cause });
+    return new ApiError({ kind: 'connection', code, message: certificateSentence(code, where), cause });
   }
   const detail = cause ? cause.message : String(err);
   return new ApiError({ kind: 'connection', code: typeof code === 'string' ? code : undefined, message: `Request to ${where} failed: ${redact(detail, ctx.secret)}`, cause });
@@ -278,7 +290,11 @@ export function describeError(err: unknown): string {
       sentence = `${msg}; this feature is not available with this server`;
       break;
     case 'connection':
-      sentence = `${msg}; check the service address and your network`;
+      // A refused handshake and a proxy's answer already name their fix.
+      sentence = isTlsFailure(err) || err.code?.startsWith('proxy_') ? msg : `${msg}; check the service address and your network`;
+      break;
+    case 'proxy':
+      sentence = msg;
       break;
     case 'timeout':
       sentence = `${msg}; the service may be slow or unreachable, try again`;
