@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { type CredentialSource, type CredentialStore } from '../auth/credentialStore';
-import { readSettings, SETTINGS_SECTION } from './settings';
+import { NETWORK_SECTION, readNetworkSettings, readSettings, SETTINGS_SECTION } from './settings';
 import { ContextKeys } from '../common/ids';
 
 export class ServiceConnection implements vscode.Disposable {
@@ -15,6 +15,8 @@ export class ServiceConnection implements vscode.Disposable {
   /** An unusable setting as we may show and log it: the client's copy, without any user:password. */
   private shownUrl = '';
   private signedIn = false;
+  /** An http.* setting changed since the client was made. */
+  private networkChanged = false;
   private source: CredentialSource | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -30,7 +32,9 @@ export class ServiceConnection implements vscode.Disposable {
       this.changed,
       credentials.onDidChange(() => void this.update()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`${SETTINGS_SECTION}.baseUrl`)) void this.update();
+        // A proxy or certificate setting changed: a new client (new connections) at once, no reload.
+        if (e.affectsConfiguration(NETWORK_SECTION)) this.networkChanged = true;
+        if (e.affectsConfiguration(`${SETTINGS_SECTION}.baseUrl`) || e.affectsConfiguration(NETWORK_SECTION)) void this.update();
       }),
     );
   }
@@ -38,7 +42,7 @@ export class ServiceConnection implements vscode.Disposable {
   /** Reads settings and credentials; call once at activation, then it follows changes itself. */
   async update(): Promise<void> {
     const { baseUrl } = readSettings();
-    if (baseUrl !== this.baseUrl || (!this.current && !this.configError)) this.replaceClient(baseUrl);
+    if (baseUrl !== this.baseUrl || this.networkChanged || (!this.current && !this.configError)) this.replaceClient(baseUrl);
     const found = this.current ? await this.credentials.find(this.current.baseUrl) : undefined;
     this.source = found?.source;
     this.setSignedIn(found !== undefined);
@@ -66,6 +70,7 @@ export class ServiceConnection implements vscode.Disposable {
 
   private replaceClient(baseUrl: string): void {
     const old = this.current;
+    this.networkChanged = false;
     this.baseUrl = baseUrl;
     this.current = undefined;
     this.configError = undefined;
@@ -75,6 +80,7 @@ export class ServiceConnection implements vscode.Disposable {
       getApiKey: () => this.credentials.get(client.baseUrl),
       logger: this.log,
       userAgent: this.userAgent,
+      network: readNetworkSettings(),
     });
     this.shownUrl = client.baseUrl;
     if (client.configError) {
