@@ -87,16 +87,10 @@ export function applyHunks(base: string, hunks: readonly Hunk[], chosen: Iterabl
     next = from + hunk.old.count;
   }
   out.push(...lines.slice(next));
-  return joinLines(out);
-}
-
-/**
- * Joins lines. A line that lost its place as the last one (the base's last line had no `\n`
- * and a hunk now adds lines after it) needs no special case: diffLines reports that last line
- * as removed and re-added with its `\n`, so it arrives here already terminated.
- */
-function joinLines(lines: readonly string[]): string {
-  return lines.join('');
+  // Plain concatenation is enough even for a base whose last line has no `\n`: a change after
+  // that line always removes it and adds it back terminated (diffLines sees `x` and `x\n` as
+  // different lines), so an unterminated line never ends up in the middle.
+  return out.join('');
 }
 
 function hunkKey(removed: readonly string[], added: readonly string[]): string {

@@ -4,7 +4,8 @@
 // The walk, in base ("as sent") line numbers:
 // 1. Diff base->workspace and base->agent into hunks (computeHunks, i.e. jsdiff's diffLines).
 // 2. Sort all hunks of both sides by where they start in the base and group the ones that
-//    overlap (see `overlaps`), transitively, so each group is one stretch of the base.
+//    overlap (see `overlaps`), transitively, so each group is one stretch of the base. A hunk
+//    that leaves its side's last line without a newline also takes in what follows it.
 // 3. A group with hunks from one side only is taken from that side: that is a clean change.
 //    A group with hunks from both sides is a conflict, unless both sides turned that stretch
 //    into the same lines (then it is taken once).
@@ -72,7 +73,11 @@ export function mergeThreeWay(
     const group = [all[i]];
     let start = all[i].hunk.old.start;
     let end = start + all[i].hunk.old.count;
-    for (i++; i < all.length && overlaps(start, end, all[i].hunk.old); i++) {
+    // A side whose new lines end the file without a final newline has nothing after it; a
+    // change of the other side at that point (an append) joins the group, or it would be glued
+    // onto that unterminated line.
+    const endsOpen = () => group.some((g) => !(g.hunk.added.at(-1) ?? '\n').endsWith('\n'));
+    for (i++; i < all.length && (overlaps(start, end, all[i].hunk.old) || endsOpen()); i++) {
       group.push(all[i]);
       end = Math.max(end, all[i].hunk.old.start + all[i].hunk.old.count);
       start = Math.min(start, all[i].hunk.old.start);

@@ -95,6 +95,15 @@ describe('review three-way merge', () => {
     assert.strictEqual(conflict.text, 'a\nb\n<<<<<<< workspace\nc-ws\n=======\nc-agent\n>>>>>>> agent\n');
   });
 
+  it('never glues the other side\'s appended lines onto a last line left without a newline', () => {
+    // Found by the seeded random test (seed 67): the workspace rewrote the file ending without a
+    // newline, the agent appended a line; taken side by side they made "eg1".
+    const merge = mergeThreeWay('c\ne\nb\n', 'w2\nw0\ne', 'c\ng0\ne\nb\ng1\n');
+    assert.strictEqual(merge.conflicts.length, 1);
+    assert.strictEqual(merge.text, 'w2\nw0\ne');
+    assert.doesNotMatch(mergeThreeWay('a\nb\n', 'a\nB', 'a\nb\nappended\n', { conflictStyle: 'markers' }).text, /Bappended/);
+  });
+
   it('numbers conflicts in text order', () => {
     const workspace = lines('A1', 'b', 'c', 'd', 'e', 'f', 'g', 'H1');
     const agent = lines('A2', 'b', 'c', 'd', 'e', 'f', 'g', 'H2');
