@@ -1,6 +1,6 @@
 // Which artifacts of a run are new versions of workspace files, and the one change set they
 // make: per workspace file, the agent's version of it.
-import { applyPatchPart, parsePatchText } from './patchFile';
+import { applyPatchPart, parsePatchText, unsupportedReason } from './patchFile';
 import type { PatchPart } from './patchFile';
 import { decodeText, encodeText } from './textCodec';
 import type { ReviewArtifact, ReviewProblem, TaskAttachment, UploadOrigin } from './types';
@@ -86,7 +86,7 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
   const classified = artifacts.map((artifact) => classifyArtifact(artifact, sources.originOf));
   const files: FileChange[] = [];
   const problems: ReviewProblem[] = [];
-  const taken = new Map<string, string>(); // workspace URI -> artifact id that gave its version
+  const taken = new Map<string, string>(); // workspace URI -> name of the artifact that gave its version
   const asSentCache = new Map<string, Promise<Uint8Array>>();
   const readAsSent = (fileId: string) => {
     let pending = asSentCache.get(fileId);
@@ -106,7 +106,7 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
     return true;
   };
   const add = (change: FileChange) => {
-    taken.set(change.origin.uri, change.source.artifactId);
+    taken.set(change.origin.uri, change.source.artifactName ?? change.source.artifactId);
     files.push(change);
   };
   const read = async <T>(artifactId: string, file: string | undefined, what: string, run: () => Promise<T>): Promise<T | undefined> => {
@@ -189,10 +189,8 @@ async function changeFromPart(
     problems.push({ code, artifactId: artifact.id, file: name, message });
     return undefined;
   };
-  if (part.operation !== 'modify') {
-    const applied = applyPatchPart(part, '');
-    return report('unsupportedPatch', applied.ok ? `The patch's change to ${name} cannot be reviewed.` : applied.message);
-  }
+  const unsupported = unsupportedReason(part);
+  if (unsupported) return report('unsupportedPatch', unsupported);
   const match = matchAttachment(part, sources.attachments ?? [], sources.originOf);
   if (match.kind === 'none') return report('unknownFile', `The patch changes ${name}, which is not one of the task's attachments.`);
   if (match.kind === 'many') return report('ambiguousFile', `The patch changes ${name}, but several attachments have that name; it cannot tell which.`);

@@ -35,7 +35,7 @@ export { applyHunks, computeHunks } from './hunks';
 export type { Hunk, LineRange } from './hunks';
 export { mergeThreeWay, MARKER_AGENT, MARKER_SEPARATOR, MARKER_WORKSPACE } from './threeWay';
 export type { ConflictStyle, MergeConflict, MergeResult } from './threeWay';
-export { applyPatchPart, formatChangeSetPatch, parsePatchText, stripPatchPrefix } from './patchFile';
+export { applyPatchPart, formatChangeSetPatch, parsePatchText, stripPatchPrefix, unsupportedReason } from './patchFile';
 export type { ParsedPatch, PatchApplied, PatchFileEntry, PatchPart } from './patchFile';
 export { buildChangeSet, classifyArtifact, isPatchArtifact } from './changeSet';
 export type { ArtifactKind, ChangeSet, ChangeSetSources, ClassifiedArtifact, FileChange, OriginLookup } from './changeSet';

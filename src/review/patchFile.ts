@@ -36,9 +36,8 @@ export function parsePatchText(text: string): ParsedPatch {
  * does not match is refused rather than put in a guessed place. Never throws.
  */
 export function applyPatchPart(part: PatchPart, text: string): PatchApplied {
-  if (part.operation !== 'modify') {
-    return { ok: false, message: `The patch ${describeOperation(part.operation)} ${part.name ?? 'a file'}; only edits to existing text files can be reviewed.` };
-  }
+  const unsupported = unsupportedReason(part);
+  if (unsupported) return { ok: false, message: unsupported };
   const whole = tryApply(text, part.patch);
   if (whole !== false) return { ok: true, text: whole };
   // Say which hunk is the first that does not match, so the message points at a line.
@@ -52,6 +51,12 @@ export function applyPatchPart(part: PatchPart, text: string): PatchApplied {
     }
   }
   return { ok: false, message: `The patch does not apply to ${part.name ?? 'the file'} as it was sent.` };
+}
+
+/** Why a part is not an edit of an existing text file (undefined when it is one). */
+export function unsupportedReason(part: PatchPart): string | undefined {
+  if (part.operation === 'modify') return undefined;
+  return `The patch ${describeOperation(part.operation)} ${part.name ?? 'a file'}; only edits to existing text files can be reviewed.`;
 }
 
 /** One file of a change set, for "Save as patch": its text before and after, as written on disk. */

@@ -114,6 +114,36 @@ describe('review change set', () => {
     assert.deepStrictEqual(set.problems.map((p) => [p.code, p.file]), [['unknownFile', 'nobody.md'], ['unknownSource', 'other.md']]);
   });
 
+  it('reads a patch written with CRLF line ends', async () => {
+    const set = await buildChangeSet([{ id: 'art_p', name: 'changes.diff' }], sources({ art_p: winPatch.replace(/\n/g, '\r\n') }));
+    assert.deepStrictEqual(set.problems, []);
+    assert.deepStrictEqual(set.files.map((f) => dec(f.agentBytes)), ['one\r\n2\r\nthree\r\n']);
+  });
+
+  it('reports creating, deleting or renaming files as not reviewable, and still takes the edits', async () => {
+    const patch = [
+      'diff --git a/fresh.md b/fresh.md',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ b/fresh.md',
+      '@@ -0,0 +1 @@',
+      '+fresh',
+      'diff --git a/win.txt b/win.txt',
+      'deleted file mode 100644',
+      '--- a/win.txt',
+      '+++ /dev/null',
+      '@@ -1,3 +0,0 @@',
+      '-one',
+      '-two',
+      '-three',
+      notesPatch,
+    ].join('\n');
+    const set = await buildChangeSet([{ id: 'art_p', name: 'changes.diff' }], sources({ art_p: patch }));
+    assert.deepStrictEqual(set.files.map((f) => f.fileId), ['file_notes']);
+    assert.deepStrictEqual(set.problems.map((p) => [p.code, p.file]), [['unsupportedPatch', 'fresh.md'], ['unsupportedPatch', 'win.txt']]);
+    assert.match(set.problems[1].message, /deletes win\.txt/);
+  });
+
   it('reports a patch that does not apply to the file as sent', async () => {
     const stale = patchOf('notes.md', ['@@ -1,3 +1,3 @@', ' alpha', '-bravo', '+BRAVO', ' gamma']);
     const set = await buildChangeSet([{ id: 'art_p', name: 'changes.diff' }], sources({ art_p: stale }));
