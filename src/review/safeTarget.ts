@@ -48,7 +48,8 @@ export async function checkWriteTarget(folder: string, target: string, options: 
 
   if (stat) {
     if (!stat.isFile()) return { ok: false, reason: 'notAFile', message: `${shown} is not a file.` };
-    const real = await fs.realpath(lexical);
+    const real = await fs.realpath(lexical).catch(() => undefined);
+    if (real === undefined) return { ok: false, reason: 'gone', message: `${shown} was moved while it was being checked.` };
     if (!isInside(realFolder, real)) {
       return { ok: false, reason: 'outside', message: `${shown} is a link to a place outside the workspace folder; nothing is written there.` };
     }
