@@ -1,0 +1,119 @@
+// Patch artifacts: read one with jsdiff, apply a file's part to the file as sent, and write a
+// whole change set as one patch ("Save as patch").
+import { applyPatch, createTwoFilesPatch, FILE_HEADERS_ONLY, parsePatch } from 'diff';
+import type { StructuredPatch } from 'diff';
+
+/** One file's part of a patch. */
+export interface PatchPart {
+  /** The file it is about: the new name, else the old one, without the `a/` or `b/` prefix. */
+  name: string | undefined;
+  oldName: string | undefined;
+  newName: string | undefined;
+  /** What the part does besides editing lines; these are not reviewable as text edits. */
+  operation: 'modify' | 'create' | 'delete' | 'rename' | 'copy' | 'binary';
+  hunkCount: number;
+  patch: StructuredPatch;
+}
+
+export type ParsedPatch = { ok: true; parts: PatchPart[] } | { ok: false; message: string };
+export type PatchApplied = { ok: true; text: string } | { ok: false; message: string };
+
+/** Parses a unified diff (plain or git-style). Never throws. */
+export function parsePatchText(text: string): ParsedPatch {
+  let patches: StructuredPatch[];
+  try {
+    patches = parsePatch(text);
+  } catch (err) {
+    return { ok: false, message: `The patch cannot be read: ${err instanceof Error ? err.message.trim() : String(err)}.` };
+  }
+  const parts = patches.filter((p) => p.hunks.length > 0 || p.isBinary || p.isRename || p.isCopy || p.isDelete || p.isCreate).map(toPart);
+  if (parts.length === 0) return { ok: false, message: 'The patch names no file and changes nothing; it is not a unified diff.' };
+  return { ok: true, parts };
+}
+
+/**
+ * Applies a file's part to its text as sent (both LF text), exactly: no fuzz, so a part that
+ * does not match is refused rather than put in a guessed place. Never throws.
+ */
+export function applyPatchPart(part: PatchPart, text: string): PatchApplied {
+  const unsupported = unsupportedReason(part);
+  if (unsupported) return { ok: false, message: unsupported };
+  const whole = tryApply(text, part.patch);
+  if (whole !== false) return { ok: true, text: whole };
+  // Say which hunk is the first that does not match, so the message points at a line.
+  for (let n = 1; n <= part.patch.hunks.length; n++) {
+    if (tryApply(text, { ...part.patch, hunks: part.patch.hunks.slice(0, n) }) === false) {
+      const hunk = part.patch.hunks[n - 1];
+      return {
+        ok: false,
+        message: `The patch does not apply to ${part.name ?? 'the file'} as it was sent: change ${n} of ${part.patch.hunks.length} (at line ${hunk.oldStart}) does not match its lines.`,
+      };
+    }
+  }
+  return { ok: false, message: `The patch does not apply to ${part.name ?? 'the file'} as it was sent.` };
+}
+
+/** Why a part is not an edit of an existing text file (undefined when it is one). */
+export function unsupportedReason(part: PatchPart): string | undefined {
+  if (part.operation === 'modify') return undefined;
+  return `The patch ${describeOperation(part.operation)} ${part.name ?? 'a file'}; only edits to existing text files can be reviewed.`;
+}
+
+/** One file of a change set, for "Save as patch": its text before and after, as written on disk. */
+export interface PatchFileEntry {
+  relativePath: string;
+  before: string;
+  after: string;
+}
+
+/**
+ * A unified diff of the whole change set, paths `a/<relativePath>` and `b/<relativePath>`
+ * (relative to the workspace folder, so `git apply` in that folder takes it). Files whose
+ * before and after are equal are left out. Text is used as given, CRLF included.
+ */
+export function formatChangeSetPatch(files: readonly PatchFileEntry[]): string {
+  return files
+    .filter((file) => file.before !== file.after)
+    .map((file) => {
+      const path = file.relativePath.replace(/\\/g, '/').replace(/^\/+/, '');
+      return createTwoFilesPatch(`a/${path}`, `b/${path}`, file.before, file.after, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY });
+    })
+    .join('');
+}
+
+/** `a/x`, `b/x` -> `x`; `/dev/null` -> undefined. */
+export function stripPatchPrefix(name: string | undefined): string | undefined {
+  if (name === undefined || name === '' || name === '/dev/null') return undefined;
+  return name.replace(/^[ab]\//, '');
+}
+
+function toPart(patch: StructuredPatch): PatchPart {
+  const oldName = stripPatchPrefix(patch.oldFileName);
+  const newName = stripPatchPrefix(patch.newFileName);
+  let operation: PatchPart['operation'] = 'modify';
+  if (patch.isBinary) operation = 'binary';
+  else if (patch.isCreate || oldName === undefined) operation = 'create';
+  else if (patch.isDelete || newName === undefined) operation = 'delete';
+  // Only a git header says "rename": plain diffs often name the old side `x.orig` or the like.
+  else if (patch.isRename) operation = 'rename';
+  else if (patch.isCopy) operation = 'copy';
+  return { name: newName ?? oldName, oldName, newName, operation, hunkCount: patch.hunks.length, patch };
+}
+
+function tryApply(text: string, patch: StructuredPatch): string | false {
+  try {
+    return applyPatch(text, patch, { fuzzFactor: 0 });
+  } catch {
+    return false;
+  }
+}
+
+function describeOperation(operation: PatchPart['operation']): string {
+  switch (operation) {
+    case 'create': return 'creates';
+    case 'delete': return 'deletes';
+    case 'rename': return 'renames';
+    case 'copy': return 'copies';
+    default: return 'makes a binary change to';
+  }
+}

@@ -1,0 +1,117 @@
+// Patch artifacts: parsed with jsdiff, applied exactly (or refused with a reason), and written.
+import * as assert from 'node:assert';
+import { applyPatchPart, formatChangeSetPatch, parsePatchText } from '../../../src/review/patchFile';
+import type { PatchPart } from '../../../src/review/patchFile';
+
+const notes = 'alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\n';
+const notesPatch = [
+  '--- a/notes.md',
+  '+++ b/notes.md',
+  '@@ -1,3 +1,3 @@',
+  ' alpha',
+  '-beta',
+  '+BETA',
+  ' gamma',
+  '@@ -6,3 +6,4 @@',
+  ' zeta',
+  ' eta',
+  ' theta',
+  '+iota',
+  '',
+].join('\n');
+
+function onlyPart(text: string): PatchPart {
+  const parsed = parsePatchText(text);
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.message);
+  assert.strictEqual(parsed.parts.length, 1);
+  return parsed.parts[0];
+}
+
+describe('review patch files', () => {
+  it('reads the file name without the a/ b/ prefixes and applies the part exactly', () => {
+    const part = onlyPart(notesPatch);
+    assert.strictEqual(part.name, 'notes.md');
+    assert.strictEqual(part.operation, 'modify');
+    const applied = applyPatchPart(part, notes);
+    assert.deepStrictEqual(applied, { ok: true, text: 'alpha\nBETA\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\n' });
+  });
+
+  it('refuses a patch that does not match the file as sent, naming the first hunk that fails', () => {
+    const part = onlyPart(notesPatch);
+    const edited = notes.replace('\neta\n', '\nETA\n');
+    const applied = applyPatchPart(part, edited);
+    assert.strictEqual(applied.ok, false);
+    assert.match(!applied.ok ? applied.message : '', /change 2 of 2 \(at line 6\)/);
+  });
+
+  it('does not guess a place with fuzz: one changed context line is enough to refuse', () => {
+    const part = onlyPart(notesPatch);
+    const applied = applyPatchPart(part, notes.replace('gamma', 'GAMMA'));
+    assert.strictEqual(applied.ok, false);
+    assert.match(!applied.ok ? applied.message : '', /change 1 of 2/);
+  });
+
+  it('reads several files, git-style headers included, and marks what is not a text edit', () => {
+    const parsed = parsePatchText([
+      'diff --git a/x.md b/x.md',
+      'index 1111111..2222222 100644',
+      '--- a/x.md',
+      '+++ b/x.md',
+      '@@ -1 +1 @@',
+      '-x',
+      '+X',
+      'diff --git a/pic.png b/pic.png',
+      'Binary files a/pic.png and b/pic.png differ',
+      'diff --git a/new.md b/new.md',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ b/new.md',
+      '@@ -0,0 +1 @@',
+      '+n',
+      'diff --git a/old.md b/old.md',
+      'deleted file mode 100644',
+      '--- a/old.md',
+      '+++ /dev/null',
+      '@@ -1 +0,0 @@',
+      '-o',
+      '',
+    ].join('\n'));
+    assert.ok(parsed.ok);
+    assert.deepStrictEqual(parsed.parts.map((p) => [p.name, p.operation]), [['x.md', 'modify'], ['pic.png', 'binary'], ['new.md', 'create'], ['old.md', 'delete']]);
+    const refused = applyPatchPart(parsed.parts[1], 'whatever');
+    assert.strictEqual(refused.ok, false);
+    assert.match(!refused.ok ? refused.message : '', /binary change to pic\.png/);
+  });
+
+  it('reports text that is not a patch, and a malformed hunk, instead of throwing', () => {
+    const prose = parsePatchText('Here is my summary of the changes.\n');
+    assert.strictEqual(prose.ok, false);
+    const malformed = parsePatchText('--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n+d\n');
+    assert.strictEqual(malformed.ok, false);
+    assert.match(!malformed.ok ? malformed.message : '', /cannot be read/);
+  });
+
+  it('applies a part to a file without a final newline and keeps it so', () => {
+    const part = onlyPart('--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n\\ No newline at end of file\n');
+    assert.deepStrictEqual(applyPatchPart(part, 'a\nb'), { ok: true, text: 'A\nb' });
+  });
+
+  it('writes a change set as one patch that jsdiff reads back and applies to every file', () => {
+    const files = [
+      { relativePath: 'docs/notes.md', before: notes, after: notes.replace('beta', 'BETA') },
+      { relativePath: 'same.txt', before: 'same\n', after: 'same\n' },
+      { relativePath: 'win.txt', before: 'one\r\ntwo\r\n', after: 'one\r\n2\r\n' },
+      { relativePath: 'end.txt', before: 'a\nb', after: 'a\nb\n' },
+    ];
+    const text = formatChangeSetPatch(files);
+    assert.match(text, /^--- a\/docs\/notes\.md\n\+\+\+ b\/docs\/notes\.md\n/);
+    const parsed = parsePatchText(text);
+    assert.ok(parsed.ok);
+    assert.deepStrictEqual(parsed.parts.map((p) => p.name), ['docs/notes.md', 'win.txt', 'end.txt']);
+    for (const part of parsed.parts) {
+      const file = files.find((f) => f.relativePath === part.name);
+      assert.ok(file);
+      assert.deepStrictEqual(applyPatchPart(part, file.before), { ok: true, text: file.after }, part.name);
+    }
+  });
+});
