@@ -52,6 +52,13 @@ export class PanelChannel {
     return this.ready;
   }
 
+  /** Events waiting to be posted. */
+  get pendingEvents(): number {
+    let count = 0;
+    for (const m of this.queue) if (m.type === 'events') count += m.events.length;
+    return count;
+  }
+
   /** The webview (re)loaded and listens: send everything it must know, then live batches. */
   markReady(): void {
     if (this.disposed) return;

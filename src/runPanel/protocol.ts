@@ -7,6 +7,11 @@ export interface WireEvent {
   data: { sequence: number; [field: string]: unknown };
   /** When the host received it (ms since the epoch): the base of a running step's live elapsed time. */
   receivedAt?: number;
+  /**
+   * Set when the host cut the event to its budget (src/runPanel/eventBudget.ts): the size in bytes
+   * of what the server sent. The cut fields carry a visible "… (truncated, N bytes)" mark.
+   */
+  truncatedBytes?: number;
 }
 
 /** A step as kept in the compacted model: enough to draw its row without its raw events. */

@@ -1,6 +1,7 @@
 // The compacted model of one run's events: per-step aggregates plus a bounded window of raw
 // events. The host keeps one per panel to bring a reloaded webview up to date; the webview keeps
 // one to persist a restorable snapshot. Pure: no vscode, no Node, no DOM.
+import { jsonBytes } from './eventBudget';
 import type { RunSnapshot, StepSummary, WireEvent } from './protocol';
 
 export const TERMINAL_EVENT_NAMES: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled'];
@@ -10,9 +11,11 @@ export interface RunModelLimits {
   recent: number;
   /** Step aggregates kept (the most recently started). */
   steps: number;
+  /** Bytes the kept raw events may take, by the model's own accounting. */
+  recentBytes: number;
 }
 
-export const DEFAULT_LIMITS: RunModelLimits = { recent: 1000, steps: 5000 };
+export const DEFAULT_LIMITS: RunModelLimits = { recent: 1000, steps: 5000, recentBytes: 8 * 1024 * 1024 };
 
 /** A field shown as text: strings as they are, anything else as JSON (never interpreted as markup). */
 export function fieldText(value: unknown): string {
@@ -48,18 +51,21 @@ export class RunModel {
   private readonly kinds = new Map<string, number>();
   private firstReceivedAt: number | undefined;
 
+  private readonly limits: RunModelLimits;
+
   constructor(
     readonly runId: string,
-    private readonly limits: RunModelLimits = DEFAULT_LIMITS,
+    limits: Partial<RunModelLimits> = DEFAULT_LIMITS,
     from?: RunSnapshot,
   ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.lastSeq = from?.lastSequence ?? 0;
     this.eventCount = from?.eventCount ?? 0;
     this.planInfo = from?.plan ? { ...from.plan } : undefined;
     for (const step of from?.steps ?? []) this.steps.set(step.stepId, { ...step });
     this.stepsOmitted = from?.stepsOmitted ?? 0;
     this.completedSteps = from?.completedSteps ?? 0;
-    this.recent = from ? from.recent.slice(-limits.recent) : [];
+    this.recent = from ? from.recent.slice(-this.limits.recent) : [];
     this.terminal = from?.terminal ? { ...from.terminal } : undefined;
     for (const [kind, count] of Object.entries(from?.kinds ?? {})) this.kinds.set(kind, count);
     this.firstReceivedAt = from?.firstReceivedAt;
@@ -101,6 +107,13 @@ export class RunModel {
   /** Event names seen, with their counts. */
   kindCounts(): ReadonlyMap<string, number> {
     return this.kinds;
+  }
+
+  /** What the model holds, in bytes, by its own accounting (the data of its events as JSON). */
+  retainedBytes(): number {
+    let bytes = 0;
+    for (const event of this.recent) bytes += jsonBytes(event.data) + event.event.length;
+    return bytes;
   }
 
   /** The kept step aggregates, in start order. */

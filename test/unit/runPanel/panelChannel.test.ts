@@ -69,6 +69,23 @@ describe('PanelChannel', () => {
     assert.deepStrictEqual(delivered, Array.from({ length: 500 }, (_, i) => i + 1));
   });
 
+  it('a webview that falls behind gets one fresh reset instead of an ever-growing queue', () => {
+    const { clock, posted, channel, resets } = setup({ maxEventsPerMessage: 1000 });
+    channel.markReady();
+    let most = 0;
+    let sequence = 0;
+    // 300,000 events arrive faster than one interval: nothing can be posted meanwhile.
+    for (let batch = 0; batch < 300; batch++) {
+      channel.events(Array.from({ length: 1000 }, () => ev('tool.called', ++sequence)));
+      most = Math.max(most, channel.pendingEvents);
+    }
+    assert.ok(most <= 20_000, `${most} events waited at once`);
+    clock.advance(1000);
+    assert.strictEqual(resets(), 2, 'the initial reset, then one fresh one instead of the backlog');
+    const delivered = posted.flatMap((m) => (m.type === 'events' ? m.events : []));
+    assert.ok(delivered.length <= 20_000, `${delivered.length} queued events were still posted`);
+  });
+
   it('splits a backlog into messages of bounded size, in order', () => {
     const { clock, posted, channel } = setup({ maxEventsPerMessage: 10 });
     channel.markReady();
