@@ -196,6 +196,11 @@ class Walker {
   }
 }
 
+/** A text of at most `chars` characters: cut, with the mark, when longer. */
+export function boundText(text: string, chars: number): string {
+  return text.length <= chars ? text : cutString(text, chars - MAX_MARK_CHARS);
+}
+
 /** The first `chars` code units (not splitting a surrogate pair) and the mark of the whole. */
 function cutString(text: string, chars: number, bytes = utf8Length(text)): string {
   let end = Math.max(0, chars);
