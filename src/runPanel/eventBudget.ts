@@ -33,8 +33,13 @@ export function truncationMark(bytes: number): string {
 const MAX_MARK_CHARS = truncationMark(Number.MAX_SAFE_INTEGER).length;
 const MAX_MARK_BYTES = MAX_MARK_CHARS + 2; // the ellipsis is 3 bytes
 
-/** UTF-8 length of a string without encoding it (lone surrogates count as U+FFFD, 3 bytes). */
+const CHUNK_CHARS = 64 * 1024;
+let encoder: { encodeInto(source: string, destination: Uint8Array): { written: number } } | undefined;
+let scratch: Uint8Array | undefined;
+
+/** UTF-8 length of a string, as an encoder makes it (lone surrogates count as U+FFFD, 3 bytes). */
 export function utf8Length(text: string): number {
+  if (text.length > 1024) return encodedLength(text);
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -44,6 +49,21 @@ export function utf8Length(text: string): number {
       bytes += 2; // the pair is 4 bytes for 2 code units
       i++;
     } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** Long strings: the native encoder, a chunk at a time into one scratch buffer (megabytes of text take milliseconds). */
+function encodedLength(text: string): number {
+  encoder ??= new TextEncoder();
+  scratch ??= new Uint8Array(CHUNK_CHARS * 3);
+  let bytes = 0;
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + CHUNK_CHARS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair whole
+    bytes += encoder.encodeInto(text.slice(start, end), scratch).written;
+    start = end;
   }
   return bytes;
 }

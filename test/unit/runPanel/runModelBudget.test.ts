@@ -35,3 +35,31 @@ describe('RunModel budgets', () => {
     assert.ok(json.length < 1 * MB, `the snapshot is ${json.length} characters`);
   });
 });
+
+describe('RunModel kind cap', () => {
+  it('counts the spec kinds by name always, 64 others by name, and the rest together; a restore keeps the cap', () => {
+    const model = new RunModel('run_a');
+    const events = [ev('plan.created', 1, { steps: 1 })];
+    for (let i = 0; i < 1000; i++) events.push(ev(`custom.${i}`, events.length + 1));
+    events.push(ev('step.started', events.length + 1, { step_id: 's' }), ev('run.completed', events.length + 2));
+    model.apply(events);
+    const kinds = model.kindCounts();
+    assert.ok(kinds.has('plan.created') && kinds.has('step.started') && kinds.has('run.completed'));
+    assert.strictEqual(kinds.size, 3 + 64);
+    assert.strictEqual(model.otherKindCount, 1000 - 64);
+    const counted = [...kinds.values()].reduce((a, b) => a + b, 0) + model.otherKindCount;
+    assert.strictEqual(counted, events.length);
+    const restored = new RunModel('run_a', { kinds: 10 }, JSON.parse(JSON.stringify(model.snapshot())));
+    assert.ok(restored.kindCounts().size <= 3 + 10);
+    assert.strictEqual([...restored.kindCounts().values()].reduce((a, b) => a + b, 0) + restored.otherKindCount, events.length);
+  });
+
+  it('keeps step ids, titles and the plan strategy short however long the server makes them', () => {
+    const model = new RunModel('run_a');
+    const id = 'i'.repeat(100_000);
+    model.apply([ev('plan.created', 1, { steps: 1, strategy: 's'.repeat(100_000) }), ev('step.started', 2, { step_id: id, title: 't'.repeat(100_000) })]);
+    const [step] = [...model.stepSummaries()];
+    assert.ok(step.stepId.length <= 256 && step.title.length <= 256 && (model.plan?.strategy.length ?? 0) <= 256);
+    assert.ok(model.retainedBytes() < 64 * 1024);
+  });
+});
