@@ -3,6 +3,7 @@
 import * as assert from 'assert';
 import { RunModel, DEFAULT_LIMITS } from '../../../src/runPanel/runModel';
 import { ev } from '../webview/fixtures';
+import { parsePersistedState } from '../../../src/runPanel/persistedState';
 
 const MB = 1024 * 1024;
 
@@ -61,5 +62,18 @@ describe('RunModel kind cap', () => {
     const [step] = [...model.stepSummaries()];
     assert.ok(step.stepId.length <= 256 && step.title.length <= 256 && (model.plan?.strategy.length ?? 0) <= 256);
     assert.ok(model.retainedBytes() < 64 * 1024);
+  });
+});
+
+describe('a saved snapshot with too many kinds', () => {
+  it('is read back with a capped kind list and the rest counted together', () => {
+    const kinds: Record<string, number> = {};
+    for (let i = 0; i < 10_000; i++) kinds[`k${i}`] = 2;
+    const state = parsePersistedState({ runId: 'run_a', lastSequence: 5, snapshot: { runId: 'run_a', lastSequence: 5, eventCount: 20_000, steps: [], recent: [], kinds } });
+    const snap = state?.snapshot;
+    assert.ok(snap && Object.keys(snap.kinds).length <= 200);
+    assert.strictEqual(Object.values(snap.kinds).reduce((a, b) => a + b, 0) + (snap.otherKinds ?? 0), 20_000);
+    const model = new RunModel('run_a', {}, snap);
+    assert.ok(model.kindCounts().size <= 64);
   });
 });
