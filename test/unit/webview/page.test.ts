@@ -216,6 +216,21 @@ describe('run panel page (headless Chromium)', function () {
     assert.strictEqual(await p.js<unknown>('window.__injected'), undefined);
   });
 
+  it('offers the counted kinds and one "Other kinds" choice past the cap, which shows the rest', async () => {
+    const events: WireEvent[] = [];
+    for (let i = 0; i < 100; i++) events.push(ev(`custom.${i}`, i + 1));
+    await p.send(reset(), { type: 'events', events });
+    await waitForSequence(p, 100);
+    const options = await p.js<string[]>(`[...document.querySelectorAll('#kind-filter option')].map((o) => o.textContent)`);
+    assert.strictEqual(options.length, 1 + 64 + 1);
+    assert.strictEqual(options[options.length - 1], 'Other kinds');
+    await p.page.selectOption('#kind-filter', { label: 'Other kinds' });
+    // The rows in view (the list follows the newest): only kinds past the first 64.
+    await p.until(`(() => { const rows = [...document.querySelectorAll('#timeline .row[data-sequence]')]; return rows.length > 0 && rows.every((r) => Number(r.dataset.sequence) > 64); })()`);
+    const kinds = await p.js<string[]>(`[...document.querySelectorAll('#timeline .row[data-sequence]')].map((r) => r.dataset.kind)`);
+    assert.ok(kinds.length > 0 && kinds.every((k) => Number(k.slice('custom.'.length)) >= 64), kinds.join(', '));
+  });
+
   it('moves between rows with the arrow keys and expands one with Enter', async () => {
     const run = recordedRun({ steps: 1, terminal: null });
     await p.send(reset(), { type: 'events', events: run });
