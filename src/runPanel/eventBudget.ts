@@ -115,8 +115,7 @@ export function boundEvent(event: WireEvent, budget: EventBudget = DEFAULT_EVENT
   }
   const walker = new Walker(budget);
   const name = walker.name(event.event);
-  const source: Record<string, unknown> = typeof event.data === 'object' && event.data !== null ? event.data : { sequence: event.data };
-  const data = walker.object(source, 1, { sequence: source.sequence }) as WireEvent['data'];
+  const data = walker.object(event.data, 1, { sequence: event.data.sequence }) as WireEvent['data'];
   let bounded: WireEvent = { event: name, data, receivedAt: event.receivedAt };
   const truncatedBytes = walker.cut ? jsonBytes(event.data) + utf8Length(event.event) : event.truncatedBytes;
   if (walker.cut) {
