@@ -1,9 +1,10 @@
 // The run panel's view model: host messages in, timeline rows (nested under their steps) and
 // header facts out. Pure (no DOM): the node tests drive it directly. It mutates in place and
 // reports what changed, because copying 100,000 rows per batch would not stay smooth.
-import { RunModel, DEFAULT_LIMITS, isTerminalEventName, fieldText } from '../runPanel/runModel';
+import { RunModel, DEFAULT_LIMITS, isTerminalEventName, fieldText, stepIdOf } from '../runPanel/runModel';
 import {
   DEFAULT_UI_STRINGS,
+  LATER_UI_STRINGS,
   type ArtifactsView,
   type ConnectionView,
   type HostMessage,
@@ -31,8 +32,11 @@ export interface Row {
   searchText?: string;
 }
 
+/** The kind filter's value for the events of kinds past the model's cap (not a name a row can have). */
+export const OTHER_KINDS = '\u0000other kinds';
+
 export interface Filter {
-  /** '' for every kind, else an event name. */
+  /** '' for every kind, OTHER_KINDS for those past the cap, else an event name. */
   kind: string;
   text: string;
 }
@@ -74,7 +78,7 @@ export function initialState(runId: string, limits = DEFAULT_LIMITS): TimelineSt
     info: { runId },
     connection: { state: 'connecting' },
     artifacts: { state: 'none' },
-    strings: { ...DEFAULT_UI_STRINGS },
+    strings: { ...DEFAULT_UI_STRINGS, ...LATER_UI_STRINGS },
     version: 0,
   };
 }
@@ -87,7 +91,7 @@ export function reduce(state: TimelineState, message: HostMessage): Change {
       state.info = { ...message.info };
       state.connection = message.connection;
       state.artifacts = message.artifacts;
-      state.strings = { ...DEFAULT_UI_STRINGS, ...message.strings };
+      state.strings = { ...DEFAULT_UI_STRINGS, ...LATER_UI_STRINGS, ...message.strings };
       return { rows: true, header: true, artifacts: true, reset: true, appendedOnly: false };
     case 'events':
       return applyEvents(state, message.events);
@@ -131,10 +135,15 @@ export function setFilter(state: TimelineState, filter: Filter): void {
   state.version++;
 }
 
-/** The kinds seen so far, most frequent first (the filter's choices). */
+/**
+ * The kinds seen so far, most frequent first (the filter's choices): as many as the model counts
+ * by name, then OTHER_KINDS when events of further kinds came.
+ */
 export function kindsSeen(state: TimelineState): string[] {
   const kinds = state.model.kindCounts();
-  return [...kinds.keys()].sort((a, b) => (kinds.get(b) ?? 0) - (kinds.get(a) ?? 0) || a.localeCompare(b));
+  const names = [...kinds.keys()].sort((a, b) => (kinds.get(b) ?? 0) - (kinds.get(a) ?? 0) || a.localeCompare(b));
+  if (state.model.otherKindCount > 0) names.push(OTHER_KINDS);
+  return names;
 }
 
 function resetFromSnapshot(state: TimelineState, snapshot: RunSnapshot): void {
@@ -175,11 +184,6 @@ function rowFor(state: TimelineState, event: WireEvent): Row {
   }
 }
 
-function stepIdOf(event: WireEvent): string | undefined {
-  const id = event.data.step_id;
-  return typeof id === 'string' ? id : undefined;
-}
-
 /** A child row stays nested only when its step is known; otherwise it stands at the top level. */
 function nested(state: TimelineState, kind: RowKind, event: WireEvent): Row {
   const stepId = stepIdOf(event);
@@ -217,7 +221,9 @@ function filterRows(state: TimelineState): Row[] {
 
 function matches(state: TimelineState, row: Row): boolean {
   const { kind, text } = state.filter;
-  if (kind !== '' && row.event !== kind) return false;
+  if (kind === OTHER_KINDS) {
+    if (row.kind === 'omitted' || state.model.kindCounts().has(row.event)) return false;
+  } else if (kind !== '' && row.event !== kind) return false;
   if (text === '') return true;
   row.searchText ??= searchTextOf(state, row);
   return row.searchText.includes(text);

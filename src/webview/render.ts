@@ -1,11 +1,11 @@
 // Builds the run panel's DOM once and updates it from the view model: header, plan and
 // progress, toolbar, timeline rows, summary and artifacts. Every server string goes in with
 // textContent (through dom.ts), never as markup.
-import type { UiStrings } from '../runPanel/protocol';
+import { LATER_UI_STRINGS, type UiStrings } from '../runPanel/protocol';
 import { codicon, el, iconButton, setButtonLabel, setIcon, setText } from './dom';
 import { formatBytes } from '../common/format';
 import { connectionText, elapsedMs, fill, formatDuration, rowView, statusIcon, totalDurationMs } from './format';
-import { kindsSeen, type Row, type TimelineState } from './reducer';
+import { kindsSeen, OTHER_KINDS, type Row, type TimelineState } from './reducer';
 
 export const ROW_HEIGHT = 24;
 /** The raw JSON block under an expanded row: a bar, then up to this many lines before it scrolls. */
@@ -261,7 +261,7 @@ export function updateHeader(layout: Layout, state: TimelineState, now: number, 
     all.value = '';
     const options = [all];
     for (const kind of kinds) {
-      const option = el('option', undefined, kind);
+      const option = el('option', undefined, kind === OTHER_KINDS ? s.otherKinds ?? LATER_UI_STRINGS.otherKinds : kind);
       option.value = kind;
       options.push(option);
     }
@@ -302,10 +302,13 @@ export function fillRow(element: HTMLElement, row: Row, state: TimelineState, no
 }
 
 /** Fills the raw JSON block for a row; returns its height in px. */
-export function fillRaw(layout: Layout, row: Row): number {
-  // The event as the server sent it (without the host's receivedAt stamp).
+export function fillRaw(layout: Layout, row: Row, strings?: UiStrings): number {
+  // The event as the server sent it (without the host's receivedAt stamp), or as the host cut it.
   const json = JSON.stringify(row.raw ? { event: row.raw.event, data: row.raw.data } : {}, null, 2);
-  setText(layout.rawTitle, `${row.event} #${row.sequence}`);
+  const cut = row.raw?.truncatedBytes;
+  const mark = cut === undefined ? '' : ` · ${fill(strings?.eventTruncated ?? LATER_UI_STRINGS.eventTruncated, cut)}`;
+  setText(layout.rawTitle, `${row.event} #${row.sequence}${mark}`);
+  layout.raw.classList.toggle('truncated', cut !== undefined);
   setText(layout.rawJson, json);
   // Not data-sequence: only the timeline's rows carry that (the e2e suite counts them).
   layout.raw.dataset.forSequence = String(row.sequence);
