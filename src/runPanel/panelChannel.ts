@@ -88,10 +88,6 @@ export class PanelChannel {
     this.timers = options.timers ?? realTimers;
   }
 
-  get isReady(): boolean {
-    return this.ready;
-  }
-
   /** Events waiting: queued, or posted and not acknowledged. */
   get pendingEvents(): number {
     return this.queuedEvents + this.inFlightEvents();

@@ -68,8 +68,7 @@ export type ConnectionView =
   | { state: 'live' }
   | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string }
   | { state: 'ended'; status: string }
-  | { state: 'failed'; message: string; signInNeeded: boolean }
-  | { state: 'closed' };
+  | { state: 'failed'; message: string; signInNeeded: boolean };
 
 export interface ArtifactView {
   id: string;
@@ -88,7 +87,7 @@ export type ArtifactsView =
  * Localised strings the webview shows (the host owns l10n). Keys added since the host's list was
  * last brought up to date are optional: the webview falls back to English for them.
  */
-export type UiStrings = Record<UiStringKey, string> & Partial<Record<LaterUiStringKey, string>>;
+export type UiStrings = Record<UiStringKey, string>;
 
 /** Host -> webview. */
 export type HostMessage =
@@ -177,7 +176,6 @@ export const DEFAULT_UI_STRINGS = {
   reconnectingNow: 'Reconnecting…',
   ended: 'Ended',
   failed: 'Error',
-  closed: 'Stopped',
   retry: 'Retry',
   signIn: 'Sign in',
   elapsed: 'Elapsed',
@@ -213,15 +211,11 @@ export const DEFAULT_UI_STRINGS = {
   artifactsTruncated: 'Only the first {0} artifacts are listed.',
   open: 'Open',
   save: 'Save',
-} as const;
-
-/** Strings newer than the host's localised list (uiStrings.ts); see UiStrings. */
-export const LATER_UI_STRINGS = {
   /** The kind filter's choice for the events of kinds past the cap. */
   otherKinds: 'Other kinds',
   /** After an expanded event's title when the host cut it to its budget. */
   eventTruncated: 'truncated: {0} bytes as sent',
+  openEvent: 'Open as JSON',
 } as const;
 
 export type UiStringKey = keyof typeof DEFAULT_UI_STRINGS;
-export type LaterUiStringKey = keyof typeof LATER_UI_STRINGS;

@@ -4,7 +4,6 @@
 import { RunModel, DEFAULT_LIMITS, isTerminalEventName, fieldText, stepIdOf } from '../runPanel/runModel';
 import {
   DEFAULT_UI_STRINGS,
-  LATER_UI_STRINGS,
   type ArtifactsView,
   type ConnectionView,
   type HostMessage,
@@ -52,8 +51,6 @@ export interface TimelineState {
   connection: ConnectionView;
   artifacts: ArtifactsView;
   strings: UiStrings;
-  /** Bumped whenever rows or visible change, so the renderer knows to redraw. */
-  version: number;
 }
 
 export interface Change {
@@ -78,8 +75,7 @@ export function initialState(runId: string, limits = DEFAULT_LIMITS): TimelineSt
     info: { runId },
     connection: { state: 'connecting' },
     artifacts: { state: 'none' },
-    strings: { ...DEFAULT_UI_STRINGS, ...LATER_UI_STRINGS },
-    version: 0,
+    strings: { ...DEFAULT_UI_STRINGS },
   };
 }
 
@@ -91,7 +87,7 @@ export function reduce(state: TimelineState, message: HostMessage): Change {
       state.info = { ...message.info };
       state.connection = message.connection;
       state.artifacts = message.artifacts;
-      state.strings = { ...DEFAULT_UI_STRINGS, ...LATER_UI_STRINGS, ...message.strings };
+      state.strings = { ...DEFAULT_UI_STRINGS, ...message.strings };
       return { rows: true, header: true, artifacts: true, reset: true, appendedOnly: false };
     case 'events':
       return applyEvents(state, message.events);
@@ -125,14 +121,12 @@ export function applyEvents(state: TimelineState, events: readonly WireEvent[]):
       state.visible = filterRows(state);
     }
   }
-  state.version++;
   return { rows: true, header: true, artifacts: false, reset: false, appendedOnly };
 }
 
 export function setFilter(state: TimelineState, filter: Filter): void {
   state.filter = { kind: filter.kind, text: filter.text.trim().toLowerCase() };
   state.visible = state.filter.kind === '' && state.filter.text === '' ? state.rows : filterRows(state);
-  state.version++;
 }
 
 /**
@@ -161,7 +155,6 @@ function resetFromSnapshot(state: TimelineState, snapshot: RunSnapshot): void {
   state.rows = rows;
   for (const event of snapshot.recent) placeRow(rows, rowFor(state, event));
   state.visible = state.filter.kind === '' && state.filter.text === '' ? rows : filterRows(state);
-  state.version++;
 }
 
 function rowFor(state: TimelineState, event: WireEvent): Row {
