@@ -14,13 +14,16 @@ interface Result {
   stderr: string;
 }
 
-/** Runs the script with only the given switches: none inherited from the developer's shell. */
+/**
+ * Runs the script with only the given switches, none inherited from the developer's shell. Always a
+ * dry run, so that a script that stopped honouring a pretend switch cannot reach the real apt.
+ */
 function ensure(args: string[], vars: Record<string, string>): Result {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (!k.startsWith('ENSURE_SYSTEM_') && k !== 'CHROMIUM_PATH') env[k] = v;
   }
-  const r = spawnSync('bash', [SCRIPT, ...args], { env: { ...env, ...vars }, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync('bash', [SCRIPT, ...args], { env: { ...env, ENSURE_SYSTEM_DRY_RUN: '1', ...vars }, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -45,7 +48,7 @@ describe('scripts/ensure-system-packages.sh', () => {
   });
 
   it('as root, installs the missing ones with one non-interactive apt-get (dry run)', () => {
-    const r = ensure([], { ENSURE_SYSTEM_PRETEND_PRESENT: 'all', ENSURE_SYSTEM_PRETEND_MISSING: 'squid,libkrb5-dev', ENSURE_SYSTEM_AS_ROOT: '1', ENSURE_SYSTEM_DRY_RUN: '1' });
+    const r = ensure([], { ENSURE_SYSTEM_PRETEND_PRESENT: 'all', ENSURE_SYSTEM_PRETEND_MISSING: 'squid,libkrb5-dev', ENSURE_SYSTEM_AS_ROOT: '1' });
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.split('\n');
     assert.ok(lines.includes('  env DEBIAN_FRONTEND=noninteractive apt-get update -qq'), r.stdout);
@@ -76,7 +79,7 @@ describe('scripts/ensure-system-packages.sh', () => {
   });
 
   it('without apt-get, names the packages and exits 1 with no apt command', () => {
-    const r = ensure(['--for', 'ci'], { ENSURE_SYSTEM_PRETEND_PRESENT: 'all', ENSURE_SYSTEM_PRETEND_MISSING: 'openssl', ENSURE_SYSTEM_NO_APT: '1', ENSURE_SYSTEM_AS_ROOT: '1', ENSURE_SYSTEM_DRY_RUN: '1' });
+    const r = ensure(['--for', 'ci'], { ENSURE_SYSTEM_PRETEND_PRESENT: 'all', ENSURE_SYSTEM_PRETEND_MISSING: 'openssl', ENSURE_SYSTEM_NO_APT: '1', ENSURE_SYSTEM_AS_ROOT: '1' });
     assert.equal(r.code, 1);
     assert.match(r.stdout, /`\.ci\/run`:\n {2}openssl /);
     assert.match(r.stderr, /apt-get is not available here: install those with your system's package manager/);
