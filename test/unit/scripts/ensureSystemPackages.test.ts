@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { repoRoot } from '../../e2e/harness/paths';
+import { compiledTestDir, repoRoot } from '../../e2e/harness/paths';
 
 const SCRIPT = path.join(repoRoot(), 'scripts', 'ensure-system-packages.sh');
 const ALL = ['ripgrep', 'libkrb5-dev', 'build-essential', 'python3', 'chromium', 'curl', 'openssl', 'squid'];
@@ -92,5 +92,29 @@ describe('scripts/ensure-system-packages.sh', () => {
     const typo = ensure([], { ENSURE_SYSTEM_PRETEND_MISSING: 'chrome' });
     assert.equal(typo.code, 2);
     assert.match(typo.stderr, /unknown package 'chrome'/);
+  });
+});
+
+describe('a missing Chromium in the browser harness', () => {
+  // CHROMIUM is read from the environment when the module loads, hence a child process.
+  function launchError(chromiumPath: string): string {
+    const browserJs = path.join(compiledTestDir, 'e2e', 'harness', 'browser.js');
+    const code = `try { require(${JSON.stringify(browserJs)}).chromiumExecutable(); console.log('found'); } catch (e) { console.log(e.stack); }`;
+    const r = spawnSync(process.execPath, ['-e', code], { env: { ...process.env, CHROMIUM_PATH: chromiumPath }, encoding: 'utf8' });
+    return r.stdout.trim();
+  }
+
+  it('is one line naming the same apt command as the script, with no stack trace', () => {
+    const out = launchError(path.join(repoRoot(), 'no-such-chromium'));
+    assert.equal(out.split('\n').length, 1, out);
+    assert.match(out, /^Chromium not found at CHROMIUM_PATH=.*no-such-chromium: run `sudo apt-get install -y --no-install-recommends chromium`/);
+  });
+
+  it('is the same error for a file that is there but cannot run', () => {
+    assert.match(launchError(path.join(repoRoot(), 'package.json')), /^Chromium not found at CHROMIUM_PATH=.*package\.json: run `sudo apt-get/);
+  });
+
+  it('is no error when the file is there and executable', () => {
+    assert.equal(launchError(process.execPath), 'found');
   });
 });
