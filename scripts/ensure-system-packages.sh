@@ -111,6 +111,8 @@ for entry in "${PACKAGES[@]}"; do
   if [[ " ${missing[*]} " == *" $name "* ]]; then printf '  %-16s %s\n' "$name" "$why"; fi
 done
 
+# another apt on the machine holds the lock for a while: wait for it rather than fail
+UPDATE_ARGS=(update -qq -o DPkg::Lock::Timeout=300)
 INSTALL_ARGS=(install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=300 "${missing[@]}")
 USER_COMMAND="sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}"
 
@@ -142,7 +144,7 @@ fi
 echo "installing them with apt (as $who): ${missing[*]}"
 if [ -n "${ENSURE_SYSTEM_DRY_RUN:-}" ]; then
   echo "dry run, would run:"
-  echo "  ${as[*]} apt-get update -qq"
+  echo "  ${as[*]} apt-get ${UPDATE_ARGS[*]}"
   echo "  ${as[*]} apt-get ${INSTALL_ARGS[*]}"
   exit 0
 fi
@@ -150,7 +152,7 @@ fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # dpkg's per-package lines go to the log, shown only when apt fails
-if ! "${as[@]}" apt-get update -qq </dev/null >"$log" 2>&1 ||
+if ! "${as[@]}" apt-get "${UPDATE_ARGS[@]}" </dev/null >"$log" 2>&1 ||
   ! "${as[@]}" apt-get "${INSTALL_ARGS[@]}" </dev/null >>"$log" 2>&1; then
   tail -n 20 "$log" >&2
   echo "apt-get failed (above). Run this yourself to see why, then \`$AGAIN\` again:" >&2

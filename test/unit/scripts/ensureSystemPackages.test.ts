@@ -51,7 +51,7 @@ describe('scripts/ensure-system-packages.sh', () => {
     const r = ensure([], { ENSURE_SYSTEM_PRETEND_PRESENT: 'all', ENSURE_SYSTEM_PRETEND_MISSING: 'squid,libkrb5-dev', ENSURE_SYSTEM_AS_ROOT: '1' });
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.split('\n');
-    assert.ok(lines.includes('  env DEBIAN_FRONTEND=noninteractive apt-get update -qq'), r.stdout);
+    assert.ok(lines.includes('  env DEBIAN_FRONTEND=noninteractive apt-get update -qq -o DPkg::Lock::Timeout=300'), r.stdout);
     assert.ok(lines.includes('  env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=300 libkrb5-dev squid'), r.stdout);
     assert.equal(lines.filter((l) => /apt-get update/.test(l)).length, 1);
   });
