@@ -208,7 +208,7 @@ export class ApiClient {
 
   /** ApiError 'not_supported' when the server has no file list. */
   async listFiles(params: PageParams & { purpose?: string } = {}, opts: CallOptions = {}): Promise<Page<FileRecord>> {
-    return this.getPage<FileRecord>('/files', pageQuery(params, { purpose: params.purpose }), opts, true);
+    return this.getPage<FileRecord>('/files', 'files', pageQuery(params, { purpose: params.purpose }), opts, true);
   }
 
   iterateFiles(params: PageParams & { purpose?: string } = {}, opts: CallOptions = {}): AsyncIterable<FileRecord> {
@@ -259,7 +259,7 @@ export class ApiClient {
   }
 
   async listTasks(params: PageParams = {}, opts: CallOptions = {}): Promise<Page<TaskRecord>> {
-    return this.getPage<TaskRecord>('/tasks', pageQuery(params), opts, true);
+    return this.getPage<TaskRecord>('/tasks', 'tasks', pageQuery(params), opts, true);
   }
 
   iterateTasks(params: PageParams = {}, opts: CallOptions = {}): AsyncIterable<TaskRecord> {
@@ -273,7 +273,7 @@ export class ApiClient {
   }
 
   async listRuns(params: PageParams & { task_id?: string } = {}, opts: CallOptions = {}): Promise<Page<RunRecord>> {
-    return this.getPage<RunRecord>('/runs', pageQuery(params, { task_id: params.task_id }), opts, true);
+    return this.getPage<RunRecord>('/runs', 'runs', pageQuery(params, { task_id: params.task_id }), opts, true);
   }
 
   iterateRuns(params: PageParams & { task_id?: string } = {}, opts: CallOptions = {}): AsyncIterable<RunRecord> {
@@ -281,7 +281,7 @@ export class ApiClient {
   }
 
   async listRunArtifacts(runId: string, params: PageParams = {}, opts: CallOptions = {}): Promise<Page<ArtifactRecord>> {
-    return this.getPage<ArtifactRecord>(`/runs/${seg(runId)}/artifacts`, pageQuery(params), opts, false);
+    return this.getPage<ArtifactRecord>(`/runs/${seg(runId)}/artifacts`, 'artifacts', pageQuery(params), opts, false);
   }
 
   iterateRunArtifacts(runId: string, params: PageParams = {}, opts: CallOptions = {}): AsyncIterable<ArtifactRecord> {
@@ -343,14 +343,14 @@ export class ApiClient {
     });
   }
 
-  private getPage<T>(path: string, query: Query, opts: CallOptions, assumed: boolean): Promise<Page<T>> {
+  private getPage<T>(path: string, what: string, query: Query, opts: CallOptions, assumed: boolean): Promise<Page<T>> {
     return this.call({
       method: 'GET',
       path,
       query,
       signal: opts.signal,
       assumed,
-      consume: async (res) => parsePage<T>(await readJson(res)),
+      consume: async (res) => parsePage<T>(await readJson(res), what, this.logger),
     });
   }
 
