@@ -112,8 +112,11 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
       } catch (err) {
         throw fsProblem(err, name);
       }
+      // Thrown before the closing boundary: the request is abandoned and the server keeps nothing.
+      const changed = () => invalid(`"${name}" changed while it was being uploaded; nothing was kept.`);
       try {
-        if ((await handle.stat()).size !== size) throw invalid(`"${name}" changed while it was being uploaded.`);
+        const atOpen = await handle.stat({ bigint: true });
+        if (atOpen.size !== BigInt(size)) throw changed();
         yield frame.head;
         onProgress?.(0, size);
         let sent = 0;
@@ -128,11 +131,14 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
           } catch (err) {
             throw fsProblem(err, name);
           }
-          if (bytesRead === 0) throw invalid(`"${name}" got shorter while it was being uploaded.`);
+          if (bytesRead === 0) throw changed();
           yield bytesRead === length ? chunk : chunk.subarray(0, bytesRead);
           sent += bytesRead;
           onProgress?.(sent, size);
         }
+        // An edit in place keeps the size: the modification time tells (nanoseconds where the OS has them).
+        const atEnd = await handle.stat({ bigint: true });
+        if (atEnd.size !== atOpen.size || atEnd.mtimeNs !== atOpen.mtimeNs) throw changed();
         yield frame.tail;
       } finally {
         await handle.close();
