@@ -2,10 +2,10 @@
 // logging) and the typed resource calls built on it. Plain Node; never imports vscode.
 import { randomUUID } from 'node:crypto';
 import { backoffDelay, parseRetryAfter, sleep, type BackoffPolicy } from './backoff';
-import { normaliseBaseUrl } from './baseUrl';
+import { normaliseBaseUrl, withoutUserInfo } from './baseUrl';
 import { downloadToFile, readLimited } from './download';
 import { ApiError, errorFromResponse, errorFromTransport, isApiError, isTlsFailure } from './errors';
-import { silentLogger, type Logger } from './logger';
+import { escapingLogger, silentLogger, type Logger } from './logger';
 import { clampLimit, paginate } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
 import { Transport, type ResponseHeaders, type TransportResponse } from './transport';
@@ -170,7 +170,7 @@ export class ApiClient {
     this.origin = origin;
     this.prefix = prefix;
     this.getApiKey = options.getApiKey;
-    this.logger = options.logger ?? silentLogger;
+    this.logger = escapingLogger(options.logger ?? silentLogger);
     this.userAgent = options.userAgent ?? 'agent-runtime-vscode/dev';
     this.maxRetries = Math.max(0, options.maxRetries ?? 2);
     this.timeoutMs = options.timeoutMs ?? 30_000;
@@ -481,19 +481,5 @@ export class ApiClient {
     if (retryInMs !== undefined) line += `; retrying in ${retryInMs} ms`;
     if (error) this.logger.warn(line);
     else this.logger.info(line);
-  }
-}
-
-
-/** The address as the user typed it, minus any user:password part (it may hold a secret). */
-function withoutUserInfo(text: string): string {
-  try {
-    const url = new URL(text);
-    if (!url.username && !url.password) return text;
-    url.username = '';
-    url.password = '';
-    return url.toString();
-  } catch {
-    return text.replace(/\/\/[^/@]*@/, '//');
   }
 }

@@ -1,5 +1,6 @@
 // The one error class of the API layer, its kinds, and the sentence a user sees for any error.
 // Deeper code throws ApiError; the edge (a command handler) turns it into a message.
+import { escapeControls } from './logger';
 
 export type ApiErrorKind =
   | 'authentication' // 401: missing or rejected API key
@@ -75,11 +76,14 @@ export function isAbort(err: unknown): boolean {
 
 // ---- construction from responses and transport failures, and the sentence for users ----
 
-/** Replaces every occurrence of `secret` (the API key) in `text`. */
+/**
+ * Replaces every occurrence of `secret` (the API key, however short) in `text`, then any other
+ * bearer token. The exact key goes first: the token pattern stops at a space, so a key holding
+ * one would otherwise be cut in two and its tail left in clear.
+ */
 export function redact(text: string, secret?: string): string {
-  let out = text.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***');
-  if (secret && secret.length >= 4) out = out.split(secret).join('***');
-  return out;
+  const out = secret ? text.split(secret).join('***') : text;
+  return out.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***');
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -149,9 +153,9 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
     const text = plainTextOf(init.bodyText);
     message = text ? `The service answered ${statusLabel(status)}: "${text}"` : undefined;
   }
-  message = redact(message ?? `The service answered ${statusLabel(status)} to ${init.method} ${init.path}`, secret);
-  if (code) code = redact(code, secret);
-  if (param) param = redact(param, secret);
+  message = escapeControls(redact(message ?? `The service answered ${statusLabel(status)} to ${init.method} ${init.path}`, secret));
+  if (code) code = escapeControls(redact(code, secret));
+  if (param) param = escapeControls(redact(param, secret));
 
   let kind = kindForStatus(status);
   if (init.assumedEndpoint && (status === 405 || (status === 404 && !(isApiShape && /not[_ ]?found|no[_ ]?such|missing/i.test(`${code ?? ''} ${type ?? ''}`))))) {

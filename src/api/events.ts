@@ -3,7 +3,7 @@
 // stalls, restarts, rate limits). Pull-based: bytes are read only when the consumer asks.
 import { backoffDelay, MAX_RETRY_AFTER_MS, sleep, type BackoffPolicy } from './backoff';
 import { ApiError, isApiError, kindForStatus, type ApiErrorKind } from './errors';
-import { silentLogger, type Logger } from './logger';
+import { escapingLogger, silentLogger, type Logger } from './logger';
 import { decodeRunEvent, terminalStatus } from './runEventDecoding';
 import { SseReader } from './sseReader';
 import { isTerminalEvent, type RunEvent } from './types';
@@ -131,7 +131,7 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     }
     this.client = client;
     this.runId = runId;
-    this.logger = opts.logger ?? silentLogger;
+    this.logger = escapingLogger(opts.logger ?? silentLogger);
     const idle = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // setTimeout turns anything above 2^31-1 ms (Infinity included) into 1 ms: clamp, or switch off.
     this.idleTimeoutMs = Number.isFinite(idle) && idle > 0 ? Math.min(idle, MAX_TIMER_MS) : 0;
