@@ -9,7 +9,9 @@ import { escapingLogger, silentLogger, type Logger } from './logger';
 import { clampLimit, paginate } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
 import { Transport, type ResponseHeaders, type TransportResponse } from './transport';
+import { pathSegment } from './pathSegment';
 import { prepareUpload, type UploadOptions } from './upload';
+import { MAX_UPLOAD_BYTES } from './types';
 import type {
   ArtifactRecord,
   CreateTaskRequest,
@@ -49,7 +51,12 @@ export interface PostOptions extends CallOptions {
 
 export interface DownloadOptions extends CallOptions {
   onProgress?: (received: number, total?: number) => void;
+  /** Past this many bytes the download fails as 'too_large' (a body without a length has no other cap). */
+  maxBytes?: number;
 }
+
+/** Twice the spec's upload limit: no file the service stores should be larger. */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 2 * MAX_UPLOAD_BYTES;
 
 export interface EventStreamResponse {
   status: number;
@@ -91,13 +98,11 @@ function header(headers: ResponseHeaders, name: string): string | undefined {
 
 function isRetryable(err: ApiError): boolean {
   if (err.kind === 'connection' || err.kind === 'timeout') return !isTlsFailure(err);
+  // The key was used for another body: retrying the same request can only get the same answer.
+  if (err.status === 409 && err.code === 'idempotency_key_reused') return false;
   return err.status !== undefined && (RETRY_STATUSES.has(err.status) || err.status >= 500);
 }
 
-function seg(id: string): string {
-  if (typeof id !== 'string' || id === '') throw new ApiError({ kind: 'validation', message: 'An identifier is required.' });
-  return encodeURIComponent(id);
-}
 
 function pageQuery(params: PageParams | undefined, extra: Query = {}): Query {
   const limit = params?.limit === undefined ? undefined : clampLimit(params.limit);
@@ -194,13 +199,13 @@ export class ApiClient {
   }
 
   async getFile(id: string, opts: CallOptions = {}): Promise<FileRecord> {
-    return this.getJson(`/files/${seg(id)}`, opts, (v) => parseRecord<FileRecord>(v, 'file'));
+    return this.getJson(`/files/${pathSegment(id)}`, opts, (v) => parseRecord<FileRecord>(v, 'file'));
   }
 
   async deleteFile(id: string, opts: CallOptions = {}): Promise<DeletedFile> {
     return this.call({
       method: 'DELETE',
-      path: `/files/${seg(id)}`,
+      path: `/files/${pathSegment(id)}`,
       signal: opts.signal,
       consume: async (res) => parseDeleted(await readJson(res), id),
     });
@@ -219,9 +224,9 @@ export class ApiClient {
   async downloadFile(fileId: string, targetPath: string, opts: DownloadOptions = {}): Promise<{ path: string; bytes: number }> {
     return this.call({
       method: 'GET',
-      path: `/files/${seg(fileId)}/content`,
+      path: `/files/${pathSegment(fileId)}/content`,
       signal: opts.signal,
-      consume: (res, signal) => downloadToFile(res, targetPath, signal, opts.onProgress),
+      consume: (res, signal) => downloadToFile(res, targetPath, signal, opts.onProgress, opts.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES),
     });
   }
 
@@ -229,7 +234,7 @@ export class ApiClient {
   async readFileContent(fileId: string, opts: CallOptions & { maxBytes?: number } = {}): Promise<{ content: Uint8Array; contentType?: string }> {
     return this.call({
       method: 'GET',
-      path: `/files/${seg(fileId)}/content`,
+      path: `/files/${pathSegment(fileId)}/content`,
       signal: opts.signal,
       consume: async (res) => ({
         content: await readLimited(res.body, opts.maxBytes ?? 10 * 1024 * 1024, 'error'),
@@ -255,7 +260,7 @@ export class ApiClient {
   }
 
   async getTask(id: string, opts: CallOptions = {}): Promise<TaskRecord> {
-    return this.getJson(`/tasks/${seg(id)}`, opts, (v) => parseRecord<TaskRecord>(v, 'task'), true);
+    return this.getJson(`/tasks/${pathSegment(id)}`, opts, (v) => parseRecord<TaskRecord>(v, 'task'), true);
   }
 
   async listTasks(params: PageParams = {}, opts: CallOptions = {}): Promise<Page<TaskRecord>> {
@@ -269,7 +274,7 @@ export class ApiClient {
   // ---- runs and artifacts ----
 
   async getRun(id: string, opts: CallOptions = {}): Promise<RunRecord> {
-    return this.getJson(`/runs/${seg(id)}`, opts, (v) => parseRecord<RunRecord>(v, 'run'), true);
+    return this.getJson(`/runs/${pathSegment(id)}`, opts, (v) => parseRecord<RunRecord>(v, 'run'), true);
   }
 
   async listRuns(params: PageParams & { task_id?: string } = {}, opts: CallOptions = {}): Promise<Page<RunRecord>> {
@@ -281,7 +286,7 @@ export class ApiClient {
   }
 
   async listRunArtifacts(runId: string, params: PageParams = {}, opts: CallOptions = {}): Promise<Page<ArtifactRecord>> {
-    return this.getPage<ArtifactRecord>(`/runs/${seg(runId)}/artifacts`, 'artifacts', pageQuery(params), opts, false);
+    return this.getPage<ArtifactRecord>(`/runs/${pathSegment(runId)}/artifacts`, 'artifacts', pageQuery(params), opts, false);
   }
 
   iterateRunArtifacts(runId: string, params: PageParams = {}, opts: CallOptions = {}): AsyncIterable<ArtifactRecord> {
@@ -294,7 +299,7 @@ export class ApiClient {
    */
   async openEventStream(runId: string, opts: { after?: number; signal?: AbortSignal } = {}): Promise<EventStreamResponse> {
     this.checkUsable();
-    const path = `/runs/${seg(runId)}/events`;
+    const path = `/runs/${pathSegment(runId)}/events`;
     const signal = opts.signal;
     const key = await this.apiKey(signal);
     const started = performance.now();

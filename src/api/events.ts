@@ -126,7 +126,7 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
   private iterator: AsyncIterableIterator<RunEvent> | undefined;
 
   constructor(client: EventStreamSource, runId: string, opts: SubscribeOptions = {}) {
-    if (opts.after !== undefined && !(Number.isInteger(opts.after) && opts.after >= 0)) {
+    if (opts.after !== undefined && !(Number.isSafeInteger(opts.after) && opts.after >= 0 && opts.after < Number.MAX_SAFE_INTEGER)) {
       throw new ApiError({ kind: 'validation', message: `"after" must be a non-negative integer sequence, not ${String(opts.after)}.` });
     }
     this.client = client;
