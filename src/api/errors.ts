@@ -26,6 +26,8 @@ export interface ApiErrorInit {
   code?: string;
   type?: string;
   param?: string;
+  /** A limit the server named (too_many_attachments: how many a task may have). */
+  limit?: number;
   requestId?: string;
   retryAfterMs?: number;
   cause?: unknown;
@@ -38,6 +40,7 @@ export class ApiError extends Error {
   readonly code?: string;
   readonly type?: string;
   readonly param?: string;
+  readonly limit?: number;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
 
@@ -48,6 +51,7 @@ export class ApiError extends Error {
     this.code = init.code;
     this.type = init.type;
     this.param = init.param;
+    this.limit = init.limit;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
   }
@@ -131,6 +135,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   let code: string | undefined;
   let type: string | undefined;
   let param: string | undefined;
+  let limit: number | undefined;
   let message: string | undefined;
   let isApiShape = false;
   try {
@@ -145,6 +150,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
         type = asString(e.type);
         param = asString(e.param);
         message = asString(e.message);
+        if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) limit = e.limit as number;
       } else {
         message = asString(inner) ?? asString(record.message) ?? asString(record.detail);
       }
@@ -162,7 +168,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
     kind = 'not_supported';
     message = `This server does not offer ${init.method} ${init.path} (it answered ${statusLabel(status)}).`;
   }
-  return new ApiError({ kind, status, code, type, param, message, requestId, retryAfterMs });
+  return new ApiError({ kind, status, code, type, param, limit, message, requestId, retryAfterMs });
 }
 
 export interface TransportErrorContext {
