@@ -6,6 +6,7 @@ import { ApiError, isApiError, kindForStatus, type ApiErrorKind } from './errors
 import { escapingLogger, silentLogger, type Logger } from './logger';
 import { decodeRunEvent, terminalStatus } from './runEventDecoding';
 import { SseReader } from './sseReader';
+import type { ResponseBody, ResponseHeaders } from './transport';
 import { isTerminalEvent, type RunEvent } from './types';
 
 export type ConnectionState =
@@ -40,11 +41,11 @@ const EMPTY_CLOSES_BEFORE_RUN_CHECK = 2;
 
 const FINISHED_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled', 'canceled', 'succeeded']);
 
-/** The shape of ApiClient's EventStreamResponse that the subscription reads. */
+/** An opened run event stream: what ApiClient.openEventStream returns and the subscription reads. */
 export interface OpenedEventStream {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): void };
+  headers: ResponseHeaders;
+  body: ResponseBody;
   requestId?: string;
 }
 
