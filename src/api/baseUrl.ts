@@ -45,11 +45,22 @@ export function normaliseBaseUrl(raw: string): string {
 }
 
 /**
- * The address for messages, without a user:password part (it may hold a secret). Works on text
- * that does not parse: everything up to the last "@" after the scheme goes, since a password
- * may itself hold "/", "@" or spaces. An address that is never used may lose a path part.
+ * The address for messages, without a user:password part (it may hold a secret). Text that does
+ * not parse as an http(s) URL loses everything up to its last "@" after the scheme, since a
+ * password may itself hold "/", "@" or spaces (such an address is never used, only shown).
  */
 export function withoutUserInfo(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'https:' || url.protocol === 'http:') {
+      if (!url.username && !url.password) return text;
+      url.username = '';
+      url.password = '';
+      return url.toString();
+    }
+  } catch {
+    // Not a URL: fall through to the textual cut.
+  }
   const at = text.lastIndexOf('@');
   if (at < 0) return text;
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';

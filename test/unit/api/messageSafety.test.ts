@@ -19,6 +19,11 @@ describe('api messages and log lines', () => {
       assert.doesNotMatch(said, /admin/, said);
       await client.dispose();
     }
+    // Without a scheme the user name parses as one ("admin:"); the password still never shows.
+    const bare = new ApiClient({ baseUrl: 'admin:hunter2@example.com', getApiKey: async () => 'k-1234' });
+    const err = await rejectionOf(bare.getTask('task_1'));
+    assert.doesNotMatch([bare.baseUrl, (err as Error).message, describeError(err)].join('\n'), /hunter2/);
+    await bare.dispose();
   });
 
   it('redacts the whole key, even one with spaces after "Bearer", and any non-empty key', () => {
