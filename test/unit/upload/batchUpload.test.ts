@@ -2,8 +2,9 @@
 // sends each failed file under the key of its first attempt, so a file the server stored before
 // the answer was lost is not stored twice.
 import * as assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isApiError } from '../../../src/api/errors';
 import { uploadBatch, type UploadKeys } from '../../../src/upload/batchUpload';
 import type { PlannedFile } from '../../../src/upload/uploadPlan';
 import { makeTempDir, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
@@ -20,6 +21,7 @@ describe('upload/batchUpload', () => {
     await ctx.close();
     await temp.remove();
   });
+  afterEach(() => ctx.runtime.clearFaults());
 
   it('"Retry Failed" reuses each file\'s key: a file stored before its answer was lost is stored once', async () => {
     const files: PlannedFile[] = [];
@@ -41,5 +43,20 @@ describe('upload/batchUpload', () => {
     assert.deepEqual(retry.failed, []);
     const stored = (await ctx.client.listFiles({ limit: 100 })).data.map((f) => f.filename).sort();
     assert.deepEqual(stored, ['a.txt', 'b.txt']);
+  });
+
+  it('sends a planned symbolic link only when the batch is told the user confirmed it', async function () {
+    if (process.platform === 'win32') this.skip();
+    const target = join(temp.dir, 'target.txt');
+    await writeFile(target, 'linked content');
+    const link = join(temp.dir, 'link.txt');
+    await symlink(target, link);
+    const planned: PlannedFile = { path: link, name: 'link.txt', bytes: 14, symlinkTarget: await realpath(target) };
+    const unconfirmed = await uploadBatch(ctx.client, [planned], 'task_input', {});
+    assert.equal(unconfirmed.failed.length, 1);
+    assert.ok(isApiError(unconfirmed.failed[0].error, 'validation'), String(unconfirmed.failed[0].error));
+    const confirmed = await uploadBatch(ctx.client, [planned], 'task_input', { followSymlinks: true });
+    assert.equal(confirmed.uploaded.length, 1);
+    assert.equal(new TextDecoder().decode((await ctx.client.readFileContent(confirmed.uploaded[0].record.id)).content), 'linked content');
   });
 });
