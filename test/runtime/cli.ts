@@ -12,7 +12,11 @@ interface CliOptions {
   adminKey: string;
   reset: boolean;
   quiet: boolean;
+  approvalTimeoutMs?: number;
 }
+
+/** The seeded approval waits this long, so that someone opening the sandbox days later still finds it. */
+const SEEDED_APPROVAL_TIMEOUT_MS = 30 * 24 * 60 * 60 * 1000;
 
 const USAGE = `Usage: node out/test/runtime/cli.js [options]
   --port <n>          port on 127.0.0.1 (default 8787; 0 = any free port)
@@ -20,6 +24,7 @@ const USAGE = `Usage: node out/test/runtime/cli.js [options]
   --pace <ms>         delay between the built-in agent's events (default 400)
   --key <key>         API key (default $AGENT_RUNTIME_SANDBOX_KEY or 'sandbox-key')
   --admin-key <key>   key for /__admin/* (default 'sandbox-admin-key')
+  --approval-timeout <ms>  how long an approval waits for a decision (default 300000 = 5 minutes)
   --reset             delete the data directory first
   --quiet             do not print one line per request
 `;
@@ -68,6 +73,9 @@ function parseArgs(argv: string[]): CliOptions {
       case '--admin-key':
         options.adminKey = value(i++, flag);
         break;
+      case '--approval-timeout':
+        options.approvalTimeoutMs = integer(value(i++, flag), flag);
+        break;
       case '--reset':
         options.reset = true;
         break;
@@ -100,7 +108,7 @@ async function main(): Promise<void> {
   const seededMarker = path.join(options.dataDir, 'sandbox-seeded.json');
   if (!fs.existsSync(seededMarker)) {
     // Seed at full speed on a private port, so the example task is already finished at start.
-    const seeder = await startRuntime({ dataDir: options.dataDir, apiKeys: [options.apiKey], adminKey: options.adminKey });
+    const seeder = await startRuntime({ dataDir: options.dataDir, apiKeys: [options.apiKey], adminKey: options.adminKey, approvalTimeoutMs: SEEDED_APPROVAL_TIMEOUT_MS });
     try {
       const seeded = await seedSandbox(seeder.baseUrl, options.apiKey);
       fs.writeFileSync(seededMarker, JSON.stringify(seeded));
@@ -115,6 +123,7 @@ async function main(): Promise<void> {
     apiKeys: [options.apiKey],
     adminKey: options.adminKey,
     eventDelayMs: options.paceMs,
+    approvalTimeoutMs: options.approvalTimeoutMs,
     log: options.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
   });
   process.stdout.write(

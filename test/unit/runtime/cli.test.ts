@@ -49,10 +49,12 @@ describe('runtime: sandbox CLI', function () {
       const files = (await (await fetch(`${sandbox.baseUrl}/v1/files`, { headers: auth })).json()) as { data: { filename: string }[] };
       assert.deepStrictEqual(files.data.map((f) => f.filename).sort(), ['meeting-notes.md', 'sales.csv', 'welcome.md']);
       const tasks = (await (await fetch(`${sandbox.baseUrl}/v1/tasks`, { headers: auth })).json()) as { data: { status: string; run_id: string }[] };
-      assert.strictEqual(tasks.data.length, 1);
-      assert.strictEqual(tasks.data[0].status, 'completed');
-      const artifacts = (await (await fetch(`${sandbox.baseUrl}/v1/runs/${tasks.data[0].run_id}/artifacts`, { headers: auth })).json()) as { data: unknown[] };
-      assert.strictEqual(artifacts.data.length, 2);
+      assert.deepStrictEqual(tasks.data.map((t) => t.status), ['awaiting_approval', 'completed'], 'newest first: the run waiting for approval, the finished one');
+      const artifacts = (await (await fetch(`${sandbox.baseUrl}/v1/runs/${tasks.data[1].run_id}/artifacts`, { headers: auth })).json()) as { data: { name: string }[] };
+      assert.deepStrictEqual(artifacts.data.map((a) => a.name).sort(), ['changes.patch', 'meeting-notes.md', 'report.md', 'summary.json', 'welcome.md']);
+      const pending = (await (await fetch(`${sandbox.baseUrl}/v1/approvals?status=pending`, { headers: auth })).json()) as { data: { run_id: string; expires_at: string }[] };
+      assert.deepStrictEqual(pending.data.map((a) => a.run_id), [tasks.data[0].run_id], 'the seeded run still waits after the seeding runtime stopped');
+      assert.ok(Date.parse(pending.data[0].expires_at) > Date.now() + 24 * 60 * 60 * 1000, 'a long expiry, so a new user finds it');
     } finally {
       assert.strictEqual(await stop(sandbox.child), 0, 'a clean exit');
     }
