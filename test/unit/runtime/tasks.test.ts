@@ -141,6 +141,27 @@ describe('runtime: tasks and the built-in agent', () => {
     assert.strictEqual(((await call(rt, 'GET', '/v1/files?purpose=artifact')).json.data as unknown[]).length, 4);
   });
 
+  it('answers 400 too_many_attachments with the limit past 100 attachments (maxAttachments)', async () => {
+    const fileId = await uploadOk(rt, 'a.md', '# A\n');
+    const attachments = (n: number) => Array.from({ length: n }, () => ({ type: 'document', fileId }));
+    const res = await call(rt, 'POST', '/v1/tasks', { body: { objective: 'Too many', attachments: attachments(101) } });
+    assert.strictEqual(res.status, 400);
+    const error = res.json.error as Record<string, unknown>;
+    assert.deepStrictEqual([error.type, error.code, error.param, error.limit], ['invalid_request_error', 'too_many_attachments', 'attachments', 100]);
+    assert.strictEqual(typeof error.message, 'string');
+    assert.strictEqual((await call(rt, 'POST', '/v1/tasks', { body: { objective: 'Just enough', attachments: attachments(100) } })).status, 201);
+
+    const small = await startRuntime({ maxAttachments: 2 });
+    try {
+      const other = await uploadOk(small, 'a.md', '# A\n');
+      const three = Array.from({ length: 3 }, () => ({ type: 'document', fileId: other }));
+      const refused = await call(small, 'POST', '/v1/tasks', { body: { objective: 'Three', attachments: three } });
+      assert.strictEqual((refused.json.error as Record<string, unknown>).limit, 2);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('runs a short plan for a task without attachments', async () => {
     const task = await createTask(rt, 'Think about nothing');
     const { events } = await runToEnd(rt, task.run_id);
