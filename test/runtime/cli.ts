@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { startRuntime } from './index';
-import { seedSandbox } from './sandboxSeed';
+import { SEEDED_APPROVAL_TIMEOUT_MS, seedSandbox } from './sandboxSeed';
 
 interface CliOptions {
   port: number;
@@ -15,8 +15,6 @@ interface CliOptions {
   approvalTimeoutMs?: number;
 }
 
-/** The seeded approval waits this long, so that someone opening the sandbox days later still finds it. */
-const SEEDED_APPROVAL_TIMEOUT_MS = 30 * 24 * 60 * 60 * 1000;
 
 const USAGE = `Usage: node out/test/runtime/cli.js [options]
   --port <n>          port on 127.0.0.1 (default 8787; 0 = any free port)

@@ -29,6 +29,12 @@ north,Q2,134000
 south,Q2,101500
 `;
 
+/**
+ * The approvalTimeoutMs to seed with (the seeding runtime's option), so that someone opening the
+ * sandbox days later still finds the seeded run waiting.
+ */
+export const SEEDED_APPROVAL_TIMEOUT_MS = 30 * 24 * 60 * 60 * 1000;
+
 interface Uploaded {
   id: string;
 }
