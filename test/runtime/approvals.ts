@@ -57,11 +57,6 @@ export class ApprovalDesk {
     return this.store.get(id);
   }
 
-  pendingFor(runId: string): ApprovalRecord | undefined {
-    this.expireDue();
-    return this.store.all().find((a) => a.run_id === runId && a.status === 'pending');
-  }
-
   /**
    * Settles a pending approval, or throws 409 with the current record: `approval_expired` when
    * its time ran out (even if the timer has not fired yet), else `approval_already_decided`.

@@ -58,10 +58,20 @@ describe('runtime: sandbox CLI', function () {
     } finally {
       assert.strictEqual(await stop(sandbox.child), 0, 'a clean exit');
     }
-    const again = await startCli(['--data-dir', dataDir, '--key', 'cli-key']);
+    const again = await startCli(['--data-dir', dataDir, '--key', 'cli-key', '--approval-timeout', '60000', '--pace', '0']);
     try {
-      const files = (await (await fetch(`${again.baseUrl}/v1/files`, { headers: { Authorization: 'Bearer cli-key' } })).json()) as { data: unknown[] };
+      const headers = { Authorization: 'Bearer cli-key' };
+      const files = (await (await fetch(`${again.baseUrl}/v1/files`, { headers })).json()) as { data: unknown[] };
       assert.strictEqual(files.data.length, 3, 'seeded once per data dir, data kept');
+      const body = JSON.stringify({ objective: 'Ask before writing' });
+      const task = (await (await fetch(`${again.baseUrl}/v1/tasks`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body })).json()) as { run_id: string };
+      let approval: { created_at: string; expires_at: string } | undefined;
+      await waitFor(async () => {
+        const page = (await (await fetch(`${again.baseUrl}/v1/approvals?run_id=${task.run_id}`, { headers })).json()) as { data: { created_at: string; expires_at: string }[] };
+        approval = page.data[0];
+        return approval !== undefined;
+      }, 'the approval request');
+      assert.strictEqual(Date.parse(approval?.expires_at ?? '') - Date.parse(approval?.created_at ?? ''), 60000, '--approval-timeout');
     } finally {
       await stop(again.child);
     }

@@ -172,6 +172,17 @@ describe('runtime: steering runs', () => {
       assert.deepStrictEqual(withoutSequence(events.slice(0, 6)), withoutSequence(source.slice(0, 6)));
     });
 
+    it('makes one fork of a retry with the same Idempotency-Key, and replays it', async () => {
+      const runId = await rt.createSyntheticRun({ events: 4 });
+      const request = { body: { after_sequence: 2 }, headers: { 'Idempotency-Key': 'fork-once' } };
+      const first = await call(rt, 'POST', `/v1/runs/${runId}/fork`, request);
+      const again = await call(rt, 'POST', `/v1/runs/${runId}/fork`, request);
+      assert.strictEqual(again.headers.get('idempotent-replayed'), 'true');
+      assert.strictEqual(again.json.id, first.json.id);
+      const taskRuns = (await call(rt, 'GET', `/v1/runs?task_id=${first.json.task_id}`)).json.data as unknown[];
+      assert.strictEqual(taskRuns.length, 2, 'the source and one fork');
+    });
+
     it('answers 400 for an after_sequence past the end, or not a positive integer', async () => {
       const runId = await rt.createSyntheticRun({ events: 4 });
       const past = await call(rt, 'POST', `/v1/runs/${runId}/fork`, { body: { after_sequence: 6 } });
