@@ -15,7 +15,6 @@ interface CliOptions {
   approvalTimeoutMs?: number;
 }
 
-
 const USAGE = `Usage: node out/test/runtime/cli.js [options]
   --port <n>          port on 127.0.0.1 (default 8787; 0 = any free port)
   --data-dir <path>   where records, event logs and encrypted blobs live (default <repo>/.cache/sandbox-data)
