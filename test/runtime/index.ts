@@ -43,6 +43,8 @@ export interface SyntheticRunRequest {
   taskObjective?: string;
   /** After its events the run asks for this approval, waits, then goes on to `terminal`. */
   approval?: SyntheticApproval;
+  /** The run's usage.cost amount in USD, e.g. "12.40" (counted in GET /v1/usage); default no usage. */
+  cost?: string;
 }
 
 export interface RuntimeHandle {

@@ -49,6 +49,8 @@ export interface SyntheticRunOptions {
   unknownKinds?: boolean;
   taskObjective?: string;
   approval?: SyntheticApproval;
+  /** The run's usage.cost amount in USD (a decimal string); without it the run carries no usage. */
+  cost?: string;
 }
 
 export interface CoreSettings {
@@ -259,7 +261,8 @@ export class RuntimeCore {
       run_id: runId,
     });
     const meta: RunMeta = { synthetic: { events, unknownKinds: options.unknownKinds === true, terminal, live, ...(options.approval ? { approval: options.approval } : {}) } };
-    this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'running', created_at: created, started_at: created }, meta);
+    const usage = options.cost === undefined ? {} : { usage: { cost: { amount: options.cost, currency: CURRENCY } } };
+    this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'running', created_at: created, started_at: created, ...usage }, meta);
     const log = new RunEventLog(path.join(this.eventsDir, `${runId}.jsonl`), { events, unknownKinds: options.unknownKinds === true }, live ? 0 : events);
     this.logs.set(runId, log);
     if (live) {

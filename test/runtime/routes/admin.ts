@@ -74,6 +74,8 @@ export const adminRoutes: Route[] = [
         if (terminal !== undefined && terminal !== null && (typeof terminal !== 'string' || !isTerminalStatus(terminal))) {
           throw badRequest('terminal must be completed, failed, cancelled or null.', 'terminal');
         }
+        const cost = body.cost;
+        if (cost !== undefined && (typeof cost !== 'string' || !/^\d+(\.\d{1,2})?$/.test(cost))) throw badRequest('cost must be a decimal string such as "12.40".', 'cost');
         const runId = await ctx.core.createSyntheticRun({
           events,
           terminal,
@@ -81,6 +83,7 @@ export const adminRoutes: Route[] = [
           unknownKinds: body.unknownKinds === true,
           taskObjective: typeof body.taskObjective === 'string' ? body.taskObjective : undefined,
           approval: parseSyntheticApproval(body.approval),
+          cost,
         });
         return { status: 201, body: { run_id: runId, task_id: ctx.core.runs.get(runId)?.task_id } };
       })(ctx),

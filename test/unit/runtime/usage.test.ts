@@ -37,6 +37,15 @@ describe('runtime: usage and spend', () => {
     assert.deepStrictEqual((await call(rt, 'GET', '/v1/usage')).json.spend, { amount: '0.08', currency: 'USD' });
   });
 
+  it('lets a synthetic run (admin) carry a given cost, counted in the spend', async () => {
+    const created = await call(rt, 'POST', '/__admin/runs', { key: rt.adminKey, body: { events: 2, cost: '12.40' } });
+    assert.strictEqual(created.status, 201);
+    assert.deepStrictEqual((await call(rt, 'GET', `/v1/runs/${created.json.run_id}`)).json.usage, { cost: { amount: '12.40', currency: 'USD' } });
+    await rt.createSyntheticRun({ events: 1, cost: '0.60' });
+    assert.deepStrictEqual((await call(rt, 'GET', '/v1/usage')).json.spend, { amount: '13.00', currency: 'USD' });
+    assert.strictEqual((await call(rt, 'POST', '/__admin/runs', { key: rt.adminKey, body: { events: 1, cost: 12.4 } })).status, 400);
+  });
+
   it('reports the quota given in the options, or null for none', async () => {
     const none = await startRuntime({ quota: null });
     const custom = await startRuntime({ quota: { amount: '12.40', currency: 'EUR' } });
