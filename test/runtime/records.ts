@@ -94,11 +94,6 @@ export function nowTimestamp(): string {
   return new Date().toISOString();
 }
 
-/** Cents to a decimal string: "0.06". */
-export function formatCents(cents: number): string {
-  return (cents / 100).toFixed(2);
-}
-
 export function isTerminalStatus(status: string): status is TerminalStatus {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
 }

@@ -8,8 +8,8 @@ import { RunEventLog, TERMINAL_EVENT_NAMES } from './eventLog';
 import { badRequest, conflict } from './httpErrors';
 import { RecordStore } from './recordStore';
 import { completedSteps, copiedEvents, nextStepNumber, stepIdsIn } from './runLineage';
+import { addCents, usageReport, usd } from './spend';
 import {
-  formatCents,
   isTerminalStatus,
   newId,
   nowTimestamp,
@@ -65,7 +65,6 @@ export const DEFAULT_CORE_SETTINGS: CoreSettings = {
   quota: { amount: '100.00', currency: 'USD' },
 };
 
-const CURRENCY = 'USD';
 
 export class RuntimeCore {
   readonly files: RecordStore<FileRecord>;
@@ -124,7 +123,7 @@ export class RuntimeCore {
       created_at: nowTimestamp(),
       run_id: runId,
     });
-    this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: task.created_at, usage: zeroCost() }, {});
+    this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: task.created_at, usage: usd('0.00') }, {});
     this.startAgent(task, runId);
     return task;
   }
@@ -226,23 +225,8 @@ export class RuntimeCore {
     return this.approvals.decide(approvalId, decision, note);
   }
 
-  /** Spend of the current calendar month (UTC): the cost of the runs created in it. */
   usage(): Record<string, unknown> {
-    const now = new Date();
-    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-    let cents = 0;
-    for (const run of this.runs.all()) {
-      const created = Date.parse(run.created_at);
-      if (created >= start.getTime() && created < end.getTime() && run.usage) cents += toCents(run.usage.cost.amount);
-    }
-    return {
-      object: 'usage',
-      period_start: start.toISOString(),
-      period_end: end.toISOString(),
-      spend: { amount: formatCents(cents), currency: CURRENCY },
-      quota: this.settings.quota,
-    };
+    return usageReport(this.runs.all(), this.settings.quota);
   }
 
   async createSyntheticRun(options: SyntheticRunOptions): Promise<string> {
@@ -261,7 +245,7 @@ export class RuntimeCore {
       run_id: runId,
     });
     const meta: RunMeta = { synthetic: { events, unknownKinds: options.unknownKinds === true, terminal, live, ...(options.approval ? { approval: options.approval } : {}) } };
-    const usage = options.cost === undefined ? {} : { usage: { cost: { amount: options.cost, currency: CURRENCY } } };
+    const usage = options.cost === undefined ? {} : { usage: usd(options.cost) };
     this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'running', created_at: created, started_at: created, ...usage }, meta);
     const log = new RunEventLog(path.join(this.eventsDir, `${runId}.jsonl`), { events, unknownKinds: options.unknownKinds === true }, live ? 0 : events);
     this.logs.set(runId, log);
@@ -315,9 +299,7 @@ export class RuntimeCore {
   }
 
   private chargeStep(runId: string): void {
-    const run = this.requireRun(runId);
-    const cents = toCents(run.usage?.cost.amount ?? '0') + STEP_COST_CENTS;
-    this.runs.update(runId, { usage: { cost: { amount: formatCents(cents), currency: CURRENCY } } });
+    this.runs.update(runId, { usage: addCents(this.requireRun(runId).usage, STEP_COST_CENTS) });
   }
 
   private startDerivedRun(
@@ -333,7 +315,7 @@ export class RuntimeCore {
     const followUp = instructions ? { stepId: `step_${nextStepNumber(usedStepIds, baseSteps(task).length)}`, text: instructions } : undefined;
     const runId = newId('run');
     const run = this.runs.insert(
-      { id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: nowTimestamp(), ...lineage, usage: zeroCost() },
+      { id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: nowTimestamp(), ...lineage, usage: usd('0.00') },
       { agent: { doneSteps: [...done], ...(followUp ? { followUp } : {}) } },
     );
     this.tasks.update(task.id, { run_id: runId, status: 'queued' });
@@ -473,12 +455,4 @@ export class RuntimeCore {
       }
     }
   }
-}
-
-function zeroCost(): { cost: Money } {
-  return { cost: { amount: '0.00', currency: CURRENCY } };
-}
-
-function toCents(amount: string): number {
-  return Math.round(Number(amount) * 100);
 }
