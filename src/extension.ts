@@ -119,7 +119,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     ...registerSidebarCommands(deps, sidebar),
     registerWatchRunCommand(deps, runPanels),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
-    vscode.commands.registerCommand(Commands.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_QUERY)),
+    // One way into the Settings editor: the extension's settings, or one of them (`Settings.baseUrl`).
+    vscode.commands.registerCommand(Commands.openSettings, (query?: unknown) =>
+      vscode.commands.executeCommand('workbench.action.openSettings', typeof query === 'string' && query.startsWith(`${Settings.section}.`) ? query : SETTINGS_QUERY)),
     announceFinishedRuns(runs, (taskId) => service.client.getTask(taskId)),
     sidebar.onDidChangeReachability((reachable) => status.setReachable(reachable)),
     service.onDidChange(() => {

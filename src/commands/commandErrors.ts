@@ -1,6 +1,7 @@
 // Errors are caught at the edge: every command handler runs through `guarded`, which shows the
 // one sentence a user can act on, offers the next step, and logs the details.
 import * as vscode from 'vscode';
+import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import { describeError, isAbort, isApiError } from '../api/errors';
 
@@ -42,7 +43,7 @@ export function reportError(reporter: ErrorReporter, context: string, err: unkno
     : [showLog];
   void notify.error(sentence, ...actions).then((choice) => {
     if (choice === showLog) reporter.log.show(true);
-    if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentRuntime');
+    if (choice === openSettings) void vscode.commands.executeCommand(Commands.openSettings);
   });
 }
 
