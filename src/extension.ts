@@ -119,9 +119,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     ...registerSidebarCommands(deps, sidebar),
     registerWatchRunCommand(deps, runPanels),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
-    // One way into the Settings editor: the extension's settings, or one of them (`Settings.baseUrl`).
+    // One way into the Settings editor: the extension's settings, or one of ours or of http.*.
     vscode.commands.registerCommand(Commands.openSettings, (query?: unknown) =>
-      vscode.commands.executeCommand('workbench.action.openSettings', typeof query === 'string' && query.startsWith(`${Settings.section}.`) ? query : SETTINGS_QUERY)),
+      vscode.commands.executeCommand('workbench.action.openSettings', typeof query === 'string' && /^(agentRuntime|http)\.\w+$/.test(query) ? query : SETTINGS_QUERY)),
     announceFinishedRuns(runs, (taskId) => service.client.getTask(taskId)),
     sidebar.onDidChangeReachability((reachable) => status.setReachable(reachable)),
     service.onDidChange(() => {
