@@ -2,7 +2,8 @@
 // stream, with no status poll of that run; and nothing is polled while the Tasks view is hidden.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import { RunNode, TaskNode, type TreeNode } from '../../src/views/nodes';
+// Types only: the extension runs from its bundle, so its row classes are not these (no instanceof).
+import type { RunNode, TaskNode, TreeNode } from '../../src/views/nodes';
 import { extensionApi, signInForTests, testEnv, waitFor } from './support';
 
 async function admin(path: string, body: unknown): Promise<unknown> {
@@ -18,10 +19,10 @@ async function admin(path: string, body: unknown): Promise<unknown> {
 
 async function runRow(tasks: { getChildren(node?: TreeNode): Promise<TreeNode[]> }, objective: string): Promise<RunNode> {
   return waitFor(`the run row of "${objective}"`, async () => {
-    const task = (await tasks.getChildren()).find((n) => n instanceof TaskNode && n.task.objective === objective);
-    if (!(task instanceof TaskNode)) return undefined;
+    const task = (await tasks.getChildren()).find((n) => n.contextValue === 'task' && (n as TaskNode).task.objective === objective);
+    if (!task) return undefined;
     const [run] = await tasks.getChildren(task);
-    return run instanceof RunNode ? run : undefined;
+    return run?.contextValue?.startsWith('run') ? (run as RunNode) : undefined;
   });
 }
 
