@@ -31,5 +31,5 @@ export const UI = {
   runPanelRow: '[role="listitem"][data-sequence]',
   reconnecting: /reconnecting/i,
   /** A task's only run reads as "Run 1" (runs show as people read them, never as raw ids). */
-  firstRunRow: /\bRun 1\b/,
+  firstRunRow: /\bRun 1(?!\d)/,
 } as const;
