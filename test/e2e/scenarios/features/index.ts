@@ -3,6 +3,7 @@
 import { Scenario } from '../types';
 import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
+import { reviewChanges, reviewChangesThreeWay } from './review';
 import { signIn } from './signIn';
 import { uploadAndAttach } from './uploadAttach';
 import { runPanelDark, runPanelHighContrast, runPanelLight } from './themes';
@@ -24,4 +25,6 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runPanelLight,
   runPanelDark,
   runPanelHighContrast,
+  reviewChanges,
+  reviewChangesThreeWay,
 ];
