@@ -1,7 +1,10 @@
 // Runs every test suite the README promises (unit, extension host, UI end to end) one after
 // the other, echoes their output, and ends with one `N passed, N failed` line for all of them.
+// First it makes sure the system packages are there (installing them when it can), so a fresh
+// machine stops at once with the command to run instead of minutes later in a suite.
 'use strict';
-const { spawn } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
+const path = require('path');
 
 const suites = (process.env.TEST_SUITES || 'test:unit,test:ext,test:e2e').split(',');
 
@@ -30,7 +33,21 @@ function counts(out) {
   return { passed, failed };
 }
 
+/** True when every system package is present or was just installed; otherwise the script said what to run. */
+function systemPackagesReady() {
+  const script = path.join(__dirname, '..', 'scripts', 'ensure-system-packages.sh');
+  console.log('\n=== system packages (scripts/ensure-system-packages.sh --for test) ===');
+  const result = spawnSync('bash', [script, '--for', 'test'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.error) console.error(`cannot run ${script}: ${result.error.message}`);
+  return result.status === 0;
+}
+
 (async () => {
+  if (!systemPackagesReady()) {
+    console.log('\nno suite was run: the system packages above are missing');
+    console.log('\n0 passed, 1 failed');
+    process.exit(1);
+  }
   let passed = 0;
   let failed = 0;
   const broken = [];

@@ -22,7 +22,7 @@ export function normaliseBaseUrl(raw: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ApiError({ kind: 'validation', message: `The service address "${text}" is not a valid URL; use e.g. https://agents.example.com.` });
+    throw new ApiError({ kind: 'validation', message: `The service address "${withoutUserInfo(text)}" is not a valid URL; use e.g. https://agents.example.com.` });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ApiError({ kind: 'validation', message: `The service address must start with https:// (got ${url.protocol}//).` });
@@ -42,4 +42,27 @@ export function normaliseBaseUrl(raw: string): string {
   // Tolerate a pasted ".../v1": the client adds the version segment itself.
   const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   return `${url.protocol}//${url.host}${path}`;
+}
+
+/**
+ * The address for messages, without a user:password part (it may hold a secret). Text that does
+ * not parse as an http(s) URL loses everything up to its last "@" after the scheme, since a
+ * password may itself hold "/", "@" or spaces (such an address is never used, only shown).
+ */
+export function withoutUserInfo(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'https:' || url.protocol === 'http:') {
+      if (!url.username && !url.password) return text;
+      url.username = '';
+      url.password = '';
+      return url.toString();
+    }
+  } catch {
+    // Not a URL: fall through to the textual cut.
+  }
+  const at = text.lastIndexOf('@');
+  if (at < 0) return text;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
+  return `${scheme}${text.slice(Math.max(at + 1, scheme.length))}`;
 }

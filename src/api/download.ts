@@ -38,8 +38,14 @@ export async function downloadToFile(
   targetPath: string,
   signal: AbortSignal,
   onProgress?: (received: number, total?: number) => void,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<{ path: string; bytes: number }> {
   const total = contentLength(res);
+  const tooLarge = () => new ApiError({ kind: 'too_large', message: `The download is larger than ${maxBytes} bytes; it was stopped and nothing was kept` });
+  if (total !== undefined && total > maxBytes) {
+    res.body.destroy();
+    throw tooLarge();
+  }
   const folder = dirname(targetPath);
   // Same folder, so the final rename is atomic and never crosses file systems.
   const temp = join(folder, `.${basename(targetPath)}.${randomBytes(6).toString('hex')}.part`);
@@ -51,6 +57,8 @@ export async function downloadToFile(
     try {
       onProgress?.(0, total);
       for await (const chunk of res.body) {
+        // Counted as it streams: a body without Content-Length (or lying about it) has no other cap.
+        if (received + chunk.length > maxBytes) throw tooLarge();
         let offset = 0;
         while (offset < chunk.length) {
           const { bytesWritten } = await onDisk(handle.write(chunk, offset, chunk.length - offset), targetPath);

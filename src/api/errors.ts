@@ -1,5 +1,6 @@
 // The one error class of the API layer, its kinds, and the sentence a user sees for any error.
 // Deeper code throws ApiError; the edge (a command handler) turns it into a message.
+import { escapeControls } from './logger';
 
 export type ApiErrorKind =
   | 'authentication' // 401: missing or rejected API key
@@ -26,6 +27,8 @@ export interface ApiErrorInit {
   code?: string;
   type?: string;
   param?: string;
+  /** A limit the server named (too_many_attachments: how many a task may have). */
+  limit?: number;
   requestId?: string;
   retryAfterMs?: number;
   cause?: unknown;
@@ -38,6 +41,7 @@ export class ApiError extends Error {
   readonly code?: string;
   readonly type?: string;
   readonly param?: string;
+  readonly limit?: number;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
 
@@ -48,6 +52,7 @@ export class ApiError extends Error {
     this.code = init.code;
     this.type = init.type;
     this.param = init.param;
+    this.limit = init.limit;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
   }
@@ -76,11 +81,14 @@ export function isAbort(err: unknown): boolean {
 
 // ---- construction from responses and transport failures, and the sentence for users ----
 
-/** Replaces every occurrence of `secret` (the API key) in `text`. */
+/**
+ * Replaces every occurrence of `secret` (the API key, however short) in `text`, then any other
+ * bearer token. The exact key goes first: the token pattern stops at a space, so a key holding
+ * one would otherwise be cut in two and its tail left in clear.
+ */
 export function redact(text: string, secret?: string): string {
-  let out = text.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***');
-  if (secret && secret.length >= 4) out = out.split(secret).join('***');
-  return out;
+  const out = secret ? text.split(secret).join('***') : text;
+  return out.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***');
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -128,6 +136,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   let code: string | undefined;
   let type: string | undefined;
   let param: string | undefined;
+  let limit: number | undefined;
   let message: string | undefined;
   let isApiShape = false;
   try {
@@ -142,6 +151,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
         type = asString(e.type);
         param = asString(e.param);
         message = asString(e.message);
+        if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) limit = e.limit as number;
       } else {
         message = asString(inner) ?? asString(record.message) ?? asString(record.detail);
       }
@@ -150,16 +160,16 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
     const text = plainTextOf(init.bodyText);
     message = text ? `The service answered ${statusLabel(status)}: "${text}"` : undefined;
   }
-  message = redact(message ?? `The service answered ${statusLabel(status)} to ${init.method} ${init.path}`, secret);
-  if (code) code = redact(code, secret);
-  if (param) param = redact(param, secret);
+  message = escapeControls(redact(message ?? `The service answered ${statusLabel(status)} to ${init.method} ${init.path}`, secret));
+  if (code) code = escapeControls(redact(code, secret));
+  if (param) param = escapeControls(redact(param, secret));
 
   let kind = kindForStatus(status);
   if (init.assumedEndpoint && (status === 405 || (status === 404 && !(isApiShape && /not[_ ]?found|no[_ ]?such|missing/i.test(`${code ?? ''} ${type ?? ''}`))))) {
     kind = 'not_supported';
     message = `This server does not offer ${init.method} ${init.path} (it answered ${statusLabel(status)}).`;
   }
-  return new ApiError({ kind, status, code, type, param, message, requestId, retryAfterMs });
+  return new ApiError({ kind, status, code, type, param, limit, message, requestId, retryAfterMs });
 }
 
 export interface TransportErrorContext {

@@ -3,9 +3,10 @@
 // stalls, restarts, rate limits). Pull-based: bytes are read only when the consumer asks.
 import { backoffDelay, MAX_RETRY_AFTER_MS, sleep, type BackoffPolicy } from './backoff';
 import { ApiError, isApiError, kindForStatus, type ApiErrorKind } from './errors';
-import { silentLogger, type Logger } from './logger';
+import { escapingLogger, silentLogger, type Logger } from './logger';
 import { decodeRunEvent, terminalStatus } from './runEventDecoding';
 import { SseReader } from './sseReader';
+import type { ResponseBody, ResponseHeaders } from './transport';
 import { isTerminalEvent, type RunEvent } from './types';
 
 export type ConnectionState =
@@ -40,11 +41,11 @@ const EMPTY_CLOSES_BEFORE_RUN_CHECK = 2;
 
 const FINISHED_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled', 'canceled', 'succeeded']);
 
-/** The shape of ApiClient's EventStreamResponse that the subscription reads. */
+/** An opened run event stream: what ApiClient.openEventStream returns and the subscription reads. */
 export interface OpenedEventStream {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): void };
+  headers: ResponseHeaders;
+  body: ResponseBody;
   requestId?: string;
 }
 
@@ -126,12 +127,12 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
   private iterator: AsyncIterableIterator<RunEvent> | undefined;
 
   constructor(client: EventStreamSource, runId: string, opts: SubscribeOptions = {}) {
-    if (opts.after !== undefined && !(Number.isInteger(opts.after) && opts.after >= 0)) {
+    if (opts.after !== undefined && !(Number.isSafeInteger(opts.after) && opts.after >= 0 && opts.after < Number.MAX_SAFE_INTEGER)) {
       throw new ApiError({ kind: 'validation', message: `"after" must be a non-negative integer sequence, not ${String(opts.after)}.` });
     }
     this.client = client;
     this.runId = runId;
-    this.logger = opts.logger ?? silentLogger;
+    this.logger = escapingLogger(opts.logger ?? silentLogger);
     const idle = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // setTimeout turns anything above 2^31-1 ms (Infinity included) into 1 ms: clamp, or switch off.
     this.idleTimeoutMs = Number.isFinite(idle) && idle > 0 ? Math.min(idle, MAX_TIMER_MS) : 0;

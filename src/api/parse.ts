@@ -1,6 +1,8 @@
 // Loose checks of what the server answers: strict only where the spec is (a record has an id, a
-// page has a data array), everything else kept as it came so unknown fields survive.
+// page has a data array), the fields the views display made safe (text is a string or absent,
+// bytes a number or absent), everything else kept as it came so unknown fields survive.
 import { ApiError } from './errors';
+import type { Logger } from './logger';
 import type { DeletedFile, Page } from './types';
 
 function protocol(message: string): ApiError {
@@ -11,12 +13,34 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A record with at least a string id; every other field is kept. */
-export function parseRecord<T extends { id: string }>(value: unknown, what: string): T {
-  if (!isObject(value) || typeof value.id !== 'string' || value.id === '') {
-    throw protocol(`The ${what} record in the answer has no id.`);
+// The text fields of the spec's and PROTOCOL-NOTES' records; views put them in labels and paths.
+const TEXT_FIELDS = [
+  'object', 'purpose', 'filename', 'content_type', 'created_at', 'objective', 'status', 'run_id',
+  'task_id', 'name', 'file_id', 'started_at', 'completed_at',
+] as const;
+
+function hasId(value: unknown): value is Record<string, unknown> & { id: string } {
+  return isObject(value) && typeof value.id === 'string' && value.id !== '';
+}
+
+/** A copy whose displayed fields have the types the record interfaces promise. */
+function safeFields<T>(value: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...value };
+  for (const field of TEXT_FIELDS) {
+    if (!(field in out)) continue;
+    const v = out[field];
+    if (typeof v === 'string') continue;
+    out[field] = typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
   }
-  return value as T;
+  if ('bytes' in out && !(Number.isSafeInteger(out.bytes) && (out.bytes as number) >= 0)) out.bytes = undefined;
+  if ('attachments' in out) out.attachments = Array.isArray(out.attachments) ? out.attachments.filter(isObject) : undefined;
+  return out as T;
+}
+
+/** A record with at least a non-empty string id; every other field is kept, the displayed ones made safe. */
+export function parseRecord<T extends { id: string }>(value: unknown, what: string): T {
+  if (!hasId(value)) throw protocol(`The ${what} record in the answer has no id.`);
+  return safeFields<T>(value);
 }
 
 /** DELETE answers 200 with a body or 204 without one. */
@@ -26,16 +50,23 @@ export function parseDeleted(value: unknown, id: string): DeletedFile {
   return { ...value, id: typeof value.id === 'string' ? value.id : id } as DeletedFile;
 }
 
-/** The list envelope: `data` must be an array; has_more counts only when literally true. */
-export function parsePage<T>(value: unknown): Page<T> {
+/**
+ * The list envelope: `data` must be an array; items that are not records with a string id are
+ * dropped (one warning per page, naming no value); has_more counts only when literally true.
+ */
+export function parsePage<T>(value: unknown, what = 'items', logger?: Logger): Page<T> {
   if (!isObject(value) || !Array.isArray(value.data)) {
     throw protocol('The list in the answer has no data array.');
   }
+  const data: T[] = [];
+  for (const item of value.data as unknown[]) if (hasId(item)) data.push(safeFields<T>(item));
+  const dropped = value.data.length - data.length;
+  if (dropped > 0) logger?.warn(`Dropped ${dropped} of ${value.data.length} ${what} in a list answer: not records with a string id.`);
   const cursor = value.next_cursor;
   return {
     ...value,
     object: typeof value.object === 'string' ? value.object : 'list',
-    data: value.data as T[],
+    data,
     has_more: value.has_more === true,
     next_cursor: typeof cursor === 'string' && cursor !== '' ? cursor : null,
   };

@@ -45,6 +45,11 @@ export function decodeRunEvent(name: string | undefined, dataText: string): Deco
   if (!Number.isSafeInteger(data.sequence) || (data.sequence as number) < 0) {
     return { ok: false, reason: `a "${excerpt(event)}" message without an integer sequence: ${excerpt(dataText)}` };
   }
+  // At the top of the range nothing could follow it: taken as the last sequence, it would make
+  // every later event look like a duplicate.
+  if ((data.sequence as number) >= Number.MAX_SAFE_INTEGER) {
+    return { ok: false, reason: `a "${excerpt(event)}" message whose sequence is out of range: ${excerpt(dataText)}` };
+  }
   const typed = data as RunEvent['data'];
   if (KNOWN_SHAPES.get(event)?.(data) === true) {
     // The shape check is exactly the field types of the union member named `event`.

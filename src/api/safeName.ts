@@ -24,7 +24,8 @@ export function safeFileName(name: unknown, fallback = 'download'): string {
   if (text === '' || /^_+$/.test(text)) {
     return fallback === 'download' ? fallback : safeFileName(fallback);
   }
-  const stem = text.split('.')[0];
+  // Windows drops trailing spaces and dots before matching a device name: "CON .txt" is CON.
+  const stem = text.split('.')[0].replace(/[\s.]+$/, '');
   if (WINDOWS_RESERVED.test(stem)) text = `_${text}`;
   return text;
 }

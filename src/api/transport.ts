@@ -27,10 +27,9 @@ export type { NetworkSettings } from './network/settings';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
-/** A response body: async iterable of bytes, destroyable, with undici's text() for small bodies. */
+/** A response body: async iterable of bytes, destroyable. */
 export interface ResponseBody extends AsyncIterable<Uint8Array> {
   destroy(error?: Error): void;
-  text(): Promise<string>;
 }
 
 export interface TransportResponse {
@@ -98,7 +97,7 @@ export class Transport {
       throw err;
     }
     // destroy() without an error makes undici emit one; with nobody listening that would be an
-    // uncaught exception. Readers (for await, text()) still see every error.
+    // uncaught exception. Readers (for await) still see every error.
     res.body.on('error', () => undefined);
     return { status: res.statusCode, headers: res.headers, body: res.body };
   }

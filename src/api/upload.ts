@@ -1,6 +1,7 @@
 // The streamed upload: checks made before any byte is sent, then a multipart body read from disk
 // in chunks (memory stays flat whatever the size), reopened for each retry.
-import { open, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { contentTypeFor } from './contentType';
 import { ApiError } from './errors';
@@ -21,6 +22,11 @@ export interface UploadOptions {
    * to reach the server's own check.
    */
   maxBytes?: number;
+  /**
+   * Send the target of a symbolic link given as `path`; without it a link is refused, because
+   * its target may be a file the user never meant to share (the editor asks first).
+   */
+  followSymlinks?: boolean;
 }
 
 export interface PreparedUpload {
@@ -32,6 +38,10 @@ export interface PreparedUpload {
 }
 
 const CHUNK_BYTES = 512 * 1024;
+
+// The file checked is the file read: a path swapped for a link after the checks fails to open
+// (ELOOP) instead of sending the link's target. Windows has no O_NOFOLLOW (and no such links by default).
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
 function invalid(message: string, param = 'file'): ApiError {
   return new ApiError({ kind: 'validation', param, message });
@@ -46,6 +56,7 @@ function fsProblem(err: unknown, name: string): ApiError {
   if (code === 'ENOENT' || code === 'ENOTDIR') return invalid(`The file "${name}" does not exist.`);
   if (code === 'EACCES' || code === 'EPERM') return invalid(`The file "${name}" cannot be read (permission denied).`);
   if (code === 'EISDIR') return invalid(`"${name}" is a folder, not a file.`);
+  if (code === 'ELOOP') return invalid(`"${name}" was replaced by a symbolic link; nothing was sent.`);
   return invalid(`The file "${name}" cannot be read (${typeof code === 'string' ? code : 'unknown error'}).`);
 }
 
@@ -59,8 +70,15 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
   const filename = opts.filename ?? name;
   if (filename.trim() === '') throw invalid('The file name is empty.');
   let size: number;
+  let readPath = path;
   try {
-    const info = await stat(path);
+    if ((await lstat(path)).isSymbolicLink()) {
+      readPath = await realpath(path);
+      if (opts.followSymlinks !== true) {
+        throw invalid(`"${name}" is a symbolic link to ${readPath}; it is sent only when following links is confirmed.`);
+      }
+    }
+    const info = await stat(readPath);
     if (info.isDirectory()) throw invalid(`"${name}" is a folder, not a file.`);
     if (!info.isFile()) throw invalid(`"${name}" is not a regular file.`);
     size = info.size;
@@ -72,7 +90,7 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
     throw invalid(`"${name}" is ${megabytes(size)} (${size} bytes), over the limit of ${megabytes(limit)} (${limit} bytes) per file.`);
   }
   try {
-    await (await open(path, 'r')).close();
+    await (await open(readPath, OPEN_FLAGS)).close();
   } catch (err) {
     throw fsProblem(err, name);
   }
@@ -90,12 +108,15 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
       const cancelled = () => new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
       let handle;
       try {
-        handle = await open(path, 'r');
+        handle = await open(readPath, OPEN_FLAGS);
       } catch (err) {
         throw fsProblem(err, name);
       }
+      // Thrown before the closing boundary: the request is abandoned and the server keeps nothing.
+      const changed = () => invalid(`"${name}" changed while it was being uploaded; nothing was kept.`);
       try {
-        if ((await handle.stat()).size !== size) throw invalid(`"${name}" changed while it was being uploaded.`);
+        const atOpen = await handle.stat({ bigint: true });
+        if (atOpen.size !== BigInt(size)) throw changed();
         yield frame.head;
         onProgress?.(0, size);
         let sent = 0;
@@ -110,11 +131,14 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
           } catch (err) {
             throw fsProblem(err, name);
           }
-          if (bytesRead === 0) throw invalid(`"${name}" got shorter while it was being uploaded.`);
+          if (bytesRead === 0) throw changed();
           yield bytesRead === length ? chunk : chunk.subarray(0, bytesRead);
           sent += bytesRead;
           onProgress?.(sent, size);
         }
+        // An edit in place keeps the size: the modification time tells (nanoseconds where the OS has them).
+        const atEnd = await handle.stat({ bigint: true });
+        if (atEnd.size !== atOpen.size || atEnd.mtimeNs !== atOpen.mtimeNs) throw changed();
         yield frame.tail;
       } finally {
         await handle.close();

@@ -1,5 +1,8 @@
 // The host's side of the wire to one webview: nothing goes out until the webview says `ready`,
-// then a full `reset` first and batched events at most once per interval. Pure (timers injected).
+// then a full `reset` first and batched events at most once per interval. What waits for a webview
+// that falls behind is bounded: past the cap the backlog is dropped for one fresh `reset`.
+// Pure (timers injected).
+import { jsonBytes } from './eventBudget';
 import type { HostMessage, WireEvent } from './protocol';
 
 export interface Timers {
@@ -17,17 +20,50 @@ export interface PanelChannelOptions {
   intervalMs?: number;
   /** Most events in one message; a backlog goes out over several intervals. */
   maxEventsPerMessage?: number;
+  /**
+   * Most events waiting (queued, or posted and not acknowledged) before the backlog is dropped
+   * and one fresh `reset` goes instead: the host's model already holds what the webview needs.
+   */
+  maxPendingEvents?: number;
+  /** The same, in bytes of event data. */
+  maxPendingBytes?: number;
+  /**
+   * Messages posted and not acknowledged after which posting waits for an `ack`. Only once the
+   * webview has acknowledged anything: a page that never does still gets its events.
+   */
+  maxUnacked?: number;
+  /** The size the byte cap counts an event as. */
+  eventBytes?: (event: WireEvent) => number;
   timers?: Timers;
+}
+
+interface InFlight {
+  batch: number;
+  events: number;
+  bytes: number;
 }
 
 export class PanelChannel {
   private ready = false;
   private queue: HostMessage[] = [];
+  private queuedEvents = 0;
+  private queuedBytes = 0;
+  /** Posted and not yet acknowledged; tracked once the webview has acknowledged something. */
+  private inFlight: InFlight[] = [];
+  private acksSeen = false;
+  private nextBatch = 1;
+  /** The backlog was dropped: the next post is a fresh reset, which covers whatever comes meanwhile. */
+  private resetDue = false;
+  private collapseCount = 0;
   private timer: unknown;
   private lastFlush = Number.NEGATIVE_INFINITY;
   private disposed = false;
   private readonly intervalMs: number;
   private readonly maxEvents: number;
+  private readonly maxPendingEvents: number;
+  private readonly maxPendingBytes: number;
+  private readonly maxUnacked: number;
+  private readonly eventBytes: (event: WireEvent) => number;
   private readonly timers: Timers;
 
   /**
@@ -45,41 +81,76 @@ export class PanelChannel {
   ) {
     this.intervalMs = options.intervalMs ?? 32;
     this.maxEvents = options.maxEventsPerMessage ?? 1000;
+    this.maxPendingEvents = options.maxPendingEvents ?? 20_000;
+    this.maxPendingBytes = options.maxPendingBytes ?? 16 * 1024 * 1024;
+    this.maxUnacked = options.maxUnacked ?? 4;
+    this.eventBytes = options.eventBytes ?? ((event) => jsonBytes(event.data));
     this.timers = options.timers ?? realTimers;
   }
 
-  get isReady(): boolean {
-    return this.ready;
+  /** Events waiting: queued, or posted and not acknowledged. */
+  get pendingEvents(): number {
+    return this.queuedEvents + this.inFlightEvents();
+  }
+
+  /** Their bytes, as the channel counts them. */
+  get pendingBytes(): number {
+    return this.queuedBytes + this.inFlight.reduce((sum, f) => sum + f.bytes, 0);
+  }
+
+  /** Times the backlog was dropped for a fresh reset because the webview fell behind. */
+  get collapses(): number {
+    return this.collapseCount;
   }
 
   /** The webview (re)loaded and listens: send everything it must know, then live batches. */
   markReady(): void {
     if (this.disposed) return;
     this.cancelTimer();
-    this.queue = [];
+    this.clearQueue();
+    this.inFlight = [];
+    this.resetDue = false;
     this.ready = true;
-    this.post(this.buildReset());
+    this.postReset();
     this.lastFlush = this.now();
   }
 
   /** The webview's page went away (hidden, or being reloaded); the next `ready` brings it up to date. */
   markGone(): void {
     this.ready = false;
-    this.queue = [];
+    this.clearQueue();
+    this.inFlight = [];
+    this.resetDue = false;
     this.cancelTimer();
   }
 
+  /** The webview applied every message up to `batch` (the number the host gave it). */
+  ack(batch: number): void {
+    if (!Number.isSafeInteger(batch) || this.disposed) return;
+    this.acksSeen = true;
+    this.inFlight = this.inFlight.filter((f) => f.batch > batch);
+    if (this.ready && (this.queue.length > 0 || this.resetDue)) this.schedule();
+  }
+
   events(events: readonly WireEvent[]): void {
-    if (!this.ready || this.disposed || events.length === 0) return;
+    if (!this.ready || this.disposed || events.length === 0 || this.resetDue) return;
     const last = this.queue[this.queue.length - 1];
     if (last?.type === 'events') last.events.push(...events);
     else this.queue.push({ type: 'events', events: [...events] });
+    this.queuedEvents += events.length;
+    for (const event of events) this.queuedBytes += this.eventBytes(event);
+    if (this.pendingEvents > this.maxPendingEvents || this.pendingBytes > this.maxPendingBytes) {
+      // Behind: whatever waits is already in the model, and the reset is built when it goes.
+      this.clearQueue();
+      this.resetDue = true;
+      this.collapseCount++;
+    }
     this.schedule();
   }
 
   /** Any other message; it keeps its place after the events queued before it. */
   send(message: HostMessage): void {
-    if (!this.ready || this.disposed) return;
+    if (!this.ready || this.disposed || this.resetDue) return;
     this.queue.push(message);
     this.schedule();
   }
@@ -100,23 +171,62 @@ export class PanelChannel {
 
   private flush(): void {
     if (!this.ready || this.disposed) return;
+    // An ack() schedules the next flush.
+    if (this.windowFull()) return;
     this.lastFlush = this.now();
+    if (this.resetDue) {
+      this.resetDue = false;
+      this.postReset();
+      return;
+    }
     let budget = this.maxEvents;
-    while (this.queue.length > 0) {
+    while (this.queue.length > 0 && !this.windowFull()) {
       const next = this.queue[0];
       if (next.type === 'events') {
         if (budget === 0) break;
-        if (next.events.length > budget) {
-          this.post({ type: 'events', events: next.events.splice(0, budget) });
-          budget = 0;
-          break;
-        }
-        budget -= next.events.length;
+        const events = next.events.length > budget ? next.events.splice(0, budget) : next.events;
+        if (events === next.events) this.queue.shift();
+        budget -= events.length;
+        this.postEvents(events);
+        continue;
       }
       this.queue.shift();
       this.post(next);
     }
-    if (this.queue.length > 0) this.schedule();
+    if (this.queue.length > 0 && !this.windowFull()) this.schedule();
+  }
+
+  private windowFull(): boolean {
+    return this.acksSeen && this.inFlight.length >= this.maxUnacked;
+  }
+
+  private postEvents(events: WireEvent[]): void {
+    let bytes = 0;
+    for (const event of events) bytes += this.eventBytes(event);
+    this.queuedEvents -= events.length;
+    this.queuedBytes -= bytes;
+    const batch = this.nextBatch++;
+    if (this.acksSeen) this.inFlight.push({ batch, events: events.length, bytes });
+    this.post({ type: 'events', events, batch });
+  }
+
+  private postReset(): void {
+    const reset = this.buildReset();
+    const batch = this.nextBatch++;
+    if (this.acksSeen) this.inFlight.push({ batch, events: 0, bytes: 0 });
+    this.post(reset.type === 'reset' ? { ...reset, batch } : reset);
+  }
+
+  private inFlightEvents(): number {
+    let count = 0;
+    for (const f of this.inFlight) count += f.events;
+    return count;
+  }
+
+  private clearQueue(): void {
+    this.queue = [];
+    this.queuedEvents = 0;
+    this.queuedBytes = 0;
   }
 
   private cancelTimer(): void {

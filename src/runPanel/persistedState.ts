@@ -2,6 +2,8 @@
 // the serializer after a window reload. Anything malformed is dropped rather than trusted.
 import { isRunId, type PersistedState, type RunSnapshot, type StepSummary, type WireEvent } from './protocol';
 
+const MAX_SAVED_KINDS = 200;
+
 export function parsePersistedState(raw: unknown): PersistedState | undefined {
   if (!isObject(raw) || !isRunId(raw.runId)) return undefined;
   const lastSequence = isSequence(raw.lastSequence) ? raw.lastSequence : 0;
@@ -26,6 +28,7 @@ function parseSnapshot(raw: unknown, runId: string): RunSnapshot | undefined {
       event: item.event,
       data: { ...item.data, sequence },
       receivedAt: typeof item.receivedAt === 'number' ? item.receivedAt : undefined,
+      ...(isSequence(item.truncatedBytes) ? { truncatedBytes: item.truncatedBytes } : {}),
     });
   }
   const steps: StepSummary[] = [];
@@ -51,8 +54,16 @@ function parseSnapshot(raw: unknown, runId: string): RunSnapshot | undefined {
     isObject(raw.terminal) && typeof raw.terminal.event === 'string' && typeof raw.terminal.status === 'string'
       ? { event: raw.terminal.event, status: raw.terminal.status, sequence: count(raw.terminal.sequence), receivedAt: typeof raw.terminal.receivedAt === 'number' ? raw.terminal.receivedAt : undefined }
       : undefined;
+  // The model caps kinds again; this only keeps a hostile saved state from costing a big object.
   const kinds: Record<string, number> = {};
-  if (isObject(raw.kinds)) for (const [k, v] of Object.entries(raw.kinds)) kinds[k] = count(v);
+  let otherKinds = count(raw.otherKinds);
+  let kept = 0;
+  if (isObject(raw.kinds)) {
+    for (const [k, v] of Object.entries(raw.kinds)) {
+      if (kept++ < MAX_SAVED_KINDS) kinds[k] = count(v);
+      else otherKinds += count(v);
+    }
+  }
   return {
     runId,
     lastSequence: raw.lastSequence,
@@ -65,6 +76,7 @@ function parseSnapshot(raw: unknown, runId: string): RunSnapshot | undefined {
     eventsOmitted: count(raw.eventsOmitted),
     terminal,
     kinds,
+    otherKinds: otherKinds > 0 ? otherKinds : undefined,
     firstReceivedAt: typeof raw.firstReceivedAt === 'number' ? raw.firstReceivedAt : undefined,
   };
 }

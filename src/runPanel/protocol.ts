@@ -7,6 +7,11 @@ export interface WireEvent {
   data: { sequence: number; [field: string]: unknown };
   /** When the host received it (ms since the epoch): the base of a running step's live elapsed time. */
   receivedAt?: number;
+  /**
+   * Set when the host cut the event to its budget (src/runPanel/eventBudget.ts): the size in bytes
+   * of what the server sent. The cut fields carry a visible "… (truncated, N bytes)" mark.
+   */
+  truncatedBytes?: number;
 }
 
 /** A step as kept in the compacted model: enough to draw its row without its raw events. */
@@ -41,8 +46,10 @@ export interface RunSnapshot {
   /** Events accepted but not in `recent` (summarised only). */
   eventsOmitted: number;
   terminal?: { event: string; status: string; sequence: number; receivedAt?: number };
-  /** Event names seen, with counts (for the kind filter). */
+  /** Event names seen, with counts (for the kind filter): the spec's and a capped number of others. */
   kinds: Record<string, number>;
+  /** Events of kinds past the cap, counted together. */
+  otherKinds?: number;
   firstReceivedAt?: number;
 }
 
@@ -61,8 +68,7 @@ export type ConnectionView =
   | { state: 'live' }
   | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string }
   | { state: 'ended'; status: string }
-  | { state: 'failed'; message: string; signInNeeded: boolean }
-  | { state: 'closed' };
+  | { state: 'failed'; message: string; signInNeeded: boolean };
 
 export interface ArtifactView {
   id: string;
@@ -77,7 +83,10 @@ export type ArtifactsView =
   | { state: 'loaded'; artifacts: ArtifactView[]; truncated: boolean }
   | { state: 'failed'; message: string };
 
-/** Localised strings the webview shows (the host owns l10n). */
+/**
+ * Localised strings the webview shows (the host owns l10n). Keys added since the host's list was
+ * last brought up to date are optional: the webview falls back to English for them.
+ */
 export type UiStrings = Record<UiStringKey, string>;
 
 /** Host -> webview. */
@@ -89,8 +98,10 @@ export type HostMessage =
       connection: ConnectionView;
       artifacts: ArtifactsView;
       strings: UiStrings;
+      /** The message's number, for the webview's `ack` (absent from older hosts). */
+      batch?: number;
     }
-  | { type: 'events'; events: WireEvent[] }
+  | { type: 'events'; events: WireEvent[]; batch?: number }
   | { type: 'info'; info: RunInfo }
   | { type: 'connection'; connection: ConnectionView }
   | { type: 'artifacts'; artifacts: ArtifactsView };
@@ -101,6 +112,10 @@ export type WebviewMessage =
   | { type: 'retry' }
   | { type: 'signIn' }
   | { type: 'copy'; text: string; what: 'runId' | 'json' }
+  /** Every host message up to this `batch` number is applied (the host's flow control). */
+  | { type: 'ack'; batch: number }
+  /** The whole event as the server sent it (a kept event may be cut): to the clipboard, or opened as JSON. */
+  | { type: 'copyEvent' | 'openEvent'; sequence: number }
   | { type: 'openArtifact'; artifactId: string }
   | { type: 'saveArtifact'; artifactId: string };
 
@@ -137,6 +152,13 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case 'saveArtifact':
       if (typeof m.artifactId === 'string') return { type: m.type, artifactId: m.artifactId };
       return undefined;
+    case 'ack':
+      if (typeof m.batch === 'number' && Number.isSafeInteger(m.batch) && m.batch >= 0) return { type: 'ack', batch: m.batch };
+      return undefined;
+    case 'copyEvent':
+    case 'openEvent':
+      if (typeof m.sequence === 'number' && Number.isSafeInteger(m.sequence) && m.sequence > 0) return { type: m.type, sequence: m.sequence };
+      return undefined;
     default:
       return undefined;
   }
@@ -154,7 +176,6 @@ export const DEFAULT_UI_STRINGS = {
   reconnectingNow: 'Reconnecting…',
   ended: 'Ended',
   failed: 'Error',
-  closed: 'Stopped',
   retry: 'Retry',
   signIn: 'Sign in',
   elapsed: 'Elapsed',
@@ -190,6 +211,11 @@ export const DEFAULT_UI_STRINGS = {
   artifactsTruncated: 'Only the first {0} artifacts are listed.',
   open: 'Open',
   save: 'Save',
+  /** The kind filter's choice for the events of kinds past the cap. */
+  otherKinds: 'Other kinds',
+  /** After an expanded event's title when the host cut it to its budget. */
+  eventTruncated: 'truncated: {0} bytes as sent',
+  openEvent: 'Open as JSON',
 } as const;
 
 export type UiStringKey = keyof typeof DEFAULT_UI_STRINGS;

@@ -109,6 +109,27 @@ export class RunPanel implements vscode.Disposable {
     this.panel.reveal(undefined, false);
   }
 
+  /** "Copy JSON" / "Open as JSON" of an event the model keeps cut: the whole event from the log. */
+  private async wholeEvent(action: 'copyEvent' | 'openEvent', sequence: number): Promise<void> {
+    try {
+      const whole = await this.session.fullEvent(sequence);
+      if (!whole) {
+        void notify.warn(vscode.l10n.t('Event {0} is no longer in the run\'s log.', sequence));
+        return;
+      }
+      const content = JSON.stringify({ event: whole.event, data: whole.data }, null, 2);
+      if (action === 'copyEvent') {
+        await vscode.env.clipboard.writeText(content);
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Event JSON copied'), 3000);
+      } else {
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'json', content }), { preview: true });
+      }
+    } catch (err) {
+      this.deps.log.warn(`Run panel ${this.runId}: event ${sequence} could not be read: ${describeError(err)}`);
+      void notify.error(vscode.l10n.t('Event {0} could not be read: {1}', sequence, describeError(err)));
+    }
+  }
+
   private setObjective(objective: string): void {
     if (this.disposed || objective === this.objective) return;
     this.objective = objective;
@@ -157,6 +178,13 @@ export class RunPanel implements vscode.Disposable {
         void vscode.env.clipboard.writeText(message.text).then(() =>
           vscode.window.setStatusBarMessage(message.what === 'runId' ? vscode.l10n.t('Run id copied') : vscode.l10n.t('Event JSON copied'), 3000),
         );
+        return;
+      case 'ack':
+        this.session.webviewAck(message.batch);
+        return;
+      case 'copyEvent':
+      case 'openEvent':
+        void this.wholeEvent(message.type, message.sequence);
         return;
       case 'openArtifact':
       case 'saveArtifact': {

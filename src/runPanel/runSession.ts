@@ -5,6 +5,7 @@
 import { paginate } from '../api/pagination';
 import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
 import type { Logger } from '../api/logger';
+import { fullEvent } from './fullEvent';
 import { PanelChannel, type PanelChannelOptions } from './panelChannel';
 import { RunModel, DEFAULT_LIMITS } from './runModel';
 import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, RunSnapshot, UiStrings, WireEvent } from './protocol';
@@ -99,6 +100,16 @@ export class RunSession {
 
   webviewGone(): void {
     this.channel.markGone();
+  }
+
+  /** The webview took a batch: the channel may send the next ones. */
+  webviewAck(batch: number): void {
+    this.channel.ack(batch);
+  }
+
+  /** One event whole, read again from the server's log (the model keeps events cut to a budget). */
+  fullEvent(sequence: number): Promise<{ event: string; data: WireEvent['data'] } | undefined> {
+    return fullEvent((after, signal) => this.deps.subscribe(after, () => undefined, signal), sequence, { signal: this.requests.signal });
   }
 
   setObjective(objective: string | undefined): void {

@@ -13,7 +13,6 @@ export function uiStrings(): UiStrings {
     reconnectingNow: vscode.l10n.t('Reconnecting…'),
     ended: vscode.l10n.t('Ended'),
     failed: vscode.l10n.t('Error'),
-    closed: vscode.l10n.t('Stopped'),
     retry: vscode.l10n.t('Retry'),
     signIn: vscode.l10n.t('Sign in'),
     elapsed: vscode.l10n.t('Elapsed'),
@@ -48,6 +47,9 @@ export function uiStrings(): UiStrings {
     artifactsFailed: vscode.l10n.t('Could not list the artifacts: {0}', '{0}'),
     artifactsTruncated: vscode.l10n.t('Only the first {0} artifacts are listed.', '{0}'),
     open: vscode.l10n.t('Open'),
+    otherKinds: vscode.l10n.t('Other kinds'),
+    eventTruncated: vscode.l10n.t('truncated: {0} bytes as sent', '{0}'),
+    openEvent: vscode.l10n.t('Open as JSON'),
     save: vscode.l10n.t('Save'),
   };
 }

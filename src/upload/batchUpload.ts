@@ -27,7 +27,13 @@ export async function uploadBatch(
   client: Pick<ApiClient, 'uploadFile'>,
   files: readonly PlannedFile[],
   purpose: FilePurpose,
-  options: { signal?: AbortSignal; onProgress?: (p: BatchProgress) => void; keys?: UploadKeys },
+  options: {
+    signal?: AbortSignal;
+    onProgress?: (p: BatchProgress) => void;
+    keys?: UploadKeys;
+    /** The user confirmed sending the targets of the planned files that are symbolic links. */
+    followSymlinks?: boolean;
+  },
 ): Promise<BatchResult> {
   const result: BatchResult = { uploaded: [], failed: [], cancelled: false };
   const totalBytes = files.reduce((sum, f) => sum + f.bytes, 0);
@@ -43,7 +49,8 @@ export async function uploadBatch(
     try {
       const key = options.keys?.get(file.path) ?? randomUUID();
       options.keys?.set(file.path, key);
-      const record = await client.uploadFile(file.path, { purpose, filename: file.name, signal: options.signal, onProgress: report, idempotencyKey: key });
+      const followSymlinks = options.followSymlinks === true && file.symlinkTarget !== undefined;
+      const record = await client.uploadFile(file.path, { purpose, filename: file.name, signal: options.signal, onProgress: report, idempotencyKey: key, followSymlinks });
       result.uploaded.push({ file, record });
     } catch (error) {
       if (isAbort(error) || options.signal?.aborted) {

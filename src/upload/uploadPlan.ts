@@ -10,6 +10,11 @@ export interface PlannedFile {
   /** The name the service gets: the file's name, or its path below the selected folder's parent. */
   name: string;
   bytes: number;
+  /**
+   * Set when the user selected a symbolic link: the real file it points to. The editor shows it
+   * and asks before sending; the API client sends a link's target only with followSymlinks.
+   */
+  symlinkTarget?: string;
 }
 
 export interface RefusedFile {
@@ -37,11 +42,11 @@ export const MAX_FILES_PER_BATCH = 1000;
 export async function planUpload(selected: readonly string[], options: { expandFolders: boolean }): Promise<UploadPlan> {
   const plan: UploadPlan = { files: [], refused: [], totalBytes: 0, folders: [], truncated: false };
   const seen = new Set<string>();
-  const add = async (file: string, name = path.basename(file)) => {
+  const add = async (file: string, name = path.basename(file), symlinkTarget?: string) => {
     const resolved = path.resolve(file);
     if (seen.has(resolved)) return;
     seen.add(resolved);
-    const checked = await checkFile(resolved, name);
+    const checked = await checkFile(resolved, name, symlinkTarget);
     if ('reason' in checked) plan.refused.push(checked);
     else {
       plan.files.push(checked);
@@ -50,10 +55,22 @@ export async function planUpload(selected: readonly string[], options: { expandF
   };
   for (const entry of selected) {
     let stat;
+    let target: string | undefined;
     try {
-      stat = await fs.stat(entry);
+      // lstat: a link is judged by what it points to only once we know it is a link.
+      stat = await fs.lstat(entry);
+      if (stat.isSymbolicLink()) {
+        target = await fs.realpath(entry);
+        stat = await fs.stat(target);
+      }
     } catch (err) {
       plan.refused.push({ path: entry, reason: 'unreadable', detail: errorCode(err) });
+      continue;
+    }
+    if (target !== undefined) {
+      // Folder expansion skips links; a link to a folder selected directly is not followed either.
+      if (stat.isDirectory()) plan.refused.push({ path: entry, reason: 'not_a_file', detail: `symbolic link to the folder ${target}` });
+      else await add(entry, path.basename(entry), target);
       continue;
     }
     if (!stat.isDirectory()) {
@@ -85,14 +102,15 @@ export async function planUpload(selected: readonly string[], options: { expandF
 }
 
 /** Checks one file the way the API client will, so problems show before the batch starts. */
-async function checkFile(file: string, name: string): Promise<PlannedFile | RefusedFile> {
+async function checkFile(file: string, name: string, symlinkTarget?: string): Promise<PlannedFile | RefusedFile> {
   try {
-    const stat = await fs.stat(file);
+    const real = symlinkTarget ?? file;
+    const stat = await fs.lstat(real);
     if (!stat.isFile()) return { path: file, reason: 'not_a_file', detail: 'not a regular file' };
     if (stat.size > MAX_UPLOAD_BYTES) return { path: file, reason: 'too_large', detail: String(stat.size) };
-    const handle = await fs.open(file, 'r');
+    const handle = await fs.open(real, 'r');
     await handle.close();
-    return { path: file, name, bytes: stat.size };
+    return symlinkTarget === undefined ? { path: file, name, bytes: stat.size } : { path: file, name, bytes: stat.size, symlinkTarget };
   } catch (err) {
     return { path: file, reason: 'unreadable', detail: errorCode(err) };
   }

@@ -51,8 +51,22 @@ function iconUri(name: string): vscode.Uri {
   return vscode.Uri.from({ scheme: 'agent-runtime-item', path: `/${base}` });
 }
 
-function sameRecord(a: object, b: object): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/**
+ * What a row shows, as one string: a newer record that shows the same (a field the row does not
+ * display changed) redraws nothing. A redraw under an open context menu closes it, so rows are
+ * redrawn only when what a person sees changes.
+ */
+function shown(item: vscode.TreeItem): string {
+  const icon = item.iconPath instanceof vscode.ThemeIcon ? [item.iconPath.id, item.iconPath.color?.id] : String(item.iconPath);
+  return JSON.stringify([item.label, item.description, item.tooltip, icon, item.contextValue, item.accessibilityInformation?.label]);
+}
+
+/** Takes the record, re-renders, and says whether the row looks different. */
+function rerender<R>(node: vscode.TreeItem, assign: (record: R) => void, render: () => void, record: R): boolean {
+  const before = shown(node);
+  assign(record);
+  render();
+  return shown(node) !== before;
 }
 
 export class FileNode extends vscode.TreeItem {
@@ -70,12 +84,9 @@ export class FileNode extends vscode.TreeItem {
     this.render();
   }
 
-  /** Takes a newer record of the same file; true when anything shown may differ. */
+  /** Takes a newer record of the same file; true when the row looks different. */
   update(file: FileRecord): boolean {
-    const changed = !sameRecord(this.file, file);
-    this.file = file;
-    if (changed) this.render();
-    return changed;
+    return rerender(this, (r: FileRecord) => (this.file = r), () => this.render(), file);
   }
 
   private render(): void {
@@ -111,11 +122,9 @@ export class TaskNode extends vscode.TreeItem {
     return isUnfinishedStatus(this.task.status);
   }
 
+  /** Takes a newer record of the same task; true when the row looks different. */
   update(task: TaskRecord): boolean {
-    const changed = !sameRecord(this.task, task);
-    this.task = task;
-    if (changed) this.render();
-    return changed;
+    return rerender(this, (r: TaskRecord) => (this.task = r), () => this.render(), task);
   }
 
 
@@ -167,11 +176,9 @@ export class RunNode extends vscode.TreeItem {
     return isUnfinishedStatus(this.run.status);
   }
 
+  /** Takes a newer record of the same run; true when the row looks different. */
   update(run: RunRecord): boolean {
-    const changed = !sameRecord(this.run, run);
-    this.run = run;
-    if (changed) this.render();
-    return changed;
+    return rerender(this, (r: RunRecord) => (this.run = r), () => this.render(), run);
   }
 
 
@@ -221,11 +228,9 @@ export class ArtifactNode extends vscode.TreeItem {
     return this.parent.runId;
   }
 
+  /** Takes a newer record of the same artifact; true when the row looks different. */
   update(artifact: ArtifactRecord): boolean {
-    const changed = !sameRecord(this.artifact, artifact);
-    this.artifact = artifact;
-    if (changed) this.render();
-    return changed;
+    return rerender(this, (r: ArtifactRecord) => (this.artifact = r), () => this.render(), artifact);
   }
 
 

@@ -5,21 +5,19 @@
 // changed. Unfinished tasks are polled here, only while the view is visible.
 import * as vscode from 'vscode';
 import { describeError, isApiError } from '../api/errors';
-import type { Page, PageParams, RunRecord, TaskRecord } from '../api/types';
+import type { TaskRecord } from '../api/types';
 import { DisposableStore } from '../common/disposableStore';
 import { ViewIds } from '../common/ids';
-import { mapLimited } from '../common/mapLimited';
-import { StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
+import type { PollDelays, Schedule } from '../common/statusPoller';
 import type { RunChange, RunStore } from '../runs/runStore';
 import { SidebarContextKeys } from './contextKeys';
 import { isUnreachable, listRows, withViewProgress } from './listRows';
 import { ArtifactNode, RunNode, TaskNode, type LoadMoreNode, type TreeNode } from './nodes';
 import { mapPage, PagedList, type PageFetcher } from './pagedList';
-import type { ViewApiClient, ViewDeps } from './viewDeps';
+import type { ViewDeps } from './viewDeps';
 import { setContextCommand } from '../common/setContext';
-
-/** How many task status requests one poll sends at once. */
-const POLL_CONCURRENCY = 4;
+import { TaskPolling } from './taskPolling';
+import { TaskRunsSource } from './taskRunsSource';
 
 export interface TasksProviderOptions {
   contextKeys?: SidebarContextKeys;
@@ -48,12 +46,11 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   readonly onDidChangeTreeData = this.changed.event;
 
   private readonly contextKeys: SidebarContextKeys;
-  private readonly poller: StatusPoller;
+  private readonly poller: TaskPolling;
   private generation = 0;
   /** The root level's owner: its list of task rows. */
   private readonly root: { children: PagedList<TaskNode> | undefined } = { children: undefined };
-  /** False once GET /v1/runs?task_id answered 'not_supported': runs come from task.run_id. */
-  private runsListSupported = true;
+  private readonly runsSource: TaskRunsSource;
   /** The store's "a row shows this run" handles, held while the view is visible. */
   private readonly shown = new Map<string, { dispose(): void }>();
   private treeView: vscode.TreeView<TreeNode> | undefined;
@@ -66,12 +63,13 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   ) {
     super();
     this.contextKeys = options.contextKeys ?? new SidebarContextKeys(setContextCommand);
-    this.poller = new StatusPoller({
-      poll: () => this.pollTasks(),
-      wanted: () => this.visible && this.deps.isSignedIn() && this.unfinishedTasks().length > 0,
+    this.runsSource = new TaskRunsSource(deps);
+    this.poller = new TaskPolling(deps, {
+      tasks: () => this.taskNodes,
+      visible: () => this.visible,
+      onChanged: (nodes) => this.changed.fire(nodes),
       delays: options.pollDelays,
       schedule: options.schedule,
-      onError: (err) => this.deps.log.warn(`Tasks: status poll failed: ${describeError(err)}`),
     });
     this.own({ dispose: () => this.poller.dispose() });
     this.own(runs.onDidChange((change) => this.onRunChange(change)));
@@ -215,7 +213,7 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       what: 'Tasks',
       merge: (shown, incoming) => void shown.update(incoming.task),
       afterLoad: () => {
-        if (this.unfinishedTasks().length > 0) this.poller.kick();
+        if (this.taskNodes.some((n) => n.unfinished)) this.poller.kick();
       },
       fetch: async (params, signal) => mapPage(await this.deps.getClient().listTasks(params, { signal }), (task) => new TaskNode(task)),
     };
@@ -234,7 +232,7 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
         if (this.visible) this.showLoadedRuns();
       },
       fetch: async (params, signal) => {
-        const page = await this.fetchRuns(this.deps.getClient(), task.task, params, signal);
+        const page = await this.runsSource.page(task.task, params, signal);
         for (const run of page.data) this.runs.noteRecord(run);
         return mapPage(page, (run) => new RunNode(this.runs.get(run.id)?.record ?? run, task));
       },
@@ -297,28 +295,11 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
     list.items.forEach((node, index) => node.setNumber(total === undefined ? undefined : total - index));
   }
 
-  /** The task's runs; without a runs list on the server, the one run named by task.run_id. */
-  private async fetchRuns(client: ViewApiClient, task: TaskRecord, params: PageParams, signal: AbortSignal): Promise<Page<RunRecord>> {
-    if (this.runsListSupported) {
-      try {
-        const page = await client.listRuns({ ...params, task_id: task.id }, { signal });
-        // A server that ignores the filter would list every run under every task.
-        return { ...page, data: page.data.filter((run) => run.task_id === undefined || run.task_id === task.id) };
-      } catch (err) {
-        if (!isApiError(err, 'not_supported')) throw err;
-        this.deps.log.info('Tasks: the server cannot list runs; showing each task\'s run_id instead.');
-        this.runsListSupported = false;
-      }
-    }
-    const data = typeof task.run_id === 'string' && task.run_id !== '' ? [await client.getRun(task.run_id, { signal })] : [];
-    return { object: 'list', data, has_more: false, next_cursor: null };
-  }
-
   private reset(): void {
     this.disposeLists();
     this.releaseShown();
     this.root.children = undefined;
-    this.runsListSupported = true;
+    this.runsSource.reset();
     this.generation++;
     this.poller.update();
   }
@@ -357,37 +338,5 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       redraw.push(node);
     }
     if (redraw.length > 0) this.changed.fire(redraw);
-  }
-
-  // ---- task status polling (visible only) ----
-
-  private unfinishedTasks(): TaskNode[] {
-    return this.taskNodes.filter((n) => n.unfinished);
-  }
-
-  /** One round of task status requests; true when anything changed. */
-  private async pollTasks(): Promise<boolean> {
-    const client = this.deps.getClient();
-    const generation = this.generation;
-    const redraw: TreeNode[] = [];
-    let authError: unknown;
-    await mapLimited(this.unfinishedTasks(), POLL_CONCURRENCY, async (node) => {
-      try {
-        const before = node.task.run_id;
-        if (!node.update(await client.getTask(node.task.id))) return;
-        // A task that names a run its loaded list does not hold: list its runs again.
-        const runs = node.children;
-        if (runs?.started && (runs.error !== undefined || (node.task.run_id !== before && node.task.run_id && !runs.find(node.task.run_id)))) {
-          node.forgetChildren();
-        }
-        redraw.push(node);
-      } catch (err) {
-        if (isApiError(err, 'authentication')) authError = err;
-        this.deps.log.debug(`Tasks: status of ${node.entityId} not refreshed: ${describeError(err)}`);
-      }
-    });
-    if (authError !== undefined) this.deps.onAuthError(authError);
-    if (generation === this.generation && redraw.length > 0) this.changed.fire(redraw);
-    return redraw.length > 0;
   }
 }

@@ -35,8 +35,6 @@ export function connectionText(connection: ConnectionView, strings: UiStrings, s
       return strings.ended;
     case 'failed':
       return `${strings.failed}: ${connection.message}`;
-    case 'closed':
-      return strings.closed;
   }
 }
 

@@ -3,18 +3,8 @@
 // restored panel needs. It makes no network request and never sees the API key.
 import type { HostMessage, PersistedState, WebviewMessage } from '../runPanel/protocol';
 import { initialState, reduce, setFilter, type Change, type Row } from './reducer';
-import {
-  ROW_HEIGHT,
-  applyStrings,
-  createLayout,
-  createRowElement,
-  fillRaw,
-  fillRow,
-  updateArtifacts,
-  updateEmpty,
-  updateHeader,
-  updateSummary,
-} from './render';
+import { applyStrings, createLayout, updateArtifacts, updateEmpty, updateHeader, updateSummary } from './render';
+import { ROW_HEIGHT, createRowElement, fillRaw, fillRow } from './renderRows';
 import { VirtualList } from './virtualList';
 
 interface VsCodeApi {
@@ -115,7 +105,7 @@ function start(): void {
       list.setDetail(-1, undefined, 0);
       return;
     }
-    list.setDetail(index, layout.raw, fillRaw(layout, expanded));
+    list.setDetail(index, layout.raw, fillRaw(layout, expanded, state.strings));
   }
 
   function secondsLeft(): number | undefined {
@@ -151,6 +141,8 @@ function start(): void {
       reconnectDeadline = Date.now() + message.connection.delayMs;
     }
     const change = reduce(state, message);
+    // Tells the host this batch is taken, so it sends the next (and collapses a backlog otherwise).
+    if ((message.type === 'events' || message.type === 'reset') && message.batch !== undefined) vscode.postMessage({ type: 'ack', batch: message.batch });
     schedule(change);
     if (change.rows || message.type === 'info') schedulePersist();
     if (state.model.terminalEvent) schedulePersist();
@@ -164,7 +156,14 @@ function start(): void {
   layout.signIn.addEventListener('click', () => vscode.postMessage({ type: 'signIn' }));
   layout.rawCopy.addEventListener('click', (event) => {
     event.stopPropagation();
-    if (expanded?.raw) vscode.postMessage({ type: 'copy', text: JSON.stringify(expanded.raw.data, null, 2), what: 'json' });
+    if (!expanded?.raw) return;
+    // A cut event is copied whole: the host reads it again from the server's log.
+    if (expanded.raw.truncatedBytes !== undefined) vscode.postMessage({ type: 'copyEvent', sequence: expanded.sequence });
+    else vscode.postMessage({ type: 'copy', text: JSON.stringify(expanded.raw.data, null, 2), what: 'json' });
+  });
+  layout.rawOpen.addEventListener('click', (event) => {
+    event.stopPropagation();
+    if (expanded?.raw) vscode.postMessage({ type: 'openEvent', sequence: expanded.sequence });
   });
   layout.jump.addEventListener('click', () => {
     follow = true;

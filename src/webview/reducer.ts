@@ -1,7 +1,7 @@
 // The run panel's view model: host messages in, timeline rows (nested under their steps) and
 // header facts out. Pure (no DOM): the node tests drive it directly. It mutates in place and
 // reports what changed, because copying 100,000 rows per batch would not stay smooth.
-import { RunModel, DEFAULT_LIMITS, isTerminalEventName, fieldText } from '../runPanel/runModel';
+import { RunModel, DEFAULT_LIMITS, isTerminalEventName, fieldText, stepIdOf } from '../runPanel/runModel';
 import {
   DEFAULT_UI_STRINGS,
   type ArtifactsView,
@@ -31,8 +31,11 @@ export interface Row {
   searchText?: string;
 }
 
+/** The kind filter's value for the events of kinds past the model's cap (not a name a row can have). */
+export const OTHER_KINDS = '\u0000other kinds';
+
 export interface Filter {
-  /** '' for every kind, else an event name. */
+  /** '' for every kind, OTHER_KINDS for those past the cap, else an event name. */
   kind: string;
   text: string;
 }
@@ -48,8 +51,6 @@ export interface TimelineState {
   connection: ConnectionView;
   artifacts: ArtifactsView;
   strings: UiStrings;
-  /** Bumped whenever rows or visible change, so the renderer knows to redraw. */
-  version: number;
 }
 
 export interface Change {
@@ -75,7 +76,6 @@ export function initialState(runId: string, limits = DEFAULT_LIMITS): TimelineSt
     connection: { state: 'connecting' },
     artifacts: { state: 'none' },
     strings: { ...DEFAULT_UI_STRINGS },
-    version: 0,
   };
 }
 
@@ -121,20 +121,23 @@ export function applyEvents(state: TimelineState, events: readonly WireEvent[]):
       state.visible = filterRows(state);
     }
   }
-  state.version++;
   return { rows: true, header: true, artifacts: false, reset: false, appendedOnly };
 }
 
 export function setFilter(state: TimelineState, filter: Filter): void {
   state.filter = { kind: filter.kind, text: filter.text.trim().toLowerCase() };
   state.visible = state.filter.kind === '' && state.filter.text === '' ? state.rows : filterRows(state);
-  state.version++;
 }
 
-/** The kinds seen so far, most frequent first (the filter's choices). */
+/**
+ * The kinds seen so far, most frequent first (the filter's choices): as many as the model counts
+ * by name, then OTHER_KINDS when events of further kinds came.
+ */
 export function kindsSeen(state: TimelineState): string[] {
   const kinds = state.model.kindCounts();
-  return [...kinds.keys()].sort((a, b) => (kinds.get(b) ?? 0) - (kinds.get(a) ?? 0) || a.localeCompare(b));
+  const names = [...kinds.keys()].sort((a, b) => (kinds.get(b) ?? 0) - (kinds.get(a) ?? 0) || a.localeCompare(b));
+  if (state.model.otherKindCount > 0) names.push(OTHER_KINDS);
+  return names;
 }
 
 function resetFromSnapshot(state: TimelineState, snapshot: RunSnapshot): void {
@@ -152,7 +155,6 @@ function resetFromSnapshot(state: TimelineState, snapshot: RunSnapshot): void {
   state.rows = rows;
   for (const event of snapshot.recent) placeRow(rows, rowFor(state, event));
   state.visible = state.filter.kind === '' && state.filter.text === '' ? rows : filterRows(state);
-  state.version++;
 }
 
 function rowFor(state: TimelineState, event: WireEvent): Row {
@@ -173,11 +175,6 @@ function rowFor(state: TimelineState, event: WireEvent): Row {
       if (isTerminalEventName(name)) return { kind: 'terminal', sequence, event: name, depth: 0, stepId: undefined, raw: event };
       return nested(state, 'unknown', event);
   }
-}
-
-function stepIdOf(event: WireEvent): string | undefined {
-  const id = event.data.step_id;
-  return typeof id === 'string' ? id : undefined;
 }
 
 /** A child row stays nested only when its step is known; otherwise it stands at the top level. */
@@ -217,7 +214,9 @@ function filterRows(state: TimelineState): Row[] {
 
 function matches(state: TimelineState, row: Row): boolean {
   const { kind, text } = state.filter;
-  if (kind !== '' && row.event !== kind) return false;
+  if (kind === OTHER_KINDS) {
+    if (row.kind === 'omitted' || state.model.kindCounts().has(row.event)) return false;
+  } else if (kind !== '' && row.event !== kind) return false;
   if (text === '') return true;
   row.searchText ??= searchTextOf(state, row);
   return row.searchText.includes(text);

@@ -1,17 +1,12 @@
 // Builds the run panel's DOM once and updates it from the view model: header, plan and
-// progress, toolbar, timeline rows, summary and artifacts. Every server string goes in with
-// textContent (through dom.ts), never as markup.
+// progress, toolbar, summary and artifacts (the timeline's rows are in renderRows.ts). Every
+// server string goes in with textContent (through dom.ts), never as markup.
 import type { UiStrings } from '../runPanel/protocol';
 import { codicon, el, iconButton, setButtonLabel, setIcon, setText } from './dom';
 import { formatBytes } from '../common/format';
-import { connectionText, elapsedMs, fill, formatDuration, rowView, statusIcon, totalDurationMs } from './format';
-import { kindsSeen, type Row, type TimelineState } from './reducer';
+import { connectionText, elapsedMs, fill, formatDuration, statusIcon, totalDurationMs } from './format';
+import { kindsSeen, OTHER_KINDS, type TimelineState } from './reducer';
 
-export const ROW_HEIGHT = 24;
-/** The raw JSON block under an expanded row: a bar, then up to this many lines before it scrolls. */
-export const RAW_MAX_LINES = 16;
-export const RAW_LINE_HEIGHT = 18;
-export const RAW_BAR_HEIGHT = 30;
 /** Artifacts drawn at most (the rest are counted). */
 const MAX_ARTIFACT_ROWS = 200;
 
@@ -56,6 +51,7 @@ export interface Layout {
   raw: HTMLElement;
   rawTitle: HTMLElement;
   rawCopy: HTMLButtonElement;
+  rawOpen: HTMLButtonElement;
   rawJson: HTMLElement;
   kindsKey: string;
 }
@@ -164,7 +160,8 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   const rawBar = el('div', 'raw-bar');
   const rawTitle = el('span', 'raw-title');
   const rawCopy = iconButton('copy-json', 'copy', strings.copyJson, true);
-  rawBar.append(codicon('json'), rawTitle, rawCopy);
+  const rawOpen = iconButton('open-json', 'go-to-file', strings.openEvent, true);
+  rawBar.append(codicon('json'), rawTitle, rawCopy, rawOpen);
   const rawJson = el('pre', 'raw-json');
   raw.append(rawBar, rawJson);
 
@@ -174,7 +171,7 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
     connectionText: connectionTextEl, retry, signIn, elapsedLabel, elapsed, sequenceLabel, lastSequence, eventCount,
     plan, progressFill, progressBar, progressText, kindFilter, search, timeline, empty, jump, summary, summaryTitle,
     summaryStatusLabel, summaryStatus, summaryDurationLabel, summaryDuration, summaryStepsLabel, summarySteps,
-    artifactsTitle, artifactsMessage, artifactsList, artifactsRetry, raw, rawTitle, rawCopy, rawJson, kindsKey: '',
+    artifactsTitle, artifactsMessage, artifactsList, artifactsRetry, raw, rawTitle, rawCopy, rawOpen, rawJson, kindsKey: '',
   };
   applyStrings(layout, strings);
   return layout;
@@ -188,6 +185,7 @@ export function applyStrings(layout: Layout, strings: UiStrings): void {
   setButtonLabel(layout.jump, strings.jumpToLatest);
   setButtonLabel(layout.artifactsRetry, strings.retry);
   setButtonLabel(layout.rawCopy, strings.copyJson);
+  setButtonLabel(layout.rawOpen, strings.openEvent);
   setText(layout.elapsedLabel, strings.elapsed);
   setText(layout.sequenceLabel, strings.lastSequence);
   layout.kindFilter.title = strings.filterKind;
@@ -225,7 +223,6 @@ export function updateHeader(layout: Layout, state: TimelineState, now: number, 
     reconnecting: ['debug-disconnect', 'warn'],
     ended: ['debug-stop', 'muted'],
     failed: ['error', 'error'],
-    closed: ['debug-stop', 'muted'],
   };
   const [cIcon, cTone] = connectionIcons[connection.state];
   setIcon(layout.connectionIcon, cIcon, cTone);
@@ -261,56 +258,13 @@ export function updateHeader(layout: Layout, state: TimelineState, now: number, 
     all.value = '';
     const options = [all];
     for (const kind of kinds) {
-      const option = el('option', undefined, kind);
+      const option = el('option', undefined, kind === OTHER_KINDS ? s.otherKinds : kind);
       option.value = kind;
       options.push(option);
     }
     layout.kindFilter.replaceChildren(...options);
     layout.kindFilter.value = selected;
   }
-}
-
-export function createRowElement(): HTMLElement {
-  const row = el('div', 'row');
-  row.setAttribute('role', 'listitem');
-  row.append(codicon('chevron-right'), codicon('circle-large-outline'), el('span', 'label'), el('span', 'detail'), el('span', 'meta'), el('span', 'seq'));
-  (row.children[0] as HTMLElement).classList.add('twisty');
-  (row.children[1] as HTMLElement).classList.add('icon');
-  return row;
-}
-
-export function fillRow(element: HTMLElement, row: Row, state: TimelineState, now: number, expanded: boolean): void {
-  const view = rowView(state, row, now);
-  const [twisty, icon, label, detail, meta, seq] = Array.from(element.children) as HTMLElement[];
-  const className = `row kind-${row.kind} depth-${row.depth}${expanded ? ' expanded' : ''}${row.raw ? ' expandable' : ''}`;
-  if (element.className !== className) element.className = className;
-  if (row.kind === 'omitted') delete element.dataset.sequence;
-  else element.dataset.sequence = String(row.sequence);
-  element.dataset.kind = row.event;
-  element.tabIndex = -1;
-  if (row.raw) element.setAttribute('aria-expanded', String(expanded));
-  else element.removeAttribute('aria-expanded');
-  setIcon(twisty, expanded ? 'chevron-down' : 'chevron-right');
-  twisty.classList.add('twisty');
-  setIcon(icon, view.icon, view.tone);
-  icon.classList.add('icon');
-  setText(label, view.label);
-  setText(detail, view.detail);
-  setText(meta, view.meta);
-  setText(seq, row.kind === 'omitted' ? '' : `#${row.sequence}`);
-  element.title = row.raw ? state.strings.expand : '';
-}
-
-/** Fills the raw JSON block for a row; returns its height in px. */
-export function fillRaw(layout: Layout, row: Row): number {
-  // The event as the server sent it (without the host's receivedAt stamp).
-  const json = JSON.stringify(row.raw ? { event: row.raw.event, data: row.raw.data } : {}, null, 2);
-  setText(layout.rawTitle, `${row.event} #${row.sequence}`);
-  setText(layout.rawJson, json);
-  // Not data-sequence: only the timeline's rows carry that (the e2e suite counts them).
-  layout.raw.dataset.forSequence = String(row.sequence);
-  const lines = Math.min(RAW_MAX_LINES, json.split('\n').length);
-  return RAW_BAR_HEIGHT + lines * RAW_LINE_HEIGHT + 12;
 }
 
 export function updateEmpty(layout: Layout, state: TimelineState): void {

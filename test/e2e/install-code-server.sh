@@ -51,20 +51,10 @@ if [ -z "${FORCE:-}" ] && [ -f "$STAMP" ] && smoke_test; then
 fi
 
 # 0. Debian packages: ripgrep (replaces the GitHub download), libkrb5-dev (kerberos addon),
-#    a C++ toolchain and python3 for node-gyp.
-log "apt packages"
-missing=()
-command -v rg >/dev/null || missing+=(ripgrep)
-dpkg -s libkrb5-dev >/dev/null 2>&1 || missing+=(libkrb5-dev)
-{ command -v make && command -v g++; } >/dev/null || missing+=(build-essential)
-command -v python3 >/dev/null || missing+=(python3)
-if [ "${#missing[@]}" -gt 0 ]; then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  echo "installing from apt: ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
-fi
+#    a C++ toolchain and python3 for node-gyp. The one list lives in scripts/ensure-system-packages.sh,
+#    which installs them with apt when it can and otherwise stops here with the command to run.
+log "system packages"
+bash "$REPO/scripts/ensure-system-packages.sh" --for code-server
 
 # node-gyp must build against the local Node headers (it would otherwise download them
 # from nodejs.org). These machines ship them in /usr/include/node and set nodedir=/usr.

@@ -3,7 +3,7 @@
 // window.codeAutomationExit), against a reference runtime started here. Echoes mocha's output
 // and exits non-zero on failure or timeout.
 import * as util from 'util';
-import { launchChromium } from './harness/browser';
+import { chromiumExecutable, launchChromium } from './harness/browser';
 import { Cleanup, exitOnSignals, withTimeout } from './harness/cleanup';
 import { startCodeServer } from './harness/codeServer';
 import { ensureCodeServer } from './harness/install';
@@ -26,6 +26,7 @@ async function main(): Promise<number> {
   exitOnSignals(cleanup, (s) => console.error(`\n${s}: stopping code-server, Chromium and the runtime`));
   try {
     checkBuilt();
+    chromiumExecutable(); // a missing browser stops here, before minutes of code-server set-up
     ensureCodeServer();
     const run = createRunFolder({ name: 'ext-host', files: EXT_TEST_WORKSPACE_FILES });
     const keep = process.env.E2E_KEEP === '1';

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Browser } from 'playwright-core';
 import { startRuntime } from '../runtime';
-import { launchChromium } from './harness/browser';
+import { chromiumExecutable, launchChromium } from './harness/browser';
 import { Cleanup, exitOnSignals, withTimeout } from './harness/cleanup';
 import { installExtension } from './harness/codeServer';
 import { ensureCodeServer } from './harness/install';
@@ -106,6 +106,7 @@ async function main(): Promise<number> {
   let failed = 0;
   try {
     scenarios = selectScenarios();
+    chromiumExecutable(); // a missing browser stops here, before minutes of code-server set-up
     ensureCodeServer();
     const base = createRunFolder({ name: 'ui-base' });
     cleanup.add('base folder', () => base.remove());

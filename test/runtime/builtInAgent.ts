@@ -1,7 +1,11 @@
-// The deterministic built-in agent: reads each attached document, reports on it, writes two artifacts.
+// The deterministic built-in agent: reads each attached document, revises it, reports on it.
 import type { Readable } from 'stream';
 import { analyseDocument, type DocumentAnalysis } from './documentAnalysis';
-import type { ArtifactRecord, FileRecord, TaskRecord, TerminalStatus } from './records';
+import { MAX_REVISED_BYTES, patchStats, reviseText, unifiedPatch, type Revision } from './documentRevision';
+import type { ApprovalRecord, ArtifactRecord, FileRecord, TaskRecord, TerminalStatus } from './records';
+
+/** What one completed step costs (in cents): the built-in agent's whole price list. */
+export const STEP_COST_CENTS = 2;
 
 /** What the agent may do to the world: everything goes through the runtime that owns the run. */
 export interface AgentEnvironment {
@@ -12,87 +16,221 @@ export interface AgentEnvironment {
   emit(event: string, data: Record<string, unknown>): number;
   markRunning(): void;
   finish(status: TerminalStatus, errorMessage?: string): void;
-  saveArtifact(name: string, contentType: string, content: string): Promise<ArtifactRecord>;
+  saveArtifact(name: string, contentType: string, content: string, sourceFileId?: string): Promise<ArtifactRecord>;
+  /** Logs approval.requested and waits for the person (or the clock); resolves with the settled record. */
+  requestApproval(stepId: string, tool: string, args: Record<string, unknown>, reason: string): Promise<ApprovalRecord>;
+  chargeStep(): void;
+}
+
+/** Where a run starts in the agent's plan: all of it, or after steps an earlier run completed. */
+export interface AgentProgram {
+  /** Steps completed by the run this one resumes or forks (or by itself before a restart). */
+  doneSteps: ReadonlySet<string>;
+  /** The step that was waiting for approval when the runtime restarted: no second step.started. */
+  continueStep?: string;
+  /** A resume's or fork's instructions, done as an extra step before the remaining ones. */
+  followUp?: { stepId: string; text: string };
+  /** Log plan.created first (false for a fork, whose log starts with the source's, and a restart). */
+  announcePlan: boolean;
+  resumedFrom?: string;
+}
+
+/**
+ * When a person must approve the agent's writes: the objective or the run's instructions say
+ * "ask before", "approval" or "approve" (any case).
+ */
+export function approvalsRequired(objective: string, instructions?: string): boolean {
+  return /ask before|approv(al|e)/i.test(`${objective}\n${instructions ?? ''}`);
+}
+
+type StepPlan = { id: string; kind: 'read'; index: number } | { id: string; kind: 'revise' | 'report' } | { id: string; kind: 'follow-up'; text: string };
+
+/** The task's own steps: one per attachment, a revision step when there are any, the report. */
+export function baseSteps(task: TaskRecord): StepPlan[] {
+  const steps: StepPlan[] = task.attachments.map((_, index) => ({ id: `step_${index + 1}`, kind: 'read', index }));
+  if (steps.length > 0) steps.push({ id: `step_${steps.length + 1}`, kind: 'revise' });
+  steps.push({ id: `step_${steps.length + 1}`, kind: 'report' });
+  return steps;
 }
 
 interface DocumentReport {
   fileId: string;
   filename: string;
+  contentType: string;
   analysis: Extract<DocumentAnalysis, { text: true }>;
 }
 
-export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment): Promise<void> {
+export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, program: AgentProgram = { doneSteps: new Set(), announcePlan: true }): Promise<void> {
   const pace = (): Promise<void> => sleep(env.paceMs, env.signal);
   const emit = async (event: string, data: Record<string, unknown>): Promise<void> => {
     await pace();
     env.emit(event, data);
   };
+  const needsApproval = approvalsRequired(task.objective, program.followUp?.text);
+  /** True when the call may go ahead; otherwise the skip is observed and the step goes on without it. */
+  const allowed = async (stepId: string, tool: string, args: Record<string, unknown>, reason: string): Promise<boolean> => {
+    if (!needsApproval) return true;
+    await pace();
+    const settled = await env.requestApproval(stepId, tool, args, reason);
+    if (settled.status === 'approved') return true;
+    const note = settled.note ? ` (note: ${settled.note})` : '';
+    await emit('observation.recorded', { step_id: stepId, summary: `Skipped ${tool}: the approval was ${settled.status}${note}.` });
+    return false;
+  };
 
   await pace();
   env.markRunning();
   const documents = task.attachments;
-  await emit('plan.created', {
-    steps: documents.length + 1,
-    strategy:
-      documents.length > 0
-        ? `Read each of the ${documents.length} attached document(s), measure it and list its headings, then write a report.`
-        : 'No documents are attached: write a short report on the objective alone.',
-  });
-
-  const reports: DocumentReport[] = [];
-  for (const [index, attachment] of documents.entries()) {
-    const stepId = `step_${index + 1}`;
-    const startedAt = Date.now();
-    const file = env.openFile(attachment.fileId);
-    const filename = file?.record.filename ?? attachment.fileId;
-    await emit('step.started', { step_id: stepId, title: `Read ${filename}` });
-    await emit('tool.called', { tool: 'read_file', step_id: stepId });
-    if (!file) {
-      await emit('observation.recorded', { step_id: stepId, summary: `${filename} no longer exists.` });
-      await pace();
-      env.finish('failed', `The attachment ${attachment.fileId} no longer exists.`);
-      return;
-    }
-    const analysis = await analyseDocument(file.content());
-    if (!analysis.text) {
-      await emit('observation.recorded', { step_id: stepId, summary: `${filename} cannot be read as text: ${analysis.reason}.` });
-      await pace();
-      env.finish('failed', `${filename} cannot be read as text: ${analysis.reason}.`);
-      return;
-    }
-    await emit('observation.recorded', {
-      step_id: stepId,
-      summary: `Read ${filename}: ${analysis.bytes} bytes in ${analysis.lines} line(s).`,
+  const steps = [...(program.followUp ? [{ id: program.followUp.stepId, kind: 'follow-up' as const, text: program.followUp.text }] : []), ...baseSteps(task)].filter(
+    (step) => !program.doneSteps.has(step.id),
+  );
+  if (program.announcePlan) {
+    const resumed = program.resumedFrom ? `Resume ${program.resumedFrom} with its ${steps.length} remaining step(s). ` : '';
+    await emit('plan.created', {
+      steps: steps.length,
+      strategy:
+        resumed +
+        (documents.length > 0
+          ? `Read each of the ${documents.length} attached document(s), measure it and list its headings, revise it, then write a report.`
+          : 'No documents are attached: write a short report on the objective alone.'),
+      ...(program.resumedFrom ? { resumed_from: program.resumedFrom } : {}),
     });
-    await emit('tool.called', { tool: 'count_words', step_id: stepId });
-    await emit('observation.recorded', { step_id: stepId, summary: `${filename} has ${analysis.words} word(s).` });
-    await emit('tool.called', { tool: 'extract_headings', step_id: stepId });
-    await emit('observation.recorded', {
-      step_id: stepId,
-      summary:
-        analysis.headings.length > 0
-          ? `${filename} has ${analysis.headings.length} heading(s): ${analysis.headings.slice(0, 5).join('; ')}${analysis.headings.length > 5 ? '; …' : ''}.`
-          : `${filename} has no Markdown headings.`,
-    });
-    await emit('step.completed', { step_id: stepId, duration_ms: Date.now() - startedAt });
-    reports.push({ fileId: attachment.fileId, filename, analysis });
   }
 
-  const stepId = `step_${documents.length + 1}`;
-  const startedAt = Date.now();
-  await emit('step.started', { step_id: stepId, title: 'Write the report' });
-  await emit('tool.called', { tool: 'write_file', step_id: stepId });
-  const report = await env.saveArtifact('report.md', 'text/markdown; charset=utf-8', markdownReport(task, env.runId, reports));
-  await emit('artifact.created', { artifact_id: report.id, name: report.name, file_id: report.file_id, bytes: report.bytes });
-  const summary = await env.saveArtifact('summary.json', 'application/json', `${JSON.stringify(jsonSummary(task, env.runId, reports), null, 2)}\n`);
-  await emit('artifact.created', { artifact_id: summary.id, name: summary.name, file_id: summary.file_id, bytes: summary.bytes });
-  await emit('observation.recorded', {
-    step_id: stepId,
-    summary: `Wrote report.md (${report.bytes} bytes) and summary.json (${summary.bytes} bytes).`,
-  });
-  await emit('step.completed', { step_id: stepId, duration_ms: Date.now() - startedAt });
+  const reports = new Map<number, DocumentReport>();
+  /** Measures a document whose read step an earlier run did (its numbers feed the report). */
+  const quietly = async (index: number): Promise<DocumentReport | undefined> => {
+    const known = reports.get(index);
+    if (known) return known;
+    const file = env.openFile(documents[index].fileId);
+    if (!file) return undefined;
+    const analysis = await analyseDocument(file.content());
+    if (!analysis.text) return undefined;
+    const report = { fileId: file.record.id, filename: file.record.filename, contentType: file.record.content_type, analysis };
+    reports.set(index, report);
+    return report;
+  };
+
+  for (const step of steps) {
+    const stepId = step.id;
+    const startedAt = Date.now();
+    if (step.kind === 'read') {
+      const attachment = documents[step.index];
+      const file = env.openFile(attachment.fileId);
+      const filename = file?.record.filename ?? attachment.fileId;
+      await emit('step.started', { step_id: stepId, title: `Read ${filename}` });
+      await emit('tool.called', { tool: 'read_file', step_id: stepId });
+      if (!file) {
+        await emit('observation.recorded', { step_id: stepId, summary: `${filename} no longer exists.` });
+        await pace();
+        env.finish('failed', `The attachment ${attachment.fileId} no longer exists.`);
+        return;
+      }
+      const analysis = await analyseDocument(file.content());
+      if (!analysis.text) {
+        await emit('observation.recorded', { step_id: stepId, summary: `${filename} cannot be read as text: ${analysis.reason}.` });
+        await pace();
+        env.finish('failed', `${filename} cannot be read as text: ${analysis.reason}.`);
+        return;
+      }
+      await emit('observation.recorded', {
+        step_id: stepId,
+        summary: `Read ${filename}: ${analysis.bytes} bytes in ${analysis.lines} line(s).`,
+      });
+      await emit('tool.called', { tool: 'count_words', step_id: stepId });
+      await emit('observation.recorded', { step_id: stepId, summary: `${filename} has ${analysis.words} word(s).` });
+      await emit('tool.called', { tool: 'extract_headings', step_id: stepId });
+      await emit('observation.recorded', {
+        step_id: stepId,
+        summary:
+          analysis.headings.length > 0
+            ? `${filename} has ${analysis.headings.length} heading(s): ${analysis.headings.slice(0, 5).join('; ')}${analysis.headings.length > 5 ? '; …' : ''}.`
+            : `${filename} has no Markdown headings.`,
+      });
+      reports.set(step.index, { fileId: attachment.fileId, filename, contentType: file.record.content_type, analysis });
+    } else {
+      if (stepId !== program.continueStep) await emit('step.started', { step_id: stepId, title: stepTitle(step) });
+      if (step.kind === 'follow-up') {
+        await emit('observation.recorded', { step_id: stepId, summary: `Took the follow-up into account: ${step.text}` });
+      } else if (step.kind === 'revise') {
+        await reviseStep(stepId);
+      } else {
+        await reportStep(stepId);
+      }
+    }
+    await emit('step.completed', { step_id: stepId, duration_ms: Date.now() - startedAt });
+    env.chargeStep();
+  }
   await pace();
   env.finish('completed');
+
+  async function reviseStep(stepId: string): Promise<void> {
+    const revisions: (Revision & { report: DocumentReport })[] = [];
+    for (let index = 0; index < documents.length; index++) {
+      const report = await quietly(index);
+      if (!report || report.analysis.bytes > MAX_REVISED_BYTES) continue;
+      const file = env.openFile(report.fileId);
+      if (!file) continue;
+      const before = await readText(file.content());
+      revisions.push({ name: report.filename, before, after: reviseText(report.filename, before, task.objective), report });
+    }
+    if (revisions.length === 0) {
+      await emit('observation.recorded', { step_id: stepId, summary: 'No attached document is small enough to revise.' });
+      return;
+    }
+    const names = revisions.map((r) => r.name);
+    const args = { files: names, patch: 'changes.patch' };
+    if (!(await allowed(stepId, 'edit_files', args, `Writes revised copies of ${names.join(', ')} and a patch of the changes.`))) return;
+    await emit('tool.called', { tool: 'edit_files', step_id: stepId });
+    for (const revision of revisions) {
+      const saved = await env.saveArtifact(revision.name, revision.report.contentType, revision.after, revision.report.fileId);
+      await emit('artifact.created', { artifact_id: saved.id, name: saved.name, file_id: saved.file_id, bytes: saved.bytes, source_file_id: revision.report.fileId });
+    }
+    const patch = await env.saveArtifact('changes.patch', 'text/x-diff', unifiedPatch(revisions));
+    await emit('artifact.created', { artifact_id: patch.id, name: patch.name, file_id: patch.file_id, bytes: patch.bytes });
+    const stats = patchStats(revisions);
+    await emit('observation.recorded', {
+      step_id: stepId,
+      summary: `Revised ${revisions.length} document(s): ${stats.hunks} hunk(s), +${stats.added} -${stats.removed} line(s); the changes are in changes.patch.`,
+    });
+  }
+
+  async function reportStep(stepId: string): Promise<void> {
+    if (!(await allowed(stepId, 'write_file', { paths: ['report.md', 'summary.json'] }, 'Writes the report and the JSON summary.'))) return;
+    await emit('tool.called', { tool: 'write_file', step_id: stepId });
+    const measured: DocumentReport[] = [];
+    for (let index = 0; index < documents.length; index++) {
+      const report = await quietly(index);
+      if (report) measured.push(report);
+    }
+    const report = await env.saveArtifact('report.md', 'text/markdown; charset=utf-8', markdownReport(task, env.runId, measured));
+    await emit('artifact.created', { artifact_id: report.id, name: report.name, file_id: report.file_id, bytes: report.bytes });
+    const summary = await env.saveArtifact('summary.json', 'application/json', `${JSON.stringify(jsonSummary(task, env.runId, measured), null, 2)}\n`);
+    await emit('artifact.created', { artifact_id: summary.id, name: summary.name, file_id: summary.file_id, bytes: summary.bytes });
+    await emit('observation.recorded', {
+      step_id: stepId,
+      summary: `Wrote report.md (${report.bytes} bytes) and summary.json (${summary.bytes} bytes).`,
+    });
+  }
+}
+
+function stepTitle(step: StepPlan): string {
+  switch (step.kind) {
+    case 'follow-up':
+      return `Follow-up: ${step.text}`;
+    case 'revise':
+      return 'Revise the documents';
+    case 'report':
+      return 'Write the report';
+    default:
+      return step.id;
+  }
+}
+
+async function readText(content: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of content) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function totals(reports: DocumentReport[]): { bytes: number; lines: number; words: number; headings: number } {

@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { startRuntime } from './index';
-import { seedSandbox } from './sandboxSeed';
+import { SEEDED_APPROVAL_TIMEOUT_MS, seedSandbox } from './sandboxSeed';
 
 interface CliOptions {
   port: number;
@@ -13,6 +13,7 @@ interface CliOptions {
   reset: boolean;
   quiet: boolean;
   hostile: boolean;
+  approvalTimeoutMs?: number;
 }
 
 const USAGE = `Usage: node out/test/runtime/cli.js [options]
@@ -21,6 +22,7 @@ const USAGE = `Usage: node out/test/runtime/cli.js [options]
   --pace <ms>         delay between the built-in agent's events (default 400)
   --key <key>         API key (default $AGENT_RUNTIME_SANDBOX_KEY or 'sandbox-key')
   --admin-key <key>   key for /__admin/* (default 'sandbox-admin-key')
+  --approval-timeout <ms>  how long an approval waits for a decision (default 300000 = 5 minutes)
   --reset             delete the data directory first
   --quiet             do not print one line per request
   --hostile           answer with the nastiest values of each kind (README "Hostile mode")
@@ -71,6 +73,9 @@ function parseArgs(argv: string[]): CliOptions {
       case '--admin-key':
         options.adminKey = value(i++, flag);
         break;
+      case '--approval-timeout':
+        options.approvalTimeoutMs = integer(value(i++, flag), flag);
+        break;
       case '--reset':
         options.reset = true;
         break;
@@ -106,7 +111,7 @@ async function main(): Promise<void> {
   const seededMarker = path.join(options.dataDir, 'sandbox-seeded.json');
   if (!fs.existsSync(seededMarker)) {
     // Seed at full speed on a private port, so the example task is already finished at start.
-    const seeder = await startRuntime({ dataDir: options.dataDir, apiKeys: [options.apiKey], adminKey: options.adminKey });
+    const seeder = await startRuntime({ dataDir: options.dataDir, apiKeys: [options.apiKey], adminKey: options.adminKey, approvalTimeoutMs: SEEDED_APPROVAL_TIMEOUT_MS });
     try {
       const seeded = await seedSandbox(seeder.baseUrl, options.apiKey);
       fs.writeFileSync(seededMarker, JSON.stringify(seeded));
@@ -122,6 +127,7 @@ async function main(): Promise<void> {
     adminKey: options.adminKey,
     eventDelayMs: options.paceMs,
     hostile: options.hostile,
+    approvalTimeoutMs: options.approvalTimeoutMs,
     log: options.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
   });
   process.stdout.write(

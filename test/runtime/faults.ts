@@ -1,4 +1,16 @@
 // The fault switches: what they are, and the per-instance state that counts them down.
+
+/** Endpoints of the assumed (not specified) features that a server may simply not have. */
+export type OptionalEndpoint = 'cancel' | 'resume' | 'fork' | 'approvals' | 'usage';
+const OPTIONAL_ENDPOINTS: Record<OptionalEndpoint, RegExp> = {
+  cancel: /^\/v1\/runs\/[^/]+\/cancel$/,
+  resume: /^\/v1\/runs\/[^/]+\/resume$/,
+  fork: /^\/v1\/runs\/[^/]+\/fork$/,
+  approvals: /^\/v1\/approvals(\/|$)/,
+  usage: /^\/v1\/usage$/,
+};
+const STEERING: OptionalEndpoint[] = ['cancel', 'resume', 'fork', 'approvals'];
+
 export interface FaultSettings {
   dropStreamAfterEvents?: number;
   dropStreamRandom?: { seed: number; maxEventsPerConnection: number };
@@ -9,6 +21,15 @@ export interface FaultSettings {
   sseChunkBytes?: number;
   sseLineEnding?: '\n' | '\r\n';
   sseRetryMs?: number;
+  /** These endpoints answer as on a server without them (404, or 405 with `missingEndpointStatus`). */
+  missingEndpoints?: OptionalEndpoint[];
+  /** Shorthand for missingEndpoints cancel, resume, fork and approvals. */
+  noSteering?: boolean;
+  missingEndpointStatus?: 404 | 405;
+  /** The next `count` decisions find the approval decided elsewhere (`decision`, default approve): 409. */
+  conflictNextDecision?: { count: number; decision?: 'approve' | 'deny' };
+  /** Wait this long before applying each decision (its Idempotency-Key stays in flight meanwhile). */
+  decisionDelayMs?: number;
 }
 
 export interface InjectedFailure {
@@ -46,6 +67,21 @@ export class FaultState {
     if (!rule || rule.count <= 0 || !matches({ method: 'POST', ...rule }, method, pathname)) return false;
     rule.count--;
     return true;
+  }
+
+  /** The status a missing endpoint answers with, if this request is for one. */
+  missingEndpoint(pathname: string): 404 | 405 | undefined {
+    const missing = [...(this.settings.missingEndpoints ?? []), ...(this.settings.noSteering ? STEERING : [])];
+    if (!missing.some((name) => OPTIONAL_ENDPOINTS[name]?.test(pathname))) return undefined;
+    return this.settings.missingEndpointStatus ?? 404;
+  }
+
+  /** Takes one of the conflictNextDecision budget: the decision someone else made first, if any. */
+  takeDecisionConflict(): 'approve' | 'deny' | undefined {
+    const rule = this.settings.conflictNextDecision;
+    if (!rule || rule.count <= 0) return undefined;
+    rule.count--;
+    return rule.decision ?? 'approve';
   }
 
   /** How many events the next SSE connection may carry before it is destroyed, if limited. */

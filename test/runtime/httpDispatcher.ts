@@ -8,9 +8,11 @@ import { IdempotencyStore } from './idempotency';
 import { newId, nowTimestamp } from './records';
 import type { RuntimeCore } from './runtimeCore';
 import { adminRoutes } from './routes/admin';
+import { approvalRoutes } from './routes/approvals';
 import { fileRoutes } from './routes/files';
 import { runRoutes } from './routes/runs';
 import { taskRoutes } from './routes/tasks';
+import { usageRoutes } from './routes/usage';
 import type { PreparedWrite, Reply, RequestContext, Route } from './routes/routeTypes';
 
 export interface DispatcherConfig {
@@ -22,7 +24,7 @@ export interface DispatcherConfig {
   log: (line: string) => void;
 }
 
-const API_ROUTES: Route[] = [...fileRoutes, ...taskRoutes, ...runRoutes];
+const API_ROUTES: Route[] = [...fileRoutes, ...taskRoutes, ...runRoutes, ...approvalRoutes, ...usageRoutes];
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** How long a connection whose request body we refused to read may linger half-closed. */
 const LINGER_MS = 5000;
@@ -72,6 +74,8 @@ export class HttpDispatcher {
       return;
     }
     const apiKey = this.authenticate(req, (key) => this.writeKeys.some((k) => safeEqual(k, key)) || this.readOnlyKeys.some((k) => safeEqual(k, key)));
+    const missing = this.faults.missingEndpoint(url.pathname);
+    if (missing) throw missingEndpoint(missing, method, url.pathname);
     const { route, params } = match(API_ROUTES, method, url.pathname);
     const mayWrite = this.writeKeys.some((k) => safeEqual(k, digest(apiKey)));
     if (method !== 'GET' && !mayWrite) {
@@ -255,6 +259,14 @@ function match(routes: Route[], method: string, pathname: string): { route: Rout
     throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed here; use ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') });
   }
   throw new HttpError(404, 'invalid_request_error', 'not_found', `No endpoint ${method} ${pathname}.`);
+}
+
+/** What a server without the feature answers (fault `missingEndpoints` / `noSteering`). */
+function missingEndpoint(status: 404 | 405, method: string, pathname: string): HttpError {
+  if (status === 405) {
+    return new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed here; use GET.`, undefined, { Allow: 'GET' });
+  }
+  return new HttpError(404, 'invalid_request_error', 'not_found', `No endpoint ${method} ${pathname}.`);
 }
 
 function digest(key: string): Buffer {

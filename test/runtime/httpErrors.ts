@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'http';
 
 export interface ErrorBody {
-  error: { type: string; code: string; message: string; param?: string };
+  error: { type: string; code: string; message: string; param?: string; [detail: string]: unknown };
 }
 
 export class HttpError extends Error {
@@ -17,10 +17,18 @@ export class HttpError extends Error {
     super(message);
   }
 
+  private details: Record<string, unknown> = {};
+
+  /** Extra fields of the error object that a client can act on (`limit`, the current `approval`). */
+  with(details: Record<string, unknown>): this {
+    this.details = { ...this.details, ...details };
+    return this;
+  }
+
   body(): ErrorBody {
     const error: ErrorBody['error'] = { type: this.type, code: this.code, message: this.message };
     if (this.param !== undefined) error.param = this.param;
-    return { error };
+    return { error: { ...error, ...this.details } };
   }
 }
 
@@ -29,6 +37,8 @@ export const badRequest = (message: string, param?: string, code = 'invalid_para
 
 export const notFound = (message: string, param?: string): HttpError =>
   new HttpError(404, 'invalid_request_error', 'not_found', message, param);
+
+export const conflict = (code: string, message: string, param?: string): HttpError => new HttpError(409, 'invalid_request_error', code, message, param);
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);

@@ -8,11 +8,13 @@ import { FaultState, type FaultSettings } from './faults';
 import { HostileState, type HostileOptions } from './hostile';
 import { HttpDispatcher } from './httpDispatcher';
 import { IdempotencyStore } from './idempotency';
-import { MAX_UPLOAD_BYTES } from './records';
-import { RuntimeCore } from './runtimeCore';
+import { MAX_UPLOAD_BYTES, type ApprovalRecord, type ApprovalStatus, type Money } from './records';
+import { DEFAULT_CORE_SETTINGS, RuntimeCore, type SyntheticApproval } from './runtimeCore';
 
-export type { FaultSettings } from './faults';
 export type { HostileOptions } from './hostile';
+export type { FaultSettings, OptionalEndpoint } from './faults';
+export type { ApprovalRecord, Money } from './records';
+export type { SyntheticApproval } from './runtimeCore';
 
 export interface RuntimeOptions {
   host?: string;
@@ -25,6 +27,12 @@ export interface RuntimeOptions {
   keepAliveMs?: number;
   /** Upload limit; default the spec's 512 MB. Tests lower it to provoke a 413 cheaply. */
   maxUploadBytes?: number;
+  /** How long an approval waits for a decision before it expires; default 5 minutes. */
+  approvalTimeoutMs?: number;
+  /** Attachments a task may take; default 100 (past it: 400 too_many_attachments). */
+  maxAttachments?: number;
+  /** What GET /v1/usage reports as the quota; default 100.00 USD, null for none. */
+  quota?: Money | null;
   faults?: FaultSettings;
   /** Hostile mode (README "Hostile mode"): true = every family at sane sizes; off by default. */
   hostile?: HostileOptions | boolean;
@@ -37,6 +45,10 @@ export interface SyntheticRunRequest {
   live?: boolean;
   unknownKinds?: boolean;
   taskObjective?: string;
+  /** After its events the run asks for this approval, waits, then goes on to `terminal`. */
+  approval?: SyntheticApproval;
+  /** The run's usage.cost amount in USD, e.g. "12.40" (counted in GET /v1/usage); default no usage. */
+  cost?: string;
 }
 
 export interface RuntimeHandle {
@@ -54,6 +66,10 @@ export interface RuntimeHandle {
   appendRawEvent(runId: string, rawSse: string): void;
   endRun(runId: string, status: 'completed' | 'failed' | 'cancelled'): void;
   eventLog(runId: string): { sequence: number; event: string }[];
+  /** Approvals, newest first, optionally of one run and/or one status. */
+  listApprovals(filter?: { runId?: string; status?: ApprovalStatus }): ApprovalRecord[];
+  /** Decides as a person would (throws the 409 HttpError when it is no longer pending). */
+  decideApproval(approvalId: string, decision: 'approve' | 'deny', note?: string): ApprovalRecord;
   close(): Promise<void>;
 }
 
@@ -84,7 +100,11 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const adminKey = options.adminKey ?? 'admin-key';
   const log = options.log ?? (() => undefined);
 
-  const core = new RuntimeCore(dataDir, options.eventDelayMs ?? 0, log);
+  const core = new RuntimeCore(dataDir, options.eventDelayMs ?? 0, log, {
+    approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_CORE_SETTINGS.approvalTimeoutMs,
+    maxAttachments: options.maxAttachments ?? DEFAULT_CORE_SETTINGS.maxAttachments,
+    quota: options.quota === undefined ? DEFAULT_CORE_SETTINGS.quota : options.quota,
+  });
   const faults = new FaultState();
   faults.set(options.faults ?? {});
   const hostile = new HostileState(options.hostile);
@@ -138,6 +158,16 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       core.endRun(runId, status);
     },
     eventLog: (runId) => requireRun(runId).summary(),
+    listApprovals: (filter = {}) => {
+      core.approvals.expireDue();
+      return [...core.approvals.store.newestFirst()]
+        .map((entry) => entry.record)
+        .filter((a) => (filter.runId === undefined || a.run_id === filter.runId) && (filter.status === undefined || a.status === filter.status));
+    },
+    decideApproval: (approvalId, decision, note) => {
+      if (!core.approvals.get(approvalId)) throw new Error(`unknown approval ${approvalId}`);
+      return core.decide(approvalId, decision, note);
+    },
     close: () => {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

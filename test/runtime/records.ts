@@ -5,7 +5,7 @@ export type FilePurpose = 'task_input' | 'dataset' | 'reference' | 'artifact';
 export const UPLOAD_PURPOSES: readonly string[] = ['task_input', 'dataset', 'reference'];
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 
-export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type RunStatus = 'queued' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
 export type TerminalStatus = 'completed' | 'failed' | 'cancelled';
 
 export interface FileRecord {
@@ -42,6 +42,34 @@ export interface RunRecord {
   started_at?: string;
   completed_at?: string;
   error?: { message: string };
+  resumed_from?: string;
+  forked_from?: { run_id: string; sequence: number };
+  usage?: { cost: Money };
+}
+
+/** Amounts are decimal strings ("12.40"), as PROTOCOL-NOTES assumes for spend. */
+export interface Money {
+  amount: string;
+  currency: string;
+}
+
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
+export const APPROVAL_STATUSES: readonly string[] = ['pending', 'approved', 'denied', 'expired'];
+
+export interface ApprovalRecord {
+  id: string;
+  object: 'approval';
+  run_id: string;
+  task_id: string;
+  step_id: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  reason: string;
+  status: ApprovalStatus;
+  created_at: string;
+  expires_at: string;
+  decided_at?: string;
+  note?: string;
 }
 
 export interface ArtifactRecord {
@@ -53,9 +81,11 @@ export interface ArtifactRecord {
   bytes: number;
   content_type: string;
   created_at: string;
+  /** Set on a revised copy of an attachment: that attachment's file id. */
+  source_file_id?: string;
 }
 
-export function newId(prefix: 'file' | 'task' | 'run' | 'art' | 'req'): string {
+export function newId(prefix: 'file' | 'task' | 'run' | 'art' | 'req' | 'apr'): string {
   return `${prefix}_${randomUUID().replace(/-/g, '')}`;
 }
 

@@ -1,15 +1,22 @@
 // The runtime's state and operations, independent of HTTP: files, tasks, runs, artifacts, event logs.
 import * as fs from 'fs';
 import * as path from 'path';
+import { ApprovalDesk } from './approvals';
 import { BlobStore } from './blobStore';
-import { runBuiltInAgent, sleep, type AgentEnvironment } from './builtInAgent';
+import { baseSteps, runBuiltInAgent, sleep, STEP_COST_CENTS, type AgentEnvironment, type AgentProgram } from './builtInAgent';
 import { RunEventLog, TERMINAL_EVENT_NAMES } from './eventLog';
+import { badRequest, conflict } from './httpErrors';
 import { RecordStore } from './recordStore';
+import { completedSteps, copiedEvents, nextStepNumber, stepIdsIn } from './runLineage';
+import { addCents, usageReport, usd } from './spend';
 import {
   isTerminalStatus,
   newId,
   nowTimestamp,
+  type ApprovalRecord,
   type ArtifactRecord,
+  type Money,
+  type RunStatus,
   type FilePurpose,
   type FileRecord,
   type RunRecord,
@@ -18,9 +25,21 @@ import {
   type TerminalStatus,
 } from './records';
 
+/** What a synthetic run asks a person after its events (admin `approval`). */
+export interface SyntheticApproval {
+  stepId?: string;
+  tool?: string;
+  arguments?: Record<string, unknown>;
+  reason?: string;
+  /** Overrides the runtime's approvalTimeoutMs for this one. */
+  expiresInMs?: number;
+}
+
 /** Kept beside a run's record (never served): how to rebuild its event log after a restart. */
 export interface RunMeta {
-  synthetic?: { events: number; unknownKinds: boolean; terminal: TerminalStatus | null; live: boolean };
+  synthetic?: { events: number; unknownKinds: boolean; terminal: TerminalStatus | null; live: boolean; approval?: SyntheticApproval };
+  /** A resumed or forked agent run: what it inherited, so a restart can carry it on. */
+  agent?: { doneSteps: string[]; followUp?: { stepId: string; text: string } };
 }
 
 export interface SyntheticRunOptions {
@@ -29,13 +48,30 @@ export interface SyntheticRunOptions {
   live?: boolean;
   unknownKinds?: boolean;
   taskObjective?: string;
+  approval?: SyntheticApproval;
+  /** The run's usage.cost amount in USD (a decimal string); without it the run carries no usage. */
+  cost?: string;
 }
+
+export interface CoreSettings {
+  approvalTimeoutMs: number;
+  maxAttachments: number;
+  quota: Money | null;
+}
+
+export const DEFAULT_CORE_SETTINGS: CoreSettings = {
+  approvalTimeoutMs: 5 * 60 * 1000,
+  maxAttachments: 100,
+  quota: { amount: '100.00', currency: 'USD' },
+};
+
 
 export class RuntimeCore {
   readonly files: RecordStore<FileRecord>;
   readonly tasks: RecordStore<TaskRecord>;
   readonly runs: RecordStore<RunRecord, RunMeta>;
   readonly artifacts: RecordStore<ArtifactRecord>;
+  readonly approvals: ApprovalDesk;
   readonly blobs: BlobStore;
   private readonly eventsDir: string;
   private readonly logs = new Map<string, RunEventLog>();
@@ -46,16 +82,21 @@ export class RuntimeCore {
     readonly dataDir: string,
     private readonly eventDelayMs: number,
     private readonly log: (line: string) => void,
+    readonly settings: CoreSettings = DEFAULT_CORE_SETTINGS,
   ) {
     const records = path.join(dataDir, 'records');
     this.files = new RecordStore(path.join(records, 'files'));
     this.tasks = new RecordStore(path.join(records, 'tasks'));
     this.runs = new RecordStore(path.join(records, 'runs'));
     this.artifacts = new RecordStore(path.join(records, 'artifacts'));
+    this.approvals = new ApprovalDesk(path.join(records, 'approvals'), (approval) => this.approvalSettled(approval));
     this.blobs = new BlobStore(dataDir);
     this.eventsDir = path.join(dataDir, 'events');
     fs.mkdirSync(this.eventsDir, { recursive: true });
     this.recoverUnfinishedRuns();
+    // After recovery, so that a run whose approval expired while the runtime was down is already
+    // waiting on it and goes on as denied instead of being failed as interrupted.
+    this.approvals.armPending();
   }
 
   // ---- files ----
@@ -82,9 +123,33 @@ export class RuntimeCore {
       created_at: nowTimestamp(),
       run_id: runId,
     });
-    this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: task.created_at }, {});
+    this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: task.created_at, usage: usd('0.00') }, {});
     this.startAgent(task, runId);
     return task;
+  }
+
+  /** A new run of a failed or cancelled agent run's task that goes on after its last completed step. */
+  resumeRun(sourceId: string, instructions?: string): RunRecord {
+    const source = this.requireRun(sourceId);
+    if (source.status !== 'failed' && source.status !== 'cancelled') {
+      throw conflict('run_not_resumable', `Only a failed or cancelled run can be resumed; this one is ${source.status}.`);
+    }
+    if (this.runs.meta(sourceId)?.synthetic) throw conflict('run_not_resumable', 'A synthetic run has no agent to resume.');
+    const log = this.requireLog(sourceId);
+    const done = new Set([...(this.runs.meta(sourceId)?.agent?.doneSteps ?? []), ...completedSteps(log)]);
+    return this.startDerivedRun(source, { resumed_from: sourceId }, done, [...done, ...stepIdsIn(log)], instructions, []);
+  }
+
+  /** A new run of the same task whose log starts with a copy of the source's events 1..afterSequence. */
+  forkRun(sourceId: string, afterSequence: number, instructions?: string): RunRecord {
+    const source = this.requireRun(sourceId);
+    const log = this.requireLog(sourceId);
+    if (afterSequence > log.lastSequence) {
+      throw badRequest(`after_sequence is past the end of the run's log (last sequence ${log.lastSequence}).`, 'after_sequence', 'sequence_out_of_range');
+    }
+    const done = new Set([...(this.runs.meta(sourceId)?.agent?.doneSteps ?? []), ...completedSteps(log, afterSequence)]);
+    const copied = copiedEvents(log, afterSequence);
+    return this.startDerivedRun(source, { forked_from: { run_id: sourceId, sequence: afterSequence } }, done, [...done, ...stepIdsIn(log, afterSequence)], instructions, copied);
   }
 
   logFor(runId: string): RunEventLog | undefined {
@@ -112,24 +177,56 @@ export class RuntimeCore {
     this.requireLog(runId).appendRaw(rawSse);
   }
 
-  /** Appends the terminal event, settles the run and its task, and stops whatever worked on it. */
+  /**
+   * Appends the terminal event, settles the run and its task, and stops whatever worked on it.
+   * A pending approval of the run expires first, so its approval.resolved precedes the end.
+   */
   endRun(runId: string, status: TerminalStatus, errorMessage?: string, extra: Record<string, unknown> = {}): number {
     const log = this.requireLog(runId);
+    this.approvals.expireForRun(runId);
     const sequence = log.append(`run.${status}`, { ...extra, status, ...(errorMessage ? { error: errorMessage } : {}) });
-    const run = this.runs.update(runId, {
-      status,
+    this.setRunStatus(runId, status, {
       completed_at: nowTimestamp(),
       ...(errorMessage ? { error: { message: errorMessage } } : {}),
     });
-    this.tasks.update(run.task_id, { status });
     this.working.get(runId)?.stop.abort();
     return sequence;
   }
 
+  /** Ends an active run with run.cancelled; 409 run_not_active when it has already ended. */
   cancelRun(runId: string): RunRecord {
-    const run = this.runs.get(runId);
-    if (run && !isTerminalStatus(run.status)) this.endRun(runId, 'cancelled');
-    return this.runs.get(runId) as RunRecord;
+    const run = this.requireRun(runId);
+    if (isTerminalStatus(run.status) || this.logFor(runId)?.ended) {
+      throw conflict('run_not_active', `The run has already ended (${run.status}); there is nothing to cancel.`);
+    }
+    this.endRun(runId, 'cancelled');
+    return this.requireRun(runId);
+  }
+
+  // ---- approvals and spend ----
+
+  /** Opens an approval for the run, logs approval.requested and puts the run in awaiting_approval. */
+  requestApproval(runId: string, stepId: string, tool: string, args: Record<string, unknown>, reason: string, timeoutMs = this.settings.approvalTimeoutMs): ApprovalRecord {
+    const run = this.requireRun(runId);
+    const approval = this.approvals.open({ runId, taskId: run.task_id, stepId, tool, arguments: args, reason, timeoutMs });
+    this.appendEvent(runId, 'approval.requested', {
+      approval_id: approval.id,
+      step_id: stepId,
+      tool,
+      arguments: args,
+      reason,
+      expires_at: approval.expires_at,
+    });
+    this.setRunStatus(runId, 'awaiting_approval');
+    return approval;
+  }
+
+  decide(approvalId: string, decision: 'approve' | 'deny', note?: string): ApprovalRecord {
+    return this.approvals.decide(approvalId, decision, note);
+  }
+
+  usage(): Record<string, unknown> {
+    return usageReport(this.runs.all(), this.settings.quota);
   }
 
   async createSyntheticRun(options: SyntheticRunOptions): Promise<string> {
@@ -147,12 +244,19 @@ export class RuntimeCore {
       created_at: created,
       run_id: runId,
     });
-    const meta: RunMeta = { synthetic: { events, unknownKinds: options.unknownKinds === true, terminal, live } };
-    this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'running', created_at: created, started_at: created }, meta);
+    const meta: RunMeta = { synthetic: { events, unknownKinds: options.unknownKinds === true, terminal, live, ...(options.approval ? { approval: options.approval } : {}) } };
+    const usage = options.cost === undefined ? {} : { usage: usd(options.cost) };
+    this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'running', created_at: created, started_at: created, ...usage }, meta);
     const log = new RunEventLog(path.join(this.eventsDir, `${runId}.jsonl`), { events, unknownKinds: options.unknownKinds === true }, live ? 0 : events);
     this.logs.set(runId, log);
     if (live) {
-      this.track(runId, (signal) => this.releaseLive(runId, log, events, terminal, signal));
+      this.track(runId, async (signal) => {
+        await this.releaseLive(runId, log, events, options.approval ? null : terminal, signal);
+        if (options.approval) await this.syntheticApproval(runId, options.approval, terminal, signal);
+      });
+    } else if (options.approval) {
+      const approval = options.approval;
+      this.track(runId, (signal) => this.syntheticApproval(runId, approval, terminal, signal));
     } else if (terminal) {
       this.endRun(runId, terminal, terminal === 'failed' ? 'The synthetic run was told to fail.' : undefined);
     }
@@ -162,10 +266,63 @@ export class RuntimeCore {
   /** Stops every agent and live synthetic run and waits for them to let go of the data directory. */
   async close(): Promise<void> {
     this.stopAll.abort();
+    this.approvals.close();
     await Promise.all([...this.working.values()].map((w) => w.done));
   }
 
   // ---- internals ----
+
+  private requireRun(runId: string): RunRecord {
+    const run = this.runs.get(runId);
+    if (!run) throw new Error(`unknown run ${runId}`);
+    return run;
+  }
+
+  /** A task shows the status of its latest run (a resume or fork takes over from its source). */
+  private setRunStatus(runId: string, status: RunStatus, extra: Partial<RunRecord> = {}): void {
+    const run = this.runs.update(runId, { status, ...extra });
+    if (this.tasks.get(run.task_id)?.run_id === runId) this.tasks.update(run.task_id, { status });
+  }
+
+  private approvalSettled(approval: ApprovalRecord): void {
+    const log = this.logFor(approval.run_id);
+    if (!log || log.ended) return;
+    this.appendEvent(approval.run_id, 'approval.resolved', {
+      approval_id: approval.id,
+      status: approval.status,
+      ...(approval.note !== undefined ? { note: approval.note } : {}),
+    });
+    const run = this.runs.get(approval.run_id);
+    if (run?.status === 'awaiting_approval' && !this.approvals.store.all().some((a) => a.run_id === run.id && a.status === 'pending')) {
+      this.setRunStatus(run.id, 'running');
+    }
+  }
+
+  private chargeStep(runId: string): void {
+    this.runs.update(runId, { usage: addCents(this.requireRun(runId).usage, STEP_COST_CENTS) });
+  }
+
+  private startDerivedRun(
+    source: RunRecord,
+    lineage: Pick<RunRecord, 'resumed_from' | 'forked_from'>,
+    done: Set<string>,
+    usedStepIds: string[],
+    instructions: string | undefined,
+    copied: { event: string; data: Record<string, unknown> }[],
+  ): RunRecord {
+    const task = this.tasks.get(source.task_id);
+    if (!task) throw new Error(`run ${source.id} has no task`);
+    const followUp = instructions ? { stepId: `step_${nextStepNumber(usedStepIds, baseSteps(task).length)}`, text: instructions } : undefined;
+    const runId = newId('run');
+    const run = this.runs.insert(
+      { id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: nowTimestamp(), ...lineage, usage: usd('0.00') },
+      { agent: { doneSteps: [...done], ...(followUp ? { followUp } : {}) } },
+    );
+    this.tasks.update(task.id, { run_id: runId, status: 'queued' });
+    for (const { event, data } of copied) this.appendEvent(runId, event, data);
+    this.startAgent(task, runId, { doneSteps: done, followUp, announcePlan: copied.length === 0, resumedFrom: lineage.resumed_from });
+    return this.runs.get(runId) ?? run;
+  }
 
   private requireLog(runId: string): RunEventLog {
     const log = this.logFor(runId);
@@ -176,8 +333,7 @@ export class RuntimeCore {
   private markRunning(runId: string): void {
     const run = this.runs.get(runId);
     if (!run || run.status !== 'queued') return;
-    this.runs.update(runId, { status: 'running', started_at: nowTimestamp() });
-    this.tasks.update(run.task_id, { status: 'running' });
+    this.setRunStatus(runId, 'running', { started_at: nowTimestamp() });
   }
 
   private track(runId: string, work: (signal: AbortSignal) => Promise<void>): void {
@@ -194,7 +350,7 @@ export class RuntimeCore {
     this.working.set(runId, { stop, done });
   }
 
-  private startAgent(task: TaskRecord, runId: string): void {
+  private startAgent(task: TaskRecord, runId: string, program?: AgentProgram, waitingApprovalId?: string): void {
     this.track(runId, (signal) => {
       const env: AgentEnvironment = {
         runId,
@@ -209,13 +365,39 @@ export class RuntimeCore {
         finish: (status, errorMessage) => {
           this.endRun(runId, status, errorMessage);
         },
-        saveArtifact: (name, contentType, content) => this.saveArtifact(runId, name, contentType, content),
+        saveArtifact: (name, contentType, content, sourceFileId) => this.saveArtifact(runId, name, contentType, content, sourceFileId),
+        requestApproval: async (stepId, tool, args, reason) => {
+          // After a restart the step that was waiting waits on the same approval, not a new one.
+          const reused = stepId === program?.continueStep ? waitingApprovalId : undefined;
+          const id = reused ?? this.requestApproval(runId, stepId, tool, args, reason).id;
+          await this.approvals.wait(id, signal);
+          return this.approvals.store.get(id) as ApprovalRecord;
+        },
+        chargeStep: () => this.chargeStep(runId),
       };
-      return runBuiltInAgent(task, env);
+      return runBuiltInAgent(task, env, program);
     });
   }
 
-  private async saveArtifact(runId: string, name: string, contentType: string, content: string): Promise<ArtifactRecord> {
+  private async syntheticApproval(runId: string, spec: SyntheticApproval, terminal: TerminalStatus | null, signal: AbortSignal): Promise<void> {
+    const stepId = spec.stepId ?? 'step_approval';
+    const tool = spec.tool ?? 'write_file';
+    const existing = this.approvals.store.all().find((a) => a.run_id === runId);
+    const approval =
+      existing ?? this.requestApproval(runId, stepId, tool, spec.arguments ?? { path: 'output.txt' }, spec.reason ?? 'Writes a file.', spec.expiresInMs ?? this.settings.approvalTimeoutMs);
+    const outcome = await this.approvals.wait(approval.id, signal);
+    if (outcome === 'approved') {
+      this.appendEvent(runId, 'tool.called', { tool, step_id: stepId });
+    } else {
+      this.appendEvent(runId, 'observation.recorded', { step_id: stepId, summary: `Skipped ${tool}: the approval was ${outcome}.` });
+    }
+    if (terminal) {
+      await sleep(this.eventDelayMs, signal);
+      this.endRun(runId, terminal, terminal === 'failed' ? 'The synthetic run was told to fail.' : undefined);
+    }
+  }
+
+  private async saveArtifact(runId: string, name: string, contentType: string, content: string, sourceFileId?: string): Promise<ArtifactRecord> {
     const fileId = newId('file');
     const bytes = await this.blobs.writeAll(fileId, content);
     this.addFile(fileId, 'artifact', name, contentType, bytes);
@@ -228,6 +410,7 @@ export class RuntimeCore {
       bytes,
       content_type: contentType,
       created_at: nowTimestamp(),
+      ...(sourceFileId ? { source_file_id: sourceFileId } : {}),
     });
   }
 
@@ -244,15 +427,29 @@ export class RuntimeCore {
     }
   }
 
-  /** Runs cut by a restart: agent runs fail (their work is gone), live synthetic runs finish. */
+  /**
+   * Runs cut by a restart: agent runs waiting for approval keep waiting (nothing was lost), other
+   * agent runs fail (their work in progress is gone), synthetic runs go on to their end.
+   */
   private recoverUnfinishedRuns(): void {
     for (const run of this.runs.all()) {
       if (isTerminalStatus(run.status)) continue;
-      const synthetic = this.runs.meta(run.id)?.synthetic;
+      const meta = this.runs.meta(run.id);
+      const synthetic = meta?.synthetic;
       const log = this.logFor(run.id);
       if (!log || log.ended) continue;
+      const waiting = this.approvals.store.all().find((a) => a.run_id === run.id && a.status === 'pending');
+      const task = this.tasks.get(run.task_id);
       if (!synthetic) {
-        this.endRun(run.id, 'failed', 'The runtime restarted while this run was in progress.');
+        if (run.status === 'awaiting_approval' && waiting && task) {
+          const done = new Set([...(meta?.agent?.doneSteps ?? []), ...completedSteps(log)]);
+          this.startAgent(task, run.id, { doneSteps: done, continueStep: waiting.step_id, followUp: meta?.agent?.followUp, announcePlan: false }, waiting.id);
+        } else {
+          this.endRun(run.id, 'failed', 'The runtime restarted while this run was in progress.');
+        }
+      } else if (synthetic.approval && (waiting || (synthetic.live && !this.approvals.store.all().some((a) => a.run_id === run.id)))) {
+        const approval = synthetic.approval;
+        this.track(run.id, (signal) => this.syntheticApproval(run.id, approval, synthetic.terminal, signal));
       } else if (synthetic.live && synthetic.terminal) {
         this.endRun(run.id, synthetic.terminal);
       }

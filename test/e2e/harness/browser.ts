@@ -2,8 +2,24 @@
 // offline-quiet, with a fresh profile that Playwright removes on close.
 import * as fs from 'fs';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { setupError } from './install';
 
+/** scripts/ensure-system-packages.sh looks in the same place. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The Chromium to launch, or a one-line error naming the command that installs it. */
+export function chromiumExecutable(): string {
+  try {
+    fs.accessSync(CHROMIUM, fs.constants.X_OK);
+    return CHROMIUM;
+  } catch {
+    const where = process.env.CHROMIUM_PATH ? `CHROMIUM_PATH=${CHROMIUM}` : CHROMIUM;
+    throw setupError(
+      `Chromium not found at ${where}: run \`sudo apt-get install -y --no-install-recommends chromium\` ` +
+        '(`npm test` installs it itself as root or with password-free sudo), or set CHROMIUM_PATH to another Chromium',
+    );
+  }
+}
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -18,9 +34,8 @@ export const CHROMIUM_ARGS = [
 
 /** `home` keeps Chromium's own files (crash reports, caches) inside the run folder. */
 export async function launchChromium(home: string): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium)`);
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumExecutable(),
     headless: true,
     args: CHROMIUM_ARGS,
     env: { ...process.env, HOME: home, XDG_CONFIG_HOME: `${home}/.config`, XDG_CACHE_HOME: `${home}/.cache` },

@@ -1,8 +1,19 @@
-// Makes sure the cached code-server exists, running test/e2e/install-code-server.sh when it does not.
+// Makes sure the machine is set up for a real-editor run: the cached code-server exists (running
+// test/e2e/install-code-server.sh when it does not), and a missing piece fails as one line.
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { CODE_SERVER_VERSION, codeServerDir, codeServerEntry, installerScript } from './paths';
+
+/**
+ * An error for a set-up step the user still has to do (install a package, say). Its message names
+ * the step; a stack trace would only bury it, so the runners, which print `stack`, print the message.
+ */
+export function setupError(message: string): Error {
+  const err = new Error(message);
+  err.stack = message;
+  return err;
+}
 
 /** Returns the path of code-server's entry.js, installing it first if the cache is missing. */
 export function ensureCodeServer(log: (line: string) => void = console.log): string {
@@ -11,7 +22,9 @@ export function ensureCodeServer(log: (line: string) => void = console.log): str
   log(`code-server ${CODE_SERVER_VERSION} is not in ${codeServerDir()}: installing it (about a minute, npm registry + apt only)`);
   const started = Date.now();
   const result = spawnSync('bash', [installerScript(), codeServerDir()], { stdio: ['ignore', 'inherit', 'inherit'] });
-  if (result.status !== 0) throw new Error(`install-code-server.sh failed (exit ${result.status ?? result.signal})`);
+  if (result.status !== 0) {
+    throw setupError(`test/e2e/install-code-server.sh failed (exit ${result.status ?? result.signal ?? result.error?.message}); its output above says why`);
+  }
   log(`code-server installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return codeServerEntry();
 }

@@ -1,5 +1,6 @@
 // /__admin: fault switches and synthetic runs for tests and benchmarks in another process.
 import type { FaultSettings } from '../faults';
+import type { SyntheticApproval } from '../runtimeCore';
 import { badRequest, notFound } from '../httpErrors';
 import { isTerminalStatus } from '../records';
 import { jsonWrite, type RequestContext, type Route } from './routeTypes';
@@ -8,6 +9,33 @@ function requireRunId(ctx: RequestContext): string {
   const id = ctx.params[0];
   if (!ctx.core.runs.get(id)) throw notFound(`No run with id ${id}.`, 'id');
   return id;
+}
+
+/** `approval`: true (defaults) or {step_id?, tool?, arguments?, reason?, expires_in_ms?}. */
+function parseSyntheticApproval(value: unknown): SyntheticApproval | undefined {
+  if (value === undefined || value === null || value === false) return undefined;
+  if (value === true) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('approval must be true or an object.', 'approval');
+  const raw = value as Record<string, unknown>;
+  const text = (key: string): string | undefined => {
+    const v = raw[key];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || v === '') throw badRequest(`approval.${key} must be a non-empty string.`, `approval.${key}`);
+    return v;
+  };
+  const args = raw.arguments;
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw badRequest('approval.arguments must be an object.', 'approval.arguments');
+  const expires = raw.expires_in_ms;
+  if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires) || expires < 0)) {
+    throw badRequest('approval.expires_in_ms must be a non-negative integer.', 'approval.expires_in_ms');
+  }
+  return {
+    stepId: text('step_id'),
+    tool: text('tool'),
+    reason: text('reason'),
+    arguments: args as Record<string, unknown> | undefined,
+    expiresInMs: expires as number | undefined,
+  };
 }
 
 export const adminRoutes: Route[] = [
@@ -46,12 +74,16 @@ export const adminRoutes: Route[] = [
         if (terminal !== undefined && terminal !== null && (typeof terminal !== 'string' || !isTerminalStatus(terminal))) {
           throw badRequest('terminal must be completed, failed, cancelled or null.', 'terminal');
         }
+        const cost = body.cost;
+        if (cost !== undefined && (typeof cost !== 'string' || !/^\d+(\.\d{1,2})?$/.test(cost))) throw badRequest('cost must be a decimal string such as "12.40".', 'cost');
         const runId = await ctx.core.createSyntheticRun({
           events,
           terminal,
           live: body.live === true,
           unknownKinds: body.unknownKinds === true,
           taskObjective: typeof body.taskObjective === 'string' ? body.taskObjective : undefined,
+          approval: parseSyntheticApproval(body.approval),
+          cost,
         });
         return { status: 201, body: { run_id: runId, task_id: ctx.core.runs.get(runId)?.task_id } };
       })(ctx),

@@ -1,9 +1,21 @@
-// /v1/runs: get, list (by task), artifacts (paged), cancel, and the SSE event stream.
+// /v1/runs: get, list (by task), artifacts (paged), cancel, resume, fork, and the SSE event stream.
 import { serveEventStream } from '../eventStream';
 import { badRequest, notFound } from '../httpErrors';
 import { pageOf, parsePageParams } from '../pagination';
 import type { RunRecord } from '../records';
-import { type RequestContext, type Route } from './routeTypes';
+import { jsonWrite, type RequestContext, type Route } from './routeTypes';
+
+const MAX_INSTRUCTIONS_CHARS = 10000;
+
+/** The optional follow-up of a resume or fork: a string, or absent (an empty one counts as absent). */
+function parseInstructions(body: Record<string, unknown>): string | undefined {
+  const { instructions } = body;
+  if (instructions === undefined || instructions === null) return undefined;
+  if (typeof instructions !== 'string') throw badRequest('instructions must be a string.', 'instructions');
+  if (instructions.length > MAX_INSTRUCTIONS_CHARS) throw badRequest(`instructions must be at most ${MAX_INSTRUCTIONS_CHARS} characters.`, 'instructions');
+  const trimmed = instructions.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
 
 function requireRun(ctx: RequestContext): RunRecord {
   const run = ctx.core.runs.get(ctx.params[0]);
@@ -65,6 +77,28 @@ export const runRoutes: Route[] = [
         discard: () => undefined,
         commit: async () => ({ status: 200, body: ctx.core.cancelRun(ctx.params[0]) }),
       };
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/v1\/runs\/([^/]+)\/resume$/,
+    async prepare(ctx) {
+      const run = requireRun(ctx);
+      return jsonWrite((body) => ({ status: 201, body: ctx.core.resumeRun(run.id, parseInstructions(body)) }))(ctx);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/v1\/runs\/([^/]+)\/fork$/,
+    async prepare(ctx) {
+      const run = requireRun(ctx);
+      return jsonWrite((body) => {
+        const after = body.after_sequence;
+        if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 1) {
+          throw badRequest('after_sequence must be a positive integer: the last event of the source to keep.', 'after_sequence', after === undefined ? 'missing_parameter' : 'invalid_parameter');
+        }
+        return { status: 201, body: ctx.core.forkRun(run.id, after, parseInstructions(body)) };
+      })(ctx);
     },
   },
   {

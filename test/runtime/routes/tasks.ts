@@ -5,8 +5,6 @@ import type { TaskAttachment } from '../records';
 import type { RuntimeCore } from '../runtimeCore';
 import { jsonWrite, type Route } from './routeTypes';
 
-const MAX_ATTACHMENTS = 100;
-
 export function validateTaskRequest(body: Record<string, unknown>, core: RuntimeCore): { objective: string; attachments: TaskAttachment[] } {
   const { objective, attachments } = body;
   if (typeof objective !== 'string' || objective.trim() === '') {
@@ -14,7 +12,10 @@ export function validateTaskRequest(body: Record<string, unknown>, core: Runtime
   }
   if (attachments === undefined || attachments === null) return { objective, attachments: [] };
   if (!Array.isArray(attachments)) throw badRequest('attachments must be an array of {type: "document", fileId}.', 'attachments');
-  if (attachments.length > MAX_ATTACHMENTS) throw badRequest(`At most ${MAX_ATTACHMENTS} attachments are allowed.`, 'attachments');
+  const limit = core.settings.maxAttachments;
+  if (attachments.length > limit) {
+    throw badRequest(`A task takes at most ${limit} attachments; this one has ${attachments.length}.`, 'attachments', 'too_many_attachments').with({ limit });
+  }
   const checked: TaskAttachment[] = [];
   attachments.forEach((item: unknown, index) => {
     const at = `attachments[${index}]`;

@@ -253,7 +253,7 @@ describe('api/transport through a proxy (squid)', function () {
         method: 'GET',
         headers: { authorization: `Bearer ${API_KEY}` },
       });
-      await res.body.text();
+      for await (const _chunk of res.body) void _chunk; // drain it so the connection can close
       await transport.destroy();
       return res.status;
     }

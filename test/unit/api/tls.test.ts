@@ -39,16 +39,19 @@ describe('api/transport TLS', () => {
     })));
   });
 
-  async function serve(minVersion: SecureVersion, maxVersion: SecureVersion): Promise<{ url: string; hits: () => number }> {
+  async function serve(minVersion: SecureVersion, maxVersion: SecureVersion): Promise<{ url: string; hits: () => number; connections: () => number }> {
     let hits = 0;
+    let connections = 0;
     const server = createServer({ key, cert, minVersion, maxVersion }, (_req, res) => {
       hits++;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ id: 'file_tls', object: 'file' }));
     });
+    // Every TCP connection is one handshake attempt, whether or not the handshake succeeds.
+    server.on('connection', () => void connections++);
     servers.push(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits };
+    return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits, connections: () => connections };
   }
 
   it('accepts a TLS 1.3 server whose certificate is passed as ca', async () => {
@@ -62,7 +65,7 @@ describe('api/transport TLS', () => {
     }
   });
 
-  it('refuses a server limited to TLS 1.2, without retrying, before any request is sent', async () => {
+  it('refuses a server limited to TLS 1.2 after one handshake attempt, before any request is sent', async () => {
     const server = await serve('TLSv1.2', 'TLSv1.2');
     const client = new ApiClient({ baseUrl: server.url, getApiKey: async () => 'k', ca: cert });
     try {
@@ -70,12 +73,13 @@ describe('api/transport TLS', () => {
       assert.ok(isApiError(err, 'connection'), String(err));
       assert.match(err.message, /TLS 1\.3/);
       assert.equal(server.hits(), 0);
+      assert.equal(server.connections(), 1, 'a refused handshake was tried again');
     } finally {
       await client.dispose();
     }
   });
 
-  it('refuses a TLS 1.3 server whose certificate is not trusted', async () => {
+  it('refuses a TLS 1.3 server whose certificate is not trusted, after one handshake attempt', async () => {
     const server = await serve('TLSv1.3', 'TLSv1.3');
     const client = new ApiClient({ baseUrl: server.url, getApiKey: async () => 'k' });
     try {
@@ -83,6 +87,7 @@ describe('api/transport TLS', () => {
       assert.ok(isApiError(err, 'connection'), String(err));
       assert.match(err.message, /not trusted/);
       assert.equal(server.hits(), 0);
+      assert.equal(server.connections(), 1, 'a refused handshake was tried again');
     } finally {
       await client.dispose();
     }

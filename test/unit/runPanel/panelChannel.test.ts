@@ -69,6 +69,62 @@ describe('PanelChannel', () => {
     assert.deepStrictEqual(delivered, Array.from({ length: 500 }, (_, i) => i + 1));
   });
 
+  it('a webview that falls behind gets one fresh reset instead of an ever-growing queue', () => {
+    const { clock, posted, channel, resets } = setup({ maxEventsPerMessage: 1000 });
+    channel.markReady();
+    let most = 0;
+    let sequence = 0;
+    // 300,000 events arrive faster than one interval: nothing can be posted meanwhile.
+    for (let batch = 0; batch < 300; batch++) {
+      channel.events(Array.from({ length: 1000 }, () => ev('tool.called', ++sequence)));
+      most = Math.max(most, channel.pendingEvents);
+    }
+    assert.ok(most <= 20_000, `${most} events waited at once`);
+    clock.advance(1000);
+    assert.strictEqual(resets(), 2, 'the initial reset, then one fresh one instead of the backlog');
+    const delivered = posted.flatMap((m) => (m.type === 'events' ? m.events : []));
+    assert.ok(delivered.length <= 20_000, `${delivered.length} queued events were still posted`);
+  });
+
+  it('once the webview acknowledges, posts wait for its acks and a silent webview costs no more than the cap', () => {
+    const { clock, posted, channel, resets } = setup({ maxEventsPerMessage: 100 });
+    channel.markReady();
+    channel.ack(0);
+    let sequence = 0;
+    let most = 0;
+    for (let round = 0; round < 200; round++) {
+      channel.events(Array.from({ length: 500 }, () => ev('tool.called', ++sequence)));
+      most = Math.max(most, channel.pendingEvents);
+      clock.advance(40);
+    }
+    // The reset went before the first ack; then 4 unacknowledged messages, and nothing more.
+    assert.strictEqual(posted.length, 1 + 4, `${posted.length} messages posted without acks`);
+    assert.ok(most <= 20_000, `${most} events waited at once`);
+    assert.ok(channel.pendingEvents <= 20_000);
+    assert.ok(channel.collapses >= 1);
+    const last = posted[posted.length - 1];
+    channel.ack(last.type === 'events' || last.type === 'reset' ? last.batch ?? 0 : 0);
+    clock.advance(40);
+    assert.strictEqual(posted[posted.length - 1].type, 'reset', 'caught up, it gets one fresh reset');
+    assert.strictEqual(resets(), 2);
+    channel.events([ev('tool.called', ++sequence)]);
+    clock.advance(40);
+    // The reset is not acknowledged yet but the window has room: live events follow it.
+    const after = posted[posted.length - 1];
+    assert.ok(after.type === 'events' && after.events[0].data.sequence === sequence);
+  });
+
+  it('numbers the messages it posts so that the webview can acknowledge them', () => {
+    const { clock, posted, channel } = setup();
+    channel.markReady();
+    channel.events([ev('x', 1)]);
+    clock.advance(40);
+    channel.events([ev('x', 2)]);
+    clock.advance(40);
+    const batches = posted.map((m) => (m.type === 'reset' || m.type === 'events' ? m.batch : undefined));
+    assert.deepStrictEqual(batches, [1, 2, 3]);
+  });
+
   it('splits a backlog into messages of bounded size, in order', () => {
     const { clock, posted, channel } = setup({ maxEventsPerMessage: 10 });
     channel.markReady();

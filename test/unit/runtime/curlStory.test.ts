@@ -55,7 +55,7 @@ describe('runtime: the curl story', () => {
       if (!page.has_more) break;
       url = `${rt.baseUrl}/v1/runs/${task.run_id}/artifacts?limit=1&after=${page.next_cursor}`;
     }
-    assert.deepStrictEqual(names.sort(), ['report.md', 'summary.json']);
+    assert.deepStrictEqual(names.sort(), ['changes.patch', 'notes.md', 'report.md', 'summary.json']);
 
     const { stdout } = await run('curl', ['-sS', '-f', '-O', '-J', '-H', 'Authorization: Bearer curl-key', `${rt.baseUrl}/v1/files/${artifactFileId}/content`], { cwd: work });
     assert.strictEqual(stdout, '');

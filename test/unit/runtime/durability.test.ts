@@ -4,7 +4,7 @@ import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startRuntime } from '../../runtime/index';
-import { call, createTask, readEvents, runToEnd, tempDir, upload, uploadOk } from './runtimeTestKit';
+import { call, createTask, decide, pendingApproval, readEvents, runToEnd, tempDir, untilRunStatus, upload, uploadOk, waitFor } from './runtimeTestKit';
 
 describe('runtime: durability', () => {
   let dataDir: string;
@@ -69,6 +69,98 @@ describe('runtime: durability', () => {
       const { events } = await runToEnd(second, task.run_id);
       assert.strictEqual(events[events.length - 1].event, 'run.failed');
       assert.strictEqual((await call(second, 'GET', `/v1/runs/${task.run_id}`)).json.status, 'failed');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('keeps a decision and a cancel across a restart, and replays them on their Idempotency-Keys', async () => {
+    const first = await startRuntime({ dataDir });
+    const fileId = await uploadOk(first, 'notes.md', '# Notes\n');
+    const task = await createTask(first, 'Ask before writing', [fileId]);
+    const approval = await pendingApproval(first, task.run_id);
+    const decided = await decide(first, approval.id as string, 'deny', { key: 'decision-key', note: 'no' });
+    const open = await first.createSyntheticRun({ events: 3, terminal: null });
+    const cancelled = await call(first, 'POST', `/v1/runs/${open}/cancel`, { headers: { 'Idempotency-Key': 'cancel-key' } });
+    await first.close();
+
+    const second = await startRuntime({ dataDir });
+    try {
+      const kept = (await call(second, 'GET', `/v1/approvals/${approval.id}`)).json;
+      assert.deepStrictEqual(kept, decided.json);
+      assert.strictEqual(kept.status, 'denied');
+      const replay = await decide(second, approval.id as string, 'deny', { key: 'decision-key', note: 'no' });
+      assert.strictEqual(replay.headers.get('idempotent-replayed'), 'true');
+      assert.deepStrictEqual(replay.json, decided.json);
+      assert.strictEqual((await decide(second, approval.id as string, 'approve')).status, 409);
+
+      assert.strictEqual((await call(second, 'GET', `/v1/runs/${open}`)).json.status, 'cancelled');
+      const { events } = await runToEnd(second, open);
+      assert.strictEqual(events[events.length - 1].event, 'run.cancelled');
+      const again = await call(second, 'POST', `/v1/runs/${open}/cancel`, { headers: { 'Idempotency-Key': 'cancel-key' } });
+      assert.strictEqual(again.headers.get('idempotent-replayed'), 'true');
+      assert.deepStrictEqual(again.json, cancelled.json);
+      assert.strictEqual((await call(second, 'POST', `/v1/runs/${open}/cancel`)).status, 409);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('keeps a run waiting for approval across a restart; approved afterwards, it finishes', async () => {
+    const first = await startRuntime({ dataDir });
+    const fileId = await uploadOk(first, 'notes.md', '# Notes\n');
+    const task = await createTask(first, 'Ask before writing', [fileId]);
+    const approval = await pendingApproval(first, task.run_id);
+    const logBefore = first.eventLog(task.run_id);
+    await first.close();
+
+    const second = await startRuntime({ dataDir });
+    try {
+      assert.strictEqual((await call(second, 'GET', `/v1/runs/${task.run_id}`)).json.status, 'awaiting_approval');
+      assert.deepStrictEqual(second.eventLog(task.run_id), logBefore, 'nothing added by the restart');
+      await decide(second, approval.id as string, 'approve');
+      const next = await pendingApproval(second, task.run_id);
+      await decide(second, next.id as string, 'approve');
+      const { events } = await runToEnd(second, task.run_id);
+      assert.deepStrictEqual(events.filter((e) => e.event === 'step.started').map((e) => e.data.step_id), ['step_1', 'step_2', 'step_3'], 'no step started twice');
+      assert.strictEqual(events.filter((e) => e.event === 'approval.requested').length, 2);
+      assert.strictEqual(events[events.length - 1].event, 'run.completed');
+      const artifacts = (await call(second, 'GET', `/v1/runs/${task.run_id}/artifacts`)).json.data as unknown[];
+      assert.strictEqual(artifacts.length, 4);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('expires at the restart an approval whose time ran out while the runtime was down: the run goes on', async () => {
+    const first = await startRuntime({ dataDir, approvalTimeoutMs: 50 });
+    const task = await createTask(first, 'Ask before writing');
+    const approval = await pendingApproval(first, task.run_id);
+    await first.close();
+    await waitFor(() => Date.now() > Date.parse(approval.expires_at as string), 'the expiry to pass');
+
+    const second = await startRuntime({ dataDir });
+    try {
+      const { events } = await runToEnd(second, task.run_id);
+      const resolved = events.find((e) => e.event === 'approval.resolved');
+      assert.deepStrictEqual([resolved?.data.approval_id, resolved?.data.status], [approval.id, 'expired']);
+      assert.strictEqual(events[events.length - 1].event, 'run.completed');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('keeps a synthetic run waiting for approval across a restart', async () => {
+    const first = await startRuntime({ dataDir });
+    const runId = await first.createSyntheticRun({ events: 4, approval: { tool: 'deploy' } });
+    await untilRunStatus(first, runId, 'awaiting_approval');
+    await first.close();
+    const second = await startRuntime({ dataDir });
+    try {
+      const [approval] = second.listApprovals({ runId, status: 'pending' });
+      second.decideApproval(approval.id, 'approve');
+      const { events } = await runToEnd(second, runId);
+      assert.deepStrictEqual(events.slice(4).map((e) => e.event), ['approval.requested', 'approval.resolved', 'tool.called', 'run.completed']);
     } finally {
       await second.close();
     }

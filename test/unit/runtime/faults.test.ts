@@ -233,3 +233,58 @@ describe('runtime: admin endpoints', () => {
     assert.deepStrictEqual(log.json.data, rt.eventLog(task.run_id));
   });
 });
+
+describe('runtime: steering fault switches', () => {
+  let rt: RuntimeHandle;
+  beforeEach(async () => {
+    rt = await startRuntime({ adminKey: 'adm' });
+  });
+  afterEach(() => rt.close());
+
+  const steeringCalls = (runId: string, approvalId: string): [string, string, unknown][] => [
+    ['POST', `/v1/runs/${runId}/cancel`, undefined],
+    ['POST', `/v1/runs/${runId}/resume`, {}],
+    ['POST', `/v1/runs/${runId}/fork`, { after_sequence: 1 }],
+    ['GET', '/v1/approvals', undefined],
+    ['GET', `/v1/approvals/${approvalId}`, undefined],
+    ['POST', `/v1/approvals/${approvalId}/decision`, { decision: 'approve' }],
+  ];
+
+  it('noSteering (set over /__admin/faults) answers 404 on every steering endpoint, as a server without them', async () => {
+    const runId = await rt.createSyntheticRun({ events: 2, approval: {} });
+    const approvalId = rt.listApprovals()[0].id;
+    assert.strictEqual((await call(rt, 'POST', '/__admin/faults', { key: 'adm', body: { noSteering: true } })).status, 200);
+    for (const [method, path, body] of steeringCalls(runId, approvalId)) {
+      const res = await call(rt, method, path, { body });
+      assert.strictEqual(res.status, 404, `${method} ${path}`);
+      assert.strictEqual(errorOf(res).code, 'not_found');
+    }
+    assert.strictEqual((await call(rt, 'GET', `/v1/runs/${runId}`)).status, 200, 'the rest of the API is there');
+    assert.strictEqual((await call(rt, 'GET', '/v1/usage')).status, 200);
+    assert.strictEqual(rt.listApprovals()[0].status, 'pending', 'nothing was decided');
+    assert.strictEqual((await call(rt, 'GET', '/v1/approvals', { key: null })).status, 401, 'auth still comes first');
+  });
+
+  it('missingEndpoints picks endpoints, and missingEndpointStatus 405 answers with Allow', async () => {
+    const runId = await rt.createSyntheticRun({ events: 2, terminal: null });
+    rt.setFaults({ missingEndpoints: ['usage', 'cancel'], missingEndpointStatus: 405 });
+    const usage = await call(rt, 'GET', '/v1/usage');
+    assert.strictEqual(usage.status, 405);
+    assert.strictEqual(usage.headers.get('allow'), 'GET');
+    assert.strictEqual((await call(rt, 'POST', `/v1/runs/${runId}/cancel`)).status, 405);
+    assert.strictEqual((await call(rt, 'GET', '/v1/approvals')).status, 200);
+  });
+
+  it('conflictNextDecision: the next decision finds the approval decided elsewhere and gets 409 with it', async () => {
+    await rt.createSyntheticRun({ events: 2, approval: {} });
+    const approvalId = rt.listApprovals()[0].id;
+    rt.setFaults({ conflictNextDecision: { count: 1, decision: 'deny' } });
+    const res = await call(rt, 'POST', `/v1/approvals/${approvalId}/decision`, { body: { decision: 'approve' } });
+    assert.strictEqual(res.status, 409);
+    assert.strictEqual(errorOf(res).code, 'approval_already_decided');
+    const current = (res.json.error as { approval: { status: string; note: string } }).approval;
+    assert.strictEqual(current.status, 'denied');
+    assert.strictEqual(current.note, 'Decided elsewhere.');
+    assert.strictEqual((await call(rt, 'GET', `/v1/approvals/${approvalId}`)).json.status, 'denied');
+  });
+});

@@ -202,3 +202,31 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
 export function errorOf(result: CallResult): { type?: string; code?: string; message?: string; param?: string } {
   return (result.json.error ?? {}) as { type?: string; code?: string; message?: string; param?: string };
 }
+
+/** Polls the run until it has `status` (e.g. awaiting_approval) and returns its record. */
+export async function untilRunStatus(rt: RuntimeHandle, runId: string, status: string): Promise<Record<string, unknown>> {
+  let run: Record<string, unknown> = {};
+  await waitFor(async () => {
+    run = (await call(rt, 'GET', `/v1/runs/${runId}`)).json;
+    return run.status === status;
+  }, `run ${runId} to be ${status}`);
+  return run;
+}
+
+/** The run's pending approval, once it asks for one. */
+export async function pendingApproval(rt: RuntimeHandle, runId: string): Promise<Record<string, unknown>> {
+  let found: Record<string, unknown> | undefined;
+  await waitFor(async () => {
+    const page = (await call(rt, 'GET', `/v1/approvals?status=pending&run_id=${runId}`)).json;
+    found = (page.data as Record<string, unknown>[] | undefined)?.[0];
+    return found !== undefined;
+  }, `an approval request of ${runId}`);
+  return found as Record<string, unknown>;
+}
+
+export function decide(rt: RuntimeHandle, approvalId: string, decision: string, options: { note?: string; key?: string } = {}): Promise<CallResult> {
+  return call(rt, 'POST', `/v1/approvals/${approvalId}/decision`, {
+    body: { decision, ...(options.note !== undefined ? { note: options.note } : {}) },
+    headers: options.key ? { 'Idempotency-Key': options.key } : {},
+  });
+}

@@ -87,12 +87,12 @@ describe('runtime: tasks and the built-in agent', () => {
     assert.strictEqual(names[names.length - 1], 'run.completed');
     events.forEach((e, i) => assert.strictEqual(e.data.sequence, i + 1, 'sequences 1..n without gaps'));
 
-    assert.strictEqual(events[0].data.steps, 2);
+    assert.strictEqual(events[0].data.steps, 3, 'read, revise, report');
     assert.strictEqual(typeof events[0].data.strategy, 'string');
     assert.deepStrictEqual(events[1].data, { sequence: 2, step_id: 'step_1', title: 'Read notes.md' });
     assert.deepStrictEqual(
       events.filter((e) => e.event === 'tool.called').map((e) => e.data.tool),
-      ['read_file', 'count_words', 'extract_headings', 'write_file'],
+      ['read_file', 'count_words', 'extract_headings', 'edit_files', 'write_file'],
     );
     const summaries = events.filter((e) => e.event === 'observation.recorded').map((e) => e.data.summary as string);
     assert.strictEqual(summaries[0], `Read notes.md: ${Buffer.byteLength(NOTES)} bytes in 9 line(s).`);
@@ -116,8 +116,8 @@ describe('runtime: tasks and the built-in agent', () => {
     await runToEnd(rt, task.run_id);
     const list = await call(rt, 'GET', `/v1/runs/${task.run_id}/artifacts`);
     const artifacts = list.json.data as Record<string, unknown>[];
-    assert.deepStrictEqual(artifacts.map((a) => a.name).sort(), ['report.md', 'summary.json']);
-    for (const artifact of artifacts) {
+    assert.deepStrictEqual(artifacts.map((a) => a.name).sort(), ['changes.patch', 'notes.md', 'report.md', 'summary.json']);
+    for (const artifact of artifacts.filter((a) => a.name === 'report.md' || a.name === 'summary.json')) {
       assert.match(artifact.id as string, /^art_/);
       assert.strictEqual(artifact.object, 'artifact');
       assert.strictEqual(artifact.run_id, task.run_id);
@@ -138,7 +138,28 @@ describe('runtime: tasks and the built-in agent', () => {
     }
     const uploads = (await call(rt, 'GET', '/v1/files')).json.data as { id: string }[];
     assert.deepStrictEqual(uploads.map((f) => f.id), [fileId], 'artifact files stay out of the plain file list');
-    assert.strictEqual(((await call(rt, 'GET', '/v1/files?purpose=artifact')).json.data as unknown[]).length, 2);
+    assert.strictEqual(((await call(rt, 'GET', '/v1/files?purpose=artifact')).json.data as unknown[]).length, 4);
+  });
+
+  it('answers 400 too_many_attachments with the limit past 100 attachments (maxAttachments)', async () => {
+    const fileId = await uploadOk(rt, 'a.md', '# A\n');
+    const attachments = (n: number) => Array.from({ length: n }, () => ({ type: 'document', fileId }));
+    const res = await call(rt, 'POST', '/v1/tasks', { body: { objective: 'Too many', attachments: attachments(101) } });
+    assert.strictEqual(res.status, 400);
+    const error = res.json.error as Record<string, unknown>;
+    assert.deepStrictEqual([error.type, error.code, error.param, error.limit], ['invalid_request_error', 'too_many_attachments', 'attachments', 100]);
+    assert.strictEqual(typeof error.message, 'string');
+    assert.strictEqual((await call(rt, 'POST', '/v1/tasks', { body: { objective: 'Just enough', attachments: attachments(100) } })).status, 201);
+
+    const small = await startRuntime({ maxAttachments: 2 });
+    try {
+      const other = await uploadOk(small, 'a.md', '# A\n');
+      const three = Array.from({ length: 3 }, () => ({ type: 'document', fileId: other }));
+      const refused = await call(small, 'POST', '/v1/tasks', { body: { objective: 'Three', attachments: three } });
+      assert.strictEqual((refused.json.error as Record<string, unknown>).limit, 2);
+    } finally {
+      await small.close();
+    }
   });
 
   it('runs a short plan for a task without attachments', async () => {

@@ -5,6 +5,7 @@ import * as assert from 'assert';
 import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState, type WireEvent } from '../../../src/runPanel/protocol';
 import { emptySnapshot, ev, recordedRun } from './fixtures';
 import { launchBrowser, openPanelPage, type PanelPage } from './pageHarness';
+import { RunModel } from '../../../src/runPanel/runModel';
 
 const RUN = 'run_page';
 
@@ -194,6 +195,40 @@ describe('run panel page (headless Chromium)', function () {
     const copy = (await p.posted()).find((m) => m.type === 'copy');
     assert.ok(copy?.type === 'copy' && copy.what === 'json');
     assert.deepStrictEqual(JSON.parse(copy.text), run[2].data);
+  });
+
+  it('shows a field the host cut to its budget with the "truncated, N bytes" mark, as text', async () => {
+    const run = recordedRun({ steps: 1, terminal: null });
+    const hostModel = new RunModel(RUN);
+    const huge = `<img src=x onerror="window.__injected=1">${'y'.repeat(1_000_000)}`;
+    const sent = hostModel.apply([...run.slice(0, 2), ev('observation.recorded', 3, { step_id: 'step_1', summary: huge }), ...run.slice(3)]);
+    await p.send(reset(), { type: 'events', events: sent });
+    await waitForSequence(p, run.length);
+    const label = await p.page.$eval('#timeline .row[data-sequence="3"] .label', (e) => e.textContent ?? '');
+    assert.ok(label.length < 20_000, `the row shows ${label.length} characters`);
+    assert.ok(label.startsWith('<img src=x onerror='), 'the start of the field is shown as text');
+    assert.ok(label.endsWith(`… (truncated, ${huge.length} bytes)`), `the row ends with ${label.slice(-40)}`);
+    await p.page.click('#timeline .row[data-sequence="3"]');
+    await p.page.waitForSelector('#raw-detail[data-for-sequence="3"]');
+    const json = await p.page.$eval('#raw-detail .raw-json', (e) => e.textContent ?? '');
+    assert.ok(json.includes(`(truncated, ${huge.length} bytes)`), 'the raw JSON carries the mark');
+    assert.strictEqual(await p.page.$$eval('#app img', (imgs) => imgs.length), 0, 'no markup was made from the field');
+    assert.strictEqual(await p.js<unknown>('window.__injected'), undefined);
+  });
+
+  it('offers the counted kinds and one "Other kinds" choice past the cap, which shows the rest', async () => {
+    const events: WireEvent[] = [];
+    for (let i = 0; i < 100; i++) events.push(ev(`custom.${i}`, i + 1));
+    await p.send(reset(), { type: 'events', events });
+    await waitForSequence(p, 100);
+    const options = await p.js<string[]>(`[...document.querySelectorAll('#kind-filter option')].map((o) => o.textContent)`);
+    assert.strictEqual(options.length, 1 + 64 + 1);
+    assert.strictEqual(options[options.length - 1], 'Other kinds');
+    await p.page.selectOption('#kind-filter', { label: 'Other kinds' });
+    // The rows in view (the list follows the newest): only kinds past the first 64.
+    await p.until(`(() => { const rows = [...document.querySelectorAll('#timeline .row[data-sequence]')]; return rows.length > 0 && rows.every((r) => Number(r.dataset.sequence) > 64); })()`);
+    const kinds = await p.js<string[]>(`[...document.querySelectorAll('#timeline .row[data-sequence]')].map((r) => r.dataset.kind)`);
+    assert.ok(kinds.length > 0 && kinds.every((k) => Number(k.slice('custom.'.length)) >= 64), kinds.join(', '));
   });
 
   it('moves between rows with the arrow keys and expands one with Enter', async () => {

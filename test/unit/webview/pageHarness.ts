@@ -7,7 +7,7 @@ import * as path from 'path';
 import { build } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { HostMessage, WebviewMessage } from '../../../src/runPanel/protocol';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../e2e/harness/browser';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../../e2e/harness/browser';
 
 /** The repository: next to out/ normally, else the working directory (a build into another outDir). */
 const ROOT = [path.resolve(__dirname, '..', '..', '..', '..'), process.cwd()].find((dir) =>
@@ -75,7 +75,7 @@ export async function openPanelPage(options: HarnessOptions = {}): Promise<Panel
   let context: BrowserContext | undefined;
   try {
     context = userDataDir
-      ? await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport })
+      ? await chromium.launchPersistentContext(userDataDir, { executablePath: chromiumExecutable(), args: CHROMIUM_ARGS, headless: true, viewport })
       : await (options.browser as Browser).newContext({ viewport });
     const page = context.pages()[0] ?? (await context.newPage());
     // Any request the page tries to make is a failure of the "no network" rule.
@@ -114,6 +114,6 @@ export async function openPanelPage(options: HarnessOptions = {}): Promise<Panel
 
 /** One headless Chromium for a suite (its own fresh profile, removed by close()). */
 export async function launchBrowser(): Promise<{ browser: Browser; close(): Promise<void> }> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS, headless: true });
   return { browser, close: () => browser.close() };
 }

@@ -1,6 +1,6 @@
 // The run panel's view model: events in stream order become rows nested under their steps.
 import * as assert from 'assert';
-import { applyEvents, initialState, kindsSeen, reduce, setFilter, type TimelineState } from '../../../src/webview/reducer';
+import { applyEvents, initialState, kindsSeen, OTHER_KINDS, reduce, setFilter, type TimelineState } from '../../../src/webview/reducer';
 import { RunModel } from '../../../src/runPanel/runModel';
 import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/protocol';
 import { ev, recordedRun } from './fixtures';
@@ -155,5 +155,19 @@ describe('webview reducer', () => {
     const snap = state.model.snapshot();
     assert.ok(snap.recent.length <= 1000 && snap.steps.length <= 5000);
     assert.strictEqual(snap.eventsOmitted + snap.recent.length, all.length);
+  });
+});
+
+describe('kind filter past the kind cap', () => {
+  it('offers the counted kinds and one "other kinds" choice that shows the rest', () => {
+    const state = initialState('run_k');
+    const events = [ev('plan.created', 1, { steps: 0 })];
+    for (let i = 0; i < 200; i++) events.push(ev(`custom.${i}`, events.length + 1));
+    applyEvents(state, events);
+    const kinds = kindsSeen(state);
+    assert.strictEqual(kinds.length, 1 + 64 + 1);
+    assert.strictEqual(kinds[kinds.length - 1], OTHER_KINDS);
+    setFilter(state, { kind: OTHER_KINDS, text: '' });
+    assert.deepStrictEqual(state.visible.map((r) => r.event), events.slice(1 + 64).map((e) => e.event));
   });
 });

@@ -1,0 +1,60 @@
+// The timeline's rows and the raw JSON block under an expanded row: built once per row element
+// by the virtual list and filled from the view model. Server strings go in as text only.
+import { DEFAULT_UI_STRINGS, type UiStrings } from '../runPanel/protocol';
+import { codicon, el, setIcon, setText } from './dom';
+import { fill, rowView } from './format';
+import type { Row, TimelineState } from './reducer';
+import type { Layout } from './render';
+
+export const ROW_HEIGHT = 24;
+/** The raw JSON block under an expanded row: a bar, then up to this many lines before it scrolls. */
+export const RAW_MAX_LINES = 16;
+export const RAW_LINE_HEIGHT = 18;
+export const RAW_BAR_HEIGHT = 30;
+
+export function createRowElement(): HTMLElement {
+  const row = el('div', 'row');
+  row.setAttribute('role', 'listitem');
+  row.append(codicon('chevron-right'), codicon('circle-large-outline'), el('span', 'label'), el('span', 'detail'), el('span', 'meta'), el('span', 'seq'));
+  (row.children[0] as HTMLElement).classList.add('twisty');
+  (row.children[1] as HTMLElement).classList.add('icon');
+  return row;
+}
+
+export function fillRow(element: HTMLElement, row: Row, state: TimelineState, now: number, expanded: boolean): void {
+  const view = rowView(state, row, now);
+  const [twisty, icon, label, detail, meta, seq] = Array.from(element.children) as HTMLElement[];
+  const className = `row kind-${row.kind} depth-${row.depth}${expanded ? ' expanded' : ''}${row.raw ? ' expandable' : ''}`;
+  if (element.className !== className) element.className = className;
+  if (row.kind === 'omitted') delete element.dataset.sequence;
+  else element.dataset.sequence = String(row.sequence);
+  element.dataset.kind = row.event;
+  element.tabIndex = -1;
+  if (row.raw) element.setAttribute('aria-expanded', String(expanded));
+  else element.removeAttribute('aria-expanded');
+  setIcon(twisty, expanded ? 'chevron-down' : 'chevron-right');
+  twisty.classList.add('twisty');
+  setIcon(icon, view.icon, view.tone);
+  icon.classList.add('icon');
+  setText(label, view.label);
+  setText(detail, view.detail);
+  setText(meta, view.meta);
+  setText(seq, row.kind === 'omitted' ? '' : `#${row.sequence}`);
+  element.title = row.raw ? state.strings.expand : '';
+}
+
+/** Fills the raw JSON block for a row; returns its height in px. */
+export function fillRaw(layout: Layout, row: Row, strings?: UiStrings): number {
+  // The event as the server sent it (without the host's receivedAt stamp), or as the host cut it.
+  const json = JSON.stringify(row.raw ? { event: row.raw.event, data: row.raw.data } : {}, null, 2);
+  const cut = row.raw?.truncatedBytes;
+  const mark = cut === undefined ? '' : ` · ${fill((strings ?? DEFAULT_UI_STRINGS).eventTruncated, cut)}`;
+  setText(layout.rawTitle, `${row.event} #${row.sequence}${mark}`);
+  layout.raw.classList.toggle('truncated', cut !== undefined);
+  setText(layout.rawJson, json);
+  // Not data-sequence: only the timeline's rows carry that (the e2e suite counts them).
+  layout.raw.dataset.forSequence = String(row.sequence);
+  const lines = Math.min(RAW_MAX_LINES, json.split('\n').length);
+  return RAW_BAR_HEIGHT + lines * RAW_LINE_HEIGHT + 12;
+}
+
