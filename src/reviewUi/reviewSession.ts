@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
 import { describeError } from '../api/errors';
 import type { ArtifactRecord } from '../api/types';
-import { buildChangeSet, classifyArtifact, reviewFile } from '../review';
+import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../review';
 import type { FileChange, FileReview, OriginLookup, ReviewProblem, TaskAttachment } from '../review';
 import { reviewUri, type ReviewContent } from './reviewContent';
 import { placeOf, type OriginPlace } from './reviewText';
@@ -96,16 +96,26 @@ export async function refreshFile(sources: SessionSources, file: ReviewedFile, s
   return review;
 }
 
-/** The workspace file's bytes now: an unsaved editor's text when there is one, else the disk; undefined when gone. */
+/**
+ * The workspace file's bytes now, as the editor has them: the disk's bytes when an open document
+ * says the same (so the hash and BOM are exact), else the document's text (unsaved edits, or a
+ * save still being written); undefined when the file is gone and no document holds it.
+ */
 export async function readWorkspace(uri: vscode.Uri): Promise<Uint8Array | undefined> {
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (doc?.isDirty) return Buffer.from(doc.getText(), 'utf8');
+  let disk: Uint8Array | undefined;
   try {
-    return await vscode.workspace.fs.readFile(uri);
+    disk = await vscode.workspace.fs.readFile(uri);
   } catch (err) {
-    if (err instanceof vscode.FileSystemError && (err.code === 'FileNotFound' || err.code === 'EntryNotFound')) return undefined;
-    throw err;
+    if (!(err instanceof vscode.FileSystemError && (err.code === 'FileNotFound' || err.code === 'EntryNotFound'))) throw err;
   }
+  if (!doc || doc.isClosed) return disk;
+  const shown = doc.getText().replace(/\r\n/g, '\n');
+  if (disk) {
+    const decoded = decodeText(disk);
+    if (decoded.ok && decoded.value.text === shown) return disk;
+  }
+  return disk === undefined && !doc.isDirty ? undefined : Buffer.from(doc.getText(), 'utf8');
 }
 
 async function attachmentsOf(client: ApiClient, runId: string, signal: AbortSignal): Promise<TaskAttachment[] | undefined> {
