@@ -53,13 +53,14 @@ async function uploadAttachAndFinish(ctx: ScenarioContext, names: string[], obje
 }
 
 /** Tasks view: the task's run row, context menu Review Changes; waits for the multi-file diff. */
-async function reviewFromRunRow(ctx: ScenarioContext, objective: string, runId: string): Promise<void> {
+async function reviewFromRunRow(ctx: ScenarioContext, objective: string): Promise<void> {
   const { workbench } = ctx;
   await workbench.openContainer(UI.container);
   await workbench.runCommand(UI.commands.refreshTasks);
   const taskRow = await workbench.treeRow(UI.tasksView, objective);
   if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
-  const runRow = await workbench.treeRow(UI.tasksView, runId);
+  // The task's only run: rows are labelled "Run 1", "Run 2"... once the task's runs are listed.
+  const runRow = await workbench.treeRow(UI.tasksView, /\bRun 1\b/);
   await workbench.contextMenu(runRow, UI.menu.reviewChanges);
   await workbench.waitForEditorTab(UI.reviewEditorTitle);
 }
@@ -99,7 +100,7 @@ export const reviewChanges: Scenario = {
     const revisedB = revised.find((r) => r.name === 'review-b.md')?.text;
     assert.ok(revisedA && revisedB);
 
-    await reviewFromRunRow(ctx, objective, runId);
+    await reviewFromRunRow(ctx, objective);
     await shot('multi-diff');
 
     // One hunk: the agent's closing line of review-a.md.
@@ -149,7 +150,7 @@ export const reviewChangesThreeWay: Scenario = {
     const edited = C.replace(`${agentsLine}\n`, `${agentsLine} edited by me\n`);
     fs.writeFileSync(path.join(ctx.workspace, 'review-c.md'), edited);
 
-    await reviewFromRunRow(ctx, objective, runId);
+    await reviewFromRunRow(ctx, objective);
     const toast = await workbench.waitForNotification(/changed since it was uploaded/);
     assert.match(await toast.innerText(), /1 conflicting changes are left as your version/);
     await shot('three-way');
