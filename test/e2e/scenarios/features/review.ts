@@ -60,7 +60,7 @@ async function reviewFromRunRow(ctx: ScenarioContext, objective: string): Promis
   const taskRow = await workbench.treeRow(UI.tasksView, objective);
   if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
   // The task's only run: rows are labelled "Run 1", "Run 2"... once the task's runs are listed.
-  const runRow = await workbench.treeRow(UI.tasksView, /\bRun 1\b/);
+  const runRow = await workbench.treeRow(UI.tasksView, /Run 1(?!\d)/);
   await workbench.contextMenu(runRow, UI.menu.reviewChanges);
   await workbench.waitForEditorTab(UI.reviewEditorTitle);
 }
