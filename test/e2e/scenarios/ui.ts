@@ -14,7 +14,7 @@ export const UI = {
     uploadAndCreateTask: 'Agent Runtime: Upload and Attach to New Task...',
     applyReviewChanges: 'Agent Runtime: Apply Changes',
     chooseReviewChanges: 'Agent Runtime: Apply Chosen Changes...',
-    saveAll: 'File: Save All',
+    saveAll: ['File: Save All Files', 'File: Save All'],
   },
   /** Context-menu items (menus show the title without the category). */
   menu: {
