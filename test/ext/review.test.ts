@@ -91,6 +91,16 @@ describe('review changes', () => {
     await vscode.commands.executeCommand('undo');
     await waitFor('undo to restore the file', async () => (await textOf(a)) === aText);
 
+    // Save as Patch: every change not applied yet, paths relative to the workspace folder.
+    const patchPath = vscode.Uri.joinPath(folder, 'review.patch');
+    const saved = await vscode.commands.executeCommand<vscode.Uri>('agentRuntime.saveReviewPatch', { runId, target: patchPath.fsPath });
+    assert.strictEqual(saved?.fsPath, patchPath.fsPath);
+    const patch = Buffer.from(await vscode.workspace.fs.readFile(patchPath)).toString('utf8');
+    assert.match(patch, /^--- a\/review-a\.md$/m);
+    assert.match(patch, /^\+\+\+ b\/review-b\.txt$/m);
+    assert.ok(patch.includes(`+${aRevised.trimEnd().split('\n').pop() ?? ''}`), patch);
+    await vscode.workspace.fs.delete(patchPath);
+
     const all = await vscode.commands.executeCommand<ApplyOutcome>('agentRuntime.applyReviewChanges', { runId });
     assert.strictEqual(all?.applied, true, JSON.stringify(all));
     assert.deepStrictEqual(all.files.map((f) => f.fileId).sort(), [aId, bId].sort());
