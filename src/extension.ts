@@ -121,7 +121,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     ...registerSidebarCommands(deps, sidebar),
     registerWatchRunCommand(deps, runPanels),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
-    vscode.commands.registerCommand(Commands.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_QUERY)),
+    // One way into the Settings editor: the extension's settings, or one of ours or of http.*.
+    vscode.commands.registerCommand(Commands.openSettings, (query?: unknown) =>
+      vscode.commands.executeCommand('workbench.action.openSettings', typeof query === 'string' && /^(agentRuntime|http)\.\w+$/.test(query) ? query : SETTINGS_QUERY)),
     announceFinishedRuns(runs, (taskId) => service.client.getTask(taskId), (runId) => review.hasReviewableChanges(runId)),
     sidebar.onDidChangeReachability((reachable) => status.setReachable(reachable)),
     service.onDidChange(() => {

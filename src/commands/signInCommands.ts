@@ -6,7 +6,7 @@ import { ApiClient } from '../api/client';
 import { describeError, isApiError } from '../api/errors';
 import { SecretStorageUnavailableError } from '../auth/credentialStore';
 import { type CommandDeps } from './commandDeps';
-import { Commands } from '../common/ids';
+import { Commands, Settings } from '../common/ids';
 
 export function registerSignInCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
@@ -95,7 +95,7 @@ async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, intera
       keep,
       settings,
     );
-    if (choice === settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentRuntime.baseUrl');
+    if (choice === settings) void vscode.commands.executeCommand(Commands.openSettings, Settings.baseUrl);
     return choice === keep ? 'ok' : 'cancel';
   } finally {
     void probe.dispose();

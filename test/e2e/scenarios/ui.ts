@@ -42,4 +42,6 @@ export const UI = {
   /** The run panel (webview) marks each timeline row (a list item) with data-sequence. */
   runPanelRow: '[role="listitem"][data-sequence]',
   reconnecting: /reconnecting/i,
+  /** A task's only run reads as "Run 1" (runs show as people read them, never as raw ids). */
+  firstRunRow: /\bRun 1(?!\d)/,
 } as const;

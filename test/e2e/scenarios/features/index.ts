@@ -3,6 +3,7 @@
 import { Scenario } from '../types';
 import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
+import { hostileServer } from './hostile';
 import { reviewChanges, reviewChangesThreeWay } from './review';
 import { signIn } from './signIn';
 import { uploadAndAttach } from './uploadAttach';
@@ -25,6 +26,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runPanelLight,
   runPanelDark,
   runPanelHighContrast,
+  hostileServer,
   reviewChanges,
   reviewChangesThreeWay,
 ];
