@@ -13,6 +13,7 @@ import { createTaskWithAttachments } from './createTaskCommands';
 import { type CommandDeps } from './commandDeps';
 import { askObjective, confirmPlan, localUri, pickFiles, pickPurpose, saveDirtyDocuments } from './uploadPrompts';
 import { Commands } from '../common/ids';
+import { recordUploads, stampFiles } from '../reviewUi/uploadOrigins';
 
 interface Prefilled {
   objective?: string;
@@ -79,9 +80,10 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
   const keys: UploadKeys = new Map();
   let pending = files;
   for (;;) {
+    const stamps = await stampFiles(pending.map((f) => f.path));
     const result = await runBatch(deps, pending, purpose, keys);
     done.push(...result.uploaded.map((u) => u.record));
-    await deps.localFiles.add(result.uploaded.map((u) => u.record.id));
+    await recordUploads(deps.localFiles, result.uploaded, stamps);
     if (result.cancelled) {
       const message = done.length
         ? vscode.l10n.t('Upload cancelled after {0} of {1} files. No task was created.', done.length, files.length)

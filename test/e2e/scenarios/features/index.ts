@@ -4,6 +4,7 @@ import { Scenario } from '../types';
 import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
 import { hostileServer } from './hostile';
+import { reviewChanges, reviewChangesThreeWay } from './review';
 import { signIn } from './signIn';
 import { uploadAndAttach } from './uploadAttach';
 import { runPanelDark, runPanelHighContrast, runPanelLight } from './themes';
@@ -26,4 +27,6 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runPanelDark,
   runPanelHighContrast,
   hostileServer,
+  reviewChanges,
+  reviewChangesThreeWay,
 ];
