@@ -13,6 +13,7 @@ import { applyPicks, type ApplyOutcome, type ApplyPick } from './reviewApply';
 import { parseReviewUri, REVIEW_SCHEME, ReviewContent } from './reviewContent';
 import { loadSession, refreshFile, type ReviewedFile, type ReviewSession, type SessionSources } from './reviewSession';
 import { describeHunk } from './reviewText';
+import { openConflicts, openDiffs } from './reviewDiffs';
 
 export const REVIEW_OPEN_CONTEXT = 'agentRuntime.reviewOpen';
 
@@ -277,43 +278,6 @@ export function registerReview(deps: CommandDeps, subscriptions: vscode.Disposab
     vscode.commands.registerCommand(Commands.saveReviewPatch, deps.guard('Save changes as patch', savePatchCommand)),
   );
   return { reviewRun, hasReviewableChanges, dispose: () => content.dispose() };
-}
-
-/** One multi-file diff editor; without `vscode.changes`, a quick pick of files each opening a diff. */
-async function openDiffs(session: ReviewSession, files: readonly ReviewedFile[]): Promise<void> {
-  const title = vscode.l10n.t('Changes by run {0}', inert(session.runId));
-  const entries: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
-  for (const f of files) {
-    entries.push([f.uri, f.uri, f.agentUri]);
-    if (f.review.status === 'ready' && f.review.changedSinceUpload && f.asSentBytes) {
-      // The other two sides of the three-way view: your edits since upload, and the agent's.
-      entries.push([f.sentUri.with({ fragment: 'yours' }), f.sentUri, f.uri]);
-      entries.push([f.sentUri.with({ fragment: 'agent' }), f.sentUri, f.agentUri]);
-    }
-  }
-  const available = await vscode.commands.getCommands(true);
-  if (available.includes('vscode.changes')) {
-    await vscode.commands.executeCommand('vscode.changes', title, entries);
-    return;
-  }
-  const picked = await vscode.window.showQuickPick(
-    files.map((f) => ({ label: inert(f.change.origin.relativePath), file: f })),
-    { title, placeHolder: vscode.l10n.t('Choose a file to compare with the agent\'s version') },
-  );
-  if (picked) await openFileDiff(picked.file);
-}
-
-async function openFileDiff(file: ReviewedFile): Promise<void> {
-  const name = file.change.origin.relativePath;
-  await vscode.commands.executeCommand('vscode.diff', file.uri, file.agentUri, vscode.l10n.t('{0} (workspace ↔ agent)', inert(name)));
-}
-
-async function openConflicts(files: readonly ReviewedFile[]): Promise<void> {
-  for (const f of files) {
-    if (f.review.status !== 'ready' || !f.review.conflictMarkedBytes) continue;
-    await vscode.commands.executeCommand('vscode.diff', f.uri, f.conflictsUri,
-      vscode.l10n.t('{0} (workspace ↔ conflicts marked)', inert(f.change.origin.relativePath)), { preview: false });
-  }
 }
 
 function summarize(session: ReviewSession): ReviewSummary {
