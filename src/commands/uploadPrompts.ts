@@ -156,8 +156,9 @@ export async function confirmAttachmentLimit(count: number, limit: number | unde
 }
 
 function displayName(planned: string): string {
-  // A planned path is a disk path, or the URI of a file outside the disk.
-  return /^[a-z][a-z0-9+.-]+:\/\//i.test(planned) ? path.posix.basename(vscode.Uri.parse(planned, true).path) : path.basename(planned);
+  // A planned path is a disk path, or the URI of a file outside the disk (scheme of 2+ letters,
+  // so a Windows drive letter is not one).
+  return /^[a-z][a-z0-9+.-]+:/i.test(planned) ? path.posix.basename(vscode.Uri.parse(planned, true).path) : path.basename(planned);
 }
 
 function refusalText(reason: string, detail: string): string {
