@@ -7,6 +7,7 @@ import { describeError, isApiError } from '../api/errors';
 import { SecretStorageUnavailableError } from '../auth/credentialStore';
 import { type CommandDeps } from './commandDeps';
 import { Commands, Settings } from '../common/ids';
+import { readNetworkSettings } from '../service/settings';
 
 export function registerSignInCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
@@ -59,7 +60,8 @@ async function signIn(deps: CommandDeps, given?: string): Promise<boolean> {
 
 /** 'ok' when the server accepts the key (or the user keeps it anyway), 'retry' when rejected. */
 async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, interactive: boolean): Promise<'ok' | 'retry' | 'cancel'> {
-  const probe = new ApiClient({ baseUrl, getApiKey: async () => key, logger: deps.log, maxRetries: 0, userAgent: deps.service.userAgent });
+  // The same network route as the service's own client: behind a proxy the key is checked through it.
+  const probe = new ApiClient({ baseUrl, getApiKey: async () => key, logger: deps.log, maxRetries: 0, userAgent: deps.service.userAgent, network: readNetworkSettings() });
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key...'), cancellable: true },

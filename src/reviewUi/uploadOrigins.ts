@@ -12,12 +12,13 @@ export async function stampFiles(paths: readonly string[]): Promise<Map<string, 
 
 export async function recordUploads(
   index: LocalFileIndex,
-  uploaded: readonly { file: { path: string; bytes: number }; record: { id: string } }[],
+  uploaded: readonly { file: { path: string; bytes: number; read?: unknown }; record: { id: string } }[],
   stamps: ReadonlyMap<string, FileStamp | undefined>,
 ): Promise<void> {
   const uploadedAt = new Date().toISOString();
   const origins = await Promise.all(uploaded.map(async ({ file, record }): Promise<UploadOrigin> => {
-    const uri = vscode.Uri.file(file.path);
+    // A file of a virtual workspace is planned by its URI (and read through workspace.fs).
+    const uri = file.read !== undefined ? vscode.Uri.parse(file.path) : vscode.Uri.file(file.path);
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const stamp = stamps.get(file.path);
     return {
