@@ -1,12 +1,10 @@
 // A real run (two documents, the built-in agent, its artifacts) watched to the end in the light,
 // dark and high-contrast themes: the panel renders with each theme's colours, and the shots of
 // it are the README's pictures (copied to docs/images/ when E2E_DOCS_IMAGES=1).
-import * as fs from 'fs';
-import * as path from 'path';
-import { repoRoot } from '../../harness/paths';
 import { Scenario, ScenarioContext } from '../types';
 import { UI } from '../ui';
 import { createTask, getRun, TERMINAL, until, uploadFile } from './api';
+import { docsShot } from './docsImages';
 import { runPanelFrame, waitForRow } from './runPanel';
 
 const NOTES = `# Design notes
@@ -44,12 +42,7 @@ async function watchRealRun(ctx: ScenarioContext, theme: string): Promise<void> 
   // The summary lists the artifacts once the host has fetched them.
   await frame.getByText('report.md', { exact: false }).first().waitFor({ timeout: 30_000 });
   await workbench.runCommand(UI.commands.refreshTasks);
-  const file = await ctx.shots.take(ctx.page, `run-panel-${theme}`);
-  if (process.env.E2E_DOCS_IMAGES === '1' && file) {
-    const target = path.join(repoRoot(), 'docs', 'images', `run-panel-${theme}.png`);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.copyFileSync(file, target);
-  }
+  await docsShot(ctx, `run-panel-${theme}`);
 }
 
 function themed(theme: string, colorTheme: string): Scenario {
