@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { ArtifactFileSystem } from './artifacts/artifactFileSystem';
 import { ARTIFACT_SCHEME } from './artifacts/artifactUris';
+import { setUpSteering, type Steering } from './approvals/steeringSetup';
 import { CredentialStore } from './auth/credentialStore';
 import { ReauthPrompt } from './auth/reauthPrompt';
 import { createArtifactActions, registerArtifactCommands } from './commands/artifactCommands';
@@ -34,6 +35,7 @@ export interface AgentRuntimeExtensionApi {
   sidebar: Sidebar;
   runs: RunStore;
   runPanels: RunPanelManager;
+  steering: Steering;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentRuntimeExtensionApi> {
@@ -106,6 +108,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   });
   subs.push(runPanels, runPanels.registerSerializer());
 
+  const steering = setUpSteering(deps, runs, reporter.onAuthError);
+  subs.push(...steering.disposables);
+
   let runsOf = service.serviceUrl;
   const artifactFs = new ArtifactFileSystem(() => service.client);
   subs.push(
@@ -138,7 +143,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   );
 
   log.info(`Agent Runtime ${version} activated`);
-  return { service, credentials, reauth, sidebar, runs, runPanels };
+  return { service, credentials, reauth, sidebar, runs, runPanels, steering };
 }
 
 export function deactivate(): void {

@@ -22,6 +22,14 @@ export const Commands = {
   retryConnection: 'agentRuntime.retryConnection',
   showLog: 'agentRuntime.showLog',
   openSettings: 'agentRuntime.openSettings',
+  // Steering (issue #12): each also takes a plain object for automation (see steeringCommands.ts).
+  cancelRun: 'agentRuntime.cancelRun',
+  resumeRun: 'agentRuntime.resumeRun',
+  forkRun: 'agentRuntime.forkRun',
+  approveToolCall: 'agentRuntime.approveToolCall',
+  denyToolCall: 'agentRuntime.denyToolCall',
+  decideApproval: 'agentRuntime.decideApproval',
+  refreshApprovals: 'agentRuntime.refreshApprovals',
 } as const;
 
 export const ContextKeys = {
@@ -31,12 +39,15 @@ export const ContextKeys = {
   tasksUnreachable: 'agentRuntime.tasksUnreachable',
   filesEmpty: 'agentRuntime.filesEmpty',
   tasksEmpty: 'agentRuntime.tasksEmpty',
+  /** Set once the server answered a steering call as not offered (404/405). */
+  steeringUnsupported: 'agentRuntime.steeringUnsupported',
 } as const;
 
 export const ViewIds = {
   container: 'agentRuntime',
   files: 'agentRuntime.files',
   tasks: 'agentRuntime.tasks',
+  approvals: 'agentRuntime.approvals',
 } as const;
 
 export const Settings = {
