@@ -133,6 +133,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
       if (service.serviceUrl !== runsOf) {
         runsOf = service.serviceUrl;
         runs.reset();
+        status.resetUsage();
       }
       sidebar.refresh();
       status.refresh();
