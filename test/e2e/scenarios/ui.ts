@@ -30,4 +30,14 @@ export const UI = {
   /** The run panel (webview) marks each timeline row (a list item) with data-sequence. */
   runPanelRow: '[role="listitem"][data-sequence]',
   reconnecting: /reconnecting/i,
+  /** Steering (issue #12). */
+  steering: {
+    needsYouView: 'Needs You',
+    cancelConfirm: 'Cancel Run',
+    approve: 'Approve',
+    deny: 'Deny',
+    waitsNotification: /waits for your approval/i,
+    notePrompt: /optional note|Approve the tool call|Deny the tool call/i,
+    forkPrompt: /follow-up instructions|What should the new run do/i,
+  },
 } as const;

@@ -4,6 +4,7 @@ import { Scenario } from '../types';
 import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
 import { signIn } from './signIn';
+import { STEERING_SCENARIOS } from './steering';
 import { uploadAndAttach } from './uploadAttach';
 import { runPanelDark, runPanelHighContrast, runPanelLight } from './themes';
 import { unreachableWelcome } from './unreachable';
@@ -24,4 +25,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runPanelLight,
   runPanelDark,
   runPanelHighContrast,
+  ...STEERING_SCENARIOS,
 ];
