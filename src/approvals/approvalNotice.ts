@@ -1,7 +1,7 @@
 // A notification when a run starts waiting for a person: Approve / Deny / Open. VS Code shows it
 // whether or not the window has focus, and screen readers announce it (VS Code 1.100 gives
 // extensions no API to play an accessibility signal). On the first load, one summary instead of
-// one notification per approval that was already waiting.
+// one notification per approval that was already waiting (a single one keeps its actions).
 import * as vscode from 'vscode';
 import type { ApprovalRecord } from '../api/types';
 import { shortArguments } from '../common/approvalText';
@@ -15,7 +15,9 @@ const MAX_SEPARATE = 3;
 export function announceApprovals(pending: PendingApprovals): vscode.Disposable {
   return pending.onDidChange((change) => {
     if (change.firstLoad) {
-      if (change.pending.length > 0) void summary(change.pending.length);
+      // One waiting call gets its own actions; several get one summary pointing at the view.
+      if (change.pending.length === 1) void one(change.pending[0]!);
+      else if (change.pending.length > 1) void summary(change.pending.length);
       return;
     }
     if (change.added.length > MAX_SEPARATE) void summary(change.added.length);

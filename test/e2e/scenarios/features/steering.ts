@@ -47,6 +47,8 @@ export const steerApproveFromNotification: Scenario = {
   runtime: { eventDelayMs: 50 },
   async run(ctx) {
     const objective = 'Approve my write';
+    // The extension is running before the run asks: the notification is the "started waiting" one.
+    await ctx.workbench.openContainer(UI.container);
     const runId = await ctx.runtime.createSyntheticRun({ events: 3, terminal: 'completed', taskObjective: objective, approval: { tool: 'write_file', arguments: { path: 'report.md' } } });
     await watchFromTasks(ctx, objective);
     await ctx.workbench.waitForNotification(UI.steering.waitsNotification);
@@ -94,8 +96,13 @@ export const steerFork: Scenario = {
     await frame.locator(`${UI.runPanelRow}[data-sequence="4"]`).click();
     await frame.locator('#fork-from-here').click();
     await ctx.workbench.answerInput(UI.steering.forkPrompt, 'Now also count words.');
-    // The new run's panel: its first rows are the copied events 1..4, then the follow-up.
-    await ctx.workbench.waitForEditorTab(/Run/);
+    // The new run opens in a second panel, whose first rows are the copied events 1..4.
+    const deadline = Date.now() + 60_000;
+    while ((await ctx.workbench.editorTabs()).filter((t) => /^Run/.test(t)).length < 2) {
+      if (Date.now() > deadline) throw new Error(`no second run panel; tabs: ${(await ctx.workbench.editorTabs()).join(', ')}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await waitForRow(await runPanelFrame(ctx.workbench), 5);
     await ctx.shot('forked');
   },
 };
