@@ -29,6 +29,8 @@ export interface ApiErrorInit {
   param?: string;
   /** A limit the server named (too_many_attachments: how many a task may have). */
   limit?: number;
+  /** The current approval record a 409 decision answer carries (`error.approval`), unchecked. */
+  approval?: Record<string, unknown>;
   requestId?: string;
   retryAfterMs?: number;
   cause?: unknown;
@@ -42,6 +44,7 @@ export class ApiError extends Error {
   readonly type?: string;
   readonly param?: string;
   readonly limit?: number;
+  readonly approval?: Record<string, unknown>;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
 
@@ -53,6 +56,7 @@ export class ApiError extends Error {
     this.type = init.type;
     this.param = init.param;
     this.limit = init.limit;
+    this.approval = init.approval;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
   }
@@ -137,6 +141,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   let type: string | undefined;
   let param: string | undefined;
   let limit: number | undefined;
+  let approval: Record<string, unknown> | undefined;
   let message: string | undefined;
   let isApiShape = false;
   try {
@@ -152,6 +157,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
         param = asString(e.param);
         message = asString(e.message);
         if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) limit = e.limit as number;
+        if (e.approval && typeof e.approval === 'object' && !Array.isArray(e.approval)) approval = e.approval as Record<string, unknown>;
       } else {
         message = asString(inner) ?? asString(record.message) ?? asString(record.detail);
       }
@@ -169,7 +175,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
     kind = 'not_supported';
     message = `This server does not offer ${init.method} ${init.path} (it answered ${statusLabel(status)}).`;
   }
-  return new ApiError({ kind, status, code, type, param, limit, message, requestId, retryAfterMs });
+  return new ApiError({ kind, status, code, type, param, limit, approval, message, requestId, retryAfterMs });
 }
 
 export interface TransportErrorContext {
@@ -192,6 +198,14 @@ function cleanCause(err: unknown, secret?: string): Error | undefined {
 }
 
 const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_)/;
+
+// The steering 409s state a fact; "try again" would be wrong advice.
+const STEERING_CONFLICTS: Record<string, string> = {
+  run_not_active: 'The run already ended',
+  run_not_resumable: 'This run cannot be resumed (only failed or cancelled runs can)',
+  approval_already_decided: 'This approval was already decided',
+  approval_expired: 'This approval expired before it was decided',
+};
 
 /** A refused TLS handshake (old protocol, untrusted certificate): retrying cannot help. */
 export function isTlsFailure(err: ApiError): boolean {
@@ -280,7 +294,9 @@ export function describeError(err: unknown): string {
       sentence = `Not found (${st}${msg}); it may have been deleted, refresh and try again`;
       break;
     case 'conflict':
-      sentence = `The service reports a conflict (${st}${msg}); wait a moment and try again`;
+      sentence = STEERING_CONFLICTS[err.code ?? '']
+        ? `${STEERING_CONFLICTS[err.code ?? '']} (${st}${msg})`
+        : `The service reports a conflict (${st}${msg}); wait a moment and try again`;
       break;
     case 'too_large':
       sentence = `Too large (${st}${msg}); files may be at most 512 MB`;
