@@ -138,7 +138,7 @@ export type WebviewMessage =
   | { type: 'openArtifact'; artifactId: string }
   | { type: 'saveArtifact'; artifactId: string }
   /** Steering: the host confirms and asks for instructions or a note itself. */
-  | { type: 'cancel' | 'resume' }
+  | { type: 'cancel' | 'resume' | 'review' }
   | { type: 'fork'; sequence: number }
   | { type: 'decide'; approvalId: string; decision: 'approve' | 'deny' };
 
@@ -182,6 +182,7 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return undefined;
     case 'cancel':
     case 'resume':
+    case 'review':
       return { type: m.type };
     case 'fork':
       if (typeof m.sequence === 'number' && Number.isSafeInteger(m.sequence) && m.sequence > 0) return { type: 'fork', sequence: m.sequence };
@@ -256,6 +257,7 @@ export const DEFAULT_UI_STRINGS = {
   cancelRun: 'Cancel run',
   cancelling: 'Cancelling…',
   resumeRun: 'Resume…',
+  reviewChanges: 'Review Changes',
   forkFromHere: 'Fork from here…',
   approve: 'Approve',
   deny: 'Deny',

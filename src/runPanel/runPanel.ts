@@ -206,6 +206,10 @@ export class RunPanel implements vscode.Disposable {
       case 'resume':
         void this.steer(Commands.resumeRun, { runId: this.runId });
         return;
+      case 'review':
+        // The command reports what it cannot review; a run without revisions says so.
+        void this.steer(Commands.reviewChanges, { runId: this.runId });
+        return;
       case 'fork':
         void this.steer(Commands.forkRun, { runId: this.runId, sequence: message.sequence });
         return;

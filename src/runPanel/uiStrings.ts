@@ -54,6 +54,7 @@ export function uiStrings(): UiStrings {
     cancelRun: vscode.l10n.t('Cancel run'),
     cancelling: vscode.l10n.t('Cancelling…'),
     resumeRun: vscode.l10n.t('Resume…'),
+    reviewChanges: vscode.l10n.t('Review Changes'),
     forkFromHere: vscode.l10n.t('Fork from here…'),
     approve: vscode.l10n.t('Approve'),
     deny: vscode.l10n.t('Deny'),

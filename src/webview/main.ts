@@ -171,6 +171,7 @@ function start(): void {
   });
   steering.cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
   steering.resume.addEventListener('click', () => vscode.postMessage({ type: 'resume' }));
+  steering.review.addEventListener('click', () => vscode.postMessage({ type: 'review' }));
   steering.fork.addEventListener('click', (event) => {
     event.stopPropagation();
     if (expanded) vscode.postMessage({ type: 'fork', sequence: expanded.sequence });

@@ -11,6 +11,7 @@ import type { Layout } from './render';
 export interface SteeringUi {
   cancel: HTMLButtonElement;
   resume: HTMLButtonElement;
+  review: HTMLButtonElement;
   fork: HTMLButtonElement;
   cost: HTMLElement;
   card: HTMLElement;
@@ -29,12 +30,14 @@ export interface SteeringUi {
 export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi {
   const cancel = iconButton('cancel-run', 'debug-stop', strings.cancelRun, true);
   const resume = iconButton('resume-run', 'debug-continue', strings.resumeRun, true);
+  const review = iconButton('review-changes', 'diff-multiple', strings.reviewChanges, true);
   cancel.hidden = true;
   resume.hidden = true;
+  review.hidden = true;
   const cost = el('span', 'fact-value run-cost');
   cost.id = 'run-cost';
   cost.hidden = true;
-  layout.status.after(cost, cancel, resume);
+  layout.status.after(cost, cancel, resume, review);
 
   const card = el('section', 'approval-card');
   card.id = 'approval-card';
@@ -63,7 +66,7 @@ export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi
   live.setAttribute('aria-live', 'polite');
   live.setAttribute('role', 'status');
   layout.root.append(live);
-  return { cancel, resume, fork, cost, card, cardTitle, cardWhy, cardMeta, cardArgsLabel, cardArgs, approve, deny, live, announced: '' };
+  return { cancel, resume, review, fork, cost, card, cardTitle, cardWhy, cardMeta, cardArgsLabel, cardArgs, approve, deny, live, announced: '' };
 }
 
 function localTime(iso: string | undefined): string {
@@ -79,6 +82,9 @@ export function updateSteering(ui: SteeringUi, info: RunInfo, strings: UiStrings
   ui.cancel.disabled = info.cancelling === true;
   setButtonLabel(ui.resume, strings.resumeRun);
   ui.resume.hidden = !(ended && (status === 'failed' || status === 'cancelled'));
+  // Reviewing takes the run's outputs back into the workspace: offered once the run has ended.
+  setButtonLabel(ui.review, strings.reviewChanges);
+  ui.review.hidden = !ended;
   setButtonLabel(ui.fork, strings.forkFromHere);
   ui.cost.hidden = !info.cost;
   setText(ui.cost, info.cost ? `${strings.cost}: ${info.cost}` : '');

@@ -18,6 +18,7 @@ describe('runPanel/steering', () => {
   it('accepts the steering messages only in their exact shapes', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'cancel', extra: 1 }), { type: 'cancel' });
     assert.deepEqual(parseWebviewMessage({ type: 'resume' }), { type: 'resume' });
+    assert.deepEqual(parseWebviewMessage({ type: 'review' }), { type: 'review' });
     assert.deepEqual(parseWebviewMessage({ type: 'fork', sequence: 12 }), { type: 'fork', sequence: 12 });
     for (const sequence of [0, -1, 1.5, '3', Number.MAX_SAFE_INTEGER + 1]) assert.equal(parseWebviewMessage({ type: 'fork', sequence }), undefined);
     assert.deepEqual(parseWebviewMessage({ type: 'decide', approvalId: 'apr_1', decision: 'deny' }), { type: 'decide', approvalId: 'apr_1', decision: 'deny' });
