@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describeError, isApiError } from '../api/errors';
 import type { FileRecord, TaskRecord } from '../api/types';
 import { Commands } from '../common/ids';
+import { shortenText } from '../common/format';
 import { notify } from '../common/notify';
 import type { CommandDeps } from './commandDeps';
 import { fileOf, selectionOf } from './nodeArgs';
@@ -58,7 +59,7 @@ export async function createTaskWithAttachments(
   const watch = vscode.l10n.t('Watch Run');
   const runId = typeof task.run_id === 'string' ? task.run_id : undefined;
   void notify
-    .info(vscode.l10n.t('Task {0} created.', task.id), ...(runId ? [watch] : []))
+    .info(vscode.l10n.t('Task "{0}" created.', shortenText(objective, 60)), ...(runId ? [watch] : []))
     .then((choice) => {
       if (choice === watch && runId) void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });
     });

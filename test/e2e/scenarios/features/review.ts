@@ -110,6 +110,8 @@ export const reviewChanges: Scenario = {
     assert.ok(revisedA && revisedB);
 
     await reviewFromRunRow(ctx, objective);
+    // The picture shows the diff itself, not the editor still loading it.
+    await ctx.page.locator('.monaco-diff-editor .view-line', { hasText: 'Revised for' }).first().waitFor({ timeout: workbench.timeoutMs });
     await docsShot(ctx, 'review-changes');
 
     // One hunk: the agent's closing line of review-a.md.
