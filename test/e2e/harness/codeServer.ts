@@ -17,6 +17,8 @@ export interface CodeServerOptions {
   /** Echo code-server's output to the console (redacted) as well as to its log file. */
   echo?: boolean;
   startTimeoutMs?: number;
+  /** `--locale`: the display language; the extension's translations load without a language pack. */
+  locale?: string;
 }
 
 export interface CodeServer {
@@ -86,6 +88,7 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
       '--disable-update-check',
       '--disable-workspace-trust',
       '--disable-getting-started-override',
+      ...(options.locale ? ['--locale', options.locale] : []),
       run.workspace,
     ],
     { env: childEnv(run, options.env), stdio: ['ignore', 'pipe', 'pipe'], detached: true },

@@ -5,7 +5,7 @@ import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
 import { signIn } from './signIn';
 import { uploadAndAttach } from './uploadAttach';
-import { runPanelDark, runPanelHighContrast, runPanelLight } from './themes';
+import { runPanelDark, runPanelGerman, runPanelHighContrast, runPanelLight } from './themes';
 import { unreachableWelcome } from './unreachable';
 import { reloadMidRun, streamDropReconnect, watchRunLive } from './watchRun';
 import { wrongKeyPromptsOnce } from './wrongKey';
@@ -24,4 +24,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runPanelLight,
   runPanelDark,
   runPanelHighContrast,
+  runPanelGerman,
 ];
