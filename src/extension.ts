@@ -19,6 +19,7 @@ import { notify } from './common/notify';
 import { RunPanelManager } from './runPanel/runPanelManager';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
 import { RunStore } from './runs/runStore';
+import { registerReview } from './reviewUi/reviewCommands';
 import { ServiceConnection } from './service/serviceConnection';
 import { readSettings, userLevelBaseUrl } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';
@@ -106,6 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   });
   subs.push(runPanels, runPanels.registerSerializer());
 
+  const review = registerReview(deps, subs);
   let runsOf = service.serviceUrl;
   const artifactFs = new ArtifactFileSystem(() => service.client);
   subs.push(
@@ -119,8 +121,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     ...registerSidebarCommands(deps, sidebar),
     registerWatchRunCommand(deps, runPanels),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
-    vscode.commands.registerCommand(Commands.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_QUERY)),
-    announceFinishedRuns(runs, (taskId) => service.client.getTask(taskId)),
+    // One way into the Settings editor: the extension's settings, or one of ours or of http.*.
+    vscode.commands.registerCommand(Commands.openSettings, (query?: unknown) =>
+      vscode.commands.executeCommand('workbench.action.openSettings', typeof query === 'string' && /^(agentRuntime|http)\.\w+$/.test(query) ? query : SETTINGS_QUERY)),
+    announceFinishedRuns(runs, (taskId) => service.client.getTask(taskId), (runId) => review.hasReviewableChanges(runId)),
     sidebar.onDidChangeReachability((reachable) => status.setReachable(reachable)),
     service.onDidChange(() => {
       reauth.reset();

@@ -11,7 +11,7 @@ import { parseDeleted, parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
 import { header, readJson, RequestPath, type Query, type RequestSpec } from './requestPath';
 import { Transport, type NetworkSettings } from './transport';
-import { prepareUpload, type UploadOptions } from './upload';
+import { prepareBytesUpload, prepareUpload, type PreparedUpload, type UploadOptions } from './upload';
 import {
   MAX_UPLOAD_BYTES,
   type ArtifactRecord,
@@ -114,7 +114,19 @@ export class ApiClient {
 
   async uploadFile(path: string, opts: UploadOptions & PostOptions = {}): Promise<FileRecord> {
     this.checkUsable();
-    const upload = await prepareUpload(path, opts);
+    return this.sendUpload(await prepareUpload(path, opts), opts);
+  }
+
+  /**
+   * Uploads bytes already in memory (a file the editor read from a file system that is not this
+   * machine's disk), named by `opts.filename`, with the same checks as uploadFile.
+   */
+  async uploadBytes(bytes: Uint8Array, opts: UploadOptions & PostOptions & { filename: string }): Promise<FileRecord> {
+    this.checkUsable();
+    return this.sendUpload(prepareBytesUpload(bytes, opts), opts);
+  }
+
+  private sendUpload(upload: PreparedUpload, opts: PostOptions): Promise<FileRecord> {
     return this.call({
       method: 'POST',
       path: '/files',

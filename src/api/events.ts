@@ -70,6 +70,8 @@ const FATAL_KINDS: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>([
   'conflict',
   'too_large',
   'not_supported',
+  // A proxy that refuses the credentials or cannot be reached: retrying only repeats the refusal.
+  'proxy',
   'validation',
   'insecure',
   'protocol',

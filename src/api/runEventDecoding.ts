@@ -1,6 +1,7 @@
 // Turns one server-sent message (event name + data text) into a typed RunEvent, or says why
 // it cannot: strict on what the spec fixes (a JSON object with an integer `sequence`), tolerant
 // on the rest (a known kind with unexpected field types, or an unknown kind, is kept whole).
+import { terminalEventStatus } from '../common/runStatus';
 import { isTerminalEvent, type RunEvent } from './types';
 
 export type DecodedRunEvent = { ok: true; event: RunEvent } | { ok: false; reason: string };
@@ -62,7 +63,7 @@ export function decodeRunEvent(name: string | undefined, dataText: string): Deco
 export function terminalStatus(event: RunEvent): string {
   const status = event.data.status;
   if (typeof status === 'string' && status !== '') return status;
-  return isTerminalEvent(event.event) ? event.event.slice('run.'.length) : event.event;
+  return isTerminalEvent(event.event) ? terminalEventStatus(event.event) : event.event;
 }
 
 function excerpt(text: string, max = 120): string {

@@ -108,8 +108,9 @@ export interface ObservationRecordedData extends EventBase { step_id: string; su
 export interface StepCompletedData extends EventBase { step_id: string; duration_ms: number }
 export interface RunEndedData extends EventBase { status?: Status }
 
-export const TERMINAL_EVENTS = ['run.completed', 'run.failed', 'run.cancelled'] as const;
-export type TerminalEventName = (typeof TERMINAL_EVENTS)[number];
+// The terminal event names live with the other status rules, shared by every layer.
+import type { TerminalEventName } from '../common/runStatus';
+export { TERMINAL_EVENTS, isTerminalEvent, type TerminalEventName } from '../common/runStatus';
 
 /** One run event: a union on the event name; unknown kinds are kept whole with `known: false`. */
 export type RunEvent =
@@ -121,6 +122,3 @@ export type RunEvent =
   | { event: TerminalEventName; known: true; data: RunEndedData }
   | { event: string; known: false; data: EventBase };
 
-export function isTerminalEvent(name: string): name is TerminalEventName {
-  return (TERMINAL_EVENTS as readonly string[]).includes(name);
-}

@@ -1,5 +1,6 @@
 // The streamed upload: checks made before any byte is sent, then a multipart body read from disk
-// in chunks (memory stays flat whatever the size), reopened for each retry.
+// in chunks (memory stays flat whatever the size), reopened for each retry. Bytes already in
+// memory (a file read through another file system by the editor) go through the same checks.
 import { constants } from 'node:fs';
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -60,12 +61,58 @@ function fsProblem(err: unknown, name: string): ApiError {
   return invalid(`The file "${name}" cannot be read (${typeof code === 'string' ? code : 'unknown error'}).`);
 }
 
-/** Runs every check that can fail without the network and frames the body. */
-export async function prepareUpload(path: string, opts: UploadOptions = {}): Promise<PreparedUpload> {
+function checkedPurpose(opts: UploadOptions): FilePurpose {
   const purpose = opts.purpose ?? 'task_input';
   if (!(FILE_PURPOSES as readonly string[]).includes(purpose)) {
     throw invalid(`"${String(purpose)}" is not a file purpose; use one of ${FILE_PURPOSES.join(', ')}.`, 'purpose');
   }
+  return purpose;
+}
+
+function checkSize(name: string, size: number, opts: UploadOptions): void {
+  const limit = opts.maxBytes ?? MAX_UPLOAD_BYTES;
+  if (size > limit) {
+    throw invalid(`"${name}" is ${megabytes(size)} (${size} bytes), over the limit of ${megabytes(limit)} (${limit} bytes) per file.`);
+  }
+}
+
+/**
+ * The same checks and framing for bytes already in memory; `opts.filename` names them. The body
+ * sends the bytes as given: the caller passes its own copy.
+ */
+export function prepareBytesUpload(bytes: Uint8Array, opts: UploadOptions & { filename: string }): PreparedUpload {
+  const purpose = checkedPurpose(opts);
+  const filename = opts.filename;
+  if (filename.trim() === '') throw invalid('The file name is empty.');
+  const size = bytes.byteLength;
+  checkSize(filename, size, opts);
+  const frame = buildMultipartFrame({ purpose }, { field: 'file', filename, contentType: opts.contentType ?? contentTypeFor(filename) });
+  const onProgress = opts.onProgress;
+  return {
+    size,
+    filename,
+    headers: {
+      'content-type': frame.contentType,
+      'content-length': String(frame.head.length + size + frame.tail.length),
+    },
+    async *body(signal: AbortSignal) {
+      yield frame.head;
+      onProgress?.(0, size);
+      for (let sent = 0; sent < size; ) {
+        if (signal.aborted) throw new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
+        const end = Math.min(size, sent + CHUNK_BYTES);
+        yield bytes.subarray(sent, end);
+        sent = end;
+        onProgress?.(sent, size);
+      }
+      yield frame.tail;
+    },
+  };
+}
+
+/** Runs every check that can fail without the network and frames the body. */
+export async function prepareUpload(path: string, opts: UploadOptions = {}): Promise<PreparedUpload> {
+  const purpose = checkedPurpose(opts);
   const name = basename(path);
   const filename = opts.filename ?? name;
   if (filename.trim() === '') throw invalid('The file name is empty.');
@@ -85,10 +132,7 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
   } catch (err) {
     throw err instanceof ApiError ? err : fsProblem(err, name);
   }
-  const limit = opts.maxBytes ?? MAX_UPLOAD_BYTES;
-  if (size > limit) {
-    throw invalid(`"${name}" is ${megabytes(size)} (${size} bytes), over the limit of ${megabytes(limit)} (${limit} bytes) per file.`);
-  }
+  checkSize(name, size, opts);
   try {
     await (await open(readPath, OPEN_FLAGS)).close();
   } catch (err) {

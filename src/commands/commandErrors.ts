@@ -1,6 +1,7 @@
 // Errors are caught at the edge: every command handler runs through `guarded`, which shows the
 // one sentence a user can act on, offers the next step, and logs the details.
 import * as vscode from 'vscode';
+import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import { describeError, isAbort, isApiError } from '../api/errors';
 import { describeErrorForUser } from '../common/errorText';
@@ -38,12 +39,14 @@ export function reportError(reporter: ErrorReporter, context: string, err: unkno
   }
   const showLog = vscode.l10n.t('Show Log');
   const openSettings = vscode.l10n.t('Open Settings');
-  const actions = isApiError(err, 'connection') || isApiError(err, 'insecure') || isApiError(err, 'timeout')
+  const proxy = isApiError(err, 'proxy');
+  const actions = proxy || isApiError(err, 'connection') || isApiError(err, 'insecure') || isApiError(err, 'timeout')
     ? [openSettings, showLog]
     : [showLog];
   void notify.error(sentence, ...actions).then((choice) => {
     if (choice === showLog) reporter.log.show(true);
-    if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentRuntime');
+    // A proxy problem is fixed in VS Code's own http.proxy settings, the rest in ours.
+    if (choice === openSettings) void vscode.commands.executeCommand(Commands.openSettings, proxy ? 'http.proxy' : undefined);
   });
 }
 

@@ -24,7 +24,13 @@ export function registerCreateTaskCommands(deps: CommandDeps): vscode.Disposable
   ];
 }
 
-export async function createTaskWithAttachments(deps: CommandDeps, objective: string, files: { id: string }[]): Promise<TaskRecord | undefined> {
+/** `onFailure` may answer a failure itself (true: it did, nothing more is said or retried). */
+export async function createTaskWithAttachments(
+  deps: CommandDeps,
+  objective: string,
+  files: { id: string }[],
+  onFailure?: (err: unknown) => Promise<boolean>,
+): Promise<TaskRecord | undefined> {
   // One key for every attempt: a retry after a lost answer can never create a second task.
   const idempotencyKey = randomUUID();
   const request = { objective, attachments: files.map((f) => ({ type: 'document' as const, fileId: f.id })) };
@@ -38,6 +44,7 @@ export async function createTaskWithAttachments(deps: CommandDeps, objective: st
     } catch (err) {
       if (isApiError(err, 'authentication')) throw err;
       deps.log.error(`Creating the task failed (${files.length} attachment(s)): ${describeError(err)}`);
+      if (onFailure && (await onFailure(err))) return undefined;
       const retry = vscode.l10n.t('Retry');
       const choice = await notify.error(
         files.length > 0

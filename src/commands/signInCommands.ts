@@ -7,7 +7,8 @@ import { isApiError } from '../api/errors';
 import { describeErrorForUser } from '../common/errorText';
 import { SecretStorageUnavailableError } from '../auth/credentialStore';
 import { type CommandDeps } from './commandDeps';
-import { Commands } from '../common/ids';
+import { Commands, Settings } from '../common/ids';
+import { readNetworkSettings } from '../service/settings';
 
 export function registerSignInCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
@@ -60,7 +61,8 @@ async function signIn(deps: CommandDeps, given?: string): Promise<boolean> {
 
 /** 'ok' when the server accepts the key (or the user keeps it anyway), 'retry' when rejected. */
 async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, interactive: boolean): Promise<'ok' | 'retry' | 'cancel'> {
-  const probe = new ApiClient({ baseUrl, getApiKey: async () => key, logger: deps.log, maxRetries: 0, userAgent: deps.service.userAgent });
+  // The same network route as the service's own client: behind a proxy the key is checked through it.
+  const probe = new ApiClient({ baseUrl, getApiKey: async () => key, logger: deps.log, maxRetries: 0, userAgent: deps.service.userAgent, network: readNetworkSettings() });
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key...'), cancellable: true },
@@ -96,7 +98,7 @@ async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, intera
       keep,
       settings,
     );
-    if (choice === settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentRuntime.baseUrl');
+    if (choice === settings) void vscode.commands.executeCommand(Commands.openSettings, Settings.baseUrl);
     return choice === keep ? 'ok' : 'cancel';
   } finally {
     void probe.dispose();

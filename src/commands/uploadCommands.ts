@@ -2,7 +2,7 @@
 // optionally attach them all to one new task, under one cancellable progress notification.
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
-import { describeError } from '../api/errors';
+import { describeError, isApiError } from '../api/errors';
 import { describeErrorForUser } from '../common/errorText';
 import type { FilePurpose, FileRecord, TaskRecord } from '../api/types';
 import { uploadBatch, type BatchResult, type UploadKeys } from '../upload/batchUpload';
@@ -12,8 +12,10 @@ import { urisOf } from './nodeArgs';
 import { confirmUploadRequest } from './uploadConsent';
 import { createTaskWithAttachments } from './createTaskCommands';
 import { type CommandDeps } from './commandDeps';
-import { askObjective, confirmPlan, localUri, pickFiles, pickPurpose, saveDirtyDocuments } from './uploadPrompts';
+import { askObjective, confirmAttachmentLimit, confirmPlan, localUri, pickFiles, pickPurpose, saveDirtyDocuments } from './uploadPrompts';
+import { knownAttachmentLimit, rememberAttachmentLimit } from '../upload/attachmentLimits';
 import { Commands } from '../common/ids';
+import { recordUploads, stampFiles } from '../reviewUi/uploadOrigins';
 
 interface Prefilled {
   objective?: string;
@@ -46,21 +48,18 @@ export async function uploadFlow(
     if (!(await confirmUploadRequest(uris, deps.service.serviceUrl, origin))) return undefined;
   }
   uris = uris.map(localUri);
-  const nonLocal = uris.filter((u) => u.scheme !== 'file');
-  if (nonLocal.length > 0) {
-    void notify.error(vscode.l10n.t('Only files on disk can be uploaded ({0} is not).', nonLocal[0].toString(true)));
-    return undefined;
-  }
   if (!(await saveDirtyDocuments(uris))) return undefined;
-  const plan = await confirmPlan(uris.map((u) => u.fsPath));
-  if (!plan) return undefined;
+  const confirmed = await confirmPlan(uris);
+  if (!confirmed) return undefined;
+  const { plan, followSymlinks } = confirmed;
+  if (options.createTask && !(await confirmAttachmentLimit(plan.files.length, knownAttachmentLimit(deps.service.serviceUrl)))) return undefined;
 
   const objective = options.createTask ? options.objective ?? (await askObjective(plan.files)) : undefined;
   if (options.createTask && objective === undefined) return undefined;
   const purpose = options.createTask ? 'task_input' : options.purpose ?? (await pickPurpose(deps.settings().defaultPurpose));
   if (!purpose) return undefined;
 
-  const uploaded = await uploadWithRetry(deps, plan.files, purpose);
+  const uploaded = await uploadWithRetry(deps, plan.files, purpose, followSymlinks);
   if (!uploaded) return undefined;
   deps.files.refresh();
   if (!options.createTask || objective === undefined) {
@@ -71,18 +70,54 @@ export async function uploadFlow(
     );
     return uploaded;
   }
-  return createTaskWithAttachments(deps, objective, uploaded);
+  return createTaskWithAttachments(deps, objective, uploaded, (err) => tooManyAttachments(deps, err, uploaded));
+}
+
+/**
+ * The service refused the task for its number of attachments: say its limit (remembered, so the
+ * next selection that large is warned about before uploading) and offer to delete the files that
+ * were uploaded for it. True when this was that failure.
+ */
+async function tooManyAttachments(deps: CommandDeps, err: unknown, uploaded: FileRecord[]): Promise<boolean> {
+  if (!isApiError(err) || err.code !== 'too_many_attachments') return false;
+  rememberAttachmentLimit(deps.service.serviceUrl, err.limit);
+  const remove = vscode.l10n.t('Delete the {0} Uploaded Files', uploaded.length);
+  const keep = vscode.l10n.t('Keep Them');
+  const choice = await notify.error(
+    err.limit !== undefined
+      ? vscode.l10n.t('The task was not created: this service accepts at most {0} attachments per task, and {1} files were uploaded for it.', err.limit, uploaded.length)
+      : vscode.l10n.t('The task was not created: this service accepts fewer attachments per task than the {0} files uploaded for it.', uploaded.length),
+    remove,
+    keep,
+  );
+  if (choice !== remove) return true;
+  let failed = 0;
+  for (const file of uploaded) {
+    try {
+      await deps.service.client.deleteFile(file.id);
+      await deps.localFiles.remove(file.id);
+    } catch (deleteErr) {
+      failed++;
+      deps.log.error(`Deleting ${file.id} after the refused task failed: ${describeError(deleteErr)}`);
+    }
+  }
+  deps.files.refresh();
+  void (failed === 0
+    ? notify.info(vscode.l10n.t('Deleted the {0} uploaded files.', uploaded.length))
+    : notify.error(vscode.l10n.t('{0} of the {1} uploaded files could not be deleted; see the log.', failed, uploaded.length)));
+  return true;
 }
 
 /** Runs the batch under one progress notification; offers to retry the failures. Undefined when cancelled. */
-async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose): Promise<FileRecord[] | undefined> {
+async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose, followSymlinks: boolean): Promise<FileRecord[] | undefined> {
   const done: FileRecord[] = [];
   const keys: UploadKeys = new Map();
   let pending = files;
   for (;;) {
-    const result = await runBatch(deps, pending, purpose, keys);
+    const stamps = await stampFiles(pending.map((f) => f.path));
+    const result = await runBatch(deps, pending, purpose, keys, followSymlinks);
     done.push(...result.uploaded.map((u) => u.record));
-    await deps.localFiles.add(result.uploaded.map((u) => u.record.id));
+    await recordUploads(deps.localFiles, result.uploaded, stamps);
     if (result.cancelled) {
       const message = done.length
         ? vscode.l10n.t('Upload cancelled after {0} of {1} files. No task was created.', done.length, files.length)
@@ -111,7 +146,7 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
   }
 }
 
-function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose, keys: UploadKeys): Thenable<BatchResult> {
+function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose, keys: UploadKeys, followSymlinks: boolean): Thenable<BatchResult> {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading to Agent Runtime'), cancellable: true },
     async (progress, token) => {
@@ -122,6 +157,7 @@ function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose,
         return await uploadBatch(deps.service.client, files, purpose, {
           signal: controller.signal,
           keys,
+          followSymlinks,
           onProgress: (p) => {
             const fraction = p.totalBytes > 0 ? p.bytesDone / p.totalBytes : (p.fileIndex + 1) / p.fileCount;
             const increment = Math.max(0, fraction * 100 - reported);

@@ -12,7 +12,12 @@ const LISTED_FILES = 12;
 export interface UploadRequestOrigin {
   /** The caller filled in the answers the prompts would have asked (objective, purpose). */
   promptsSkipped: boolean;
-  /** Extension-host tests may skip the prompts without a dialog; nothing else may. */
+  /**
+   * Extension-host tests may skip the prompts without a dialog; nothing else may. That includes
+   * files outside the workspace's folders: a test's own file system (a virtual workspace stand-in)
+   * cannot be added as a folder without restarting the extension host the test runs in, and no
+   * test can answer a modal.
+   */
   trustedAutomation: boolean;
 }
 
@@ -24,7 +29,7 @@ export function outsideWorkspace(uris: readonly vscode.Uri[]): vscode.Uri[] {
 /** True when the upload may go on: no confirmation needed, or the user confirmed. */
 export async function confirmUploadRequest(uris: readonly vscode.Uri[], serviceUrl: string, origin: UploadRequestOrigin): Promise<boolean> {
   const outside = outsideWorkspace(uris);
-  const needed = outside.length > 0 || (origin.promptsSkipped && !origin.trustedAutomation);
+  const needed = !origin.trustedAutomation && (outside.length > 0 || origin.promptsSkipped);
   if (!needed) return true;
   const upload = vscode.l10n.t('Upload');
   const lines = uris.slice(0, LISTED_FILES).map((uri) => displayPath(uri));

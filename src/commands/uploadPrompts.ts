@@ -1,10 +1,13 @@
 // The questions the upload flows ask before anything is sent: which files, what purpose, what
-// objective, whether to expand folders, save unsaved edits, and go on without refused files.
+// objective, whether to expand folders, save unsaved edits, follow symbolic links, go on without
+// refused files, and go on past a task's known attachment limit.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { askModal, notify } from '../common/notify';
 import { FILE_PURPOSES, type FilePurpose } from '../api/types';
-import { MAX_FILES_PER_BATCH, planUpload, type UploadPlan } from '../upload/uploadPlan';
+import { MAX_FILES_PER_BATCH, planUpload, type PlannedFile, type UploadPlan } from '../upload/uploadPlan';
+import { namesAcrossRoots } from '../upload/uploadNames';
+import { MAX_IN_MEMORY_BYTES, mergePlans, planVirtualUpload, plannedUri } from '../upload/workspaceFiles';
 
 export async function askObjective(files: { name: string }[]): Promise<string | undefined> {
   const names = files.slice(0, 3).map((f) => f.name).join(', ') + (files.length > 3 ? ', ...' : '');
@@ -53,24 +56,37 @@ export async function pickFiles(forTask: boolean): Promise<vscode.Uri[]> {
   return picked ?? [];
 }
 
-/** Plans the batch; asks before expanding folders; refuses (with the reasons) what cannot go. */
-export async function confirmPlan(paths: string[]): Promise<UploadPlan | undefined> {
-  let plan = await planUpload(paths, { expandFolders: false });
-  if (plan.folders.length > 0) {
-    const count = plan.folders.reduce((n, f) => n + f.fileCount, 0);
+export interface ConfirmedPlan {
+  plan: UploadPlan;
+  /** The user agreed to send the targets of the selected symbolic links (still in the plan). */
+  followSymlinks: boolean;
+}
+
+/**
+ * Plans the batch (files on this machine's disk streamed, others read through workspace.fs);
+ * asks before expanding folders and before following symbolic links; refuses (with the reasons)
+ * what cannot go; names files apart across workspace folders.
+ */
+export async function confirmPlan(uris: readonly vscode.Uri[]): Promise<ConfirmedPlan | undefined> {
+  const paths = uris.filter((u) => u.scheme === 'file').map((u) => u.fsPath);
+  const virtual = await planVirtualUpload(uris.filter((u) => u.scheme !== 'file'));
+  let disk = await planUpload(paths, { expandFolders: false });
+  if (disk.folders.length > 0) {
+    const count = disk.folders.reduce((n, f) => n + f.fileCount, 0);
     const upload = vscode.l10n.t('Upload {0} Files', count);
     const choice = await askModal('warn',
-      plan.truncated
-        ? vscode.l10n.t('The selection includes {0} folder(s) with more than {1} files. Only the first {1} (.git and node_modules skipped) would be uploaded. Go on?', plan.folders.length, MAX_FILES_PER_BATCH)
-        : vscode.l10n.t('The selection includes {0} folder(s) holding {1} file(s) (.git and node_modules skipped). Upload every file in them?', plan.folders.length, count),
+      disk.truncated
+        ? vscode.l10n.t('The selection includes {0} folder(s) with more than {1} files. Only the first {1} (.git and node_modules skipped) would be uploaded. Go on?', disk.folders.length, MAX_FILES_PER_BATCH)
+        : vscode.l10n.t('The selection includes {0} folder(s) holding {1} file(s) (.git and node_modules skipped). Upload every file in them?', disk.folders.length, count),
       [],
       upload,
     );
     if (choice !== upload) return undefined;
-    plan = await planUpload(paths, { expandFolders: true });
+    disk = await planUpload(paths, { expandFolders: true });
   }
+  let plan = mergePlans(disk, virtual);
   if (plan.refused.length > 0) {
-    const reasons = plan.refused.map((r) => `${path.basename(r.path)}: ${refusalText(r.reason, r.detail)}`).join('; ');
+    const reasons = plan.refused.map((r) => `${displayName(r.path)}: ${refusalText(r.reason, r.detail)}`).join('; ');
     if (plan.files.length === 0) {
       void notify.error(vscode.l10n.t('Nothing can be uploaded. {0}', reasons));
       return undefined;
@@ -83,17 +99,74 @@ export async function confirmPlan(paths: string[]): Promise<UploadPlan | undefin
     );
     if (choice !== goOn) return undefined;
   }
+  const linked = await confirmSymlinks(plan.files);
+  if (linked === undefined) return undefined;
+  if (!linked) plan = withoutLinks(plan);
   if (plan.files.length === 0) {
     void notify.error(vscode.l10n.t('Nothing was selected to upload.'));
     return undefined;
   }
-  return plan;
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  plan = { ...plan, files: namesAcrossRoots(plan.files, (f) => vscode.workspace.getWorkspaceFolder(plannedUri(f))?.name, folders.length) };
+  return { plan, followSymlinks: linked };
+}
+
+/**
+ * A selected symbolic link may point anywhere (a key file, another project): the user sees each
+ * real target and decides. True: send the targets; false: leave the links out (said so);
+ * undefined: cancelled.
+ */
+async function confirmSymlinks(files: readonly PlannedFile[]): Promise<boolean | undefined> {
+  const links = files.filter((f) => f.symlinkTarget !== undefined);
+  if (links.length === 0) return true;
+  const follow = vscode.l10n.t('Upload the Targets');
+  const skip = vscode.l10n.t('Leave the Links Out');
+  const lines = links.slice(0, 12).map((f) => `${path.basename(f.path)} -> ${f.symlinkTarget ?? ''}`);
+  if (links.length > 12) lines.push(vscode.l10n.t('... and {0} more', links.length - 12));
+  const choice = await askModal('warn',
+    vscode.l10n.t('{0} of the selected files are symbolic links. Upload the files they point to?', links.length),
+    lines,
+    follow,
+    skip,
+  );
+  if (choice === follow) return true;
+  if (choice !== skip) return undefined;
+  void notify.info(vscode.l10n.t('{0} symbolic link(s) left out: {1}', links.length, links.map((f) => path.basename(f.path)).join(', ')));
+  return false;
+}
+
+function withoutLinks(plan: UploadPlan): UploadPlan {
+  const files = plan.files.filter((f) => f.symlinkTarget === undefined);
+  return { ...plan, files, totalBytes: files.reduce((n, f) => n + f.bytes, 0) };
+}
+
+/**
+ * Before uploading files for one task: when the service is known to accept fewer attachments
+ * than selected, say so first. True: go on.
+ */
+export async function confirmAttachmentLimit(count: number, limit: number | undefined): Promise<boolean> {
+  if (limit === undefined || count <= limit) return true;
+  const goOn = vscode.l10n.t('Upload Anyway');
+  const choice = await askModal('warn',
+    vscode.l10n.t('This service accepts at most {0} attachments per task, and {1} files are selected. The task will be refused unless the service has raised its limit.', limit, count),
+    [],
+    goOn,
+  );
+  return choice === goOn;
+}
+
+function displayName(planned: string): string {
+  // A planned path is a disk path, or the URI of a file outside the disk (scheme of 2+ letters,
+  // so a Windows drive letter is not one).
+  return /^[a-z][a-z0-9+.-]+:/i.test(planned) ? path.posix.basename(vscode.Uri.parse(planned, true).path) : path.basename(planned);
 }
 
 function refusalText(reason: string, detail: string): string {
   switch (reason) {
     case 'too_large':
       return vscode.l10n.t('larger than the 512 MB limit ({0} bytes)', detail);
+    case 'too_large_in_memory':
+      return vscode.l10n.t('larger than {0} MB, the limit for files that are not on this machine\'s disk ({1} bytes)', MAX_IN_MEMORY_BYTES / (1024 * 1024), detail);
     case 'unreadable':
       return vscode.l10n.t('cannot be read ({0})', detail);
     case 'empty_folder':
@@ -105,7 +178,8 @@ function refusalText(reason: string, detail: string): string {
 
 /**
  * In a remote window the Explorer may hand over `vscode-remote:` URIs; the extension host runs
- * beside those files, so they are plain files here.
+ * beside those files, so they are plain files here. Every other scheme (a virtual workspace, a
+ * file system another extension registers) is read through vscode.workspace.fs.
  */
 export function localUri(uri: vscode.Uri): vscode.Uri {
   return uri.scheme === 'vscode-remote' ? vscode.Uri.file(uri.path) : uri;
@@ -113,12 +187,12 @@ export function localUri(uri: vscode.Uri): vscode.Uri {
 
 /** Unsaved edits would not be in what we upload: save them first, or say we upload the saved version. */
 export async function saveDirtyDocuments(uris: vscode.Uri[]): Promise<boolean> {
-  const wanted = new Set(uris.map((u) => u.fsPath));
-  const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file' && wanted.has(d.uri.fsPath));
+  const wanted = new Set(uris.map((u) => u.toString()));
+  const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && wanted.has(d.uri.toString()));
   if (dirty.length === 0) return true;
   const save = vscode.l10n.t('Save and Upload');
   const asIs = vscode.l10n.t('Upload Saved Version');
-  const names = dirty.map((d) => path.basename(d.uri.fsPath)).join(', ');
+  const names = dirty.map((d) => path.posix.basename(d.uri.path)).join(', ');
   const choice = await askModal('warn',
     vscode.l10n.t('{0} has unsaved changes. Save before uploading?', names),
     [],

@@ -22,6 +22,10 @@ export const Commands = {
   retryConnection: 'agentRuntime.retryConnection',
   showLog: 'agentRuntime.showLog',
   openSettings: 'agentRuntime.openSettings',
+  reviewChanges: 'agentRuntime.reviewChanges',
+  applyReviewChanges: 'agentRuntime.applyReviewChanges',
+  chooseReviewChanges: 'agentRuntime.chooseReviewChanges',
+  saveReviewPatch: 'agentRuntime.saveReviewPatch',
 } as const;
 
 export const ContextKeys = {
@@ -31,6 +35,7 @@ export const ContextKeys = {
   tasksUnreachable: 'agentRuntime.tasksUnreachable',
   filesEmpty: 'agentRuntime.filesEmpty',
   tasksEmpty: 'agentRuntime.tasksEmpty',
+  reviewOpen: 'agentRuntime.reviewOpen',
 } as const;
 
 export const ViewIds = {

@@ -2,13 +2,12 @@
 // events, each cut to a byte budget, and a capped count of event kinds. The host keeps one per
 // panel to bring a reloaded webview up to date; the webview keeps one to persist a restorable
 // snapshot. Pure: no vscode, no Node, no DOM.
+import { isTerminalEvent, TERMINAL_EVENTS } from '../common/runStatus';
 import { boundEvent, boundText, DEFAULT_EVENT_BUDGET, utf8Length, type EventBudget } from './eventBudget';
 import type { RunSnapshot, StepSummary, WireEvent } from './protocol';
 
-export const TERMINAL_EVENT_NAMES: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled'];
-
 /** The spec's event names: always counted by name, whatever else the server invents. */
-export const SPEC_EVENT_NAMES: readonly string[] = ['plan.created', 'step.started', 'tool.called', 'observation.recorded', 'step.completed', ...TERMINAL_EVENT_NAMES];
+export const SPEC_EVENT_NAMES: readonly string[] = ['plan.created', 'step.started', 'tool.called', 'observation.recorded', 'step.completed', ...TERMINAL_EVENTS];
 
 /** Longest step id, step title, plan strategy or status the aggregates keep, in characters. */
 const AGGREGATE_TEXT_CHARS = 256;
@@ -44,9 +43,6 @@ export function fieldText(value: unknown): string {
   }
 }
 
-export function isTerminalEventName(name: string): boolean {
-  return TERMINAL_EVENT_NAMES.includes(name);
-}
 
 /** The step an event names, as the model keys it (a hostile id is cut like any other text). */
 export function stepIdOf(event: WireEvent): string | undefined {
@@ -302,7 +298,7 @@ export class RunModel {
         return;
       }
       default: {
-        if (isTerminalEventName(event.event)) {
+        if (isTerminalEvent(event.event)) {
           this.terminal = { event: event.event, status: terminalStatus(event), sequence: d.sequence, receivedAt: event.receivedAt };
           return;
         }

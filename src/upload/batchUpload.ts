@@ -24,7 +24,7 @@ export interface BatchResult {
 }
 
 export async function uploadBatch(
-  client: Pick<ApiClient, 'uploadFile'>,
+  client: Pick<ApiClient, 'uploadFile' | 'uploadBytes'>,
   files: readonly PlannedFile[],
   purpose: FilePurpose,
   options: {
@@ -50,7 +50,10 @@ export async function uploadBatch(
       const key = options.keys?.get(file.path) ?? randomUUID();
       options.keys?.set(file.path, key);
       const followSymlinks = options.followSymlinks === true && file.symlinkTarget !== undefined;
-      const record = await client.uploadFile(file.path, { purpose, filename: file.name, signal: options.signal, onProgress: report, idempotencyKey: key, followSymlinks });
+      const common = { purpose, filename: file.name, signal: options.signal, onProgress: report, idempotencyKey: key };
+      const record = file.read
+        ? await client.uploadBytes(await file.read(), common)
+        : await client.uploadFile(file.path, { ...common, followSymlinks });
       result.uploaded.push({ file, record });
     } catch (error) {
       if (isAbort(error) || options.signal?.aborted) {

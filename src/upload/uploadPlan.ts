@@ -15,11 +15,16 @@ export interface PlannedFile {
    * and asks before sending; the API client sends a link's target only with followSymlinks.
    */
   symlinkTarget?: string;
+  /**
+   * Set for a file that is not on this machine's disk (a virtual workspace): reads its bytes
+   * through the editor's file systems; `path` is then the file's URI.
+   */
+  read?: () => Promise<Uint8Array>;
 }
 
 export interface RefusedFile {
   path: string;
-  reason: 'too_large' | 'unreadable' | 'not_a_file' | 'empty_folder';
+  reason: 'too_large' | 'too_large_in_memory' | 'unreadable' | 'not_a_file' | 'empty_folder';
   detail: string;
 }
 

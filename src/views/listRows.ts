@@ -9,7 +9,7 @@ import type { PagedList } from './pagedList';
 
 /** Connection and timeout failures: the "service unreachable" welcome view, not a row. */
 export function isUnreachable(err: unknown): boolean {
-  return isApiError(err, 'connection') || isApiError(err, 'timeout');
+  return isApiError(err, 'connection') || isApiError(err, 'timeout') || isApiError(err, 'proxy');
 }
 
 export interface RowsOptions {

@@ -42,6 +42,10 @@ export class TaskPolling {
     this.poller.kick();
   }
 
+  get scheduled(): boolean {
+    return this.poller.scheduled;
+  }
+
   /** Re-checks whether polling is wanted (visibility, rows). */
   update(): void {
     this.poller.update();

@@ -153,6 +153,11 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
     this.changed.fire(node);
   }
 
+  /** True while a task status poll is scheduled (tests: nothing is polled while the view is hidden). */
+  get polling(): boolean {
+    return this.poller.scheduled;
+  }
+
   /** The root's task rows shown now. */
   get taskNodes(): readonly TaskNode[] {
     return this.root.children?.items ?? [];

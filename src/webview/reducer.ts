@@ -1,7 +1,8 @@
 // The run panel's view model: host messages in, timeline rows (nested under their steps) and
 // header facts out. Pure (no DOM): the node tests drive it directly. It mutates in place and
 // reports what changed, because copying 100,000 rows per batch would not stay smooth.
-import { RunModel, DEFAULT_LIMITS, isTerminalEventName, fieldText, stepIdOf } from '../runPanel/runModel';
+import { isTerminalEvent } from '../common/runStatus';
+import { RunModel, DEFAULT_LIMITS, fieldText, stepIdOf } from '../runPanel/runModel';
 import {
   DEFAULT_UI_STRINGS,
   type ArtifactsView,
@@ -172,7 +173,7 @@ function rowFor(state: TimelineState, event: WireEvent): Row {
     case 'step.completed':
       return nested(state, 'stepCompleted', event);
     default:
-      if (isTerminalEventName(name)) return { kind: 'terminal', sequence, event: name, depth: 0, stepId: undefined, raw: event };
+      if (isTerminalEvent(name)) return { kind: 'terminal', sequence, event: name, depth: 0, stepId: undefined, raw: event };
       return nested(state, 'unknown', event);
   }
 }

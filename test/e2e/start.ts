@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { startRuntime } from '../runtime';
-import { seedSandbox } from '../runtime/sandboxSeed';
+import { SEEDED_APPROVAL_TIMEOUT_MS, seedSandbox } from '../runtime/sandboxSeed';
 import { Cleanup, exitOnSignals } from './harness/cleanup';
 import { installExtension, startCodeServer } from './harness/codeServer';
 import { ensureCodeServer } from './harness/install';
@@ -43,7 +43,8 @@ async function main(): Promise<void> {
     const seededMarker = path.join(dataDir, 'sandbox-seeded.json');
     if (!fs.existsSync(seededMarker)) {
       // Seed at full speed on a private port so the example task has already finished.
-      const seeder = await startRuntime({ dataDir, apiKeys: [SANDBOX_KEY], adminKey: SANDBOX_ADMIN_KEY });
+      // The seeded run waits for a person: its approval must not expire before anyone looks.
+      const seeder = await startRuntime({ dataDir, apiKeys: [SANDBOX_KEY], adminKey: SANDBOX_ADMIN_KEY, approvalTimeoutMs: SEEDED_APPROVAL_TIMEOUT_MS });
       try {
         fs.writeFileSync(seededMarker, JSON.stringify(await seedSandbox(seeder.baseUrl, SANDBOX_KEY)));
       } finally {
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
       apiKeys: [SANDBOX_KEY],
       adminKey: SANDBOX_ADMIN_KEY,
       eventDelayMs: PACE_MS,
+      approvalTimeoutMs: SEEDED_APPROVAL_TIMEOUT_MS,
       log: (line) => requestLog.write(`${redact(line)}\n`),
     });
     cleanup.add('sandbox runtime', () => runtime.close());

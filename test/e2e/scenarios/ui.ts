@@ -12,6 +12,9 @@ export const UI = {
     refreshTasks: 'Agent Runtime: Refresh Tasks',
     createTask: 'Agent Runtime: Create Task...',
     uploadAndCreateTask: 'Agent Runtime: Upload and Attach to New Task...',
+    applyReviewChanges: 'Agent Runtime: Apply Changes',
+    chooseReviewChanges: 'Agent Runtime: Apply Chosen Changes...',
+    saveAll: ['File: Save All Files', 'File: Save All'],
   },
   /** Context-menu items (menus show the title without the category). */
   menu: {
@@ -22,6 +25,15 @@ export const UI = {
     openArtifact: 'Open Artifact',
     saveArtifact: 'Save Artifact As...',
     deleteFile: 'Delete File',
+    reviewChanges: 'Review Changes',
+  },
+  /** Review Changes: the multi-file diff editor's title and the notification's buttons. */
+  reviewEditorTitle: /Changes by run/,
+  review: {
+    applyAll: 'Apply All',
+    choose: 'Choose Changes...',
+    savePatch: 'Save as Patch...',
+    showConflicts: 'Show Conflicts',
   },
   /** The sign-in input box's title contains this. */
   apiKeyPrompt: /API key/i,
@@ -30,6 +42,8 @@ export const UI = {
   /** The run panel (webview) marks each timeline row (a list item) with data-sequence. */
   runPanelRow: '[role="listitem"][data-sequence]',
   reconnecting: /reconnecting/i,
+  /** A task's only run reads as "Run 1" (runs show as people read them, never as raw ids). */
+  firstRunRow: /\bRun 1(?!\d)/,
 } as const;
 
 /** The names a run needs in German (package.nls.de.json, l10n/bundle.l10n.de.json). */

@@ -62,6 +62,17 @@ describe('RunModel', () => {
     assert.strictEqual(snap.eventsOmitted + 10, model.totalEvents);
   });
 
+  for (const [name, status] of [['run.completed', 'completed'], ['run.failed', 'failed'], ['run.cancelled', 'cancelled']] as const) {
+    it(`ends the run at ${name}`, () => {
+      const model = new RunModel('run_t');
+      model.apply([ev('step.started', 1, { step_id: 's', title: 'Go' })]);
+      assert.strictEqual(model.ended, false);
+      model.apply([ev(name, 2, { status })]);
+      assert.strictEqual(model.ended, true, `${name} ends the run`);
+      assert.strictEqual(model.terminalEvent?.status, status);
+    });
+  }
+
   it('shows non-string fields as JSON text', () => {
     assert.strictEqual(fieldText({ a: '<b>' }), '{"a":"<b>"}');
     assert.strictEqual(fieldText(undefined), '');

@@ -359,7 +359,8 @@ describe('runtime: hostile mode', function () {
     const tasks = (await listData(r, '/v1/tasks')).data;
     assert.ok(tasks.some((t) => (t as Item | null)?.id === task.id));
     const artifacts = ((await listData(r, `/v1/runs/${task.run_id}/artifacts`)).data as (Item | null)[]).filter((a) => typeof a?.id === 'string' && (a.id as string).startsWith('art_') && a.run_id === task.run_id);
-    assert.strictEqual(new Set(artifacts.map((a) => a?.id)).size, 2);
+    // report.md, summary.json, the revised notes.md and changes.patch (the built-in agent revises text attachments).
+    assert.strictEqual(new Set(artifacts.map((a) => a?.id)).size, 4);
     let content: Raw | undefined;
     for (let attempt = 0; attempt < 3 && content?.status !== 200; attempt++) content = await rawGet(r, `/v1/files/${artifacts[0]?.file_id as string}/content`);
     assert.strictEqual(content?.status, 200, 'a retry gets past a redirect');

@@ -45,6 +45,15 @@ describe('views/pagedList', () => {
     assert.equal(calls.length, 2, 'no request after the last page');
   });
 
+  it('stops at has_more: false even when the page still carries a cursor', async () => {
+    const l = list();
+    const { fetch, calls } = scripted([{ object: 'list', data: [{ id: 'a' }], has_more: false, next_cursor: 'stale' }]);
+    await l.loadNext(fetch, 2);
+    assert.ok(!l.hasMore, 'has_more decides, not the cursor');
+    await l.loadNext(fetch, 2);
+    assert.equal(calls.length, 1, 'no request after a page that says it is the last');
+  });
+
   it('shows an item that shifts onto the next page once, with its newer record', async () => {
     const l = list();
     const { fetch } = scripted([page(['a', 'b'], 'c1', 1), page(['b', 'c'], null, 2)]);

@@ -3,6 +3,8 @@
 import { Scenario } from '../types';
 import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
+import { hostileServer } from './hostile';
+import { reviewChanges, reviewChangesThreeWay } from './review';
 import { signIn } from './signIn';
 import { uploadAndAttach } from './uploadAttach';
 import { runPanelDark, runPanelGerman, runPanelHighContrast, runPanelLight } from './themes';
@@ -25,4 +27,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runPanelDark,
   runPanelHighContrast,
   runPanelGerman,
+  hostileServer,
+  reviewChanges,
+  reviewChangesThreeWay,
 ];

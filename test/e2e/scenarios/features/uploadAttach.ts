@@ -38,7 +38,7 @@ export const uploadAndAttach: Scenario = {
     const [artifact] = await listArtifacts(runtime, runId);
     assert.ok(artifact, 'the run produced no artifact');
     if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
-    const runRow = await workbench.treeRow(UI.tasksView, runId);
+    const runRow = await workbench.treeRow(UI.tasksView, UI.firstRunRow);
     await workbench.contextMenu(runRow, UI.menu.showArtifacts);
     await workbench.treeRow(UI.tasksView, artifact.name);
     await shot('task-run-artifacts');

@@ -1,0 +1,331 @@
+// Review Changes: a run's revised workspace files in one multi-file diff editor (today's file
+// against the agent's version), then Apply All, Apply Chosen Changes... (hunks from a quick
+// pick) and Save Changes as Patch...; outputs that cannot be reviewed get the plain open/save.
+import * as vscode from 'vscode';
+import { type CommandDeps } from '../commands/commandDeps';
+import { UserFacingError } from '../commands/commandErrors';
+import { runOf } from '../commands/nodeArgs';
+import { Commands } from '../common/ids';
+import { inert } from '../common/inertText';
+import { notify } from '../common/notify';
+import { classifyArtifact, formatChangeSetPatch } from '../review';
+import { applyPicks, type ApplyOutcome, type ApplyPick } from './reviewApply';
+import { parseReviewUri, REVIEW_SCHEME, ReviewContent } from './reviewContent';
+import { loadSession, refreshFile, type ReviewedFile, type ReviewSession, type SessionSources } from './reviewSession';
+import { describeHunk } from './reviewText';
+import { openConflicts, openDiffs } from './reviewDiffs';
+
+export const REVIEW_OPEN_CONTEXT = 'agentRuntime.reviewOpen';
+
+/** What Review Changes returns (for the lead's callers and the tests). */
+export interface ReviewSummary {
+  runId: string;
+  files: {
+    fileId: string;
+    uri: string;
+    relativePath: string;
+    status: 'ready' | 'identical' | 'gone' | 'needsAsSent' | 'notText' | 'outside' | 'otherWindow';
+    changedSinceUpload?: boolean;
+    hunks?: { id: string; lines: string; counts: string }[];
+    conflicts?: number;
+    message?: string;
+  }[];
+  problems: { code: string; artifactId: string; message: string }[];
+}
+
+/** Arguments of the apply commands (menus pass a review URI instead). */
+export interface ApplyArgs {
+  runId?: string;
+  fileId?: string;
+  hunkIds?: string[];
+}
+
+export interface RunReview extends vscode.Disposable {
+  /** Review Changes for a run: fetch, compare, open the diff editor and offer the actions. */
+  reviewRun(runId: string): Promise<ReviewSummary | undefined>;
+  /** Whether a run has outputs that revise files uploaded from here (lists artifacts only). */
+  hasReviewableChanges(runId: string): Promise<boolean>;
+}
+
+export function registerReview(deps: CommandDeps, subscriptions: vscode.Disposable[]): RunReview {
+  const content = new ReviewContent();
+  const sessions = new Map<string, ReviewSession>();
+  let latest: string | undefined;
+  const sources = (): SessionSources => ({ client: deps.service.client, originOf: (id) => deps.localFiles.origin(id), content });
+
+  const load = async (runId: string): Promise<ReviewSession | undefined> => {
+    if (!(await deps.ensureSignedIn())) return undefined;
+    const session = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching what the run produced'), cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await loadSession(sources(), runId, controller.signal, (message) => progress.report({ message: inert(message) }));
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    sessions.set(runId, session);
+    latest = runId;
+    void vscode.commands.executeCommand('setContext', REVIEW_OPEN_CONTEXT, true);
+    return session;
+  };
+
+  const sessionFor = async (runId: string | undefined): Promise<ReviewSession> => {
+    const id = runId ?? latest;
+    if (!id) throw new UserFacingError(vscode.l10n.t('Review a run\'s changes first (Review Changes on a run in the Tasks view).'));
+    const session = sessions.get(id) ?? (await load(id));
+    if (!session) throw new UserFacingError(vscode.l10n.t('Review a run\'s changes first (Review Changes on a run in the Tasks view).'));
+    return session;
+  };
+
+  const reviewRun = async (runId: string): Promise<ReviewSummary | undefined> => {
+    const session = await load(runId);
+    if (!session) return undefined;
+    await show(session);
+    return summarize(session);
+  };
+
+  const show = async (session: ReviewSession): Promise<void> => {
+    const ready = session.files.filter((f) => f.review.status === 'ready');
+    const blocked = session.files.filter((f) => f.place.kind !== 'here' || (f.review.status !== 'ready' && f.review.status !== 'identical'));
+    if (ready.length > 0) await openDiffs(session, ready);
+    reportUnreviewable(session, blocked);
+    if (ready.length === 0) {
+      const any = session.files.length > 0;
+      void notify.info(any
+        ? vscode.l10n.t('The workspace files already have every change this run made.')
+        : vscode.l10n.t('This run did not produce a new version of any file uploaded from this machine.'));
+      return;
+    }
+    const changed = ready.filter((f) => f.review.status === 'ready' && f.review.changedSinceUpload);
+    const conflicts = ready.reduce((n, f) => n + (f.review.status === 'ready' ? f.review.conflicts.length : 0), 0);
+    const applyAll = vscode.l10n.t('Apply All');
+    const choose = vscode.l10n.t('Choose Changes...');
+    const savePatch = vscode.l10n.t('Save as Patch...');
+    const showConflicts = vscode.l10n.t('Show Conflicts');
+    let message = ready.length === 1
+      ? vscode.l10n.t('The run changed {0}.', ready[0].change.origin.relativePath)
+      : vscode.l10n.t('The run changed {0} files.', ready.length);
+    if (changed.length > 0) {
+      message += ' ' + vscode.l10n.t('{0} changed since it was uploaded: the agent\'s changes are merged onto it (the diff shows the file as sent, your edits and the agent\'s).',
+        changed.map((f) => f.change.origin.relativePath).join(', '));
+    }
+    if (conflicts > 0) message += ' ' + vscode.l10n.t('{0} conflicting changes are left as your version.', conflicts);
+    const actions = conflicts > 0 ? [applyAll, choose, showConflicts, savePatch] : [applyAll, choose, savePatch];
+    void notify.info(message, ...actions).then((choice) => {
+      const args = { runId: session.runId };
+      if (choice === applyAll) void vscode.commands.executeCommand(Commands.applyReviewChanges, args);
+      if (choice === choose) void vscode.commands.executeCommand(Commands.chooseReviewChanges, args);
+      if (choice === savePatch) void vscode.commands.executeCommand(Commands.saveReviewPatch, args);
+      if (choice === showConflicts) void openConflicts(ready);
+    });
+  };
+
+  const applyAndReport = async (session: ReviewSession, picks: ApplyPick[]): Promise<ApplyOutcome> => {
+    const outcome = await applyPicks(sources(), picks);
+    for (const s of outcome.skipped) deps.log.info(`Review ${session.runId}: ${s.relativePath} skipped: ${s.message}`);
+    if (outcome.skipped.length > 0) void notify.warn(outcome.skipped.map((s) => s.message).join(' '));
+    if (outcome.files.length > 0 && !outcome.applied) {
+      void notify.error(vscode.l10n.t('The changes could not be applied (an editor refused the edit).'));
+    } else if (outcome.applied) {
+      const hunks = outcome.files.reduce((n, f) => n + f.hunks, 0);
+      const conflicts = outcome.files.reduce((n, f) => n + f.conflicts, 0);
+      let message = outcome.files.length === 1
+        ? vscode.l10n.t('Applied {0} change(s) to {1}.', hunks, outcome.files[0].relativePath)
+        : vscode.l10n.t('Applied {0} change(s) to {1} files.', hunks, outcome.files.length);
+      if (conflicts > 0) message += ' ' + vscode.l10n.t('{0} conflicting change(s) were kept as your version; review them before saving.', conflicts);
+      deps.log.info(`Review ${session.runId}: ${message}`);
+      void (conflicts > 0 ? notify.warn(message) : notify.info(message));
+    }
+    return outcome;
+  };
+
+  const filesOf = (session: ReviewSession, fileId: string | undefined): ReviewedFile[] => {
+    const files = fileId ? session.files.filter((f) => f.change.fileId === fileId) : session.files;
+    if (fileId && files.length === 0) throw new UserFacingError(vscode.l10n.t('That file is not part of this review.'));
+    return files.filter((f) => f.place.kind === 'here');
+  };
+
+  const applyCommand = async (arg?: unknown): Promise<ApplyOutcome> => {
+    const args = applyArgsOf(arg);
+    const session = await sessionFor(args.runId);
+    const files = filesOf(session, args.fileId);
+    const picks = files.map((file) => ({ file, hunkIds: args.hunkIds }));
+    return applyAndReport(session, picks);
+  };
+
+  const chooseCommand = async (arg?: unknown): Promise<ApplyOutcome | undefined> => {
+    const args = applyArgsOf(arg);
+    const session = await sessionFor(args.runId);
+    const files = filesOf(session, args.fileId);
+    type Item = vscode.QuickPickItem & { file?: ReviewedFile; hunkId?: string };
+    const items: Item[] = [];
+    for (const file of files) {
+      const review = await refreshFile(sources(), file);
+      if (review.status !== 'ready' || review.hunks.length === 0) continue;
+      items.push({ label: inert(file.change.origin.relativePath), kind: vscode.QuickPickItemKind.Separator });
+      for (const hunk of review.hunks) {
+        const d = describeHunk(hunk);
+        items.push({ label: `${inert(file.change.origin.relativePath)}: ${d.lines}`, description: d.counts, detail: inert(d.preview), file, hunkId: hunk.id });
+      }
+    }
+    if (items.length === 0) {
+      void notify.info(vscode.l10n.t('There are no changes left to apply.'));
+      return undefined;
+    }
+    const chosen = await vscode.window.showQuickPick(items, {
+      canPickMany: true,
+      title: vscode.l10n.t('Apply Chosen Changes'),
+      placeHolder: vscode.l10n.t('Choose the changes to write to the workspace files'),
+      matchOnDetail: true,
+    });
+    if (!chosen || chosen.length === 0) return undefined;
+    const byFile = new Map<ReviewedFile, string[]>();
+    for (const item of chosen) {
+      if (!item.file || !item.hunkId) continue;
+      byFile.set(item.file, [...(byFile.get(item.file) ?? []), item.hunkId]);
+    }
+    return applyAndReport(session, [...byFile].map(([file, hunkIds]) => ({ file, hunkIds })));
+  };
+
+  const savePatchCommand = async (arg?: unknown): Promise<vscode.Uri | undefined> => {
+    const args = applyArgsOf(arg);
+    const session = await sessionFor(args.runId);
+    const entries = [];
+    for (const file of session.files.filter((f) => f.place.kind === 'here')) {
+      const review = await refreshFile(sources(), file);
+      if (review.status !== 'ready') continue;
+      const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8').replace(/^\ufeff/, '');
+      entries.push({ relativePath: file.change.origin.relativePath, before: text(review.workspaceBytes), after: text(review.proposedBytes) });
+    }
+    const patch = formatChangeSetPatch(entries);
+    if (patch === '') {
+      void notify.info(vscode.l10n.t('There are no changes left to save.'));
+      return undefined;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const given = deps.trustedAutomation && typeof (arg as { target?: unknown } | undefined)?.target === 'string'
+      ? vscode.Uri.file((arg as { target: string }).target) : undefined;
+    const target = given ?? (await vscode.window.showSaveDialog({
+      defaultUri: folder ? vscode.Uri.joinPath(folder, `${safeStem(session.runId)}.patch`) : undefined,
+      filters: { [vscode.l10n.t('Patch')]: ['patch', 'diff'] },
+      title: vscode.l10n.t('Save Changes as Patch'),
+      saveLabel: vscode.l10n.t('Save'),
+    }));
+    if (!target) return undefined;
+    await vscode.workspace.fs.writeFile(target, Buffer.from(patch, 'utf8'));
+    void notify.info(vscode.l10n.t('Saved the changes as {0}.', target.path.split('/').pop() ?? target.toString()));
+    return target;
+  };
+
+  const reviewCommand = async (arg?: unknown): Promise<ReviewSummary | undefined> => {
+    const runId = runIdOf(arg);
+    if (!runId) throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
+    return reviewRun(runId);
+  };
+
+  const hasReviewableChanges = async (runId: string): Promise<boolean> => {
+    const originOf = (id: string) => deps.localFiles.origin(id);
+    for await (const artifact of deps.service.client.iterateRunArtifacts(runId)) {
+      const kind = classifyArtifact(artifact, originOf).kind;
+      if (kind === 'revision' || kind === 'patch') return true;
+    }
+    return false;
+  };
+
+  const openArtifactOf = async (session: ReviewSession, save: boolean, only?: readonly string[]): Promise<void> => {
+    const candidates = session.artifacts.filter((a) => !only || only.includes(a.id));
+    const pick = candidates.length === 1 ? candidates[0] : (await vscode.window.showQuickPick(
+      candidates.map((a) => ({ label: inert(a.name ?? a.id), description: inert(a.content_type ?? ''), artifact: a })),
+      { title: save ? vscode.l10n.t('Save Artifact As') : vscode.l10n.t('Open Artifact') },
+    ))?.artifact;
+    if (pick) await vscode.commands.executeCommand(save ? Commands.saveArtifact : Commands.openArtifact, { artifact: pick });
+  };
+
+  const reportUnreviewable = (session: ReviewSession, blocked: ReviewedFile[]): void => {
+    const lines: string[] = [];
+    const ids: string[] = [];
+    for (const file of blocked) {
+      ids.push(file.change.source.artifactId);
+      const name = file.change.origin.relativePath;
+      if (file.place.kind === 'otherWindow') lines.push(vscode.l10n.t('{0} belongs to a workspace folder open in another window.', name));
+      else if (file.place.kind === 'outside') lines.push(vscode.l10n.t('{0} was uploaded from outside the workspace.', name));
+      else if (file.review.status !== 'ready' && file.review.status !== 'identical') lines.push(file.review.message);
+    }
+    for (const problem of session.problems) {
+      if (problem.code === 'duplicate') continue;
+      ids.push(problem.artifactId);
+      lines.push(problem.message);
+    }
+    if (lines.length === 0) return;
+    for (const line of lines) deps.log.info(`Review ${session.runId}: ${line}`);
+    const open = vscode.l10n.t('Open Output...');
+    const save = vscode.l10n.t('Save Output As...');
+    void notify.warn(`${vscode.l10n.t('Some outputs cannot be reviewed here; open or save them instead.')} ${lines.join(' ')}`, open, save).then((choice) => {
+      if (choice === open || choice === save) void deps.guard('Open artifact', () => openArtifactOf(session, choice === save, ids))();
+    });
+  };
+
+  subscriptions.push(
+    content,
+    vscode.workspace.registerFileSystemProvider(REVIEW_SCHEME, content, { isReadonly: true, isCaseSensitive: true }),
+    vscode.commands.registerCommand(Commands.reviewChanges, deps.guard('Review changes', reviewCommand)),
+    vscode.commands.registerCommand(Commands.applyReviewChanges, deps.guard('Apply changes', applyCommand)),
+    vscode.commands.registerCommand(Commands.chooseReviewChanges, deps.guard('Apply chosen changes', chooseCommand)),
+    vscode.commands.registerCommand(Commands.saveReviewPatch, deps.guard('Save changes as patch', savePatchCommand)),
+  );
+  return { reviewRun, hasReviewableChanges, dispose: () => content.dispose() };
+}
+
+function summarize(session: ReviewSession): ReviewSummary {
+  return {
+    runId: session.runId,
+    files: session.files.map((f) => {
+      const base = { fileId: f.change.fileId, uri: f.uri.toString(), relativePath: f.change.origin.relativePath };
+      if (f.place.kind !== 'here') return { ...base, status: f.place.kind };
+      const r = f.review;
+      if (r.status === 'ready') {
+        return {
+          ...base,
+          status: r.status,
+          changedSinceUpload: r.changedSinceUpload,
+          hunks: r.hunks.map((h) => ({ id: h.id, ...describeHunk(h) })).map(({ id, lines, counts }) => ({ id, lines, counts })),
+          conflicts: r.conflicts.length,
+        };
+      }
+      return { ...base, status: r.status, message: 'message' in r ? r.message : undefined };
+    }),
+    problems: session.problems.map((p) => ({ code: p.code, artifactId: p.artifactId, message: p.message })),
+  };
+}
+
+function runIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string' && arg !== '') return arg;
+  if (typeof arg === 'object' && arg !== null) {
+    const given = (arg as { runId?: unknown }).runId;
+    if (typeof given === 'string' && given !== '') return given;
+  }
+  return runOf(arg)?.id;
+}
+
+function applyArgsOf(arg: unknown): ApplyArgs {
+  if (arg instanceof vscode.Uri) {
+    const parsed = parseReviewUri(arg);
+    return parsed ? { runId: parsed.runId, fileId: parsed.fileId } : {};
+  }
+  if (typeof arg !== 'object' || arg === null) return {};
+  const o = arg as Record<string, unknown>;
+  return {
+    runId: typeof o.runId === 'string' ? o.runId : undefined,
+    fileId: typeof o.fileId === 'string' ? o.fileId : undefined,
+    hunkIds: Array.isArray(o.hunkIds) ? o.hunkIds.filter((x): x is string => typeof x === 'string') : undefined,
+  };
+}
+
+function safeStem(runId: string): string {
+  return `changes-${runId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 60)}`;
+}
+

@@ -1,0 +1,138 @@
+// One review of a run: its artifacts turned into per-file changes (src/review does the work),
+// each file reviewed against what the workspace holds now (an unsaved editor's text wins over
+// the disk), and the read-only documents the diff editors show.
+import * as vscode from 'vscode';
+import type { ApiClient } from '../api/client';
+import { describeErrorForUser } from '../common/errorText';
+import type { ArtifactRecord } from '../api/types';
+import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../review';
+import type { FileChange, FileReview, OriginLookup, ReviewProblem, TaskAttachment } from '../review';
+import { reviewUri, type ReviewContent } from './reviewContent';
+import { placeOf, type OriginPlace } from './reviewText';
+
+/** Largest content read for a review (artifact or file as sent). */
+export const MAX_REVIEW_BYTES = 50 * 1024 * 1024;
+
+export interface ReviewedFile {
+  change: FileChange;
+  /** The workspace file the upload came from. */
+  uri: vscode.Uri;
+  place: OriginPlace;
+  review: FileReview;
+  asSentBytes?: Uint8Array;
+  /** The right side of "today against the agent's version". */
+  agentUri: vscode.Uri;
+  sentUri: vscode.Uri;
+  conflictsUri: vscode.Uri;
+}
+
+export interface ReviewSession {
+  runId: string;
+  files: ReviewedFile[];
+  problems: ReviewProblem[];
+  /** Every artifact of the run (the plain open/save actions are offered for those not reviewable). */
+  artifacts: ArtifactRecord[];
+}
+
+export interface SessionSources {
+  client: ApiClient;
+  originOf: OriginLookup;
+  content: ReviewContent;
+}
+
+export async function loadSession(sources: SessionSources, runId: string, signal: AbortSignal, report: (message: string) => void): Promise<ReviewSession> {
+  const { client, originOf } = sources;
+  const artifacts: ArtifactRecord[] = [];
+  for await (const artifact of client.iterateRunArtifacts(runId, {}, { signal })) {
+    artifacts.push(artifact);
+    report(vscode.l10n.t('{0} outputs listed', artifacts.length));
+  }
+  const needsAttachments = artifacts.some((a) => classifyArtifact(a, originOf).kind === 'patch');
+  const attachments = needsAttachments ? await attachmentsOf(client, runId, signal) : undefined;
+  const changeSet = await buildChangeSet(artifacts, {
+    originOf,
+    attachments,
+    readArtifact: async (a) => (await client.readFileContent(a.file_id ?? a.id, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
+    readAsSent: async (fileId) => (await client.readFileContent(fileId, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
+    describeError: describeErrorForUser,
+  });
+  signal.throwIfAborted();
+  sources.content.forgetRun(runId);
+  const session: ReviewSession = { runId, files: [], problems: changeSet.problems, artifacts };
+  const openFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
+  for (const change of changeSet.files) {
+    report(vscode.l10n.t('Comparing {0}', change.origin.relativePath));
+    const file: ReviewedFile = {
+      change,
+      uri: vscode.Uri.parse(change.origin.uri),
+      place: placeOf(change.origin, openFolders),
+      review: { status: 'gone', message: '' },
+      asSentBytes: change.asSentBytes,
+      agentUri: reviewUri(runId, 'agent', change.fileId, change.origin.relativePath),
+      sentUri: reviewUri(runId, 'sent', change.fileId, change.origin.relativePath),
+      conflictsUri: reviewUri(runId, 'conflicts', change.fileId, change.origin.relativePath),
+    };
+    if (file.place.kind === 'here') await refreshFile(sources, file, signal);
+    session.files.push(file);
+  }
+  return session;
+}
+
+/** Reviews the file again against what the workspace holds now, and updates its documents. */
+export async function refreshFile(sources: SessionSources, file: ReviewedFile, signal?: AbortSignal): Promise<FileReview> {
+  const workspaceBytes = await readWorkspace(file.uri);
+  const input = { origin: file.change.origin, workspaceBytes, agentBytes: file.change.agentBytes, asSentBytes: file.asSentBytes };
+  let review = reviewFile(input);
+  if (review.status === 'needsAsSent') {
+    file.asSentBytes = (await sources.client.readFileContent(file.change.fileId, { signal, maxBytes: MAX_REVIEW_BYTES })).content;
+    review = reviewFile({ ...input, asSentBytes: file.asSentBytes });
+  }
+  file.review = review;
+  if (review.status === 'ready') {
+    sources.content.set(file.agentUri, review.proposedBytes);
+    if (file.asSentBytes) sources.content.set(file.sentUri, file.asSentBytes);
+    if (review.conflictMarkedBytes) sources.content.set(file.conflictsUri, review.conflictMarkedBytes);
+  }
+  return review;
+}
+
+/**
+ * The workspace file's bytes now, as the editor has them: the disk's bytes when an open document
+ * says the same (so the hash and BOM are exact), else the document's text (unsaved edits, or a
+ * save still being written); undefined when the file is gone and no document holds it.
+ */
+export async function readWorkspace(uri: vscode.Uri): Promise<Uint8Array | undefined> {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  let disk: Uint8Array | undefined;
+  try {
+    disk = await vscode.workspace.fs.readFile(uri);
+  } catch (err) {
+    if (!(err instanceof vscode.FileSystemError && (err.code === 'FileNotFound' || err.code === 'EntryNotFound'))) throw err;
+  }
+  if (!doc || doc.isClosed) return disk;
+  const shown = doc.getText().replace(/\r\n/g, '\n');
+  if (disk) {
+    const decoded = decodeText(disk);
+    if (decoded.ok && decoded.value.text === shown) return disk;
+  }
+  return disk === undefined && !doc.isDirty ? undefined : Buffer.from(doc.getText(), 'utf8');
+}
+
+async function attachmentsOf(client: ApiClient, runId: string, signal: AbortSignal): Promise<TaskAttachment[] | undefined> {
+  try {
+    const run = await client.getRun(runId, { signal });
+    if (typeof run.task_id !== 'string') return undefined;
+    const task = await client.getTask(run.task_id, { signal });
+    const list = Array.isArray(task.attachments) ? task.attachments : [];
+    const out: TaskAttachment[] = [];
+    for (const att of list) {
+      if (typeof att?.fileId !== 'string') continue;
+      const record = await client.getFile(att.fileId, { signal });
+      if (typeof record.filename === 'string') out.push({ fileId: att.fileId, filename: record.filename });
+    }
+    return out;
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return undefined; // buildChangeSet reports the patch as `noAttachments`
+  }
+}

@@ -1,0 +1,67 @@
+// A hostile server (the reference runtime's hostile mode: command links, HTML, bidi overrides,
+// newlines, huge fields, junk list items, cut and replayed streams, huge sequences, odd event
+// kinds) browsed and watched in the real editor: every tree row, notification and the run panel
+// show its text inert, with no link, no markup and nothing that hangs.
+import * as assert from 'node:assert';
+import type { Frame, Locator } from 'playwright-core';
+import type { HostileOptions } from '../../../runtime';
+import type { Scenario } from '../types';
+import { UI } from '../ui';
+import { until } from './api';
+import { runPanelFrame } from './runPanel';
+
+/** Every family on, at sizes a UI scenario can afford (the unit tests take the 10 MB ones). */
+const HOSTILE: HostileOptions = { all: true, hugeFieldBytes: 200_000, hugeEventBytes: 1_000_000, manyEventKinds: 300, replayAfterDrop: 15 };
+
+/**
+ * Links inside text the server controls. The workbench draws labels and buttons as anchors
+ * too, so a link is an anchor with a target, or VS Code's link widget (what a notification
+ * makes of `[label](command:...)`).
+ */
+async function noLinks(where: string, root: Locator | Frame, text: string): Promise<void> {
+  assert.strictEqual(await root.locator(`${text} a[href], ${text} .monaco-link`).count(), 0, `${where} shows a link`);
+}
+
+export const hostileServer: Scenario = {
+  id: 'hostile-server',
+  title: 'a hostile server: trees, notifications and the run panel show its text inert, and nothing hangs',
+  runtime: { eventDelayMs: 10 },
+  async run({ workbench, runtime, page, shot }) {
+    const runId = await runtime.createSyntheticRun({ events: 20, terminal: 'completed', taskObjective: 'Plan the release' });
+    runtime.setHostile(HOSTILE);
+
+    // Browsing: rows from poisoned records, junk items dropped, no link anywhere in the views.
+    await workbench.openContainer(UI.container);
+    await workbench.runCommand(UI.commands.refreshTasks);
+    const task = await workbench.treeRow(UI.tasksView, /Plan the release/);
+    const label = (await task.innerText()).trim();
+    assert.ok(!label.includes('](command:'), `the label keeps link syntax: ${label}`);
+    assert.ok(!/[\u202a-\u202e\u2066-\u2069]/.test(label), 'a bidi control reached a label');
+    await noLinks('a tree row', page.locator('.sidebar'), '.monaco-list-row .monaco-icon-label');
+    await shot('browsing');
+
+    // Watching: the panel takes cut and replayed streams, odd kinds and huge fields as text.
+    await workbench.contextMenu(task, UI.menu.watchRun);
+    const frame = await runPanelFrame(workbench);
+    await frame.locator(UI.runPanelRow).first().waitFor({ timeout: workbench.timeoutMs });
+    await until('the run to end in the panel', async () =>
+      (await frame.locator('[data-sequence]', { hasText: /completed/ }).count()) > 0 ? true : undefined);
+    assert.strictEqual(await frame.locator('img, iframe, object, embed').count(), 0, 'markup from the server was rendered');
+    assert.strictEqual(await frame.locator('#app script, #app style').count(), 0, 'markup from the server became elements');
+    assert.ok((await frame.locator('#app').innerText()).includes('<img src=x'), 'the server\'s HTML is shown as text');
+    await noLinks('the run panel', frame, 'body');
+    await shot('watching');
+
+    // A refused request: the server's message, a command link, reaches a notification inert.
+    runtime.setHostile({ ...HOSTILE, errorEverything: { status: 400, pathPrefix: '/v1/tasks', method: 'POST' } });
+    await workbench.runCommand(UI.commands.createTask);
+    await workbench.answerInput(UI.objectivePrompt, 'Anything');
+    const toast = await workbench.waitForNotification(/Re-authenticate/);
+    await noLinks('the notification', toast, '.notification-list-item-message');
+    const text = await toast.innerText();
+    assert.ok(!text.includes('](command:'), `the notification keeps link syntax: ${text}`);
+    assert.ok(!/files were uploaded/i.test(text), 'a task without files does not speak of uploads');
+    await shot('refused');
+    assert.ok(runId.startsWith('run_'));
+  },
+};

@@ -1,0 +1,183 @@
+// Review Changes (issue 13): two workspace files uploaded and attached from the Explorer, the
+// built-in agent revises them, Review Changes on the run row opens one multi-file diff; one
+// hunk applied from the quick pick, undone, then all applied. A file edited after upload gets
+// the three-way view, its conflict shown and kept as the user's version.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { RuntimeHandle } from '../../../runtime';
+import { Scenario, ScenarioContext } from '../types';
+import { UI } from '../ui';
+import { getRun, listTasks, TERMINAL, until } from './api';
+
+const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';
+const A = lines(14, 'alpha');
+const B = lines(13, 'beta');
+const C = lines(13, 'gamma');
+
+interface Revision {
+  name: string;
+  sourceFileId: string;
+  text: string;
+}
+
+/** The agent's revisions of a run's attachments, read over HTTP (never through the extension). */
+async function revisions(runtime: RuntimeHandle, runId: string): Promise<Revision[]> {
+  const headers = { authorization: `Bearer ${runtime.apiKey}` };
+  const list = (await (await fetch(`${runtime.baseUrl}/v1/runs/${runId}/artifacts?limit=100`, { headers })).json()) as {
+    data: { id: string; name: string; file_id?: string; source_file_id?: string }[];
+  };
+  const out: Revision[] = [];
+  for (const a of list.data) {
+    if (typeof a.source_file_id !== 'string') continue;
+    const res = await fetch(`${runtime.baseUrl}/v1/files/${a.file_id ?? a.id}/content`, { headers });
+    out.push({ name: a.name, sourceFileId: a.source_file_id, text: await res.text() });
+  }
+  return out;
+}
+
+/** Explorer: select `names`, Upload and Attach to New Task, wait for the run to end on the server. */
+async function uploadAttachAndFinish(ctx: ScenarioContext, names: string[], objective: string): Promise<string> {
+  const { workbench, runtime } = ctx;
+  const rows = [];
+  for (const name of names) rows.push(await workbench.explorerRow(name));
+  await rows[0].click();
+  for (const row of rows.slice(1)) await row.click({ modifiers: ['Control'] });
+  await workbench.contextMenu(rows[rows.length - 1], UI.menu.uploadAndAttach);
+  await workbench.answerInput(UI.objectivePrompt, objective);
+  const task = await until('the task on the server', async () => (await listTasks(runtime)).find((t) => t.objective === objective));
+  assert.ok(task.run_id, 'the server gave the task no run');
+  const runId = task.run_id;
+  await until('the run to end', async () => (TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined));
+  return runId;
+}
+
+/** Tasks view: the task's run row, context menu Review Changes; waits for the multi-file diff. */
+async function reviewFromRunRow(ctx: ScenarioContext, objective: string): Promise<void> {
+  const { workbench } = ctx;
+  await workbench.openContainer(UI.container);
+  await workbench.runCommand(UI.commands.refreshTasks);
+  const taskRow = await workbench.treeRow(UI.tasksView, objective);
+  if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
+  // The task's only run: rows are labelled "Run 1", "Run 2"... once the task's runs are listed.
+  const runRow = await workbench.treeRow(UI.tasksView, /Run 1(?!\d)/);
+  await workbench.contextMenu(runRow, UI.menu.reviewChanges);
+  await workbench.waitForEditorTab(UI.reviewEditorTitle);
+}
+
+const EDITOR_LINES = '.part.editor .editor-instance .monaco-editor .view-lines';
+
+/** The agent's middle-line mark, to tell one hunk from all of them. */
+const marker = (text: string) => text.split('\n').find((l) => l.endsWith(' (reviewed)')) ?? '(reviewed)';
+
+/** Waits until the active text editor's visible lines satisfy `check`. */
+async function editorShows(ctx: ScenarioContext, check: (text: string) => boolean, what: string): Promise<void> {
+  const lines = ctx.page.locator(EDITOR_LINES).filter({ visible: true }).first();
+  await until(what, async () => (check((await lines.innerText().catch(() => '')).replace(/\u00a0/g, ' ')) ? true : undefined), 30_000);
+}
+
+/** File: Save All (its palette title differs between VS Code versions). */
+async function saveAll(ctx: ScenarioContext): Promise<void> {
+  for (const title of UI.commands.saveAll) {
+    if (await ctx.workbench.runCommand(title, 8_000).then(() => true, () => false)) return;
+  }
+  throw new Error('the Command Palette has no Save All command');
+}
+
+const read = (ctx: ScenarioContext, name: string) => fs.readFileSync(path.join(ctx.workspace, name), 'utf8');
+
+async function diskBecomes(ctx: ScenarioContext, name: string, expected: (text: string) => boolean, what: string): Promise<string> {
+  return until(what, async () => {
+    const text = read(ctx, name);
+    return expected(text) ? text : undefined;
+  }, 30_000);
+}
+
+export const reviewChanges: Scenario = {
+  id: 'review-changes',
+  title: 'Review Changes on a run: the multi-file diff, one hunk from the quick pick, undo, apply all',
+  files: { 'review-a.md': A, 'review-b.md': B },
+  runtime: { eventDelayMs: 0 },
+  async run(ctx) {
+    const { workbench, page, runtime, shot } = ctx;
+    const objective = 'Review both notes';
+    const runId = await uploadAttachAndFinish(ctx, ['review-a.md', 'review-b.md'], objective);
+    const revised = await revisions(runtime, runId);
+    assert.strictEqual(revised.length, 2, 'the agent revises both files');
+    const revisedA = revised.find((r) => r.name === 'review-a.md')?.text;
+    const revisedB = revised.find((r) => r.name === 'review-b.md')?.text;
+    assert.ok(revisedA && revisedB);
+
+    await reviewFromRunRow(ctx, objective);
+    await shot('multi-diff');
+
+    // One hunk: the agent's closing line of review-a.md.
+    await workbench.clickNotificationButton(/The run changed 2 files/, UI.review.choose);
+    const closing = revisedA.trimEnd().split('\n').pop() ?? '';
+    const item = workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: closing }).filter({ hasText: 'review-a.md' }).first();
+    await item.waitFor({ timeout: 30_000 });
+    await shot('hunk-pick');
+    // In a multi-select quick pick a click on the row toggles its check box.
+    await item.locator('.label-name').first().click();
+    await workbench.quickInput.locator('.quick-input-count', { hasText: /1 Selected/ }).waitFor({ timeout: 10_000 });
+    await workbench.quickInput.getByRole('button', { name: 'OK' }).click();
+    // A one-file edit is left unsaved (VS Code saves refactorings only across several files): look in the editor.
+    await workbench.explorerRow('review-a.md').then((row) => row.dblclick());
+    await workbench.waitForEditorTab('review-a.md');
+    await editorShows(ctx, (text) => text.includes('alpha line 14') && text.includes(closing) && !text.includes(marker(revisedA)), 'the chosen hunk alone in review-a.md');
+    assert.strictEqual(read(ctx, 'review-b.md'), B, 'the other file is untouched');
+
+    // Undo in the file's editor takes the edit back.
+    await page.locator(EDITOR_LINES).filter({ visible: true }).first().click();
+    await page.keyboard.press('Control+z');
+    await editorShows(ctx, (text) => text.includes('alpha line 14') && !text.includes(closing), 'undo to take the hunk back');
+    await shot('undone');
+
+    await workbench.runCommand(UI.commands.applyReviewChanges);
+    await workbench.waitForNotification(/Applied \d+ change\(s\) to 2 files/);
+    await saveAll(ctx);
+    await diskBecomes(ctx, 'review-a.md', (t) => t === revisedA, 'Apply Changes to write review-a.md');
+    await diskBecomes(ctx, 'review-b.md', (t) => t === revisedB, 'Apply Changes to write review-b.md');
+    await shot('applied-all');
+  },
+};
+
+export const reviewChangesThreeWay: Scenario = {
+  id: 'review-changes-three-way',
+  title: 'Review Changes on a file edited after upload: three-way view, the conflict shown and kept as the user\'s',
+  files: { 'review-c.md': C },
+  runtime: { eventDelayMs: 0 },
+  async run(ctx) {
+    const { workbench, runtime, shot } = ctx;
+    const objective = 'Review the gamma notes';
+    const runId = await uploadAttachAndFinish(ctx, ['review-c.md'], objective);
+    const [revision] = await revisions(runtime, runId);
+    assert.ok(revision, 'the agent revises the file');
+    const marked = revision.text.split('\n').find((l) => l.endsWith(' (reviewed)'));
+    assert.ok(marked, 'the agent marks a middle line');
+    const agentsLine = marked.slice(0, -' (reviewed)'.length);
+    // The user edits the same line after the upload: a conflict.
+    const edited = C.replace(`${agentsLine}\n`, `${agentsLine} edited by me\n`);
+    fs.writeFileSync(path.join(ctx.workspace, 'review-c.md'), edited);
+
+    await reviewFromRunRow(ctx, objective);
+    const toast = await workbench.waitForNotification(/changed since it was uploaded/);
+    assert.match(await toast.innerText(), /1 conflicting changes are left as your version/);
+    await shot('three-way');
+    await workbench.clickNotificationButton(/changed since it was uploaded/, UI.review.showConflicts);
+    await workbench.waitForEditorTab(/conflicts marked/);
+    await shot('conflicts');
+
+    await workbench.runCommand(UI.commands.applyReviewChanges);
+    await workbench.waitForNotification(/conflicting change\(s\) were kept as your version/);
+    await saveAll(ctx);
+    const merged = await diskBecomes(ctx, 'review-c.md', (t) => t !== edited, 'the merge to be written');
+    const revisedLines = revision.text.trimEnd().split('\n');
+    const mergedLines = merged.trimEnd().split('\n');
+    assert.ok(mergedLines.includes(`${agentsLine} edited by me`), 'the conflicting line stays as the user wrote it');
+    assert.ok(!mergedLines.includes(marked), 'the agent\'s side of the conflict is not written');
+    assert.strictEqual(mergedLines[0], revisedLines[0], 'the agent\'s first line is carried over');
+    assert.strictEqual(mergedLines[mergedLines.length - 1], revisedLines[revisedLines.length - 1], 'the agent\'s closing line is carried over');
+    await shot('merged');
+  },
+};
