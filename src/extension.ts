@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { ArtifactFileSystem } from './artifacts/artifactFileSystem';
 import { ARTIFACT_SCHEME } from './artifacts/artifactUris';
+import { setUpSteering, type Steering } from './approvals/steeringSetup';
 import { CredentialStore } from './auth/credentialStore';
 import { ReauthPrompt } from './auth/reauthPrompt';
 import { createArtifactActions, registerArtifactCommands } from './commands/artifactCommands';
@@ -35,6 +36,7 @@ export interface AgentRuntimeExtensionApi {
   sidebar: Sidebar;
   runs: RunStore;
   runPanels: RunPanelManager;
+  steering: Steering;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentRuntimeExtensionApi> {
@@ -108,6 +110,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   subs.push(runPanels, runPanels.registerSerializer());
 
   const review = registerReview(deps, subs);
+  const steering = setUpSteering(deps, runs, reporter.onAuthError);
+  subs.push(...steering.disposables);
+
   let runsOf = service.serviceUrl;
   const artifactFs = new ArtifactFileSystem(() => service.client);
   subs.push(
@@ -132,6 +137,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
       if (service.serviceUrl !== runsOf) {
         runsOf = service.serviceUrl;
         runs.reset();
+        status.resetUsage();
       }
       sidebar.refresh();
       status.refresh();
@@ -142,7 +148,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   );
 
   log.info(`Agent Runtime ${version} activated`);
-  return { service, credentials, reauth, sidebar, runs, runPanels };
+  return { service, credentials, reauth, sidebar, runs, runPanels, steering };
 }
 
 export function deactivate(): void {

@@ -12,8 +12,12 @@ import { pathSegment } from './pathSegment';
 import { header, readJson, RequestPath, type Query, type RequestSpec } from './requestPath';
 import { Transport, type NetworkSettings } from './transport';
 import { prepareBytesUpload, prepareUpload, type PreparedUpload, type UploadOptions } from './upload';
+import * as steering from './steering';
+import type { ApprovalListParams, SteeringCaller, SteeringOptions } from './steering';
 import {
   MAX_UPLOAD_BYTES,
+  type ApprovalDecision,
+  type ApprovalRecord,
   type ArtifactRecord,
   type CreateTaskRequest,
   type DeletedFile,
@@ -22,6 +26,7 @@ import {
   type PageParams,
   type RunRecord,
   type TaskRecord,
+  type UsageRecord,
 } from './types';
 
 export interface ApiClientOptions {
@@ -248,6 +253,40 @@ export class ApiClient {
     });
   }
 
+  // ---- steering and spend (assumed endpoints: 404/405 -> 'not_supported'; see steering.ts) ----
+
+  cancelRun(id: string, opts: SteeringOptions = {}): Promise<RunRecord> {
+    return steering.cancelRun(this.steer, id, opts);
+  }
+
+  resumeRun(id: string, body: { instructions?: string } = {}, opts: SteeringOptions = {}): Promise<RunRecord> {
+    return steering.resumeRun(this.steer, id, body, opts);
+  }
+
+  forkRun(id: string, body: { after_sequence: number; instructions?: string }, opts: SteeringOptions = {}): Promise<RunRecord> {
+    return steering.forkRun(this.steer, id, body, opts);
+  }
+
+  listApprovals(params: ApprovalListParams = {}, opts: CallOptions = {}): Promise<Page<ApprovalRecord>> {
+    return steering.listApprovals(this.steer, params, opts.signal);
+  }
+
+  iterateApprovals(params: ApprovalListParams = {}, opts: CallOptions = {}): AsyncIterable<ApprovalRecord> {
+    return paginate((p) => this.listApprovals({ ...params, ...p }, opts), params);
+  }
+
+  getApproval(id: string, opts: CallOptions = {}): Promise<ApprovalRecord> {
+    return steering.getApproval(this.steer, id, opts.signal);
+  }
+
+  decideApproval(id: string, body: { decision: ApprovalDecision; note?: string }, opts: SteeringOptions = {}): Promise<ApprovalRecord> {
+    return steering.decideApproval(this.steer, id, body, opts);
+  }
+
+  getUsage(opts: CallOptions = {}): Promise<UsageRecord> {
+    return steering.getUsage(this.steer, opts.signal);
+  }
+
   /** Closes every connection; calls made afterwards fail with ApiError 'aborted'. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
@@ -276,6 +315,10 @@ export class ApiClient {
       assumed,
       consume: async (res) => parsePage<T>(await readJson(res), what, this.logger),
     });
+  }
+
+  private get steer(): SteeringCaller {
+    return { call: (spec) => this.call(spec), logger: this.logger };
   }
 
   private checkUsable(): void {

@@ -48,6 +48,8 @@ export interface ApiErrorInit {
   param?: string;
   /** A limit the server named (too_many_attachments: how many a task may have). */
   limit?: number;
+  /** The current approval record a 409 decision answer carries (`error.approval`), unchecked. */
+  approval?: Record<string, unknown>;
   requestId?: string;
   retryAfterMs?: number;
   detail?: ApiDetail;
@@ -62,6 +64,7 @@ export class ApiError extends Error {
   readonly type?: string;
   readonly param?: string;
   readonly limit?: number;
+  readonly approval?: Record<string, unknown>;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
   readonly detail?: ApiDetail;
@@ -74,6 +77,7 @@ export class ApiError extends Error {
     this.type = init.type;
     this.param = init.param;
     this.limit = init.limit;
+    this.approval = init.approval;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
     this.detail = init.detail;
@@ -159,6 +163,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   let type: string | undefined;
   let param: string | undefined;
   let limit: number | undefined;
+  let approval: Record<string, unknown> | undefined;
   let message: string | undefined;
   let detail: ApiDetail | undefined;
   let isApiShape = false;
@@ -176,6 +181,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
         param = asString(e.param);
         message = asString(e.message);
         if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) limit = e.limit as number;
+        if (e.approval && typeof e.approval === 'object' && !Array.isArray(e.approval)) approval = e.approval as Record<string, unknown>;
       } else {
         message = asString(inner) ?? asString(record.message) ?? asString(record.detail);
       }
@@ -196,7 +202,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
     message = `This server does not offer ${init.method} ${init.path} (it answered ${statusLabel(status)}).`;
     detail = { id: 'notOffered', args: [safe(init.method), safe(init.path), statusLabel(status)] };
   }
-  return new ApiError({ kind, status, code, type, param, limit, message, requestId, retryAfterMs, detail });
+  return new ApiError({ kind, status, code, type, param, limit, approval, message, requestId, retryAfterMs, detail });
 }
 
 export interface TransportErrorContext {
@@ -219,6 +225,21 @@ function cleanCause(err: unknown, secret?: string): Error | undefined {
 }
 
 const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_)/;
+
+// The steering 409s state a fact; "try again" would be wrong advice.
+const STEERING_CONFLICTS = {
+  run_not_active: 'The run already ended',
+  run_not_resumable: 'This run cannot be resumed (only failed or cancelled runs can)',
+  approval_already_decided: 'This approval was already decided',
+  approval_expired: 'This approval expired before it was decided',
+} as const;
+
+/** A 409 code that states a fact about a run or an approval (the sentence says it, with no advice). */
+export type SteeringConflict = keyof typeof STEERING_CONFLICTS;
+
+function steeringConflictOf(err: ApiError): SteeringConflict | undefined {
+  return err.kind === 'conflict' && err.code !== undefined && Object.hasOwn(STEERING_CONFLICTS, err.code) ? (err.code as SteeringConflict) : undefined;
+}
 
 /** A refused TLS handshake (old protocol, untrusted certificate): retrying cannot help. */
 export function isTlsFailure(err: ApiError): boolean {
@@ -310,6 +331,8 @@ export interface ErrorSentenceParts {
   noKeySent: boolean;
   /** connection: the detail already names its fix (a refused handshake, a proxy's answer). */
   detailNamesFix: boolean;
+  /** conflict: the fact a steering 409 states. */
+  steeringConflict?: SteeringConflict;
 }
 
 export function errorSentenceParts(err: unknown): ErrorSentenceParts {
@@ -327,6 +350,7 @@ export function errorSentenceParts(err: unknown): ErrorSentenceParts {
     waitSeconds: err.retryAfterMs ? Math.ceil(err.retryAfterMs / 1000) : undefined,
     noKeySent: err.kind === 'authentication' && err.status === undefined,
     detailNamesFix: err.kind === 'connection' && (isTlsFailure(err) || err.code?.startsWith('proxy_') === true),
+    steeringConflict: steeringConflictOf(err),
   };
 }
 
@@ -353,7 +377,9 @@ export function describeError(err: unknown): string {
       sentence = `Not found (${st}${msg}); it may have been deleted, refresh and try again`;
       break;
     case 'conflict':
-      sentence = `The service reports a conflict (${st}${msg}); wait a moment and try again`;
+      sentence = parts.steeringConflict
+        ? `${STEERING_CONFLICTS[parts.steeringConflict]} (${st}${msg})`
+        : `The service reports a conflict (${st}${msg}); wait a moment and try again`;
       break;
     case 'too_large':
       sentence = `Too large (${st}${msg}); files may be at most 512 MB`;

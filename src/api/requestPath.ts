@@ -48,6 +48,11 @@ export interface RequestPathOptions {
 }
 
 const RETRY_STATUSES = new Set([408, 409, 429]);
+/**
+ * 409 answers that state a fact about the resource (PROTOCOL-NOTES, steering): asking again
+ * gets the same answer, so they are not retried like a request still in flight.
+ */
+const FINAL_CONFLICT_CODES = new Set(['idempotency_key_reused', 'run_not_active', 'run_not_resumable', 'approval_already_decided', 'approval_expired']);
 /** Error bodies are small; anything beyond this is cut off unread. */
 const MAX_ERROR_BODY = 64 * 1024;
 /** JSON answers (records, pages of at most 100) stay far below this. */
@@ -60,8 +65,9 @@ export function header(headers: ResponseHeaders, name: string): string | undefin
 
 function isRetryable(err: ApiError): boolean {
   if (err.kind === 'connection' || err.kind === 'timeout') return !isTlsFailure(err);
-  // The key was used for another body: retrying the same request can only get the same answer.
-  if (err.status === 409 && err.code === 'idempotency_key_reused') return false;
+  // The key was used for another body, or the run or approval is past this action: retrying
+  // the same request can only get the same answer.
+  if (err.status === 409 && err.code !== undefined && FINAL_CONFLICT_CODES.has(err.code)) return false;
   return err.status !== undefined && (RETRY_STATUSES.has(err.status) || err.status >= 500);
 }
 

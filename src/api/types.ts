@@ -66,6 +66,48 @@ export interface RunRecord {
   created_at?: string;
   started_at?: string;
   completed_at?: string;
+  /** PROTOCOL-NOTES (steering): the run this one resumed. */
+  resumed_from?: string;
+  /** PROTOCOL-NOTES (steering): the run and the last copied sequence this one was forked from. */
+  forked_from?: { run_id?: string; sequence?: number; [extra: string]: unknown };
+  [extra: string]: unknown;
+}
+
+// ---- steering and spend (PROTOCOL-NOTES, assumed: every field but the id is optional) ----
+
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired' | (string & {});
+export type ApprovalDecision = 'approve' | 'deny';
+
+export interface ApprovalRecord {
+  id: string;
+  object?: string;
+  run_id?: string;
+  task_id?: string;
+  step_id?: string;
+  tool?: string;
+  /** The tool call's arguments as the server sent them (data, never markup). */
+  arguments?: Record<string, unknown>;
+  reason?: string;
+  status?: ApprovalStatus;
+  created_at?: string;
+  expires_at?: string;
+  decided_at?: string;
+  note?: string;
+  [extra: string]: unknown;
+}
+
+export interface Money {
+  amount: string;
+  currency: string;
+}
+
+export interface UsageRecord {
+  object?: string;
+  period_start?: string;
+  period_end?: string;
+  spend?: Money;
+  /** null: the server sets no quota. */
+  quota?: Money | null;
   [extra: string]: unknown;
 }
 
@@ -107,6 +149,8 @@ export interface ToolCalledData extends EventBase { tool: string; step_id: strin
 export interface ObservationRecordedData extends EventBase { step_id: string; summary: string }
 export interface StepCompletedData extends EventBase { step_id: string; duration_ms: number }
 export interface RunEndedData extends EventBase { status?: Status }
+export interface ApprovalRequestedData extends EventBase { approval_id: string; tool: string; step_id?: string; arguments?: unknown; reason?: string; expires_at?: string }
+export interface ApprovalResolvedData extends EventBase { approval_id: string; status: ApprovalStatus; note?: string }
 
 // The terminal event names live with the other status rules, shared by every layer.
 import type { TerminalEventName } from '../common/runStatus';
@@ -120,5 +164,7 @@ export type RunEvent =
   | { event: 'observation.recorded'; known: true; data: ObservationRecordedData }
   | { event: 'step.completed'; known: true; data: StepCompletedData }
   | { event: TerminalEventName; known: true; data: RunEndedData }
+  | { event: 'approval.requested'; known: true; data: ApprovalRequestedData }
+  | { event: 'approval.resolved'; known: true; data: ApprovalResolvedData }
   | { event: string; known: false; data: EventBase };
 

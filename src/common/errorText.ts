@@ -3,7 +3,7 @@
 // file says them through vscode.l10n.t, the same sentences describeError writes in English for
 // the logs. A message the server wrote itself is shown as it came.
 import * as vscode from 'vscode';
-import { errorSentenceParts, type ApiDetail, type ApiDetailId } from '../api/errors';
+import { errorSentenceParts, type ApiDetail, type ApiDetailId, type SteeringConflict } from '../api/errors';
 
 type DetailText = { [K in ApiDetailId]: (...args: Extract<ApiDetail, { id: K }>['args']) => string };
 
@@ -36,6 +36,14 @@ const DETAIL: DetailText = {
   notOffered: (method, path, status) => vscode.l10n.t('This server does not offer {0} {1} (it answered {2})', method, path, status),
 };
 
+// The steering 409s state a fact, so no advice follows; {0} is the status and the server's words.
+const STEERING_CONFLICT: Record<SteeringConflict, (statusAndDetail: string) => string> = {
+  run_not_active: (d) => vscode.l10n.t('The run already ended ({0})', d),
+  run_not_resumable: (d) => vscode.l10n.t('This run cannot be resumed (only failed or cancelled runs can) ({0})', d),
+  approval_already_decided: (d) => vscode.l10n.t('This approval was already decided ({0})', d),
+  approval_expired: (d) => vscode.l10n.t('This approval expired before it was decided ({0})', d),
+};
+
 function detailText(detail: ApiDetail): string {
   const say = DETAIL[detail.id] as (...args: readonly string[]) => string;
   return say(...detail.args).trim().replace(/[.\s]+$/, '');
@@ -64,7 +72,9 @@ export function describeErrorForUser(err: unknown): string {
       sentence = vscode.l10n.t('Not found ({0}); it may have been deleted, refresh and try again', withStatus);
       break;
     case 'conflict':
-      sentence = vscode.l10n.t('The service reports a conflict ({0}); wait a moment and try again', withStatus);
+      sentence = parts.steeringConflict
+        ? STEERING_CONFLICT[parts.steeringConflict](withStatus)
+        : vscode.l10n.t('The service reports a conflict ({0}); wait a moment and try again', withStatus);
       break;
     case 'too_large':
       sentence = vscode.l10n.t('Too large ({0}); files may be at most 512 MB', withStatus);

@@ -26,6 +26,14 @@ export const Commands = {
   applyReviewChanges: 'agentRuntime.applyReviewChanges',
   chooseReviewChanges: 'agentRuntime.chooseReviewChanges',
   saveReviewPatch: 'agentRuntime.saveReviewPatch',
+  // Steering (issue #12): each also takes a plain object for automation (see steeringCommands.ts).
+  cancelRun: 'agentRuntime.cancelRun',
+  resumeRun: 'agentRuntime.resumeRun',
+  forkRun: 'agentRuntime.forkRun',
+  approveToolCall: 'agentRuntime.approveToolCall',
+  denyToolCall: 'agentRuntime.denyToolCall',
+  decideApproval: 'agentRuntime.decideApproval',
+  refreshApprovals: 'agentRuntime.refreshApprovals',
 } as const;
 
 export const ContextKeys = {
@@ -36,12 +44,15 @@ export const ContextKeys = {
   filesEmpty: 'agentRuntime.filesEmpty',
   tasksEmpty: 'agentRuntime.tasksEmpty',
   reviewOpen: 'agentRuntime.reviewOpen',
+  /** Set once the server answered a steering call as not offered (404/405). */
+  steeringUnsupported: 'agentRuntime.steeringUnsupported',
 } as const;
 
 export const ViewIds = {
   container: 'agentRuntime',
   files: 'agentRuntime.files',
   tasks: 'agentRuntime.tasks',
+  approvals: 'agentRuntime.approvals',
 } as const;
 
 export const Settings = {

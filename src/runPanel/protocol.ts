@@ -53,6 +53,19 @@ export interface RunSnapshot {
   firstReceivedAt?: number;
 }
 
+/** The tool call the run waits on (the last `approval.requested` not yet resolved); all data, shown as text. */
+export interface ApprovalCardView {
+  approvalId: string;
+  /** The sequence of its approval.requested event. */
+  sequence: number;
+  tool: string;
+  stepId?: string;
+  reason?: string;
+  expiresAt?: string;
+  /** The arguments as indented JSON text (never markup). */
+  argumentsJson: string;
+}
+
 /** What the header knows about the run beyond its events (GET /v1/runs/{id}, the task's objective). */
 export interface RunInfo {
   runId: string;
@@ -60,6 +73,12 @@ export interface RunInfo {
   status?: string;
   startedAt?: string;
   completedAt?: string;
+  /** The run's cost, e.g. "0.12 USD" (PROTOCOL-NOTES, spend). */
+  cost?: string;
+  /** A cancel was accepted; shown until the terminal event. */
+  cancelling?: boolean;
+  /** null when none: an `info` message is merged into the webview's, and JSON drops undefined. */
+  approval?: ApprovalCardView | null;
 }
 
 /** The connection as the webview shows it; messages are already user-facing sentences. */
@@ -117,7 +136,11 @@ export type WebviewMessage =
   /** The whole event as the server sent it (a kept event may be cut): to the clipboard, or opened as JSON. */
   | { type: 'copyEvent' | 'openEvent'; sequence: number }
   | { type: 'openArtifact'; artifactId: string }
-  | { type: 'saveArtifact'; artifactId: string };
+  | { type: 'saveArtifact'; artifactId: string }
+  /** Steering: the host confirms and asks for instructions or a note itself. */
+  | { type: 'cancel' | 'resume' | 'review' }
+  | { type: 'fork'; sequence: number }
+  | { type: 'decide'; approvalId: string; decision: 'approve' | 'deny' };
 
 /** What the webview keeps with vscode.setState, and what the serializer restores a panel from. */
 export interface PersistedState {
@@ -130,6 +153,8 @@ export interface PersistedState {
 export const RUN_PANEL_VIEW_TYPE = 'agentRuntime.run';
 
 const RUN_ID = /^run_[A-Za-z0-9_-]{1,200}$/;
+/** An approval id as a message may name it: no path or query characters. */
+const APPROVAL_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
 /** A run id as the panel accepts it: the spec's `run_` prefix, nothing that could break a URL path. */
 export function isRunId(value: unknown): value is string {
@@ -154,6 +179,18 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return undefined;
     case 'ack':
       if (typeof m.batch === 'number' && Number.isSafeInteger(m.batch) && m.batch >= 0) return { type: 'ack', batch: m.batch };
+      return undefined;
+    case 'cancel':
+    case 'resume':
+    case 'review':
+      return { type: m.type };
+    case 'fork':
+      if (typeof m.sequence === 'number' && Number.isSafeInteger(m.sequence) && m.sequence > 0) return { type: 'fork', sequence: m.sequence };
+      return undefined;
+    case 'decide':
+      if (typeof m.approvalId === 'string' && APPROVAL_ID.test(m.approvalId) && (m.decision === 'approve' || m.decision === 'deny')) {
+        return { type: 'decide', approvalId: m.approvalId, decision: m.decision };
+      }
       return undefined;
     case 'copyEvent':
     case 'openEvent':
@@ -216,6 +253,20 @@ export const DEFAULT_UI_STRINGS = {
   /** After an expanded event's title when the host cut it to its budget. */
   eventTruncated: 'truncated: {0} bytes as sent',
   openEvent: 'Open as JSON',
+  // Steering (issue #12).
+  cancelRun: 'Cancel run',
+  cancelling: 'Cancelling…',
+  resumeRun: 'Resume…',
+  reviewChanges: 'Review Changes',
+  forkFromHere: 'Fork from here…',
+  approve: 'Approve',
+  deny: 'Deny',
+  approvalWaits: '{0} waits for your approval',
+  approvalWhy: 'Why: {0}',
+  approvalMeta: 'Asked at event #{0} · expires {1}',
+  approvalArguments: 'Arguments',
+  approvalResolved: 'The approval was {0}.',
+  cost: 'Cost',
 } as const;
 
 export type UiStringKey = keyof typeof DEFAULT_UI_STRINGS;

@@ -1,6 +1,7 @@
 // One run panel in the editor: the webview, its HTML and messages, wired to a RunSession that
 // owns the stream. Closing the panel closes the stream.
 import * as vscode from 'vscode';
+import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import type { ApiClient } from '../api/client';
 import type { ArtifactRecord } from '../api/types';
@@ -131,6 +132,16 @@ export class RunPanel implements vscode.Disposable {
     }
   }
 
+  /** Steering commands report their own errors (guarded); the panel only needs their result. */
+  private async steer(command: string, arg: Record<string, unknown>): Promise<unknown> {
+    try {
+      return await vscode.commands.executeCommand(command, arg);
+    } catch (err) {
+      this.deps.log.warn(`Run panel ${this.runId}: ${command} failed: ${describeError(err)}`);
+      return undefined;
+    }
+  }
+
   private setObjective(objective: string): void {
     if (this.disposed || objective === this.objective) return;
     this.objective = objective;
@@ -186,6 +197,25 @@ export class RunPanel implements vscode.Disposable {
       case 'copyEvent':
       case 'openEvent':
         void this.wholeEvent(message.type, message.sequence);
+        return;
+      case 'cancel':
+        // The command confirms first; a run it returns was cancelled (or is stopping).
+        void this.steer(Commands.cancelRun, { runId: this.runId }).then((run) => {
+          if (run) this.session.markCancelling();
+        });
+        return;
+      case 'resume':
+        void this.steer(Commands.resumeRun, { runId: this.runId });
+        return;
+      case 'review':
+        // The command reports what it cannot review; a run without revisions says so.
+        void this.steer(Commands.reviewChanges, { runId: this.runId });
+        return;
+      case 'fork':
+        void this.steer(Commands.forkRun, { runId: this.runId, sequence: message.sequence });
+        return;
+      case 'decide':
+        void this.steer(message.decision === 'approve' ? Commands.approveToolCall : Commands.denyToolCall, { approvalId: message.approvalId });
         return;
       case 'openArtifact':
       case 'saveArtifact': {

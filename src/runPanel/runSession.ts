@@ -2,6 +2,7 @@
 // and artifacts, and feeds the webview through a PanelChannel. No vscode
 // import, so node tests
 // drive it with a fake subscription and client.
+import { costText, nextApproval } from './steeringInfo';
 import { paginate } from '../api/pagination';
 import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
 import type { Logger } from '../api/logger';
@@ -118,6 +119,11 @@ export class RunSession {
   }
 
   /** A fresh stream after the last sequence seen (the header's Retry). */
+  /** A cancel was accepted: "Cancelling…" until the terminal event. */
+  markCancelling(): void {
+    if (!this.model.ended) this.setInfo({ ...this.info, cancelling: true });
+  }
+
   retry(): void {
     if (this.disposed) return;
     this.stopStream();
@@ -166,6 +172,8 @@ export class RunSession {
         if (generation !== this.generation || this.disposed) return;
         const accepted = this.model.apply([{ event: event.event, data: event.data, receivedAt: this.now() }]);
         this.channel.events(accepted);
+        const approval = nextApproval(this.info.approval ?? undefined, accepted) ?? null;
+        if (approval !== (this.info.approval ?? null)) this.setInfo({ ...this.info, approval });
         if (accepted.length > 0) this.deps.onEvents?.(this.model.lastSequence, accepted[accepted.length - 1].event);
         if (accepted.length > 0 && this.model.ended) this.onEnded();
       }
@@ -195,7 +203,7 @@ export class RunSession {
     const terminal = this.model.terminalEvent;
     const finalStatus = terminal?.status ?? status ?? '';
     this.setConnection({ state: 'ended', status: finalStatus });
-    this.setInfo({ ...this.info, status: finalStatus || this.info.status });
+    this.setInfo({ ...this.info, status: finalStatus || this.info.status, cancelling: false, approval: null });
     if (finalStatus) this.deps.onStatus?.(finalStatus);
     void this.loadArtifacts();
     void this.loadInfo();
@@ -227,6 +235,7 @@ export class RunSession {
         status: this.model.ended ? this.info.status ?? text(run.status) : text(run.status) ?? this.info.status,
         startedAt: text(run.started_at) ?? text(run.created_at) ?? this.info.startedAt,
         completedAt: text(run.completed_at) ?? this.info.completedAt,
+        cost: costText(run) ?? this.info.cost,
       };
       this.setInfo(next);
       const taskId = text(run.task_id);

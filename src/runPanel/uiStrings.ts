@@ -51,5 +51,18 @@ export function uiStrings(): UiStrings {
     eventTruncated: vscode.l10n.t('truncated: {0} bytes as sent', '{0}'),
     openEvent: vscode.l10n.t('Open as JSON'),
     save: vscode.l10n.t('Save'),
+    cancelRun: vscode.l10n.t('Cancel run'),
+    cancelling: vscode.l10n.t('Cancelling…'),
+    resumeRun: vscode.l10n.t('Resume…'),
+    reviewChanges: vscode.l10n.t('Review Changes'),
+    forkFromHere: vscode.l10n.t('Fork from here…'),
+    approve: vscode.l10n.t('Approve'),
+    deny: vscode.l10n.t('Deny'),
+    approvalWaits: vscode.l10n.t('{0} waits for your approval', '{0}'),
+    approvalWhy: vscode.l10n.t('Why: {0}', '{0}'),
+    approvalMeta: vscode.l10n.t('Asked at event #{0} · expires {1}', '{0}', '{1}'),
+    approvalArguments: vscode.l10n.t('Arguments'),
+    approvalResolved: vscode.l10n.t('The approval was {0}.', '{0}'),
+    cost: vscode.l10n.t('Cost'),
   };
 }

@@ -104,6 +104,13 @@ export class RunStore implements Disposable {
     return n;
   }
 
+  /** Unfinished runs someone here cares about (followed or streamed): what Cancel offers. */
+  activeRuns(): RunFacts[] {
+    const out: RunFacts[] = [];
+    for (const entry of this.entries.values()) if ((entry.followed || entry.streams > 0) && !this.isTerminal(entry)) out.push(this.facts(entry));
+    return out;
+  }
+
   /** True while the store has a poll timer armed (tests and the architecture's promise). */
   get polling(): boolean {
     return this.poller.scheduled;

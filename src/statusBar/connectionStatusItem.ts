@@ -9,6 +9,10 @@ export interface ConnectionStatus {
   unreachable: boolean;
   activeRuns: number;
   serviceUrl: string;
+  /** Spend and quota for the period, when the server offers them (outside text: made inert here). */
+  spend?: string;
+  /** Steering offered: a running run can be cancelled from the tooltip. */
+  canCancel?: boolean;
 }
 
 export class ConnectionStatusItem implements vscode.Disposable {
@@ -39,7 +43,19 @@ export class ConnectionStatusItem implements vscode.Disposable {
         : `$(cloud) ${vscode.l10n.t('Agent Runtime')}`;
       this.item.command = SHOW_SIDEBAR_COMMAND;
       this.item.backgroundColor = undefined;
-      this.item.tooltip = vscode.l10n.t('Connected to {0}. {1} run(s) in progress. Click to open the sidebar.', serviceUrl, activeRuns);
+      const plain = [vscode.l10n.t('Connected to {0}. {1} run(s) in progress. Click to open the sidebar.', serviceUrl, activeRuns)];
+      if (status.spend) plain.push(inert(status.spend));
+      // Markdown only for our own link: every other text goes in escaped (appendText).
+      const tooltip = new vscode.MarkdownString(undefined, true);
+      tooltip.appendText(plain.join('\n'));
+      if (activeRuns > 0 && status.canCancel) {
+        tooltip.isTrusted = { enabledCommands: [Commands.cancelRun] };
+        tooltip.appendMarkdown(`\n\n[$(debug-stop) ${vscode.l10n.t('Cancel a run…')}](command:${Commands.cancelRun})`);
+      }
+      this.item.tooltip = tooltip;
+      this.item.accessibilityInformation = { label: plain.join(' ') };
+      this.item.show();
+      return;
     }
     this.item.accessibilityInformation = { label: this.item.tooltip };
     this.item.show();

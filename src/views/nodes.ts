@@ -23,7 +23,9 @@ import {
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import type { PagedList } from './pagedList';
-import { isUnfinishedStatus, statusIcon } from '../common/runStatus';
+import { isUnfinishedStatus, statusIcon, statusKind } from '../common/runStatus';
+
+const isResumableStatus = (status: unknown): boolean => statusKind(status) === 'failed' || statusKind(status) === 'cancelled';
 import type { Translate } from '../common/translate';
 
 export type SidebarView = 'files' | 'tasks';
@@ -196,8 +198,10 @@ export class RunNode extends vscode.TreeItem {
   private render(): void {
     const opts = timeOptions();
     const parts = runDescriptionParts(this.run, t, opts);
-    // `run.active` lets menus offer actions only while a run can still change (e.g. Watch Run inline).
-    this.contextValue = this.unfinished ? 'run.active' : 'run';
+    // `run.active` lets menus offer actions only while a run can still change (e.g. Watch Run
+    // inline, Cancel); `run.resumable` (failed or cancelled) offers Resume. Menus for every run
+    // row match /^run/.
+    this.contextValue = this.unfinished ? 'run.active' : isResumableStatus(this.run.status) ? 'run.resumable' : 'run';
     this.label = runLabel(this.run, t, this.number, opts);
     this.description = joinDescription(parts);
     this.tooltip = (runTooltip(this.run, t, opts, this.objective));

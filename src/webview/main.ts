@@ -5,6 +5,7 @@ import type { HostMessage, PersistedState, WebviewMessage } from '../runPanel/pr
 import { initialState, reduce, setFilter, type Change, type Row } from './reducer';
 import { applyStrings, createLayout, updateArtifacts, updateEmpty, updateHeader, updateSummary } from './render';
 import { ROW_HEIGHT, createRowElement, fillRaw, fillRow } from './renderRows';
+import { createSteeringUi, updateSteering } from './steeringUi';
 import { VirtualList } from './virtualList';
 
 interface VsCodeApi {
@@ -31,6 +32,7 @@ function start(): void {
   const state = initialState(typeof saved?.runId === 'string' ? saved.runId : '');
   const root = document.getElementById('app') ?? document.body;
   const layout = createLayout(root, state.strings);
+  const steering = createSteeringUi(layout, state.strings);
 
   let follow = true;
   let expanded: Row | undefined;
@@ -85,6 +87,8 @@ function start(): void {
     if (change.header || change.rows) {
       updateHeader(layout, state, now, secondsLeft());
       updateSummary(layout, state);
+      const terminal = state.model.terminalEvent;
+      updateSteering(steering, state.info, state.strings, terminal !== undefined, terminal?.status ?? state.info.status);
     }
     if (change.artifacts) updateArtifacts(layout, state);
     if (change.rows) {
@@ -165,6 +169,19 @@ function start(): void {
     event.stopPropagation();
     if (expanded?.raw) vscode.postMessage({ type: 'openEvent', sequence: expanded.sequence });
   });
+  steering.cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
+  steering.resume.addEventListener('click', () => vscode.postMessage({ type: 'resume' }));
+  steering.review.addEventListener('click', () => vscode.postMessage({ type: 'review' }));
+  steering.fork.addEventListener('click', (event) => {
+    event.stopPropagation();
+    if (expanded) vscode.postMessage({ type: 'fork', sequence: expanded.sequence });
+  });
+  const decide = (decision: 'approve' | 'deny') => {
+    const approvalId = steering.card.dataset.approvalId;
+    if (approvalId) vscode.postMessage({ type: 'decide', approvalId, decision });
+  };
+  steering.approve.addEventListener('click', () => decide('approve'));
+  steering.deny.addEventListener('click', () => decide('deny'));
   layout.jump.addEventListener('click', () => {
     follow = true;
     layout.jump.hidden = true;

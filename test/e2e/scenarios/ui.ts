@@ -44,6 +44,16 @@ export const UI = {
   reconnecting: /reconnecting/i,
   /** A task's only run reads as "Run 1" (runs show as people read them, never as raw ids). */
   firstRunRow: /\bRun 1(?!\d)/,
+  /** Steering (issue #12). */
+  steering: {
+    needsYouView: 'Needs You',
+    cancelConfirm: 'Cancel Run',
+    approve: 'Approve',
+    deny: 'Deny',
+    waitsNotification: /waits for your approval/i,
+    notePrompt: /optional note|Approve the tool call|Deny the tool call/i,
+    forkPrompt: /follow-up instructions|What should the new run do/i,
+  },
 } as const;
 
 /** The names a run needs in German (package.nls.de.json, l10n/bundle.l10n.de.json). */

@@ -50,10 +50,18 @@ function apiWorded(): ApiError[] {
   ];
 }
 
+/** The steering 409s, whose sentence states the fact instead of advising a retry. */
+function steeringConflicts(): ApiError[] {
+  return ['run_not_active', 'run_not_resumable', 'approval_already_decided', 'approval_expired'].map(
+    (code) => new ApiError({ kind: 'conflict', status: 409, code, message: 'Refused.', requestId: 'req_9' }),
+  );
+}
+
 function samples(): unknown[] {
   return [
     ...API_ERROR_KINDS.flatMap((kind) => [byKind(kind, true), byKind(kind, false)]),
     ...apiWorded(),
+    ...steeringConflicts(),
     transport('ECONNRESET', true),
     Object.assign(new Error('stopped'), { name: 'AbortError' }),
     new Error('Something broke.'),
@@ -92,6 +100,19 @@ describe('common/errorText', () => {
           assert.ok(used.some((m) => !CLOSERS.has(m)), `${kind} (status ${withStatus}) has its own translated sentence; used ${JSON.stringify(used)}`);
         }
       }
+    }
+  });
+
+  it('a steering 409 states its fact through its own sentence, not the advice to retry', () => {
+    for (const err of steeringConflicts()) {
+      const used: string[] = [];
+      l10n.t = (message: string, ...args: unknown[]) => {
+        used.push(message);
+        return fill(message, ...(args as string[]));
+      };
+      describeErrorForUser(err);
+      assert.ok(!used.some((m) => m.includes('wait a moment')), `${err.code}: ${JSON.stringify(used)}`);
+      assert.equal(new Set(used.filter((m) => !CLOSERS.has(m))).size, 1, `${err.code}: ${JSON.stringify(used)}`);
     }
   });
 

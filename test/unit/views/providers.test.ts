@@ -361,7 +361,7 @@ describe('views/providers (reference runtime)', function () {
       const redraw = nextEvent(tasks.onDidChangeTreeData, (c) => Array.isArray(c) && c.includes(runNode));
       runs.noteStreamEvents(runId, 2, 'run.failed');
       await redraw;
-      assert.equal(runNode.contextValue, 'run', 'the terminal event ended the row at once');
+      assert.equal(runNode.contextValue, 'run.resumable', 'the terminal event ended the row at once (a failed run offers Resume)');
       assert.match(String(runNode.description), /^failed/);
       streaming.dispose();
       dispose();

@@ -6,6 +6,7 @@ import { deleteFile } from './deleteFile';
 import { hostileServer } from './hostile';
 import { reviewChanges, reviewChangesThreeWay } from './review';
 import { signIn } from './signIn';
+import { STEERING_SCENARIOS } from './steering';
 import { uploadAndAttach } from './uploadAttach';
 import { runPanelDark, runPanelGerman, runPanelHighContrast, runPanelLight } from './themes';
 import { unreachableWelcome } from './unreachable';
@@ -30,4 +31,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   hostileServer,
   reviewChanges,
   reviewChangesThreeWay,
+  ...STEERING_SCENARIOS,
 ];

@@ -8,6 +8,7 @@ import * as path from 'path';
 import type { RuntimeHandle } from '../../../runtime';
 import { Scenario, ScenarioContext } from '../types';
 import { UI } from '../ui';
+import { docsShot } from './docsImages';
 import { getRun, listTasks, TERMINAL, until } from './api';
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';
@@ -109,7 +110,7 @@ export const reviewChanges: Scenario = {
     assert.ok(revisedA && revisedB);
 
     await reviewFromRunRow(ctx, objective);
-    await shot('multi-diff');
+    await docsShot(ctx, 'review-changes');
 
     // One hunk: the agent's closing line of review-a.md.
     await workbench.clickNotificationButton(/The run changed 2 files/, UI.review.choose);

@@ -1,13 +1,11 @@
 // A real run (two documents, the built-in agent, its artifacts) watched to the end in the light,
 // dark and high-contrast themes, and once in German (code-server --locale de: the extension's
-// manifest and l10n bundle in German without a language pack): the panel renders with each theme's
-// colours, and the shots of it are the README's pictures (copied to docs/images/ when E2E_DOCS_IMAGES=1).
-import * as fs from 'fs';
-import * as path from 'path';
-import { repoRoot } from '../../harness/paths';
+// manifest and l10n bundle in German): the panel renders with each theme's colours, and the shots
+// of it are the README's pictures (copied to docs/images/ when E2E_DOCS_IMAGES=1).
 import { Scenario, ScenarioContext } from '../types';
 import { UI, UI_DE } from '../ui';
 import { createTask, getRun, TERMINAL, until, uploadFile } from './api';
+import { docsShot } from './docsImages';
 import { runPanelFrame, waitForRow } from './runPanel';
 
 const NOTES = `# Design notes
@@ -56,12 +54,7 @@ async function watchRealRun(ctx: ScenarioContext, shotName: string, labels: RunL
   await frame.getByText('report.md', { exact: false }).first().waitFor({ timeout: 30_000 });
   if (labels.summary) await frame.getByText(labels.summary, { exact: true }).first().waitFor({ timeout: 30_000 });
   await workbench.runCommand(labels.refreshTasks);
-  const file = await ctx.shots.take(ctx.page, shotName);
-  if (process.env.E2E_DOCS_IMAGES === '1' && file) {
-    const target = path.join(repoRoot(), 'docs', 'images', `${shotName}.png`);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.copyFileSync(file, target);
-  }
+  await docsShot(ctx, shotName);
 }
 
 function themed(theme: string, colorTheme: string): Scenario {

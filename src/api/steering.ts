@@ -1,0 +1,210 @@
+// Steering a run and spend (PROTOCOL-NOTES, "Assumed for steering runs" and "Assumed for spend"):
+// cancel, resume, fork, approvals and usage. The ApiClient methods delegate here so every call
+// takes the one request path (ids through pathSegment, one Idempotency-Key per call reused on
+// each retry, 404/405 -> 'not_supported' since the endpoints are assumed). Plain Node.
+import { ApiError } from './errors';
+import type { Logger } from './logger';
+import { clampLimit } from './pagination';
+import { parsePage, parseRecord } from './parse';
+import { pathSegment } from './pathSegment';
+import { readJson, type Query, type RequestSpec } from './requestPath';
+import type { ApprovalDecision, ApprovalRecord, ApprovalStatus, Money, Page, PageParams, RunRecord, UsageRecord } from './types';
+
+/** What these calls need of the client: its request path and its (escaping) logger. */
+export interface SteeringCaller {
+  call<T>(spec: RequestSpec<T>): Promise<T>;
+  readonly logger: Logger;
+}
+
+export interface SteeringOptions {
+  signal?: AbortSignal;
+  /** Sent on every attempt; a fresh UUID when absent. Pass the same key to repeat a call safely. */
+  idempotencyKey?: string;
+}
+
+export interface ApprovalListParams extends PageParams {
+  status?: ApprovalStatus;
+  run_id?: string;
+}
+
+/** The 409 codes of steering, on ApiError.code. */
+export const SteeringConflict = {
+  runNotActive: 'run_not_active',
+  runNotResumable: 'run_not_resumable',
+  alreadyDecided: 'approval_already_decided',
+  expired: 'approval_expired',
+} as const;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+}
+
+const APPROVAL_TEXT = ['tool', 'step_id', 'reason', 'expires_at', 'decided_at', 'note'] as const;
+
+/** An approval with its displayed fields made safe: text is a string or absent, arguments an object or absent. */
+export function approvalFrom(value: Record<string, unknown> & { id: string }): ApprovalRecord {
+  const out: Record<string, unknown> = { ...value };
+  for (const field of APPROVAL_TEXT) if (field in out) out[field] = text(out[field]);
+  if ('arguments' in out && !isObject(out.arguments)) out.arguments = undefined;
+  return out as ApprovalRecord;
+}
+
+export function parseApproval(value: unknown): ApprovalRecord {
+  return approvalFrom(parseRecord<ApprovalRecord>(value, 'approval'));
+}
+
+/** The current record a 409 decision answer carried, if it is a usable one. */
+export function conflictApproval(err: unknown): ApprovalRecord | undefined {
+  if (!(err instanceof ApiError) || err.status !== 409 || !err.approval) return undefined;
+  const record = err.approval;
+  return typeof record.id === 'string' && record.id !== '' ? approvalFrom(record as Record<string, unknown> & { id: string }) : undefined;
+}
+
+function money(value: unknown): Money | undefined {
+  if (!isObject(value)) return undefined;
+  const amount = text(value.amount);
+  const currency = text(value.currency);
+  return amount !== undefined && currency !== undefined ? { amount, currency } : undefined;
+}
+
+/** Missing or odd fields are absent, never an error (PROTOCOL-NOTES: "Missing: not shown"). */
+export function parseUsage(value: unknown): UsageRecord {
+  if (!isObject(value)) throw new ApiError({ kind: 'protocol', message: 'The usage answer is not an object.' });
+  return {
+    ...value,
+    object: text(value.object),
+    period_start: text(value.period_start),
+    period_end: text(value.period_end),
+    spend: money(value.spend),
+    quota: value.quota === null ? null : money(value.quota),
+  };
+}
+
+/**
+ * A 404 on an assumed endpoint can mean "no such record" or "no such endpoint", and servers
+ * (the reference runtime too) may say `not_found` for both. A second look tells which: a list or
+ * the usage endpoint has no record to miss, an action on a run that exists cannot be missing
+ * its run, and a missing approval is its record only where the approvals list answers.
+ */
+async function orUnsupported<T>(request: Promise<T>, what: string, endpointMissing: () => Promise<boolean>): Promise<T> {
+  try {
+    return await request;
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.kind !== 'not_found' || err.status !== 404) throw err;
+    if (!(await endpointMissing().catch(() => false))) throw err;
+    throw new ApiError({ kind: 'not_supported', status: 404, code: err.code, requestId: err.requestId, message: `This server does not offer ${what} (it answered 404 Not Found).` });
+  }
+}
+
+const always = async (): Promise<boolean> => true;
+
+function whenRunExists(caller: SteeringCaller, runId: string): () => Promise<boolean> {
+  return async () => {
+    await caller.call({ method: 'GET', path: `/runs/${pathSegment(runId)}`, consume: async (res) => readJson(res) });
+    return true;
+  };
+}
+
+function whenApprovalsMissing(caller: SteeringCaller): () => Promise<boolean> {
+  return async () => {
+    try {
+      await caller.call({ method: 'GET', path: '/approvals', query: { limit: 1 }, assumed: true, consume: async (res) => readJson(res) });
+      return false;
+    } catch (err) {
+      return err instanceof ApiError && (err.status === 404 || err.kind === 'not_supported');
+    }
+  };
+}
+
+function post<T>(caller: SteeringCaller, path: string, json: unknown, opts: SteeringOptions, parse: (v: unknown) => T): Promise<T> {
+  return caller.call({
+    method: 'POST',
+    path,
+    json,
+    idempotencyKey: opts.idempotencyKey,
+    signal: opts.signal,
+    assumed: true,
+    consume: async (res) => parse(await readJson(res)),
+  });
+}
+
+function get<T>(caller: SteeringCaller, path: string, query: Query | undefined, signal: AbortSignal | undefined, parse: (v: unknown) => T): Promise<T> {
+  return caller.call({ method: 'GET', path, query, signal, assumed: true, consume: async (res) => parse(await readJson(res)) });
+}
+
+const runRecord = (v: unknown): RunRecord => parseRecord<RunRecord>(v, 'run');
+
+function optionalInstructions(instructions: string | undefined): { instructions?: string } {
+  if (instructions === undefined) return {};
+  if (typeof instructions !== 'string') throw new ApiError({ kind: 'validation', param: 'instructions', message: 'Instructions must be text.' });
+  return instructions.trim() === '' ? {} : { instructions };
+}
+
+/** 200 the run (cancelled, or still stopping). 409 run_not_active once it ended. */
+export async function cancelRun(caller: SteeringCaller, runId: string, opts: SteeringOptions = {}): Promise<RunRecord> {
+  const path = `/runs/${pathSegment(runId)}/cancel`;
+  return orUnsupported(post(caller, path, undefined, opts, runRecord), 'cancelling runs', whenRunExists(caller, runId));
+}
+
+/** 201 a new run going on after the last completed step. 409 run_not_resumable. */
+export async function resumeRun(caller: SteeringCaller, runId: string, body: { instructions?: string } = {}, opts: SteeringOptions = {}): Promise<RunRecord> {
+  const path = `/runs/${pathSegment(runId)}/resume`;
+  return orUnsupported(post(caller, path, optionalInstructions(body.instructions), opts, runRecord), 'resuming runs', whenRunExists(caller, runId));
+}
+
+/** 201 a new run whose log starts with events 1..after_sequence of this one. 400 past the end. */
+export async function forkRun(caller: SteeringCaller, runId: string, body: { after_sequence: number; instructions?: string }, opts: SteeringOptions = {}): Promise<RunRecord> {
+  const after = body?.after_sequence;
+  if (!Number.isSafeInteger(after) || after < 1) {
+    throw new ApiError({ kind: 'validation', param: 'after_sequence', message: 'A fork needs the sequence of an event of the run (a positive whole number).' });
+  }
+  const path = `/runs/${pathSegment(runId)}/fork`;
+  const json = { after_sequence: after, ...optionalInstructions(body.instructions) };
+  return orUnsupported(post(caller, path, json, opts, runRecord), 'forking runs', whenRunExists(caller, runId));
+}
+
+export async function listApprovals(caller: SteeringCaller, params: ApprovalListParams = {}, signal?: AbortSignal): Promise<Page<ApprovalRecord>> {
+  const query: Query = {
+    status: params.status,
+    run_id: params.run_id === undefined ? undefined : pathSegment(params.run_id),
+    limit: params.limit === undefined ? undefined : clampLimit(params.limit),
+    after: params.after,
+  };
+  const request = get(caller, '/approvals', query, signal, (v) => {
+    const page = parsePage<Record<string, unknown> & { id: string }>(v, 'approvals', caller.logger);
+    return { ...page, data: page.data.map(approvalFrom) };
+  });
+  // A run_id filter may name a run the server does not know (404 with the list there).
+  return orUnsupported(request, 'approvals', params.run_id === undefined ? always : whenApprovalsMissing(caller));
+}
+
+export async function getApproval(caller: SteeringCaller, approvalId: string, signal?: AbortSignal): Promise<ApprovalRecord> {
+  return orUnsupported(get(caller, `/approvals/${pathSegment(approvalId)}`, undefined, signal, parseApproval), 'approvals', whenApprovalsMissing(caller));
+}
+
+/**
+ * 200 the approval with its new status. 409 approval_already_decided / approval_expired: the
+ * current record is on the error (`conflictApproval(err)`).
+ */
+export async function decideApproval(
+  caller: SteeringCaller,
+  approvalId: string,
+  body: { decision: ApprovalDecision; note?: string },
+  opts: SteeringOptions = {},
+): Promise<ApprovalRecord> {
+  if (body?.decision !== 'approve' && body?.decision !== 'deny') {
+    throw new ApiError({ kind: 'validation', param: 'decision', message: 'A decision is "approve" or "deny".' });
+  }
+  const note = typeof body.note === 'string' && body.note.trim() !== '' ? { note: body.note } : {};
+  const request = post(caller, `/approvals/${pathSegment(approvalId)}/decision`, { decision: body.decision, ...note }, opts, parseApproval);
+  return orUnsupported(request, 'approvals', whenApprovalsMissing(caller));
+}
+
+export async function getUsage(caller: SteeringCaller, signal?: AbortSignal): Promise<UsageRecord> {
+  return orUnsupported(get(caller, '/usage', undefined, signal, parseUsage), 'spend and quota', always);
+}

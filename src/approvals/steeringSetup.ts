@@ -1,0 +1,67 @@
+// Wires steering into the extension (one call from activate()): the pending approvals list and
+// its "Needs you" view, the notification, the commands (cancel, resume, fork, approve, deny),
+// and what keeps them current (run status changes, another service, a not-offered answer).
+import * as vscode from 'vscode';
+import type { ApprovalRecord } from '../api/types';
+import type { CommandDeps } from '../commands/commandDeps';
+import { registerApprovalCommands } from '../commands/approvalCommands';
+import { registerSteeringCommands, type SteeringDeps } from '../commands/steeringCommands';
+import { ContextKeys } from '../common/ids';
+import { setContextCommand } from '../common/setContext';
+import type { RunStore } from '../runs/runStore';
+import { announceApprovals } from './approvalNotice';
+import { ApprovalsView } from './approvalsView';
+import { PendingApprovals } from './pendingApprovals';
+
+/** Enough for any person's queue; beyond it the view says what it shows (the badge counts these). */
+const MAX_PENDING = 200;
+
+export interface Steering {
+  pending: PendingApprovals;
+  view: ApprovalsView;
+  disposables: vscode.Disposable[];
+}
+
+export function setUpSteering(deps: CommandDeps, runs: RunStore, onAuthError: (err: unknown) => void): Steering {
+  const { service } = deps;
+  const pending = new PendingApprovals({
+    fetchPending: async (signal) => {
+      const out: ApprovalRecord[] = [];
+      for await (const a of service.client.iterateApprovals({ status: 'pending', limit: 100 }, { signal })) {
+        if (a.status === undefined || a.status === 'pending') out.push(a);
+        if (out.length >= MAX_PENDING) break;
+      }
+      return out;
+    },
+    watching: () => service.isSignedIn && runs.activeRuns().length > 0,
+    log: deps.log,
+    onAuthError,
+    onUnsupported: () => setContextCommand(ContextKeys.steeringUnsupported, true),
+  });
+  const view = new ApprovalsView(pending, () => service.isSignedIn);
+  const steeringDeps: SteeringDeps = { runs, approvals: { refresh: () => void pending.refresh() }, setContext: setContextCommand };
+  let serviceUrl = service.serviceUrl;
+  const disposables: vscode.Disposable[] = [
+    pending,
+    view,
+    announceApprovals(pending),
+    ...registerSteeringCommands(deps, steeringDeps),
+    ...registerApprovalCommands(deps, steeringDeps, pending),
+    // A run that starts or stops waiting (a poll, a panel's approval.requested / .resolved)
+    // changes the list within that one event; other changes only say whether to keep polling.
+    runs.onDidChange((change) => {
+      if (change.statusChanged) void pending.refresh().catch(() => undefined);
+      else pending.update();
+    }),
+    service.onDidChange(() => {
+      if (service.serviceUrl !== serviceUrl) {
+        serviceUrl = service.serviceUrl;
+        setContextCommand(ContextKeys.steeringUnsupported, false);
+      }
+      pending.reset();
+      if (service.isSignedIn) void pending.refresh().catch(() => undefined);
+    }),
+  ];
+  if (service.isSignedIn) void pending.refresh().catch(() => undefined);
+  return { pending, view, disposables };
+}

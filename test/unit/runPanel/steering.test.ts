@@ -1,0 +1,81 @@
+// The run panel's steering: the messages a webview may send (checked before the host acts), the
+// approval card's data from the events, the cost, and a session against the reference runtime
+// showing the card while the run waits and clearing it on the decision.
+import * as assert from 'node:assert/strict';
+import { ApiClient } from '../../../src/api/client';
+import { describeError, isApiError } from '../../../src/api/errors';
+import { RunEventSubscription } from '../../../src/api/events';
+import { silentLogger } from '../../../src/api/logger';
+import { DEFAULT_UI_STRINGS, parseWebviewMessage, type HostMessage, type WireEvent } from '../../../src/runPanel/protocol';
+import { RunSession } from '../../../src/runPanel/runSession';
+import { costText, nextApproval } from '../../../src/runPanel/steeringInfo';
+import { startRuntime } from '../../runtime';
+import { until } from './fakes';
+
+const ev = (event: string, data: Record<string, unknown>): WireEvent => ({ event, data: { sequence: 1, ...data } as WireEvent['data'] });
+
+describe('runPanel/steering', () => {
+  it('accepts the steering messages only in their exact shapes', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'cancel', extra: 1 }), { type: 'cancel' });
+    assert.deepEqual(parseWebviewMessage({ type: 'resume' }), { type: 'resume' });
+    assert.deepEqual(parseWebviewMessage({ type: 'review' }), { type: 'review' });
+    assert.deepEqual(parseWebviewMessage({ type: 'fork', sequence: 12 }), { type: 'fork', sequence: 12 });
+    for (const sequence of [0, -1, 1.5, '3', Number.MAX_SAFE_INTEGER + 1]) assert.equal(parseWebviewMessage({ type: 'fork', sequence }), undefined);
+    assert.deepEqual(parseWebviewMessage({ type: 'decide', approvalId: 'apr_1', decision: 'deny' }), { type: 'decide', approvalId: 'apr_1', decision: 'deny' });
+    assert.equal(parseWebviewMessage({ type: 'decide', approvalId: 'apr_1', decision: 'maybe' }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'decide', approvalId: '../x', decision: 'approve' }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'decide', decision: 'approve' }), undefined);
+  });
+
+  it('shows the last unresolved approval, with its arguments as JSON text, until resolved or ended', () => {
+    const asked = nextApproval(undefined, [ev('approval.requested', { sequence: 4, approval_id: 'apr_1', tool: 'write_file', arguments: { path: '<img src=x onerror=alert(1)>' }, reason: 'Writes', expires_at: '2030-01-01T00:00:00Z' })]);
+    assert.equal(asked?.approvalId, 'apr_1');
+    assert.equal(asked?.sequence, 4);
+    assert.equal(asked?.argumentsJson, JSON.stringify({ path: '<img src=x onerror=alert(1)>' }, null, 2));
+    assert.equal(nextApproval(asked, [ev('tool.called', { tool: 'x', step_id: 's' })]), asked);
+    assert.equal(nextApproval(asked, [ev('approval.resolved', { approval_id: 'apr_other', status: 'approved' })]), asked);
+    assert.equal(nextApproval(asked, [ev('approval.resolved', { approval_id: 'apr_1', status: 'denied' })]), undefined);
+    assert.equal(nextApproval(asked, [ev('run.cancelled', { status: 'cancelled' })]), undefined);
+  });
+
+  it('reads the cost of a run record, and nothing when it is absent or odd', () => {
+    assert.equal(costText({ usage: { cost: { amount: '0.12', currency: 'USD' } } }), '0.12 USD');
+    assert.equal(costText({ usage: { cost: { amount: 3 } } }), '3');
+    assert.equal(costText({ usage: { cost: 'x' } }), undefined);
+    assert.equal(costText({}), undefined);
+  });
+
+  it('a session shows the card while the run waits and clears it when the decision is logged', async function () {
+    this.timeout(30_000);
+    const runtime = await startRuntime();
+    const client = new ApiClient({ baseUrl: runtime.baseUrl, getApiKey: async () => runtime.apiKey });
+    const posted: HostMessage[] = [];
+    const runId = await runtime.createSyntheticRun({ events: 3, terminal: 'completed', approval: { tool: 'write_file', arguments: { path: 'a.txt' } }, cost: '0.50' });
+    const session = new RunSession({
+      runId,
+      client: () => client,
+      subscribe: (after, onState, signal) => new RunEventSubscription(client, runId, { after, signal, onState, logger: silentLogger }),
+      post: (m) => posted.push(m),
+      strings: DEFAULT_UI_STRINGS,
+      describeError,
+      isSignInError: (err) => isApiError(err, 'authentication'),
+      log: silentLogger,
+      channel: { intervalMs: 5 },
+    });
+    try {
+      session.start();
+      session.webviewReady();
+      const infos = () => posted.flatMap((m) => (m.type === 'info' || m.type === 'reset' ? [m.info] : []));
+      await until(() => infos().some((i) => i.approval?.tool === 'write_file'), 'the approval card', 100);
+      const card = infos().find((i) => i.approval)!.approval!;
+      assert.equal(JSON.parse(card.argumentsJson).path, 'a.txt');
+      runtime.decideApproval(card.approvalId, 'approve');
+      await until(() => infos().at(-1)?.status === 'completed' && infos().at(-1)?.cost === '0.50 USD', 'the end with its cost', 100);
+      assert.equal(infos().at(-1)?.approval, null);
+    } finally {
+      session.dispose();
+      await client.dispose();
+      await runtime.close();
+    }
+  });
+});
