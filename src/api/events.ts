@@ -1,81 +1,37 @@
 // The run event subscription: GET /v1/runs/{id}/events as an ordered, gap-free,
 // duplicate-free async iterable of typed run events, whatever the connection does (drops,
 // stalls, restarts, rate limits). Pull-based: bytes are read only when the consumer asks.
+import { isTerminalStatus } from '../common/runStatus';
 import { backoffDelay, MAX_RETRY_AFTER_MS, sleep, type BackoffPolicy } from './backoff';
-import { ApiError, isApiError, kindForStatus, type ApiErrorKind } from './errors';
+import { ApiError, isApiError } from './errors';
+import {
+  EMPTY_CLOSES_BEFORE_RUN_CHECK,
+  FATAL_KINDS,
+  MAX_TIMER_MS,
+  RECONNECT_BACKOFF,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  errorText,
+  HEALTHY_CONNECTION_MS,
+  refusalOf,
+  type ConnectionState,
+  type EventStreamSource,
+  type OpenedEventStream,
+  type SubscribeOptions,
+} from './eventStreamContract';
 import { escapingLogger, silentLogger, type Logger } from './logger';
 import { decodeRunEvent, terminalStatus } from './runEventDecoding';
 import { SseReader } from './sseReader';
-import type { ResponseBody, ResponseHeaders } from './transport';
 import { isTerminalEvent, type RunEvent } from './types';
 
-export type ConnectionState =
-  | { state: 'connecting' }
-  | { state: 'live' }
-  | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string }
-  | { state: 'ended'; status: string } // a terminal event was delivered
-  | { state: 'failed'; error: ApiError }; // 401/403/404 or closed by an unrecoverable error
-
-export interface SubscribeOptions {
-  /** Start after this sequence (a restored view); the first event delivered is above it. */
-  after?: number;
-  /** Aborting it is close(). */
-  signal?: AbortSignal;
-  /** Reconnect when no byte at all (keep-alives included) arrived for this long; default 45 s; 0 or Infinity: never. */
-  idleTimeoutMs?: number;
-  logger?: Logger;
-  onState?: (s: ConnectionState) => void;
-  /** Reconnect delays; default RECONNECT_BACKOFF. Tests of many drops pass a faster one. */
-  backoff?: BackoffPolicy;
-}
-
-/** What the subscription needs of the API client (ApiClient has it). */
-export interface EventStreamSource {
-  openEventStream(runId: string, opts: { after?: number; signal?: AbortSignal }): Promise<OpenedEventStream>;
-  /** When present, asked after streams that keep closing with nothing new: has the run ended? */
-  getRun?(runId: string, opts?: { signal?: AbortSignal }): Promise<{ status?: string }>;
-}
-
-/** Empty clean closes in a row after which we ask the run itself whether it is over. */
-const EMPTY_CLOSES_BEFORE_RUN_CHECK = 2;
-
-const FINISHED_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled', 'canceled', 'succeeded']);
-
-/** An opened run event stream: what ApiClient.openEventStream returns and the subscription reads. */
-export interface OpenedEventStream {
-  status: number;
-  headers: ResponseHeaders;
-  body: ResponseBody;
-  requestId?: string;
-}
-
-export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
-
-/** First retry after 100..200 ms (equal jitter), doubling up to 30 s. */
-export const RECONNECT_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 30_000 };
-
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** A connection that lived this long counts as healthy even if it brought no new event. */
-export const HEALTHY_CONNECTION_MS = 10_000;
-
-// Retrying cannot fix these: the key, the permission, the run or the request is wrong, or the
-// client was disposed ('aborted' when our own signal did not fire).
-const FATAL_KINDS: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>([
-  'aborted',
-  'authentication',
-  'permission',
-  'not_found',
-  'bad_request',
-  'conflict',
-  'too_large',
-  'not_supported',
-  // A proxy that refuses the credentials or cannot be reached: retrying only repeats the refusal.
-  'proxy',
-  'validation',
-  'insecure',
-  'protocol',
-]);
+export {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  HEALTHY_CONNECTION_MS,
+  RECONNECT_BACKOFF,
+  type ConnectionState,
+  type EventStreamSource,
+  type OpenedEventStream,
+  type SubscribeOptions,
+} from './eventStreamContract';
 
 interface Connection {
   readonly body: OpenedEventStream['body'];
@@ -340,8 +296,8 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     try {
       const run = await this.client.getRun(this.runId, { signal: this.stopper.signal });
       if (this.finished !== undefined) return true;
-      if (typeof run.status === 'string' && FINISHED_STATUSES.has(run.status)) {
-        this.end(run.status);
+      if (isTerminalStatus(run.status)) {
+        this.end(String(run.status));
         return true;
       }
       this.emptyCloses = 0; // still running: check again only after more empty closes
@@ -423,28 +379,6 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       this.logger.error(`Run ${this.runId}: a connection state listener threw: ${errorText(err)}`);
     }
   }
-}
-
-/** The error an opened response stands for, when it is not an event stream we can read. */
-function refusalOf(opened: OpenedEventStream): ApiError | undefined {
-  if (opened.status < 200 || opened.status > 299) {
-    return new ApiError({ kind: kindForStatus(opened.status), status: opened.status, requestId: opened.requestId, message: `The run event stream answered HTTP ${opened.status}.` });
-  }
-  if (opened.status === 204) {
-    // What EventSource treats as "stop reconnecting": without a terminal event it is an answer we cannot use.
-    return new ApiError({ kind: 'protocol', status: 204, requestId: opened.requestId, message: 'The run event stream answered 204 No Content.' });
-  }
-  const contentType = opened.headers['content-type'];
-  const type = (Array.isArray(contentType) ? contentType[0] : contentType)?.split(';')[0].trim().toLowerCase();
-  if (type !== undefined && type !== '' && type !== 'text/event-stream') {
-    return new ApiError({ kind: 'protocol', status: opened.status, requestId: opened.requestId, message: `The run event stream answered with ${type} instead of text/event-stream.` });
-  }
-  return undefined;
-}
-
-function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
-  return String(err);
 }
 
 function noop(): void {}

@@ -3,18 +3,19 @@
 import * as vscode from 'vscode';
 import { type ApiClient } from '../api/client';
 import { isApiError } from '../api/errors';
+import { ReadOnlyFileSystem } from '../common/readOnlyFileSystem';
 import { fileIdOf } from './artifactUris';
 
 /** Largest artifact opened in an editor; bigger ones are saved to disk instead. */
 export const MAX_OPEN_BYTES = 50 * 1024 * 1024;
 
-export class ArtifactFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  readonly onDidChangeFile = this.changed.event;
+export class ArtifactFileSystem extends ReadOnlyFileSystem {
   /** Sizes learned from reads, so stat() after the first read is exact. */
   private readonly sizes = new Map<string, number>();
 
-  constructor(private readonly getClient: () => ApiClient) {}
+  constructor(private readonly getClient: () => ApiClient) {
+    super();
+  }
 
   stat(uri: vscode.Uri): vscode.FileStat {
     const fileId = this.require(uri);
@@ -40,34 +41,6 @@ export class ArtifactFileSystem implements vscode.FileSystemProvider, vscode.Dis
     }
   }
 
-  readDirectory(): [string, vscode.FileType][] {
-    return [];
-  }
-
-  watch(): vscode.Disposable {
-    // Artifacts are durable outputs: they never change once written.
-    return new vscode.Disposable(() => undefined);
-  }
-
-  createDirectory(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-
-  writeFile(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-
-  delete(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-
-  rename(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-
-  dispose(): void {
-    this.changed.dispose();
-  }
 
   private require(uri: vscode.Uri): string {
     const fileId = fileIdOf(uri);

@@ -2,6 +2,7 @@
 // the agent's version (merged onto today's file when it changed since upload), the file as it
 // was sent, and the merge with conflict markers. Held in memory for the review's lifetime.
 import * as vscode from 'vscode';
+import { ReadOnlyFileSystem } from '../common/readOnlyFileSystem';
 
 export const REVIEW_SCHEME = 'agent-runtime-review';
 
@@ -25,9 +26,7 @@ export function parseReviewUri(uri: vscode.Uri): { runId: string; kind: ReviewDo
   }
 }
 
-export class ReviewContent implements vscode.FileSystemProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  readonly onDidChangeFile = this.changed.event;
+export class ReviewContent extends ReadOnlyFileSystem {
   private readonly docs = new Map<string, { bytes: Uint8Array; mtime: number }>();
   private version = Date.now();
 
@@ -57,32 +56,8 @@ export class ReviewContent implements vscode.FileSystemProvider, vscode.Disposab
     return doc.bytes;
   }
 
-  readDirectory(): [string, vscode.FileType][] {
-    return [];
-  }
-
-  watch(): vscode.Disposable {
-    return new vscode.Disposable(() => undefined);
-  }
-
-  createDirectory(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-
-  writeFile(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-
-  delete(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-
-  rename(uri: vscode.Uri): never {
-    throw vscode.FileSystemError.NoPermissions(uri);
-  }
-
-  dispose(): void {
-    this.changed.dispose();
+  override dispose(): void {
+    super.dispose();
     this.docs.clear();
   }
 }
