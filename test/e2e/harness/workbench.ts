@@ -46,6 +46,17 @@ export class Workbench {
       await item.click();
       await shown.waitFor({ timeout: 3_000 }).catch(() => undefined);
     }
+    await this.moveMouseAway();
+  }
+
+  /**
+   * A pointer left resting on an activity-bar icon brings up its hover ("Explorer (Ctrl+Shift+E)"),
+   * which lies over the first rows of the sidebar and takes the next click on them for as long as
+   * the pointer stays. Park the pointer over the status bar's empty middle instead.
+   */
+  private async moveMouseAway(): Promise<void> {
+    const viewport = this.page.viewportSize();
+    if (viewport) await this.page.mouse.move(Math.round(viewport.width / 2), viewport.height - 4);
   }
 
   private async sidebarTitleIs(title: string): Promise<boolean> {
