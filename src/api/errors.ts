@@ -2,23 +2,42 @@
 // Deeper code throws ApiError; the edge (a command handler) turns it into a message.
 import { escapeControls } from './logger';
 
-export type ApiErrorKind =
-  | 'authentication' // 401: missing or rejected API key
-  | 'permission' // 403
-  | 'not_found' // 404
-  | 'conflict' // 409: idempotency conflict or the same request still in flight
-  | 'too_large' // 413
-  | 'rate_limit' // 429
-  | 'bad_request' // other 4xx (400, 422, ...)
-  | 'server' // 5xx
-  | 'not_supported' // an assumed endpoint the server does not have (404/405 on it)
-  | 'connection' // refused, reset, DNS, TLS handshake
-  | 'proxy' // the proxy could not be reached, refused the credentials (407) or the tunnel
-  | 'timeout'
-  | 'aborted' // cancelled by the caller
-  | 'validation' // refused on the client before anything was sent
-  | 'insecure' // a base URL that would send the key in clear text
-  | 'protocol'; // the server answered something we cannot read
+/** Every kind, so the editor's translated sentences can be checked to cover each one. */
+export const API_ERROR_KINDS = [
+  'authentication', // 401: missing or rejected API key
+  'permission', // 403
+  'not_found', // 404
+  'conflict', // 409: idempotency conflict or the same request still in flight
+  'too_large', // 413
+  'rate_limit', // 429
+  'bad_request', // other 4xx (400, 422, ...)
+  'server', // 5xx
+  'not_supported', // an assumed endpoint the server does not have (404/405 on it)
+  'connection', // refused, reset, DNS, TLS handshake
+  'proxy', // the proxy could not be reached, refused the credentials (407) or the tunnel
+  'timeout',
+  'aborted', // cancelled by the caller
+  'validation', // refused on the client before anything was sent
+  'insecure', // a base URL that would send the key in clear text
+  'protocol', // the server answered something we cannot read
+] as const;
+
+export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
+
+/**
+ * The API layer's own wording of an error's message, as an id and its arguments: the message is
+ * English (for logs and tests); the editor says the same in the user's language from these.
+ */
+export type ApiDetail =
+  | { id: 'cancelled' | 'missingApiKey' | 'apiKeyUnavailable'; args: [] }
+  | { id: 'connectTimeout' | 'answerTimeout' | 'bodyTimeout' | 'refused' | 'dnsFailed' | 'closedEarly' | 'lengthMismatch' | 'tlsVersion'; args: [where: string] }
+  | { id: 'certNotValidNow' | 'certWrongHost' | 'certUntrusted'; args: [where: string, code: string] }
+  | { id: 'requestFailed'; args: [where: string, reason: string] }
+  | { id: 'serviceAnswered'; args: [status: string, method: string, path: string] }
+  | { id: 'serviceAnsweredText'; args: [status: string, text: string] }
+  | { id: 'notOffered'; args: [method: string, path: string, status: string] };
+
+export type ApiDetailId = ApiDetail['id'];
 
 export interface ApiErrorInit {
   kind: ApiErrorKind;
@@ -33,6 +52,7 @@ export interface ApiErrorInit {
   approval?: Record<string, unknown>;
   requestId?: string;
   retryAfterMs?: number;
+  detail?: ApiDetail;
   cause?: unknown;
 }
 
@@ -47,6 +67,7 @@ export class ApiError extends Error {
   readonly approval?: Record<string, unknown>;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
+  readonly detail?: ApiDetail;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -59,6 +80,7 @@ export class ApiError extends Error {
     this.approval = init.approval;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
+    this.detail = init.detail;
   }
 }
 
@@ -143,7 +165,9 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   let limit: number | undefined;
   let approval: Record<string, unknown> | undefined;
   let message: string | undefined;
+  let detail: ApiDetail | undefined;
   let isApiShape = false;
+  const safe = (text: string) => escapeControls(redact(text, secret));
   try {
     const parsed: unknown = JSON.parse(init.bodyText);
     if (parsed && typeof parsed === 'object') {
@@ -165,7 +189,9 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   } catch {
     const text = plainTextOf(init.bodyText);
     message = text ? `The service answered ${statusLabel(status)}: "${text}"` : undefined;
+    if (text) detail = { id: 'serviceAnsweredText', args: [statusLabel(status), safe(text)] };
   }
+  if (message === undefined) detail = { id: 'serviceAnswered', args: [statusLabel(status), safe(init.method), safe(init.path)] };
   message = escapeControls(redact(message ?? `The service answered ${statusLabel(status)} to ${init.method} ${init.path}`, secret));
   if (code) code = escapeControls(redact(code, secret));
   if (param) param = escapeControls(redact(param, secret));
@@ -174,8 +200,9 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   if (init.assumedEndpoint && (status === 405 || (status === 404 && !(isApiShape && /not[_ ]?found|no[_ ]?such|missing/i.test(`${code ?? ''} ${type ?? ''}`))))) {
     kind = 'not_supported';
     message = `This server does not offer ${init.method} ${init.path} (it answered ${statusLabel(status)}).`;
+    detail = { id: 'notOffered', args: [safe(init.method), safe(init.path), statusLabel(status)] };
   }
-  return new ApiError({ kind, status, code, type, param, limit, approval, message, requestId, retryAfterMs });
+  return new ApiError({ kind, status, code, type, param, limit, approval, message, requestId, retryAfterMs, detail });
 }
 
 export interface TransportErrorContext {
@@ -200,12 +227,19 @@ function cleanCause(err: unknown, secret?: string): Error | undefined {
 const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_)/;
 
 // The steering 409s state a fact; "try again" would be wrong advice.
-const STEERING_CONFLICTS: Record<string, string> = {
+const STEERING_CONFLICTS = {
   run_not_active: 'The run already ended',
   run_not_resumable: 'This run cannot be resumed (only failed or cancelled runs can)',
   approval_already_decided: 'This approval was already decided',
   approval_expired: 'This approval expired before it was decided',
-};
+} as const;
+
+/** A 409 code that states a fact about a run or an approval (the sentence says it, with no advice). */
+export type SteeringConflict = keyof typeof STEERING_CONFLICTS;
+
+function steeringConflictOf(err: ApiError): SteeringConflict | undefined {
+  return err.kind === 'conflict' && err.code !== undefined && Object.hasOwn(STEERING_CONFLICTS, err.code) ? (err.code as SteeringConflict) : undefined;
+}
 
 /** A refused TLS handshake (old protocol, untrusted certificate): retrying cannot help. */
 export function isTlsFailure(err: ApiError): boolean {
@@ -213,17 +247,18 @@ export function isTlsFailure(err: ApiError): boolean {
 }
 
 /** What a failed TLS handshake with the service means, and the fix, in one sentence. */
-function certificateSentence(code: string, where: string): string {
+function certificateError(code: string, where: string, cause: Error | undefined): ApiError {
+  const error = (message: string, detail: ApiDetail) => new ApiError({ kind: 'connection', code, message, detail, cause });
   if (/PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|WRONG_VERSION/i.test(code)) {
-    return `Secure connection to ${where} failed: the server does not offer TLS 1.3, which is required`;
+    return error(`Secure connection to ${where} failed: the server does not offer TLS 1.3, which is required`, { id: 'tlsVersion', args: [where] });
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
-    return `The certificate of ${where} is not valid now (${code}); check this computer's clock, or ask the service's administrator to renew it`;
+    return error(`The certificate of ${where} is not valid now (${code}); check this computer's clock, or ask the service's administrator to renew it`, { id: 'certNotValidNow', args: [where, code] });
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code.startsWith('HOSTNAME_')) {
-    return `The certificate of ${where} is for another host name (${code}); use the address the certificate names in agentRuntime.baseUrl`;
+    return error(`The certificate of ${where} is for another host name (${code}); use the address the certificate names in agentRuntime.baseUrl`, { id: 'certWrongHost', args: [where, code] });
   }
-  return `The certificate of ${where} is not trusted (${code}; issued by a private CA or a TLS-inspecting proxy?); add that CA to the file NODE_EXTRA_CA_CERTS names, or to the system store with http.systemCertificates on`;
+  return error(`The certificate of ${where} is not trusted (${code}; issued by a private CA or a TLS-inspecting proxy?); add that CA to the file NODE_EXTRA_CA_CERTS names, or to the system store with http.systemCertificates on`, { id: 'certUntrusted', args: [where, code] });
 }
 
 /** The ApiError for a request that got no usable answer: refused, reset, timed out, cancelled. */
@@ -234,56 +269,104 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext): Ap
   const name = err instanceof Error ? err.name : '';
   const where = ctx.origin;
   if (ctx.callerAborted || code === 'UND_ERR_ABORTED' || name === 'AbortError') {
-    return new ApiError({ kind: 'aborted', message: 'The request was cancelled.', cause });
+    return new ApiError({ kind: 'aborted', message: 'The request was cancelled.', detail: { id: 'cancelled', args: [] }, cause });
   }
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
-      return new ApiError({ kind: 'timeout', code, message: `Connecting to ${where} timed out.`, cause });
+      return new ApiError({ kind: 'timeout', code, message: `Connecting to ${where} timed out.`, detail: { id: 'connectTimeout', args: [where] }, cause });
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return new ApiError({ kind: 'timeout', code, message: `${where} did not answer in time.`, cause });
+      return new ApiError({ kind: 'timeout', code, message: `${where} did not answer in time.`, detail: { id: 'answerTimeout', args: [where] }, cause });
     case 'UND_ERR_BODY_TIMEOUT':
-      return new ApiError({ kind: 'timeout', code, message: `${where} stopped sending in the middle of a response.`, cause });
+      return new ApiError({ kind: 'timeout', code, message: `${where} stopped sending in the middle of a response.`, detail: { id: 'bodyTimeout', args: [where] }, cause });
     case 'ECONNREFUSED':
-      return new ApiError({ kind: 'connection', code, message: `Could not connect to ${where} (connection refused).`, cause });
+      return new ApiError({ kind: 'connection', code, message: `Could not connect to ${where} (connection refused).`, detail: { id: 'refused', args: [where] }, cause });
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new ApiError({ kind: 'connection', code, message: `Could not find the host of ${where} (DNS lookup failed).`, cause });
+      return new ApiError({ kind: 'connection', code, message: `Could not find the host of ${where} (DNS lookup failed).`, detail: { id: 'dnsFailed', args: [where] }, cause });
     case 'ECONNRESET':
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
-      return new ApiError({ kind: 'connection', code, message: `The connection to ${where} was closed before the answer was complete.`, cause });
+      return new ApiError({ kind: 'connection', code, message: `The connection to ${where} was closed before the answer was complete.`, detail: { id: 'closedEarly', args: [where] }, cause });
     case 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH':
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
-      return new ApiError({ kind: 'connection', code, message: `The transfer with ${where} ended early (length mismatch).`, cause });
+      return new ApiError({ kind: 'connection', code, message: `The transfer with ${where} ended early (length mismatch).`, detail: { id: 'lengthMismatch', args: [where] }, cause });
     case 'UND_ERR_DESTROYED':
       return new ApiError({ kind: 'aborted', code, message: 'The request was cancelled because the client was closed.', cause });
   }
   if (typeof code === 'string' && TLS_CODE.test(code)) {
-    return new ApiError({ kind: 'connection', code, message: certificateSentence(code, where), cause });
+    return certificateError(code, where, cause);
   }
-  const detail = cause ? cause.message : String(err);
-  return new ApiError({ kind: 'connection', code: typeof code === 'string' ? code : undefined, message: `Request to ${where} failed: ${redact(detail, ctx.secret)}`, cause });
+  const reason = redact(cause ? cause.message : String(err), ctx.secret);
+  return new ApiError({
+    kind: 'connection',
+    code: typeof code === 'string' ? code : undefined,
+    message: `Request to ${where} failed: ${reason}`,
+    detail: { id: 'requestFailed', args: [where, reason] },
+    cause,
+  });
 }
 
 function clause(text: string | undefined): string {
   return (text ?? '').trim().replace(/[.\s]+$/, '');
 }
 
+/**
+ * What the one sentence for an error is made of: describeError says it in English (logs, tests),
+ * the editor says it in the user's language (src/common/errorText.ts) from the same parts.
+ */
+export interface ErrorSentenceParts {
+  /** Which sentence: an ApiError's kind, a cancellation of any sort, or anything else. */
+  kind: Exclude<ApiErrorKind, 'aborted'> | 'cancelled' | 'unexpected';
+  /** The error's own message, redacted, without its final full stop. */
+  detail: string;
+  /** When the API layer wrote `detail` itself: its id and arguments. */
+  apiDetail?: ApiDetail;
+  status?: number;
+  requestId?: string;
+  /** rate_limit: how long the service asked to wait, in whole seconds. */
+  waitSeconds?: number;
+  /** authentication: no key was sent at all (none set), rather than a key rejected. */
+  noKeySent: boolean;
+  /** connection: the detail already names its fix (a refused handshake, a proxy's answer). */
+  detailNamesFix: boolean;
+  /** conflict: the fact a steering 409 states. */
+  steeringConflict?: SteeringConflict;
+}
+
+export function errorSentenceParts(err: unknown): ErrorSentenceParts {
+  if (!(err instanceof ApiError)) {
+    const cancelled = err instanceof Error && err.name === 'AbortError';
+    const text = err instanceof Error ? err.message : String(err);
+    return { kind: cancelled ? 'cancelled' : 'unexpected', detail: clause(redact(text)), noKeySent: false, detailNamesFix: false };
+  }
+  return {
+    kind: err.kind === 'aborted' ? 'cancelled' : err.kind,
+    detail: clause(redact(err.message)),
+    apiDetail: err.detail,
+    status: err.status,
+    requestId: err.requestId,
+    waitSeconds: err.retryAfterMs ? Math.ceil(err.retryAfterMs / 1000) : undefined,
+    noKeySent: err.kind === 'authentication' && err.status === undefined,
+    detailNamesFix: err.kind === 'connection' && (isTlsFailure(err) || err.code?.startsWith('proxy_') === true),
+    steeringConflict: steeringConflictOf(err),
+  };
+}
+
 /** One sentence a user can act on, for any error; never contains an API key. */
 export function describeError(err: unknown): string {
-  if (!(err instanceof ApiError)) {
-    if (err instanceof Error && err.name === 'AbortError') return 'The operation was cancelled.';
-    const text = err instanceof Error ? err.message : String(err);
-    return `Unexpected error: ${clause(redact(text))}.`;
-  }
-  const msg = clause(redact(err.message));
-  const st = err.status === undefined ? '' : `${err.status}: `;
+  const parts = errorSentenceParts(err);
+  const msg = parts.detail;
+  const st = parts.status === undefined ? '' : `${parts.status}: `;
   let sentence: string;
-  switch (err.kind) {
+  switch (parts.kind) {
+    case 'cancelled':
+      return 'The operation was cancelled.';
+    case 'unexpected':
+      return `Unexpected error: ${msg}.`;
     case 'authentication':
-      sentence = err.status === undefined
+      sentence = parts.noKeySent
         ? `${msg}; sign in with an API key to continue`
         : `The service rejected the API key (${st}${msg}); sign in again with a valid key`;
       break;
@@ -294,18 +377,18 @@ export function describeError(err: unknown): string {
       sentence = `Not found (${st}${msg}); it may have been deleted, refresh and try again`;
       break;
     case 'conflict':
-      sentence = STEERING_CONFLICTS[err.code ?? '']
-        ? `${STEERING_CONFLICTS[err.code ?? '']} (${st}${msg})`
+      sentence = parts.steeringConflict
+        ? `${STEERING_CONFLICTS[parts.steeringConflict]} (${st}${msg})`
         : `The service reports a conflict (${st}${msg}); wait a moment and try again`;
       break;
     case 'too_large':
       sentence = `Too large (${st}${msg}); files may be at most 512 MB`;
       break;
-    case 'rate_limit': {
-      const wait = err.retryAfterMs ? ` ${Math.ceil(err.retryAfterMs / 1000)} s` : ' a moment';
-      sentence = `The service is rate limiting requests (${st}${msg}); wait${wait} and try again`;
+    case 'rate_limit':
+      sentence = parts.waitSeconds
+        ? `The service is rate limiting requests (${st}${msg}); wait ${parts.waitSeconds} s and try again`
+        : `The service is rate limiting requests (${st}${msg}); wait a moment and try again`;
       break;
-    }
     case 'bad_request':
       sentence = `The service refused the request (${st}${msg})`;
       break;
@@ -316,22 +399,19 @@ export function describeError(err: unknown): string {
       sentence = `${msg}; this feature is not available with this server`;
       break;
     case 'connection':
-      // A refused handshake and a proxy's answer already name their fix.
-      sentence = isTlsFailure(err) || err.code?.startsWith('proxy_') ? msg : `${msg}; check the service address and your network`;
-      break;
-    case 'proxy':
-      sentence = msg;
+      sentence = parts.detailNamesFix ? msg : `${msg}; check the service address and your network`;
       break;
     case 'timeout':
       sentence = `${msg}; the service may be slow or unreachable, try again`;
       break;
-    case 'aborted':
-      return 'The operation was cancelled.';
     case 'protocol':
       sentence = `The service sent an answer the extension cannot read (${msg})`;
       break;
-    default:
+    case 'proxy':
+    case 'validation':
+    case 'insecure':
       sentence = msg;
+      break;
   }
-  return err.requestId ? `${sentence} (request id ${err.requestId}).` : `${sentence}.`;
+  return parts.requestId ? `${sentence} (request id ${parts.requestId}).` : `${sentence}.`;
 }

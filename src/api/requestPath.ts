@@ -179,9 +179,9 @@ export class RequestPath {
     try {
       key = await this.o.getApiKey();
     } catch {
-      throw new ApiError({ kind: 'authentication', code: 'api_key_unavailable', message: 'The API key could not be read' });
+      throw new ApiError({ kind: 'authentication', code: 'api_key_unavailable', message: 'The API key could not be read', detail: { id: 'apiKeyUnavailable', args: [] } });
     }
-    if (!key) throw new ApiError({ kind: 'authentication', code: 'missing_api_key', message: 'No API key is set' });
+    if (!key) throw new ApiError({ kind: 'authentication', code: 'missing_api_key', message: 'No API key is set', detail: { id: 'missingApiKey', args: [] } });
     return key;
   }
 

@@ -2,7 +2,7 @@
 // form of its arguments, the time left), with inline Approve / Deny, and a badge with the count.
 // Rows are plain text: every server string goes through inert(); the tooltip is not Markdown.
 import * as vscode from 'vscode';
-import { describeError } from '../api/errors';
+import { describeErrorForUser } from '../common/errorText';
 import type { ApprovalRecord } from '../api/types';
 import { shortArguments, timeLeft } from '../common/approvalText';
 import { formatLocalTime } from '../common/format';
@@ -85,7 +85,7 @@ export class ApprovalsView implements vscode.TreeDataProvider<Row>, vscode.Dispo
     if (this.pending.isUnsupported) return [new NoteNode(t('This server does not offer approvals.'), 'info')];
     const now = Date.now();
     const rows: Row[] = this.pending.pending.map((a) => new ApprovalNode(a, now));
-    if (this.pending.error !== undefined) rows.push(new NoteNode(describeError(this.pending.error), 'error'));
+    if (this.pending.error !== undefined) rows.push(new NoteNode(describeErrorForUser(this.pending.error), 'error'));
     else if (rows.length === 0) rows.push(new NoteNode(t('Nothing waits for you.'), 'check'));
     return rows;
   }

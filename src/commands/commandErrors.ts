@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import { describeError, isAbort, isApiError } from '../api/errors';
+import { describeErrorForUser } from '../common/errorText';
 
 export interface ErrorReporter {
   log: vscode.LogOutputChannel;
@@ -27,11 +28,11 @@ export function reportError(reporter: ErrorReporter, context: string, err: unkno
     void notify.warn(err.message);
     return;
   }
-  const sentence = describeError(err);
+  const sentence = describeErrorForUser(err);
   const details = isApiError(err)
     ? ` [kind=${err.kind}${err.status ? ` status=${err.status}` : ''}${err.requestId ? ` request=${err.requestId}` : ''}]`
     : '';
-  reporter.log.error(`${context}: ${sentence}${details}`);
+  reporter.log.error(`${context}: ${describeError(err)}${details}`);
   if (isApiError(err, 'authentication')) {
     reporter.onAuthError(err);
     return;

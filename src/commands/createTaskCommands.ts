@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { describeError, isApiError } from '../api/errors';
+import { describeErrorForUser } from '../common/errorText';
 import type { FileRecord, TaskRecord } from '../api/types';
 import { Commands } from '../common/ids';
 import { shortenText } from '../common/format';
@@ -48,8 +49,8 @@ export async function createTaskWithAttachments(
       const retry = vscode.l10n.t('Retry');
       const choice = await notify.error(
         files.length > 0
-          ? vscode.l10n.t('The files were uploaded, but the task could not be created: {0}', describeError(err))
-          : vscode.l10n.t('The task could not be created: {0}', describeError(err)),
+          ? vscode.l10n.t('The files were uploaded, but the task could not be created: {0}', describeErrorForUser(err))
+          : vscode.l10n.t('The task could not be created: {0}', describeErrorForUser(err)),
         retry,
       );
       if (choice !== retry) return undefined;

@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';
-import { describeError, isApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
+import { describeErrorForUser } from '../common/errorText';
 import { type FileRecord } from '../api/types';
 import { type CommandDeps } from './commandDeps';
 import { entityIdOf, fileOf, selectionOf } from './nodeArgs';
@@ -42,7 +43,7 @@ async function deleteFiles(deps: CommandDeps, files: FileRecord[]): Promise<stri
     } catch (err) {
       // Already gone is what the user wanted.
       if (isApiError(err, 'not_found')) deleted.push(file.id);
-      else failed.push(`${file.filename ?? file.id}: ${describeError(err)}`);
+      else failed.push(`${file.filename ?? file.id}: ${describeErrorForUser(err)}`);
     }
   }
   for (const id of deleted) await deps.localFiles.remove(id);

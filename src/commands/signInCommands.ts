@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import { askModal, notify } from '../common/notify';
 import { ApiClient } from '../api/client';
-import { describeError, isApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
+import { describeErrorForUser } from '../common/errorText';
 import { SecretStorageUnavailableError } from '../auth/credentialStore';
 import { type CommandDeps } from './commandDeps';
 import { Commands, Settings } from '../common/ids';
@@ -93,7 +94,7 @@ async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, intera
     const keep = vscode.l10n.t('Save Anyway');
     const settings = vscode.l10n.t('Open Settings');
     const choice = await notify.warn(
-      vscode.l10n.t('The key could not be checked: {0}', describeError(err)),
+      vscode.l10n.t('The key could not be checked: {0}', describeErrorForUser(err)),
       keep,
       settings,
     );

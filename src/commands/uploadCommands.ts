@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { describeError, isApiError } from '../api/errors';
+import { describeErrorForUser } from '../common/errorText';
 import type { FilePurpose, FileRecord, TaskRecord } from '../api/types';
 import { uploadBatch, type BatchResult, type UploadKeys } from '../upload/batchUpload';
 import { type PlannedFile } from '../upload/uploadPlan';
@@ -127,7 +128,7 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
     }
     if (result.failed.length === 0) return done;
     for (const f of result.failed) deps.log.error(`Upload of ${f.file.path} failed: ${describeError(f.error)}`);
-    const names = result.failed.map((f) => `${f.file.name} (${describeError(f.error)})`).join('; ');
+    const names = result.failed.map((f) => `${f.file.name} (${describeErrorForUser(f.error)})`).join('; ');
     const retry = vscode.l10n.t('Retry Failed');
     const goOn = vscode.l10n.t('Continue Without Them');
     const choice = await notify.error(

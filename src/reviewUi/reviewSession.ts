@@ -3,7 +3,7 @@
 // the disk), and the read-only documents the diff editors show.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
-import { describeError } from '../api/errors';
+import { describeErrorForUser } from '../common/errorText';
 import type { ArtifactRecord } from '../api/types';
 import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../review';
 import type { FileChange, FileReview, OriginLookup, ReviewProblem, TaskAttachment } from '../review';
@@ -54,7 +54,7 @@ export async function loadSession(sources: SessionSources, runId: string, signal
     attachments,
     readArtifact: async (a) => (await client.readFileContent(a.file_id ?? a.id, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
     readAsSent: async (fileId) => (await client.readFileContent(fileId, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
-    describeError,
+    describeError: describeErrorForUser,
   });
   signal.throwIfAborted();
   sources.content.forgetRun(runId);

@@ -7,6 +7,7 @@ import type { ApiClient } from '../api/client';
 import type { ArtifactRecord } from '../api/types';
 import { RunEventSubscription } from '../api/events';
 import { describeError, isApiError } from '../api/errors';
+import { describeErrorForUser } from '../common/errorText';
 import { shortenText } from '../common/format';
 import { inert } from '../common/inertText';
 import type { RunStore } from '../runs/runStore';
@@ -84,7 +85,7 @@ export class RunPanel implements vscode.Disposable {
         ),
       post: (message) => void panel.webview.postMessage(message),
       strings: uiStrings(),
-      describeError,
+      describeError: describeErrorForUser,
       isSignInError: (err) => isApiError(err, 'authentication'),
       log: deps.log,
       onEvents: (lastSequence, lastEventName) => deps.runs.noteStreamEvents(runId, lastSequence, lastEventName),
@@ -127,7 +128,7 @@ export class RunPanel implements vscode.Disposable {
       }
     } catch (err) {
       this.deps.log.warn(`Run panel ${this.runId}: event ${sequence} could not be read: ${describeError(err)}`);
-      void notify.error(vscode.l10n.t('Event {0} could not be read: {1}', sequence, describeError(err)));
+      void notify.error(vscode.l10n.t('Event {0} could not be read: {1}', sequence, describeErrorForUser(err)));
     }
   }
 
@@ -222,9 +223,8 @@ export class RunPanel implements vscode.Disposable {
         if (!artifact) return;
         const action = message.type === 'openArtifact' ? this.deps.openArtifact(artifact) : this.deps.saveArtifact(artifact);
         void Promise.resolve(action).then(undefined, (err: unknown) => {
-          const sentence = describeError(err);
-          this.deps.log.error(`Run panel ${this.runId}: artifact ${artifact.id}: ${sentence}`);
-          void notify.error(sentence);
+          this.deps.log.error(`Run panel ${this.runId}: artifact ${artifact.id}: ${describeError(err)}`);
+          void notify.error(describeErrorForUser(err));
         });
         return;
       }

@@ -1,7 +1,8 @@
 // What a paged level of the tree shows: its items, then a message row for a failure or an empty
 // level, then one "Load more" (or "Retry") row; and the view's progress bar around a load.
 import * as vscode from 'vscode';
-import { describeError, isApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
+import { describeErrorForUser } from '../common/errorText';
 import { Commands } from '../common/ids';
 import { LoadMoreNode, MessageNode, type RunNode, type SidebarView, type TaskNode, type TreeNode } from './nodes';
 import type { PagedList } from './pagedList';
@@ -24,7 +25,7 @@ export function listRows<T extends TreeNode>(list: PagedList<T>, options: RowsOp
   if (list.error !== undefined) {
     const auth = isApiError(list.error, 'authentication');
     rows.push(
-      new MessageNode(list.messageId('error'), describeError(list.error), {
+      new MessageNode(list.messageId('error'), describeErrorForUser(list.error), {
         parent,
         severity: 'error',
         command: auth ? { command: Commands.signIn, title: vscode.l10n.t('Sign In') } : undefined,

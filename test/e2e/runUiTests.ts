@@ -59,6 +59,7 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
       settings: { 'agentRuntime.baseUrl': runtime.baseUrl, ...scenario.settings },
       extensionsFrom: base.extensionsDir,
       env: { AGENT_RUNTIME_API_KEY: apiKey },
+      locale: scenario.locale,
     });
     const opened = session;
     cleanup.add('session', () => opened.close({ keep: failed }));

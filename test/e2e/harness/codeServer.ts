@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { withTimeout } from './cleanup';
 import { ensureCodeServer } from './install';
+import { registerEmptyLanguagePack } from './languagePack';
 import { freePort } from './ports';
 import { killProcessGroupSync, stopProcessGroup } from './processGroup';
 import { redact } from './redact';
@@ -17,6 +18,8 @@ export interface CodeServerOptions {
   /** Echo code-server's output to the console (redacted) as well as to its log file. */
   echo?: boolean;
   startTimeoutMs?: number;
+  /** `--locale`: the display language (an empty language pack is registered so that it takes effect). */
+  locale?: string;
 }
 
 export interface CodeServer {
@@ -74,6 +77,7 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
   const port = options.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
   const logFile = path.join(run.root, 'code-server.log');
+  if (options.locale && !options.locale.startsWith('en')) registerEmptyLanguagePack(run.userDataDir, options.locale);
   const log = fs.createWriteStream(logFile);
   const child = spawn(
     process.execPath,
@@ -86,6 +90,7 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
       '--disable-update-check',
       '--disable-workspace-trust',
       '--disable-getting-started-override',
+      ...(options.locale ? ['--locale', options.locale] : []),
       run.workspace,
     ],
     { env: childEnv(run, options.env), stdio: ['ignore', 'pipe', 'pipe'], detached: true },

@@ -11,6 +11,8 @@ export interface SessionOptions extends RunFolderOptions {
   env?: Record<string, string | undefined>;
   /** Query parameters added to the workbench URL (e.g. payload). */
   query?: Record<string, string>;
+  /** code-server's `--locale`. */
+  locale?: string;
   /** Keep the run folder after close() (for debugging a failure). */
   keep?: boolean;
 }
@@ -36,7 +38,7 @@ export async function openSession(browser: Browser, options: SessionOptions): Pr
     if (!(closeOptions.keep ?? options.keep)) run.remove();
   };
   try {
-    server = await startCodeServer(run, { env: options.env });
+    server = await startCodeServer(run, { env: options.env, locale: options.locale });
     const opened = await newWorkbenchPage(browser);
     context = opened.context;
     const consoleErrors: string[] = [];

@@ -36,5 +36,7 @@ export interface Scenario {
   files?: Record<string, string>;
   /** Extra user settings. */
   settings?: Record<string, unknown>;
+  /** code-server's `--locale` (e.g. 'de'): vscode.env.language, so the extension's l10n bundle. */
+  locale?: string;
   run(ctx: ScenarioContext): Promise<void>;
 }

@@ -55,3 +55,12 @@ export const UI = {
     forkPrompt: /follow-up instructions|What should the new run do/i,
   },
 } as const;
+
+/** The names a run needs in German (package.nls.de.json, l10n/bundle.l10n.de.json). */
+export const UI_DE = {
+  tasksView: 'Aufgaben',
+  refreshTasks: 'Agent Runtime: Aufgaben aktualisieren',
+  watchRun: 'Lauf verfolgen',
+  /** The panel's summary heading, only there when the panel got the German strings. */
+  summary: 'Zusammenfassung',
+} as const;

@@ -8,7 +8,7 @@ import { reviewChanges, reviewChangesThreeWay } from './review';
 import { signIn } from './signIn';
 import { STEERING_SCENARIOS } from './steering';
 import { uploadAndAttach } from './uploadAttach';
-import { runPanelDark, runPanelHighContrast, runPanelLight } from './themes';
+import { runPanelDark, runPanelGerman, runPanelHighContrast, runPanelLight } from './themes';
 import { unreachableWelcome } from './unreachable';
 import { reloadMidRun, streamDropReconnect, watchRunLive } from './watchRun';
 import { wrongKeyPromptsOnce } from './wrongKey';
@@ -27,6 +27,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runPanelLight,
   runPanelDark,
   runPanelHighContrast,
+  runPanelGerman,
   hostileServer,
   reviewChanges,
   reviewChangesThreeWay,

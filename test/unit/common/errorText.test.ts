@@ -1,0 +1,150 @@
+// describeErrorForUser: the API layer's error sentences said through vscode.l10n.t. With no
+// bundle it says exactly what describeError says; through a stand-in l10n.t every kind's sentence
+// and every wording of the API layer is looked up; with the real German bundle none is left in English.
+import '../views/vscodeStub';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { l10n } from '../views/vscodeStub';
+import { API_ERROR_KINDS, ApiError, describeError, errorFromResponse, errorFromTransport, errorSentenceParts, type ApiErrorKind } from '../../../src/api/errors';
+import { describeErrorForUser } from '../../../src/common/errorText';
+import { fill } from '../../../src/common/format';
+import { repoRoot } from '../../e2e/harness/paths';
+
+const ORIGIN = 'https://agents.example.com:8443';
+
+function byKind(kind: ApiErrorKind, withStatus: boolean): ApiError {
+  return new ApiError({
+    kind,
+    message: 'The server said no.',
+    status: withStatus ? 418 : undefined,
+    requestId: withStatus ? 'req_42' : undefined,
+    retryAfterMs: kind === 'rate_limit' && withStatus ? 2500 : undefined,
+  });
+}
+
+function transport(code: string, callerAborted = false): ApiError {
+  return errorFromTransport(Object.assign(new Error(`low-level ${code}`), { code }), { origin: ORIGIN, callerAborted });
+}
+
+/** One error for each wording the API layer writes itself (ApiError.detail). */
+function apiWorded(): ApiError[] {
+  return [
+    transport('UND_ERR_CONNECT_TIMEOUT'),
+    transport('UND_ERR_HEADERS_TIMEOUT'),
+    transport('UND_ERR_BODY_TIMEOUT'),
+    transport('ECONNREFUSED'),
+    transport('ENOTFOUND'),
+    transport('ECONNRESET'),
+    transport('UND_ERR_RES_CONTENT_LENGTH_MISMATCH'),
+    transport('ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION'),
+    transport('CERT_HAS_EXPIRED'),
+    transport('ERR_TLS_CERT_ALTNAME_INVALID'),
+    transport('SELF_SIGNED_CERT_IN_CHAIN'),
+    transport('EHOSTUNREACH'),
+    errorFromResponse({ status: 502, bodyText: '<html><title>Bad gateway</title></html>', method: 'GET', path: '/v1/files', requestId: 'req_7' }),
+    errorFromResponse({ status: 500, bodyText: '', method: 'POST', path: '/v1/tasks' }),
+    errorFromResponse({ status: 405, bodyText: '', method: 'POST', path: '/v1/runs/run_1/steer', assumedEndpoint: true }),
+    new ApiError({ kind: 'authentication', code: 'missing_api_key', message: 'No API key is set', detail: { id: 'missingApiKey', args: [] } }),
+    new ApiError({ kind: 'authentication', code: 'api_key_unavailable', message: 'The API key could not be read', detail: { id: 'apiKeyUnavailable', args: [] } }),
+  ];
+}
+
+/** The steering 409s, whose sentence states the fact instead of advising a retry. */
+function steeringConflicts(): ApiError[] {
+  return ['run_not_active', 'run_not_resumable', 'approval_already_decided', 'approval_expired'].map(
+    (code) => new ApiError({ kind: 'conflict', status: 409, code, message: 'Refused.', requestId: 'req_9' }),
+  );
+}
+
+function samples(): unknown[] {
+  return [
+    ...API_ERROR_KINDS.flatMap((kind) => [byKind(kind, true), byKind(kind, false)]),
+    ...apiWorded(),
+    ...steeringConflicts(),
+    transport('ECONNRESET', true),
+    Object.assign(new Error('stopped'), { name: 'AbortError' }),
+    new Error('Something broke.'),
+    'a thrown string',
+  ];
+}
+
+/** Kinds whose sentence is the message itself (the API layer's or the server's words). */
+const MESSAGE_ONLY: ReadonlySet<string> = new Set(['proxy', 'validation', 'insecure']);
+const CLOSERS = new Set(['{0}.', '{0} (request id {1}).']);
+
+describe('common/errorText', () => {
+  const original = l10n.t;
+  afterEach(() => {
+    l10n.t = original;
+  });
+
+  it('with no bundle loaded says exactly what describeError says, for every kind and wording', () => {
+    for (const err of samples()) assert.equal(describeErrorForUser(err), describeError(err), String((err as Error).message ?? err));
+  });
+
+  it('every ApiError kind gets its sentence through vscode.l10n.t', () => {
+    for (const kind of API_ERROR_KINDS) {
+      for (const withStatus of [true, false]) {
+        const used: string[] = [];
+        l10n.t = (message: string, ...args: unknown[]) => {
+          used.push(message);
+          return `«${fill(message, ...(args as string[]))}»`;
+        };
+        const err = byKind(kind, withStatus);
+        const sentence = describeErrorForUser(err);
+        assert.ok(sentence.startsWith('«'), `${kind}: ${sentence}`);
+        if (MESSAGE_ONLY.has(kind)) {
+          assert.ok(sentence.includes('The server said no'), `${kind} keeps the message: ${sentence}`);
+        } else {
+          assert.ok(used.some((m) => !CLOSERS.has(m)), `${kind} (status ${withStatus}) has its own translated sentence; used ${JSON.stringify(used)}`);
+        }
+      }
+    }
+  });
+
+  it('a steering 409 states its fact through its own sentence, not the advice to retry', () => {
+    for (const err of steeringConflicts()) {
+      const used: string[] = [];
+      l10n.t = (message: string, ...args: unknown[]) => {
+        used.push(message);
+        return fill(message, ...(args as string[]));
+      };
+      describeErrorForUser(err);
+      assert.ok(!used.some((m) => m.includes('wait a moment')), `${err.code}: ${JSON.stringify(used)}`);
+      assert.equal(new Set(used.filter((m) => !CLOSERS.has(m))).size, 1, `${err.code}: ${JSON.stringify(used)}`);
+    }
+  });
+
+  it('every wording of the API layer is looked up, not passed on in English', () => {
+    for (const err of apiWorded()) {
+      assert.ok(err.detail, `${err.message} carries its wording`);
+      const used: string[] = [];
+      l10n.t = (message: string, ...args: unknown[]) => {
+        used.push(message);
+        return fill(message.toUpperCase(), ...(args as string[]));
+      };
+      const english = errorSentenceParts(err).detail;
+      const sentence = describeErrorForUser(err);
+      assert.ok(!sentence.includes(english), `${err.detail.id}: "${sentence}" still holds "${english}"`);
+    }
+  });
+
+  it('with the German bundle no sentence is left in English and the address, status and request id stay', () => {
+    const de = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'l10n', 'bundle.l10n.de.json'), 'utf8')) as Record<string, string>;
+    l10n.t = (message: string, ...args: unknown[]) => fill(de[message] ?? message, ...(args as string[]));
+    for (const err of samples()) {
+      const english = describeError(err);
+      const german = describeErrorForUser(err);
+      const parts = errorSentenceParts(err);
+      if (!(MESSAGE_ONLY.has(parts.kind) && !parts.apiDetail)) assert.notEqual(german, english, `not translated: ${english}`);
+      if (parts.requestId && parts.kind !== 'cancelled') assert.ok(german.includes(parts.requestId), german);
+      const where = parts.apiDetail?.args[0];
+      if (where !== undefined) assert.ok(german.includes(where), german);
+    }
+    assert.equal(
+      describeErrorForUser(transport('ECONNREFUSED')),
+      `Keine Verbindung zu ${ORIGIN} möglich (Verbindung abgelehnt); prüfen Sie die Adresse des Dienstes und Ihr Netzwerk.`,
+    );
+  });
+});
