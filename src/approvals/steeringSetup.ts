@@ -1,7 +1,7 @@
 // Wires steering into the extension (one call from activate()): the pending approvals list and
 // its "Needs you" view, the notification, the commands (cancel, resume, fork, approve, deny),
 // and what keeps them current (run status changes, another service, a not-offered answer).
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { ApprovalRecord } from '../api/types';
 import type { CommandDeps } from '../commands/commandDeps';
 import { registerApprovalCommands } from '../commands/approvalCommands';

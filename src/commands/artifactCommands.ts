@@ -1,6 +1,6 @@
 // Open Artifact (text in a read-only editor, binary offered for saving) and Save Artifact As...
 // (a save dialog, then a streamed download with progress and cancel).
-import * as path from 'path';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { safeFileName } from '../api/safeName';

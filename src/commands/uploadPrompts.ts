@@ -1,7 +1,7 @@
 // The questions the upload flows ask before anything is sent: which files, what purpose, what
 // objective, whether to expand folders, save unsaved edits, follow symbolic links, go on without
 // refused files, and go on past a task's known attachment limit.
-import * as path from 'path';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askModal, notify } from '../common/notify';
 import { FILE_PURPOSES, type FilePurpose } from '../api/types';

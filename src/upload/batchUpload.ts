@@ -1,10 +1,10 @@
 // Uploads a planned batch one file at a time, reporting files and bytes done, and keeps going
 // after a failure so the user learns exactly which files failed and can retry only those.
-import { randomUUID } from 'crypto';
-import { ApiClient } from '../api/client';
+import { randomUUID } from 'node:crypto';
+import { type ApiClient } from '../api/client';
 import { isAbort } from '../api/errors';
-import { FilePurpose, FileRecord } from '../api/types';
-import { PlannedFile } from './uploadPlan';
+import { type FilePurpose, type FileRecord } from '../api/types';
+import { type PlannedFile } from './uploadPlan';
 
 /** One Idempotency-Key per file for the whole batch, so "Retry Failed" never uploads a file twice. */
 export type UploadKeys = Map<string, string>;

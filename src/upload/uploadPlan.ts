@@ -1,8 +1,8 @@
 // The batch upload planner: turns what the user selected (files and folders) into the list of
 // files to send, and everything that must be refused before a single byte goes out. Plain Node
 // (no vscode), so it is tested in mocha.
-import { promises as fs } from 'fs';
-import * as path from 'path';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { MAX_UPLOAD_BYTES } from '../api/types';
 
 export interface PlannedFile {

@@ -4,8 +4,8 @@
 // the time until all are drawn, the longest main-thread task, frame gaps, DOM nodes and heap.
 // Peer: the same messages delivered to an empty page that only counts them.
 // Run: npm run bench -- webview   (or node out/test/bench/webview.bench.js [events])
-import * as os from 'os';
-import { performance } from 'perf_hooks';
+import * as os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { DEFAULT_UI_STRINGS, type HostMessage } from '../../src/runPanel/protocol';
 import { emptySnapshot, recordedRun } from '../unit/webview/fixtures';
 import { openPanelPage, type PanelPage } from '../unit/webview/pageHarness';

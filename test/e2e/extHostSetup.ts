@@ -1,9 +1,9 @@
 // What both extension-host runners share: the reference runtime the suites talk to, the
 // environment that hands its address and keys to the suites, the workspace they open, and
 // the checks that the extension and the compiled suites exist.
-import * as fs from 'fs';
-import * as path from 'path';
-import { RuntimeHandle, startRuntime } from '../runtime';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type RuntimeHandle, startRuntime } from '../runtime';
 import { compiledTestDir, repoRoot } from './harness/paths';
 import { addSecret, redact } from './harness/redact';
 

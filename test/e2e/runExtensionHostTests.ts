@@ -2,7 +2,7 @@
 // host (the @vscode/test-electron contract, driven through the workbench `payload` URL and
 // window.codeAutomationExit), against a reference runtime started here. Echoes mocha's output
 // and exits non-zero on failure or timeout.
-import * as util from 'util';
+import * as util from 'node:util';
 import { chromiumExecutable, launchChromium } from './harness/browser';
 import { Cleanup, exitOnSignals, withTimeout } from './harness/cleanup';
 import { startCodeServer } from './harness/codeServer';

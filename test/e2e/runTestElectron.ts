@@ -2,9 +2,9 @@
 // VS Code. Runs only when one is given (VSCODE_EXECUTABLE) or a download is asked for
 // (VSCODE_TEST_DOWNLOAD=1, from update.code.visualstudio.com); otherwise it says it skipped and
 // why, exits 0, and prints no test counts.
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import { Cleanup, exitOnSignals } from './harness/cleanup';
 import { cacheDir } from './harness/paths';

@@ -2,9 +2,9 @@
 // extensions folder, then runs each scenario against its own reference runtime, its own
 // code-server (fresh user data) and a fresh browser context. One PASS/FAIL line per scenario,
 // screenshots, and a final `N passed, N failed` line; non-zero exit on any failure.
-import * as fs from 'fs';
-import * as path from 'path';
-import { Browser } from 'playwright-core';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type Browser } from 'playwright-core';
 import { startRuntime } from '../runtime';
 import { chromiumExecutable, launchChromium } from './harness/browser';
 import { Cleanup, exitOnSignals, withTimeout } from './harness/cleanup';
@@ -13,11 +13,11 @@ import { ensureCodeServer } from './harness/install';
 import { chromiumPid, formatMemory, treeMemory } from './harness/memory';
 import { extensionId, vsixPath } from './harness/paths';
 import { addSecret, addSecretsFromEnv, redact } from './harness/redact';
-import { createRunFolder, RunFolder } from './harness/runFolder';
+import { createRunFolder, type RunFolder } from './harness/runFolder';
 import { Screenshots } from './harness/screenshots';
-import { openSession, Session } from './harness/session';
+import { openSession, type Session } from './harness/session';
 import { selectScenarios } from './scenarios';
-import { Scenario, ScenarioContext } from './scenarios/types';
+import { type Scenario, type ScenarioContext } from './scenarios/types';
 import { UI } from './scenarios/ui';
 
 const SCENARIO_TIMEOUT_MS = Number(process.env.E2E_SCENARIO_TIMEOUT_MS ?? 180_000);

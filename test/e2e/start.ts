@@ -2,8 +2,8 @@
 // extension installed and pointed at the sandbox, prints the URL to open, and stops everything
 // on Ctrl+C. The sandbox key reaches the extension only through AGENT_RUNTIME_API_KEY in
 // code-server's environment: it is never written to settings or printed.
-import * as fs from 'fs';
-import * as path from 'path';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { startRuntime } from '../runtime';
 import { SEEDED_APPROVAL_TIMEOUT_MS, seedSandbox } from '../runtime/sandboxSeed';
 import { Cleanup, exitOnSignals } from './harness/cleanup';

@@ -6,7 +6,7 @@
 // this extension host's environment before the settings change is enough). Its host name,
 // agent-runtime.test, is known only to squid's hosts file: this process cannot resolve it, so
 // every request that succeeds went through the proxy, and the proxy looked the name up.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { lookup } from 'node:dns/promises';
 import * as vscode from 'vscode';
 import type { TaskRecord } from '../../src/api/types';

@@ -1,5 +1,5 @@
 // A rejected key (401) asks the user to sign in again once, however many requests fail with it.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import { extensionApi, signInForTests } from './support';
 

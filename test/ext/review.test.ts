@@ -1,7 +1,7 @@
 // Review Changes inside the extension host: files uploaded from the workspace, a run of the
 // built-in agent that revises them, then apply one hunk, undo, apply all; and a file edited
 // (unsaved) after upload is merged three ways, its conflicting line kept as the user's.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../src/api/client';
 import type { TaskRecord } from '../../src/api/types';

@@ -1,7 +1,7 @@
 // The sidebar inside a real VS Code, against the reference runtime: pages of pageSize rows, a
 // "Load more" row that appends the next page, refresh that starts over, and the task -> run ->
 // artifact hierarchy.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TreeNode } from '../../src/views/nodes';
 import { directClient, extensionApi, signInForTests, waitFor } from './support';

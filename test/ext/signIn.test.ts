@@ -1,5 +1,5 @@
 // Sign In checks the key against the service, stores it in SecretStorage, and Sign Out forgets it.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import { extensionApi, signInForTests, testEnv } from './support';
 

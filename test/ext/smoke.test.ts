@@ -1,6 +1,6 @@
 // The extension is present in the extension host, activates, registers its commands, and its
 // log command runs.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'agent-runtime.agent-runtime';

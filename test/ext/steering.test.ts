@@ -1,7 +1,7 @@
 // Steering inside a real VS Code, against the reference runtime, through the commands with
 // arguments (as automation calls them): cancel, approve, deny, resume, fork; the "Needs you"
 // list follows the decisions.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { RunRecord } from '../../src/api/types';
 import { directClient, extensionApi, signInForTests, testEnv, waitFor } from './support';

@@ -1,6 +1,6 @@
 // What the extension-host suites share: the extension's test API, the reference runtime's
 // address and keys (handed over by the runner through the environment), and a direct client.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import { ApiClient } from '../../src/api/client';
 import type { AgentRuntimeExtensionApi } from '../../src/extension';

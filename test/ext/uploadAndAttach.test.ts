@@ -1,6 +1,6 @@
 // Upload and Attach to New Task: every selected file is uploaded and exactly one task is created
 // with one `document` attachment per file.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import { type TaskRecord } from '../../src/api/types';
 import { directClient, extensionApi, signInForTests } from './support';

@@ -1,7 +1,7 @@
 // Files that are not on the extension host's disk: a FileSystemProvider registered here (the
 // stand-in for a virtual workspace) holds a file; Upload and Attach reads it through
 // vscode.workspace.fs, and the task gets it as an attachment with exactly its bytes.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TaskRecord } from '../../src/api/types';
 import { directClient, extensionApi, signInForTests } from './support';

@@ -1,10 +1,10 @@
 // File contents at rest: AES-256-GCM streamed in and out, key kept in the data directory.
 // Blob layout: 'ARB1' | 12-byte IV | ciphertext | 16-byte auth tag.
-import * as fs from 'fs';
-import * as path from 'path';
-import { createCipheriv, createDecipheriv, randomBytes } from 'crypto';
-import { Readable, Transform, Writable } from 'stream';
-import { pipeline } from 'stream/promises';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { type Readable, Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 const MAGIC = Buffer.from('ARB1');
 const IV_BYTES = 12;

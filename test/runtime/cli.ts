@@ -1,6 +1,6 @@
 // The sandbox: `npm run sandbox` starts the reference runtime on 127.0.0.1:8787 with example data.
-import * as fs from 'fs';
-import * as path from 'path';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { startRuntime } from './index';
 import { SEEDED_APPROVAL_TIMEOUT_MS, seedSandbox } from './sandboxSeed';
 

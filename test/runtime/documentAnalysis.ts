@@ -1,5 +1,5 @@
 // Streams a document and summarises it (bytes, lines, words, Markdown headings), or says why it is not text.
-import type { Readable } from 'stream';
+import type { Readable } from 'node:stream';
 
 export type DocumentAnalysis =
   | { text: true; bytes: number; lines: number; words: number; headings: string[] }

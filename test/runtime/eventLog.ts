@@ -1,5 +1,5 @@
 // A run's append-only event log: optional synthetic prefix, appended events and raw SSE text, on disk.
-import * as fs from 'fs';
+import * as fs from 'node:fs';
 import { syntheticEvent } from './syntheticEvents';
 import { isTerminalStatus, type TerminalStatus } from './records';
 

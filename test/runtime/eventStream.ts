@@ -1,5 +1,5 @@
 // Serves one SSE subscriber from a run's event log: resume, live tail, keep-alives, backpressure.
-import type { ServerResponse } from 'http';
+import type { ServerResponse } from 'node:http';
 import type { RunEventLog } from './eventLog';
 
 export interface EventStreamOptions {

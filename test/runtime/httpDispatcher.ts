@@ -1,6 +1,6 @@
 // Every request's path through the runtime: request id, faults, auth, routing, idempotency, reply.
-import type { IncomingMessage, ServerResponse } from 'http';
-import { createHash, timingSafeEqual } from 'crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FaultState, InjectedFailure } from './faults';
 import { HostileState } from './hostile';
 import { HttpError, sendJson } from './httpErrors';

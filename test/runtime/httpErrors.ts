@@ -1,5 +1,5 @@
 // The runtime's error responses: one class carrying status, type, code and param, one JSON shape.
-import type { ServerResponse } from 'http';
+import type { ServerResponse } from 'node:http';
 
 export interface ErrorBody {
   error: { type: string; code: string; message: string; param?: string; [detail: string]: unknown };

@@ -1,9 +1,9 @@
 // The reference Agent Runtime: startRuntime() gives a real HTTP server on loopback (see README.md).
-import * as fs from 'fs';
-import * as http from 'http';
-import type { AddressInfo } from 'net';
-import * as os from 'os';
-import * as path from 'path';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { FaultState, type FaultSettings } from './faults';
 import { HostileState, type HostileOptions } from './hostile';
 import { HttpDispatcher } from './httpDispatcher';

@@ -1,7 +1,7 @@
 // Reads a multipart upload with busboy: the file part streams into an encrypted blob, never into memory.
-import type { IncomingMessage } from 'http';
-import { createHash } from 'crypto';
-import * as path from 'path';
+import type { IncomingMessage } from 'node:http';
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
 import busboy from 'busboy';
 import type { BlobStore, BlobWriter } from './blobStore';
 import { HttpError, badRequest } from './httpErrors';

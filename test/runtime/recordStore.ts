@@ -1,6 +1,6 @@
 // A durable collection of records: kept in memory in creation order, one JSON file per record.
-import * as fs from 'fs';
-import * as path from 'path';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { readJsonFile, writeJsonAtomic } from './atomicFile';
 
 interface StoredEntry<T, M> {

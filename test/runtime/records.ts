@@ -1,5 +1,5 @@
 // The records the reference runtime stores and serves, shaped as PROTOCOL-NOTES assumes.
-import { randomUUID } from 'crypto';
+import { randomUUID } from 'node:crypto';
 
 export type FilePurpose = 'task_input' | 'dataset' | 'reference' | 'artifact';
 export const UPLOAD_PURPOSES: readonly string[] = ['task_input', 'dataset', 'reference'];

@@ -1,6 +1,6 @@
 // The runtime's state and operations, independent of HTTP: files, tasks, runs, artifacts, event logs.
-import * as fs from 'fs';
-import * as path from 'path';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { ApprovalDesk } from './approvals';
 import { BlobStore } from './blobStore';
 import { baseSteps, runBuiltInAgent, sleep, STEP_COST_CENTS, type AgentEnvironment, type AgentProgram } from './builtInAgent';

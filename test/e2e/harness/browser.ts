@@ -1,7 +1,7 @@
 // Launches Debian's Chromium through playwright-core (never `playwright install`): headless,
 // offline-quiet, with a fresh profile that Playwright removes on close.
-import * as fs from 'fs';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import * as fs from 'node:fs';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { setupError } from './install';
 
 /** scripts/ensure-system-packages.sh looks in the same place. */

@@ -1,15 +1,15 @@
 // Starts code-server for one run folder (detached, in its own process group, on a free loopback
 // port), installs a .vsix into it, and stops it by process group.
-import { ChildProcess, execFile, spawn } from 'child_process';
-import * as fs from 'fs';
-import * as path from 'path';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { withTimeout } from './cleanup';
 import { ensureCodeServer } from './install';
 import { registerEmptyLanguagePack } from './languagePack';
 import { freePort } from './ports';
 import { killProcessGroupSync, stopProcessGroup } from './processGroup';
 import { redact } from './redact';
-import { RunFolder } from './runFolder';
+import { type RunFolder } from './runFolder';
 
 export interface CodeServerOptions {
   /** Extra environment for code-server and its extension host (e.g. AGENT_RUNTIME_API_KEY); never logged. */

@@ -1,8 +1,8 @@
 // Makes sure the machine is set up for a real-editor run: the cached code-server exists (running
 // test/e2e/install-code-server.sh when it does not), and a missing piece fails as one line.
-import { spawnSync } from 'child_process';
-import * as fs from 'fs';
-import * as path from 'path';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { CODE_SERVER_VERSION, codeServerDir, codeServerEntry, installerScript } from './paths';
 
 /**

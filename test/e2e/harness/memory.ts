@@ -1,5 +1,5 @@
 // Memory of a process tree, read from /proc (RSS and PSS), for the runners' reports.
-import * as fs from 'fs';
+import * as fs from 'node:fs';
 
 interface Proc {
   pid: number;

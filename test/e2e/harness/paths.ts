@@ -1,7 +1,7 @@
 // Where things live: the repo root (found from this file or the working folder), the
 // code-server cache, the packaged .vsix and the git-ignored result folders.
-import * as fs from 'fs';
-import * as path from 'path';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 export const CODE_SERVER_VERSION = '4.100.3';
 

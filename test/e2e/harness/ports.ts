@@ -1,5 +1,5 @@
 // Free loopback ports for the servers a test starts.
-import * as net from 'net';
+import * as net from 'node:net';
 
 /** A port the OS says is free on 127.0.0.1 right now. */
 export function freePort(): Promise<number> {

@@ -1,7 +1,7 @@
 // Stops a detached child and everything it forked (code-server's extension host, file watcher
 // and pty host) by signalling its process group: killing only the parent leaves them running.
-import { ChildProcess } from 'child_process';
-import * as fs from 'fs';
+import { type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 
 /** Pids (not zombies) whose process group id is `pgid`. */
 export function groupMembers(pgid: number): number[] {

@@ -1,8 +1,8 @@
 // A fresh temporary folder per session: its own HOME and XDG folders, code-server's user data
 // and extensions folders, quiet user settings, and a workspace holding the files a caller asks for.
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
 export interface RunFolderOptions {
   /** Prefix of the temp folder's name, e.g. the scenario's id. */

@@ -1,7 +1,7 @@
 // Screenshots into <repo>/test-results/screenshots/<set>/, numbered in the order taken.
-import * as fs from 'fs';
-import * as path from 'path';
-import { Page } from 'playwright-core';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type Page } from 'playwright-core';
 import { screenshotsDir } from './paths';
 
 export class Screenshots {

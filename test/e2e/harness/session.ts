@@ -1,9 +1,9 @@
 // One editor session: a fresh run folder, code-server on a free port and a fresh browser
 // context on its workbench; close() stops all of it, even after a failure.
-import { Browser, BrowserContext, Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { newWorkbenchPage } from './browser';
-import { CodeServer, startCodeServer } from './codeServer';
-import { createRunFolder, RunFolder, RunFolderOptions } from './runFolder';
+import { type CodeServer, startCodeServer } from './codeServer';
+import { createRunFolder, type RunFolder, type RunFolderOptions } from './runFolder';
 import { Workbench } from './workbench';
 
 export interface SessionOptions extends RunFolderOptions {

@@ -1,7 +1,7 @@
 // Drives the VS Code workbench in a Playwright page: waits for it, runs palette commands, opens
 // activity-bar containers, finds tree rows, uses context menus, quick inputs, notifications and
 // webviews. Every wait is on a condition with a timeout, never a fixed sleep.
-import { Frame, Locator, Page } from 'playwright-core';
+import { type Frame, type Locator, type Page } from 'playwright-core';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 

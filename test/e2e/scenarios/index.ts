@@ -1,6 +1,6 @@
 // Every UI scenario, and the choice of which to run (E2E_SCENARIOS).
 import { FEATURE_SCENARIOS } from './features';
-import { Scenario } from './types';
+import { type Scenario } from './types';
 import { CURRENT_SCENARIOS } from './workbench';
 
 export const ALL_SCENARIOS: Scenario[] = [...CURRENT_SCENARIOS, ...FEATURE_SCENARIOS];

@@ -1,9 +1,9 @@
 // What a UI scenario is and what it gets to work with.
-import { Page } from 'playwright-core';
-import { RuntimeHandle, RuntimeOptions } from '../../runtime';
-import { Screenshots } from '../harness/screenshots';
-import { Session } from '../harness/session';
-import { Workbench } from '../harness/workbench';
+import { type Page } from 'playwright-core';
+import { type RuntimeHandle, type RuntimeOptions } from '../../runtime';
+import { type Screenshots } from '../harness/screenshots';
+import { type Session } from '../harness/session';
+import { type Workbench } from '../harness/workbench';
 
 export interface ScenarioContext {
   workbench: Workbench;

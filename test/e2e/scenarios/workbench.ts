@@ -1,7 +1,7 @@
 // Scenarios the current extension supports: it is installed and activates in the workbench,
 // its activity-bar container shows its two views, and its log command opens the log.
-import * as assert from 'assert';
-import { Scenario } from './types';
+import * as assert from 'node:assert';
+import { type Scenario } from './types';
 import { UI } from './ui';
 
 const workbenchLoads: Scenario = {

@@ -1,6 +1,6 @@
 // /v1/files: upload (streamed, encrypted), metadata, content download, delete, list.
-import type { ServerResponse } from 'http';
-import { HttpError, badRequest, notFound } from '../httpErrors';
+import type { ServerResponse } from 'node:http';
+import { type HttpError, badRequest, notFound } from '../httpErrors';
 import { parseUpload } from '../multipartUpload';
 import { pageOf, parsePageParams } from '../pagination';
 import { newId, UPLOAD_PURPOSES, type FilePurpose, type FileRecord } from '../records';

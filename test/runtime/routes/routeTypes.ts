@@ -1,6 +1,6 @@
 // What a route is: a GET/DELETE handler that replies, or a POST split into prepare (read) and commit.
-import type { IncomingMessage, ServerResponse } from 'http';
-import { createHash } from 'crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
 import type { FaultState } from '../faults';
 import { HttpError, badRequest } from '../httpErrors';
 import type { RuntimeCore } from '../runtimeCore';

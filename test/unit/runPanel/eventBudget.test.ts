@@ -1,5 +1,5 @@
 // The per-event budget: what is cut, how the cut shows, and that cutting twice changes nothing.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { boundEvent, DEFAULT_EVENT_BUDGET, jsonBytes, truncationMark, utf8Length } from '../../../src/runPanel/eventBudget';
 import { ev } from '../webview/fixtures';
 

@@ -1,6 +1,6 @@
 // "Copy event" / "Open event as JSON" for an event the panel keeps cut: the whole event is read
 // again from the reference runtime's resumable log, exactly as the server sent it.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { RunEventSubscription } from '../../../src/api/events';
 import { silentLogger } from '../../../src/api/logger';
 import { fullEvent } from '../../../src/runPanel/fullEvent';

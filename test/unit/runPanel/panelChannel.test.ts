@@ -1,5 +1,5 @@
 // The host's wire to a webview: nothing before `ready`, a reset first, then rate-limited batches.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { PanelChannel } from '../../../src/runPanel/panelChannel';
 import type { HostMessage } from '../../../src/runPanel/protocol';
 import { ev } from '../webview/fixtures';

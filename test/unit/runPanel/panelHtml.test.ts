@@ -1,5 +1,5 @@
 // The panel's HTML: a CSP that allows no network and only the nonce'd script.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { contentSecurityPolicy, panelHtml } from '../../../src/runPanel/panelHtml';
 import { parsePersistedState } from '../../../src/runPanel/persistedState';
 import { isRunId, parseWebviewMessage } from '../../../src/runPanel/protocol';

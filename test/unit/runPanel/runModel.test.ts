@@ -1,5 +1,5 @@
 // The compacted run model: per-step aggregates, a bounded raw window, no event counted twice.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { RunModel, fieldText } from '../../../src/runPanel/runModel';
 import { ev, recordedRun } from '../webview/fixtures';
 

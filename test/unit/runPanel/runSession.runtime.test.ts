@@ -1,6 +1,6 @@
 // A watched run end to end on the host side: the reference runtime over HTTP, the real client
 // and subscription, streams dropped at random; every event reaches the webview exactly once.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { ApiClient } from '../../../src/api/client';
 import { RunEventSubscription } from '../../../src/api/events';
 import { describeError, isApiError } from '../../../src/api/errors';

@@ -1,6 +1,6 @@
 // A watched run on the host: stream -> compacted model -> batched webview messages; retry,
 // sign-in failures, the end of the run with its artifacts, restore after a reload, close.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { RunSession, type RunPanelClient } from '../../../src/runPanel/runSession';
 import { DEFAULT_UI_STRINGS, type HostMessage } from '../../../src/runPanel/protocol';
 import { RunModel } from '../../../src/runPanel/runModel';

@@ -1,5 +1,5 @@
 // Approvals: the built-in agent asks before writing, waits, and goes on after a decision or expiry.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, createTask, decide, errorOf, pendingApproval, readEvents, runToEnd, untilRunStatus, uploadOk } from './runtimeTestKit';
 

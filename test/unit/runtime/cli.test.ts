@@ -1,8 +1,8 @@
 // The sandbox CLI: starts on the port asked for, prints URL and keys, seeds once, stops on SIGTERM.
-import * as assert from 'assert';
-import { spawn, type ChildProcess } from 'child_process';
-import * as fs from 'fs';
-import * as path from 'path';
+import * as assert from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { tempDir, waitFor } from './runtimeTestKit';
 
 const CLI = path.join(__dirname, '..', '..', 'runtime', 'cli.js');

@@ -1,9 +1,9 @@
 // The README's curl story, walked with the real curl binary against a runtime on a free port.
-import * as assert from 'assert';
-import { execFile } from 'child_process';
-import * as fs from 'fs';
-import * as path from 'path';
-import { promisify } from 'util';
+import * as assert from 'node:assert';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { tempDir } from './runtimeTestKit';
 

@@ -1,8 +1,8 @@
 // A runtime restarted on the same data directory keeps records, blobs, event logs and idempotency keys.
-import * as assert from 'assert';
-import { execFile } from 'child_process';
-import * as fs from 'fs';
-import * as path from 'path';
+import * as assert from 'node:assert';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { startRuntime } from '../../runtime/index';
 import { call, createTask, decide, pendingApproval, readEvents, runToEnd, tempDir, untilRunStatus, upload, uploadOk, waitFor } from './runtimeTestKit';
 

@@ -1,6 +1,6 @@
 // GET /v1/runs/{id}/events: SSE framing, resume with after, live tail, keep-alives, terminal then close.
-import * as assert from 'assert';
-import * as http from 'http';
+import * as assert from 'node:assert';
+import * as http from 'node:http';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, errorOf, readEvents, waitFor } from './runtimeTestKit';
 

@@ -1,6 +1,6 @@
 // Every fault switch, set through options, setFaults and the admin HTTP endpoint.
-import * as assert from 'assert';
-import * as http from 'http';
+import * as assert from 'node:assert';
+import * as http from 'node:http';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, createTask, errorOf, readEvents, runToEnd, upload, uploadOk } from './runtimeTestKit';
 

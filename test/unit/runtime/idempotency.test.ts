@@ -1,8 +1,8 @@
 // Idempotency-Key on POST: replay of the first response, 409 for a different request or one in flight.
-import * as assert from 'assert';
-import * as fs from 'fs';
-import * as http from 'http';
-import * as path from 'path';
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, errorOf, upload, uploadOk, waitFor } from './runtimeTestKit';
 

@@ -1,5 +1,5 @@
 // Cursor pagination on every list: limit default 25 and max 100, unknown cursors, newest first, stability.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, createTask, errorOf, runToEnd, uploadOk } from './runtimeTestKit';
 

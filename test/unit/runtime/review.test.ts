@@ -1,5 +1,5 @@
 // Reviewing what a run produced: revised attachments (source_file_id) and one unified patch over them.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { applyPatch, parsePatch } from 'diff';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, createTask, runToEnd, uploadOk } from './runtimeTestKit';

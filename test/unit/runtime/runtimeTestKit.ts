@@ -1,8 +1,8 @@
 // Helpers for the runtime's tests: plain HTTP calls, uploads, and a raw SSE reader over node:http.
-import * as fs from 'fs';
-import * as http from 'http';
-import * as os from 'os';
-import * as path from 'path';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { RuntimeHandle } from '../../runtime/index';
 
 export interface CallResult {

@@ -1,5 +1,5 @@
 // Steering runs: cancel, resume after the last completed step, fork from a point of the log.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, createTask, errorOf, readEvents, runToEnd, uploadOk, type SseReading } from './runtimeTestKit';
 

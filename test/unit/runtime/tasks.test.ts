@@ -1,5 +1,5 @@
 // POST /v1/tasks validation, and the built-in agent's run: events over real content, artifacts, statuses.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, createTask, errorOf, readEvents, runToEnd, uploadOk } from './runtimeTestKit';
 

@@ -1,9 +1,9 @@
 // The 512 MB upload limit: 413 as soon as the file passes it, the read stopped, nothing kept.
-import * as assert from 'assert';
-import * as fs from 'fs';
-import * as http from 'http';
-import * as path from 'path';
-import { Readable } from 'stream';
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { Readable } from 'node:stream';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, safeJson } from './runtimeTestKit';
 

@@ -1,5 +1,5 @@
 // Spend: each agent run carries its cost; GET /v1/usage sums this month's and shows the quota.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, createTask, runToEnd, uploadOk } from './runtimeTestKit';
 

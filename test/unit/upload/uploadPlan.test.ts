@@ -1,8 +1,8 @@
 // The batch upload planner: what is sent, what is refused before anything is sent, and why.
-import * as assert from 'assert';
-import { promises as fs } from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import * as assert from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { MAX_UPLOAD_BYTES } from '../../../src/api/types';
 import { listFolder, planUpload } from '../../../src/upload/uploadPlan';
 

@@ -1,5 +1,5 @@
 // What rows and header facts say: durations, placeholders, live elapsed time, unknown kinds.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { applyEvents, initialState } from '../../../src/webview/reducer';
 import { elapsedMs, fieldsText, rowView, statusIcon, totalDurationMs } from '../../../src/webview/format';
 import { ev } from './fixtures';

@@ -1,7 +1,7 @@
 // The run panel's page in headless Chromium: renders a recorded stream, treats every server
 // string as text, follows the newest event until the user scrolls up, filters, and talks to
 // the host only through messages.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState, type WireEvent } from '../../../src/runPanel/protocol';
 import { emptySnapshot, ev, recordedRun } from './fixtures';
 import { launchBrowser, openPanelPage, type PanelPage } from './pageHarness';

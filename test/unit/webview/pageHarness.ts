@@ -1,9 +1,9 @@
 // Loads the run panel's webview script in headless Chromium with a stub acquireVsCodeApi (a
 // CSP-free harness page), for the page tests and the benchmark. Builds src/webview/main.ts
 // with esbuild so it needs no prior `npm run compile`.
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { HostMessage, WebviewMessage } from '../../../src/runPanel/protocol';

@@ -1,5 +1,5 @@
 // The run panel's view model: events in stream order become rows nested under their steps.
-import * as assert from 'assert';
+import * as assert from 'node:assert';
 import { applyEvents, initialState, kindsSeen, OTHER_KINDS, reduce, setFilter, type TimelineState } from '../../../src/webview/reducer';
 import { RunModel } from '../../../src/runPanel/runModel';
 import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/protocol';

@@ -1,6 +1,6 @@
 // A scenario's own view of the reference runtime over HTTP, to set up data and to check on the
 // server what the UI did (never through the extension).
-import { RuntimeHandle } from '../../../runtime';
+import { type RuntimeHandle } from '../../../runtime';
 
 export interface FileRecord {
   id: string;

@@ -1,9 +1,9 @@
 // A finished run's artifacts from the Tasks view: one opened in an editor, one saved into the
 // workspace through the save dialog.
-import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
-import { Scenario, ScenarioContext } from '../types';
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
 import { createTask, getRun, listArtifacts, TERMINAL, until, type ArtifactRecord } from './api';
 

@@ -1,6 +1,6 @@
 // Delete an uploaded file from the Files view (with the confirmation).
-import * as assert from 'assert';
-import { Scenario } from '../types';
+import * as assert from 'node:assert';
+import { type Scenario } from '../types';
 import { UI } from '../ui';
 import { fileStatus, until, uploadFile } from './api';
 

@@ -1,6 +1,6 @@
 // The user stories of issue 7, each from a fresh user data folder: sign in, upload and attach,
 // watch a run (live, through a dropped stream, across a window reload), artifacts, delete, 401.
-import { Scenario } from '../types';
+import { type Scenario } from '../types';
 import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
 import { hostileServer } from './hostile';

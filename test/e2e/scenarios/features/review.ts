@@ -2,11 +2,11 @@
 // built-in agent revises them, Review Changes on the run row opens one multi-file diff; one
 // hunk applied from the quick pick, undone, then all applied. A file edited after upload gets
 // the three-way view, its conflict shown and kept as the user's version.
-import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { RuntimeHandle } from '../../../runtime';
-import { Scenario, ScenarioContext } from '../types';
+import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
 import { docsShot } from './docsImages';
 import { getRun, listTasks, TERMINAL, until } from './api';

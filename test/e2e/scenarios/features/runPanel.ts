@@ -1,8 +1,8 @@
 // Reading the run panel (a webview): the sequences of its rendered event rows, whether it ever
 // showed "reconnecting", and the comparison with the server's own event log.
-import * as assert from 'assert';
-import { Frame } from 'playwright-core';
-import { Workbench } from '../../harness/workbench';
+import * as assert from 'node:assert';
+import { type Frame } from 'playwright-core';
+import { type Workbench } from '../../harness/workbench';
 import { UI } from '../ui';
 
 /** The webview frame of the run panel, once it has rendered at least one event row. */

@@ -1,8 +1,8 @@
 // Signing in through the input box from the Files view's welcome content; the empty welcome follows.
-import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
-import { Scenario } from '../types';
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type Scenario } from '../types';
 import { UI } from '../ui';
 
 export const signIn: Scenario = {

@@ -1,8 +1,8 @@
 // Steering in code-server (issue #12): cancel a live run from the panel; approve a pending tool
 // call from the notification and see the run go on; deny one from the "Needs You" list and see
 // the skip recorded in the timeline; fork from a step with instructions and watch the new run.
-import * as assert from 'assert';
-import { Scenario, ScenarioContext } from '../types';
+import * as assert from 'node:assert';
+import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
 import { runPanelFrame, waitForRow } from './runPanel';
 

@@ -2,7 +2,7 @@
 // dark and high-contrast themes, and once in German (code-server --locale de: the extension's
 // manifest and l10n bundle in German): the panel renders with each theme's colours, and the shots
 // of it are the README's pictures (copied to docs/images/ when E2E_DOCS_IMAGES=1).
-import { Scenario, ScenarioContext } from '../types';
+import { type Scenario, type ScenarioContext } from '../types';
 import { UI, UI_DE } from '../ui';
 import { createTask, getRun, TERMINAL, until, uploadFile } from './api';
 import { docsShot } from './docsImages';

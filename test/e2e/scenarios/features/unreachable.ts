@@ -1,6 +1,6 @@
 // A service that cannot be reached: each view shows its "cannot be reached" welcome with Retry
 // and Open Settings, and the status bar says offline; nothing is shown as an error toast.
-import { Scenario } from '../types';
+import { type Scenario } from '../types';
 import { UI } from '../ui';
 
 export const unreachableWelcome: Scenario = {

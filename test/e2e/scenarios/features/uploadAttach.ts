@@ -1,8 +1,8 @@
 // Select two workspace files in the Explorer, right-click, Upload and Attach to New Task, type
 // the objective: the server has one task attaching both files, and the sidebar shows the task,
 // then its run, then the run's artifacts.
-import * as assert from 'assert';
-import { Scenario } from '../types';
+import * as assert from 'node:assert';
+import { type Scenario } from '../types';
 import { UI } from '../ui';
 import { getRun, listArtifacts, listFiles, listTasks, TERMINAL, until } from './api';
 

@@ -1,7 +1,7 @@
 // A wrong API key (handed over in the environment) prompts the user once, however many
 // requests fail, and signing in with the right key recovers.
-import * as assert from 'assert';
-import { Scenario } from '../types';
+import * as assert from 'node:assert';
+import { type Scenario } from '../types';
 import { UI } from '../ui';
 import { until } from './api';
 
