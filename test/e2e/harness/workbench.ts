@@ -118,6 +118,25 @@ export class Workbench {
     return row;
   }
 
+  /**
+   * Selects these Explorer rows together and returns them. A click opens the file in an editor,
+   * and when that editor opens the Explorer reveals (and selects) its file again, which can undo a
+   * Ctrl+click made meanwhile: so wait for the first file's editor before adding the others, and
+   * check that every row ends up selected.
+   */
+  async selectExplorerRows(labels: readonly string[]): Promise<Locator[]> {
+    const rows: Locator[] = [];
+    for (const label of labels) rows.push(await this.explorerRow(label));
+    for (let attempt = 0; ; attempt++) {
+      await rows[0].click();
+      await this.waitForEditorTab(labels[0]);
+      for (const row of rows.slice(1)) await row.click({ modifiers: ['Control'] });
+      const selected = await Promise.all(rows.map((r) => r.getAttribute('aria-selected')));
+      if (selected.every((s) => s === 'true')) return rows;
+      if (attempt >= 3) throw new Error(`the Explorer did not keep ${labels.join(', ')} selected together`);
+    }
+  }
+
   /** Right-clicks `row` and chooses `item` in its context menu. */
   async contextMenu(row: Locator, item: string | RegExp): Promise<void> {
     await row.click({ button: 'right' });

@@ -40,10 +40,7 @@ async function revisions(runtime: RuntimeHandle, runId: string): Promise<Revisio
 /** Explorer: select `names`, Upload and Attach to New Task, wait for the run to end on the server. */
 async function uploadAttachAndFinish(ctx: ScenarioContext, names: string[], objective: string): Promise<string> {
   const { workbench, runtime } = ctx;
-  const rows = [];
-  for (const name of names) rows.push(await workbench.explorerRow(name));
-  await rows[0].click();
-  for (const row of rows.slice(1)) await row.click({ modifiers: ['Control'] });
+  const rows = await workbench.selectExplorerRows(names);
   await workbench.contextMenu(rows[rows.length - 1], UI.menu.uploadAndAttach);
   await workbench.answerInput(UI.objectivePrompt, objective);
   const task = await until('the task on the server', async () => (await listTasks(runtime)).find((t) => t.objective === objective));

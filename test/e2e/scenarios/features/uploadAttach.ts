@@ -14,10 +14,7 @@ export const uploadAndAttach: Scenario = {
   files: { 'report.md': '# Quarterly report\n\nRevenue grew.\n', 'notes.md': '# Notes\n\nAsk about hiring.\n' },
   runtime: { eventDelayMs: 20 },
   async run({ workbench, runtime, shot }) {
-    const first = await workbench.explorerRow('notes.md');
-    const second = await workbench.explorerRow('report.md');
-    await first.click();
-    await second.click({ modifiers: ['Control'] });
+    const [, second] = await workbench.selectExplorerRows(['notes.md', 'report.md']);
     await workbench.contextMenu(second, UI.menu.uploadAndAttach);
     await workbench.answerInput(UI.objectivePrompt, OBJECTIVE);
 
