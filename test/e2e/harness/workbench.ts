@@ -121,8 +121,9 @@ export class Workbench {
   /**
    * Selects these Explorer rows together and returns them. A click opens the file in an editor,
    * and when that editor opens the Explorer reveals (and selects) its file again, which can undo a
-   * Ctrl+click made meanwhile: so wait for the first file's editor before adding the others, and
-   * check that every row ends up selected.
+   * Ctrl+click made meanwhile (seen in CI: one file of two uploaded). Scenarios that multi-select
+   * turn `explorer.autoReveal` off; this also waits for the first file's editor before adding the
+   * others, and checks that every row ends up selected.
    */
   async selectExplorerRows(labels: readonly string[]): Promise<Locator[]> {
     const rows: Locator[] = [];

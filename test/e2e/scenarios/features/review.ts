@@ -63,6 +63,9 @@ async function reviewFromRunRow(ctx: ScenarioContext, objective: string): Promis
   await workbench.waitForEditorTab(UI.reviewEditorTitle);
 }
 
+/** See Workbench.selectExplorerRows: an editor opening must not re-select its file under a Ctrl+click. */
+const EXPLORER_MULTI_SELECT = { 'explorer.autoReveal': false };
+
 const EDITOR_LINES = '.part.editor .editor-instance .monaco-editor .view-lines';
 
 /** The agent's middle-line mark, to tell one hunk from all of them. */
@@ -95,6 +98,7 @@ export const reviewChanges: Scenario = {
   id: 'review-changes',
   title: 'Review Changes on a run: the multi-file diff, one hunk from the quick pick, undo, apply all',
   files: { 'review-a.md': A, 'review-b.md': B },
+  settings: EXPLORER_MULTI_SELECT,
   runtime: { eventDelayMs: 0 },
   async run(ctx) {
     const { workbench, page, runtime, shot } = ctx;

@@ -13,6 +13,8 @@ export const uploadAndAttach: Scenario = {
   title: 'explorer "Upload and Attach to New Task..." on two files: one task with both, its run, then its artifacts',
   files: { 'report.md': '# Quarterly report\n\nRevenue grew.\n', 'notes.md': '# Notes\n\nAsk about hiring.\n' },
   runtime: { eventDelayMs: 20 },
+  // See Workbench.selectExplorerRows: an editor opening must not re-select its file under a Ctrl+click.
+  settings: { 'explorer.autoReveal': false },
   async run({ workbench, runtime, shot }) {
     const [, second] = await workbench.selectExplorerRows(['notes.md', 'report.md']);
     await workbench.contextMenu(second, UI.menu.uploadAndAttach);
