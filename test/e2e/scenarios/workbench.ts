@@ -22,13 +22,14 @@ const workbenchLoads: Scenario = {
 
 const containerAndViews: Scenario = {
   id: 'activity-bar-container',
-  title: 'the "Agent Runtime" activity-bar container shows its views Files and Tasks',
+  title: 'the "Agent Runtime" activity-bar container shows its views Needs You, Files and Tasks',
   async run({ workbench, shot }) {
     await workbench.openContainer(UI.container);
     assert.strictEqual((await workbench.sidebarTitle()).toLowerCase(), UI.container.toLowerCase());
-    await workbench.view(UI.filesView).waitFor({ timeout: workbench.timeoutMs });
-    await workbench.view(UI.tasksView).waitFor({ timeout: workbench.timeoutMs });
-    assert.deepStrictEqual(await workbench.viewNames(), [UI.filesView, UI.tasksView]);
+    // Needs You shows once the extension has set agentRuntime.signedIn (it is signed in through
+    // the environment here): wait for every view before reading their order.
+    for (const name of [UI.steering.needsYouView, UI.filesView, UI.tasksView]) await workbench.view(name).waitFor({ timeout: workbench.timeoutMs });
+    assert.deepStrictEqual(await workbench.viewNames(), [UI.steering.needsYouView, UI.filesView, UI.tasksView]);
     await shot('container');
   },
 };
