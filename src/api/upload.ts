@@ -69,6 +69,31 @@ function checkedPurpose(opts: UploadOptions): FilePurpose {
   return purpose;
 }
 
+type MultipartFrame = ReturnType<typeof buildMultipartFrame>;
+
+/**
+ * The multipart framing both sources share (a file on disk, bytes in memory): the headers with
+ * the exact length, and a body that yields the frame's head, the content, then its tail.
+ */
+function framed(
+  purpose: FilePurpose,
+  filename: string,
+  size: number,
+  opts: UploadOptions,
+  body: (signal: AbortSignal, frame: MultipartFrame) => AsyncIterable<Uint8Array>,
+): PreparedUpload {
+  const frame = buildMultipartFrame({ purpose }, { field: 'file', filename, contentType: opts.contentType ?? contentTypeFor(filename) });
+  return {
+    size,
+    filename,
+    headers: {
+      'content-type': frame.contentType,
+      'content-length': String(frame.head.length + size + frame.tail.length),
+    },
+    body: (signal) => body(signal, frame),
+  };
+}
+
 function checkSize(name: string, size: number, opts: UploadOptions): void {
   const limit = opts.maxBytes ?? MAX_UPLOAD_BYTES;
   if (size > limit) {
@@ -86,16 +111,8 @@ export function prepareBytesUpload(bytes: Uint8Array, opts: UploadOptions & { fi
   if (filename.trim() === '') throw invalid('The file name is empty.');
   const size = bytes.byteLength;
   checkSize(filename, size, opts);
-  const frame = buildMultipartFrame({ purpose }, { field: 'file', filename, contentType: opts.contentType ?? contentTypeFor(filename) });
   const onProgress = opts.onProgress;
-  return {
-    size,
-    filename,
-    headers: {
-      'content-type': frame.contentType,
-      'content-length': String(frame.head.length + size + frame.tail.length),
-    },
-    async *body(signal: AbortSignal) {
+  return framed(purpose, filename, size, opts, async function* (signal, frame) {
       yield frame.head;
       onProgress?.(0, size);
       for (let sent = 0; sent < size; ) {
@@ -106,8 +123,7 @@ export function prepareBytesUpload(bytes: Uint8Array, opts: UploadOptions & { fi
         onProgress?.(sent, size);
       }
       yield frame.tail;
-    },
-  };
+  });
 }
 
 /** Runs every check that can fail without the network and frames the body. */
@@ -139,16 +155,8 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
     throw fsProblem(err, name);
   }
 
-  const frame = buildMultipartFrame({ purpose }, { field: 'file', filename, contentType: opts.contentType ?? contentTypeFor(filename) });
   const onProgress = opts.onProgress;
-  return {
-    size,
-    filename,
-    headers: {
-      'content-type': frame.contentType,
-      'content-length': String(frame.head.length + size + frame.tail.length),
-    },
-    async *body(signal: AbortSignal) {
+  return framed(purpose, filename, size, opts, async function* (signal, frame) {
       const cancelled = () => new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
       let handle;
       try {
@@ -187,6 +195,5 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
       } finally {
         await handle.close();
       }
-    },
-  };
+  });
 }
