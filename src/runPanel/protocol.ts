@@ -1,5 +1,8 @@
 // The typed messages between the run panel's host (src/runPanel) and its webview (src/webview),
 // and the shapes both sides share. Pure types and constants: no vscode, no Node, no DOM.
+import { parseLogFilter, MAX_QUERY_CHARS, type LogFilter } from './logQuery';
+
+export type { LogFilter } from './logQuery';
 
 /** One run event as it crosses to the webview: the event name and its data object. */
 export interface WireEvent {
@@ -123,7 +126,25 @@ export type HostMessage =
   | { type: 'events'; events: WireEvent[]; batch?: number }
   | { type: 'info'; info: RunInfo }
   | { type: 'connection'; connection: ConnectionView }
-  | { type: 'artifacts'; artifacts: ArtifactsView };
+  | { type: 'artifacts'; artifacts: ArtifactsView }
+  /**
+   * The answer to the webview's `page`: events of the whole log (the host keeps it, src/runLog)
+   * that pass the filter, in sequence order. `before` / `after`: more such events exist on that
+   * side. `total`: how many events pass the filter in the whole log, when the host knows it.
+   */
+  | { type: 'page'; requestId: number; events: WireEvent[]; before: boolean; after: boolean; total?: number }
+  /**
+   * Progress and result of a `find`, possibly several messages per request (the last has
+   * `done`). `sequence`: the match to show (absent while none is found, or when there is none);
+   * `ordinal`: its 1-based place among all matches once counted; `count`: matches counted so far;
+   * `scanned` of `total`: events searched.
+   */
+  | { type: 'found'; requestId: number; sequence?: number; ordinal?: number; count: number; scanned: number; total: number; done: boolean }
+  /** Show this event (a link from elsewhere: the URI handler, a notification, the tree). */
+  | { type: 'reveal'; sequence: number };
+
+/** The most events one `page` request may ask for. */
+export const MAX_PAGE_EVENTS = 500;
 
 /** Webview -> host. */
 export type WebviewMessage =
@@ -140,7 +161,23 @@ export type WebviewMessage =
   /** Steering: the host confirms and asks for instructions or a note itself. */
   | { type: 'cancel' | 'resume' | 'review' }
   | { type: 'fork'; sequence: number }
-  | { type: 'decide'; approvalId: string; decision: 'approve' | 'deny' };
+  | { type: 'decide'; approvalId: string; decision: 'approve' | 'deny' }
+  /**
+   * Events of the whole log that pass `filter`: up to `limit` before (older than) `sequence`,
+   * after (newer than) it, or around it (it included when it passes). Answered by `page`.
+   */
+  | { type: 'page'; requestId: number; sequence: number; direction: 'before' | 'after' | 'around'; limit: number; filter: LogFilter }
+  /**
+   * Search the whole log (events passing `filter`) for `query` (logQuery.ts matchesQuery), the
+   * next match after `from` or the previous one before it, wrapping; counts all matches on the
+   * way. A new find supersedes the running one. Answered by `found`.
+   */
+  | { type: 'find'; requestId: number; query: string; filter: LogFilter; from: number; direction: 'next' | 'prev' }
+  /** Stop a running find (the find bar closed). */
+  | { type: 'stopFind' }
+  /** The whole run to a file the user picks (Markdown transcript or JSON lines), or as text in an editor. */
+  | { type: 'export'; format: 'markdown' | 'jsonl' }
+  | { type: 'openTranscript' };
 
 /** What the webview keeps with vscode.setState, and what the serializer restores a panel from. */
 export interface PersistedState {
@@ -148,6 +185,9 @@ export interface PersistedState {
   lastSequence: number;
   objective?: string;
   snapshot?: RunSnapshot;
+  /** The panel's filter and search text, restored with it. */
+  filter?: LogFilter;
+  query?: string;
 }
 
 export const RUN_PANEL_VIEW_TYPE = 'agentRuntime.run';
@@ -192,6 +232,26 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
         return { type: 'decide', approvalId: m.approvalId, decision: m.decision };
       }
       return undefined;
+    case 'page': {
+      const filter = parseLogFilter(m.filter);
+      if (!isRequestId(m.requestId) || !isSequence(m.sequence, true) || !filter) return undefined;
+      if (m.direction !== 'before' && m.direction !== 'after' && m.direction !== 'around') return undefined;
+      if (typeof m.limit !== 'number' || !Number.isSafeInteger(m.limit) || m.limit < 1 || m.limit > MAX_PAGE_EVENTS) return undefined;
+      return { type: 'page', requestId: m.requestId, sequence: m.sequence, direction: m.direction, limit: m.limit, filter };
+    }
+    case 'find': {
+      const filter = parseLogFilter(m.filter);
+      if (!isRequestId(m.requestId) || !isSequence(m.from, true) || !filter) return undefined;
+      if (typeof m.query !== 'string' || m.query.length > MAX_QUERY_CHARS) return undefined;
+      if (m.direction !== 'next' && m.direction !== 'prev') return undefined;
+      return { type: 'find', requestId: m.requestId, query: m.query, filter, from: m.from, direction: m.direction };
+    }
+    case 'stopFind':
+    case 'openTranscript':
+      return { type: m.type };
+    case 'export':
+      if (m.format === 'markdown' || m.format === 'jsonl') return { type: 'export', format: m.format };
+      return undefined;
     case 'copyEvent':
     case 'openEvent':
       if (typeof m.sequence === 'number' && Number.isSafeInteger(m.sequence) && m.sequence > 0) return { type: m.type, sequence: m.sequence };
@@ -199,6 +259,15 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     default:
       return undefined;
   }
+}
+
+function isRequestId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** A sequence as a message may name it; 0 ("before the first event") only where `zero` allows. */
+function isSequence(value: unknown, zero: boolean): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && (zero ? value >= 0 : value > 0);
 }
 
 /**

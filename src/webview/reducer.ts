@@ -101,6 +101,11 @@ export function reduce(state: TimelineState, message: HostMessage): Change {
     case 'artifacts':
       state.artifacts = message.artifacts;
       return { ...NO_CHANGE, artifacts: true };
+    case 'page':
+    case 'found':
+    case 'reveal':
+      // Not part of the model: main.ts handles them (the log window and the find bar).
+      return NO_CHANGE;
   }
 }
 
