@@ -7,6 +7,7 @@ import { hostileServer } from './hostile';
 import { reviewChanges, reviewChangesThreeWay } from './review';
 import { signIn } from './signIn';
 import { STEERING_SCENARIOS } from './steering';
+import { STEERING_PICTURE_SCENARIOS } from './steeringPictures';
 import { uploadAndAttach } from './uploadAttach';
 import { runPanelDark, runPanelGerman, runPanelHighContrast, runPanelLight } from './themes';
 import { unreachableWelcome } from './unreachable';
@@ -32,4 +33,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   reviewChanges,
   reviewChangesThreeWay,
   ...STEERING_SCENARIOS,
+  ...STEERING_PICTURE_SCENARIOS,
 ];
