@@ -2,12 +2,14 @@
 // for a file changed since upload the as-sent pairs of the three-way view), a single-file diff,
 // and the conflicts marked. Without `vscode.changes`, a quick pick of files each opening a diff.
 import * as vscode from 'vscode';
+import { shortenText } from '../common/format';
 import { inert } from '../common/inertText';
 import type { ReviewedFile, ReviewSession } from './reviewSession';
 
 /** One multi-file diff editor; without `vscode.changes`, a quick pick of files each opening a diff. */
 export async function openDiffs(session: ReviewSession, files: readonly ReviewedFile[]): Promise<void> {
-  const title = vscode.l10n.t('Changes by run {0}', inert(session.runId));
+  // The objective is what the user recognises; the run id only when the server did not tell it.
+  const title = session.objective ? vscode.l10n.t('Changes for “{0}”', inert(shortenText(session.objective, 80))) : vscode.l10n.t('Changes by run {0}', inert(session.runId));
   const entries: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
   for (const f of files) {
     entries.push([f.uri, f.uri, f.agentUri]);

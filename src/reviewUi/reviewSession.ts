@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
 import { describeErrorForUser } from '../common/errorText';
-import type { ArtifactRecord } from '../api/types';
+import type { ArtifactRecord, TaskRecord } from '../api/types';
 import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../review';
 import type { FileChange, FileReview, OriginLookup, ReviewProblem, TaskAttachment } from '../review';
 import { reviewUri, type ReviewContent } from './reviewContent';
@@ -28,6 +28,8 @@ export interface ReviewedFile {
 
 export interface ReviewSession {
   runId: string;
+  /** The task's objective (the editors' title), when the server told it. */
+  objective?: string;
   files: ReviewedFile[];
   problems: ReviewProblem[];
   /** Every artifact of the run (the plain open/save actions are offered for those not reviewable). */
@@ -48,7 +50,8 @@ export async function loadSession(sources: SessionSources, runId: string, signal
     report(vscode.l10n.t('{0} outputs listed', artifacts.length));
   }
   const needsAttachments = artifacts.some((a) => classifyArtifact(a, originOf).kind === 'patch');
-  const attachments = needsAttachments ? await attachmentsOf(client, runId, signal) : undefined;
+  const task = await taskOf(client, runId, signal);
+  const attachments = needsAttachments ? await attachmentsOf(client, task, signal) : undefined;
   const changeSet = await buildChangeSet(artifacts, {
     originOf,
     attachments,
@@ -58,7 +61,8 @@ export async function loadSession(sources: SessionSources, runId: string, signal
   });
   signal.throwIfAborted();
   sources.content.forgetRun(runId);
-  const session: ReviewSession = { runId, files: [], problems: changeSet.problems, artifacts };
+  const objective = typeof task?.objective === 'string' && task.objective.trim() ? task.objective : undefined;
+  const session: ReviewSession = { runId, objective, files: [], problems: changeSet.problems, artifacts };
   const openFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
   for (const change of changeSet.files) {
     report(vscode.l10n.t('Comparing {0}', change.origin.relativePath));
@@ -118,11 +122,21 @@ export async function readWorkspace(uri: vscode.Uri): Promise<Uint8Array | undef
   return disk === undefined && !doc.isDirty ? undefined : Buffer.from(doc.getText(), 'utf8');
 }
 
-async function attachmentsOf(client: ApiClient, runId: string, signal: AbortSignal): Promise<TaskAttachment[] | undefined> {
+/** The run's task (its objective titles the editors; its attachments place patches); undefined when unreadable. */
+async function taskOf(client: ApiClient, runId: string, signal: AbortSignal): Promise<TaskRecord | undefined> {
   try {
     const run = await client.getRun(runId, { signal });
     if (typeof run.task_id !== 'string') return undefined;
-    const task = await client.getTask(run.task_id, { signal });
+    return await client.getTask(run.task_id, { signal });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return undefined;
+  }
+}
+
+async function attachmentsOf(client: ApiClient, task: TaskRecord | undefined, signal: AbortSignal): Promise<TaskAttachment[] | undefined> {
+  if (!task) return undefined;
+  try {
     const list = Array.isArray(task.attachments) ? task.attachments : [];
     const out: TaskAttachment[] = [];
     for (const att of list) {

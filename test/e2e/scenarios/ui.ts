@@ -28,7 +28,8 @@ export const UI = {
     reviewChanges: 'Review Changes',
   },
   /** Review Changes: the multi-file diff editor's title and the notification's buttons. */
-  reviewEditorTitle: /Changes by run/,
+  /** The multi-diff editor's tab names the task's objective (not the run id). */
+  reviewEditorTitle: (objective: string) => new RegExp(`Changes for “${objective.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}”`),
   review: {
     applyAll: 'Apply All',
     choose: 'Choose Changes...',

@@ -60,7 +60,7 @@ async function reviewFromRunRow(ctx: ScenarioContext, objective: string): Promis
   // The task's only run: rows are labelled "Run 1", "Run 2"... once the task's runs are listed.
   const runRow = await workbench.treeRow(UI.tasksView, /Run 1(?!\d)/);
   await workbench.contextMenu(runRow, UI.menu.reviewChanges);
-  await workbench.waitForEditorTab(UI.reviewEditorTitle);
+  await workbench.waitForEditorTab(UI.reviewEditorTitle(objective));
 }
 
 /** See Workbench.selectExplorerRows: an editor opening must not re-select its file under a Ctrl+click. */
