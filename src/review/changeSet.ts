@@ -4,6 +4,7 @@ import { applyPatchPart, parsePatchText, unsupportedReason } from './patchFile';
 import type { PatchPart } from './patchFile';
 import { decodeText, encodeText } from './textCodec';
 import type { ReviewArtifact, ReviewProblem, TaskAttachment, UploadOrigin } from './types';
+import { untranslated, type Translate } from '../common/translate';
 
 /**
  * - `revision`: a new version of a file uploaded from this machine (`source_file_id` known).
@@ -53,6 +54,8 @@ export interface ChangeSetSources {
   readAsSent(fileId: string): Promise<Uint8Array>;
   /** Turns a read failure into one sentence; defaults to the error's message. */
   describeError?(err: unknown): string;
+  /** The messages' language (vscode.l10n.t in the extension); English by default. */
+  t?: Translate;
 }
 
 const PATCH_TYPES = new Set(['text/x-diff', 'text/x-patch']);
@@ -83,6 +86,7 @@ export function classifyArtifact(artifact: ReviewArtifact, originOf: OriginLooku
  */
 export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sources: ChangeSetSources): Promise<ChangeSet> {
   const describe = sources.describeError ?? defaultDescribe;
+  const t: Translate = sources.t ?? untranslated;
   const classified = artifacts.map((artifact) => classifyArtifact(artifact, sources.originOf));
   const files: FileChange[] = [];
   const problems: ReviewProblem[] = [];
@@ -101,7 +105,7 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
       code: 'duplicate',
       artifactId,
       file,
-      message: `${origin.relativePath} already has a new version from ${previous}; this one is left out (it is still listed as an output).`,
+      message: t('{0} already has a new version from {1}; this one is left out (it is still listed as an output).', origin.relativePath, previous),
     });
     return true;
   };
@@ -113,7 +117,7 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
     try {
       return await run();
     } catch (err) {
-      problems.push({ code: 'readFailed', artifactId, file, message: `Could not read ${what}: ${describe(err)}` });
+      problems.push({ code: 'readFailed', artifactId, file, message: t('Could not read {0}: {1}', what, describe(err)) });
       return undefined;
     }
   };
@@ -125,7 +129,7 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
         code: 'unknownSource',
         artifactId: artifact.id,
         file: artifact.name,
-        message: `${artifact.name ?? artifact.id} revises a file that was not uploaded from this machine; it is offered as a plain output.`,
+        message: t('{0} revises a file that was not uploaded from this machine; it is offered as a plain output.', artifact.name ?? artifact.id),
       });
     }
     if (item.kind !== 'revision' || !item.origin) continue;
@@ -146,8 +150,8 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
     const label = artifact.name ?? artifact.id;
     const bytes = await read(artifact.id, artifact.name, label, () => sources.readArtifact(artifact));
     if (!bytes) continue;
-    const decoded = decodeText(bytes);
-    const parsed = decoded.ok ? parsePatchText(decoded.value.text) : { ok: false as const, message: `${label} is not a text patch: ${decoded.message}` };
+    const decoded = decodeText(bytes, t);
+    const parsed = decoded.ok ? parsePatchText(decoded.value.text, t) : { ok: false as const, message: t('{0} is not a text patch: {1}', label, decoded.message) };
     if (!parsed.ok) {
       problems.push({ code: 'patchUnparsable', artifactId: artifact.id, file: artifact.name, message: parsed.message });
       continue;
@@ -157,12 +161,12 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
         code: 'noAttachments',
         artifactId: artifact.id,
         file: artifact.name,
-        message: `${label} is a patch, but the task's attachments are not known, so its files cannot be matched to workspace files.`,
+        message: t('{0} is a patch, but the task\'s attachments are not known, so its files cannot be matched to workspace files.', label),
       });
       continue;
     }
     for (const part of parsed.parts) {
-      const change = await changeFromPart(part, artifact, sources, { readAsSent, alreadyTaken, read, problems });
+      const change = await changeFromPart(part, artifact, sources, { readAsSent, alreadyTaken, read, problems, t });
       if (change) add(change);
     }
   }
@@ -175,6 +179,7 @@ interface PatchWalk {
   alreadyTaken(origin: UploadOrigin, artifactId: string, file: string | undefined): boolean;
   read<T>(artifactId: string, file: string | undefined, what: string, run: () => Promise<T>): Promise<T | undefined>;
   problems: ReviewProblem[];
+  t: Translate;
 }
 
 async function changeFromPart(
@@ -184,24 +189,25 @@ async function changeFromPart(
   walk: PatchWalk,
 ): Promise<FileChange | undefined> {
   const { readAsSent, alreadyTaken, read, problems } = walk;
+  const t: Translate = walk.t;
   const name = part.name ?? '(no name)';
   const report = (code: ReviewProblem['code'], message: string) => {
     problems.push({ code, artifactId: artifact.id, file: name, message });
     return undefined;
   };
-  const unsupported = unsupportedReason(part);
+  const unsupported = unsupportedReason(part, t);
   if (unsupported) return report('unsupportedPatch', unsupported);
   const match = matchAttachment(part, sources.attachments ?? [], sources.originOf);
-  if (match.kind === 'none') return report('unknownFile', `The patch changes ${name}, which is not one of the task's attachments.`);
-  if (match.kind === 'many') return report('ambiguousFile', `The patch changes ${name}, but several attachments have that name; it cannot tell which.`);
+  if (match.kind === 'none') return report('unknownFile', t('The patch changes {0}, which is not one of the task\'s attachments.', name));
+  if (match.kind === 'many') return report('ambiguousFile', t('The patch changes {0}, but several attachments have that name; it cannot tell which.', name));
   const origin = sources.originOf(match.fileId);
-  if (!origin) return report('unknownSource', `The patch changes ${name}, which was not uploaded from this machine.`);
+  if (!origin) return report('unknownSource', t('The patch changes {0}, which was not uploaded from this machine.', name));
   if (alreadyTaken(origin, artifact.id, name)) return undefined;
-  const asSent = await read(artifact.id, name, `${name} as it was sent`, () => readAsSent(match.fileId));
+  const asSent = await read(artifact.id, name, t('{0} as it was sent', name), () => readAsSent(match.fileId));
   if (!asSent) return undefined;
-  const decoded = decodeText(asSent);
-  if (!decoded.ok) return report('notText', `${name}: ${decoded.message}`);
-  const applied = applyPatchPart(part, decoded.value.text);
+  const decoded = decodeText(asSent, t);
+  if (!decoded.ok) return report('notText', t('{0}: {1}', name, decoded.message));
+  const applied = applyPatchPart(part, decoded.value.text, t);
   if (!applied.ok) return report('patchDoesNotApply', applied.message);
   return {
     fileId: match.fileId,

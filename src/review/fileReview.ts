@@ -8,6 +8,7 @@ import type { DecodedText, NotTextReason } from './textCodec';
 import { mergeThreeWay } from './threeWay';
 import type { MergeConflict } from './threeWay';
 import type { UploadOrigin } from './types';
+import { untranslated, type Translate } from '../common/translate';
 
 export interface FileReviewInput {
   origin: UploadOrigin;
@@ -16,6 +17,8 @@ export interface FileReviewInput {
   agentBytes: Uint8Array;
   /** The file as sent; needed only when the workspace file changed since the upload. */
   asSentBytes?: Uint8Array;
+  /** The messages' language (vscode.l10n.t in the extension); English by default. */
+  t?: Translate;
 }
 
 export interface ReadyReview {
@@ -54,25 +57,26 @@ export function sha256Hex(bytes: Uint8Array): string {
 /** Never throws; the caller reads the bytes (and, on `needsAsSent`, fetches the upload and asks again). */
 export function reviewFile(input: FileReviewInput): FileReview {
   const { origin } = input;
+  const t: Translate = input.t ?? untranslated;
   if (input.workspaceBytes === undefined) {
-    return { status: 'gone', message: `${origin.relativePath} is no longer in the workspace (deleted or renamed since it was uploaded).` };
+    return { status: 'gone', message: t('{0} is no longer in the workspace (deleted or renamed since it was uploaded).', origin.relativePath) };
   }
-  const workspace = decodeText(input.workspaceBytes);
-  if (!workspace.ok) return { status: 'notText', side: 'workspace', reason: workspace.reason, message: `${origin.relativePath}: ${workspace.message}` };
-  const agent = decodeText(input.agentBytes);
-  if (!agent.ok) return { status: 'notText', side: 'agent', reason: agent.reason, message: `The agent's version of ${origin.relativePath}: ${agent.message}` };
+  const workspace = decodeText(input.workspaceBytes, t);
+  if (!workspace.ok) return { status: 'notText', side: 'workspace', reason: workspace.reason, message: t('{0}: {1}', origin.relativePath, workspace.message) };
+  const agent = decodeText(input.agentBytes, t);
+  if (!agent.ok) return { status: 'notText', side: 'agent', reason: agent.reason, message: t('The agent\'s version of {0}: {1}', origin.relativePath, agent.message) };
 
-  const notes = styleNotes(origin.relativePath, workspace.value, agent.value);
+  const notes = styleNotes(origin.relativePath, workspace.value, agent.value, t);
   const changedSinceUpload = sha256Hex(input.workspaceBytes) !== origin.sha256.toLowerCase();
   let proposed = agent.value.text;
   let conflicts: MergeConflict[] = [];
   let marked: string | undefined;
   if (changedSinceUpload) {
     if (!input.asSentBytes) {
-      return { status: 'needsAsSent', message: `${origin.relativePath} changed since it was uploaded; the file as sent is needed to merge.` };
+      return { status: 'needsAsSent', message: t('{0} changed since it was uploaded; the file as sent is needed to merge.', origin.relativePath) };
     }
-    const asSent = decodeText(input.asSentBytes);
-    if (!asSent.ok) return { status: 'notText', side: 'asSent', reason: asSent.reason, message: `${origin.relativePath} as sent: ${asSent.message}` };
+    const asSent = decodeText(input.asSentBytes, t);
+    if (!asSent.ok) return { status: 'notText', side: 'asSent', reason: asSent.reason, message: t('{0} as sent: {1}', origin.relativePath, asSent.message) };
     const merge = mergeThreeWay(asSent.value.text, workspace.value.text, agent.value.text);
     proposed = merge.text;
     conflicts = merge.conflicts;
@@ -105,13 +109,15 @@ export function applyReviewHunks(review: ReadyReview, chosen: Iterable<string>):
   return encodeText(applyHunks(review.workspace.text, review.hunks, ids), review.workspace);
 }
 
-function styleNotes(name: string, workspace: DecodedText, agent: DecodedText): string[] {
+function styleNotes(name: string, workspace: DecodedText, agent: DecodedText, t: Translate): string[] {
   const notes: string[] = [];
   const eolName = (eol: string) => (eol === '\r\n' ? 'CRLF' : 'LF');
-  if (workspace.mixedEol) notes.push(`${name} mixes CRLF and LF line ends; changed files are written with ${eolName(workspace.eol)} throughout.`);
+  if (workspace.mixedEol) notes.push(t('{0} mixes CRLF and LF line ends; changed files are written with {1} throughout.', name, eolName(workspace.eol)));
   if (agent.eol !== workspace.eol && agent.text.includes('\n')) {
-    notes.push(`The agent's version uses ${eolName(agent.eol)} line ends; ${name} keeps ${eolName(workspace.eol)}.`);
+    notes.push(t('The agent\'s version uses {0} line ends; {1} keeps {2}.', eolName(agent.eol), name, eolName(workspace.eol)));
   }
-  if (agent.bom !== workspace.bom) notes.push(`The agent's version ${agent.bom ? 'adds' : 'drops'} a byte order mark; ${name} keeps its own.`);
+  if (agent.bom !== workspace.bom) {
+    notes.push(agent.bom ? t('The agent\'s version adds a byte order mark; {0} keeps its own.', name) : t('The agent\'s version drops a byte order mark; {0} keeps its own.', name));
+  }
   return notes;
 }

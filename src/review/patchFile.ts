@@ -2,6 +2,7 @@
 // whole change set as one patch ("Save as patch").
 import { applyPatch, createTwoFilesPatch, FILE_HEADERS_ONLY, parsePatch } from 'diff';
 import type { StructuredPatch } from 'diff';
+import { untranslated, type Translate } from '../common/translate';
 
 /** One file's part of a patch. */
 export interface PatchPart {
@@ -19,15 +20,15 @@ export type ParsedPatch = { ok: true; parts: PatchPart[] } | { ok: false; messag
 export type PatchApplied = { ok: true; text: string } | { ok: false; message: string };
 
 /** Parses a unified diff (plain or git-style). Never throws. */
-export function parsePatchText(text: string): ParsedPatch {
+export function parsePatchText(text: string, t: Translate = untranslated): ParsedPatch {
   let patches: StructuredPatch[];
   try {
     patches = parsePatch(text);
   } catch (err) {
-    return { ok: false, message: `The patch cannot be read: ${err instanceof Error ? err.message.trim() : String(err)}.` };
+    return { ok: false, message: t('The patch cannot be read: {0}.', err instanceof Error ? err.message.trim() : String(err)) };
   }
   const parts = patches.filter((p) => p.hunks.length > 0 || p.isBinary || p.isRename || p.isCopy || p.isDelete || p.isCreate).map(toPart);
-  if (parts.length === 0) return { ok: false, message: 'The patch names no file and changes nothing; it is not a unified diff.' };
+  if (parts.length === 0) return { ok: false, message: t('The patch names no file and changes nothing; it is not a unified diff.') };
   return { ok: true, parts };
 }
 
@@ -35,8 +36,8 @@ export function parsePatchText(text: string): ParsedPatch {
  * Applies a file's part to its text as sent (both LF text), exactly: no fuzz, so a part that
  * does not match is refused rather than put in a guessed place. Never throws.
  */
-export function applyPatchPart(part: PatchPart, text: string): PatchApplied {
-  const unsupported = unsupportedReason(part);
+export function applyPatchPart(part: PatchPart, text: string, t: Translate = untranslated): PatchApplied {
+  const unsupported = unsupportedReason(part, t);
   if (unsupported) return { ok: false, message: unsupported };
   const whole = tryApply(text, part.patch);
   if (whole !== false) return { ok: true, text: whole };
@@ -46,17 +47,27 @@ export function applyPatchPart(part: PatchPart, text: string): PatchApplied {
       const hunk = part.patch.hunks[n - 1];
       return {
         ok: false,
-        message: `The patch does not apply to ${part.name ?? 'the file'} as it was sent: change ${n} of ${part.patch.hunks.length} (at line ${hunk.oldStart}) does not match its lines.`,
+        message: part.name
+          ? t('The patch does not apply to {0} as it was sent: change {1} of {2} (at line {3}) does not match its lines.', part.name, n, part.patch.hunks.length, hunk.oldStart)
+          : t('The patch does not apply to the file as it was sent: change {0} of {1} (at line {2}) does not match its lines.', n, part.patch.hunks.length, hunk.oldStart),
       };
     }
   }
-  return { ok: false, message: `The patch does not apply to ${part.name ?? 'the file'} as it was sent.` };
+  return { ok: false, message: part.name ? t('The patch does not apply to {0} as it was sent.', part.name) : t('The patch does not apply to the file as it was sent.') };
 }
 
 /** Why a part is not an edit of an existing text file (undefined when it is one). */
-export function unsupportedReason(part: PatchPart): string | undefined {
-  if (part.operation === 'modify') return undefined;
-  return `The patch ${describeOperation(part.operation)} ${part.name ?? 'a file'}; only edits to existing text files can be reviewed.`;
+export function unsupportedReason(part: PatchPart, t: Translate = untranslated): string | undefined {
+  const name = part.name ?? t('a file');
+  // Whole sentences per operation: a translation may need to order them differently.
+  switch (part.operation) {
+    case 'modify': return undefined;
+    case 'create': return t('The patch creates {0}; only edits to existing text files can be reviewed.', name);
+    case 'delete': return t('The patch deletes {0}; only edits to existing text files can be reviewed.', name);
+    case 'rename': return t('The patch renames {0}; only edits to existing text files can be reviewed.', name);
+    case 'copy': return t('The patch copies {0}; only edits to existing text files can be reviewed.', name);
+    default: return t('The patch makes a binary change to {0}; only edits to existing text files can be reviewed.', name);
+  }
 }
 
 /** One file of a change set, for "Save as patch": its text before and after, as written on disk. */
@@ -108,12 +119,3 @@ function tryApply(text: string, patch: StructuredPatch): string | false {
   }
 }
 
-function describeOperation(operation: PatchPart['operation']): string {
-  switch (operation) {
-    case 'create': return 'creates';
-    case 'delete': return 'deletes';
-    case 'rename': return 'renames';
-    case 'copy': return 'copies';
-    default: return 'makes a binary change to';
-  }
-}

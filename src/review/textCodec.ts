@@ -1,5 +1,6 @@
 // Bytes <-> text for review: only UTF-8 text is reviewed line by line; everything else is
 // refused with a reason so the caller can offer the plain actions (open, save) instead.
+import { untranslated, type Translate } from '../common/translate';
 
 export type Eol = '\n' | '\r\n';
 
@@ -25,20 +26,20 @@ export type DecodeResult =
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /** Decodes bytes for review; never throws. */
-export function decodeText(bytes: Uint8Array): DecodeResult {
+export function decodeText(bytes: Uint8Array, t: Translate = untranslated): DecodeResult {
   if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-    return { ok: false, reason: 'utf16', message: 'The file is UTF-16 text; only UTF-8 text can be reviewed line by line.' };
+    return { ok: false, reason: 'utf16', message: t('The file is UTF-16 text; only UTF-8 text can be reviewed line by line.') };
   }
   // A NUL byte is the usual sign of a binary format; UTF-8 text never needs one.
   if (bytes.indexOf(0) !== -1) {
-    return { ok: false, reason: 'binary', message: 'The file is binary (it contains NUL bytes); it can be opened or saved, not reviewed line by line.' };
+    return { ok: false, reason: 'binary', message: t('The file is binary (it contains NUL bytes); it can be opened or saved, not reviewed line by line.') };
   }
   const bom = bytes.length >= 3 && bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
   let raw: string;
   try {
     raw = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bom ? bytes.subarray(3) : bytes);
   } catch {
-    return { ok: false, reason: 'notUtf8', message: 'The file is not valid UTF-8 text; it can be opened or saved, not reviewed line by line.' };
+    return { ok: false, reason: 'notUtf8', message: t('The file is not valid UTF-8 text; it can be opened or saved, not reviewed line by line.') };
   }
   const crlf = countMatches(raw, /\r\n/g);
   const lf = countMatches(raw, /\n/g) - crlf;

@@ -3,6 +3,7 @@
 // line replacements for the whole action, so Undo takes it back and open editors follow.
 import * as vscode from 'vscode';
 import { applyReviewHunks, checkWriteTarget, decodeText } from '../review';
+import { vscodeTranslate } from '../common/vscodeTranslate';
 import { lineEditsFor } from './reviewText';
 import { refreshFile, type ReviewedFile, type SessionSources } from './reviewSession';
 
@@ -46,7 +47,7 @@ export async function applyPicks(sources: SessionSources, picks: readonly ApplyP
       skip(vscode.l10n.t('The chosen changes to {0} are no longer there (applied already, or the file changed).', origin.relativePath));
       continue;
     }
-    const target = await checkWriteTarget(vscode.Uri.parse(file.place.folder).fsPath, file.uri.fsPath);
+    const target = await checkWriteTarget(vscode.Uri.parse(file.place.folder).fsPath, file.uri.fsPath, { t: vscodeTranslate });
     if (!target.ok) {
       skip(target.message);
       continue;
@@ -60,7 +61,7 @@ export async function applyPicks(sources: SessionSources, picks: readonly ApplyP
       }
     } else {
       // The document is not what was reviewed (it changed in between): write the whole text.
-      const decoded = decodeText(applyReviewHunks(review, ids));
+      const decoded = decodeText(applyReviewHunks(review, ids), vscodeTranslate);
       if (!decoded.ok) {
         skip(decoded.message);
         continue;

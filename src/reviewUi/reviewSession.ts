@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
 import { describeErrorForUser } from '../common/errorText';
+import { vscodeTranslate } from '../common/vscodeTranslate';
 import type { ArtifactRecord, TaskRecord } from '../api/types';
 import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../review';
 import type { FileChange, FileReview, OriginLookup, ReviewProblem, TaskAttachment } from '../review';
@@ -53,6 +54,7 @@ export async function loadSession(sources: SessionSources, runId: string, signal
   const task = await taskOf(client, runId, signal);
   const attachments = needsAttachments ? await attachmentsOf(client, task, signal) : undefined;
   const changeSet = await buildChangeSet(artifacts, {
+    t: vscodeTranslate,
     originOf,
     attachments,
     readArtifact: async (a) => (await client.readFileContent(a.file_id ?? a.id, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
@@ -85,7 +87,7 @@ export async function loadSession(sources: SessionSources, runId: string, signal
 /** Reviews the file again against what the workspace holds now, and updates its documents. */
 export async function refreshFile(sources: SessionSources, file: ReviewedFile, signal?: AbortSignal): Promise<FileReview> {
   const workspaceBytes = await readWorkspace(file.uri);
-  const input = { origin: file.change.origin, workspaceBytes, agentBytes: file.change.agentBytes, asSentBytes: file.asSentBytes };
+  const input = { origin: file.change.origin, workspaceBytes, agentBytes: file.change.agentBytes, asSentBytes: file.asSentBytes, t: vscodeTranslate };
   let review = reviewFile(input);
   if (review.status === 'needsAsSent') {
     file.asSentBytes = (await sources.client.readFileContent(file.change.fileId, { signal, maxBytes: MAX_REVIEW_BYTES })).content;
@@ -116,7 +118,7 @@ export async function readWorkspace(uri: vscode.Uri): Promise<Uint8Array | undef
   if (!doc || doc.isClosed) return disk;
   const shown = doc.getText().replace(/\r\n/g, '\n');
   if (disk) {
-    const decoded = decodeText(disk);
+    const decoded = decodeText(disk, vscodeTranslate);
     if (decoded.ok && decoded.value.text === shown) return disk;
   }
   return disk === undefined && !doc.isDirty ? undefined : Buffer.from(doc.getText(), 'utf8');
