@@ -103,7 +103,9 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
   const listening = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {
       const text = redact(chunk.toString('utf8'));
-      log.write(text);
+      // The pipes can still deliver output after the process group is stopped and the log ended
+      // ('exit' comes before the stdio streams close): a write then would crash the whole run.
+      if (!log.writableEnded) log.write(text);
       if (options.echo) process.stdout.write(text.replace(/^/gm, '[code-server] '));
       if (output.length < 100_000) output += text;
       if (output.includes('HTTP server listening')) resolve();
@@ -127,8 +129,11 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
     },
     stop: () =>
       (stopped ??= (async () => {
+        const closed = new Promise<void>((resolve) => (child.exitCode !== null && child.stdout?.closed !== false ? resolve() : child.once('close', () => resolve())));
         await stopProcessGroup(child);
         process.off('exit', onExit);
+        // Let the pipes drain into the log first (bounded: a grandchild may hold them open).
+        await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
         log.end();
       })()),
   };
