@@ -7,6 +7,8 @@
 //  (d) a `%key%` used in package.json is missing from package.nls.json or a package.nls.<lang>.json;
 //  (e) a key of package.nls.json is missing from a package.nls.<lang>.json (so a %key% of (d)
 //      that package.nls.json has is reported here for each language).
+//  (f) a walkthrough step's markdown page (`media.markdown` in package.json) has no
+//      `<page>.nls.<lang>.md` beside it (VS Code picks that file for the display language).
 // Keys a translation holds that the English no longer has are listed too. The languages are
 // German (always) and any other that has a bundle.l10n.<lang>.json or package.nls.<lang>.json.
 // `--root <dir>` checks another tree laid out like this one (the unit tests use fixtures).
@@ -77,6 +79,17 @@ function manifestKeys(value, out = new Set()) {
   return out;
 }
 
+/** The markdown pages of the walkthroughs' steps, as package.json names them. */
+function walkthroughPages(manifest) {
+  const pages = [];
+  for (const walkthrough of manifest.contributes?.walkthroughs ?? []) {
+    for (const step of walkthrough.steps ?? []) {
+      if (typeof step.media?.markdown === 'string') pages.push(step.media.markdown);
+    }
+  }
+  return pages;
+}
+
 /** Every problem found under `root`, one entry per file and rule; empty when all is complete. */
 async function checkL10n(root) {
   const problems = [];
@@ -103,6 +116,10 @@ async function checkL10n(root) {
     if (langNls) {
       checkTranslation(`package.nls.${lang}.json`, nls, langNls, problems);
     }
+    const untranslatedPages = walkthroughPages(manifest)
+      .map((page) => page.replace(/\.md$/, `.nls.${lang}.md`))
+      .filter((page) => !fs.existsSync(path.join(root, page)));
+    if (untranslatedPages.length) problems.push(`walkthrough pages without a ${lang} translation:\n${untranslatedPages.map((p) => `    ${p}`).join('\n')}`);
   }
   return problems;
 }

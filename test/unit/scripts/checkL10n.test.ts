@@ -136,6 +136,16 @@ describe('scripts/check-l10n.js', () => {
     await assertFails(tree, /package\.nls\.json: 1 %keys% package\.json uses are missing/, /command\.stop/);
   });
 
+  it('(f) fails when a walkthrough page has no German page beside it, passes once it has', async () => {
+    const tree = editJson(completeTree(), 'package.json', (m) => {
+      (m.contributes as Record<string, unknown>).walkthroughs = [{ id: 'w', steps: [{ id: 's', media: { markdown: 'media/walkthrough/start.md' } }] }];
+    });
+    tree['media/walkthrough/start.md'] = '# Start\n';
+    await assertFails(tree, /walkthrough pages without a de translation:\n {4}media\/walkthrough\/start\.nls\.de\.md/);
+    tree['media/walkthrough/start.nls.de.md'] = '# Anfang\n';
+    assert.deepEqual(await checkL10n(write(tree)), []);
+  });
+
   it('(e) fails when a key of package.nls.json is missing from package.nls.de.json', async () => {
     const tree = editJson(completeTree(), 'package.nls.de.json', (n) => delete n['command.go']);
     await assertFails(tree, /package\.nls\.de\.json: 1 untranslated/, /"command\.go"/);
