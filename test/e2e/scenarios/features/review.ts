@@ -94,6 +94,19 @@ async function diskBecomes(ctx: ScenarioContext, name: string, expected: (text: 
   }, 30_000);
 }
 
+/**
+ * The file once it differs from `before` and has stopped changing. VS Code's save is not atomic
+ * (truncate, then write): a read in between saw an empty file and the checks failed on it.
+ */
+async function diskSettles(ctx: ScenarioContext, name: string, before: string, what: string): Promise<string> {
+  return until(what, async () => {
+    const first = read(ctx, name);
+    if (first === before || first === '') return undefined;
+    await new Promise((r) => setTimeout(r, 300));
+    return read(ctx, name) === first ? first : undefined;
+  }, 30_000);
+}
+
 export const reviewChanges: Scenario = {
   id: 'review-changes',
   title: 'Review Changes on a run: the multi-file diff, one hunk from the quick pick, undo, apply all',
@@ -175,7 +188,7 @@ export const reviewChangesThreeWay: Scenario = {
     await workbench.runCommand(UI.commands.applyReviewChanges);
     await workbench.waitForNotification(/conflicting change\(s\) were kept as your version/);
     await saveAll(ctx);
-    const merged = await diskBecomes(ctx, 'review-c.md', (t) => t !== edited, 'the merge to be written');
+    const merged = await diskSettles(ctx, 'review-c.md', edited, 'the merge to be written');
     const revisedLines = revision.text.trimEnd().split('\n');
     const mergedLines = merged.trimEnd().split('\n');
     assert.ok(mergedLines.includes(`${agentsLine} edited by me`), 'the conflicting line stays as the user wrote it');
