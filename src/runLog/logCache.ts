@@ -70,15 +70,16 @@ export class RunLogCache {
 
   /**
    * Adds events after the last one kept; repeats (sequence <= the last) are ignored. Returns at
-   * once: the lines go out in one write per batch, after the write in progress.
+   * once: the lines go out in one write per batch, after the write in progress. `bounded`: they
+   * were cut to the budget already (the model's accepted events), so not walked again.
    */
-  append(events: readonly WireEvent[]): number {
+  append(events: readonly WireEvent[], bounded = false): number {
     if (this.broken || this.closed) return 0;
     let added = 0;
     for (const raw of events) {
       const sequence = raw.data.sequence;
       if (!(typeof sequence === 'number' && sequence > this.last)) continue;
-      const line = JSON.stringify(boundEvent(raw, this.budget).event) + '\n';
+      const line = JSON.stringify(bounded ? raw : boundEvent(raw, this.budget).event) + '\n';
       if (this.count % BLOCK_EVENTS === 0) {
         this.offsets.push(this.bytes);
         this.sequences.push(sequence);

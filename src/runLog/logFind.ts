@@ -86,7 +86,7 @@ interface Counted {
 }
 
 /** The match to show: the first after `from` (or the first of all), the last before it (or the last of all). */
-function pick(matches: SequenceList, from: number, direction: FindRequest['direction']): { sequence?: number; ordinal?: number } {
+export function pick(matches: SequenceList, from: number, direction: FindRequest['direction']): { sequence?: number; ordinal?: number } {
   if (matches.length === 0) return {};
   if (direction === 'next') {
     const i = matches.upperBound(from);
