@@ -7,13 +7,15 @@ import * as path from 'node:path';
 export interface LogFolderLimits {
   /** Most bytes all caches take together. */
   maxBytes: number;
-  /** Most runs kept. */
+  /** Most files kept (a run's log, and its transcript when one was opened). */
   maxRuns: number;
 }
 
 export const DEFAULT_FOLDER_LIMITS: LogFolderLimits = { maxBytes: 512 * 1024 * 1024, maxRuns: 200 };
 
 const SUFFIX = '.events.jsonl';
+/** Transcripts opened in an editor ("Open Run Transcript") live beside the logs and go the same way. */
+const TRANSCRIPT_SUFFIX = '.transcript.md';
 /** A run id as a file name: the panel accepts only these characters (protocol.ts isRunId). */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
@@ -29,7 +31,7 @@ export function logFilePath(folder: string, runId: string): string | undefined {
 export async function pruneLogFolder(folder: string, keep: ReadonlySet<string>, limits: LogFolderLimits = DEFAULT_FOLDER_LIMITS): Promise<string[]> {
   let names: string[];
   try {
-    names = (await fsp.readdir(folder)).filter((n) => n.endsWith(SUFFIX));
+    names = (await fsp.readdir(folder)).filter((n) => n.endsWith(SUFFIX) || n.endsWith(TRANSCRIPT_SUFFIX));
   } catch {
     return [];
   }
