@@ -153,6 +153,8 @@ export class RunLogCache {
     // Trim to whole events: skip the lines before `from`, stop after `to`.
     let cut = 0;
     for (let i = startBlock * BLOCK_EVENTS; i < from; i++) cut = text.indexOf('\n', cut) + 1;
+    // Ending on a block boundary (or the end), the read already stops there.
+    if (to % BLOCK_EVENTS === 0 || to === this.count) return cut === 0 ? text : text.slice(cut);
     let stop = cut;
     for (let i = from; i < to; i++) stop = text.indexOf('\n', stop) + 1;
     return text.slice(cut, stop);
@@ -270,7 +272,7 @@ export class RunLogCache {
   private async indexFile(): Promise<'ok' | 'corrupt'> {
     let rest = '';
     let corrupt = false;
-    const stream = createReadStream(this.path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+    const stream = createReadStream(this.path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
     try {
       for await (const chunk of stream as AsyncIterable<string>) {
         const text = rest + chunk;
