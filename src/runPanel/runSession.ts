@@ -119,7 +119,8 @@ export class RunSession {
 
   /** Events of the whole log (or the model's newest, without one) the webview asked for. */
   answer(message: LogRequest): Promise<void> {
-    return this.logRequests.handle(message);
+    // Asked before the log on disk is open: wait for it rather than answer from the model.
+    return this.logReady.then(() => this.logRequests.handle(message));
   }
 
   /** True once the log on disk holds every event the stream has delivered (and it is usable). */
