@@ -18,6 +18,7 @@ import { registerWatchRunCommand } from './commands/watchRunCommands';
 import { Commands, SETTINGS_QUERY, Settings } from './common/ids';
 import { notify } from './common/notify';
 import { RunPanelManager } from './runPanel/runPanelManager';
+import { registerRunLogCommands } from './commands/runLogCommands';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
 import { RunStore } from './runs/runStore';
 import { registerReview } from './reviewUi/reviewCommands';
@@ -106,6 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     openArtifact: guarded(reporter, 'Open artifact', artifacts.open),
     saveArtifact: guarded(reporter, 'Save artifact', artifacts.save),
     signIn: () => vscode.commands.executeCommand(Commands.signIn),
+    logFolder: vscode.Uri.joinPath(context.globalStorageUri, 'run-logs').fsPath,
   });
   subs.push(runPanels, runPanels.registerSerializer());
 
@@ -125,6 +127,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     ...registerArtifactCommands(deps, artifacts),
     ...registerSidebarCommands(deps, sidebar),
     registerWatchRunCommand(deps, runPanels),
+    ...registerRunLogCommands(deps, runPanels),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     // One way into the Settings editor: the extension's settings, or one of ours or of http.*.
     vscode.commands.registerCommand(Commands.openSettings, (query?: unknown) =>

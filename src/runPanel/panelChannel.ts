@@ -155,6 +155,15 @@ export class PanelChannel {
     this.schedule();
   }
 
+  /**
+   * The answer to a request of the webview (`page`, `found`): small, and asked for, so it goes at
+   * once, outside the queue and the flow control, and a backlog reset does not drop it. Not
+   * numbered: the webview does not acknowledge it. A webview that is gone asks again when back.
+   */
+  reply(message: HostMessage): void {
+    if (this.ready && !this.disposed) this.post(message);
+  }
+
   dispose(): void {
     this.disposed = true;
     this.markGone();

@@ -14,6 +14,8 @@ import type { RunStore } from '../runs/runStore';
 import { panelHtml } from './panelHtml';
 import { RUN_PANEL_VIEW_TYPE, parseWebviewMessage, type PersistedState, type WebviewMessage } from './protocol';
 import { RunSession } from './runSession';
+import { exportRunToFile, openRunTranscript } from './runExport';
+import type { ExportFormat } from '../runLog/logExport';
 import { uiStrings } from './uiStrings';
 
 export interface RunPanelDeps {
@@ -24,6 +26,8 @@ export interface RunPanelDeps {
   openArtifact(artifact: ArtifactRecord): Thenable<unknown>;
   saveArtifact(artifact: ArtifactRecord): Thenable<unknown>;
   signIn(): Thenable<unknown>;
+  /** Where runs' whole logs are kept (global storage + '/run-logs'); none: the bounded model only. */
+  logFolder?: string;
 }
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -91,6 +95,7 @@ export class RunPanel implements vscode.Disposable {
       onEvents: (lastSequence, lastEventName) => deps.runs.noteStreamEvents(runId, lastSequence, lastEventName),
       onStatus: (status) => deps.runs.noteStreamEnded(runId, status),
       onObjective: (objective) => this.setObjective(objective),
+      logFolder: deps.logFolder,
     });
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(parseWebviewMessage(raw))),
@@ -109,6 +114,16 @@ export class RunPanel implements vscode.Disposable {
   reveal(objective?: string): void {
     this.session.setObjective(objective);
     this.panel.reveal(undefined, false);
+  }
+
+  /** The whole run to a file the user picks (the webview's Export, or the command). */
+  exportRun(format?: ExportFormat): Promise<void> {
+    return exportRunToFile(this.session, format, this.deps.log);
+  }
+
+  /** The run's Markdown transcript in an editor. */
+  openTranscript(): Promise<void> {
+    return openRunTranscript(this.session, this.deps.logFolder, this.deps.log);
   }
 
   /** "Copy JSON" / "Open as JSON" of an event the model keeps cut: the whole event from the log. */
@@ -193,6 +208,17 @@ export class RunPanel implements vscode.Disposable {
         return;
       case 'ack':
         this.session.webviewAck(message.batch);
+        return;
+      case 'page':
+      case 'find':
+      case 'stopFind':
+        void this.session.answer(message);
+        return;
+      case 'export':
+        void this.exportRun(message.format);
+        return;
+      case 'openTranscript':
+        void this.openTranscript();
         return;
       case 'copyEvent':
       case 'openEvent':

@@ -26,6 +26,16 @@ export class RunPanelManager implements vscode.Disposable {
     this.track(new RunPanel(createRunWebviewPanel(this.deps.extensionUri, runId, options.objective), runId, this.deps, { objective: options.objective }));
   }
 
+  /**
+   * The panel of a run for "Export Run…" and "Open Run Transcript": the run's (opened if needed, so
+   * its log is read), or without a run id the active run panel.
+   */
+  panelFor(runId: string | undefined): RunPanel | undefined {
+    if (runId === undefined) return [...this.panels.values()].find((p) => p.panel.active);
+    if (!this.panels.has(runId)) this.open(runId);
+    return this.panels.get(runId);
+  }
+
   registerSerializer(): vscode.Disposable {
     return vscode.window.registerWebviewPanelSerializer(RUN_PANEL_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),

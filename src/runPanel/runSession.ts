@@ -1,12 +1,15 @@
-// One watched run on the host: owns the event subscription, the compacted model, the run's facts
-// and artifacts, and feeds the webview through a PanelChannel. No vscode
-// import, so node tests
-// drive it with a fake subscription and client.
+// One watched run on the host: owns the event subscription, the compacted model, the run's whole
+// log on disk (src/runLog), the run's facts and artifacts, and feeds the webview through a
+// PanelChannel. No vscode import, so node tests drive it with a fake subscription and client.
 import { costText, nextApproval } from './steeringInfo';
-import { paginate } from '../api/pagination';
+import { listArtifacts } from './runArtifacts';
 import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
 import type { Logger } from '../api/logger';
 import { fullEvent } from './fullEvent';
+import { LogRequests, type LogRequest } from './logRequests';
+import { RunLog } from '../runLog/runLog';
+import type { ExportFormat, ExportOptions } from '../runLog/logExport';
+import type { LogFolderLimits } from '../runLog/logFolder';
 import { PanelChannel, type PanelChannelOptions } from './panelChannel';
 import { RunModel, DEFAULT_LIMITS } from './runModel';
 import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, RunSnapshot, UiStrings, WireEvent } from './protocol';
@@ -52,10 +55,10 @@ export interface RunSessionDeps {
   onObjective?(objective: string): void;
   now?: () => number;
   channel?: PanelChannelOptions;
+  /** Where the run's whole log is kept (the extension's global storage + '/run-logs'); without it only the bounded model. */
+  logFolder?: string;
+  logLimits?: LogFolderLimits;
 }
-
-/** At most this many artifacts are listed (100 per page). */
-const MAX_ARTIFACTS = 1000;
 
 export class RunSession {
   readonly runId: string;
@@ -73,6 +76,10 @@ export class RunSession {
   /** Cancels the run, task and artifact requests when the panel closes. */
   private readonly requests = new AbortController();
   private readonly now: () => number;
+  private runLog: RunLog | undefined;
+  /** Resolves once the log on disk is open (or known unavailable). */
+  logReady: Promise<void> = Promise.resolve();
+  private readonly logRequests: LogRequests;
 
   constructor(private readonly deps: RunSessionDeps) {
     this.runId = deps.runId;
@@ -80,6 +87,13 @@ export class RunSession {
     this.model = new RunModel(deps.runId, DEFAULT_LIMITS, deps.restored);
     this.info = { runId: deps.runId, objective: deps.objective };
     this.channel = new PanelChannel(deps.post, () => this.resetMessage(), this.now, deps.channel);
+    this.logRequests = new LogRequests({
+      log: () => (this.runLog?.usable ? this.runLog : undefined),
+      recent: () => this.model.snapshot({ steps: 0 }).recent,
+      reply: (message) => this.channel.reply(message),
+      warn: (message) => deps.log.warn(`Run panel ${this.runId}: ${message}`),
+      signal: this.requests.signal,
+    });
   }
 
   get lastSequence(): number {
@@ -92,7 +106,32 @@ export class RunSession {
 
   start(): void {
     void this.loadInfo();
-    this.connect();
+    const folder = this.deps.logFolder;
+    if (!folder) return this.connect();
+    // The stream starts where the log on disk ends (or the model, if that is further back).
+    this.logReady = RunLog.open(folder, this.runId, { log: this.deps.log, limits: this.deps.logLimits }).then((log) => {
+      if (this.disposed) return void log?.close();
+      this.runLog = log;
+      this.stopStream();
+      this.connect();
+    });
+  }
+
+  /** Events of the whole log (or the model's newest, without one) the webview asked for. */
+  answer(message: LogRequest): Promise<void> {
+    // Asked before the log on disk is open: wait for it rather than answer from the model.
+    return this.logReady.then(() => this.logRequests.handle(message));
+  }
+
+  /** True once the log on disk holds every event the stream has delivered (and it is usable). */
+  get logComplete(): boolean {
+    return !!this.runLog?.usable && this.runLog.lastSequence >= this.model.lastSequence;
+  }
+
+  /** The whole run to `target`; without a usable log on disk, an error the caller shows. */
+  exportLog(format: ExportFormat, target: string, options?: ExportOptions): Promise<number> {
+    if (!this.runLog?.usable) return Promise.reject(new Error('The run\'s log is not kept on disk'));
+    return this.runLog.export(format, target, { runId: this.runId, objective: this.info.objective, status: this.info.status }, options);
   }
 
   webviewReady(): void {
@@ -109,7 +148,10 @@ export class RunSession {
   }
 
   /** One event whole, read again from the server's log (the model keeps events cut to a budget). */
-  fullEvent(sequence: number): Promise<{ event: string; data: WireEvent['data'] } | undefined> {
+  async fullEvent(sequence: number): Promise<{ event: string; data: WireEvent['data'] } | undefined> {
+    // Kept whole on disk (not cut to the budget): no need to ask the server.
+    const kept = await this.runLog?.event(sequence).catch(() => undefined);
+    if (kept && kept.truncatedBytes === undefined) return { event: kept.event, data: kept.data };
     return fullEvent((after, signal) => this.deps.subscribe(after, () => undefined, signal), sequence, { signal: this.requests.signal });
   }
 
@@ -118,12 +160,12 @@ export class RunSession {
     this.setInfo({ ...this.info, objective });
   }
 
-  /** A fresh stream after the last sequence seen (the header's Retry). */
   /** A cancel was accepted: "Cancelling…" until the terminal event. */
   markCancelling(): void {
     if (!this.model.ended) this.setInfo({ ...this.info, cancelling: true });
   }
 
+  /** A fresh stream after the last sequence seen (the header's Retry). */
   retry(): void {
     if (this.disposed) return;
     this.stopStream();
@@ -140,24 +182,31 @@ export class RunSession {
     this.requests.abort();
     this.stopStream();
     this.channel.dispose();
+    void this.runLog?.close();
   }
 
   private connect(): void {
-    if (this.model.ended) {
+    // A log on disk behind the model (new, or deleted as damaged) is filled from the server's.
+    const after = this.runLog?.usable ? Math.min(this.runLog.lastSequence, this.model.lastSequence) : this.model.lastSequence;
+    const backfill = this.model.ended;
+    if (backfill) {
       this.setConnection({ state: 'ended', status: this.model.terminalEvent?.status ?? '' });
       void this.loadArtifacts();
-      return;
+      if (after >= this.model.lastSequence) return;
     }
     const generation = ++this.generation;
     const abort = new AbortController();
     this.abort = abort;
-    this.setConnection({ state: 'connecting' });
+    if (!backfill) this.setConnection({ state: 'connecting' });
     const onState = (state: SubscriptionState) => {
-      if (generation === this.generation && !this.disposed) this.onSubscriptionState(state);
+      if (generation !== this.generation || this.disposed) return;
+      // Filling the log of an ended run: the header already says ended; only failures matter.
+      if (!backfill) this.onSubscriptionState(state);
+      else if (state.state === 'failed') this.deps.log.warn(`Run panel ${this.runId}: the log could not be read again: ${this.deps.describeError(state.error)}`);
     };
     let source: EventSource;
     try {
-      source = this.deps.subscribe(this.model.lastSequence, onState, abort.signal);
+      source = this.deps.subscribe(after, onState, abort.signal);
     } catch (err) {
       this.fail(err);
       return;
@@ -170,7 +219,11 @@ export class RunSession {
     try {
       for await (const event of source) {
         if (generation !== this.generation || this.disposed) return;
-        const accepted = this.model.apply([{ event: event.event, data: event.data, receivedAt: this.now() }]);
+        const wire: WireEvent = { event: event.event, data: event.data, receivedAt: this.now() };
+        const inStep = this.logComplete;
+        const accepted = this.model.apply([wire]);
+        // In step, the model's accepted events (already cut) are the log's; behind, the log takes what the model repeats.
+        this.runLog?.append(inStep ? accepted : [wire], inStep);
         this.channel.events(accepted);
         const approval = nextApproval(this.info.approval ?? undefined, accepted) ?? null;
         if (approval !== (this.info.approval ?? null)) this.setInfo({ ...this.info, approval });
@@ -254,33 +307,11 @@ export class RunSession {
     this.artifactsRequested = true;
     this.setArtifacts({ state: 'loading' });
     try {
-      const records: ArtifactRecord[] = [];
-      let truncated = false;
-      // paginate() stops on an empty page or a missing cursor: a broken server cannot loop us.
-      const pages = paginate((params) => this.deps.client().listRunArtifacts(this.runId, params, { signal: this.requests.signal }), { limit: 100 });
-      for await (const record of pages) {
-        if (this.disposed) return;
-        // Items come from the server: one without a string id could never be opened or saved.
-        if (typeof record !== 'object' || record === null || typeof record.id !== 'string') continue;
-        if (records.length >= MAX_ARTIFACTS) {
-          truncated = true;
-          break;
-        }
-        records.push(record);
-      }
-      if (this.disposed) return;
+      const listed = await listArtifacts((params) => this.deps.client().listRunArtifacts(this.runId, params, { signal: this.requests.signal }), () => this.disposed);
+      if (!listed || this.disposed) return;
       this.artifactRecords.clear();
-      for (const record of records) this.artifactRecords.set(record.id, record);
-      this.setArtifacts({
-        state: 'loaded',
-        truncated,
-        artifacts: records.map((r) => ({
-          id: r.id,
-          name: typeof r.name === 'string' && r.name ? r.name : r.id,
-          bytes: typeof r.bytes === 'number' ? r.bytes : undefined,
-          contentType: typeof r.content_type === 'string' ? r.content_type : undefined,
-        })),
-      });
+      for (const record of listed.records) this.artifactRecords.set(record.id, record);
+      this.setArtifacts(listed.view);
     } catch (err) {
       const message = this.deps.describeError(err);
       this.deps.log.warn(`Run panel ${this.runId}: could not list the artifacts: ${message}`);

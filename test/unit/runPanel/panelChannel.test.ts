@@ -114,6 +114,26 @@ describe('PanelChannel', () => {
     assert.ok(after.type === 'events' && after.events[0].data.sequence === sequence);
   });
 
+  it('answers to the webview\'s requests go at once, past a full window and a pending reset, and only while it listens', () => {
+    const { posted, channel } = setup({ maxEventsPerMessage: 100 });
+    const answer: HostMessage = { type: 'page', requestId: 7, events: [ev('tool.called', 1)], before: false, after: false, total: 1 };
+    channel.reply(answer);
+    assert.strictEqual(posted.length, 0, 'nothing before ready');
+    channel.markReady();
+    channel.ack(0);
+    let sequence = 0;
+    // Unacknowledged messages fill the window and the backlog collapses into a reset that waits.
+    for (let round = 0; round < 50; round++) channel.events(Array.from({ length: 1000 }, () => ev('tool.called', ++sequence)));
+    assert.ok(channel.collapses >= 1);
+    const before = posted.length;
+    channel.reply(answer);
+    channel.reply({ type: 'found', requestId: 8, count: 0, scanned: 0, total: 0, done: true });
+    assert.deepStrictEqual(posted.slice(before).map((m) => m.type), ['page', 'found']);
+    channel.markGone();
+    channel.reply(answer);
+    assert.strictEqual(posted.length, before + 2);
+  });
+
   it('numbers the messages it posts so that the webview can acknowledge them', () => {
     const { clock, posted, channel } = setup();
     channel.markReady();

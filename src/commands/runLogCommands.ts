@@ -1,0 +1,42 @@
+// "Export Run…" and "Open Run Transcript": from a run row of the Tasks view, a {runId} object, a
+// run id, or the run panel's title bar / the palette (the active run panel). The panel's session
+// holds the run's whole log; a run not open yet gets its panel, which reads the log.
+import * as vscode from 'vscode';
+import { notify } from '../common/notify';
+import type { RunPanel } from '../runPanel/runPanel';
+import type { CommandDeps } from './commandDeps';
+import { runOf } from './nodeArgs';
+
+/** Their ids (package.json contributes them; src/common/ids.ts is the usual home of ids). */
+export const RunLogCommands = {
+  exportRun: 'agentRuntime.exportRun',
+  openRunTranscript: 'agentRuntime.openRunTranscript',
+} as const;
+
+export interface RunPanels {
+  panelFor(runId: string | undefined): RunPanel | undefined;
+}
+
+/** The run a command was invoked on; undefined: the active run panel's. */
+export function runIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  const direct = (arg as { runId?: unknown } | undefined)?.runId;
+  if (typeof direct === 'string') return direct;
+  return runOf(arg)?.id;
+}
+
+export function registerRunLogCommands(deps: CommandDeps, panels: RunPanels): vscode.Disposable[] {
+  const withPanel = (name: string, action: (panel: RunPanel) => Promise<void>) =>
+    deps.guard(name, async (arg?: unknown) => {
+      const panel = panels.panelFor(runIdOf(arg));
+      if (!panel) {
+        void notify.info(vscode.l10n.t('Open a run first: choose a run in the Tasks view, or use Watch Run.'));
+        return;
+      }
+      await action(panel);
+    });
+  return [
+    vscode.commands.registerCommand(RunLogCommands.exportRun, withPanel('Export run', (panel) => panel.exportRun())),
+    vscode.commands.registerCommand(RunLogCommands.openRunTranscript, withPanel('Open run transcript', (panel) => panel.openTranscript())),
+  ];
+}

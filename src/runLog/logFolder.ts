@@ -1,0 +1,61 @@
+// The folder of run log caches (the extension's global storage + '/run-logs'): one file per run,
+// named by its run id, and the housekeeping that keeps the folder within a size and a count,
+// the least recently written files going first. Plain Node: no vscode.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+
+export interface LogFolderLimits {
+  /** Most bytes all caches take together. */
+  maxBytes: number;
+  /** Most files kept (a run's log, and its transcript when one was opened). */
+  maxRuns: number;
+}
+
+export const DEFAULT_FOLDER_LIMITS: LogFolderLimits = { maxBytes: 512 * 1024 * 1024, maxRuns: 200 };
+
+const SUFFIX = '.events.jsonl';
+/** Transcripts opened in an editor ("Open Run Transcript") live beside the logs and go the same way. */
+const TRANSCRIPT_SUFFIX = '.transcript.md';
+/** A run id as a file name: the panel accepts only these characters (protocol.ts isRunId). */
+const SAFE_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
+/** The cache file of a run; undefined for an id that could not be a file name safely. */
+export function logFilePath(folder: string, runId: string): string | undefined {
+  return SAFE_ID.test(runId) ? path.join(folder, runId + SUFFIX) : undefined;
+}
+
+/**
+ * Deletes the oldest caches (by last write) until the folder is within its limits. `keep` (the
+ * files of open panels) are never deleted but count toward the limits. Returns what was removed.
+ */
+export async function pruneLogFolder(folder: string, keep: ReadonlySet<string>, limits: LogFolderLimits = DEFAULT_FOLDER_LIMITS): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await fsp.readdir(folder)).filter((n) => n.endsWith(SUFFIX) || n.endsWith(TRANSCRIPT_SUFFIX));
+  } catch {
+    return [];
+  }
+  const files: { file: string; bytes: number; mtimeMs: number }[] = [];
+  for (const name of names) {
+    const file = path.join(folder, name);
+    try {
+      const stat = await fsp.stat(file);
+      if (stat.isFile()) files.push({ file, bytes: stat.size, mtimeMs: stat.mtimeMs });
+    } catch {
+      // Removed meanwhile (another window's housekeeping).
+    }
+  }
+  files.sort((a, b) => a.mtimeMs - b.mtimeMs);
+  let total = files.reduce((sum, f) => sum + f.bytes, 0);
+  let count = files.length;
+  const removed: string[] = [];
+  for (const f of files) {
+    if (total <= limits.maxBytes && count <= limits.maxRuns) break;
+    if (keep.has(f.file)) continue;
+    await fsp.rm(f.file, { force: true }).catch(() => undefined);
+    total -= f.bytes;
+    count--;
+    removed.push(f.file);
+  }
+  return removed;
+}

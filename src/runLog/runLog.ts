@@ -1,0 +1,126 @@
+// The whole log of one run as the panel's host uses it: the cache file (opened in the folder the
+// extension gives, after housekeeping), pages, find and export over it. One warning in the log
+// when the disk fails; `usable` then turns false and the caller answers from its bounded model.
+// Plain Node: no vscode.
+import { promises as fsp } from 'node:fs';
+import type { Logger } from '../api/logger';
+import type { WireEvent } from '../runPanel/protocol';
+import { FilterIndexes } from './filterIndex';
+import { RunLogCache } from './logCache';
+import { exportLog, type ExportFormat, type ExportOptions, type TranscriptHeader } from './logExport';
+import { LogFinder, type FindOptions, type FindProgress, type FindRequest } from './logFind';
+import { DEFAULT_FOLDER_LIMITS, logFilePath, pruneLogFolder, type LogFolderLimits } from './logFolder';
+import { readPage, type PageAnswer, type PageRequest } from './logPages';
+
+/** Cache files of the logs open in this process: housekeeping never deletes them. */
+const openFiles = new Map<string, number>();
+
+export interface RunLogOptions {
+  log: Logger;
+  limits?: LogFolderLimits;
+  find?: FindOptions;
+}
+
+export class RunLog {
+  private warned = false;
+  private readonly indexes: FilterIndexes;
+  private readonly finder: LogFinder;
+  private closed = false;
+
+  private constructor(
+    readonly runId: string,
+    private readonly cache: RunLogCache,
+    private readonly options: RunLogOptions,
+  ) {
+    this.indexes = new FilterIndexes(cache);
+    this.finder = new LogFinder(cache, options.find);
+  }
+
+  /** Opens the run's cache in `folder`; undefined (after one warning) when the disk cannot hold it. */
+  static async open(folder: string, runId: string, options: RunLogOptions): Promise<RunLog | undefined> {
+    const file = logFilePath(folder, runId);
+    if (!file) return undefined;
+    openFiles.set(file, (openFiles.get(file) ?? 0) + 1);
+    let log: RunLog | undefined;
+    try {
+      await fsp.mkdir(folder, { recursive: true });
+      const removed = await pruneLogFolder(folder, new Set(openFiles.keys()), options.limits ?? DEFAULT_FOLDER_LIMITS);
+      if (removed.length > 0) options.log.info(`Run log: removed ${removed.length} old cached run logs to stay within the folder's limits`);
+      const opened = await RunLogCache.open(file, { onFailure: (err) => log?.warnOnce(err) });
+      if (opened.outcome === 'corrupt-deleted') options.log.warn(`Run log ${runId}: the cached log was damaged and is read again from the server`);
+      log = new RunLog(runId, opened.cache, options);
+      return log;
+    } catch (err) {
+      release(file);
+      options.log.warn(`Run log ${runId}: the log cannot be kept on disk (${describe(err)}); the panel shows the newest events only`);
+      return undefined;
+    }
+  }
+
+  /** False once the disk failed or the log was closed. */
+  get usable(): boolean {
+    return !this.cache.failed && !this.closed;
+  }
+
+  get lastSequence(): number {
+    return this.cache.lastSequence;
+  }
+
+  get length(): number {
+    return this.cache.length;
+  }
+
+  /** `bounded`: the events were already cut to the budget (the model's accepted events). */
+  append(events: readonly WireEvent[], bounded = false): void {
+    if (this.usable) this.cache.append(events, bounded);
+  }
+
+  page(request: PageRequest, signal?: AbortSignal): Promise<PageAnswer> {
+    return readPage(this.cache, this.indexes, request, signal);
+  }
+
+  find(request: FindRequest, report: (progress: FindProgress) => void, signal?: AbortSignal): Promise<FindProgress> {
+    return this.finder.find(request, report, signal);
+  }
+
+  stopFind(): void {
+    this.finder.stop();
+  }
+
+  export(format: ExportFormat, target: string, header: TranscriptHeader, options?: ExportOptions): Promise<number> {
+    return exportLog(this.cache, format, target, header, options);
+  }
+
+  /** The event as kept, when the log has it. */
+  async event(sequence: number): Promise<WireEvent | undefined> {
+    if (!this.usable) return undefined;
+    await this.cache.flushed();
+    const at = await this.cache.indexAfter(sequence - 1);
+    const [event] = await this.cache.read(at, at + 1);
+    return event?.data.sequence === sequence ? event : undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.finder.stop();
+    await this.cache.close().catch((err: unknown) => this.warnOnce(err));
+    release(this.cache.path);
+  }
+
+  private warnOnce(err: unknown): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.options.log.warn(`Run log ${this.runId}: writing the log to disk failed (${describe(err)}); the panel shows the newest events only`);
+  }
+}
+
+function release(file: string): void {
+  const n = (openFiles.get(file) ?? 1) - 1;
+  if (n <= 0) openFiles.delete(file);
+  else openFiles.set(file, n);
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,115 @@
+// "Export Run…" and "Open Run Transcript" in VS Code: the save dialog, a progress notification
+// with Cancel, the file written from the run's log on disk (src/runLog/logExport.ts), and a
+// clear message when it fails. The transcript opens from a file in the extension's storage (not
+// an untitled document): any size works, the editor reads it like any file, and closing it asks
+// nothing.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { notify } from '../common/notify';
+import { describeErrorForUser } from '../common/errorText';
+import { describeError } from '../api/errors';
+import type { ExportFormat, ExportOptions, TranscriptWords } from '../runLog/logExport';
+import type { ConnectionView } from './protocol';
+
+/** What the export needs of a panel's session (RunSession has it). */
+export interface ExportableRun {
+  readonly runId: string;
+  readonly connectionState: ConnectionView;
+  readonly logComplete: boolean;
+  exportLog(format: ExportFormat, target: string, options?: ExportOptions): Promise<number>;
+}
+
+const EXTENSIONS: Record<ExportFormat, string> = { markdown: 'md', jsonl: 'jsonl' };
+
+/** Asks where, then writes the run there; `format` unset: the user picks it by the file type. */
+export async function exportRunToFile(run: ExportableRun, format: ExportFormat | undefined, log: vscode.LogOutputChannel): Promise<void> {
+  const first = format ?? 'markdown';
+  const filters: Record<string, string[]> = {};
+  for (const f of [first, first === 'markdown' ? 'jsonl' : 'markdown'] as ExportFormat[]) {
+    filters[f === 'markdown' ? vscode.l10n.t('Markdown transcript') : vscode.l10n.t('JSON lines')] = [EXTENSIONS[f]];
+  }
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+  const target = await vscode.window.showSaveDialog({
+    title: vscode.l10n.t('Export Run'),
+    defaultUri: vscode.Uri.joinPath(folder, `${run.runId}.${EXTENSIONS[first]}`),
+    filters,
+    saveLabel: vscode.l10n.t('Export'),
+  });
+  if (!target) return;
+  if (target.scheme !== 'file') {
+    void notify.error(vscode.l10n.t('A run can only be exported to a file on disk.'));
+    return;
+  }
+  const chosen: ExportFormat = target.fsPath.toLowerCase().endsWith('.jsonl') ? 'jsonl' : target.fsPath.toLowerCase().endsWith('.md') ? 'markdown' : first;
+  const written = await writeWithProgress(run, chosen, target.fsPath, vscode.l10n.t('Exporting run {0}…', run.runId), log);
+  if (written === undefined) return;
+  const open = vscode.l10n.t('Open');
+  const choice = await notify.info(vscode.l10n.t('Exported {0} events to {1}.', written, path.basename(target.fsPath)), open);
+  if (choice === open) await vscode.window.showTextDocument(target, { preview: false });
+}
+
+/** Writes the Markdown transcript into `folder` and opens it in an editor. */
+export async function openRunTranscript(run: ExportableRun, folder: string | undefined, log: vscode.LogOutputChannel): Promise<void> {
+  if (!folder) {
+    void notify.error(vscode.l10n.t('The transcript cannot be written: the extension has no storage folder.'));
+    return;
+  }
+  const file = path.join(folder, `${run.runId}.transcript.md`);
+  const written = await writeWithProgress(run, 'markdown', file, vscode.l10n.t('Writing the transcript of run {0}…', run.runId), log);
+  if (written === undefined) return;
+  await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+}
+
+/** The number of events written; undefined when cancelled or failed (the user was told). */
+async function writeWithProgress(run: ExportableRun, format: ExportFormat, target: string, title: string, log: vscode.LogOutputChannel): Promise<number | undefined> {
+  const abort = new AbortController();
+  try {
+    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      token.onCancellationRequested(() => abort.abort());
+      await logSettled(run, abort.signal);
+      let shown = 0;
+      return run.exportLog(format, target, {
+        signal: abort.signal,
+        words: transcriptWords(),
+        onProgress: (written, total) => {
+          const percent = total > 0 ? Math.floor((written / total) * 100) : 100;
+          if (percent <= shown) return;
+          progress.report({ increment: percent - shown, message: vscode.l10n.t('{0} of {1} events', written, total) });
+          shown = percent;
+        },
+      });
+    });
+  } catch (err) {
+    if (abort.signal.aborted) return undefined;
+    log.warn(`Run ${run.runId}: export to ${target} failed: ${describeError(err)}`);
+    void notify.error(vscode.l10n.t('The run could not be exported: {0}', describeErrorForUser(err)));
+    return undefined;
+  }
+}
+
+/** Until the log on disk holds the run: an ended run's whole log; a live or failed stream what came so far. */
+async function logSettled(run: ExportableRun, signal: AbortSignal): Promise<void> {
+  for (;;) {
+    const state = run.connectionState.state;
+    if ((state === 'ended' && run.logComplete) || state === 'live' || state === 'failed') return;
+    if (signal.aborted) throw signal.reason;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function transcriptWords(): TranscriptWords {
+  return {
+    title: vscode.l10n.t('Run {0}', '{0}'),
+    objective: vscode.l10n.t('Objective'),
+    status: vscode.l10n.t('Status'),
+    events: vscode.l10n.t('Events'),
+    step: vscode.l10n.t('Step {0}: {1}', '{0}', '{1}'),
+    stepCompleted: vscode.l10n.t('Step completed'),
+    toolCall: vscode.l10n.t('Tool call'),
+    observation: vscode.l10n.t('Observation'),
+    plan: vscode.l10n.t('Plan: {0} steps', '{0}'),
+    runEnded: vscode.l10n.t('Run ended: {0}', '{0}'),
+    truncated: vscode.l10n.t('truncated: {0} bytes as sent', '{0}'),
+  };
+}

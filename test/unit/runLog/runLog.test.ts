@@ -1,0 +1,57 @@
+// RunLog, the host's handle on one run's log: a folder that cannot hold it gives no log and one
+// warning (the panel falls back to its model); housekeeping at open never removes an open log.
+import * as assert from 'node:assert';
+import { existsSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Logger } from '../../../src/api/logger';
+import { RunLog } from '../../../src/runLog/runLog';
+import { syntheticEvents, tempFolder } from './synthetic';
+
+function recordingLogger(): Logger & { warnings: string[] } {
+  const warnings: string[] = [];
+  const none = () => undefined;
+  return { warnings, debug: none, info: none, warn: (m: string) => void warnings.push(m), error: none };
+}
+
+describe('RunLog', () => {
+  let folder: ReturnType<typeof tempFolder>;
+  beforeEach(() => (folder = tempFolder()));
+  afterEach(() => folder.remove());
+
+  it('a folder that cannot be created gives no log and one warning', async () => {
+    const blocked = path.join(folder.dir, 'run-logs');
+    writeFileSync(blocked, 'a file where the folder should be');
+    const log = recordingLogger();
+    assert.strictEqual(await RunLog.open(blocked, 'run_a', { log }), undefined);
+    assert.strictEqual(log.warnings.length, 1);
+    assert.match(log.warnings[0], /newest events only/);
+  });
+
+  it('no log for a run id that is not a safe file name', async () => {
+    assert.strictEqual(await RunLog.open(folder.dir, '../run_a', { log: recordingLogger() }), undefined);
+  });
+
+  it('housekeeping when a log opens removes old logs but never one that is open', async () => {
+    const log = recordingLogger();
+    const limits = { maxBytes: 1, maxRuns: 1 };
+    const a = await RunLog.open(folder.dir, 'run_a', { log, limits });
+    a?.append(syntheticEvents(1, 10));
+    await a?.page({ sequence: 0, direction: 'after', limit: 1, filter: {} });
+    const b = await RunLog.open(folder.dir, 'run_b', { log, limits });
+    assert.ok(existsSync(path.join(folder.dir, 'run_a.events.jsonl')), 'the open log stays');
+    await a?.close();
+    await b?.close();
+    const c = await RunLog.open(folder.dir, 'run_c', { log, limits });
+    assert.ok(!existsSync(path.join(folder.dir, 'run_a.events.jsonl')), 'closed, it may go');
+    await c?.close();
+  });
+
+  it('gives an event as kept, and none past the end', async () => {
+    const log = await RunLog.open(folder.dir, 'run_e', { log: recordingLogger() });
+    log?.append(syntheticEvents(1, 600));
+    assert.strictEqual((await log?.event(300))?.data.sequence, 300);
+    assert.strictEqual(await log?.event(601), undefined);
+    await log?.close();
+    assert.strictEqual(log?.usable, false);
+  });
+});

@@ -1,0 +1,154 @@
+// The whole log on the host, end to end over the reference runtime: a finished run longer than the
+// model keeps answers `page` and `find` from every event, a restored panel reuses its log file
+// and resumes appending, a damaged file is read again from the server, and without a usable
+// log the answers come from the bounded model.
+import * as assert from 'node:assert';
+import { promises as fsp, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { ApiClient } from '../../../src/api/client';
+import { RunEventSubscription } from '../../../src/api/events';
+import { describeError, isApiError } from '../../../src/api/errors';
+import { silentLogger } from '../../../src/api/logger';
+import { RunSession } from '../../../src/runPanel/runSession';
+import { matchesQuery, normalizeQuery } from '../../../src/runPanel/logQuery';
+import { DEFAULT_UI_STRINGS, type HostMessage, type RunSnapshot, type WireEvent } from '../../../src/runPanel/protocol';
+import { startRuntime, type RuntimeHandle } from '../../runtime';
+import { syntheticEvent } from '../../runtime/syntheticEvents';
+import { tempFolder } from '../runLog/synthetic';
+import { until } from './fakes';
+
+const EVENTS = 3000;
+
+describe('RunSession with the run log on disk', function () {
+  this.timeout(60_000);
+  let runtime: RuntimeHandle;
+  let client: ApiClient;
+  let folder: ReturnType<typeof tempFolder>;
+  const sessions: RunSession[] = [];
+
+  beforeEach(async () => {
+    runtime = await startRuntime({ faults: { dropStreamRandom: { seed: 3, maxEventsPerConnection: 700 } } });
+    client = new ApiClient({ baseUrl: runtime.baseUrl, getApiKey: async () => runtime.apiKey });
+    folder = tempFolder();
+  });
+
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) s.dispose();
+    await client.dispose();
+    await runtime.close();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    folder.remove();
+  });
+
+  function watch(runId: string, options: { restored?: RunSnapshot; logFolder?: string | null } = {}) {
+    const posted: HostMessage[] = [];
+    const session = new RunSession({
+      runId,
+      restored: options.restored,
+      client: () => client,
+      subscribe: (after, onState, signal) => new RunEventSubscription(client, runId, { after, signal, onState, logger: silentLogger }),
+      post: (m) => posted.push(m),
+      strings: DEFAULT_UI_STRINGS,
+      describeError,
+      isSignInError: (err) => isApiError(err, 'authentication'),
+      log: silentLogger,
+      channel: { intervalMs: 5 },
+      logFolder: options.logFolder === null ? undefined : options.logFolder ?? folder.dir,
+    });
+    sessions.push(session);
+    session.start();
+    session.webviewReady();
+    const ended = () => posted.some((m) => m.type === 'artifacts' && m.artifacts.state === 'loaded');
+    return { session, posted, ended };
+  }
+
+  async function page(w: ReturnType<typeof watch>, sequence: number, direction: 'before' | 'after' | 'around', limit = 5) {
+    const requestId = Math.floor(Math.random() * 1e9);
+    await w.session.answer({ type: 'page', requestId, sequence, direction, limit, filter: {} });
+    const answer = w.posted.find((m) => m.type === 'page' && m.requestId === requestId);
+    assert.ok(answer?.type === 'page');
+    return answer;
+  }
+
+  async function find(w: ReturnType<typeof watch>, query: string, from: number, direction: 'next' | 'prev') {
+    const requestId = Math.floor(Math.random() * 1e9);
+    await w.session.answer({ type: 'find', requestId, query, filter: {}, from, direction });
+    const done = w.posted.find((m) => m.type === 'found' && m.requestId === requestId && m.done);
+    assert.ok(done?.type === 'found');
+    return done;
+  }
+
+  const seqs = (events: WireEvent[]) => events.map((e) => e.data.sequence);
+  const finished = async (w: ReturnType<typeof watch>) => {
+    await until(() => w.ended() && w.session.logComplete, 'run watched to the end and logged', 20);
+  };
+
+  it('a finished run of 3,000 events: pages and finds reach events the model no longer keeps', async () => {
+    const runId = await runtime.createSyntheticRun({ events: EVENTS, terminal: 'completed' });
+    const w = watch(runId);
+    await finished(w);
+    const reset = w.posted.find((m) => m.type === 'reset');
+    const first = await page(w, 0, 'after');
+    assert.deepStrictEqual(seqs(first.events), [1, 2, 3, 4, 5]);
+    assert.deepStrictEqual([first.before, first.after, first.total], [false, true, EVENTS + 1]);
+    const around = await page(w, 1500, 'around', 3);
+    assert.deepStrictEqual(seqs(around.events), [1499, 1500, 1501]);
+    // The bounded model holds only the newest events.
+    w.session.webviewReady();
+    const latest = [...w.posted].reverse().find((m) => m.type === 'reset');
+    assert.ok(reset && latest?.type === 'reset' && latest.snapshot.recent.length <= 1000 && latest.snapshot.recent[0].data.sequence > 1500);
+
+    const q = normalizeQuery('Synthetic step 12');
+    const expected: number[] = [];
+    for (let s = 1; s <= EVENTS; s++) {
+      const g = syntheticEvent(s, EVENTS, false);
+      if (matchesQuery({ event: g.event, data: JSON.parse(g.dataJson) as WireEvent['data'] }, q)) expected.push(s);
+    }
+    const found = await find(w, 'Synthetic step 12', 0, 'next');
+    assert.deepStrictEqual([found.sequence, found.ordinal, found.count, found.total], [expected[0], 1, expected.length, EVENTS + 1]);
+    const prev = await find(w, 'Synthetic step 12', expected[0], 'prev');
+    assert.deepStrictEqual([prev.sequence, prev.ordinal], [expected[expected.length - 1], expected.length]);
+    // Whole events not cut by the budget come from the log on disk.
+    assert.deepStrictEqual((await w.session.fullEvent(2))?.data, JSON.parse(syntheticEvent(2, EVENTS, false).dataJson));
+  });
+
+  it('a restored panel reuses its log file and a damaged one is read again from the server', async () => {
+    const runId = await runtime.createSyntheticRun({ events: 1200, terminal: 'completed' });
+    const first = watch(runId);
+    await finished(first);
+    first.session.webviewReady();
+    const snapshot = [...first.posted].reverse().find((m) => m.type === 'reset');
+    first.session.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const file = path.join(folder.dir, `${runId}.events.jsonl`);
+    const size = (await fsp.stat(file)).size;
+    // Restored with a snapshot at the end: nothing to read, the log is reused as it is.
+    assert.ok(snapshot?.type === 'reset' && snapshot.snapshot.terminal);
+    const restoredSnapshot = JSON.parse(JSON.stringify(snapshot.snapshot)) as RunSnapshot;
+    const second = watch(runId, { restored: restoredSnapshot });
+    await second.session.logReady;
+    await until(() => second.session.logComplete, 'log reused', 20);
+    assert.strictEqual((await fsp.stat(file)).size, size);
+    assert.deepStrictEqual(seqs((await page(second, 0, 'after', 2)).events), [1, 2]);
+    second.session.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Damaged: deleted, then filled again from sequence 0 though the model is at the end.
+    writeFileSync(file, 'garbage\n');
+    const third = watch(runId, { restored: restoredSnapshot });
+    await third.session.logReady;
+    assert.strictEqual(third.session.logComplete, false);
+    await until(() => third.session.logComplete, 'log read again', 20);
+    const p = await page(third, 0, 'after', 3);
+    assert.deepStrictEqual([seqs(p.events), p.total], [[1, 2, 3], 1201]);
+  });
+
+  it('without a log folder, pages and finds answer from the bounded model', async () => {
+    const runId = await runtime.createSyntheticRun({ events: EVENTS, terminal: 'completed' });
+    const w = watch(runId, { logFolder: null });
+    await until(() => w.ended(), 'ended', 20);
+    const p = await page(w, 0, 'after', 3);
+    assert.ok(p.events[0].data.sequence > 1000 && p.before === false && (p.total ?? 0) <= 1000);
+    const found = await find(w, 'Synthetic step 12', 0, 'next');
+    assert.ok(found.count < 11);
+  });
+});
