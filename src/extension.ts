@@ -69,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     localFiles,
     runs,
     uploadUris: (uris) => vscode.commands.executeCommand(Commands.uploadFiles, uris[0], uris),
+    workspaceState: context.workspaceState,
   });
   subs.push(sidebar);
 
