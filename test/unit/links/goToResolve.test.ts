@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isApiError } from '../../../src/api/errors';
 import type { ArtifactRecord, Page } from '../../../src/api/types';
 import { MAX_ARTIFACT_PAGES, resolveGoTo, type GoToClient } from '../../../src/links/goToResolve';
-import { makeTempDir, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { ApiClient } from '../../../src/api/client';
+import { CapturingLogger, makeTempDir, startRecordingServer, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
 
 describe('links/goToResolve (reference runtime)', function () {
   this.timeout(30_000);
@@ -61,6 +62,21 @@ describe('links/goToResolve (reference runtime)', function () {
   it('answers "not found" for ids the server does not have (404), of every kind', async () => {
     for (const target of [{ kind: 'task', id: 'task_nope' }, { kind: 'run', id: 'run_nope' }, { kind: 'file', id: 'file_nope' }, { kind: 'artifact', id: 'art_x', runId: 'run_nope' }] as const) {
       assert.deepEqual(await resolveGoTo(target, rt.client), { notFound: true }, target.kind);
+    }
+  });
+
+  it('takes a bare 404 (no API error body) as "not found", and a 405 as the error it is', async () => {
+    const server = await startRecordingServer((req, res) => {
+      res.writeHead(req.url?.startsWith('/v1/tasks/') ? 404 : 405, { 'content-type': 'text/html' });
+      res.end('<h1>Not here</h1>');
+    });
+    const client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k', logger: new CapturingLogger(), maxRetries: 0 });
+    try {
+      assert.deepEqual(await resolveGoTo({ kind: 'task', id: 'task_1' }, client), { notFound: true });
+      await assert.rejects(resolveGoTo({ kind: 'run', id: 'run_1' }, client), (err) => isApiError(err) && err.status === 405);
+    } finally {
+      await client.dispose();
+      await server.close();
     }
   });
 
