@@ -31,7 +31,7 @@ export function registerGoToCommand(deps: CommandDeps, goTo: GoToDeps): vscode.D
     if (!(await deps.ensureSignedIn())) return undefined;
     const picked = typeof arg === 'string' ? await readDirect(deps, arg) : await pickGoToTarget(() => deps.service.client, await clipboardText(), recent(goTo.state));
     if (!picked) return undefined;
-    await remember(goTo.state, picked.target, picked.found);
+    await remember(goTo.state, picked.target, labelOf(picked.found, goTo.sidebar));
     await show(goTo, picked.found);
     return picked.found.kind;
   }));
@@ -119,20 +119,22 @@ function recent(state: GoToDeps['state']): RecentTarget[] {
     .slice(0, RECENT_MAX);
 }
 
-async function remember(state: GoToDeps['state'], target: GoToTarget, found: GoToFound): Promise<void> {
+async function remember(state: GoToDeps['state'], target: GoToTarget, label: string): Promise<void> {
   const input = target.kind === 'artifact' && target.runId ? `${target.runId} ${target.id}` : target.id;
-  const entry: RecentTarget = { input, label: labelOf(found) };
+  const entry: RecentTarget = { input, label };
   await state.update(RECENT_KEY, [entry, ...recent(state).filter((r) => r.input !== input)].slice(0, RECENT_MAX));
 }
 
 /** The words a person knows a record by (the quick pick shows the id beside them). */
-function labelOf(found: GoToFound): string {
+function labelOf(found: GoToFound, sidebar: Sidebar): string {
   const text = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? echo(value) : fallback);
   switch (found.kind) {
     case 'task':
       return text(found.task.objective, found.task.id);
-    case 'run':
-      return vscode.l10n.t('Run {0}', found.run.id);
+    case 'run': {
+      const objective = sidebar.tasks.taskNodes.find((n) => n.entityId === found.run.task_id)?.task.objective;
+      return objective ? vscode.l10n.t('A run of "{0}"', echo(objective)) : vscode.l10n.t('Run {0}', found.run.id);
+    }
     case 'file':
       return text(found.file.filename, found.file.id);
     case 'artifact':

@@ -15,7 +15,8 @@ export function registerLinkCommands(deps: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(Commands.copyRunLink, deps.guard('Copy link', async (arg?: unknown, sequenceArg?: unknown) => {
       const object = typeof arg === 'object' && arg !== null ? (arg as { runId?: unknown; sequence?: unknown }) : undefined;
       const runId = typeof arg === 'string' ? arg : (runOf(arg)?.id ?? object?.runId);
-      const sequence = sequenceArg ?? object?.sequence;
+      // From a tree row the second argument is the selection (an array): no event then.
+      const sequence = typeof sequenceArg === 'number' ? sequenceArg : object?.sequence;
       if (!isRunId(runId)) throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
       if (sequence !== undefined && !isSequence(sequence)) {
         throw new UserFacingError(vscode.l10n.t('The event number must be a whole number from 1.'));
