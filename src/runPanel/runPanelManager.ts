@@ -3,15 +3,16 @@
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { parsePersistedState } from './persistedState';
-import { RUN_PANEL_VIEW_TYPE, isRunId, parseWebviewMessage, type HostMessage } from './protocol';
+import { PendingReveals } from '../links/panelReveal';
+import { RUN_PANEL_VIEW_TYPE, isRunId } from './protocol';
 import { RunPanel, createRunWebviewPanel, type RunPanelDeps } from './runPanel';
 
 export type { RunPanelDeps } from './runPanel';
 
 export class RunPanelManager implements vscode.Disposable {
   private readonly panels = new Map<string, RunPanel>();
-  /** Stops the reveal waiting for a panel's next page, if any. */
-  private readonly pendingReveals = new Map<RunPanel, () => void>();
+  /** Events to show once a panel's page can take them (a run link's #sequence). */
+  private readonly reveals = new PendingReveals();
 
   constructor(private readonly deps: RunPanelDeps) {}
 
@@ -22,10 +23,9 @@ export class RunPanelManager implements vscode.Disposable {
       return;
     }
     const existing = this.panels.get(runId);
-    const shownBefore = existing?.panel.visible ?? false;
+    const inView = existing?.panel.visible ?? false;
     const panel = existing ?? this.track(new RunPanel(createRunWebviewPanel(this.deps.extensionUri, runId, options.objective), runId, this.deps, { objective: options.objective }));
-    const sequence = options.revealSequence;
-    if (sequence !== undefined && Number.isSafeInteger(sequence) && sequence > 0) this.revealWhenReady(panel, { type: 'reveal', sequence }, shownBefore);
+    if (options.revealSequence !== undefined) this.reveals.reveal(panel, options.revealSequence, inView);
     if (existing) existing.reveal(options.objective);
   }
 
@@ -36,6 +36,7 @@ export class RunPanelManager implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.reveals.dispose();
     for (const panel of [...this.panels.values()]) panel.dispose();
     this.panels.clear();
   }
@@ -60,33 +61,5 @@ export class RunPanelManager implements vscode.Disposable {
       if (this.panels.get(panel.runId) === panel) this.panels.delete(panel.runId);
     });
     return panel;
-  }
-
-  /**
-   * Posts `reveal` after each `reset` the page gets until the panel is next hidden: its `ready`
-   * (a new or reloaded page) and its coming back into view both make the RunPanel post a reset
-   * first, as its listeners were added before these. A page in view gets it at once as well.
-   * A newer reveal for the same panel replaces this one.
-   */
-  private revealWhenReady(panel: RunPanel, message: HostMessage, inView: boolean): void {
-    this.pendingReveals.get(panel)?.();
-    const post = () => void panel.panel.webview.postMessage(message);
-    if (inView) post();
-    const subs = [
-      panel.panel.webview.onDidReceiveMessage((raw: unknown) => {
-        if (parseWebviewMessage(raw)?.type === 'ready') post();
-      }),
-      panel.panel.onDidChangeViewState(({ webviewPanel }) => {
-        if (!webviewPanel.visible) return done();
-        if (!inView) post();
-        inView = true;
-      }),
-      panel.onDidDispose(() => done()),
-    ];
-    const done = () => {
-      subs.splice(0).forEach((d) => d.dispose());
-      if (this.pendingReveals.get(panel) === done) this.pendingReveals.delete(panel);
-    };
-    this.pendingReveals.set(panel, done);
   }
 }
