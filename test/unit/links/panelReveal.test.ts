@@ -70,6 +70,14 @@ describe('links/panelReveal', () => {
     assert.deepEqual(p.posted, [reveal(3), 'reset', reveal(3)]);
   });
 
+  it('a panel in view that only gains focus again is not scrolled back to the event', () => {
+    const reveals = new PendingReveals();
+    const p = fakePanel(true);
+    reveals.reveal(p.panel, 8, true);
+    p.show();
+    assert.deepEqual(p.posted, [reveal(8), 'reset']);
+  });
+
   it('a hidden panel: reveals when it comes into view, after the reset', () => {
     const reveals = new PendingReveals();
     const p = fakePanel(false);
