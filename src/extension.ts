@@ -11,12 +11,16 @@ import type { CommandDeps } from './commands/commandDeps';
 import { guarded } from './commands/commandErrors';
 import { registerCreateTaskCommands } from './commands/createTaskCommands';
 import { registerFileCommands } from './commands/fileCommands';
+import { registerFilterCommands } from './commands/filterCommands';
+import { registerGoToCommand } from './commands/goToCommand';
+import { registerLinkCommands } from './commands/linkCommands';
 import { registerSidebarCommands } from './commands/sidebarCommands';
 import { registerSignInCommands } from './commands/signInCommands';
 import { registerUploadCommands } from './commands/uploadCommands';
 import { registerWatchRunCommand } from './commands/watchRunCommands';
 import { Commands, SETTINGS_QUERY, Settings } from './common/ids';
 import { notify } from './common/notify';
+import { registerRunLinkHandler } from './links/runLinkHandler';
 import { RunPanelManager } from './runPanel/runPanelManager';
 import { registerRunLogCommands } from './commands/runLogCommands';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
@@ -70,6 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     localFiles,
     runs,
     uploadUris: (uris) => vscode.commands.executeCommand(Commands.uploadFiles, uris[0], uris),
+    workspaceState: context.workspaceState,
   });
   subs.push(sidebar);
 
@@ -128,6 +133,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     ...registerSidebarCommands(deps, sidebar),
     registerWatchRunCommand(deps, runPanels),
     ...registerRunLogCommands(deps, runPanels),
+    registerGoToCommand(deps, { sidebar, runPanels, openArtifact: artifacts.open, state: context.workspaceState }),
+    ...registerFilterCommands(deps, sidebar),
+    ...registerLinkCommands(deps),
+    registerRunLinkHandler((link) => runPanels.open(link.runId, { revealSequence: link.sequence }), log),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     // One way into the Settings editor: the extension's settings, or one of ours or of http.*.
     vscode.commands.registerCommand(Commands.openSettings, (query?: unknown) =>

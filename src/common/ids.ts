@@ -34,6 +34,13 @@ export const Commands = {
   denyToolCall: 'agentRuntime.denyToolCall',
   decideApproval: 'agentRuntime.decideApproval',
   refreshApprovals: 'agentRuntime.refreshApprovals',
+  // Issue #15: find and link.
+  goTo: 'agentRuntime.goTo',
+  filterFiles: 'agentRuntime.filterFiles',
+  filterTasks: 'agentRuntime.filterTasks',
+  clearFilesFilter: 'agentRuntime.clearFilesFilter',
+  clearTasksFilter: 'agentRuntime.clearTasksFilter',
+  copyRunLink: 'agentRuntime.copyRunLink',
 } as const;
 
 export const ContextKeys = {
@@ -44,6 +51,9 @@ export const ContextKeys = {
   filesEmpty: 'agentRuntime.filesEmpty',
   tasksEmpty: 'agentRuntime.tasksEmpty',
   reviewOpen: 'agentRuntime.reviewOpen',
+  /** True while the view's filter is set (shows its "Clear Filter"). */
+  filesFiltered: 'agentRuntime.filesFiltered',
+  tasksFiltered: 'agentRuntime.tasksFiltered',
   /** Set once the server answered a steering call as not offered (404/405). */
   steeringUnsupported: 'agentRuntime.steeringUnsupported',
 } as const;

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { parsePersistedState } from './persistedState';
+import { PendingReveals } from '../links/panelReveal';
 import { RUN_PANEL_VIEW_TYPE, isRunId } from './protocol';
 import { RunPanel, createRunWebviewPanel, type RunPanelDeps } from './runPanel';
 
@@ -10,20 +11,22 @@ export type { RunPanelDeps } from './runPanel';
 
 export class RunPanelManager implements vscode.Disposable {
   private readonly panels = new Map<string, RunPanel>();
+  /** Events to show once a panel's page can take them (a run link's #sequence). */
+  private readonly reveals = new PendingReveals();
 
   constructor(private readonly deps: RunPanelDeps) {}
 
-  open(runId: string, options: { objective?: string } = {}): void {
+  /** `revealSequence`: the event to show (a run link's #sequence), once the page has its state. */
+  open(runId: string, options: { objective?: string; revealSequence?: number } = {}): void {
     if (!isRunId(runId)) {
       void notify.error(vscode.l10n.t('"{0}" is not a run id (a run id starts with run_).', runId));
       return;
     }
     const existing = this.panels.get(runId);
-    if (existing) {
-      existing.reveal(options.objective);
-      return;
-    }
-    this.track(new RunPanel(createRunWebviewPanel(this.deps.extensionUri, runId, options.objective), runId, this.deps, { objective: options.objective }));
+    const inView = existing?.panel.visible ?? false;
+    const panel = existing ?? this.track(new RunPanel(createRunWebviewPanel(this.deps.extensionUri, runId, options.objective), runId, this.deps, { objective: options.objective }));
+    if (options.revealSequence !== undefined) this.reveals.reveal(panel, options.revealSequence, inView);
+    if (existing) existing.reveal(options.objective);
   }
 
   /**
@@ -43,6 +46,7 @@ export class RunPanelManager implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.reveals.dispose();
     for (const panel of [...this.panels.values()]) panel.dispose();
     this.panels.clear();
   }
@@ -61,10 +65,11 @@ export class RunPanelManager implements vscode.Disposable {
     this.track(new RunPanel(panel, state.runId, this.deps, { objective: state.objective, restored: state }));
   }
 
-  private track(panel: RunPanel): void {
+  private track(panel: RunPanel): RunPanel {
     this.panels.set(panel.runId, panel);
     panel.onDidDispose(() => {
       if (this.panels.get(panel.runId) === panel) this.panels.delete(panel.runId);
     });
+    return panel;
   }
 }

@@ -257,6 +257,8 @@ export class LoadMoreNode extends vscode.TreeItem {
   readonly parent: TaskNode | RunNode | undefined;
   /** The listing this row belongs to; a row from before a refresh does nothing. */
   readonly generation: number;
+  /** True when it retries a failed page rather than fetching the next one. */
+  readonly retry: boolean;
 
   constructor(id: string, view: SidebarView, parent: TaskNode | RunNode | undefined, generation: number, retry: boolean) {
     const label = retry ? t('Retry') : t('Load more…');
@@ -264,6 +266,7 @@ export class LoadMoreNode extends vscode.TreeItem {
     this.view = view;
     this.parent = parent;
     this.generation = generation;
+    this.retry = retry;
     this.id = id;
     this.contextValue = 'loadMore';
     this.iconPath = new vscode.ThemeIcon(retry ? 'refresh' : 'ellipsis');

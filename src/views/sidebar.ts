@@ -1,19 +1,25 @@
-// The sidebar as one object for the composition root: both providers, their tree views (with
-// drag-and-drop upload and multi-select), the shared context keys, disposed together.
+// The sidebar as one object for the composition root: both providers, the filters over their top
+// levels, their tree views (with drag-and-drop upload and multi-select), the shared context keys,
+// disposed together.
 import * as vscode from 'vscode';
 import { SidebarContextKeys } from './contextKeys';
 import { DisposableStore } from '../common/disposableStore';
 import { FilesTreeProvider } from './filesProvider';
-import { FileNode, LoadMoreNode, type TreeNode } from './nodes';
+import { fileFilterFields, taskFilterFields } from './filterQuery';
+import { FileNode, LoadMoreNode, TaskNode, type TreeNode } from './nodes';
 import { ContextKeys, ViewIds } from '../common/ids';
 import { setContextCommand } from '../common/setContext';
 import { TasksTreeProvider } from './tasksProvider';
 import { UploadDropController } from './uploadDropController';
 import type { SidebarDeps } from './viewDeps';
+import { ViewFilter } from './viewFilter';
 
 export class Sidebar extends DisposableStore {
   readonly files: FilesTreeProvider;
   readonly tasks: TasksTreeProvider;
+  /** The filters over the views' top levels; the tree views draw through them. */
+  readonly filesFilter: ViewFilter;
+  readonly tasksFilter: ViewFilter;
   readonly filesView: vscode.TreeView<TreeNode>;
   readonly tasksView: vscode.TreeView<TreeNode>;
 
@@ -30,15 +36,30 @@ export class Sidebar extends DisposableStore {
     });
     this.files = this.own(new FilesTreeProvider(deps, contextKeys));
     this.tasks = this.own(new TasksTreeProvider(deps, deps.runs, { contextKeys }));
+    const filter = { state: deps.workspaceState, setContext: setContextCommand, pageSize: deps.pageSize };
+    this.filesFilter = this.own(new ViewFilter(this.files, {
+      ...filter,
+      view: 'files',
+      contextKey: ContextKeys.filesFiltered,
+      fields: (node) => (node instanceof FileNode ? fileFilterFields(node.file) : []),
+    }));
+    this.tasksFilter = this.own(new ViewFilter(this.tasks, {
+      ...filter,
+      view: 'tasks',
+      contextKey: ContextKeys.tasksFiltered,
+      fields: (node) => (node instanceof TaskNode ? taskFilterFields(node.task, vscode.l10n.t) : []),
+    }));
     const drop = new UploadDropController((uris) => deps.uploadUris(uris), deps.log);
     this.filesView = this.own(
-      vscode.window.createTreeView(ViewIds.files, { treeDataProvider: this.files, dragAndDropController: drop, canSelectMany: true }),
+      vscode.window.createTreeView(ViewIds.files, { treeDataProvider: this.filesFilter, dragAndDropController: drop, canSelectMany: true }),
     );
     this.tasksView = this.own(
-      vscode.window.createTreeView(ViewIds.tasks, { treeDataProvider: this.tasks, dragAndDropController: drop, canSelectMany: true, showCollapseAll: true }),
+      vscode.window.createTreeView(ViewIds.tasks, { treeDataProvider: this.tasksFilter, dragAndDropController: drop, canSelectMany: true, showCollapseAll: true }),
     );
     this.files.attach(this.filesView);
     this.tasks.attach(this.tasksView);
+    this.filesFilter.attach(this.filesView);
+    this.tasksFilter.attach(this.tasksView);
   }
 
   /** Both views start over from their first page (sign-in, sign-out, settings changed). */
@@ -55,6 +76,6 @@ export class Sidebar extends DisposableStore {
 
   /** The `agentRuntime.loadMore` command's handler: the row knows its view. */
   loadMore(node: LoadMoreNode): Promise<void> {
-    return node.view === 'files' ? this.files.loadMore(node) : this.tasks.loadMore(node);
+    return node.view === 'files' ? this.filesFilter.loadMore(node) : this.tasksFilter.loadMore(node);
   }
 }

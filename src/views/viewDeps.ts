@@ -51,4 +51,6 @@ export interface SidebarDeps extends ViewDeps {
   runs: RunStore;
   /** The upload command for files dragged onto a view (the tree does not upload itself). */
   uploadUris(uris: vscode.Uri[]): void | Thenable<unknown>;
+  /** Where the views' filters are kept across reloads (the extension context's workspaceState). */
+  workspaceState: Pick<vscode.Memento, 'get' | 'update'>;
 }
