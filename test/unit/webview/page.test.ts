@@ -167,19 +167,23 @@ describe('run panel page (headless Chromium)', function () {
     assert.strictEqual(await p.page.getAttribute('#event-count', 'data-count'), String(run.length));
   });
 
-  it('filters by event kind and by search text', async () => {
+  it('filters by event kind and tool combined; the search marks matches without hiding rows', async () => {
     const run = recordedRun({ steps: 3, toolsPerStep: 2, terminal: null });
     await p.send(reset(), { type: 'events', events: run });
     await waitForSequence(p, run.length);
     await p.page.selectOption('#kind-filter', 'tool.called');
     await p.until(`[...document.querySelectorAll('#timeline .row')].every((r) => r.dataset.kind === 'tool.called')`);
     assert.strictEqual((await renderedSequences(p)).length, 6);
-    await p.page.selectOption('#kind-filter', '');
-    await p.page.fill('#search', 'read_FILE');
+    await p.page.selectOption('#tool-filter', 'read_file');
     await p.until(`document.querySelectorAll('#timeline .row').length === 3`);
-    const kinds = await p.js<string[]>(`[...document.querySelectorAll('#timeline .row')].map((r) => r.dataset.kind)`);
-    assert.deepStrictEqual(kinds, ['tool.called', 'tool.called', 'tool.called']);
-    await p.page.fill('#search', 'no such text anywhere');
+    const tools = await p.js<string[]>(`[...document.querySelectorAll('#timeline .row .label')].map((r) => r.textContent)`);
+    assert.deepStrictEqual(tools, ['read_file', 'read_file', 'read_file']);
+    await p.page.selectOption('#kind-filter', '');
+    await p.page.selectOption('#tool-filter', '');
+    await p.page.fill('#search', 'read_FILE');
+    await p.until(`document.querySelectorAll('#timeline .row.match mark.find-match').length === 3`);
+    assert.strictEqual((await renderedSequences(p)).length, run.length, 'find does not hide rows');
+    await p.page.selectOption('#status-filter', 'problems');
     await p.until(`document.getElementById('timeline-empty').textContent === 'No events match the filter.'`);
   });
 
