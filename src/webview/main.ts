@@ -105,8 +105,13 @@ function start(): void {
     createRow: createRowElement,
     renderRow: (element, row) =>
       fillRow(element, row, state, Date.now(), { expanded: row === expanded, query: find.query, currentMatch: find.current, flash }),
-    onScroll: () => {
+    onScroll: (ours) => {
       const atBottom = list.isAtBottom() && !state.window.hasAfter;
+      // The list moving itself (rows trimmed above while streaming) never stops the follow mode.
+      if (ours && follow) {
+        loadAtEdges();
+        return;
+      }
       if (follow && !atBottom) totalWhenLeft = state.model.totalEvents;
       follow = atBottom;
       updateJump();

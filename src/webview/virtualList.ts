@@ -10,7 +10,8 @@ export interface VirtualListOptions<T> {
   createRow(): HTMLElement;
   /** Fills a pooled row element for an item (called when the item shown in it changes, or forced). */
   renderRow(element: HTMLElement, item: T, index: number): void;
-  onScroll?(): void;
+  /** `ours`: the list moved itself (to the bottom, a jump, a page added above), not the user. */
+  onScroll?(ours: boolean): void;
   /** The view changed size (redraw it, and keep it at the bottom if it was following). */
   onResize?(): void;
   /** The item's place in the whole log for assistive technology (setsize -1: unknown); default: its index. */
@@ -37,6 +38,8 @@ export class VirtualList<T> {
   // synchronous layout: on a busy page that was the largest cost of a frame.
   private viewHeight = 0;
   private scrollTop = 0;
+  /** The scrollTop the list last set itself: the scroll event it causes is not the user's. */
+  private setTop = Number.NaN;
 
   constructor(private readonly options: VirtualListOptions<T>) {
     this.rowHeight = options.rowHeight;
@@ -48,7 +51,9 @@ export class VirtualList<T> {
       'scroll',
       () => {
         this.scrollTop = options.container.scrollTop;
-        options.onScroll?.();
+        const ours = Math.abs(this.scrollTop - this.setTop) < 1;
+        this.setTop = Number.NaN;
+        options.onScroll?.(ours);
         this.render(false);
       },
       { passive: true },
@@ -88,14 +93,14 @@ export class VirtualList<T> {
   shiftBy(rows: number): void {
     if (rows === 0) return;
     this.scrollTop = Math.max(0, this.scrollTop + rows * this.rowHeight);
-    this.options.container.scrollTop = this.scrollTop;
+    this.setScrollTop(this.scrollTop);
   }
 
   /** Puts the row at `index` in the middle of the view, draws, and returns its element. */
   center(index: number): HTMLElement | undefined {
     if (index < 0 || index >= this.items.length) return undefined;
     this.scrollTop = Math.max(0, this.top(index) - Math.floor(this.height() / 2));
-    this.options.container.scrollTop = this.scrollTop;
+    this.setScrollTop(this.scrollTop);
     this.render(false);
     return this.elementAt(index);
   }
@@ -128,7 +133,7 @@ export class VirtualList<T> {
     else if (top + this.rowHeight > scrollTop + height) scrollTop = top + this.rowHeight - height;
     if (scrollTop !== this.scrollTop) {
       this.scrollTop = scrollTop;
-      this.options.container.scrollTop = scrollTop;
+      this.setScrollTop(scrollTop);
     }
     this.render(false);
     return this.elementAt(index);
@@ -186,8 +191,14 @@ export class VirtualList<T> {
     }
     if (toBottom && Math.abs(this.scrollTop - viewTop) >= 1) {
       this.scrollTop = viewTop;
-      this.options.container.scrollTop = viewTop;
+      this.setScrollTop(viewTop);
     }
+  }
+
+  private setScrollTop(top: number): void {
+    this.options.container.scrollTop = top;
+    // Not read back (that would force a layout): the tops the list sets are within range.
+    this.setTop = top;
   }
 
   private total(): number {
