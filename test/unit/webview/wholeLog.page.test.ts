@@ -299,4 +299,18 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     await p.send({ type: 'info', info: { runId: RUN, status: 'running', approval, steering: false } });
     await p.until(`document.getElementById('cancel-run').hidden`);
   });
+
+  it('exports through the host: Markdown, JSON lines, Open as text, each a labelled keyboard-operable button', async () => {
+    const p = await open();
+    await p.send(reset());
+    await p.page.click('#export-markdown');
+    await p.page.focus('#export-jsonl');
+    await p.page.keyboard.press('Enter');
+    await p.page.focus('#open-transcript');
+    await p.page.keyboard.press('Space');
+    const posted = (await p.posted()).filter((m) => m.type === 'export' || m.type === 'openTranscript');
+    assert.deepStrictEqual(posted, [{ type: 'export', format: 'markdown' }, { type: 'export', format: 'jsonl' }, { type: 'openTranscript' }]);
+    const labels = await p.js<string[]>(`['export-markdown', 'export-jsonl', 'open-transcript'].map((id) => document.getElementById(id).getAttribute('aria-label'))`);
+    assert.deepStrictEqual(labels, ['Export as Markdown…', 'Export as JSON lines…', 'Open as text']);
+  });
 });
