@@ -82,6 +82,11 @@ export interface RunInfo {
   cancelling?: boolean;
   /** null when none: an `info` message is merged into the webview's, and JSON drops undefined. */
   approval?: ApprovalCardView | null;
+  /**
+   * false when the server does not offer steering (cancel, resume, fork answered 404/405): the
+   * panel hides those controls. Absent means "not known to be missing" (older hosts).
+   */
+  steering?: boolean;
 }
 
 /** The connection as the webview shows it; messages are already user-facing sentences. */
@@ -336,6 +341,42 @@ export const DEFAULT_UI_STRINGS = {
   approvalArguments: 'Arguments',
   approvalResolved: 'The approval was {0}.',
   cost: 'Cost',
+  // The whole log in the panel (issues #15, #16): its window, find, filters, outline, export, announcements.
+  loadEarlier: '{0} earlier events: scroll up or press Enter to load them',
+  loadEarlierUnknown: 'Earlier events: scroll up or press Enter to load them',
+  loadLater: 'Later events: scroll down or press Enter to load them',
+  loadingEvents: 'Loading events…',
+  jumpToNewest: 'Jump to newest ({0} new)',
+  goToSequence: 'Go to sequence (Ctrl+G)',
+  goToSequencePlaceholder: 'Go to #',
+  findNext: 'Next match (F3)',
+  findPrevious: 'Previous match (Shift+F3)',
+  findCount: '{0} of {1}',
+  findProgress: '{0}+ so far ({1}% searched)',
+  findNone: 'No results',
+  findSearching: 'Searching…',
+  filterTool: 'Filter by tool',
+  allTools: 'All tools',
+  filterStep: 'Filter by step',
+  allSteps: 'All steps',
+  filterStatus: 'Filter by status',
+  allStatuses: 'Any status',
+  statusProblems: 'Problems',
+  statusApprovals: 'Approvals',
+  outline: 'Outline of steps',
+  outlineToggle: 'Show or hide the outline of steps',
+  exportMarkdown: 'Export as Markdown…',
+  exportJsonl: 'Export as JSON lines…',
+  openTranscript: 'Open as text',
+  timelineLabel: 'Run events',
+  announceStep: 'Step started: {0}',
+  announceSteps: '{0} new steps',
+  announceCompleted: 'Step completed: {0}',
+  announceCompletedMany: '{0} steps completed',
+  announceProblem: 'Failure: {0}',
+  announceProblems: '{0} failures',
+  announceApproval: 'Approval requested: {0}',
+  announceApprovals: '{0} approval requests',
 } as const;
 
 export type UiStringKey = keyof typeof DEFAULT_UI_STRINGS;

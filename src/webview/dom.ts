@@ -43,3 +43,29 @@ export function setButtonLabel(button: HTMLButtonElement, label: string): void {
   const text = button.querySelector('.button-label');
   if (text) setText(text, label);
 }
+
+/**
+ * Sets a node's text with every occurrence of `query` (already lower-cased) wrapped in <mark>:
+ * text nodes and elements built with DOM calls, so server text never becomes markup.
+ */
+export function setHighlightedText(node: HTMLElement, text: string, query: string): void {
+  const key = query === '' ? '' : `${query}\u0000${text}`;
+  if (node.dataset.hl === key && (key !== '' || node.textContent === text)) return;
+  const lower = query === '' ? '' : text.toLowerCase();
+  // Lower-casing that changes a string's length (rare scripts) would misplace the marks: no marks then.
+  if (query === '' || lower.length !== text.length || !lower.includes(query)) {
+    node.textContent = text;
+    node.dataset.hl = '';
+    return;
+  }
+  const parts: Node[] = [];
+  let at = 0;
+  for (let hit = lower.indexOf(query); hit >= 0; hit = lower.indexOf(query, hit + query.length)) {
+    if (hit > at) parts.push(document.createTextNode(text.slice(at, hit)));
+    parts.push(el('mark', 'find-match', text.slice(hit, hit + query.length)));
+    at = hit + query.length;
+  }
+  if (at < text.length) parts.push(document.createTextNode(text.slice(at)));
+  node.replaceChildren(...parts);
+  node.dataset.hl = key;
+}

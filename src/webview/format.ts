@@ -65,7 +65,9 @@ export function rowView(state: TimelineState, row: Row, now: number): RowView {
   const data = row.raw?.data ?? { sequence: row.sequence };
   switch (row.kind) {
     case 'omitted':
-      return { icon: 'history', tone: 'muted', label: fill(s.omitted, row.count ?? 0), detail: '', meta: '' };
+      return { icon: 'fold-up', tone: 'muted', label: row.count !== undefined && row.count > 0 ? fill(s.loadEarlier, row.count) : s.loadEarlierUnknown, detail: '', meta: '' };
+    case 'later':
+      return { icon: 'fold-down', tone: 'muted', label: s.loadLater, detail: '', meta: '' };
     case 'plan':
       return {
         icon: 'list-tree',

@@ -1,8 +1,30 @@
-// The run panel's browser app: receives the host's messages, keeps the view model, draws at most
-// once a frame, follows the newest event unless the user scrolled up, and persists what a
-// restored panel needs. It makes no network request and never sees the API key.
+// The run panel's browser app: receives the host's messages, keeps the view model and a bounded
+// window onto the run's log (paged in from the host as the user scrolls, jumps or filters),
+// draws at most once a frame, follows the newest event while the user is at the bottom, and
+// persists what a restored panel needs. It makes no network request and never sees the API key.
 import type { HostMessage, PersistedState, WebviewMessage } from '../runPanel/protocol';
-import { initialState, reduce, setFilter, type Change, type Row } from './reducer';
+import { Announcer } from './announcer';
+import { FindState } from './findBar';
+import { setButtonLabel, setText } from './dom';
+import { fill } from './format';
+import { createOutline } from './outline';
+import {
+  applyPage,
+  firstSequence,
+  fromLogFilter,
+  initialState,
+  isFiltered,
+  lastSequence,
+  rebuildAtEnd,
+  reduce,
+  setFilter,
+  toLogFilter,
+  OTHER_KINDS,
+  PAGE_EVENTS,
+  type Change,
+  type Filter,
+  type Row,
+} from './reducer';
 import { applyStrings, createLayout, updateArtifacts, updateEmpty, updateHeader, updateSummary } from './render';
 import { ROW_HEIGHT, createRowElement, fillRaw, fillRow } from './renderRows';
 import { createSteeringUi, updateSteering } from './steeringUi';
@@ -24,18 +46,44 @@ const MIN_DRAW_INTERVAL_MS = 50;
 /** Persisting is throttled; the snapshot saved is small (a restored panel resumes from it). */
 const PERSIST_EVERY_MS = 1000;
 const PERSIST_LIMITS = { recent: 200, steps: 300 };
-const HOST_MESSAGE_TYPES = new Set<unknown>(['reset', 'events', 'info', 'connection', 'artifacts'] satisfies HostMessage['type'][]);
+const HOST_MESSAGE_TYPES = new Set<unknown>(['reset', 'events', 'info', 'connection', 'artifacts', 'page', 'found', 'reveal'] satisfies HostMessage['type'][]);
+/** A page is asked for when the view comes this many rows from the window's edge. */
+const EDGE_ROWS = 40;
+/** An unanswered page request (a host without the whole log) is forgotten after this long. */
+const PAGE_TIMEOUT_MS = 15_000;
+/** How long a row a jump landed on stays highlighted. */
+const FLASH_MS = 1500;
+
+type Purpose = 'scroll' | 'jump' | 'end';
+
+interface PendingPage {
+  direction: 'before' | 'after' | 'around';
+  purpose: Purpose;
+  /** For a jump: the sequence to show, and whether to move the focus to it. */
+  target?: number;
+  focus?: boolean;
+  /** The filter generation it was asked under (answers to an older filter are dropped). */
+  generation: number;
+}
 
 function start(): void {
   const vscode = acquireVsCodeApi();
   const saved = vscode.getState() as Partial<PersistedState> | undefined;
   const state = initialState(typeof saved?.runId === 'string' ? saved.runId : '');
+  state.filter = fromLogFilter(saved?.filter);
   const root = document.getElementById('app') ?? document.body;
   const layout = createLayout(root, state.strings);
   const steering = createSteeringUi(layout, state.strings);
+  const announcer = new Announcer(root, () => state.strings);
+  const find = new FindState();
+  if (typeof saved?.query === 'string') layout.search.value = saved.query;
 
   let follow = true;
+  /** model.totalEvents when the user stopped following (for "N new"). */
+  let totalWhenLeft = 0;
   let expanded: Row | undefined;
+  let flash: number | undefined;
+  let flashTimer: ReturnType<typeof setTimeout> | undefined;
   let reconnectDeadline: number | undefined;
   let pending: Change = { rows: false, header: false, artifacts: false, reset: false, appendedOnly: true };
   let frame = 0;
@@ -43,18 +91,65 @@ function start(): void {
   let lastDraw = 0;
   let persistTimer: ReturnType<typeof setTimeout> | undefined;
   let lastPersist = 0;
+  let nextRequestId = 1;
+  let generation = 0;
+  const pages = new Map<number, PendingPage>();
+  /** What the list shows: the window's rows between the "earlier" and "later" rows. */
+  let items: Row[] = [];
+  let cardKey = '';
+  let cardHeight = 0;
 
   const list = new VirtualList<Row>({
     container: layout.timeline,
     rowHeight: ROW_HEIGHT,
     createRow: createRowElement,
-    renderRow: (element, row) => fillRow(element, row, state, Date.now(), row === expanded),
-    onScroll: () => {
-      follow = list.isAtBottom();
-      layout.jump.hidden = follow;
+    renderRow: (element, row) =>
+      fillRow(element, row, state, Date.now(), { expanded: row === expanded, query: find.query, currentMatch: find.current, flash }),
+    onScroll: (ours) => {
+      const atBottom = list.isAtBottom() && !state.window.hasAfter;
+      // The list moving itself (rows trimmed above while streaming) never stops the follow mode.
+      if (ours && follow) {
+        loadAtEdges();
+        return;
+      }
+      if (follow && !atBottom) totalWhenLeft = state.model.totalEvents;
+      follow = atBottom;
+      updateJump();
+      loadAtEdges();
     },
     onResize: () => list.render(false, follow),
+    position: (row, index) => position(row, index),
   });
+
+  const outline = createOutline(layout.outlineList, () => state.strings, (step) => goTo(step.startSequence, false));
+
+  /** The row's place in the whole log (or the filtered log) for assistive technology. */
+  function position(row: Row, index: number): { posinset: number; setsize: number } {
+    const w = state.window;
+    const local = state.filter.kind === OTHER_KINDS;
+    if (!isFiltered(state.filter)) {
+      const setsize = Math.max(state.model.lastSequence, state.model.totalEvents, w.total ?? 0);
+      if (row.sequence > 0) return { posinset: row.sequence, setsize };
+      const next = row.kind === 'omitted' ? Math.max(1, firstSequence(state) - 1) : Math.min(setsize, lastSequence(state) + 1);
+      return { posinset: next, setsize };
+    }
+    const offset = items[0]?.kind === 'omitted' ? 1 : 0;
+    const rowIndex = Math.max(0, index - offset);
+    if (!local && w.total !== undefined && !w.hasBefore) return { posinset: rowIndex + 1, setsize: w.total };
+    if (!local && w.total !== undefined && !w.hasAfter) return { posinset: Math.max(1, w.total - (state.rows.length - rowIndex) + 1), setsize: w.total };
+    // Where the window sits in the filtered log is not known: the size is said to be unknown.
+    return { posinset: rowIndex + 1, setsize: -1 };
+  }
+
+  function rebuildItems(): void {
+    const w = state.window;
+    const before: Row[] = [];
+    if (w.hasBefore) {
+      const count = !isFiltered(state.filter) && !w.hasAfter ? state.model.totalEvents - state.rows.length : undefined;
+      before.push({ kind: 'omitted', sequence: 0, event: '', depth: 0, count });
+    }
+    items = w.hasAfter ? [...before, ...state.rows, { kind: 'later', sequence: 0, event: '', depth: 0 }] : before.length ? [...before, ...state.rows] : state.rows;
+  }
 
   function schedule(change: Partial<Change>): void {
     pending = {
@@ -89,32 +184,205 @@ function start(): void {
       updateSummary(layout, state);
       const terminal = state.model.terminalEvent;
       updateSteering(steering, state.info, state.strings, terminal !== undefined, terminal?.status ?? state.info.status);
+      outline.update(state, change.reset);
     }
     if (change.artifacts) updateArtifacts(layout, state);
-    if (change.rows) {
-      list.setItems(state.visible);
-      placeDetail();
-      updateEmpty(layout, state);
-      list.render(change.reset, follow);
+    if (change.rows || change.header) drawRows(change.reset);
+    updateJump();
+    setText(layout.findStatus, find.status(state.strings));
+  }
+
+  /** Lays out the list now (a page answer must keep the view in place in the same frame). */
+  function drawRows(force: boolean, shift = 0): void {
+    rebuildItems();
+    list.setItems(items);
+    placeDetails();
+    updateEmpty(layout, state);
+    list.shiftBy(shift);
+    list.render(force, follow);
+    loadAtEdges();
+  }
+
+  function placeDetails(): void {
+    const rawIndex = expanded ? items.indexOf(expanded) : -1;
+    if (rawIndex < 0) list.setDetail(-1, undefined, 0, 'raw');
+    else list.setDetail(rawIndex, layout.raw, fillRaw(layout, items[rawIndex], state.strings), 'raw');
+    // The approval card sits in the timeline at the step that asked: under the request's row,
+    // else under its step's row; not in the window, it is not shown (the notification and the
+    // Needs You list carry it).
+    const approval = state.info.approval ?? undefined;
+    let index = -1;
+    if (approval) {
+      index = items.findIndex((r) => r.sequence === approval.sequence);
+      if (index < 0 && approval.stepId !== undefined) index = items.findIndex((r) => r.kind === 'step' && r.stepId === approval.stepId);
+    }
+    if (index < 0 || steering.card.hidden) {
+      list.setDetail(-1, undefined, 0, 'card');
+      return;
+    }
+    list.setDetail(index, steering.card, cardHeight || 160, 'card');
+    const key = `${approval?.approvalId}\u0000${layout.timeline.clientWidth}`;
+    if (key !== cardKey) {
+      // Measured once per approval (and width): its text decides its height.
+      cardKey = key;
+      steering.card.style.height = '';
+      cardHeight = steering.card.offsetHeight + 8;
+      list.setDetail(index, steering.card, cardHeight, 'card');
     }
   }
 
-  function placeDetail(): void {
-    if (!expanded) {
-      list.setDetail(-1, undefined, 0);
-      return;
-    }
-    const index = state.visible.indexOf(expanded);
-    if (index < 0) {
-      list.setDetail(-1, undefined, 0);
-      return;
-    }
-    list.setDetail(index, layout.raw, fillRaw(layout, expanded, state.strings));
+  function updateJump(): void {
+    const away = !follow || state.window.hasAfter;
+    layout.jump.hidden = !away;
+    if (!away) return;
+    const fresh = state.window.hasAfter ? Math.max(state.window.newAway, state.model.totalEvents - totalWhenLeft) : state.model.totalEvents - totalWhenLeft;
+    setButtonLabel(layout.jump, fresh > 0 ? fill(state.strings.jumpToNewest, fresh) : state.strings.jumpToLatest);
   }
 
   function secondsLeft(): number | undefined {
     return reconnectDeadline === undefined ? undefined : Math.max(0, Math.ceil((reconnectDeadline - Date.now()) / 1000));
   }
+
+  // ---- the window: pages from the host ----
+
+  function loading(direction: PendingPage['direction']): boolean {
+    for (const p of pages.values()) if (p.direction === direction || p.direction === 'around' || p.purpose === 'end') return true;
+    return false;
+  }
+
+  function requestPage(direction: PendingPage['direction'], sequence: number, purpose: Purpose, target?: number, focus?: boolean): void {
+    const requestId = nextRequestId++;
+    pages.set(requestId, { direction, purpose, target, focus, generation });
+    vscode.postMessage({ type: 'page', requestId, sequence: Math.max(0, sequence), direction, limit: PAGE_EVENTS, filter: toLogFilter(state.filter) });
+    // A host that keeps no log never answers: the request is forgotten, and may be asked again.
+    setTimeout(() => pages.delete(requestId), PAGE_TIMEOUT_MS);
+  }
+
+  /** Near an edge of the window with more beyond it: ask for the next page that way. */
+  function loadAtEdges(): void {
+    if (state.rows.length === 0 && !state.window.hasBefore) return;
+    const w = state.window;
+    if (w.hasBefore && list.nearTop(EDGE_ROWS) && !follow && !loading('before')) requestPage('before', firstSequence(state), 'scroll');
+    else if (w.hasBefore && follow && items.length * ROW_HEIGHT < layout.timeline.clientHeight && !loading('before')) {
+      // A filtered window that does not fill the view: fill it from the host.
+      requestPage('before', firstSequence(state), 'scroll');
+    }
+    if (w.hasAfter && list.nearBottom(EDGE_ROWS) && !loading('after')) requestPage('after', lastSequence(state), 'scroll');
+  }
+
+  function onPage(message: Extract<HostMessage, { type: 'page' }>): void {
+    const request = pages.get(message.requestId);
+    if (!request) return;
+    pages.delete(message.requestId);
+    if (request.generation !== generation) return;
+    const focused = focusedSequence();
+    const direction = request.purpose === 'end' ? 'around' : request.direction;
+    const page = request.purpose === 'end' ? { ...message, after: false } : message;
+    const { addedTop, removedTop } = applyPage(state, direction, page);
+    if (direction === 'around') expanded = undefined;
+    if (request.purpose === 'jump') follow = false;
+    if (request.purpose === 'end') follow = true;
+    drawRows(true, request.purpose === 'scroll' ? addedTop - removedTop : 0);
+    if (request.target !== undefined) show(request.target, request.focus === true);
+    else if (focused !== undefined) refocus(focused);
+    updateJump();
+    schedule({ header: true });
+  }
+
+  function focusedSequence(): number | undefined {
+    const active = document.activeElement;
+    return active instanceof HTMLElement && active.classList.contains('row') && active.dataset.sequence ? Number(active.dataset.sequence) : undefined;
+  }
+
+  function refocus(sequence: number): void {
+    const index = items.findIndex((r) => r.sequence === sequence);
+    if (index >= 0) list.elementAt(index)?.focus({ preventScroll: true });
+  }
+
+  /** Scrolls the row of `sequence` (or the nearest after it) into the middle, highlighted briefly. */
+  function show(sequence: number, focus: boolean): boolean {
+    let index = items.findIndex((r) => r.sequence === sequence);
+    if (index < 0) index = items.findIndex((r) => r.sequence > sequence);
+    if (index < 0) return false;
+    follow = false;
+    flash = items[index].sequence;
+    if (flashTimer !== undefined) clearTimeout(flashTimer);
+    flashTimer = setTimeout(() => {
+      flash = undefined;
+      list.render(true);
+    }, FLASH_MS);
+    list.render(true);
+    const element = list.center(index);
+    list.render(true);
+    if (focus) element?.focus({ preventScroll: true });
+    updateJump();
+    return true;
+  }
+
+  /** "Go to sequence N", a reveal from elsewhere, an outline or find jump. */
+  function goTo(sequence: number, keepFocus: boolean): void {
+    if (!Number.isSafeInteger(sequence) || sequence < 0) return;
+    if (items.some((r) => r.sequence === sequence)) {
+      show(sequence, !keepFocus);
+      return;
+    }
+    requestPage('around', sequence, 'jump', sequence, !keepFocus);
+  }
+
+  function jumpToNewest(): void {
+    follow = true;
+    if (state.window.hasAfter) {
+      generation++;
+      pages.clear();
+      rebuildAtEnd(state);
+      expanded = undefined;
+    }
+    drawRows(true);
+    list.render(false, true);
+    updateJump();
+  }
+
+  // ---- find and filters ----
+
+  function startFind(direction: 'next' | 'prev', fromCurrent: boolean): void {
+    const first = items[list.firstVisible()]?.sequence ?? 0;
+    const from = fromCurrent && find.current !== undefined ? find.current : direction === 'next' ? Math.max(0, first - 1) : first + 1;
+    const message = find.request(layout.search.value, toLogFilter(state.filter), from, direction);
+    if (message) vscode.postMessage(message);
+    else vscode.postMessage({ type: 'stopFind' });
+    list.render(true);
+    setText(layout.findStatus, find.status(state.strings));
+    schedulePersist();
+  }
+
+  function readFilter(): Filter {
+    const status = layout.statusFilter.value;
+    return {
+      kind: layout.kindFilter.value,
+      tool: layout.toolFilter.value,
+      stepId: layout.stepFilter.value,
+      status: status === 'problems' || status === 'approvals' ? status : '',
+    };
+  }
+
+  function applyFilter(): void {
+    const anchor = follow ? undefined : items[list.firstVisible()]?.sequence;
+    generation++;
+    pages.clear();
+    expanded = undefined;
+    setFilter(state, readFilter());
+    // The host answers for the whole log; meanwhile the window shows what the model keeps.
+    if (anchor !== undefined && anchor > 0) requestPage('around', anchor, 'jump', anchor, false);
+    else {
+      follow = true;
+      requestPage('before', state.model.lastSequence + 1, 'end');
+    }
+    schedule({ rows: true, header: true, reset: true });
+    schedulePersist();
+    if (find.query !== '') startFind('next', false);
+  }
+
+  // ---- persistence ----
 
   function persist(): void {
     persistTimer = undefined;
@@ -125,6 +393,8 @@ function start(): void {
       lastSequence: state.model.lastSequence,
       objective: state.info.objective,
       snapshot: state.model.snapshot(PERSIST_LIMITS),
+      filter: toLogFilter(state.filter),
+      query: layout.search.value,
     });
   }
 
@@ -133,26 +403,57 @@ function start(): void {
     persistTimer = setTimeout(persist, Math.max(0, lastPersist + PERSIST_EVERY_MS - Date.now()));
   }
 
+  // ---- host messages ----
+
   window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     const message = event.data;
     if (!message || typeof message !== 'object' || !HOST_MESSAGE_TYPES.has(message.type)) return;
-    if (message.type === 'reset') expanded = undefined;
-    if (message.type === 'connection') {
-      const c = message.connection;
-      reconnectDeadline = c.state === 'reconnecting' ? Date.now() + c.delayMs : undefined;
-    }
-    if (message.type === 'reset' && message.connection.state === 'reconnecting') {
-      reconnectDeadline = Date.now() + message.connection.delayMs;
+    switch (message.type) {
+      case 'page':
+        onPage(message);
+        return;
+      case 'found': {
+        const taken = find.take(message);
+        if (taken?.show !== undefined) goTo(taken.show, true);
+        else if (taken) list.render(true);
+        setText(layout.findStatus, find.status(state.strings));
+        return;
+      }
+      case 'reveal':
+        goTo(message.sequence, false);
+        return;
+      case 'reset':
+        expanded = undefined;
+        generation++;
+        pages.clear();
+        if (message.connection.state === 'reconnecting') reconnectDeadline = Date.now() + message.connection.delayMs;
+        break;
+      case 'connection': {
+        const c = message.connection;
+        reconnectDeadline = c.state === 'reconnecting' ? Date.now() + c.delayMs : undefined;
+        break;
+      }
+      case 'events': {
+        const last = state.model.lastSequence;
+        announcer.events(message.events.filter((e) => e?.data?.sequence > last));
+        break;
+      }
     }
     const change = reduce(state, message);
     // Tells the host this batch is taken, so it sends the next (and collapses a backlog otherwise).
     if ((message.type === 'events' || message.type === 'reset') && message.batch !== undefined) vscode.postMessage({ type: 'ack', batch: message.batch });
+    if (message.type === 'reset') {
+      follow = true;
+      if (isFiltered(state.filter)) requestPage('before', state.model.lastSequence + 1, 'end');
+      if (layout.search.value.trim() !== '') startFind('next', false);
+    }
     schedule(change);
     if (change.rows || message.type === 'info') schedulePersist();
     if (state.model.terminalEvent) schedulePersist();
   });
 
-  // Clicks: the run id copy, Retry / Sign in, Jump to latest, row expansion, artifact actions.
+  // ---- controls ----
+
   layout.copyRunId.addEventListener('click', () => vscode.postMessage({ type: 'copy', text: state.runId, what: 'runId' }));
   layout.retry.addEventListener('click', () => vscode.postMessage({ type: 'retry' }));
   // After the end of the run, Retry lists the artifacts again.
@@ -169,6 +470,14 @@ function start(): void {
     event.stopPropagation();
     if (expanded?.raw) vscode.postMessage({ type: 'openEvent', sequence: expanded.sequence });
   });
+  layout.exportMarkdown.addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'markdown' }));
+  layout.exportJsonl.addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'jsonl' }));
+  layout.openTranscript.addEventListener('click', () => vscode.postMessage({ type: 'openTranscript' }));
+  layout.outlineToggle.addEventListener('click', () => {
+    layout.outline.hidden = !layout.outline.hidden;
+    layout.outlineToggle.setAttribute('aria-expanded', String(!layout.outline.hidden));
+    if (!layout.outline.hidden) outline.list.render(true);
+  });
   steering.cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
   steering.resume.addEventListener('click', () => vscode.postMessage({ type: 'resume' }));
   steering.review.addEventListener('click', () => vscode.postMessage({ type: 'review' }));
@@ -180,48 +489,85 @@ function start(): void {
     const approvalId = steering.card.dataset.approvalId;
     if (approvalId) vscode.postMessage({ type: 'decide', approvalId, decision });
   };
-  steering.approve.addEventListener('click', () => decide('approve'));
-  steering.deny.addEventListener('click', () => decide('deny'));
-  layout.jump.addEventListener('click', () => {
-    follow = true;
-    layout.jump.hidden = true;
-    list.render(false, true);
+  steering.approve.addEventListener('click', (event) => {
+    event.stopPropagation();
+    decide('approve');
   });
-  const toggleRow = (target: EventTarget | null) => {
-    const element = target instanceof Element ? target.closest<HTMLElement>('.row') : null;
+  steering.deny.addEventListener('click', (event) => {
+    event.stopPropagation();
+    decide('deny');
+  });
+  layout.jump.addEventListener('click', jumpToNewest);
+
+  const rowElement = (target: EventTarget | null) => (target instanceof Element ? target.closest<HTMLElement>('.row') : null);
+  const activate = (target: EventTarget | null) => {
+    const element = rowElement(target);
     if (!element) return;
-    const sequence = Number(element.dataset.sequence);
-    const row = state.visible.find((r) => r.sequence === sequence && r.raw);
+    const row = items[Number(element.dataset.index)];
     if (!row) return;
+    if (row.kind === 'omitted') {
+      if (!loading('before')) requestPage('before', firstSequence(state), 'scroll');
+      return;
+    }
+    if (row.kind === 'later') {
+      if (!loading('after')) requestPage('after', lastSequence(state), 'scroll');
+      return;
+    }
+    if (!row.raw) return;
     expanded = expanded === row ? undefined : row;
     schedule({ rows: true, reset: true });
   };
   layout.timeline.addEventListener('click', (event) => {
-    if (event.target instanceof Element && event.target.closest('#raw-detail')) return;
-    toggleRow(event.target);
+    if (event.target instanceof Element && event.target.closest('#raw-detail, #approval-card')) return;
+    activate(event.target);
   });
   layout.timeline.addEventListener('keydown', (event) => {
+    if (event.target instanceof Element && event.target.closest('#raw-detail, #approval-card')) return;
+    const current = rowElement(event.target) ? Number(rowElement(event.target)?.dataset.index) : -1;
+    if ((event.ctrlKey || event.metaKey) && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+      // Ctrl+Up / Ctrl+Down: the previous / next step's row.
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      for (let i = current + step; i >= 0 && i < items.length; i += step) {
+        if (items[i].kind === 'step') {
+          focusIndex(i);
+          return;
+        }
+      }
+      focusIndex(step > 0 ? items.length - 1 : 0);
+      return;
+    }
     const moves: Record<string, (i: number) => number> = {
       ArrowDown: (i) => i + 1,
       ArrowUp: (i) => i - 1,
       Home: () => 0,
-      End: () => state.visible.length - 1,
+      End: () => items.length - 1,
       PageDown: (i) => i + 20,
       PageUp: (i) => i - 20,
     };
     const move = moves[event.key];
     if (move) {
-      const current = event.target instanceof HTMLElement && event.target.classList.contains('row') ? Number(event.target.dataset.index) : -1;
-      const target = Math.max(0, Math.min(state.visible.length - 1, move(current)));
       event.preventDefault();
-      list.reveal(target)?.focus({ preventScroll: true });
+      focusIndex(move(current));
       return;
     }
     if (event.key !== 'Enter' && event.key !== ' ') return;
-    if (event.target instanceof Element && event.target.closest('#raw-detail')) return;
     event.preventDefault();
-    toggleRow(event.target);
+    activate(event.target);
   });
+
+  function focusIndex(index: number): void {
+    const target = Math.max(0, Math.min(items.length - 1, index));
+    const wasFollowing = follow;
+    list.reveal(target)?.focus({ preventScroll: true });
+    if (wasFollowing && target < items.length - 1) {
+      totalWhenLeft = state.model.totalEvents;
+      follow = false;
+      updateJump();
+    }
+    loadAtEdges();
+  }
+
   layout.artifactsList.addEventListener('click', (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>('button[data-action]') : null;
     const artifactId = button?.closest<HTMLElement>('[data-artifact-id]')?.dataset.artifactId;
@@ -229,16 +575,58 @@ function start(): void {
     vscode.postMessage({ type: button.dataset.action === 'saveArtifact' ? 'saveArtifact' : 'openArtifact', artifactId });
   });
 
-  // Filtering re-runs over every row, so typing is debounced.
+  for (const select of [layout.kindFilter, layout.toolFilter, layout.stepFilter, layout.statusFilter]) select.addEventListener('change', applyFilter);
+
+  // Typing searches after a pause; Enter / Shift+Enter step through the matches, Escape closes.
   let searchTimer: ReturnType<typeof setTimeout> | undefined;
-  const applyFilter = () => {
-    setFilter(state, { kind: layout.kindFilter.value, text: layout.search.value });
-    schedule({ rows: true, reset: true });
-  };
-  layout.kindFilter.addEventListener('change', applyFilter);
   layout.search.addEventListener('input', () => {
     if (searchTimer !== undefined) clearTimeout(searchTimer);
-    searchTimer = setTimeout(applyFilter, 150);
+    searchTimer = setTimeout(() => startFind('next', false), 200);
+  });
+  layout.search.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      if (searchTimer !== undefined) clearTimeout(searchTimer);
+      startFind(event.shiftKey ? 'prev' : 'next', layout.search.value === find.text);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      layout.search.value = '';
+      find.clear();
+      vscode.postMessage({ type: 'stopFind' });
+      list.render(true);
+      setText(layout.findStatus, '');
+      schedulePersist();
+      layout.timeline.focus();
+    }
+  });
+  layout.findNext.addEventListener('click', () => startFind('next', true));
+  layout.findPrev.addEventListener('click', () => startFind('prev', true));
+  layout.gotoInput.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') {
+      layout.gotoInput.value = '';
+      layout.timeline.focus();
+      return;
+    }
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    const sequence = Number(layout.gotoInput.value.trim().replace(/^#/, ''));
+    if (Number.isSafeInteger(sequence) && sequence > 0) goTo(sequence, false);
+  });
+  // Keys anywhere in the panel: Ctrl+F the find bar, F3 / Shift+F3 the matches, Ctrl+G go to.
+  document.addEventListener('keydown', (event) => {
+    const mod = event.ctrlKey || event.metaKey;
+    if (mod && !event.altKey && event.key.toLowerCase() === 'f') {
+      event.preventDefault();
+      layout.search.focus();
+      layout.search.select();
+    } else if (mod && !event.altKey && event.key.toLowerCase() === 'g') {
+      event.preventDefault();
+      layout.gotoInput.focus();
+      layout.gotoInput.select();
+    } else if (event.key === 'F3') {
+      event.preventDefault();
+      startFind(event.shiftKey ? 'prev' : 'next', true);
+    }
   });
 
   // Live figures: elapsed times and the reconnect countdown.

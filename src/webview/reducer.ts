@@ -2,7 +2,8 @@
 // header facts out. Pure (no DOM): the node tests drive it directly. It mutates in place and
 // reports what changed, because copying 100,000 rows per batch would not stay smooth.
 import { isTerminalEvent } from '../common/runStatus';
-import { RunModel, DEFAULT_LIMITS, fieldText, stepIdOf } from '../runPanel/runModel';
+import { RunModel, DEFAULT_LIMITS, stepIdOf } from '../runPanel/runModel';
+import { matchesFilter, type LogFilter } from '../runPanel/logQuery';
 import {
   DEFAULT_UI_STRINGS,
   type ArtifactsView,
@@ -14,40 +15,69 @@ import {
   type WireEvent,
 } from '../runPanel/protocol';
 
-export type RowKind = 'plan' | 'step' | 'tool' | 'observation' | 'stepCompleted' | 'terminal' | 'unknown' | 'omitted';
+export type RowKind = 'plan' | 'step' | 'tool' | 'observation' | 'stepCompleted' | 'terminal' | 'unknown' | 'omitted' | 'later';
 
 export interface Row {
   kind: RowKind;
-  /** The event's sequence; 0 for the "earlier events summarised" row, which carries no event. */
+  /** The event's sequence; 0 for the "earlier" / "later" rows, which carry no event. */
   sequence: number;
-  /** The event name ('' for the summary row). */
+  /** The event name ('' for the earlier / later rows). */
   event: string;
   depth: 0 | 1;
   stepId?: string;
   /** The raw event; absent for a step known only from the compacted model. */
   raw?: WireEvent;
-  /** For the summary row: how many events it stands for. */
+  /** For the "earlier" row: how many events it stands for, when known. */
   count?: number;
-  /** Lower-cased text the search matches, built on first search. */
-  searchText?: string;
 }
 
 /** The kind filter's value for the events of kinds past the model's cap (not a name a row can have). */
 export const OTHER_KINDS = '\u0000other kinds';
 
+/** The panel's filter as its controls hold it; `toLogFilter` is what the host is asked with. */
 export interface Filter {
   /** '' for every kind, OTHER_KINDS for those past the cap, else an event name. */
   kind: string;
-  text: string;
+  tool: string;
+  stepId: string;
+  status: '' | 'problems' | 'approvals';
+}
+
+export const NO_FILTER: Filter = { kind: '', tool: '', stepId: '', status: '' };
+
+/**
+ * The rows the panel holds are a window onto the whole log (the host keeps it): at most
+ * MAX_WINDOW_ROWS contiguous events that pass the filter. At the live end it takes streamed
+ * events; elsewhere it only counts them and pages in from the host as the user scrolls.
+ */
+export const MAX_WINDOW_ROWS = 2000;
+/** Events asked for per page. */
+export const PAGE_EVENTS = 250;
+/** Tools remembered for the tool filter. */
+const MAX_TOOLS = 200;
+
+export interface LogWindow {
+  /** More events passing the filter exist before the first row (or may: until the host says). */
+  hasBefore: boolean;
+  /** The window is not at the live end: newer events exist past its last row. */
+  hasAfter: boolean;
+  /** Events passing the filter that streamed in while the window was away from the live end. */
+  newAway: number;
+  /** Events passing the filter in the whole log, as the host last counted them. */
+  total?: number;
 }
 
 export interface TimelineState {
   runId: string;
   model: RunModel;
+  /** The window's rows in display order (all pass the filter). */
   rows: Row[];
-  /** The rows the filter lets through; the same array as `rows` when nothing is filtered. */
+  /** The same array as `rows` (kept for the renderer's older name). */
   visible: Row[];
   filter: Filter;
+  window: LogWindow;
+  /** Tool names seen in events (the tool filter's choices). */
+  tools: Set<string>;
   info: RunInfo;
   connection: ConnectionView;
   artifacts: ArtifactsView;
@@ -72,7 +102,9 @@ export function initialState(runId: string, limits = DEFAULT_LIMITS): TimelineSt
     model: new RunModel(runId, limits),
     rows,
     visible: rows,
-    filter: { kind: '', text: '' },
+    filter: { ...NO_FILTER },
+    window: { hasBefore: false, hasAfter: false, newAway: 0 },
+    tools: new Set(),
     info: { runId },
     connection: { state: 'connecting' },
     artifacts: { state: 'none' },
@@ -104,9 +136,39 @@ export function reduce(state: TimelineState, message: HostMessage): Change {
     case 'page':
     case 'found':
     case 'reveal':
-      // Not part of the model: main.ts handles them (the log window and the find bar).
+      // Answers to the webview's own requests: main.ts matches them to what it asked (applyPage).
       return NO_CHANGE;
   }
+}
+
+/** What the host is asked with: OTHER_KINDS has no LogFilter form, so it stays a local check. */
+export function toLogFilter(filter: Filter): LogFilter {
+  const out: LogFilter = {};
+  if (filter.kind !== '' && filter.kind !== OTHER_KINDS) out.kinds = [filter.kind];
+  if (filter.tool) out.tool = filter.tool;
+  if (filter.stepId) out.stepId = filter.stepId;
+  if (filter.status) out.status = filter.status;
+  return out;
+}
+
+export function fromLogFilter(filter: LogFilter | undefined): Filter {
+  return {
+    kind: filter?.kinds?.length === 1 ? filter.kinds[0] : '',
+    tool: filter?.tool ?? '',
+    stepId: filter?.stepId ?? '',
+    status: filter?.status ?? '',
+  };
+}
+
+export function isFiltered(filter: Filter): boolean {
+  return filter.kind !== '' || filter.tool !== '' || filter.stepId !== '' || filter.status !== '';
+}
+
+/** Whether an event belongs in the window under the current filter (logQuery.ts decides). */
+export function passes(state: TimelineState, event: WireEvent): boolean {
+  if (!matchesFilter(event, toLogFilter(state.filter))) return false;
+  if (state.filter.kind === OTHER_KINDS && state.model.kindCounts().has(event.event)) return false;
+  return true;
 }
 
 /** Adds events in stream order; repeats (at or below the last sequence) are ignored. */
@@ -114,25 +176,135 @@ export function applyEvents(state: TimelineState, events: readonly WireEvent[]):
   const accepted = state.model.apply(events);
   if (accepted.length === 0) return NO_CHANGE;
   let appendedOnly = true;
-  const appended: Row[] = [];
+  const filter = toLogFilter(state.filter);
+  const other = state.filter.kind === OTHER_KINDS;
   for (const event of accepted) {
-    const row = rowFor(state, event);
-    if (placeRow(state.rows, row)) appended.push(row);
-    else appendedOnly = false;
-  }
-  if (state.visible !== state.rows) {
-    if (appendedOnly) {
-      for (const row of appended) if (matches(state, row)) state.visible.push(row);
-    } else {
-      state.visible = filterRows(state);
+    noteTool(state, event);
+    if (!matchesFilter(event, filter) || (other && state.model.kindCounts().has(event.event))) continue;
+    // Away from the live end the window does not grow: the newest rows are counted for "Jump to newest".
+    if (state.window.hasAfter) {
+      state.window.newAway++;
+      continue;
     }
+    if (state.window.total !== undefined) state.window.total++;
+    if (!placeRow(state.rows, rowFor(state, event))) appendedOnly = false;
   }
+  if (trimStart(state)) appendedOnly = false;
   return { rows: true, header: true, artifacts: false, reset: false, appendedOnly };
 }
 
+/** Sets the filter and rebuilds the window at the live end from the events the model keeps. */
 export function setFilter(state: TimelineState, filter: Filter): void {
-  state.filter = { kind: filter.kind, text: filter.text.trim().toLowerCase() };
-  state.visible = state.filter.kind === '' && state.filter.text === '' ? state.rows : filterRows(state);
+  state.filter = { ...filter };
+  state.window.total = undefined;
+  rebuildAtEnd(state);
+}
+
+/**
+ * The window at the live end, from the newest raw events the model keeps (no host round trip):
+ * what a filter change and "Jump to newest" show at once, before the host's page refines it.
+ */
+export function rebuildAtEnd(state: TimelineState): void {
+  const snapshot = state.model.snapshot();
+  const rows: Row[] = [];
+  for (const event of snapshot.recent) if (passes(state, event)) placeRow(rows, rowFor(state, event));
+  setRows(state, rows);
+  state.window.hasBefore = snapshot.eventsOmitted > 0;
+  state.window.hasAfter = false;
+  state.window.newAway = 0;
+  trimStart(state);
+}
+
+/**
+ * Puts a host `page` into the window: `before` goes on top (the far end is dropped past the
+ * bound), `after` at the bottom (the top is dropped), `around` replaces it. A window whose page
+ * reached the live end takes the newest kept events too and follows the stream again.
+ * Returns the rows added on top and removed from the top (the list keeps its place by them).
+ */
+export function applyPage(
+  state: TimelineState,
+  direction: 'before' | 'after' | 'around',
+  page: { events: WireEvent[]; before: boolean; after: boolean; total?: number },
+): { addedTop: number; removedTop: number } {
+  if (page.total !== undefined) state.window.total = page.total;
+  for (const event of page.events) noteTool(state, event);
+  const have = new Set<number>();
+  for (const row of state.rows) have.add(row.sequence);
+  const fresh = (e: WireEvent) => Number.isSafeInteger(e.data?.sequence) && passes(state, e);
+  if (direction === 'before') {
+    const first = firstSequence(state);
+    const added = page.events.filter((e) => fresh(e) && e.data.sequence < first && !have.has(e.data.sequence)).map((e) => rowFor(state, e));
+    setRows(state, [...added, ...state.rows]);
+    // A page that brought nothing new ends the way up (a host that does not move cannot loop us).
+    state.window.hasBefore = page.before && added.length > 0;
+    if (state.rows.length > MAX_WINDOW_ROWS) {
+      state.rows.length = MAX_WINDOW_ROWS;
+      leaveLiveEnd(state);
+    }
+    return { addedTop: added.length, removedTop: 0 };
+  }
+  if (direction === 'after') {
+    const last = lastSequence(state);
+    const before = state.rows.length;
+    for (const e of page.events) if (fresh(e) && e.data.sequence > last && !have.has(e.data.sequence)) state.rows.push(rowFor(state, e));
+    if (!page.after || state.rows.length === before) catchUp(state);
+    else state.window.hasAfter = true;
+    return { addedTop: 0, removedTop: trimStart(state) };
+  }
+  setRows(state, page.events.filter(fresh).map((e) => rowFor(state, e)));
+  state.window.hasBefore = page.before;
+  if (!page.after) catchUp(state);
+  else leaveLiveEnd(state);
+  trimStart(state);
+  return { addedTop: 0, removedTop: 0 };
+}
+
+/** The window left the live end: newer events are counted from now on. */
+function leaveLiveEnd(state: TimelineState): void {
+  if (!state.window.hasAfter) state.window.newAway = 0;
+  state.window.hasAfter = true;
+}
+
+/** The page reached the end of the host's log: add what the stream brought since, and follow it. */
+function catchUp(state: TimelineState): void {
+  const last = lastSequence(state);
+  for (const event of state.model.snapshot().recent) {
+    if (event.data.sequence > last && passes(state, event)) placeRow(state.rows, rowFor(state, event));
+  }
+  state.window.hasAfter = false;
+  state.window.newAway = 0;
+}
+
+export function firstSequence(state: TimelineState): number {
+  let first = Number.POSITIVE_INFINITY;
+  // Rows are in sequence order but for children placed under an earlier step: the first few decide.
+  for (let i = 0; i < Math.min(state.rows.length, 64); i++) if (state.rows[i].sequence > 0) first = Math.min(first, state.rows[i].sequence);
+  return Number.isFinite(first) ? first : state.model.lastSequence + 1;
+}
+
+export function lastSequence(state: TimelineState): number {
+  let last = 0;
+  for (let i = state.rows.length - 1; i >= Math.max(0, state.rows.length - 64); i--) last = Math.max(last, state.rows[i].sequence);
+  return last;
+}
+
+function setRows(state: TimelineState, rows: Row[]): void {
+  state.rows = rows;
+  state.visible = rows;
+}
+
+/** Drops rows from the top past the bound (a quarter more, so trims stay rare); returns how many. */
+function trimStart(state: TimelineState): number {
+  if (state.rows.length <= MAX_WINDOW_ROWS) return 0;
+  const drop = state.rows.length - Math.floor((MAX_WINDOW_ROWS * 3) / 4);
+  state.rows.splice(0, drop);
+  state.window.hasBefore = true;
+  return drop;
+}
+
+function noteTool(state: TimelineState, event: WireEvent): void {
+  const tool = event.data.tool;
+  if (typeof tool === 'string' && tool !== '' && tool.length <= 200 && state.tools.size < MAX_TOOLS) state.tools.add(tool);
 }
 
 /**
@@ -149,18 +321,11 @@ export function kindsSeen(state: TimelineState): string[] {
 function resetFromSnapshot(state: TimelineState, snapshot: RunSnapshot): void {
   state.runId = snapshot.runId;
   state.model = new RunModel(snapshot.runId, DEFAULT_LIMITS, snapshot);
-  const rows: Row[] = [];
-  if (snapshot.eventsOmitted > 0) rows.push({ kind: 'omitted', sequence: 0, event: '', depth: 0, count: snapshot.eventsOmitted });
-  const firstRecent = snapshot.recent.length > 0 ? snapshot.recent[0].data.sequence : Number.POSITIVE_INFINITY;
-  // Steps whose step.started fell out of the raw window still get their row, from the aggregate.
-  for (const step of snapshot.steps) {
-    if (step.startSequence > 0 && step.startSequence < firstRecent) {
-      rows.push({ kind: 'step', sequence: step.startSequence, event: 'step.started', depth: 0, stepId: step.stepId, raw: undefined });
-    }
-  }
-  state.rows = rows;
-  for (const event of snapshot.recent) placeRow(rows, rowFor(state, event));
-  state.visible = state.filter.kind === '' && state.filter.text === '' ? rows : filterRows(state);
+  state.window = { hasBefore: false, hasAfter: false, newAway: 0 };
+  for (const event of snapshot.recent) noteTool(state, event);
+  // The window is contiguous: what the snapshot summarised is paged in from the host on the way up
+  // (the outline lists its steps meanwhile).
+  rebuildAtEnd(state);
 }
 
 function rowFor(state: TimelineState, event: WireEvent): Row {
@@ -192,15 +357,15 @@ function nested(state: TimelineState, kind: RowKind, event: WireEvent): Row {
 
 /**
  * Puts a row in display order: a child after the last row of its step's group, anything else at
- * the end. Returns true when that was the end. The backward scan is short in practice: children
- * belong to recent steps.
+ * the end. Returns true when that was the end. The backward scan is bounded: children belong to
+ * recent steps, and under a filter a step's group may not be in the window at all.
  */
 function placeRow(rows: Row[], row: Row): boolean {
   if (row.depth === 0 || row.stepId === undefined) {
     rows.push(row);
     return true;
   }
-  for (let i = rows.length - 1; i >= 0; i--) {
+  for (let i = rows.length - 1; i >= Math.max(0, rows.length - 256); i--) {
     if (rows[i].stepId === row.stepId) {
       if (i === rows.length - 1) {
         rows.push(row);
@@ -212,28 +377,4 @@ function placeRow(rows: Row[], row: Row): boolean {
   }
   rows.push(row);
   return true;
-}
-
-function filterRows(state: TimelineState): Row[] {
-  return state.rows.filter((row) => matches(state, row));
-}
-
-function matches(state: TimelineState, row: Row): boolean {
-  const { kind, text } = state.filter;
-  if (kind === OTHER_KINDS) {
-    if (row.kind === 'omitted' || state.model.kindCounts().has(row.event)) return false;
-  } else if (kind !== '' && row.event !== kind) return false;
-  if (text === '') return true;
-  row.searchText ??= searchTextOf(state, row);
-  return row.searchText.includes(text);
-}
-
-function searchTextOf(state: TimelineState, row: Row): string {
-  const parts: string[] = [row.event, String(row.sequence)];
-  if (row.raw) {
-    for (const [key, value] of Object.entries(row.raw.data)) if (key !== 'sequence') parts.push(fieldText(value));
-  } else if (row.stepId !== undefined) {
-    parts.push(row.stepId, state.model.step(row.stepId)?.title ?? '');
-  }
-  return parts.join(' ').toLowerCase();
 }

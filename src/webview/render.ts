@@ -32,7 +32,22 @@ export interface Layout {
   progressBar: HTMLElement;
   progressText: HTMLElement;
   kindFilter: HTMLSelectElement;
+  toolFilter: HTMLSelectElement;
+  stepFilter: HTMLSelectElement;
+  statusFilter: HTMLSelectElement;
+  /** The find bar's field (Ctrl+F). */
   search: HTMLInputElement;
+  findPrev: HTMLButtonElement;
+  findNext: HTMLButtonElement;
+  findStatus: HTMLElement;
+  gotoInput: HTMLInputElement;
+  exportMarkdown: HTMLButtonElement;
+  exportJsonl: HTMLButtonElement;
+  openTranscript: HTMLButtonElement;
+  outlineToggle: HTMLButtonElement;
+  outline: HTMLElement;
+  outlineTitle: HTMLElement;
+  outlineList: HTMLElement;
   timeline: HTMLElement;
   empty: HTMLElement;
   jump: HTMLButtonElement;
@@ -54,6 +69,8 @@ export interface Layout {
   rawOpen: HTMLButtonElement;
   rawJson: HTMLElement;
   kindsKey: string;
+  toolsKey: string;
+  stepsKey: string;
 }
 
 export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
@@ -112,13 +129,59 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   header.append(titleRow, objective, facts, planRow);
 
   const toolbar = el('div', 'toolbar');
-  const kindFilter = el('select', 'kind-filter');
-  kindFilter.id = 'kind-filter';
+  toolbar.setAttribute('role', 'toolbar');
+  const select = (id: string) => {
+    const node = el('select', `filter-select ${id}`);
+    node.id = id;
+    return node;
+  };
+  const kindFilter = select('kind-filter');
+  const toolFilter = select('tool-filter');
+  const stepFilter = select('step-filter');
+  const statusFilter = select('status-filter');
+  const filters = el('div', 'filters');
+  filters.append(codicon('filter'), kindFilter, toolFilter, stepFilter, statusFilter);
+
+  const findBar = el('div', 'find-bar');
+  findBar.setAttribute('role', 'search');
   const search = el('input', 'search');
   search.id = 'search';
   search.type = 'search';
   search.spellcheck = false;
-  toolbar.append(codicon('filter'), kindFilter, codicon('search'), search);
+  const findPrev = iconButton('find-prev', 'arrow-up', strings.findPrevious);
+  const findNext = iconButton('find-next', 'arrow-down', strings.findNext);
+  const findStatus = el('span', 'find-status muted');
+  findStatus.id = 'find-status';
+  findStatus.setAttribute('role', 'status');
+  findBar.append(codicon('search'), search, findStatus, findPrev, findNext);
+
+  const gotoInput = el('input', 'goto');
+  gotoInput.id = 'goto-sequence';
+  gotoInput.type = 'text';
+  gotoInput.inputMode = 'numeric';
+  gotoInput.spellcheck = false;
+  const exportMarkdown = iconButton('export-markdown', 'markdown', strings.exportMarkdown);
+  const exportJsonl = iconButton('export-jsonl', 'json', strings.exportJsonl);
+  const openTranscript = iconButton('open-transcript', 'go-to-file', strings.openTranscript);
+  const outlineToggle = iconButton('outline-toggle', 'list-tree', strings.outlineToggle);
+  outlineToggle.setAttribute('aria-controls', 'outline');
+  outlineToggle.setAttribute('aria-expanded', 'true');
+  const actions = el('div', 'toolbar-actions');
+  actions.append(gotoInput, outlineToggle, exportMarkdown, exportJsonl, openTranscript);
+  toolbar.append(filters, findBar, actions);
+
+  const body = el('div', 'panel-body');
+  const outline = el('nav', 'outline');
+  outline.id = 'outline';
+  const outlineTitle = el('h2', 'section-title outline-title');
+  outlineTitle.id = 'outline-title';
+  outline.setAttribute('aria-labelledby', 'outline-title');
+  const outlineList = el('div', 'outline-list');
+  outlineList.id = 'outline-list';
+  outlineList.setAttribute('role', 'list');
+  outlineList.setAttribute('aria-labelledby', 'outline-title');
+  outlineList.tabIndex = 0;
+  outline.append(outlineTitle, outlineList);
 
   const timelineWrap = el('div', 'timeline-wrap');
   const timeline = el('div', 'timeline');
@@ -130,6 +193,7 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   const jump = iconButton('jump-to-latest', 'arrow-down', strings.jumpToLatest, true);
   jump.hidden = true;
   timelineWrap.append(timeline, empty, jump);
+  body.append(outline, timelineWrap);
 
   const summary = el('section', 'summary');
   summary.id = 'summary';
@@ -165,13 +229,15 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   const rawJson = el('pre', 'raw-json');
   raw.append(rawBar, rawJson);
 
-  root.replaceChildren(header, toolbar, timelineWrap, summary);
+  root.replaceChildren(header, toolbar, body, summary);
   const layout: Layout = {
     root, statusIcon: statusIconEl, runId, copyRunId, status, objective, connection, connectionIcon,
     connectionText: connectionTextEl, retry, signIn, elapsedLabel, elapsed, sequenceLabel, lastSequence, eventCount,
-    plan, progressFill, progressBar, progressText, kindFilter, search, timeline, empty, jump, summary, summaryTitle,
+    plan, progressFill, progressBar, progressText, kindFilter, toolFilter, stepFilter, statusFilter, search, findPrev, findNext,
+    findStatus, gotoInput, exportMarkdown, exportJsonl, openTranscript, outlineToggle, outline, outlineTitle, outlineList, timeline, empty, jump, summary, summaryTitle,
     summaryStatusLabel, summaryStatus, summaryDurationLabel, summaryDuration, summaryStepsLabel, summarySteps,
     artifactsTitle, artifactsMessage, artifactsList, artifactsRetry, raw, rawTitle, rawCopy, rawOpen, rawJson, kindsKey: '',
+    toolsKey: '', stepsKey: '',
   };
   applyStrings(layout, strings);
   return layout;
@@ -192,6 +258,33 @@ export function applyStrings(layout: Layout, strings: UiStrings): void {
   layout.kindFilter.setAttribute('aria-label', strings.filterKind);
   layout.search.placeholder = strings.search;
   layout.search.setAttribute('aria-label', strings.search);
+  const label = (node: HTMLElement, text: string) => {
+    node.title = text;
+    node.setAttribute('aria-label', text);
+  };
+  label(layout.toolFilter, strings.filterTool);
+  label(layout.stepFilter, strings.filterStep);
+  label(layout.statusFilter, strings.filterStatus);
+  label(layout.gotoInput, strings.goToSequence);
+  layout.gotoInput.placeholder = strings.goToSequencePlaceholder;
+  layout.timeline.setAttribute('aria-label', strings.timelineLabel);
+  setButtonLabel(layout.findPrev, strings.findPrevious);
+  setButtonLabel(layout.findNext, strings.findNext);
+  setButtonLabel(layout.exportMarkdown, strings.exportMarkdown);
+  setButtonLabel(layout.exportJsonl, strings.exportJsonl);
+  setButtonLabel(layout.openTranscript, strings.openTranscript);
+  setButtonLabel(layout.outlineToggle, strings.outlineToggle);
+  setText(layout.outlineTitle, strings.outline);
+  const statusChoices: [string, string][] = [['', strings.allStatuses], ['problems', strings.statusProblems], ['approvals', strings.statusApprovals]];
+  const selectedStatus = layout.statusFilter.value;
+  layout.statusFilter.replaceChildren(...statusChoices.map(([value, text]) => {
+    const option = el('option', undefined, text);
+    option.value = value;
+    return option;
+  }));
+  layout.statusFilter.value = selectedStatus;
+  layout.toolsKey = '';
+  layout.stepsKey = '';
   setText(layout.summaryTitle, strings.summary);
   setText(layout.summaryStatusLabel, strings.status);
   setText(layout.summaryDurationLabel, strings.totalDuration);
@@ -265,10 +358,45 @@ export function updateHeader(layout: Layout, state: TimelineState, now: number, 
     layout.kindFilter.replaceChildren(...options);
     layout.kindFilter.value = selected;
   }
+  updateToolAndStepChoices(layout, state);
+}
+
+/** Steps offered by the step filter at most (the newest; the selected one always). */
+const MAX_STEP_CHOICES = 300;
+
+function updateToolAndStepChoices(layout: Layout, state: TimelineState): void {
+  const s = state.strings;
+  const tools = [...state.tools].sort();
+  if (state.filter.tool && !state.tools.has(state.filter.tool)) tools.unshift(state.filter.tool);
+  const toolsKey = `${tools.join('\n')}\n${state.filter.tool}`;
+  if (toolsKey !== layout.toolsKey) {
+    layout.toolsKey = toolsKey;
+    layout.toolFilter.replaceChildren(option('', s.allTools), ...tools.map((tool) => option(tool, tool)));
+    layout.toolFilter.value = state.filter.tool;
+  }
+  const model = state.model;
+  // Steps start and complete by events: their counts change when the choices may.
+  const stepsKey = `${model.kindCounts().get('step.started') ?? 0}/${model.completedStepCount}/${state.filter.stepId}`;
+  if (stepsKey !== layout.stepsKey) {
+    layout.stepsKey = stepsKey;
+    const steps = [...model.stepSummaries()].slice(-MAX_STEP_CHOICES);
+    const choices = steps.map((step) => option(step.stepId, step.title ? `${step.title} (${step.stepId})` : step.stepId));
+    if (state.filter.stepId && !steps.some((step) => step.stepId === state.filter.stepId)) choices.unshift(option(state.filter.stepId, state.filter.stepId));
+    layout.stepFilter.replaceChildren(option('', s.allSteps), ...choices);
+    layout.stepFilter.value = state.filter.stepId;
+  }
+  if (layout.statusFilter.value !== state.filter.status) layout.statusFilter.value = state.filter.status;
+}
+
+function option(value: string, text: string): HTMLOptionElement {
+  const node = el('option', undefined, text);
+  node.value = value;
+  return node;
 }
 
 export function updateEmpty(layout: Layout, state: TimelineState): void {
-  const message = state.visible.length > 0 ? '' : state.rows.length > 0 ? state.strings.noMatches : state.strings.waiting;
+  // An empty window with earlier events to load is not "no matches": its "earlier" row shows.
+  const message = state.rows.length > 0 || state.window.hasBefore ? '' : state.model.totalEvents > 0 ? state.strings.noMatches : state.strings.waiting;
   setText(layout.empty, message);
   layout.empty.hidden = message === '';
 }

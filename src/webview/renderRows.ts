@@ -1,7 +1,8 @@
 // The timeline's rows and the raw JSON block under an expanded row: built once per row element
 // by the virtual list and filled from the view model. Server strings go in as text only.
 import { DEFAULT_UI_STRINGS, type UiStrings } from '../runPanel/protocol';
-import { codicon, el, setIcon, setText } from './dom';
+import { matchesQuery } from '../runPanel/logQuery';
+import { codicon, el, setHighlightedText, setIcon, setText } from './dom';
 import { fill, rowView } from './format';
 import type { Row, TimelineState } from './reducer';
 import type { Layout } from './render';
@@ -21,12 +22,30 @@ export function createRowElement(): HTMLElement {
   return row;
 }
 
-export function fillRow(element: HTMLElement, row: Row, state: TimelineState, now: number, expanded: boolean): void {
+/** How a row is marked beyond its event: the search and the row a jump landed on. */
+export interface RowMarks {
+  expanded: boolean;
+  /** The normalised search query ('' for none). */
+  query: string;
+  /** The sequence of the match the find bar stands on. */
+  currentMatch?: number;
+  /** The sequence a jump landed on (highlighted briefly). */
+  flash?: number;
+}
+
+export function fillRow(element: HTMLElement, row: Row, state: TimelineState, now: number, marks: RowMarks): void {
   const view = rowView(state, row, now);
+  const expanded = marks.expanded;
   const [twisty, icon, label, detail, meta, seq] = Array.from(element.children) as HTMLElement[];
-  const className = `row kind-${row.kind} depth-${row.depth}${expanded ? ' expanded' : ''}${row.raw ? ' expandable' : ''}`;
+  const match = marks.query !== '' && row.raw !== undefined && matchesQuery(row.raw, marks.query);
+  const current = match && row.sequence === marks.currentMatch;
+  const className =
+    `row kind-${row.kind} depth-${row.depth}${expanded ? ' expanded' : ''}${row.raw ? ' expandable' : ''}` +
+    `${match ? ' match' : ''}${current ? ' current-match' : ''}${row.sequence > 0 && row.sequence === marks.flash ? ' flash' : ''}`;
   if (element.className !== className) element.className = className;
-  if (row.kind === 'omitted') delete element.dataset.sequence;
+  if (current) element.setAttribute('aria-current', 'true');
+  else element.removeAttribute('aria-current');
+  if (row.kind === 'omitted' || row.kind === 'later') delete element.dataset.sequence;
   else element.dataset.sequence = String(row.sequence);
   element.dataset.kind = row.event;
   element.tabIndex = -1;
@@ -36,10 +55,10 @@ export function fillRow(element: HTMLElement, row: Row, state: TimelineState, no
   twisty.classList.add('twisty');
   setIcon(icon, view.icon, view.tone);
   icon.classList.add('icon');
-  setText(label, view.label);
-  setText(detail, view.detail);
+  setHighlightedText(label, view.label, match ? marks.query : '');
+  setHighlightedText(detail, view.detail, match ? marks.query : '');
   setText(meta, view.meta);
-  setText(seq, row.kind === 'omitted' ? '' : `#${row.sequence}`);
+  setText(seq, row.sequence > 0 ? `#${row.sequence}` : '');
   element.title = row.raw ? state.strings.expand : '';
 }
 

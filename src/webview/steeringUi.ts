@@ -1,7 +1,8 @@
 // The run panel's steering controls: Cancel (and "Cancelling…" until the end), Resume after a
 // failed or cancelled end, the card of the tool call the run waits on (tool, reason, time, the
 // full arguments as text) with Approve / Deny, "Fork from here…" on an expanded event, the
-// run's cost, and a polite live region that announces what changed. Every server string is set
+// run's cost, and a polite live region that announces a cancel. The card is placed in the
+// timeline under the row that asked (main.ts); the announcer says approval requests. Every server string is set
 // with textContent; the host confirms and asks for notes and instructions.
 import type { RunInfo, UiStrings } from '../runPanel/protocol';
 import { el, iconButton, setButtonLabel, setText } from './dom';
@@ -56,7 +57,7 @@ export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi
   card.append(cardTitle, cardWhy, cardMeta, cardArgsLabel, cardArgs, actions);
   card.setAttribute('aria-labelledby', 'approval-title');
   cardTitle.id = 'approval-title';
-  layout.root.querySelector('.toolbar')?.before(card);
+  card.classList.add('timeline-card');
 
   const fork = iconButton('fork-from-here', 'repo-forked', strings.forkFromHere, true);
   layout.rawOpen.after(fork);
@@ -77,11 +78,14 @@ function localTime(iso: string | undefined): string {
 
 /** Draws the controls from the header's info; `ended`: a terminal event arrived. */
 export function updateSteering(ui: SteeringUi, info: RunInfo, strings: UiStrings, ended: boolean, status: string | undefined): void {
+  // A server without the steering endpoints: the controls are not offered at all.
+  const steering = info.steering !== false;
   setButtonLabel(ui.cancel, info.cancelling ? strings.cancelling : strings.cancelRun);
-  ui.cancel.hidden = ended;
+  ui.cancel.hidden = ended || !steering;
   ui.cancel.disabled = info.cancelling === true;
   setButtonLabel(ui.resume, strings.resumeRun);
-  ui.resume.hidden = !(ended && (status === 'failed' || status === 'cancelled'));
+  ui.resume.hidden = !steering || !(ended && (status === 'failed' || status === 'cancelled'));
+  ui.fork.hidden = !steering;
   // Reviewing takes the run's outputs back into the workspace: offered once the run has ended.
   setButtonLabel(ui.review, strings.reviewChanges);
   ui.review.hidden = !ended;
@@ -104,7 +108,7 @@ export function updateSteering(ui: SteeringUi, info: RunInfo, strings: UiStrings
     delete ui.card.dataset.approvalId;
   }
 
-  const announcement = approval ? fill(strings.approvalWaits, approval.tool) : info.cancelling ? strings.cancelling : '';
+  const announcement = info.cancelling ? strings.cancelling : '';
   if (announcement !== ui.announced) {
     ui.announced = announcement;
     if (announcement) setText(ui.live, announcement);

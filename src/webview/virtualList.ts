@@ -1,5 +1,6 @@
-// A virtualised list of fixed-height rows (plus at most one expanded detail block under a row):
-// only the rows in view, and a few either side, exist in the DOM, whatever the item count.
+// A virtualised list of fixed-height rows (plus a few detail blocks, each under a row: the
+// expanded raw JSON, the approval card): only the rows in view, and a few either side, exist in
+// the DOM, whatever the item count.
 
 export interface VirtualListOptions<T> {
   /** The scrolling element; the list fills it. */
@@ -9,9 +10,18 @@ export interface VirtualListOptions<T> {
   createRow(): HTMLElement;
   /** Fills a pooled row element for an item (called when the item shown in it changes, or forced). */
   renderRow(element: HTMLElement, item: T, index: number): void;
-  onScroll?(): void;
+  /** `ours`: the list moved itself (to the bottom, a jump, a page added above), not the user. */
+  onScroll?(ours: boolean): void;
   /** The view changed size (redraw it, and keep it at the bottom if it was following). */
   onResize?(): void;
+  /** The item's place in the whole log for assistive technology (setsize -1: unknown); default: its index. */
+  position?(item: T, index: number): { posinset: number; setsize: number };
+}
+
+interface Detail {
+  index: number;
+  element: HTMLElement;
+  height: number;
 }
 
 export class VirtualList<T> {
@@ -19,15 +29,17 @@ export class VirtualList<T> {
   private readonly canvas: HTMLElement;
   private readonly pool: HTMLElement[] = [];
   private readonly shown = new WeakMap<HTMLElement, T>();
-  private expandedIndex = -1;
-  private expandedHeight = 0;
-  private detail: HTMLElement | undefined;
+  /** Blocks under rows, by slot, ordered by index when laid out. */
+  private readonly details = new Map<string, Detail>();
+  private ordered: Detail[] = [];
   private readonly rowHeight: number;
   private readonly overscan: number;
   // Layout figures are cached (scroll events, a ResizeObserver) so that drawing never forces a
   // synchronous layout: on a busy page that was the largest cost of a frame.
   private viewHeight = 0;
   private scrollTop = 0;
+  /** The scrollTop the list last set itself: the scroll event it causes is not the user's. */
+  private setTop = Number.NaN;
 
   constructor(private readonly options: VirtualListOptions<T>) {
     this.rowHeight = options.rowHeight;
@@ -39,7 +51,9 @@ export class VirtualList<T> {
       'scroll',
       () => {
         this.scrollTop = options.container.scrollTop;
-        options.onScroll?.();
+        const ours = Math.abs(this.scrollTop - this.setTop) < 1;
+        this.setTop = Number.NaN;
+        options.onScroll?.(ours);
         this.render(false);
       },
       { passive: true },
@@ -61,13 +75,52 @@ export class VirtualList<T> {
     this.items = items;
   }
 
-  /** Shows `element` (of `height` px) under the row at `index`; -1 removes it. */
-  setDetail(index: number, element: HTMLElement | undefined, height: number): void {
-    this.expandedIndex = element ? index : -1;
-    this.expandedHeight = element && index >= 0 ? height : 0;
-    if (this.detail && this.detail !== element) this.detail.remove();
-    this.detail = element && index >= 0 ? element : undefined;
-    if (this.detail && this.detail.parentElement !== this.canvas) this.canvas.append(this.detail);
+  /** Shows `element` (of `height` px) under the row at `index` in its slot; -1 or no element removes it. */
+  setDetail(index: number, element: HTMLElement | undefined, height: number, slot = 'raw'): void {
+    const old = this.details.get(slot);
+    if (old && old.element !== element) old.element.remove();
+    if (!element || index < 0 || index >= this.items.length) {
+      this.details.delete(slot);
+      if (element?.parentElement === this.canvas) element.remove();
+    } else {
+      this.details.set(slot, { index, element, height });
+      if (element.parentElement !== this.canvas) this.canvas.append(element);
+    }
+    this.ordered = [...this.details.values()].sort((a, b) => a.index - b.index);
+  }
+
+  /** Moves the view by `rows` rows (rows were added or removed above it: it keeps showing the same ones). */
+  shiftBy(rows: number): void {
+    if (rows === 0) return;
+    this.scrollTop = Math.max(0, this.scrollTop + rows * this.rowHeight);
+    this.setScrollTop(this.scrollTop);
+  }
+
+  /** Puts the row at `index` in the middle of the view, draws, and returns its element. */
+  center(index: number): HTMLElement | undefined {
+    if (index < 0 || index >= this.items.length) return undefined;
+    this.scrollTop = Math.max(0, this.top(index) - Math.floor(this.height() / 2));
+    this.setScrollTop(this.scrollTop);
+    this.render(false);
+    return this.elementAt(index);
+  }
+
+  elementAt(index: number): HTMLElement | undefined {
+    return this.pool.find((element) => element.dataset.index === String(index));
+  }
+
+  /** Within `rows` rows of the top of the list. */
+  nearTop(rows: number): boolean {
+    return this.scrollTop <= rows * this.rowHeight;
+  }
+
+  nearBottom(rows: number): boolean {
+    return this.scrollTop + this.height() >= this.total() - rows * this.rowHeight;
+  }
+
+  /** The index of the first row in view. */
+  firstVisible(): number {
+    return Math.min(this.items.length - 1, this.indexAt(this.scrollTop));
   }
 
   /** Scrolls just enough for the row at `index` to be in view, draws, and returns its element. */
@@ -80,10 +133,10 @@ export class VirtualList<T> {
     else if (top + this.rowHeight > scrollTop + height) scrollTop = top + this.rowHeight - height;
     if (scrollTop !== this.scrollTop) {
       this.scrollTop = scrollTop;
-      this.options.container.scrollTop = scrollTop;
+      this.setScrollTop(scrollTop);
     }
     this.render(false);
-    return this.pool.find((element) => element.dataset.index === String(index));
+    return this.elementAt(index);
   }
 
   isAtBottom(): boolean {
@@ -111,7 +164,7 @@ export class VirtualList<T> {
     }
     // Rows beyond what the view needs leave the DOM (a hidden row would still carry its old event).
     while (this.pool.length > count) this.pool.pop()?.remove();
-    const setSize = String(this.items.length);
+    const position = this.options.position;
     for (let slot = 0; slot < count; slot++) {
       const element = this.pool[slot];
       const index = start + slot;
@@ -123,27 +176,35 @@ export class VirtualList<T> {
       const transform = `translateY(${this.top(index)}px)`;
       if (element.style.transform !== transform) element.style.transform = transform;
       // The position in the whole list, for assistive technology (and tests that scroll through it).
-      const position = String(index + 1);
-      if (element.getAttribute('aria-posinset') !== position) {
-        element.setAttribute('aria-posinset', position);
-        element.dataset.index = String(index);
-      }
+      const place = position ? position(item, index) : { posinset: index + 1, setsize: this.items.length };
+      const posinset = String(place.posinset);
+      if (element.getAttribute('aria-posinset') !== posinset) element.setAttribute('aria-posinset', posinset);
+      if (element.dataset.index !== String(index)) element.dataset.index = String(index);
+      const setSize = String(place.setsize);
       if (element.getAttribute('aria-setsize') !== setSize) element.setAttribute('aria-setsize', setSize);
     }
-    if (this.detail) {
-      const transform = `translateY(${this.top(this.expandedIndex) + this.rowHeight}px)`;
-      if (this.detail.style.transform !== transform) this.detail.style.transform = transform;
-      const detailHeight = `${this.expandedHeight}px`;
-      if (this.detail.style.height !== detailHeight) this.detail.style.height = detailHeight;
+    for (const detail of this.ordered) {
+      const transform = `translateY(${this.top(detail.index) + this.rowHeight}px)`;
+      if (detail.element.style.transform !== transform) detail.element.style.transform = transform;
+      const detailHeight = `${detail.height}px`;
+      if (detail.element.style.height !== detailHeight) detail.element.style.height = detailHeight;
     }
     if (toBottom && Math.abs(this.scrollTop - viewTop) >= 1) {
       this.scrollTop = viewTop;
-      this.options.container.scrollTop = viewTop;
+      this.setScrollTop(viewTop);
     }
   }
 
+  private setScrollTop(top: number): void {
+    this.options.container.scrollTop = top;
+    // Not read back (that would force a layout): the tops the list sets are within range.
+    this.setTop = top;
+  }
+
   private total(): number {
-    return this.items.length * this.rowHeight + this.expandedHeight;
+    let extra = 0;
+    for (const detail of this.ordered) extra += detail.height;
+    return this.items.length * this.rowHeight + extra;
   }
 
   private height(): number {
@@ -153,16 +214,19 @@ export class VirtualList<T> {
   }
 
   private top(index: number): number {
-    const extra = this.expandedIndex >= 0 && index > this.expandedIndex ? this.expandedHeight : 0;
+    let extra = 0;
+    for (const detail of this.ordered) if (index > detail.index) extra += detail.height;
     return index * this.rowHeight + extra;
   }
 
   private indexAt(y: number): number {
-    const e = this.expandedIndex;
-    if (e < 0) return Math.floor(y / this.rowHeight);
-    const detailTop = (e + 1) * this.rowHeight;
-    if (y < detailTop) return Math.floor(y / this.rowHeight);
-    if (y < detailTop + this.expandedHeight) return e;
-    return Math.floor((y - this.expandedHeight) / this.rowHeight);
+    let extra = 0;
+    for (const detail of this.ordered) {
+      const detailTop = (detail.index + 1) * this.rowHeight + extra;
+      if (y < detailTop) break;
+      if (y < detailTop + detail.height) return detail.index;
+      extra += detail.height;
+    }
+    return Math.max(0, Math.floor((y - extra) / this.rowHeight));
   }
 }

@@ -1,6 +1,6 @@
 // The run panel's view model: events in stream order become rows nested under their steps.
 import * as assert from 'node:assert';
-import { applyEvents, initialState, kindsSeen, OTHER_KINDS, reduce, setFilter, type TimelineState } from '../../../src/webview/reducer';
+import { applyEvents, applyPage, initialState, kindsSeen, MAX_WINDOW_ROWS, NO_FILTER, OTHER_KINDS, reduce, setFilter, type TimelineState } from '../../../src/webview/reducer';
 import { RunModel } from '../../../src/runPanel/runModel';
 import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/protocol';
 import { ev, recordedRun } from './fixtures';
@@ -104,37 +104,77 @@ describe('webview reducer', () => {
     assert.strictEqual(applyEvents(state, [ev('step.started', 1, { step_id: 'a', title: 'A' })]).rows, false);
   });
 
-  it('rebuilds from a compacted snapshot and continues after its last sequence without duplicates', () => {
+  it('rebuilds from a compacted snapshot as a window with a way up, and continues without duplicates', () => {
     const all = recordedRun({ steps: 50, toolsPerStep: 2 });
     const model = new RunModel(RUN, { recent: 20, steps: 1000 });
     model.apply(all.slice(0, 200));
     const state = initialState(RUN);
     reset(state, model);
-    assert.strictEqual(state.rows[0].kind, 'omitted');
-    assert.strictEqual(state.rows[0].count, 200 - 20);
-    // Steps whose start fell out of the raw window are still rows, drawn from their aggregate.
-    const stepRows = state.rows.filter((r) => r.kind === 'step');
-    assert.ok(stepRows.length >= 28 && stepRows.every((r) => r.stepId !== undefined));
-    assert.ok(stepRows.slice(0, 5).every((r) => r.raw === undefined));
+    // The window is contiguous: the summarised part is paged in from the host on the way up.
+    assert.strictEqual(state.window.hasBefore, true);
+    assert.deepStrictEqual(state.rows.map((r) => r.sequence), all.slice(180, 200).map((e) => e.data.sequence));
     applyEvents(state, all.slice(150));
-    const seqs = state.rows.filter((r) => r.kind !== 'omitted').map((r) => r.sequence);
+    const seqs = state.rows.map((r) => r.sequence);
     assert.strictEqual(new Set(seqs).size, seqs.length, 'no sequence twice');
     assert.strictEqual(state.model.lastSequence, all.length);
     assert.strictEqual(state.model.totalEvents, all.length);
     assert.ok(seqs.includes(201) && seqs.includes(all.length));
   });
 
-  it('filters by event kind and by search text, and keeps filtering rows that arrive later', () => {
+  it('filters by kind, tool, step and status combined (logQuery.ts), and keeps filtering rows that arrive later', () => {
     const state = initialState(RUN);
     applyEvents(state, recordedRun({ steps: 2, toolsPerStep: 2, terminal: null }));
-    setFilter(state, { kind: 'tool.called', text: '' });
+    setFilter(state, { ...NO_FILTER, kind: 'tool.called' });
     assert.ok(state.visible.length === 4 && state.visible.every((r) => r.event === 'tool.called'));
-    setFilter(state, { kind: '', text: 'READ_FILE' });
-    assert.deepStrictEqual(state.visible.map((r) => r.event), ['tool.called', 'tool.called']);
+    setFilter(state, { ...NO_FILTER, kind: 'tool.called', tool: 'read_file', stepId: 'step_2' });
+    assert.deepStrictEqual(state.visible.map((r) => r.sequence), [11]);
     applyEvents(state, [ev('tool.called', 100, { step_id: 'step_2', tool: 'read_file' }), ev('tool.called', 101, { step_id: 'step_2', tool: 'other' })]);
-    assert.deepStrictEqual(state.visible.map((r) => r.sequence).slice(-1), [100]);
-    setFilter(state, { kind: '', text: '' });
+    assert.deepStrictEqual(state.visible.map((r) => r.sequence), [11, 100]);
+    setFilter(state, { ...NO_FILTER, status: 'problems' });
+    assert.strictEqual(state.visible.length, 0);
+    applyEvents(state, [ev('tool.called', 102, { step_id: 'step_2', tool: 'x', status: 'failed' }), ev('run.failed', 103, { status: 'failed' })]);
+    assert.deepStrictEqual(state.visible.map((r) => r.sequence), [102, 103]);
+    setFilter(state, NO_FILTER);
     assert.strictEqual(state.visible, state.rows);
+    assert.strictEqual(state.rows.length, 13 + 4);
+  });
+
+  it('pages: before goes on top, after at the bottom, the window stays bounded and away from the end only counts', () => {
+    const state = initialState(RUN);
+    const all = recordedRun({ steps: 1000, toolsPerStep: 4 });
+    const model = new RunModel(RUN);
+    model.apply(all.slice(0, 9000));
+    reset(state, model);
+    assert.strictEqual(state.window.hasBefore, true);
+    const first = state.rows[0].sequence;
+    const page = (from: number, to: number) => all.filter((e) => e.data.sequence >= from && e.data.sequence < to);
+    // Up: pages of 250 before the first row, until the bound drops the live end.
+    let top = first;
+    for (let i = 0; i < 10; i++) {
+      const { addedTop } = applyPage(state, 'before', { events: page(top - 250, top), before: true, after: false });
+      assert.strictEqual(addedTop, 250);
+      top -= 250;
+      assert.ok(state.rows.length <= MAX_WINDOW_ROWS);
+    }
+    assert.strictEqual(state.window.hasAfter, true, 'the live end was dropped');
+    const lastRow = state.rows[state.rows.length - 1].sequence;
+    applyEvents(state, all.slice(9000, 9010));
+    assert.strictEqual(state.rows[state.rows.length - 1].sequence, lastRow, 'away from the end, live events are not appended');
+    assert.strictEqual(state.window.newAway, 10);
+    // Down again to the end of the host's log: the window follows the stream again.
+    let bottom = lastRow;
+    while (bottom < 9010) {
+      const events = page(bottom + 1, Math.min(bottom + 251, 9011));
+      const last = events[events.length - 1]?.data.sequence ?? bottom;
+      applyPage(state, 'after', { events, before: true, after: last < 9010 });
+      bottom = last;
+      assert.ok(state.rows.length <= MAX_WINDOW_ROWS);
+    }
+    assert.strictEqual(state.window.hasAfter, false);
+    applyEvents(state, all.slice(9010, 9011));
+    assert.strictEqual(state.rows[state.rows.length - 1].sequence, 9011);
+    const seqs = state.rows.map((r) => r.sequence);
+    assert.strictEqual(new Set(seqs).size, seqs.length, 'no sequence twice');
   });
 
   it('takes header facts and artifacts from their messages', () => {
@@ -151,7 +191,8 @@ describe('webview reducer', () => {
     const state = initialState(RUN);
     const all = recordedRun({ steps: 10_000, toolsPerStep: 4 });
     for (let i = 0; i < all.length; i += 1000) applyEvents(state, all.slice(i, i + 1000));
-    assert.strictEqual(state.rows.length, all.length);
+    assert.ok(state.rows.length <= MAX_WINDOW_ROWS, `${state.rows.length} rows held`);
+    assert.strictEqual(state.rows[state.rows.length - 1].sequence, all.length);
     const snap = state.model.snapshot();
     assert.ok(snap.recent.length <= 1000 && snap.steps.length <= 5000);
     assert.strictEqual(snap.eventsOmitted + snap.recent.length, all.length);
@@ -167,7 +208,7 @@ describe('kind filter past the kind cap', () => {
     const kinds = kindsSeen(state);
     assert.strictEqual(kinds.length, 1 + 64 + 1);
     assert.strictEqual(kinds[kinds.length - 1], OTHER_KINDS);
-    setFilter(state, { kind: OTHER_KINDS, text: '' });
+    setFilter(state, { ...NO_FILTER, kind: OTHER_KINDS });
     assert.deepStrictEqual(state.visible.map((r) => r.event), events.slice(1 + 64).map((e) => e.event));
   });
 });
