@@ -19,10 +19,6 @@ function sequences(events: readonly RunEvent[]): number[] {
   return events.map((e) => e.data.sequence);
 }
 
-function batchesOf(sub: RunEventSubscription): AsyncIterable<readonly RunEvent[]> {
-  return (sub as unknown as { batches(): AsyncIterable<readonly RunEvent[]> }).batches();
-}
-
 describe('RunEventSubscription.batches()', function () {
   let server: RawServer | undefined;
   afterEach(async () => {
@@ -88,7 +84,7 @@ describe('RunEventSubscription.batches()', function () {
     assert.equal(one.done, false);
     assert.equal(sub.lastSequence, 1, 'a single event counts as delivered when it is handed over, not its batch');
     const rest: RunEvent[] = [];
-    for await (const batch of batchesOf(sub)) rest.push(...batch);
+    for await (const batch of sub.batches()) rest.push(...batch);
     assert.deepEqual(sequences(rest), [2, 3, 4, 5, 6]);
     assert.deepEqual(sub.state, { state: 'ended', status: 'completed' });
   });
@@ -99,7 +95,7 @@ describe('RunEventSubscription.batches()', function () {
       await written(res, step(1) + step(2));
     });
     const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_close', { idleTimeoutMs: 0 });
-    const iterator = batchesOf(sub)[Symbol.asyncIterator]();
+    const iterator = sub.batches()[Symbol.asyncIterator]();
     const first = await iterator.next();
     assert.deepEqual(first.done ? [] : sequences(first.value), [1, 2]);
     const pending = iterator.next();

@@ -45,7 +45,7 @@ export const DELIVERY_PATHS: readonly DeliveryPath[] = ['events', 'batches'];
 export async function collect(sub: RunEventSubscription, onEvent?: (e: RunEvent) => void | Promise<void>, path: DeliveryPath = 'events'): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
   if (path === 'batches') {
-    for await (const batch of batchesOf(sub)) {
+    for await (const batch of sub.batches()) {
       // An empty batch would be a wake-up with nothing in it: the consumer pays a step for nothing.
       if (batch.length === 0) throw new Error('an empty batch');
       for (const event of batch) {
@@ -65,14 +65,8 @@ export async function collect(sub: RunEventSubscription, onEvent?: (e: RunEvent)
 /** Every batch a subscription delivers, as it delivered them. */
 export async function collectBatches(sub: RunEventSubscription): Promise<(readonly RunEvent[])[]> {
   const batches: (readonly RunEvent[])[] = [];
-  for await (const batch of batchesOf(sub)) batches.push(batch);
+  for await (const batch of sub.batches()) batches.push(batch);
   return batches;
-}
-
-function batchesOf(sub: RunEventSubscription): AsyncIterable<readonly RunEvent[]> {
-  const batches = (sub as { batches?: () => AsyncIterable<readonly RunEvent[]> }).batches;
-  if (batches === undefined) throw new Error('RunEventSubscription has no batches()');
-  return batches.call(sub);
 }
 
 export async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
