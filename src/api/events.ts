@@ -1,6 +1,8 @@
 // The run event subscription: GET /v1/runs/{id}/events as an ordered, gap-free,
 // duplicate-free async iterable of typed run events, whatever the connection does (drops,
 // stalls, restarts, rate limits). Pull-based: bytes are read only when the consumer asks.
+// One path: a read yields the batch of events its chunk completed; batches() hands that array
+// over as it is, and the per-event iterator walks it.
 import { isTerminalStatus } from '../common/runStatus';
 import { backoffDelay, MAX_RETRY_AFTER_MS, sleep, type BackoffPolicy } from './backoff';
 import { ApiError, isApiError } from './errors';
@@ -47,10 +49,14 @@ interface Connection {
 
 type Finish = 'ended' | 'failed' | 'closed';
 
+const NO_EVENTS: readonly RunEvent[] = [];
+
 /**
  * One run's events, each delivered once and in order, across reconnects. Single-use and lazy:
  * the first next() opens the stream. Iteration ends after the terminal event (state 'ended'),
  * or quietly on close()/abort; it throws the ApiError when the state becomes 'failed'.
+ * Take them one by one (`for await (const e of sub)`) or, cheaper for a consumer that applies
+ * many at once, as arrays (`for await (const batch of sub.batches())`); both may be mixed.
  */
 export class RunEventSubscription implements AsyncIterable<RunEvent> {
   readonly runId: string;
@@ -66,10 +72,12 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
 
   private current: ConnectionState = { state: 'connecting' };
   private delivered: number | undefined; // highest sequence handed to the consumer
-  private accepted: number | undefined; // highest sequence queued; equals `delivered` once the queue drains
-  // Events of the chunk being read; never more than one chunk's worth (no history is kept).
-  private queue: (RunEvent | undefined)[] = [];
-  private head = 0;
+  private accepted: number | undefined; // highest sequence accepted; equals `delivered` once all are handed over
+  // Events accepted from the chunk being read; never more than one chunk's worth (no history is kept).
+  private pending: RunEvent[] = [];
+  // The batch the per-event iterator is walking, and its position in it.
+  private batch: readonly RunEvent[] = NO_EVENTS;
+  private batchIndex = 0;
   private conn: Connection | undefined;
   private connectedOnce = false;
   private retry: { reason: string; minDelayMs: number } | undefined;
@@ -83,6 +91,7 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
   private skippedMessages = 0;
   private emptyCloses = 0;
   private iterator: AsyncIterableIterator<RunEvent> | undefined;
+  private batchIterator: AsyncIterableIterator<readonly RunEvent[]> | undefined;
 
   constructor(client: EventStreamSource, runId: string, opts: SubscribeOptions = {}) {
     if (opts.after !== undefined && !(Number.isSafeInteger(opts.after) && opts.after >= 0 && opts.after < Number.MAX_SAFE_INTEGER)) {
@@ -126,8 +135,23 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
 
   /** The subscription is single-use: every call returns the same iterator. */
   [Symbol.asyncIterator](): AsyncIterator<RunEvent> {
-    this.iterator ??= {
-      next: () => this.next(),
+    this.iterator ??= this.iteratorOf(() => this.next());
+    return this.iterator;
+  }
+
+  /**
+   * The same events as arrays: each step gives every event read so far (at least one), in order,
+   * each once; the array is the consumer's to keep. Ends, fails and closes like the per-event
+   * iterator; every call returns the same iterator.
+   */
+  batches(): AsyncIterableIterator<readonly RunEvent[]> {
+    this.batchIterator ??= this.iteratorOf(() => this.nextBatch());
+    return this.batchIterator;
+  }
+
+  private iteratorOf<T>(next: () => Promise<IteratorResult<T>>): AsyncIterableIterator<T> {
+    return {
+      next,
       return: () => {
         this.close();
         return Promise.resolve({ done: true, value: undefined });
@@ -136,15 +160,15 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
         return this;
       },
     };
-    return this.iterator;
   }
 
   /** Stops at once: a pending next() resolves done, the socket is destroyed, nothing more is read. */
   close(): void {
     if (this.finished !== undefined) return;
     this.finish('closed');
-    this.queue = [];
-    this.head = 0;
+    this.pending = [];
+    this.batch = NO_EVENTS;
+    this.batchIndex = 0;
     this.stopper.abort();
     this.logger.debug(`Run ${this.runId}: event subscription closed after sequence ${this.lastSequence}.`);
   }
@@ -152,19 +176,53 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
   private readonly onAbort = (): void => this.close();
 
   private next(): Promise<IteratorResult<RunEvent>> {
+    // The hot path: events already read, waiting in the batch being walked.
+    if (this.batchIndex < this.batch.length) return Promise.resolve({ done: false, value: this.takeOne() });
     if (this.pulling !== undefined) return this.pulling.then(() => this.next()); // a concurrent call waits its turn
-    // The hot path: events already decoded from the current chunk.
-    if (this.head < this.queue.length) return Promise.resolve({ done: false, value: this.take() });
-    const result = this.pull().finally(() => {
-      this.pulling = undefined;
-    });
-    this.pulling = result.then(noop, noop);
-    return result;
+    return this.serialised(
+      this.pull().then((result): IteratorResult<RunEvent> => {
+        if (result.done || this.finished === 'closed') return { done: true, value: undefined };
+        this.batch = result.value;
+        this.batchIndex = 0;
+        return { done: false, value: this.takeOne() };
+      }),
+    );
   }
 
-  private async pull(): Promise<IteratorResult<RunEvent>> {
+  private nextBatch(): Promise<IteratorResult<readonly RunEvent[]>> {
+    if (this.batchIndex < this.batch.length) {
+      // What the per-event iterator had not walked yet comes first.
+      const rest = this.batch.slice(this.batchIndex);
+      this.batch = NO_EVENTS;
+      this.batchIndex = 0;
+      return Promise.resolve({ done: false, value: this.handOver(rest) });
+    }
+    if (this.pulling !== undefined) return this.pulling.then(() => this.nextBatch());
+    return this.serialised(
+      this.pull().then((result): IteratorResult<readonly RunEvent[]> => {
+        if (result.done || this.finished === 'closed') return { done: true, value: undefined };
+        return { done: false, value: this.handOver(result.value) };
+      }),
+    );
+  }
+
+  /** One read at a time: a call that finds one under way waits for it, then looks again. */
+  private serialised<T>(result: Promise<T>): Promise<T> {
+    const settled = result.finally(() => {
+      this.pulling = undefined;
+    });
+    this.pulling = settled.then(noop, noop);
+    return settled;
+  }
+
+  /** The next non-empty batch of accepted events, reading (and reconnecting) as needed. */
+  private async pull(): Promise<IteratorResult<RunEvent[]>> {
     for (;;) {
-      if (this.head < this.queue.length) return { done: false, value: this.take() };
+      if (this.pending.length > 0) {
+        const events = this.pending;
+        this.pending = [];
+        return { done: false, value: events };
+      }
       if (this.finished !== undefined) return this.finalResult();
       const conn = this.conn;
       if (conn === undefined) {
@@ -190,7 +248,7 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     }
   }
 
-  private finalResult(): IteratorResult<RunEvent> {
+  private finalResult(): IteratorResult<RunEvent[]> {
     if (this.finished === 'failed' && this.failure && !this.failureThrown) {
       this.failureThrown = true;
       throw this.failure;
@@ -198,16 +256,24 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     return { done: true, value: undefined };
   }
 
-  private take(): RunEvent {
-    const event = this.queue[this.head] as RunEvent;
-    this.queue[this.head++] = undefined;
-    if (this.head === this.queue.length) {
-      this.queue.length = 0;
-      this.head = 0;
+  /** The per-event iterator hands over one event: it counts as delivered now, not with its batch. */
+  private takeOne(): RunEvent {
+    const event = this.batch[this.batchIndex++];
+    if (this.batchIndex === this.batch.length) {
+      this.batch = NO_EVENTS;
+      this.batchIndex = 0;
     }
     this.delivered = event.data.sequence;
     if (isTerminalEvent(event.event)) this.end(terminalStatus(event));
     return event;
+  }
+
+  /** A whole batch is delivered at once; a terminal event can only be its last (nothing is accepted after one). */
+  private handOver(events: readonly RunEvent[]): readonly RunEvent[] {
+    const last = events[events.length - 1];
+    this.delivered = last.data.sequence;
+    if (isTerminalEvent(last.event)) this.end(terminalStatus(last));
+    return events;
   }
 
   private onMessage(name: string | undefined, data: string): void {
@@ -222,11 +288,11 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     const terminal = isTerminalEvent(event.event);
     if (this.accepted !== undefined && sequence <= this.accepted) {
       // A replayed end (a server that ignored `after`): everything before it was delivered.
-      if (terminal && this.head >= this.queue.length && this.accepted === this.delivered) this.end(terminalStatus(event));
+      if (terminal && this.pending.length === 0 && this.accepted === this.delivered) this.end(terminalStatus(event));
       return;
     }
     this.accepted = sequence;
-    this.queue.push(event);
+    this.pending.push(event);
     if (this.conn) this.conn.broughtEvents = true;
     if (terminal) this.terminalQueued = true;
   }

@@ -1,6 +1,8 @@
-// Benchmark of the run event stream (issue 4): a finished 1,000,000-event run read through
-// RunEventSubscription beside `curl -N` into /dev/null (same runtime, same run, alternating),
-// and the time from a dropped connection to the first event of the next one.
+// Benchmark of the run event stream (issues 4 and 16): a finished 1,000,000-event run read by
+// `curl -N` into /dev/null, by RunEventSubscription one event per step, by its batches(), and by
+// the `eventsource` package with JSON.parse on each message (same runtime, same run, alternating
+// rounds, each reader in a fresh process so that its CPU time and peak RSS are its own); then the
+// time from a dropped connection to the first event of the next one.
 // Run: `npm run bench` (or `node out/test/bench/events.bench.js` after `npm run compile:tests`).
 import { spawn, fork, type ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
@@ -11,10 +13,11 @@ import { RunEventSubscription } from '../../src/api/events';
 import { startRuntime, type FaultSettings } from '../runtime';
 
 const EVENTS = 1_000_000;
-const ROUNDS = 5;
+const ROUNDS = 3;
 const DROPS = 100;
 const EVENTS_PER_CONNECTION = 500;
-
+const METHODS = ['curl', 'parse', 'events', 'batches', 'eventsource'] as const;
+type Method = (typeof METHODS)[number];
 interface RuntimeInfo {
   baseUrl: string;
   apiKey: string;
@@ -42,44 +45,83 @@ function nextMessage<T>(child: ChildProcess): Promise<T> {
 
 // ---- the measurements ----
 
-function curlOnce(url: string, apiKey: string): Promise<number> {
+/** One reader's figures: wall time from its first request to its last event, its CPU and peak RSS. */
+interface Figures {
+  ms: number;
+  cpuMs: number;
+  maxRssMB: number;
+  events: number;
+}
+
+interface ReaderJob {
+  method: Exclude<Method, 'curl'>;
+  baseUrl: string;
+  apiKey: string;
+  runId: string;
+}
+
+function curlOnce(url: string, apiKey: string): Promise<Figures> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const curl = spawn('curl', ['-sS', '-N', '-o', '/dev/null', '-H', `Authorization: Bearer ${apiKey}`, '-H', 'Accept: text/event-stream', url], { stdio: ['ignore', 'ignore', 'inherit'] });
+    // GNU time reports curl's own CPU and peak RSS (KB) on stderr.
+    const curl = spawn('/usr/bin/time', ['-f', 'TIME %U %S %M', 'curl', '-sS', '-N', '-o', '/dev/null', '-H', `Authorization: Bearer ${apiKey}`, '-H', 'Accept: text/event-stream', url], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    curl.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     curl.on('error', reject);
-    curl.on('close', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`curl exited with ${code}`))));
+    curl.on('close', (code) => {
+      const ms = performance.now() - started;
+      const m = /TIME ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
+      if (code !== 0 || !m) return reject(new Error(`curl exited with ${code}: ${stderr}`));
+      resolve({ ms, cpuMs: (Number(m[1]) + Number(m[2])) * 1000, maxRssMB: Number(m[3]) / 1024, events: NaN });
+    });
   });
 }
 
-interface SubscriptionRun {
-  ms: number;
-  cpuMs: number;
-  events: number;
-  peakHeapMB: number;
+/** Runs one reader in a fresh Node process (this file with --reader). */
+function readerOnce(job: ReaderJob): Promise<Figures> {
+  return new Promise((resolve, reject) => {
+    const child = fork(__filename, ['--reader'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.once('message', (m: Figures | { error: string }) => ('error' in m ? reject(new Error(m.error)) : resolve(m)));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`reader ${job.method} exited with ${code}`))));
+    child.send(job);
+  });
 }
 
-async function subscriptionOnce(client: ApiClient, runId: string): Promise<SubscriptionRun> {
-  (globalThis as { gc?: () => void }).gc?.();
-  let peakHeap = process.memoryUsage().heapUsed;
-  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 50);
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  let events = 0;
-  let previous = 0;
-  for await (const event of new RunEventSubscription(client, runId)) {
-    if (event.data.sequence !== previous + 1) throw new Error(`sequence ${event.data.sequence} after ${previous}`);
-    previous = event.data.sequence;
-    events++;
+async function read(job: ReaderJob): Promise<number> {
+  const client = new ApiClient({ baseUrl: job.baseUrl, getApiKey: async () => job.apiKey });
+  try {
+    switch (job.method) {
+      case 'events': {
+        let previous = 0;
+        for await (const event of new RunEventSubscription(client, job.runId)) {
+          if (event.data.sequence !== previous + 1) throw new Error(`sequence ${event.data.sequence} after ${previous}`);
+          previous = event.data.sequence;
+        }
+        return previous;
+      }
+      case 'batches': {
+        let previous = 0;
+        for await (const batch of new RunEventSubscription(client, job.runId).batches()) {
+          for (const event of batch) {
+            if (event.data.sequence !== previous + 1) throw new Error(`sequence ${event.data.sequence} after ${previous}`);
+            previous = event.data.sequence;
+          }
+        }
+        return previous;
+      }
+      case 'parse':
+        return await bareParse(client, job.runId);
+      case 'eventsource':
+        return await eventSourceRead(job);
+    }
+  } finally {
+    await client.dispose();
   }
-  const ms = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
-  clearInterval(sampler);
-  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, events, peakHeapMB: peakHeap / 1024 / 1024 };
 }
 
 /** The floor: the same bytes through TextDecoder, eventsource-parser and JSON.parse, nothing else. */
-async function bareParseOnce(client: ApiClient, runId: string): Promise<number> {
-  const started = performance.now();
+async function bareParse(client: ApiClient, runId: string): Promise<number> {
   let events = 0;
   const parser = createParser({
     onEvent: (message) => {
@@ -90,8 +132,54 @@ async function bareParseOnce(client: ApiClient, runId: string): Promise<number> 
   const decoder = new TextDecoder();
   const { body } = await client.openEventStream(runId, {});
   for await (const chunk of body) parser.feed(decoder.decode(chunk, { stream: true }));
-  if (events !== EVENTS + 1) throw new Error(`parsed ${events} events`);
-  return performance.now() - started;
+  return events;
+}
+
+/** What a Node user would reach for: the `eventsource` package on Node's fetch, JSON.parse per message. */
+async function eventSourceRead(job: ReaderJob): Promise<number> {
+  const { EventSource } = await import('eventsource');
+  return new Promise((resolve, reject) => {
+    let events = 0;
+    let previous = 0;
+    const source = new EventSource(`${job.baseUrl}/v1/runs/${job.runId}/events`, {
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, Authorization: `Bearer ${job.apiKey}` } }),
+    });
+    const onMessage = (message: MessageEvent): void => {
+      const data = JSON.parse(message.data as string) as { sequence: number };
+      if (data.sequence !== previous + 1) {
+        source.close();
+        reject(new Error(`sequence ${data.sequence} after ${previous}`));
+        return;
+      }
+      previous = data.sequence;
+      events++;
+      if (message.type === 'run.completed') {
+        source.close();
+        resolve(events);
+      }
+    };
+    // Named events reach only the listeners of their name (the SSE spec): one per kind of the synthetic run.
+    for (const kind of ['plan.created', 'step.started', 'tool.called', 'observation.recorded', 'step.completed', 'run.completed']) source.addEventListener(kind, onMessage);
+    source.onerror = (err) => {
+      source.close();
+      reject(new Error(`eventsource: ${err.message ?? 'error'}`));
+    };
+  });
+}
+
+async function serveReader(): Promise<void> {
+  const job = await new Promise<ReaderJob>((resolve) => process.once('message', (m) => resolve(m as ReaderJob)));
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  try {
+    const events = await read(job);
+    const ms = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    process.send?.({ ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024, events } satisfies Figures);
+  } catch (err) {
+    process.send?.({ error: String(err) });
+  }
+  process.disconnect();
 }
 
 interface ReconnectFigures {
@@ -144,53 +232,54 @@ async function main(): Promise<void> {
       child.send({ faults });
       await nextMessage(child);
     };
-    const client = new ApiClient({ baseUrl: info.baseUrl, getApiKey: async () => info.apiKey });
     const url = `${info.baseUrl}/v1/runs/${info.bigRun}/events`;
     const total = EVENTS + 1; // and the terminal event
+    const loadAtStart = os.loadavg()[0];
 
     await curlOnce(url, info.apiKey); // warm-up: the runtime's first pass over the log
-    const curlMs: number[] = [];
-    const subRuns: SubscriptionRun[] = [];
-    const bareMs: number[] = [];
+    const figures = new Map<Method, Figures[]>(METHODS.map((m) => [m, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      curlMs.push(await curlOnce(url, info.apiKey));
-      bareMs.push(await bareParseOnce(client, info.bigRun));
-      const run = await subscriptionOnce(client, info.bigRun);
-      if (run.events !== total) throw new Error(`the subscription delivered ${run.events} events, not ${total}`);
-      subRuns.push(run);
+      for (const method of METHODS) {
+        const f = method === 'curl' ? await curlOnce(url, info.apiKey) : await readerOnce({ method, baseUrl: info.baseUrl, apiKey: info.apiKey, runId: info.bigRun });
+        if (method !== 'curl' && f.events !== total) throw new Error(`${method} read ${f.events} events, not ${total}`);
+        figures.get(method)?.push(f);
+      }
     }
 
+    const client = new ApiClient({ baseUrl: info.baseUrl, getApiKey: async () => info.apiKey });
     await setFaults({ dropStreamAfterEvents: EVENTS_PER_CONNECTION });
     const reconnect = await reconnectLatencies(client, info.dropRun);
     await setFaults({});
     await client.dispose();
 
-    const curlMedian = median(curlMs);
-    const subMedian = median(subRuns.map((r) => r.ms));
-    const bareMedian = median(bareMs);
-    const ratio = subMedian / curlMedian;
-    const latencyMedian = median(reconnect.samples);
+    const med = (m: Method, pick: (f: Figures) => number) => median((figures.get(m) ?? []).map(pick));
+    const curlMs = med('curl', (f) => f.ms);
+    const batchRatio = med('batches', (f) => f.ms) / curlMs;
+    const eventsRatio = med('events', (f) => f.ms) / curlMs;
+    const batchesBeatEventSource = med('batches', (f) => f.ms) < med('eventsource', (f) => f.ms);
+    const names: Record<Method, string> = { curl: 'curl -N > /dev/null', parse: 'parse only (floor)', events: 'subscription, per event', batches: 'subscription.batches()', eventsource: 'eventsource + JSON.parse' };
+    const row = (label: string, cell: (m: Method) => string) => `| ${label} | ${METHODS.map(cell).join(' | ')} |`;
     const latencyP95 = percentile(reconnect.samples, 95);
     const lines = [
-      `Run event stream, ${os.cpus().length} cores, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the start, runtime in a child process; median of ${ROUNDS} alternating rounds.`,
+      `Run event stream, ${os.cpus().length} cores, Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start, runtime in a child process; each reader a fresh process; median of ${ROUNDS} alternating rounds.`,
       '',
-      `| ${fmt(total)} events of a finished run | curl -N > /dev/null | parse only (floor) | RunEventSubscription | subscription / curl |`,
-      '|---|---|---|---|---|',
-      `| wall time | ${fmt(curlMedian / 1000, 2)} s | ${fmt(bareMedian / 1000, 2)} s | ${fmt(subMedian / 1000, 2)} s | ${fmt(ratio, 2)}x (target <= 2x) |`,
-      `| events/s | ${fmt(total / (curlMedian / 1000))} | ${fmt(total / (bareMedian / 1000))} | ${fmt(total / (subMedian / 1000))} | |`,
-      `| all rounds (s) | ${curlMs.map((ms) => fmt(ms / 1000, 2)).join(', ')} | ${bareMs.map((ms) => fmt(ms / 1000, 2)).join(', ')} | ${subRuns.map((r) => fmt(r.ms / 1000, 2)).join(', ')} | |`,
-      `| CPU time of this process (median) | | | ${fmt(median(subRuns.map((r) => r.cpuMs)) / 1000, 2)} s | |`,
-      `| peak JS heap while consuming | | | ${fmt(Math.max(...subRuns.map((r) => r.peakHeapMB)), 1)} MB | |`,
+      `| ${fmt(total)} events of a finished run | ${METHODS.map((m) => names[m]).join(' | ')} |`,
+      `|---|${METHODS.map(() => '---').join('|')}|`,
+      row('wall time', (m) => `${fmt(med(m, (f) => f.ms) / 1000, 2)} s`),
+      row('x curl', (m) => `${fmt(med(m, (f) => f.ms) / curlMs, 2)}x`),
+      row('CPU time (user+sys)', (m) => `${fmt(med(m, (f) => f.cpuMs) / 1000, 2)} s`),
+      row('peak RSS', (m) => `${fmt(Math.max(...(figures.get(m) ?? []).map((f) => f.maxRssMB)), 0)} MB`),
+      row('all rounds (s)', (m) => (figures.get(m) ?? []).map((f) => fmt(f.ms / 1000, 2)).join(', ')),
       '',
-      '"parse only" is the same stream through ApiClient.openEventStream, TextDecoder, eventsource-parser and JSON.parse with nothing else: the floor the subscription builds on.',
+      'Wall time of the Node readers is from the request to the last event inside the reader (Node\'s own start-up not counted); curl\'s includes its process start.',
       '',
       `| Dropped connection -> first event of the next one (${reconnect.samples.length} drops, every ${EVENTS_PER_CONNECTION} events) | median | p95 | max |`,
       '|---|---|---|---|',
-      `| drop to first new event (target < 500 ms) | ${fmt(latencyMedian)} ms | ${fmt(latencyP95)} ms | ${fmt(Math.max(...reconnect.samples))} ms |`,
+      `| drop to first new event (target < 500 ms) | ${fmt(median(reconnect.samples))} ms | ${fmt(latencyP95)} ms | ${fmt(Math.max(...reconnect.samples))} ms |`,
       `| of which the backoff delay chosen | ${fmt(median(reconnect.delays))} ms | ${fmt(percentile(reconnect.delays, 95))} ms | ${fmt(Math.max(...reconnect.delays))} ms |`,
       '',
       `Events delivered in the drop run: ${fmt(reconnect.delivered)} (exactly once, in order).`,
-      `Targets: throughput within 2x of curl: ${ratio <= 2 ? 'met' : 'NOT met'}; first reconnect under 500 ms (p95): ${latencyP95 < 500 ? 'met' : 'NOT met'}.`,
+      `Targets: batches within 2x of curl: ${batchRatio <= 2 ? 'met' : 'NOT met'} (${fmt(batchRatio, 2)}x; per event ${fmt(eventsRatio, 2)}x); batches ahead of eventsource + JSON.parse: ${batchesBeatEventSource ? 'met' : 'NOT met'}; first reconnect under 500 ms (p95): ${latencyP95 < 500 ? 'met' : 'NOT met'}.`,
     ];
     console.log(lines.join('\n'));
   } finally {
@@ -200,6 +289,8 @@ async function main(): Promise<void> {
 
 if (process.argv.includes('--runtime')) {
   void serveRuntime();
+} else if (process.argv.includes('--reader')) {
+  void serveReader();
 } else {
   main().catch((err: unknown) => {
     console.error(err);

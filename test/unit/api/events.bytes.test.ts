@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { ApiError } from '../../../src/api/errors';
 import { RunEventSubscription } from '../../../src/api/events';
 import type { RunEvent } from '../../../src/api/types';
-import { afterOf, clientFor, collect, delay, disposeClients, sseHead, sseMessage, startRawServer, stateRecorder, waitFor, type RawServer } from './eventsSupport';
+import { afterOf, clientFor, collect, delay, DELIVERY_PATHS, disposeClients, sseHead, sseMessage, startRawServer, stateRecorder, waitFor, type RawServer } from './eventsSupport';
 
 const SUMMARY = 'naïve café — 日本語 🎉 done';
 
@@ -25,12 +25,14 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
     server = undefined;
   });
 
-  for (const [label, eol] of [
-    ['LF', '\n'],
-    ['CRLF', '\r\n'],
-    ['CR', '\r'],
+  for (const [label, eol, via] of [
+    ['LF', '\n', 'events'],
+    ['CRLF', '\r\n', 'events'],
+    ['CR', '\r', 'events'],
+    ['LF', '\n', 'batches'],
+    ['CR', '\r', 'batches'],
   ] as const) {
-    it(`decodes messages split at every byte offset, inside multi-byte characters too (${label} line endings)`, async () => {
+    it(`decodes messages split at every byte offset, inside multi-byte characters too (${label} line endings, ${via})`, async () => {
       const template = Buffer.from(sseMessage('observation.recorded', { sequence: 1, step_id: 'step_1', summary: SUMMARY }, eol));
       const count = template.length + 1;
       server = await startRawServer(async (_req, res) => {
@@ -43,7 +45,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
         }
         res.end(sseMessage('run.completed', { sequence: count + 1, status: 'completed' }, eol));
       });
-      const events = await collect(new RunEventSubscription(clientFor(server.baseUrl), 'run_bytes'));
+      const events = await collect(new RunEventSubscription(clientFor(server.baseUrl), 'run_bytes'), undefined, via);
       assert.equal(events.length, count + 1);
       events.slice(0, count).forEach((e, i) => {
         assert.equal(e.event, 'observation.recorded');
@@ -95,34 +97,36 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
     assert.equal(events[1].event, 'run.completed');
   });
 
-  it('asks for text/event-stream and, after a cut inside a data line, resumes after the last whole message', async () => {
-    server = await startRawServer((req, res, index) => {
-      sseHead(res);
-      if (index === 0) {
-        const third = sseMessage('step.started', { sequence: 3, step_id: 's3', title: 'third' });
-        res.write(sseMessage('plan.created', { sequence: 1, steps: 2, strategy: 's' }) + sseMessage('step.started', { sequence: 2, step_id: 's2', title: 'second' }) + third.slice(0, third.indexOf('"title"') + 4));
-        setTimeout(() => res.socket?.destroy(), 20);
-        return;
-      }
-      const after = Number(afterOf(req.url ?? '') ?? 0);
-      const rest = [
-        sseMessage('step.started', { sequence: 3, step_id: 's3', title: 'third' }),
-        sseMessage('run.completed', { sequence: 4, status: 'completed' }),
-      ].filter((_m, i) => i + 3 > after);
-      res.end(rest.join(''));
+  for (const via of DELIVERY_PATHS) {
+    it(`asks for text/event-stream and, after a cut inside a data line, resumes after the last whole message (${via})`, async () => {
+      server = await startRawServer((req, res, index) => {
+        sseHead(res);
+        if (index === 0) {
+          const third = sseMessage('step.started', { sequence: 3, step_id: 's3', title: 'third' });
+          res.write(sseMessage('plan.created', { sequence: 1, steps: 2, strategy: 's' }) + sseMessage('step.started', { sequence: 2, step_id: 's2', title: 'second' }) + third.slice(0, third.indexOf('"title"') + 4));
+          setTimeout(() => res.socket?.destroy(), 20);
+          return;
+        }
+        const after = Number(afterOf(req.url ?? '') ?? 0);
+        const rest = [
+          sseMessage('step.started', { sequence: 3, step_id: 's3', title: 'third' }),
+          sseMessage('run.completed', { sequence: 4, status: 'completed' }),
+        ].filter((_m, i) => i + 3 > after);
+        res.end(rest.join(''));
+      });
+      const recorder = stateRecorder();
+      const events = await collect(new RunEventSubscription(clientFor(server.baseUrl), 'run_cut', { onState: recorder.onState }), undefined, via);
+      assert.deepEqual(
+        events.map((e) => e.data.sequence),
+        [1, 2, 3, 4],
+      );
+      assert.equal(events[2].data.title, 'third');
+      assert.equal(server.requests[0].headers.accept, 'text/event-stream');
+      assert.equal(afterOf(server.requests[0].url), undefined);
+      assert.equal(afterOf(server.requests[1].url), '2');
+      assert.ok(recorder.states.some((s) => s.state === 'reconnecting'));
     });
-    const recorder = stateRecorder();
-    const events = await collect(new RunEventSubscription(clientFor(server.baseUrl), 'run_cut', { onState: recorder.onState }));
-    assert.deepEqual(
-      events.map((e) => e.data.sequence),
-      [1, 2, 3, 4],
-    );
-    assert.equal(events[2].data.title, 'third');
-    assert.equal(server.requests[0].headers.accept, 'text/event-stream');
-    assert.equal(afterOf(server.requests[0].url), undefined);
-    assert.equal(afterOf(server.requests[1].url), '2');
-    assert.ok(recorder.states.some((s) => s.state === 'reconnecting'));
-  });
+  }
 
   it('reconnects after silence longer than the idle timeout, resuming after the last event', async () => {
     server = await startRawServer((req, res, index) => {

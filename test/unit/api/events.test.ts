@@ -8,7 +8,7 @@ import { ApiError } from '../../../src/api/errors';
 import { RunEventSubscription, type ConnectionState, type SubscribeOptions } from '../../../src/api/events';
 import type { RunEvent } from '../../../src/api/types';
 import { startRuntime, type RuntimeHandle, type RuntimeOptions } from '../../runtime';
-import { clientFor, collect, delay, disposeClients, recordingLogger, stateRecorder, waitFor } from './eventsSupport';
+import { clientFor, collect, delay, disposeClients, DELIVERY_PATHS, recordingLogger, stateRecorder, waitFor } from './eventsSupport';
 
 const FAST_BACKOFF = { baseMs: 2, capMs: 20 };
 
@@ -54,36 +54,6 @@ describe('RunEventSubscription (reference runtime)', function () {
     ownDataDir = undefined;
   });
 
-  it('delivers a finished run in order, then the terminal event, and reports connecting, live, ended', async () => {
-    const rt = await start();
-    const runId = await rt.createSyntheticRun({ events: 40, terminal: 'completed' });
-    const recorder = stateRecorder();
-    const sub = subscribe(rt, runId, { onState: recorder.onState });
-    const events = await collect(sub);
-    const log = rt.eventLog(runId);
-    assert.deepEqual(sequences(events), log.map((e) => e.sequence));
-    assert.deepEqual(events.map((e) => e.event), log.map((e) => e.event));
-    assert.ok(events.slice(0, -1).every((e) => e.known));
-    assert.equal(events.at(-1)?.event, 'run.completed');
-    assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'live', 'ended']);
-    assert.deepEqual(sub.state, { state: 'ended', status: 'completed' });
-    assert.equal(sub.lastSequence, log.at(-1)?.sequence);
-  });
-
-  it('delivers 1..2000 exactly once and in order through at least 200 random drops, then the terminal event', async () => {
-    const rt = await start({ faults: { dropStreamRandom: { seed: 7, maxEventsPerConnection: 16 } } });
-    const runId = await rt.createSyntheticRun({ events: 2000, terminal: 'completed' });
-    const recorder = stateRecorder();
-    const events = await collect(subscribe(rt, runId, { onState: recorder.onState, backoff: FAST_BACKOFF }));
-    assert.deepEqual(sequences(events.slice(0, 2000)), range(1, 2000));
-    assert.equal(events.length, 2001);
-    assert.equal(events[2000].event, 'run.completed');
-    const drops = reconnects(recorder.states);
-    assert.ok(drops.length >= 200, `only ${drops.length} drops`);
-    // Each of those connections brought events, so the backoff starts over every time.
-    assert.ok(drops.every((d) => d.attempt === 1));
-  });
-
   for (const lineEnding of ['\n', '\r\n'] as const) {
     it(`decodes a stream written one byte per TCP segment with ${lineEnding === '\n' ? 'LF' : 'CRLF'} line endings, multi-byte text intact`, async () => {
       const rt = await start({ faults: { sseChunkBytes: 1, sseLineEnding: lineEnding } });
@@ -97,6 +67,128 @@ describe('RunEventSubscription (reference runtime)', function () {
       assert.equal(events[0].data.title, summary);
       assert.equal(events[1].data.summary, summary);
       assert.equal(events[1].data.step_id, 'step_é');
+    });
+  }
+
+  for (const via of DELIVERY_PATHS) {
+    it(`delivers a finished run in order, then the terminal event, and reports connecting, live, ended (${via})`, async () => {
+      const rt = await start();
+      const runId = await rt.createSyntheticRun({ events: 40, terminal: 'completed' });
+      const recorder = stateRecorder();
+      const sub = subscribe(rt, runId, { onState: recorder.onState });
+      const events = await collect(sub, undefined, via);
+      const log = rt.eventLog(runId);
+      assert.deepEqual(sequences(events), log.map((e) => e.sequence));
+      assert.deepEqual(events.map((e) => e.event), log.map((e) => e.event));
+      assert.ok(events.slice(0, -1).every((e) => e.known));
+      assert.equal(events.at(-1)?.event, 'run.completed');
+      assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'live', 'ended']);
+      assert.deepEqual(sub.state, { state: 'ended', status: 'completed' });
+      assert.equal(sub.lastSequence, log.at(-1)?.sequence);
+    });
+
+    it(`delivers 1..2000 exactly once and in order through at least 200 random drops, then the terminal event (${via})`, async () => {
+      const rt = await start({ faults: { dropStreamRandom: { seed: 7, maxEventsPerConnection: 16 } } });
+      const runId = await rt.createSyntheticRun({ events: 2000, terminal: 'completed' });
+      const recorder = stateRecorder();
+      const events = await collect(subscribe(rt, runId, { onState: recorder.onState, backoff: FAST_BACKOFF }), undefined, via);
+      assert.deepEqual(sequences(events.slice(0, 2000)), range(1, 2000));
+      assert.equal(events.length, 2001);
+      assert.equal(events[2000].event, 'run.completed');
+      const drops = reconnects(recorder.states);
+      assert.ok(drops.length >= 200, `only ${drops.length} drops`);
+      // Each of those connections brought events, so the backoff starts over every time.
+      assert.ok(drops.every((d) => d.attempt === 1));
+    });
+
+    it(`silence longer than the idle timeout reconnects and resumes after the last event (${via})`, async () => {
+      const rt = await start({ keepAliveMs: 60_000 });
+      const runId = await rt.createSyntheticRun({ events: 0, terminal: null, live: true });
+      const first = rt.appendEvent(runId, 'plan.created', { steps: 1, strategy: 'quiet' });
+      const recorder = stateRecorder();
+      const sub = subscribe(rt, runId, { idleTimeoutMs: 250, onState: recorder.onState });
+      const done = collect(sub, undefined, via);
+      await waitFor(() => reconnects(recorder.states).length >= 1, 'the idle watchdog to reconnect');
+      assert.match(reconnects(recorder.states)[0].reason, /no data for 250 ms/);
+      assert.equal(sub.lastSequence, first);
+      const second = rt.appendEvent(runId, 'step.started', { step_id: 's1', title: 'after the silence' });
+      rt.endRun(runId, 'completed');
+      const events = await done;
+      assert.deepEqual(sequences(events).slice(0, 2), [first, second]);
+      assert.equal(events.length, 3);
+    });
+
+    it(`rides out the server being down for several seconds and resumes exactly after the last event (${via})`, async () => {
+      ownDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'events-restart-'));
+      let rt = await start({ dataDir: ownDataDir });
+      const port = rt.port;
+      const runId = await rt.createSyntheticRun({ events: 0, terminal: null, live: true });
+      for (let i = 1; i <= 5; i++) rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `before ${i}` });
+      const recorder = stateRecorder();
+      const sub = subscribe(rt, runId, { onState: recorder.onState });
+      const received: RunEvent[] = [];
+      const done = collect(sub, (e) => void received.push(e), via);
+      await waitFor(() => received.length === 5, 'the first five events');
+      await rt.close();
+      runtime = undefined;
+      await delay(3000); // the outage itself
+      rt = await start({ dataDir: ownDataDir, port });
+      for (let i = 6; i <= 10; i++) rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `after ${i}` });
+      rt.endRun(runId, 'completed');
+      const events = await done;
+      const log = rt.eventLog(runId);
+      assert.deepEqual(sequences(events), log.map((e) => e.sequence));
+      assert.equal(events.length, 11);
+      const attempts = reconnects(recorder.states).map((s) => s.attempt);
+      assert.ok(attempts.length >= 3, `reconnected ${attempts.length} times`);
+      assert.deepEqual(attempts, range(1, attempts.length), 'the backoff grows while the server is down');
+    });
+
+    it(`honours Retry-After on a 429 before reconnecting (${via})`, async () => {
+      const rt = await start({ faults: { failNext: { count: 1, status: 429, retryAfterSeconds: 1, pathPrefix: '/v1/runs/' } } });
+      const runId = await rt.createSyntheticRun({ events: 10, terminal: 'completed' });
+      const recorder = stateRecorder();
+      const started = Date.now();
+      let firstAt = 0;
+      const events = await collect(subscribe(rt, runId, { onState: recorder.onState }), () => {
+        firstAt ||= Date.now();
+      }, via);
+      assert.equal(events.length, 11);
+      const [retry] = reconnects(recorder.states);
+      assert.ok(retry.delayMs >= 1000, `waited only ${retry.delayMs} ms`);
+      assert.ok(firstAt - started >= 950, 'the first event came at least about a second later');
+    });
+
+    it(`retries 5xx with a growing backoff, starts over after a healthy connection, and never sooner than retry: (${via})`, async () => {
+      const rt = await start({ faults: { failNext: { count: 2, status: 503, pathPrefix: '/v1/runs/' }, dropStreamAfterEvents: 4, sseRetryMs: 300 } });
+      const runId = await rt.createSyntheticRun({ events: 12, terminal: 'completed' });
+      const recorder = stateRecorder();
+      const events = await collect(subscribe(rt, runId, { onState: recorder.onState }), undefined, via);
+      assert.deepEqual(sequences(events), range(1, 13));
+      const [first, second, ...later] = reconnects(recorder.states);
+      assert.deepEqual([first.attempt, second.attempt], [1, 2]);
+      assert.ok(first.delayMs <= 500, `the first retry is planned within 500 ms, not ${first.delayMs}`);
+      assert.match(first.reason, /503|server/i);
+      assert.equal(later.length, 3);
+      assert.ok(later.every((s) => s.delayMs >= 300 && s.attempt === 1), JSON.stringify(later));
+    });
+
+    it(`resuming from a caller's after starts exactly after it (${via})`, async () => {
+      const rt = await start();
+      const runId = await rt.createSyntheticRun({ events: 50, terminal: 'completed' });
+      const sub = subscribe(rt, runId, { after: 20 });
+      assert.equal(sub.lastSequence, 20);
+      const events = await collect(sub, undefined, via);
+      assert.deepEqual(sequences(events), range(21, 51));
+    });
+
+    it(`a slow consumer is not mistaken for a silent server (${via})`, async () => {
+      const rt = await start({ keepAliveMs: 60_000 });
+      const runId = await rt.createSyntheticRun({ events: 3, terminal: 'completed' });
+      const recorder = stateRecorder();
+      const events = await collect(subscribe(rt, runId, { idleTimeoutMs: 300, onState: recorder.onState }), () => delay(500), via);
+      assert.equal(events.length, 4);
+      assert.deepEqual(reconnects(recorder.states), []);
     });
   }
 
@@ -114,78 +206,6 @@ describe('RunEventSubscription (reference runtime)', function () {
     const events = await done;
     assert.deepEqual(events.map((e) => e.event), ['plan.created', 'run.completed']);
     assert.deepEqual(reconnects(recorder.states), []);
-  });
-
-  it('silence longer than the idle timeout reconnects and resumes after the last event', async () => {
-    const rt = await start({ keepAliveMs: 60_000 });
-    const runId = await rt.createSyntheticRun({ events: 0, terminal: null, live: true });
-    const first = rt.appendEvent(runId, 'plan.created', { steps: 1, strategy: 'quiet' });
-    const recorder = stateRecorder();
-    const sub = subscribe(rt, runId, { idleTimeoutMs: 250, onState: recorder.onState });
-    const done = collect(sub);
-    await waitFor(() => reconnects(recorder.states).length >= 1, 'the idle watchdog to reconnect');
-    assert.match(reconnects(recorder.states)[0].reason, /no data for 250 ms/);
-    assert.equal(sub.lastSequence, first);
-    const second = rt.appendEvent(runId, 'step.started', { step_id: 's1', title: 'after the silence' });
-    rt.endRun(runId, 'completed');
-    const events = await done;
-    assert.deepEqual(sequences(events).slice(0, 2), [first, second]);
-    assert.equal(events.length, 3);
-  });
-
-  it('rides out the server being down for several seconds and resumes exactly after the last event', async () => {
-    ownDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'events-restart-'));
-    let rt = await start({ dataDir: ownDataDir });
-    const port = rt.port;
-    const runId = await rt.createSyntheticRun({ events: 0, terminal: null, live: true });
-    for (let i = 1; i <= 5; i++) rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `before ${i}` });
-    const recorder = stateRecorder();
-    const sub = subscribe(rt, runId, { onState: recorder.onState });
-    const received: RunEvent[] = [];
-    const done = collect(sub, (e) => void received.push(e));
-    await waitFor(() => received.length === 5, 'the first five events');
-    await rt.close();
-    runtime = undefined;
-    await delay(3000); // the outage itself
-    rt = await start({ dataDir: ownDataDir, port });
-    for (let i = 6; i <= 10; i++) rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `after ${i}` });
-    rt.endRun(runId, 'completed');
-    const events = await done;
-    const log = rt.eventLog(runId);
-    assert.deepEqual(sequences(events), log.map((e) => e.sequence));
-    assert.equal(events.length, 11);
-    const attempts = reconnects(recorder.states).map((s) => s.attempt);
-    assert.ok(attempts.length >= 3, `reconnected ${attempts.length} times`);
-    assert.deepEqual(attempts, range(1, attempts.length), 'the backoff grows while the server is down');
-  });
-
-  it('honours Retry-After on a 429 before reconnecting', async () => {
-    const rt = await start({ faults: { failNext: { count: 1, status: 429, retryAfterSeconds: 1, pathPrefix: '/v1/runs/' } } });
-    const runId = await rt.createSyntheticRun({ events: 10, terminal: 'completed' });
-    const recorder = stateRecorder();
-    const started = Date.now();
-    let firstAt = 0;
-    const events = await collect(subscribe(rt, runId, { onState: recorder.onState }), () => {
-      firstAt ||= Date.now();
-    });
-    assert.equal(events.length, 11);
-    const [retry] = reconnects(recorder.states);
-    assert.ok(retry.delayMs >= 1000, `waited only ${retry.delayMs} ms`);
-    assert.ok(firstAt - started >= 950, 'the first event came at least about a second later');
-  });
-
-  it('retries 5xx with a growing backoff, starts over after a healthy connection, and never sooner than retry:', async () => {
-    const rt = await start({ faults: { failNext: { count: 2, status: 503, pathPrefix: '/v1/runs/' }, dropStreamAfterEvents: 4, sseRetryMs: 300 } });
-    const runId = await rt.createSyntheticRun({ events: 12, terminal: 'completed' });
-    const recorder = stateRecorder();
-    const events = await collect(subscribe(rt, runId, { onState: recorder.onState }));
-    assert.deepEqual(sequences(events), range(1, 13));
-    const [first, second, ...later] = reconnects(recorder.states);
-    assert.deepEqual([first.attempt, second.attempt], [1, 2]);
-    assert.ok(first.delayMs <= 500, `the first retry is planned within 500 ms, not ${first.delayMs}`);
-    assert.match(first.reason, /503|server/i);
-    assert.equal(later.length, 3);
-    assert.ok(later.every((s) => s.delayMs >= 300 && s.attempt === 1), JSON.stringify(later));
   });
 
   it('an unknown run fails with the typed not_found error and no retry', async () => {
@@ -260,24 +280,6 @@ describe('RunEventSubscription (reference runtime)', function () {
     const events = await collect(subscribe(rt, runId, { after: last, onState: recorder.onState, backoff: FAST_BACKOFF }));
     assert.deepEqual(events, [], 'nothing is delivered twice');
     assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'live', 'ended']);
-  });
-
-  it('resuming from a caller\'s after starts exactly after it', async () => {
-    const rt = await start();
-    const runId = await rt.createSyntheticRun({ events: 50, terminal: 'completed' });
-    const sub = subscribe(rt, runId, { after: 20 });
-    assert.equal(sub.lastSequence, 20);
-    const events = await collect(sub);
-    assert.deepEqual(sequences(events), range(21, 51));
-  });
-
-  it('a slow consumer is not mistaken for a silent server', async () => {
-    const rt = await start({ keepAliveMs: 60_000 });
-    const runId = await rt.createSyntheticRun({ events: 3, terminal: 'completed' });
-    const recorder = stateRecorder();
-    const events = await collect(subscribe(rt, runId, { idleTimeoutMs: 300, onState: recorder.onState }), () => delay(500));
-    assert.equal(events.length, 4);
-    assert.deepEqual(reconnects(recorder.states), []);
   });
 
   it('a disposed client ends the subscription as failed instead of retrying for ever', async () => {

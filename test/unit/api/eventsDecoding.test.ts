@@ -111,6 +111,15 @@ describe('SseReader', () => {
     assert.deepEqual(messages, ['{"a":1}', 'fresh']);
   });
 
+  it('a character cut short and followed by ASCII becomes U+FFFD in its place, not later', () => {
+    const cut = Buffer.from('日').subarray(0, 2);
+    const { messages } = readAll([Buffer.from('data: a'), cut, Buffer.from('b\n\n'), Buffer.from('data: é\n\n')]);
+    assert.deepEqual(messages, [
+      { event: undefined, data: 'a\uFFFDb' },
+      { event: undefined, data: 'é' },
+    ]);
+  });
+
   it('stops at a message larger than its limit and says so', () => {
     let tooLarge = 0;
     const reader = new SseReader({ onMessage: () => assert.fail('no message expected'), onRetry: () => undefined, onTooLarge: (limit) => (tooLarge = limit) }, 1000);

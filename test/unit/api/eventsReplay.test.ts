@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/api/client';
 import { RunEventSubscription } from '../../../src/api/events';
-import type { RunEvent } from '../../../src/api/types';
+import { collect, DELIVERY_PATHS } from './eventsSupport';
 import { QUICK_BACKOFF, startRecordingServer } from './fixtures';
 
 function message(sequence: number, last: number): string {
@@ -13,31 +13,32 @@ function message(sequence: number, last: number): string {
 }
 
 describe('api/events duplicate filtering', () => {
-  it('delivers each event once and in order when the server replays from 1 after a drop', async () => {
-    const LAST = 6;
-    const server = await startRecordingServer((_req, res, index) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (index === 0) {
-        // Three events, then the connection dies mid-run.
-        res.write([1, 2, 3].map((s) => message(s, LAST)).join(''), () => res.destroy());
-        return;
+  for (const via of DELIVERY_PATHS) {
+    it(`delivers each event once and in order when the server replays from 1 after a drop (${via})`, async () => {
+      const LAST = 6;
+      const server = await startRecordingServer((_req, res, index) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        if (index === 0) {
+          // Three events, then the connection dies mid-run.
+          res.write([1, 2, 3].map((s) => message(s, LAST)).join(''), () => res.destroy());
+          return;
+        }
+        // Every later connection ignores `after` and starts again from the beginning.
+        const all = [1, 2, 3, 4, 5, 6].map((s) => message(s, LAST)).join('');
+        res.end(all);
+      });
+      const client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k-1234' });
+      try {
+        const sub = new RunEventSubscription(client, 'run_1', { idleTimeoutMs: 0, backoff: QUICK_BACKOFF });
+        const seen = (await collect(sub, undefined, via)).map((event) => event.data.sequence);
+        assert.deepEqual(seen, [1, 2, 3, 4, 5, 6]);
+        assert.ok(server.requests.length >= 2, 'the stream was not dropped and reopened');
+        assert.match(server.requests[1].url, /after=3/);
+        assert.deepEqual(sub.state, { state: 'ended', status: 'completed' });
+      } finally {
+        await client.dispose();
+        await server.close();
       }
-      // Every later connection ignores `after` and starts again from the beginning.
-      const all = [1, 2, 3, 4, 5, 6].map((s) => message(s, LAST)).join('');
-      res.end(all);
     });
-    const client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k-1234' });
-    try {
-      const sub = new RunEventSubscription(client, 'run_1', { idleTimeoutMs: 0, backoff: QUICK_BACKOFF });
-      const seen: number[] = [];
-      for await (const event of sub as AsyncIterable<RunEvent>) seen.push(event.data.sequence);
-      assert.deepEqual(seen, [1, 2, 3, 4, 5, 6]);
-      assert.ok(server.requests.length >= 2, 'the stream was not dropped and reopened');
-      assert.match(server.requests[1].url, /after=3/);
-      assert.deepEqual(sub.state, { state: 'ended', status: 'completed' });
-    } finally {
-      await client.dispose();
-      await server.close();
-    }
-  });
+  }
 });

@@ -38,13 +38,35 @@ export function stateRecorder(): { states: ConnectionState[]; onState: (s: Conne
   return { states, onState: (s) => void states.push(s) };
 }
 
-export async function collect(sub: RunEventSubscription, onEvent?: (e: RunEvent) => void | Promise<void>): Promise<RunEvent[]> {
+/** The two ways to take a subscription's events: one per step, or every event read so far per step. */
+export type DeliveryPath = 'events' | 'batches';
+export const DELIVERY_PATHS: readonly DeliveryPath[] = ['events', 'batches'];
+
+export async function collect(sub: RunEventSubscription, onEvent?: (e: RunEvent) => void | Promise<void>, path: DeliveryPath = 'events'): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
+  if (path === 'batches') {
+    for await (const batch of sub.batches()) {
+      // An empty batch would be a wake-up with nothing in it: the consumer pays a step for nothing.
+      if (batch.length === 0) throw new Error('an empty batch');
+      for (const event of batch) {
+        events.push(event);
+        await onEvent?.(event);
+      }
+    }
+    return events;
+  }
   for await (const event of sub) {
     events.push(event);
     await onEvent?.(event);
   }
   return events;
+}
+
+/** Every batch a subscription delivers, as it delivered them. */
+export async function collectBatches(sub: RunEventSubscription): Promise<(readonly RunEvent[])[]> {
+  const batches: (readonly RunEvent[])[] = [];
+  for await (const batch of sub.batches()) batches.push(batch);
+  return batches;
 }
 
 export async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
