@@ -78,8 +78,6 @@ export async function writeArchive(
     });
   });
   zip.end();
-  const onAbort = () => current?.destroy();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const out = createWriteStream(target);
     await pipeline(zip.outputStream, out, { signal: options.signal });
@@ -88,7 +86,5 @@ export async function writeArchive(
     current?.destroy();
     if (options.signal?.aborted) throw new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
     throw err;
-  } finally {
-    options.signal?.removeEventListener('abort', onAbort);
   }
 }
