@@ -135,6 +135,9 @@ async function uploadAsArchive(deps: CommandDeps, files: PlannedFile[], purpose:
         },
       );
       deps.log.info(`Uploaded ${files.length} file(s) as ${archive.filename} (${archive.bytes} bytes): ${archive.record.id}`);
+      // Listed like any upload (the Files view of a server without a file list); no origin: an
+      // archive is no workspace file an artifact could revise.
+      await deps.localFiles.add([archive.record.id]);
       return [archive.record];
     } catch (err) {
       if (isAbort(err)) {

@@ -93,11 +93,14 @@ async function ours(client: ApiClient, folder: string, shape: 'separate' | 'arch
 
 function run(command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    // stderr is shown only on failure: curl --parallel draws its progress meter there even with -s.
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-4000)));
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} exited with ${code}`))));
+    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} exited with ${code}: ${err}`))));
   });
 }
 
