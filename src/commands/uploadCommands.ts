@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { describeError, isAbort, isApiError } from '../api/errors';
 import { describeErrorForUser } from '../common/errorText';
-import type { FilePurpose, FileRecord, TaskRecord } from '../api/types';
+import { MAX_UPLOAD_BYTES, type FilePurpose, type FileRecord, type TaskRecord } from '../api/types';
+import { estimateArchiveBytes } from '../upload/uploadChoice';
 import { uploadBatch, type BatchResult, type UploadKeys } from '../upload/batchUpload';
 import { type PlannedFile } from '../upload/uploadPlan';
 import { formatBytes } from '../common/format';
@@ -75,6 +76,25 @@ export async function uploadFlow(
     );
     return uploaded;
   }
+  const archiveFits = shape === 'separate' && plan.files.length > 1 && estimateArchiveBytes({
+    fileCount: plan.files.length, totalBytes: plan.totalBytes, nameBytes: plan.files.reduce((n, f) => n + Buffer.byteLength(f.name, 'utf8'), 0),
+  }) <= MAX_UPLOAD_BYTES;
+  const task = await attachOrCleanUp(deps, objective, uploaded, archiveFits);
+  if (task !== 'pack') return task;
+  // Refused for the number of attachments, and the separate uploads deleted: the same files as one archive.
+  const archive = await uploadAsArchive(deps, plan.files, purpose, followSymlinks);
+  if (!archive) return undefined;
+  deps.files.refresh();
+  const packed = await attachOrCleanUp(deps, objective, archive, false);
+  return packed === 'pack' ? undefined : packed;
+}
+
+/**
+ * Creates the task with the uploaded files; when none comes of it, offers the cleanup. 'pack':
+ * the service refused the number of attachments and the user chose to delete the files and
+ * send them as one archive instead (offered when `canPack`).
+ */
+async function attachOrCleanUp(deps: CommandDeps, objective: string, uploaded: FileRecord[], canPack: boolean): Promise<TaskRecord | 'pack' | undefined> {
   let refusal: string | undefined;
   const task = await createTaskWithAttachments(deps, objective, uploaded, async (err) => {
     // Refused for its number of attachments: a retry fails the same way, so none is offered.
@@ -85,29 +105,36 @@ export async function uploadFlow(
       : vscode.l10n.t('The task was not created: this service accepts fewer attachments per task than the {0} files uploaded for it.', uploaded.length);
     return true;
   });
-  if (!task) await offerCleanup(deps, uploaded, refusal ?? vscode.l10n.t('No task was created; the {0} file(s) uploaded for it are still stored.', uploaded.length));
-  return task;
+  if (task) return task;
+  const pack = canPack && refusal !== undefined ? vscode.l10n.t('Delete Them and Pack into One Archive') : undefined;
+  const choice = await offerCleanup(deps, uploaded, refusal ?? vscode.l10n.t('No task was created; the {0} file(s) uploaded for it are still stored.', uploaded.length), pack);
+  return choice === 'other' ? 'pack' : undefined;
 }
 
 /**
  * The one way out of every upload that did not become a task (cancelled, files failed, the task
- * refused or given up): say so and offer to delete exactly the files uploaded for it.
+ * refused or given up): say so and offer to delete exactly the files uploaded for it. `otherWay`,
+ * when given, is one more button that also deletes them first ('other' when chosen).
  */
-async function offerCleanup(deps: CommandDeps, uploaded: readonly FileRecord[], message: string): Promise<void> {
+async function offerCleanup(deps: CommandDeps, uploaded: readonly FileRecord[], message: string, otherWay?: string): Promise<'deleted' | 'other' | undefined> {
   if (uploaded.length === 0) {
     void notify.info(message);
-    return;
+    return undefined;
   }
   deps.files.refresh();
   const remove = vscode.l10n.t('Delete the {0} Uploaded Files', uploaded.length);
   const keep = vscode.l10n.t('Keep Them');
-  if ((await notify.error(message, remove, keep)) !== remove) return;
+  const choice = await notify.error(message, ...(otherWay !== undefined ? [otherWay] : []), remove, keep);
+  if (choice !== remove && (otherWay === undefined || choice !== otherWay)) return undefined;
   const result = await deleteUploaded(deps.service.client, uploaded.map((f) => f.id), (id) => deps.localFiles.remove(id));
   for (const f of result.failed) deps.log.error(`Deleting ${f.id} after the upload that made no task failed: ${describeError(f.error)}`);
   deps.files.refresh();
-  void (result.failed.length === 0
-    ? notify.info(vscode.l10n.t('Deleted the {0} uploaded files.', result.deleted.length))
-    : notify.error(vscode.l10n.t('{0} of the {1} uploaded files could not be deleted; see the log.', result.failed.length, uploaded.length)));
+  if (result.failed.length > 0) {
+    void notify.error(vscode.l10n.t('{0} of the {1} uploaded files could not be deleted; see the log.', result.failed.length, uploaded.length));
+  } else if (choice === remove) {
+    void notify.info(vscode.l10n.t('Deleted the {0} uploaded files.', result.deleted.length));
+  }
+  return choice === remove ? 'deleted' : 'other';
 }
 
 /** Packs the files into one zip and sends it under one cancellable progress. Undefined when it did not go. */
