@@ -2,9 +2,10 @@
 // optionally attach them all to one new task, under one cancellable progress notification.
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
-import { describeError, isApiError } from '../api/errors';
+import { describeError, isAbort, isApiError } from '../api/errors';
 import { describeErrorForUser } from '../common/errorText';
-import type { FilePurpose, FileRecord, TaskRecord } from '../api/types';
+import { MAX_UPLOAD_BYTES, type FilePurpose, type FileRecord, type TaskRecord } from '../api/types';
+import { estimateArchiveBytes } from '../upload/uploadChoice';
 import { uploadBatch, type BatchResult, type UploadKeys } from '../upload/batchUpload';
 import { type PlannedFile } from '../upload/uploadPlan';
 import { formatBytes } from '../common/format';
@@ -12,9 +13,11 @@ import { urisOf } from './nodeArgs';
 import { confirmUploadRequest } from './uploadConsent';
 import { createTaskWithAttachments } from './createTaskCommands';
 import { type CommandDeps } from './commandDeps';
-import { askObjective, confirmAttachmentLimit, confirmPlan, localUri, pickFiles, pickPurpose, saveDirtyDocuments } from './uploadPrompts';
+import { askObjective, askUploadShape, confirmPlan, localUri, pickFiles, pickPurpose, saveDirtyDocuments } from './uploadPrompts';
 import { knownAttachmentLimit, rememberAttachmentLimit } from '../upload/attachmentLimits';
 import { Commands } from '../common/ids';
+import { uploadArchive, type ArchiveUploadProgress } from '../upload/archiveUpload';
+import { deleteUploaded } from '../upload/uploadCleanup';
 import { recordUploads, stampFiles } from '../reviewUi/uploadOrigins';
 
 interface Prefilled {
@@ -52,14 +55,17 @@ export async function uploadFlow(
   const confirmed = await confirmPlan(uris);
   if (!confirmed) return undefined;
   const { plan, followSymlinks } = confirmed;
-  if (options.createTask && !(await confirmAttachmentLimit(plan.files.length, knownAttachmentLimit(deps.service.serviceUrl)))) return undefined;
+  const shape = await askUploadShape(plan, options.createTask, knownAttachmentLimit(deps.service.serviceUrl));
+  if (shape === undefined) return undefined;
 
   const objective = options.createTask ? options.objective ?? (await askObjective(plan.files)) : undefined;
   if (options.createTask && objective === undefined) return undefined;
   const purpose = options.createTask ? 'task_input' : options.purpose ?? (await pickPurpose(deps.settings().defaultPurpose));
   if (!purpose) return undefined;
 
-  const uploaded = await uploadWithRetry(deps, plan.files, purpose, followSymlinks);
+  const uploaded = shape === 'archive'
+    ? await uploadAsArchive(deps, plan.files, purpose, followSymlinks)
+    : await uploadWithRetry(deps, plan.files, purpose, followSymlinks, options.createTask);
   if (!uploaded) return undefined;
   deps.files.refresh();
   if (!options.createTask || objective === undefined) {
@@ -70,46 +76,126 @@ export async function uploadFlow(
     );
     return uploaded;
   }
-  return createTaskWithAttachments(deps, objective, uploaded, (err) => tooManyAttachments(deps, err, uploaded));
+  const archiveFits = shape === 'separate' && plan.files.length > 1 && estimateArchiveBytes({
+    fileCount: plan.files.length, totalBytes: plan.totalBytes, nameBytes: plan.files.reduce((n, f) => n + Buffer.byteLength(f.name, 'utf8'), 0),
+  }) <= MAX_UPLOAD_BYTES;
+  const task = await attachOrCleanUp(deps, objective, uploaded, archiveFits);
+  if (task !== 'pack') return task;
+  // Refused for the number of attachments, and the separate uploads deleted: the same files as one archive.
+  const archive = await uploadAsArchive(deps, plan.files, purpose, followSymlinks);
+  if (!archive) return undefined;
+  deps.files.refresh();
+  const packed = await attachOrCleanUp(deps, objective, archive, false);
+  return packed === 'pack' ? undefined : packed;
 }
 
 /**
- * The service refused the task for its number of attachments: say its limit (remembered, so the
- * next selection that large is warned about before uploading) and offer to delete the files that
- * were uploaded for it. True when this was that failure.
+ * Creates the task with the uploaded files; when none comes of it, offers the cleanup. 'pack':
+ * the service refused the number of attachments and the user chose to delete the files and
+ * send them as one archive instead (offered when `canPack`).
  */
-async function tooManyAttachments(deps: CommandDeps, err: unknown, uploaded: FileRecord[]): Promise<boolean> {
-  if (!isApiError(err) || err.code !== 'too_many_attachments') return false;
-  rememberAttachmentLimit(deps.service.serviceUrl, err.limit);
-  const remove = vscode.l10n.t('Delete the {0} Uploaded Files', uploaded.length);
-  const keep = vscode.l10n.t('Keep Them');
-  const choice = await notify.error(
-    err.limit !== undefined
+async function attachOrCleanUp(deps: CommandDeps, objective: string, uploaded: FileRecord[], canPack: boolean): Promise<TaskRecord | 'pack' | undefined> {
+  let refusal: string | undefined;
+  const task = await createTaskWithAttachments(deps, objective, uploaded, async (err) => {
+    // Refused for its number of attachments: a retry fails the same way, so none is offered.
+    if (!isApiError(err) || err.code !== 'too_many_attachments') return false;
+    rememberAttachmentLimit(deps.service.serviceUrl, err.limit);
+    refusal = err.limit !== undefined
       ? vscode.l10n.t('The task was not created: this service accepts at most {0} attachments per task, and {1} files were uploaded for it.', err.limit, uploaded.length)
-      : vscode.l10n.t('The task was not created: this service accepts fewer attachments per task than the {0} files uploaded for it.', uploaded.length),
-    remove,
-    keep,
-  );
-  if (choice !== remove) return true;
-  let failed = 0;
-  for (const file of uploaded) {
-    try {
-      await deps.service.client.deleteFile(file.id);
-      await deps.localFiles.remove(file.id);
-    } catch (deleteErr) {
-      failed++;
-      deps.log.error(`Deleting ${file.id} after the refused task failed: ${describeError(deleteErr)}`);
-    }
+      : vscode.l10n.t('The task was not created: this service accepts fewer attachments per task than the {0} files uploaded for it.', uploaded.length);
+    return true;
+  });
+  if (task) return task;
+  const pack = canPack && refusal !== undefined ? vscode.l10n.t('Delete Them and Pack into One Archive') : undefined;
+  const choice = await offerCleanup(deps, uploaded, refusal ?? vscode.l10n.t('No task was created; the {0} file(s) uploaded for it are still stored.', uploaded.length), pack);
+  return choice === 'other' ? 'pack' : undefined;
+}
+
+/**
+ * The one way out of every upload that did not become a task (cancelled, files failed, the task
+ * refused or given up): say so and offer to delete exactly the files uploaded for it. `otherWay`,
+ * when given, is one more button that also deletes them first ('other' when chosen).
+ */
+async function offerCleanup(deps: CommandDeps, uploaded: readonly FileRecord[], message: string, otherWay?: string): Promise<'deleted' | 'other' | undefined> {
+  if (uploaded.length === 0) {
+    void notify.info(message);
+    return undefined;
   }
   deps.files.refresh();
-  void (failed === 0
-    ? notify.info(vscode.l10n.t('Deleted the {0} uploaded files.', uploaded.length))
-    : notify.error(vscode.l10n.t('{0} of the {1} uploaded files could not be deleted; see the log.', failed, uploaded.length)));
-  return true;
+  const remove = vscode.l10n.t('Delete the {0} Uploaded Files', uploaded.length);
+  const keep = vscode.l10n.t('Keep Them');
+  const choice = await notify.error(message, ...(otherWay !== undefined ? [otherWay] : []), remove, keep);
+  if (choice !== remove && (otherWay === undefined || choice !== otherWay)) return undefined;
+  const result = await deleteUploaded(deps.service.client, uploaded.map((f) => f.id), (id) => deps.localFiles.remove(id));
+  for (const f of result.failed) deps.log.error(`Deleting ${f.id} after the upload that made no task failed: ${describeError(f.error)}`);
+  deps.files.refresh();
+  if (result.failed.length > 0) {
+    void notify.error(vscode.l10n.t('{0} of the {1} uploaded files could not be deleted; see the log.', result.failed.length, uploaded.length));
+  } else if (choice === remove) {
+    void notify.info(vscode.l10n.t('Deleted the {0} uploaded files.', result.deleted.length));
+  }
+  return choice === remove ? 'deleted' : 'other';
+}
+
+/** Packs the files into one zip and sends it under one cancellable progress. Undefined when it did not go. */
+async function uploadAsArchive(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose, followSymlinks: boolean): Promise<FileRecord[] | undefined> {
+  for (;;) {
+    try {
+      const archive = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading to Agent Runtime'), cancellable: true },
+        async (progress, token) => {
+          const controller = new AbortController();
+          const sub = token.onCancellationRequested(() => controller.abort());
+          const report = progressReporter(progress);
+          try {
+            return await uploadArchive(deps.service.client, files, purpose, {
+              signal: controller.signal,
+              followSymlinks,
+              onProgress: (p: ArchiveUploadProgress) => report(p.phase === 'pack' ? p.bytesDone / 2 : (p.totalBytes + p.bytesDone) / 2, p.totalBytes,
+                p.phase === 'pack'
+                  ? vscode.l10n.t('Packing {0} of {1} files · {2} of {3}', p.filesDone, p.fileCount, formatBytes(p.bytesDone) ?? '?', formatBytes(p.totalBytes) ?? '?')
+                  : vscode.l10n.t('Sending the archive · {0} of {1}', formatBytes(p.bytesDone) ?? '?', formatBytes(p.totalBytes) ?? '?')),
+            });
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
+      deps.log.info(`Uploaded ${files.length} file(s) as ${archive.filename} (${archive.bytes} bytes): ${archive.record.id}`);
+      // Listed like any upload (the Files view of a server without a file list); no origin: an
+      // archive is no workspace file an artifact could revise.
+      await deps.localFiles.add([archive.record.id]);
+      return [archive.record];
+    } catch (err) {
+      if (isAbort(err)) {
+        void notify.info(vscode.l10n.t('Upload cancelled. Nothing was created.'));
+        return undefined;
+      }
+      deps.log.error(`Uploading ${files.length} file(s) as one archive failed: ${describeError(err)}`);
+      const retry = vscode.l10n.t('Retry');
+      if ((await notify.error(vscode.l10n.t('The archive could not be uploaded: {0}', describeErrorForUser(err)), retry)) !== retry) return undefined;
+    }
+  }
+}
+
+/** Turns a fraction done into the increments VS Code's progress wants, with a message. */
+function progressReporter(progress: vscode.Progress<{ message?: string; increment?: number }>): (done: number, total: number, message: string) => void {
+  let reported = 0;
+  let lastMessageAt = 0;
+  return (done, total, message) => {
+    const percent = total > 0 ? Math.min(100, (done / total) * 100) : 0;
+    const increment = Math.max(0, percent - reported);
+    const now = Date.now();
+    // Thousands of small files report thousands of times a second; the notification needs a few.
+    if (now - lastMessageAt < 100 && percent < 100) return;
+    lastMessageAt = now;
+    reported += increment;
+    progress.report({ increment, message });
+  };
 }
 
 /** Runs the batch under one progress notification; offers to retry the failures. Undefined when cancelled. */
-async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose, followSymlinks: boolean): Promise<FileRecord[] | undefined> {
+async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose, followSymlinks: boolean, forTask: boolean): Promise<FileRecord[] | undefined> {
   const done: FileRecord[] = [];
   const keys: UploadKeys = new Map();
   let pending = files;
@@ -119,11 +205,11 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
     done.push(...result.uploaded.map((u) => u.record));
     await recordUploads(deps.localFiles, result.uploaded, stamps);
     if (result.cancelled) {
-      const message = done.length
-        ? vscode.l10n.t('Upload cancelled after {0} of {1} files. No task was created.', done.length, files.length)
-        : vscode.l10n.t('Upload cancelled. Nothing was created.');
-      void notify.info(message);
-      if (done.length) deps.files.refresh();
+      await offerCleanup(deps, done, done.length
+        ? forTask
+          ? vscode.l10n.t('Upload cancelled after {0} of {1} files. No task was created.', done.length, files.length)
+          : vscode.l10n.t('Upload cancelled after {0} of {1} files.', done.length, files.length)
+        : vscode.l10n.t('Upload cancelled. Nothing was created.'));
       return undefined;
     }
     if (result.failed.length === 0) return done;
@@ -141,7 +227,8 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
       continue;
     }
     if (choice === goOn) return done;
-    if (done.length) deps.files.refresh();
+    if (forTask) await offerCleanup(deps, done, vscode.l10n.t('No task was created; the {0} file(s) uploaded for it are still stored.', done.length));
+    else if (done.length) deps.files.refresh();
     return undefined;
   }
 }
@@ -152,22 +239,16 @@ function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose,
     async (progress, token) => {
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
-      let reported = 0;
+      const report = progressReporter(progress);
       try {
         return await uploadBatch(deps.service.client, files, purpose, {
           signal: controller.signal,
           keys,
           followSymlinks,
-          onProgress: (p) => {
-            const fraction = p.totalBytes > 0 ? p.bytesDone / p.totalBytes : (p.fileIndex + 1) / p.fileCount;
-            const increment = Math.max(0, fraction * 100 - reported);
-            reported += increment;
-            progress.report({
-              increment,
-              message: vscode.l10n.t('{0} of {1} files ({2} of {3}): {4}', p.fileIndex + 1, p.fileCount,
-                formatBytes(p.bytesDone) ?? '?', formatBytes(p.totalBytes) ?? '?', p.file.name),
-            });
-          },
+          onProgress: (p) => report(
+            p.totalBytes > 0 ? p.bytesDone : p.filesDone, p.totalBytes > 0 ? p.totalBytes : p.fileCount,
+            vscode.l10n.t('{0} of {1} files · {2} of {3}', p.filesDone, p.fileCount, formatBytes(p.bytesDone) ?? '?', formatBytes(p.totalBytes) ?? '?'),
+          ),
         });
       } finally {
         sub.dispose();

@@ -1,6 +1,6 @@
 // The questions the upload flows ask before anything is sent: which files, what purpose, what
 // objective, whether to expand folders, save unsaved edits, follow symbolic links, go on without
-// refused files, and go on past a task's known attachment limit.
+// refused files, and whether to pack a large selection into one archive.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askModal, notify } from '../common/notify';
@@ -8,6 +8,8 @@ import { FILE_PURPOSES, type FilePurpose } from '../api/types';
 import { MAX_FILES_PER_BATCH, planUpload, type PlannedFile, type UploadPlan } from '../upload/uploadPlan';
 import { namesAcrossRoots } from '../upload/uploadNames';
 import { MAX_IN_MEMORY_BYTES, mergePlans, planVirtualUpload, plannedUri } from '../upload/workspaceFiles';
+import { chooseUploadShape } from '../upload/uploadChoice';
+import { formatBytes } from '../common/format';
 
 export async function askObjective(files: { name: string }[]): Promise<string | undefined> {
   const names = files.slice(0, 3).map((f) => f.name).join(', ') + (files.length > 3 ? ', ...' : '');
@@ -141,18 +143,27 @@ function withoutLinks(plan: UploadPlan): UploadPlan {
 }
 
 /**
- * Before uploading files for one task: when the service is known to accept fewer attachments
- * than selected, say so first. True: go on.
+ * Before anything is sent: a selection over the service's attachment limit, or a large one, is
+ * offered as one archive (the folder structure kept) or file by file where that fits.
+ * Undefined: cancelled (or refused, said so).
  */
-export async function confirmAttachmentLimit(count: number, limit: number | undefined): Promise<boolean> {
-  if (limit === undefined || count <= limit) return true;
-  const goOn = vscode.l10n.t('Upload Anyway');
-  const choice = await askModal('warn',
-    vscode.l10n.t('This service accepts at most {0} attachments per task, and {1} files are selected. The task will be refused unless the service has raised its limit.', limit, count),
-    [],
-    goOn,
-  );
-  return choice === goOn;
+export async function askUploadShape(plan: UploadPlan, forTask: boolean, attachmentLimit: number | undefined): Promise<'archive' | 'separate' | undefined> {
+  const nameBytes = plan.files.reduce((n, f) => n + Buffer.byteLength(f.name, 'utf8'), 0);
+  const count = plan.files.length;
+  const choice = chooseUploadShape({ fileCount: count, totalBytes: plan.totalBytes, nameBytes, forTask, attachmentLimit });
+  if (choice.kind === 'separate') return 'separate';
+  if (choice.kind === 'refuse') {
+    void notify.error(vscode.l10n.t('This service accepts at most {0} attachments per task, and {1} files are selected; packed into one archive they would pass the 512 MB limit. Select fewer files.', choice.limit, count));
+    return undefined;
+  }
+  const size = formatBytes(plan.totalBytes) ?? '?';
+  const pack = vscode.l10n.t('Pack into One Archive ({0} files, {1})', count, size);
+  const separate = vscode.l10n.t('Upload {0} Files Separately', count);
+  const message = choice.overLimit && attachmentLimit !== undefined
+    ? vscode.l10n.t('This service accepts at most {0} attachments per task, and {1} files are selected. Pack them into one zip archive (folders kept) to attach them?', attachmentLimit, count)
+    : vscode.l10n.t('{0} files are selected ({1}). Pack them into one zip archive (folders kept), or upload each file on its own?', count, size);
+  const answer = await askModal('warn', message, [], pack, ...(choice.separate ? [separate] : []));
+  return answer === pack ? 'archive' : answer === separate ? 'separate' : undefined;
 }
 
 function displayName(planned: string): string {

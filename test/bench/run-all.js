@@ -2,8 +2,10 @@
 // other, each in its own process so one's memory does not colour another's figures. Every
 // *.bench.js is found by name: hostile-events.bench.js (issue 10) runs its full 60 s here
 // unless HOSTILE_DURATION_S says otherwise; logSearch.bench.js (issue 15/16) builds a
-// 1,000,000-event log (about 125 MB in the temp folder, removed at the end); bundle.bench.js (issue 16) builds the production
-// bundle into a temporary directory, so it needs no `npm run build` first.
+// 1,000,000-event log (about 125 MB in the temp folder, removed at the end); bundle.bench.js
+// (issue 16) builds the production bundle into a temporary directory, so it needs no
+// `npm run build` first; upload-folder.bench.js (issue 16) uploads a folder of 1,000 x 20 KB and
+// one of 50 x 20 MB beside curl --parallel and a curl loop (about 1 min).
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');

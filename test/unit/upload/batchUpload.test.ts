@@ -33,7 +33,8 @@ describe('upload/batchUpload', () => {
     const keys: UploadKeys = new Map();
     // The server stores the first upload, then drops the connection before answering.
     ctx.runtime.setFaults({ commitThenDrop: { count: 1, pathPrefix: '/v1/files' } });
-    const first = await uploadBatch(ctx.client, files, 'task_input', { keys });
+    // One at a time, so the fault meets a.txt: which of two parallel requests lands first is chance.
+    const first = await uploadBatch(ctx.client, files, 'task_input', { keys, concurrency: 1 });
     assert.deepEqual(first.failed.map((f) => f.file.name), ['a.txt']);
     assert.deepEqual(first.uploaded.map((f) => f.file.name), ['b.txt']);
     assert.equal(first.cancelled, false);
