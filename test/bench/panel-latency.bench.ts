@@ -277,7 +277,7 @@ async function measure(): Promise<void> {
       const rows = analyse(streamed, observed.shown);
       const header = analyse(streamed, observed.header);
       const appendedRate = Math.round(stamps.length / Math.max(0.001, (stamps[stamps.length - 1][1] - stamps[0][1]) / 1000));
-      console.log(`${String(rate).padStart(5)}/s: ${stamps.length} events appended (${appendedRate}/s)${observed.lostFollow ? '; the list stopped following the newest row' : ''}`);
+      console.log(`${String(rate).padStart(5)}/s: ${stamps.length} events appended (${appendedRate}/s)${observed.lostFollow ? '; "Jump to latest" appeared (the list stopped following the newest row at least once)' : ''}`);
       console.log(`       ${line('row in the DOM', rows)}`);
       console.log(`       ${line('header "Sequence N"', header)}`);
       const f = rows ?? header;
