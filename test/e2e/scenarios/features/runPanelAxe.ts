@@ -111,8 +111,14 @@ export const runPanelAxe: Scenario = {
     await frame.fill('#search', 'no event says this');
     await frame.locator('#timeline-empty:not([hidden])').waitFor({ timeout: workbench.timeoutMs });
     await check(ctx, frame, 'no matches', findings);
+    // Cleared one at a time, each waited for: a filter change redraws the panel's labels, and
+    // the canary below must not race that redraw (the search input applies after a debounce).
     await frame.fill('#search', '');
+    await frame.locator('#timeline-empty').waitFor({ state: 'hidden', timeout: workbench.timeoutMs });
+    await waitForRows(frame, `(r) => r.dataset.kind === 'tool.called'`, 'tool.called rows again');
     await frame.selectOption('#kind-filter', '');
+    await until('rows of every kind again', async () =>
+      (await frame.locator(`${UI.runPanelRow}:not([data-kind="tool.called"])`).count()) > 0 ? true : undefined);
 
     await canary(ctx, frame);
 
