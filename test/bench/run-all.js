@@ -1,7 +1,8 @@
 // `npm run bench`: runs every compiled benchmark (out/test/bench/*.bench.js) one after the
 // other, each in its own process so one's memory does not colour another's figures. Every
 // *.bench.js is found by name: hostile-events.bench.js (issue 10) runs its full 60 s here
-// unless HOSTILE_DURATION_S says otherwise.
+// unless HOSTILE_DURATION_S says otherwise; panel-latency.bench.js (issue 16, item 5) starts
+// code-server and Chromium through the UI harness (about 2 min; it prints SKIPPED without Chromium).
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');
