@@ -5,7 +5,9 @@
 // 1,000,000-event log (about 125 MB in the temp folder, removed at the end); bundle.bench.js
 // (issue 16) builds the production bundle into a temporary directory, so it needs no
 // `npm run build` first; upload-folder.bench.js (issue 16) uploads a folder of 1,000 x 20 KB and
-// one of 50 x 20 MB beside curl --parallel and a curl loop (about 1 min).
+// one of 50 x 20 MB beside curl --parallel and a curl loop (about 1 min); panel-latency.bench.js
+// (issue 16, item 5) starts code-server and Chromium through the UI harness (about 2 min; it
+// prints SKIPPED without Chromium).
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');

@@ -5,6 +5,7 @@ import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
 import { hostileServer } from './hostile';
 import { reviewChanges, reviewChangesThreeWay } from './review';
+import { runPanelAxe } from './runPanelAxe';
 import { signIn } from './signIn';
 import { STEERING_SCENARIOS } from './steering';
 import { STEERING_PICTURE_SCENARIOS } from './steeringPictures';
@@ -29,6 +30,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runPanelDark,
   runPanelHighContrast,
   runPanelGerman,
+  runPanelAxe,
   hostileServer,
   reviewChanges,
   reviewChangesThreeWay,
