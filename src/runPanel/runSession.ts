@@ -5,6 +5,7 @@ import { costText, nextApproval } from './steeringInfo';
 import { listArtifacts } from './runArtifacts';
 import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
 import type { Logger } from '../api/logger';
+import { batchesOf, type EventSource, type SubscriptionState } from './eventSource';
 import { fullEvent } from './fullEvent';
 import { LogRequests, type LogRequest } from './logRequests';
 import { RunLog } from '../runLog/runLog';
@@ -21,17 +22,7 @@ export interface RunPanelClient {
   listRunArtifacts(runId: string, params?: PageParams, opts?: { signal?: AbortSignal }): Promise<Page<ArtifactRecord>>;
 }
 
-/** The subscription's connection states (src/api/events.ts ConnectionState, structurally). */
-export type SubscriptionState =
-  | { state: 'connecting' }
-  | { state: 'live' }
-  | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string }
-  | { state: 'ended'; status: string }
-  | { state: 'failed'; error: unknown };
-
-export interface EventSource extends AsyncIterable<{ event: string; data: WireEvent['data'] }> {
-  close(): void;
-}
+export type { EventSource, SubscriptionState } from './eventSource';
 
 export interface RunSessionDeps {
   runId: string;
@@ -217,13 +208,14 @@ export class RunSession {
 
   private async consume(source: EventSource, generation: number): Promise<void> {
     try {
-      for await (const event of source) {
+      for await (const batch of batchesOf(source)) {
         if (generation !== this.generation || this.disposed) return;
-        const wire: WireEvent = { event: event.event, data: event.data, receivedAt: this.now() };
+        const receivedAt = this.now();
+        const wire: WireEvent[] = batch.map((event) => ({ event: event.event, data: event.data, receivedAt }));
         const inStep = this.logComplete;
-        const accepted = this.model.apply([wire]);
+        const accepted = this.model.apply(wire);
         // In step, the model's accepted events (already cut) are the log's; behind, the log takes what the model repeats.
-        this.runLog?.append(inStep ? accepted : [wire], inStep);
+        this.runLog?.append(inStep ? accepted : wire, inStep);
         this.channel.events(accepted);
         const approval = nextApproval(this.info.approval ?? undefined, accepted) ?? null;
         if (approval !== (this.info.approval ?? null)) this.setInfo({ ...this.info, approval });
