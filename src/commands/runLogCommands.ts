@@ -2,16 +2,11 @@
 // run id, or the run panel's title bar / the palette (the active run panel). The panel's session
 // holds the run's whole log; a run not open yet gets its panel, which reads the log.
 import * as vscode from 'vscode';
+import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import type { RunPanel } from '../runPanel/runPanel';
 import type { CommandDeps } from './commandDeps';
 import { runOf } from './nodeArgs';
-
-/** Their ids (package.json contributes them; src/common/ids.ts is the usual home of ids). */
-export const RunLogCommands = {
-  exportRun: 'agentRuntime.exportRun',
-  openRunTranscript: 'agentRuntime.openRunTranscript',
-} as const;
 
 export interface RunPanels {
   panelFor(runId: string | undefined): RunPanel | undefined;
@@ -36,7 +31,7 @@ export function registerRunLogCommands(deps: CommandDeps, panels: RunPanels): vs
       await action(panel);
     });
   return [
-    vscode.commands.registerCommand(RunLogCommands.exportRun, withPanel('Export run', (panel) => panel.exportRun())),
-    vscode.commands.registerCommand(RunLogCommands.openRunTranscript, withPanel('Open run transcript', (panel) => panel.openTranscript())),
+    vscode.commands.registerCommand(Commands.exportRun, withPanel('Export run', (panel) => panel.exportRun())),
+    vscode.commands.registerCommand(Commands.openRunTranscript, withPanel('Open run transcript', (panel) => panel.openTranscript())),
   ];
 }

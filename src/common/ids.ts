@@ -3,6 +3,8 @@
 // that every command named here is contributed there, and the other way round).
 
 export const Commands = {
+  exportRun: 'agentRuntime.exportRun',
+  openRunTranscript: 'agentRuntime.openRunTranscript',
   signIn: 'agentRuntime.signIn',
   signOut: 'agentRuntime.signOut',
   uploadFiles: 'agentRuntime.uploadFiles',
