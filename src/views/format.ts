@@ -83,9 +83,12 @@ export function costText(run: RunRecord): string | undefined {
   return typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency) ? `${amount} ${currency.toUpperCase()}` : amount;
 }
 
-/** What a screen reader says for a row: its kind, its label, then its description. */
+/**
+ * What a screen reader says for a row: its label first (the visible name leads the spoken one,
+ * WCAG 2.5.3 "label in name", which axe checks), then its kind, then its description.
+ */
 export function accessibilityLabel(kind: string, label: string, parts: readonly string[]): string {
-  return [kind, label, ...parts].join(', ');
+  return [label, kind, ...parts].join(', ');
 }
 
 // ---- tooltips: plain text, one "Label: value" line each ----

@@ -121,6 +121,8 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   progressBar.id = 'progress';
   progressBar.setAttribute('role', 'progressbar');
   progressBar.setAttribute('aria-valuemin', '0');
+  // Named by the text beside it ("3 of 5 steps completed"): axe's aria-progressbar-name.
+  progressBar.setAttribute('aria-labelledby', 'progress-text');
   const progressFill = el('div', 'progress-fill');
   progressBar.append(progressFill);
   const progressText = el('span', 'progress-text');
@@ -221,6 +223,8 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
 
   const raw = el('div', 'raw');
   raw.id = 'raw-detail';
+  // It sits inside the timeline's role=list, whose children must be list items (axe: aria-required-children).
+  raw.setAttribute('role', 'listitem');
   const rawBar = el('div', 'raw-bar');
   const rawTitle = el('span', 'raw-title');
   const rawCopy = iconButton('copy-json', 'copy', strings.copyJson, true);

@@ -42,6 +42,8 @@ export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi
 
   const card = el('section', 'approval-card');
   card.id = 'approval-card';
+  // Placed inside the timeline's role=list, next to the row that asked.
+  card.setAttribute('role', 'listitem');
   card.hidden = true;
   card.setAttribute('role', 'region');
   const cardTitle = el('h2', 'approval-title');

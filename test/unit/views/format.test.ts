@@ -48,7 +48,7 @@ describe('views/format', () => {
   });
 
   it('builds the accessibility label from kind, label and description', () => {
-    assert.equal(accessibilityLabel('File', 'a.txt', ['dataset', '1.0 KB']), 'File, a.txt, dataset, 1.0 KB');
+    assert.equal(accessibilityLabel('File', 'a.txt', ['dataset', '1.0 KB']), 'a.txt, File, dataset, 1.0 KB');
   });
 
   it('puts id, purpose, bytes and created time (local and UTC) in the file tooltip, as plain text', () => {
