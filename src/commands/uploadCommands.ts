@@ -141,26 +141,15 @@ async function offerCleanup(deps: CommandDeps, uploaded: readonly FileRecord[], 
 async function uploadAsArchive(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose, followSymlinks: boolean): Promise<FileRecord[] | undefined> {
   for (;;) {
     try {
-      const archive = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading to Agent Runtime'), cancellable: true },
-        async (progress, token) => {
-          const controller = new AbortController();
-          const sub = token.onCancellationRequested(() => controller.abort());
-          const report = progressReporter(progress);
-          try {
-            return await uploadArchive(deps.service.client, files, purpose, {
-              signal: controller.signal,
-              followSymlinks,
-              onProgress: (p: ArchiveUploadProgress) => report(p.phase === 'pack' ? p.bytesDone / 2 : (p.totalBytes + p.bytesDone) / 2, p.totalBytes,
-                p.phase === 'pack'
-                  ? vscode.l10n.t('Packing {0} of {1} files · {2} of {3}', p.filesDone, p.fileCount, formatBytes(p.bytesDone) ?? '?', formatBytes(p.totalBytes) ?? '?')
-                  : vscode.l10n.t('Sending the archive · {0} of {1}', formatBytes(p.bytesDone) ?? '?', formatBytes(p.totalBytes) ?? '?')),
-            });
-          } finally {
-            sub.dispose();
-          }
-        },
-      );
+      const archive = await withUploadProgress((signal, report) =>
+        uploadArchive(deps.service.client, files, purpose, {
+          signal,
+          followSymlinks,
+          onProgress: (p: ArchiveUploadProgress) => report(p.phase === 'pack' ? p.bytesDone / 2 : (p.totalBytes + p.bytesDone) / 2, p.totalBytes,
+            p.phase === 'pack'
+              ? vscode.l10n.t('Packing {0} of {1} files · {2} of {3}', p.filesDone, p.fileCount, formatBytes(p.bytesDone) ?? '?', formatBytes(p.totalBytes) ?? '?')
+              : vscode.l10n.t('Sending the archive · {0} of {1}', formatBytes(p.bytesDone) ?? '?', formatBytes(p.totalBytes) ?? '?')),
+        }));
       deps.log.info(`Uploaded ${files.length} file(s) as ${archive.filename} (${archive.bytes} bytes): ${archive.record.id}`);
       // Listed like any upload (the Files view of a server without a file list); no origin: an
       // archive is no workspace file an artifact could revise.
@@ -234,22 +223,27 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
 }
 
 function runBatch(deps: CommandDeps, files: PlannedFile[], purpose: FilePurpose, keys: UploadKeys, followSymlinks: boolean): Thenable<BatchResult> {
+  return withUploadProgress((signal, report) =>
+    uploadBatch(deps.service.client, files, purpose, {
+      signal,
+      keys,
+      followSymlinks,
+      onProgress: (p) => report(
+        p.totalBytes > 0 ? p.bytesDone : p.filesDone, p.totalBytes > 0 ? p.totalBytes : p.fileCount,
+        vscode.l10n.t('{0} of {1} files · {2} of {3}', p.filesDone, p.fileCount, formatBytes(p.bytesDone) ?? '?', formatBytes(p.totalBytes) ?? '?'),
+      ),
+    }));
+}
+
+/** One cancellable "Uploading" notification: Cancel aborts the requests in flight. */
+function withUploadProgress<T>(run: (signal: AbortSignal, report: (done: number, total: number, message: string) => void) => Promise<T>): Thenable<T> {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading to Agent Runtime'), cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
-      const report = progressReporter(progress);
       try {
-        return await uploadBatch(deps.service.client, files, purpose, {
-          signal: controller.signal,
-          keys,
-          followSymlinks,
-          onProgress: (p) => report(
-            p.totalBytes > 0 ? p.bytesDone : p.filesDone, p.totalBytes > 0 ? p.totalBytes : p.fileCount,
-            vscode.l10n.t('{0} of {1} files · {2} of {3}', p.filesDone, p.fileCount, formatBytes(p.bytesDone) ?? '?', formatBytes(p.totalBytes) ?? '?'),
-          ),
-        });
+        return await run(controller.signal, progressReporter(progress));
       } finally {
         sub.dispose();
       }
