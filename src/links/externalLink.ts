@@ -6,5 +6,7 @@ import { formatRunLink, type RunLinkTarget } from './runLink';
 
 export async function externalRunLink(target: RunLinkTarget): Promise<string> {
   const uri = vscode.Uri.parse(formatRunLink(vscode.env.uriScheme, target));
-  return (await vscode.env.asExternalUri(uri)).toString();
+  // toString(true): Uri.toString() would percent-encode the callback's query separators (`=`, `&`),
+  // and code-server's /callback then reads one unnamed parameter: a link that opens nothing.
+  return (await vscode.env.asExternalUri(uri)).toString(true);
 }

@@ -95,7 +95,15 @@ export function parseRunLinkText(text: string): RunLinkResult | undefined {
     return fail('notARunLink');
   }
   if (url.protocol === 'https:' || url.protocol === 'http:') {
-    const params = url.searchParams;
+    let params = url.searchParams;
+    // A callback copied from an editor that encoded its query as a whole (`?vscode-reqid%3D1%26…`).
+    if (params.get(CALLBACK_KEYS.authority) === null && /%3D/i.test(url.search)) {
+      try {
+        params = new URLSearchParams(decodeURIComponent(url.search.slice(1)));
+      } catch {
+        return fail('notOurs');
+      }
+    }
     const authority = params.get(CALLBACK_KEYS.authority);
     const path = params.get(CALLBACK_KEYS.path);
     if (authority === null || path === null) return fail('notOurs');

@@ -5,7 +5,7 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { HostMessage } from '../../src/runPanel/protocol';
 import { parseRunLinkText } from '../../src/links/runLink';
-import { TaskNode, type TreeNode } from '../../src/views/nodes';
+import type { TaskNode, TreeNode } from '../../src/views/nodes';
 import { directClient, extensionApi, signInForTests, waitFor } from './support';
 
 /** The posts of one run panel, seen by wrapping its webview's postMessage (test-only access). */
@@ -21,6 +21,14 @@ function watchPosts(api: Awaited<ReturnType<typeof extensionApi>>, runId: string
     return original(message);
   };
   return posted;
+}
+
+/**
+ * A task row of the extension's tree. By shape, not `instanceof TaskNode`: the extension runs from
+ * its bundle, so its classes are not the ones this test imports from src/.
+ */
+function isTaskRow(node: unknown): node is TaskNode {
+  return typeof node === 'object' && node !== null && typeof (node as { task?: { id?: unknown } }).task?.id === 'string';
 }
 
 describe('Go to, filter and run links', () => {
@@ -40,7 +48,7 @@ describe('Go to, filter and run links', () => {
       api.sidebar.tasks.refresh();
       const kind = await vscode.commands.executeCommand('agentRuntime.goTo', task.id);
       assert.strictEqual(kind, 'task');
-      await waitFor('the task row selected', () => api.sidebar.tasksView.selection.some((n: TreeNode) => n instanceof TaskNode && n.entityId === task.id));
+      await waitFor('the task row selected', () => api.sidebar.tasksView.selection.some((n: TreeNode) => isTaskRow(n) && n.task.id === task.id));
     } finally {
       await vscode.workspace.getConfiguration('agentRuntime').update('pageSize', undefined, vscode.ConfigurationTarget.Workspace);
       await client.dispose();
@@ -68,8 +76,8 @@ describe('Go to, filter and run links', () => {
       api.sidebar.tasks.refresh();
       await vscode.commands.executeCommand('agentRuntime.filterTasks', 'needle');
       const rows = await api.sidebar.tasksFilter.getChildren();
-      assert.ok(rows.some((r) => r instanceof TaskNode && r.task.objective === 'needle in the stack'));
-      assert.ok(rows.filter((r) => r instanceof TaskNode).every((r) => (r as TaskNode).task.objective?.includes('needle')));
+      assert.ok(rows.some((r) => isTaskRow(r) && r.task.objective === 'needle in the stack'), JSON.stringify(rows.map((r) => (isTaskRow(r) ? r.task.objective : r.constructor.name))));
+      assert.ok(rows.filter(isTaskRow).every((r) => r.task.objective?.includes('needle')));
       assert.match(api.sidebar.tasksView.description ?? '', /needle/);
       await vscode.commands.executeCommand('agentRuntime.clearTasksFilter');
       assert.strictEqual(api.sidebar.tasksFilter.query, undefined);
@@ -84,7 +92,7 @@ describe('Go to, filter and run links', () => {
     const link = await vscode.commands.executeCommand<string>('agentRuntime.copyRunLink', 'run_abc', 5);
     assert.strictEqual(await vscode.env.clipboard.readText(), link);
     // The scheme is this editor's own (vscode, vscode-insiders, code-oss...); asExternalUri may add a query.
-    assert.deepStrictEqual(parseRunLinkText(link), { ok: true, target: { runId: 'run_abc', sequence: 5 } });
+    assert.deepStrictEqual(parseRunLinkText(link), { ok: true, target: { runId: 'run_abc', sequence: 5 } }, link);
     assert.strictEqual(await vscode.commands.executeCommand('agentRuntime.copyRunLink', '../run_abc', 5), undefined);
   });
 

@@ -75,6 +75,13 @@ describe('links/runLink', () => {
     assert.deepEqual(parseRunLinkText(callback(EXTENSION_ID, '/run/run_x/../../y')), { ok: false, problem: 'notARunLink' });
   });
 
+  it('reads a callback whose whole query was percent-encoded (as vscode.Uri.toString() writes it)', () => {
+    // Seen from code-server 4.100's asExternalUri(...).toString().
+    const encoded = `http://127.0.0.1:35093/stable-409c/callback?vscode-reqid%3D1%26vscode-scheme%3Dcode-oss%26vscode-authority%3D${EXTENSION_ID}%26vscode-path%3D%252Frun%252F${RUN}%26vscode-fragment%3D5`;
+    assert.deepEqual(parseRunLinkText(encoded), { ok: true, target: { runId: RUN, sequence: 5 } });
+    assert.deepEqual(parseRunLinkText(encoded.replace(EXTENSION_ID, 'someone.else')), { ok: false, problem: 'notOurs' });
+  });
+
   it('takes only plain positive whole numbers as sequences', () => {
     assert.equal(parseSequence('1'), 1);
     assert.equal(parseSequence('9007199254740991'), 9007199254740991);

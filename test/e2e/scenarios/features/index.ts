@@ -5,6 +5,7 @@ import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
 import { hostileServer } from './hostile';
 import { reviewChanges, reviewChangesThreeWay } from './review';
+import { runLogTools } from './runLogTools';
 import { runPanelAxe } from './runPanelAxe';
 import { signIn } from './signIn';
 import { STEERING_SCENARIOS } from './steering';
@@ -34,6 +35,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   hostileServer,
   reviewChanges,
   reviewChangesThreeWay,
+  runLogTools,
   ...STEERING_SCENARIOS,
   ...STEERING_PICTURE_SCENARIOS,
 ];

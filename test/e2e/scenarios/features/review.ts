@@ -72,7 +72,7 @@ const EDITOR_LINES = '.part.editor .editor-instance .monaco-editor .view-lines';
 const marker = (text: string) => text.split('\n').find((l) => l.endsWith(' (reviewed)')) ?? '(reviewed)';
 
 /** Waits until the active text editor's visible lines satisfy `check`. */
-async function editorShows(ctx: ScenarioContext, check: (text: string) => boolean, what: string): Promise<void> {
+export async function editorShows(ctx: ScenarioContext, check: (text: string) => boolean, what: string): Promise<void> {
   const lines = ctx.page.locator(EDITOR_LINES).filter({ visible: true }).first();
   await until(what, async () => (check((await lines.innerText().catch(() => '')).replace(/\u00a0/g, ' ')) ? true : undefined), 30_000);
 }

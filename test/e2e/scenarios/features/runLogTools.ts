@@ -1,0 +1,76 @@
+// The run log as a working tool (issue #15), in code-server against a finished run of 400 events
+// with one failing tool call in it: find the call by text (its row marked, "1 of 1"), filter to
+// problems (only the failing call and the run's end remain), jump to an early step from the
+// outline, and open the run's transcript as text in an editor.
+import * as assert from 'node:assert';
+import type { Frame } from 'playwright-core';
+import { type Scenario, type ScenarioContext } from '../types';
+import { UI } from '../ui';
+import { until } from './api';
+import { editorShows } from './review';
+import { runPanelFrame, waitForRow } from './runPanel';
+
+/** The sequences of the timeline rows on screen, in order. */
+async function visibleSequences(frame: Frame): Promise<number[]> {
+  return (await frame.evaluate(`Array.from(document.querySelectorAll(${JSON.stringify(UI.runPanelRow)}))
+    .filter((r) => r.getClientRects().length > 0).map((r) => Number(r.dataset.sequence)).sort((a, b) => a - b)`)) as number[];
+}
+
+async function watchFromTasks(ctx: ScenarioContext, objective: string): Promise<void> {
+  await ctx.workbench.openContainer(UI.container);
+  await ctx.workbench.runCommand(UI.commands.refreshTasks);
+  const row = await ctx.workbench.treeRow(UI.tasksView, objective);
+  await ctx.workbench.contextMenu(row, UI.menu.watchRun);
+}
+
+export const runLogTools: Scenario = {
+  id: 'run-log-tools',
+  title: 'The run log: find a tool call by text in a finished run, filter to problems, jump from the outline, open the transcript',
+  runtime: { eventDelayMs: 0 },
+  async run(ctx) {
+    const objective = 'Search my long run';
+    const runId = await ctx.runtime.createSyntheticRun({ events: 400, terminal: null, taskObjective: objective });
+    const needle = ctx.runtime.appendEvent(runId, 'tool.called', { step_id: 'step_99', tool: 'needle_finder', status: 'failed', error: 'the disk is full' });
+    ctx.runtime.endRun(runId, 'failed');
+    const log = ctx.runtime.eventLog(runId);
+    const end = log[log.length - 1].sequence;
+
+    await watchFromTasks(ctx, objective);
+    const frame = await runPanelFrame(ctx.workbench);
+    await waitForRow(frame, end);
+
+    // Find: the host searches the whole log; the match is shown, counted and marked in place.
+    const search = frame.locator('#search');
+    await search.fill('needle_finder');
+    await search.press('Enter');
+    await frame.locator('#find-status', { hasText: /^\s*1 of 1\s*$/ }).waitFor({ timeout: 30_000 });
+    await frame.locator(`${UI.runPanelRow}[data-sequence="${needle}"] mark`).first().waitFor({ timeout: 30_000 });
+    await ctx.shot('found');
+    await search.press('Escape');
+
+    // Filter to problems: only the failing call and the run's failed end are left.
+    await frame.locator('#status-filter').selectOption('problems');
+    await until('only the problems to be shown', async () => {
+      const shown = await visibleSequences(frame);
+      return shown.length === 2 && shown[0] === needle && shown[1] === end ? true : undefined;
+    }, 30_000);
+    await ctx.shot('problems');
+    await frame.locator('#status-filter').selectOption('');
+    await waitForRow(frame, end);
+
+    // The outline jumps to an early step: its row is brought into view and focused.
+    const step3 = frame.locator('#outline-list .outline-item[data-step-id="step_3"]');
+    await step3.click();
+    await until('the timeline to focus step 3 (sequence 10)', async () =>
+      ((await frame.evaluate('document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.sequence : ""')) === '10' ? true : undefined), 30_000);
+    const shown = await visibleSequences(frame);
+    assert.ok(shown.includes(10) && !shown.includes(end), `the timeline shows the step, not the end: ${shown.slice(0, 5).join(', ')}…`);
+    await ctx.shot('outline-jump');
+
+    // Open as text: the transcript (from the host's copy of the whole log) in an editor.
+    await frame.locator('#open-transcript').click();
+    await ctx.workbench.waitForEditorTab(new RegExp(`${runId}\\.transcript`));
+    await editorShows(ctx, (text) => text.includes(objective) && text.includes(runId), 'the transcript to show the run');
+    await ctx.shot('transcript');
+  },
+};
