@@ -41,7 +41,8 @@ export const UI = {
   /** The objective prompt of the new-task flow (title "New Agent Runtime Task"). */
   objectivePrompt: /New Agent Runtime Task|objective|What should the agent do/i,
   /** The run panel (webview) marks each timeline row (a list item) with data-sequence. */
-  runPanelRow: '[role="listitem"][data-sequence]',
+  /** An event row of the timeline (the outline's step items carry data-sequence too). */
+  runPanelRow: '#timeline [role="listitem"][data-sequence]',
   reconnecting: /reconnecting/i,
   /** A task's only run reads as "Run 1" (runs show as people read them, never as raw ids). */
   firstRunRow: /\bRun 1(?!\d)/,

@@ -59,7 +59,7 @@ export async function watchForReconnecting(frame: Frame): Promise<() => Promise<
 
 /** Waits until the panel shows the row of the server's last (terminal) event. */
 export async function waitForRow(frame: Frame, sequence: number, timeoutMs = 120_000): Promise<void> {
-  await frame.locator(`[data-sequence="${sequence}"]`).first().waitFor({ state: 'attached', timeout: timeoutMs });
+  await frame.locator(`#timeline [data-sequence="${sequence}"]`).first().waitFor({ state: 'attached', timeout: timeoutMs });
 }
 
 /**
