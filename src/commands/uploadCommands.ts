@@ -153,7 +153,8 @@ async function uploadAsArchive(deps: CommandDeps, files: PlannedFile[], purpose:
       deps.log.info(`Uploaded ${files.length} file(s) as ${archive.filename} (${archive.bytes} bytes): ${archive.record.id}`);
       // Listed like any upload (the Files view of a server without a file list); no origin: an
       // archive is no workspace file an artifact could revise.
-      await deps.localFiles.add([archive.record.id]);
+      // The archive is on the server whatever happens to the local list: never retried for that.
+      await Promise.resolve(deps.localFiles.add([archive.record.id])).catch((err: unknown) => deps.log.warn(`The local upload list could not record ${archive.record.id}: ${describeError(err)}`));
       return [archive.record];
     } catch (err) {
       if (isAbort(err)) {

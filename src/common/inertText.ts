@@ -10,7 +10,8 @@ export const INERT_MAX_CHARS = 300;
 
 // C0/C1 controls (newlines included), the bidi embeddings, overrides and isolates, the marks
 // that flip direction, and the zero-width characters that hide text between visible letters.
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/gu;
+/** Characters that hide, reorder or break text: escaped visibly wherever outside text is shown. */
+export const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/gu;
 
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

@@ -72,10 +72,13 @@ export class FilterIndexes {
     this.entries.set(key, entry);
     while (this.entries.size > this.maxFilters) this.entries.delete(this.entries.keys().next().value as string);
     while (entry.scanned < this.cache.length) {
+      const before = entry.scanned;
       entry.building ??= this.extend(entry, filter, signal).finally(() => {
         if (entry) entry.building = undefined;
       });
       await entry.building;
+      // A file that holds fewer lines than its index says (changed under us) must not spin here.
+      if (entry.scanned <= before) throw new Error('The run\'s log on disk does not match its index; it will be read again');
     }
     return entry.positions;
   }

@@ -9,6 +9,7 @@ import type { WireEvent } from '../runPanel/protocol';
 import type { RunLogCache } from './logCache';
 import { chunks, countLines } from './logScan';
 import { markdownText } from './markdownText';
+import { fill } from '../common/format';
 
 export type ExportFormat = 'markdown' | 'jsonl';
 
@@ -76,10 +77,6 @@ async function discard(out: WriteStream, temp: string): Promise<void> {
   out.destroy();
   await once(out, 'close').catch(() => undefined);
   await fsp.rm(temp, { force: true }).catch(() => undefined);
-}
-
-function fill(template: string, ...values: (string | number)[]): string {
-  return template.replace(/\{(\d)\}/g, (m, i: string) => String(values[Number(i)] ?? m));
 }
 
 /** The Markdown of events, chunk by chunk; remembers only the step count. */

@@ -52,7 +52,8 @@ export async function pruneLogFolder(folder: string, keep: ReadonlySet<string>, 
   for (const f of files) {
     if (total <= limits.maxBytes && count <= limits.maxRuns) break;
     if (keep.has(f.file)) continue;
-    await fsp.rm(f.file, { force: true }).catch(() => undefined);
+    // A file another window holds open (EBUSY on Windows) stays, and still counts.
+    if (!(await fsp.rm(f.file, { force: true }).then(() => true, () => false))) continue;
     total -= f.bytes;
     count--;
     removed.push(f.file);

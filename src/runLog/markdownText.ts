@@ -3,8 +3,9 @@
 // image, autolink, HTML, emphasis, heading or list can start from it, and line breaks and hidden
 // characters become visible marks so a value cannot forge a line of the transcript. Pure.
 
-// C0/C1 controls, bidi embeddings/overrides/isolates, direction marks, zero-width characters.
-const HIDDEN = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/gu;
+// Line breaks are replaced first, so the shared set of hidden characters finds none of them.
+import { HIDDEN } from '../common/inertText';
+
 const PUNCTUATION = /[!-/:-@[-`{-~]/g;
 
 /** One line of inert Markdown text for any value from the server. */

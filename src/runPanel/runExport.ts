@@ -17,6 +17,12 @@ export interface ExportableRun {
   readonly runId: string;
   readonly connectionState: ConnectionView;
   readonly logComplete: boolean;
+  /** The log is opened (RunSession.logReady). */
+  readonly logReady: Promise<void>;
+  /** Why the log cannot hold the whole run; undefined while it can. */
+  readonly logProblem: string | undefined;
+  /** Milliseconds since the stream last delivered events. */
+  readonly quietForMs: number;
   exportLog(format: ExportFormat, target: string, options?: ExportOptions): Promise<number>;
 }
 
@@ -46,7 +52,17 @@ export async function exportRunToFile(run: ExportableRun, format: ExportFormat |
   if (written === undefined) return;
   const open = vscode.l10n.t('Open');
   const choice = await notify.info(vscode.l10n.t('Exported {0} events to {1}.', written, path.basename(target.fsPath)), open);
-  if (choice === open) await vscode.window.showTextDocument(target, { preview: false });
+  if (choice === open) await openWritten(target, log);
+}
+
+/** Opens a written file; the editor may refuse one (too large): the user is told, nothing rejects. */
+async function openWritten(file: vscode.Uri, log: vscode.LogOutputChannel): Promise<void> {
+  try {
+    await vscode.window.showTextDocument(file, { preview: false });
+  } catch (err) {
+    log.warn(`Opening ${file.fsPath} failed: ${describeError(err)}`);
+    void notify.error(vscode.l10n.t('The file was written but could not be opened in an editor: {0}', describeErrorForUser(err)));
+  }
 }
 
 /** Writes the Markdown transcript into `folder` and opens it in an editor. */
@@ -58,7 +74,7 @@ export async function openRunTranscript(run: ExportableRun, folder: string | und
   const file = path.join(folder, `${run.runId}.transcript.md`);
   const written = await writeWithProgress(run, 'markdown', file, vscode.l10n.t('Writing the transcript of run {0}…', run.runId), log);
   if (written === undefined) return;
-  await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+  await openWritten(vscode.Uri.file(file), log);
 }
 
 /** The number of events written; undefined when cancelled or failed (the user was told). */
@@ -88,11 +104,25 @@ async function writeWithProgress(run: ExportableRun, format: ExportFormat, targe
   }
 }
 
-/** Until the log on disk holds the run: an ended run's whole log; a live or failed stream what came so far. */
+/**
+ * A stream is "live" as soon as it opens, before it has replayed the run's history: a live run is
+ * exported once the log holds what came and the replay has gone quiet for this long.
+ */
+const REPLAY_QUIET_MS = 1000;
+
+/**
+ * Until the log on disk holds the run: an ended run's whole log; a live run what came once its
+ * replay went quiet; a failed stream what came. Throws (the caller shows it) when the log cannot
+ * hold the run, rather than waiting for ever.
+ */
 async function logSettled(run: ExportableRun, signal: AbortSignal): Promise<void> {
+  await run.logReady;
   for (;;) {
+    if (run.logProblem) throw new Error(run.logProblem);
     const state = run.connectionState.state;
-    if ((state === 'ended' && run.logComplete) || state === 'live' || state === 'failed') return;
+    if (state === 'ended' && run.logComplete) return;
+    if (state === 'live' && run.logComplete && run.quietForMs >= REPLAY_QUIET_MS) return;
+    if (state === 'failed') return;
     if (signal.aborted) throw signal.reason;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -3,53 +3,19 @@
 // PanelChannel. No vscode import, so node tests drive it with a fake subscription and client.
 import { costText, nextApproval } from './steeringInfo';
 import { listArtifacts } from './runArtifacts';
-import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
-import type { Logger } from '../api/logger';
+import type { ArtifactRecord } from '../api/types';
+import type { RunSessionDeps } from './runSessionDeps';
 import { batchesOf, type EventSource, type SubscriptionState } from './eventSource';
 import { fullEvent } from './fullEvent';
 import { LogRequests, type LogRequest } from './logRequests';
 import { RunLog } from '../runLog/runLog';
 import type { ExportFormat, ExportOptions } from '../runLog/logExport';
-import type { LogFolderLimits } from '../runLog/logFolder';
-import { PanelChannel, type PanelChannelOptions } from './panelChannel';
+import { PanelChannel } from './panelChannel';
 import { RunModel, DEFAULT_LIMITS } from './runModel';
-import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, RunSnapshot, UiStrings, WireEvent } from './protocol';
-
-/** The client calls the panel makes (ApiClient has them). */
-export interface RunPanelClient {
-  getRun(id: string, opts?: { signal?: AbortSignal }): Promise<RunRecord>;
-  getTask(id: string, opts?: { signal?: AbortSignal }): Promise<TaskRecord>;
-  listRunArtifacts(runId: string, params?: PageParams, opts?: { signal?: AbortSignal }): Promise<Page<ArtifactRecord>>;
-}
+import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, WireEvent } from './protocol';
 
 export type { EventSource, SubscriptionState } from './eventSource';
-
-export interface RunSessionDeps {
-  runId: string;
-  objective?: string;
-  /** A compacted model to start from (a panel restored after a window reload). */
-  restored?: RunSnapshot;
-  /** Asked on each use: signing in again may replace the client. */
-  client(): RunPanelClient;
-  /** Opens the resumable stream after a sequence (RunEventSubscription in the extension). */
-  subscribe(after: number, onState: (state: SubscriptionState) => void, signal: AbortSignal): EventSource;
-  post(message: HostMessage): void;
-  strings: UiStrings;
-  describeError(err: unknown): string;
-  isSignInError(err: unknown): boolean;
-  log: Logger;
-  /** After each batch of new events: the highest sequence and the last event's name (the RunStore's input). */
-  onEvents?(lastSequence: number, lastEventName: string): void;
-  /** Once, when the run is known to have ended, with its final status. */
-  onStatus?(status: string): void;
-  /** The run's objective, once known (the panel's title). */
-  onObjective?(objective: string): void;
-  now?: () => number;
-  channel?: PanelChannelOptions;
-  /** Where the run's whole log is kept (the extension's global storage + '/run-logs'); without it only the bounded model. */
-  logFolder?: string;
-  logLimits?: LogFolderLimits;
-}
+export type { RunPanelClient, RunSessionDeps } from './runSessionDeps';
 
 export class RunSession {
   readonly runId: string;
@@ -68,6 +34,8 @@ export class RunSession {
   private readonly requests = new AbortController();
   private readonly now: () => number;
   private runLog: RunLog | undefined;
+  private lastBatchAt = 0;
+  private backfillFailed = false;
   /** Resolves once the log on disk is open (or known unavailable). */
   logReady: Promise<void> = Promise.resolve();
   private readonly logRequests: LogRequests;
@@ -119,9 +87,21 @@ export class RunSession {
     return !!this.runLog?.usable && this.runLog.lastSequence >= this.model.lastSequence;
   }
 
+  /** Why the log on disk cannot hold the whole run (once it was opened); undefined while it can. */
+  get logProblem(): string | undefined {
+    if (!this.runLog?.usable) return 'The run\'s log is not kept on disk';
+    return this.backfillFailed ? 'The run\'s log could not be read again from the server' : undefined;
+  }
+
+  /** Milliseconds since the stream last delivered a batch (a replay in progress delivers them back to back). */
+  get quietForMs(): number {
+    return this.now() - this.lastBatchAt;
+  }
+
   /** The whole run to `target`; without a usable log on disk, an error the caller shows. */
   exportLog(format: ExportFormat, target: string, options?: ExportOptions): Promise<number> {
-    if (!this.runLog?.usable) return Promise.reject(new Error('The run\'s log is not kept on disk'));
+    const problem = this.logProblem;
+    if (problem !== undefined || !this.runLog) return Promise.reject(new Error(problem));
     return this.runLog.export(format, target, { runId: this.runId, objective: this.info.objective, status: this.info.status }, options);
   }
 
@@ -193,7 +173,10 @@ export class RunSession {
       if (generation !== this.generation || this.disposed) return;
       // Filling the log of an ended run: the header already says ended; only failures matter.
       if (!backfill) this.onSubscriptionState(state);
-      else if (state.state === 'failed') this.deps.log.warn(`Run panel ${this.runId}: the log could not be read again: ${this.deps.describeError(state.error)}`);
+      else if (state.state === 'failed') {
+        this.backfillFailed = true;
+        this.deps.log.warn(`Run panel ${this.runId}: the log could not be read again: ${this.deps.describeError(state.error)}`);
+      }
     };
     let source: EventSource;
     try {
@@ -210,7 +193,7 @@ export class RunSession {
     try {
       for await (const batch of batchesOf(source)) {
         if (generation !== this.generation || this.disposed) return;
-        const receivedAt = this.now();
+        const receivedAt = (this.lastBatchAt = this.now());
         const wire: WireEvent[] = batch.map((event) => ({ event: event.event, data: event.data, receivedAt }));
         const inStep = this.logComplete;
         const accepted = this.model.apply(wire);
