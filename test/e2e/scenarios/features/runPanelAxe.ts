@@ -104,17 +104,20 @@ export const runPanelAxe: Scenario = {
     await frame.selectOption('#kind-filter', 'tool.called');
     await waitForRows(frame, `(r) => r.dataset.kind === 'tool.called'`, 'only tool.called rows');
     await check(ctx, frame, 'filtered by kind', findings);
+    // The search finds in the whole log (the host searches) and marks matches in place.
     await frame.fill('#search', 'count_words');
-    await waitForRows(frame, `(r) => r.dataset.kind === 'tool.called' && r.textContent.includes('count_words')`, 'only matching rows');
+    await frame.press('#search', 'Enter');
+    await frame.locator('#find-status', { hasText: / of \d/ }).waitFor({ timeout: workbench.timeoutMs });
+    await frame.locator(`${UI.runPanelRow} mark`).first().waitFor({ timeout: workbench.timeoutMs });
     await check(ctx, frame, 'filtered by kind and searched', findings);
     await ctx.shot('axe-filtered');
     await frame.fill('#search', 'no event says this');
-    await frame.locator('#timeline-empty:not([hidden])').waitFor({ timeout: workbench.timeoutMs });
+    await frame.press('#search', 'Enter');
+    await frame.locator('#find-status', { hasText: /No results/ }).waitFor({ timeout: workbench.timeoutMs });
     await check(ctx, frame, 'no matches', findings);
     // Cleared one at a time, each waited for: a filter change redraws the panel's labels, and
-    // the canary below must not race that redraw (the search input applies after a debounce).
-    await frame.fill('#search', '');
-    await frame.locator('#timeline-empty').waitFor({ state: 'hidden', timeout: workbench.timeoutMs });
+    // the canary below must not race that redraw.
+    await frame.press('#search', 'Escape');
     await waitForRows(frame, `(r) => r.dataset.kind === 'tool.called'`, 'tool.called rows again');
     await frame.selectOption('#kind-filter', '');
     await until('rows of every kind again', async () =>
