@@ -1,6 +1,9 @@
 // The typed messages between the run panel's host (src/runPanel) and its webview (src/webview),
 // and the shapes both sides share. Pure types and constants: no vscode, no Node, no DOM.
 import { parseLogFilter, MAX_QUERY_CHARS, type LogFilter } from './logQuery';
+import type { UiStringKey } from './uiStringDefaults';
+
+export { DEFAULT_UI_STRINGS, type UiStringKey } from './uiStringDefaults';
 
 export type { LogFilter } from './logQuery';
 
@@ -274,109 +277,3 @@ function isRequestId(value: unknown): value is number {
 function isSequence(value: unknown, zero: boolean): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && (zero ? value >= 0 : value > 0);
 }
-
-/**
- * The webview's strings in English, by key. The host sends them localised (vscode.l10n) in every
- * `reset`; `{0}`, `{1}` are filled in by the webview.
- */
-export const DEFAULT_UI_STRINGS = {
-  copyRunId: 'Copy run id',
-  connecting: 'Connecting…',
-  live: 'Live',
-  reconnectingIn: 'Reconnecting in {0} s (attempt {1})',
-  reconnectingNow: 'Reconnecting…',
-  ended: 'Ended',
-  failed: 'Error',
-  retry: 'Retry',
-  signIn: 'Sign in',
-  elapsed: 'Elapsed',
-  lastSequence: 'Sequence',
-  events: '{0} events',
-  noPlan: 'Waiting for the plan…',
-  planSummary: '{0} planned steps · {1}',
-  progress: '{0} of {1} steps completed',
-  progressNoPlan: '{0} steps completed',
-  allKinds: 'All event kinds',
-  filterKind: 'Filter by event kind',
-  search: 'Search events',
-  jumpToLatest: 'Jump to latest',
-  copyJson: 'Copy JSON',
-  expand: 'Show raw JSON',
-  running: 'running',
-  completed: 'completed',
-  stepCompleted: 'Step completed',
-  runEnded: 'Run ended: {0}',
-  omitted: '{0} earlier events are summarised in their steps',
-  compactedStep: '{0} tool calls, {1} observations (details not kept)',
-  waiting: 'Waiting for events…',
-  noMatches: 'No events match the filter.',
-  summary: 'Summary',
-  status: 'Status',
-  totalDuration: 'Total duration',
-  steps: 'Steps',
-  stepsOf: '{0} of {1} completed',
-  artifacts: 'Artifacts',
-  artifactsLoading: 'Loading artifacts…',
-  artifactsNone: 'This run produced no artifacts.',
-  artifactsFailed: 'Could not list the artifacts: {0}',
-  artifactsTruncated: 'Only the first {0} artifacts are listed.',
-  open: 'Open',
-  save: 'Save',
-  /** The kind filter's choice for the events of kinds past the cap. */
-  otherKinds: 'Other kinds',
-  /** After an expanded event's title when the host cut it to its budget. */
-  eventTruncated: 'truncated: {0} bytes as sent',
-  openEvent: 'Open as JSON',
-  // Steering (issue #12).
-  cancelRun: 'Cancel run',
-  cancelling: 'Cancelling…',
-  resumeRun: 'Resume…',
-  reviewChanges: 'Review Changes',
-  forkFromHere: 'Fork from here…',
-  approve: 'Approve',
-  deny: 'Deny',
-  approvalWaits: '{0} waits for your approval',
-  approvalWhy: 'Why: {0}',
-  approvalMeta: 'Asked at event #{0} · expires {1}',
-  approvalArguments: 'Arguments',
-  approvalResolved: 'The approval was {0}.',
-  cost: 'Cost',
-  // The whole log in the panel (issues #15, #16): its window, find, filters, outline, export, announcements.
-  loadEarlier: '{0} earlier events: scroll up or press Enter to load them',
-  loadEarlierUnknown: 'Earlier events: scroll up or press Enter to load them',
-  loadLater: 'Later events: scroll down or press Enter to load them',
-  loadingEvents: 'Loading events…',
-  jumpToNewest: 'Jump to newest ({0} new)',
-  goToSequence: 'Go to sequence (Ctrl+G)',
-  goToSequencePlaceholder: 'Go to #',
-  findNext: 'Next match (F3)',
-  findPrevious: 'Previous match (Shift+F3)',
-  findCount: '{0} of {1}',
-  findProgress: '{0}+ so far ({1}% searched)',
-  findNone: 'No results',
-  findSearching: 'Searching…',
-  filterTool: 'Filter by tool',
-  allTools: 'All tools',
-  filterStep: 'Filter by step',
-  allSteps: 'All steps',
-  filterStatus: 'Filter by status',
-  allStatuses: 'Any status',
-  statusProblems: 'Problems',
-  statusApprovals: 'Approvals',
-  outline: 'Outline of steps',
-  outlineToggle: 'Show or hide the outline of steps',
-  exportMarkdown: 'Export as Markdown…',
-  exportJsonl: 'Export as JSON lines…',
-  openTranscript: 'Open as text',
-  timelineLabel: 'Run events',
-  announceStep: 'Step started: {0}',
-  announceSteps: '{0} new steps',
-  announceCompleted: 'Step completed: {0}',
-  announceCompletedMany: '{0} steps completed',
-  announceProblem: 'Failure: {0}',
-  announceProblems: '{0} failures',
-  announceApproval: 'Approval requested: {0}',
-  announceApprovals: '{0} approval requests',
-} as const;
-
-export type UiStringKey = keyof typeof DEFAULT_UI_STRINGS;
