@@ -103,6 +103,8 @@ export const DEFAULT_UI_STRINGS = {
   announceProblems: '{0} failures',
   announceApproval: 'Approval requested: {0}',
   announceApprovals: '{0} approval requests',
+  /** Said (find bar's status, a live region) when "Go to #" gets something that is no event number. */
+  gotoInvalid: 'Type an event number, for example 42',
 } as const;
 
 export type UiStringKey = keyof typeof DEFAULT_UI_STRINGS;

@@ -100,5 +100,6 @@ export function uiStrings(): UiStrings {
     announceProblems: vscode.l10n.t('{0} failures', '{0}'),
     announceApproval: vscode.l10n.t('Approval requested: {0}', '{0}'),
     announceApprovals: vscode.l10n.t('{0} approval requests', '{0}'),
+    gotoInvalid: vscode.l10n.t('Type an event number, for example 42'),
   };
 }

@@ -609,8 +609,13 @@ function start(): void {
     }
     if (event.key !== 'Enter') return;
     event.preventDefault();
-    const sequence = Number(layout.gotoInput.value.trim().replace(/^#/, ''));
-    if (Number.isSafeInteger(sequence) && sequence > 0) goTo(sequence, false);
+    const text = layout.gotoInput.value.trim().replace(/^#/, '');
+    const sequence = /^\d+$/.test(text) ? Number(text) : NaN;
+    const valid = Number.isSafeInteger(sequence) && sequence > 0;
+    // Never a silent no-op: the find bar's status (a live region) says what the box wants.
+    layout.gotoInput.setAttribute('aria-invalid', String(!valid));
+    if (valid) goTo(sequence, false);
+    else setText(layout.findStatus, state.strings.gotoInvalid);
   });
   // Keys anywhere in the panel: Ctrl+F the find bar, F3 / Shift+F3 the matches, Ctrl+G go to.
   document.addEventListener('keydown', (event) => {
