@@ -16,8 +16,11 @@ export const DEFAULT_FOLDER_LIMITS: LogFolderLimits = { maxBytes: 512 * 1024 * 1
 const SUFFIX = '.events.jsonl';
 /** Transcripts opened in an editor ("Open Run Transcript") live beside the logs and go the same way. */
 const TRANSCRIPT_SUFFIX = '.transcript.md';
-/** A run id as a file name: the panel accepts only these characters (protocol.ts isRunId). */
-const SAFE_ID = /^[A-Za-z0-9_-]{1,200}$/;
+/**
+ * A run id as a file name: the characters and length protocol.ts isRunId accepts (`run_` and up to
+ * 200 more), so every run a panel opens can have its log (204 + the suffix stays under 255 bytes).
+ */
+const SAFE_ID = /^[A-Za-z0-9_-]{1,204}$/;
 
 /** The cache file of a run; undefined for an id that could not be a file name safely. */
 export function logFilePath(folder: string, runId: string): string | undefined {

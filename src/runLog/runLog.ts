@@ -39,7 +39,10 @@ export class RunLog {
   /** Opens the run's cache in `folder`; undefined (after one warning) when the disk cannot hold it. */
   static async open(folder: string, runId: string, options: RunLogOptions): Promise<RunLog | undefined> {
     const file = logFilePath(folder, runId);
-    if (!file) return undefined;
+    if (!file) {
+      options.log.warn(`Run log: the run id is no safe file name; the panel shows the newest events only`);
+      return undefined;
+    }
     openFiles.set(file, (openFiles.get(file) ?? 0) + 1);
     let log: RunLog | undefined;
     try {

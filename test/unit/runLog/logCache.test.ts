@@ -5,6 +5,7 @@ import { promises as fsp, writeFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
 import { RunLogCache, BLOCK_EVENTS } from '../../../src/runLog/logCache';
 import { logFilePath, pruneLogFolder } from '../../../src/runLog/logFolder';
+import { isRunId } from '../../../src/runPanel/protocol';
 import { syntheticEvent, syntheticEvents, tempFolder } from './synthetic';
 
 describe('RunLogCache', () => {
@@ -125,5 +126,12 @@ describe('pruneLogFolder', () => {
   it('names no file for an id with path characters', () => {
     assert.strictEqual(logFilePath(folder.dir, '../run_x'), undefined);
     assert.strictEqual(logFilePath(folder.dir, 'run_a/b'), undefined);
+  });
+
+  it('names a file for every run id the panel accepts, the longest included', () => {
+    const longest = `run_${'a'.repeat(200)}`;
+    assert.ok(isRunId(longest));
+    assert.ok(logFilePath(folder.dir, longest)?.endsWith(`${longest}.events.jsonl`));
+    assert.strictEqual(logFilePath(folder.dir, `${longest}a`), undefined);
   });
 });
