@@ -64,12 +64,12 @@ export async function uploadOk(rt: RuntimeHandle, filename: string, content: str
   return res.json.id as string;
 }
 
-export async function createTask(rt: RuntimeHandle, objective: string, fileIds: string[] = []): Promise<{ id: string; run_id: string }> {
+export async function createTask(rt: RuntimeHandle, objective: string, fileIds: string[] = []): Promise<{ id: string; run_id: string; status?: string }> {
   const res = await call(rt, 'POST', '/v1/tasks', {
     body: { objective, attachments: fileIds.map((fileId) => ({ type: 'document', fileId })) },
   });
   if (res.status !== 201) throw new Error(`create task failed: ${res.status} ${res.text}`);
-  return res.json as { id: string; run_id: string };
+  return res.json as { id: string; run_id: string; status?: string };
 }
 
 export interface SseMessage {
