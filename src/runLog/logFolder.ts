@@ -3,6 +3,7 @@
 // the least recently written files going first. Plain Node: no vscode.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { heldElsewhere, lockPath } from './logLock';
 
 export interface LogFolderLimits {
   /** Most bytes all caches take together. */
@@ -54,9 +55,10 @@ export async function pruneLogFolder(folder: string, keep: ReadonlySet<string>, 
   const removed: string[] = [];
   for (const f of files) {
     if (total <= limits.maxBytes && count <= limits.maxRuns) break;
-    if (keep.has(f.file)) continue;
+    if (keep.has(f.file) || (await heldElsewhere(f.file))) continue;
     // A file another window holds open (EBUSY on Windows) stays, and still counts.
     if (!(await fsp.rm(f.file, { force: true }).then(() => true, () => false))) continue;
+    await fsp.rm(lockPath(f.file), { force: true }).catch(() => undefined);
     total -= f.bytes;
     count--;
     removed.push(f.file);

@@ -10,6 +10,7 @@ import { RunLogCache } from './logCache';
 import { exportLog, type ExportFormat, type ExportOptions, type TranscriptHeader } from './logExport';
 import { LogFinder, type FindOptions, type FindProgress, type FindRequest } from './logFind';
 import { DEFAULT_FOLDER_LIMITS, logFilePath, pruneLogFolder, type LogFolderLimits } from './logFolder';
+import { acquireLogLock, releaseLogLock } from './logLock';
 import { readPage, type PageAnswer, type PageRequest } from './logPages';
 
 /** Cache files of the logs open in this process: housekeeping never deletes them. */
@@ -43,8 +44,14 @@ export class RunLog {
       options.log.warn(`Run log: the run id is no safe file name; the panel shows the newest events only`);
       return undefined;
     }
-    openFiles.set(file, (openFiles.get(file) ?? 0) + 1);
     let log: RunLog | undefined;
+    await fsp.mkdir(folder, { recursive: true }).catch(() => undefined);
+    // A disk error here is met again below, and warned about there.
+    if ((await acquireLogLock(file).catch(() => undefined)) === false) {
+      options.log.info(`Run log ${runId}: another window keeps this run's log; this panel shows the newest events only`);
+      return undefined;
+    }
+    openFiles.set(file, (openFiles.get(file) ?? 0) + 1);
     try {
       await fsp.mkdir(folder, { recursive: true });
       const removed = await pruneLogFolder(folder, new Set(openFiles.keys()), options.limits ?? DEFAULT_FOLDER_LIMITS);
@@ -54,7 +61,7 @@ export class RunLog {
       log = new RunLog(runId, opened.cache, options);
       return log;
     } catch (err) {
-      release(file);
+      await release(file);
       options.log.warn(`Run log ${runId}: the log cannot be kept on disk (${describe(err)}); the panel shows the newest events only`);
       return undefined;
     }
@@ -108,7 +115,7 @@ export class RunLog {
     this.closed = true;
     this.finder.stop();
     await this.cache.close().catch((err: unknown) => this.warnOnce(err));
-    release(this.cache.path);
+    await release(this.cache.path);
   }
 
   private warnOnce(err: unknown): void {
@@ -118,10 +125,12 @@ export class RunLog {
   }
 }
 
-function release(file: string): void {
+/** One user of the file fewer; the last gives the window's lock up. */
+async function release(file: string): Promise<void> {
   const n = (openFiles.get(file) ?? 1) - 1;
-  if (n <= 0) openFiles.delete(file);
-  else openFiles.set(file, n);
+  if (n > 0) return void openFiles.set(file, n);
+  openFiles.delete(file);
+  await releaseLogLock(file).catch(() => undefined);
 }
 
 function describe(err: unknown): string {
