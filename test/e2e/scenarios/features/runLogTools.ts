@@ -4,11 +4,11 @@
 // outline, and open the run's transcript as text in an editor.
 import * as assert from 'node:assert';
 import type { Frame } from 'playwright-core';
-import { type Scenario, type ScenarioContext } from '../types';
+import { type Scenario } from '../types';
 import { UI } from '../ui';
 import { until } from './api';
 import { editorShows } from './review';
-import { runPanelFrame, waitForRow } from './runPanel';
+import { runPanelFrame, waitForRow, watchFromTasks } from './runPanel';
 
 /** The sequences of the timeline rows on screen, in order. */
 async function visibleSequences(frame: Frame): Promise<number[]> {
@@ -16,12 +16,6 @@ async function visibleSequences(frame: Frame): Promise<number[]> {
     .filter((r) => r.getClientRects().length > 0).map((r) => Number(r.dataset.sequence)).sort((a, b) => a - b)`)) as number[];
 }
 
-async function watchFromTasks(ctx: ScenarioContext, objective: string): Promise<void> {
-  await ctx.workbench.openContainer(UI.container);
-  await ctx.workbench.runCommand(UI.commands.refreshTasks);
-  const row = await ctx.workbench.treeRow(UI.tasksView, objective);
-  await ctx.workbench.contextMenu(row, UI.menu.watchRun);
-}
 
 export const runLogTools: Scenario = {
   id: 'run-log-tools',

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert';
 import { type Frame } from 'playwright-core';
 import { type Workbench } from '../../harness/workbench';
+import type { ScenarioContext } from '../types';
 import { UI } from '../ui';
 
 /** The webview frame of the run panel, once it has rendered at least one event row. */
@@ -69,4 +70,12 @@ export async function waitForRow(frame: Frame, sequence: number, timeoutMs = 120
 export function assertSameSequences(rendered: number[], serverLog: { sequence: number }[]): void {
   const sorted = [...rendered].sort((a, b) => a - b);
   assert.deepStrictEqual(sorted, serverLog.map((e) => e.sequence).sort((a, b) => a - b), 'rendered rows differ from the server event log');
+}
+
+/** Opens the run of the task with this objective in the run panel: Tasks view, Watch Run. */
+export async function watchFromTasks(ctx: ScenarioContext, objective: string): Promise<void> {
+  await ctx.workbench.openContainer(UI.container);
+  await ctx.workbench.runCommand(UI.commands.refreshTasks);
+  const row = await ctx.workbench.treeRow(UI.tasksView, objective);
+  await ctx.workbench.contextMenu(row, UI.menu.watchRun);
 }

@@ -4,14 +4,8 @@
 import * as assert from 'node:assert';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
-import { runPanelFrame, waitForRow } from './runPanel';
+import { runPanelFrame, waitForRow, watchFromTasks } from './runPanel';
 
-async function watchFromTasks(ctx: ScenarioContext, objective: string): Promise<void> {
-  await ctx.workbench.openContainer(UI.container);
-  await ctx.workbench.runCommand(UI.commands.refreshTasks);
-  const row = await ctx.workbench.treeRow(UI.tasksView, objective);
-  await ctx.workbench.contextMenu(row, UI.menu.watchRun);
-}
 
 async function waitForEvent(ctx: ScenarioContext, runId: string, event: string, timeoutMs = 60_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
