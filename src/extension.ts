@@ -18,6 +18,7 @@ import { registerSidebarCommands } from './commands/sidebarCommands';
 import { registerSignInCommands } from './commands/signInCommands';
 import { registerUploadCommands } from './commands/uploadCommands';
 import { registerWatchRunCommand } from './commands/watchRunCommands';
+import { ActivationTiming } from './common/activationTiming';
 import { Commands, SETTINGS_QUERY, Settings } from './common/ids';
 import { notify } from './common/notify';
 import { registerRunLinkHandler } from './links/runLinkHandler';
@@ -45,9 +46,11 @@ export interface AgentRuntimeExtensionApi {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentRuntimeExtensionApi> {
+  const activationStarted = performance.now();
   const subs = context.subscriptions;
   const log = vscode.window.createOutputChannel('Agent Runtime', { log: true });
   subs.push(log);
+  const timing = new ActivationTiming(log, activationStarted);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? 'dev');
 
   const credentials = new CredentialStore(context.secrets, log, userLevelBaseUrl);
@@ -62,8 +65,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   });
   const status = new RunStatusTracker(service, runs);
   subs.push(credentials, service, runs, status);
-  // Before the views exist, so they never show the "Sign in" welcome to a signed-in user.
-  await service.update();
+  // The key is read while the views come up (in code-server the secret store answers only once
+  // the busy starting workbench gets to it, up to a second): the trees wait for it, so they never
+  // show the "Sign in" welcome to a signed-in user, and activation waits for it below, so
+  // commands see the real sign-in state.
+  const serviceReady = service.update().then(() => timing.mark('credentials read'));
 
   const sidebar = new Sidebar({
     getClient: () => service.client,
@@ -73,10 +79,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     log,
     localFiles,
     runs,
+    ready: serviceReady,
+    onFirstRows: (view, rows) => timing.firstRows(view, rows),
     uploadUris: (uris) => vscode.commands.executeCommand(Commands.uploadFiles, uris[0], uris),
     workspaceState: context.workspaceState,
   });
   subs.push(sidebar);
+  await serviceReady;
 
   const deps: CommandDeps = {
     service,
@@ -159,6 +168,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     }),
   );
 
+  timing.mark('activate() returned');
   log.info(`Agent Runtime ${version} activated`);
   return { service, credentials, reauth, sidebar, runs, runPanels, steering };
 }

@@ -55,6 +55,7 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (node !== undefined) return [];
+    await this.deps.ready;
     if (!this.deps.isSignedIn()) {
       this.reset();
       this.contextKeys.clear('files');
@@ -67,6 +68,7 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
     this.contextKeys.report('files', { unreachable, empty: root.isEmpty });
     // With nothing to show and no server, the "unreachable" welcome view says it better.
     if (unreachable) return [];
+    this.deps.onFirstRows?.('files', root.items.length);
     return listRows(root, { view: 'files' });
   }
 

@@ -274,6 +274,7 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   private async rootChildren(): Promise<TreeNode[]> {
+    await this.deps.ready;
     if (!this.deps.isSignedIn()) {
       if (this.root.children) this.reset();
       this.contextKeys.clear('tasks');
@@ -285,6 +286,7 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
     const unreachable = list.items.length === 0 && isUnreachable(list.error);
     this.contextKeys.report('tasks', { unreachable, empty: list.isEmpty });
     if (unreachable) return [];
+    this.deps.onFirstRows?.('tasks', list.items.length);
     return listRows(list, { view: 'tasks' });
   }
 

@@ -43,6 +43,10 @@ export interface ViewDeps {
   onAuthError(err: unknown): void;
   log: Logger;
   localFiles: LocalFileIndex;
+  /** Settles once the sign-in state is known (the key read at activation): the trees wait for it, so a signed-in user never sees the "Sign in" welcome. */
+  ready?: Promise<unknown>;
+  /** Told when a view first shows rows from the server (the activation timing in the log). */
+  onFirstRows?(view: 'tasks' | 'files', rows: number): void;
 }
 
 /** The sidebar's deps: the views' plus the run store and what a drop of files on a view does. */

@@ -284,6 +284,23 @@ describe('views/providers (reference runtime)', function () {
       return { runs, tasks, dispose: () => (tasks.dispose(), runs.dispose()) };
     }
 
+    it('waits for the sign-in state before its first answer (no "Sign in" welcome while the key is still being read), then says when it first had rows', async () => {
+      await rt.client.createTask({ objective: 'Ready first' });
+      const h = harness(rt.client, 10);
+      h.signedIn.value = false; // not known yet: the key is still being read
+      let markReady = (): void => undefined;
+      const firstRows: string[] = [];
+      h.deps = { ...h.deps, ready: new Promise<void>((resolve) => (markReady = resolve)), onFirstRows: (view, rows) => firstRows.push(`${view}:${rows}`) };
+      const { tasks, dispose } = tasksTree(h);
+      const answer = tasks.getChildren();
+      h.signedIn.value = true;
+      markReady();
+      const rows = await answer;
+      assert.ok(rows.length > 0 && rows[0] instanceof TaskNode, 'answered for the signed-in state, not with the welcome view');
+      assert.deepEqual(firstRows, [`tasks:${rows.filter((r) => r instanceof TaskNode).length}`], 'the activation timing heard of the rows');
+      dispose();
+    });
+
     it('opens a task to its runs and a finished run to its artifacts, with parents for reveal', async () => {
       const [fileId] = await upload(1);
       const task = await rt.client.createTask({ objective: 'Report on the doc', attachments: [{ type: 'document', fileId }] });
