@@ -16,20 +16,10 @@ import { LogFinder } from '../../src/runLog/logFind';
 import { readPage } from '../../src/runLog/logPages';
 import { exportLog } from '../../src/runLog/logExport';
 import type { WireEvent } from '../../src/runPanel/protocol';
-import { syntheticEvent } from '../runtime/syntheticEvents';
+import { benchEvent, COMMON, RARE } from './benchLog';
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);
-const RARE = 'needle-near-the-end';
-const RARE_AT = TOTAL - 101;
-const COMMON = 'marker-every-100th';
-
-function event(sequence: number): WireEvent {
-  const g = syntheticEvent(sequence, TOTAL, true);
-  const data = JSON.parse(g.dataJson) as WireEvent['data'];
-  if (sequence === RARE_AT) data.note = `the ${RARE} is here`;
-  if (sequence % (TOTAL / 10_000) === 0) data.note = `${COMMON} ${sequence}`;
-  return { event: g.event, data, receivedAt: 1_700_000_000_000 + sequence };
-}
+const event = (sequence: number): WireEvent => benchEvent(sequence, TOTAL);
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const heap = () => {

@@ -7,7 +7,9 @@
 // `npm run build` first; upload-folder.bench.js (issue 16) uploads a folder of 1,000 x 20 KB and
 // one of 50 x 20 MB beside curl --parallel and a curl loop (about 1 min); panel-latency.bench.js
 // (issue 16, item 5) starts code-server and Chromium through the UI harness (about 2 min; it
-// prints SKIPPED without Chromium).
+// prints SKIPPED without Chromium); activation.bench.js (issue 16, item 4) opens cold code-server windows on
+// the production bundle beside a minimal-extension floor (about 2 min); webview-search.bench.js (issue 15)
+// searches a 1,000,000-event run from the panel in Chromium through the real host side (about 1 min).
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');

@@ -8,11 +8,11 @@
 // reports them), DOM nodes. Targets: heap <= 80 MB, no task over 50 ms, <= 150 ms to show.
 // Run: npm run bench -- webview-window   (or node out/test/bench/webview-window.bench.js [events])
 import * as os from 'node:os';
-import { DEFAULT_UI_STRINGS, type HostMessage, type WireEvent } from '../../src/runPanel/protocol';
+import type { WireEvent } from '../../src/runPanel/protocol';
 import { RunModel } from '../../src/runPanel/runModel';
-import { emptySnapshot } from '../unit/webview/fixtures';
 import { fakeHostScript } from '../unit/webview/fakeHost';
 import { openPanelPage, type PanelPage } from '../unit/webview/pageHarness';
+import { heapMb, OBSERVE_LONG_TASKS, resetMessage } from './benchPanel';
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);
 const JUMPS = 30;
@@ -20,12 +20,7 @@ const SCROLL_PAGES = 100;
 const LIVE_BATCH = 1000;
 const LIVE_INTERVAL_MS = 32;
 
-const OBSERVE = `
-window.__longTasks = [];
-try {
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
-    .observe({ type: 'longtask', buffered: true });
-} catch (e) { window.__noLongTaskApi = true; }
+const OBSERVE = `${OBSERVE_LONG_TASKS}
 // Resolves once the row of a sequence is in the DOM and a frame has been drawn with it.
 window.__shown = (selector) => new Promise((resolve) => {
   const check = () => { if (document.querySelector(selector)) requestAnimationFrame(() => resolve(performance.now())); else requestAnimationFrame(check); };
@@ -78,25 +73,6 @@ function stats(values: number[]): { median: number; p95: number; max: number } {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   return { median: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] };
-}
-
-function resetMessage(snapshot = emptySnapshot('run_bench'), status = 'completed'): HostMessage {
-  return {
-    type: 'reset',
-    snapshot,
-    info: { runId: 'run_bench', objective: 'Benchmark run', status },
-    connection: status === 'running' ? { state: 'live' } : { state: 'ended', status },
-    artifacts: { state: 'none' },
-    strings: { ...DEFAULT_UI_STRINGS },
-  };
-}
-
-async function heapMb(p: PanelPage): Promise<number> {
-  const cdp = await p.page.context().newCDPSession(p.page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  const usage = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-  await cdp.detach();
-  return usage.usedSize / 1024 / 1024;
 }
 
 async function pageFigures(p: PanelPage): Promise<{ longTasks: number[]; nodes: number }> {
