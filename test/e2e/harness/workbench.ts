@@ -154,6 +154,27 @@ export class Workbench {
     }
   }
 
+  /**
+   * Confirms code-server's save dialog (a quick input titled `title`) once it offers `fileName`:
+   * it fills in its default (a folder and the file's name) asynchronously, and an OK pressed
+   * before that lands is lost, so wait for the name, then press OK until the dialog closes.
+   */
+  async confirmSaveDialog(title: RegExp, fileName: string): Promise<void> {
+    const dialog = this.quickInput.filter({ hasText: title });
+    const input = dialog.locator('.quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: this.timeoutMs });
+    const deadline = Date.now() + this.timeoutMs;
+    while (!(await input.inputValue()).endsWith(fileName)) {
+      if (Date.now() > deadline) throw new Error(`the save dialog "${title.source}" did not offer ${fileName}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await dialog.getByRole('button', { name: 'OK' }).click({ timeout: 5_000 }).catch(() => undefined);
+      if (await dialog.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
+    }
+    throw new Error(`the save dialog "${title.source}" did not close`);
+  }
+
   /** The quick input widget (palette, quick pick and input box share it). */
   get quickInput(): Locator {
     return this.page.locator('.quick-input-widget');

@@ -43,20 +43,11 @@ export const saveArtifact: Scenario = {
   title: 'save an artifact of a finished run into the workspace',
   runtime: { eventDelayMs: 0 },
   async run(ctx) {
-    const { workbench, workspace, page, shot } = ctx;
+    const { workbench, workspace, shot } = ctx;
     const { runId, artifact, row } = await finishedArtifactRow(ctx, 'Write a summary to save', (a) => a.name.endsWith('.json'));
     await workbench.contextMenu(row, UI.menu.saveArtifact);
-    // code-server's save dialog is a quick input that fills in its default (the workspace folder
-    // and the artifact's name) asynchronously: wait for it, then confirm with OK until it closes.
     const target = path.join(workspace, artifact.name);
-    const dialog = page.locator('.quick-input-widget', { hasText: /Save Artifact As/i });
-    const input = dialog.locator('.quick-input-box input');
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
-    await until('the save dialog to offer the artifact\'s name', async () => ((await input.inputValue()).endsWith(artifact.name) ? true : undefined), 30_000);
-    for (let attempt = 0; attempt < 5; attempt++) {
-      await dialog.getByRole('button', { name: 'OK' }).click({ timeout: 5_000 }).catch(() => undefined);
-      if (await dialog.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) break;
-    }
+    await workbench.confirmSaveDialog(/Save Artifact As/i, artifact.name);
     await workbench.waitForNotification(new RegExp(`Saved ${artifact.name.replace(/[.]/g, '\\.')}`));
     await shot('artifact-saved');
     const saved = JSON.parse(fs.readFileSync(target, 'utf8')) as { run_id?: string };

@@ -1,8 +1,11 @@
 // The run log as a working tool (issue #15), in code-server against a finished run of 400 events
 // with one failing tool call in it: find the call by text (its row marked, "1 of 1"), filter to
 // problems (only the failing call and the run's end remain), jump to an early step from the
-// outline, and open the run's transcript as text in an editor.
+// outline, export the run's events as JSON lines to a file picked in the save dialog and open
+// it, and open the run's transcript as text in an editor.
 import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { type Scenario } from '../types';
 import { UI } from '../ui';
@@ -19,7 +22,7 @@ async function visibleSequences(frame: Frame): Promise<number[]> {
 
 export const runLogTools: Scenario = {
   id: 'run-log-tools',
-  title: 'The run log: find a tool call by text in a finished run, filter to problems, jump from the outline, open the transcript',
+  title: 'The run log: find a tool call by text in a finished run, filter to problems, jump from the outline, export it to a picked file, open the transcript',
   runtime: { eventDelayMs: 0 },
   async run(ctx) {
     const objective = 'Search my long run';
@@ -67,5 +70,19 @@ export const runLogTools: Scenario = {
     // Server text is escaped Markdown in the transcript (run\_…); its words read the same.
     await editorShows(ctx, (text) => text.includes(`Objective: ${objective}`) && /Status: failed/.test(text), 'the transcript to show the run');
     await ctx.shot('transcript');
+
+    // Export: back in the panel (the transcript's editor covers it), JSON lines of every event to
+    // the file picked in the save dialog, then opened from the notification.
+    await (await ctx.workbench.waitForEditorTab(objective)).click();
+    const panel = await runPanelFrame(ctx.workbench);
+    await panel.locator('#export-jsonl').click();
+    await ctx.workbench.confirmSaveDialog(/Export Run/i, `${runId}.jsonl`);
+    await ctx.workbench.clickNotificationButton(new RegExp(`Exported ${log.length} events to ${runId}\\.jsonl`), 'Open');
+    await ctx.workbench.waitForEditorTab(new RegExp(`${runId}\\.jsonl`));
+    const lines = fs.readFileSync(path.join(ctx.workspace, `${runId}.jsonl`), 'utf8').trim().split('\n');
+    const exported = lines.map((line) => (JSON.parse(line) as { sequence?: number; data?: { sequence?: number } }));
+    const sequences = exported.map((e) => e.data?.sequence ?? e.sequence);
+    assert.deepStrictEqual(sequences, log.map((e) => e.sequence), 'the file holds every event of the run, once, in order');
+    await ctx.shot('exported');
   },
 };
