@@ -1,8 +1,13 @@
-// describeError's English sentence, word for word, for every sentence kind: logs and tests read
-// it, and the one builder it shares with the editor's translated sentence must not change it.
+// errorSentence, the one builder of the error sentence: every sentence and every wording of the
+// API layer goes through the Translate it is given (so the editor can say each in the user's
+// language and the l10n bundle holds each), and describeError's English is unchanged word for word.
 import * as assert from 'node:assert/strict';
-import { describeError } from '../../../src/api/errors';
-import { errorSamples } from './errorSamples';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describeError, errorSentence, errorSentenceParts } from '../../../src/api/errors';
+import { untranslated, type Translate } from '../../../src/common/translate';
+import { repoRoot } from '../../e2e/harness/paths';
+import { apiWorded, errorSamples } from './errorSamples';
 
 // Captured from describeError before the English and the translated sentence had one builder.
 const ENGLISH = [
@@ -68,7 +73,54 @@ const ENGLISH = [
   'Unexpected error: a thrown string.',
 ];
 
+/** Kinds whose sentence is the message itself (the API layer's or the server's words). */
+const MESSAGE_ONLY: ReadonlySet<string> = new Set(['proxy', 'validation', 'insecure']);
+const CLOSERS: ReadonlySet<string> = new Set(['{0}.', '{0} (request id {1}).']);
+
+/** A Translate that brackets what it says and records which messages it was asked for. */
+function marking(): { t: Translate; used: string[] } {
+  const used: string[] = [];
+  return { used, t: (message, ...args) => (used.push(message), `«${untranslated(message, ...args)}»`) };
+}
+
 describe('api/errorSentences', () => {
+  it('describeError is the builder through the untranslated Translate', () => {
+    for (const err of errorSamples()) assert.equal(describeError(err), errorSentence(err, untranslated));
+  });
+
+  it('every sentence kind is said through the Translate, closer and all, and says the English without it', () => {
+    for (const err of errorSamples()) {
+      const { t, used } = marking();
+      const marked = errorSentence(err, t);
+      const parts = errorSentenceParts(err);
+      assert.ok(marked.startsWith('«') && marked.endsWith('»'), `the whole sentence goes through t: ${marked}`);
+      assert.equal(marked.replace(/[«»]/g, ''), describeError(err));
+      const messageOnly = MESSAGE_ONLY.has(parts.kind) || (parts.kind === 'connection' && parts.detailNamesFix);
+      if (!messageOnly) assert.ok(used.some((m) => !CLOSERS.has(m)), `${parts.kind} has its own sentence through t: ${JSON.stringify(used)}`);
+    }
+  });
+
+  it("every wording of the API layer is said through the Translate, not passed on from the error's English message", () => {
+    for (const err of apiWorded()) {
+      const { t } = marking();
+      const english = errorSentenceParts(err).detail;
+      assert.ok(errorSentence(err, t).includes(`«${english}»`), `${err.detail?.id}: the wording is bracketed by t`);
+    }
+  });
+
+  it('every message the builder hands to the Translate is in the l10n bundle (extracted from the builder)', () => {
+    const bundle = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, unknown>;
+    const all = new Set<string>();
+    for (const err of errorSamples()) {
+      const { t, used } = marking();
+      errorSentence(err, t);
+      for (const message of used) all.add(message);
+    }
+    for (const message of all) assert.ok(Object.hasOwn(bundle, message), `not in the bundle: ${message}`);
+    // 22 sentences (with the 4 steering facts and the 2 closers) and 18 wordings: the samples reach each.
+    assert.equal(all.size, 40, JSON.stringify([...all], null, 1));
+  });
+
   it('the English sentence of every sample is unchanged', () => {
     const samples = errorSamples();
     assert.equal(samples.length, ENGLISH.length);

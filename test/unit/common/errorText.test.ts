@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { l10n } from '../views/vscodeStub';
-import { API_ERROR_KINDS, describeError, errorSentenceParts } from '../../../src/api/errors';
+import { API_ERROR_KINDS, describeError, errorSentence, errorSentenceParts } from '../../../src/api/errors';
 import { describeErrorForUser } from '../../../src/common/errorText';
 import { fill } from '../../../src/common/format';
 import { repoRoot } from '../../e2e/harness/paths';
@@ -24,6 +24,19 @@ describe('common/errorText', () => {
 
   it('with no bundle loaded says exactly what describeError says, for every kind and wording', () => {
     for (const err of samples()) assert.equal(describeErrorForUser(err), describeError(err), String((err as Error).message ?? err));
+  });
+
+  it('is the one builder (errorSentence) through vscode.l10n.t: the same messages asked for, the same sentence', () => {
+    for (const err of samples()) {
+      const viaL10n: string[] = [];
+      const viaBuilder: string[] = [];
+      const say = (used: string[]) => (message: string, ...args: unknown[]) => (used.push(message), `«${fill(message, ...args.map(String))}»`);
+      l10n.t = say(viaL10n);
+      const sentence = describeErrorForUser(err);
+      assert.equal(sentence, errorSentence(err, say(viaBuilder)));
+      assert.deepEqual(viaL10n, viaBuilder);
+      assert.ok(viaL10n.length > 0, `${sentence} went through vscode.l10n.t`);
+    }
   });
 
   it('every ApiError kind gets its sentence through vscode.l10n.t', () => {
