@@ -1,30 +1,25 @@
-// The one sentence a user sees for any error: what it is made of (errorSentenceParts, which the
-// editor says in the user's language) and describeError, the English for logs and tests.
+// The one sentence a user sees for any error, built once: errorSentence(err, t) says it through a
+// Translate, describeError is the English for logs and tests (t = untranslated), and the editor's
+// describeErrorForUser (src/common/errorText.ts) is the same builder with vscode.l10n.t.
+import { untranslated, type Translate } from '../common/translate';
+import { apiDetailText } from './apiDetailText';
 import { ApiError, isTlsFailure, redact, type ApiDetail, type ApiErrorKind } from './errors';
 
 // The steering 409s state a fact; "try again" would be wrong advice.
-const STEERING_CONFLICTS = {
-  run_not_active: 'The run already ended',
-  run_not_resumable: 'This run cannot be resumed (only failed or cancelled runs can)',
-  approval_already_decided: 'This approval was already decided',
-  approval_expired: 'This approval expired before it was decided',
-} as const;
+const STEERING_CONFLICTS = ['run_not_active', 'run_not_resumable', 'approval_already_decided', 'approval_expired'] as const;
 
 /** A 409 code that states a fact about a run or an approval (the sentence says it, with no advice). */
-export type SteeringConflict = keyof typeof STEERING_CONFLICTS;
+export type SteeringConflict = (typeof STEERING_CONFLICTS)[number];
 
 function steeringConflictOf(err: ApiError): SteeringConflict | undefined {
-  return err.kind === 'conflict' && err.code !== undefined && Object.hasOwn(STEERING_CONFLICTS, err.code) ? (err.code as SteeringConflict) : undefined;
+  return err.kind === 'conflict' && err.code !== undefined && (STEERING_CONFLICTS as readonly string[]).includes(err.code) ? (err.code as SteeringConflict) : undefined;
 }
 
 function clause(text: string | undefined): string {
   return (text ?? '').trim().replace(/[.\s]+$/, '');
 }
 
-/**
- * What the one sentence for an error is made of: describeError says it in English (logs, tests),
- * the editor says it in the user's language (src/common/errorText.ts) from the same parts.
- */
+/** What the one sentence for an error is made of; errorSentence says it. */
 export interface ErrorSentenceParts {
   /** Which sentence: an ApiError's kind, a cancellation of any sort, or anything else. */
   kind: Exclude<ApiErrorKind, 'aborted'> | 'cancelled' | 'unexpected';
@@ -63,58 +58,75 @@ export function errorSentenceParts(err: unknown): ErrorSentenceParts {
   };
 }
 
-/** One sentence a user can act on, for any error; never contains an API key. */
-export function describeError(err: unknown): string {
+// {0} is the status and the server's words.
+function steeringConflictSentence(t: Translate, conflict: SteeringConflict, statusAndDetail: string): string {
+  switch (conflict) {
+    case 'run_not_active':
+      return t('The run already ended ({0})', statusAndDetail);
+    case 'run_not_resumable':
+      return t('This run cannot be resumed (only failed or cancelled runs can) ({0})', statusAndDetail);
+    case 'approval_already_decided':
+      return t('This approval was already decided ({0})', statusAndDetail);
+    case 'approval_expired':
+      return t('This approval expired before it was decided ({0})', statusAndDetail);
+  }
+}
+
+/**
+ * One sentence a user can act on, for any error, said through `t`; never contains an API key.
+ * The API layer's own wordings are said through `t` too; a message the server wrote is kept as it came.
+ */
+export function errorSentence(err: unknown, t: Translate): string {
   const parts = errorSentenceParts(err);
-  const msg = parts.detail;
-  const st = parts.status === undefined ? '' : `${parts.status}: `;
+  const msg = parts.apiDetail ? clause(redact(apiDetailText(t, parts.apiDetail))) : parts.detail;
+  const withStatus = parts.status === undefined ? msg : `${parts.status}: ${msg}`;
   let sentence: string;
   switch (parts.kind) {
     case 'cancelled':
-      return 'The operation was cancelled.';
+      return t('The operation was cancelled.');
     case 'unexpected':
-      return `Unexpected error: ${msg}.`;
+      return t('Unexpected error: {0}.', msg);
     case 'authentication':
       sentence = parts.noKeySent
-        ? `${msg}; sign in with an API key to continue`
-        : `The service rejected the API key (${st}${msg}); sign in again with a valid key`;
+        ? t('{0}; sign in with an API key to continue', msg)
+        : t('The service rejected the API key ({0}); sign in again with a valid key', withStatus);
       break;
     case 'permission':
-      sentence = `This API key is not allowed to do that (${st}${msg}); use a key with the needed access`;
+      sentence = t('This API key is not allowed to do that ({0}); use a key with the needed access', withStatus);
       break;
     case 'not_found':
-      sentence = `Not found (${st}${msg}); it may have been deleted, refresh and try again`;
+      sentence = t('Not found ({0}); it may have been deleted, refresh and try again', withStatus);
       break;
     case 'conflict':
       sentence = parts.steeringConflict
-        ? `${STEERING_CONFLICTS[parts.steeringConflict]} (${st}${msg})`
-        : `The service reports a conflict (${st}${msg}); wait a moment and try again`;
+        ? steeringConflictSentence(t, parts.steeringConflict, withStatus)
+        : t('The service reports a conflict ({0}); wait a moment and try again', withStatus);
       break;
     case 'too_large':
-      sentence = `Too large (${st}${msg}); files may be at most 512 MB`;
+      sentence = t('Too large ({0}); files may be at most 512 MB', withStatus);
       break;
     case 'rate_limit':
       sentence = parts.waitSeconds
-        ? `The service is rate limiting requests (${st}${msg}); wait ${parts.waitSeconds} s and try again`
-        : `The service is rate limiting requests (${st}${msg}); wait a moment and try again`;
+        ? t('The service is rate limiting requests ({0}); wait {1} s and try again', withStatus, parts.waitSeconds)
+        : t('The service is rate limiting requests ({0}); wait a moment and try again', withStatus);
       break;
     case 'bad_request':
-      sentence = `The service refused the request (${st}${msg})`;
+      sentence = t('The service refused the request ({0})', withStatus);
       break;
     case 'server':
-      sentence = `The service had a problem (${st}${msg}); try again later`;
+      sentence = t('The service had a problem ({0}); try again later', withStatus);
       break;
     case 'not_supported':
-      sentence = `${msg}; this feature is not available with this server`;
+      sentence = t('{0}; this feature is not available with this server', msg);
       break;
     case 'connection':
-      sentence = parts.detailNamesFix ? msg : `${msg}; check the service address and your network`;
+      sentence = parts.detailNamesFix ? msg : t('{0}; check the service address and your network', msg);
       break;
     case 'timeout':
-      sentence = `${msg}; the service may be slow or unreachable, try again`;
+      sentence = t('{0}; the service may be slow or unreachable, try again', msg);
       break;
     case 'protocol':
-      sentence = `The service sent an answer the extension cannot read (${msg})`;
+      sentence = t('The service sent an answer the extension cannot read ({0})', msg);
       break;
     case 'proxy':
     case 'validation':
@@ -122,5 +134,10 @@ export function describeError(err: unknown): string {
       sentence = msg;
       break;
   }
-  return parts.requestId ? `${sentence} (request id ${parts.requestId}).` : `${sentence}.`;
+  return parts.requestId ? t('{0} (request id {1}).', sentence, parts.requestId) : t('{0}.', sentence);
+}
+
+/** The English sentence, for logs and tests. */
+export function describeError(err: unknown): string {
+  return errorSentence(err, untranslated);
 }

@@ -293,4 +293,4 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext): Ap
   });
 }
 
-export { describeError, errorSentenceParts, type ErrorSentenceParts, type SteeringConflict } from './errorSentences';
+export { describeError, errorSentence, errorSentenceParts, type ErrorSentenceParts, type SteeringConflict } from './errorSentences';

@@ -6,68 +6,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { l10n } from '../views/vscodeStub';
-import { API_ERROR_KINDS, ApiError, describeError, errorFromResponse, errorFromTransport, errorSentenceParts, type ApiErrorKind } from '../../../src/api/errors';
+import { API_ERROR_KINDS, describeError, errorSentence, errorSentenceParts } from '../../../src/api/errors';
 import { describeErrorForUser } from '../../../src/common/errorText';
 import { fill } from '../../../src/common/format';
 import { repoRoot } from '../../e2e/harness/paths';
-
-const ORIGIN = 'https://agents.example.com:8443';
-
-function byKind(kind: ApiErrorKind, withStatus: boolean): ApiError {
-  return new ApiError({
-    kind,
-    message: 'The server said no.',
-    status: withStatus ? 418 : undefined,
-    requestId: withStatus ? 'req_42' : undefined,
-    retryAfterMs: kind === 'rate_limit' && withStatus ? 2500 : undefined,
-  });
-}
-
-function transport(code: string, callerAborted = false): ApiError {
-  return errorFromTransport(Object.assign(new Error(`low-level ${code}`), { code }), { origin: ORIGIN, callerAborted });
-}
-
-/** One error for each wording the API layer writes itself (ApiError.detail). */
-function apiWorded(): ApiError[] {
-  return [
-    transport('UND_ERR_CONNECT_TIMEOUT'),
-    transport('UND_ERR_HEADERS_TIMEOUT'),
-    transport('UND_ERR_BODY_TIMEOUT'),
-    transport('ECONNREFUSED'),
-    transport('ENOTFOUND'),
-    transport('ECONNRESET'),
-    transport('UND_ERR_RES_CONTENT_LENGTH_MISMATCH'),
-    transport('ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION'),
-    transport('CERT_HAS_EXPIRED'),
-    transport('ERR_TLS_CERT_ALTNAME_INVALID'),
-    transport('SELF_SIGNED_CERT_IN_CHAIN'),
-    transport('EHOSTUNREACH'),
-    errorFromResponse({ status: 502, bodyText: '<html><title>Bad gateway</title></html>', method: 'GET', path: '/v1/files', requestId: 'req_7' }),
-    errorFromResponse({ status: 500, bodyText: '', method: 'POST', path: '/v1/tasks' }),
-    errorFromResponse({ status: 405, bodyText: '', method: 'POST', path: '/v1/runs/run_1/steer', assumedEndpoint: true }),
-    new ApiError({ kind: 'authentication', code: 'missing_api_key', message: 'No API key is set', detail: { id: 'missingApiKey', args: [] } }),
-    new ApiError({ kind: 'authentication', code: 'api_key_unavailable', message: 'The API key could not be read', detail: { id: 'apiKeyUnavailable', args: [] } }),
-  ];
-}
-
-/** The steering 409s, whose sentence states the fact instead of advising a retry. */
-function steeringConflicts(): ApiError[] {
-  return ['run_not_active', 'run_not_resumable', 'approval_already_decided', 'approval_expired'].map(
-    (code) => new ApiError({ kind: 'conflict', status: 409, code, message: 'Refused.', requestId: 'req_9' }),
-  );
-}
-
-function samples(): unknown[] {
-  return [
-    ...API_ERROR_KINDS.flatMap((kind) => [byKind(kind, true), byKind(kind, false)]),
-    ...apiWorded(),
-    ...steeringConflicts(),
-    transport('ECONNRESET', true),
-    Object.assign(new Error('stopped'), { name: 'AbortError' }),
-    new Error('Something broke.'),
-    'a thrown string',
-  ];
-}
+import { ORIGIN, apiWorded, byKind, errorSamples as samples, steeringConflicts, transport } from '../api/errorSamples';
 
 /** Kinds whose sentence is the message itself (the API layer's or the server's words). */
 const MESSAGE_ONLY: ReadonlySet<string> = new Set(['proxy', 'validation', 'insecure']);
@@ -81,6 +24,19 @@ describe('common/errorText', () => {
 
   it('with no bundle loaded says exactly what describeError says, for every kind and wording', () => {
     for (const err of samples()) assert.equal(describeErrorForUser(err), describeError(err), String((err as Error).message ?? err));
+  });
+
+  it('is the one builder (errorSentence) through vscode.l10n.t: the same messages asked for, the same sentence', () => {
+    for (const err of samples()) {
+      const viaL10n: string[] = [];
+      const viaBuilder: string[] = [];
+      const say = (used: string[]) => (message: string, ...args: unknown[]) => (used.push(message), `«${fill(message, ...args.map(String))}»`);
+      l10n.t = say(viaL10n);
+      const sentence = describeErrorForUser(err);
+      assert.equal(sentence, errorSentence(err, say(viaBuilder)));
+      assert.deepEqual(viaL10n, viaBuilder);
+      assert.ok(viaL10n.length > 0, `${sentence} went through vscode.l10n.t`);
+    }
   });
 
   it('every ApiError kind gets its sentence through vscode.l10n.t', () => {
@@ -137,7 +93,8 @@ describe('common/errorText', () => {
       const english = describeError(err);
       const german = describeErrorForUser(err);
       const parts = errorSentenceParts(err);
-      if (!(MESSAGE_ONLY.has(parts.kind) && !parts.apiDetail)) assert.notEqual(german, english, `not translated: ${english}`);
+      const messageOnly = MESSAGE_ONLY.has(parts.kind) || (parts.kind === 'connection' && parts.detailNamesFix);
+      if (!(messageOnly && !parts.apiDetail)) assert.notEqual(german, english, `not translated: ${english}`);
       if (parts.requestId && parts.kind !== 'cancelled') assert.ok(german.includes(parts.requestId), german);
       const where = parts.apiDetail?.args[0];
       if (where !== undefined) assert.ok(german.includes(where), german);
