@@ -18,6 +18,8 @@ const openFiles = new Map<string, number>();
 
 export interface RunLogOptions {
   log: Logger;
+  /** The service's normalised base URL: run ids are unique only within one service. */
+  service?: string;
   limits?: LogFolderLimits;
   find?: FindOptions;
 }

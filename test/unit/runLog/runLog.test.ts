@@ -54,4 +54,17 @@ describe('RunLog', () => {
     await log?.close();
     assert.strictEqual(log?.usable, false);
   });
+
+  it('keeps one log per service: the same run id on another base URL does not read the first one', async () => {
+    const log = recordingLogger();
+    const first = await RunLog.open(folder.dir, 'run_same', { log, service: 'http://127.0.0.1:4010' });
+    first?.append(syntheticEvents(1, 5));
+    await first?.close();
+    const other = await RunLog.open(folder.dir, 'run_same', { log, service: 'https://agents.example.com/prefix' });
+    assert.strictEqual(other?.length, 0, "another service's events are not this run's");
+    await other?.close();
+    const again = await RunLog.open(folder.dir, 'run_same', { log, service: 'http://127.0.0.1:4010' });
+    assert.strictEqual(again?.length, 5, 'the first service finds its own log again');
+    await again?.close();
+  });
 });
