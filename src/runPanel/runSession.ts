@@ -68,7 +68,7 @@ export class RunSession {
     const folder = this.deps.logFolder;
     if (!folder) return this.connect();
     // The stream starts where the log on disk ends (or the model, if that is further back).
-    this.logReady = RunLog.open(folder, this.runId, { log: this.deps.log, limits: this.deps.logLimits }).then((log) => {
+    this.logReady = RunLog.open(folder, this.runId, { log: this.deps.log, limits: this.deps.logLimits, service: this.deps.service }).then((log) => {
       if (this.disposed) return void log?.close();
       this.runLog = log;
       this.stopStream();

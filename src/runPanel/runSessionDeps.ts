@@ -38,5 +38,7 @@ export interface RunSessionDeps {
   channel?: PanelChannelOptions;
   /** Where the run's whole log is kept (the extension's global storage + '/run-logs'); without it only the bounded model. */
   logFolder?: string;
+  /** The service's normalised base URL when the panel opened: its run's log is kept under it. */
+  service?: string;
   logLimits?: LogFolderLimits;
 }

@@ -4,6 +4,7 @@ import * as assert from 'node:assert';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../../../src/api/logger';
+import { logFilePath } from '../../../src/runLog/logFolder';
 import { RunLog } from '../../../src/runLog/runLog';
 import { syntheticEvents, tempFolder } from './synthetic';
 
@@ -38,11 +39,11 @@ describe('RunLog', () => {
     a?.append(syntheticEvents(1, 10));
     await a?.page({ sequence: 0, direction: 'after', limit: 1, filter: {} });
     const b = await RunLog.open(folder.dir, 'run_b', { log, limits });
-    assert.ok(existsSync(path.join(folder.dir, 'run_a.events.jsonl')), 'the open log stays');
+    assert.ok(existsSync(logFilePath(folder.dir, 'run_a') as string), 'the open log stays');
     await a?.close();
     await b?.close();
     const c = await RunLog.open(folder.dir, 'run_c', { log, limits });
-    assert.ok(!existsSync(path.join(folder.dir, 'run_a.events.jsonl')), 'closed, it may go');
+    assert.ok(!existsSync(logFilePath(folder.dir, 'run_a') as string), 'closed, it may go');
     await c?.close();
   });
 
