@@ -83,5 +83,20 @@ describe('runPanel/steeringSupport', () => {
       await until(() => steeringOf(later) === false, 'a new panel starts without steering', 20);
       assert.notStrictEqual(steeringOf(other), false, "another service's panel keeps steering");
     });
+
+    it('a server without steering answers cancel "not offered", which hides steering in its panel', async () => {
+      await runtime.close();
+      await client.dispose();
+      runtime = await startRuntime({ faults: { noSteering: true } });
+      client = new ApiClient({ baseUrl: runtime.baseUrl, getApiKey: async () => runtime.apiKey });
+      const support = new SteeringSupport();
+      const runId = await runtime.createSyntheticRun({ events: 5, terminal: null });
+      const panel = watch(runId, client.baseUrl, support);
+      // What reportUnsupported does with the answer of the cancel command.
+      const err = await client.cancelRun(runId).then(() => assert.fail('cancel is not offered'), (e: unknown) => e);
+      assert.ok(isApiError(err, 'not_supported'), describeError(err));
+      assert.strictEqual(support.markNotOffered(client.baseUrl), true);
+      await until(() => steeringOf(panel) === false, 'the panel hides steering', 20);
+    });
   });
 });
