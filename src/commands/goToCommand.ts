@@ -8,7 +8,7 @@ import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';
 import { notify } from '../common/notify';
 import { parseGoToInput, type GoToTarget } from '../links/goToInput';
 import { resolveGoTo, type GoToFound } from '../links/goToResolve';
-import { echo, notFoundText, problemText } from '../links/linkText';
+import { echo, notFoundText, problemText, stoppedLookingText } from '../links/linkText';
 import { loadedArtifactNode, loadedRunNode, revealFileIfShown, revealLoaded, revealTaskRecord } from '../views/goToReveal';
 import type { Sidebar } from '../views/sidebar';
 import type { CommandDeps } from './commandDeps';
@@ -59,7 +59,10 @@ async function readDirect(deps: CommandDeps, input: string): Promise<{ target: G
     throw new UserFacingError(vscode.l10n.t('An artifact is found through its run: paste the run id with it ("run_… {0}"), or open the run and pick it there.', echo(target.id)));
   }
   const again = vscode.l10n.t('Go to…');
-  void notify.warn(notFoundText(target.kind, target.id, vscode.l10n.t), again).then((choice) => {
+  const text = 'stoppedLooking' in result
+    ? stoppedLookingText(target.id, result.stoppedLooking.searched, vscode.l10n.t)
+    : notFoundText(target.kind, target.id, vscode.l10n.t);
+  void notify.warn(text, again).then((choice) => {
     if (choice === again) void vscode.commands.executeCommand(Commands.goTo);
   });
   return undefined;

@@ -8,7 +8,7 @@ import { inert } from '../common/inertText';
 import type { Translate } from '../common/translate';
 import { parseGoToInput, type GoToTarget } from '../links/goToInput';
 import { resolveGoTo, type GoToClient, type GoToFound } from '../links/goToResolve';
-import { echo, kindText, notFoundText, problemText } from '../links/linkText';
+import { echo, kindText, notFoundText, problemText, stoppedLookingText } from '../links/linkText';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 
@@ -93,7 +93,9 @@ export function pickGoToTarget(client: () => GoToClient, clipboard: string, rece
         if ('found' in result) return settle(() => resolve({ target: parsed.target, found: result.found }));
         const text = 'needsRun' in result
           ? t('An artifact is found through its run: paste the run id with it ("run_… {0}"), or open the run and pick it there.', echo(parsed.target.id))
-          : notFoundText(parsed.target.kind, parsed.target.id, t);
+          : 'stoppedLooking' in result
+            ? stoppedLookingText(parsed.target.id, result.stoppedLooking.searched, t)
+            : notFoundText(parsed.target.kind, parsed.target.id, t);
         pick.items = [{ label: text, alwaysShow: true }];
       } catch (err) {
         if (controller.signal.aborted || isAbort(err)) return;

@@ -12,6 +12,7 @@ import { Commands, ContextKeys } from '../common/ids';
 import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';
 import { isTerminalStatus } from '../common/runStatus';
+import { steeringSupport } from '../runPanel/steeringSupport';
 import type { RunStore } from '../runs/runStore';
 import type { CommandDeps } from './commandDeps';
 import { UserFacingError } from './commandErrors';
@@ -40,10 +41,15 @@ function targetOf(arg: unknown): RunTarget | undefined {
   return run ? { runId: run.id, given: {} } : undefined;
 }
 
-/** A server without the endpoint: say so once clearly, and hide the actions from now on. */
-export function reportUnsupported(err: unknown, steering: SteeringDeps, what: string): boolean {
+/**
+ * A server without the endpoint: say so once clearly, and hide the actions from now on. Given the
+ * service (a steering command), it is remembered for it: its run panels hide Cancel/Resume/Fork,
+ * and the sentence is not repeated for that service.
+ */
+export function reportUnsupported(err: unknown, steering: SteeringDeps, what: string, service?: string): boolean {
   if (!isApiError(err, 'not_supported')) return false;
   steering.setContext(ContextKeys.steeringUnsupported, true);
+  if (service !== undefined && !steeringSupport.markNotOffered(service)) return true;
   void notify.warn(vscode.l10n.t('This server does not offer {0}.', what));
   return true;
 }
@@ -77,7 +83,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
         await refreshRun(deps, runs, target.runId);
         return undefined;
       }
-      if (reportUnsupported(err, steering, vscode.l10n.t('cancelling runs'))) return undefined;
+      if (reportUnsupported(err, steering, vscode.l10n.t('cancelling runs'), deps.service.client.baseUrl)) return undefined;
       throw err;
     }
   });
@@ -95,7 +101,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
       if (isApiError(err, 'conflict') && err.code === SteeringConflict.runNotResumable) {
         throw new UserFacingError(vscode.l10n.t('This run cannot be resumed: only a failed or cancelled run can.'));
       }
-      if (reportUnsupported(err, steering, vscode.l10n.t('resuming runs'))) return undefined;
+      if (reportUnsupported(err, steering, vscode.l10n.t('resuming runs'), deps.service.client.baseUrl)) return undefined;
       throw err;
     }
   });
@@ -119,7 +125,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
       if (isApiError(err, 'bad_request') && err.param === 'after_sequence') {
         throw new UserFacingError(vscode.l10n.t('The run has no event {0} to fork after; choose an earlier point.', sequence));
       }
-      if (reportUnsupported(err, steering, vscode.l10n.t('forking runs'))) return undefined;
+      if (reportUnsupported(err, steering, vscode.l10n.t('forking runs'), deps.service.client.baseUrl)) return undefined;
       throw err;
     }
   });

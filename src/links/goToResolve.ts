@@ -24,7 +24,9 @@ export type GoToResult =
   /** The server has no such record (404). */
   | { notFound: true }
   /** A bare artifact id: which run it belongs to cannot be asked of the API. */
-  | { needsRun: true };
+  | { needsRun: true }
+  /** The run's artifact list went on past the pages read: the artifact may be further on. */
+  | { stoppedLooking: { searched: number } };
 
 /** Artifact pages read at most when looking for one artifact in its run. */
 export const MAX_ARTIFACT_PAGES = 20;
@@ -47,8 +49,9 @@ export async function resolveGoTo(target: GoToTarget, client: GoToClient, signal
       case 'artifact': {
         if (target.runId === undefined) return { needsRun: true };
         const run = await client.getRun(target.runId, { signal });
-        const artifact = await findArtifact(client, target.runId, target.id, signal);
-        return artifact ? { found: { kind: 'artifact', artifact, run } } : { notFound: true };
+        const search = await findArtifact(client, target.runId, target.id, signal);
+        if ('artifact' in search) return { found: { kind: 'artifact', artifact: search.artifact, run } };
+        return search.exhausted ? { notFound: true } : { stoppedLooking: { searched: search.searched } };
       }
     }
   } catch (err) {
@@ -57,18 +60,24 @@ export async function resolveGoTo(target: GoToTarget, client: GoToClient, signal
   }
 }
 
-async function findArtifact(client: GoToClient, runId: string, artifactId: string, signal?: AbortSignal): Promise<ArtifactRecord | undefined> {
+type ArtifactSearch = { artifact: ArtifactRecord } | { exhausted: boolean; searched: number };
+
+async function findArtifact(client: GoToClient, runId: string, artifactId: string, signal?: AbortSignal): Promise<ArtifactSearch> {
   let after: string | undefined;
+  let searched = 0;
   for (let page = 0; page < MAX_ARTIFACT_PAGES; page++) {
     const params: PageParams = { limit: ARTIFACT_PAGE_SIZE };
     if (after !== undefined) params.after = after;
     const listed = await client.listRunArtifacts(runId, params, { signal });
-    const hit = (Array.isArray(listed.data) ? listed.data : []).find((a) => a?.id === artifactId);
-    if (hit) return hit;
+    const data = Array.isArray(listed.data) ? listed.data : [];
+    const hit = data.find((a) => a?.id === artifactId);
+    if (hit) return { artifact: hit };
+    searched += data.length;
     const next = typeof listed.next_cursor === 'string' && listed.next_cursor !== '' ? listed.next_cursor : undefined;
-    // A cursor that does not move would ask for the same page again.
-    if (listed.has_more !== true || next === undefined || next === after) return undefined;
+    // The list ended: the artifact is not in this run. A cursor that does not move would ask for
+    // the same page again, so that list is read as ended too.
+    if (listed.has_more !== true || next === undefined || next === after) return { exhausted: true, searched };
     after = next;
   }
-  return undefined;
+  return { exhausted: false, searched };
 }

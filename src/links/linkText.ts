@@ -50,6 +50,14 @@ export function notFoundText(kind: GoToKind, id: string, t: Translate): string {
   }
 }
 
+/**
+ * The artifact list of the run went on past what "Go to…" reads: saying "no artifact" would be
+ * wrong, so say how far it looked and where the rest can be seen.
+ */
+export function stoppedLookingText(id: string, searched: number, t: Translate): string {
+  return t('Artifact {0} is not among the first {1} artifacts of that run, and "Go to…" stops looking there. Open the run and find it in its Artifacts section.', echo(id), String(searched));
+}
+
 /** What the quick pick's row says it will open. */
 export function kindText(kind: GoToKind, t: Translate): string {
   switch (kind) {

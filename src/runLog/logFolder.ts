@@ -1,6 +1,7 @@
 // The folder of run log caches (the extension's global storage + '/run-logs'): one file per run,
-// named by its run id, and the housekeeping that keeps the folder within a size and a count,
+// named by its run id and its service (run ids are unique only within one service), and the housekeeping that keeps the folder within a size and a count,
 // the least recently written files going first. Plain Node: no vscode.
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { heldElsewhere, lockPath } from './logLock';
@@ -23,9 +24,18 @@ const TRANSCRIPT_SUFFIX = '.transcript.md';
  */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,204}$/;
 
-/** The cache file of a run; undefined for an id that could not be a file name safely. */
-export function logFilePath(folder: string, runId: string): string | undefined {
-  return SAFE_ID.test(runId) ? path.join(folder, runId + SUFFIX) : undefined;
+/**
+ * A short name for a service (its normalised base URL): 12 hex characters keep the file name under
+ * 255 bytes with the longest run id. Files of earlier versions (run id only) are never opened
+ * again and leave with housekeeping, oldest first.
+ */
+export function serviceKey(service: string): string {
+  return createHash('sha256').update(service.trim().replace(/\/+$/, '')).digest('hex').slice(0, 12);
+}
+
+/** The cache file of a run of a service; undefined for an id that could not be a file name safely. */
+export function logFilePath(folder: string, runId: string, service = ''): string | undefined {
+  return SAFE_ID.test(runId) ? path.join(folder, `${runId}.${serviceKey(service)}${SUFFIX}`) : undefined;
 }
 
 /**

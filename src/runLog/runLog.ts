@@ -18,6 +18,8 @@ const openFiles = new Map<string, number>();
 
 export interface RunLogOptions {
   log: Logger;
+  /** The service's normalised base URL: run ids are unique only within one service. */
+  service?: string;
   limits?: LogFolderLimits;
   find?: FindOptions;
 }
@@ -39,7 +41,7 @@ export class RunLog {
 
   /** Opens the run's cache in `folder`; undefined (after one warning) when the disk cannot hold it. */
   static async open(folder: string, runId: string, options: RunLogOptions): Promise<RunLog | undefined> {
-    const file = logFilePath(folder, runId);
+    const file = logFilePath(folder, runId, options.service);
     if (!file) {
       options.log.warn(`Run log: the run id is no safe file name; the panel shows the newest events only`);
       return undefined;

@@ -96,6 +96,7 @@ export class RunPanel implements vscode.Disposable {
       onStatus: (status) => deps.runs.noteStreamEnded(runId, status),
       onObjective: (objective) => this.setObjective(objective),
       logFolder: deps.logFolder,
+      service: deps.getClient().baseUrl,
     });
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(parseWebviewMessage(raw))),

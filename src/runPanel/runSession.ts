@@ -12,6 +12,7 @@ import { RunLog } from '../runLog/runLog';
 import type { ExportFormat, ExportOptions } from '../runLog/logExport';
 import { PanelChannel } from './panelChannel';
 import { RunModel, DEFAULT_LIMITS } from './runModel';
+import { steeringSupport } from './steeringSupport';
 import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, WireEvent } from './protocol';
 
 export type { EventSource, SubscriptionState } from './eventSource';
@@ -22,6 +23,7 @@ export class RunSession {
   private readonly model: RunModel;
   private readonly channel: PanelChannel;
   private info: RunInfo;
+  private readonly stopSteeringWatch: () => void;
   private connection: ConnectionView = { state: 'connecting' };
   private artifacts: ArtifactsView = { state: 'none' };
   private readonly artifactRecords = new Map<string, ArtifactRecord>();
@@ -45,6 +47,11 @@ export class RunSession {
     this.now = deps.now ?? Date.now;
     this.model = new RunModel(deps.runId, DEFAULT_LIMITS, deps.restored);
     this.info = { runId: deps.runId, objective: deps.objective };
+    const support = deps.steering ?? steeringSupport;
+    if (!support.offered(deps.service)) this.info.steering = false;
+    this.stopSteeringWatch = support.onNotOffered((service) => {
+      if (service === deps.service && this.info.steering !== false && !this.disposed) this.setInfo({ ...this.info, steering: false });
+    });
     this.channel = new PanelChannel(deps.post, () => this.resetMessage(), this.now, deps.channel);
     this.logRequests = new LogRequests({
       log: () => (this.runLog?.usable ? this.runLog : undefined),
@@ -68,7 +75,7 @@ export class RunSession {
     const folder = this.deps.logFolder;
     if (!folder) return this.connect();
     // The stream starts where the log on disk ends (or the model, if that is further back).
-    this.logReady = RunLog.open(folder, this.runId, { log: this.deps.log, limits: this.deps.logLimits }).then((log) => {
+    this.logReady = RunLog.open(folder, this.runId, { log: this.deps.log, limits: this.deps.logLimits, service: this.deps.service }).then((log) => {
       if (this.disposed) return void log?.close();
       this.runLog = log;
       this.stopStream();
@@ -150,6 +157,7 @@ export class RunSession {
 
   dispose(): void {
     this.disposed = true;
+    this.stopSteeringWatch();
     this.requests.abort();
     this.stopStream();
     this.channel.dispose();

@@ -5,6 +5,7 @@ import type { Logger } from '../api/logger';
 import type { LogFolderLimits } from '../runLog/logFolder';
 import type { EventSource, SubscriptionState } from './eventSource';
 import type { PanelChannelOptions } from './panelChannel';
+import type { SteeringSupport } from './steeringSupport';
 import type { HostMessage, RunSnapshot, UiStrings } from './protocol';
 
 /** The client calls the panel makes (ApiClient has them). */
@@ -38,5 +39,9 @@ export interface RunSessionDeps {
   channel?: PanelChannelOptions;
   /** Where the run's whole log is kept (the extension's global storage + '/run-logs'); without it only the bounded model. */
   logFolder?: string;
+  /** The service's normalised base URL when the panel opened: its run's log is kept under it, and steering is known per service. */
+  service?: string;
+  /** Which services do not offer steering (the extension host's one registry unless a test gives its own). */
+  steering?: SteeringSupport;
   logLimits?: LogFolderLimits;
 }

@@ -2,7 +2,7 @@
 // around an id; hostile input is refused with a reason before anything is sent.
 import * as assert from 'node:assert/strict';
 import { parseGoToInput } from '../../../src/links/goToInput';
-import { problemText, notFoundText } from '../../../src/links/linkText';
+import { problemText, notFoundText, stoppedLookingText } from '../../../src/links/linkText';
 import { untranslated } from '../../../src/common/translate';
 
 const problem = (text: string): string => {
@@ -57,5 +57,13 @@ describe('links/goToInput', () => {
     assert.match(notFoundText('task', 'task_zzz', untranslated), /^No task with id task_zzz\. /);
     const long = notFoundText('run', `run_${'x'.repeat(10_000)}`, untranslated);
     assert.ok(long.length < 300, 'a huge id is not repeated whole');
+  });
+
+  it('says how far it looked when it stopped looking for an artifact, and where to look on', () => {
+    const text = stoppedLookingText('art_zzz', 2000, untranslated);
+    assert.match(text, /art_zzz/);
+    assert.match(text, /first 2000 artifacts/);
+    assert.match(text, /Artifacts section/);
+    assert.doesNotMatch(text, /^No artifact/);
   });
 });

@@ -119,7 +119,7 @@ describe('pruneLogFolder', () => {
     const removed = await pruneLogFolder(folder.dir, new Set([files[0]]), { maxBytes: 2500, maxRuns: 10 });
     assert.deepStrictEqual(removed, [files[1], files[2]]);
     const left = (await fsp.readdir(folder.dir)).sort();
-    assert.deepStrictEqual(left, ['other.txt', 'run_1.events.jsonl', 'run_4.events.jsonl']);
+    assert.deepStrictEqual(left, ['other.txt', path.basename(files[0]), path.basename(files[3])].sort());
     assert.deepStrictEqual(await pruneLogFolder(folder.dir, new Set(), { maxBytes: 1e9, maxRuns: 1 }), [files[0]]);
   });
 
@@ -131,7 +131,9 @@ describe('pruneLogFolder', () => {
   it('names a file for every run id the panel accepts, the longest included', () => {
     const longest = `run_${'a'.repeat(200)}`;
     assert.ok(isRunId(longest));
-    assert.ok(logFilePath(folder.dir, longest)?.endsWith(`${longest}.events.jsonl`));
+    const named = logFilePath(folder.dir, longest, 'https://agents.example.com/a/long/prefix') as string;
+    assert.ok(named.startsWith(path.join(folder.dir, `${longest}.`)) && named.endsWith('.events.jsonl'));
+    assert.ok(Buffer.byteLength(path.basename(named)) < 255);
     assert.strictEqual(logFilePath(folder.dir, `${longest}a`), undefined);
   });
 });

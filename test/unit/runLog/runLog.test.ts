@@ -4,6 +4,7 @@ import * as assert from 'node:assert';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../../../src/api/logger';
+import { logFilePath } from '../../../src/runLog/logFolder';
 import { RunLog } from '../../../src/runLog/runLog';
 import { syntheticEvents, tempFolder } from './synthetic';
 
@@ -38,11 +39,11 @@ describe('RunLog', () => {
     a?.append(syntheticEvents(1, 10));
     await a?.page({ sequence: 0, direction: 'after', limit: 1, filter: {} });
     const b = await RunLog.open(folder.dir, 'run_b', { log, limits });
-    assert.ok(existsSync(path.join(folder.dir, 'run_a.events.jsonl')), 'the open log stays');
+    assert.ok(existsSync(logFilePath(folder.dir, 'run_a') as string), 'the open log stays');
     await a?.close();
     await b?.close();
     const c = await RunLog.open(folder.dir, 'run_c', { log, limits });
-    assert.ok(!existsSync(path.join(folder.dir, 'run_a.events.jsonl')), 'closed, it may go');
+    assert.ok(!existsSync(logFilePath(folder.dir, 'run_a') as string), 'closed, it may go');
     await c?.close();
   });
 
@@ -53,5 +54,18 @@ describe('RunLog', () => {
     assert.strictEqual(await log?.event(601), undefined);
     await log?.close();
     assert.strictEqual(log?.usable, false);
+  });
+
+  it('keeps one log per service: the same run id on another base URL does not read the first one', async () => {
+    const log = recordingLogger();
+    const first = await RunLog.open(folder.dir, 'run_same', { log, service: 'http://127.0.0.1:4010' });
+    first?.append(syntheticEvents(1, 5));
+    await first?.close();
+    const other = await RunLog.open(folder.dir, 'run_same', { log, service: 'https://agents.example.com/prefix' });
+    assert.strictEqual(other?.length, 0, "another service's events are not this run's");
+    await other?.close();
+    const again = await RunLog.open(folder.dir, 'run_same', { log, service: 'http://127.0.0.1:4010' });
+    assert.strictEqual(again?.length, 5, 'the first service finds its own log again');
+    await again?.close();
   });
 });

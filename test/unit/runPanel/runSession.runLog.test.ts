@@ -4,7 +4,7 @@
 // log the answers come from the bounded model.
 import * as assert from 'node:assert';
 import { promises as fsp, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { logFilePath } from '../../../src/runLog/logFolder';
 import { ApiClient } from '../../../src/api/client';
 import { RunEventSubscription } from '../../../src/api/events';
 import { describeError, isApiError } from '../../../src/api/errors';
@@ -120,7 +120,7 @@ describe('RunSession with the run log on disk', function () {
     const snapshot = [...first.posted].reverse().find((m) => m.type === 'reset');
     first.session.dispose();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const file = path.join(folder.dir, `${runId}.events.jsonl`);
+    const file = logFilePath(folder.dir, runId) as string;
     const size = (await fsp.stat(file)).size;
     // Restored with a snapshot at the end: nothing to read, the log is reused as it is.
     assert.ok(snapshot?.type === 'reset' && snapshot.snapshot.terminal);
