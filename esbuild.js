@@ -110,15 +110,17 @@ function copyLazyUndiciTo(dir) {
   }
 }
 
-/** Writes the extension bundle's metafile for `npx esbuild --analyze` (see BENCHMARKS.md). */
-const metafileWriter = {
-  name: 'metafile-writer',
-  setup(build) {
-    build.onEnd((result) => {
-      if (writeMetafile && result.metafile) fs.writeFileSync(path.join(outdir, 'meta-extension.json'), JSON.stringify(result.metafile));
-    });
-  },
-};
+/** Writes a bundle's metafile as <outdir>/meta-<name>.json for `npx esbuild --analyze` (see BENCHMARKS.md). */
+function metafileWriter(name) {
+  return {
+    name: `metafile-writer-${name}`,
+    setup(build) {
+      build.onEnd((result) => {
+        if (writeMetafile && result.metafile) fs.writeFileSync(path.join(outdir, `meta-${name}.json`), JSON.stringify(result.metafile));
+      });
+    },
+  };
+}
 
 const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'] };
 
@@ -131,11 +133,17 @@ async function main() {
       ...node,
       entryPoints: ['src/extension.ts'],
       outfile: path.join(outdir, 'extension.js'),
-      plugins: [...common.plugins, lazyUndiciFile, lazyUndici, metafileWriter],
+      plugins: [...common.plugins, lazyUndiciFile, lazyUndici, metafileWriter('extension')],
       metafile: writeMetafile,
       define: { 'process.env.EXTENSION_VERSION': JSON.stringify(require('./package.json').version) },
     }),
-    esbuild.context({ ...node, entryPoints: [UNDICI_ENTRY], outfile: path.join(outdir, UNDICI_FILE), plugins: [...common.plugins, lazyUndici] }),
+    esbuild.context({
+      ...node,
+      entryPoints: [UNDICI_ENTRY],
+      outfile: path.join(outdir, UNDICI_FILE),
+      plugins: [...common.plugins, lazyUndici, metafileWriter('undici')],
+      metafile: writeMetafile,
+    }),
     // Only what the guard above loads; a copy of the undici modules it shares is harmless there (never reached in practice).
     ...LAZY_UNDICI.filter((l) => !l.copy).map((lazy) =>
       esbuild.context({ ...node, entryPoints: [lazy.source], outfile: path.join(outdir, lazy.file) }),
