@@ -47,6 +47,34 @@ const LAZY_UNDICI = [
   { request: /^\.\.\/web\/fetch\/body\.js$/, file: 'undici-fetch-body.js', source: 'node_modules/undici/lib/web/fetch/body.js', copy: false },
 ];
 
+/** The guard module for a file beside the bundle: loads it, or says the install is incomplete. */
+function guardModule(file) {
+  return {
+    contents: [
+      'let loaded;',
+      `try { loaded = require('./lazy-file/${file}'); }`,
+      `catch (err) { throw new Error('The Agent Runtime extension is incomplete: dist/${file} is missing or broken (' + (err && err.message) + '). Reinstall the extension.'); }`,
+      'module.exports = loaded;',
+    ].join('\n'),
+    loader: 'js',
+  };
+}
+
+// undici as a whole (the slice of it src/api/network/undiciParts.ts gathers) is dist/undici.js,
+// loaded at the first request through src/api/network/undici.ts. Nothing else of src is in it,
+// so no module of ours exists twice; the test in test/unit/build checks that on the output.
+const UNDICI_FILE = 'undici.js';
+const UNDICI_ENTRY = 'src/api/network/undiciParts.ts';
+
+/** Resolves undici.ts's require('./undiciParts') to the guard for dist/undici.js (extension.js only). */
+const lazyUndiciFile = {
+  name: 'lazy-undici-file',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/undiciParts$/ }, (args) =>
+      (args.importer.endsWith(path.join('src', 'api', 'network', 'undici.ts')) ? { path: UNDICI_FILE, namespace: 'lazy-file' } : undefined));
+  },
+};
+
 /** Resolves the LAZY_UNDICI requests to a guard module that requires the file beside the bundle. */
 const lazyUndici = {
   name: 'lazy-undici',
@@ -55,15 +83,7 @@ const lazyUndici = {
       build.onResolve({ filter: lazy.request }, (args) => (args.importer.includes(`${path.sep}undici${path.sep}`) ? { path: lazy.file, namespace: 'lazy-file' } : undefined));
     }
     build.onResolve({ filter: /^\.\/lazy-file\// }, (args) => ({ path: `./${args.path.slice('./lazy-file/'.length)}`, external: true }));
-    build.onLoad({ filter: /.*/, namespace: 'lazy-file' }, (args) => ({
-      contents: [
-        'let loaded;',
-        `try { loaded = require('./lazy-file/${args.path}'); }`,
-        `catch (err) { throw new Error('The Agent Runtime extension is incomplete: dist/${args.path} is missing or broken (' + (err && err.message) + '). Reinstall the extension.'); }`,
-        'module.exports = loaded;',
-      ].join('\n'),
-      loader: 'js',
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-file' }, (args) => guardModule(args.path));
   },
 };
 
@@ -90,15 +110,17 @@ function copyLazyUndiciTo(dir) {
   }
 }
 
-/** Writes the extension bundle's metafile for `npx esbuild --analyze` (see BENCHMARKS.md). */
-const metafileWriter = {
-  name: 'metafile-writer',
-  setup(build) {
-    build.onEnd((result) => {
-      if (writeMetafile && result.metafile) fs.writeFileSync(path.join(outdir, 'meta-extension.json'), JSON.stringify(result.metafile));
-    });
-  },
-};
+/** Writes a bundle's metafile as <outdir>/meta-<name>.json for `npx esbuild --analyze` (see BENCHMARKS.md). */
+function metafileWriter(name) {
+  return {
+    name: `metafile-writer-${name}`,
+    setup(build) {
+      build.onEnd((result) => {
+        if (writeMetafile && result.metafile) fs.writeFileSync(path.join(outdir, `meta-${name}.json`), JSON.stringify(result.metafile));
+      });
+    },
+  };
+}
 
 const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'] };
 
@@ -111,9 +133,16 @@ async function main() {
       ...node,
       entryPoints: ['src/extension.ts'],
       outfile: path.join(outdir, 'extension.js'),
-      plugins: [...common.plugins, lazyUndici, metafileWriter],
+      plugins: [...common.plugins, lazyUndiciFile, lazyUndici, metafileWriter('extension')],
       metafile: writeMetafile,
       define: { 'process.env.EXTENSION_VERSION': JSON.stringify(require('./package.json').version) },
+    }),
+    esbuild.context({
+      ...node,
+      entryPoints: [UNDICI_ENTRY],
+      outfile: path.join(outdir, UNDICI_FILE),
+      plugins: [...common.plugins, lazyUndici, metafileWriter('undici')],
+      metafile: writeMetafile,
     }),
     // Only what the guard above loads; a copy of the undici modules it shares is harmless there (never reached in practice).
     ...LAZY_UNDICI.filter((l) => !l.copy).map((lazy) =>
@@ -144,4 +173,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { lazyUndici, copyLazyUndici: (dir) => copyLazyUndiciTo(dir) };
+module.exports = { lazyUndici, lazyUndiciFile, UNDICI_FILE, UNDICI_ENTRY, copyLazyUndici: (dir) => copyLazyUndiciTo(dir) };

@@ -14,11 +14,11 @@
 import type { Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
-import requestImpl from 'undici/lib/api/api-request';
 import { ApiError } from './errors';
 import { silentLogger, type Logger } from './logger';
 import { trustedCertificates } from './network/certificates';
 import { directDispatcher, proxyDispatcher, type TlsTrust } from './network/dispatchers';
+import { loadUndici } from './network/undici';
 import { describeProxy, proxyFailure } from './network/proxyErrors';
 import { resolveProxyRoute, type ProxyRoute } from './network/proxyRoute';
 import type { NetworkSettings } from './network/settings';
@@ -91,7 +91,7 @@ export class Transport {
     };
     let res: Dispatcher.ResponseData;
     try {
-      res = await requestImpl.call(this.dispatcherFor(route), options);
+      res = await loadUndici().request.call(this.dispatcherFor(route), options);
     } catch (err) {
       if (route.kind === 'proxy' && !req.signal?.aborted) throw proxyFailure(err, route.proxy, req.origin) ?? err;
       throw err;

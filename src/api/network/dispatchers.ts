@@ -7,11 +7,8 @@
 import type { Dispatcher, buildConnector } from 'undici';
 import type { LookupFunction } from 'node:net';
 import type { SecureContext } from 'node:tls';
-import AgentImpl from 'undici/lib/dispatcher/agent';
-import PoolImpl from 'undici/lib/dispatcher/pool';
-import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent';
-import connectImpl from 'undici/lib/api/api-connect';
 import type { ProxyEndpoint } from './proxyRoute';
+import { loadUndici } from './undici';
 
 export interface TlsTrust {
   /** For the service: TLS 1.3 minimum and the trusted CAs; absent: Node's roots, TLS 1.3 minimum. */
@@ -43,7 +40,7 @@ function serviceTls(trust: TlsTrust): buildConnector.BuildOptions {
 }
 
 export function directDispatcher(options: DispatcherOptions): Dispatcher {
-  return new AgentImpl({
+  return new (loadUndici().Agent)({
     connect: { timeout: options.timeoutMs, ...serviceTls(options.trust), ...(options.lookup ? { lookup: options.lookup } : {}) },
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
@@ -64,7 +61,8 @@ function proxyClientFactory(origin: URL, opts: object): Dispatcher {
       callback(...args);
     });
   };
-  const pool = new PoolImpl(origin, { ...opts, connect: marked });
+  const { Pool, connect: connectImpl } = loadUndici();
+  const pool = new Pool(origin, { ...opts, connect: marked });
   Object.defineProperty(pool, 'connect', {
     value: (connectOptions: Dispatcher.ConnectOptions) => connectImpl.call(pool, connectOptions),
   });
@@ -73,7 +71,7 @@ function proxyClientFactory(origin: URL, opts: object): Dispatcher {
 
 export function proxyDispatcher(proxy: ProxyEndpoint, strictSSL: boolean, options: DispatcherOptions): Dispatcher {
   const proxyContext = proxy.url.protocol === 'https:' ? options.trust.proxy?.() : undefined;
-  return new ProxyAgentImpl({
+  return new (loadUndici().ProxyAgent)({
     uri: proxy.url.href,
     ...(proxy.authorization ? { token: proxy.authorization } : {}),
     clientFactory: proxyClientFactory,

@@ -1,0 +1,127 @@
+// The production build's lazy files (esbuild.js): undici ships as dist/undici.js, loaded at the
+// first request and not when extension.js is required; no module is in both files (a second copy
+// of a module would be a second class or a second singleton); and a missing file says how to fix it.
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Plugin } from 'esbuild';
+import * as esbuild from 'esbuild';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+
+interface BuildScript {
+  lazyUndici: Plugin;
+  lazyUndiciFile: Plugin;
+  UNDICI_FILE: string;
+}
+
+interface Metafile {
+  inputs: Record<string, unknown>;
+}
+
+// A `vscode` module with every top-level name of the API as a deep stub (as in the bundle benchmark).
+const STUB = `
+const d = require('fs').readFileSync(${JSON.stringify(path.join(ROOT, 'node_modules', '@types', 'vscode', 'index.d.ts'))}, 'utf8');
+const names = new Set([...d.matchAll(/^\\s+export (?:namespace|class|enum|const|function|let) (\\w+)/gm)].map((m) => m[1]));
+const make = () => new Proxy(function () {}, { get: (t, k) => (k === Symbol.toPrimitive ? () => '' : k === 'prototype' ? {} : make()), apply: () => make(), construct: () => make() });
+module.exports = Object.fromEntries([...names].map((n) => [n, make()]));
+`;
+
+const UNDICI_LOADED = `Object.keys(require.cache).some((f) => path.basename(f) === 'undici.js')`;
+
+// Requires the bundle (vscode stubbed) and reports whether dist/undici.js came with it.
+const REQUIRE_EXTENSION = `
+const path = require('node:path');
+const Module = require('node:module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? process.env.VSCODE_STUB : resolve.call(this, request, ...rest); };
+const ext = require(process.env.BUNDLE);
+console.log(JSON.stringify({ activate: typeof ext.activate, undiciLoaded: ${UNDICI_LOADED} }));
+`;
+
+// Loads the probe (the API transport bundled as extension.js is) and sends one request to loopback.
+const REQUEST_THROUGH_PROBE = `
+const path = require('node:path');
+const http = require('node:http');
+const { Transport } = require(process.env.PROBE);
+(async () => {
+  const before = ${UNDICI_LOADED};
+  const server = http.createServer((req, res) => res.end('pong'));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const transport = new Transport({ timeoutMs: 10000 });
+  let result;
+  try {
+    const res = await transport.request({ origin: 'http://127.0.0.1:' + server.address().port, path: '/', method: 'GET', headers: {} });
+    let body = '';
+    for await (const chunk of res.body) body += Buffer.from(chunk).toString();
+    result = { status: res.status, body };
+  } catch (err) {
+    result = { error: String(err && err.message) };
+  }
+  await transport.destroy();
+  server.close();
+  console.log(JSON.stringify({ before, after: ${UNDICI_LOADED}, ...result }));
+})();
+`;
+
+function runNode(script: string, env: Record<string, string>): Record<string, unknown> {
+  const res = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  assert.equal(res.status, 0, res.stderr);
+  return JSON.parse(res.stdout.trim()) as Record<string, unknown>;
+}
+
+describe('lazy bundles (production build)', function () {
+  this.timeout(120_000);
+  let out: string;
+  let script: BuildScript;
+
+  before(async () => {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-bundles-'));
+    execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js'), '--production', '--metafile', `--outdir=${out}`], { cwd: ROOT, stdio: 'pipe' });
+    fs.writeFileSync(path.join(out, 'vscode-stub.js'), STUB);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js is a CommonJS script without types
+    script = require(path.join(ROOT, 'esbuild.js')) as BuildScript;
+    await esbuild.build({
+      entryPoints: [path.join(ROOT, 'src', 'api', 'transport.ts')],
+      outfile: path.join(out, 'probe.js'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      logLevel: 'silent',
+      plugins: [script.lazyUndiciFile, script.lazyUndici],
+    });
+  });
+
+  after(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  const inputsOf = (name: string) => Object.keys((JSON.parse(fs.readFileSync(path.join(out, `meta-${name}.json`), 'utf8')) as Metafile).inputs);
+
+  it('puts no module in both extension.js and undici.js, and no undici in extension.js', () => {
+    const main = inputsOf('extension');
+    const lazy = new Set(inputsOf('undici'));
+    assert.ok(main.some((f) => f.startsWith('src/')), 'the metafile lists the start bundle');
+    assert.ok([...lazy].some((f) => f.includes('node_modules/undici/')), 'undici.js holds undici');
+    assert.deepEqual(main.filter((f) => lazy.has(f)), []);
+    assert.deepEqual(main.filter((f) => f.includes('node_modules/undici/')), []);
+    assert.deepEqual([...lazy].filter((f) => f.startsWith('src/') && f !== 'src/api/network/undiciParts.ts'), []);
+  });
+
+  it('does not load undici.js when extension.js is required', () => {
+    const res = runNode(REQUIRE_EXTENSION, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js') });
+    assert.deepEqual(res, { activate: 'function', undiciLoaded: false });
+  });
+
+  it('loads undici.js beside the bundle at the first request, which then succeeds', () => {
+    const res = runNode(REQUEST_THROUGH_PROBE, { PROBE: path.join(out, 'probe.js') });
+    assert.deepEqual(res, { before: false, after: true, status: 200, body: 'pong' });
+  });
+
+  it('says the extension is incomplete when undici.js is missing', () => {
+    fs.rmSync(path.join(out, script.UNDICI_FILE));
+    const res = runNode(REQUEST_THROUGH_PROBE, { PROBE: path.join(out, 'probe.js') });
+    assert.equal(res.status, undefined);
+    assert.match(String(res.error), /The Agent Runtime extension is incomplete: dist\/undici\.js is missing or broken .*Reinstall the extension\./s);
+  });
+});
