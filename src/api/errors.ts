@@ -1,5 +1,7 @@
 // The one error class of the API layer, its kinds, and the sentence a user sees for any error.
 // Deeper code throws ApiError; the edge (a command handler) turns it into a message.
+import { untranslated } from '../common/translate';
+import { apiDetailText } from './apiDetailText';
 import { escapeControls } from './logger';
 
 /** Every kind, so the editor's translated sentences can be checked to cover each one. */
@@ -157,6 +159,11 @@ export interface ResponseErrorInit {
 }
 
 /** The ApiError for a non-2xx response, from the assumed JSON error body or any other body. */
+/** An error's English message from its detail: the wording lives once, in apiDetailText. */
+export function said(detail: ApiDetail, stop = true): string {
+  return apiDetailText(untranslated, detail) + (stop ? '.' : '');
+}
+
 export function errorFromResponse(init: ResponseErrorInit): ApiError {
   const { status, requestId, retryAfterMs, secret } = init;
   let code: string | undefined;
@@ -199,8 +206,8 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   let kind = kindForStatus(status);
   if (init.assumedEndpoint && (status === 405 || (status === 404 && !(isApiShape && /not[_ ]?found|no[_ ]?such|missing/i.test(`${code ?? ''} ${type ?? ''}`))))) {
     kind = 'not_supported';
-    message = `This server does not offer ${init.method} ${init.path} (it answered ${statusLabel(status)}).`;
     detail = { id: 'notOffered', args: [safe(init.method), safe(init.path), statusLabel(status)] };
+    message = said(detail);
   }
   return new ApiError({ kind, status, code, type, param, limit, approval, message, requestId, retryAfterMs, detail });
 }
@@ -233,17 +240,21 @@ export function isTlsFailure(err: ApiError): boolean {
 
 /** What a failed TLS handshake with the service means, and the fix, in one sentence. */
 function certificateError(code: string, where: string, cause: Error | undefined): ApiError {
-  const error = (message: string, detail: ApiDetail) => new ApiError({ kind: 'connection', code, message, detail, cause });
+  const error = (detail: ApiDetail) => new ApiError({ kind: 'connection', code, message: said(detail, false), detail, cause });
   if (/PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|WRONG_VERSION/i.test(code)) {
-    return error(`Secure connection to ${where} failed: the server does not offer TLS 1.3, which is required`, { id: 'tlsVersion', args: [where] });
+    return error({ id: 'tlsVersion', args: [where] });
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
-    return error(`The certificate of ${where} is not valid now (${code}); check this computer's clock, or ask the service's administrator to renew it`, { id: 'certNotValidNow', args: [where, code] });
+    return error({ id: 'certNotValidNow', args: [where, code] });
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code.startsWith('HOSTNAME_')) {
-    return error(`The certificate of ${where} is for another host name (${code}); use the address the certificate names in agentRuntime.baseUrl`, { id: 'certWrongHost', args: [where, code] });
+    return error({ id: 'certWrongHost', args: [where, code] });
   }
-  return error(`The certificate of ${where} is not trusted (${code}; issued by a private CA or a TLS-inspecting proxy?); add that CA to the file NODE_EXTRA_CA_CERTS names, or to the system store with http.systemCertificates on`, { id: 'certUntrusted', args: [where, code] });
+  return error({ id: 'certUntrusted', args: [where, code] });
+}
+
+function transportError(kind: 'timeout' | 'connection', code: string, detail: ApiDetail, cause: Error | undefined): ApiError {
+  return new ApiError({ kind, code, message: said(detail), detail, cause });
 }
 
 /** The ApiError for a request that got no usable answer: refused, reset, timed out, cancelled. */
@@ -254,29 +265,30 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext): Ap
   const name = err instanceof Error ? err.name : '';
   const where = ctx.origin;
   if (ctx.callerAborted || code === 'UND_ERR_ABORTED' || name === 'AbortError') {
-    return new ApiError({ kind: 'aborted', message: 'The request was cancelled.', detail: { id: 'cancelled', args: [] }, cause });
+    const detail: ApiDetail = { id: 'cancelled', args: [] };
+    return new ApiError({ kind: 'aborted', message: said(detail), detail, cause });
   }
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
-      return new ApiError({ kind: 'timeout', code, message: `Connecting to ${where} timed out.`, detail: { id: 'connectTimeout', args: [where] }, cause });
+      return transportError('timeout', code, { id: 'connectTimeout', args: [where] }, cause);
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return new ApiError({ kind: 'timeout', code, message: `${where} did not answer in time.`, detail: { id: 'answerTimeout', args: [where] }, cause });
+      return transportError('timeout', code, { id: 'answerTimeout', args: [where] }, cause);
     case 'UND_ERR_BODY_TIMEOUT':
-      return new ApiError({ kind: 'timeout', code, message: `${where} stopped sending in the middle of a response.`, detail: { id: 'bodyTimeout', args: [where] }, cause });
+      return transportError('timeout', code, { id: 'bodyTimeout', args: [where] }, cause);
     case 'ECONNREFUSED':
-      return new ApiError({ kind: 'connection', code, message: `Could not connect to ${where} (connection refused).`, detail: { id: 'refused', args: [where] }, cause });
+      return transportError('connection', code, { id: 'refused', args: [where] }, cause);
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new ApiError({ kind: 'connection', code, message: `Could not find the host of ${where} (DNS lookup failed).`, detail: { id: 'dnsFailed', args: [where] }, cause });
+      return transportError('connection', code, { id: 'dnsFailed', args: [where] }, cause);
     case 'ECONNRESET':
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
-      return new ApiError({ kind: 'connection', code, message: `The connection to ${where} was closed before the answer was complete.`, detail: { id: 'closedEarly', args: [where] }, cause });
+      return transportError('connection', code, { id: 'closedEarly', args: [where] }, cause);
     case 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH':
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
-      return new ApiError({ kind: 'connection', code, message: `The transfer with ${where} ended early (length mismatch).`, detail: { id: 'lengthMismatch', args: [where] }, cause });
+      return transportError('connection', code, { id: 'lengthMismatch', args: [where] }, cause);
     case 'UND_ERR_DESTROYED':
       return new ApiError({ kind: 'aborted', code, message: 'The request was cancelled because the client was closed.', cause });
   }
@@ -284,13 +296,8 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext): Ap
     return certificateError(code, where, cause);
   }
   const reason = redact(cause ? cause.message : String(err), ctx.secret);
-  return new ApiError({
-    kind: 'connection',
-    code: typeof code === 'string' ? code : undefined,
-    message: `Request to ${where} failed: ${reason}`,
-    detail: { id: 'requestFailed', args: [where, reason] },
-    cause,
-  });
+  const detail: ApiDetail = { id: 'requestFailed', args: [where, reason] };
+  return new ApiError({ kind: 'connection', code: typeof code === 'string' ? code : undefined, message: said(detail, false), detail, cause });
 }
 
 export { describeError, errorSentence, errorSentenceParts, type ErrorSentenceParts, type SteeringConflict } from './errorSentences';

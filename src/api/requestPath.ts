@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { backoffDelay, parseRetryAfter, sleep, type BackoffPolicy } from './backoff';
 import { readLimited } from './download';
-import { ApiError, errorFromResponse, errorFromTransport, isApiError, isTlsFailure } from './errors';
+import { ApiError, errorFromResponse, errorFromTransport, isApiError, isTlsFailure, said, type ApiDetail } from './errors';
 import type { Logger } from './logger';
 import type { ResponseHeaders, Transport, TransportResponse } from './transport';
 
@@ -179,9 +179,13 @@ export class RequestPath {
     try {
       key = await this.o.getApiKey();
     } catch {
-      throw new ApiError({ kind: 'authentication', code: 'api_key_unavailable', message: 'The API key could not be read', detail: { id: 'apiKeyUnavailable', args: [] } });
+      const detail: ApiDetail = { id: 'apiKeyUnavailable', args: [] };
+      throw new ApiError({ kind: 'authentication', code: 'api_key_unavailable', message: said(detail, false), detail });
     }
-    if (!key) throw new ApiError({ kind: 'authentication', code: 'missing_api_key', message: 'No API key is set', detail: { id: 'missingApiKey', args: [] } });
+    if (!key) {
+      const detail: ApiDetail = { id: 'missingApiKey', args: [] };
+      throw new ApiError({ kind: 'authentication', code: 'missing_api_key', message: said(detail, false), detail });
+    }
     return key;
   }
 
