@@ -65,6 +65,12 @@ export interface LogWindow {
   newAway: number;
   /** Events passing the filter in the whole log, as the host last counted them. */
   total?: number;
+  /**
+   * The lowest sequence the host's pages reached above the first row. A filter the host cannot
+   * apply (OTHER_KINDS) gets whole pages with none passing: paging on from here, not from the
+   * first row, is what moves the way up past them.
+   */
+  scannedFrom?: number;
 }
 
 export interface TimelineState {
@@ -209,6 +215,7 @@ export function rebuildAtEnd(state: TimelineState): void {
   const rows: Row[] = [];
   for (const event of snapshot.recent) if (passes(state, event)) placeRow(rows, rowFor(state, event));
   setRows(state, rows);
+  state.window.scannedFrom = snapshot.recent.length > 0 ? snapshot.recent[0].data.sequence : undefined;
   state.window.hasBefore = snapshot.eventsOmitted > 0;
   state.window.hasAfter = false;
   state.window.newAway = 0;
@@ -235,8 +242,11 @@ export function applyPage(
     const first = firstSequence(state);
     const added = page.events.filter((e) => fresh(e) && e.data.sequence < first && !have.has(e.data.sequence)).map((e) => rowFor(state, e));
     setRows(state, [...added, ...state.rows]);
-    // A page that brought nothing new ends the way up (a host that does not move cannot loop us).
-    state.window.hasBefore = page.before && added.length > 0;
+    const reached = lowestSequence(page.events);
+    if (reached < first) state.window.scannedFrom = reached;
+    // A page that reached no further up ends the way up (a host that does not move cannot loop us);
+    // one that did goes on even when none of its events pass the filter.
+    state.window.hasBefore = page.before && reached < first;
     if (state.rows.length > MAX_WINDOW_ROWS) {
       state.rows.length = MAX_WINDOW_ROWS;
       leaveLiveEnd(state);
@@ -252,6 +262,7 @@ export function applyPage(
     return { addedTop: 0, removedTop: trimStart(state) };
   }
   setRows(state, page.events.filter(fresh).map((e) => rowFor(state, e)));
+  state.window.scannedFrom = page.events.length > 0 ? lowestSequence(page.events) : undefined;
   state.window.hasBefore = page.before;
   if (!page.after) catchUp(state);
   else leaveLiveEnd(state);
@@ -275,8 +286,9 @@ function catchUp(state: TimelineState): void {
   state.window.newAway = 0;
 }
 
+/** Where the window reaches up to: its first row, or further where the pages above it held no row. */
 export function firstSequence(state: TimelineState): number {
-  let first = Number.POSITIVE_INFINITY;
+  let first = state.window.scannedFrom ?? Number.POSITIVE_INFINITY;
   // Rows are in sequence order but for children placed under an earlier step: the first few decide.
   for (let i = 0; i < Math.min(state.rows.length, 64); i++) if (state.rows[i].sequence > 0) first = Math.min(first, state.rows[i].sequence);
   return Number.isFinite(first) ? first : state.model.lastSequence + 1;
@@ -298,8 +310,15 @@ function trimStart(state: TimelineState): number {
   if (state.rows.length <= MAX_WINDOW_ROWS) return 0;
   const drop = state.rows.length - Math.floor((MAX_WINDOW_ROWS * 3) / 4);
   state.rows.splice(0, drop);
+  state.window.scannedFrom = undefined;
   state.window.hasBefore = true;
   return drop;
+}
+
+function lowestSequence(events: readonly WireEvent[]): number {
+  let lowest = Number.POSITIVE_INFINITY;
+  for (const e of events) if (Number.isSafeInteger(e.data?.sequence)) lowest = Math.min(lowest, e.data.sequence);
+  return lowest;
 }
 
 function noteTool(state: TimelineState, event: WireEvent): void {
