@@ -25,7 +25,8 @@ import {
   type Filter,
   type Row,
 } from './reducer';
-import { applyStrings, createLayout, updateArtifacts, updateEmpty, updateHeader, updateSummary } from './render';
+import { applyStrings, createLayout } from './layout';
+import { updateArtifacts, updateEmpty, updateHeader, updateSummary } from './render';
 import { ROW_HEIGHT, createRowElement, fillRaw, fillRow } from './renderRows';
 import { createSteeringUi, updateSteering } from './steeringUi';
 import { VirtualList } from './virtualList';
