@@ -4,7 +4,6 @@
 import type { UiStrings } from '../runPanel/protocol';
 import { codicon, el, iconButton, setButtonLabel, setText } from './dom';
 
-
 export interface Layout {
   root: HTMLElement;
   statusIcon: HTMLElement;

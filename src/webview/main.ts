@@ -2,7 +2,7 @@
 // window onto the run's log (paged in from the host as the user scrolls, jumps or filters),
 // draws at most once a frame, follows the newest event while the user is at the bottom, and
 // persists what a restored panel needs. It makes no network request and never sees the API key.
-import type { HostMessage, PersistedState, WebviewMessage } from '../runPanel/protocol';
+import type { HostMessage, PersistedState } from '../runPanel/protocol';
 import { Announcer } from './announcer';
 import { FindState } from './findBar';
 import { setButtonLabel, setText } from './dom';
@@ -30,14 +30,10 @@ import { updateArtifacts, updateEmpty, updateHeader, updateSummary } from './ren
 import { ROW_HEIGHT, createRowElement, fillRaw, fillRow } from './renderRows';
 import { createSteeringUi, updateSteering } from './steeringUi';
 import { VirtualList } from './virtualList';
-
-interface VsCodeApi {
-  postMessage(message: WebviewMessage): void;
-  getState(): unknown;
-  setState(state: PersistedState): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
+import { vscodeApi } from './vscodeApi';
+import { wireControls } from './controls';
+import { wireFindControls } from './findControls';
+import { wireTimelineKeys } from './timelineKeys';
 
 /**
  * Redraws of the rows are spaced at least this far apart: while a fast run streams, every draw
@@ -68,7 +64,7 @@ interface PendingPage {
 }
 
 function start(): void {
-  const vscode = acquireVsCodeApi();
+  const vscode = vscodeApi();
   const saved = vscode.getState() as Partial<PersistedState> | undefined;
   const state = initialState(typeof saved?.runId === 'string' ? saved.runId : '');
   state.filter = fromLogFilter(saved?.filter);
@@ -455,106 +451,29 @@ function start(): void {
 
   // ---- controls ----
 
-  layout.copyRunId.addEventListener('click', () => vscode.postMessage({ type: 'copy', text: state.runId, what: 'runId' }));
-  layout.retry.addEventListener('click', () => vscode.postMessage({ type: 'retry' }));
-  // After the end of the run, Retry lists the artifacts again.
-  layout.artifactsRetry.addEventListener('click', () => vscode.postMessage({ type: 'retry' }));
-  layout.signIn.addEventListener('click', () => vscode.postMessage({ type: 'signIn' }));
-  layout.rawCopy.addEventListener('click', (event) => {
-    event.stopPropagation();
-    if (!expanded?.raw) return;
-    // A cut event is copied whole: the host reads it again from the server's log.
-    if (expanded.raw.truncatedBytes !== undefined) vscode.postMessage({ type: 'copyEvent', sequence: expanded.sequence });
-    else vscode.postMessage({ type: 'copy', text: JSON.stringify(expanded.raw.data, null, 2), what: 'json' });
+  wireControls(layout, steering, {
+    vscode,
+    runId: () => state.runId,
+    expanded: () => expanded,
+    jumpToNewest,
+    outlineShown: () => outline.list.render(true),
   });
-  layout.rawOpen.addEventListener('click', (event) => {
-    event.stopPropagation();
-    if (expanded?.raw) vscode.postMessage({ type: 'openEvent', sequence: expanded.sequence });
-  });
-  layout.exportMarkdown.addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'markdown' }));
-  layout.exportJsonl.addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'jsonl' }));
-  layout.openTranscript.addEventListener('click', () => vscode.postMessage({ type: 'openTranscript' }));
-  layout.outlineToggle.addEventListener('click', () => {
-    layout.outline.hidden = !layout.outline.hidden;
-    layout.outlineToggle.setAttribute('aria-expanded', String(!layout.outline.hidden));
-    if (!layout.outline.hidden) outline.list.render(true);
-  });
-  steering.cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
-  steering.resume.addEventListener('click', () => vscode.postMessage({ type: 'resume' }));
-  steering.review.addEventListener('click', () => vscode.postMessage({ type: 'review' }));
-  steering.fork.addEventListener('click', (event) => {
-    event.stopPropagation();
-    if (expanded) vscode.postMessage({ type: 'fork', sequence: expanded.sequence });
-  });
-  const decide = (decision: 'approve' | 'deny') => {
-    const approvalId = steering.card.dataset.approvalId;
-    if (approvalId) vscode.postMessage({ type: 'decide', approvalId, decision });
-  };
-  steering.approve.addEventListener('click', (event) => {
-    event.stopPropagation();
-    decide('approve');
-  });
-  steering.deny.addEventListener('click', (event) => {
-    event.stopPropagation();
-    decide('deny');
-  });
-  layout.jump.addEventListener('click', jumpToNewest);
-
-  const rowElement = (target: EventTarget | null) => (target instanceof Element ? target.closest<HTMLElement>('.row') : null);
-  const activate = (target: EventTarget | null) => {
-    const element = rowElement(target);
-    if (!element) return;
-    const row = items[Number(element.dataset.index)];
-    if (!row) return;
-    if (row.kind === 'omitted') {
-      if (!loading('before')) requestPage('before', firstSequence(state), 'scroll');
-      return;
-    }
-    if (row.kind === 'later') {
-      if (!loading('after')) requestPage('after', lastSequence(state), 'scroll');
-      return;
-    }
-    if (!row.raw) return;
-    expanded = expanded === row ? undefined : row;
-    schedule({ rows: true, reset: true });
-  };
-  layout.timeline.addEventListener('click', (event) => {
-    if (event.target instanceof Element && event.target.closest('#raw-detail, #approval-card')) return;
-    activate(event.target);
-  });
-  layout.timeline.addEventListener('keydown', (event) => {
-    if (event.target instanceof Element && event.target.closest('#raw-detail, #approval-card')) return;
-    const current = rowElement(event.target) ? Number(rowElement(event.target)?.dataset.index) : -1;
-    if ((event.ctrlKey || event.metaKey) && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
-      // Ctrl+Up / Ctrl+Down: the previous / next step's row.
-      event.preventDefault();
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      for (let i = current + step; i >= 0 && i < items.length; i += step) {
-        if (items[i].kind === 'step') {
-          focusIndex(i);
-          return;
-        }
+  wireTimelineKeys(layout.timeline, {
+    items: () => items,
+    focusIndex,
+    activate: (row) => {
+      if (row.kind === 'omitted') {
+        if (!loading('before')) requestPage('before', firstSequence(state), 'scroll');
+        return;
       }
-      focusIndex(step > 0 ? items.length - 1 : 0);
-      return;
-    }
-    const moves: Record<string, (i: number) => number> = {
-      ArrowDown: (i) => i + 1,
-      ArrowUp: (i) => i - 1,
-      Home: () => 0,
-      End: () => items.length - 1,
-      PageDown: (i) => i + 20,
-      PageUp: (i) => i - 20,
-    };
-    const move = moves[event.key];
-    if (move) {
-      event.preventDefault();
-      focusIndex(move(current));
-      return;
-    }
-    if (event.key !== 'Enter' && event.key !== ' ') return;
-    event.preventDefault();
-    activate(event.target);
+      if (row.kind === 'later') {
+        if (!loading('after')) requestPage('after', lastSequence(state), 'scroll');
+        return;
+      }
+      if (!row.raw) return;
+      expanded = expanded === row ? undefined : row;
+      schedule({ rows: true, reset: true });
+    },
   });
 
   function focusIndex(index: number): void {
@@ -569,70 +488,20 @@ function start(): void {
     loadAtEdges();
   }
 
-  layout.artifactsList.addEventListener('click', (event) => {
-    const button = event.target instanceof Element ? event.target.closest<HTMLElement>('button[data-action]') : null;
-    const artifactId = button?.closest<HTMLElement>('[data-artifact-id]')?.dataset.artifactId;
-    if (!button || artifactId === undefined) return;
-    vscode.postMessage({ type: button.dataset.action === 'saveArtifact' ? 'saveArtifact' : 'openArtifact', artifactId });
-  });
-
   for (const select of [layout.kindFilter, layout.toolFilter, layout.stepFilter, layout.statusFilter]) select.addEventListener('change', applyFilter);
 
-  // Typing searches after a pause; Enter / Shift+Enter step through the matches, Escape closes.
-  let searchTimer: ReturnType<typeof setTimeout> | undefined;
-  layout.search.addEventListener('input', () => {
-    if (searchTimer !== undefined) clearTimeout(searchTimer);
-    searchTimer = setTimeout(() => startFind('next', false), 200);
-  });
-  layout.search.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      if (searchTimer !== undefined) clearTimeout(searchTimer);
-      startFind(event.shiftKey ? 'prev' : 'next', layout.search.value === find.text);
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      layout.search.value = '';
+  wireFindControls(layout, {
+    findText: () => find.text,
+    startFind,
+    clearFind: () => {
       find.clear();
       vscode.postMessage({ type: 'stopFind' });
       list.render(true);
       setText(layout.findStatus, '');
       schedulePersist();
-      layout.timeline.focus();
-    }
-  });
-  layout.findNext.addEventListener('click', () => startFind('next', true));
-  layout.findPrev.addEventListener('click', () => startFind('prev', true));
-  layout.gotoInput.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') {
-      layout.gotoInput.value = '';
-      layout.timeline.focus();
-      return;
-    }
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    const text = layout.gotoInput.value.trim().replace(/^#/, '');
-    const sequence = /^\d+$/.test(text) ? Number(text) : NaN;
-    const valid = Number.isSafeInteger(sequence) && sequence > 0;
-    // Never a silent no-op: the find bar's status (a live region) says what the box wants.
-    layout.gotoInput.setAttribute('aria-invalid', String(!valid));
-    if (valid) goTo(sequence, false);
-    else setText(layout.findStatus, state.strings.gotoInvalid);
-  });
-  // Keys anywhere in the panel: Ctrl+F the find bar, F3 / Shift+F3 the matches, Ctrl+G go to.
-  document.addEventListener('keydown', (event) => {
-    const mod = event.ctrlKey || event.metaKey;
-    if (mod && !event.altKey && event.key.toLowerCase() === 'f') {
-      event.preventDefault();
-      layout.search.focus();
-      layout.search.select();
-    } else if (mod && !event.altKey && event.key.toLowerCase() === 'g') {
-      event.preventDefault();
-      layout.gotoInput.focus();
-      layout.gotoInput.select();
-    } else if (event.key === 'F3') {
-      event.preventDefault();
-      startFind(event.shiftKey ? 'prev' : 'next', true);
-    }
+    },
+    goTo: (sequence) => goTo(sequence, false),
+    gotoInvalid: () => setText(layout.findStatus, state.strings.gotoInvalid),
   });
 
   // Live figures: elapsed times and the reconnect countdown.
