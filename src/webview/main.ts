@@ -20,7 +20,6 @@ import {
   setFilter,
   toLogFilter,
   OTHER_KINDS,
-  PAGE_EVENTS,
   type Change,
   type Filter,
   type Row,
@@ -30,38 +29,21 @@ import { updateArtifacts, updateEmpty, updateHeader, updateSummary } from './ren
 import { ROW_HEIGHT, createRowElement, fillRaw, fillRow } from './renderRows';
 import { createSteeringUi, updateSteering } from './steeringUi';
 import { VirtualList } from './virtualList';
+import { DrawScheduler } from './drawScheduler';
+import { PageRequests, type PendingPage, type Purpose } from './pageRequests';
 import { vscodeApi } from './vscodeApi';
 import { wireControls } from './controls';
 import { wireFindControls } from './findControls';
 import { wireTimelineKeys } from './timelineKeys';
 
-/**
- * Redraws of the rows are spaced at least this far apart: while a fast run streams, every draw
- * reflows all visible rows (new text), and 20 a second reads as live.
- */
-const MIN_DRAW_INTERVAL_MS = 50;
 /** Persisting is throttled; the snapshot saved is small (a restored panel resumes from it). */
 const PERSIST_EVERY_MS = 1000;
 const PERSIST_LIMITS = { recent: 200, steps: 300 };
 const HOST_MESSAGE_TYPES = new Set<unknown>(['reset', 'events', 'info', 'connection', 'artifacts', 'page', 'found', 'reveal'] satisfies HostMessage['type'][]);
 /** A page is asked for when the view comes this many rows from the window's edge. */
 const EDGE_ROWS = 40;
-/** An unanswered page request (a host without the whole log) is forgotten after this long. */
-const PAGE_TIMEOUT_MS = 15_000;
 /** How long a row a jump landed on stays highlighted. */
 const FLASH_MS = 1500;
-
-type Purpose = 'scroll' | 'jump' | 'end';
-
-interface PendingPage {
-  direction: 'before' | 'after' | 'around';
-  purpose: Purpose;
-  /** For a jump: the sequence to show, and whether to move the focus to it. */
-  target?: number;
-  focus?: boolean;
-  /** The filter generation it was asked under (answers to an older filter are dropped). */
-  generation: number;
-}
 
 function start(): void {
   const vscode = vscodeApi();
@@ -82,15 +64,11 @@ function start(): void {
   let flash: number | undefined;
   let flashTimer: ReturnType<typeof setTimeout> | undefined;
   let reconnectDeadline: number | undefined;
-  let pending: Change = { rows: false, header: false, artifacts: false, reset: false, appendedOnly: true };
-  let frame = 0;
-  let drawTimer: ReturnType<typeof setTimeout> | undefined;
-  let lastDraw = 0;
   let persistTimer: ReturnType<typeof setTimeout> | undefined;
   let lastPersist = 0;
-  let nextRequestId = 1;
   let generation = 0;
-  const pages = new Map<number, PendingPage>();
+  const pages = new PageRequests(vscode);
+  const drawer = new DrawScheduler(draw);
   /** What the list shows: the window's rows between the "earlier" and "later" rows. */
   let items: Row[] = [];
   let cardKey = '';
@@ -149,31 +127,10 @@ function start(): void {
   }
 
   function schedule(change: Partial<Change>): void {
-    pending = {
-      rows: pending.rows || !!change.rows,
-      header: pending.header || !!change.header,
-      artifacts: pending.artifacts || !!change.artifacts,
-      reset: pending.reset || !!change.reset,
-      appendedOnly: pending.appendedOnly && change.appendedOnly !== false,
-    };
-    if (frame !== 0 || drawTimer !== undefined) return;
-    const wait = lastDraw + MIN_DRAW_INTERVAL_MS - performance.now();
-    // User actions (filter, expand) draw at once; streamed events wait for the interval.
-    if (wait <= 0 || change.reset) {
-      frame = requestAnimationFrame(draw);
-    } else {
-      drawTimer = setTimeout(() => {
-        drawTimer = undefined;
-        frame = requestAnimationFrame(draw);
-      }, wait);
-    }
+    drawer.schedule(change);
   }
 
-  function draw(): void {
-    frame = 0;
-    lastDraw = performance.now();
-    const change = pending;
-    pending = { rows: false, header: false, artifacts: false, reset: false, appendedOnly: true };
+  function draw(change: Change): void {
     const now = Date.now();
     if (change.reset) applyStrings(layout, state.strings);
     if (change.header || change.rows) {
@@ -243,16 +200,11 @@ function start(): void {
   // ---- the window: pages from the host ----
 
   function loading(direction: PendingPage['direction']): boolean {
-    for (const p of pages.values()) if (p.direction === direction || p.direction === 'around' || p.purpose === 'end') return true;
-    return false;
+    return pages.loading(direction);
   }
 
   function requestPage(direction: PendingPage['direction'], sequence: number, purpose: Purpose, target?: number, focus?: boolean): void {
-    const requestId = nextRequestId++;
-    pages.set(requestId, { direction, purpose, target, focus, generation });
-    vscode.postMessage({ type: 'page', requestId, sequence: Math.max(0, sequence), direction, limit: PAGE_EVENTS, filter: toLogFilter(state.filter) });
-    // A host that keeps no log never answers: the request is forgotten, and may be asked again.
-    setTimeout(() => pages.delete(requestId), PAGE_TIMEOUT_MS);
+    pages.request({ direction, purpose, target, focus, generation }, sequence, toLogFilter(state.filter));
   }
 
   /** Near an edge of the window with more beyond it: ask for the next page that way. */
@@ -268,9 +220,8 @@ function start(): void {
   }
 
   function onPage(message: Extract<HostMessage, { type: 'page' }>): void {
-    const request = pages.get(message.requestId);
+    const request = pages.take(message.requestId);
     if (!request) return;
-    pages.delete(message.requestId);
     if (request.generation !== generation) return;
     const focused = focusedSequence();
     const direction = request.purpose === 'end' ? 'around' : request.direction;
