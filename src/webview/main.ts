@@ -19,26 +19,25 @@ import {
   reduce,
   setFilter,
   toLogFilter,
-  OTHER_KINDS,
   type Change,
   type Filter,
   type Row,
 } from './reducer';
 import { applyStrings, createLayout } from './layout';
 import { updateArtifacts, updateEmpty, updateHeader, updateSummary } from './render';
-import { ROW_HEIGHT, createRowElement, fillRaw, fillRow } from './renderRows';
+import { ROW_HEIGHT, createRowElement, fillRow } from './renderRows';
 import { createSteeringUi, updateSteering } from './steeringUi';
 import { VirtualList } from './virtualList';
+import { DetailPlacement } from './detailPlacement';
 import { DrawScheduler } from './drawScheduler';
+import { Persistence } from './persistence';
+import { rowPosition, windowItems } from './windowItems';
 import { PageRequests, type PendingPage, type Purpose } from './pageRequests';
 import { vscodeApi } from './vscodeApi';
 import { wireControls } from './controls';
 import { wireFindControls } from './findControls';
 import { wireTimelineKeys } from './timelineKeys';
 
-/** Persisting is throttled; the snapshot saved is small (a restored panel resumes from it). */
-const PERSIST_EVERY_MS = 1000;
-const PERSIST_LIMITS = { recent: 200, steps: 300 };
 const HOST_MESSAGE_TYPES = new Set<unknown>(['reset', 'events', 'info', 'connection', 'artifacts', 'page', 'found', 'reveal'] satisfies HostMessage['type'][]);
 /** A page is asked for when the view comes this many rows from the window's edge. */
 const EDGE_ROWS = 40;
@@ -64,15 +63,12 @@ function start(): void {
   let flash: number | undefined;
   let flashTimer: ReturnType<typeof setTimeout> | undefined;
   let reconnectDeadline: number | undefined;
-  let persistTimer: ReturnType<typeof setTimeout> | undefined;
-  let lastPersist = 0;
   let generation = 0;
   const pages = new PageRequests(vscode);
   const drawer = new DrawScheduler(draw);
+  const persistence = new Persistence(vscode, state, () => layout.search.value);
   /** What the list shows: the window's rows between the "earlier" and "later" rows. */
   let items: Row[] = [];
-  let cardKey = '';
-  let cardHeight = 0;
 
   const list = new VirtualList<Row>({
     container: layout.timeline,
@@ -96,34 +92,15 @@ function start(): void {
     position: (row, index) => position(row, index),
   });
 
+  const details = new DetailPlacement(layout, steering, list);
   const outline = createOutline(layout.outlineList, () => state.strings, (step) => goTo(step.startSequence, false));
 
-  /** The row's place in the whole log (or the filtered log) for assistive technology. */
   function position(row: Row, index: number): { posinset: number; setsize: number } {
-    const w = state.window;
-    const local = state.filter.kind === OTHER_KINDS;
-    if (!isFiltered(state.filter)) {
-      const setsize = Math.max(state.model.lastSequence, state.model.totalEvents, w.total ?? 0);
-      if (row.sequence > 0) return { posinset: row.sequence, setsize };
-      const next = row.kind === 'omitted' ? Math.max(1, firstSequence(state) - 1) : Math.min(setsize, lastSequence(state) + 1);
-      return { posinset: next, setsize };
-    }
-    const offset = items[0]?.kind === 'omitted' ? 1 : 0;
-    const rowIndex = Math.max(0, index - offset);
-    if (!local && w.total !== undefined && !w.hasBefore) return { posinset: rowIndex + 1, setsize: w.total };
-    if (!local && w.total !== undefined && !w.hasAfter) return { posinset: Math.max(1, w.total - (state.rows.length - rowIndex) + 1), setsize: w.total };
-    // Where the window sits in the filtered log is not known: the size is said to be unknown.
-    return { posinset: rowIndex + 1, setsize: -1 };
+    return rowPosition(state, items, row, index);
   }
 
   function rebuildItems(): void {
-    const w = state.window;
-    const before: Row[] = [];
-    if (w.hasBefore) {
-      const count = !isFiltered(state.filter) && !w.hasAfter ? state.model.totalEvents - state.rows.length : undefined;
-      before.push({ kind: 'omitted', sequence: 0, event: '', depth: 0, count });
-    }
-    items = w.hasAfter ? [...before, ...state.rows, { kind: 'later', sequence: 0, event: '', depth: 0 }] : before.length ? [...before, ...state.rows] : state.rows;
+    items = windowItems(state);
   }
 
   function schedule(change: Partial<Change>): void {
@@ -158,31 +135,7 @@ function start(): void {
   }
 
   function placeDetails(): void {
-    const rawIndex = expanded ? items.indexOf(expanded) : -1;
-    if (rawIndex < 0) list.setDetail(-1, undefined, 0, 'raw');
-    else list.setDetail(rawIndex, layout.raw, fillRaw(layout, items[rawIndex], state.strings), 'raw');
-    // The approval card sits in the timeline at the step that asked: under the request's row,
-    // else under its step's row; not in the window, it is not shown (the notification and the
-    // Needs You list carry it).
-    const approval = state.info.approval ?? undefined;
-    let index = -1;
-    if (approval) {
-      index = items.findIndex((r) => r.sequence === approval.sequence);
-      if (index < 0 && approval.stepId !== undefined) index = items.findIndex((r) => r.kind === 'step' && r.stepId === approval.stepId);
-    }
-    if (index < 0 || steering.card.hidden) {
-      list.setDetail(-1, undefined, 0, 'card');
-      return;
-    }
-    list.setDetail(index, steering.card, cardHeight || 160, 'card');
-    const key = `${approval?.approvalId}\u0000${layout.timeline.clientWidth}`;
-    if (key !== cardKey) {
-      // Measured once per approval (and width): its text decides its height.
-      cardKey = key;
-      steering.card.style.height = '';
-      cardHeight = steering.card.offsetHeight + 8;
-      list.setDetail(index, steering.card, cardHeight, 'card');
-    }
+    details.place(items, expanded, state.info.approval ?? undefined, state.strings);
   }
 
   function updateJump(): void {
@@ -330,25 +283,8 @@ function start(): void {
     if (find.query !== '') startFind('next', false);
   }
 
-  // ---- persistence ----
-
-  function persist(): void {
-    persistTimer = undefined;
-    lastPersist = Date.now();
-    if (!state.runId) return;
-    vscode.setState({
-      runId: state.runId,
-      lastSequence: state.model.lastSequence,
-      objective: state.info.objective,
-      snapshot: state.model.snapshot(PERSIST_LIMITS),
-      filter: toLogFilter(state.filter),
-      query: layout.search.value,
-    });
-  }
-
   function schedulePersist(): void {
-    if (persistTimer !== undefined) return;
-    persistTimer = setTimeout(persist, Math.max(0, lastPersist + PERSIST_EVERY_MS - Date.now()));
+    persistence.schedule();
   }
 
   // ---- host messages ----
