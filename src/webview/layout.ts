@@ -3,6 +3,7 @@
 // view model is in render.ts (header, summary, artifacts) and renderRows.ts (the rows).
 import type { UiStrings } from '../runPanel/protocol';
 import { codicon, el, iconButton, setButtonLabel, setText } from './dom';
+import type { Filter } from './filter';
 
 export interface Layout {
   root: HTMLElement;
@@ -289,4 +290,15 @@ export function applyStrings(layout: Layout, strings: UiStrings): void {
   setText(layout.summaryStepsLabel, strings.steps);
   setText(layout.artifactsTitle, strings.artifacts);
   layout.kindsKey = '';
+}
+
+/** The filter as the toolbar's selects hold it. */
+export function readFilter(layout: Layout): Filter {
+  const status = layout.statusFilter.value;
+  return {
+    kind: layout.kindFilter.value,
+    tool: layout.toolFilter.value,
+    stepId: layout.stepFilter.value,
+    status: status === 'problems' || status === 'approvals' ? status : '',
+  };
 }

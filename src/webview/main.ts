@@ -1,12 +1,10 @@
-// The run panel's browser app: receives the host's messages, keeps the view model and a bounded
-// window onto the run's log (paged in from the host as the user scrolls, jumps or filters),
-// draws at most once a frame, follows the newest event while the user is at the bottom, and
-// persists what a restored panel needs. It makes no network request and never sees the API key.
+// The run panel's browser app, composed: host messages into the view model, a bounded window onto
+// the run's log paged in from the host, the follow mode and jumps. It makes no network request and
+// never sees the API key. Drawing, paging, persistence and the controls are in their own files.
 import type { HostMessage, PersistedState } from '../runPanel/protocol';
 import { Announcer } from './announcer';
 import { FindState } from './findBar';
-import { setButtonLabel, setText } from './dom';
-import { fill } from './format';
+import { setText } from './dom';
 import { createOutline } from './outline';
 import {
   applyPage,
@@ -20,15 +18,15 @@ import {
   setFilter,
   toLogFilter,
   type Change,
-  type Filter,
   type Row,
 } from './reducer';
-import { applyStrings, createLayout } from './layout';
-import { updateArtifacts, updateEmpty, updateHeader, updateSummary } from './render';
+import { applyStrings, createLayout, readFilter } from './layout';
+import { focusedRowSequence, updateArtifacts, updateEmpty, updateHeader, updateJumpButton, updateSummary } from './render';
 import { ROW_HEIGHT, createRowElement, fillRow } from './renderRows';
 import { createSteeringUi, updateSteering } from './steeringUi';
 import { VirtualList } from './virtualList';
 import { DetailPlacement } from './detailPlacement';
+import { Flash } from './flash';
 import { DrawScheduler } from './drawScheduler';
 import { Persistence } from './persistence';
 import { rowPosition, windowItems } from './windowItems';
@@ -41,8 +39,6 @@ import { wireTimelineKeys } from './timelineKeys';
 const HOST_MESSAGE_TYPES = new Set<unknown>(['reset', 'events', 'info', 'connection', 'artifacts', 'page', 'found', 'reveal'] satisfies HostMessage['type'][]);
 /** A page is asked for when the view comes this many rows from the window's edge. */
 const EDGE_ROWS = 40;
-/** How long a row a jump landed on stays highlighted. */
-const FLASH_MS = 1500;
 
 function start(): void {
   const vscode = vscodeApi();
@@ -60,8 +56,6 @@ function start(): void {
   /** model.totalEvents when the user stopped following (for "N new"). */
   let totalWhenLeft = 0;
   let expanded: Row | undefined;
-  let flash: number | undefined;
-  let flashTimer: ReturnType<typeof setTimeout> | undefined;
   let reconnectDeadline: number | undefined;
   let generation = 0;
   const pages = new PageRequests(vscode);
@@ -75,7 +69,7 @@ function start(): void {
     rowHeight: ROW_HEIGHT,
     createRow: createRowElement,
     renderRow: (element, row) =>
-      fillRow(element, row, state, Date.now(), { expanded: row === expanded, query: find.query, currentMatch: find.current, flash }),
+      fillRow(element, row, state, Date.now(), { expanded: row === expanded, query: find.query, currentMatch: find.current, flash: flash.sequence }),
     onScroll: (ours) => {
       const atBottom = list.isAtBottom() && !state.window.hasAfter;
       // The list moving itself (rows trimmed above while streaming) never stops the follow mode.
@@ -89,23 +83,12 @@ function start(): void {
       loadAtEdges();
     },
     onResize: () => list.render(false, follow),
-    position: (row, index) => position(row, index),
+    position: (row, index) => rowPosition(state, items, row, index),
   });
 
   const details = new DetailPlacement(layout, steering, list);
+  const flash = new Flash(() => list.render(true));
   const outline = createOutline(layout.outlineList, () => state.strings, (step) => goTo(step.startSequence, false));
-
-  function position(row: Row, index: number): { posinset: number; setsize: number } {
-    return rowPosition(state, items, row, index);
-  }
-
-  function rebuildItems(): void {
-    items = windowItems(state);
-  }
-
-  function schedule(change: Partial<Change>): void {
-    drawer.schedule(change);
-  }
 
   function draw(change: Change): void {
     const now = Date.now();
@@ -125,25 +108,17 @@ function start(): void {
 
   /** Lays out the list now (a page answer must keep the view in place in the same frame). */
   function drawRows(force: boolean, shift = 0): void {
-    rebuildItems();
+    items = windowItems(state);
     list.setItems(items);
-    placeDetails();
+    details.place(items, expanded, state.info.approval ?? undefined, state.strings);
     updateEmpty(layout, state);
     list.shiftBy(shift);
     list.render(force, follow);
     loadAtEdges();
   }
 
-  function placeDetails(): void {
-    details.place(items, expanded, state.info.approval ?? undefined, state.strings);
-  }
-
   function updateJump(): void {
-    const away = !follow || state.window.hasAfter;
-    layout.jump.hidden = !away;
-    if (!away) return;
-    const fresh = state.window.hasAfter ? Math.max(state.window.newAway, state.model.totalEvents - totalWhenLeft) : state.model.totalEvents - totalWhenLeft;
-    setButtonLabel(layout.jump, fresh > 0 ? fill(state.strings.jumpToNewest, fresh) : state.strings.jumpToLatest);
+    updateJumpButton(layout, state, !follow || state.window.hasAfter, totalWhenLeft);
   }
 
   function secondsLeft(): number | undefined {
@@ -151,10 +126,6 @@ function start(): void {
   }
 
   // ---- the window: pages from the host ----
-
-  function loading(direction: PendingPage['direction']): boolean {
-    return pages.loading(direction);
-  }
 
   function requestPage(direction: PendingPage['direction'], sequence: number, purpose: Purpose, target?: number, focus?: boolean): void {
     pages.request({ direction, purpose, target, focus, generation }, sequence, toLogFilter(state.filter));
@@ -164,19 +135,19 @@ function start(): void {
   function loadAtEdges(): void {
     if (state.rows.length === 0 && !state.window.hasBefore) return;
     const w = state.window;
-    if (w.hasBefore && list.nearTop(EDGE_ROWS) && !follow && !loading('before')) requestPage('before', firstSequence(state), 'scroll');
-    else if (w.hasBefore && follow && items.length * ROW_HEIGHT < layout.timeline.clientHeight && !loading('before')) {
+    if (w.hasBefore && list.nearTop(EDGE_ROWS) && !follow && !pages.loading('before')) requestPage('before', firstSequence(state), 'scroll');
+    else if (w.hasBefore && follow && items.length * ROW_HEIGHT < layout.timeline.clientHeight && !pages.loading('before')) {
       // A filtered window that does not fill the view: fill it from the host.
       requestPage('before', firstSequence(state), 'scroll');
     }
-    if (w.hasAfter && list.nearBottom(EDGE_ROWS) && !loading('after')) requestPage('after', lastSequence(state), 'scroll');
+    if (w.hasAfter && list.nearBottom(EDGE_ROWS) && !pages.loading('after')) requestPage('after', lastSequence(state), 'scroll');
   }
 
   function onPage(message: Extract<HostMessage, { type: 'page' }>): void {
     const request = pages.take(message.requestId);
     if (!request) return;
     if (request.generation !== generation) return;
-    const focused = focusedSequence();
+    const focused = focusedRowSequence();
     const direction = request.purpose === 'end' ? 'around' : request.direction;
     const page = request.purpose === 'end' ? { ...message, after: false } : message;
     const { addedTop, removedTop } = applyPage(state, direction, page);
@@ -187,12 +158,7 @@ function start(): void {
     if (request.target !== undefined) show(request.target, request.focus === true);
     else if (focused !== undefined) refocus(focused);
     updateJump();
-    schedule({ header: true });
-  }
-
-  function focusedSequence(): number | undefined {
-    const active = document.activeElement;
-    return active instanceof HTMLElement && active.classList.contains('row') && active.dataset.sequence ? Number(active.dataset.sequence) : undefined;
+    drawer.schedule({ header: true });
   }
 
   function refocus(sequence: number): void {
@@ -206,12 +172,7 @@ function start(): void {
     if (index < 0) index = items.findIndex((r) => r.sequence > sequence);
     if (index < 0) return false;
     follow = false;
-    flash = items[index].sequence;
-    if (flashTimer !== undefined) clearTimeout(flashTimer);
-    flashTimer = setTimeout(() => {
-      flash = undefined;
-      list.render(true);
-    }, FLASH_MS);
+    flash.set(items[index].sequence);
     list.render(true);
     const element = list.center(index);
     list.render(true);
@@ -253,17 +214,7 @@ function start(): void {
     else vscode.postMessage({ type: 'stopFind' });
     list.render(true);
     setText(layout.findStatus, find.status(state.strings));
-    schedulePersist();
-  }
-
-  function readFilter(): Filter {
-    const status = layout.statusFilter.value;
-    return {
-      kind: layout.kindFilter.value,
-      tool: layout.toolFilter.value,
-      stepId: layout.stepFilter.value,
-      status: status === 'problems' || status === 'approvals' ? status : '',
-    };
+    persistence.schedule();
   }
 
   function applyFilter(): void {
@@ -271,20 +222,16 @@ function start(): void {
     generation++;
     pages.clear();
     expanded = undefined;
-    setFilter(state, readFilter());
+    setFilter(state, readFilter(layout));
     // The host answers for the whole log; meanwhile the window shows what the model keeps.
     if (anchor !== undefined && anchor > 0) requestPage('around', anchor, 'jump', anchor, false);
     else {
       follow = true;
       requestPage('before', state.model.lastSequence + 1, 'end');
     }
-    schedule({ rows: true, header: true, reset: true });
-    schedulePersist();
-    if (find.query !== '') startFind('next', false);
-  }
-
-  function schedulePersist(): void {
+    drawer.schedule({ rows: true, header: true, reset: true });
     persistence.schedule();
+    if (find.query !== '') startFind('next', false);
   }
 
   // ---- host messages ----
@@ -331,9 +278,9 @@ function start(): void {
       if (isFiltered(state.filter)) requestPage('before', state.model.lastSequence + 1, 'end');
       if (layout.search.value.trim() !== '') startFind('next', false);
     }
-    schedule(change);
-    if (change.rows || message.type === 'info') schedulePersist();
-    if (state.model.terminalEvent) schedulePersist();
+    drawer.schedule(change);
+    if (change.rows || message.type === 'info') persistence.schedule();
+    if (state.model.terminalEvent) persistence.schedule();
   });
 
   // ---- controls ----
@@ -350,16 +297,16 @@ function start(): void {
     focusIndex,
     activate: (row) => {
       if (row.kind === 'omitted') {
-        if (!loading('before')) requestPage('before', firstSequence(state), 'scroll');
+        if (!pages.loading('before')) requestPage('before', firstSequence(state), 'scroll');
         return;
       }
       if (row.kind === 'later') {
-        if (!loading('after')) requestPage('after', lastSequence(state), 'scroll');
+        if (!pages.loading('after')) requestPage('after', lastSequence(state), 'scroll');
         return;
       }
       if (!row.raw) return;
       expanded = expanded === row ? undefined : row;
-      schedule({ rows: true, reset: true });
+      drawer.schedule({ rows: true, reset: true });
     },
   });
 
@@ -385,7 +332,7 @@ function start(): void {
       vscode.postMessage({ type: 'stopFind' });
       list.render(true);
       setText(layout.findStatus, '');
-      schedulePersist();
+      persistence.schedule();
     },
     goTo: (sequence) => goTo(sequence, false),
     gotoInvalid: () => setText(layout.findStatus, state.strings.gotoInvalid),

@@ -1,7 +1,7 @@
 // Updates the run panel's DOM (layout.ts) from the view model: header, plan and progress, the
 // toolbar's filter choices, summary and artifacts (the timeline's rows are in renderRows.ts).
 // Every server string goes in with textContent (through dom.ts), never as markup.
-import { codicon, el, setIcon, setText } from './dom';
+import { codicon, el, setButtonLabel, setIcon, setText } from './dom';
 import { formatBytes } from '../common/format';
 import { connectionText, elapsedMs, fill, formatDuration, statusIcon, totalDurationMs } from './format';
 import { kindsSeen, OTHER_KINDS, type TimelineState } from './reducer';
@@ -172,4 +172,18 @@ export function updateArtifacts(layout: Layout, state: TimelineState): void {
     item.append(codicon('file'), name, el('span', 'artifact-details muted', details), open, save);
     layout.artifactsList.append(item);
   }
+}
+
+/** "Jump to newest" shows while away from the live end, with how many events came meanwhile. */
+export function updateJumpButton(layout: Layout, state: TimelineState, away: boolean, totalWhenLeft: number): void {
+  layout.jump.hidden = !away;
+  if (!away) return;
+  const fresh = state.window.hasAfter ? Math.max(state.window.newAway, state.model.totalEvents - totalWhenLeft) : state.model.totalEvents - totalWhenLeft;
+  setButtonLabel(layout.jump, fresh > 0 ? fill(state.strings.jumpToNewest, fresh) : state.strings.jumpToLatest);
+}
+
+/** The sequence of the focused row, if a row has the focus (kept across a page's redraw). */
+export function focusedRowSequence(): number | undefined {
+  const active = document.activeElement;
+  return active instanceof HTMLElement && active.classList.contains('row') && active.dataset.sequence ? Number(active.dataset.sequence) : undefined;
 }
