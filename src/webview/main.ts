@@ -1,12 +1,10 @@
-// The run panel's browser app: receives the host's messages, keeps the view model and a bounded
-// window onto the run's log (paged in from the host as the user scrolls, jumps or filters),
-// draws at most once a frame, follows the newest event while the user is at the bottom, and
-// persists what a restored panel needs. It makes no network request and never sees the API key.
-import type { HostMessage, PersistedState, WebviewMessage } from '../runPanel/protocol';
+// The run panel's browser app, composed: host messages into the view model, a bounded window onto
+// the run's log paged in from the host, the follow mode and jumps. It makes no network request and
+// never sees the API key. Drawing, paging, persistence and the controls are in their own files.
+import type { HostMessage, PersistedState } from '../runPanel/protocol';
 import { Announcer } from './announcer';
 import { FindState } from './findBar';
-import { setButtonLabel, setText } from './dom';
-import { fill } from './format';
+import { setText } from './dom';
 import { createOutline } from './outline';
 import {
   applyPage,
@@ -19,55 +17,31 @@ import {
   reduce,
   setFilter,
   toLogFilter,
-  OTHER_KINDS,
-  PAGE_EVENTS,
   type Change,
-  type Filter,
   type Row,
 } from './reducer';
-import { applyStrings, createLayout, updateArtifacts, updateEmpty, updateHeader, updateSummary } from './render';
-import { ROW_HEIGHT, createRowElement, fillRaw, fillRow } from './renderRows';
+import { applyStrings, createLayout, readFilter } from './layout';
+import { focusedRowSequence, updateArtifacts, updateEmpty, updateHeader, updateJumpButton, updateSummary } from './render';
+import { ROW_HEIGHT, createRowElement, fillRow } from './renderRows';
 import { createSteeringUi, updateSteering } from './steeringUi';
 import { VirtualList } from './virtualList';
+import { DetailPlacement } from './detailPlacement';
+import { Flash } from './flash';
+import { DrawScheduler } from './drawScheduler';
+import { Persistence } from './persistence';
+import { rowPosition, windowItems } from './windowItems';
+import { PageRequests, type PendingPage, type Purpose } from './pageRequests';
+import { vscodeApi } from './vscodeApi';
+import { wireControls } from './controls';
+import { wireFindControls } from './findControls';
+import { wireTimelineKeys } from './timelineKeys';
 
-interface VsCodeApi {
-  postMessage(message: WebviewMessage): void;
-  getState(): unknown;
-  setState(state: PersistedState): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
-
-/**
- * Redraws of the rows are spaced at least this far apart: while a fast run streams, every draw
- * reflows all visible rows (new text), and 20 a second reads as live.
- */
-const MIN_DRAW_INTERVAL_MS = 50;
-/** Persisting is throttled; the snapshot saved is small (a restored panel resumes from it). */
-const PERSIST_EVERY_MS = 1000;
-const PERSIST_LIMITS = { recent: 200, steps: 300 };
 const HOST_MESSAGE_TYPES = new Set<unknown>(['reset', 'events', 'info', 'connection', 'artifacts', 'page', 'found', 'reveal'] satisfies HostMessage['type'][]);
 /** A page is asked for when the view comes this many rows from the window's edge. */
 const EDGE_ROWS = 40;
-/** An unanswered page request (a host without the whole log) is forgotten after this long. */
-const PAGE_TIMEOUT_MS = 15_000;
-/** How long a row a jump landed on stays highlighted. */
-const FLASH_MS = 1500;
-
-type Purpose = 'scroll' | 'jump' | 'end';
-
-interface PendingPage {
-  direction: 'before' | 'after' | 'around';
-  purpose: Purpose;
-  /** For a jump: the sequence to show, and whether to move the focus to it. */
-  target?: number;
-  focus?: boolean;
-  /** The filter generation it was asked under (answers to an older filter are dropped). */
-  generation: number;
-}
 
 function start(): void {
-  const vscode = acquireVsCodeApi();
+  const vscode = vscodeApi();
   const saved = vscode.getState() as Partial<PersistedState> | undefined;
   const state = initialState(typeof saved?.runId === 'string' ? saved.runId : '');
   state.filter = fromLogFilter(saved?.filter);
@@ -82,29 +56,20 @@ function start(): void {
   /** model.totalEvents when the user stopped following (for "N new"). */
   let totalWhenLeft = 0;
   let expanded: Row | undefined;
-  let flash: number | undefined;
-  let flashTimer: ReturnType<typeof setTimeout> | undefined;
   let reconnectDeadline: number | undefined;
-  let pending: Change = { rows: false, header: false, artifacts: false, reset: false, appendedOnly: true };
-  let frame = 0;
-  let drawTimer: ReturnType<typeof setTimeout> | undefined;
-  let lastDraw = 0;
-  let persistTimer: ReturnType<typeof setTimeout> | undefined;
-  let lastPersist = 0;
-  let nextRequestId = 1;
   let generation = 0;
-  const pages = new Map<number, PendingPage>();
+  const pages = new PageRequests(vscode);
+  const drawer = new DrawScheduler(draw);
+  const persistence = new Persistence(vscode, state, () => layout.search.value);
   /** What the list shows: the window's rows between the "earlier" and "later" rows. */
   let items: Row[] = [];
-  let cardKey = '';
-  let cardHeight = 0;
 
   const list = new VirtualList<Row>({
     container: layout.timeline,
     rowHeight: ROW_HEIGHT,
     createRow: createRowElement,
     renderRow: (element, row) =>
-      fillRow(element, row, state, Date.now(), { expanded: row === expanded, query: find.query, currentMatch: find.current, flash }),
+      fillRow(element, row, state, Date.now(), { expanded: row === expanded, query: find.query, currentMatch: find.current, flash: flash.sequence }),
     onScroll: (ours) => {
       const atBottom = list.isAtBottom() && !state.window.hasAfter;
       // The list moving itself (rows trimmed above while streaming) never stops the follow mode.
@@ -118,65 +83,14 @@ function start(): void {
       loadAtEdges();
     },
     onResize: () => list.render(false, follow),
-    position: (row, index) => position(row, index),
+    position: (row, index) => rowPosition(state, items, row, index),
   });
 
+  const details = new DetailPlacement(layout, steering, list);
+  const flash = new Flash(() => list.render(true));
   const outline = createOutline(layout.outlineList, () => state.strings, (step) => goTo(step.startSequence, false));
 
-  /** The row's place in the whole log (or the filtered log) for assistive technology. */
-  function position(row: Row, index: number): { posinset: number; setsize: number } {
-    const w = state.window;
-    const local = state.filter.kind === OTHER_KINDS;
-    if (!isFiltered(state.filter)) {
-      const setsize = Math.max(state.model.lastSequence, state.model.totalEvents, w.total ?? 0);
-      if (row.sequence > 0) return { posinset: row.sequence, setsize };
-      const next = row.kind === 'omitted' ? Math.max(1, firstSequence(state) - 1) : Math.min(setsize, lastSequence(state) + 1);
-      return { posinset: next, setsize };
-    }
-    const offset = items[0]?.kind === 'omitted' ? 1 : 0;
-    const rowIndex = Math.max(0, index - offset);
-    if (!local && w.total !== undefined && !w.hasBefore) return { posinset: rowIndex + 1, setsize: w.total };
-    if (!local && w.total !== undefined && !w.hasAfter) return { posinset: Math.max(1, w.total - (state.rows.length - rowIndex) + 1), setsize: w.total };
-    // Where the window sits in the filtered log is not known: the size is said to be unknown.
-    return { posinset: rowIndex + 1, setsize: -1 };
-  }
-
-  function rebuildItems(): void {
-    const w = state.window;
-    const before: Row[] = [];
-    if (w.hasBefore) {
-      const count = !isFiltered(state.filter) && !w.hasAfter ? state.model.totalEvents - state.rows.length : undefined;
-      before.push({ kind: 'omitted', sequence: 0, event: '', depth: 0, count });
-    }
-    items = w.hasAfter ? [...before, ...state.rows, { kind: 'later', sequence: 0, event: '', depth: 0 }] : before.length ? [...before, ...state.rows] : state.rows;
-  }
-
-  function schedule(change: Partial<Change>): void {
-    pending = {
-      rows: pending.rows || !!change.rows,
-      header: pending.header || !!change.header,
-      artifacts: pending.artifacts || !!change.artifacts,
-      reset: pending.reset || !!change.reset,
-      appendedOnly: pending.appendedOnly && change.appendedOnly !== false,
-    };
-    if (frame !== 0 || drawTimer !== undefined) return;
-    const wait = lastDraw + MIN_DRAW_INTERVAL_MS - performance.now();
-    // User actions (filter, expand) draw at once; streamed events wait for the interval.
-    if (wait <= 0 || change.reset) {
-      frame = requestAnimationFrame(draw);
-    } else {
-      drawTimer = setTimeout(() => {
-        drawTimer = undefined;
-        frame = requestAnimationFrame(draw);
-      }, wait);
-    }
-  }
-
-  function draw(): void {
-    frame = 0;
-    lastDraw = performance.now();
-    const change = pending;
-    pending = { rows: false, header: false, artifacts: false, reset: false, appendedOnly: true };
+  function draw(change: Change): void {
     const now = Date.now();
     if (change.reset) applyStrings(layout, state.strings);
     if (change.header || change.rows) {
@@ -194,49 +108,17 @@ function start(): void {
 
   /** Lays out the list now (a page answer must keep the view in place in the same frame). */
   function drawRows(force: boolean, shift = 0): void {
-    rebuildItems();
+    items = windowItems(state);
     list.setItems(items);
-    placeDetails();
+    details.place(items, expanded, state.info.approval ?? undefined, state.strings);
     updateEmpty(layout, state);
     list.shiftBy(shift);
     list.render(force, follow);
     loadAtEdges();
   }
 
-  function placeDetails(): void {
-    const rawIndex = expanded ? items.indexOf(expanded) : -1;
-    if (rawIndex < 0) list.setDetail(-1, undefined, 0, 'raw');
-    else list.setDetail(rawIndex, layout.raw, fillRaw(layout, items[rawIndex], state.strings), 'raw');
-    // The approval card sits in the timeline at the step that asked: under the request's row,
-    // else under its step's row; not in the window, it is not shown (the notification and the
-    // Needs You list carry it).
-    const approval = state.info.approval ?? undefined;
-    let index = -1;
-    if (approval) {
-      index = items.findIndex((r) => r.sequence === approval.sequence);
-      if (index < 0 && approval.stepId !== undefined) index = items.findIndex((r) => r.kind === 'step' && r.stepId === approval.stepId);
-    }
-    if (index < 0 || steering.card.hidden) {
-      list.setDetail(-1, undefined, 0, 'card');
-      return;
-    }
-    list.setDetail(index, steering.card, cardHeight || 160, 'card');
-    const key = `${approval?.approvalId}\u0000${layout.timeline.clientWidth}`;
-    if (key !== cardKey) {
-      // Measured once per approval (and width): its text decides its height.
-      cardKey = key;
-      steering.card.style.height = '';
-      cardHeight = steering.card.offsetHeight + 8;
-      list.setDetail(index, steering.card, cardHeight, 'card');
-    }
-  }
-
   function updateJump(): void {
-    const away = !follow || state.window.hasAfter;
-    layout.jump.hidden = !away;
-    if (!away) return;
-    const fresh = state.window.hasAfter ? Math.max(state.window.newAway, state.model.totalEvents - totalWhenLeft) : state.model.totalEvents - totalWhenLeft;
-    setButtonLabel(layout.jump, fresh > 0 ? fill(state.strings.jumpToNewest, fresh) : state.strings.jumpToLatest);
+    updateJumpButton(layout, state, !follow || state.window.hasAfter, totalWhenLeft);
   }
 
   function secondsLeft(): number | undefined {
@@ -245,37 +127,27 @@ function start(): void {
 
   // ---- the window: pages from the host ----
 
-  function loading(direction: PendingPage['direction']): boolean {
-    for (const p of pages.values()) if (p.direction === direction || p.direction === 'around' || p.purpose === 'end') return true;
-    return false;
-  }
-
   function requestPage(direction: PendingPage['direction'], sequence: number, purpose: Purpose, target?: number, focus?: boolean): void {
-    const requestId = nextRequestId++;
-    pages.set(requestId, { direction, purpose, target, focus, generation });
-    vscode.postMessage({ type: 'page', requestId, sequence: Math.max(0, sequence), direction, limit: PAGE_EVENTS, filter: toLogFilter(state.filter) });
-    // A host that keeps no log never answers: the request is forgotten, and may be asked again.
-    setTimeout(() => pages.delete(requestId), PAGE_TIMEOUT_MS);
+    pages.request({ direction, purpose, target, focus, generation }, sequence, toLogFilter(state.filter));
   }
 
   /** Near an edge of the window with more beyond it: ask for the next page that way. */
   function loadAtEdges(): void {
     if (state.rows.length === 0 && !state.window.hasBefore) return;
     const w = state.window;
-    if (w.hasBefore && list.nearTop(EDGE_ROWS) && !follow && !loading('before')) requestPage('before', firstSequence(state), 'scroll');
-    else if (w.hasBefore && follow && items.length * ROW_HEIGHT < layout.timeline.clientHeight && !loading('before')) {
+    if (w.hasBefore && list.nearTop(EDGE_ROWS) && !follow && !pages.loading('before')) requestPage('before', firstSequence(state), 'scroll');
+    else if (w.hasBefore && follow && items.length * ROW_HEIGHT < layout.timeline.clientHeight && !pages.loading('before')) {
       // A filtered window that does not fill the view: fill it from the host.
       requestPage('before', firstSequence(state), 'scroll');
     }
-    if (w.hasAfter && list.nearBottom(EDGE_ROWS) && !loading('after')) requestPage('after', lastSequence(state), 'scroll');
+    if (w.hasAfter && list.nearBottom(EDGE_ROWS) && !pages.loading('after')) requestPage('after', lastSequence(state), 'scroll');
   }
 
   function onPage(message: Extract<HostMessage, { type: 'page' }>): void {
-    const request = pages.get(message.requestId);
+    const request = pages.take(message.requestId);
     if (!request) return;
-    pages.delete(message.requestId);
     if (request.generation !== generation) return;
-    const focused = focusedSequence();
+    const focused = focusedRowSequence();
     const direction = request.purpose === 'end' ? 'around' : request.direction;
     const page = request.purpose === 'end' ? { ...message, after: false } : message;
     const { addedTop, removedTop } = applyPage(state, direction, page);
@@ -286,12 +158,7 @@ function start(): void {
     if (request.target !== undefined) show(request.target, request.focus === true);
     else if (focused !== undefined) refocus(focused);
     updateJump();
-    schedule({ header: true });
-  }
-
-  function focusedSequence(): number | undefined {
-    const active = document.activeElement;
-    return active instanceof HTMLElement && active.classList.contains('row') && active.dataset.sequence ? Number(active.dataset.sequence) : undefined;
+    drawer.schedule({ header: true });
   }
 
   function refocus(sequence: number): void {
@@ -305,12 +172,7 @@ function start(): void {
     if (index < 0) index = items.findIndex((r) => r.sequence > sequence);
     if (index < 0) return false;
     follow = false;
-    flash = items[index].sequence;
-    if (flashTimer !== undefined) clearTimeout(flashTimer);
-    flashTimer = setTimeout(() => {
-      flash = undefined;
-      list.render(true);
-    }, FLASH_MS);
+    flash.set(items[index].sequence);
     list.render(true);
     const element = list.center(index);
     list.render(true);
@@ -352,17 +214,7 @@ function start(): void {
     else vscode.postMessage({ type: 'stopFind' });
     list.render(true);
     setText(layout.findStatus, find.status(state.strings));
-    schedulePersist();
-  }
-
-  function readFilter(): Filter {
-    const status = layout.statusFilter.value;
-    return {
-      kind: layout.kindFilter.value,
-      tool: layout.toolFilter.value,
-      stepId: layout.stepFilter.value,
-      status: status === 'problems' || status === 'approvals' ? status : '',
-    };
+    persistence.schedule();
   }
 
   function applyFilter(): void {
@@ -370,37 +222,16 @@ function start(): void {
     generation++;
     pages.clear();
     expanded = undefined;
-    setFilter(state, readFilter());
+    setFilter(state, readFilter(layout));
     // The host answers for the whole log; meanwhile the window shows what the model keeps.
     if (anchor !== undefined && anchor > 0) requestPage('around', anchor, 'jump', anchor, false);
     else {
       follow = true;
       requestPage('before', state.model.lastSequence + 1, 'end');
     }
-    schedule({ rows: true, header: true, reset: true });
-    schedulePersist();
+    drawer.schedule({ rows: true, header: true, reset: true });
+    persistence.schedule();
     if (find.query !== '') startFind('next', false);
-  }
-
-  // ---- persistence ----
-
-  function persist(): void {
-    persistTimer = undefined;
-    lastPersist = Date.now();
-    if (!state.runId) return;
-    vscode.setState({
-      runId: state.runId,
-      lastSequence: state.model.lastSequence,
-      objective: state.info.objective,
-      snapshot: state.model.snapshot(PERSIST_LIMITS),
-      filter: toLogFilter(state.filter),
-      query: layout.search.value,
-    });
-  }
-
-  function schedulePersist(): void {
-    if (persistTimer !== undefined) return;
-    persistTimer = setTimeout(persist, Math.max(0, lastPersist + PERSIST_EVERY_MS - Date.now()));
   }
 
   // ---- host messages ----
@@ -447,113 +278,36 @@ function start(): void {
       if (isFiltered(state.filter)) requestPage('before', state.model.lastSequence + 1, 'end');
       if (layout.search.value.trim() !== '') startFind('next', false);
     }
-    schedule(change);
-    if (change.rows || message.type === 'info') schedulePersist();
-    if (state.model.terminalEvent) schedulePersist();
+    drawer.schedule(change);
+    if (change.rows || message.type === 'info') persistence.schedule();
+    if (state.model.terminalEvent) persistence.schedule();
   });
 
   // ---- controls ----
 
-  layout.copyRunId.addEventListener('click', () => vscode.postMessage({ type: 'copy', text: state.runId, what: 'runId' }));
-  layout.retry.addEventListener('click', () => vscode.postMessage({ type: 'retry' }));
-  // After the end of the run, Retry lists the artifacts again.
-  layout.artifactsRetry.addEventListener('click', () => vscode.postMessage({ type: 'retry' }));
-  layout.signIn.addEventListener('click', () => vscode.postMessage({ type: 'signIn' }));
-  layout.rawCopy.addEventListener('click', (event) => {
-    event.stopPropagation();
-    if (!expanded?.raw) return;
-    // A cut event is copied whole: the host reads it again from the server's log.
-    if (expanded.raw.truncatedBytes !== undefined) vscode.postMessage({ type: 'copyEvent', sequence: expanded.sequence });
-    else vscode.postMessage({ type: 'copy', text: JSON.stringify(expanded.raw.data, null, 2), what: 'json' });
+  wireControls(layout, steering, {
+    vscode,
+    runId: () => state.runId,
+    expanded: () => expanded,
+    jumpToNewest,
+    outlineShown: () => outline.list.render(true),
   });
-  layout.rawOpen.addEventListener('click', (event) => {
-    event.stopPropagation();
-    if (expanded?.raw) vscode.postMessage({ type: 'openEvent', sequence: expanded.sequence });
-  });
-  layout.exportMarkdown.addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'markdown' }));
-  layout.exportJsonl.addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'jsonl' }));
-  layout.openTranscript.addEventListener('click', () => vscode.postMessage({ type: 'openTranscript' }));
-  layout.outlineToggle.addEventListener('click', () => {
-    layout.outline.hidden = !layout.outline.hidden;
-    layout.outlineToggle.setAttribute('aria-expanded', String(!layout.outline.hidden));
-    if (!layout.outline.hidden) outline.list.render(true);
-  });
-  steering.cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
-  steering.resume.addEventListener('click', () => vscode.postMessage({ type: 'resume' }));
-  steering.review.addEventListener('click', () => vscode.postMessage({ type: 'review' }));
-  steering.fork.addEventListener('click', (event) => {
-    event.stopPropagation();
-    if (expanded) vscode.postMessage({ type: 'fork', sequence: expanded.sequence });
-  });
-  const decide = (decision: 'approve' | 'deny') => {
-    const approvalId = steering.card.dataset.approvalId;
-    if (approvalId) vscode.postMessage({ type: 'decide', approvalId, decision });
-  };
-  steering.approve.addEventListener('click', (event) => {
-    event.stopPropagation();
-    decide('approve');
-  });
-  steering.deny.addEventListener('click', (event) => {
-    event.stopPropagation();
-    decide('deny');
-  });
-  layout.jump.addEventListener('click', jumpToNewest);
-
-  const rowElement = (target: EventTarget | null) => (target instanceof Element ? target.closest<HTMLElement>('.row') : null);
-  const activate = (target: EventTarget | null) => {
-    const element = rowElement(target);
-    if (!element) return;
-    const row = items[Number(element.dataset.index)];
-    if (!row) return;
-    if (row.kind === 'omitted') {
-      if (!loading('before')) requestPage('before', firstSequence(state), 'scroll');
-      return;
-    }
-    if (row.kind === 'later') {
-      if (!loading('after')) requestPage('after', lastSequence(state), 'scroll');
-      return;
-    }
-    if (!row.raw) return;
-    expanded = expanded === row ? undefined : row;
-    schedule({ rows: true, reset: true });
-  };
-  layout.timeline.addEventListener('click', (event) => {
-    if (event.target instanceof Element && event.target.closest('#raw-detail, #approval-card')) return;
-    activate(event.target);
-  });
-  layout.timeline.addEventListener('keydown', (event) => {
-    if (event.target instanceof Element && event.target.closest('#raw-detail, #approval-card')) return;
-    const current = rowElement(event.target) ? Number(rowElement(event.target)?.dataset.index) : -1;
-    if ((event.ctrlKey || event.metaKey) && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
-      // Ctrl+Up / Ctrl+Down: the previous / next step's row.
-      event.preventDefault();
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      for (let i = current + step; i >= 0 && i < items.length; i += step) {
-        if (items[i].kind === 'step') {
-          focusIndex(i);
-          return;
-        }
+  wireTimelineKeys(layout.timeline, {
+    items: () => items,
+    focusIndex,
+    activate: (row) => {
+      if (row.kind === 'omitted') {
+        if (!pages.loading('before')) requestPage('before', firstSequence(state), 'scroll');
+        return;
       }
-      focusIndex(step > 0 ? items.length - 1 : 0);
-      return;
-    }
-    const moves: Record<string, (i: number) => number> = {
-      ArrowDown: (i) => i + 1,
-      ArrowUp: (i) => i - 1,
-      Home: () => 0,
-      End: () => items.length - 1,
-      PageDown: (i) => i + 20,
-      PageUp: (i) => i - 20,
-    };
-    const move = moves[event.key];
-    if (move) {
-      event.preventDefault();
-      focusIndex(move(current));
-      return;
-    }
-    if (event.key !== 'Enter' && event.key !== ' ') return;
-    event.preventDefault();
-    activate(event.target);
+      if (row.kind === 'later') {
+        if (!pages.loading('after')) requestPage('after', lastSequence(state), 'scroll');
+        return;
+      }
+      if (!row.raw) return;
+      expanded = expanded === row ? undefined : row;
+      drawer.schedule({ rows: true, reset: true });
+    },
   });
 
   function focusIndex(index: number): void {
@@ -568,70 +322,20 @@ function start(): void {
     loadAtEdges();
   }
 
-  layout.artifactsList.addEventListener('click', (event) => {
-    const button = event.target instanceof Element ? event.target.closest<HTMLElement>('button[data-action]') : null;
-    const artifactId = button?.closest<HTMLElement>('[data-artifact-id]')?.dataset.artifactId;
-    if (!button || artifactId === undefined) return;
-    vscode.postMessage({ type: button.dataset.action === 'saveArtifact' ? 'saveArtifact' : 'openArtifact', artifactId });
-  });
-
   for (const select of [layout.kindFilter, layout.toolFilter, layout.stepFilter, layout.statusFilter]) select.addEventListener('change', applyFilter);
 
-  // Typing searches after a pause; Enter / Shift+Enter step through the matches, Escape closes.
-  let searchTimer: ReturnType<typeof setTimeout> | undefined;
-  layout.search.addEventListener('input', () => {
-    if (searchTimer !== undefined) clearTimeout(searchTimer);
-    searchTimer = setTimeout(() => startFind('next', false), 200);
-  });
-  layout.search.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      if (searchTimer !== undefined) clearTimeout(searchTimer);
-      startFind(event.shiftKey ? 'prev' : 'next', layout.search.value === find.text);
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      layout.search.value = '';
+  wireFindControls(layout, {
+    findText: () => find.text,
+    startFind,
+    clearFind: () => {
       find.clear();
       vscode.postMessage({ type: 'stopFind' });
       list.render(true);
       setText(layout.findStatus, '');
-      schedulePersist();
-      layout.timeline.focus();
-    }
-  });
-  layout.findNext.addEventListener('click', () => startFind('next', true));
-  layout.findPrev.addEventListener('click', () => startFind('prev', true));
-  layout.gotoInput.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') {
-      layout.gotoInput.value = '';
-      layout.timeline.focus();
-      return;
-    }
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    const text = layout.gotoInput.value.trim().replace(/^#/, '');
-    const sequence = /^\d+$/.test(text) ? Number(text) : NaN;
-    const valid = Number.isSafeInteger(sequence) && sequence > 0;
-    // Never a silent no-op: the find bar's status (a live region) says what the box wants.
-    layout.gotoInput.setAttribute('aria-invalid', String(!valid));
-    if (valid) goTo(sequence, false);
-    else setText(layout.findStatus, state.strings.gotoInvalid);
-  });
-  // Keys anywhere in the panel: Ctrl+F the find bar, F3 / Shift+F3 the matches, Ctrl+G go to.
-  document.addEventListener('keydown', (event) => {
-    const mod = event.ctrlKey || event.metaKey;
-    if (mod && !event.altKey && event.key.toLowerCase() === 'f') {
-      event.preventDefault();
-      layout.search.focus();
-      layout.search.select();
-    } else if (mod && !event.altKey && event.key.toLowerCase() === 'g') {
-      event.preventDefault();
-      layout.gotoInput.focus();
-      layout.gotoInput.select();
-    } else if (event.key === 'F3') {
-      event.preventDefault();
-      startFind(event.shiftKey ? 'prev' : 'next', true);
-    }
+      persistence.schedule();
+    },
+    goTo: (sequence) => goTo(sequence, false),
+    gotoInvalid: () => setText(layout.findStatus, state.strings.gotoInvalid),
   });
 
   // Live figures: elapsed times and the reconnect countdown.

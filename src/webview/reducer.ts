@@ -1,9 +1,11 @@
 // The run panel's view model: host messages in, timeline rows (nested under their steps) and
 // header facts out. Pure (no DOM): the node tests drive it directly. It mutates in place and
 // reports what changed, because copying 100,000 rows per batch would not stay smooth.
-import { isTerminalEvent } from '../common/runStatus';
-import { RunModel, DEFAULT_LIMITS, stepIdOf } from '../runPanel/runModel';
-import { matchesFilter, type LogFilter } from '../runPanel/logQuery';
+import { RunModel, DEFAULT_LIMITS } from '../runPanel/runModel';
+import { matchesFilter } from '../runPanel/logQuery';
+import { NO_FILTER, OTHER_KINDS, toLogFilter, type Filter } from './filter';
+import { placeRow, rowFor, type Row } from './timelineRows';
+
 import {
   DEFAULT_UI_STRINGS,
   type ArtifactsView,
@@ -15,35 +17,9 @@ import {
   type WireEvent,
 } from '../runPanel/protocol';
 
-export type RowKind = 'plan' | 'step' | 'tool' | 'observation' | 'stepCompleted' | 'terminal' | 'unknown' | 'omitted' | 'later';
-
-export interface Row {
-  kind: RowKind;
-  /** The event's sequence; 0 for the "earlier" / "later" rows, which carry no event. */
-  sequence: number;
-  /** The event name ('' for the earlier / later rows). */
-  event: string;
-  depth: 0 | 1;
-  stepId?: string;
-  /** The raw event; absent for a step known only from the compacted model. */
-  raw?: WireEvent;
-  /** For the "earlier" row: how many events it stands for, when known. */
-  count?: number;
-}
-
-/** The kind filter's value for the events of kinds past the model's cap (not a name a row can have). */
-export const OTHER_KINDS = '\u0000other kinds';
-
-/** The panel's filter as its controls hold it; `toLogFilter` is what the host is asked with. */
-export interface Filter {
-  /** '' for every kind, OTHER_KINDS for those past the cap, else an event name. */
-  kind: string;
-  tool: string;
-  stepId: string;
-  status: '' | 'problems' | 'approvals';
-}
-
-export const NO_FILTER: Filter = { kind: '', tool: '', stepId: '', status: '' };
+// Re-exported: the panel's code and tests know them as the reducer's.
+export { fromLogFilter, isFiltered, NO_FILTER, OTHER_KINDS, toLogFilter, type Filter } from './filter';
+export type { Row, RowKind } from './timelineRows';
 
 /**
  * The rows the panel holds are a window onto the whole log (the host keeps it): at most
@@ -65,6 +41,12 @@ export interface LogWindow {
   newAway: number;
   /** Events passing the filter in the whole log, as the host last counted them. */
   total?: number;
+  /**
+   * The lowest sequence the host's pages reached above the first row. A filter the host cannot
+   * apply (OTHER_KINDS) gets whole pages with none passing: paging on from here, not from the
+   * first row, is what moves the way up past them.
+   */
+  scannedFrom?: number;
 }
 
 export interface TimelineState {
@@ -141,29 +123,6 @@ export function reduce(state: TimelineState, message: HostMessage): Change {
   }
 }
 
-/** What the host is asked with: OTHER_KINDS has no LogFilter form, so it stays a local check. */
-export function toLogFilter(filter: Filter): LogFilter {
-  const out: LogFilter = {};
-  if (filter.kind !== '' && filter.kind !== OTHER_KINDS) out.kinds = [filter.kind];
-  if (filter.tool) out.tool = filter.tool;
-  if (filter.stepId) out.stepId = filter.stepId;
-  if (filter.status) out.status = filter.status;
-  return out;
-}
-
-export function fromLogFilter(filter: LogFilter | undefined): Filter {
-  return {
-    kind: filter?.kinds?.length === 1 ? filter.kinds[0] : '',
-    tool: filter?.tool ?? '',
-    stepId: filter?.stepId ?? '',
-    status: filter?.status ?? '',
-  };
-}
-
-export function isFiltered(filter: Filter): boolean {
-  return filter.kind !== '' || filter.tool !== '' || filter.stepId !== '' || filter.status !== '';
-}
-
 /** Whether an event belongs in the window under the current filter (logQuery.ts decides). */
 export function passes(state: TimelineState, event: WireEvent): boolean {
   if (!matchesFilter(event, toLogFilter(state.filter))) return false;
@@ -187,7 +146,7 @@ export function applyEvents(state: TimelineState, events: readonly WireEvent[]):
       continue;
     }
     if (state.window.total !== undefined) state.window.total++;
-    if (!placeRow(state.rows, rowFor(state, event))) appendedOnly = false;
+    if (!placeRow(state.rows, rowFor(state.model, event))) appendedOnly = false;
   }
   if (trimStart(state)) appendedOnly = false;
   return { rows: true, header: true, artifacts: false, reset: false, appendedOnly };
@@ -207,8 +166,9 @@ export function setFilter(state: TimelineState, filter: Filter): void {
 export function rebuildAtEnd(state: TimelineState): void {
   const snapshot = state.model.snapshot();
   const rows: Row[] = [];
-  for (const event of snapshot.recent) if (passes(state, event)) placeRow(rows, rowFor(state, event));
+  for (const event of snapshot.recent) if (passes(state, event)) placeRow(rows, rowFor(state.model, event));
   setRows(state, rows);
+  state.window.scannedFrom = snapshot.recent.length > 0 ? snapshot.recent[0].data.sequence : undefined;
   state.window.hasBefore = snapshot.eventsOmitted > 0;
   state.window.hasAfter = false;
   state.window.newAway = 0;
@@ -233,10 +193,13 @@ export function applyPage(
   const fresh = (e: WireEvent) => Number.isSafeInteger(e.data?.sequence) && passes(state, e);
   if (direction === 'before') {
     const first = firstSequence(state);
-    const added = page.events.filter((e) => fresh(e) && e.data.sequence < first && !have.has(e.data.sequence)).map((e) => rowFor(state, e));
+    const added = page.events.filter((e) => fresh(e) && e.data.sequence < first && !have.has(e.data.sequence)).map((e) => rowFor(state.model, e));
     setRows(state, [...added, ...state.rows]);
-    // A page that brought nothing new ends the way up (a host that does not move cannot loop us).
-    state.window.hasBefore = page.before && added.length > 0;
+    const reached = lowestSequence(page.events);
+    if (reached < first) state.window.scannedFrom = reached;
+    // A page that reached no further up ends the way up (a host that does not move cannot loop us);
+    // one that did goes on even when none of its events pass the filter.
+    state.window.hasBefore = page.before && reached < first;
     if (state.rows.length > MAX_WINDOW_ROWS) {
       state.rows.length = MAX_WINDOW_ROWS;
       leaveLiveEnd(state);
@@ -246,12 +209,13 @@ export function applyPage(
   if (direction === 'after') {
     const last = lastSequence(state);
     const before = state.rows.length;
-    for (const e of page.events) if (fresh(e) && e.data.sequence > last && !have.has(e.data.sequence)) state.rows.push(rowFor(state, e));
+    for (const e of page.events) if (fresh(e) && e.data.sequence > last && !have.has(e.data.sequence)) state.rows.push(rowFor(state.model, e));
     if (!page.after || state.rows.length === before) catchUp(state);
     else state.window.hasAfter = true;
     return { addedTop: 0, removedTop: trimStart(state) };
   }
-  setRows(state, page.events.filter(fresh).map((e) => rowFor(state, e)));
+  setRows(state, page.events.filter(fresh).map((e) => rowFor(state.model, e)));
+  state.window.scannedFrom = page.events.length > 0 ? lowestSequence(page.events) : undefined;
   state.window.hasBefore = page.before;
   if (!page.after) catchUp(state);
   else leaveLiveEnd(state);
@@ -269,14 +233,15 @@ function leaveLiveEnd(state: TimelineState): void {
 function catchUp(state: TimelineState): void {
   const last = lastSequence(state);
   for (const event of state.model.snapshot().recent) {
-    if (event.data.sequence > last && passes(state, event)) placeRow(state.rows, rowFor(state, event));
+    if (event.data.sequence > last && passes(state, event)) placeRow(state.rows, rowFor(state.model, event));
   }
   state.window.hasAfter = false;
   state.window.newAway = 0;
 }
 
+/** Where the window reaches up to: its first row, or further where the pages above it held no row. */
 export function firstSequence(state: TimelineState): number {
-  let first = Number.POSITIVE_INFINITY;
+  let first = state.window.scannedFrom ?? Number.POSITIVE_INFINITY;
   // Rows are in sequence order but for children placed under an earlier step: the first few decide.
   for (let i = 0; i < Math.min(state.rows.length, 64); i++) if (state.rows[i].sequence > 0) first = Math.min(first, state.rows[i].sequence);
   return Number.isFinite(first) ? first : state.model.lastSequence + 1;
@@ -298,8 +263,15 @@ function trimStart(state: TimelineState): number {
   if (state.rows.length <= MAX_WINDOW_ROWS) return 0;
   const drop = state.rows.length - Math.floor((MAX_WINDOW_ROWS * 3) / 4);
   state.rows.splice(0, drop);
+  state.window.scannedFrom = undefined;
   state.window.hasBefore = true;
   return drop;
+}
+
+function lowestSequence(events: readonly WireEvent[]): number {
+  let lowest = Number.POSITIVE_INFINITY;
+  for (const e of events) if (Number.isSafeInteger(e.data?.sequence)) lowest = Math.min(lowest, e.data.sequence);
+  return lowest;
 }
 
 function noteTool(state: TimelineState, event: WireEvent): void {
@@ -326,55 +298,4 @@ function resetFromSnapshot(state: TimelineState, snapshot: RunSnapshot): void {
   // The window is contiguous: what the snapshot summarised is paged in from the host on the way up
   // (the outline lists its steps meanwhile).
   rebuildAtEnd(state);
-}
-
-function rowFor(state: TimelineState, event: WireEvent): Row {
-  const sequence = event.data.sequence;
-  const name = event.event;
-  switch (name) {
-    case 'plan.created':
-      return { kind: 'plan', sequence, event: name, depth: 0, stepId: undefined, raw: event };
-    case 'step.started':
-      return { kind: 'step', sequence, event: name, depth: 0, stepId: stepIdOf(event), raw: event };
-    case 'tool.called':
-      return nested(state, 'tool', event);
-    case 'observation.recorded':
-      return nested(state, 'observation', event);
-    case 'step.completed':
-      return nested(state, 'stepCompleted', event);
-    default:
-      if (isTerminalEvent(name)) return { kind: 'terminal', sequence, event: name, depth: 0, stepId: undefined, raw: event };
-      return nested(state, 'unknown', event);
-  }
-}
-
-/** A child row stays nested only when its step is known; otherwise it stands at the top level. */
-function nested(state: TimelineState, kind: RowKind, event: WireEvent): Row {
-  const stepId = stepIdOf(event);
-  const known = stepId !== undefined && state.model.step(stepId) !== undefined;
-  return { kind, sequence: event.data.sequence, event: event.event, depth: known ? 1 : 0, stepId: known ? stepId : undefined, raw: event };
-}
-
-/**
- * Puts a row in display order: a child after the last row of its step's group, anything else at
- * the end. Returns true when that was the end. The backward scan is bounded: children belong to
- * recent steps, and under a filter a step's group may not be in the window at all.
- */
-function placeRow(rows: Row[], row: Row): boolean {
-  if (row.depth === 0 || row.stepId === undefined) {
-    rows.push(row);
-    return true;
-  }
-  for (let i = rows.length - 1; i >= Math.max(0, rows.length - 256); i--) {
-    if (rows[i].stepId === row.stepId) {
-      if (i === rows.length - 1) {
-        rows.push(row);
-        return true;
-      }
-      rows.splice(i + 1, 0, row);
-      return false;
-    }
-  }
-  rows.push(row);
-  return true;
 }

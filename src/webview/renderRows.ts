@@ -5,7 +5,7 @@ import { matchesQuery } from '../runPanel/logQuery';
 import { codicon, el, setHighlightedText, setIcon, setText } from './dom';
 import { fill, rowView } from './format';
 import type { Row, TimelineState } from './reducer';
-import type { Layout } from './render';
+import type { Layout } from './layout';
 
 export const ROW_HEIGHT = 24;
 /** The raw JSON block under an expanded row: a bar, then up to this many lines before it scrolls. */

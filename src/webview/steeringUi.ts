@@ -7,7 +7,7 @@
 import type { RunInfo, UiStrings } from '../runPanel/protocol';
 import { el, iconButton, setButtonLabel, setText } from './dom';
 import { fill } from './format';
-import type { Layout } from './render';
+import type { Layout } from './layout';
 
 export interface SteeringUi {
   cancel: HTMLButtonElement;

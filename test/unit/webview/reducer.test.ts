@@ -1,8 +1,8 @@
 // The run panel's view model: events in stream order become rows nested under their steps.
 import * as assert from 'node:assert';
-import { applyEvents, applyPage, initialState, kindsSeen, MAX_WINDOW_ROWS, NO_FILTER, OTHER_KINDS, reduce, setFilter, type TimelineState } from '../../../src/webview/reducer';
+import { applyEvents, applyPage, firstSequence, initialState, kindsSeen, MAX_WINDOW_ROWS, NO_FILTER, OTHER_KINDS, reduce, setFilter, type TimelineState } from '../../../src/webview/reducer';
 import { RunModel } from '../../../src/runPanel/runModel';
-import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/protocol';
+import { DEFAULT_UI_STRINGS, type WireEvent } from '../../../src/runPanel/protocol';
 import { ev, recordedRun } from './fixtures';
 
 const RUN = 'run_test';
@@ -210,5 +210,35 @@ describe('kind filter past the kind cap', () => {
     assert.strictEqual(kinds[kinds.length - 1], OTHER_KINDS);
     setFilter(state, { ...NO_FILTER, kind: OTHER_KINDS });
     assert.deepStrictEqual(state.visible.map((r) => r.event), events.slice(1 + 64).map((e) => e.event));
+  });
+});
+
+describe('paging back under a filter', () => {
+  /** The host's `before` page (src/runLog/logPages.ts): the last `limit` events before a sequence. */
+  function hostBefore(all: WireEvent[], sequence: number, limit: number): { events: WireEvent[]; before: boolean; after: boolean } {
+    const earlier = all.filter((e) => e.data.sequence < sequence);
+    const events = earlier.slice(Math.max(0, earlier.length - limit));
+    return { events, before: earlier.length > events.length, after: all.some((e) => e.data.sequence >= sequence) };
+  }
+
+  it('keeps paging back through pages holding none of the "other kinds" until the log says nothing is earlier', () => {
+    const state = initialState('run_o');
+    // Kinds past the model's cap first, then far more than one page of the spec's kinds.
+    const all = [ev('plan.created', 1, { steps: 0 })];
+    for (let i = 0; i < 200; i++) all.push(ev(`custom.${i}`, all.length + 1));
+    for (let i = 0; i < 1500; i++) all.push(ev('tool.called', all.length + 1, { tool: 'search' }));
+    const model = new RunModel('run_o');
+    model.apply(all);
+    reset(state, model);
+    setFilter(state, { ...NO_FILTER, kind: OTHER_KINDS });
+    assert.strictEqual(state.visible.length, 0, 'the kept recent events hold no other kinds');
+    assert.strictEqual(state.window.hasBefore, true);
+    // OTHER_KINDS has no host form: the host answers unfiltered pages and the reducer filters them.
+    for (let i = 0; i < 50 && state.window.hasBefore; i++) applyPage(state, 'before', hostBefore(all, firstSequence(state), 250));
+    assert.strictEqual(state.window.hasBefore, false, 'the log was paged back to its start');
+    assert.deepStrictEqual(
+      state.visible.map((r) => r.event),
+      all.filter((e) => e.event.startsWith('custom.') && !state.model.kindCounts().has(e.event)).map((e) => e.event),
+    );
   });
 });

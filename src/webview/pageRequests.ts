@@ -1,0 +1,52 @@
+// The webview's open `page` requests to the host: what each was for, so its answer is put in the
+// window the right way; answers to a request made under an older filter are dropped by the caller.
+import type { LogFilter } from '../runPanel/protocol';
+import { PAGE_EVENTS } from './reducer';
+import type { VsCodeApi } from './vscodeApi';
+
+/** An unanswered page request (a host without the whole log) is forgotten after this long. */
+const PAGE_TIMEOUT_MS = 15_000;
+
+export type Purpose = 'scroll' | 'jump' | 'end';
+
+export interface PendingPage {
+  direction: 'before' | 'after' | 'around';
+  purpose: Purpose;
+  /** For a jump: the sequence to show, and whether to move the focus to it. */
+  target?: number;
+  focus?: boolean;
+  /** The filter generation it was asked under (answers to an older filter are dropped). */
+  generation: number;
+}
+
+export class PageRequests {
+  private readonly pages = new Map<number, PendingPage>();
+  private nextRequestId = 1;
+
+  constructor(private readonly vscode: VsCodeApi) {}
+
+  /** A page that way (or one replacing the window) is awaited. */
+  loading(direction: PendingPage['direction']): boolean {
+    for (const p of this.pages.values()) if (p.direction === direction || p.direction === 'around' || p.purpose === 'end') return true;
+    return false;
+  }
+
+  request(pending: PendingPage, sequence: number, filter: LogFilter): void {
+    const requestId = this.nextRequestId++;
+    this.pages.set(requestId, pending);
+    this.vscode.postMessage({ type: 'page', requestId, sequence: Math.max(0, sequence), direction: pending.direction, limit: PAGE_EVENTS, filter });
+    // A host that keeps no log never answers: the request is forgotten, and may be asked again.
+    setTimeout(() => this.pages.delete(requestId), PAGE_TIMEOUT_MS);
+  }
+
+  /** The request an answer is for (once: it is forgotten). */
+  take(requestId: number): PendingPage | undefined {
+    const request = this.pages.get(requestId);
+    this.pages.delete(requestId);
+    return request;
+  }
+
+  clear(): void {
+    this.pages.clear();
+  }
+}
