@@ -1,6 +1,7 @@
 // What the run panel benchmarks (webview-window, webview-search) share: the host's `reset` for a
-// benchmark run, the page's JS heap after a forced GC, and a long-task observer.
-import { DEFAULT_UI_STRINGS, type HostMessage } from '../../src/runPanel/protocol';
+// benchmark run, a finished run of `total` events opened on its newest ones, the page's JS heap after a forced GC, and a long-task observer.
+import { DEFAULT_UI_STRINGS, type HostMessage, type WireEvent } from '../../src/runPanel/protocol';
+import { RunModel } from '../../src/runPanel/runModel';
 import { emptySnapshot } from '../unit/webview/fixtures';
 import type { PanelPage } from '../unit/webview/pageHarness';
 
@@ -30,4 +31,19 @@ export async function heapMb(p: PanelPage): Promise<number> {
   const usage = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
   await cdp.detach();
   return usage.usedSize / 1024 / 1024;
+}
+
+/**
+ * Opens the panel on a finished run of `total` events as the host does: the snapshot of its newest
+ * events (`recent`), the rest left to pages; resolves once the last row is drawn and settled.
+ */
+export async function openFinishedRun(p: PanelPage, recent: readonly WireEvent[], total: number): Promise<void> {
+  const model = new RunModel('run_bench');
+  model.apply([...recent]);
+  const snapshot = model.snapshot();
+  snapshot.eventCount = total;
+  snapshot.eventsOmitted = total - snapshot.recent.length;
+  await p.send(resetMessage(snapshot));
+  await p.until(`document.querySelector('#timeline .row[data-sequence="${total}"]')`);
+  await p.js(`new Promise((r) => setTimeout(r, 300))`);
 }

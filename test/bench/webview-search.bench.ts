@@ -16,11 +16,10 @@ import { performance } from 'node:perf_hooks';
 import type { HostMessage, WebviewMessage, WireEvent } from '../../src/runPanel/protocol';
 import { silentLogger } from '../../src/api/logger';
 import { LogRequests, type LogRequest } from '../../src/runPanel/logRequests';
-import { RunModel } from '../../src/runPanel/runModel';
 import { RunLog } from '../../src/runLog/runLog';
 import { openPanelPage } from '../unit/webview/pageHarness';
 import { benchEvent, COMMON, RARE, rareAt } from './benchLog';
-import { heapMb, OBSERVE_LONG_TASKS, resetMessage } from './benchPanel';
+import { heapMb, OBSERVE_LONG_TASKS, openFinishedRun } from './benchPanel';
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);
 
@@ -106,14 +105,7 @@ async function main(): Promise<void> {
       // The panel opened on the finished run: its snapshot holds the newest events, the log the rest.
       const recent: WireEvent[] = [];
       for (let s = TOTAL - 999; s <= TOTAL; s++) recent.push(benchEvent(s, TOTAL));
-      const model = new RunModel('run_bench');
-      model.apply(recent);
-      const snapshot = model.snapshot();
-      snapshot.eventCount = TOTAL;
-      snapshot.eventsOmitted = TOTAL - snapshot.recent.length;
-      await p.send(resetMessage(snapshot));
-      await p.until(`document.querySelector('#timeline .row[data-sequence="${TOTAL}"]')`);
-      await p.js(`new Promise((r) => setTimeout(r, 300))`);
+      await openFinishedRun(p, recent, TOTAL);
 
       const results: SearchFigures[] = [];
       for (const [query, matches] of [[RARE, `1 (sequence ${rareAt(TOTAL).toLocaleString('en')})`], [COMMON, (10_000).toLocaleString('en')]] as const) {

@@ -9,10 +9,9 @@
 // Run: npm run bench -- webview-window   (or node out/test/bench/webview-window.bench.js [events])
 import * as os from 'node:os';
 import type { WireEvent } from '../../src/runPanel/protocol';
-import { RunModel } from '../../src/runPanel/runModel';
 import { fakeHostScript } from '../unit/webview/fakeHost';
 import { openPanelPage, type PanelPage } from '../unit/webview/pageHarness';
-import { heapMb, OBSERVE_LONG_TASKS, resetMessage } from './benchPanel';
+import { heapMb, OBSERVE_LONG_TASKS, openFinishedRun, resetMessage } from './benchPanel';
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);
 const JUMPS = 30;
@@ -83,14 +82,7 @@ async function finishedRun(): Promise<Figures> {
   const p = await openPanelPage({ initScript: (await fakeHostScript({ events: TOTAL })) + OBSERVE, height: 800, width: 1200 });
   try {
     const recent = await p.js<WireEvent[]>(`window.__fakeHostEvents(${TOTAL - 999}, ${TOTAL + 1})`);
-    const model = new RunModel('run_bench');
-    model.apply(recent);
-    const snapshot = model.snapshot();
-    snapshot.eventCount = TOTAL;
-    snapshot.eventsOmitted = TOTAL - snapshot.recent.length;
-    await p.send(resetMessage(snapshot));
-    await p.until(`document.querySelector('#timeline .row[data-sequence="${TOTAL}"]')`);
-    await p.js(`new Promise((r) => setTimeout(r, 300))`);
+    await openFinishedRun(p, recent, TOTAL);
     await p.js(`window.__longTasks.length = 0; true`);
     const times: number[] = [];
     // Deterministic "random" targets across the whole log.
