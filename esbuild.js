@@ -34,18 +34,32 @@ const problemMatcher = {
   },
 };
 
-// undici parts the extension loads only when it needs them, as files beside extension.js:
-// - llhttp (about 70 KB of base64 WebAssembly each, two variants): undici compiles one on the
-//   first connection; bundled, both would be parsed and kept at every activation.
-// - fetch/body.js (with webidl, FormData and fetch utilities, about 40 KB and node:zlib,
-//   node:worker_threads): undici needs it only for a FormData request body, which we never send.
-// Each is reached through a small module that says which file is missing instead of crashing
-// with a bare "Cannot find module".
-const LAZY_UNDICI = [
-  { request: /^\.\.\/llhttp\/llhttp_simd-wasm\.js$/, file: 'llhttp/llhttp_simd-wasm.js', source: 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js', copy: true },
-  { request: /^\.\.\/llhttp\/llhttp-wasm\.js$/, file: 'llhttp/llhttp-wasm.js', source: 'node_modules/undici/lib/llhttp/llhttp-wasm.js', copy: true },
-  { request: /^\.\.\/web\/fetch\/body\.js$/, file: 'undici-fetch-body.js', source: 'node_modules/undici/lib/web/fetch/body.js', copy: false },
+// Everything the extension loads on first use from a file beside extension.js, instead of at
+// every activation. ONE list: each entry is a request that, made from the module `from` (a file,
+// or a folder ending in /), resolves to a small guard module requiring `dist/<file>` that says
+// which file is missing ("Reinstall the extension") instead of crashing with a bare "Cannot find
+// module". `entry` files are bundles of their own built with the same plugin; `copy` files are
+// data copied as they are. Under tsc (unit tests) the same requires are plain modules.
+// - undici (the slice src/api/network/undiciParts.ts gathers, about 120 KB): at the first request,
+//   through src/api/network/undici.ts. undiciParts.ts imports nothing of ours, so no module of
+//   ours is in both files; test/unit/build/lazyBundles.test.ts checks that on the output.
+// - yazl with buffer-crc32 (about 16 KB): only to pack a folder (src/upload/yazl.ts).
+// - jsdiff (about 15 KB): only to review changes or read a patch (src/review/jsdiff.ts).
+// - inside undici, llhttp (about 70 KB of base64 WebAssembly each, two variants): undici compiles
+//   one on the first connection; bundled, both would be parsed and kept at every activation.
+// - inside undici, fetch/body.js (with webidl, FormData and fetch utilities, about 40 KB and
+//   node:zlib, node:worker_threads): only for a FormData request body, which we never send. Its
+//   copy of the undici helpers it shares is never shared state with undici.js's.
+const LAZY_FILES = [
+  { request: './undiciParts', from: 'src/api/network/undici.ts', file: 'undici.js', entry: 'src/api/network/undiciParts.ts' },
+  { request: 'yazl', from: 'src/upload/yazl.ts', file: 'yazl.js', entry: 'node_modules/yazl/index.js' },
+  { request: 'diff', from: 'src/review/jsdiff.ts', file: 'diff.js', entry: 'node_modules/diff/libcjs/index.js' },
+  { request: '../llhttp/llhttp_simd-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp_simd-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js' },
+  { request: '../llhttp/llhttp-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp-wasm.js' },
+  { request: '../web/fetch/body.js', from: 'node_modules/undici/', file: 'undici-fetch-body.js', entry: 'node_modules/undici/lib/web/fetch/body.js' },
 ];
+
+const UNDICI_FILE = 'undici.js';
 
 /** The guard module for a file beside the bundle: loads it, or says the install is incomplete. */
 function guardModule(file) {
@@ -60,27 +74,24 @@ function guardModule(file) {
   };
 }
 
-// undici as a whole (the slice of it src/api/network/undiciParts.ts gathers) is dist/undici.js,
-// loaded at the first request through src/api/network/undici.ts. Nothing else of src is in it,
-// so no module of ours exists twice; the test in test/unit/build checks that on the output.
-const UNDICI_FILE = 'undici.js';
-const UNDICI_ENTRY = 'src/api/network/undiciParts.ts';
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Resolves undici.ts's require('./undiciParts') to the guard for dist/undici.js (extension.js only). */
-const lazyUndiciFile = {
-  name: 'lazy-undici-file',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/undiciParts$/ }, (args) =>
-      (args.importer.endsWith(path.join('src', 'api', 'network', 'undici.ts')) ? { path: UNDICI_FILE, namespace: 'lazy-file' } : undefined));
-  },
-};
+/**
+ * True when `importer` (an absolute path) is the module `from` names, or is in the folder it
+ * names anywhere in the path (esbuild follows node_modules symlinks to their real place).
+ */
+function isFrom(importer, from) {
+  const relative = path.relative(__dirname, importer).split(path.sep).join('/');
+  return from.endsWith('/') ? `/${relative}`.includes(`/${from}`) : relative === from;
+}
 
-/** Resolves the LAZY_UNDICI requests to a guard module that requires the file beside the bundle. */
-const lazyUndici = {
-  name: 'lazy-undici',
+/** Resolves each LAZY_FILES request, made from its `from`, to the guard for its file. */
+const lazyFiles = {
+  name: 'lazy-files',
   setup(build) {
-    for (const lazy of LAZY_UNDICI) {
-      build.onResolve({ filter: lazy.request }, (args) => (args.importer.includes(`${path.sep}undici${path.sep}`) ? { path: lazy.file, namespace: 'lazy-file' } : undefined));
+    for (const lazy of LAZY_FILES) {
+      build.onResolve({ filter: new RegExp(`^${escapeRegExp(lazy.request)}$`) }, (args) =>
+        (isFrom(args.importer, lazy.from) ? { path: lazy.file, namespace: 'lazy-file' } : undefined));
     }
     build.onResolve({ filter: /^\.\/lazy-file\// }, (args) => ({ path: `./${args.path.slice('./lazy-file/'.length)}`, external: true }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-file' }, (args) => guardModule(args.path));
@@ -97,16 +108,12 @@ const common = {
   plugins: [problemMatcher],
 };
 
-/** The llhttp modules are data only (a Buffer of WebAssembly): copied as they are. */
-function copyLazyUndici() {
-  copyLazyUndiciTo(outdir);
-}
-
-function copyLazyUndiciTo(dir) {
-  for (const lazy of LAZY_UNDICI.filter((l) => l.copy)) {
+/** Copies the LAZY_FILES that are data (the llhttp modules: a Buffer of WebAssembly) as they are. */
+function copyLazyFiles(dir) {
+  for (const lazy of LAZY_FILES.filter((l) => l.copy)) {
     const to = path.join(dir, lazy.file);
     fs.mkdirSync(path.dirname(to), { recursive: true });
-    fs.copyFileSync(path.join(__dirname, lazy.source), to);
+    fs.copyFileSync(path.join(__dirname, lazy.copy), to);
   }
 }
 
@@ -127,26 +134,24 @@ const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', ext
 async function main() {
   fs.rmSync(outdir, { recursive: true, force: true });
   copyCodicons();
-  copyLazyUndici();
+  copyLazyFiles(outdir);
   const contexts = await Promise.all([
     esbuild.context({
       ...node,
       entryPoints: ['src/extension.ts'],
       outfile: path.join(outdir, 'extension.js'),
-      plugins: [...common.plugins, lazyUndiciFile, lazyUndici, metafileWriter('extension')],
+      plugins: [...common.plugins, lazyFiles, metafileWriter('extension')],
       metafile: writeMetafile,
       define: { 'process.env.EXTENSION_VERSION': JSON.stringify(require('./package.json').version) },
     }),
-    esbuild.context({
-      ...node,
-      entryPoints: [UNDICI_ENTRY],
-      outfile: path.join(outdir, UNDICI_FILE),
-      plugins: [...common.plugins, lazyUndici, metafileWriter('undici')],
-      metafile: writeMetafile,
-    }),
-    // Only what the guard above loads; a copy of the undici modules it shares is harmless there (never reached in practice).
-    ...LAZY_UNDICI.filter((l) => !l.copy).map((lazy) =>
-      esbuild.context({ ...node, entryPoints: [lazy.source], outfile: path.join(outdir, lazy.file) }),
+    ...LAZY_FILES.filter((l) => l.entry).map((lazy) =>
+      esbuild.context({
+        ...node,
+        entryPoints: [lazy.entry],
+        outfile: path.join(outdir, lazy.file),
+        plugins: [...common.plugins, lazyFiles, metafileWriter(lazy.file.replace(/\.js$/, ''))],
+        metafile: writeMetafile,
+      }),
     ),
     esbuild.context({
       ...common,
@@ -165,7 +170,7 @@ async function main() {
   await Promise.all(contexts.map((c) => c.dispose()));
 }
 
-// Required (not run) by the bundle benchmark, which builds a probe with the same undici cuts.
+// Required (not run) by the build test, which builds probes with the same cuts.
 if (require.main === module) {
   main().catch((e) => {
     console.error(e);
@@ -173,4 +178,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { lazyUndici, lazyUndiciFile, UNDICI_FILE, UNDICI_ENTRY, copyLazyUndici: (dir) => copyLazyUndiciTo(dir) };
+module.exports = { lazyFiles, LAZY_FILES, UNDICI_FILE, copyLazyFiles };
