@@ -45,6 +45,8 @@ const problemMatcher = {
 //   ours is in both files; test/unit/build/lazyBundles.test.ts checks that on the output.
 // - yazl with buffer-crc32 (about 16 KB): only to pack a folder (src/upload/yazl.ts).
 // - jsdiff (about 15 KB): only to review changes or read a patch (src/review/jsdiff.ts).
+// - Review Changes (src/review and most of src/reviewUi, about 30 KB), our own code: at its first
+//   command or the first finished run (src/reviewUi/reviewLoader.ts). `shares`: see buildHost.
 // - inside undici, llhttp (about 70 KB of base64 WebAssembly each, two variants): undici compiles
 //   one on the first connection; bundled, both would be parsed and kept at every activation.
 // - inside undici, fetch/body.js (with webidl, FormData and fetch utilities, about 40 KB and
@@ -54,6 +56,7 @@ const LAZY_FILES = [
   { request: './undiciParts', from: 'src/api/network/undici.ts', file: 'undici.js', entry: 'src/api/network/undiciParts.ts' },
   { request: 'yazl', from: 'src/upload/yazl.ts', file: 'yazl.js', entry: 'node_modules/yazl/index.js' },
   { request: 'diff', from: 'src/review/jsdiff.ts', file: 'diff.js', entry: 'node_modules/diff/libcjs/index.js' },
+  { request: './reviewCommands', from: 'src/reviewUi/reviewLoader.ts', file: 'review.js', entry: 'src/reviewUi/reviewCommands.ts', shares: true },
   { request: '../llhttp/llhttp_simd-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp_simd-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js' },
   { request: '../llhttp/llhttp-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp-wasm.js' },
   { request: '../web/fetch/body.js', from: 'node_modules/undici/', file: 'undici-fetch-body.js', entry: 'node_modules/undici/lib/web/fetch/body.js' },
@@ -129,22 +132,104 @@ function metafileWriter(name) {
   };
 }
 
-const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'] };
+const node = {
+  ...common,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external: ['vscode'],
+  absWorkingDir: __dirname,
+  define: { 'process.env.EXTENSION_VERSION': JSON.stringify(require('./package.json').version) },
+};
+
+const SKIP_SHARED = Symbol('skip-shared');
+const posixRelative = (file) => path.relative(__dirname, file).split(path.sep).join('/');
+
+/**
+ * For a lazy bundle of our own code: an import of a module extension.js has (`mainInputs`, paths
+ * as in its metafile) becomes `require('./extension.js').__shared['<path>']`, so that module is
+ * one object at run time (one class for `instanceof`, one singleton). Records the ones used.
+ */
+function sharedFromExtension(mainInputs, used) {
+  return {
+    name: 'shared-from-extension',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === SKIP_SHARED || args.namespace !== 'file' || args.kind === 'entry-point') return undefined;
+        const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, importer: args.importer, kind: args.kind, pluginData: SKIP_SHARED });
+        if (resolved.errors.length > 0 || resolved.external) return undefined;
+        const key = posixRelative(resolved.path);
+        if (!mainInputs.has(key)) return undefined;
+        used.add(key);
+        return { path: key, namespace: 'shared' };
+      });
+      build.onResolve({ filter: /^\.\/extension\.js$/, namespace: 'shared' }, () => ({ path: './extension.js', external: true }));
+      build.onLoad({ filter: /.*/, namespace: 'shared' }, (args) => ({
+        contents: `module.exports = require('./extension.js').__shared[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * extension.js and the lazy bundles of our own code (LAZY_FILES `shares`), in three passes:
+ * 1. extension.js as it would be, not written (`first`, the watch context's result): its inputs
+ *    are the modules activation loads;
+ * 2. each sharing bundle, taking those modules from extension.js (sharedFromExtension);
+ * 3. extension.js written from an entry that re-exports src/extension.ts and adds `__shared`:
+ *    the namespace objects of exactly the modules the sharing bundles take.
+ */
+async function finishHost(first) {
+  const mainInputs = new Set(Object.keys(first.metafile.inputs));
+  const used = new Set();
+  for (const lazy of LAZY_FILES.filter((l) => l.shares)) {
+    await esbuild.build({
+      ...node,
+      entryPoints: [lazy.entry],
+      outfile: path.join(outdir, lazy.file),
+      plugins: [...common.plugins, lazyFiles, sharedFromExtension(mainInputs, used), metafileWriter(lazy.file.replace(/\.js$/, ''))],
+      metafile: true,
+    });
+  }
+  const shared = [...used].sort();
+  const contents = [
+    "export * from './src/extension';",
+    ...shared.map((key, i) => `import * as shared${i} from ${JSON.stringify(`./${key}`)};`),
+    `export const __shared = { ${shared.map((key, i) => `${JSON.stringify(key)}: shared${i}`).join(', ')} };`,
+  ].join('\n');
+  await esbuild.build({
+    ...node,
+    stdin: { contents, resolveDir: __dirname, sourcefile: 'extension-entry.ts', loader: 'ts' },
+    outfile: path.join(outdir, 'extension.js'),
+    plugins: [...common.plugins, lazyFiles, metafileWriter('extension')],
+    metafile: true,
+  });
+}
+
+/** Pass 1 of finishHost; in watch mode its context notices changes and runs the other passes. */
+function extensionContext() {
+  return esbuild.context({
+    ...node,
+    entryPoints: ['src/extension.ts'],
+    outfile: path.join(outdir, 'extension.js'),
+    write: false,
+    metafile: true,
+    plugins: [
+      ...common.plugins,
+      lazyFiles,
+      { name: 'finish-host', setup: (build) => build.onEnd((result) => (result.errors.length === 0 ? finishHost(result) : undefined)) },
+    ],
+  });
+}
 
 async function main() {
   fs.rmSync(outdir, { recursive: true, force: true });
   copyCodicons();
   copyLazyFiles(outdir);
   const contexts = await Promise.all([
-    esbuild.context({
-      ...node,
-      entryPoints: ['src/extension.ts'],
-      outfile: path.join(outdir, 'extension.js'),
-      plugins: [...common.plugins, lazyFiles, metafileWriter('extension')],
-      metafile: writeMetafile,
-      define: { 'process.env.EXTENSION_VERSION': JSON.stringify(require('./package.json').version) },
-    }),
-    ...LAZY_FILES.filter((l) => l.entry).map((lazy) =>
+    extensionContext(),
+    ...LAZY_FILES.filter((l) => l.entry && !l.shares).map((lazy) =>
       esbuild.context({
         ...node,
         entryPoints: [lazy.entry],

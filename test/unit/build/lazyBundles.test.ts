@@ -37,7 +37,7 @@ module.exports = Object.fromEntries([...names].map((n) => [n, make()]));
 
 const loadedCheck = (file: string) => `Object.keys(require.cache).some((f) => path.basename(f) === ${JSON.stringify(file)})`;
 const UNDICI_LOADED = loadedCheck('undici.js');
-const LAZY_NAMES = JSON.stringify(['undici.js', ...LAZY_PACKAGES.map((p) => p.file)]);
+const LAZY_NAMES = JSON.stringify(['undici.js', 'review.js', ...LAZY_PACKAGES.map((p) => p.file)]);
 
 // Requires the bundle (vscode stubbed) and reports whether dist/undici.js came with it.
 const REQUIRE_EXTENSION = `
@@ -73,6 +73,22 @@ const { Transport } = require(process.env.PROBE);
   server.close();
   console.log(JSON.stringify({ before, after: ${UNDICI_LOADED}, ...result }));
 })();
+`;
+
+// Requires extension.js (vscode stubbed), then review.js beside it as its guard does: every module
+// review.js takes from extension.js must be there, as a namespace with its exports.
+const REQUIRE_REVIEW = `
+const path = require('node:path');
+const Module = require('node:module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? process.env.VSCODE_STUB : resolve.call(this, request, ...rest); };
+const ext = require(process.env.BUNDLE);
+const shared = ext.__shared;
+const file = path.join(path.dirname(process.env.BUNDLE), 'review.js');
+const asked = [...require('node:fs').readFileSync(file, 'utf8').matchAll(/__shared\\[("[^"]+")\\]/g)].map((m) => JSON.parse(m[1]));
+const review = require(file);
+const missing = asked.filter((k) => !shared[k] || Object.keys(shared[k]).length === 0);
+console.log(JSON.stringify({ createReview: typeof review.createReview, asked: [...new Set(asked)].sort(), missing, sharedKeys: Object.keys(shared).sort() }));
 `;
 
 // Loads a loader of ours bundled as extension.js has it, and calls it once.
@@ -151,6 +167,24 @@ describe('lazy bundles (production build)', function () {
       assert.deepEqual(inputs.filter((f) => main.includes(f)), [], `${lazy.file} shares no module with extension.js`);
       assert.deepEqual(inputs.filter((f) => f.startsWith('src/')), [], `${lazy.file} holds nothing of src`);
     }
+  });
+
+  it('puts Review Changes in review.js, which takes every module it shares with extension.js from extension.js', () => {
+    const main = inputsOf('extension');
+    const review = inputsOf('review');
+    const own = review.filter((f) => !f.startsWith('shared:'));
+    const taken = review.filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length));
+    assert.ok(own.includes('src/reviewUi/reviewCommands.ts') && own.includes('src/review/changeSet.ts'), 'review.js holds the review');
+    assert.deepEqual(main.filter((f) => f.startsWith('src/review/') || f === 'src/reviewUi/reviewCommands.ts'), [], 'extension.js holds none of it');
+    assert.deepEqual(own.filter((f) => main.includes(f)), [], 'no module is in both bundles');
+    assert.ok(taken.includes('src/reviewUi/reviewContent.ts'), 'the class both use comes from extension.js');
+    assert.deepEqual(taken.filter((f) => !main.includes(f)), [], 'what review.js takes, extension.js has');
+  });
+
+  it('loads review.js beside extension.js, every shared module there with its exports', () => {
+    const res = runNode(REQUIRE_REVIEW, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js') });
+    const taken = inputsOf('review').filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length)).sort();
+    assert.deepEqual(res, { createReview: 'function', asked: taken, missing: [], sharedKeys: taken });
   });
 
   it('loads none of the lazy files when extension.js is required', () => {
