@@ -34,18 +34,35 @@ const problemMatcher = {
   },
 };
 
-// undici parts the extension loads only when it needs them, as files beside extension.js:
-// - llhttp (about 70 KB of base64 WebAssembly each, two variants): undici compiles one on the
-//   first connection; bundled, both would be parsed and kept at every activation.
-// - fetch/body.js (with webidl, FormData and fetch utilities, about 40 KB and node:zlib,
-//   node:worker_threads): undici needs it only for a FormData request body, which we never send.
-// Each is reached through a small module that says which file is missing instead of crashing
-// with a bare "Cannot find module".
-const LAZY_UNDICI = [
-  { request: /^\.\.\/llhttp\/llhttp_simd-wasm\.js$/, file: 'llhttp/llhttp_simd-wasm.js', source: 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js', copy: true },
-  { request: /^\.\.\/llhttp\/llhttp-wasm\.js$/, file: 'llhttp/llhttp-wasm.js', source: 'node_modules/undici/lib/llhttp/llhttp-wasm.js', copy: true },
-  { request: /^\.\.\/web\/fetch\/body\.js$/, file: 'undici-fetch-body.js', source: 'node_modules/undici/lib/web/fetch/body.js', copy: false },
+// Everything the extension loads on first use from a file beside extension.js, instead of at
+// every activation. ONE list: each entry is a request that, made from the module `from` (a file,
+// or a folder ending in /), resolves to a small guard module requiring `dist/<file>` that says
+// which file is missing ("Reinstall the extension") instead of crashing with a bare "Cannot find
+// module". `entry` files are bundles of their own built with the same plugin; `copy` files are
+// data copied as they are. Under tsc (unit tests) the same requires are plain modules.
+// - undici (the slice src/api/network/undiciParts.ts gathers, about 120 KB): at the first request,
+//   through src/api/network/undici.ts. undiciParts.ts imports nothing of ours, so no module of
+//   ours is in both files; test/unit/build/lazyBundles.test.ts checks that on the output.
+// - yazl with buffer-crc32 (about 16 KB): only to pack a folder (src/upload/yazl.ts).
+// - jsdiff (about 15 KB): only to review changes or read a patch (src/review/jsdiff.ts).
+// - Review Changes (src/review and most of src/reviewUi, about 30 KB), our own code: at its first
+//   command or the first finished run (src/reviewUi/reviewLoader.ts). `shares`: see buildHost.
+// - inside undici, llhttp (about 70 KB of base64 WebAssembly each, two variants): undici compiles
+//   one on the first connection; bundled, both would be parsed and kept at every activation.
+// - inside undici, fetch/body.js (with webidl, FormData and fetch utilities, about 40 KB and
+//   node:zlib, node:worker_threads): only for a FormData request body, which we never send. Its
+//   copy of the undici helpers it shares is never shared state with undici.js's.
+const LAZY_FILES = [
+  { request: './undiciParts', from: 'src/api/network/undici.ts', file: 'undici.js', entry: 'src/api/network/undiciParts.ts' },
+  { request: 'yazl', from: 'src/upload/yazl.ts', file: 'yazl.js', entry: 'node_modules/yazl/index.js' },
+  { request: 'diff', from: 'src/review/jsdiff.ts', file: 'diff.js', entry: 'node_modules/diff/libcjs/index.js' },
+  { request: './reviewCommands', from: 'src/reviewUi/reviewLoader.ts', file: 'review.js', entry: 'src/reviewUi/reviewCommands.ts', shares: true },
+  { request: '../llhttp/llhttp_simd-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp_simd-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js' },
+  { request: '../llhttp/llhttp-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp-wasm.js' },
+  { request: '../web/fetch/body.js', from: 'node_modules/undici/', file: 'undici-fetch-body.js', entry: 'node_modules/undici/lib/web/fetch/body.js' },
 ];
+
+const UNDICI_FILE = 'undici.js';
 
 /** The guard module for a file beside the bundle: loads it, or says the install is incomplete. */
 function guardModule(file) {
@@ -60,27 +77,24 @@ function guardModule(file) {
   };
 }
 
-// undici as a whole (the slice of it src/api/network/undiciParts.ts gathers) is dist/undici.js,
-// loaded at the first request through src/api/network/undici.ts. Nothing else of src is in it,
-// so no module of ours exists twice; the test in test/unit/build checks that on the output.
-const UNDICI_FILE = 'undici.js';
-const UNDICI_ENTRY = 'src/api/network/undiciParts.ts';
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Resolves undici.ts's require('./undiciParts') to the guard for dist/undici.js (extension.js only). */
-const lazyUndiciFile = {
-  name: 'lazy-undici-file',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/undiciParts$/ }, (args) =>
-      (args.importer.endsWith(path.join('src', 'api', 'network', 'undici.ts')) ? { path: UNDICI_FILE, namespace: 'lazy-file' } : undefined));
-  },
-};
+/**
+ * True when `importer` (an absolute path) is the module `from` names, or is in the folder it
+ * names anywhere in the path (esbuild follows node_modules symlinks to their real place).
+ */
+function isFrom(importer, from) {
+  const relative = path.relative(__dirname, importer).split(path.sep).join('/');
+  return from.endsWith('/') ? `/${relative}`.includes(`/${from}`) : relative === from;
+}
 
-/** Resolves the LAZY_UNDICI requests to a guard module that requires the file beside the bundle. */
-const lazyUndici = {
-  name: 'lazy-undici',
+/** Resolves each LAZY_FILES request, made from its `from`, to the guard for its file. */
+const lazyFiles = {
+  name: 'lazy-files',
   setup(build) {
-    for (const lazy of LAZY_UNDICI) {
-      build.onResolve({ filter: lazy.request }, (args) => (args.importer.includes(`${path.sep}undici${path.sep}`) ? { path: lazy.file, namespace: 'lazy-file' } : undefined));
+    for (const lazy of LAZY_FILES) {
+      build.onResolve({ filter: new RegExp(`^${escapeRegExp(lazy.request)}$`) }, (args) =>
+        (isFrom(args.importer, lazy.from) ? { path: lazy.file, namespace: 'lazy-file' } : undefined));
     }
     build.onResolve({ filter: /^\.\/lazy-file\// }, (args) => ({ path: `./${args.path.slice('./lazy-file/'.length)}`, external: true }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-file' }, (args) => guardModule(args.path));
@@ -97,16 +111,12 @@ const common = {
   plugins: [problemMatcher],
 };
 
-/** The llhttp modules are data only (a Buffer of WebAssembly): copied as they are. */
-function copyLazyUndici() {
-  copyLazyUndiciTo(outdir);
-}
-
-function copyLazyUndiciTo(dir) {
-  for (const lazy of LAZY_UNDICI.filter((l) => l.copy)) {
+/** Copies the LAZY_FILES that are data (the llhttp modules: a Buffer of WebAssembly) as they are. */
+function copyLazyFiles(dir) {
+  for (const lazy of LAZY_FILES.filter((l) => l.copy)) {
     const to = path.join(dir, lazy.file);
     fs.mkdirSync(path.dirname(to), { recursive: true });
-    fs.copyFileSync(path.join(__dirname, lazy.source), to);
+    fs.copyFileSync(path.join(__dirname, lazy.copy), to);
   }
 }
 
@@ -122,31 +132,111 @@ function metafileWriter(name) {
   };
 }
 
-const node = { ...common, platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'] };
+const node = {
+  ...common,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external: ['vscode'],
+  absWorkingDir: __dirname,
+  define: { 'process.env.EXTENSION_VERSION': JSON.stringify(require('./package.json').version) },
+};
+
+const SKIP_SHARED = Symbol('skip-shared');
+const posixRelative = (file) => path.relative(__dirname, file).split(path.sep).join('/');
+
+/**
+ * For a lazy bundle of our own code: an import of a module extension.js has (`mainInputs`, paths
+ * as in its metafile) becomes `require('./extension.js').__shared['<path>']`, so that module is
+ * one object at run time (one class for `instanceof`, one singleton). Records the ones used.
+ */
+function sharedFromExtension(mainInputs, used) {
+  return {
+    name: 'shared-from-extension',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === SKIP_SHARED || args.namespace !== 'file' || args.kind === 'entry-point') return undefined;
+        const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, importer: args.importer, kind: args.kind, pluginData: SKIP_SHARED });
+        if (resolved.errors.length > 0 || resolved.external) return undefined;
+        const key = posixRelative(resolved.path);
+        if (!mainInputs.has(key)) return undefined;
+        used.add(key);
+        return { path: key, namespace: 'shared' };
+      });
+      build.onResolve({ filter: /^\.\/extension\.js$/, namespace: 'shared' }, () => ({ path: './extension.js', external: true }));
+      build.onLoad({ filter: /.*/, namespace: 'shared' }, (args) => ({
+        contents: `module.exports = require('./extension.js').__shared[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * extension.js and the lazy bundles of our own code (LAZY_FILES `shares`), in three passes:
+ * 1. extension.js as it would be, not written (`first`, the watch context's result): its inputs
+ *    are the modules activation loads;
+ * 2. each sharing bundle, taking those modules from extension.js (sharedFromExtension);
+ * 3. extension.js written from an entry that re-exports src/extension.ts and adds `__shared`:
+ *    the namespace objects of exactly the modules the sharing bundles take.
+ */
+async function finishHost(first) {
+  const mainInputs = new Set(Object.keys(first.metafile.inputs));
+  const used = new Set();
+  for (const lazy of LAZY_FILES.filter((l) => l.shares)) {
+    await esbuild.build({
+      ...node,
+      entryPoints: [lazy.entry],
+      outfile: path.join(outdir, lazy.file),
+      plugins: [...common.plugins, lazyFiles, sharedFromExtension(mainInputs, used), metafileWriter(lazy.file.replace(/\.js$/, ''))],
+      metafile: true,
+    });
+  }
+  const shared = [...used].sort();
+  const contents = [
+    "export * from './src/extension';",
+    ...shared.map((key, i) => `import * as shared${i} from ${JSON.stringify(`./${key}`)};`),
+    `export const __shared = { ${shared.map((key, i) => `${JSON.stringify(key)}: shared${i}`).join(', ')} };`,
+  ].join('\n');
+  await esbuild.build({
+    ...node,
+    stdin: { contents, resolveDir: __dirname, sourcefile: 'extension-entry.ts', loader: 'ts' },
+    outfile: path.join(outdir, 'extension.js'),
+    plugins: [...common.plugins, lazyFiles, metafileWriter('extension')],
+    metafile: true,
+  });
+}
+
+/** Pass 1 of finishHost; in watch mode its context notices changes and runs the other passes. */
+function extensionContext() {
+  return esbuild.context({
+    ...node,
+    entryPoints: ['src/extension.ts'],
+    outfile: path.join(outdir, 'extension.js'),
+    write: false,
+    metafile: true,
+    plugins: [
+      ...common.plugins,
+      lazyFiles,
+      { name: 'finish-host', setup: (build) => build.onEnd((result) => (result.errors.length === 0 ? finishHost(result) : undefined)) },
+    ],
+  });
+}
 
 async function main() {
   fs.rmSync(outdir, { recursive: true, force: true });
   copyCodicons();
-  copyLazyUndici();
+  copyLazyFiles(outdir);
   const contexts = await Promise.all([
-    esbuild.context({
-      ...node,
-      entryPoints: ['src/extension.ts'],
-      outfile: path.join(outdir, 'extension.js'),
-      plugins: [...common.plugins, lazyUndiciFile, lazyUndici, metafileWriter('extension')],
-      metafile: writeMetafile,
-      define: { 'process.env.EXTENSION_VERSION': JSON.stringify(require('./package.json').version) },
-    }),
-    esbuild.context({
-      ...node,
-      entryPoints: [UNDICI_ENTRY],
-      outfile: path.join(outdir, UNDICI_FILE),
-      plugins: [...common.plugins, lazyUndici, metafileWriter('undici')],
-      metafile: writeMetafile,
-    }),
-    // Only what the guard above loads; a copy of the undici modules it shares is harmless there (never reached in practice).
-    ...LAZY_UNDICI.filter((l) => !l.copy).map((lazy) =>
-      esbuild.context({ ...node, entryPoints: [lazy.source], outfile: path.join(outdir, lazy.file) }),
+    extensionContext(),
+    ...LAZY_FILES.filter((l) => l.entry && !l.shares).map((lazy) =>
+      esbuild.context({
+        ...node,
+        entryPoints: [lazy.entry],
+        outfile: path.join(outdir, lazy.file),
+        plugins: [...common.plugins, lazyFiles, metafileWriter(lazy.file.replace(/\.js$/, ''))],
+        metafile: writeMetafile,
+      }),
     ),
     esbuild.context({
       ...common,
@@ -165,7 +255,7 @@ async function main() {
   await Promise.all(contexts.map((c) => c.dispose()));
 }
 
-// Required (not run) by the bundle benchmark, which builds a probe with the same undici cuts.
+// Required (not run) by the build test, which builds probes with the same cuts.
 if (require.main === module) {
   main().catch((e) => {
     console.error(e);
@@ -173,4 +263,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { lazyUndici, lazyUndiciFile, UNDICI_FILE, UNDICI_ENTRY, copyLazyUndici: (dir) => copyLazyUndiciTo(dir) };
+module.exports = { lazyFiles, LAZY_FILES, UNDICI_FILE, copyLazyFiles };

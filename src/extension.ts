@@ -26,7 +26,7 @@ import { RunPanelManager } from './runPanel/runPanelManager';
 import { registerRunLogCommands } from './commands/runLogCommands';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
 import { RunStore } from './runs/runStore';
-import { registerReview } from './reviewUi/reviewCommands';
+import { registerReview } from './reviewUi/reviewLoader';
 import { ServiceConnection } from './service/serviceConnection';
 import { readSettings, userLevelBaseUrl } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';

@@ -1,7 +1,7 @@
 // The agent's changes to one text as separate hunks, and the text you get by taking any subset
 // of them: the per-hunk "apply" of the review.
 import { createHash } from 'node:crypto';
-import { diffLines } from 'diff';
+import { loadDiff } from './jsdiff';
 import { splitLines } from './textCodec';
 
 /**
@@ -48,7 +48,7 @@ export function computeHunks(base: string, target: string): Hunk[] {
     });
     pending = undefined;
   };
-  for (const change of diffLines(base, target)) {
+  for (const change of loadDiff().diffLines(base, target)) {
     const lines = splitLines(change.value);
     if (!change.added && !change.removed) {
       flush();

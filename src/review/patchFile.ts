@@ -1,8 +1,8 @@
 // Patch artifacts: read one with jsdiff, apply a file's part to the file as sent, and write a
 // whole change set as one patch ("Save as patch").
-import { applyPatch, createTwoFilesPatch, FILE_HEADERS_ONLY, parsePatch } from 'diff';
 import type { StructuredPatch } from 'diff';
 import { untranslated, type Translate } from '../common/translate';
+import { loadDiff } from './jsdiff';
 
 /** One file's part of a patch. */
 export interface PatchPart {
@@ -21,6 +21,8 @@ export type PatchApplied = { ok: true; text: string } | { ok: false; message: st
 
 /** Parses a unified diff (plain or git-style). Never throws. */
 export function parsePatchText(text: string, t: Translate = untranslated): ParsedPatch {
+  // Outside the try: an incomplete install is not a patch that cannot be read.
+  const { parsePatch } = loadDiff();
   let patches: StructuredPatch[];
   try {
     patches = parsePatch(text);
@@ -83,6 +85,7 @@ export interface PatchFileEntry {
  * before and after are equal are left out. Text is used as given, CRLF included.
  */
 export function formatChangeSetPatch(files: readonly PatchFileEntry[]): string {
+  const { createTwoFilesPatch, FILE_HEADERS_ONLY } = loadDiff();
   return files
     .filter((file) => file.before !== file.after)
     .map((file) => {
@@ -112,6 +115,7 @@ function toPart(patch: StructuredPatch): PatchPart {
 }
 
 function tryApply(text: string, patch: StructuredPatch): string | false {
+  const { applyPatch } = loadDiff();
   try {
     return applyPatch(text, patch, { fuzzFactor: 0 });
   } catch {

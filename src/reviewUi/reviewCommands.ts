@@ -10,7 +10,7 @@ import { inert } from '../common/inertText';
 import { notify } from '../common/notify';
 import { classifyArtifact, formatChangeSetPatch } from '../review';
 import { applyPicks, type ApplyOutcome, type ApplyPick } from './reviewApply';
-import { parseReviewUri, REVIEW_SCHEME, ReviewContent } from './reviewContent';
+import { parseReviewUri, type ReviewContent } from './reviewContent';
 import { loadSession, refreshFile, type ReviewedFile, type ReviewSession, type SessionSources } from './reviewSession';
 import { describeHunk } from './reviewText';
 import { openConflicts, openDiffs } from './reviewDiffs';
@@ -47,8 +47,15 @@ export interface RunReview extends vscode.Disposable {
   hasReviewableChanges(runId: string): Promise<boolean>;
 }
 
-export function registerReview(deps: CommandDeps, subscriptions: vscode.Disposable[]): RunReview {
-  const content = new ReviewContent();
+/** The commands' handlers; reviewLoader.ts registers them at activation and loads this file on first use. */
+export interface ReviewHandlers extends Omit<RunReview, 'dispose'> {
+  reviewCommand(arg?: unknown): Promise<ReviewSummary | undefined>;
+  applyCommand(arg?: unknown): Promise<ApplyOutcome>;
+  chooseCommand(arg?: unknown): Promise<ApplyOutcome | undefined>;
+  savePatchCommand(arg?: unknown): Promise<vscode.Uri | undefined>;
+}
+
+export function createReview(deps: CommandDeps, content: ReviewContent): ReviewHandlers {
   const sessions = new Map<string, ReviewSession>();
   let latest: string | undefined;
   const sources = (): SessionSources => ({ client: deps.service.client, originOf: (id) => deps.localFiles.origin(id), content });
@@ -269,15 +276,7 @@ export function registerReview(deps: CommandDeps, subscriptions: vscode.Disposab
     });
   };
 
-  subscriptions.push(
-    content,
-    vscode.workspace.registerFileSystemProvider(REVIEW_SCHEME, content, { isReadonly: true, isCaseSensitive: true }),
-    vscode.commands.registerCommand(Commands.reviewChanges, deps.guard('Review changes', reviewCommand)),
-    vscode.commands.registerCommand(Commands.applyReviewChanges, deps.guard('Apply changes', applyCommand)),
-    vscode.commands.registerCommand(Commands.chooseReviewChanges, deps.guard('Apply chosen changes', chooseCommand)),
-    vscode.commands.registerCommand(Commands.saveReviewPatch, deps.guard('Save changes as patch', savePatchCommand)),
-  );
-  return { reviewRun, hasReviewableChanges, dispose: () => content.dispose() };
+  return { reviewRun, hasReviewableChanges, reviewCommand, applyCommand, chooseCommand, savePatchCommand };
 }
 
 function summarize(session: ReviewSession): ReviewSummary {

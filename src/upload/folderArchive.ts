@@ -5,10 +5,10 @@ import { constants, createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ZipFile } from 'yazl';
 import { ApiError } from '../api/errors';
 import { archiveEntryNames } from './archiveNames';
 import type { PlannedFile } from './uploadPlan';
+import { loadYazl } from './yazl';
 
 // As the upload itself: the file checked is the file read, a path swapped for a link is refused.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
@@ -39,6 +39,7 @@ export async function writeArchive(
   const names = archiveEntryNames(files.map((f) => f.name));
   const totalBytes = files.reduce((n, f) => n + f.bytes, 0);
   const progress: ArchiveProgress = { filesDone: 0, fileCount: files.length, bytesDone: 0, totalBytes };
+  const { ZipFile } = loadYazl();
   const zip = new ZipFile();
   // The file being read: a cancel must close it too, not only the archive's output.
   let current: Readable | undefined;

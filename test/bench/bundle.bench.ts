@@ -1,7 +1,8 @@
 // Benchmark of loading the extension (issue 16, item 4): the production bundle's size, the
 // largest inputs in it (esbuild's metafile), and the time to require it in a fresh Node process
 // with a stub `vscode` module (median of RUNS processes; wall and CPU time of the require alone),
-// then the time to require dist/undici.js, which the first request loads.
+// then the time to require dist/undici.js, which the first request loads, and dist/review.js
+// (with dist/diff.js), which the first review loads.
 // Activation to the views' first data in code-server is measured separately (BENCHMARKS.md).
 // Run: `npm run bench -- bundle` (or `node out/test/bench/bundle.bench.js` after `npm run compile:tests`).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -38,8 +39,20 @@ if (typeof ext.activate !== 'function') throw new Error('no activate()');
 const t2 = process.hrtime.bigint();
 require(require('path').join(require('path').dirname(process.env.BUNDLE), 'undici.js'));
 const undiciMs = Number(process.hrtime.bigint() - t2) / 1e6;
-console.log(JSON.stringify({ ms, cpuMs: (c.user + c.system) / 1000, undiciMs }));
+// What the first review adds: review.js, then jsdiff as its first diff does.
+const t3 = process.hrtime.bigint();
+require(require('path').join(require('path').dirname(process.env.BUNDLE), 'review.js'));
+require(require('path').join(require('path').dirname(process.env.BUNDLE), 'diff.js'));
+const reviewMs = Number(process.hrtime.bigint() - t3) / 1e6;
+console.log(JSON.stringify({ ms, cpuMs: (c.user + c.system) / 1000, undiciMs, reviewMs }));
 `;
+
+interface Sample {
+  ms: number;
+  cpuMs: number;
+  undiciMs: number;
+  reviewMs: number;
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -63,11 +76,11 @@ function main(): void {
     const stub = path.join(out, 'vscode-stub.js');
     fs.writeFileSync(stub, STUB);
     const bundle = path.join(out, 'extension.js');
-    const samples: { ms: number; cpuMs: number; undiciMs: number }[] = [];
+    const samples: Sample[] = [];
     for (let i = 0; i < RUNS; i++) {
       const res = spawnSync(process.execPath, ['-e', PROBE], { env: { ...process.env, VSCODE_STUB: stub, BUNDLE: bundle }, encoding: 'utf8' });
       if (res.status !== 0) throw new Error(`requiring the bundle failed: ${res.stderr.slice(0, 2000)}`);
-      samples.push(JSON.parse(res.stdout.trim()) as { ms: number; cpuMs: number; undiciMs: number });
+      samples.push(JSON.parse(res.stdout.trim()) as Sample);
     }
     const files = listFiles(out).filter((f) => f.file !== 'vscode-stub.js' && f.file !== 'webview.js');
     const main = files.find((f) => f.file === 'extension.js')?.bytes ?? NaN;
@@ -89,6 +102,7 @@ function main(): void {
       `| wall time | ${requireMs.toFixed(1)} ms | ${Math.min(...samples.map((s) => s.ms)).toFixed(1)} ms | ${Math.max(...samples.map((s) => s.ms)).toFixed(1)} ms |`,
       `| CPU time | ${median(samples.map((s) => s.cpuMs)).toFixed(1)} ms | ${Math.min(...samples.map((s) => s.cpuMs)).toFixed(1)} ms | ${Math.max(...samples.map((s) => s.cpuMs)).toFixed(1)} ms |`,
       `| then require(dist/undici.js) (the first request) | ${median(samples.map((s) => s.undiciMs)).toFixed(1)} ms | ${Math.min(...samples.map((s) => s.undiciMs)).toFixed(1)} ms | ${Math.max(...samples.map((s) => s.undiciMs)).toFixed(1)} ms |`,
+      `| then require(dist/review.js, dist/diff.js) (the first review) | ${median(samples.map((s) => s.reviewMs)).toFixed(1)} ms | ${Math.min(...samples.map((s) => s.reviewMs)).toFixed(1)} ms | ${Math.max(...samples.map((s) => s.reviewMs)).toFixed(1)} ms |`,
       '',
       'Largest inputs of extension.js:',
       ...top.map(([file, v]) => `- ${kb(v.bytesInOutput)} ${file.replace(/^.*node_modules\//, '')}`),

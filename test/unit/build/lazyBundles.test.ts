@@ -1,6 +1,7 @@
-// The production build's lazy files (esbuild.js): undici ships as dist/undici.js, loaded at the
-// first request and not when extension.js is required; no module is in both files (a second copy
-// of a module would be a second class or a second singleton); and a missing file says how to fix it.
+// The production build's lazy files (esbuild.js LAZY_FILES): undici, yazl and jsdiff ship as
+// files of their own, loaded on first use and not when extension.js is required; no module is in
+// two of them (a second copy of a module would be a second class or a second singleton); and a
+// missing file says how to fix it.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,10 +13,15 @@ import * as esbuild from 'esbuild';
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
 interface BuildScript {
-  lazyUndici: Plugin;
-  lazyUndiciFile: Plugin;
+  lazyFiles: Plugin;
   UNDICI_FILE: string;
 }
+
+// The third-party modules loaded on first use through a loader of ours, and what proves them loaded.
+const LAZY_PACKAGES = [
+  { file: 'yazl.js', pkg: 'node_modules/yazl/', loader: 'src/upload/yazl.ts', load: 'loadYazl', member: 'ZipFile' },
+  { file: 'diff.js', pkg: 'node_modules/diff/', loader: 'src/review/jsdiff.ts', load: 'loadDiff', member: 'diffLines' },
+];
 
 interface Metafile {
   inputs: Record<string, unknown>;
@@ -29,7 +35,9 @@ const make = () => new Proxy(function () {}, { get: (t, k) => (k === Symbol.toPr
 module.exports = Object.fromEntries([...names].map((n) => [n, make()]));
 `;
 
-const UNDICI_LOADED = `Object.keys(require.cache).some((f) => path.basename(f) === 'undici.js')`;
+const loadedCheck = (file: string) => `Object.keys(require.cache).some((f) => path.basename(f) === ${JSON.stringify(file)})`;
+const UNDICI_LOADED = loadedCheck('undici.js');
+const LAZY_NAMES = JSON.stringify(['undici.js', 'review.js', ...LAZY_PACKAGES.map((p) => p.file)]);
 
 // Requires the bundle (vscode stubbed) and reports whether dist/undici.js came with it.
 const REQUIRE_EXTENSION = `
@@ -38,7 +46,8 @@ const Module = require('node:module');
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? process.env.VSCODE_STUB : resolve.call(this, request, ...rest); };
 const ext = require(process.env.BUNDLE);
-console.log(JSON.stringify({ activate: typeof ext.activate, undiciLoaded: ${UNDICI_LOADED} }));
+const lazyLoaded = ${LAZY_NAMES}.filter((name) => Object.keys(require.cache).some((f) => path.basename(f) === name));
+console.log(JSON.stringify({ activate: typeof ext.activate, lazyLoaded }));
 `;
 
 // Loads the probe (the API transport bundled as extension.js is) and sends one request to loopback.
@@ -66,6 +75,36 @@ const { Transport } = require(process.env.PROBE);
 })();
 `;
 
+// Requires extension.js (vscode stubbed), then review.js beside it as its guard does: every module
+// review.js takes from extension.js must be there, as a namespace with its exports.
+const REQUIRE_REVIEW = `
+const path = require('node:path');
+const Module = require('node:module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? process.env.VSCODE_STUB : resolve.call(this, request, ...rest); };
+const ext = require(process.env.BUNDLE);
+const shared = ext.__shared;
+const file = path.join(path.dirname(process.env.BUNDLE), 'review.js');
+const asked = [...require('node:fs').readFileSync(file, 'utf8').matchAll(/__shared\\[("[^"]+")\\]/g)].map((m) => JSON.parse(m[1]));
+const review = require(file);
+const missing = asked.filter((k) => !shared[k] || Object.keys(shared[k]).length === 0);
+console.log(JSON.stringify({ createReview: typeof review.createReview, asked: [...new Set(asked)].sort(), missing, sharedKeys: Object.keys(shared).sort() }));
+`;
+
+// Loads a loader of ours bundled as extension.js has it, and calls it once.
+const loadThroughProbe = (file: string) => `
+const path = require('node:path');
+const loader = require(process.env.PROBE);
+const before = ${loadedCheck(file)};
+let result;
+try {
+  result = { member: typeof loader[process.env.LOAD]()[process.env.MEMBER] };
+} catch (err) {
+  result = { error: String(err && err.message) };
+}
+console.log(JSON.stringify({ before, after: ${loadedCheck(file)}, ...result }));
+`;
+
 function runNode(script: string, env: Record<string, string>): Record<string, unknown> {
   const res = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, ...env }, encoding: 'utf8' });
   assert.equal(res.status, 0, res.stderr);
@@ -90,8 +129,19 @@ describe('lazy bundles (production build)', function () {
       platform: 'node',
       format: 'cjs',
       logLevel: 'silent',
-      plugins: [script.lazyUndiciFile, script.lazyUndici],
+      plugins: [script.lazyFiles],
     });
+    for (const lazy of LAZY_PACKAGES) {
+      await esbuild.build({
+        entryPoints: [path.join(ROOT, lazy.loader)],
+        outfile: path.join(out, `probe-${lazy.file}`),
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        logLevel: 'silent',
+        plugins: [script.lazyFiles],
+      });
+    }
   });
 
   after(() => fs.rmSync(out, { recursive: true, force: true }));
@@ -108,10 +158,58 @@ describe('lazy bundles (production build)', function () {
     assert.deepEqual([...lazy].filter((f) => f.startsWith('src/') && f !== 'src/api/network/undiciParts.ts'), []);
   });
 
-  it('does not load undici.js when extension.js is required', () => {
-    const res = runNode(REQUIRE_EXTENSION, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js') });
-    assert.deepEqual(res, { activate: 'function', undiciLoaded: false });
+  it('puts yazl and jsdiff in files of their own, with nothing of ours and nothing of extension.js', () => {
+    const main = inputsOf('extension');
+    for (const lazy of LAZY_PACKAGES) {
+      const inputs = inputsOf(lazy.file.replace(/\.js$/, ''));
+      assert.ok(inputs.some((f) => f.includes(lazy.pkg)), `${lazy.file} holds ${lazy.pkg}`);
+      assert.deepEqual(main.filter((f) => f.includes(lazy.pkg)), [], `${lazy.pkg} is not in extension.js`);
+      assert.deepEqual(inputs.filter((f) => main.includes(f)), [], `${lazy.file} shares no module with extension.js`);
+      assert.deepEqual(inputs.filter((f) => f.startsWith('src/')), [], `${lazy.file} holds nothing of src`);
+    }
   });
+
+  it('puts Review Changes in review.js, which takes every module it shares with extension.js from extension.js', () => {
+    const main = inputsOf('extension');
+    const review = inputsOf('review');
+    const own = review.filter((f) => !f.startsWith('shared:'));
+    const taken = review.filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length));
+    assert.ok(own.includes('src/reviewUi/reviewCommands.ts') && own.includes('src/review/changeSet.ts'), 'review.js holds the review');
+    assert.deepEqual(main.filter((f) => f.startsWith('src/review/') || f === 'src/reviewUi/reviewCommands.ts'), [], 'extension.js holds none of it');
+    assert.deepEqual(own.filter((f) => main.includes(f)), [], 'no module is in both bundles');
+    assert.ok(taken.includes('src/reviewUi/reviewContent.ts'), 'the class both use comes from extension.js');
+    assert.deepEqual(taken.filter((f) => !main.includes(f)), [], 'what review.js takes, extension.js has');
+  });
+
+  it('loads review.js beside extension.js, every shared module there with its exports', () => {
+    const res = runNode(REQUIRE_REVIEW, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js') });
+    const taken = inputsOf('review').filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length)).sort();
+    assert.deepEqual(res, { createReview: 'function', asked: taken, missing: [], sharedKeys: taken });
+  });
+
+  it('loads none of the lazy files when extension.js is required', () => {
+    const res = runNode(REQUIRE_EXTENSION, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js') });
+    assert.deepEqual(res, { activate: 'function', lazyLoaded: [] });
+  });
+
+  for (const lazy of LAZY_PACKAGES) {
+    const run = () => runNode(loadThroughProbe(lazy.file), { PROBE: path.join(out, `probe-${lazy.file}`), LOAD: lazy.load, MEMBER: lazy.member });
+
+    it(`loads ${lazy.file} beside the bundle at the first ${lazy.load}()`, () => {
+      assert.deepEqual(run(), { before: false, after: true, member: 'function' });
+    });
+
+    it(`says the extension is incomplete when ${lazy.file} is missing`, () => {
+      fs.renameSync(path.join(out, lazy.file), path.join(out, `${lazy.file}.away`));
+      try {
+        const res = run();
+        assert.equal(res.member, undefined);
+        assert.match(String(res.error), new RegExp(`The Agent Runtime extension is incomplete: dist/${lazy.file.replace('.', '\\.')} is missing or broken .*Reinstall the extension\\.`, 's'));
+      } finally {
+        fs.renameSync(path.join(out, `${lazy.file}.away`), path.join(out, lazy.file));
+      }
+    });
+  }
 
   it('loads undici.js beside the bundle at the first request, which then succeeds', () => {
     const res = runNode(REQUEST_THROUGH_PROBE, { PROBE: path.join(out, 'probe.js') });

@@ -1,0 +1,41 @@
+// Review Changes' commands and its read-only documents are registered at activation, but the
+// review itself (src/review with jsdiff, and reviewCommands.ts with what only it uses, about
+// 45 KB) loads at its first use: a command, or the check when a run finishes. In the bundle,
+// esbuild.js (LAZY_FILES) resolves the require below to a guard that loads dist/review.js, a
+// bundle that takes every module it shares with extension.js from extension.js's `__shared`
+// (one class, one singleton); under tsc it is the plain module.
+import * as vscode from 'vscode';
+import type { CommandDeps } from '../commands/commandDeps';
+import { Commands } from '../common/ids';
+import type * as ReviewCommands from './reviewCommands';
+import type { ReviewHandlers, RunReview } from './reviewCommands';
+import { REVIEW_SCHEME, ReviewContent } from './reviewContent';
+
+let loaded: typeof ReviewCommands | undefined;
+
+function loadReviewCommands(): typeof ReviewCommands {
+  // Synchronous on purpose: the file is local, and the command then runs as it did before.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= require('./reviewCommands') as typeof ReviewCommands;
+  return loaded;
+}
+
+export function registerReview(deps: CommandDeps, subscriptions: vscode.Disposable[]): RunReview {
+  // Here, not in the lazy file: a review document restored in an editor is read before any command.
+  const content = new ReviewContent();
+  let handlers: ReviewHandlers | undefined;
+  const review = (): ReviewHandlers => (handlers ??= loadReviewCommands().createReview(deps, content));
+  subscriptions.push(
+    content,
+    vscode.workspace.registerFileSystemProvider(REVIEW_SCHEME, content, { isReadonly: true, isCaseSensitive: true }),
+    vscode.commands.registerCommand(Commands.reviewChanges, deps.guard('Review changes', (arg?: unknown) => review().reviewCommand(arg))),
+    vscode.commands.registerCommand(Commands.applyReviewChanges, deps.guard('Apply changes', (arg?: unknown) => review().applyCommand(arg))),
+    vscode.commands.registerCommand(Commands.chooseReviewChanges, deps.guard('Apply chosen changes', (arg?: unknown) => review().chooseCommand(arg))),
+    vscode.commands.registerCommand(Commands.saveReviewPatch, deps.guard('Save changes as patch', (arg?: unknown) => review().savePatchCommand(arg))),
+  );
+  return {
+    reviewRun: (runId) => review().reviewRun(runId),
+    hasReviewableChanges: (runId) => review().hasReviewableChanges(runId),
+    dispose: () => content.dispose(),
+  };
+}
