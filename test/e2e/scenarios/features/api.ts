@@ -1,6 +1,8 @@
 // A scenario's own view of the reference runtime over HTTP, to set up data and to check on the
 // server what the UI did (never through the extension).
 import { type RuntimeHandle } from '../../../runtime';
+import { type ScenarioContext } from '../types';
+import { UI } from '../ui';
 
 export interface FileRecord {
   id: string;
@@ -72,6 +74,23 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Runs a view's Refresh and waits until the runtime has answered the view's new listing. A root
+ * refresh makes VS Code forget every row's handle until the extension gives the new rows, and a
+ * row's context-menu command run in between gets no row (seen: Delete File saying "Choose a file
+ * in the Files view first."), so a scenario acts on rows only after the listing is back. The view
+ * must be open (a hidden view lists nothing).
+ */
+export async function refreshView(ctx: Pick<ScenarioContext, 'workbench' | 'runtimeLog'>, view: 'files' | 'tasks', commandTitle?: string): Promise<void> {
+  const listing = view === 'files' ? /^GET \/v1\/files(\?|\s|$)/ : /^GET \/v1\/tasks(\?|\s|$)/;
+  const count = () => ctx.runtimeLog.filter((line) => listing.test(line)).length;
+  // The view's first listing (at activation) answered first, so that it is not taken for the refresh's.
+  await until(`the ${view} view's first listing`, async () => (count() > 0 ? true : undefined), 30_000);
+  const before = count();
+  await ctx.workbench.runCommand(commandTitle ?? (view === 'files' ? UI.commands.refreshFiles : UI.commands.refreshTasks));
+  await until(`the ${view} view's new listing`, async () => (count() > before ? true : undefined), 30_000);
 }
 
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
-import { createTask, getRun, listArtifacts, TERMINAL, until, type ArtifactRecord } from './api';
+import { createTask, getRun, listArtifacts, TERMINAL, until, type ArtifactRecord, refreshView } from './api';
 
 /** A finished run's artifact, shown in the Tasks view (task -> run -> Show Artifacts): its row and ids. */
 async function finishedArtifactRow(ctx: ScenarioContext, objective: string, pick: (a: ArtifactRecord) => boolean) {
@@ -17,7 +17,7 @@ async function finishedArtifactRow(ctx: ScenarioContext, objective: string, pick
   const artifact = (await listArtifacts(runtime, runId)).find(pick);
   assert.ok(artifact, 'the run produced no such artifact');
   await workbench.openContainer(UI.container);
-  await workbench.runCommand(UI.commands.refreshTasks);
+  await refreshView(ctx, 'tasks');
   const taskRow = await workbench.treeRow(UI.tasksView, objective);
   if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
   const runRow = await workbench.treeRow(UI.tasksView, UI.firstRunRow);

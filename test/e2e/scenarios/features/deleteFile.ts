@@ -2,15 +2,15 @@
 import * as assert from 'node:assert';
 import { type Scenario } from '../types';
 import { UI } from '../ui';
-import { fileStatus, until, uploadFile } from './api';
+import { fileStatus, until, uploadFile, refreshView } from './api';
 
 export const deleteFile: Scenario = {
   id: 'delete-file',
   title: 'delete a file from the Files view; it is gone from the view and the server',
-  async run({ workbench, runtime, shot }) {
+  async run({ workbench, runtime, runtimeLog, shot }) {
     const file = await uploadFile(runtime, 'to-delete.txt', 'short-lived\n');
     await workbench.openContainer(UI.container);
-    await workbench.runCommand(UI.commands.refreshFiles);
+    await refreshView({ workbench, runtimeLog }, 'files');
     const row = await workbench.treeRow(UI.filesView, 'to-delete.txt');
     await shot('before-delete');
     await workbench.contextMenu(row, UI.menu.deleteFile);

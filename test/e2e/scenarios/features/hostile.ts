@@ -7,7 +7,7 @@ import type { Frame, Locator } from 'playwright-core';
 import type { HostileOptions } from '../../../runtime';
 import type { Scenario } from '../types';
 import { UI } from '../ui';
-import { until } from './api';
+import { until, refreshView } from './api';
 import { runPanelFrame } from './runPanel';
 
 /** Every family on, at sizes a UI scenario can afford (the unit tests take the 10 MB ones). */
@@ -26,13 +26,13 @@ export const hostileServer: Scenario = {
   id: 'hostile-server',
   title: 'a hostile server: trees, notifications and the run panel show its text inert, and nothing hangs',
   runtime: { eventDelayMs: 10 },
-  async run({ workbench, runtime, page, shot }) {
+  async run({ workbench, runtime, runtimeLog, page, shot }) {
     const runId = await runtime.createSyntheticRun({ events: 20, terminal: 'completed', taskObjective: 'Plan the release' });
     runtime.setHostile(HOSTILE);
 
     // Browsing: rows from poisoned records, junk items dropped, no link anywhere in the views.
     await workbench.openContainer(UI.container);
-    await workbench.runCommand(UI.commands.refreshTasks);
+    await refreshView({ workbench, runtimeLog }, 'tasks');
     const task = await workbench.treeRow(UI.tasksView, /Plan the release/);
     const label = (await task.innerText()).trim();
     assert.ok(!label.includes('](command:'), `the label keeps link syntax: ${label}`);

@@ -9,7 +9,7 @@ import type { RuntimeHandle } from '../../../runtime';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
 import { docsShot } from './docsImages';
-import { getRun, listTasks, TERMINAL, until } from './api';
+import { getRun, listTasks, TERMINAL, until, refreshView } from './api';
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';
 const A = lines(14, 'alpha');
@@ -54,7 +54,7 @@ async function uploadAttachAndFinish(ctx: ScenarioContext, names: string[], obje
 async function reviewFromRunRow(ctx: ScenarioContext, objective: string): Promise<void> {
   const { workbench } = ctx;
   await workbench.openContainer(UI.container);
-  await workbench.runCommand(UI.commands.refreshTasks);
+  await refreshView(ctx, 'tasks');
   const taskRow = await workbench.treeRow(UI.tasksView, objective);
   if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
   // The task's only run: rows are labelled "Run 1", "Run 2"... once the task's runs are listed.

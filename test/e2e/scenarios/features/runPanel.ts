@@ -1,5 +1,6 @@
 // Reading the run panel (a webview): the sequences of its rendered event rows, whether it ever
 // showed "reconnecting", and the comparison with the server's own event log.
+import { refreshView } from './api';
 import * as assert from 'node:assert';
 import { type Frame } from 'playwright-core';
 import { type Workbench } from '../../harness/workbench';
@@ -75,7 +76,7 @@ export function assertSameSequences(rendered: number[], serverLog: { sequence: n
 /** Opens the run of the task with this objective in the run panel: Tasks view, Watch Run. */
 export async function watchFromTasks(ctx: ScenarioContext, objective: string): Promise<void> {
   await ctx.workbench.openContainer(UI.container);
-  await ctx.workbench.runCommand(UI.commands.refreshTasks);
+  await refreshView(ctx, 'tasks');
   const row = await ctx.workbench.treeRow(UI.tasksView, objective);
   await ctx.workbench.contextMenu(row, UI.menu.watchRun);
 }

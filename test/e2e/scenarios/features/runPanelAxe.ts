@@ -9,7 +9,7 @@ import type { Frame } from 'playwright-core';
 import { blocking, formatViolations, runAxe, type AxeViolation } from '../../harness/axe';
 import type { Scenario, ScenarioContext } from '../types';
 import { UI } from '../ui';
-import { until } from './api';
+import { until, refreshView } from './api';
 import { runPanelFrame } from './runPanel';
 
 const OBJECTIVE = 'Check the run panel with axe';
@@ -86,7 +86,7 @@ export const runPanelAxe: Scenario = {
     const { workbench, runtime } = ctx;
     const runId = await runtime.createSyntheticRun({ events: 600, terminal: null, live: true, unknownKinds: true, taskObjective: OBJECTIVE });
     await workbench.openContainer(UI.container);
-    await workbench.runCommand(UI.commands.refreshTasks);
+    await refreshView(ctx, 'tasks');
     const task = await workbench.treeRow(UI.tasksView, OBJECTIVE);
     await workbench.contextMenu(task, UI.menu.watchRun);
     const frame = await runPanelFrame(workbench);

@@ -6,7 +6,7 @@ import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
 import { docsShot } from './docsImages';
 import { runPanelFrame, waitForRow } from './runPanel';
-import { until, getRun, TERMINAL } from './api';
+import { until, getRun, TERMINAL, refreshView } from './api';
 
 async function approvalPictures(ctx: ScenarioContext, theme: string): Promise<void> {
   const objective = 'Write the release notes';
@@ -19,7 +19,7 @@ async function approvalPictures(ctx: ScenarioContext, theme: string): Promise<vo
   });
   await ctx.workbench.treeRow(UI.steering.needsYouView, 'write_file');
   await docsShot(ctx, `needs-you-${theme}`);
-  await ctx.workbench.runCommand(UI.commands.refreshTasks);
+  await refreshView(ctx, 'tasks');
   const row = await ctx.workbench.treeRow(UI.tasksView, objective);
   await ctx.workbench.contextMenu(row, UI.menu.watchRun);
   const frame = await runPanelFrame(ctx.workbench);

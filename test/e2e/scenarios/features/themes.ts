@@ -4,7 +4,7 @@
 // of it are the README's pictures (copied to docs/images/ when E2E_DOCS_IMAGES=1).
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI, UI_DE } from '../ui';
-import { createTask, getRun, TERMINAL, until, uploadFile } from './api';
+import { createTask, getRun, TERMINAL, until, uploadFile, refreshView } from './api';
 import { docsShot } from './docsImages';
 import { runPanelFrame, waitForRow } from './runPanel';
 
@@ -43,7 +43,7 @@ async function watchRealRun(ctx: ScenarioContext, shotName: string, labels: RunL
   const runId = task.run_id;
   if (!runId) throw new Error('the task has no run');
   await workbench.openContainer(UI.container);
-  await workbench.runCommand(labels.refreshTasks);
+  await refreshView(ctx, 'tasks', labels.refreshTasks);
   const row = await workbench.treeRow(labels.tasksView, objective);
   await workbench.contextMenu(row, labels.watchRun);
   await until('the run to end', async () => (TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined));
@@ -53,7 +53,7 @@ async function watchRealRun(ctx: ScenarioContext, shotName: string, labels: RunL
   // The summary lists the artifacts once the host has fetched them.
   await frame.getByText('report.md', { exact: false }).first().waitFor({ timeout: 30_000 });
   if (labels.summary) await frame.getByText(labels.summary, { exact: true }).first().waitFor({ timeout: 30_000 });
-  await workbench.runCommand(labels.refreshTasks);
+  await refreshView(ctx, 'tasks', labels.refreshTasks);
   await docsShot(ctx, shotName);
 }
 

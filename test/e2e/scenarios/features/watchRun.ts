@@ -1,6 +1,7 @@
 // The run panel. Events arrive live; a dropped stream shows "reconnecting" and goes on
 // with no duplicated or missing row; a window reload mid-run restores the panel, which completes.
 // The runs are the runtime's synthetic live runs, so the scenario decides when they end.
+import { refreshView } from './api';
 import * as assert from 'node:assert';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
@@ -11,7 +12,7 @@ async function startAndWatch(ctx: ScenarioContext, objective: string, run: { eve
   const { workbench, runtime } = ctx;
   const runId = await runtime.createSyntheticRun({ events: run.events, terminal: run.terminal, live: true, taskObjective: objective });
   await workbench.openContainer(UI.container);
-  await workbench.runCommand(UI.commands.refreshTasks);
+  await refreshView(ctx, 'tasks');
   const row = await workbench.treeRow(UI.tasksView, objective);
   await workbench.contextMenu(row, UI.menu.watchRun);
   return runId;
