@@ -70,7 +70,8 @@ function guardModule(file) {
     contents: [
       'let loaded;',
       `try { loaded = require('./lazy-file/${file}'); }`,
-      `catch (err) { throw new Error('The Agent Runtime extension is incomplete: dist/${file} is missing or broken (' + (err && err.message) + '). Reinstall the extension.'); }`,
+      // The code (INCOMPLETE_INSTALL in src/api/errors.ts) keeps the API layer from taking this for a network failure.
+      `catch (err) { const e = new Error('The Agent Runtime extension is incomplete: dist/${file} is missing or broken (' + (err && err.message) + '). Reinstall the extension.'); e.code = 'agent_runtime_incomplete'; throw e; }`,
       'module.exports = loaded;',
     ].join('\n'),
     loader: 'js',

@@ -158,12 +158,12 @@ export interface ResponseErrorInit {
   secret?: string;
 }
 
-/** The ApiError for a non-2xx response, from the assumed JSON error body or any other body. */
 /** An error's English message from its detail: the wording lives once, in apiDetailText. */
 export function said(detail: ApiDetail, stop = true): string {
   return apiDetailText(untranslated, detail) + (stop ? '.' : '');
 }
 
+/** The ApiError for a non-2xx response, from the assumed JSON error body or any other body. */
 export function errorFromResponse(init: ResponseErrorInit): ApiError {
   const { status, requestId, retryAfterMs, secret } = init;
   let code: string | undefined;
@@ -257,6 +257,12 @@ function transportError(kind: 'timeout' | 'connection', code: string, detail: Ap
   return new ApiError({ kind, code, message: said(detail), detail, cause });
 }
 
+/**
+ * The code of the error a missing or broken file of the extension's own install throws (the lazy
+ * file guard esbuild.js writes): nothing was sent, retrying cannot help and the network is fine.
+ */
+export const INCOMPLETE_INSTALL = 'agent_runtime_incomplete';
+
 /** The ApiError for a request that got no usable answer: refused, reset, timed out, cancelled. */
 export function errorFromTransport(err: unknown, ctx: TransportErrorContext): ApiError {
   if (err instanceof ApiError) return err;
@@ -264,6 +270,9 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext): Ap
   const code = (err as { code?: unknown } | null)?.code;
   const name = err instanceof Error ? err.name : '';
   const where = ctx.origin;
+  if (code === INCOMPLETE_INSTALL) {
+    return new ApiError({ kind: 'validation', code, message: err instanceof Error ? err.message : String(err), cause });
+  }
   if (ctx.callerAborted || code === 'UND_ERR_ABORTED' || name === 'AbortError') {
     const detail: ApiDetail = { id: 'cancelled', args: [] };
     return new ApiError({ kind: 'aborted', message: said(detail), detail, cause });

@@ -8,6 +8,7 @@ import { registerApprovalCommands } from '../commands/approvalCommands';
 import { registerSteeringCommands, type SteeringDeps } from '../commands/steeringCommands';
 import { ContextKeys } from '../common/ids';
 import { setContextCommand } from '../common/setContext';
+import { steeringSupport } from '../runPanel/steeringSupport';
 import type { RunStore } from '../runs/runStore';
 import { announceApprovals } from './approvalNotice';
 import { ApprovalsView } from './approvalsView';
@@ -56,7 +57,8 @@ export function setUpSteering(deps: CommandDeps, runs: RunStore, onAuthError: (e
     service.onDidChange(() => {
       if (service.serviceUrl !== serviceUrl) {
         serviceUrl = service.serviceUrl;
-        setContextCommand(ContextKeys.steeringUnsupported, false);
+        // Back on a service that refused steering earlier: its menus stay without it.
+        setContextCommand(ContextKeys.steeringUnsupported, !steeringSupport.offered(serviceUrl));
       }
       pending.reset();
       if (service.isSignedIn) void pending.refresh().catch(() => undefined);

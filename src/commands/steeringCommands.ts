@@ -42,14 +42,14 @@ function targetOf(arg: unknown): RunTarget | undefined {
 }
 
 /**
- * A server without the endpoint: say so once clearly, and hide the actions from now on. Given the
- * service (a steering command), it is remembered for it: its run panels hide Cancel/Resume/Fork,
- * and the sentence is not repeated for that service.
+ * A server without the endpoint: say so, and hide the actions from now on. Given the service (a
+ * steering command), it is remembered for it: its run panels hide Cancel/Resume/Fork, and so do
+ * the menus until the service changes. Every refused action is answered: the user just asked.
  */
 export function reportUnsupported(err: unknown, steering: SteeringDeps, what: string, service?: string): boolean {
   if (!isApiError(err, 'not_supported')) return false;
   steering.setContext(ContextKeys.steeringUnsupported, true);
-  if (service !== undefined && !steeringSupport.markNotOffered(service)) return true;
+  if (service !== undefined) steeringSupport.markNotOffered(service);
   void notify.warn(vscode.l10n.t('This server does not offer {0}.', what));
   return true;
 }

@@ -1,6 +1,6 @@
 // Review Changes' commands and its read-only documents are registered at activation, but the
-// review itself (src/review with jsdiff, and reviewCommands.ts with what only it uses, about
-// 45 KB) loads at its first use: a command, or the check when a run finishes. In the bundle,
+// review itself (src/review with jsdiff, and reviewCommands.ts with what only it uses: review.js,
+// about 30 KB, and diff.js) loads at its first use: a command, or the check when a run finishes. In the bundle,
 // esbuild.js (LAZY_FILES) resolves the require below to a guard that loads dist/review.js, a
 // bundle that takes every module it shares with extension.js from extension.js's `__shared`
 // (one class, one singleton); under tsc it is the plain module.
@@ -34,8 +34,9 @@ export function registerReview(deps: CommandDeps, subscriptions: vscode.Disposab
     vscode.commands.registerCommand(Commands.saveReviewPatch, deps.guard('Save changes as patch', (arg?: unknown) => review().savePatchCommand(arg))),
   );
   return {
-    reviewRun: (runId) => review().reviewRun(runId),
-    hasReviewableChanges: (runId) => review().hasReviewableChanges(runId),
+    // async: a broken review.js then rejects (callers catch) instead of throwing in their listener.
+    reviewRun: async (runId) => review().reviewRun(runId),
+    hasReviewableChanges: async (runId) => review().hasReviewableChanges(runId),
     dispose: () => content.dispose(),
   };
 }

@@ -96,7 +96,7 @@ export class RunPanel implements vscode.Disposable {
       onStatus: (status) => deps.runs.noteStreamEnded(runId, status),
       onObjective: (objective) => this.setObjective(objective),
       logFolder: deps.logFolder,
-      service: deps.getClient().baseUrl,
+      service: serviceOf(deps),
     });
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(parseWebviewMessage(raw))),
@@ -256,5 +256,14 @@ export class RunPanel implements vscode.Disposable {
         return;
       }
     }
+  }
+}
+
+/** The service the panel's run belongs to; none while the base URL is unusable (the panel says why when it connects). */
+function serviceOf(deps: { getClient(): ApiClient }): string | undefined {
+  try {
+    return deps.getClient().baseUrl;
+  } catch {
+    return undefined;
   }
 }

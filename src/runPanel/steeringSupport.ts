@@ -1,6 +1,7 @@
 // Which services answered a steering request (cancel, resume, fork) with "not offered" (404/405,
 // PROTOCOL-NOTES: steering): remembered per normalised base URL for the extension host's life,
-// so every run panel of that service hides Cancel/Resume/Fork and the user is told once.
+// so every run panel of that service hides Cancel/Resume/Fork (and its menus, see
+// src/approvals/steeringSetup.ts), also after switching to another service and back.
 // Plain Node: the commands mark, the panels' sessions listen.
 
 export type SteeringListener = (service: string) => void;
@@ -14,7 +15,7 @@ export class SteeringSupport {
     return service === undefined || !this.notOffered.has(service);
   }
 
-  /** Remembers the answer; true only the first time for `service` (the one time to tell the user). */
+  /** Remembers the answer; true only the first time for `service` (when the listeners hear of it). */
   markNotOffered(service: string): boolean {
     if (this.notOffered.has(service)) return false;
     this.notOffered.add(service);

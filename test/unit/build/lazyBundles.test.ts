@@ -67,7 +67,7 @@ const { Transport } = require(process.env.PROBE);
     for await (const chunk of res.body) body += Buffer.from(chunk).toString();
     result = { status: res.status, body };
   } catch (err) {
-    result = { error: String(err && err.message) };
+    result = { error: String(err && err.message), code: err && err.code };
   }
   await transport.destroy();
   server.close();
@@ -221,5 +221,6 @@ describe('lazy bundles (production build)', function () {
     const res = runNode(REQUEST_THROUGH_PROBE, { PROBE: path.join(out, 'probe.js') });
     assert.equal(res.status, undefined);
     assert.match(String(res.error), /The Agent Runtime extension is incomplete: dist\/undici\.js is missing or broken .*Reinstall the extension\./s);
+    assert.equal(res.code, 'agent_runtime_incomplete', 'marked, so the API layer does not take it for a network failure (INCOMPLETE_INSTALL)');
   });
 });
