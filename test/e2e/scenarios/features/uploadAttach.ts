@@ -33,11 +33,20 @@ export const uploadAndAttach: Scenario = {
     await shot('task-in-sidebar');
     assert.ok(task.run_id, 'the server gave the task no run');
     const runId = task.run_id;
-    await until('the run to end', async () => (TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined));
+    const ended = await until('the run to end', async () => {
+      const run = await getRun(runtime, runId);
+      return TERMINAL.has(run.status) ? run.status : undefined;
+    });
     const [artifact] = await listArtifacts(runtime, runId);
     assert.ok(artifact, 'the run produced no artifact');
+    // The view learns of the end by its poll and refreshes the task's row; VS Code then drops the
+    // handles of that row's children until it asks for them again, and a right-click on the run
+    // row in that gap runs the menu's command with no row ("Choose a run in the Tasks view
+    // first.", seen in CI under load). So act once both rows show the end, as a user would.
+    // A row's text runs label and description together ("…the notescompleted · 7:02 PM").
+    await workbench.treeRow(UI.tasksView, new RegExp(`${OBJECTIVE}.*${ended}`, 'i'));
     if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
-    const runRow = await workbench.treeRow(UI.tasksView, UI.firstRunRow);
+    const runRow = await workbench.treeRow(UI.tasksView, new RegExp(`${UI.firstRunRow.source}.*${ended}`, 'i'));
     await workbench.contextMenu(runRow, UI.menu.showArtifacts);
     await workbench.treeRow(UI.tasksView, artifact.name);
     await shot('task-run-artifacts');
