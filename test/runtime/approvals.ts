@@ -15,6 +15,18 @@ export interface ApprovalRequest {
   timeoutMs: number;
 }
 
+/**
+ * The time approvals expire by: the real clock, moved ahead by `offsetMs`. Tests move it instead of
+ * waiting, or of racing a short expiry against their own polling on a busy machine.
+ */
+export class ApprovalClock {
+  constructor(public offsetMs = 0) {}
+
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+}
+
 export class ApprovalDesk {
   readonly store: RecordStore<ApprovalRecord>;
   private readonly waiters = new Map<string, Set<(outcome: ApprovalOutcome) => void>>();
@@ -24,6 +36,7 @@ export class ApprovalDesk {
   constructor(
     dir: string,
     private readonly onSettled: (approval: ApprovalRecord) => void,
+    readonly clock = new ApprovalClock(),
   ) {
     this.store = new RecordStore(dir);
   }
@@ -34,7 +47,7 @@ export class ApprovalDesk {
   }
 
   open(request: ApprovalRequest): ApprovalRecord {
-    const created = Date.now();
+    const created = this.clock.now();
     const approval = this.store.insert({
       id: newId('apr'),
       object: 'approval',
@@ -104,8 +117,14 @@ export class ApprovalDesk {
     }
   }
 
+  /** Moves the clock ahead; what is due by then expires at once. */
+  advance(ms: number): void {
+    this.clock.offsetMs += ms;
+    this.expireDue();
+  }
+
   expireDue(): void {
-    const now = Date.now();
+    const now = this.clock.now();
     for (const approval of this.store.all()) {
       if (approval.status === 'pending' && Date.parse(approval.expires_at) <= now) this.settle(approval.id, 'expired');
     }
@@ -117,12 +136,12 @@ export class ApprovalDesk {
   }
 
   private arm(approval: ApprovalRecord): void {
-    const delay = Math.max(0, Date.parse(approval.expires_at) - Date.now());
+    const delay = Math.max(0, Date.parse(approval.expires_at) - this.clock.now());
     // setTimeout holds 32-bit delays only; a week-long sandbox expiry is re-armed in pieces.
     const timer = setTimeout(() => {
       this.timers.delete(approval.id);
       if (this.store.get(approval.id)?.status !== 'pending') return;
-      if (Date.parse(approval.expires_at) <= Date.now()) this.settle(approval.id, 'expired');
+      if (Date.parse(approval.expires_at) <= this.clock.now()) this.settle(approval.id, 'expired');
       else this.arm(approval);
     }, Math.min(delay, 2 ** 31 - 1));
     timer.unref();

@@ -29,6 +29,8 @@ export interface RuntimeOptions {
   maxUploadBytes?: number;
   /** How long an approval waits for a decision before it expires; default 5 minutes. */
   approvalTimeoutMs?: number;
+  /** Approvals expire by the real clock moved ahead this far (a restart "later", for tests); default 0. */
+  approvalClockOffsetMs?: number;
   /** Attachments a task may take; default 100 (past it: 400 too_many_attachments). */
   maxAttachments?: number;
   /** What GET /v1/usage reports as the quota; default 100.00 USD, null for none. */
@@ -70,6 +72,8 @@ export interface RuntimeHandle {
   listApprovals(filter?: { runId?: string; status?: ApprovalStatus }): ApprovalRecord[];
   /** Decides as a person would (throws the 409 HttpError when it is no longer pending). */
   decideApproval(approvalId: string, decision: 'approve' | 'deny', note?: string): ApprovalRecord;
+  /** Moves the approvals' clock ahead: what is due by then expires at once (no waiting, no race). */
+  advanceApprovalClock(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -102,6 +106,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   const core = new RuntimeCore(dataDir, options.eventDelayMs ?? 0, log, {
     approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_CORE_SETTINGS.approvalTimeoutMs,
+    approvalClockOffsetMs: options.approvalClockOffsetMs,
     maxAttachments: options.maxAttachments ?? DEFAULT_CORE_SETTINGS.maxAttachments,
     quota: options.quota === undefined ? DEFAULT_CORE_SETTINGS.quota : options.quota,
   });
@@ -168,6 +173,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       if (!core.approvals.get(approvalId)) throw new Error(`unknown approval ${approvalId}`);
       return core.decide(approvalId, decision, note);
     },
+    advanceApprovalClock: (ms) => core.approvals.advance(ms),
     close: () => {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

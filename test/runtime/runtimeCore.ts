@@ -1,7 +1,7 @@
 // The runtime's state and operations, independent of HTTP: files, tasks, runs, artifacts, event logs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ApprovalDesk } from './approvals';
+import { ApprovalClock, ApprovalDesk } from './approvals';
 import { BlobStore } from './blobStore';
 import { baseSteps, runBuiltInAgent, sleep, STEP_COST_CENTS, type AgentEnvironment, type AgentProgram } from './builtInAgent';
 import { RunEventLog, TERMINAL_EVENT_NAMES } from './eventLog';
@@ -55,6 +55,8 @@ export interface SyntheticRunOptions {
 
 export interface CoreSettings {
   approvalTimeoutMs: number;
+  /** How far ahead of the real clock approvals expire by (tests: a restart "later"); default 0. */
+  approvalClockOffsetMs?: number;
   maxAttachments: number;
   quota: Money | null;
 }
@@ -89,7 +91,7 @@ export class RuntimeCore {
     this.tasks = new RecordStore(path.join(records, 'tasks'));
     this.runs = new RecordStore(path.join(records, 'runs'));
     this.artifacts = new RecordStore(path.join(records, 'artifacts'));
-    this.approvals = new ApprovalDesk(path.join(records, 'approvals'), (approval) => this.approvalSettled(approval));
+    this.approvals = new ApprovalDesk(path.join(records, 'approvals'), (approval) => this.approvalSettled(approval), new ApprovalClock(settings.approvalClockOffsetMs));
     this.blobs = new BlobStore(dataDir);
     this.eventsDir = path.join(dataDir, 'events');
     fs.mkdirSync(this.eventsDir, { recursive: true });

@@ -1,7 +1,7 @@
 // Approvals: the built-in agent asks before writing, waits, and goes on after a decision or expiry.
 import * as assert from 'node:assert';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
-import { call, createTask, decide, errorOf, pendingApproval, readEvents, runToEnd, untilRunStatus, uploadOk } from './runtimeTestKit';
+import { call, createTask, decide, errorOf, firstApproval, pendingApproval, readEvents, runToEnd, untilRunStatus, uploadOk } from './runtimeTestKit';
 
 const NOTES = '# Notes\n\nOne.\nTwo.\nThree.\n';
 const ASKING = 'Tidy the notes, and ask before writing anything';
@@ -145,7 +145,9 @@ describe('runtime: approvals', () => {
     const quick = await startRuntime({ approvalTimeoutMs: 100, faults: { decisionDelayMs: 300 } });
     try {
       const task = await askingRun(quick);
-      const approval = await pendingApproval(quick, task.run_id);
+      // Its first approval in whatever state: it may expire before a poll sees it pending (a busy
+      // machine), and the decision is held 300 ms, past the 100 ms expiry, either way.
+      const approval = await firstApproval(quick, task.run_id);
       const late = await decide(quick, approval.id as string, 'approve');
       assert.strictEqual(late.status, 409);
       assert.strictEqual(errorOf(late).code, 'approval_expired');
@@ -160,12 +162,17 @@ describe('runtime: approvals', () => {
   });
 
   it('keeps a decision made in time when the expiry comes later', async () => {
-    const quick = await startRuntime({ approvalTimeoutMs: 300 });
+    // Five minutes to decide (the default): in time whatever the machine's load; then the clock is
+    // moved past both expiries once the second approval is waiting.
+    const quick = await startRuntime();
     try {
       const task = await askingRun(quick);
       const approval = await pendingApproval(quick, task.run_id);
       assert.strictEqual((await decide(quick, approval.id as string, 'approve')).json.status, 'approved');
-      const { events } = await runToEnd(quick, task.run_id); // the second approval expires meanwhile
+      const second = await pendingApproval(quick, task.run_id);
+      assert.notStrictEqual(second.id, approval.id);
+      quick.advanceApprovalClock(10 * 60 * 1000);
+      const { events } = await runToEnd(quick, task.run_id); // the second approval expired
       assert.ok(events.some((e) => e.event === 'approval.resolved' && e.data.status === 'expired'), 'the clock did run');
       assert.deepStrictEqual(
         events.filter((e) => e.data.approval_id === approval.id && e.event === 'approval.resolved').map((e) => e.data.status),

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startRuntime } from '../../runtime/index';
-import { call, createTask, decide, pendingApproval, readEvents, runToEnd, tempDir, untilRunStatus, upload, uploadOk, waitFor } from './runtimeTestKit';
+import { call, createTask, decide, pendingApproval, readEvents, runToEnd, tempDir, untilRunStatus, upload, uploadOk } from './runtimeTestKit';
 
 describe('runtime: durability', () => {
   let dataDir: string;
@@ -133,13 +133,15 @@ describe('runtime: durability', () => {
   });
 
   it('expires at the restart an approval whose time ran out while the runtime was down: the run goes on', async () => {
-    const first = await startRuntime({ dataDir, approvalTimeoutMs: 50 });
+    // The approval waits the default five minutes, so it is surely still pending when the first
+    // runtime stops (a 50 ms expiry raced this test's own polling on a busy machine and was
+    // sometimes over before it was seen); the second starts ten minutes "later" on the approvals' clock.
+    const first = await startRuntime({ dataDir });
     const task = await createTask(first, 'Ask before writing');
     const approval = await pendingApproval(first, task.run_id);
     await first.close();
-    await waitFor(() => Date.now() > Date.parse(approval.expires_at as string), 'the expiry to pass');
 
-    const second = await startRuntime({ dataDir });
+    const second = await startRuntime({ dataDir, approvalClockOffsetMs: 10 * 60 * 1000 });
     try {
       const { events } = await runToEnd(second, task.run_id);
       const resolved = events.find((e) => e.event === 'approval.resolved');

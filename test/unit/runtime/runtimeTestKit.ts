@@ -213,6 +213,18 @@ export async function untilRunStatus(rt: RuntimeHandle, runId: string, status: s
   return run;
 }
 
+/** The run's first approval in whatever state (pending, or already expired), once it asked for one. */
+export async function firstApproval(rt: RuntimeHandle, runId: string): Promise<Record<string, unknown>> {
+  let found: Record<string, unknown> | undefined;
+  await waitFor(async () => {
+    const page = (await call(rt, 'GET', `/v1/approvals?run_id=${runId}`)).json;
+    const all = (page.data as Record<string, unknown>[] | undefined) ?? [];
+    found = all.sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)))[0];
+    return found !== undefined;
+  }, `an approval request of ${runId}`);
+  return found as Record<string, unknown>;
+}
+
 /** The run's pending approval, once it asks for one. */
 export async function pendingApproval(rt: RuntimeHandle, runId: string): Promise<Record<string, unknown>> {
   let found: Record<string, unknown> | undefined;
