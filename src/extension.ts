@@ -126,7 +126,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   subs.push(runPanels, runPanels.registerSerializer());
 
   const review = registerReview(deps, subs);
-  const steering = setUpSteering(deps, runs, reporter.onAuthError);
+  const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskStatus);
   subs.push(...steering.disposables);
 
   let runsOf = service.serviceUrl;

@@ -23,7 +23,12 @@ export interface Steering {
   disposables: vscode.Disposable[];
 }
 
-export function setUpSteering(deps: CommandDeps, runs: RunStore, onAuthError: (err: unknown) => void): Steering {
+export function setUpSteering(
+  deps: CommandDeps,
+  runs: RunStore,
+  onAuthError: (err: unknown) => void,
+  taskStatusChanged: vscode.Event<void>,
+): Steering {
   const { service } = deps;
   const pending = new PendingApprovals({
     fetchPending: async (signal) => {
@@ -54,6 +59,10 @@ export function setUpSteering(deps: CommandDeps, runs: RunStore, onAuthError: (e
       if (change.statusChanged) void pending.refresh().catch(() => undefined);
       else pending.update();
     }),
+    // A run nobody here follows (started elsewhere) is seen only through its task's row: when
+    // that status changes (e.g. to awaiting approval) the list reloads too, or Needs You would
+    // miss it, since nothing here polls approvals for runs nobody follows.
+    taskStatusChanged(() => void pending.refresh().catch(() => undefined)),
     service.onDidChange(() => {
       if (service.serviceUrl !== serviceUrl) {
         serviceUrl = service.serviceUrl;

@@ -17,6 +17,8 @@ export interface TaskPollingOptions {
   visible(): boolean;
   /** The rows whose look changed. */
   onChanged(nodes: TaskNode[]): void;
+  /** Some task's status changed (e.g. its run began waiting for approval, started elsewhere). */
+  onStatusChanged?(): void;
   delays?: PollDelays;
   schedule?: Schedule;
 }
@@ -63,11 +65,14 @@ export class TaskPolling {
   private async poll(): Promise<boolean> {
     const client = this.deps.getClient();
     const changed: TaskNode[] = [];
+    let statusChanged = false;
     let authError: unknown;
     await mapLimited(this.unfinished(), POLL_CONCURRENCY, async (node) => {
       try {
         const before = node.task.run_id;
+        const statusBefore = node.task.status;
         if (!node.update(await client.getTask(node.task.id))) return;
+        if (node.task.status !== statusBefore) statusChanged = true;
         // A task that names a run its loaded list does not hold: list its runs again.
         const runs = node.children;
         const runId = node.task.run_id;
@@ -80,6 +85,7 @@ export class TaskPolling {
     });
     if (authError !== undefined) this.deps.onAuthError(authError);
     if (changed.length > 0) this.options.onChanged(changed);
+    if (statusChanged) this.options.onStatusChanged?.();
     return changed.length > 0;
   }
 }

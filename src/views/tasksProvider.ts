@@ -43,6 +43,8 @@ interface Level<T extends TaskNode | RunNode | ArtifactNode> {
 
 export class TasksTreeProvider extends DisposableStore implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = this.own(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
+  private readonly taskStatusChanged = this.own(new vscode.EventEmitter<void>());
+  readonly onDidChangeTaskStatus = this.taskStatusChanged.event; // a polled task's status changed
   readonly onDidChangeTreeData = this.changed.event;
 
   private readonly contextKeys: SidebarContextKeys;
@@ -68,6 +70,7 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       tasks: () => this.taskNodes,
       visible: () => this.visible,
       onChanged: (nodes) => this.changed.fire(nodes),
+      onStatusChanged: () => this.taskStatusChanged.fire(),
       delays: options.pollDelays,
       schedule: options.schedule,
     });
@@ -210,7 +213,6 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   // ---- levels ----
-
   private rootLevel(): Level<TaskNode> {
     return {
       owner: this.root,
@@ -321,7 +323,6 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   // ---- run facts from the store ----
-
   private showLoadedRuns(): void {
     for (const node of this.runNodes()) {
       if (!this.shown.has(node.runId)) this.shown.set(node.runId, this.runs.show(node.runId));

@@ -364,6 +364,26 @@ describe('views/providers (reference runtime)', function () {
       dispose();
     });
 
+    it('says when a polled task\'s status changed (Needs You reloads then: a run started elsewhere has no other sign)', async () => {
+      const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
+      const clock = new ManualClock();
+      const h = harness(rt.client, 10);
+      const { tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
+      let told = 0;
+      const sub = tasks.onDidChangeTaskStatus(() => told++);
+      tasks.setVisible(true);
+      const [taskNode] = await tasks.getChildren();
+      assert.ok(taskNode instanceof TaskNode && taskNode.unfinished);
+      assert.equal(told, 0);
+      rt.runtime.endRun(runId, 'completed');
+      const row = nextEvent(tasks.onDidChangeTreeData, (c) => Array.isArray(c) && c.includes(taskNode));
+      while (clock.armed > 0) clock.fire();
+      await row;
+      assert.equal(told, 1, 'the status change was told once');
+      sub.dispose();
+      dispose();
+    });
+
     it('updates a run row from a stream without a poll, and polls nothing the stream covers', async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
       const clock = new ManualClock();
