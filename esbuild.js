@@ -246,13 +246,9 @@ function hostContexts() {
         if (result.errors.length > 0) return;
         host.mainInputs = new Set(Object.keys(result.metafile.inputs));
         host.version++;
-        try {
-          if (sharing.length === 0) await writeHost();
-          else await Promise.all(sharing.map((s) => s.context.rebuild()));
-        } catch (err) {
-          // A failed pass 2 or 3 fails this build too, so `npm run compile` does not end well without extension.js.
-          result.errors.push(...(err && Array.isArray(err.errors) && err.errors.length > 0 ? err.errors : [{ text: String(err) }]));
-        }
+        // Thrown, a failed pass 2 or 3 fails this build too: `npm run compile` must not end well without extension.js.
+        if (sharing.length === 0) await writeHost();
+        else await Promise.all(sharing.map((s) => s.context.rebuild()));
       });
     },
   };
