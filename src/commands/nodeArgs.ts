@@ -30,9 +30,17 @@ export function entityIdOf(arg: unknown): string | undefined {
  * The nodes a tree command acts on: VS Code passes (clicked, selected[]) for multi-select,
  * the clicked node alone otherwise.
  */
-export function selectionOf(clicked: unknown, selected: unknown): unknown[] {
+export function selectionOf(clicked: unknown, selected: unknown, current: readonly unknown[] = []): unknown[] {
   if (Array.isArray(selected) && selected.length > 0) return selected;
+  void current;
   return clicked === undefined ? [] : [clicked];
+}
+
+/** The one node a single-row command acts on. */
+export function nodeOf(given: unknown, current: readonly unknown[], fits: (node: unknown) => unknown): unknown {
+  void current;
+  void fits;
+  return given;
 }
 
 /** The file URIs of an Explorer or editor invocation: (clicked, selected[]) or a single Uri. */
