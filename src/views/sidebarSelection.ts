@@ -13,11 +13,25 @@ export interface SelectableView<T> {
 }
 
 export class SidebarSelection<T> implements vscode.Disposable {
-  constructor(private readonly views: Record<'files' | 'tasks', SelectableView<T>>) {}
+  /** The view the user last selected rows in. */
+  private last: 'files' | 'tasks' = 'files';
+  private readonly subscriptions: vscode.Disposable[];
 
-  current(view: SelectionView): readonly T[] {
-    return view === 'any' ? [] : this.views[view].selection.slice(0, 0);
+  constructor(private readonly views: Record<'files' | 'tasks', SelectableView<T>>) {
+    this.subscriptions = (['files', 'tasks'] as const).map((view) =>
+      views[view].onDidChangeSelection((e) => {
+        if (e.selection.length > 0) this.last = view;
+      }));
   }
 
-  dispose(): void {}
+  current(view: SelectionView): readonly T[] {
+    if (view !== 'any') return this.views[view].selection;
+    const other = this.last === 'files' ? 'tasks' : 'files';
+    const last = this.views[this.last].selection;
+    return last.length > 0 ? last : this.views[other].selection;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+  }
 }
