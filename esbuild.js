@@ -294,7 +294,8 @@ async function main() {
   const built = [host.first, ...others];
   const rebuilds = await Promise.allSettled(built.map((c) => c.rebuild()));
   if (watch) {
-    // Watching starts once every file exists: a sharing bundle is never built without pass 1's inputs.
+    // Watching starts once every file exists, so a sharing bundle is never built without pass 1's
+    // inputs; the price is that watch() builds everything a second time at start.
     await Promise.all([...built, ...host.sharing].map((c) => c.watch()));
     return;
   }
