@@ -147,20 +147,21 @@ const SKIP_SHARED = Symbol('skip-shared');
 const posixRelative = (file) => path.relative(__dirname, file).split(path.sep).join('/');
 
 /**
- * For a lazy bundle of our own code: an import of a module extension.js has (`mainInputs`, paths
- * as in its metafile) becomes `require('./extension.js').__shared['<path>']`, so that module is
- * one object at run time (one class for `instanceof`, one singleton). Records the ones used.
+ * For a lazy bundle of our own code: an import of a module extension.js has (`host.mainInputs`,
+ * paths as in its metafile) becomes `require('./extension.js').__shared['<path>']`, so that module
+ * is one object at run time (one class for `instanceof`, one singleton). Records the ones used.
  */
-function sharedFromExtension(mainInputs, used) {
+function sharedFromExtension(host, used) {
   return {
     name: 'shared-from-extension',
     setup(build) {
+      build.onStart(() => used.clear());
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === SKIP_SHARED || args.namespace !== 'file' || args.kind === 'entry-point') return undefined;
         const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, importer: args.importer, kind: args.kind, pluginData: SKIP_SHARED });
         if (resolved.errors.length > 0 || resolved.external) return undefined;
         const key = posixRelative(resolved.path);
-        if (!mainInputs.has(key)) return undefined;
+        if (!host.mainInputs.has(key)) return undefined;
         used.add(key);
         return { path: key, namespace: 'shared' };
       });
@@ -175,61 +176,102 @@ function sharedFromExtension(mainInputs, used) {
 
 /**
  * extension.js and the lazy bundles of our own code (LAZY_FILES `shares`), in three passes:
- * 1. extension.js as it would be, not written (`first`, the watch context's result): its inputs
- *    are the modules activation loads;
- * 2. each sharing bundle, taking those modules from extension.js (sharedFromExtension);
+ * 1. extension.js as it would be, not written (the `first` context): its inputs are the modules
+ *    activation loads;
+ * 2. each sharing bundle (a context of its own), taking those modules from extension.js
+ *    (sharedFromExtension);
  * 3. extension.js written from an entry that re-exports src/extension.ts and adds `__shared`:
  *    the namespace objects of exactly the modules the sharing bundles take.
+ * Pass 1 ending runs pass 2 with its inputs; each sharing bundle ending runs pass 3. In watch
+ * mode every context watches its own inputs, so an edit only inside a sharing bundle rebuilds it
+ * and then extension.js (what it takes may have changed), without pass 1.
  */
-async function finishHost(first) {
-  const mainInputs = new Set(Object.keys(first.metafile.inputs));
-  const used = new Set();
-  for (const lazy of LAZY_FILES.filter((l) => l.shares)) {
-    await esbuild.build({
+function hostContexts() {
+  const host = { mainInputs: new Set(), version: 0 };
+  const sharing = LAZY_FILES.filter((l) => l.shares).map((lazy) => ({ lazy, used: new Set(), ok: false, context: undefined }));
+  let writing = Promise.resolve();
+
+  // Pass 3, one at a time: it reads the source afresh, so only what the sharing bundles take matters.
+  const writeHost = () => {
+    const next = writing.then(async () => {
+      if (sharing.some((s) => !s.ok)) return;
+      const shared = [...new Set(sharing.flatMap((s) => [...s.used]))].sort();
+      const contents = [
+        "export * from './src/extension';",
+        ...shared.map((key, i) => `import * as shared${i} from ${JSON.stringify(`./${key}`)};`),
+        `export const __shared = { ${shared.map((key, i) => `${JSON.stringify(key)}: shared${i}`).join(', ')} };`,
+      ].join('\n');
+      await esbuild.build({
+        ...node,
+        stdin: { contents, resolveDir: __dirname, sourcefile: 'extension-entry.ts', loader: 'ts' },
+        outfile: path.join(outdir, 'extension.js'),
+        plugins: [...common.plugins, lazyFiles, metafileWriter('extension')],
+        metafile: true,
+      });
+    });
+    writing = next.catch(() => undefined);
+    return next;
+  };
+
+  const sharingContext = (s) => {
+    let startedAt = 0;
+    const afterBuild = {
+      name: 'after-sharing-build',
+      setup(build) {
+        build.onStart(() => {
+          startedAt = host.version;
+        });
+        build.onEnd(async (result) => {
+          s.ok = result.errors.length === 0;
+          if (!s.ok) return;
+          // Built against the inputs of an older pass 1: build again with the new ones.
+          if (startedAt !== host.version) return void setImmediate(() => void s.context.rebuild().catch(() => undefined));
+          await writeHost();
+        });
+      },
+    };
+    return esbuild.context({
       ...node,
-      entryPoints: [lazy.entry],
-      outfile: path.join(outdir, lazy.file),
-      plugins: [...common.plugins, lazyFiles, sharedFromExtension(mainInputs, used), metafileWriter(lazy.file.replace(/\.js$/, ''))],
+      entryPoints: [s.lazy.entry],
+      outfile: path.join(outdir, s.lazy.file),
+      plugins: [...common.plugins, lazyFiles, sharedFromExtension(host, s.used), metafileWriter(s.lazy.file.replace(/\.js$/, '')), afterBuild],
       metafile: true,
     });
-  }
-  const shared = [...used].sort();
-  const contents = [
-    "export * from './src/extension';",
-    ...shared.map((key, i) => `import * as shared${i} from ${JSON.stringify(`./${key}`)};`),
-    `export const __shared = { ${shared.map((key, i) => `${JSON.stringify(key)}: shared${i}`).join(', ')} };`,
-  ].join('\n');
-  await esbuild.build({
-    ...node,
-    stdin: { contents, resolveDir: __dirname, sourcefile: 'extension-entry.ts', loader: 'ts' },
-    outfile: path.join(outdir, 'extension.js'),
-    plugins: [...common.plugins, lazyFiles, metafileWriter('extension')],
-    metafile: true,
-  });
-}
+  };
 
-/** Pass 1 of finishHost; in watch mode its context notices changes and runs the other passes. */
-function extensionContext() {
-  return esbuild.context({
-    ...node,
-    entryPoints: ['src/extension.ts'],
-    outfile: path.join(outdir, 'extension.js'),
-    write: false,
-    metafile: true,
-    plugins: [
-      ...common.plugins,
-      lazyFiles,
-      { name: 'finish-host', setup: (build) => build.onEnd((result) => (result.errors.length === 0 ? finishHost(result) : undefined)) },
-    ],
-  });
+  const firstPass = {
+    name: 'finish-host',
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (result.errors.length > 0) return;
+        host.mainInputs = new Set(Object.keys(result.metafile.inputs));
+        host.version++;
+        // Thrown, a failed pass 2 or 3 fails this build too: `npm run compile` must not end well without extension.js.
+        if (sharing.length === 0) await writeHost();
+        else await Promise.all(sharing.map((s) => s.context.rebuild()));
+      });
+    },
+  };
+
+  return Promise.all(sharing.map(async (s) => (s.context = await sharingContext(s)))).then(async (sharingContexts) => ({
+    first: await esbuild.context({
+      ...node,
+      entryPoints: ['src/extension.ts'],
+      outfile: path.join(outdir, 'extension.js'),
+      write: false,
+      metafile: true,
+      plugins: [...common.plugins, lazyFiles, firstPass],
+    }),
+    sharing: sharingContexts,
+  }));
 }
 
 async function main() {
   fs.rmSync(outdir, { recursive: true, force: true });
   copyCodicons();
   copyLazyFiles(outdir);
-  const contexts = await Promise.all([
-    extensionContext(),
+  const [host, ...others] = await Promise.all([
+    hostContexts(),
     ...LAZY_FILES.filter((l) => l.entry && !l.shares).map((lazy) =>
       esbuild.context({
         ...node,
@@ -248,12 +290,18 @@ async function main() {
       format: 'iife',
     }),
   ]);
+  // The first pass builds the sharing bundles itself (they need its inputs), then extension.js.
+  const built = [host.first, ...others];
+  const rebuilds = await Promise.allSettled(built.map((c) => c.rebuild()));
   if (watch) {
-    await Promise.all(contexts.map((c) => c.watch()));
+    // Watching starts once every file exists, so a sharing bundle is never built without pass 1's
+    // inputs; the price is that watch() builds everything a second time at start.
+    await Promise.all([...built, ...host.sharing].map((c) => c.watch()));
     return;
   }
-  await Promise.all(contexts.map((c) => c.rebuild()));
-  await Promise.all(contexts.map((c) => c.dispose()));
+  await Promise.all([...built, ...host.sharing].map((c) => c.dispose()));
+  const failed = rebuilds.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 // Required (not run) by the build test, which builds probes with the same cuts.

@@ -94,6 +94,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     settings: readSettings,
     localFiles,
     files: sidebar.files,
+    selection: (view) => sidebar.selection.current(view),
     tasks: {
       refresh: () => sidebar.tasks.refresh(),
       followNewTask: async (task) => {

@@ -13,11 +13,11 @@ import { Commands } from '../common/ids';
 export function registerFileCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.deleteFile, deps.guard('Delete file', (clicked?: unknown, selected?: unknown) => {
-      const files = selectionOf(clicked, selected).map(fileOf).filter((f): f is FileRecord => f !== undefined);
+      const files = selectionOf(clicked, selected, deps.selection('files')).map(fileOf).filter((f): f is FileRecord => f !== undefined);
       return deleteFiles(deps, files);
     })),
     vscode.commands.registerCommand(Commands.copyId, deps.guard('Copy ID', async (clicked?: unknown, selected?: unknown) => {
-      const ids = selectionOf(clicked, selected).map(entityIdOf).filter((id): id is string => id !== undefined);
+      const ids = selectionOf(clicked, selected, deps.selection('any')).map(entityIdOf).filter((id): id is string => id !== undefined);
       if (ids.length === 0) throw new UserFacingError(vscode.l10n.t('Choose an item in the Agent Runtime views first.'));
       await vscode.env.clipboard.writeText(ids.join('\n'));
       vscode.window.setStatusBarMessage(inert(vscode.l10n.t('Copied {0}', ids.length === 1 ? ids[0] : vscode.l10n.t('{0} ids', ids.length))), 3000);

@@ -1,0 +1,79 @@
+// Delete File and Copy ID invoked without a row (the Command Palette, a keybinding, a right-click
+// whose row handle VS Code dropped during a Refresh) act on the view's current selection, and
+// only with nothing selected say "Choose ... first.".
+import * as stub from '../views/vscodeStub';
+import * as assert from 'node:assert';
+import type * as vscode from 'vscode';
+import type { CommandDeps } from '../../../src/commands/commandDeps';
+import { registerFileCommands } from '../../../src/commands/fileCommands';
+import { Commands } from '../../../src/common/ids';
+import type { SelectionView } from '../../../src/views/sidebarSelection';
+
+type Handler = (...args: unknown[]) => Promise<unknown>;
+
+// The few editor calls these two commands make, recorded.
+const handlers = new Map<string, Handler>();
+const clipboard: string[] = [];
+const modals: string[] = [];
+Object.assign(stub.commands, {
+  registerCommand: (id: string, handler: Handler) => {
+    handlers.set(id, handler);
+    return { dispose: () => handlers.delete(id) };
+  },
+});
+Object.assign(stub.env, { clipboard: { writeText: async (text: string) => void clipboard.push(text) } });
+Object.assign(stub.window, {
+  setStatusBarMessage: () => ({ dispose: () => undefined }),
+  // The delete confirmation: recorded, then answered Cancel, so nothing is sent.
+  showWarningMessage: async (message: string) => void modals.push(message),
+});
+
+function depsWith(selected: Partial<Record<SelectionView, readonly unknown[]>>, asked: SelectionView[]): CommandDeps {
+  const deps = {
+    guard: (_name: string, handler: (...args: unknown[]) => unknown) => async (...args: unknown[]) => handler(...args),
+    selection: (view: SelectionView) => {
+      asked.push(view);
+      return selected[view] ?? [];
+    },
+  };
+  return deps as unknown as CommandDeps;
+}
+
+describe('Delete File and Copy ID without a row', () => {
+  let disposables: vscode.Disposable[] = [];
+  const asked: SelectionView[] = [];
+  const run = (id: string, ...args: unknown[]) => (handlers.get(id) as Handler)(...args);
+  const register = (selected: Partial<Record<SelectionView, readonly unknown[]>>) => (disposables = registerFileCommands(depsWith(selected, asked)));
+  beforeEach(() => {
+    clipboard.length = 0;
+    modals.length = 0;
+    asked.length = 0;
+  });
+  afterEach(() => disposables.forEach((d) => d.dispose()));
+
+  it('Copy ID copies the ids of the rows selected in the view the user last used', async () => {
+    register({ any: [{ file: { id: 'file_1' } }, { run: { id: 'run_2' } }] });
+    assert.deepStrictEqual(await run(Commands.copyId), ['file_1', 'run_2']);
+    assert.deepStrictEqual(clipboard, ['file_1\nrun_2']);
+    assert.deepStrictEqual(asked, ['any']);
+  });
+
+  it('Delete File asks about the files selected in the Files view', async () => {
+    register({ files: [{ file: { id: 'file_1', filename: 'notes.md' } }] });
+    assert.deepStrictEqual(await run(Commands.deleteFile), []);
+    assert.deepStrictEqual(modals, ['Delete "notes.md" from the Agent Runtime service?']);
+    assert.deepStrictEqual(asked, ['files']);
+  });
+
+  it('a row given still wins over the selection', async () => {
+    register({ any: [{ file: { id: 'file_selected' } }] });
+    assert.deepStrictEqual(await run(Commands.copyId, { task: { id: 'task_clicked' } }), ['task_clicked']);
+  });
+
+  it('with nothing selected, says to choose first', async () => {
+    register({});
+    await assert.rejects(run(Commands.deleteFile), /Choose a file in the Files view first\./);
+    await assert.rejects(run(Commands.copyId), /Choose an item in the Agent Runtime views first\./);
+    assert.deepStrictEqual(modals, []);
+  });
+});
