@@ -46,7 +46,9 @@ const problemMatcher = {
 // - yazl with buffer-crc32 (about 16 KB): only to pack a folder (src/upload/yazl.ts).
 // - jsdiff (about 15 KB): only to review changes or read a patch (src/review/jsdiff.ts).
 // - Review Changes (src/review and most of src/reviewUi, about 30 KB), our own code: at its first
-//   command or the first finished run (src/reviewUi/reviewLoader.ts). `shares`: see buildHost.
+//   command or the first finished run (src/reviewUi/reviewLoader.ts). `shares`: see finishHost.
+// - the run panel (RunPanelManager with the panel, its session and src/runLog, about 57 KB), our
+//   own code: at the first panel opened or restored (src/runPanel/runPanelLoader.ts). `shares`.
 // - inside undici, llhttp (about 70 KB of base64 WebAssembly each, two variants): undici compiles
 //   one on the first connection; bundled, both would be parsed and kept at every activation.
 // - inside undici, fetch/body.js (with webidl, FormData and fetch utilities, about 40 KB and
@@ -57,6 +59,7 @@ const LAZY_FILES = [
   { request: 'yazl', from: 'src/upload/yazl.ts', file: 'yazl.js', entry: 'node_modules/yazl/index.js' },
   { request: 'diff', from: 'src/review/jsdiff.ts', file: 'diff.js', entry: 'node_modules/diff/libcjs/index.js' },
   { request: './reviewCommands', from: 'src/reviewUi/reviewLoader.ts', file: 'review.js', entry: 'src/reviewUi/reviewCommands.ts', shares: true },
+  { request: './runPanelManager', from: 'src/runPanel/runPanelLoader.ts', file: 'runpanel.js', entry: 'src/runPanel/runPanelManager.ts', shares: true },
   { request: '../llhttp/llhttp_simd-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp_simd-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js' },
   { request: '../llhttp/llhttp-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp-wasm.js' },
   { request: '../web/fetch/body.js', from: 'node_modules/undici/', file: 'undici-fetch-body.js', entry: 'node_modules/undici/lib/web/fetch/body.js' },
