@@ -105,6 +105,22 @@ const lazyFiles = {
   },
 };
 
+/**
+ * Makes every `import * as vscode from 'vscode'` of a bundle one module, `export * from 'vscode'`,
+ * instead of esbuild's `__toESM(require('vscode'))` in each importing file: each of those copies
+ * every property of the vscode module onto a new object as a getter, and with about 50 importing
+ * files that was most of the time extension.js took to load (BENCHMARKS.md, "Loading the
+ * extension"). The one copy is made the same way (getters, so nothing is read at load).
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
@@ -192,7 +208,7 @@ async function finishHost(first) {
       ...node,
       entryPoints: [lazy.entry],
       outfile: path.join(outdir, lazy.file),
-      plugins: [...common.plugins, lazyFiles, sharedFromExtension(mainInputs, used), metafileWriter(lazy.file.replace(/\.js$/, ''))],
+      plugins: [...common.plugins, vscodeOnce, lazyFiles, sharedFromExtension(mainInputs, used), metafileWriter(lazy.file.replace(/\.js$/, ''))],
       metafile: true,
     });
   }
@@ -206,7 +222,7 @@ async function finishHost(first) {
     ...node,
     stdin: { contents, resolveDir: __dirname, sourcefile: 'extension-entry.ts', loader: 'ts' },
     outfile: path.join(outdir, 'extension.js'),
-    plugins: [...common.plugins, lazyFiles, metafileWriter('extension')],
+    plugins: [...common.plugins, vscodeOnce, lazyFiles, metafileWriter('extension')],
     metafile: true,
   });
 }
@@ -221,6 +237,7 @@ function extensionContext() {
     metafile: true,
     plugins: [
       ...common.plugins,
+      vscodeOnce,
       lazyFiles,
       { name: 'finish-host', setup: (build) => build.onEnd((result) => (result.errors.length === 0 ? finishHost(result) : undefined)) },
     ],
@@ -238,7 +255,7 @@ async function main() {
         ...node,
         entryPoints: [lazy.entry],
         outfile: path.join(outdir, lazy.file),
-        plugins: [...common.plugins, lazyFiles, metafileWriter(lazy.file.replace(/\.js$/, ''))],
+        plugins: [...common.plugins, vscodeOnce, lazyFiles, metafileWriter(lazy.file.replace(/\.js$/, ''))],
         metafile: writeMetafile,
       }),
     ),
@@ -267,4 +284,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { lazyFiles, LAZY_FILES, UNDICI_FILE, copyLazyFiles };
+module.exports = { lazyFiles, vscodeOnce, LAZY_FILES, UNDICI_FILE, copyLazyFiles };

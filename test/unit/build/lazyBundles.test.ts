@@ -14,6 +14,7 @@ const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
 interface BuildScript {
   lazyFiles: Plugin;
+  vscodeOnce: Plugin;
   UNDICI_FILE: string;
 }
 
@@ -190,7 +191,8 @@ describe('lazy bundles (production build)', function () {
       format: 'cjs',
       external: ['vscode'],
       logLevel: 'silent',
-      plugins: [script.lazyFiles],
+      // As extension.js has it: the vscode module through the one re-exporting module.
+      plugins: [script.vscodeOnce, script.lazyFiles],
     });
     for (const lazy of LAZY_PACKAGES) {
       await esbuild.build({
@@ -207,6 +209,9 @@ describe('lazy bundles (production build)', function () {
 
   after(() => fs.rmSync(out, { recursive: true, force: true }));
 
+  // Each bundle's own re-export of the vscode module (esbuild.js vscodeOnce): it holds no state of
+  // its own (its getters read the one vscode module), so a copy per bundle is not a second anything.
+  const isVscodeOnce = (input: string) => input === 'vscode-once:vscode';
   const inputsOf = (name: string) => Object.keys((JSON.parse(fs.readFileSync(path.join(out, `meta-${name}.json`), 'utf8')) as Metafile).inputs);
 
   it('puts no module in both extension.js and undici.js, and no undici in extension.js', () => {
@@ -233,7 +238,7 @@ describe('lazy bundles (production build)', function () {
   it('puts Review Changes in review.js, which takes every module it shares with extension.js from extension.js', () => {
     const main = inputsOf('extension');
     const review = inputsOf('review');
-    const own = review.filter((f) => !f.startsWith('shared:'));
+    const own = review.filter((f) => !f.startsWith('shared:') && !isVscodeOnce(f));
     const taken = review.filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length));
     assert.ok(own.includes('src/reviewUi/reviewCommands.ts') && own.includes('src/review/changeSet.ts'), 'review.js holds the review');
     assert.deepEqual(main.filter((f) => f.startsWith('src/review/') || f === 'src/reviewUi/reviewCommands.ts'), [], 'extension.js holds none of it');
@@ -245,7 +250,7 @@ describe('lazy bundles (production build)', function () {
   it('puts the run panel and the run log in runpanel.js, which takes every module it shares with extension.js from extension.js', () => {
     const main = inputsOf('extension');
     const panel = inputsOf('runpanel');
-    const own = panel.filter((f) => !f.startsWith('shared:'));
+    const own = panel.filter((f) => !f.startsWith('shared:') && !isVscodeOnce(f));
     const taken = panel.filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length));
     for (const file of ['src/runPanel/runPanelManager.ts', 'src/runPanel/runPanel.ts', 'src/runPanel/runSession.ts', 'src/runLog/runLog.ts']) {
       assert.ok(own.includes(file), `runpanel.js holds ${file}`);
@@ -271,6 +276,12 @@ describe('lazy bundles (production build)', function () {
       assert.deepEqual(res, { member: 'function', asked: taken, missing: [], sharedKeys });
     });
   }
+
+  it('makes one namespace of the vscode module per bundle, not one per importing file', () => {
+    const requires = (file: string) => fs.readFileSync(path.join(out, file), 'utf8').match(/require\("vscode"\)/g)?.length ?? 0;
+    assert.ok(inputsOf('extension').filter((f) => f.startsWith('src/')).length > 50, 'extension.js has many modules');
+    assert.deepEqual(['extension.js', ...SHARING.map((s) => s.file)].map((file) => [file, requires(file)]), [['extension.js', 1], ...SHARING.map((s) => [s.file, 1])]);
+  });
 
   it('loads none of the lazy files when extension.js is required', () => {
     const res = runNode(REQUIRE_EXTENSION, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js') });
