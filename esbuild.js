@@ -117,7 +117,8 @@ const vscodeOnce = {
   setup(build) {
     build.onResolve({ filter: /^vscode$/ }, (args) =>
       (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
-    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+    // `default` as __toESM gave it (the module itself), read without a second copy.
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';\nexport default require('vscode');", loader: 'js' }));
   },
 };
 
