@@ -46,7 +46,9 @@ const problemMatcher = {
 // - yazl with buffer-crc32 (about 16 KB): only to pack a folder (src/upload/yazl.ts).
 // - jsdiff (about 15 KB): only to review changes or read a patch (src/review/jsdiff.ts).
 // - Review Changes (src/review and most of src/reviewUi, about 30 KB), our own code: at its first
-//   command or the first finished run (src/reviewUi/reviewLoader.ts). `shares`: see buildHost.
+//   command or the first finished run (src/reviewUi/reviewLoader.ts). `shares`: see finishHost.
+// - the run panel (RunPanelManager with the panel, its session and src/runLog, about 57 KB), our
+//   own code: at the first panel opened or restored (src/runPanel/runPanelLoader.ts). `shares`.
 // - inside undici, llhttp (about 70 KB of base64 WebAssembly each, two variants): undici compiles
 //   one on the first connection; bundled, both would be parsed and kept at every activation.
 // - inside undici, fetch/body.js (with webidl, FormData and fetch utilities, about 40 KB and
@@ -57,6 +59,7 @@ const LAZY_FILES = [
   { request: 'yazl', from: 'src/upload/yazl.ts', file: 'yazl.js', entry: 'node_modules/yazl/index.js' },
   { request: 'diff', from: 'src/review/jsdiff.ts', file: 'diff.js', entry: 'node_modules/diff/libcjs/index.js' },
   { request: './reviewCommands', from: 'src/reviewUi/reviewLoader.ts', file: 'review.js', entry: 'src/reviewUi/reviewCommands.ts', shares: true },
+  { request: './runPanelManager', from: 'src/runPanel/runPanelLoader.ts', file: 'runpanel.js', entry: 'src/runPanel/runPanelManager.ts', shares: true },
   { request: '../llhttp/llhttp_simd-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp_simd-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js' },
   { request: '../llhttp/llhttp-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp-wasm.js' },
   { request: '../web/fetch/body.js', from: 'node_modules/undici/', file: 'undici-fetch-body.js', entry: 'node_modules/undici/lib/web/fetch/body.js' },
@@ -99,6 +102,23 @@ const lazyFiles = {
     }
     build.onResolve({ filter: /^\.\/lazy-file\// }, (args) => ({ path: `./${args.path.slice('./lazy-file/'.length)}`, external: true }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-file' }, (args) => guardModule(args.path));
+  },
+};
+
+/**
+ * Makes every `import * as vscode from 'vscode'` of a bundle one module, `export * from 'vscode'`,
+ * instead of esbuild's `__toESM(require('vscode'))` in each importing file: each of those copies
+ * every property of the vscode module onto a new object as a getter, and with about 50 importing
+ * files that was most of the time extension.js took to load (BENCHMARKS.md, "Loading the
+ * extension"). The one copy is made the same way (getters, so nothing is read at load).
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    // `default` as __toESM gave it (the module itself), read without a second copy.
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';\nexport default require('vscode');", loader: 'js' }));
   },
 };
 
@@ -205,7 +225,7 @@ function hostContexts() {
         ...node,
         stdin: { contents, resolveDir: __dirname, sourcefile: 'extension-entry.ts', loader: 'ts' },
         outfile: path.join(outdir, 'extension.js'),
-        plugins: [...common.plugins, lazyFiles, metafileWriter('extension')],
+        plugins: [...common.plugins, vscodeOnce, lazyFiles, metafileWriter('extension')],
         metafile: true,
       });
     });
@@ -234,7 +254,7 @@ function hostContexts() {
       ...node,
       entryPoints: [s.lazy.entry],
       outfile: path.join(outdir, s.lazy.file),
-      plugins: [...common.plugins, lazyFiles, sharedFromExtension(host, s.used), metafileWriter(s.lazy.file.replace(/\.js$/, '')), afterBuild],
+      plugins: [...common.plugins, vscodeOnce, lazyFiles, sharedFromExtension(host, s.used), metafileWriter(s.lazy.file.replace(/\.js$/, '')), afterBuild],
       metafile: true,
     });
   };
@@ -260,7 +280,7 @@ function hostContexts() {
       outfile: path.join(outdir, 'extension.js'),
       write: false,
       metafile: true,
-      plugins: [...common.plugins, lazyFiles, firstPass],
+      plugins: [...common.plugins, vscodeOnce, lazyFiles, firstPass],
     }),
     sharing: sharingContexts,
   }));
@@ -277,7 +297,7 @@ async function main() {
         ...node,
         entryPoints: [lazy.entry],
         outfile: path.join(outdir, lazy.file),
-        plugins: [...common.plugins, lazyFiles, metafileWriter(lazy.file.replace(/\.js$/, ''))],
+        plugins: [...common.plugins, vscodeOnce, lazyFiles, metafileWriter(lazy.file.replace(/\.js$/, ''))],
         metafile: writeMetafile,
       }),
     ),
@@ -312,4 +332,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { lazyFiles, LAZY_FILES, UNDICI_FILE, copyLazyFiles };
+module.exports = { lazyFiles, vscodeOnce, LAZY_FILES, UNDICI_FILE, copyLazyFiles };
