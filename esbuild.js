@@ -46,7 +46,7 @@ const problemMatcher = {
 // - yazl with buffer-crc32 (about 16 KB): only to pack a folder (src/upload/yazl.ts).
 // - jsdiff (about 15 KB): only to review changes or read a patch (src/review/jsdiff.ts).
 // - Review Changes (src/review and most of src/reviewUi, about 30 KB), our own code: at its first
-//   command or the first finished run (src/reviewUi/reviewLoader.ts). `shares`: see finishHost.
+//   command or the first finished run (src/reviewUi/reviewLoader.ts). `shares`: see hostContexts.
 // - the run panel (RunPanelManager with the panel, its session and src/runLog, about 57 KB), our
 //   own code: at the first panel opened or restored (src/runPanel/runPanelLoader.ts). `shares`.
 // - inside undici, llhttp (about 70 KB of base64 WebAssembly each, two variants): undici compiles
@@ -240,6 +240,9 @@ function hostContexts() {
       setup(build) {
         build.onStart(() => {
           startedAt = host.version;
+          // sharedFromExtension empties s.used as this build starts: until it ends, another sharing
+          // bundle finishing must not write extension.js with this one's __shared missing.
+          s.ok = false;
         });
         build.onEnd(async (result) => {
           s.ok = result.errors.length === 0;
