@@ -1,6 +1,5 @@
-// Delete File and Copy ID invoked without a row (the Command Palette, a keybinding, a right-click
-// whose row handle VS Code dropped during a Refresh) act on the view's current selection, and
-// only with nothing selected say "Choose ... first.".
+// Delete File and Copy ID invoked without a row (the Command Palette, a keybinding) act on the
+// view's current selection, and only with nothing selected say "Choose ... first.".
 import * as stub from '../views/vscodeStub';
 import * as assert from 'node:assert';
 import type * as vscode from 'vscode';
@@ -11,22 +10,38 @@ import type { SelectionView } from '../../../src/views/sidebarSelection';
 
 type Handler = (...args: unknown[]) => Promise<unknown>;
 
-// The few editor calls these two commands make, recorded.
+// The few editor calls these two commands make, recorded. The stub is shared by every unit test
+// file: patched only while this file's tests run, and put back as it was after them.
 const handlers = new Map<string, Handler>();
 const clipboard: string[] = [];
-const modals: string[] = [];
-Object.assign(stub.commands, {
-  registerCommand: (id: string, handler: Handler) => {
-    handlers.set(id, handler);
-    return { dispose: () => handlers.delete(id) };
-  },
-});
-Object.assign(stub.env, { clipboard: { writeText: async (text: string) => void clipboard.push(text) } });
-Object.assign(stub.window, {
-  setStatusBarMessage: () => ({ dispose: () => undefined }),
-  // The delete confirmation: recorded, then answered Cancel, so nothing is sent.
-  showWarningMessage: async (message: string) => void modals.push(message),
-});
+const modals: Array<{ message: string; detail?: string }> = [];
+const patches: Array<[object, Record<string, unknown>]> = [
+  [stub.commands, {
+    registerCommand: (id: string, handler: Handler) => {
+      handlers.set(id, handler);
+      return { dispose: () => handlers.delete(id) };
+    },
+  }],
+  [stub.env, { clipboard: { writeText: async (text: string) => void clipboard.push(text) } }],
+  [stub.window, {
+    setStatusBarMessage: () => ({ dispose: () => undefined }),
+    // The delete confirmation: recorded, then answered Cancel, so nothing is sent.
+    showWarningMessage: async (message: string, options?: { detail?: string }) => void modals.push({ message, detail: options?.detail }),
+  }],
+];
+
+/** Sets each patch's properties on its object; returns what puts the objects back as they were. */
+function applyPatches(): () => void {
+  const undo = patches.map(([target, props]) => {
+    const had = Object.fromEntries(Object.keys(props).filter((key) => key in target).map((key) => [key, (target as Record<string, unknown>)[key]]));
+    Object.assign(target, props);
+    return () => {
+      for (const key of Object.keys(props)) if (!(key in had)) delete (target as Record<string, unknown>)[key];
+      Object.assign(target, had);
+    };
+  });
+  return () => undo.forEach((u) => u());
+}
 
 function depsWith(selected: Partial<Record<SelectionView, readonly unknown[]>>, asked: SelectionView[]): CommandDeps {
   const deps = {
@@ -44,6 +59,9 @@ describe('Delete File and Copy ID without a row', () => {
   const asked: SelectionView[] = [];
   const run = (id: string, ...args: unknown[]) => (handlers.get(id) as Handler)(...args);
   const register = (selected: Partial<Record<SelectionView, readonly unknown[]>>) => (disposables = registerFileCommands(depsWith(selected, asked)));
+  let unpatch = (): void => undefined;
+  before(() => (unpatch = applyPatches()));
+  after(() => unpatch());
   beforeEach(() => {
     clipboard.length = 0;
     modals.length = 0;
@@ -61,7 +79,7 @@ describe('Delete File and Copy ID without a row', () => {
   it('Delete File asks about the files selected in the Files view', async () => {
     register({ files: [{ file: { id: 'file_1', filename: 'notes.md' } }] });
     assert.deepStrictEqual(await run(Commands.deleteFile), []);
-    assert.deepStrictEqual(modals, ['Delete "notes.md" from the Agent Runtime service?']);
+    assert.deepStrictEqual(modals.map((m) => m.message), ['Delete "notes.md" from the Agent Runtime service?']);
     assert.deepStrictEqual(asked, ['files']);
   });
 
