@@ -83,6 +83,15 @@ describe('Delete File and Copy ID without a row', () => {
     assert.deepStrictEqual(asked, ['files']);
   });
 
+  it('Delete File of several files names each in the confirmation (from the palette the selection may be out of sight)', async () => {
+    register({ files: [{ file: { id: 'file_1', filename: 'notes.md' } }, { file: { id: 'file_2' } }] });
+    assert.deepStrictEqual(await run(Commands.deleteFile), []);
+    assert.deepStrictEqual(modals, [{
+      message: 'Delete 2 files from the Agent Runtime service?',
+      detail: 'notes.md\nfile_2\n\nTasks that already use it keep their results. This cannot be undone.',
+    }]);
+  });
+
   it('a row given still wins over the selection', async () => {
     register({ any: [{ file: { id: 'file_selected' } }] });
     assert.deepStrictEqual(await run(Commands.copyId, { task: { id: 'task_clicked' } }), ['task_clicked']);
