@@ -31,8 +31,10 @@ async function deleteFiles(deps: CommandDeps, files: FileRecord[]): Promise<stri
   if (files.length === 0) throw new UserFacingError(vscode.l10n.t('Choose a file in the Files view first.'));
   const what = files.length === 1 ? `"${files[0].filename ?? files[0].id}"` : vscode.l10n.t('{0} files', files.length);
   const del = vscode.l10n.t('Delete');
+  // From the palette the selection may be out of sight: several files are named one a line.
+  const names = files.length === 1 ? [] : [...files.map((f) => f.filename ?? f.id), ''];
   const choice = await askModal('warn', vscode.l10n.t('Delete {0} from the Agent Runtime service?', what),
-    [vscode.l10n.t('Tasks that already use it keep their results. This cannot be undone.')], del);
+    [...names, vscode.l10n.t('Tasks that already use it keep their results. This cannot be undone.')], del);
   if (choice !== del) return [];
   const deleted: string[] = [];
   const failed: string[] = [];
