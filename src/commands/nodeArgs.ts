@@ -29,8 +29,9 @@ export function entityIdOf(arg: unknown): string | undefined {
 /*
  * What a sidebar command acts on, the one rule: the row(s) it was given, else the rows selected in
  * its view now (`current`, CommandDeps.selection). A command comes without a row from the Command
- * Palette, a keybinding, or a right-click whose row handle VS Code dropped while the whole view
- * refreshed; only with nothing fitting selected does it say "Choose ... first.".
+ * Palette or a keybinding; only with nothing fitting selected does it say "Choose ... first.".
+ * Not a fallback for a right-click whose row handle a refresh dropped: VS Code looks that handle
+ * and TreeView.selection up in the same element table, so the selection is empty then too.
  */
 
 /**

@@ -1,6 +1,5 @@
 // Which rows are selected in the Files and Tasks views now (TreeView.selection): what a command
-// acts on when it was invoked without a row (the Command Palette, a keybinding, or a right-click
-// whose row handle VS Code dropped while the whole view refreshed).
+// acts on when it was invoked without a row (the Command Palette, a keybinding).
 import type * as vscode from 'vscode';
 
 /** The view a command's rows live in; `any`: the one the user last selected rows in. */

@@ -1,5 +1,5 @@
-// A sidebar command run without a row (the Command Palette, a keybinding, or a right-click whose
-// row handle VS Code dropped during a Refresh) acts on the row selected in the real tree view.
+// A sidebar command run without a row (the Command Palette, a keybinding) acts on the row selected
+// in the real tree view.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TreeNode } from '../../src/views/nodes';

@@ -1,5 +1,5 @@
 // The one rule for what a sidebar command acts on: the row(s) it was given, else the view's
-// current selection (the palette, a keybinding, a right-click whose row handle a Refresh dropped).
+// current selection (the palette, a keybinding).
 import '../views/vscodeStub';
 import * as assert from 'node:assert';
 import { fileOf, nodeOf, runOf, selectionOf } from '../../../src/commands/nodeArgs';
