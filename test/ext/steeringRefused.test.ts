@@ -70,11 +70,13 @@ describe('a runtime that does not offer steering (steer refused)', () => {
     panel?.panel.dispose();
     panel = undefined;
     // The run ends here whatever the test did; it may have ended already.
-    if (runId !== undefined) await fetch(`${testEnv().baseUrl}/__admin/runs/${runId}/end`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${testEnv().adminKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ status: 'cancelled' }),
-    }).catch(() => undefined);
+    if (runId !== undefined) {
+      await fetch(`${testEnv().baseUrl}/__admin/runs/${runId}/end`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${testEnv().adminKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 'cancelled' }),
+      }).catch(() => undefined);
+    }
     runId = undefined;
   });
 
