@@ -25,12 +25,16 @@ describe('a run panel with an unusable base URL', () => {
     await vscode.commands.executeCommand('agentRuntime.watchRun', 'run_unusable_base_url');
     const panels = (api.runPanels as unknown as { panels: Map<string, { panel: vscode.WebviewPanel; session: { connectionState: ConnectionView } }> }).panels;
     const panel = await waitFor('the run panel to open', () => panels.get('run_unusable_base_url'));
-    const failed = await waitFor('the panel to say why', () => {
-      const state = panel.session.connectionState;
-      return state.state === 'failed' ? state : undefined;
-    });
-    assert.match(failed.message, /plain http:\/\/ to agents\.example\.com/, `the message names the address problem: ${failed.message}`);
-    assert.strictEqual(panels.get('run_unusable_base_url'), panel, 'the panel stays open');
-    panel.panel.dispose();
+    // Closed whatever the asserts say: a panel left open would follow the next suites around.
+    try {
+      const failed = await waitFor('the panel to say why', () => {
+        const state = panel.session.connectionState;
+        return state.state === 'failed' ? state : undefined;
+      });
+      assert.match(failed.message, /plain http:\/\/ to agents\.example\.com/, `the message names the address problem: ${failed.message}`);
+      assert.strictEqual(panels.get('run_unusable_base_url'), panel, 'the panel stays open');
+    } finally {
+      panel.panel.dispose();
+    }
   });
 });
