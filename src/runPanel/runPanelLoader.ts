@@ -16,6 +16,9 @@ import type { RunPanelDeps, RunPanelManager } from './runPanelManager';
 
 export type { RunPanelDeps } from './runPanelManager';
 
+// Before the manager loads there are no panels: one empty map for every read, not one per read.
+const NO_PANELS: ReadonlyMap<string, RunPanel> = new Map<string, RunPanel>();
+
 /** RunPanelManager's API at activation; the manager itself is created at the first use. */
 export class LazyRunPanelManager implements vscode.Disposable {
   private manager: RunPanelManager | undefined;
@@ -34,7 +37,7 @@ export class LazyRunPanelManager implements vscode.Disposable {
 
   /** The open panels by run id (the extension-host suites read it to watch a panel's posts). */
   get panels(): ReadonlyMap<string, RunPanel> {
-    return this.manager?.openPanels ?? new Map<string, RunPanel>();
+    return this.manager?.openPanels ?? NO_PANELS;
   }
 
   registerSerializer(): vscode.Disposable {
