@@ -69,10 +69,15 @@ export class SessionRig {
   }
 
   async stop(): Promise<void> {
-    for (const s of this.sessions.splice(0)) s.dispose();
-    await this.apiClient?.dispose();
-    await this.handle?.close();
-    this.apiClient = undefined;
-    this.handle = undefined;
+    // The runtime closes even when a session's dispose or the client's throws: no server left behind.
+    try {
+      for (const s of this.sessions.splice(0)) s.dispose();
+      await this.apiClient?.dispose();
+    } finally {
+      this.apiClient = undefined;
+      const handle = this.handle;
+      this.handle = undefined;
+      await handle?.close();
+    }
   }
 }
