@@ -210,6 +210,19 @@ describe('run panel page (headless Chromium)', function () {
     assert.deepStrictEqual(JSON.parse(copy.text), run[2].data);
   });
 
+  it('asks the host for a cut event whole (copyEvent with its sequence) instead of copying the cut JSON', async () => {
+    const run = recordedRun({ steps: 1, terminal: null });
+    const cut: WireEvent = { ...run[2], truncatedBytes: 2_000_000 };
+    await p.send(reset(), { type: 'events', events: [...run.slice(0, 2), cut, ...run.slice(3)] });
+    await waitForSequence(p, run.length);
+    await p.page.click('#timeline .row[data-sequence="3"]');
+    await p.page.waitForSelector('#raw-detail[data-for-sequence="3"]');
+    await p.page.click('#copy-json');
+    const posted = await p.posted();
+    assert.deepStrictEqual(posted.filter((m) => m.type === 'copyEvent'), [{ type: 'copyEvent', sequence: 3 }]);
+    assert.deepStrictEqual(posted.filter((m) => m.type === 'copy'), [], 'the cut JSON is not copied');
+  });
+
   it('shows a field the host cut to its budget with the "truncated, N bytes" mark, as text', async () => {
     const run = recordedRun({ steps: 1, terminal: null });
     const hostModel = new RunModel(RUN);
