@@ -46,7 +46,9 @@ const problemMatcher = {
 // - yazl with buffer-crc32 (about 16 KB): only to pack a folder (src/upload/yazl.ts).
 // - jsdiff (about 15 KB): only to review changes or read a patch (src/review/jsdiff.ts).
 // - Review Changes (src/review and most of src/reviewUi, about 30 KB), our own code: at its first
-//   command or the first finished run (src/reviewUi/reviewLoader.ts). `shares`: see buildHost.
+//   command or the first finished run (src/reviewUi/reviewLoader.ts). `shares`: see hostContexts.
+// - the run panel (RunPanelManager with the panel, its session and src/runLog, about 57 KB), our
+//   own code: at the first panel opened or restored (src/runPanel/runPanelLoader.ts). `shares`.
 // - inside undici, llhttp (about 70 KB of base64 WebAssembly each, two variants): undici compiles
 //   one on the first connection; bundled, both would be parsed and kept at every activation.
 // - inside undici, fetch/body.js (with webidl, FormData and fetch utilities, about 40 KB and
@@ -57,6 +59,7 @@ const LAZY_FILES = [
   { request: 'yazl', from: 'src/upload/yazl.ts', file: 'yazl.js', entry: 'node_modules/yazl/index.js' },
   { request: 'diff', from: 'src/review/jsdiff.ts', file: 'diff.js', entry: 'node_modules/diff/libcjs/index.js' },
   { request: './reviewCommands', from: 'src/reviewUi/reviewLoader.ts', file: 'review.js', entry: 'src/reviewUi/reviewCommands.ts', shares: true },
+  { request: './runPanelManager', from: 'src/runPanel/runPanelLoader.ts', file: 'runpanel.js', entry: 'src/runPanel/runPanelManager.ts', shares: true },
   { request: '../llhttp/llhttp_simd-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp_simd-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js' },
   { request: '../llhttp/llhttp-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp-wasm.js' },
   { request: '../web/fetch/body.js', from: 'node_modules/undici/', file: 'undici-fetch-body.js', entry: 'node_modules/undici/lib/web/fetch/body.js' },
@@ -99,6 +102,23 @@ const lazyFiles = {
     }
     build.onResolve({ filter: /^\.\/lazy-file\// }, (args) => ({ path: `./${args.path.slice('./lazy-file/'.length)}`, external: true }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-file' }, (args) => guardModule(args.path));
+  },
+};
+
+/**
+ * Makes every `import * as vscode from 'vscode'` of a bundle one module, `export * from 'vscode'`,
+ * instead of esbuild's `__toESM(require('vscode'))` in each importing file: each of those copies
+ * every property of the vscode module onto a new object as a getter, and with about 50 importing
+ * files that was most of the time extension.js took to load (BENCHMARKS.md, "Loading the
+ * extension"). The one copy is made the same way (getters, so nothing is read at load).
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    // `default` as __toESM gave it (the module itself), read without a second copy.
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';\nexport default require('vscode');", loader: 'js' }));
   },
 };
 
@@ -147,20 +167,21 @@ const SKIP_SHARED = Symbol('skip-shared');
 const posixRelative = (file) => path.relative(__dirname, file).split(path.sep).join('/');
 
 /**
- * For a lazy bundle of our own code: an import of a module extension.js has (`mainInputs`, paths
- * as in its metafile) becomes `require('./extension.js').__shared['<path>']`, so that module is
- * one object at run time (one class for `instanceof`, one singleton). Records the ones used.
+ * For a lazy bundle of our own code: an import of a module extension.js has (`host.mainInputs`,
+ * paths as in its metafile) becomes `require('./extension.js').__shared['<path>']`, so that module
+ * is one object at run time (one class for `instanceof`, one singleton). Records the ones used.
  */
-function sharedFromExtension(mainInputs, used) {
+function sharedFromExtension(host, used) {
   return {
     name: 'shared-from-extension',
     setup(build) {
+      build.onStart(() => used.clear());
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === SKIP_SHARED || args.namespace !== 'file' || args.kind === 'entry-point') return undefined;
         const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, importer: args.importer, kind: args.kind, pluginData: SKIP_SHARED });
         if (resolved.errors.length > 0 || resolved.external) return undefined;
         const key = posixRelative(resolved.path);
-        if (!mainInputs.has(key)) return undefined;
+        if (!host.mainInputs.has(key)) return undefined;
         used.add(key);
         return { path: key, namespace: 'shared' };
       });
@@ -175,67 +196,111 @@ function sharedFromExtension(mainInputs, used) {
 
 /**
  * extension.js and the lazy bundles of our own code (LAZY_FILES `shares`), in three passes:
- * 1. extension.js as it would be, not written (`first`, the watch context's result): its inputs
- *    are the modules activation loads;
- * 2. each sharing bundle, taking those modules from extension.js (sharedFromExtension);
+ * 1. extension.js as it would be, not written (the `first` context): its inputs are the modules
+ *    activation loads;
+ * 2. each sharing bundle (a context of its own), taking those modules from extension.js
+ *    (sharedFromExtension);
  * 3. extension.js written from an entry that re-exports src/extension.ts and adds `__shared`:
  *    the namespace objects of exactly the modules the sharing bundles take.
+ * Pass 1 ending runs pass 2 with its inputs; each sharing bundle ending runs pass 3. In watch
+ * mode every context watches its own inputs, so an edit only inside a sharing bundle rebuilds it
+ * and then extension.js (what it takes may have changed), without pass 1.
  */
-async function finishHost(first) {
-  const mainInputs = new Set(Object.keys(first.metafile.inputs));
-  const used = new Set();
-  for (const lazy of LAZY_FILES.filter((l) => l.shares)) {
-    await esbuild.build({
+function hostContexts() {
+  const host = { mainInputs: new Set(), version: 0 };
+  const sharing = LAZY_FILES.filter((l) => l.shares).map((lazy) => ({ lazy, used: new Set(), ok: false, context: undefined }));
+  let writing = Promise.resolve();
+
+  // Pass 3, one at a time: it reads the source afresh, so only what the sharing bundles take matters.
+  const writeHost = () => {
+    const next = writing.then(async () => {
+      if (sharing.some((s) => !s.ok)) return;
+      const shared = [...new Set(sharing.flatMap((s) => [...s.used]))].sort();
+      const contents = [
+        "export * from './src/extension';",
+        ...shared.map((key, i) => `import * as shared${i} from ${JSON.stringify(`./${key}`)};`),
+        `export const __shared = { ${shared.map((key, i) => `${JSON.stringify(key)}: shared${i}`).join(', ')} };`,
+      ].join('\n');
+      await esbuild.build({
+        ...node,
+        stdin: { contents, resolveDir: __dirname, sourcefile: 'extension-entry.ts', loader: 'ts' },
+        outfile: path.join(outdir, 'extension.js'),
+        plugins: [...common.plugins, vscodeOnce, lazyFiles, metafileWriter('extension')],
+        metafile: true,
+      });
+    });
+    writing = next.catch(() => undefined);
+    return next;
+  };
+
+  const sharingContext = (s) => {
+    let startedAt = 0;
+    const afterBuild = {
+      name: 'after-sharing-build',
+      setup(build) {
+        build.onStart(() => {
+          startedAt = host.version;
+          // sharedFromExtension empties s.used as this build starts: until it ends, another sharing
+          // bundle finishing must not write extension.js with this one's __shared missing.
+          s.ok = false;
+        });
+        build.onEnd(async (result) => {
+          s.ok = result.errors.length === 0;
+          if (!s.ok) return;
+          // Built against the inputs of an older pass 1: build again with the new ones.
+          if (startedAt !== host.version) return void setImmediate(() => void s.context.rebuild().catch(() => undefined));
+          await writeHost();
+        });
+      },
+    };
+    return esbuild.context({
       ...node,
-      entryPoints: [lazy.entry],
-      outfile: path.join(outdir, lazy.file),
-      plugins: [...common.plugins, lazyFiles, sharedFromExtension(mainInputs, used), metafileWriter(lazy.file.replace(/\.js$/, ''))],
+      entryPoints: [s.lazy.entry],
+      outfile: path.join(outdir, s.lazy.file),
+      plugins: [...common.plugins, vscodeOnce, lazyFiles, sharedFromExtension(host, s.used), metafileWriter(s.lazy.file.replace(/\.js$/, '')), afterBuild],
       metafile: true,
     });
-  }
-  const shared = [...used].sort();
-  const contents = [
-    "export * from './src/extension';",
-    ...shared.map((key, i) => `import * as shared${i} from ${JSON.stringify(`./${key}`)};`),
-    `export const __shared = { ${shared.map((key, i) => `${JSON.stringify(key)}: shared${i}`).join(', ')} };`,
-  ].join('\n');
-  await esbuild.build({
-    ...node,
-    stdin: { contents, resolveDir: __dirname, sourcefile: 'extension-entry.ts', loader: 'ts' },
-    outfile: path.join(outdir, 'extension.js'),
-    plugins: [...common.plugins, lazyFiles, metafileWriter('extension')],
-    metafile: true,
-  });
-}
+  };
 
-/** Pass 1 of finishHost; in watch mode its context notices changes and runs the other passes. */
-function extensionContext() {
-  return esbuild.context({
-    ...node,
-    entryPoints: ['src/extension.ts'],
-    outfile: path.join(outdir, 'extension.js'),
-    write: false,
-    metafile: true,
-    plugins: [
-      ...common.plugins,
-      lazyFiles,
-      { name: 'finish-host', setup: (build) => build.onEnd((result) => (result.errors.length === 0 ? finishHost(result) : undefined)) },
-    ],
-  });
+  const firstPass = {
+    name: 'finish-host',
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (result.errors.length > 0) return;
+        host.mainInputs = new Set(Object.keys(result.metafile.inputs));
+        host.version++;
+        // Thrown, a failed pass 2 or 3 fails this build too: `npm run compile` must not end well without extension.js.
+        if (sharing.length === 0) await writeHost();
+        else await Promise.all(sharing.map((s) => s.context.rebuild()));
+      });
+    },
+  };
+
+  return Promise.all(sharing.map(async (s) => (s.context = await sharingContext(s)))).then(async (sharingContexts) => ({
+    first: await esbuild.context({
+      ...node,
+      entryPoints: ['src/extension.ts'],
+      outfile: path.join(outdir, 'extension.js'),
+      write: false,
+      metafile: true,
+      plugins: [...common.plugins, vscodeOnce, lazyFiles, firstPass],
+    }),
+    sharing: sharingContexts,
+  }));
 }
 
 async function main() {
   fs.rmSync(outdir, { recursive: true, force: true });
   copyCodicons();
   copyLazyFiles(outdir);
-  const contexts = await Promise.all([
-    extensionContext(),
+  const [host, ...others] = await Promise.all([
+    hostContexts(),
     ...LAZY_FILES.filter((l) => l.entry && !l.shares).map((lazy) =>
       esbuild.context({
         ...node,
         entryPoints: [lazy.entry],
         outfile: path.join(outdir, lazy.file),
-        plugins: [...common.plugins, lazyFiles, metafileWriter(lazy.file.replace(/\.js$/, ''))],
+        plugins: [...common.plugins, vscodeOnce, lazyFiles, metafileWriter(lazy.file.replace(/\.js$/, ''))],
         metafile: writeMetafile,
       }),
     ),
@@ -248,12 +313,18 @@ async function main() {
       format: 'iife',
     }),
   ]);
+  // The first pass builds the sharing bundles itself (they need its inputs), then extension.js.
+  const built = [host.first, ...others];
+  const rebuilds = await Promise.allSettled(built.map((c) => c.rebuild()));
   if (watch) {
-    await Promise.all(contexts.map((c) => c.watch()));
+    // Watching starts once every file exists, so a sharing bundle is never built without pass 1's
+    // inputs; the price is that watch() builds everything a second time at start.
+    await Promise.all([...built, ...host.sharing].map((c) => c.watch()));
     return;
   }
-  await Promise.all(contexts.map((c) => c.rebuild()));
-  await Promise.all(contexts.map((c) => c.dispose()));
+  await Promise.all([...built, ...host.sharing].map((c) => c.dispose()));
+  const failed = rebuilds.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 // Required (not run) by the build test, which builds probes with the same cuts.
@@ -264,4 +335,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { lazyFiles, LAZY_FILES, UNDICI_FILE, copyLazyFiles };
+module.exports = { lazyFiles, vscodeOnce, LAZY_FILES, UNDICI_FILE, copyLazyFiles };

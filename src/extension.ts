@@ -22,7 +22,7 @@ import { ActivationTiming } from './common/activationTiming';
 import { Commands, SETTINGS_QUERY, Settings } from './common/ids';
 import { notify } from './common/notify';
 import { registerRunLinkHandler } from './links/runLinkHandler';
-import { RunPanelManager } from './runPanel/runPanelManager';
+import { LazyRunPanelManager } from './runPanel/runPanelLoader';
 import { registerRunLogCommands } from './commands/runLogCommands';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
 import { RunStore } from './runs/runStore';
@@ -41,7 +41,7 @@ export interface AgentRuntimeExtensionApi {
   reauth: ReauthPrompt;
   sidebar: Sidebar;
   runs: RunStore;
-  runPanels: RunPanelManager;
+  runPanels: LazyRunPanelManager;
   steering: Steering;
 }
 
@@ -94,6 +94,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     settings: readSettings,
     localFiles,
     files: sidebar.files,
+    selection: (view) => sidebar.selection.current(view),
     tasks: {
       refresh: () => sidebar.tasks.refresh(),
       followNewTask: async (task) => {
@@ -113,7 +114,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   };
 
   const artifacts = createArtifactActions(deps);
-  const runPanels = new RunPanelManager({
+  const runPanels = new LazyRunPanelManager({
     extensionUri: context.extensionUri,
     getClient: () => service.client,
     runs,

@@ -9,7 +9,7 @@ import { MAX_OPEN_BYTES } from '../artifacts/artifactFileSystem';
 import { artifactUri, isTextArtifact } from '../artifacts/artifactUris';
 import { type CommandDeps } from './commandDeps';
 import { formatBytes } from '../common/format';
-import { artifactOf } from './nodeArgs';
+import { artifactOf, nodeOf } from './nodeArgs';
 import { UserFacingError } from './commandErrors';
 import { Commands } from '../common/ids';
 
@@ -84,8 +84,8 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
 }
 
 export function registerArtifactCommands(deps: CommandDeps, actions: ArtifactActions): vscode.Disposable[] {
-  const need = (arg: unknown): ArtifactRecord => {
-    const artifact = artifactOf(arg);
+  const need = (given: unknown): ArtifactRecord => {
+    const artifact = artifactOf(nodeOf(given, deps.selection('tasks'), artifactOf));
     if (!artifact) throw new UserFacingError(vscode.l10n.t('Choose an artifact in the Tasks view first.'));
     return artifact;
   };

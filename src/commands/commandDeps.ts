@@ -5,6 +5,7 @@ import type { CredentialStore } from '../auth/credentialStore';
 import type { ServiceConnection } from '../service/serviceConnection';
 import type { AgentRuntimeSettings } from '../service/settings';
 import type { LocalFileIndex } from '../upload/localFileIndex';
+import type { SelectionView } from '../views/sidebarSelection';
 
 export interface CommandDeps {
   service: ServiceConnection;
@@ -13,6 +14,8 @@ export interface CommandDeps {
   settings(): AgentRuntimeSettings;
   localFiles: LocalFileIndex;
   files: { refresh(): void };
+  /** The rows selected now in a sidebar view (src/views/sidebarSelection.ts). */
+  selection(view: SelectionView): readonly unknown[];
   /** `followNewTask`: reveal a task just created here and follow its run (status bar, end notice). */
   tasks: { refresh(): void; followNewTask(task: TaskRecord): Promise<void> };
   /** Wraps a handler so errors are reported at the edge (see commandErrors.ts). */

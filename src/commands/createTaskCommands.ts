@@ -17,7 +17,7 @@ export function registerCreateTaskCommands(deps: CommandDeps): vscode.Disposable
   const { guard } = deps;
   return [
     vscode.commands.registerCommand(Commands.newTaskWithFiles, guard('New task with files', (clicked?: unknown, selected?: unknown) => {
-      const files = selectionOf(clicked, selected).map(fileOf).filter((f): f is FileRecord => f !== undefined);
+      const files = selectionOf(clicked, selected, deps.selection('files')).map(fileOf).filter((f): f is FileRecord => f !== undefined);
       return createTaskFlow(deps, files);
     })),
     vscode.commands.registerCommand(Commands.createTask, guard('Create task', (options?: { objective?: string; fileIds?: string[] }) =>

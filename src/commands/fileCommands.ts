@@ -13,11 +13,11 @@ import { Commands } from '../common/ids';
 export function registerFileCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.deleteFile, deps.guard('Delete file', (clicked?: unknown, selected?: unknown) => {
-      const files = selectionOf(clicked, selected).map(fileOf).filter((f): f is FileRecord => f !== undefined);
+      const files = selectionOf(clicked, selected, deps.selection('files')).map(fileOf).filter((f): f is FileRecord => f !== undefined);
       return deleteFiles(deps, files);
     })),
     vscode.commands.registerCommand(Commands.copyId, deps.guard('Copy ID', async (clicked?: unknown, selected?: unknown) => {
-      const ids = selectionOf(clicked, selected).map(entityIdOf).filter((id): id is string => id !== undefined);
+      const ids = selectionOf(clicked, selected, deps.selection('any')).map(entityIdOf).filter((id): id is string => id !== undefined);
       if (ids.length === 0) throw new UserFacingError(vscode.l10n.t('Choose an item in the Agent Runtime views first.'));
       await vscode.env.clipboard.writeText(ids.join('\n'));
       vscode.window.setStatusBarMessage(inert(vscode.l10n.t('Copied {0}', ids.length === 1 ? ids[0] : vscode.l10n.t('{0} ids', ids.length))), 3000);
@@ -31,8 +31,10 @@ async function deleteFiles(deps: CommandDeps, files: FileRecord[]): Promise<stri
   if (files.length === 0) throw new UserFacingError(vscode.l10n.t('Choose a file in the Files view first.'));
   const what = files.length === 1 ? `"${files[0].filename ?? files[0].id}"` : vscode.l10n.t('{0} files', files.length);
   const del = vscode.l10n.t('Delete');
+  // From the palette the selection may be out of sight: several files are named one a line.
+  const names = files.length === 1 ? [] : [...files.map((f) => f.filename ?? f.id), ''];
   const choice = await askModal('warn', vscode.l10n.t('Delete {0} from the Agent Runtime service?', what),
-    [vscode.l10n.t('Tasks that already use it keep their results. This cannot be undone.')], del);
+    [...names, vscode.l10n.t('Tasks that already use it keep their results. This cannot be undone.')], del);
   if (choice !== del) return [];
   const deleted: string[] = [];
   const failed: string[] = [];

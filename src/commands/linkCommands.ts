@@ -8,11 +8,12 @@ import { isSequence } from '../links/runLink';
 import { isRunId } from '../runPanel/protocol';
 import type { CommandDeps } from './commandDeps';
 import { UserFacingError } from './commandErrors';
-import { runOf } from './nodeArgs';
+import { nodeOf, runOf } from './nodeArgs';
 
 export function registerLinkCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(Commands.copyRunLink, deps.guard('Copy link', async (arg?: unknown, sequenceArg?: unknown) => {
+    vscode.commands.registerCommand(Commands.copyRunLink, deps.guard('Copy link', async (given?: unknown, sequenceArg?: unknown) => {
+      const arg = nodeOf(given, deps.selection('tasks'), runOf);
       const object = typeof arg === 'object' && arg !== null ? (arg as { runId?: unknown; sequence?: unknown }) : undefined;
       const runId = typeof arg === 'string' ? arg : (runOf(arg)?.id ?? object?.runId);
       // From a tree row the second argument is the selection (an array): no event then.

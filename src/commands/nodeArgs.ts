@@ -26,13 +26,31 @@ export function entityIdOf(arg: unknown): string | undefined {
   return (fileOf(arg) ?? taskOf(arg) ?? runOf(arg) ?? artifactOf(arg))?.id;
 }
 
+/*
+ * What a sidebar command acts on, the one rule: the row(s) it was given, else the rows selected in
+ * its view now (`current`, CommandDeps.selection). A command comes without a row from the Command
+ * Palette or a keybinding; only with nothing fitting selected does it say "Choose ... first.".
+ * Not a fallback for a right-click whose row handle a refresh dropped: VS Code looks that handle
+ * and TreeView.selection up in the same element table, so the selection is empty then too.
+ */
+
 /**
  * The nodes a tree command acts on: VS Code passes (clicked, selected[]) for multi-select,
- * the clicked node alone otherwise.
+ * the clicked node alone otherwise; neither: the view's current selection.
  */
-export function selectionOf(clicked: unknown, selected: unknown): unknown[] {
+export function selectionOf(clicked: unknown, selected: unknown, current: readonly unknown[] = []): unknown[] {
   if (Array.isArray(selected) && selected.length > 0) return selected;
-  return clicked === undefined ? [] : [clicked];
+  if (clicked !== undefined) return [clicked];
+  return [...current];
+}
+
+/**
+ * The one node a single-row command acts on: what it was given (a row, an id, `{ runId }`), else
+ * the first selected row that `fits` (e.g. runOf: a task row selected beside it is not a run).
+ */
+export function nodeOf(given: unknown, current: readonly unknown[], fits: (node: unknown) => unknown): unknown {
+  if (given !== undefined) return given;
+  return current.find((node) => fits(node) !== undefined);
 }
 
 /** The file URIs of an Explorer or editor invocation: (clicked, selected[]) or a single Uri. */

@@ -6,7 +6,7 @@ import { isEntityNode, LoadMoreNode, type TreeNode } from '../views/nodes';
 import type { Sidebar } from '../views/sidebar';
 import { revealRun } from '../views/tasksReveal';
 import { type CommandDeps } from './commandDeps';
-import { runOf, taskOf } from './nodeArgs';
+import { nodeOf, runOf, taskOf } from './nodeArgs';
 import { UserFacingError } from './commandErrors';
 import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';
 
@@ -27,7 +27,8 @@ export function registerSidebarCommands(deps: CommandDeps, sidebar: Sidebar): vs
       if (!(node instanceof LoadMoreNode)) throw new UserFacingError(vscode.l10n.t('Use the "Load more" row of a view.'));
       return sidebar.loadMore(node);
     })),
-    vscode.commands.registerCommand(Commands.showArtifacts, guard('Show artifacts', async (arg: unknown) => {
+    vscode.commands.registerCommand(Commands.showArtifacts, guard('Show artifacts', async (given: unknown) => {
+      const arg = nodeOf(given, deps.selection('tasks'), runOf);
       const runId = runOf(arg)?.id ?? (arg as { runId?: unknown } | undefined)?.runId;
       if (typeof runId !== 'string') throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
       const taskId = runOf(arg)?.task_id ?? taskOf(arg)?.id;

@@ -16,7 +16,7 @@ import { steeringSupport } from '../runPanel/steeringSupport';
 import type { RunStore } from '../runs/runStore';
 import type { CommandDeps } from './commandDeps';
 import { UserFacingError } from './commandErrors';
-import { runOf } from './nodeArgs';
+import { nodeOf, runOf } from './nodeArgs';
 import { lastSequenceOf } from './runEnd';
 
 export interface SteeringDeps {
@@ -89,7 +89,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
   });
 
   const resume = deps.guard('Resume run', async (arg?: unknown) => {
-    const target = targetOf(arg);
+    const target = targetOf(nodeOf(arg, deps.selection('tasks'), runOf));
     if (!target) throw new UserFacingError(vscode.l10n.t('Choose a failed or cancelled run to resume.'));
     const instructions = 'instructions' in target.given ? stringOrUndefined(target.given.instructions) : await askInstructions('resume');
     if (instructions === null) return undefined;
@@ -107,7 +107,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
   });
 
   const fork = deps.guard('Fork run', async (arg?: unknown) => {
-    const target = targetOf(arg);
+    const target = targetOf(nodeOf(arg, deps.selection('tasks'), runOf));
     if (!target) throw new UserFacingError(vscode.l10n.t('Choose a run to fork.'));
     let sequence = numberOrUndefined(target.given.sequence);
     if (sequence === undefined) {

@@ -16,10 +16,11 @@ function shower(show: Show) {
     show(inert(message, MESSAGE_MAX_CHARS), {}, ...items);
 }
 
+// Looked up at each call, not when this module loads: what vscode.window holds then is what shows.
 export const notify = {
-  error: shower(vscode.window.showErrorMessage),
-  warn: shower(vscode.window.showWarningMessage),
-  info: shower(vscode.window.showInformationMessage),
+  error: shower((message, options, ...items) => vscode.window.showErrorMessage(message, options, ...items)),
+  warn: shower((message, options, ...items) => vscode.window.showWarningMessage(message, options, ...items)),
+  info: shower((message, options, ...items) => vscode.window.showInformationMessage(message, options, ...items)),
 };
 
 /**

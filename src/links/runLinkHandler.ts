@@ -1,6 +1,8 @@
 // The URI handler: `<scheme>://agent-runtime.agent-runtime/run/<run_id>#<sequence>` opens the
 // run's panel and shows that event. Any other link opens nothing and says why.
 import * as vscode from 'vscode';
+import { describeError } from '../api/errors';
+import { describeErrorForUser } from '../common/errorText';
 import { notify } from '../common/notify';
 import type { Translate } from '../common/translate';
 import { problemText } from './linkText';
@@ -19,7 +21,13 @@ export function registerRunLinkHandler(open: (target: RunLinkTarget) => void, lo
         return;
       }
       log.info(`Run link: ${result.target.runId}${result.target.sequence === undefined ? '' : ` event ${result.target.sequence}`}`);
-      open(result.target);
+      try {
+        open(result.target);
+      } catch (err) {
+        // Thrown here it would end inside VS Code and the user would see nothing (a broken install: runpanel.js missing).
+        log.error(`Run link: cannot open the run panel: ${describeError(err)}`);
+        void notify.error(describeErrorForUser(err));
+      }
     },
   });
 }

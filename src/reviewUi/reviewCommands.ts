@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { type CommandDeps } from '../commands/commandDeps';
 import { UserFacingError } from '../commands/commandErrors';
-import { runOf } from '../commands/nodeArgs';
+import { nodeOf, runOf } from '../commands/nodeArgs';
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import { notify } from '../common/notify';
@@ -229,7 +229,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   };
 
   const reviewCommand = async (arg?: unknown): Promise<ReviewSummary | undefined> => {
-    const runId = runIdOf(arg);
+    const runId = runIdOf(nodeOf(arg, deps.selection('tasks'), runOf));
     if (!runId) throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
     return reviewRun(runId);
   };

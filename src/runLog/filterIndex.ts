@@ -3,37 +3,18 @@
 // kept. It makes a filtered page one lookup, and gives the filtered total. Plain Node: no vscode.
 import { isEmptyFilter, type LogFilter } from '../runPanel/logQuery';
 import type { RunLogCache } from './logCache';
+import { SortedNumbers } from './sortedNumbers';
 import { chunks, countLines, eventMatches, forEachCandidate, rawPlan, type ScanOptions } from './logScan';
 import type { WireEvent } from '../runPanel/protocol';
 
 /** A growable array of event positions (4 bytes each). */
-export class PositionList {
-  private data = new Uint32Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = new Uint32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = value;
+export class PositionList extends SortedNumbers<Uint32Array> {
+  constructor() {
+    super(new Uint32Array(1024));
   }
 
-  at(i: number): number {
-    return this.data[i];
-  }
-
-  /** The first i with at(i) >= value (length when none). */
-  lowerBound(value: number): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.data[mid] < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  protected allocate(size: number): Uint32Array {
+    return new Uint32Array(size);
   }
 
   slice(from: number, to: number): number[] {

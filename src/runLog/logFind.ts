@@ -8,6 +8,7 @@ import { normalizeQuery, type LogFilter } from '../runPanel/logQuery';
 import type { WireEvent } from '../runPanel/protocol';
 import type { RunLogCache } from './logCache';
 import { filterKey } from './filterIndex';
+import { SortedNumbers } from './sortedNumbers';
 import { chunks, countLines, eventMatches, forEachCandidate, rawPlan, type ScanOptions } from './logScan';
 
 export interface FindRequest {
@@ -34,33 +35,13 @@ export interface FindOptions extends ScanOptions {
 }
 
 /** A growable array of sequences (8 bytes each: exact for every safe integer). */
-export class SequenceList {
-  private data = new Float64Array(256);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = value;
+export class SequenceList extends SortedNumbers<Float64Array> {
+  constructor() {
+    super(new Float64Array(256));
   }
 
-  at(i: number): number {
-    return this.data[i];
-  }
-
-  /** The first i with at(i) > value (length when none). */
-  upperBound(value: number): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.data[mid] <= value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  protected allocate(size: number): Float64Array {
+    return new Float64Array(size);
   }
 
   /** A new list: the parts [from, to) of these lists, each optionally reversed, in order. */

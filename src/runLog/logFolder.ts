@@ -35,7 +35,19 @@ export function serviceKey(service: string): string {
 
 /** The cache file of a run of a service; undefined for an id that could not be a file name safely. */
 export function logFilePath(folder: string, runId: string, service = ''): string | undefined {
-  return SAFE_ID.test(runId) ? path.join(folder, `${runId}.${serviceKey(service)}${SUFFIX}`) : undefined;
+  return runFilePath(folder, runId, service, SUFFIX);
+}
+
+/**
+ * The Markdown transcript of a run of a service ("Open Run Transcript"), named like its log: two
+ * services' runs with the same id have two transcripts, and housekeeping finds them by the suffix.
+ */
+export function transcriptFilePath(folder: string, runId: string, service = ''): string | undefined {
+  return runFilePath(folder, runId, service, TRANSCRIPT_SUFFIX);
+}
+
+function runFilePath(folder: string, runId: string, service: string, suffix: string): string | undefined {
+  return SAFE_ID.test(runId) ? path.join(folder, `${runId}.${serviceKey(service)}${suffix}`) : undefined;
 }
 
 /**

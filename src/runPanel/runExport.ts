@@ -10,11 +10,14 @@ import { notify } from '../common/notify';
 import { describeErrorForUser } from '../common/errorText';
 import { describeError } from '../api/errors';
 import type { ExportFormat, ExportOptions, TranscriptWords } from '../runLog/logExport';
+import { transcriptFilePath } from '../runLog/logFolder';
 import type { ConnectionView } from './protocol';
 
 /** What the export needs of a panel's session (RunSession has it). */
 export interface ExportableRun {
   readonly runId: string;
+  /** The service the run belongs to (RunSessionDeps.service): its files are named by it. */
+  readonly service: string | undefined;
   readonly connectionState: ConnectionView;
   readonly logComplete: boolean;
   /** The log is opened (RunSession.logReady). */
@@ -71,7 +74,11 @@ export async function openRunTranscript(run: ExportableRun, folder: string | und
     void notify.error(vscode.l10n.t('The transcript cannot be written: the extension has no storage folder.'));
     return;
   }
-  const file = path.join(folder, `${run.runId}.transcript.md`);
+  const file = transcriptFilePath(folder, run.runId, run.service);
+  if (!file) {
+    void notify.error(vscode.l10n.t('The transcript of run {0} cannot be written: its id cannot be a file name.', run.runId));
+    return;
+  }
   const written = await writeWithProgress(run, 'markdown', file, vscode.l10n.t('Writing the transcript of run {0}…', run.runId), log);
   if (written === undefined) return;
   await openWritten(vscode.Uri.file(file), log);

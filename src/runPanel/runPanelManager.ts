@@ -1,10 +1,12 @@
 // Keeps one run panel per run (focusing it when asked again) and restores panels after a window
-// reload through the WebviewPanelSerializer. What a panel's stream learns goes to the RunStore.
+// reload (the WebviewPanelSerializer, registered at activation by runPanelLoader.ts, calls
+// restore()). What a panel's stream learns goes to the RunStore. Loaded at the first panel, as the
+// entry of dist/runpanel.js (runPanelLoader.ts).
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { parsePersistedState } from './persistedState';
 import { PendingReveals } from '../links/panelReveal';
-import { RUN_PANEL_VIEW_TYPE, isRunId } from './protocol';
+import { isRunId } from './protocol';
 import { RunPanel, createRunWebviewPanel, type RunPanelDeps } from './runPanel';
 
 export type { RunPanelDeps } from './runPanel';
@@ -39,10 +41,8 @@ export class RunPanelManager implements vscode.Disposable {
     return this.panels.get(runId);
   }
 
-  registerSerializer(): vscode.Disposable {
-    return vscode.window.registerWebviewPanelSerializer(RUN_PANEL_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
-    });
+  get openPanels(): ReadonlyMap<string, RunPanel> {
+    return this.panels;
   }
 
   dispose(): void {
@@ -51,7 +51,8 @@ export class RunPanelManager implements vscode.Disposable {
     this.panels.clear();
   }
 
-  private restore(panel: vscode.WebviewPanel, rawState: unknown): void {
+  /** A panel VS Code restored after a reload (the serializer's call). */
+  restore(panel: vscode.WebviewPanel, rawState: unknown): void {
     const state = parsePersistedState(rawState);
     if (!state || this.panels.has(state.runId)) {
       // Nothing to resume from (or the run is already shown): a blank panel would only confuse.

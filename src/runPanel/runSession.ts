@@ -62,6 +62,11 @@ export class RunSession {
     });
   }
 
+  /** The service the run belongs to, as when the panel opened. */
+  get service(): string | undefined {
+    return this.deps.service;
+  }
+
   get lastSequence(): number {
     return this.model.lastSequence;
   }

@@ -53,6 +53,16 @@ function iconUri(name: string): vscode.Uri {
   return vscode.Uri.from({ scheme: 'agent-runtime-item', path: `/${base}` });
 }
 
+/** A row of stored content (a file or an artifact): named and iconed as a file of that name. */
+function renderStoredFile(item: vscode.TreeItem, kind: string, label: string, parts: readonly string[], tooltip: string): void {
+  item.label = label;
+  item.description = joinDescription(parts);
+  item.tooltip = tooltip;
+  item.resourceUri = iconUri(label);
+  item.iconPath = vscode.ThemeIcon.File;
+  item.accessibilityInformation = { label: accessibilityLabel(kind, label, parts) };
+}
+
 /**
  * What a row shows, as one string: a newer record that shows the same (a field the row does not
  * display changed) redraws nothing. A redraw under an open context menu closes it, so rows are
@@ -93,13 +103,7 @@ export class FileNode extends vscode.TreeItem {
 
   private render(): void {
     const opts = timeOptions();
-    const parts = fileDescriptionParts(this.file, opts);
-    this.label = fileLabel(this.file);
-    this.description = joinDescription(parts);
-    this.tooltip = (fileTooltip(this.file, t, opts));
-    this.resourceUri = iconUri(fileLabel(this.file));
-    this.iconPath = vscode.ThemeIcon.File;
-    this.accessibilityInformation = { label: accessibilityLabel(t('File'), fileLabel(this.file), parts) };
+    renderStoredFile(this, t('File'), fileLabel(this.file), fileDescriptionParts(this.file, opts), fileTooltip(this.file, t, opts));
   }
 }
 
@@ -237,16 +241,9 @@ export class ArtifactNode extends vscode.TreeItem {
     return rerender(this, (r: ArtifactRecord) => (this.artifact = r), () => this.render(), artifact);
   }
 
-
   private render(): void {
     const opts = timeOptions();
-    const parts = artifactDescriptionParts(this.artifact, opts);
-    this.label = artifactLabel(this.artifact);
-    this.description = joinDescription(parts);
-    this.tooltip = (artifactTooltip(this.artifact, t, opts));
-    this.resourceUri = iconUri(artifactLabel(this.artifact));
-    this.iconPath = vscode.ThemeIcon.File;
-    this.accessibilityInformation = { label: accessibilityLabel(t('Artifact'), artifactLabel(this.artifact), parts) };
+    renderStoredFile(this, t('Artifact'), artifactLabel(this.artifact), artifactDescriptionParts(this.artifact, opts), artifactTooltip(this.artifact, t, opts));
   }
 }
 

@@ -108,14 +108,7 @@ export class PagedList<T> {
 
   /** Puts an item first (a task just created that the first page did not hold). */
   prepend(item: T): void {
-    const key = this.key(item);
-    const shown = this.byKey.get(key);
-    if (shown !== undefined) {
-      this.merge?.(shown, item);
-      return;
-    }
-    this.byKey.set(key, item);
-    this.list = [item, ...this.list];
+    if (this.admit(item)) this.list = [item, ...this.list];
   }
 
   /** Drops an item (a file just deleted); false when it was not shown. */
@@ -130,20 +123,23 @@ export class PagedList<T> {
     this.abort.abort();
   }
 
+  /** Registers an item not shown yet (true); one already shown is given to `merge` with it instead. */
+  private admit(item: T): boolean {
+    const key = this.key(item);
+    const shown = this.byKey.get(key);
+    if (shown !== undefined) {
+      this.merge?.(shown, item);
+      return false;
+    }
+    this.byKey.set(key, item);
+    return true;
+  }
+
   private accept(page: Page<T>): void {
     this.pages++;
     const fresh: T[] = [];
-    for (const item of Array.isArray(page.data) ? page.data : []) {
-      const key = this.key(item);
-      const shown = this.byKey.get(key);
-      if (shown !== undefined) {
-        // Items shift between pages when new ones are created meanwhile: show each once.
-        this.merge?.(shown, item);
-        continue;
-      }
-      this.byKey.set(key, item);
-      fresh.push(item);
-    }
+    // Items shift between pages when new ones are created meanwhile: show each once.
+    for (const item of Array.isArray(page.data) ? page.data : []) if (this.admit(item)) fresh.push(item);
     this.list = [...this.list, ...fresh];
     const next = typeof page.next_cursor === 'string' && page.next_cursor !== '' ? page.next_cursor : undefined;
     // has_more without a new cursor would fetch the same page forever: treat it as the end.

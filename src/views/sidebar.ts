@@ -9,6 +9,7 @@ import { fileFilterFields, taskFilterFields } from './filterQuery';
 import { FileNode, LoadMoreNode, TaskNode, type TreeNode } from './nodes';
 import { ContextKeys, ViewIds } from '../common/ids';
 import { setContextCommand } from '../common/setContext';
+import { SidebarSelection } from './sidebarSelection';
 import { TasksTreeProvider } from './tasksProvider';
 import { UploadDropController } from './uploadDropController';
 import type { SidebarDeps } from './viewDeps';
@@ -22,6 +23,8 @@ export class Sidebar extends DisposableStore {
   readonly tasksFilter: ViewFilter;
   readonly filesView: vscode.TreeView<TreeNode>;
   readonly tasksView: vscode.TreeView<TreeNode>;
+  /** The rows selected in the views now: what a command invoked without a row acts on. */
+  readonly selection: SidebarSelection<TreeNode>;
 
   private readonly reachability = this.own(new vscode.EventEmitter<boolean>());
   /** Fires true/false when the views find the service reachable or not. */
@@ -56,6 +59,7 @@ export class Sidebar extends DisposableStore {
     this.tasksView = this.own(
       vscode.window.createTreeView(ViewIds.tasks, { treeDataProvider: this.tasksFilter, dragAndDropController: drop, canSelectMany: true, showCollapseAll: true }),
     );
+    this.selection = this.own(new SidebarSelection({ files: this.filesView, tasks: this.tasksView }));
     this.files.attach(this.filesView);
     this.tasks.attach(this.tasksView);
     this.filesFilter.attach(this.filesView);

@@ -1,5 +1,6 @@
 // The panel's buttons that only tell the host something (copy, retry, export, steering,
 // artifacts) and the outline's toggle: no state of the timeline changes here.
+import type { WebviewMessage } from '../runPanel/protocol';
 import type { Row } from './reducer';
 import type { Layout } from './layout';
 import type { SteeringUi } from './steeringUi';
@@ -17,52 +18,58 @@ export interface ControlsContext {
 
 export function wireControls(layout: Layout, steering: SteeringUi, ctx: ControlsContext): void {
   const { vscode } = ctx;
-  layout.copyRunId.addEventListener('click', () => vscode.postMessage({ type: 'copy', text: ctx.runId(), what: 'runId' }));
-  layout.retry.addEventListener('click', () => vscode.postMessage({ type: 'retry' }));
+  /** A message, or what makes it at the click (nothing is sent when that gives nothing). */
+  type Message = WebviewMessage | (() => WebviewMessage | undefined);
+  const send = (message: Message) => {
+    const m = typeof message === 'function' ? message() : message;
+    if (m) vscode.postMessage(m);
+  };
+  const postOnClick = (button: HTMLElement, message: Message) => button.addEventListener('click', () => send(message));
+  // Buttons inside the timeline (the open event's detail, the approval card) keep their clicks
+  // from the timeline's own handlers.
+  const postOnClickInTimeline = (button: HTMLElement, message: Message) =>
+    button.addEventListener('click', (event) => {
+      event.stopPropagation();
+      send(message);
+    });
+  postOnClick(layout.copyRunId, () => ({ type: 'copy', text: ctx.runId(), what: 'runId' }));
+  postOnClick(layout.retry, { type: 'retry' });
   // After the end of the run, Retry lists the artifacts again.
-  layout.artifactsRetry.addEventListener('click', () => vscode.postMessage({ type: 'retry' }));
-  layout.signIn.addEventListener('click', () => vscode.postMessage({ type: 'signIn' }));
-  layout.rawCopy.addEventListener('click', (event) => {
-    event.stopPropagation();
+  postOnClick(layout.artifactsRetry, { type: 'retry' });
+  postOnClick(layout.signIn, { type: 'signIn' });
+  postOnClickInTimeline(layout.rawCopy, () => {
     const expanded = ctx.expanded();
-    if (!expanded?.raw) return;
+    if (!expanded?.raw) return undefined;
     // A cut event is copied whole: the host reads it again from the server's log.
-    if (expanded.raw.truncatedBytes !== undefined) vscode.postMessage({ type: 'copyEvent', sequence: expanded.sequence });
-    else vscode.postMessage({ type: 'copy', text: JSON.stringify(expanded.raw.data, null, 2), what: 'json' });
+    return expanded.raw.truncatedBytes !== undefined
+      ? { type: 'copyEvent', sequence: expanded.sequence }
+      : { type: 'copy', text: JSON.stringify(expanded.raw.data, null, 2), what: 'json' };
   });
-  layout.rawOpen.addEventListener('click', (event) => {
-    event.stopPropagation();
+  postOnClickInTimeline(layout.rawOpen, () => {
     const expanded = ctx.expanded();
-    if (expanded?.raw) vscode.postMessage({ type: 'openEvent', sequence: expanded.sequence });
+    return expanded?.raw ? { type: 'openEvent', sequence: expanded.sequence } : undefined;
   });
-  layout.exportMarkdown.addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'markdown' }));
-  layout.exportJsonl.addEventListener('click', () => vscode.postMessage({ type: 'export', format: 'jsonl' }));
-  layout.openTranscript.addEventListener('click', () => vscode.postMessage({ type: 'openTranscript' }));
+  postOnClick(layout.exportMarkdown, { type: 'export', format: 'markdown' });
+  postOnClick(layout.exportJsonl, { type: 'export', format: 'jsonl' });
+  postOnClick(layout.openTranscript, { type: 'openTranscript' });
   layout.outlineToggle.addEventListener('click', () => {
     layout.outline.hidden = !layout.outline.hidden;
     layout.outlineToggle.setAttribute('aria-expanded', String(!layout.outline.hidden));
     if (!layout.outline.hidden) ctx.outlineShown();
   });
-  steering.cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
-  steering.resume.addEventListener('click', () => vscode.postMessage({ type: 'resume' }));
-  steering.review.addEventListener('click', () => vscode.postMessage({ type: 'review' }));
-  steering.fork.addEventListener('click', (event) => {
-    event.stopPropagation();
+  postOnClick(steering.cancel, { type: 'cancel' });
+  postOnClick(steering.resume, { type: 'resume' });
+  postOnClick(steering.review, { type: 'review' });
+  postOnClickInTimeline(steering.fork, () => {
     const expanded = ctx.expanded();
-    if (expanded) vscode.postMessage({ type: 'fork', sequence: expanded.sequence });
+    return expanded ? { type: 'fork', sequence: expanded.sequence } : undefined;
   });
-  const decide = (decision: 'approve' | 'deny') => {
+  const decide = (decision: 'approve' | 'deny') => (): WebviewMessage | undefined => {
     const approvalId = steering.card.dataset.approvalId;
-    if (approvalId) vscode.postMessage({ type: 'decide', approvalId, decision });
+    return approvalId ? { type: 'decide', approvalId, decision } : undefined;
   };
-  steering.approve.addEventListener('click', (event) => {
-    event.stopPropagation();
-    decide('approve');
-  });
-  steering.deny.addEventListener('click', (event) => {
-    event.stopPropagation();
-    decide('deny');
-  });
+  postOnClickInTimeline(steering.approve, decide('approve'));
+  postOnClickInTimeline(steering.deny, decide('deny'));
   layout.jump.addEventListener('click', () => ctx.jumpToNewest());
   layout.artifactsList.addEventListener('click', (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>('button[data-action]') : null;

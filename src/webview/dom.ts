@@ -8,6 +8,13 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
   return node;
 }
 
+/** An element the page's CSS, scripts or tests find by its id. */
+export function elWithId<K extends keyof HTMLElementTagNameMap>(tag: K, id: string, className?: string): HTMLElementTagNameMap[K] {
+  const node = el(tag, className);
+  node.id = id;
+  return node;
+}
+
 /** A codicon glyph (decorative; the text beside it carries the meaning). */
 export function codicon(name: string, tone = ''): HTMLSpanElement {
   const span = el('span');
@@ -34,6 +41,13 @@ export function iconButton(id: string, icon: string, label: string, withText = f
   if (withText) button.append(el('span', 'button-label', label));
   button.title = label;
   button.setAttribute('aria-label', label);
+  return button;
+}
+
+/** A labelled button that stays hidden until the state it acts on comes about. */
+export function hiddenTextButton(id: string, icon: string, label: string): HTMLButtonElement {
+  const button = iconButton(id, icon, label, true);
+  button.hidden = true;
   return button;
 }
 

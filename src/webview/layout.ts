@@ -2,7 +2,7 @@
 // summary and artifacts; and its static labels in the host's language. What fills it from the
 // view model is in render.ts (header, summary, artifacts) and renderRows.ts (the rows).
 import type { UiStrings } from '../runPanel/protocol';
-import { codicon, el, iconButton, setButtonLabel, setText } from './dom';
+import { codicon, el, elWithId, hiddenTextButton, iconButton, setButtonLabel, setText } from './dom';
 import type { Filter } from './filter';
 
 export interface Layout {
@@ -69,39 +69,29 @@ export interface Layout {
 }
 
 export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
-  const header = el('header', 'run-header');
-  header.id = 'run-header';
+  const header = elWithId('header', 'run-header', 'run-header');
   const titleRow = el('div', 'title-row');
   const statusIconEl = codicon('circle-large-outline', 'muted');
   statusIconEl.id = 'status-icon';
-  const runId = el('span', 'run-id');
-  runId.id = 'run-id';
+  const runId = elWithId('span', 'run-id', 'run-id');
   const copyRunId = iconButton('copy-run-id', 'copy', strings.copyRunId);
-  const status = el('span', 'run-status');
-  status.id = 'run-status';
+  const status = elWithId('span', 'run-status', 'run-status');
   titleRow.append(statusIconEl, runId, copyRunId, status);
-  const objective = el('div', 'objective');
-  objective.id = 'objective';
+  const objective = elWithId('div', 'objective', 'objective');
 
   const facts = el('div', 'facts');
-  const connection = el('span', 'connection');
-  connection.id = 'connection-state';
+  const connection = elWithId('span', 'connection-state', 'connection');
   connection.setAttribute('role', 'status');
   const connectionIcon = codicon('plug');
   const connectionTextEl = el('span', 'connection-text');
   connection.append(connectionIcon, connectionTextEl);
-  const retry = iconButton('retry-button', 'refresh', strings.retry, true);
-  const signIn = iconButton('sign-in-button', 'sign-in', strings.signIn, true);
-  retry.hidden = true;
-  signIn.hidden = true;
+  const retry = hiddenTextButton('retry-button', 'refresh', strings.retry);
+  const signIn = hiddenTextButton('sign-in-button', 'sign-in', strings.signIn);
   const elapsedLabel = el('span', 'fact-label');
-  const elapsed = el('span', 'fact-value');
-  elapsed.id = 'elapsed';
+  const elapsed = elWithId('span', 'elapsed', 'fact-value');
   const sequenceLabel = el('span', 'fact-label');
-  const lastSequence = el('span', 'fact-value');
-  lastSequence.id = 'last-sequence';
-  const eventCount = el('span', 'fact-value muted');
-  eventCount.id = 'event-count';
+  const lastSequence = elWithId('span', 'last-sequence', 'fact-value');
+  const eventCount = elWithId('span', 'event-count', 'fact-value muted');
   facts.append(
     connection, retry, signIn,
     el('span', 'fact', ''), elapsedLabel, elapsed,
@@ -110,28 +100,21 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   );
 
   const planRow = el('div', 'plan-row');
-  const plan = el('span', 'plan');
-  plan.id = 'plan';
-  const progressBar = el('div', 'progress');
-  progressBar.id = 'progress';
+  const plan = elWithId('span', 'plan', 'plan');
+  const progressBar = elWithId('div', 'progress', 'progress');
   progressBar.setAttribute('role', 'progressbar');
   progressBar.setAttribute('aria-valuemin', '0');
   // Named by the text beside it ("3 of 5 steps completed"): axe's aria-progressbar-name.
   progressBar.setAttribute('aria-labelledby', 'progress-text');
   const progressFill = el('div', 'progress-fill');
   progressBar.append(progressFill);
-  const progressText = el('span', 'progress-text');
-  progressText.id = 'progress-text';
+  const progressText = elWithId('span', 'progress-text', 'progress-text');
   planRow.append(codicon('list-tree'), plan, progressBar, progressText);
   header.append(titleRow, objective, facts, planRow);
 
   const toolbar = el('div', 'toolbar');
   toolbar.setAttribute('role', 'toolbar');
-  const select = (id: string) => {
-    const node = el('select', `filter-select ${id}`);
-    node.id = id;
-    return node;
-  };
+  const select = (id: string) => elWithId('select', id, `filter-select ${id}`);
   const kindFilter = select('kind-filter');
   const toolFilter = select('tool-filter');
   const stepFilter = select('step-filter');
@@ -141,19 +124,16 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
 
   const findBar = el('div', 'find-bar');
   findBar.setAttribute('role', 'search');
-  const search = el('input', 'search');
-  search.id = 'search';
+  const search = elWithId('input', 'search', 'search');
   search.type = 'search';
   search.spellcheck = false;
   const findPrev = iconButton('find-prev', 'arrow-up', strings.findPrevious);
   const findNext = iconButton('find-next', 'arrow-down', strings.findNext);
-  const findStatus = el('span', 'find-status muted');
-  findStatus.id = 'find-status';
+  const findStatus = elWithId('span', 'find-status', 'find-status muted');
   findStatus.setAttribute('role', 'status');
   findBar.append(codicon('search'), search, findStatus, findPrev, findNext);
 
-  const gotoInput = el('input', 'goto');
-  gotoInput.id = 'goto-sequence';
+  const gotoInput = elWithId('input', 'goto-sequence', 'goto');
   gotoInput.type = 'text';
   gotoInput.inputMode = 'numeric';
   gotoInput.spellcheck = false;
@@ -168,56 +148,42 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   toolbar.append(filters, findBar, actions);
 
   const body = el('div', 'panel-body');
-  const outline = el('nav', 'outline');
-  outline.id = 'outline';
-  const outlineTitle = el('h2', 'section-title outline-title');
-  outlineTitle.id = 'outline-title';
+  const outline = elWithId('nav', 'outline', 'outline');
+  const outlineTitle = elWithId('h2', 'outline-title', 'section-title outline-title');
   outline.setAttribute('aria-labelledby', 'outline-title');
-  const outlineList = el('div', 'outline-list');
-  outlineList.id = 'outline-list';
+  const outlineList = elWithId('div', 'outline-list', 'outline-list');
   outlineList.setAttribute('role', 'list');
   outlineList.setAttribute('aria-labelledby', 'outline-title');
   outlineList.tabIndex = 0;
   outline.append(outlineTitle, outlineList);
 
   const timelineWrap = el('div', 'timeline-wrap');
-  const timeline = el('div', 'timeline');
-  timeline.id = 'timeline';
+  const timeline = elWithId('div', 'timeline', 'timeline');
   timeline.setAttribute('role', 'list');
   timeline.tabIndex = 0;
-  const empty = el('div', 'empty');
-  empty.id = 'timeline-empty';
-  const jump = iconButton('jump-to-latest', 'arrow-down', strings.jumpToLatest, true);
-  jump.hidden = true;
+  const empty = elWithId('div', 'timeline-empty', 'empty');
+  const jump = hiddenTextButton('jump-to-latest', 'arrow-down', strings.jumpToLatest);
   timelineWrap.append(timeline, empty, jump);
   body.append(outline, timelineWrap);
 
-  const summary = el('section', 'summary');
-  summary.id = 'summary';
+  const summary = elWithId('section', 'summary', 'summary');
   summary.hidden = true;
   const summaryTitle = el('h2', 'section-title');
   const grid = el('div', 'summary-grid');
   const summaryStatusLabel = el('span', 'fact-label');
-  const summaryStatus = el('span', 'fact-value');
-  summaryStatus.id = 'summary-status';
+  const summaryStatus = elWithId('span', 'summary-status', 'fact-value');
   const summaryDurationLabel = el('span', 'fact-label');
-  const summaryDuration = el('span', 'fact-value');
-  summaryDuration.id = 'summary-duration';
+  const summaryDuration = elWithId('span', 'summary-duration', 'fact-value');
   const summaryStepsLabel = el('span', 'fact-label');
-  const summarySteps = el('span', 'fact-value');
-  summarySteps.id = 'summary-steps';
+  const summarySteps = elWithId('span', 'summary-steps', 'fact-value');
   grid.append(summaryStatusLabel, summaryStatus, summaryDurationLabel, summaryDuration, summaryStepsLabel, summarySteps);
   const artifactsTitle = el('h3', 'section-title');
-  const artifactsMessage = el('div', 'artifacts-message');
-  artifactsMessage.id = 'artifacts-message';
-  const artifactsList = el('ul', 'artifacts');
-  artifactsList.id = 'artifacts';
-  const artifactsRetry = iconButton('artifacts-retry', 'refresh', strings.retry, true);
-  artifactsRetry.hidden = true;
+  const artifactsMessage = elWithId('div', 'artifacts-message', 'artifacts-message');
+  const artifactsList = elWithId('ul', 'artifacts', 'artifacts');
+  const artifactsRetry = hiddenTextButton('artifacts-retry', 'refresh', strings.retry);
   summary.append(summaryTitle, grid, artifactsTitle, artifactsMessage, artifactsRetry, artifactsList);
 
-  const raw = el('div', 'raw');
-  raw.id = 'raw-detail';
+  const raw = elWithId('div', 'raw-detail', 'raw');
   // It sits inside the timeline's role=list, whose children must be list items (axe: aria-required-children).
   raw.setAttribute('role', 'listitem');
   const rawBar = el('div', 'raw-bar');

@@ -5,7 +5,7 @@
 // timeline under the row that asked (main.ts); the announcer says approval requests. Every server string is set
 // with textContent; the host confirms and asks for notes and instructions.
 import type { RunInfo, UiStrings } from '../runPanel/protocol';
-import { el, iconButton, setButtonLabel, setText } from './dom';
+import { el, elWithId, hiddenTextButton, iconButton, setButtonLabel, setText } from './dom';
 import { fill } from './format';
 import type { Layout } from './layout';
 
@@ -29,43 +29,34 @@ export interface SteeringUi {
 }
 
 export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi {
-  const cancel = iconButton('cancel-run', 'debug-stop', strings.cancelRun, true);
-  const resume = iconButton('resume-run', 'debug-continue', strings.resumeRun, true);
-  const review = iconButton('review-changes', 'diff-multiple', strings.reviewChanges, true);
-  cancel.hidden = true;
-  resume.hidden = true;
-  review.hidden = true;
-  const cost = el('span', 'fact-value run-cost');
-  cost.id = 'run-cost';
+  const cancel = hiddenTextButton('cancel-run', 'debug-stop', strings.cancelRun);
+  const resume = hiddenTextButton('resume-run', 'debug-continue', strings.resumeRun);
+  const review = hiddenTextButton('review-changes', 'diff-multiple', strings.reviewChanges);
+  const cost = elWithId('span', 'run-cost', 'fact-value run-cost');
   cost.hidden = true;
   layout.status.after(cost, cancel, resume, review);
 
-  const card = el('section', 'approval-card');
-  card.id = 'approval-card';
+  const card = elWithId('section', 'approval-card', 'approval-card timeline-card');
   // Placed inside the timeline's role=list, next to the row that asked.
   card.setAttribute('role', 'listitem');
   card.hidden = true;
   card.setAttribute('role', 'region');
-  const cardTitle = el('h2', 'approval-title');
+  const cardTitle = elWithId('h2', 'approval-title', 'approval-title');
   const cardWhy = el('div', 'approval-why');
   const cardMeta = el('div', 'approval-meta muted');
   const cardArgsLabel = el('div', 'approval-args-label');
-  const cardArgs = el('pre', 'approval-args');
-  cardArgs.id = 'approval-args';
+  const cardArgs = elWithId('pre', 'approval-args', 'approval-args');
   const actions = el('div', 'approval-actions');
   const approve = iconButton('approve-tool-call', 'check', strings.approve, true);
   const deny = iconButton('deny-tool-call', 'close', strings.deny, true);
   actions.append(approve, deny);
   card.append(cardTitle, cardWhy, cardMeta, cardArgsLabel, cardArgs, actions);
   card.setAttribute('aria-labelledby', 'approval-title');
-  cardTitle.id = 'approval-title';
-  card.classList.add('timeline-card');
 
   const fork = iconButton('fork-from-here', 'repo-forked', strings.forkFromHere, true);
   layout.rawOpen.after(fork);
 
-  const live = el('div', 'visually-hidden');
-  live.id = 'steering-announcer';
+  const live = elWithId('div', 'steering-announcer', 'visually-hidden');
   live.setAttribute('aria-live', 'polite');
   live.setAttribute('role', 'status');
   layout.root.append(live);

@@ -18,6 +18,7 @@ import { silentLogger } from '../../src/api/logger';
 import { LogRequests, type LogRequest } from '../../src/runPanel/logRequests';
 import { RunLog } from '../../src/runLog/runLog';
 import { openPanelPage } from '../unit/webview/pageHarness';
+import { tapPostedMessages } from '../unit/webview/postTap';
 import { benchEvent, COMMON, RARE, rareAt } from './benchLog';
 import { heapMb, OBSERVE_LONG_TASKS, openFinishedRun } from './benchPanel';
 
@@ -28,18 +29,11 @@ const TOTAL = Number(process.argv[2] ?? 1_000_000);
 const WIRE = `${OBSERVE_LONG_TASKS}
 (() => {
   window.__toHostQueue = [];
-  const acquire = window.acquireVsCodeApi;
-  window.acquireVsCodeApi = function () {
-    const api = acquire();
-    const post = api.postMessage;
-    api.postMessage = function (m) {
-      post(m);
-      if (m && (m.type === 'page' || m.type === 'find' || m.type === 'stopFind')) {
-        if (window.__toHost) window.__toHost(m); else window.__toHostQueue.push(m);
-      }
-    };
-    return api;
-  };
+  ${tapPostedMessages(`(m) => {
+    if (m && (m.type === 'page' || m.type === 'find' || m.type === 'stopFind')) {
+      if (window.__toHost) window.__toHost(m); else window.__toHostQueue.push(m);
+    }
+  }`)}
   window.__found = 0;
   window.addEventListener('message', (e) => { if (e.data && e.data.type === 'found') window.__found++; });
   window.__watchSearch = () => {

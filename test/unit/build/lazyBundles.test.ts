@@ -1,7 +1,7 @@
-// The production build's lazy files (esbuild.js LAZY_FILES): undici, yazl and jsdiff ship as
-// files of their own, loaded on first use and not when extension.js is required; no module is in
-// two of them (a second copy of a module would be a second class or a second singleton); and a
-// missing file says how to fix it.
+// The production build's lazy files (esbuild.js LAZY_FILES): undici, yazl, jsdiff, Review Changes
+// and the run panel ship as files of their own, loaded on first use and not when extension.js is
+// required; no module is in two of them (a second copy of a module would be a second class or a
+// second singleton); and a missing file says how to fix it.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,6 +14,7 @@ const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
 interface BuildScript {
   lazyFiles: Plugin;
+  vscodeOnce: Plugin;
   UNDICI_FILE: string;
 }
 
@@ -37,7 +38,13 @@ module.exports = Object.fromEntries([...names].map((n) => [n, make()]));
 
 const loadedCheck = (file: string) => `Object.keys(require.cache).some((f) => path.basename(f) === ${JSON.stringify(file)})`;
 const UNDICI_LOADED = loadedCheck('undici.js');
-const LAZY_NAMES = JSON.stringify(['undici.js', 'review.js', ...LAZY_PACKAGES.map((p) => p.file)]);
+const LAZY_NAMES = JSON.stringify(['undici.js', 'review.js', 'runpanel.js', ...LAZY_PACKAGES.map((p) => p.file)]);
+
+// The lazy bundles of our own code (LAZY_FILES `shares`), and an export that proves each loaded.
+const SHARING = [
+  { file: 'review.js', member: 'createReview' },
+  { file: 'runpanel.js', member: 'RunPanelManager' },
+];
 
 // Requires the bundle (vscode stubbed) and reports whether dist/undici.js came with it.
 const REQUIRE_EXTENSION = `
@@ -75,20 +82,87 @@ const { Transport } = require(process.env.PROBE);
 })();
 `;
 
-// Requires extension.js (vscode stubbed), then review.js beside it as its guard does: every module
-// review.js takes from extension.js must be there, as a namespace with its exports.
-const REQUIRE_REVIEW = `
+// Requires extension.js (vscode stubbed), then a sharing bundle (FILE) beside it as its guard does:
+// every module it takes from extension.js must be there, as a namespace with its exports.
+const REQUIRE_SHARING = `
 const path = require('node:path');
 const Module = require('node:module');
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? process.env.VSCODE_STUB : resolve.call(this, request, ...rest); };
 const ext = require(process.env.BUNDLE);
 const shared = ext.__shared;
-const file = path.join(path.dirname(process.env.BUNDLE), 'review.js');
+const file = path.join(path.dirname(process.env.BUNDLE), process.env.FILE);
 const asked = [...require('node:fs').readFileSync(file, 'utf8').matchAll(/__shared\\[("[^"]+")\\]/g)].map((m) => JSON.parse(m[1]));
-const review = require(file);
+const lazy = require(file);
 const missing = asked.filter((k) => !shared[k] || Object.keys(shared[k]).length === 0);
-console.log(JSON.stringify({ createReview: typeof review.createReview, asked: [...new Set(asked)].sort(), missing, sharedKeys: Object.keys(shared).sort() }));
+console.log(JSON.stringify({ member: typeof lazy[process.env.MEMBER], asked: [...new Set(asked)].sort(), missing, sharedKeys: Object.keys(shared).sort() }));
+`;
+
+// Requires extension.js, then each sharing bundle (FILES), with a vscode stub that counts how
+// often its property names are listed: each listing is one copy of the module (esbuild's
+// __toESM or __reExport), made at load.
+const COUNT_VSCODE_COPIES = `
+const path = require('node:path');
+const Module = require('node:module');
+const stub = require(process.env.VSCODE_STUB);
+let listed = 0;
+const counting = new Proxy(stub, { ownKeys: (target) => { listed++; return Reflect.ownKeys(target); } });
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? 'vscode-counting' : resolve.call(this, request, ...rest); };
+require.cache['vscode-counting'] = { id: 'vscode-counting', filename: 'vscode-counting', loaded: true, exports: counting };
+const copies = {};
+require(process.env.BUNDLE);
+copies['extension.js'] = listed;
+for (const file of JSON.parse(process.env.FILES)) {
+  const before = listed;
+  require(path.join(path.dirname(process.env.BUNDLE), file));
+  copies[file] = listed - before;
+}
+console.log(JSON.stringify(copies));
+`;
+
+// A vscode module that records what the run panel's loader registers and shows; the rest as STUB.
+const RECORDING_STUB = `
+const stub = require(process.env.VSCODE_STUB);
+const record = (global.vscodeRecord = { serializers: [], shown: [] });
+const show = (message) => { record.shown.push(message); return Promise.resolve(undefined); };
+const window = { registerWebviewPanelSerializer: (viewType, provider) => { record.serializers.push({ viewType, provider }); return { dispose() {} }; }, showErrorMessage: show, showWarningMessage: show, showInformationMessage: show };
+const l10n = { t: (message, ...args) => String(message).replace(/\\{(\\d+)\\}/g, (m, i) => String(args[Number(i)])) };
+module.exports = { ...stub, window: new Proxy(window, { get: (t, k) => (k in t ? t[k] : stub.window[k]) }), l10n };
+`;
+
+// The run panel's loader bundled as extension.js has it: registers the serializer as activation
+// does, then VS Code restores a panel (saved state: none) and a command opens a run.
+const RESTORE_THROUGH_PROBE = `
+const path = require('node:path');
+const Module = require('node:module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? process.env.RECORDING_STUB : resolve.call(this, request, ...rest); };
+const { LazyRunPanelManager } = require(process.env.PROBE);
+const logged = [];
+const log = { info: (m) => logged.push('info: ' + m), error: (m) => logged.push('error: ' + m), warn: (m) => logged.push('warn: ' + m) };
+(async () => {
+  const manager = new LazyRunPanelManager({ log });
+  manager.registerSerializer();
+  const before = ${loadedCheck('runpanel.js')};
+  const [serializer] = global.vscodeRecord.serializers;
+  let disposed = false;
+  let restored;
+  try {
+    await serializer.provider.deserializeWebviewPanel({ dispose: () => { disposed = true; } }, undefined);
+    restored = 'resolved';
+  } catch (err) {
+    restored = 'rejected: ' + (err && err.message);
+  }
+  let opened;
+  try {
+    manager.open('not-a-run');
+    opened = 'returned';
+  } catch (err) {
+    opened = 'threw: ' + (err && err.message);
+  }
+  console.log(JSON.stringify({ viewType: serializer.viewType, before, after: ${loadedCheck('runpanel.js')}, restored, disposed, opened, shown: global.vscodeRecord.shown, logged }));
+})();
 `;
 
 // Loads a loader of ours bundled as extension.js has it, and calls it once.
@@ -131,6 +205,18 @@ describe('lazy bundles (production build)', function () {
       logLevel: 'silent',
       plugins: [script.lazyFiles],
     });
+    fs.writeFileSync(path.join(out, 'vscode-recording-stub.js'), RECORDING_STUB);
+    await esbuild.build({
+      entryPoints: [path.join(ROOT, 'src', 'runPanel', 'runPanelLoader.ts')],
+      outfile: path.join(out, 'probe-runpanel.js'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      external: ['vscode'],
+      logLevel: 'silent',
+      // As extension.js has it: the vscode module through the one re-exporting module.
+      plugins: [script.vscodeOnce, script.lazyFiles],
+    });
     for (const lazy of LAZY_PACKAGES) {
       await esbuild.build({
         entryPoints: [path.join(ROOT, lazy.loader)],
@@ -146,6 +232,9 @@ describe('lazy bundles (production build)', function () {
 
   after(() => fs.rmSync(out, { recursive: true, force: true }));
 
+  // Each bundle's own re-export of the vscode module (esbuild.js vscodeOnce): it holds no state of
+  // its own (its getters read the one vscode module), so a copy per bundle is not a second anything.
+  const isVscodeOnce = (input: string) => input === 'vscode-once:vscode';
   const inputsOf = (name: string) => Object.keys((JSON.parse(fs.readFileSync(path.join(out, `meta-${name}.json`), 'utf8')) as Metafile).inputs);
 
   it('puts no module in both extension.js and undici.js, and no undici in extension.js', () => {
@@ -172,7 +261,7 @@ describe('lazy bundles (production build)', function () {
   it('puts Review Changes in review.js, which takes every module it shares with extension.js from extension.js', () => {
     const main = inputsOf('extension');
     const review = inputsOf('review');
-    const own = review.filter((f) => !f.startsWith('shared:'));
+    const own = review.filter((f) => !f.startsWith('shared:') && !isVscodeOnce(f));
     const taken = review.filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length));
     assert.ok(own.includes('src/reviewUi/reviewCommands.ts') && own.includes('src/review/changeSet.ts'), 'review.js holds the review');
     assert.deepEqual(main.filter((f) => f.startsWith('src/review/') || f === 'src/reviewUi/reviewCommands.ts'), [], 'extension.js holds none of it');
@@ -181,10 +270,40 @@ describe('lazy bundles (production build)', function () {
     assert.deepEqual(taken.filter((f) => !main.includes(f)), [], 'what review.js takes, extension.js has');
   });
 
-  it('loads review.js beside extension.js, every shared module there with its exports', () => {
-    const res = runNode(REQUIRE_REVIEW, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js') });
-    const taken = inputsOf('review').filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length)).sort();
-    assert.deepEqual(res, { createReview: 'function', asked: taken, missing: [], sharedKeys: taken });
+  it('puts the run panel and the run log in runpanel.js, which takes every module it shares with extension.js from extension.js', () => {
+    const main = inputsOf('extension');
+    const panel = inputsOf('runpanel');
+    const own = panel.filter((f) => !f.startsWith('shared:') && !isVscodeOnce(f));
+    const taken = panel.filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length));
+    for (const file of ['src/runPanel/runPanelManager.ts', 'src/runPanel/runPanel.ts', 'src/runPanel/runSession.ts', 'src/runLog/runLog.ts']) {
+      assert.ok(own.includes(file), `runpanel.js holds ${file}`);
+    }
+    assert.deepEqual(main.filter((f) => f.startsWith('src/runLog/') || own.includes(f)), [], 'extension.js holds none of it, and no module is in both bundles');
+    assert.ok(main.includes('src/runPanel/runPanelLoader.ts'), 'the facade that registers the serializer is in extension.js');
+    assert.ok(taken.includes('src/runPanel/protocol.ts') && taken.includes('src/api/errors.ts'), 'what other modules of extension.js use comes from extension.js');
+    assert.deepEqual(taken.filter((f) => !main.includes(f)), [], 'what runpanel.js takes, extension.js has');
+  });
+
+  it('puts no module of ours in two lazy bundles', () => {
+    const own = (name: string) => inputsOf(name).filter((f) => f.startsWith('src/'));
+    const panel = new Set(own('runpanel'));
+    assert.deepEqual(own('review').filter((f) => panel.has(f)), []);
+  });
+
+  for (const lazy of SHARING) {
+    it(`loads ${lazy.file} beside extension.js, every shared module there with its exports`, () => {
+      const res = runNode(REQUIRE_SHARING, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js'), FILE: lazy.file, MEMBER: lazy.member });
+      const takenBy = (file: string) => inputsOf(file.replace(/\.js$/, '')).filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length));
+      const taken = [...new Set(takenBy(lazy.file))].sort();
+      const sharedKeys = [...new Set(SHARING.flatMap((s) => takenBy(s.file)))].sort();
+      assert.deepEqual(res, { member: 'function', asked: taken, missing: [], sharedKeys });
+    });
+  }
+
+  it('copies the vscode module once per bundle, not once per importing file', () => {
+    const res = runNode(COUNT_VSCODE_COPIES, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js'), FILES: JSON.stringify(SHARING.map((s) => s.file)) });
+    assert.ok(inputsOf('extension').filter((f) => f.startsWith('src/')).length > 50, 'extension.js has many modules');
+    assert.deepEqual(res, { 'extension.js': 1, ...Object.fromEntries(SHARING.map((s) => [s.file, 1])) });
   });
 
   it('loads none of the lazy files when extension.js is required', () => {
@@ -210,6 +329,44 @@ describe('lazy bundles (production build)', function () {
       }
     });
   }
+
+  const restore = () => runNode(RESTORE_THROUGH_PROBE, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), RECORDING_STUB: path.join(out, 'vscode-recording-stub.js'), PROBE: path.join(out, 'probe-runpanel.js') });
+
+  it('registers the run panel serializer without runpanel.js and loads it at the first restored panel', () => {
+    const res = restore();
+    assert.deepEqual(
+      { ...res, shown: undefined },
+      {
+        viewType: 'agentRuntime.run',
+        before: false,
+        after: true,
+        restored: 'resolved',
+        disposed: true,
+        opened: 'returned',
+        shown: undefined,
+        logged: ['info: Run panel: not restoring a panel (no saved state)'],
+      },
+    );
+    assert.deepEqual(res.shown, ['"not-a-run" is not a run id (a run id starts with run_).'], 'open() reaches the loaded manager');
+  });
+
+  it('says the extension is incomplete when runpanel.js is missing, and leaves no blank restored panel', () => {
+    fs.renameSync(path.join(out, 'runpanel.js'), path.join(out, 'runpanel.js.away'));
+    try {
+      const res = restore();
+      // Said as a command's guard says it (describeErrorForUser: "Unexpected error: ..."), with the fix.
+      const incomplete = /The Agent Runtime extension is incomplete: dist\/runpanel\.js is missing or broken .*Reinstall the extension\.$/s;
+      assert.equal(res.restored, 'resolved', 'the serializer answers VS Code');
+      assert.equal(res.disposed, true);
+      assert.equal((res.shown as string[]).length, 1);
+      assert.match((res.shown as string[])[0], incomplete);
+      assert.match((res.logged as string[])[0], /^error: Run panel: cannot restore a panel: .*The Agent Runtime extension is incomplete: dist\/runpanel\.js/);
+      // A command's guard reports what open() throws.
+      assert.match(String(res.opened), /^threw: The Agent Runtime extension is incomplete: dist\/runpanel\.js is missing or broken/);
+    } finally {
+      fs.renameSync(path.join(out, 'runpanel.js.away'), path.join(out, 'runpanel.js'));
+    }
+  });
 
   it('loads undici.js beside the bundle at the first request, which then succeeds', () => {
     const res = runNode(REQUEST_THROUGH_PROBE, { PROBE: path.join(out, 'probe.js') });

@@ -5,59 +5,36 @@
 import * as assert from 'node:assert';
 import { promises as fsp, writeFileSync } from 'node:fs';
 import { logFilePath } from '../../../src/runLog/logFolder';
-import { ApiClient } from '../../../src/api/client';
-import { RunEventSubscription } from '../../../src/api/events';
-import { describeError, isApiError } from '../../../src/api/errors';
-import { silentLogger } from '../../../src/api/logger';
-import { RunSession } from '../../../src/runPanel/runSession';
 import { matchesQuery, normalizeQuery } from '../../../src/runPanel/logQuery';
-import { DEFAULT_UI_STRINGS, type HostMessage, type RunSnapshot, type WireEvent } from '../../../src/runPanel/protocol';
-import { startRuntime, type RuntimeHandle } from '../../runtime';
+import type { RunSnapshot, WireEvent } from '../../../src/runPanel/protocol';
 import { syntheticEvent } from '../../runtime/syntheticEvents';
 import { tempFolder } from '../runLog/synthetic';
 import { until } from './fakes';
+import { SessionRig } from './sessionFixture';
 
 const EVENTS = 3000;
 
 describe('RunSession with the run log on disk', function () {
   this.timeout(60_000);
-  let runtime: RuntimeHandle;
-  let client: ApiClient;
+  const rig = new SessionRig();
   let folder: ReturnType<typeof tempFolder>;
-  const sessions: RunSession[] = [];
 
   beforeEach(async () => {
-    runtime = await startRuntime({ faults: { dropStreamRandom: { seed: 3, maxEventsPerConnection: 700 } } });
-    client = new ApiClient({ baseUrl: runtime.baseUrl, getApiKey: async () => runtime.apiKey });
+    await rig.start({ faults: { dropStreamRandom: { seed: 3, maxEventsPerConnection: 700 } } });
     folder = tempFolder();
   });
 
   afterEach(async () => {
-    for (const s of sessions.splice(0)) s.dispose();
-    await client.dispose();
-    await runtime.close();
+    await rig.stop();
     await new Promise((resolve) => setTimeout(resolve, 20));
     folder.remove();
   });
 
   function watch(runId: string, options: { restored?: RunSnapshot; logFolder?: string | null } = {}) {
-    const posted: HostMessage[] = [];
-    const session = new RunSession({
-      runId,
+    const { session, posted } = rig.watch(runId, {
       restored: options.restored,
-      client: () => client,
-      subscribe: (after, onState, signal) => new RunEventSubscription(client, runId, { after, signal, onState, logger: silentLogger }),
-      post: (m) => posted.push(m),
-      strings: DEFAULT_UI_STRINGS,
-      describeError,
-      isSignInError: (err) => isApiError(err, 'authentication'),
-      log: silentLogger,
-      channel: { intervalMs: 5 },
       logFolder: options.logFolder === null ? undefined : options.logFolder ?? folder.dir,
     });
-    sessions.push(session);
-    session.start();
-    session.webviewReady();
     const ended = () => posted.some((m) => m.type === 'artifacts' && m.artifacts.state === 'loaded');
     return { session, posted, ended };
   }
@@ -84,7 +61,7 @@ describe('RunSession with the run log on disk', function () {
   };
 
   it('a finished run of 3,000 events: pages and finds reach events the model no longer keeps', async () => {
-    const runId = await runtime.createSyntheticRun({ events: EVENTS, terminal: 'completed' });
+    const runId = await rig.runtime.createSyntheticRun({ events: EVENTS, terminal: 'completed' });
     const w = watch(runId);
     await finished(w);
     const reset = w.posted.find((m) => m.type === 'reset');
@@ -113,7 +90,7 @@ describe('RunSession with the run log on disk', function () {
   });
 
   it('a restored panel reuses its log file and a damaged one is read again from the server', async () => {
-    const runId = await runtime.createSyntheticRun({ events: 1200, terminal: 'completed' });
+    const runId = await rig.runtime.createSyntheticRun({ events: 1200, terminal: 'completed' });
     const first = watch(runId);
     await finished(first);
     first.session.webviewReady();
@@ -143,7 +120,7 @@ describe('RunSession with the run log on disk', function () {
   });
 
   it('without a log folder, pages and finds answer from the bounded model', async () => {
-    const runId = await runtime.createSyntheticRun({ events: EVENTS, terminal: 'completed' });
+    const runId = await rig.runtime.createSyntheticRun({ events: EVENTS, terminal: 'completed' });
     const w = watch(runId, { logFolder: null });
     await until(() => w.ended(), 'ended', 20);
     const p = await page(w, 0, 'after', 3);

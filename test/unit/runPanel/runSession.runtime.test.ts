@@ -1,50 +1,20 @@
 // A watched run end to end on the host side: the reference runtime over HTTP, the real client
 // and subscription, streams dropped at random; every event reaches the webview exactly once.
 import * as assert from 'node:assert';
-import { ApiClient } from '../../../src/api/client';
-import { RunEventSubscription } from '../../../src/api/events';
-import { describeError, isApiError } from '../../../src/api/errors';
-import { silentLogger } from '../../../src/api/logger';
-import { RunSession } from '../../../src/runPanel/runSession';
 import { RunModel } from '../../../src/runPanel/runModel';
-import { DEFAULT_UI_STRINGS, type HostMessage, type RunSnapshot } from '../../../src/runPanel/protocol';
-import { startRuntime, type RuntimeHandle } from '../../runtime';
+import type { RunSnapshot } from '../../../src/runPanel/protocol';
 import { until } from './fakes';
+import { SessionRig } from './sessionFixture';
 
 describe('RunSession against the reference runtime', function () {
   this.timeout(60_000);
-  let runtime: RuntimeHandle;
-  let client: ApiClient;
-  const sessions: RunSession[] = [];
+  const rig = new SessionRig();
 
-  beforeEach(async () => {
-    runtime = await startRuntime({ faults: { dropStreamRandom: { seed: 7, maxEventsPerConnection: 60 } } });
-    client = new ApiClient({ baseUrl: runtime.baseUrl, getApiKey: async () => runtime.apiKey });
-  });
-
-  afterEach(async () => {
-    for (const s of sessions.splice(0)) s.dispose();
-    await client.dispose();
-    await runtime.close();
-  });
+  beforeEach(() => rig.start({ faults: { dropStreamRandom: { seed: 7, maxEventsPerConnection: 60 } } }));
+  afterEach(() => rig.stop());
 
   function watch(runId: string, restored?: RunSnapshot) {
-    const posted: HostMessage[] = [];
-    const session = new RunSession({
-      runId,
-      restored,
-      client: () => client,
-      subscribe: (after, onState, signal) => new RunEventSubscription(client, runId, { after, signal, onState, logger: silentLogger }),
-      post: (m) => posted.push(m),
-      strings: DEFAULT_UI_STRINGS,
-      describeError,
-      isSignInError: (err) => isApiError(err, 'authentication'),
-      log: silentLogger,
-      channel: { intervalMs: 5 },
-    });
-    sessions.push(session);
-    session.start();
-    session.webviewReady();
+    const { session, posted } = rig.watch(runId, { restored });
     const shown = () =>
       posted.flatMap((m) => (m.type === 'reset' ? m.snapshot.recent : m.type === 'events' ? m.events : [])).map((e) => e.data.sequence);
     const ended = () => posted.some((m) => m.type === 'artifacts' && m.artifacts.state === 'loaded');
@@ -52,6 +22,7 @@ describe('RunSession against the reference runtime', function () {
   }
 
   it('delivers the whole log once, in order, through dropped streams, then lists the artifacts', async () => {
+    const { runtime } = rig;
     const runId = await runtime.createSyntheticRun({ events: 400, terminal: 'completed', unknownKinds: true, taskObjective: 'Check the figures' });
     const w = watch(runId);
     await until(() => w.ended(), 'artifacts listed', 50);
@@ -62,6 +33,7 @@ describe('RunSession against the reference runtime', function () {
   });
 
   it('restored from a snapshot, resumes after its last sequence with nothing missing or repeated', async () => {
+    const { runtime } = rig;
     const runId = await runtime.createSyntheticRun({ events: 300, terminal: 'completed' });
     const first = watch(runId);
     await until(() => first.ended(), 'first watch done', 50);

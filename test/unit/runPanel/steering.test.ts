@@ -2,15 +2,10 @@
 // approval card's data from the events, the cost, and a session against the reference runtime
 // showing the card while the run waits and clearing it on the decision.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from '../../../src/api/client';
-import { describeError, isApiError } from '../../../src/api/errors';
-import { RunEventSubscription } from '../../../src/api/events';
-import { silentLogger } from '../../../src/api/logger';
-import { DEFAULT_UI_STRINGS, parseWebviewMessage, type HostMessage, type WireEvent } from '../../../src/runPanel/protocol';
-import { RunSession } from '../../../src/runPanel/runSession';
+import { parseWebviewMessage, type WireEvent } from '../../../src/runPanel/protocol';
 import { costText, nextApproval } from '../../../src/runPanel/steeringInfo';
-import { startRuntime } from '../../runtime';
 import { until } from './fakes';
+import { SessionRig } from './sessionFixture';
 
 const ev = (event: string, data: Record<string, unknown>): WireEvent => ({ event, data: { sequence: 1, ...data } as WireEvent['data'] });
 
@@ -47,24 +42,12 @@ describe('runPanel/steering', () => {
 
   it('a session shows the card while the run waits and clears it when the decision is logged', async function () {
     this.timeout(30_000);
-    const runtime = await startRuntime();
-    const client = new ApiClient({ baseUrl: runtime.baseUrl, getApiKey: async () => runtime.apiKey });
-    const posted: HostMessage[] = [];
-    const runId = await runtime.createSyntheticRun({ events: 3, terminal: 'completed', approval: { tool: 'write_file', arguments: { path: 'a.txt' } }, cost: '0.50' });
-    const session = new RunSession({
-      runId,
-      client: () => client,
-      subscribe: (after, onState, signal) => new RunEventSubscription(client, runId, { after, signal, onState, logger: silentLogger }),
-      post: (m) => posted.push(m),
-      strings: DEFAULT_UI_STRINGS,
-      describeError,
-      isSignInError: (err) => isApiError(err, 'authentication'),
-      log: silentLogger,
-      channel: { intervalMs: 5 },
-    });
+    const rig = new SessionRig();
     try {
-      session.start();
-      session.webviewReady();
+      await rig.start();
+      const { runtime } = rig;
+      const runId = await runtime.createSyntheticRun({ events: 3, terminal: 'completed', approval: { tool: 'write_file', arguments: { path: 'a.txt' } }, cost: '0.50' });
+      const { posted } = rig.watch(runId);
       const infos = () => posted.flatMap((m) => (m.type === 'info' || m.type === 'reset' ? [m.info] : []));
       await until(() => infos().some((i) => i.approval?.tool === 'write_file'), 'the approval card', 100);
       const card = infos().find((i) => i.approval)!.approval!;
@@ -73,9 +56,7 @@ describe('runPanel/steering', () => {
       await until(() => infos().at(-1)?.status === 'completed' && infos().at(-1)?.cost === '0.50 USD', 'the end with its cost', 100);
       assert.equal(infos().at(-1)?.approval, null);
     } finally {
-      session.dispose();
-      await client.dispose();
-      await runtime.close();
+      await rig.stop();
     }
   });
 });

@@ -2,15 +2,11 @@
 // and a run panel of that service (open, or opened later) is told steering=false; another
 // service's panel is not. The session reads a real run from the reference runtime.
 import * as assert from 'node:assert';
-import { ApiClient } from '../../../src/api/client';
-import { RunEventSubscription } from '../../../src/api/events';
 import { describeError, isApiError } from '../../../src/api/errors';
-import { silentLogger } from '../../../src/api/logger';
-import { DEFAULT_UI_STRINGS, type HostMessage } from '../../../src/runPanel/protocol';
-import { RunSession } from '../../../src/runPanel/runSession';
+import type { HostMessage } from '../../../src/runPanel/protocol';
 import { SteeringSupport } from '../../../src/runPanel/steeringSupport';
-import { startRuntime, type RuntimeHandle } from '../../runtime';
 import { until } from './fakes';
+import { SessionRig } from './sessionFixture';
 
 describe('runPanel/steeringSupport', () => {
   it('remembers "not offered" per service and says first only once', () => {
@@ -29,41 +25,12 @@ describe('runPanel/steeringSupport', () => {
 
   describe('with run sessions', function () {
     this.timeout(30_000);
-    let runtime: RuntimeHandle;
-    let client: ApiClient;
-    const sessions: RunSession[] = [];
+    const rig = new SessionRig();
 
-    beforeEach(async () => {
-      runtime = await startRuntime();
-      client = new ApiClient({ baseUrl: runtime.baseUrl, getApiKey: async () => runtime.apiKey });
-    });
+    beforeEach(() => rig.start());
+    afterEach(() => rig.stop());
 
-    afterEach(async () => {
-      for (const s of sessions.splice(0)) s.dispose();
-      await client.dispose();
-      await runtime.close();
-    });
-
-    function watch(runId: string, service: string, support: SteeringSupport) {
-      const posted: HostMessage[] = [];
-      const session = new RunSession({
-        runId,
-        client: () => client,
-        subscribe: (after, onState, signal) => new RunEventSubscription(client, runId, { after, signal, onState, logger: silentLogger }),
-        post: (m) => posted.push(m),
-        strings: DEFAULT_UI_STRINGS,
-        describeError,
-        isSignInError: (err) => isApiError(err, 'authentication'),
-        log: silentLogger,
-        channel: { intervalMs: 5 },
-        service,
-        steering: support,
-      });
-      sessions.push(session);
-      session.start();
-      session.webviewReady();
-      return posted;
-    }
+    const watch = (runId: string, service: string, support: SteeringSupport) => rig.watch(runId, { service, steering: support }).posted;
 
     const steeringOf = (posted: HostMessage[]) => {
       const infos = posted.flatMap((m) => (m.type === 'info' ? [m.info] : m.type === 'reset' ? [m.info] : []));
@@ -71,6 +38,7 @@ describe('runPanel/steeringSupport', () => {
     };
 
     it('tells open and new panels of that service, and not those of another', async () => {
+      const { runtime, client } = rig;
       const support = new SteeringSupport();
       const runId = await runtime.createSyntheticRun({ events: 5, terminal: 'completed' });
       const open = watch(runId, client.baseUrl, support);
@@ -85,10 +53,9 @@ describe('runPanel/steeringSupport', () => {
     });
 
     it('a server without steering answers cancel "not offered", which hides steering in its panel', async () => {
-      await runtime.close();
-      await client.dispose();
-      runtime = await startRuntime({ faults: { noSteering: true } });
-      client = new ApiClient({ baseUrl: runtime.baseUrl, getApiKey: async () => runtime.apiKey });
+      await rig.stop();
+      await rig.start({ faults: { noSteering: true } });
+      const { runtime, client } = rig;
       const support = new SteeringSupport();
       const runId = await runtime.createSyntheticRun({ events: 5, terminal: null });
       const panel = watch(runId, client.baseUrl, support);

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
+import { tapPostedMessages } from './postTap';
 
 const ROOT = [path.resolve(__dirname, '..', '..', '..', '..'), process.cwd()].find((dir) =>
   fs.existsSync(path.join(dir, 'src', 'runPanel', 'logQuery.ts')),
@@ -114,17 +115,10 @@ export async function fakeHostScript(options: FakeHostOptions): Promise<string> 
     if (progress) reply({ type: 'found', requestId: m.requestId, sequence: hit, count: Math.ceil(matches.length / 2), scanned: Math.floor(total / 2), total, done: false });
     setTimeout(() => reply({ type: 'found', requestId: m.requestId, sequence: hit, ordinal: hit === undefined ? undefined : i + 1, count: matches.length, scanned: total, total, done: true }), progress ? 400 : 0);
   }
-  const acquire = window.acquireVsCodeApi;
-  window.acquireVsCodeApi = function () {
-    const api = acquire();
-    const post = api.postMessage;
-    api.postMessage = function (m) {
-      post(m);
-      window.__hostLog.push(m);
-      if (m && m.type === 'page') page(m);
-      else if (m && m.type === 'find') find(m);
-    };
-    return api;
-  };
+  ${tapPostedMessages(`(m) => {
+    window.__hostLog.push(m);
+    if (m && m.type === 'page') page(m);
+    else if (m && m.type === 'find') find(m);
+  }`)}
 })();`;
 }

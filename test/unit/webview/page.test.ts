@@ -210,6 +210,19 @@ describe('run panel page (headless Chromium)', function () {
     assert.deepStrictEqual(JSON.parse(copy.text), run[2].data);
   });
 
+  it('asks the host for a cut event whole (copyEvent with its sequence) instead of copying the cut JSON', async () => {
+    const run = recordedRun({ steps: 1, terminal: null });
+    const cut: WireEvent = { ...run[2], truncatedBytes: 2_000_000 };
+    await p.send(reset(), { type: 'events', events: [...run.slice(0, 2), cut, ...run.slice(3)] });
+    await waitForSequence(p, run.length);
+    await p.page.click('#timeline .row[data-sequence="3"]');
+    await p.page.waitForSelector('#raw-detail[data-for-sequence="3"]');
+    await p.page.click('#copy-json');
+    const posted = await p.posted();
+    assert.deepStrictEqual(posted.filter((m) => m.type === 'copyEvent'), [{ type: 'copyEvent', sequence: 3 }]);
+    assert.deepStrictEqual(posted.filter((m) => m.type === 'copy'), [], 'the cut JSON is not copied');
+  });
+
   it('shows a field the host cut to its budget with the "truncated, N bytes" mark, as text', async () => {
     const run = recordedRun({ steps: 1, terminal: null });
     const hostModel = new RunModel(RUN);
@@ -296,5 +309,35 @@ describe('run panel page (headless Chromium)', function () {
     await waitForSequence(p, run.length);
     const count = await p.page.getAttribute('#event-count', 'data-count');
     assert.strictEqual(count, String(run.length));
+  });
+
+  it('Cancel, Deny, Fork from here, Open, Resume and Review tell the host, with the event or approval they act on', async () => {
+    const run = recordedRun({ steps: 1, terminal: null });
+    const asked = ev('approval.requested', run.length + 1, { approval_id: 'ap_4', tool: 'write_file', step_id: 'step_1', arguments: {} });
+    const approval = { approvalId: 'ap_4', sequence: asked.data.sequence, tool: 'write_file', stepId: 'step_1', argumentsJson: '{}' };
+    await p.send(reset({ info: { runId: RUN, status: 'running', approval } }), { type: 'events', events: [...run, asked] });
+    await p.page.waitForSelector('#timeline #approval-card:not([hidden])');
+    await p.page.click('#cancel-run');
+    await p.page.click('#deny-tool-call');
+    await p.page.click('#timeline .row[data-sequence="3"]');
+    await p.page.waitForSelector('#raw-detail[data-for-sequence="3"]');
+    await p.page.click('#fork-from-here');
+    await p.page.click('#open-json');
+    await p.send(
+      { type: 'info', info: { runId: RUN, status: 'failed', approval: null } },
+      { type: 'events', events: [ev('run.failed', asked.data.sequence + 1, { status: 'failed' })] },
+    );
+    await p.page.waitForSelector('#resume-run:not([hidden])');
+    await p.page.click('#resume-run');
+    await p.page.click('#review-changes');
+    const told = (await p.posted()).filter((m) => ['cancel', 'decide', 'fork', 'openEvent', 'resume', 'review'].includes(m.type));
+    assert.deepStrictEqual(told, [
+      { type: 'cancel' },
+      { type: 'decide', approvalId: 'ap_4', decision: 'deny' },
+      { type: 'fork', sequence: 3 },
+      { type: 'openEvent', sequence: 3 },
+      { type: 'resume' },
+      { type: 'review' },
+    ]);
   });
 });
