@@ -127,7 +127,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   subs.push(runPanels, runPanels.registerSerializer());
 
   const review = registerReview(deps, subs);
-  const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskStatus);
+  const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);
   subs.push(...steering.disposables);
 
   let runsOf = service.serviceUrl;

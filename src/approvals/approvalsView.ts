@@ -65,10 +65,15 @@ export class ApprovalsView implements vscode.TreeDataProvider<Row>, vscode.Dispo
       pending.onDidChange(() => this.redraw()),
       this.view.onDidChangeVisibility((e) => {
         if (e.visible) void this.pending.refresh();
+        else this.pending.update(); // closed: stop polling unless a followed run still goes
         this.tick();
       }),
     );
     this.redraw();
+  }
+
+  get visible(): boolean {
+    return this.view.visible;
   }
 
   refresh(): void {

@@ -27,9 +27,10 @@ export function setUpSteering(
   deps: CommandDeps,
   runs: RunStore,
   onAuthError: (err: unknown) => void,
-  taskStatusChanged: vscode.Event<void>,
+  taskWaitingChanged: vscode.Event<void>,
 ): Steering {
   const { service } = deps;
+  const needsYou = { visible: (): boolean => false }; // the view is made below: it reads this list
   const pending = new PendingApprovals({
     fetchPending: async (signal) => {
       const out: ApprovalRecord[] = [];
@@ -39,12 +40,15 @@ export function setUpSteering(
       }
       return out;
     },
-    watching: () => service.isSignedIn && runs.activeRuns().length > 0,
+    // While Needs You is open it keeps itself current (a run started elsewhere has no other sign
+    // here); otherwise only while a run followed here is going.
+    watching: () => service.isSignedIn && (runs.activeRuns().length > 0 || needsYou.visible()),
     log: deps.log,
     onAuthError,
     onUnsupported: () => setContextCommand(ContextKeys.steeringUnsupported, true),
   });
   const view = new ApprovalsView(pending, () => service.isSignedIn);
+  needsYou.visible = () => view.visible;
   const steeringDeps: SteeringDeps = { runs, approvals: { refresh: () => void pending.refresh() }, setContext: setContextCommand };
   let serviceUrl = service.serviceUrl;
   const disposables: vscode.Disposable[] = [
@@ -59,10 +63,9 @@ export function setUpSteering(
       if (change.statusChanged) void pending.refresh().catch(() => undefined);
       else pending.update();
     }),
-    // A run nobody here follows (started elsewhere) is seen only through its task's row: when
-    // that status changes (e.g. to awaiting approval) the list reloads too, or Needs You would
-    // miss it, since nothing here polls approvals for runs nobody follows.
-    taskStatusChanged(() => void pending.refresh().catch(() => undefined)),
+    // A task the Tasks view polls starts or stops waiting: reload now rather than at the next
+    // poll (or at all, while Needs You is closed: its badge and the notification read this list).
+    taskWaitingChanged(() => void pending.refresh().catch(() => undefined)),
     service.onDidChange(() => {
       if (service.serviceUrl !== serviceUrl) {
         serviceUrl = service.serviceUrl;

@@ -4,6 +4,7 @@
 import { describeError, isApiError } from '../api/errors';
 import { mapLimited } from '../common/mapLimited';
 import { StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
+import { isAwaitingApproval } from '../runs/runStore';
 import type { TaskNode } from './nodes';
 import type { ViewDeps } from './viewDeps';
 
@@ -17,8 +18,8 @@ export interface TaskPollingOptions {
   visible(): boolean;
   /** The rows whose look changed. */
   onChanged(nodes: TaskNode[]): void;
-  /** Some task's status changed (e.g. its run began waiting for approval, started elsewhere). */
-  onStatusChanged?(): void;
+  /** Some task started or stopped waiting for approval (its run may have been started elsewhere). */
+  onWaitingChanged?(): void;
   delays?: PollDelays;
   schedule?: Schedule;
 }
@@ -65,14 +66,14 @@ export class TaskPolling {
   private async poll(): Promise<boolean> {
     const client = this.deps.getClient();
     const changed: TaskNode[] = [];
-    let statusChanged = false;
+    let waitingChanged = false;
     let authError: unknown;
     await mapLimited(this.unfinished(), POLL_CONCURRENCY, async (node) => {
       try {
         const before = node.task.run_id;
         const statusBefore = node.task.status;
         if (!node.update(await client.getTask(node.task.id))) return;
-        if (node.task.status !== statusBefore) statusChanged = true;
+        if (isAwaitingApproval(node.task.status) !== isAwaitingApproval(statusBefore)) waitingChanged = true;
         // A task that names a run its loaded list does not hold: list its runs again.
         const runs = node.children;
         const runId = node.task.run_id;
@@ -85,7 +86,7 @@ export class TaskPolling {
     });
     if (authError !== undefined) this.deps.onAuthError(authError);
     if (changed.length > 0) this.options.onChanged(changed);
-    if (statusChanged) this.options.onStatusChanged?.();
+    if (waitingChanged) this.options.onWaitingChanged?.();
     return changed.length > 0;
   }
 }

@@ -43,8 +43,8 @@ interface Level<T extends TaskNode | RunNode | ArtifactNode> {
 
 export class TasksTreeProvider extends DisposableStore implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = this.own(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
-  private readonly taskStatusChanged = this.own(new vscode.EventEmitter<void>());
-  readonly onDidChangeTaskStatus = this.taskStatusChanged.event; // a polled task's status changed
+  private readonly waitingChanged = this.own(new vscode.EventEmitter<void>());
+  readonly onDidChangeTaskWaiting = this.waitingChanged.event; // a polled task started/stopped waiting
   readonly onDidChangeTreeData = this.changed.event;
 
   private readonly contextKeys: SidebarContextKeys;
@@ -70,7 +70,7 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       tasks: () => this.taskNodes,
       visible: () => this.visible,
       onChanged: (nodes) => this.changed.fire(nodes),
-      onStatusChanged: () => this.taskStatusChanged.fire(),
+      onWaitingChanged: () => this.waitingChanged.fire(),
       delays: options.pollDelays,
       schedule: options.schedule,
     });

@@ -364,22 +364,32 @@ describe('views/providers (reference runtime)', function () {
       dispose();
     });
 
-    it('says when a polled task\'s status changed (Needs You reloads then: a run started elsewhere has no other sign)', async () => {
-      const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
+    it('says when a polled task starts or stops waiting for approval, and not for other changes (Needs You reloads then)', async () => {
+      const waiting = await rt.runtime.createSyntheticRun({ events: 1, terminal: 'completed', approval: { tool: 'write_file' } });
+      const going = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
       const clock = new ManualClock();
       const h = harness(rt.client, 10);
       const { tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
       let told = 0;
-      const sub = tasks.onDidChangeTaskStatus(() => told++);
+      const sub = tasks.onDidChangeTaskWaiting(() => told++);
       tasks.setVisible(true);
-      const [taskNode] = await tasks.getChildren();
-      assert.ok(taskNode instanceof TaskNode && taskNode.unfinished);
-      assert.equal(told, 0);
-      rt.runtime.endRun(runId, 'completed');
-      const row = nextEvent(tasks.onDidChangeTreeData, (c) => Array.isArray(c) && c.includes(taskNode));
-      while (clock.armed > 0) clock.fire();
-      await row;
-      assert.equal(told, 1, 'the status change was told once');
+      const rows = (await tasks.getChildren()).filter((n): n is TaskNode => n instanceof TaskNode);
+      assert.equal(rows.length, 2);
+      assert.ok(rows.every((n) => n.unfinished));
+      rt.runtime.endRun(going, 'completed');
+      for (let i = 0; i < 200 && rows.some((n) => n.task.run_id === going && n.unfinished); i++) {
+        while (clock.armed > 0) clock.fire();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(told, 0, 'running -> completed is not a change in waiting');
+      const [approval] = rt.runtime.listApprovals({ runId: waiting, status: 'pending' });
+      rt.runtime.decideApproval(approval.id, 'approve');
+      for (let i = 0; i < 200 && rows.some((n) => n.unfinished); i++) {
+        while (clock.armed > 0) clock.fire();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.ok(rows.every((n) => !n.unfinished), 'both tasks ended');
+      assert.equal(told, 1, 'stopping to wait was told once');
       sub.dispose();
       dispose();
     });
