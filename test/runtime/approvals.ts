@@ -1,7 +1,7 @@
 // Human-in-the-loop approvals: durable records, expiry timers, and the runs waiting on a decision.
 import { conflict } from './httpErrors';
 import { RecordStore } from './recordStore';
-import { newId, nowTimestamp, type ApprovalRecord, type ApprovalStatus } from './records';
+import { newId, type ApprovalRecord, type ApprovalStatus } from './records';
 
 export type ApprovalOutcome = Exclude<ApprovalStatus, 'pending'>;
 
@@ -121,6 +121,8 @@ export class ApprovalDesk {
   advance(ms: number): void {
     this.clock.offsetMs += ms;
     this.expireDue();
+    // What is not due yet keeps its place on the moved clock, not its old real-time delay.
+    for (const approval of this.store.all()) if (approval.status === 'pending') this.arm(approval);
   }
 
   expireDue(): void {
@@ -136,6 +138,7 @@ export class ApprovalDesk {
   }
 
   private arm(approval: ApprovalRecord): void {
+    clearTimeout(this.timers.get(approval.id));
     const delay = Math.max(0, Date.parse(approval.expires_at) - this.clock.now());
     // setTimeout holds 32-bit delays only; a week-long sandbox expiry is re-armed in pieces.
     const timer = setTimeout(() => {
@@ -152,7 +155,7 @@ export class ApprovalDesk {
     clearTimeout(this.timers.get(id));
     this.timers.delete(id);
     const change: Partial<ApprovalRecord> = { status };
-    if (status !== 'expired') change.decided_at = nowTimestamp();
+    if (status !== 'expired') change.decided_at = new Date(this.clock.now()).toISOString(); // one clock for every approval time
     if (note !== undefined && note !== '') change.note = note;
     const settled = this.store.update(id, change);
     this.onSettled(settled);

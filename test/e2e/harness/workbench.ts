@@ -5,7 +5,7 @@ import { type Frame, type Locator, type Page } from 'playwright-core';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const exactly = (s: string): RegExp => new RegExp(`^\\s*${escapeRegExp(s)}\\s*$`);
 
 export class Workbench {

@@ -169,6 +169,8 @@ describe('runtime: approvals', () => {
       const task = await askingRun(quick);
       const approval = await pendingApproval(quick, task.run_id);
       assert.strictEqual((await decide(quick, approval.id as string, 'approve')).json.status, 'approved');
+      // The built-in agent asks twice; the clock moves only once the second waits (one opened
+      // after the move would get five minutes on the moved clock).
       const second = await pendingApproval(quick, task.run_id);
       assert.notStrictEqual(second.id, approval.id);
       quick.advanceApprovalClock(10 * 60 * 1000);

@@ -4,7 +4,8 @@
 import * as assert from 'node:assert';
 import { type Scenario } from '../types';
 import { UI } from '../ui';
-import { getRun, listArtifacts, listFiles, listTasks, TERMINAL, until } from './api';
+import { escapeRegExp } from '../../harness/workbench';
+import { getRun, listArtifacts, listFiles, listTasks, refreshView, TERMINAL, until } from './api';
 
 const OBJECTIVE = 'Summarise the quarterly report and the notes';
 
@@ -15,7 +16,8 @@ export const uploadAndAttach: Scenario = {
   runtime: { eventDelayMs: 20 },
   // See Workbench.selectExplorerRows: an editor opening must not re-select its file under a Ctrl+click.
   settings: { 'explorer.autoReveal': false },
-  async run({ workbench, runtime, shot }) {
+  async run(ctx) {
+    const { workbench, runtime, shot } = ctx;
     const [, second] = await workbench.selectExplorerRows(['notes.md', 'report.md']);
     await workbench.contextMenu(second, UI.menu.uploadAndAttach);
     await workbench.answerInput(UI.objectivePrompt, OBJECTIVE);
@@ -29,7 +31,7 @@ export const uploadAndAttach: Scenario = {
     assert.deepStrictEqual(attached, [...ids].sort(), 'the task does not carry both uploaded files');
 
     await workbench.openContainer(UI.container);
-    const taskRow = await workbench.treeRow(UI.tasksView, OBJECTIVE);
+    await workbench.treeRow(UI.tasksView, OBJECTIVE);
     await shot('task-in-sidebar');
     assert.ok(task.run_id, 'the server gave the task no run');
     const runId = task.run_id;
@@ -39,12 +41,15 @@ export const uploadAndAttach: Scenario = {
     });
     const [artifact] = await listArtifacts(runtime, runId);
     assert.ok(artifact, 'the run produced no artifact');
-    // The view learns of the end by its poll and refreshes the task's row; VS Code then drops the
+    // The view learns of the end by its poll and redraws the task's row; VS Code then drops the
     // handles of that row's children until it asks for them again, and a right-click on the run
     // row in that gap runs the menu's command with no row ("Choose a run in the Tasks view
-    // first.", seen in CI under load). So act once both rows show the end, as a user would.
+    // first.", seen in CI under load). So: see the end arrive by the poll, then refresh once (with
+    // nothing unfinished left, no poll redraws a row after that) and act on the fresh rows.
     // A row's text runs label and description together ("…the notescompleted · 7:02 PM").
-    await workbench.treeRow(UI.tasksView, new RegExp(`${OBJECTIVE}.*${ended}`, 'i'));
+    await workbench.treeRow(UI.tasksView, new RegExp(`${escapeRegExp(OBJECTIVE)}.*${ended}`, 'i'));
+    await refreshView(ctx, 'tasks');
+    const taskRow = await workbench.treeRow(UI.tasksView, OBJECTIVE);
     if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
     const runRow = await workbench.treeRow(UI.tasksView, new RegExp(`${UI.firstRunRow.source}.*${ended}`, 'i'));
     await workbench.contextMenu(runRow, UI.menu.showArtifacts);
