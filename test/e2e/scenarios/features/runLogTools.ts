@@ -66,7 +66,8 @@ export const runLogTools: Scenario = {
 
     // Open as text: the transcript (from the host's copy of the whole log) in an editor.
     await frame.locator('#open-transcript').click();
-    await ctx.workbench.waitForEditorTab(new RegExp(`${runId}\\.transcript`));
+    // Named <run id>.<service key>.transcript.md (two services' runs with one id stay apart).
+    await ctx.workbench.waitForEditorTab(new RegExp(`${runId}\\.[0-9a-f]+\\.transcript`));
     // Server text is escaped Markdown in the transcript (run\_…); its words read the same.
     await editorShows(ctx, (text) => text.includes(`Objective: ${objective}`) && /Status: failed/.test(text), 'the transcript to show the run');
     await ctx.shot('transcript');
