@@ -4,18 +4,8 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 // Types only: the extension runs from its bundle, so its row classes are not these (no instanceof).
 import type { RunNode, TaskNode, TreeNode } from '../../src/views/nodes';
-import { extensionApi, signInForTests, testEnv, waitFor } from './support';
+import { admin, extensionApi, signInForTests, waitFor } from './support';
 
-async function admin(path: string, body: unknown): Promise<unknown> {
-  const { baseUrl, adminKey } = testEnv();
-  const res = await fetch(`${baseUrl}/__admin${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  assert.ok(res.ok, `admin ${path}: ${res.status}`);
-  return res.json();
-}
 
 async function runRow(tasks: { getChildren(node?: TreeNode): Promise<TreeNode[]> }, objective: string): Promise<RunNode> {
   return waitFor(`the run row of "${objective}"`, async () => {

@@ -6,7 +6,7 @@
 // (localhost instead of 127.0.0.1: a service of its own) and switches back afterwards.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import { extensionApi, signInForTests, testEnv, waitFor } from './support';
+import { admin, extensionApi, signInForTests, testEnv, waitFor } from './support';
 
 const warnings: string[] = [];
 /** While set, the run panel's "Cancel this run?" modal is answered with this item. */
@@ -15,16 +15,6 @@ let answerModal: string | undefined;
 type Show = (...args: unknown[]) => Thenable<unknown>;
 const windowApi = vscode.window as unknown as { showWarningMessage: Show };
 
-async function admin(path: string, body: unknown): Promise<unknown> {
-  const { baseUrl, adminKey } = testEnv();
-  const res = await fetch(`${baseUrl}/__admin${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  assert.ok(res.ok, `admin ${path}: ${res.status}`);
-  return res.json().catch(() => undefined);
-}
 
 const aliasUrl = (): string => testEnv().baseUrl.replace('//127.0.0.1:', '//localhost:').replace(/\/+$/, '');
 

@@ -42,3 +42,15 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** A POST to the reference runtime's admin API (synthetic runs, faults); its JSON answer, if any. */
+export async function admin(path: string, body: unknown): Promise<unknown> {
+  const { baseUrl, adminKey } = testEnv();
+  const res = await fetch(`${baseUrl}/__admin${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.ok(res.ok, `admin ${path}: ${res.status}`);
+  return res.json().catch(() => undefined);
+}
