@@ -58,8 +58,11 @@ export const runLogTools: Scenario = {
     // The outline jumps to an early step: its row is brought into view and focused.
     const step3 = frame.locator('#outline-list .outline-item[data-step-id="step_3"]');
     await step3.click();
+    // The click focuses the outline's own row at once (it carries the step's sequence too); the
+    // timeline's row takes the focus only when the host's page around step 3 has arrived.
+    const focusedTimelineRow = `(() => { const a = document.activeElement; return a instanceof HTMLElement && a.matches(${JSON.stringify(UI.runPanelRow)}) ? a.dataset.sequence : ''; })()`;
     await until('the timeline to focus step 3 (sequence 10)', async () =>
-      ((await frame.evaluate('document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.sequence : ""')) === '10' ? true : undefined), 30_000);
+      ((await frame.evaluate(focusedTimelineRow)) === '10' ? true : undefined), 30_000);
     const shown = await visibleSequences(frame);
     assert.ok(shown.includes(10) && !shown.includes(end), `the timeline shows the step, not the end: ${shown.slice(0, 5).join(', ')}…`);
     await ctx.shot('outline-jump');
