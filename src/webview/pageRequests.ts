@@ -1,5 +1,6 @@
 // The webview's open `page` requests to the host: what each was for, so its answer is put in the
-// window the right way; answers to a request made under an older filter are dropped by the caller.
+// window the right way; answers to a request made under an older filter are dropped by the caller,
+// and answers to requests a newer jump superseded are dropped here.
 import type { LogFilter } from '../runPanel/protocol';
 import { PAGE_EVENTS } from './reducer';
 import type { VsCodeApi } from './vscodeApi';
@@ -32,6 +33,9 @@ export class PageRequests {
   }
 
   request(pending: PendingPage, sequence: number, filter: LogFilter): void {
+    // A page that replaces the window (a jump, the end) supersedes every earlier request: the host
+    // answers them concurrently, and an older answer landing last would undo the newer jump.
+    if (pending.direction === 'around' || pending.purpose === 'end') this.pages.clear();
     const requestId = this.nextRequestId++;
     this.pages.set(requestId, pending);
     this.vscode.postMessage({ type: 'page', requestId, sequence: Math.max(0, sequence), direction: pending.direction, limit: PAGE_EVENTS, filter });

@@ -38,6 +38,8 @@ export interface FakeHostOptions {
   findProgress?: boolean;
   /** Milliseconds before each answer. */
   delayMs?: number;
+  /** Keep `page` answers in `window.__heldPages` until the test posts them (in any order). */
+  holdPages?: boolean;
 }
 
 /**
@@ -85,7 +87,9 @@ export async function fakeHostScript(options: FakeHostOptions): Promise<string> 
     if (!totals.has(key)) { let n = 0; for (let s = 1; s <= total; s++) if (passes(s, filter)) n++; totals.set(key, n); }
     return totals.get(key);
   }
-  const reply = (m) => setTimeout(() => window.postMessage(m, '*'), delay);
+  const hold = ${options.holdPages ? 'true' : 'false'};
+  window.__heldPages = [];
+  const reply = (m) => hold && m.type === 'page' ? window.__heldPages.push(m) : setTimeout(() => window.postMessage(m, '*'), delay);
   function page(m) {
     const f = m.filter;
     const older = [];

@@ -1,7 +1,8 @@
 // The run panel's window onto the whole log, in headless Chromium with a fake host that keeps a
 // 100,000-event log and answers `page` and `find` (fakeHost.ts): the window stays bounded while
-// scrolling, "go to sequence", find, filters that combine and persist, the outline, follow mode,
-// keyboard and ARIA positions, rate-limited announcements, the approval card in the timeline.
+// scrolling, "go to sequence" (the newest jump wins), find, filters that combine and persist, the
+// outline, follow mode, keyboard and ARIA positions, rate-limited announcements, the approval
+// card in the timeline.
 import * as assert from 'node:assert';
 import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState, type WebviewMessage, type WireEvent } from '../../../src/runPanel/protocol';
 import { RunModel } from '../../../src/runPanel/runModel';
@@ -122,6 +123,25 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     assert.ok(box.top >= box.viewTop && box.bottom <= box.viewBottom, 'in view');
     await p.send({ type: 'reveal', sequence: 1234 });
     await p.until(`document.querySelector('#timeline .row.flash[data-sequence="1234"]')`);
+  });
+
+  it('keeps the newest jump when the host answers an earlier jump after it', async () => {
+    const p = await open({ holdPages: true });
+    await p.send(await longReset(p));
+    await p.until(`document.querySelector('#timeline .row[data-sequence="${TOTAL}"]')`);
+    await p.send({ type: 'reveal', sequence: 50000 });
+    await p.send({ type: 'reveal', sequence: 20000 });
+    await p.until(`window.__heldPages.length === 2`);
+    // The later jump's answer first, then the earlier one's; the panel has handled both when a
+    // third message (one it ignores) reaches a listener added after its own.
+    await p.js(`new Promise((resolve) => {
+      window.addEventListener('message', (e) => { if (e.data && e.data.type === 'test-sentinel') resolve(); });
+      const [first, second] = window.__heldPages;
+      window.postMessage(second, '*'); window.postMessage(first, '*'); window.postMessage({ type: 'test-sentinel' }, '*');
+    })`);
+    await p.js(FRAMES);
+    const shown = await p.js<number[]>(VISIBLE);
+    assert.ok(shown.includes(20000) && !shown.some((s) => s >= 49000), `the window is around 20000: ${shown[0]}..${shown[shown.length - 1]}`);
   });
 
   it('finds with a count, steps next and previous (F3, Shift+F3, Enter), marks the text, and Escape closes', async () => {

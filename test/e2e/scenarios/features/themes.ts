@@ -51,7 +51,8 @@ async function watchRealRun(ctx: ScenarioContext, shotName: string, labels: RunL
   const frame = await runPanelFrame(workbench);
   await waitForRow(frame, log[log.length - 1].sequence);
   // The summary lists the artifacts once the host has fetched them.
-  await frame.getByText('report.md', { exact: false }).first().waitFor({ timeout: 30_000 });
+  // (Scoped to the list: timeline rows name report.md too, before the artifacts arrive.)
+  await frame.locator('#artifacts li', { hasText: 'report.md' }).first().waitFor({ timeout: 30_000 });
   if (labels.summary) await frame.getByText(labels.summary, { exact: true }).first().waitFor({ timeout: 30_000 });
   await refreshView(ctx, 'tasks', labels.refreshTasks);
   await docsShot(ctx, shotName);
