@@ -184,7 +184,7 @@ function start(): void {
   /** "Go to sequence N", a reveal from elsewhere, an outline or find jump. */
   function goTo(sequence: number, keepFocus: boolean): void {
     if (!Number.isSafeInteger(sequence) || sequence < 0) return;
-    if (items.some((r) => r.sequence === sequence)) {
+    if (items.some((r) => r.sequence === sequence) && !pages.replacing()) {
       show(sequence, !keepFocus);
       return;
     }
@@ -193,9 +193,9 @@ function start(): void {
 
   function jumpToNewest(): void {
     follow = true;
+    generation++; // no answer to an earlier request may pull the view away from the end again
+    pages.clear();
     if (state.window.hasAfter) {
-      generation++;
-      pages.clear();
       rebuildAtEnd(state);
       expanded = undefined;
     }

@@ -32,6 +32,15 @@ export class PageRequests {
     return false;
   }
 
+  /**
+   * A page that will replace the window (a jump, the end) is awaited: a jump to a row the window
+   * holds must then ask for its own page too, or that earlier answer would land after it.
+   */
+  replacing(): boolean {
+    for (const p of this.pages.values()) if (p.direction === 'around' || p.purpose === 'end') return true;
+    return false;
+  }
+
   request(pending: PendingPage, sequence: number, filter: LogFilter): void {
     // A page that replaces the window (a jump, the end) supersedes every earlier request: the host
     // answers them concurrently, and an older answer landing last would undo the newer jump.

@@ -6,8 +6,6 @@ import { type Frame, type Locator, type Page } from 'playwright-core';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** How long a notification is looked for as a toast before the notification center is opened. */
-const TOAST_LOOK_MS = 5_000;
 const exactly = (s: string): RegExp => new RegExp(`^\\s*${escapeRegExp(s)}\\s*$`);
 
 export class Workbench {
@@ -265,56 +263,20 @@ export class Workbench {
     return text === undefined ? toasts : toasts.filter({ hasText: text });
   }
 
-  /** The notification center's rows: every notification not yet closed, its toast shown or not. */
-  notificationCenterItems(text?: string | RegExp): Locator {
-    const items = this.page.locator('.notifications-center .notification-list-item');
-    return text === undefined ? items : items.filter({ hasText: text });
-  }
-
-  /** Opens the notification center (as the status bar's bell does); toasts stay hidden while it is open. */
-  async showNotificationCenter(): Promise<void> {
-    const center = this.page.locator('.notifications-center.visible');
-    if ((await center.count()) > 0) return;
-    await this.page.locator('.statusbar-item[id="status.notifications"]').click();
-    await center.waitFor({ timeout: this.timeoutMs });
-  }
-
-  async hideNotificationCenter(): Promise<void> {
-    const center = this.page.locator('.notifications-center.visible');
-    if ((await center.count()) === 0) return;
-    await this.page.locator('.statusbar-item[id="status.notifications"]').click();
-    await center.waitFor({ state: 'detached', timeout: this.timeoutMs });
-  }
-
-  /**
-   * The notification matching `text`: its toast, or else its row in the notification center,
-   * expanded so its buttons show. VS Code hides an info or warning toast 15-18 s after it
-   * appears while the window has focus, and a busy machine can take that long to come back to
-   * it; the center keeps it until it is closed.
-   */
   async waitForNotification(text: string | RegExp): Promise<Locator> {
     const toast = this.notificationToasts(text).first();
-    const shown = await toast.waitFor({ timeout: TOAST_LOOK_MS }).then(() => true, () => false);
-    if (shown) return toast;
-    await this.showNotificationCenter();
-    const item = this.notificationCenterItems(text).first();
-    await item.waitFor({ timeout: this.timeoutMs });
-    // A notification that came while the center was open may be folded: Right expands the
-    // focused one (VS Code's notification.expand).
-    if (!(await item.evaluate((e) => e.classList.contains('expanded')))) {
-      await item.click();
-      await this.page.keyboard.press('ArrowRight');
-    }
-    return item;
+    await toast.waitFor({ timeout: this.timeoutMs });
+    return toast;
   }
 
-  /** Clicks a button (e.g. "Sign In") on the notification matching `text` (a toast, or in the center). */
+  async notificationTexts(): Promise<string[]> {
+    return (await this.notificationToasts().locator('.notification-list-item-message').allTextContents()).map((t) => t.trim());
+  }
+
+  /** Clicks a button (e.g. "Sign In") on the notification matching `text`. */
   async clickNotificationButton(text: string | RegExp, button: string): Promise<void> {
-    const notification = await this.waitForNotification(text);
-    const control = notification.locator('.monaco-button', { hasText: exactly(button) }).first();
-    await control.waitFor({ timeout: this.timeoutMs });
-    await control.click();
-    await this.hideNotificationCenter();
+    const toast = await this.waitForNotification(text);
+    await toast.locator('.monaco-button', { hasText: exactly(button) }).first().click();
   }
 
   /** A modal dialog's button (e.g. a delete confirmation). */

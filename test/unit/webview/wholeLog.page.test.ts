@@ -144,6 +144,26 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     assert.ok(shown.includes(20000) && !shown.some((s) => s >= 49000), `the window is around 20000: ${shown[0]}..${shown[shown.length - 1]}`);
   });
 
+  it('keeps a jump to a row already shown when an earlier jump is answered after it', async () => {
+    const p = await open({ holdPages: true });
+    await p.send(await longReset(p));
+    const near = TOTAL - 5;
+    await p.until(`document.querySelector('#timeline .row[data-sequence="${near}"]')`);
+    await p.send({ type: 'reveal', sequence: 50000 });
+    await p.until(`window.__heldPages.length === 1`);
+    // Row `near` is in the window, but the page around 50000 is still on its way.
+    await p.send({ type: 'reveal', sequence: near });
+    await p.until(`window.__heldPages.length === 2`);
+    await p.js(`new Promise((resolve) => {
+      window.addEventListener('message', (e) => { if (e.data && e.data.type === 'test-sentinel') resolve(); });
+      for (const m of window.__heldPages) window.postMessage(m, '*');
+      window.postMessage({ type: 'test-sentinel' }, '*');
+    })`);
+    await p.until(`document.querySelector('#timeline .row.flash[data-sequence="${near}"]')`);
+    const shown = await p.js<number[]>(VISIBLE);
+    assert.ok(shown.includes(near) && !shown.includes(50000), `the window is at the end: ${shown[0]}..${shown[shown.length - 1]}`);
+  });
+
   it('finds with a count, steps next and previous (F3, Shift+F3, Enter), marks the text, and Escape closes', async () => {
     const p = await open({ findProgress: true });
     await p.send(await longReset(p));
