@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { RunEventSubscription } from '../../../src/api/events';
 import type { RunEvent } from '../../../src/api/types';
-import { clientFor, collectBatches, delay, disposeClients, sseHead, sseMessage, startRawServer, stateRecorder, type RawServer } from './eventsSupport';
+import { clientFor, collectBatches, delay, disposeClients, sseHead, sseMessage, startRawServer, stateRecorder, waitFor, type RawServer } from './eventsSupport';
 
 function step(sequence: number): string {
   return sseMessage('step.started', { sequence, step_id: `s${sequence}`, title: `step ${sequence}` });
@@ -54,18 +54,22 @@ describe('RunEventSubscription.batches()', function () {
     const first = Buffer.from(step(1) + step(2) + step(3));
     const split = Buffer.from(sseMessage('observation.recorded', { sequence: 4, step_id: 's3', summary: 'naïve café — 日本語 🎉' }));
     const cut = split.indexOf(Buffer.from('日')) + 1; // inside a multi-byte character
+    const batches: (readonly RunEvent[])[] = [];
     server = await startRawServer(async (_req, res) => {
       sseHead(res);
+      // A write that completes events waits for their batch: the server shares the client's event
+      // loop, and after a stall of the loop its timers run before the client reads, so two writes
+      // would be read as one.
       await written(res, Buffer.concat([first, split.subarray(0, 10)]));
-      await delay(30);
+      await waitFor(() => batches.length >= 1, 'the batch [1, 2, 3]');
       await written(res, split.subarray(10, cut));
       await delay(30);
       await written(res, Buffer.concat([split.subarray(cut), Buffer.from(step(5))]));
-      await delay(30);
+      await waitFor(() => batches.length >= 2, 'the batch [4, 5]');
       res.end(sseMessage('run.completed', { sequence: 6, status: 'completed' }));
     });
     const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_split');
-    const batches = await collectBatches(sub);
+    for await (const batch of sub.batches()) batches.push(batch);
     assert.deepEqual(sequences(batches.flat()), [1, 2, 3, 4, 5, 6]);
     assert.deepEqual(batches.map(sequences), [[1, 2, 3], [4, 5], [6]]);
     assert.equal(batches[1][0].data.summary, 'naïve café — 日本語 🎉');

@@ -125,7 +125,7 @@ describe('api/transport through a proxy (squid)', function () {
   });
 
   it('says the proxy refused the credentials (407) and where to fix them, once, without the password', async () => {
-    const denied = async () => (await squid.accessLog()).filter((l) => l.result === 'TCP_DENIED/407').length;
+    const denied = async () => (await squid.settledLog()).filter((l) => l.result === 'TCP_DENIED/407').length;
     const before = await denied();
     const logger = new CapturingLogger();
     const client = clientFor({ proxy: withCredentials(squid.authUrl ?? '', USER, 'wrong-password') }, { logger });
@@ -232,7 +232,7 @@ describe('api/transport through a proxy (squid)', function () {
       assert.ok(!seen.tunnelBytes.includes(API_KEY) && !seen.tunnelBytes.includes('Bearer') && !seen.tunnelBytes.includes('/v1/'), 'plain request bytes in the tunnel');
     }
     // Squid's log of every request header it was shown has no trace of the key either.
-    for (const line of await squid.accessLog()) assert.ok(!line.raw.includes(API_KEY) && !/authorization: bearer/i.test(line.headers), line.raw);
+    for (const line of await squid.settledLog()) assert.ok(!line.raw.includes(API_KEY) && !/authorization: bearer/i.test(line.headers), line.raw);
   });
 
   describe('bypass (the transport, with a name lookup that knows the service host)', () => {
@@ -262,7 +262,7 @@ describe('api/transport through a proxy (squid)', function () {
       // A front of its own, so that its port appears in squid's log only because of this test.
       const front = await startTlsFront(runtime.port, await ca.issue('bypass-runtime.test', ['bypass-runtime.test']));
       closers.push(() => front.close());
-      const lines = async () => (await squid.accessLog()).filter((l) => l.url.endsWith(`:${front.port}`));
+      const lines = async () => (await squid.settledLog()).filter((l) => l.url.endsWith(`:${front.port}`));
 
       lookups.length = 0;
       assert.equal(await get({ env: { HTTPS_PROXY: squid.url, NO_PROXY: 'example.com, bypass-runtime.test' } }, 'bypass-runtime.test', front.port), 200);

@@ -42,7 +42,12 @@ export interface SquidHandle {
   /** https://127.0.0.1:PORT, no authentication (when `tls` given). */
   tlsUrl?: string;
   dir: string;
-  accessLog(): Promise<AccessLogLine[]>;
+  /**
+   * The access log once every request squid answered before this call is in it. Squid writes a
+   * line after its reply, so a client can hold a reply (a 407) whose line is not there yet: a
+   * count read at once can come up short. Use this for counts and for "no line has X".
+   */
+  settledLog(): Promise<AccessLogLine[]>;
   /** Resolves once `match` holds for some line (squid logs a tunnel when it closes). */
   waitForLine(match: (line: AccessLogLine) => boolean, what: string): Promise<AccessLogLine>;
   close(): Promise<void>;
@@ -70,6 +75,16 @@ function accepts(port: number): Promise<boolean> {
       resolve(true);
     });
     socket.once('error', () => resolve(false));
+  });
+}
+
+/** Sends `GET <path>` (not a proxy request) to squid and waits for its answer. */
+function askSquidItself(port: number, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
+    socket.resume();
+    socket.once('close', () => resolve());
+    socket.once('error', reject);
   });
 }
 
@@ -225,21 +240,31 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
     const text = await readFile(join(dir, 'access.log'), 'utf8').catch(() => '');
     return text.split('\n').map(parseLine).filter((line): line is AccessLogLine => line !== undefined);
   };
+  const waitForLine = async (match: (line: AccessLogLine) => boolean, what: string): Promise<AccessLogLine> => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const found = (await accessLog()).find(match);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`squid's access log has no line for ${what}:\n${(await accessLog()).map((l) => l.raw).join('\n')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  let markers = 0;
+  const settledLog = async (): Promise<AccessLogLine[]> => {
+    // A request squid answers itself (a path, not a URL: 400) after every earlier reply; squid
+    // logs in the order it finishes, so once the marker's line is there the earlier ones are too.
+    const marker = `/agent-runtime-test-settle-${++markers}`;
+    await askSquidItself(port, marker);
+    await waitForLine((l) => l.url === marker, 'the settle marker');
+    return (await accessLog()).filter((l) => !l.url.startsWith('/agent-runtime-test-settle-'));
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     authUrl: authPort === undefined ? undefined : `http://127.0.0.1:${authPort}`,
     tlsUrl: tlsPort === undefined ? undefined : `https://127.0.0.1:${tlsPort}`,
     dir,
-    accessLog,
-    async waitForLine(match, what) {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const found = (await accessLog()).find(match);
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`squid's access log has no line for ${what}:\n${(await accessLog()).map((l) => l.raw).join('\n')}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
+    settledLog,
+    waitForLine,
     close: stop,
   };
 }

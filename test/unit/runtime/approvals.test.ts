@@ -202,11 +202,13 @@ describe('runtime: approvals', () => {
   });
 
   it('answers 409 idempotency_key_in_use to a retry while a slow decision is still being made', async () => {
-    rt.setFaults({ decisionDelayMs: 200 });
+    // Wide margins: the retry must reach the runtime after the slow decision and before it is made,
+    // and this process is the runtime too, so a loaded machine delays both.
+    rt.setFaults({ decisionDelayMs: 1500 });
     const task = await askingRun();
     const approval = await pendingApproval(rt, task.run_id);
     const slow = decide(rt, approval.id as string, 'approve', { key: 'slow' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const retry = await decide(rt, approval.id as string, 'approve', { key: 'slow' });
     assert.strictEqual(retry.status, 409);
     assert.strictEqual(errorOf(retry).code, 'idempotency_key_in_use');

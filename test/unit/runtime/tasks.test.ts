@@ -196,12 +196,13 @@ describe('runtime: tasks and the built-in agent', () => {
   it('starts queued, then emits its events at the configured pace and completes', async () => {
     const paced = await startRuntime({ eventDelayMs: 30 });
     try {
+      // The clock starts before the task: its agent starts pacing at creation, not when we look.
+      const started = Date.now();
       const task = await createTask(paced, 'Pace me');
       // Queued as created; by the time a second request is answered the agent may have started
       // (its first pace is 30 ms, and a loaded machine takes longer than that between requests).
       assert.strictEqual(task.status, 'queued');
       assert.ok(['queued', 'running'].includes((await call(paced, 'GET', `/v1/runs/${task.run_id}`)).json.status as string));
-      const started = Date.now();
       const { events } = await runToEnd(paced, task.run_id);
       assert.strictEqual((await call(paced, 'GET', `/v1/runs/${task.run_id}`)).json.status, 'completed');
       const elapsed = Date.now() - started;
