@@ -61,15 +61,18 @@ describe('RunEventSubscription.batches()', function () {
       // loop, and after a stall of the loop its timers run before the client reads, so two writes
       // would be read as one.
       await written(res, Buffer.concat([first, split.subarray(0, 10)]));
-      await waitFor(() => batches.length >= 1, 'the batch [1, 2, 3]');
+      await waitFor(() => batches.length >= 1, 'the batch [1, 2, 3]', 5000);
       await written(res, split.subarray(10, cut));
       await delay(30);
       await written(res, Buffer.concat([split.subarray(cut), Buffer.from(step(5))]));
-      await waitFor(() => batches.length >= 2, 'the batch [4, 5]');
+      await waitFor(() => batches.length >= 2, 'the batch [4, 5]', 5000);
       res.end(sseMessage('run.completed', { sequence: 6, status: 'completed' }));
     });
     const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_split');
     for await (const batch of sub.batches()) batches.push(batch);
+    // A batch held back until more bytes came would time the server's wait out and drop the
+    // stream (the client reconnects and gets the rest): one request means no batch was held back.
+    assert.equal(server.requests.length, 1, 'a batch waited for the next chunk (the server gave up on it)');
     assert.deepEqual(sequences(batches.flat()), [1, 2, 3, 4, 5, 6]);
     assert.deepEqual(batches.map(sequences), [[1, 2, 3], [4, 5], [6]]);
     assert.equal(batches[1][0].data.summary, 'naïve café — 日本語 🎉');

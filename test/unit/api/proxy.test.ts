@@ -15,6 +15,8 @@ import { freePort, startSquid, type AccessLogLine, type SquidHandle } from './sq
 
 const API_KEY = 'sk-proxy-test-7f3a9c1e5b2d';
 const USER = 'alice';
+/** The user of the http.proxyAuthorization test only, so its tunnel's line is told from the others. */
+const HEADER_USER = 'bob';
 const PASSWORD = 'pr0xy-p@ss';
 const SERVICE_HOST = 'agent-runtime.test';
 
@@ -40,7 +42,7 @@ describe('api/transport through a proxy (squid)', function () {
     tls12Service = await startTlsFront(runtime.port, serviceCert, { min: 'TLSv1.2', max: 'TLSv1.2' });
     squid = await startSquid({
       hosts: { [SERVICE_HOST]: '127.0.0.1', 'bypass-runtime.test': '127.0.0.1' },
-      users: { [USER]: PASSWORD },
+      users: { [USER]: PASSWORD, [HEADER_USER]: PASSWORD },
       tls: await proxyCa.issue('127.0.0.1', ['127.0.0.1']),
     });
   });
@@ -117,11 +119,11 @@ describe('api/transport through a proxy (squid)', function () {
   });
 
   it('sends http.proxyAuthorization as the Proxy-Authorization header', async () => {
-    const token = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
+    const token = `Basic ${Buffer.from(`${HEADER_USER}:${PASSWORD}`).toString('base64')}`;
     const client = clientFor({ proxy: squid.authUrl, proxyAuthorization: token });
     await client.listTasks({ limit: 1 });
     await client.dispose();
-    await squid.waitForLine((l) => tunnelTo(service.port)(l) && l.user === USER && l.result === 'TCP_TUNNEL/200', 'the tunnel opened with the header');
+    await squid.waitForLine((l) => tunnelTo(service.port)(l) && l.user === HEADER_USER && l.result === 'TCP_TUNNEL/200', 'the tunnel opened with the header');
   });
 
   it('says the proxy refused the credentials (407) and where to fix them, once, without the password', async () => {

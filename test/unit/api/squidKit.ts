@@ -83,8 +83,9 @@ function askSquidItself(port: number, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
     socket.resume();
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
     socket.once('close', () => resolve());
-    socket.once('error', reject);
+    socket.once('error', (err) => reject(new Error(`squid did not answer ${path}: ${err.message}`)));
   });
 }
 
