@@ -153,8 +153,8 @@ export interface ApprovalRequestedData extends EventBase { approval_id: string; 
 export interface ApprovalResolvedData extends EventBase { approval_id: string; status: ApprovalStatus; note?: string }
 
 // The terminal event names live with the other status rules, shared by every layer.
-import type { TerminalEventName } from '../common/runStatus';
-export { TERMINAL_EVENTS, isTerminalEvent, type TerminalEventName } from '../common/runStatus';
+import type { TerminalEventName } from '../runEvents/runStatus';
+export { TERMINAL_EVENTS, isTerminalEvent, type TerminalEventName } from '../runEvents/runStatus';
 
 /** One run event: a union on the event name; unknown kinds are kept whole with `known: false`. */
 export type RunEvent =

@@ -5,7 +5,7 @@ import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import { externalRunLink } from '../links/externalLink';
 import { isSequence } from '../links/runLink';
-import { isRunId } from '../runPanel/protocol';
+import { isRunId } from '../runEvents/ids';
 import type { CommandDeps } from './commandDeps';
 import { UserFacingError } from './commandErrors';
 import { nodeOf, runOf } from './nodeArgs';

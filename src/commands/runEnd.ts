@@ -3,7 +3,7 @@
 // to a client connecting past the end (PROTOCOL-NOTES). Undefined when neither is known quickly.
 import type { ApiClient } from '../api/client';
 import { RunEventSubscription } from '../api/events';
-import { isTerminalStatus } from '../common/runStatus';
+import { isTerminalStatus } from '../runEvents/runStatus';
 import type { RunStore } from '../runs/runStore';
 
 const LOOKUP_TIMEOUT_MS = 5_000;

@@ -11,7 +11,7 @@ import type { RunRecord } from '../api/types';
 import { Commands, ContextKeys } from '../common/ids';
 import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';
-import { isTerminalStatus } from '../common/runStatus';
+import { isTerminalStatus } from '../runEvents/runStatus';
 import { steeringSupport } from '../runPanel/steeringSupport';
 import type { RunStore } from '../runs/runStore';
 import type { CommandDeps } from './commandDeps';

@@ -4,8 +4,8 @@
 // the caller. Plain Node: no vscode.
 import { promises as fsp, createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { boundEvent, DEFAULT_EVENT_BUDGET, type EventBudget } from '../runPanel/eventBudget';
-import type { WireEvent } from '../runPanel/protocol';
+import { boundEvent, DEFAULT_EVENT_BUDGET, type EventBudget } from '../runEvents/eventBudget';
+import type { WireEvent } from '../runEvents/wire';
 
 /** Events per index entry: a block read is at most this many lines. */
 export const BLOCK_EVENTS = 256;

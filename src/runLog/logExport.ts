@@ -5,7 +5,7 @@
 // Plain Node: no vscode.
 import { createWriteStream, promises as fsp, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import type { WireEvent } from '../runPanel/protocol';
+import type { WireEvent } from '../runEvents/wire';
 import type { RunLogCache } from './logCache';
 import { chunks, countLines } from './logScan';
 import { markdownText } from './markdownText';

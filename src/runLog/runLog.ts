@@ -4,7 +4,7 @@
 // Plain Node: no vscode.
 import { promises as fsp } from 'node:fs';
 import type { Logger } from '../api/logger';
-import type { WireEvent } from '../runPanel/protocol';
+import type { WireEvent } from '../runEvents/wire';
 import { FilterIndexes } from './filterIndex';
 import { RunLogCache } from './logCache';
 import { exportLog, type ExportFormat, type ExportOptions, type TranscriptHeader } from './logExport';

@@ -1,76 +1,12 @@
 // The typed messages between the run panel's host (src/runPanel) and its webview (src/webview),
-// and the shapes both sides share. Pure types and constants: no vscode, no Node, no DOM.
-import { parseLogFilter, MAX_QUERY_CHARS, type LogFilter } from './logQuery';
+// and their checks. Only messages: the run-event shapes they carry live in src/runEvents.
+// Pure types and constants: no vscode, no Node, no DOM.
+import { parseLogFilter, MAX_QUERY_CHARS, type LogFilter } from '../runEvents/logQuery';
+import { APPROVAL_ID } from '../runEvents/ids';
+import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
 import type { UiStringKey } from './uiStringDefaults';
 
 export { DEFAULT_UI_STRINGS, type UiStringKey } from './uiStringDefaults';
-
-export type { LogFilter } from './logQuery';
-
-/** One run event as it crosses to the webview: the event name and its data object. */
-export interface WireEvent {
-  event: string;
-  data: { sequence: number; [field: string]: unknown };
-  /** When the host received it (ms since the epoch): the base of a running step's live elapsed time. */
-  receivedAt?: number;
-  /**
-   * Set when the host cut the event to its budget (src/runPanel/eventBudget.ts): the size in bytes
-   * of what the server sent. The cut fields carry a visible "… (truncated, N bytes)" mark.
-   */
-  truncatedBytes?: number;
-}
-
-/** A step as kept in the compacted model: enough to draw its row without its raw events. */
-export interface StepSummary {
-  stepId: string;
-  title: string;
-  /** Sequence of its step.started event (0 when only later events of the step were seen). */
-  startSequence: number;
-  state: 'running' | 'completed';
-  durationMs?: number;
-  completedSequence?: number;
-  startedAt?: number;
-  toolCalls: number;
-  observations: number;
-  /** Unknown-kind events that named this step. */
-  others: number;
-}
-
-/** The compacted model of a run: per-step aggregates plus a bounded window of recent raw events. */
-export interface RunSnapshot {
-  runId: string;
-  lastSequence: number;
-  /** Every event accepted so far, including those no longer kept raw. */
-  eventCount: number;
-  plan?: { steps: number; strategy: string; sequence: number };
-  /** Steps in the order they started; the oldest are dropped past the model's bound. */
-  steps: StepSummary[];
-  stepsOmitted: number;
-  completedSteps: number;
-  /** The newest raw events, in order. */
-  recent: WireEvent[];
-  /** Events accepted but not in `recent` (summarised only). */
-  eventsOmitted: number;
-  terminal?: { event: string; status: string; sequence: number; receivedAt?: number };
-  /** Event names seen, with counts (for the kind filter): the spec's and a capped number of others. */
-  kinds: Record<string, number>;
-  /** Events of kinds past the cap, counted together. */
-  otherKinds?: number;
-  firstReceivedAt?: number;
-}
-
-/** The tool call the run waits on (the last `approval.requested` not yet resolved); all data, shown as text. */
-export interface ApprovalCardView {
-  approvalId: string;
-  /** The sequence of its approval.requested event. */
-  sequence: number;
-  tool: string;
-  stepId?: string;
-  reason?: string;
-  expiresAt?: string;
-  /** The arguments as indented JSON text (never markup). */
-  argumentsJson: string;
-}
 
 /** What the header knows about the run beyond its events (GET /v1/runs/{id}, the task's objective). */
 export interface RunInfo {
@@ -199,15 +135,6 @@ export interface PersistedState {
 }
 
 export const RUN_PANEL_VIEW_TYPE = 'agentRuntime.run';
-
-const RUN_ID = /^run_[A-Za-z0-9_-]{1,200}$/;
-/** An approval id as a message may name it: no path or query characters. */
-const APPROVAL_ID = /^[A-Za-z0-9_-]{1,200}$/;
-
-/** A run id as the panel accepts it: the spec's `run_` prefix, nothing that could break a URL path. */
-export function isRunId(value: unknown): value is string {
-  return typeof value === 'string' && RUN_ID.test(value);
-}
 
 /** Checks an untrusted message from the webview before the host acts on it. */
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {

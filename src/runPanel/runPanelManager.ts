@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { parsePersistedState } from './persistedState';
 import { PendingReveals } from '../links/panelReveal';
-import { isRunId } from './protocol';
+import { isRunId } from '../runEvents/ids';
 import { RunPanel, createRunWebviewPanel, type RunPanelDeps } from './runPanel';
 
 export type { RunPanelDeps } from './runPanel';

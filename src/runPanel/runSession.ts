@@ -1,7 +1,7 @@
 // One watched run on the host: owns the event subscription, the compacted model, the run's whole
 // log on disk (src/runLog), the run's facts and artifacts, and feeds the webview through a
 // PanelChannel. No vscode import, so node tests drive it with a fake subscription and client.
-import { costText, nextApproval } from './steeringInfo';
+import { costText, nextApproval } from '../runEvents/steeringInfo';
 import { listArtifacts } from './runArtifacts';
 import type { ArtifactRecord } from '../api/types';
 import type { RunSessionDeps } from './runSessionDeps';
@@ -11,9 +11,10 @@ import { LogRequests, type LogRequest } from './logRequests';
 import { RunLog } from '../runLog/runLog';
 import type { ExportFormat, ExportOptions } from '../runLog/logExport';
 import { PanelChannel } from './panelChannel';
-import { RunModel, DEFAULT_LIMITS } from './runModel';
+import { RunModel, DEFAULT_LIMITS } from '../runEvents/runModel';
 import { steeringSupport } from './steeringSupport';
-import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, WireEvent } from './protocol';
+import type { ArtifactsView, ConnectionView, HostMessage, RunInfo } from './protocol';
+import type { WireEvent } from '../runEvents/wire';
 
 export type { EventSource, SubscriptionState } from './eventSource';
 export type { RunPanelClient, RunSessionDeps } from './runSessionDeps';

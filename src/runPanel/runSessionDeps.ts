@@ -6,7 +6,8 @@ import type { LogFolderLimits } from '../runLog/logFolder';
 import type { EventSource, SubscriptionState } from './eventSource';
 import type { PanelChannelOptions } from './panelChannel';
 import type { SteeringSupport } from './steeringSupport';
-import type { HostMessage, RunSnapshot, UiStrings } from './protocol';
+import type { HostMessage, UiStrings } from './protocol';
+import type { RunSnapshot } from '../runEvents/wire';
 
 /** The client calls the panel makes (ApiClient has them). */
 export interface RunPanelClient {

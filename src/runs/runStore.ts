@@ -13,7 +13,7 @@ import type { Logger } from '../api/logger';
 import type { RunRecord } from '../api/types';
 import { isApiError, describeError } from '../api/errors';
 import { mapLimited } from '../common/mapLimited';
-import { isTerminalEvent, isTerminalStatus, statusKind, terminalEventStatus } from '../common/runStatus';
+import { isTerminalEvent, isTerminalStatus, statusKind, terminalEventStatus } from '../runEvents/runStatus';
 import { StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
 
 export interface RunFacts {

@@ -6,7 +6,7 @@
 import type { ArtifactRecord, FileRecord, RunRecord, TaskRecord } from '../api/types';
 import { formatBytes, formatLocalTime, formatShortLocalTime, formatUtcTime, parseTime, shortenText, type TimeFormatOptions } from '../common/format';
 import { inert } from '../common/inertText';
-import { statusLabel } from '../common/runStatus';
+import { statusLabel } from '../runEvents/runStatus';
 import type { Translate } from '../common/translate';
 
 export type { TimeFormatOptions } from '../common/format';

@@ -23,9 +23,8 @@ import {
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import type { PagedList } from './pagedList';
-import { isUnfinishedStatus, statusIcon, statusKind } from '../common/runStatus';
+import { isResumableStatus, isUnfinishedStatus, statusIcon } from '../runEvents/runStatus';
 
-const isResumableStatus = (status: unknown): boolean => statusKind(status) === 'failed' || statusKind(status) === 'cancelled';
 import type { Translate } from '../common/translate';
 
 export type SidebarView = 'files' | 'tasks';

@@ -3,8 +3,9 @@
 // so each region speaks at most once per interval and what came meanwhile is said as a count
 // ("3 new steps"). The clock and timer are injected so the rate limit is tested without waiting.
 import { fill } from '../common/format';
-import type { UiStrings, WireEvent } from '../runPanel/protocol';
-import { matchesFilter } from '../runPanel/logQuery';
+import type { UiStrings } from '../runPanel/protocol';
+import type { WireEvent } from '../runEvents/wire';
+import { matchesFilter } from '../runEvents/logQuery';
 
 export const ANNOUNCE_INTERVAL_MS = 2000;
 

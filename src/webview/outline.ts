@@ -1,7 +1,8 @@
 // The outline of a run's steps (title, duration, state) from the model's step aggregates: a
 // virtual list beside the timeline, so a run of thousands of steps keeps a small DOM. Up/Down
 // move through it, Enter or a click jumps the timeline to the step (main.ts pages it in).
-import type { StepSummary, UiStrings } from '../runPanel/protocol';
+import type { UiStrings } from '../runPanel/protocol';
+import type { StepSummary } from '../runEvents/wire';
 import { codicon, el, setIcon, setText } from './dom';
 import { formatDuration } from './format';
 import type { TimelineState } from './reducer';

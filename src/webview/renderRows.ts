@@ -1,7 +1,7 @@
 // The timeline's rows and the raw JSON block under an expanded row: built once per row element
 // by the virtual list and filled from the view model. Server strings go in as text only.
 import { DEFAULT_UI_STRINGS, type UiStrings } from '../runPanel/protocol';
-import { matchesQuery } from '../runPanel/logQuery';
+import { matchesQuery } from '../runEvents/logQuery';
 import { codicon, el, setHighlightedText, setIcon, setText } from './dom';
 import { fill, rowView } from './format';
 import type { Row, TimelineState } from './reducer';

@@ -4,6 +4,7 @@
 // run's cost, and a polite live region that announces a cancel. The card is placed in the
 // timeline under the row that asked (main.ts); the announcer says approval requests. Every server string is set
 // with textContent; the host confirms and asks for notes and instructions.
+import { isResumableStatus } from '../runEvents/runStatus';
 import type { RunInfo, UiStrings } from '../runPanel/protocol';
 import { el, elWithId, hiddenTextButton, iconButton, setButtonLabel, setText } from './dom';
 import { fill } from './format';
@@ -77,7 +78,7 @@ export function updateSteering(ui: SteeringUi, info: RunInfo, strings: UiStrings
   ui.cancel.hidden = ended || !steering;
   ui.cancel.disabled = info.cancelling === true;
   setButtonLabel(ui.resume, strings.resumeRun);
-  ui.resume.hidden = !steering || !(ended && (status === 'failed' || status === 'cancelled'));
+  ui.resume.hidden = !steering || !(ended && isResumableStatus(status));
   ui.fork.hidden = !steering;
   // Reviewing takes the run's outputs back into the workspace: offered once the run has ended.
   setButtonLabel(ui.review, strings.reviewChanges);

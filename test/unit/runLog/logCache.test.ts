@@ -5,7 +5,7 @@ import { promises as fsp, writeFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
 import { RunLogCache, BLOCK_EVENTS } from '../../../src/runLog/logCache';
 import { logFilePath, pruneLogFolder } from '../../../src/runLog/logFolder';
-import { isRunId } from '../../../src/runPanel/protocol';
+import { isRunId } from '../../../src/runEvents/ids';
 import { syntheticEvent, syntheticEvents, tempFolder } from './synthetic';
 
 describe('RunLogCache', () => {

@@ -4,7 +4,7 @@ import * as assert from 'node:assert';
 import { RunEventSubscription } from '../../../src/api/events';
 import { silentLogger } from '../../../src/api/logger';
 import { fullEvent } from '../../../src/runPanel/fullEvent';
-import { RunModel } from '../../../src/runPanel/runModel';
+import { RunModel } from '../../../src/runEvents/runModel';
 import { startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
 
 describe('fullEvent against the reference runtime', function () {

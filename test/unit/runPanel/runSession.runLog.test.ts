@@ -5,8 +5,8 @@
 import * as assert from 'node:assert';
 import { promises as fsp, writeFileSync } from 'node:fs';
 import { logFilePath } from '../../../src/runLog/logFolder';
-import { matchesQuery, normalizeQuery } from '../../../src/runPanel/logQuery';
-import type { RunSnapshot, WireEvent } from '../../../src/runPanel/protocol';
+import { matchesQuery, normalizeQuery } from '../../../src/runEvents/logQuery';
+import type { RunSnapshot, WireEvent } from '../../../src/runEvents/wire';
 import { syntheticEvent } from '../../runtime/syntheticEvents';
 import { tempFolder } from '../runLog/synthetic';
 import { until } from './fakes';

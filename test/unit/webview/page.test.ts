@@ -2,10 +2,11 @@
 // string as text, follows the newest event until the user scrolls up, filters, and talks to
 // the host only through messages.
 import * as assert from 'node:assert';
-import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState, type WireEvent } from '../../../src/runPanel/protocol';
+import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState } from '../../../src/runPanel/protocol';
+import type { WireEvent } from '../../../src/runEvents/wire';
 import { emptySnapshot, ev, recordedRun } from './fixtures';
 import { launchBrowser, openPanelPage, type PanelPage } from './pageHarness';
-import { RunModel } from '../../../src/runPanel/runModel';
+import { RunModel } from '../../../src/runEvents/runModel';
 
 const RUN = 'run_page';
 
@@ -297,7 +298,7 @@ describe('run panel page (headless Chromium)', function () {
   });
 
   it('a reset from a compacted snapshot shows the summarised steps and continues without duplicates', async () => {
-    const { RunModel } = await import('../../../src/runPanel/runModel');
+    const { RunModel } = await import('../../../src/runEvents/runModel');
     const run = recordedRun({ steps: 30, toolsPerStep: 2 });
     const model = new RunModel(RUN, { recent: 10, steps: 100 });
     model.apply(run.slice(0, 100));

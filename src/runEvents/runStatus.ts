@@ -3,7 +3,7 @@
 // codicon and colour of each, and the words shown. Pure: no vscode, no DOM.
 // Unknown statuses are kept verbatim and treated as unfinished (PROTOCOL-NOTES: others shown
 // verbatim), so they are watched rather than ignored.
-import type { Translate } from './translate';
+import type { Translate } from '../common/translate';
 
 /** The event names that end a run's log (PROTOCOL-NOTES: "the run's end is an event ..."). */
 export const TERMINAL_EVENTS = ['run.completed', 'run.failed', 'run.cancelled'] as const;
@@ -51,6 +51,12 @@ export function isTerminalStatus(status: unknown): boolean {
 export function isUnfinishedStatus(status: unknown): boolean {
   const kind = statusKind(status);
   return kind !== 'none' && !isTerminalStatus(status);
+}
+
+/** True when a run that ended this way can go on from its last completed step (Resume). */
+export function isResumableStatus(status: unknown): boolean {
+  const kind = statusKind(status);
+  return kind === 'failed' || kind === 'cancelled';
 }
 
 export interface StatusIcon {

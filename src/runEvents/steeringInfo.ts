@@ -1,7 +1,7 @@
 // What the run panel's header shows about steering, from the events and the run record: the
 // approval the run waits on (the last approval.requested not yet resolved) and the run's cost.
 // Pure: shared by the host and its tests.
-import type { ApprovalCardView, WireEvent } from './protocol';
+import type { ApprovalCardView, WireEvent } from './wire';
 
 /** Big arguments stay data, but the card shows at most this much of them. */
 const MAX_ARGUMENTS_CHARS = 16_000;

@@ -1,8 +1,8 @@
 // The one home of what "matches" means in a run's log: the filter (kind, tool, step, status) and
 // the text search. Pure and shared: the host applies it over the whole log on disk (src/runLog),
 // the webview to the live events it is shown, so both always agree.
-import { isTerminalEvent } from '../common/runStatus';
-import type { WireEvent } from './protocol';
+import { isTerminalEvent } from './runStatus';
+import type { WireEvent } from './wire';
 
 /** Filters over the whole run; the parts combine (all must hold). Absent or empty = no limit. */
 export interface LogFilter {

@@ -2,7 +2,7 @@
 // long strings are cut with a visible "… (truncated, N bytes)" mark, nesting and entry counts are
 // capped, and each kept event carries its size so the model can keep a byte budget.
 // Pure: no vscode, no Node, no DOM (the webview runs it too).
-import type { WireEvent } from './protocol';
+import type { WireEvent } from './wire';
 
 export interface EventBudget {
   /** Bytes of display data kept per event (its data as JSON, roughly). */

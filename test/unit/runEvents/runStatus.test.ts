@@ -1,10 +1,10 @@
 // Status -> icon, colour, words, and which statuses and event names end a run: one rule for the
 // tree, the status bar, the notifications, the panel and the event subscription.
 import * as assert from 'node:assert/strict';
-import { isTerminalEvent, isTerminalStatus, isUnfinishedStatus, statusIcon, statusLabel, TERMINAL_EVENTS, terminalEventStatus } from '../../../src/common/runStatus';
+import { isTerminalEvent, isTerminalStatus, isUnfinishedStatus, statusIcon, statusLabel, TERMINAL_EVENTS, terminalEventStatus } from '../../../src/runEvents/runStatus';
 import { untranslated as t } from '../../../src/common/translate';
 
-describe('common/runStatus', () => {
+describe('runEvents/runStatus', () => {
   it('gives each known status its codicon, theme colour and panel tone', () => {
     assert.deepEqual(statusIcon('running'), { id: 'sync', spin: true, color: 'charts.blue', tone: 'spin' });
     assert.deepEqual(statusIcon('completed'), { id: 'pass', spin: false, color: 'testing.iconPassed', tone: 'ok' });

@@ -1,7 +1,7 @@
 // What a hostile server can make the host's run model hold: events of many megabytes, and
 // hundreds of thousands of distinct event kinds. Both stay within the model's budgets.
 import * as assert from 'node:assert';
-import { RunModel, DEFAULT_LIMITS } from '../../../src/runPanel/runModel';
+import { RunModel, DEFAULT_LIMITS } from '../../../src/runEvents/runModel';
 import { ev } from '../webview/fixtures';
 import { parsePersistedState } from '../../../src/runPanel/persistedState';
 

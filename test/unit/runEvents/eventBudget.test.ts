@@ -1,6 +1,6 @@
 // The per-event budget: what is cut, how the cut shows, and that cutting twice changes nothing.
 import * as assert from 'node:assert';
-import { boundEvent, DEFAULT_EVENT_BUDGET, jsonBytes, truncationMark, utf8Length } from '../../../src/runPanel/eventBudget';
+import { boundEvent, DEFAULT_EVENT_BUDGET, jsonBytes, truncationMark, utf8Length } from '../../../src/runEvents/eventBudget';
 import { ev } from '../webview/fixtures';
 
 const budget = DEFAULT_EVENT_BUDGET;
