@@ -5,7 +5,7 @@ import { normaliseBaseUrl, withoutUserInfo } from './baseUrl';
 import { downloadToFile, readLimited } from './download';
 import { ApiError } from './errors';
 import type { OpenedEventStream } from './events';
-import { escapingLogger, silentLogger, type Logger } from './logger';
+import { escapingLogger, silentLogger, type Logger } from '../common/logger';
 import { clampLimit, paginate } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';

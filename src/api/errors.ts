@@ -1,8 +1,8 @@
 // The one error class of the API layer, its kinds, and the sentence a user sees for any error.
 // Deeper code throws ApiError; the edge (a command handler) turns it into a message.
 import { untranslated } from '../common/translate';
-import { apiDetailText } from './apiDetailText';
-import { escapeControls } from './logger';
+import { apiDetailText, type ApiDetail } from './apiDetailText';
+import { escapeControls } from '../common/logger';
 
 /** Every kind, so the editor's translated sentences can be checked to cover each one. */
 export const API_ERROR_KINDS = [
@@ -25,21 +25,6 @@ export const API_ERROR_KINDS = [
 ] as const;
 
 export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
-
-/**
- * The API layer's own wording of an error's message, as an id and its arguments: the message is
- * English (for logs and tests); the editor says the same in the user's language from these.
- */
-export type ApiDetail =
-  | { id: 'cancelled' | 'missingApiKey' | 'apiKeyUnavailable'; args: [] }
-  | { id: 'connectTimeout' | 'answerTimeout' | 'bodyTimeout' | 'refused' | 'dnsFailed' | 'closedEarly' | 'lengthMismatch' | 'tlsVersion'; args: [where: string] }
-  | { id: 'certNotValidNow' | 'certWrongHost' | 'certUntrusted'; args: [where: string, code: string] }
-  | { id: 'requestFailed'; args: [where: string, reason: string] }
-  | { id: 'serviceAnswered'; args: [status: string, method: string, path: string] }
-  | { id: 'serviceAnsweredText'; args: [status: string, text: string] }
-  | { id: 'notOffered'; args: [method: string, path: string, status: string] };
-
-export type ApiDetailId = ApiDetail['id'];
 
 export interface ApiErrorInit {
   kind: ApiErrorKind;
@@ -309,4 +294,4 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext): Ap
   return new ApiError({ kind: 'connection', code: typeof code === 'string' ? code : undefined, message: said(detail, false), detail, cause });
 }
 
-export { describeError, errorSentence, errorSentenceParts, type ErrorSentenceParts, type SteeringConflict } from './errorSentences';
+export type { ApiDetail, ApiDetailId } from './apiDetailText';

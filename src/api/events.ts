@@ -20,7 +20,7 @@ import {
   type OpenedEventStream,
   type SubscribeOptions,
 } from './eventStreamContract';
-import { escapingLogger, silentLogger, type Logger } from './logger';
+import { escapingLogger, silentLogger, type Logger } from '../common/logger';
 import { decodeRunEvent, terminalStatus } from './runEventDecoding';
 import { SseReader } from './sseReader';
 import { isTerminalEvent, type RunEvent } from './types';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { backoffDelay, parseRetryAfter, sleep, type BackoffPolicy } from './backoff';
 import { readLimited } from './download';
 import { ApiError, errorFromResponse, errorFromTransport, isApiError, isTlsFailure, said, type ApiDetail } from './errors';
-import type { Logger } from './logger';
+import type { Logger } from '../common/logger';
 import type { ResponseHeaders, Transport, TransportResponse } from './transport';
 
 export type Method = 'GET' | 'POST' | 'DELETE';

@@ -3,7 +3,7 @@
 // takes the one request path (ids through pathSegment, one Idempotency-Key per call reused on
 // each retry, 404/405 -> 'not_supported' since the endpoints are assumed). Plain Node.
 import { ApiError } from './errors';
-import type { Logger } from './logger';
+import type { Logger } from '../common/logger';
 import { clampLimit } from './pagination';
 import { parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';

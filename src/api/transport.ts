@@ -15,7 +15,7 @@ import type { Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { ApiError } from './errors';
-import { silentLogger, type Logger } from './logger';
+import { silentLogger, type Logger } from '../common/logger';
 import { trustedCertificates } from './network/certificates';
 import { directDispatcher, proxyDispatcher, type TlsTrust } from './network/dispatchers';
 import { loadUndici } from './network/undici';

@@ -3,8 +3,9 @@
 // stream logs a request or a resolution, a decision here) and polled only while something waits
 // or a run someone here cares about is going, from 3 s doubling to 30 s (like the run store).
 // Pure (no vscode): the fetch and the timer are injected.
-import { describeError, isApiError } from '../api/errors';
-import type { Logger } from '../api/logger';
+import { isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
+import type { Logger } from '../common/logger';
 import type { ApprovalRecord } from '../api/types';
 import { StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
 

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
-import { describeError, isAbort, isApiError } from '../api/errors';
+import { isAbort, isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
 import { describeErrorForUser } from '../common/errorText';
 
 export interface ErrorReporter {

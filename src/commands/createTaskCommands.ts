@@ -3,7 +3,8 @@
 // after a lost answer never creates a second one.
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import { describeError, isApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
 import { describeErrorForUser } from '../common/errorText';
 import type { FileRecord, TaskRecord } from '../api/types';
 import { Commands } from '../common/ids';

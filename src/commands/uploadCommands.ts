@@ -2,7 +2,8 @@
 // optionally attach them all to one new task, under one cancellable progress notification.
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
-import { describeError, isAbort, isApiError } from '../api/errors';
+import { isAbort, isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
 import { describeErrorForUser } from '../common/errorText';
 import { MAX_UPLOAD_BYTES, type FilePurpose, type FileRecord, type TaskRecord } from '../api/types';
 import { estimateArchiveBytes } from '../upload/uploadChoice';

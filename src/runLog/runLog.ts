@@ -3,7 +3,7 @@
 // when the disk fails; `usable` then turns false and the caller answers from its bounded model.
 // Plain Node: no vscode.
 import { promises as fsp } from 'node:fs';
-import type { Logger } from '../api/logger';
+import type { Logger } from '../common/logger';
 import type { WireEvent } from '../runEvents/wire';
 import { FilterIndexes } from './filterIndex';
 import { RunLogCache } from './logCache';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { describeErrorForUser } from '../common/errorText';
-import { describeError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
 import type { ExportFormat, ExportOptions, TranscriptWords } from '../runLog/logExport';
 import { transcriptFilePath } from '../runLog/logFolder';
 import type { ConnectionView } from './protocol';

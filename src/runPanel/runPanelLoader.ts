@@ -6,7 +6,7 @@
 // bundle that takes every module it shares with extension.js from extension.js's `__shared` (one
 // class, one singleton); under tsc it is the plain module.
 import * as vscode from 'vscode';
-import { describeError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
 import { describeErrorForUser } from '../common/errorText';
 import { notify } from '../common/notify';
 import { RUN_PANEL_VIEW_TYPE } from './protocol';

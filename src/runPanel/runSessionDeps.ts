@@ -1,7 +1,7 @@
 // What a RunSession is given: the client calls it makes, the stream to subscribe to, where to
 // post, how to describe errors, and the hooks the extension listens on. Types only.
 import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
-import type { Logger } from '../api/logger';
+import type { Logger } from '../common/logger';
 import type { LogFolderLimits } from '../runLog/logFolder';
 import type { EventSource, SubscriptionState } from './eventSource';
 import type { PanelChannelOptions } from './panelChannel';

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { HostMessage, WebviewMessage } from '../../src/runPanel/protocol';
 import type { WireEvent } from '../../src/runEvents/wire';
-import { silentLogger } from '../../src/api/logger';
+import { silentLogger } from '../../src/common/logger';
 import { LogRequests, type LogRequest } from '../../src/runPanel/logRequests';
 import { RunLog } from '../../src/runLog/runLog';
 import { openPanelPage } from '../unit/webview/pageHarness';

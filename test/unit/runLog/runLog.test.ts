@@ -3,7 +3,7 @@
 import * as assert from 'node:assert';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Logger } from '../../../src/api/logger';
+import type { Logger } from '../../../src/common/logger';
 import { logFilePath } from '../../../src/runLog/logFolder';
 import { RunLog } from '../../../src/runLog/runLog';
 import { syntheticEvents, tempFolder } from './synthetic';
