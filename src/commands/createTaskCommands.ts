@@ -5,13 +5,13 @@ import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
-import { describeErrorForUser } from '../common/errorText';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import type { FileRecord, TaskRecord } from '../api/types';
 import { Commands } from '../common/ids';
 import { shortenText } from '../common/format';
 import { notify } from '../common/notify';
-import type { CommandDeps } from './commandDeps';
-import { fileOf, selectionOf } from './nodeArgs';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { fileOf, selectionOf } from '../commandSupport/nodeArgs';
 import { askObjective } from './uploadPrompts';
 
 export function registerCreateTaskCommands(deps: CommandDeps): vscode.Disposable[] {

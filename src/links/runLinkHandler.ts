@@ -2,7 +2,7 @@
 // run's panel and shows that event. Any other link opens nothing and says why.
 import * as vscode from 'vscode';
 import { describeError } from '../api/errorSentences';
-import { describeErrorForUser } from '../common/errorText';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { notify } from '../common/notify';
 import type { Translate } from '../common/translate';
 import { problemText } from './linkText';

@@ -2,9 +2,9 @@
 // against the agent's version), then Apply All, Apply Chosen Changes... (hunks from a quick
 // pick) and Save Changes as Patch...; outputs that cannot be reviewed get the plain open/save.
 import * as vscode from 'vscode';
-import { type CommandDeps } from '../commands/commandDeps';
-import { UserFacingError } from '../commands/commandErrors';
-import { nodeOf, runOf } from '../commands/nodeArgs';
+import { type CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
+import { nodeOf, runOf } from '../commandSupport/nodeArgs';
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import { notify } from '../common/notify';

@@ -5,7 +5,7 @@
 // bundle that takes every module it shares with extension.js from extension.js's `__shared`
 // (one class, one singleton); under tsc it is the plain module.
 import * as vscode from 'vscode';
-import type { CommandDeps } from '../commands/commandDeps';
+import type { CommandDeps } from '../commandSupport/commandDeps';
 import { Commands } from '../common/ids';
 import type * as ReviewCommands from './reviewCommands';
 import type { ReviewHandlers, RunReview } from './reviewCommands';

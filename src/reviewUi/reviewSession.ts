@@ -3,7 +3,7 @@
 // the disk), and the read-only documents the diff editors show.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
-import { describeErrorForUser } from '../common/errorText';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { vscodeTranslate } from '../common/vscodeTranslate';
 import type { ArtifactRecord, TaskRecord } from '../api/types';
 import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../review';

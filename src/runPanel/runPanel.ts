@@ -8,7 +8,7 @@ import type { ArtifactRecord } from '../api/types';
 import { RunEventSubscription } from '../api/events';
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
-import { describeErrorForUser } from '../common/errorText';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { shortenText } from '../common/format';
 import { inert } from '../common/inertText';
 import type { RunStore } from '../runs/runStore';

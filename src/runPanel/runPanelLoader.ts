@@ -7,7 +7,7 @@
 // class, one singleton); under tsc it is the plain module.
 import * as vscode from 'vscode';
 import { describeError } from '../api/errorSentences';
-import { describeErrorForUser } from '../common/errorText';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { notify } from '../common/notify';
 import { RUN_PANEL_VIEW_TYPE } from './protocol';
 import type { RunPanel } from './runPanel';

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { parsePersistedState } from './persistedState';
-import { PendingReveals } from '../links/panelReveal';
+import { PendingReveals } from './panelReveal';
 import { isRunId } from '../runEvents/ids';
 import { RunPanel, createRunWebviewPanel, type RunPanelDeps } from './runPanel';
 

@@ -5,7 +5,9 @@ import type { CredentialStore } from '../auth/credentialStore';
 import type { ServiceConnection } from '../service/serviceConnection';
 import type { AgentRuntimeSettings } from '../service/settings';
 import type { LocalFileIndex } from '../upload/localFileIndex';
-import type { SelectionView } from '../views/sidebarSelection';
+
+/** The view a command's rows live in; `any`: the one the user last selected rows in. */
+export type SelectionView = 'files' | 'tasks' | 'any';
 
 export interface CommandDeps {
   service: ServiceConnection;

@@ -2,7 +2,7 @@
 // current selection (the palette, a keybinding).
 import '../views/vscodeStub';
 import * as assert from 'node:assert';
-import { fileOf, nodeOf, runOf, selectionOf } from '../../../src/commands/nodeArgs';
+import { fileOf, nodeOf, runOf, selectionOf } from '../../../src/commandSupport/nodeArgs';
 
 const file = (id: string) => ({ file: { id } });
 const run = (id: string) => ({ run: { id } });

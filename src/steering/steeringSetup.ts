@@ -3,9 +3,9 @@
 // and what keeps them current (run status changes, another service, a not-offered answer).
 import type * as vscode from 'vscode';
 import type { ApprovalRecord } from '../api/types';
-import type { CommandDeps } from '../commands/commandDeps';
-import { registerApprovalCommands } from '../commands/approvalCommands';
-import { registerSteeringCommands, type SteeringDeps } from '../commands/steeringCommands';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { registerApprovalCommands } from './approvalCommands';
+import { registerSteeringCommands, type SteeringDeps } from './steeringCommands';
 import { ContextKeys } from '../common/ids';
 import { setContextCommand } from '../common/setContext';
 import { steeringSupport } from '../runPanel/steeringSupport';

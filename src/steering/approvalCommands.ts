@@ -13,9 +13,9 @@ import { formatShortLocalTime } from '../common/format';
 import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import type { Translate } from '../common/translate';
-import type { PendingApprovals } from '../approvals/pendingApprovals';
-import type { CommandDeps } from './commandDeps';
-import { UserFacingError } from './commandErrors';
+import type { PendingApprovals } from './pendingApprovals';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
 import { reportUnsupported, type SteeringDeps } from './steeringCommands';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);

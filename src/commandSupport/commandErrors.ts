@@ -5,7 +5,7 @@ import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import { isAbort, isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
-import { describeErrorForUser } from '../common/errorText';
+import { describeErrorForUser } from './errorText';
 
 export interface ErrorReporter {
   log: vscode.LogOutputChannel;

@@ -2,7 +2,7 @@
 // form of its arguments, the time left), with inline Approve / Deny, and a badge with the count.
 // Rows are plain text: every server string goes through inert(); the tooltip is not Markdown.
 import * as vscode from 'vscode';
-import { describeErrorForUser } from '../common/errorText';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import type { ApprovalRecord } from '../api/types';
 import { shortArguments, timeLeft } from '../common/approvalText';
 import { formatLocalTime } from '../common/format';

@@ -11,8 +11,8 @@ import { resolveGoTo, type GoToFound } from '../links/goToResolve';
 import { echo, notFoundText, problemText, stoppedLookingText } from '../links/linkText';
 import { loadedArtifactNode, loadedRunNode, revealFileIfShown, revealLoaded, revealTaskRecord } from '../views/goToReveal';
 import type { Sidebar } from '../views/sidebar';
-import type { CommandDeps } from './commandDeps';
-import { UserFacingError } from './commandErrors';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeTarget, pickGoToTarget, type RecentTarget } from './goToPicker';
 
 export interface GoToDeps {

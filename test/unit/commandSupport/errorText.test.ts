@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { l10n } from '../views/vscodeStub';
 import { API_ERROR_KINDS } from '../../../src/api/errors';
 import { describeError, errorSentence, errorSentenceParts } from '../../../src/api/errorSentences';
-import { describeErrorForUser } from '../../../src/common/errorText';
+import { describeErrorForUser } from '../../../src/commandSupport/errorText';
 import { fill } from '../../../src/common/format';
 import { repoRoot } from '../../e2e/harness/paths';
 import { ORIGIN, apiWorded, byKind, errorSamples as samples, steeringConflicts, transport } from '../api/errorSamples';
@@ -17,7 +17,7 @@ import { ORIGIN, apiWorded, byKind, errorSamples as samples, steeringConflicts, 
 const MESSAGE_ONLY: ReadonlySet<string> = new Set(['proxy', 'validation', 'insecure']);
 const CLOSERS = new Set(['{0}.', '{0} (request id {1}).']);
 
-describe('common/errorText', () => {
+describe('commandSupport/errorText', () => {
   const original = l10n.t;
   afterEach(() => {
     l10n.t = original;

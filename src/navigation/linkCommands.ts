@@ -6,9 +6,9 @@ import { inert } from '../common/inertText';
 import { externalRunLink } from '../links/externalLink';
 import { isSequence } from '../links/runLink';
 import { isRunId } from '../runEvents/ids';
-import type { CommandDeps } from './commandDeps';
-import { UserFacingError } from './commandErrors';
-import { nodeOf, runOf } from './nodeArgs';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
+import { nodeOf, runOf } from '../commandSupport/nodeArgs';
 
 export function registerLinkCommands(deps: CommandDeps): vscode.Disposable[] {
   return [

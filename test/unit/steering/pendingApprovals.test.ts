@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import type { ApprovalRecord } from '../../../src/api/types';
-import { PendingApprovals, type PendingChange } from '../../../src/approvals/pendingApprovals';
+import { PendingApprovals, type PendingChange } from '../../../src/steering/pendingApprovals';
 import type { Schedule } from '../../../src/common/statusPoller';
 import { CapturingLogger } from '../api/fixtures';
 
@@ -28,7 +28,7 @@ class ManualClock {
 
 const approval = (id: string): ApprovalRecord => ({ id, tool: 'write_file', status: 'pending', run_id: `run_${id}` });
 
-describe('approvals/pendingApprovals', () => {
+describe('steering/pendingApprovals', () => {
   function setUp(initial: ApprovalRecord[][], watching = false) {
     const clock = new ManualClock();
     const answers = [...initial];

@@ -14,10 +14,10 @@ import { askModal, notify } from '../common/notify';
 import { isTerminalStatus } from '../runEvents/runStatus';
 import { steeringSupport } from '../runPanel/steeringSupport';
 import type { RunStore } from '../runs/runStore';
-import type { CommandDeps } from './commandDeps';
-import { UserFacingError } from './commandErrors';
-import { nodeOf, runOf } from './nodeArgs';
-import { lastSequenceOf } from './runEnd';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
+import { nodeOf, runOf } from '../commandSupport/nodeArgs';
+import { lastSequenceOf } from '../commandSupport/runEnd';
 
 export interface SteeringDeps {
   runs: RunStore;

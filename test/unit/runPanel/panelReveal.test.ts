@@ -3,7 +3,7 @@
 // newer reveal. A fake panel stands in for RunPanel (which posts the reset in its own listener,
 // added first, so the fake's `reset` marker goes out before anything this posts).
 import * as assert from 'node:assert/strict';
-import { PendingReveals, type RevealablePanel } from '../../../src/links/panelReveal';
+import { PendingReveals, type RevealablePanel } from '../../../src/runPanel/panelReveal';
 
 class Emitter<T> {
   private listeners: Array<(e: T) => unknown> = [];
@@ -51,7 +51,7 @@ function fakePanel(visible: boolean) {
 
 const reveal = (sequence: number) => ({ type: 'reveal', sequence });
 
-describe('links/panelReveal', () => {
+describe('runPanel/panelReveal', () => {
   it('a new panel: reveals after the page says ready, after its reset', () => {
     const reveals = new PendingReveals();
     const p = fakePanel(true);

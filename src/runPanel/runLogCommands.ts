@@ -4,9 +4,9 @@
 import * as vscode from 'vscode';
 import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
-import type { RunPanel } from '../runPanel/runPanel';
-import type { CommandDeps } from './commandDeps';
-import { runOf } from './nodeArgs';
+import type { RunPanel } from './runPanel';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { runOf } from '../commandSupport/nodeArgs';
 
 export interface RunPanels {
   panelFor(runId: string | undefined): RunPanel | undefined;
