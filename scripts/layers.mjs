@@ -32,4 +32,4 @@ export const PURE_FOLDERS = ['common', 'runEvents', 'api', 'review', 'runLog', '
 export const VSCODE_IN_COMMON = ['disposableStore', 'notify', 'readOnlyFileSystem', 'setContext', 'vscodeTranslate'];
 
 /** The only files of src/runPanel the webview may import: the messages and their string keys. */
-export const WEBVIEW_RUN_PANEL_FILES = ['protocol', 'uiStringDefaults'];
+export const WEBVIEW_RUN_PANEL_FILES = ['protocol', 'uiStrings'];

@@ -4,9 +4,9 @@
 import { parseLogFilter, MAX_QUERY_CHARS, type LogFilter } from '../runEvents/logQuery';
 import { APPROVAL_ID } from '../runEvents/ids';
 import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
-import type { UiStringKey } from './uiStringDefaults';
+import type { UiStringKey } from './uiStrings';
 
-export { DEFAULT_UI_STRINGS, type UiStringKey } from './uiStringDefaults';
+export { DEFAULT_UI_STRINGS, type UiStringKey } from './uiStrings';
 
 /** What the header knows about the run beyond its events (GET /v1/runs/{id}, the task's objective). */
 export interface RunInfo {

@@ -17,7 +17,8 @@ import { RUN_PANEL_VIEW_TYPE, parseWebviewMessage, type PersistedState, type Web
 import { RunSession } from './runSession';
 import { exportRunToFile, openRunTranscript } from './runExport';
 import type { ExportFormat } from '../runLog/logExport';
-import { uiStrings } from './uiStrings';
+import { vscodeTranslate } from '../common/vscodeTranslate';
+import { uiStringTable } from './uiStrings';
 
 export interface RunPanelDeps {
   extensionUri: vscode.Uri;
@@ -89,7 +90,7 @@ export class RunPanel implements vscode.Disposable {
           { after, signal, onState, logger: deps.log },
         ),
       post: (message) => void panel.webview.postMessage(message),
-      strings: uiStrings(),
+      strings: uiStringTable(vscodeTranslate),
       describeError: describeErrorForUser,
       isSignInError: (err) => isApiError(err, 'authentication'),
       log: deps.log,
