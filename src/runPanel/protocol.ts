@@ -3,6 +3,7 @@
 // Pure types and constants: no vscode, no Node, no DOM.
 import { parseLogFilter, MAX_QUERY_CHARS, type LogFilter } from '../runEvents/logQuery';
 import { APPROVAL_ID } from '../runEvents/ids';
+import { runActionById } from '../runEvents/runActions';
 import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
 import type { UiStringKey } from './uiStrings';
 
@@ -103,8 +104,8 @@ export type WebviewMessage =
   | { type: 'openArtifact'; artifactId: string }
   | { type: 'saveArtifact'; artifactId: string }
   /** Steering: the host confirms and asks for instructions or a note itself. */
-  | { type: 'cancel' | 'resume' | 'review' }
-  | { type: 'fork'; sequence: number }
+  /** A run action of the table (src/runEvents/runActions.ts); an `event` action names its event. */
+  | { type: 'runAction'; action: string; sequence?: number }
   | { type: 'decide'; approvalId: string; decision: 'approve' | 'deny' }
   /**
    * Events of the whole log that pass `filter`: up to `limit` before (older than) `sequence`,
@@ -155,13 +156,12 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case 'ack':
       if (typeof m.batch === 'number' && Number.isSafeInteger(m.batch) && m.batch >= 0) return { type: 'ack', batch: m.batch };
       return undefined;
-    case 'cancel':
-    case 'resume':
-    case 'review':
-      return { type: m.type };
-    case 'fork':
-      if (typeof m.sequence === 'number' && Number.isSafeInteger(m.sequence) && m.sequence > 0) return { type: 'fork', sequence: m.sequence };
-      return undefined;
+    case 'runAction': {
+      const action = runActionById(m.action);
+      if (!action) return undefined;
+      if (action.panel === 'header') return { type: 'runAction', action: action.id };
+      return isSequence(m.sequence, false) ? { type: 'runAction', action: action.id, sequence: m.sequence } : undefined;
+    }
     case 'decide':
       if (typeof m.approvalId === 'string' && APPROVAL_ID.test(m.approvalId) && (m.decision === 'approve' || m.decision === 'deny')) {
         return { type: 'decide', approvalId: m.approvalId, decision: m.decision };

@@ -1,6 +1,7 @@
 // One run panel in the editor: the webview, its HTML and messages, wired to a RunSession that
 // owns the stream. Closing the panel closes the stream.
 import * as vscode from 'vscode';
+import { runActionById } from '../runEvents/runActions';
 import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import type { ApiClient } from '../api/client';
@@ -227,22 +228,17 @@ export class RunPanel implements vscode.Disposable {
       case 'openEvent':
         void this.wholeEvent(message.type, message.sequence);
         return;
-      case 'cancel':
-        // The command confirms first; a run it returns was cancelled (or is stopping).
-        void this.steer(Commands.cancelRun, { runId: this.runId }).then((run) => {
-          if (run) this.session.markCancelling();
+      case 'runAction': {
+        // The action's command confirms and asks for what it needs; it acts on this panel's run.
+        const action = runActionById(message.action);
+        if (!action) return;
+        const arg = message.sequence === undefined ? { runId: this.runId } : { runId: this.runId, sequence: message.sequence };
+        void this.steer(action.command, arg).then((result) => {
+          // A run the cancel command returns was cancelled (or is stopping).
+          if (action.id === 'cancel' && result) this.session.markCancelling();
         });
         return;
-      case 'resume':
-        void this.steer(Commands.resumeRun, { runId: this.runId });
-        return;
-      case 'review':
-        // The command reports what it cannot review; a run without revisions says so.
-        void this.steer(Commands.reviewChanges, { runId: this.runId });
-        return;
-      case 'fork':
-        void this.steer(Commands.forkRun, { runId: this.runId, sequence: message.sequence });
-        return;
+      }
       case 'decide':
         void this.steer(message.decision === 'approve' ? Commands.approveToolCall : Commands.denyToolCall, { approvalId: message.approvalId });
         return;

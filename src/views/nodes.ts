@@ -23,7 +23,8 @@ import {
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import type { PagedList } from './pagedList';
-import { isResumableStatus, isUnfinishedStatus, statusIcon } from '../runEvents/runStatus';
+import { runContextValue, runFactsOf } from '../runEvents/runActions';
+import { isUnfinishedStatus, statusIcon } from '../runEvents/runStatus';
 
 import type { Translate } from '../common/translate';
 
@@ -201,10 +202,9 @@ export class RunNode extends vscode.TreeItem {
   private render(): void {
     const opts = timeOptions();
     const parts = runDescriptionParts(this.run, t, opts);
-    // `run.active` lets menus offer actions only while a run can still change (e.g. Watch Run
-    // inline, Cancel); `run.resumable` (failed or cancelled) offers Resume. Menus for every run
-    // row match /^run/.
-    this.contextValue = this.unfinished ? 'run.active' : isResumableStatus(this.run.status) ? 'run.resumable' : 'run';
+    // `run`, `active` while it can still change (Watch Run inline), then a flag for each run action
+    // offered (src/runEvents/runActions.ts). Menus for every run row match /^run/.
+    this.contextValue = runContextValue(runFactsOf(this.run.status));
     this.label = runLabel(this.run, t, this.number, opts);
     this.description = joinDescription(parts);
     this.tooltip = (runTooltip(this.run, t, opts, this.objective));

@@ -57,13 +57,16 @@ export function wireControls(layout: Layout, steering: SteeringUi, ctx: Controls
     layout.outlineToggle.setAttribute('aria-expanded', String(!layout.outline.hidden));
     if (!layout.outline.hidden) ctx.outlineShown();
   });
-  postOnClick(steering.cancel, { type: 'cancel' });
-  postOnClick(steering.resume, { type: 'resume' });
-  postOnClick(steering.review, { type: 'review' });
-  postOnClickInTimeline(steering.fork, () => {
-    const expanded = ctx.expanded();
-    return expanded ? { type: 'fork', sequence: expanded.sequence } : undefined;
-  });
+  for (const { action, button } of steering.actions) {
+    if (action.panel === 'header') {
+      postOnClick(button, { type: 'runAction', action: action.id });
+    } else {
+      postOnClickInTimeline(button, () => {
+        const expanded = ctx.expanded();
+        return expanded ? { type: 'runAction', action: action.id, sequence: expanded.sequence } : undefined;
+      });
+    }
+  }
   const decide = (decision: 'approve' | 'deny') => (): WebviewMessage | undefined => {
     const approvalId = steering.card.dataset.approvalId;
     return approvalId ? { type: 'decide', approvalId, decision } : undefined;

@@ -12,11 +12,13 @@ const ev = (event: string, data: Record<string, unknown>): WireEvent => ({ event
 
 describe('runPanel/steering', () => {
   it('accepts the steering messages only in their exact shapes', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'cancel', extra: 1 }), { type: 'cancel' });
-    assert.deepEqual(parseWebviewMessage({ type: 'resume' }), { type: 'resume' });
-    assert.deepEqual(parseWebviewMessage({ type: 'review' }), { type: 'review' });
-    assert.deepEqual(parseWebviewMessage({ type: 'fork', sequence: 12 }), { type: 'fork', sequence: 12 });
-    for (const sequence of [0, -1, 1.5, '3', Number.MAX_SAFE_INTEGER + 1]) assert.equal(parseWebviewMessage({ type: 'fork', sequence }), undefined);
+    assert.deepEqual(parseWebviewMessage({ type: 'runAction', action: 'cancel', extra: 1 }), { type: 'runAction', action: 'cancel' });
+    assert.deepEqual(parseWebviewMessage({ type: 'runAction', action: 'resume', sequence: 4 }), { type: 'runAction', action: 'resume' });
+    assert.deepEqual(parseWebviewMessage({ type: 'runAction', action: 'fork', sequence: 12 }), { type: 'runAction', action: 'fork', sequence: 12 });
+    for (const sequence of [0, -1, 1.5, '3', Number.MAX_SAFE_INTEGER + 1]) {
+      assert.equal(parseWebviewMessage({ type: 'runAction', action: 'fork', sequence }), undefined);
+    }
+    for (const type of ['cancel', 'resume', 'review', 'fork']) assert.equal(parseWebviewMessage({ type, sequence: 1 }), undefined, type);
     assert.deepEqual(parseWebviewMessage({ type: 'decide', approvalId: 'apr_1', decision: 'deny' }), { type: 'decide', approvalId: 'apr_1', decision: 'deny' });
     assert.equal(parseWebviewMessage({ type: 'decide', approvalId: 'apr_1', decision: 'maybe' }), undefined);
     assert.equal(parseWebviewMessage({ type: 'decide', approvalId: '../x', decision: 'approve' }), undefined);

@@ -331,14 +331,14 @@ describe('run panel page (headless Chromium)', function () {
     await p.page.waitForSelector('#resume-run:not([hidden])');
     await p.page.click('#resume-run');
     await p.page.click('#review-changes');
-    const told = (await p.posted()).filter((m) => ['cancel', 'decide', 'fork', 'openEvent', 'resume', 'review'].includes(m.type));
+    const told = (await p.posted()).filter((m) => ['runAction', 'decide', 'openEvent'].includes(m.type));
     assert.deepStrictEqual(told, [
-      { type: 'cancel' },
+      { type: 'runAction', action: 'cancel' },
       { type: 'decide', approvalId: 'ap_4', decision: 'deny' },
-      { type: 'fork', sequence: 3 },
+      { type: 'runAction', action: 'fork', sequence: 3 },
       { type: 'openEvent', sequence: 3 },
-      { type: 'resume' },
-      { type: 'review' },
+      { type: 'runAction', action: 'resume' },
+      { type: 'runAction', action: 'review' },
     ]);
   });
 });

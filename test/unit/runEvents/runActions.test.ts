@@ -1,0 +1,118 @@
+// The run-action table drives the tree's flags, the run panel's buttons and the manifest's menus
+// and palette entries: package.json must hold exactly what the table asks for, and a row added to
+// the table shows up in all three (and in what this check says the manifest is missing).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  paletteWhen, panelActions, RUN_ACTIONS, runActionById, runContextValue, runFactsOf, runRowMatches, treeMenuEntries,
+  type RunAction,
+} from '../../../src/runEvents/runActions';
+import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/uiStrings';
+import { parseWebviewMessage } from '../../../src/runPanel/protocol';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+
+interface Manifest {
+  contributes: {
+    commands: { command: string }[];
+    menus: Record<string, { command: string; when?: string; group?: string }[]>;
+  };
+}
+
+const manifest = (): Manifest => JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Manifest;
+
+/** What package.json lacks (or has beyond) for the table's rows: empty when it is in step. */
+function manifestProblems(pkg: Manifest, actions: readonly RunAction[]): string[] {
+  const problems: string[] = [];
+  const { commands, menus } = pkg.contributes;
+  for (const action of actions) {
+    if (!commands.some((c) => c.command === action.command)) problems.push(`contributes.commands: ${action.command}`);
+    const tree = menus['view/item/context'].filter((e) => e.command === action.command);
+    const want = treeMenuEntries(action);
+    if (JSON.stringify(tree.map(({ command, when, group }) => ({ command, when, group }))) !== JSON.stringify(want)) {
+      problems.push(`view/item/context for ${action.command}: want ${JSON.stringify(want)}`);
+    }
+    const palette = menus.commandPalette.filter((e) => e.command === action.command);
+    if (palette.length !== 1 || palette[0].when !== paletteWhen(action)) {
+      problems.push(`commandPalette for ${action.command}: want when "${paletteWhen(action)}"`);
+    }
+  }
+  return problems;
+}
+
+/** The regular expression of a `viewItem =~ /.../` clause, as VS Code evaluates it. */
+function whenRegex(clause: string): RegExp {
+  const m = /viewItem =~ \/(.*)\//.exec(clause);
+  assert.ok(m, clause);
+  return new RegExp(m[1]);
+}
+
+const retry: RunAction = {
+  id: 'retry', command: 'agentRuntime.retryRun', icon: 'refresh', labelKey: 'retryRun', domId: 'retry-run',
+  panel: 'header', steering: false, group: '3_steer@4', offered: (run) => run.ended && run.status === 'failed',
+};
+
+describe('runEvents/runActions: one table of run actions', () => {
+  it('package.json holds exactly the menus and palette entries the table asks for', () => {
+    assert.deepEqual(manifestProblems(manifest(), RUN_ACTIONS), []);
+  });
+
+  it('gives every row a unique id, a panel label and a command the manifest contributes', () => {
+    assert.equal(new Set(RUN_ACTIONS.map((a) => a.id)).size, RUN_ACTIONS.length);
+    for (const action of RUN_ACTIONS) {
+      assert.ok(action.labelKey in DEFAULT_UI_STRINGS, `${action.id}: no panel string ${action.labelKey}`);
+      assert.equal(runActionById(action.id), action);
+    }
+  });
+
+  it('flags a run row with what it offers, and the menus match exactly those flags', () => {
+    assert.equal(runContextValue(runFactsOf('running')), 'run active cancel fork');
+    assert.equal(runContextValue(runFactsOf('failed')), 'run resume review fork');
+    assert.equal(runContextValue(runFactsOf('completed')), 'run review fork');
+    assert.equal(runContextValue(runFactsOf(undefined)), 'run review fork');
+    for (const status of ['running', 'queued', 'awaiting_approval', 'failed', 'cancelled', 'completed']) {
+      const value = runContextValue(runFactsOf(status));
+      for (const action of RUN_ACTIONS) {
+        const shown = whenRegex(treeMenuEntries(action)[0].when).test(value);
+        assert.equal(shown, action.offered(runFactsOf(status), { steering: true }), `${action.id} on a ${status} run ("${value}")`);
+      }
+      assert.equal(whenRegex(runRowMatches('active')).test(value), status !== 'failed' && status !== 'cancelled' && status !== 'completed');
+      assert.ok(/^run/.test(value), 'the menus for every run row match /^run/');
+    }
+  });
+
+  it('offers the panel the header and event actions the run and service allow', () => {
+    const ids = (a: RunAction[]) => a.map((x) => x.id);
+    assert.deepEqual(ids(panelActions({ status: 'running', ended: false }, { steering: true }, 'header')), ['cancel']);
+    assert.deepEqual(ids(panelActions({ status: 'failed', ended: true }, { steering: true }, 'header')), ['resume', 'review']);
+    assert.deepEqual(ids(panelActions({ status: 'failed', ended: true }, { steering: false }, 'header')), ['review']);
+    assert.deepEqual(ids(panelActions({ status: 'running', ended: false }, { steering: true }, 'event')), ['fork']);
+    assert.deepEqual(ids(panelActions({ status: 'running', ended: false }, { steering: false }, 'event')), []);
+  });
+
+  it('takes the panel message of every row, with a sequence for an event action, and refuses others', () => {
+    for (const action of RUN_ACTIONS) {
+      const message = action.panel === 'event' ? { type: 'runAction', action: action.id, sequence: 3 } : { type: 'runAction', action: action.id };
+      assert.deepEqual(parseWebviewMessage({ ...message, extra: 1 }), message);
+    }
+    assert.equal(parseWebviewMessage({ type: 'runAction', action: 'fork' }), undefined, 'an event action needs its sequence');
+    assert.equal(parseWebviewMessage({ type: 'runAction', action: 'fork', sequence: 0 }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'runAction', action: 'rm -rf' }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'runAction', action: 'toString' }), undefined);
+  });
+
+  it('a row added to the table appears in the tree flags, the panel and the manifest check', () => {
+    const actions = [...RUN_ACTIONS, retry];
+    const failed = runFactsOf('failed');
+    assert.match(runContextValue(failed, actions), / retry$/);
+    assert.ok(whenRegex(treeMenuEntries(retry)[0].when).test(runContextValue(failed, actions)));
+    assert.ok(!whenRegex(treeMenuEntries(retry)[0].when).test(runContextValue(runFactsOf('completed'), actions)));
+    assert.deepEqual(panelActions(failed, { steering: true }, 'header', actions).map((a) => a.id), ['resume', 'review', 'retry']);
+    assert.deepEqual(manifestProblems(manifest(), actions), [
+      'contributes.commands: agentRuntime.retryRun',
+      `view/item/context for agentRuntime.retryRun: want ${JSON.stringify(treeMenuEntries(retry))}`,
+      'commandPalette for agentRuntime.retryRun: want when "agentRuntime.signedIn"',
+    ]);
+  });
+});
