@@ -95,6 +95,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     localFiles,
     files: sidebar.files,
     selection: (view) => sidebar.selection.current(view),
+    activeRunPanel: () => runPanels.panelFor(undefined)?.runId,
     tasks: {
       refresh: () => sidebar.tasks.refresh(),
       followNewTask: async (task) => {

@@ -18,6 +18,8 @@ export interface CommandDeps {
   files: { refresh(): void };
   /** The rows selected now in a sidebar view (src/views/sidebarSelection.ts). */
   selection(view: SelectionView): readonly unknown[];
+  /** The run of the active run panel, if one is open (resolveRun's last resort, runArgs.ts). */
+  activeRunPanel(): string | undefined;
   /** `followNewTask`: reveal a task just created here and follow its run (status bar, end notice). */
   tasks: { refresh(): void; followNewTask(task: TaskRecord): Promise<void> };
   /** Wraps a handler so errors are reported at the edge (see commandErrors.ts). */

@@ -5,20 +5,18 @@ import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import { externalRunLink } from '../links/externalLink';
 import { isSequence } from '../links/runLink';
-import { isRunId } from '../runEvents/ids';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
-import { nodeOf, runOf } from '../commandSupport/nodeArgs';
+import { resolveRun } from '../commandSupport/runArgs';
 
 export function registerLinkCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.copyRunLink, deps.guard('Copy link', async (given?: unknown, sequenceArg?: unknown) => {
-      const arg = nodeOf(given, deps.selection('tasks'), runOf);
-      const object = typeof arg === 'object' && arg !== null ? (arg as { runId?: unknown; sequence?: unknown }) : undefined;
-      const runId = typeof arg === 'string' ? arg : (runOf(arg)?.id ?? object?.runId);
+      const run = resolveRun(given, { selection: deps.selection('tasks'), activePanel: deps.activeRunPanel });
+      if (!run) throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
+      const { runId } = run;
       // From a tree row the second argument is the selection (an array): no event then.
-      const sequence = typeof sequenceArg === 'number' ? sequenceArg : object?.sequence;
-      if (!isRunId(runId)) throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
+      const sequence = typeof sequenceArg === 'number' ? sequenceArg : run.given.sequence;
       if (sequence !== undefined && !isSequence(sequence)) {
         throw new UserFacingError(vscode.l10n.t('The event number must be a whole number from 1.'));
       }

@@ -6,24 +6,17 @@ import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import type { RunPanel } from './runPanel';
 import type { CommandDeps } from '../commandSupport/commandDeps';
-import { runOf } from '../commandSupport/nodeArgs';
+import { resolveRun } from '../commandSupport/runArgs';
 
 export interface RunPanels {
   panelFor(runId: string | undefined): RunPanel | undefined;
 }
 
-/** The run a command was invoked on; undefined: the active run panel's. */
-export function runIdOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg;
-  const direct = (arg as { runId?: unknown } | undefined)?.runId;
-  if (typeof direct === 'string') return direct;
-  return runOf(arg)?.id;
-}
-
 export function registerRunLogCommands(deps: CommandDeps, panels: RunPanels): vscode.Disposable[] {
   const withPanel = (name: string, action: (panel: RunPanel) => Promise<void>) =>
     deps.guard(name, async (arg?: unknown) => {
-      const panel = panels.panelFor(runIdOf(arg));
+      // The run given, else the active panel's (panelFor(undefined)); its panel must be open.
+      const panel = panels.panelFor(resolveRun(arg)?.runId);
       if (!panel) {
         void notify.info(vscode.l10n.t('Open a run first: choose a run in the Tasks view, or use Watch Run.'));
         return;
