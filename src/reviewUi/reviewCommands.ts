@@ -24,7 +24,7 @@ export interface ReviewSummary {
     fileId: string;
     uri: string;
     relativePath: string;
-    status: 'ready' | 'identical' | 'gone' | 'needsAsSent' | 'notText' | 'outside' | 'otherWindow';
+    status: 'ready' | 'identical' | 'gone' | 'needsAsSent' | 'notText' | 'tooDifferent' | 'outside' | 'otherWindow';
     changedSinceUpload?: boolean;
     hunks?: { id: string; lines: string; counts: string }[];
     conflicts?: number;
