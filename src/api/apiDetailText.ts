@@ -38,6 +38,8 @@ export function apiDetailText(t: Translate, detail: ApiDetail): string {
         'The certificate of {0} is not trusted ({1}; issued by a private CA or a TLS-inspecting proxy?); add that CA to the file NODE_EXTRA_CA_CERTS names, or to the system store with http.systemCertificates on',
         ...detail.args,
       );
+    case 'listTimeout':
+      return t('The service\'s list did not end within {0} s', ...detail.args);
     case 'requestFailed':
       return t('Request to {0} failed: {1}', ...detail.args);
     case 'serviceAnswered':

@@ -34,6 +34,7 @@ export type ApiDetail =
   | { id: 'cancelled' | 'missingApiKey' | 'apiKeyUnavailable'; args: [] }
   | { id: 'connectTimeout' | 'answerTimeout' | 'bodyTimeout' | 'refused' | 'dnsFailed' | 'closedEarly' | 'lengthMismatch' | 'tlsVersion'; args: [where: string] }
   | { id: 'certNotValidNow' | 'certWrongHost' | 'certUntrusted'; args: [where: string, code: string] }
+  | { id: 'listTimeout'; args: [seconds: string] }
   | { id: 'requestFailed'; args: [where: string, reason: string] }
   | { id: 'serviceAnswered'; args: [status: string, method: string, path: string] }
   | { id: 'serviceAnsweredText'; args: [status: string, text: string] }

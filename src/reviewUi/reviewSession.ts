@@ -10,6 +10,7 @@ import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../rev
 import type { FileChange, FileReview, OriginLookup, ReviewProblem, TaskAttachment } from '../review';
 import { reviewUri, type ReviewContent } from './reviewContent';
 import { placeOf, type OriginPlace } from './reviewText';
+import { listRunOutputs } from './runOutputs';
 
 /** Largest content read for a review (artifact or file as sent). */
 export const MAX_REVIEW_BYTES = 50 * 1024 * 1024;
@@ -33,8 +34,10 @@ export interface ReviewSession {
   objective?: string;
   files: ReviewedFile[];
   problems: ReviewProblem[];
-  /** Every artifact of the run (the plain open/save actions are offered for those not reviewable). */
+  /** Every artifact of the run read (the plain open/save actions are offered for those not reviewable). */
   artifacts: ArtifactRecord[];
+  /** The run lists more outputs than a review reads: `artifacts` are the first ones only. */
+  outputsCut: boolean;
 }
 
 export interface SessionSources {
@@ -45,11 +48,8 @@ export interface SessionSources {
 
 export async function loadSession(sources: SessionSources, runId: string, signal: AbortSignal, report: (message: string) => void): Promise<ReviewSession> {
   const { client, originOf } = sources;
-  const artifacts: ArtifactRecord[] = [];
-  for await (const artifact of client.iterateRunArtifacts(runId, {}, { signal })) {
-    artifacts.push(artifact);
-    report(vscode.l10n.t('{0} outputs listed', artifacts.length));
-  }
+  const outputs = await listRunOutputs(client, runId, signal, (count) => report(vscode.l10n.t('{0} outputs listed', count)));
+  const artifacts = outputs.artifacts;
   const needsAttachments = artifacts.some((a) => classifyArtifact(a, originOf).kind === 'patch');
   const task = await taskOf(client, runId, signal);
   const attachments = needsAttachments ? await attachmentsOf(client, task, signal) : undefined;
@@ -64,7 +64,7 @@ export async function loadSession(sources: SessionSources, runId: string, signal
   signal.throwIfAborted();
   sources.content.forgetRun(runId);
   const objective = typeof task?.objective === 'string' && task.objective.trim() ? task.objective : undefined;
-  const session: ReviewSession = { runId, objective, files: [], problems: changeSet.problems, artifacts };
+  const session: ReviewSession = { runId, objective, files: [], problems: changeSet.problems, artifacts, outputsCut: outputs.cut };
   const openFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
   for (const change of changeSet.files) {
     report(vscode.l10n.t('Comparing {0}', change.origin.relativePath));
