@@ -15,6 +15,7 @@ import { loadSession, refreshFile, type ReviewedFile, type ReviewSession, type S
 import { describeHunk } from './reviewText';
 import { openConflicts, openDiffs } from './reviewDiffs';
 import { hasReviewableOutputs } from './runOutputs';
+import { describeError } from '../api/errors';
 
 export const REVIEW_OPEN_CONTEXT = 'agentRuntime.reviewOpen';
 
@@ -65,9 +66,12 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   const lifetime = new AbortController();
   let latest: string | undefined;
   const sources = (): SessionSources => ({ client: deps.service.client, originOf: (id) => deps.localFiles.origin(id), content });
+  // The upload record may have been written by another window since: read it again (a failure keeps what is known).
+  const refreshUploads = () => deps.localFiles.refresh().catch((err: unknown) => deps.log.warn(`Review: the record of uploads could not be read: ${describeError(err)}`));
 
   const load = async (runId: string): Promise<ReviewSession | undefined> => {
     if (!(await deps.ensureSignedIn())) return undefined;
+    await refreshUploads();
     const session = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching what the run produced'), cancellable: true },
       async (progress, token) => {
@@ -245,6 +249,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   };
 
   const hasReviewableChanges = async (runId: string): Promise<boolean> => {
+    await refreshUploads();
     return hasReviewableOutputs(deps.service.client, runId, (id) => deps.localFiles.origin(id), lifetime.signal);
   };
 
