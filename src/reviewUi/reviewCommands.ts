@@ -65,7 +65,12 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   const sessions = new Map<string, ReviewSession>();
   const lifetime = new AbortController();
   let latest: string | undefined;
-  const sources = (): SessionSources => ({ client: deps.service.client, originOf: (id) => deps.localFiles.origin(id), content });
+  const sources = (): SessionSources => ({
+    client: deps.service.client,
+    originOf: (id) => deps.localFiles.origin(id),
+    taskFiles: (taskId) => deps.localFiles.taskFiles(taskId),
+    content,
+  });
   // The upload record may have been written by another window since: read it again (a failure keeps what is known).
   const refreshUploads = () => deps.localFiles.refresh().catch((err: unknown) => deps.log.warn(`Review: the record of uploads could not be read: ${describeError(err)}`));
 
@@ -250,7 +255,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
 
   const hasReviewableChanges = async (runId: string): Promise<boolean> => {
     await refreshUploads();
-    return hasReviewableOutputs(deps.service.client, runId, (id) => deps.localFiles.origin(id), lifetime.signal);
+    return hasReviewableOutputs(deps.service.client, runId, (id) => deps.localFiles.origin(id), (taskId) => deps.localFiles.taskFiles(taskId), lifetime.signal);
   };
 
   const openArtifactOf = async (session: ReviewSession, save: boolean, only?: readonly string[]): Promise<void> => {
