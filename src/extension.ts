@@ -30,7 +30,7 @@ import { registerReview } from './reviewUi/reviewLoader';
 import { ServiceConnection } from './service/serviceConnection';
 import { readSettings, userLevelBaseUrl } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';
-import { LocalFileIndex } from './upload/localFileIndex';
+import { LocalFileIndex, UPLOAD_RECORD_FILE } from './upload/localFileIndex';
 import { Sidebar } from './views/sidebar';
 import { revealTask } from './views/tasksReveal';
 
@@ -56,7 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   const credentials = new CredentialStore(context.secrets, log, userLevelBaseUrl);
   const service = new ServiceConnection(credentials, log, `agent-runtime-vscode/${version}`);
   const reauth = new ReauthPrompt(Commands.signIn);
-  const localFiles = new LocalFileIndex(context.globalState, () => service.serviceUrl);
+  const localFiles = new LocalFileIndex(context.globalState, () => service.serviceUrl, vscode.Uri.joinPath(context.globalStorageUri, UPLOAD_RECORD_FILE).fsPath);
   const reporter = { log, onAuthError: (err: unknown) => reauth.handle(err) };
   const runs = new RunStore({
     fetchRun: (runId, signal) => service.client.getRun(runId, { signal }),

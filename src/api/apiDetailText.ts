@@ -11,6 +11,7 @@ export type ApiDetail =
   | { id: 'cancelled' | 'missingApiKey' | 'apiKeyUnavailable'; args: [] }
   | { id: 'connectTimeout' | 'answerTimeout' | 'bodyTimeout' | 'refused' | 'dnsFailed' | 'closedEarly' | 'lengthMismatch' | 'tlsVersion'; args: [where: string] }
   | { id: 'certNotValidNow' | 'certWrongHost' | 'certUntrusted'; args: [where: string, code: string] }
+  | { id: 'listTimeout'; args: [seconds: string] }
   | { id: 'requestFailed'; args: [where: string, reason: string] }
   | { id: 'serviceAnswered'; args: [status: string, method: string, path: string] }
   | { id: 'serviceAnsweredText'; args: [status: string, text: string] }
@@ -52,6 +53,8 @@ export function apiDetailText(t: Translate, detail: ApiDetail): string {
         'The certificate of {0} is not trusted ({1}; issued by a private CA or a TLS-inspecting proxy?); add that CA to the file NODE_EXTRA_CA_CERTS names, or to the system store with http.systemCertificates on',
         ...detail.args,
       );
+    case 'listTimeout':
+      return t('The service\'s list did not end within {0} s', ...detail.args);
     case 'requestFailed':
       return t('Request to {0} failed: {1}', ...detail.args);
     case 'serviceAnswered':

@@ -6,7 +6,7 @@ import { downloadToFile, readLimited } from './download';
 import { ApiError } from './errors';
 import type { OpenedEventStream } from './events';
 import { escapingLogger, silentLogger, type Logger } from '../common/logger';
-import { clampLimit, paginate } from './pagination';
+import { clampLimit, paginate, type PageWalk, type PageWalkOptions } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
 import { header, readJson, RequestPath, type Query, type RequestSpec } from './requestPath';
@@ -160,8 +160,8 @@ export class ApiClient {
     return this.getPage<FileRecord>('/files', 'files', pageQuery(params, { purpose: params.purpose }), opts, true);
   }
 
-  iterateFiles(params: PageParams & { purpose?: string } = {}, opts: CallOptions = {}): AsyncIterable<FileRecord> {
-    return paginate((p) => this.listFiles({ ...params, ...p }, opts), params);
+  iterateFiles(params: PageParams & { purpose?: string } = {}, opts: PageWalkOptions = {}): PageWalk<FileRecord> {
+    return paginate((p, signal) => this.listFiles({ ...params, ...p }, { signal }), params, opts);
   }
 
   /** Streams a file's content to `targetPath` through a temporary file; no partial file is ever left. */
@@ -211,8 +211,8 @@ export class ApiClient {
     return this.getPage<TaskRecord>('/tasks', 'tasks', pageQuery(params), opts, true);
   }
 
-  iterateTasks(params: PageParams = {}, opts: CallOptions = {}): AsyncIterable<TaskRecord> {
-    return paginate((p) => this.listTasks({ ...params, ...p }, opts), params);
+  iterateTasks(params: PageParams = {}, opts: PageWalkOptions = {}): PageWalk<TaskRecord> {
+    return paginate((p, signal) => this.listTasks({ ...params, ...p }, { signal }), params, opts);
   }
 
   // ---- runs and artifacts ----
@@ -225,16 +225,16 @@ export class ApiClient {
     return this.getPage<RunRecord>('/runs', 'runs', pageQuery(params, { task_id: params.task_id }), opts, true);
   }
 
-  iterateRuns(params: PageParams & { task_id?: string } = {}, opts: CallOptions = {}): AsyncIterable<RunRecord> {
-    return paginate((p) => this.listRuns({ ...params, ...p }, opts), params);
+  iterateRuns(params: PageParams & { task_id?: string } = {}, opts: PageWalkOptions = {}): PageWalk<RunRecord> {
+    return paginate((p, signal) => this.listRuns({ ...params, ...p }, { signal }), params, opts);
   }
 
   async listRunArtifacts(runId: string, params: PageParams = {}, opts: CallOptions = {}): Promise<Page<ArtifactRecord>> {
     return this.getPage<ArtifactRecord>(`/runs/${pathSegment(runId)}/artifacts`, 'artifacts', pageQuery(params), opts, false);
   }
 
-  iterateRunArtifacts(runId: string, params: PageParams = {}, opts: CallOptions = {}): AsyncIterable<ArtifactRecord> {
-    return paginate((p) => this.listRunArtifacts(runId, { ...params, ...p }, opts), params);
+  iterateRunArtifacts(runId: string, params: PageParams = {}, opts: PageWalkOptions = {}): PageWalk<ArtifactRecord> {
+    return paginate((p, signal) => this.listRunArtifacts(runId, { ...params, ...p }, { signal }), params, opts);
   }
 
   /**
@@ -271,8 +271,8 @@ export class ApiClient {
     return steering.listApprovals(this.steer, params, opts.signal);
   }
 
-  iterateApprovals(params: ApprovalListParams = {}, opts: CallOptions = {}): AsyncIterable<ApprovalRecord> {
-    return paginate((p) => this.listApprovals({ ...params, ...p }, opts), params);
+  iterateApprovals(params: ApprovalListParams = {}, opts: PageWalkOptions = {}): PageWalk<ApprovalRecord> {
+    return paginate((p, signal) => this.listApprovals({ ...params, ...p }, { signal }), params, opts);
   }
 
   getApproval(id: string, opts: CallOptions = {}): Promise<ApprovalRecord> {

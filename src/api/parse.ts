@@ -69,5 +69,6 @@ export function parsePage<T>(value: unknown, what = 'items', logger?: Logger): P
     data,
     has_more: value.has_more === true,
     next_cursor: typeof cursor === 'string' && cursor !== '' ? cursor : null,
+    received: value.data.length,
   };
 }

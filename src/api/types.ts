@@ -129,6 +129,8 @@ export interface Page<T> {
   data: T[];
   has_more: boolean;
   next_cursor?: string | null;
+  /** How many items the answer held, those parsePage dropped included (the pager counts them all). */
+  received?: number;
 }
 
 export interface PageParams {

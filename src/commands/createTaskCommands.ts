@@ -58,6 +58,9 @@ export async function createTaskWithAttachments(
     }
   }
   deps.log.info(`Created ${task.id} with ${files.length} attachment(s)${task.run_id ? `, run ${task.run_id}` : ''}`);
+  // Only the files given here may be revised by the task's runs (Review Changes reads this record).
+  const created = task;
+  await deps.localFiles.recordTask(created.id, files.map((f) => f.id)).catch((err: unknown) => deps.log.warn(`The record of uploads could not note the files of ${created.id}: ${describeError(err)}`));
   const watch = vscode.l10n.t('Watch Run');
   const runId = typeof task.run_id === 'string' ? task.run_id : undefined;
   void notify

@@ -193,7 +193,7 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
   for (;;) {
     const stamps = await stampFiles(pending.map((f) => f.path));
     const result = await runBatch(deps, pending, purpose, keys, followSymlinks);
-    done.push(...result.uploaded.map((u) => u.record));
+    for (const u of result.uploaded) done.push(u.record);
     await recordUploads(deps.localFiles, result.uploaded, stamps);
     if (result.cancelled) {
       await offerCleanup(deps, done, done.length

@@ -8,12 +8,14 @@ import { nodeOf, runOf } from '../commandSupport/nodeArgs';
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import { notify } from '../common/notify';
-import { classifyArtifact, formatChangeSetPatch } from '../review';
+import { formatChangeSetPatch } from '../review';
 import { applyPicks, type ApplyOutcome, type ApplyPick } from './reviewApply';
 import { parseReviewUri, type ReviewContent } from './reviewContent';
 import { loadSession, refreshFile, type ReviewedFile, type ReviewSession, type SessionSources } from './reviewSession';
 import { describeHunk } from './reviewText';
 import { openConflicts, openDiffs } from './reviewDiffs';
+import { hasReviewableOutputs } from './runOutputs';
+import { describeError } from '../api/errorSentences';
 
 export const REVIEW_OPEN_CONTEXT = 'agentRuntime.reviewOpen';
 
@@ -24,13 +26,15 @@ export interface ReviewSummary {
     fileId: string;
     uri: string;
     relativePath: string;
-    status: 'ready' | 'identical' | 'gone' | 'needsAsSent' | 'notText' | 'outside' | 'otherWindow';
+    status: 'ready' | 'identical' | 'gone' | 'needsAsSent' | 'notText' | 'tooDifferent' | 'outside' | 'otherWindow';
     changedSinceUpload?: boolean;
     hunks?: { id: string; lines: string; counts: string }[];
     conflicts?: number;
     message?: string;
   }[];
   problems: { code: string; artifactId: string; message: string }[];
+  /** The run lists more outputs than a review reads: only this many were looked at. */
+  outputsRead?: number;
 }
 
 /** Arguments of the apply commands (menus pass a review URI instead). */
@@ -49,6 +53,8 @@ export interface RunReview extends vscode.Disposable {
 
 /** The commands' handlers; reviewLoader.ts registers them at activation and loads this file on first use. */
 export interface ReviewHandlers extends Omit<RunReview, 'dispose'> {
+  /** Stops the checks still running (the extension is going away). */
+  dispose(): void;
   reviewCommand(arg?: unknown): Promise<ReviewSummary | undefined>;
   applyCommand(arg?: unknown): Promise<ApplyOutcome>;
   chooseCommand(arg?: unknown): Promise<ApplyOutcome | undefined>;
@@ -57,11 +63,20 @@ export interface ReviewHandlers extends Omit<RunReview, 'dispose'> {
 
 export function createReview(deps: CommandDeps, content: ReviewContent): ReviewHandlers {
   const sessions = new Map<string, ReviewSession>();
+  const lifetime = new AbortController();
   let latest: string | undefined;
-  const sources = (): SessionSources => ({ client: deps.service.client, originOf: (id) => deps.localFiles.origin(id), content });
+  const sources = (): SessionSources => ({
+    client: deps.service.client,
+    originOf: (id) => deps.localFiles.origin(id),
+    taskFiles: (taskId) => deps.localFiles.taskFiles(taskId),
+    content,
+  });
+  // The upload record may have been written by another window since: read it again (a failure keeps what is known).
+  const refreshUploads = () => deps.localFiles.refresh().catch((err: unknown) => deps.log.warn(`Review: the record of uploads could not be read: ${describeError(err)}`));
 
   const load = async (runId: string): Promise<ReviewSession | undefined> => {
     if (!(await deps.ensureSignedIn())) return undefined;
+    await refreshUploads();
     const session = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching what the run produced'), cancellable: true },
       async (progress, token) => {
@@ -98,6 +113,10 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   const show = async (session: ReviewSession): Promise<void> => {
     const ready = session.files.filter((f) => f.review.status === 'ready');
     const blocked = session.files.filter((f) => f.place.kind !== 'here' || (f.review.status !== 'ready' && f.review.status !== 'identical'));
+    if (session.outputsCut) {
+      deps.log.info(`Review ${session.runId}: the run lists more outputs; the first ${session.artifacts.length} were read.`);
+      void notify.warn(vscode.l10n.t('This run lists more outputs than a review reads; only the first {0} were looked at.', session.artifacts.length));
+    }
     if (ready.length > 0) await openDiffs(session, ready);
     reportUnreviewable(session, blocked);
     if (ready.length === 0) {
@@ -235,12 +254,8 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   };
 
   const hasReviewableChanges = async (runId: string): Promise<boolean> => {
-    const originOf = (id: string) => deps.localFiles.origin(id);
-    for await (const artifact of deps.service.client.iterateRunArtifacts(runId)) {
-      const kind = classifyArtifact(artifact, originOf).kind;
-      if (kind === 'revision' || kind === 'patch') return true;
-    }
-    return false;
+    await refreshUploads();
+    return hasReviewableOutputs(deps.service.client, runId, (id) => deps.localFiles.origin(id), (taskId) => deps.localFiles.taskFiles(taskId), lifetime.signal);
   };
 
   const openArtifactOf = async (session: ReviewSession, save: boolean, only?: readonly string[]): Promise<void> => {
@@ -276,7 +291,9 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     });
   };
 
-  return { reviewRun, hasReviewableChanges, reviewCommand, applyCommand, chooseCommand, savePatchCommand };
+  const dispose = () => lifetime.abort();
+
+  return { reviewRun, hasReviewableChanges, reviewCommand, applyCommand, chooseCommand, savePatchCommand, dispose };
 }
 
 function summarize(session: ReviewSession): ReviewSummary {
@@ -298,6 +315,7 @@ function summarize(session: ReviewSession): ReviewSummary {
       return { ...base, status: r.status, message: 'message' in r ? r.message : undefined };
     }),
     problems: session.problems.map((p) => ({ code: p.code, artifactId: p.artifactId, message: p.message })),
+    outputsRead: session.outputsCut ? session.artifacts.length : undefined,
   };
 }
 

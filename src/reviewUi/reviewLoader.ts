@@ -37,6 +37,9 @@ export function registerReview(deps: CommandDeps, subscriptions: vscode.Disposab
     // async: a broken review.js then rejects (callers catch) instead of throwing in their listener.
     reviewRun: async (runId) => review().reviewRun(runId),
     hasReviewableChanges: async (runId) => review().hasReviewableChanges(runId),
-    dispose: () => content.dispose(),
+    dispose: () => {
+      handlers?.dispose();
+      content.dispose();
+    },
   };
 }

@@ -296,12 +296,13 @@ export class RunSession {
     this.artifactsRequested = true;
     this.setArtifacts({ state: 'loading' });
     try {
-      const listed = await listArtifacts((params) => this.deps.client().listRunArtifacts(this.runId, params, { signal: this.requests.signal }), () => this.disposed);
+      const listed = await listArtifacts((params, signal) => this.deps.client().listRunArtifacts(this.runId, params, { signal }), () => this.disposed, this.requests.signal);
       if (!listed || this.disposed) return;
       this.artifactRecords.clear();
       for (const record of listed.records) this.artifactRecords.set(record.id, record);
       this.setArtifacts(listed.view);
     } catch (err) {
+      if (this.disposed) return;
       const message = this.deps.describeError(err);
       this.deps.log.warn(`Run panel ${this.runId}: could not list the artifacts: ${message}`);
       this.artifactsRequested = false;

@@ -90,6 +90,7 @@ export class ApprovalsView implements vscode.TreeDataProvider<Row>, vscode.Dispo
     if (this.pending.isUnsupported) return [new NoteNode(t('This server does not offer approvals.'), 'info')];
     const now = Date.now();
     const rows: Row[] = this.pending.pending.map((a) => new ApprovalNode(a, now));
+    if (this.pending.cut) rows.push(new NoteNode(t('Showing the first {0} approvals; the service lists more.', rows.length), 'info'));
     if (this.pending.error !== undefined) rows.push(new NoteNode(describeErrorForUser(this.pending.error), 'error'));
     else if (rows.length === 0) rows.push(new NoteNode(t('Nothing waits for you.'), 'check'));
     return rows;

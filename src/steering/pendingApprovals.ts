@@ -6,8 +6,47 @@
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
 import type { Logger } from '../common/logger';
+import type { PageWalk, PageWalkOptions } from '../api/pagination';
+import type { ApprovalListParams } from '../api/steering';
 import type { ApprovalRecord } from '../api/types';
 import { StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
+
+/** Pending approvals kept at most (the rows of Needs You). */
+export const MAX_PENDING = 200;
+/** Approval records read at most per load, each one counted whether it is pending or not. */
+export const MAX_APPROVALS_READ = 500;
+
+/** One load: the pending approvals, each id once, and whether a cap left some out. */
+export interface PendingList {
+  approvals: ApprovalRecord[];
+  /** More may wait than `approvals` holds (a cap of the list or of the pager was reached). */
+  cut: boolean;
+}
+
+/** Pending means an approval id (`apr_...`) whose status is exactly 'pending'; anything else is not shown. */
+export function isPendingApproval(record: unknown): record is ApprovalRecord {
+  const r = record as { id?: unknown; status?: unknown } | null;
+  return typeof r === 'object' && r !== null && typeof r.id === 'string' && r.id.startsWith('apr_') && r.status === 'pending';
+}
+
+/** GET /v1/approvals?status=pending through the one pager: every record read counts toward its cap. */
+export async function fetchPendingApprovals(
+  client: { iterateApprovals(params: ApprovalListParams, opts: PageWalkOptions): PageWalk<ApprovalRecord> },
+  signal: AbortSignal,
+): Promise<PendingList> {
+  const walk = client.iterateApprovals({ status: 'pending', limit: 100 }, { signal, maxItems: MAX_APPROVALS_READ });
+  const byId = new Map<string, ApprovalRecord>();
+  let cut = false;
+  for await (const record of walk) {
+    if (!isPendingApproval(record) || byId.has(record.id)) continue;
+    if (byId.size >= MAX_PENDING) {
+      cut = true;
+      break;
+    }
+    byId.set(record.id, record);
+  }
+  return { approvals: [...byId.values()], cut: cut || walk.cut !== undefined };
+}
 
 export interface PendingChange {
   readonly pending: readonly ApprovalRecord[];
@@ -17,8 +56,8 @@ export interface PendingChange {
 }
 
 export interface PendingApprovalsOptions {
-  /** Every pending approval (GET /v1/approvals?status=pending, all pages up to a cap). */
-  fetchPending(signal: AbortSignal): Promise<ApprovalRecord[]>;
+  /** The pending approvals (fetchPendingApprovals: all pages up to a cap, and whether it cut). */
+  fetchPending(signal: AbortSignal): Promise<PendingList>;
   /** Signed in and a run someone here cares about is unfinished: worth polling. */
   watching(): boolean;
   log: Logger;
@@ -33,6 +72,7 @@ export const APPROVAL_POLL_DELAYS: PollDelays = { firstMs: 3_000, maxMs: 30_000 
 
 export class PendingApprovals {
   private list: ApprovalRecord[] = [];
+  private listCut = false;
   private loaded = false;
   private unsupported = false;
   private lastError: unknown;
@@ -58,6 +98,10 @@ export class PendingApprovals {
 
   get pending(): readonly ApprovalRecord[] {
     return this.list;
+  }
+  /** The last load stopped at a cap: more may wait than `pending` holds. */
+  get cut(): boolean {
+    return this.listCut;
   }
   get error(): unknown {
     return this.lastError;
@@ -101,6 +145,7 @@ export class PendingApprovals {
     this.abort.abort();
     this.abort = new AbortController();
     this.list = [];
+    this.listCut = false;
     this.loaded = false;
     this.unsupported = false;
     this.lastError = undefined;
@@ -122,15 +167,16 @@ export class PendingApprovals {
 
   private async fetch(): Promise<boolean> {
     const signal = this.abort.signal;
-    let fresh: ApprovalRecord[];
+    let loaded: PendingList;
     try {
-      fresh = await this.options.fetchPending(signal);
+      loaded = await this.options.fetchPending(signal);
     } catch (err) {
       if (signal.aborted) return false;
       if (isApiError(err, 'not_supported')) {
         this.unsupported = true;
         this.options.onUnsupported?.();
         this.list = [];
+        this.listCut = false;
         this.emit({ pending: this.list, added: [], firstLoad: !this.loaded });
         return false;
       }
@@ -141,13 +187,17 @@ export class PendingApprovals {
       throw err;
     }
     if (signal.aborted) return false;
+    // Each id once: VS Code refuses a tree with two rows of one id, and one approval is announced once.
+    const fresh = [...new Map(loaded.approvals.map((a) => [a.id, a] as const)).values()];
+    const cutChanged = loaded.cut !== this.listCut;
+    this.listCut = loaded.cut;
     const recovered = this.lastError !== undefined;
     this.lastError = undefined;
     const firstLoad = !this.loaded;
     this.loaded = true;
     const before = new Set(this.list.map((a) => a.id));
     const added = firstLoad ? [] : fresh.filter((a) => !before.has(a.id));
-    const changed = firstLoad || recovered || added.length > 0 || fresh.length !== this.list.length || fresh.some((a, i) => a.id !== this.list[i]?.id);
+    const changed = firstLoad || recovered || cutChanged || added.length > 0 || fresh.length !== this.list.length || fresh.some((a, i) => a.id !== this.list[i]?.id);
     this.list = fresh;
     if (changed) this.emit({ pending: this.list, added, firstLoad });
     return changed;

@@ -2,7 +2,6 @@
 // its "Needs you" view, the notification, the commands (cancel, resume, fork, approve, deny),
 // and what keeps them current (run status changes, another service, a not-offered answer).
 import type * as vscode from 'vscode';
-import type { ApprovalRecord } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { registerApprovalCommands } from './approvalCommands';
 import { registerSteeringCommands, type SteeringDeps } from './steeringCommands';
@@ -12,10 +11,7 @@ import { steeringSupport } from '../runPanel/steeringSupport';
 import type { RunStore } from '../runs/runStore';
 import { announceApprovals } from './approvalNotice';
 import { ApprovalsView } from './approvalsView';
-import { PendingApprovals } from './pendingApprovals';
-
-/** Enough for any person's queue; beyond it the view says what it shows (the badge counts these). */
-const MAX_PENDING = 200;
+import { fetchPendingApprovals, PendingApprovals } from './pendingApprovals';
 
 export interface Steering {
   pending: PendingApprovals;
@@ -32,14 +28,7 @@ export function setUpSteering(
   const { service } = deps;
   const needsYou = { visible: (): boolean => false }; // the view is made below: it reads this list
   const pending = new PendingApprovals({
-    fetchPending: async (signal) => {
-      const out: ApprovalRecord[] = [];
-      for await (const a of service.client.iterateApprovals({ status: 'pending', limit: 100 }, { signal })) {
-        if (a.status === undefined || a.status === 'pending') out.push(a);
-        if (out.length >= MAX_PENDING) break;
-      }
-      return out;
-    },
+    fetchPending: (signal) => fetchPendingApprovals(service.client, signal),
     // While Needs You is open it keeps itself current (a run started elsewhere has no other sign
     // here); otherwise only while a run followed here is going.
     watching: () => service.isSignedIn && (runs.activeRuns().length > 0 || needsYou.visible()),

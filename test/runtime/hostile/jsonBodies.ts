@@ -9,6 +9,9 @@ const NAME_KEYS = new Set(['filename', 'name']);
 /** Cursors of the cycling walk: the first page leads to 2, 2 leads back to 1, 1 to 2... */
 export const CYCLE_CURSORS = ['hostile-cycle-1', 'hostile-cycle-2'] as const;
 
+/** The fresh cursors' prefix: `hostile-fresh-1`, `hostile-fresh-2`... each page's is new. */
+export const FRESH_CURSOR_PREFIX = 'hostile-fresh-';
+
 /** Stable per record: the order in which hostile mode first met its id. */
 export type Ordinal = (id: string) => number;
 
@@ -84,6 +87,8 @@ export interface ListContext {
   pathname: string;
   /** Which cycle cursor this request came with, if any. */
   cyclePage?: number;
+  /** The next fresh cursor (a new one at each call). */
+  freshCursor?: () => string;
 }
 
 export function poisonList(body: Record<string, unknown>, options: HostileOptions, ordinalOf: Ordinal, list: ListContext): void {
@@ -102,7 +107,10 @@ export function poisonList(body: Record<string, unknown>, options: HostileOption
     data.unshift(null);
     data.push(...junkItems(list.pathname, duplicate));
   }
-  if (switchedOn(options.cyclingCursor, list.pathname)) {
+  if (switchedOn(options.freshCursor, list.pathname) && list.freshCursor) {
+    body.has_more = true;
+    body.next_cursor = list.freshCursor();
+  } else if (switchedOn(options.cyclingCursor, list.pathname)) {
     body.has_more = true;
     body.next_cursor = list.cyclePage === 2 ? CYCLE_CURSORS[0] : CYCLE_CURSORS[1];
   } else if (switchedOn(options.hasMoreWithoutCursor, list.pathname) && body.has_more === false) {

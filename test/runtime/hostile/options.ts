@@ -24,6 +24,8 @@ export interface HostileOptions {
   listJunk?: boolean;
   /** Every page says has_more: true and its next_cursor leads to the first page again, whose cursor leads to the second... for ever. */
   cyclingCursor?: ListSwitch;
+  /** Every page says has_more: true and a next_cursor never handed out before, whose page is the first page again (before cyclingCursor). */
+  freshCursor?: ListSwitch;
   /** The last page says has_more: true with next_cursor: null (where cyclingCursor is not on). */
   hasMoreWithoutCursor?: ListSwitch;
   /** Event streams start with events whose names are markdown links, HTML, codicons, a bidi override, a zero-width joiner and prototype keys. */
@@ -60,6 +62,7 @@ export const HOSTILE_ALL: Readonly<Required<Omit<HostileOptions, 'all' | 'errorE
   errorMessages: true,
   listJunk: true,
   cyclingCursor: '/v1/files',
+  freshCursor: false,
   hasMoreWithoutCursor: true,
   eventNames: true,
   eventFieldTypes: true,

@@ -40,7 +40,7 @@ describe('steering/pendingApprovals', () => {
       fetchPending: async () => {
         fetches++;
         if (failWith) throw failWith;
-        return answers.length > 1 ? answers.shift()! : answers[0]!;
+        return { approvals: answers.length > 1 ? answers.shift()! : answers[0]!, cut: false };
       },
       watching: () => watching,
       log: new CapturingLogger(),
