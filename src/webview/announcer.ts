@@ -5,6 +5,7 @@
 import { fill } from '../common/format';
 import type { UiStrings, WireEvent } from '../runPanel/protocol';
 import { matchesFilter } from '../runPanel/logQuery';
+import { visibleText } from '../common/visibleText';
 
 export const ANNOUNCE_INTERVAL_MS = 2000;
 
@@ -52,7 +53,7 @@ class Region {
     this.pending.clear();
     this.last = this.clock.now();
     // A changed text node is what screen readers announce.
-    this.element.textContent = parts.join('. ');
+    this.element.textContent = visibleText(parts.join('. '));
   }
 }
 

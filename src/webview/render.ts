@@ -1,7 +1,7 @@
 // Updates the run panel's DOM (layout.ts) from the view model: header, plan and progress, the
 // toolbar's filter choices, summary and artifacts (the timeline's rows are in renderRows.ts).
 // Every server string goes in with textContent (through dom.ts), never as markup.
-import { codicon, el, setButtonLabel, setIcon, setText } from './dom';
+import { codicon, el, setButtonLabel, setIcon, setText, setTitle } from './dom';
 import { formatBytes } from '../common/format';
 import { connectionText, elapsedMs, fill, formatDuration, statusIcon, totalDurationMs } from './format';
 import { kindsSeen, OTHER_KINDS, type TimelineState } from './reducer';
@@ -159,7 +159,7 @@ export function updateArtifacts(layout: Layout, state: TimelineState): void {
     const item = el('li', 'artifact');
     item.dataset.artifactId = artifact.id;
     const name = el('span', 'artifact-name', artifact.name);
-    name.title = artifact.id;
+    setTitle(name, artifact.id);
     const details = [artifact.contentType ?? '', formatBytes(artifact.bytes) ?? ''].filter(Boolean).join(' · ');
     const open = el('button', 'text-button artifact-open');
     open.type = 'button';
