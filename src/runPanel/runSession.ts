@@ -83,6 +83,7 @@ export class RunSession {
     this.logReady = RunLog.open(folder, this.runId, { log: this.deps.log, limits: this.deps.logLimits, service: this.deps.service }).then((log) => {
       if (this.disposed) return void log?.close();
       this.runLog = log;
+      this.noteLogCapped();
       this.stopStream();
       this.connect();
     });
@@ -94,9 +95,17 @@ export class RunSession {
     return this.logReady.then(() => this.logRequests.handle(message));
   }
 
-  /** True once the log on disk holds every event the stream has delivered (and it is usable). */
+  /**
+   * True once the log on disk holds every event the stream has delivered, or all it ever will (it
+   * reached its size limit: logCappedAfter), and it is usable.
+   */
   get logComplete(): boolean {
-    return !!this.runLog?.usable && this.runLog.lastSequence >= this.model.lastSequence;
+    return !!this.runLog?.usable && (this.runLog.cappedAfter !== undefined || this.runLog.lastSequence >= this.model.lastSequence);
+  }
+
+  /** The last sequence the log on disk keeps once it reached its size limit; undefined while it has room. */
+  get logCappedAfter(): number | undefined {
+    return this.runLog?.usable ? this.runLog.cappedAfter : undefined;
   }
 
   /** Why the log on disk cannot hold the whole run (once it was opened); undefined while it can. */
@@ -170,8 +179,9 @@ export class RunSession {
   }
 
   private connect(): void {
-    // A log on disk behind the model (new, or deleted as damaged) is filled from the server's.
-    const after = this.runLog?.usable ? Math.min(this.runLog.lastSequence, this.model.lastSequence) : this.model.lastSequence;
+    // A log on disk behind the model (new, or deleted as damaged) is filled from the server's;
+    // one at its size limit takes nothing more.
+    const after = this.runLog?.usable && this.runLog.cappedAfter === undefined ? Math.min(this.runLog.lastSequence, this.model.lastSequence) : this.model.lastSequence;
     const backfill = this.model.ended;
     if (backfill) {
       this.setConnection({ state: 'ended', status: this.model.terminalEvent?.status ?? '' });
@@ -217,6 +227,8 @@ export class RunSession {
         if (approval !== (this.info.approval ?? null)) this.setInfo({ ...this.info, approval });
         if (accepted.length > 0) this.deps.onEvents?.(this.model.lastSequence, accepted[accepted.length - 1].event);
         if (accepted.length > 0 && this.model.ended) this.onEnded();
+        // An ended run's stream only filled the log: at its size limit there is nothing left to read.
+        if (this.noteLogCapped() && this.model.ended) return this.stopStream();
       }
       if (generation !== this.generation || this.disposed) return;
       if (this.model.ended) this.onEnded();
@@ -224,6 +236,14 @@ export class RunSession {
       if (generation !== this.generation || this.disposed) return;
       this.fail(err);
     }
+  }
+
+  /** Tells the webview once when the log reached its size limit; true while it is at it. */
+  private noteLogCapped(): boolean {
+    const capped = this.logCappedAfter;
+    if (capped === undefined) return false;
+    if (this.info.logCappedAfter !== capped) this.setInfo({ ...this.info, logCappedAfter: capped });
+    return true;
   }
 
   private onSubscriptionState(state: SubscriptionState): void {

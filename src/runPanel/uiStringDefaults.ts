@@ -105,6 +105,10 @@ export const DEFAULT_UI_STRINGS = {
   announceApprovals: '{0} approval requests',
   /** Said (find bar's status, a live region) when "Go to #" gets something that is no event number. */
   gotoInvalid: 'Type an event number, for example 42',
+  /** The run's log reached its size limit (RunInfo.logCappedAfter). */
+  logCapped: "This run's log reached its size limit after event #{0}: paging, find, filters and export stop there; later events show only as they arrive.",
+  /** The find bar's status while the log stops early: the status, then the last event searched. */
+  findCapped: '{0} · searched up to #{1}',
 } as const;
 
 export type UiStringKey = keyof typeof DEFAULT_UI_STRINGS;

@@ -101,5 +101,7 @@ export function uiStrings(): UiStrings {
     announceApproval: vscode.l10n.t('Approval requested: {0}', '{0}'),
     announceApprovals: vscode.l10n.t('{0} approval requests', '{0}'),
     gotoInvalid: vscode.l10n.t('Type an event number, for example 42'),
+    logCapped: vscode.l10n.t("This run's log reached its size limit after event #{0}: paging, find, filters and export stop there; later events show only as they arrive.", '{0}'),
+    findCapped: vscode.l10n.t('{0} · searched up to #{1}', '{0}', '{1}'),
   };
 }

@@ -58,6 +58,9 @@ export function updateHeader(layout: Layout, state: TimelineState, now: number, 
   layout.progressBar.setAttribute('aria-valuemax', String(planned));
   layout.progressBar.setAttribute('aria-valuenow', String(done));
   setText(layout.progressText, planned > 0 ? fill(s.progress, done, planned) : fill(s.progressNoPlan, done));
+  const capped = state.info.logCappedAfter;
+  setText(layout.logCapped, capped === undefined ? '' : fill(s.logCapped, capped));
+  layout.logCapped.hidden = capped === undefined;
 
   const kinds = kindsSeen(state);
   const kindsKey = kinds.slice().sort().join('\n');

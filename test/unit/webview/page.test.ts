@@ -185,6 +185,24 @@ describe('run panel page (headless Chromium)', function () {
     assert.ok(seen.cardArgs.split('\n').length >= 3, 'the arguments stay a block of lines');
   });
 
+  it('says when the run\'s log stopped at its size limit, in the header and in the find bar (issue 27 item 5)', async () => {
+    const run = recordedRun({ steps: 2, terminal: null });
+    await p.send(reset(), { type: 'events', events: run });
+    await waitForSequence(p, run.length);
+    assert.strictEqual(await p.js<boolean>(`document.getElementById('log-capped').hidden`), true, 'nothing to say while the log has room');
+    await p.send({ type: 'info', info: { runId: RUN, status: 'running', logCappedAfter: 4 } });
+    await p.until(`!document.getElementById('log-capped').hidden`);
+    const said = await p.js<string>(`document.getElementById('log-capped').textContent`);
+    assert.ok(said.includes('after event #4') && said.includes('size limit'), said);
+    await p.page.fill('#search', 'read_file');
+    await p.until(`window.__posted.some((m) => m.type === 'find')`);
+    const ask = (await p.posted()).filter((m) => m.type === 'find').pop();
+    assert.ok(ask?.type === 'find');
+    await p.send({ type: 'found', requestId: ask.requestId, count: 0, scanned: 4, total: 4, done: true });
+    await p.until(`document.getElementById('find-status').textContent.includes('#4')`);
+    assert.strictEqual(await p.js<string>(`document.getElementById('find-status').textContent`), 'No results · searched up to #4');
+  });
+
   it('follows the newest event, pauses when the user scrolls up, and Jump to latest resumes', async () => {
     const run = recordedRun({ steps: 100, toolsPerStep: 2, terminal: null });
     await p.send(reset(), { type: 'events', events: run.slice(0, 300) });
