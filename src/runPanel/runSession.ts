@@ -13,6 +13,8 @@ import type { ExportFormat, ExportOptions } from '../runLog/logExport';
 import { PanelChannel } from './panelChannel';
 import { RunModel, DEFAULT_LIMITS } from './runModel';
 import { steeringSupport } from './steeringSupport';
+import { fill } from '../common/format';
+import type { RunPanelClient } from './runSessionDeps';
 import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, WireEvent } from './protocol';
 
 export type { EventSource, SubscriptionState } from './eventSource';
@@ -144,6 +146,8 @@ export class RunSession {
     // Kept whole on disk (not cut to the budget): no need to ask the server.
     const kept = await this.runLog?.event(sequence).catch(() => undefined);
     if (kept && kept.truncatedBytes === undefined) return { event: kept.event, data: kept.data };
+    const moved = this.movedTo();
+    if (moved !== undefined) throw new Error(this.serviceChangedText(moved));
     return fullEvent((after, signal) => this.deps.subscribe(after, () => undefined, signal), sequence, { signal: this.requests.signal });
   }
 
@@ -178,7 +182,45 @@ export class RunSession {
     void this.runLog?.close();
   }
 
+  /**
+   * The service the client talks to now, when it is no longer the one this panel opened with
+   * (the base URL changed): this session's run, model and log belong to the first one, so
+   * nothing of the new one may reach them. Undefined while it is the same, when the session
+   * was opened without a known service, or while the new base URL is unusable (the client's own
+   * error says so then).
+   */
+  private movedTo(): string | undefined {
+    const bound = this.deps.service;
+    const now = bound === undefined ? undefined : this.deps.currentService?.();
+    return now !== undefined && now !== bound ? now : undefined;
+  }
+
+  private serviceChangedText(now: string): string {
+    return fill(this.deps.strings.serviceChanged, now, this.runId, this.deps.service ?? '');
+  }
+
+  /** The client for this run's service; an error instead of another service's client. */
+  private client(): RunPanelClient {
+    const moved = this.movedTo();
+    if (moved !== undefined) throw new Error(this.serviceChangedText(moved));
+    return this.deps.client();
+  }
+
+  /**
+   * The base URL changed under an open panel: its stream stops with a message (Retry connects
+   * again once the base URL is back; a panel for the run of the new service is opened after
+   * closing this one). Another service's events never reach this model, log or store.
+   */
+  private stopForOtherService(now: string): void {
+    this.stopStream();
+    if (this.connection.state === 'failed' && this.connection.message === this.serviceChangedText(now)) return;
+    this.deps.log.info(`Run panel ${this.runId}: the service changed from ${this.deps.service ?? ''} to ${now}; the panel stops following the run`);
+    this.setConnection({ state: 'failed', message: this.serviceChangedText(now), signInNeeded: false });
+  }
+
   private connect(): void {
+    const moved = this.movedTo();
+    if (moved !== undefined) return this.stopForOtherService(moved);
     // A log on disk behind the model (new, or deleted as damaged) is filled from the server's;
     // one at its size limit takes nothing more.
     const after = this.runLog?.usable && this.runLog.cappedAfter === undefined ? Math.min(this.runLog.lastSequence, this.model.lastSequence) : this.model.lastSequence;
@@ -194,6 +236,8 @@ export class RunSession {
     if (!backfill) this.setConnection({ state: 'connecting' });
     const onState = (state: SubscriptionState) => {
       if (generation !== this.generation || this.disposed) return;
+      const moved = this.movedTo();
+      if (moved !== undefined) return this.stopForOtherService(moved);
       // Filling the log of an ended run: the header already says ended; only failures matter.
       if (!backfill) this.onSubscriptionState(state);
       else if (state.state === 'failed') {
@@ -216,6 +260,9 @@ export class RunSession {
     try {
       for await (const batch of batchesOf(source)) {
         if (generation !== this.generation || this.disposed) return;
+        // A reconnect after a base URL change reached the other service: none of its events are this run's.
+        const moved = this.movedTo();
+        if (moved !== undefined) return this.stopForOtherService(moved);
         const receivedAt = (this.lastBatchAt = this.now());
         const wire: WireEvent[] = batch.map((event) => ({ event: event.event, data: event.data, receivedAt }));
         const inStep = this.logComplete;
@@ -287,7 +334,7 @@ export class RunSession {
 
   private async loadInfo(): Promise<void> {
     try {
-      const run = await this.deps.client().getRun(this.runId, { signal: this.requests.signal });
+      const run = await this.client().getRun(this.runId, { signal: this.requests.signal });
       if (this.disposed) return;
       // Fields the server may send in any shape: only strings reach the header.
       const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -301,7 +348,7 @@ export class RunSession {
       this.setInfo(next);
       const taskId = text(run.task_id);
       if (!next.objective && taskId) {
-        const objective = text((await this.deps.client().getTask(taskId, { signal: this.requests.signal })).objective);
+        const objective = text((await this.client().getTask(taskId, { signal: this.requests.signal })).objective);
         if (!this.disposed && objective) this.setInfo({ ...this.info, objective });
       }
     } catch (err) {
@@ -315,7 +362,7 @@ export class RunSession {
     this.artifactsRequested = true;
     this.setArtifacts({ state: 'loading' });
     try {
-      const listed = await listArtifacts((params) => this.deps.client().listRunArtifacts(this.runId, params, { signal: this.requests.signal }), () => this.disposed);
+      const listed = await listArtifacts((params) => this.client().listRunArtifacts(this.runId, params, { signal: this.requests.signal }), () => this.disposed);
       if (!listed || this.disposed) return;
       this.artifactRecords.clear();
       for (const record of listed.records) this.artifactRecords.set(record.id, record);

@@ -109,6 +109,8 @@ export const DEFAULT_UI_STRINGS = {
   logCapped: "This run's log reached its size limit after event #{0}: paging, find, filters and export stop there; later events show only as they arrive.",
   /** The find bar's status while the log stops early: the status, then the last event searched. */
   findCapped: '{0} · searched up to #{1}',
+  /** The base URL changed under the panel: {0} the new service, {1} the run, {2} the panel's service. */
+  serviceChanged: 'The service changed to {0}. This panel stays with run {1} of {2} and its log: switch back and Retry, or close this panel and open the run again.',
 } as const;
 
 export type UiStringKey = keyof typeof DEFAULT_UI_STRINGS;

@@ -103,5 +103,6 @@ export function uiStrings(): UiStrings {
     gotoInvalid: vscode.l10n.t('Type an event number, for example 42'),
     logCapped: vscode.l10n.t("This run's log reached its size limit after event #{0}: paging, find, filters and export stop there; later events show only as they arrive.", '{0}'),
     findCapped: vscode.l10n.t('{0} · searched up to #{1}', '{0}', '{1}'),
+    serviceChanged: vscode.l10n.t('The service changed to {0}. This panel stays with run {1} of {2} and its log: switch back and Retry, or close this panel and open the run again.', '{0}', '{1}', '{2}'),
   };
 }
