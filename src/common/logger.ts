@@ -1,5 +1,7 @@
 // The logging interface the API layer writes to. The extension passes its LogOutputChannel
 // (which has these methods); tests pass an array-backed logger. No vscode import here.
+import { visibleText } from '../common/visibleText';
+
 export interface Logger {
   trace?(message: string): void;
   debug(message: string): void;
@@ -16,14 +18,13 @@ export const silentLogger: Logger = {
   error: () => undefined,
 };
 
-// C0 and C1 controls, line and paragraph separators, and bidirectional overrides: server text
-// holding them could end a log line and forge the next one, or reorder what a reader sees.
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/** `text` on one visible line: control characters written as \n, \r, \t or \uXXXX. */
+/**
+ * `text` on one visible line: server text holding line breaks could end a log line and forge the
+ * next one, and bidi or hidden characters reorder or hide what a reader sees. The one rule of
+ * every surface (visibleText): \n, \r, \t, \uXXXX or \u{XXXXX}.
+ */
 export function escapeControls(text: string): string {
-  return text.replace(CONTROLS, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return visibleText(text);
 }
 
 /** A logger whose every line goes through escapeControls: the API layer logs server text through it. */

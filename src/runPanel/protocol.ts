@@ -27,6 +27,11 @@ export interface RunInfo {
    * panel hides those controls. Absent means "not known to be missing" (older hosts).
    */
   steering?: boolean;
+  /**
+   * The run's log on disk reached its size limit after this sequence (issue 27 item 5): paging,
+   * find, filters and export reach no further; later events show only as they arrive.
+   */
+  logCappedAfter?: number;
 }
 
 /** The connection as the webview shows it; messages are already user-facing sentences. */

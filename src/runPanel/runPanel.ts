@@ -100,6 +100,7 @@ export class RunPanel implements vscode.Disposable {
       onObjective: (objective) => this.setObjective(objective),
       logFolder: deps.logFolder,
       service: serviceOf(deps),
+      currentService: () => serviceOf(deps),
     });
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(parseWebviewMessage(raw))),

@@ -13,6 +13,8 @@ import type { ExportFormat, ExportOptions } from '../runLog/logExport';
 import { PanelChannel } from './panelChannel';
 import { RunModel, DEFAULT_LIMITS } from '../runEvents/runModel';
 import { steeringSupport } from './steeringSupport';
+import { fill } from '../common/format';
+import type { RunPanelClient } from './runSessionDeps';
 import type { ArtifactsView, ConnectionView, HostMessage, RunInfo } from './protocol';
 import type { WireEvent } from '../runEvents/wire';
 
@@ -84,6 +86,7 @@ export class RunSession {
     this.logReady = RunLog.open(folder, this.runId, { log: this.deps.log, limits: this.deps.logLimits, service: this.deps.service }).then((log) => {
       if (this.disposed) return void log?.close();
       this.runLog = log;
+      this.noteLogCapped();
       this.stopStream();
       this.connect();
     });
@@ -95,9 +98,17 @@ export class RunSession {
     return this.logReady.then(() => this.logRequests.handle(message));
   }
 
-  /** True once the log on disk holds every event the stream has delivered (and it is usable). */
+  /**
+   * True once the log on disk holds every event the stream has delivered, or all it ever will (it
+   * reached its size limit: logCappedAfter), and it is usable.
+   */
   get logComplete(): boolean {
-    return !!this.runLog?.usable && this.runLog.lastSequence >= this.model.lastSequence;
+    return !!this.runLog?.usable && (this.runLog.cappedAfter !== undefined || this.runLog.lastSequence >= this.model.lastSequence);
+  }
+
+  /** The last sequence the log on disk keeps once it reached its size limit; undefined while it has room. */
+  get logCappedAfter(): number | undefined {
+    return this.runLog?.usable ? this.runLog.cappedAfter : undefined;
   }
 
   /** Why the log on disk cannot hold the whole run (once it was opened); undefined while it can. */
@@ -136,6 +147,8 @@ export class RunSession {
     // Kept whole on disk (not cut to the budget): no need to ask the server.
     const kept = await this.runLog?.event(sequence).catch(() => undefined);
     if (kept && kept.truncatedBytes === undefined) return { event: kept.event, data: kept.data };
+    const moved = this.movedTo();
+    if (moved !== undefined) throw new Error(this.serviceChangedText(moved));
     return fullEvent((after, signal) => this.deps.subscribe(after, () => undefined, signal), sequence, { signal: this.requests.signal });
   }
 
@@ -170,9 +183,48 @@ export class RunSession {
     void this.runLog?.close();
   }
 
+  /**
+   * The service the client talks to now, when it is no longer the one this panel opened with
+   * (the base URL changed): this session's run, model and log belong to the first one, so
+   * nothing of the new one may reach them. Undefined while it is the same, when the session
+   * was opened without a known service, or while the new base URL is unusable (the client's own
+   * error says so then).
+   */
+  private movedTo(): string | undefined {
+    const bound = this.deps.service;
+    const now = bound === undefined ? undefined : this.deps.currentService?.();
+    return now !== undefined && now !== bound ? now : undefined;
+  }
+
+  private serviceChangedText(now: string): string {
+    return fill(this.deps.strings.serviceChanged, now, this.runId, this.deps.service ?? '');
+  }
+
+  /** The client for this run's service; an error instead of another service's client. */
+  private client(): RunPanelClient {
+    const moved = this.movedTo();
+    if (moved !== undefined) throw new Error(this.serviceChangedText(moved));
+    return this.deps.client();
+  }
+
+  /**
+   * The base URL changed under an open panel: its stream stops with a message (Retry connects
+   * again once the base URL is back; a panel for the run of the new service is opened after
+   * closing this one). Another service's events never reach this model, log or store.
+   */
+  private stopForOtherService(now: string): void {
+    this.stopStream();
+    if (this.connection.state === 'failed' && this.connection.message === this.serviceChangedText(now)) return;
+    this.deps.log.info(`Run panel ${this.runId}: the service changed from ${this.deps.service ?? ''} to ${now}; the panel stops following the run`);
+    this.setConnection({ state: 'failed', message: this.serviceChangedText(now), signInNeeded: false });
+  }
+
   private connect(): void {
-    // A log on disk behind the model (new, or deleted as damaged) is filled from the server's.
-    const after = this.runLog?.usable ? Math.min(this.runLog.lastSequence, this.model.lastSequence) : this.model.lastSequence;
+    const moved = this.movedTo();
+    if (moved !== undefined) return this.stopForOtherService(moved);
+    // A log on disk behind the model (new, or deleted as damaged) is filled from the server's;
+    // one at its size limit takes nothing more.
+    const after = this.runLog?.usable && this.runLog.cappedAfter === undefined ? Math.min(this.runLog.lastSequence, this.model.lastSequence) : this.model.lastSequence;
     const backfill = this.model.ended;
     if (backfill) {
       this.setConnection({ state: 'ended', status: this.model.terminalEvent?.status ?? '' });
@@ -185,6 +237,8 @@ export class RunSession {
     if (!backfill) this.setConnection({ state: 'connecting' });
     const onState = (state: SubscriptionState) => {
       if (generation !== this.generation || this.disposed) return;
+      const moved = this.movedTo();
+      if (moved !== undefined) return this.stopForOtherService(moved);
       // Filling the log of an ended run: the header already says ended; only failures matter.
       if (!backfill) this.onSubscriptionState(state);
       else if (state.state === 'failed') {
@@ -207,6 +261,9 @@ export class RunSession {
     try {
       for await (const batch of batchesOf(source)) {
         if (generation !== this.generation || this.disposed) return;
+        // A reconnect after a base URL change reached the other service: none of its events are this run's.
+        const moved = this.movedTo();
+        if (moved !== undefined) return this.stopForOtherService(moved);
         const receivedAt = (this.lastBatchAt = this.now());
         const wire: WireEvent[] = batch.map((event) => ({ event: event.event, data: event.data, receivedAt }));
         const inStep = this.logComplete;
@@ -218,6 +275,8 @@ export class RunSession {
         if (approval !== (this.info.approval ?? null)) this.setInfo({ ...this.info, approval });
         if (accepted.length > 0) this.deps.onEvents?.(this.model.lastSequence, accepted[accepted.length - 1].event);
         if (accepted.length > 0 && this.model.ended) this.onEnded();
+        // An ended run's stream only filled the log: at its size limit there is nothing left to read.
+        if (this.noteLogCapped() && this.model.ended) return this.stopStream();
       }
       if (generation !== this.generation || this.disposed) return;
       if (this.model.ended) this.onEnded();
@@ -225,6 +284,14 @@ export class RunSession {
       if (generation !== this.generation || this.disposed) return;
       this.fail(err);
     }
+  }
+
+  /** Tells the webview once when the log reached its size limit; true while it is at it. */
+  private noteLogCapped(): boolean {
+    const capped = this.logCappedAfter;
+    if (capped === undefined) return false;
+    if (this.info.logCappedAfter !== capped) this.setInfo({ ...this.info, logCappedAfter: capped });
+    return true;
   }
 
   private onSubscriptionState(state: SubscriptionState): void {
@@ -268,7 +335,7 @@ export class RunSession {
 
   private async loadInfo(): Promise<void> {
     try {
-      const run = await this.deps.client().getRun(this.runId, { signal: this.requests.signal });
+      const run = await this.client().getRun(this.runId, { signal: this.requests.signal });
       if (this.disposed) return;
       // Fields the server may send in any shape: only strings reach the header.
       const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -282,7 +349,7 @@ export class RunSession {
       this.setInfo(next);
       const taskId = text(run.task_id);
       if (!next.objective && taskId) {
-        const objective = text((await this.deps.client().getTask(taskId, { signal: this.requests.signal })).objective);
+        const objective = text((await this.client().getTask(taskId, { signal: this.requests.signal })).objective);
         if (!this.disposed && objective) this.setInfo({ ...this.info, objective });
       }
     } catch (err) {
@@ -296,7 +363,7 @@ export class RunSession {
     this.artifactsRequested = true;
     this.setArtifacts({ state: 'loading' });
     try {
-      const listed = await listArtifacts((params, signal) => this.deps.client().listRunArtifacts(this.runId, params, { signal }), () => this.disposed, this.requests.signal);
+      const listed = await listArtifacts((params, signal) => this.client().listRunArtifacts(this.runId, params, { signal }), () => this.disposed, this.requests.signal);
       if (!listed || this.disposed) return;
       this.artifactRecords.clear();
       for (const record of listed.records) this.artifactRecords.set(record.id, record);

@@ -42,6 +42,12 @@ export interface RunSessionDeps {
   logFolder?: string;
   /** The service's normalised base URL when the panel opened: its run's log is kept under it, and steering is known per service. */
   service?: string;
+  /**
+   * The service the client talks to now (asked per connection, state and batch). When it is no
+   * longer `service` (the base URL changed), the session stops its stream with a message and
+   * takes nothing more from the client: the run, its model and its log belong to `service`.
+   */
+  currentService?(): string | undefined;
   /** Which services do not offer steering (the extension host's one registry unless a test gives its own). */
   steering?: SteeringSupport;
   logLimits?: LogFolderLimits;

@@ -6,6 +6,7 @@ import { fill } from '../common/format';
 import type { UiStrings } from '../runPanel/protocol';
 import type { WireEvent } from '../runEvents/wire';
 import { matchesFilter } from '../runEvents/logQuery';
+import { visibleText } from '../common/visibleText';
 
 export const ANNOUNCE_INTERVAL_MS = 2000;
 
@@ -53,7 +54,7 @@ class Region {
     this.pending.clear();
     this.last = this.clock.now();
     // A changed text node is what screen readers announce.
-    this.element.textContent = parts.join('. ');
+    this.element.textContent = visibleText(parts.join('. '));
   }
 }
 

@@ -47,7 +47,13 @@ export class FindState {
     return {};
   }
 
-  status(strings: UiStrings): string {
+  /** `cappedAfter`: the log stops there (RunInfo.logCappedAfter), and the status says so. */
+  status(strings: UiStrings, cappedAfter?: number): string {
+    const text = this.statusText(strings);
+    return text === '' || cappedAfter === undefined ? text : fill(strings.findCapped, text, cappedAfter);
+  }
+
+  private statusText(strings: UiStrings): string {
     if (this.query === '') return '';
     const m = this.last;
     if (!m) return strings.findSearching;

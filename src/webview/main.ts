@@ -103,7 +103,7 @@ function start(): void {
     if (change.artifacts) updateArtifacts(layout, state);
     if (change.rows || change.header) drawRows(change.reset);
     updateJump();
-    setText(layout.findStatus, find.status(state.strings));
+    setText(layout.findStatus, find.status(state.strings, state.info.logCappedAfter));
   }
 
   /** Lays out the list now (a page answer must keep the view in place in the same frame). */
@@ -213,7 +213,7 @@ function start(): void {
     if (message) vscode.postMessage(message);
     else vscode.postMessage({ type: 'stopFind' });
     list.render(true);
-    setText(layout.findStatus, find.status(state.strings));
+    setText(layout.findStatus, find.status(state.strings, state.info.logCappedAfter));
     persistence.schedule();
   }
 
@@ -247,7 +247,7 @@ function start(): void {
         const taken = find.take(message);
         if (taken?.show !== undefined) goTo(taken.show, true);
         else if (taken) list.render(true);
-        setText(layout.findStatus, find.status(state.strings));
+        setText(layout.findStatus, find.status(state.strings, state.info.logCappedAfter));
         return;
       }
       case 'reveal':

@@ -3,7 +3,7 @@
 // move through it, Enter or a click jumps the timeline to the step (main.ts pages it in).
 import type { UiStrings } from '../runPanel/protocol';
 import type { StepSummary } from '../runEvents/wire';
-import { codicon, el, setIcon, setText } from './dom';
+import { codicon, el, setIcon, setText, setTitle } from './dom';
 import { formatDuration } from './format';
 import type { TimelineState } from './reducer';
 import { VirtualList } from './virtualList';
@@ -42,7 +42,7 @@ export function createOutline(container: HTMLElement, strings: () => UiStrings, 
       setText(meta, step.durationMs !== undefined ? `${formatDuration(step.durationMs)} · ${state}` : state);
       element.dataset.stepId = step.stepId;
       element.dataset.sequence = String(step.startSequence);
-      element.title = step.stepId;
+      setTitle(element, step.stepId);
     },
   });
   const indexOf = (target: EventTarget | null) => {

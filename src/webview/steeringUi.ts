@@ -6,7 +6,7 @@
 // with textContent; the host confirms and asks for notes and instructions.
 import { RUN_ACTIONS, type RunAction } from '../runEvents/runActions';
 import type { RunInfo, UiStrings, UiStringKey } from '../runPanel/protocol';
-import { el, elWithId, hiddenTextButton, iconButton, setButtonLabel, setText } from './dom';
+import { el, elWithId, hiddenTextButton, iconButton, setBlockText, setButtonLabel, setText } from './dom';
 import { fill } from './format';
 import type { Layout } from './layout';
 
@@ -96,7 +96,7 @@ export function updateSteering(ui: SteeringUi, info: RunInfo, strings: UiStrings
     setText(ui.cardWhy, approval.reason ? fill(strings.approvalWhy, approval.reason) : '');
     setText(ui.cardMeta, fill(strings.approvalMeta, approval.sequence, localTime(approval.expiresAt)));
     setText(ui.cardArgsLabel, strings.approvalArguments);
-    setText(ui.cardArgs, approval.argumentsJson);
+    setBlockText(ui.cardArgs, approval.argumentsJson);
     setButtonLabel(ui.approve, strings.approve);
     setButtonLabel(ui.deny, strings.deny);
     ui.card.dataset.approvalId = approval.approvalId;

@@ -40,6 +40,26 @@ describe('event budget', () => {
     for (const key of Object.keys(kept.data)) assert.ok(key.length <= budget.nameChars, `key of ${key.length} characters`);
   });
 
+  it('keeps 8 levels of nesting (the event\'s data is the first) and marks the 9th, in objects and arrays', () => {
+    const ninth = { level: 9, leaf: 'x' };
+    let chain: Record<string, unknown> = ninth;
+    for (let level = 8; level >= 2; level--) chain = { level, next: chain };
+    let list: unknown = ['ninth'];
+    for (let level = 8; level >= 2; level--) list = [level, list];
+    const { event: kept } = boundEvent(ev('nested', 1, { level: 1, next: chain, list }));
+    let node = kept.data as Record<string, unknown>;
+    for (let level = 2; level <= 8; level++) {
+      node = node.next as Record<string, unknown>;
+      assert.strictEqual(node?.level, level, `level ${level} is kept as an object`);
+    }
+    assert.strictEqual(node.next, truncationMark(jsonBytes(ninth)), 'the 9th level is the mark of its size');
+    let items = kept.data.list as unknown[];
+    for (let level = 2; level < 8; level++) items = items[1] as unknown[];
+    assert.deepStrictEqual(items[0], 8, 'the 8th array level is kept');
+    assert.strictEqual(items[1], truncationMark(jsonBytes(['ninth'])), 'the 9th array level is the mark');
+    assert.ok(kept.truncatedBytes !== undefined, 'the event says it was cut');
+  });
+
   it('keeps "__proto__" a plain field, not the prototype', () => {
     const data = JSON.parse('{"sequence": 1, "__proto__": {"polluted": true}, "big": "' + 'x'.repeat(50_000) + '"}') as { sequence: number };
     const { event: kept } = boundEvent({ event: 'x', data });
