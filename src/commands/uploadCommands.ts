@@ -1,5 +1,6 @@
 // The main user story: upload workspace files (Explorer, editor, palette, drag and drop) and
 // optionally attach them all to one new task, under one cancellable progress notification.
+import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { isAbort, isApiError } from '../api/errors';
@@ -108,7 +109,7 @@ async function attachOrCleanUp(deps: CommandDeps, objective: string, uploaded: F
   });
   if (task) return task;
   const pack = canPack && refusal !== undefined ? vscode.l10n.t('Delete Them and Pack into One Archive') : undefined;
-  const choice = await offerCleanup(deps, uploaded, refusal ?? vscode.l10n.t('No task was created; the {0} file(s) uploaded for it are still stored.', uploaded.length), pack);
+  const choice = await offerCleanup(deps, uploaded, refusal ?? leftStored(uploaded.length), pack);
   return choice === 'other' ? 'pack' : undefined;
 }
 
@@ -218,7 +219,7 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
       continue;
     }
     if (choice === goOn) return done;
-    if (forTask) await offerCleanup(deps, done, vscode.l10n.t('No task was created; the {0} file(s) uploaded for it are still stored.', done.length));
+    if (forTask) await offerCleanup(deps, done, leftStored(done.length));
     else if (done.length) deps.files.refresh();
     return undefined;
   }
@@ -251,4 +252,11 @@ function withUploadProgress<T>(run: (signal: AbortSignal, report: (done: number,
       }
     },
   );
+}
+
+/** "No task was created; the N files uploaded for it are still stored." in its singular or plural form. */
+function leftStored(count: number): string {
+  return isSingular(count)
+    ? vscode.l10n.t('No task was created; the file uploaded for it is still stored.')
+    : vscode.l10n.t('No task was created; the {0} files uploaded for it are still stored.', count);
 }

@@ -1,6 +1,7 @@
 // The questions the upload flows ask before anything is sent: which files, what purpose, what
 // objective, whether to expand folders, save unsaved edits, follow symbolic links, go on without
 // refused files, and whether to pack a large selection into one archive.
+import { isSingular } from '../common/vscodeTranslate';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askModal, notify } from '../common/notify';
@@ -102,7 +103,9 @@ export async function confirmPlan(uris: readonly vscode.Uri[]): Promise<Confirme
   plan = screened.plan;
   if (plan.files.length === 0) {
     void notify.error(screened.leftOut.length > 0
-      ? vscode.l10n.t('Nothing was uploaded: the {0} file(s) that look like secrets were left out.', screened.leftOut.length)
+      ? isSingular(screened.leftOut.length)
+        ? vscode.l10n.t('Nothing was uploaded: the file that looks like a secret was left out.')
+        : vscode.l10n.t('Nothing was uploaded: the {0} files that look like secrets were left out.', screened.leftOut.length)
       : vscode.l10n.t('Nothing was selected to upload.'));
     return undefined;
   }
@@ -130,7 +133,9 @@ async function confirmSymlinks(files: readonly PlannedFile[]): Promise<boolean |
   );
   if (choice === follow) return true;
   if (choice !== skip) return undefined;
-  void notify.info(vscode.l10n.t('{0} symbolic link(s) left out: {1}', links.length, links.map((f) => path.basename(f.path)).join(', ')));
+  void notify.info(isSingular(links.length)
+    ? vscode.l10n.t('1 symbolic link left out: {0}', links.map((f) => path.basename(f.path)).join(', '))
+    : vscode.l10n.t('{0} symbolic links left out: {1}', links.length, links.map((f) => path.basename(f.path)).join(', ')));
   return false;
 }
 

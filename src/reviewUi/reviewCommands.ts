@@ -1,6 +1,7 @@
 // Review Changes: a run's revised workspace files in one multi-file diff editor (today's file
 // against the agent's version), then Apply All, Apply Chosen Changes... (hunks from a quick
 // pick) and Save Changes as Patch...; outputs that cannot be reviewed get the plain open/save.
+import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import { type CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
@@ -160,9 +161,15 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       const hunks = outcome.files.reduce((n, f) => n + f.hunks, 0);
       const conflicts = outcome.files.reduce((n, f) => n + f.conflicts, 0);
       let message = outcome.files.length === 1
-        ? vscode.l10n.t('Applied {0} change(s) to {1}.', hunks, outcome.files[0].relativePath)
-        : vscode.l10n.t('Applied {0} change(s) to {1} files.', hunks, outcome.files.length);
-      if (conflicts > 0) message += ' ' + vscode.l10n.t('{0} conflicting change(s) were kept as your version; review them before saving.', conflicts);
+        ? isSingular(hunks)
+          ? vscode.l10n.t('Applied 1 change to {0}.', outcome.files[0].relativePath)
+          : vscode.l10n.t('Applied {0} changes to {1}.', hunks, outcome.files[0].relativePath)
+        : vscode.l10n.t('Applied {0} changes to {1} files.', hunks, outcome.files.length);
+      if (conflicts > 0) {
+        message += ' ' + (isSingular(conflicts)
+          ? vscode.l10n.t('1 conflicting change was kept as your version; review it before saving.')
+          : vscode.l10n.t('{0} conflicting changes were kept as your version; review them before saving.', conflicts));
+      }
       deps.log.info(`Review ${session.runId}: ${message}`);
       void (conflicts > 0 ? notify.warn(message) : notify.info(message));
     }

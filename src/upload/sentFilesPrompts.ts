@@ -1,6 +1,7 @@
 // What a person sees of the files before they are sent: files that look like secrets are offered
 // unticked (left out unless ticked), and a folder upload lists the files by name (the first ones
 // in the dialog, every one a click away), never only a count.
+import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import { askModal } from '../common/notify';
 import { inert } from '../common/inertText';
@@ -54,8 +55,10 @@ export async function confirmFolderFiles(plan: UploadPlan, leftOut: readonly Pla
   const size = formatBytes(plan.totalBytes) ?? '?';
   const message = plan.truncated
     ? vscode.l10n.t('The selected folders hold more than {0} files; only the {1} listed here ({2}) would be uploaded. Go on?', MAX_FILES_PER_BATCH, count, size)
-    : vscode.l10n.t('Upload these {0} files ({1}) from the selected folder(s)?', count, size);
-  const upload = vscode.l10n.t('Upload {0} Files', count);
+    : isSingular(count)
+      ? vscode.l10n.t('Upload this file ({0}) from the selected folders?', size)
+      : vscode.l10n.t('Upload these {0} files ({1}) from the selected folders?', count, size);
+  const upload = isSingular(count) ? vscode.l10n.t('Upload 1 File') : vscode.l10n.t('Upload {0} Files', count);
   const showAll = vscode.l10n.t('Show All Files');
   for (;;) {
     const choice = await askModal('warn', message, lines, upload, ...(more > 0 ? [showAll] : []));
