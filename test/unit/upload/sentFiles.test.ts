@@ -168,6 +168,6 @@ describe('upload/sentFiles: what a folder upload sends, by name, secrets left ou
     answerPick = () => [];
     const confirmed = await confirmPlan([fileUri(path.join(project, '.env'))]);
     assert.equal(confirmed, undefined);
-    assert.match(notices.join('\n'), /Nothing was uploaded: the 1 file\(s\) that look like secrets were left out/);
+    assert.match(notices.join('\n'), /Nothing was uploaded: the file that looks like a secret was left out/);
   });
 });
