@@ -140,7 +140,11 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       message += ' ' + vscode.l10n.t('{0} changed since it was uploaded: the agent\'s changes are merged onto it (the diff shows the file as sent, your edits and the agent\'s).',
         changed.map((f) => f.change.origin.relativePath).join(', '));
     }
-    if (conflicts > 0) message += ' ' + vscode.l10n.t('{0} conflicting changes are left as your version.', conflicts);
+    if (conflicts > 0) {
+      message += ' ' + (isSingular(conflicts)
+        ? vscode.l10n.t('1 conflicting change is left as your version.')
+        : vscode.l10n.t('{0} conflicting changes are left as your version.', conflicts));
+    }
     const actions = conflicts > 0 ? [applyAll, choose, showConflicts, savePatch] : [applyAll, choose, savePatch];
     void notify.info(message, ...actions).then((choice) => {
       const args = { runId: session.runId };

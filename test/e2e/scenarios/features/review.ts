@@ -179,7 +179,7 @@ export const reviewChangesThreeWay: Scenario = {
 
     await reviewFromRunRow(ctx, objective);
     const toast = await workbench.waitForNotification(/changed since it was uploaded/);
-    assert.match(await toast.innerText(), /1 conflicting changes are left as your version/);
+    assert.match(await toast.innerText(), /1 conflicting change is left as your version/);
     await shot('three-way');
     await workbench.clickNotificationButton(/changed since it was uploaded/, UI.review.showConflicts);
     await workbench.waitForEditorTab(/conflicts marked/);
