@@ -70,6 +70,8 @@ export interface ApprovalCardView {
   expiresAt?: string;
   /** The arguments as indented JSON text (never markup). */
   argumentsJson: string;
+  /** The card shows the arguments in part (the event was cut, or the text past its cap): Approve shows them whole. */
+  argumentsCut?: boolean;
 }
 
 /** What the header knows about the run beyond its events (GET /v1/runs/{id}, the task's objective). */

@@ -13,7 +13,7 @@ import type { ExportFormat, ExportOptions } from '../runLog/logExport';
 import { PanelChannel } from './panelChannel';
 import { RunModel, DEFAULT_LIMITS } from './runModel';
 import { steeringSupport } from './steeringSupport';
-import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, WireEvent } from './protocol';
+import type { ApprovalCardView, ArtifactsView, ConnectionView, HostMessage, RunInfo, WireEvent } from './protocol';
 
 export type { EventSource, SubscriptionState } from './eventSource';
 export type { RunPanelClient, RunSessionDeps } from './runSessionDeps';
@@ -311,6 +311,11 @@ export class RunSession {
   private setConnection(connection: ConnectionView): void {
     this.connection = connection;
     this.channel.send({ type: 'connection', connection });
+  }
+
+  /** The tool call the card shows (the last approval.requested not yet resolved), if any. */
+  get approvalCard(): ApprovalCardView | undefined {
+    return this.info.approval ?? undefined;
   }
 
   private setInfo(info: RunInfo): void {

@@ -65,6 +65,7 @@ export const DEFAULT_UI_STRINGS = {
   approvalWhy: 'Why: {0}',
   approvalMeta: 'Asked at event #{0} · expires {1}',
   approvalArguments: 'Arguments',
+  approvalArgumentsCut: 'Arguments, shown in part (Approve shows them whole first)',
   approvalResolved: 'The approval was {0}.',
   cost: 'Cost',
   // The whole log in the panel (issues #15, #16): its window, find, filters, outline, export, announcements.

@@ -62,6 +62,7 @@ export function uiStrings(): UiStrings {
     approvalWhy: vscode.l10n.t('Why: {0}', '{0}'),
     approvalMeta: vscode.l10n.t('Asked at event #{0} · expires {1}', '{0}', '{1}'),
     approvalArguments: vscode.l10n.t('Arguments'),
+    approvalArgumentsCut: vscode.l10n.t('Arguments, shown in part (Approve shows them whole first)'),
     approvalResolved: vscode.l10n.t('The approval was {0}.', '{0}'),
     cost: vscode.l10n.t('Cost'),
     // The whole log in the panel (issues #15, #16).
