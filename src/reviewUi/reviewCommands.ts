@@ -66,6 +66,8 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   const sessions = new Map<string, ReviewSession>();
   const lifetime = new AbortController();
   let latest: string | undefined;
+  /** Runs whose review was shown in this window: only their changes may be applied by a caller. */
+  const shown = new Set<string>();
   const sources = (): SessionSources => ({
     client: deps.service.client,
     originOf: (id) => deps.localFiles.origin(id),
@@ -112,6 +114,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   };
 
   const show = async (session: ReviewSession): Promise<void> => {
+    shown.add(session.runId);
     const ready = session.files.filter((f) => f.review.status === 'ready');
     const blocked = session.files.filter((f) => f.place.kind !== 'here' || (f.review.status !== 'ready' && f.review.status !== 'identical'));
     if (session.outputsCut) {
@@ -188,6 +191,14 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
 
   const applyCommand = async (arg?: unknown): Promise<ApplyOutcome> => {
     const args = applyArgsOf(arg);
+    // Applying writes workspace files: outside the test run (trusted automation, as Sign In), a
+    // run whose changes were never shown in this window is reviewed instead, and nothing is written.
+    const asked = args.runId ?? latest;
+    if (!deps.trustedAutomation && asked !== undefined && !shown.has(asked)) {
+      deps.log.warn(`Review ${asked}: Apply was asked for changes never shown here; opening the review instead.`);
+      await reviewRun(asked);
+      return { applied: false, files: [], skipped: [] };
+    }
     const session = await sessionFor(args.runId);
     const files = filesOf(session, args.fileId);
     const picks = files.map((file) => ({ file, hunkIds: args.hunkIds }));

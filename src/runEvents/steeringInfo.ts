@@ -3,14 +3,15 @@
 // Pure: shared by the host and its tests.
 import type { ApprovalCardView, WireEvent } from './wire';
 
-/** Big arguments stay data, but the card shows at most this much of them. */
+/** Big arguments stay data, but the card shows at most this much of them (and says so). */
 const MAX_ARGUMENTS_CHARS = 16_000;
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function argumentsJson(value: unknown): string {
+/** The card's text of a call's arguments: indented JSON, cut past MAX_ARGUMENTS_CHARS. */
+export function argumentsJson(value: unknown): string {
   let json: string;
   try {
     json = JSON.stringify(value ?? {}, null, 2) ?? '{}';
@@ -26,6 +27,7 @@ export function nextApproval(current: ApprovalCardView | undefined, events: read
   for (const e of events) {
     const d = e.data;
     if (e.event === 'approval.requested' && typeof d.approval_id === 'string') {
+      const shown = argumentsJson(d.arguments);
       approval = {
         approvalId: d.approval_id,
         sequence: d.sequence,
@@ -33,7 +35,9 @@ export function nextApproval(current: ApprovalCardView | undefined, events: read
         stepId: text(d.step_id),
         reason: text(d.reason),
         expiresAt: text(d.expires_at),
-        argumentsJson: argumentsJson(d.arguments),
+        argumentsJson: shown,
+        // What the card shows is not the whole: the event was cut to the panel's budget, or the text here.
+        ...(e.truncatedBytes !== undefined || shown.length > MAX_ARGUMENTS_CHARS ? { argumentsCut: true } : {}),
       };
     } else if (e.event === 'approval.resolved' && approval && d.approval_id === approval.approvalId) {
       approval = undefined;

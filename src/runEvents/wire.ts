@@ -65,4 +65,6 @@ export interface ApprovalCardView {
   expiresAt?: string;
   /** The arguments as indented JSON text (never markup). */
   argumentsJson: string;
+  /** The card shows the arguments in part (the event was cut, or the text past its cap): Approve shows them whole. */
+  argumentsCut?: boolean;
 }

@@ -240,9 +240,18 @@ export class RunPanel implements vscode.Disposable {
         });
         return;
       }
-      case 'decide':
-        void this.steer(message.decision === 'approve' ? Commands.approveToolCall : Commands.denyToolCall, { approvalId: message.approvalId });
+      case 'decide': {
+        // Only the call this panel's card shows, and only if the server holds the same call for
+        // this run (the command checks `expect`): another run's stream may name any approval id.
+        const card = this.session.approvalCard;
+        if (!card || card.approvalId !== message.approvalId) {
+          void notify.warn(vscode.l10n.t('This panel no longer shows that approval. Nothing was decided.'));
+          return;
+        }
+        const expect = { runId: this.runId, tool: card.tool, argumentsJson: card.argumentsJson, cut: card.argumentsCut === true };
+        void this.steer(message.decision === 'approve' ? Commands.approveToolCall : Commands.denyToolCall, { approvalId: card.approvalId, expect });
         return;
+      }
       case 'openArtifact':
       case 'saveArtifact': {
         const artifact = this.session.artifact(message.artifactId);

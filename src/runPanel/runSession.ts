@@ -16,7 +16,7 @@ import { steeringSupport } from './steeringSupport';
 import { fill } from '../common/format';
 import type { RunPanelClient } from './runSessionDeps';
 import type { ArtifactsView, ConnectionView, HostMessage, RunInfo } from './protocol';
-import type { WireEvent } from '../runEvents/wire';
+import type { ApprovalCardView, WireEvent } from '../runEvents/wire';
 
 export type { EventSource, SubscriptionState } from './eventSource';
 export type { RunPanelClient, RunSessionDeps } from './runSessionDeps';
@@ -380,6 +380,11 @@ export class RunSession {
   private setConnection(connection: ConnectionView): void {
     this.connection = connection;
     this.channel.send({ type: 'connection', connection });
+  }
+
+  /** The tool call the card shows (the last approval.requested not yet resolved), if any. */
+  get approvalCard(): ApprovalCardView | undefined {
+    return this.info.approval ?? undefined;
   }
 
   private setInfo(info: RunInfo): void {

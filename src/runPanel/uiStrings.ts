@@ -62,6 +62,7 @@ export function uiStringTable(t: Translate) {
     approvalWhy: t('Why: {0}', '{0}'),
     approvalMeta: t('Asked at event #{0} · expires {1}', '{0}', '{1}'),
     approvalArguments: t('Arguments'),
+    approvalArgumentsCut: t('Arguments, shown in part (Approve shows them whole first)'),
     approvalResolved: t('The approval was {0}.', '{0}'),
     cost: t('Cost'),
     loadEarlier: t('{0} earlier events: scroll up or press Enter to load them', '{0}'),

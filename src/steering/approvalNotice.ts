@@ -1,4 +1,5 @@
-// A notification when a run starts waiting for a person: Approve / Deny / Open. VS Code shows it
+// A notification when a run starts waiting for a person: Approve / Deny / Open (Approve shows the
+// whole call first, see approvalReview.ts). VS Code shows it
 // whether or not the window has focus, and screen readers announce it (VS Code 1.100 gives
 // extensions no API to play an accessibility signal). On the first load, one summary instead of
 // one notification per approval that was already waiting (a single one keeps its actions).
@@ -6,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ApprovalRecord } from '../api/types';
 import { shortArguments } from '../common/approvalText';
 import { Commands, ViewIds } from '../common/ids';
+import { inert } from '../common/inertText';
 import { notify } from '../common/notify';
 import type { PendingApprovals } from './pendingApprovals';
 
@@ -29,8 +31,9 @@ async function one(approval: ApprovalRecord): Promise<void> {
   const approve = vscode.l10n.t('Approve');
   const deny = vscode.l10n.t('Deny');
   const open = vscode.l10n.t('Open');
-  const args = shortArguments(approval.arguments, 120);
-  const tool = approval.tool ?? vscode.l10n.t('A tool call');
+  // A summary that says what it left out; Approve shows the whole call before anything is sent.
+  const args = shortArguments(approval.arguments, 120, (message, ...values) => vscode.l10n.t(message, ...values));
+  const tool = inert(approval.tool ?? vscode.l10n.t('A tool call'), 80);
   const message = args
     ? vscode.l10n.t('The agent waits for your approval: {0} ({1}).', tool, args)
     : vscode.l10n.t('The agent waits for your approval: {0}.', tool);

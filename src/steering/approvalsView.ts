@@ -1,5 +1,6 @@
 // The "Needs you" view: every pending approval across runs, one row each (the tool, a short
-// form of its arguments, the time left), with inline Approve / Deny, and a badge with the count.
+// form of its arguments that says what it left out, the time left), with inline Approve / Deny
+// (Approve shows the whole call first), and a badge with the count.
 // Rows are plain text: every server string goes through inert(); the tooltip is not Markdown.
 import * as vscode from 'vscode';
 import { describeErrorForUser } from '../commandSupport/errorText';
@@ -22,14 +23,14 @@ export class ApprovalNode extends vscode.TreeItem {
     this.id = `approval:${approval.id}`;
     this.entityId = approval.id;
     this.contextValue = 'approval';
-    const args = shortArguments(approval.arguments, 60);
+    const args = shortArguments(approval.arguments, 60, t);
     const left = timeLeft(approval.expires_at, now, t);
-    this.description = [inert(args, 60), left].filter((p) => p).join(' · ');
+    this.description = [inert(args, 80), left].filter((p) => p).join(' · ');
     this.iconPath = new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('charts.orange'));
     this.tooltip = [
       t('{0} waits for your approval', inert(approval.tool ?? t('A tool call'), 80)),
       approval.reason ? t('Why: {0}', inert(approval.reason)) : undefined,
-      args ? t('Arguments: {0}', inert(shortArguments(approval.arguments, 280))) : undefined,
+      args ? t('Arguments: {0}', inert(shortArguments(approval.arguments, 280, t))) : undefined,
       left ? t('Expires: {0} ({1})', inert(formatLocalTime(approval.expires_at) ?? approval.expires_at ?? ''), left) : undefined,
       approval.run_id ? t('Run: {0}', inert(approval.run_id)) : undefined,
       t('Approval: {0}', inert(approval.id)),

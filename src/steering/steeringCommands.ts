@@ -1,8 +1,8 @@
 // Steering a run: Cancel (confirmed first), Resume a failed or cancelled run, Fork from a point
 // with follow-up instructions. From a tree row, the run panel, the status bar, or automation:
 //   agentRuntime.cancelRun  { runId, confirm?: false }   (confirm: false only in the test run)
-//   agentRuntime.resumeRun  { runId, instructions? }      (instructions given: no input box)
-//   agentRuntime.forkRun    { runId, sequence?, instructions? }
+//   agentRuntime.resumeRun  { runId, instructions? }      (instructions: no input box, test run only)
+//   agentRuntime.forkRun    { runId, sequence?, instructions? }   (the same)
 // A new run (resume, fork) is followed, opens in the run panel, and the tree shows its origin.
 import * as vscode from 'vscode';
 import { ApiError, isApiError } from '../api/errors';
@@ -91,7 +91,8 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
   const resume = deps.guard('Resume run', async (arg?: unknown) => {
     const target = targetOf(nodeOf(arg, deps.selection('tasks'), runOf));
     if (!target) throw new UserFacingError(vscode.l10n.t('Choose a failed or cancelled run to resume.'));
-    const instructions = 'instructions' in target.given ? stringOrUndefined(target.given.instructions) : await askInstructions('resume');
+    const given = givenInstructions(deps, target.given, 'Resume run');
+    const instructions = given ? given.value : await askInstructions('resume');
     if (instructions === null) return undefined;
     try {
       const run = await deps.service.client.resumeRun(target.runId, { instructions });
@@ -115,7 +116,8 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
       sequence = await askSequence(end);
       if (sequence === undefined) return undefined;
     }
-    const instructions = 'instructions' in target.given ? stringOrUndefined(target.given.instructions) : await askInstructions('fork');
+    const given = givenInstructions(deps, target.given, 'Fork run');
+    const instructions = given ? given.value : await askInstructions('fork');
     if (instructions === null) return undefined;
     try {
       const run = await deps.service.client.forkRun(target.runId, { after_sequence: sequence, instructions });
@@ -135,6 +137,20 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
     vscode.commands.registerCommand(Commands.resumeRun, resume),
     vscode.commands.registerCommand(Commands.forkRun, fork),
   ];
+}
+
+/**
+ * Instructions handed in by the caller (no input box): honoured only in the extension-host test
+ * run, as Sign In's key; from anyone else (a command link, another extension) they are ignored
+ * and the person is asked. `{ value }` wraps them (undefined: none); undefined: ask.
+ */
+function givenInstructions(deps: CommandDeps, given: Record<string, unknown>, context: string): { value: string | undefined } | undefined {
+  if (!('instructions' in given)) return undefined;
+  if (!deps.trustedAutomation) {
+    deps.log.warn(`${context}: instructions passed by a command were ignored; asking the user instead.`);
+    return undefined;
+  }
+  return { value: stringOrUndefined(given.instructions) };
 }
 
 function stringOrUndefined(value: unknown): string | undefined {

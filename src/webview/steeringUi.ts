@@ -95,7 +95,7 @@ export function updateSteering(ui: SteeringUi, info: RunInfo, strings: UiStrings
     setText(ui.cardTitle, fill(strings.approvalWaits, approval.tool));
     setText(ui.cardWhy, approval.reason ? fill(strings.approvalWhy, approval.reason) : '');
     setText(ui.cardMeta, fill(strings.approvalMeta, approval.sequence, localTime(approval.expiresAt)));
-    setText(ui.cardArgsLabel, strings.approvalArguments);
+    setText(ui.cardArgsLabel, approval.argumentsCut ? strings.approvalArgumentsCut : strings.approvalArguments);
     setBlockText(ui.cardArgs, approval.argumentsJson);
     setButtonLabel(ui.approve, strings.approve);
     setButtonLabel(ui.deny, strings.deny);

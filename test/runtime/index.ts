@@ -74,6 +74,13 @@ export interface RuntimeHandle {
   decideApproval(approvalId: string, decision: 'approve' | 'deny', note?: string): ApprovalRecord;
   /** Moves the approvals' clock ahead: what is due by then expires at once (no waiting, no race). */
   advanceApprovalClock(ms: number): void;
+  /**
+   * Counts the requests of `method` whose path matches `pattern`, from now until stop(), as they
+   * arrive (before faults, auth or routing): how many attempts a client really made.
+   */
+  countRequests(method: string, pattern: RegExp): { readonly count: number; stop(): void };
+  /** The instructions a resumed or forked run received (undefined: none). */
+  runInstructions(runId: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -174,6 +181,17 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       return core.decide(approvalId, decision, note);
     },
     advanceApprovalClock: (ms) => core.approvals.advance(ms),
+    countRequests: (method, pattern) => {
+      const counter = { method: method.toUpperCase(), pattern, count: 0 };
+      dispatcher.counters.add(counter);
+      return {
+        get count() {
+          return counter.count;
+        },
+        stop: () => void dispatcher.counters.delete(counter),
+      };
+    },
+    runInstructions: (runId) => core.runs.meta(runId)?.agent?.followUp?.text,
     close: () => {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

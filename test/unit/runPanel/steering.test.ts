@@ -36,6 +36,16 @@ describe('runPanel/steering', () => {
     assert.equal(nextApproval(asked, [ev('run.cancelled', { status: 'cancelled' })]), undefined);
   });
 
+  it('says when the card shows the arguments in part (a cut event, or past its cap), so Approve is not taken for the whole', () => {
+    const whole = nextApproval(undefined, [ev('approval.requested', { approval_id: 'apr_1', tool: 't', arguments: { a: 1 } })]);
+    assert.equal(whole?.argumentsCut, undefined);
+    const cutEvent = { ...ev('approval.requested', { approval_id: 'apr_2', tool: 't', arguments: { a: '… (truncated, 99999 bytes)' } }), truncatedBytes: 99_999 };
+    assert.equal(nextApproval(undefined, [cutEvent])?.argumentsCut, true);
+    const long = nextApproval(undefined, [ev('approval.requested', { approval_id: 'apr_3', tool: 't', arguments: { a: 'x'.repeat(20_000) } })]);
+    assert.equal(long?.argumentsCut, true);
+    assert.ok(long?.argumentsJson.endsWith('\n…'));
+  });
+
   it('reads the cost of a run record, and nothing when it is absent or odd', () => {
     assert.equal(costText({ usage: { cost: { amount: '0.12', currency: 'USD' } } }), '0.12 USD');
     assert.equal(costText({ usage: { cost: { amount: 3 } } }), '3');
