@@ -5,7 +5,7 @@ import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import { type CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
-import { nodeOf, runOf } from '../commandSupport/nodeArgs';
+import { resolveRun } from '../commandSupport/runArgs';
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import { notify } from '../common/notify';
@@ -270,7 +270,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   };
 
   const reviewCommand = async (arg?: unknown): Promise<ReviewSummary | undefined> => {
-    const runId = runIdOf(nodeOf(arg, deps.selection('tasks'), runOf));
+    const runId = resolveRun(arg, { selection: deps.selection('tasks'), activePanel: deps.activeRunPanel })?.runId;
     if (!runId) throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
     return reviewRun(runId);
   };
@@ -339,15 +339,6 @@ function summarize(session: ReviewSession): ReviewSummary {
     problems: session.problems.map((p) => ({ code: p.code, artifactId: p.artifactId, message: p.message })),
     outputsRead: session.outputsCut ? session.artifacts.length : undefined,
   };
-}
-
-function runIdOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string' && arg !== '') return arg;
-  if (typeof arg === 'object' && arg !== null) {
-    const given = (arg as { runId?: unknown }).runId;
-    if (typeof given === 'string' && given !== '') return given;
-  }
-  return runOf(arg)?.id;
 }
 
 function applyArgsOf(arg: unknown): ApplyArgs {

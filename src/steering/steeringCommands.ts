@@ -16,7 +16,7 @@ import { steeringSupport } from '../runPanel/steeringSupport';
 import type { RunStore } from '../runs/runStore';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
-import { nodeOf, runOf } from '../commandSupport/nodeArgs';
+import { resolveRun, type ResolvedRun } from '../commandSupport/runArgs';
 import { lastSequenceOf } from '../commandSupport/runEnd';
 
 export interface SteeringDeps {
@@ -27,19 +27,9 @@ export interface SteeringDeps {
   setContext(key: string, value: boolean): void;
 }
 
-interface RunTarget {
-  runId: string;
-  given: Record<string, unknown>;
-}
-
-function targetOf(arg: unknown): RunTarget | undefined {
-  if (typeof arg === 'string' && arg !== '') return { runId: arg, given: {} };
-  if (typeof arg !== 'object' || arg === null) return undefined;
-  const given = arg as Record<string, unknown>;
-  if (typeof given.runId === 'string' && given.runId !== '') return { runId: given.runId, given };
-  const run = runOf(arg);
-  return run ? { runId: run.id, given: {} } : undefined;
-}
+/** Which run: the argument, else the selected run row, else the active run panel (resolveRun). */
+const targetOf = (deps: CommandDeps, arg: unknown): ResolvedRun | undefined =>
+  resolveRun(arg, { selection: deps.selection('tasks'), activePanel: deps.activeRunPanel });
 
 /**
  * A server without the endpoint: say so, and hide the actions from now on. Given the service (a
@@ -65,7 +55,8 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
   };
 
   const cancel = deps.guard('Cancel run', async (arg?: unknown) => {
-    const target = targetOf(arg) ?? (await pickActiveRun(runs));
+    const target = targetOf(deps, arg) ?? (arg === undefined ? await pickActiveRun(runs) : undefined);
+    if (!target && arg !== undefined) throw new UserFacingError(vscode.l10n.t('Choose a run to cancel.'));
     if (!target) return undefined;
     if (!(deps.trustedAutomation && target.given.confirm === false)) {
       const stop = vscode.l10n.t('Cancel Run');
@@ -89,7 +80,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
   });
 
   const resume = deps.guard('Resume run', async (arg?: unknown) => {
-    const target = targetOf(nodeOf(arg, deps.selection('tasks'), runOf));
+    const target = targetOf(deps, arg);
     if (!target) throw new UserFacingError(vscode.l10n.t('Choose a failed or cancelled run to resume.'));
     const given = givenInstructions(deps, target.given, 'Resume run');
     const instructions = given ? given.value : await askInstructions('resume');
@@ -108,7 +99,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
   });
 
   const fork = deps.guard('Fork run', async (arg?: unknown) => {
-    const target = targetOf(nodeOf(arg, deps.selection('tasks'), runOf));
+    const target = targetOf(deps, arg);
     if (!target) throw new UserFacingError(vscode.l10n.t('Choose a run to fork.'));
     let sequence = numberOrUndefined(target.given.sequence);
     if (sequence === undefined) {
@@ -196,12 +187,12 @@ async function askSequence(end: number | undefined): Promise<number | undefined>
   return value === undefined ? undefined : Number(value.trim());
 }
 
-async function pickActiveRun(runs: RunStore): Promise<RunTarget | undefined> {
+async function pickActiveRun(runs: RunStore): Promise<ResolvedRun | undefined> {
   const active = runs.activeRuns().filter((f) => !isTerminalStatus(f.status));
   if (active.length === 0) throw new UserFacingError(vscode.l10n.t('No run followed in this window is still going. Cancel a run from the Tasks view.'));
   const picked = await vscode.window.showQuickPick(
     active.map((f) => ({ label: inert(f.runId), description: inert(f.status ?? ''), runId: f.runId })),
     { title: vscode.l10n.t('Cancel Run'), placeHolder: vscode.l10n.t('Which run should stop?') },
   );
-  return picked ? { runId: picked.runId, given: {} } : undefined;
+  return picked ? { runId: picked.runId, given: {}, via: 'selection' } : undefined;
 }

@@ -119,7 +119,14 @@ export function prompts(): Prompts {
 }
 
 /** Deps for the steering and approval commands: a real client, errors collected instead of shown. */
-export function commandDeps(client: ApiClient, options: { trusted: () => boolean; errors: unknown[]; warnings?: string[] }): CommandDeps {
+export function commandDeps(client: ApiClient, options: {
+    trusted: () => boolean;
+    errors: unknown[];
+    warnings?: string[];
+    /** The Tasks view's selected rows, and the active run panel's run (resolveRun). */
+    selection?: () => unknown[];
+    activePanel?: () => string | undefined;
+  }): CommandDeps {
   const deps = {
     service: { client },
     log: {
@@ -139,7 +146,8 @@ export function commandDeps(client: ApiClient, options: { trusted: () => boolean
       return options.trusted();
     },
     tasks: { refresh: () => undefined, followNewTask: async () => undefined },
-    selection: () => [],
+    selection: () => options.selection?.() ?? [],
+    activeRunPanel: () => options.activePanel?.(),
   };
   return deps as unknown as CommandDeps;
 }

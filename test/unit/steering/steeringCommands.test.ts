@@ -19,6 +19,8 @@ describe('commands/steering: what a command may do without asking', () => {
   const errors: unknown[] = [];
   const warnings: string[] = [];
   let trusted = false;
+  let selected: unknown[] = [];
+  let activePanel: string | undefined;
   let disposables: vscode.Disposable[] = [];
   let unpatch = (): void => undefined;
 
@@ -27,7 +29,7 @@ describe('commands/steering: what a command may do without asking', () => {
     unpatch = p.install();
     const runs = { noteRecord: () => undefined, follow: () => undefined, activeRuns: () => [] } as unknown as RunStore;
     const steering: SteeringDeps = { runs, approvals: { refresh: () => undefined }, setContext: () => undefined };
-    disposables = registerSteeringCommands(commandDeps(ctx.client, { trusted: () => trusted, errors, warnings }), steering);
+    disposables = registerSteeringCommands(commandDeps(ctx.client, { trusted: () => trusted, errors, warnings, selection: () => selected, activePanel: () => activePanel }), steering);
   });
   after(async () => {
     disposables.forEach((d) => d.dispose());
@@ -39,6 +41,8 @@ describe('commands/steering: what a command may do without asking', () => {
     errors.length = 0;
     warnings.length = 0;
     trusted = false;
+    selected = [];
+    activePanel = undefined;
   });
 
   const run = (command: string, arg: unknown) => p.handlers.get(command)!(arg) as Promise<RunRecord | undefined>;
@@ -71,6 +75,21 @@ describe('commands/steering: what a command may do without asking', () => {
     } finally {
       cancels.stop();
     }
+  });
+
+  it('acts on the active run panel\'s run from the Command Palette, and on a selected run row before it', async () => {
+    const inPanel = await ctx.runtime.createSyntheticRun({ events: 2, terminal: null, live: true });
+    const inTree = await ctx.runtime.createSyntheticRun({ events: 2, terminal: null, live: true });
+    p.answerModal = () => 'Cancel Run';
+    activePanel = inPanel;
+    assert.equal((await run(Commands.cancelRun, undefined))?.status, 'cancelled');
+    assert.deepEqual(p.modals.map((m) => m.detail), [inPanel], 'the question names the panel\'s run');
+    assert.equal((await ctx.client.getRun(inTree)).status, 'running');
+    p.reset();
+    p.answerModal = () => 'Cancel Run';
+    selected = [{ task: { id: 'task_x' } }, { run: { id: inTree, status: 'running' } }];
+    assert.equal((await run(Commands.cancelRun, undefined))?.id, inTree);
+    assert.equal(errors.length, 0);
   });
 
   it('the test run cancels with confirm: false without a question', async () => {
