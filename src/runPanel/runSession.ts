@@ -3,8 +3,11 @@
 // PanelChannel. No vscode import, so node tests drive it with a fake subscription and client.
 import { costText, nextApproval } from '../runEvents/steeringInfo';
 import { listArtifacts } from './runArtifacts';
-import type { ArtifactRecord } from '../api/types';
-import type { RunSessionDeps } from './runSessionDeps';
+import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
+import type { Logger } from '../common/logger';
+import type { LogFolderLimits } from '../runLog/logFolder';
+import type { PanelChannelOptions } from './panelChannel';
+import type { SteeringSupport } from './steeringSupport';
 import { batchesOf, type EventSource, type SubscriptionState } from './eventSource';
 import { fullEvent } from './fullEvent';
 import { LogRequests, type LogRequest } from './logRequests';
@@ -14,12 +17,54 @@ import { PanelChannel } from './panelChannel';
 import { RunModel, DEFAULT_LIMITS } from '../runEvents/runModel';
 import { steeringSupport } from './steeringSupport';
 import { fill } from '../common/format';
-import type { RunPanelClient } from './runSessionDeps';
-import type { ArtifactsView, ConnectionView, HostMessage, RunInfo } from './protocol';
-import type { ApprovalCardView, WireEvent } from '../runEvents/wire';
+import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, UiStrings } from './protocol';
+import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
 
 export type { EventSource, SubscriptionState } from './eventSource';
-export type { RunPanelClient, RunSessionDeps } from './runSessionDeps';
+
+/** The client calls the panel makes (ApiClient has them). */
+export interface RunPanelClient {
+  getRun(id: string, opts?: { signal?: AbortSignal }): Promise<RunRecord>;
+  getTask(id: string, opts?: { signal?: AbortSignal }): Promise<TaskRecord>;
+  listRunArtifacts(runId: string, params?: PageParams, opts?: { signal?: AbortSignal }): Promise<Page<ArtifactRecord>>;
+}
+
+export interface RunSessionDeps {
+  runId: string;
+  objective?: string;
+  /** A compacted model to start from (a panel restored after a window reload). */
+  restored?: RunSnapshot;
+  /** Asked on each use: signing in again may replace the client. */
+  client(): RunPanelClient;
+  /** Opens the resumable stream after a sequence (RunEventSubscription in the extension). */
+  subscribe(after: number, onState: (state: SubscriptionState) => void, signal: AbortSignal): EventSource;
+  post(message: HostMessage): void;
+  strings: UiStrings;
+  describeError(err: unknown): string;
+  isSignInError(err: unknown): boolean;
+  log: Logger;
+  /** After each batch of new events: the highest sequence and the last event's name (the RunStore's input). */
+  onEvents?(lastSequence: number, lastEventName: string): void;
+  /** Once, when the run is known to have ended, with its final status. */
+  onStatus?(status: string): void;
+  /** The run's objective, once known (the panel's title). */
+  onObjective?(objective: string): void;
+  now?: () => number;
+  channel?: PanelChannelOptions;
+  /** Where the run's whole log is kept (the extension's global storage + '/run-logs'); without it only the bounded model. */
+  logFolder?: string;
+  /** The service's normalised base URL when the panel opened: its run's log is kept under it, and steering is known per service. */
+  service?: string;
+  /**
+   * The service the client talks to now (asked per connection, state and batch). When it is no
+   * longer `service` (the base URL changed), the session stops its stream with a message and
+   * takes nothing more from the client: the run, its model and its log belong to `service`.
+   */
+  currentService?(): string | undefined;
+  /** Which services do not offer steering (the extension host's one registry unless a test gives its own). */
+  steering?: SteeringSupport;
+  logLimits?: LogFolderLimits;
+}
 
 export class RunSession {
   readonly runId: string;
