@@ -1,6 +1,6 @@
 // The outline of a run's steps (title, duration, state) from the model's step aggregates: a
 // virtual list beside the timeline, so a run of thousands of steps keeps a small DOM. Up/Down
-// move through it, Enter or a click jumps the timeline to the step (main.ts pages it in).
+// move through it, Enter or a click jumps the timeline to the step (app.ts pages it in).
 import type { UiStrings } from '../runPanel/protocol';
 import type { StepSummary } from '../runEvents/wire';
 import { codicon, el, setIcon, setText, setTitle } from './dom';

@@ -110,7 +110,7 @@ export function reduce(state: TimelineState, message: HostMessage): Change {
     case 'page':
     case 'found':
     case 'reveal':
-      // Answers to the webview's own requests: main.ts matches them to what it asked (applyPage).
+      // Answers to the webview's own requests: app.ts matches them to what it asked (applyPage).
       return NO_CHANGE;
   }
 }

@@ -2,7 +2,7 @@
 // "Cancelling…" until the end; Resume, Review Changes; "Fork from here…" on an expanded event),
 // each shown when the table offers it, the card of the tool call the run waits on (tool, reason, time, the
 // full arguments as text) with Approve / Deny, the run's cost, and a polite live region that announces a cancel. The card is placed in the
-// timeline under the row that asked (main.ts); the announcer says approval requests. Every server string is set
+// timeline under the row that asked (app.ts); the announcer says approval requests. Every server string is set
 // with textContent; the host confirms and asks for notes and instructions.
 import { RUN_ACTIONS, type RunAction } from '../runEvents/runActions';
 import type { RunInfo, UiStrings, UiStringKey } from '../runPanel/protocol';
