@@ -47,7 +47,7 @@ describe('run store', () => {
     });
     await admin(`/runs/${runId}/end`, { status: 'completed' });
     await redrawn;
-    assert.strictEqual(row.contextValue, 'run', 'the row ended from the stream');
+    assert.strictEqual(row.contextValue, 'run review fork', 'the row ended from the stream');
     assert.match(String(row.description), /completed/);
     assert.strictEqual(api.runs.polling, false, 'no status poll was needed');
   });
