@@ -46,7 +46,8 @@ export function createTaskRequests(deps: CommandDeps): TaskRequests {
     if (files.length === 0) detail.push(vscode.l10n.t('No files are sent.'));
     else {
       detail.push(vscode.l10n.t('Files sent:'));
-      for (const uri of files.slice(0, LISTED_FILES)) detail.push(vscode.workspace.asRelativePath(uri, true));
+      const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+      for (const uri of files.slice(0, LISTED_FILES)) detail.push(vscode.workspace.asRelativePath(uri, multiRoot));
       if (files.length > LISTED_FILES) detail.push(vscode.l10n.t('... and {0} more', files.length - LISTED_FILES));
     }
     if (deps.trustedAutomation) {
