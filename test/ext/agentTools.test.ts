@@ -118,17 +118,17 @@ describe('language model tools (agent mode)', () => {
         await invoke(name, input);
       }
     }
-    const check = directClient();
-    try {
-      const approval = await check.getApproval(approvalId);
-      assert.strictEqual(approval.status, 'pending', 'nobody decided it');
-      await invoke('agentRuntime_cancelRun', { runId, approvalId, decision: 'approve' });
-      assert.notStrictEqual((await check.getApproval(approvalId)).status, 'approved');
-    } finally {
-      await check.dispose();
-    }
     const requests = (await runtimeRequestLog()).slice(before);
     assert.ok(requests.some((line) => line.includes(`/v1/runs/${runId}`)), 'the tools did talk to the service');
     assert.deepStrictEqual(requests.filter((line) => /\/decision\b/.test(line)), [], 'no decision request');
+    const check = directClient();
+    try {
+      assert.strictEqual((await check.getApproval(approvalId)).status, 'pending', 'nobody decided it');
+      // Cancelling the run expires its approval; nobody approved it.
+      await invoke('agentRuntime_cancelRun', { runId, approvalId, decision: 'approve' });
+      assert.strictEqual((await check.getApproval(approvalId)).status, 'expired');
+    } finally {
+      await check.dispose();
+    }
   });
 });

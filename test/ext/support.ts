@@ -69,7 +69,7 @@ export async function runtimeRequestLog(): Promise<string[]> {
   const marker = `run_logmarker${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
   await fetch(`${testEnv().baseUrl}/v1/runs/${marker}`, { headers: { authorization: `Bearer ${testEnv().apiKey}` } }).then((r) => r.arrayBuffer());
   return waitFor('the runtime log to show the marker request', () => {
-    const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n') : [];
+    const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter((line) => line !== '') : [];
     return lines.some((line) => line.includes(marker)) ? lines : undefined;
   });
 }
