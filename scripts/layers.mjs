@@ -22,6 +22,10 @@ export const LAYERS = {
   reviewUi: ['common', 'runEvents', 'api', 'review', 'upload', 'commandSupport'],
   steering: ['common', 'runEvents', 'api', 'runs', 'runPanel', 'commandSupport'],
   navigation: ['common', 'runEvents', 'api', 'links', 'views', 'commandSupport'],
+  // Issue 25: VS Code's own agents (tools for agent mode, the @agent-runtime participant, the API for other extensions).
+  languageModelTools: ['common', 'runEvents', 'api', 'runs', 'upload'],
+  chat: ['common', 'runEvents', 'api', 'runs'],
+  extensionApi: ['common', 'runEvents', 'api', 'runs'],
   commands: ['common', 'runEvents', 'api', 'auth', 'artifacts', 'service', 'upload', 'runs', 'reviewUi', 'views', 'commandSupport'],
 };
 

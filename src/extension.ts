@@ -10,6 +10,13 @@ import { createArtifactActions, registerArtifactCommands } from './commands/arti
 import type { CommandDeps } from './commandSupport/commandDeps';
 import { guarded } from './commandSupport/commandErrors';
 import { registerCreateTaskCommands } from './commands/createTaskCommands';
+import { createTaskRequests, type TaskRequests } from './commands/taskRequest';
+import { registerChatParticipant } from './chat/chatHandler';
+import type { AgentRuntimeApi } from './extensionApi/agentRuntimeApi';
+import { createExtensionApi } from './extensionApi/extensionApi';
+import { registerTools } from './languageModelTools/registerTools';
+import { resolveWorkspaceFiles } from './languageModelTools/toolFiles';
+import { vscodeTranslate } from './common/vscodeTranslate';
 import { registerFileCommands } from './commands/fileCommands';
 import { registerFilterCommands } from './commands/filterCommands';
 import { registerGoToCommand } from './navigation/goToCommand';
@@ -34,7 +41,10 @@ import { LocalFileIndex, UPLOAD_RECORD_FILE } from './upload/localFileIndex';
 import { Sidebar } from './views/sidebar';
 import { revealTask } from './views/tasksReveal';
 
-/** What activate() returns: handles for the extension-host test suites, not a public API. */
+/**
+ * Handles for the extension-host test suites, added to what activate() returns in the test run
+ * only (ExtensionMode.Test): other extensions get the public API alone, never the key's store.
+ */
 export interface AgentRuntimeExtensionApi {
   service: ServiceConnection;
   credentials: CredentialStore;
@@ -43,9 +53,15 @@ export interface AgentRuntimeExtensionApi {
   runs: RunStore;
   runPanels: LazyRunPanelManager;
   steering: Steering;
+  agents: {
+    tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
+    chatHandler: vscode.ChatRequestHandler;
+    taskRequests: TaskRequests;
+  };
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<AgentRuntimeExtensionApi> {
+/** What activate() returns: the public API (src/extensionApi/agentRuntimeApi.d.ts), plus the test handles in the test run. */
+export async function activate(context: vscode.ExtensionContext): Promise<AgentRuntimeApi | (AgentRuntimeApi & AgentRuntimeExtensionApi)> {
   const activationStarted = performance.now();
   const subs = context.subscriptions;
   const log = vscode.window.createOutputChannel('Agent Runtime', { log: true });
@@ -170,9 +186,40 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     }),
   );
 
+  // VS Code's own agents (issue 25): tools for agent mode, @agent-runtime, the API for other extensions.
+  const taskRequests = createTaskRequests(deps);
+  const tools = registerTools({
+    client: () => service.client,
+    serviceUrl: () => service.serviceUrl,
+    isSignedIn: () => service.isSignedIn,
+    runs,
+    resolveFiles: resolveWorkspaceFiles,
+    startTask: (objective, files) => taskRequests.startConfirmed(objective, files.map((f) => f.uri)),
+    t: vscodeTranslate,
+  }, log);
+  const chat = registerChatParticipant({
+    client: () => service.client,
+    isSignedIn: () => service.isSignedIn,
+    runs,
+    startTask: (objective, files) => taskRequests.startAsked(objective, files, 'chat'),
+    hasReviewableChanges: (runId) => review.hasReviewableChanges(runId),
+    log,
+  }, context.extensionUri);
+  const extensionApi = createExtensionApi({
+    client: () => service.client,
+    isSignedIn: () => service.isSignedIn,
+    runs,
+    approvals: steering.pending,
+    startTask: (objective, files) => taskRequests.startAsked(objective, files, 'extension'),
+    openRunPanel: async (runId) => void (await vscode.commands.executeCommand(Commands.watchRun, { runId })),
+  });
+  subs.push(...tools.disposables, chat.participant, ...extensionApi.disposables);
+
   timing.mark('activate() returned');
   log.info(`Agent Runtime ${version} activated`);
-  return { service, credentials, reauth, sidebar, runs, runPanels, steering };
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return extensionApi.api;
+  const agents = { tools: tools.tools, chatHandler: chat.handler, taskRequests };
+  return { ...extensionApi.api, service, credentials, reauth, sidebar, runs, runPanels, steering, agents };
 }
 
 export function deactivate(): void {

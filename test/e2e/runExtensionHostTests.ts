@@ -11,7 +11,7 @@ import { chromiumPid, formatMemory, treeMemory } from './harness/memory';
 import { addSecretsFromEnv, redact } from './harness/redact';
 import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
 import { Screenshots } from './harness/screenshots';
-import { checkBuilt, EXT_TEST_WORKSPACE_FILES, readMochaResult, startExtTestSetup, suiteExitCode } from './extHostSetup';
+import { checkBuilt, EXT_TEST_WORKSPACE_FILES, installFixtureExtensions, readMochaResult, startExtTestSetup, suiteExitCode } from './extHostSetup';
 
 const TIMEOUT_MS = Number(process.env.EXT_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
@@ -31,6 +31,7 @@ async function main(): Promise<number> {
     const run = createRunFolder({ name: 'ext-host', files: EXT_TEST_WORKSPACE_FILES });
     const keep = process.env.E2E_KEEP === '1';
     cleanup.add('run folder', () => (keep ? console.log(`run folder kept: ${run.root}`) : run.remove()));
+    installFixtureExtensions(run.extensionsDir);
 
     const setup = await startExtTestSetup(run.root);
     cleanup.add('runtime', () => setup.runtime.close());
