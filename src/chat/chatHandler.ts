@@ -4,6 +4,7 @@
 // then summed up. Buttons open the run panel or the review; no button and no text decides an
 // approval (the answer says where a person decides it). Every service string is escaped
 // (src/common/markdownLiteral.ts) and every MarkdownString is untrusted, without HTML or icons.
+import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
 import { RunEventSubscription } from '../api/events';
@@ -72,7 +73,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       return result('task');
     }
     const files = filesOf(request.references);
-    stream.progress(files.length > 0 ? vscode.l10n.t('Uploading {0} file(s) and creating the task...', files.length) : vscode.l10n.t('Creating the task...'));
+    stream.progress(files.length > 0 ? (isSingular(files.length) ? vscode.l10n.t('Uploading 1 file and creating the task...') : vscode.l10n.t('Uploading {0} files and creating the task...', files.length)) : vscode.l10n.t('Creating the task...'));
     const created = await deps.startTask(objective, files);
     if (!created) {
       stream.markdown(markdown(vscode.l10n.t('No task was created.')));

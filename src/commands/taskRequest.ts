@@ -4,6 +4,7 @@
 // a modal before anything is sent) and the extension API (another extension asks: a modal names
 // the objective, the files and the service, always). Both then take the upload flow a person's
 // upload takes (save first, symbolic links, secrets, the archive question, retries, cleanup).
+import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import type { TaskRecord } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
@@ -41,7 +42,9 @@ export function createTaskRequests(deps: CommandDeps): TaskRequests {
     const url = deps.service.serviceUrl;
     const message = requester === 'extension'
       ? vscode.l10n.t('Another extension asks to create an Agent Runtime task on {0}.', url)
-      : vscode.l10n.t('Upload {0} file(s) to {1} for this task?', files.length, url);
+      : isSingular(files.length)
+        ? vscode.l10n.t('Upload 1 file to {0} for this task?', url)
+        : vscode.l10n.t('Upload {0} files to {1} for this task?', files.length, url);
     const detail = [vscode.l10n.t('Objective: {0}', objective), ''];
     if (files.length === 0) detail.push(vscode.l10n.t('No files are sent.'));
     else {
