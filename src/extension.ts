@@ -22,6 +22,7 @@ import { ActivationTiming } from './common/activationTiming';
 import { Commands, SETTINGS_QUERY, Settings } from './common/ids';
 import { notify } from './common/notify';
 import { registerRunLinkHandler } from './links/runLinkHandler';
+import { setUpMemory, type MemoryFeature } from './memory/memorySetup';
 import { LazyRunPanelManager } from './runPanel/runPanelLoader';
 import { registerRunLogCommands } from './runPanel/runLogCommands';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
@@ -43,6 +44,7 @@ export interface AgentRuntimeExtensionApi {
   runs: RunStore;
   runPanels: LazyRunPanelManager;
   steering: Steering;
+  memory: MemoryFeature;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentRuntimeExtensionApi> {
@@ -130,6 +132,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   const review = registerReview(deps, subs);
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);
   subs.push(...steering.disposables);
+  const memory = setUpMemory(deps, reporter.onAuthError);
+  subs.push(...memory.disposables);
 
   let runsOf = service.serviceUrl;
   const artifactFs = new ArtifactFileSystem(() => service.client);
@@ -172,7 +176,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
 
   timing.mark('activate() returned');
   log.info(`Agent Runtime ${version} activated`);
-  return { service, credentials, reauth, sidebar, runs, runPanels, steering };
+  return { service, credentials, reauth, sidebar, runs, runPanels, steering, memory };
 }
 
 export function deactivate(): void {

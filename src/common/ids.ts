@@ -43,6 +43,14 @@ export const Commands = {
   clearFilesFilter: 'agentRuntime.clearFilesFilter',
   clearTasksFilter: 'agentRuntime.clearTasksFilter',
   copyRunLink: 'agentRuntime.copyRunLink',
+  // Issue #24: memory (src/memory).
+  searchMemory: 'agentRuntime.searchMemory',
+  rememberSelection: 'agentRuntime.rememberSelection',
+  deleteMemory: 'agentRuntime.deleteMemory',
+  refreshMemory: 'agentRuntime.refreshMemory',
+  filterMemory: 'agentRuntime.filterMemory',
+  loadMoreMemory: 'agentRuntime.loadMoreMemory',
+  openMemory: 'agentRuntime.openMemory',
 } as const;
 
 export const ContextKeys = {
@@ -65,6 +73,7 @@ export const ViewIds = {
   files: 'agentRuntime.files',
   tasks: 'agentRuntime.tasks',
   approvals: 'agentRuntime.approvals',
+  memory: 'agentRuntime.memory',
 } as const;
 
 export const Settings = {
