@@ -33,13 +33,17 @@ describe('memory documents (agent-runtime-memory:)', () => {
 
   it('opens an entry as text and saves an edit with PATCH {content, version}', async () => {
     const created = await client.createMemory({ content: 'Alpha\n', tags: ['ext'] });
+    const api = await extensionApi();
+    // The view loads its first page when asked for its rows (it need not be visible for that).
+    api.memory.tree.refresh();
+    await api.memory.tree.getChildren();
+    assert.ok(api.memory.tree.entries.some((r) => r.id === created.id));
     const doc = await openEdited(created.id, 'Beta\n');
     assert.strictEqual(await doc.save(), true);
     const after = await client.getMemory(created.id);
     assert.strictEqual(after.content, 'Alpha\nBeta\n');
     assert.strictEqual(after.version, 2);
-    const api = await extensionApi();
-    await waitFor('the view to show the saved entry', () => api.memory.tree.entries.find((r) => r.id === created.id)?.version === 2 || undefined);
+    assert.strictEqual(api.memory.tree.entries.find((r) => r.id === created.id)?.version, 2, 'the row follows the save');
   });
 
   it('on a version conflict keeps the text, opens the compare editor, and Overwrite saves it over theirs', async () => {
