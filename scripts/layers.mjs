@@ -23,6 +23,7 @@ export const LAYERS = {
   steering: ['common', 'runEvents', 'api', 'runs', 'runPanel', 'commandSupport'],
   navigation: ['common', 'runEvents', 'api', 'links', 'views', 'commandSupport'],
   memory: ['common', 'api', 'commandSupport'],
+  agentAccess: ['common', 'api', 'commandSupport'],
   commands: ['common', 'runEvents', 'api', 'auth', 'artifacts', 'service', 'upload', 'runs', 'reviewUi', 'views', 'commandSupport'],
 };
 

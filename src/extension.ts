@@ -22,6 +22,7 @@ import { ActivationTiming } from './common/activationTiming';
 import { Commands, SETTINGS_QUERY, Settings } from './common/ids';
 import { notify } from './common/notify';
 import { registerRunLinkHandler } from './links/runLinkHandler';
+import { setUpAgentAccess, type AgentAccess } from './agentAccess/accessSetup';
 import { setUpMemory, type MemoryFeature } from './memory/memorySetup';
 import { LazyRunPanelManager } from './runPanel/runPanelLoader';
 import { registerRunLogCommands } from './runPanel/runLogCommands';
@@ -45,6 +46,7 @@ export interface AgentRuntimeExtensionApi {
   runPanels: LazyRunPanelManager;
   steering: Steering;
   memory: MemoryFeature;
+  agentAccess: AgentAccess;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentRuntimeExtensionApi> {
@@ -134,6 +136,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   subs.push(...steering.disposables);
   const memory = setUpMemory(deps, reporter.onAuthError);
   subs.push(...memory.disposables);
+  const agentAccess = setUpAgentAccess(deps, reporter.onAuthError);
+  subs.push(...agentAccess.disposables);
 
   let runsOf = service.serviceUrl;
   const artifactFs = new ArtifactFileSystem(() => service.client);
@@ -176,7 +180,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
 
   timing.mark('activate() returned');
   log.info(`Agent Runtime ${version} activated`);
-  return { service, credentials, reauth, sidebar, runs, runPanels, steering, memory };
+  return { service, credentials, reauth, sidebar, runs, runPanels, steering, memory, agentAccess };
 }
 
 export function deactivate(): void {

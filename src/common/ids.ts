@@ -51,6 +51,21 @@ export const Commands = {
   filterMemory: 'agentRuntime.filterMemory',
   loadMoreMemory: 'agentRuntime.loadMoreMemory',
   openMemory: 'agentRuntime.openMemory',
+  // Issue #24: tools, connectors, webhooks (src/agentAccess).
+  refreshTools: 'agentRuntime.refreshTools',
+  searchTools: 'agentRuntime.searchTools',
+  openTool: 'agentRuntime.openTool',
+  openToolInvocation: 'agentRuntime.openToolInvocation',
+  loadMoreTools: 'agentRuntime.loadMoreTools',
+  refreshConnectors: 'agentRuntime.refreshConnectors',
+  revokeGrant: 'agentRuntime.revokeGrant',
+  revokeConnector: 'agentRuntime.revokeConnector',
+  loadMoreConnectors: 'agentRuntime.loadMoreConnectors',
+  refreshWebhooks: 'agentRuntime.refreshWebhooks',
+  createWebhook: 'agentRuntime.createWebhook',
+  testWebhook: 'agentRuntime.testWebhook',
+  deleteWebhook: 'agentRuntime.deleteWebhook',
+  loadMoreWebhooks: 'agentRuntime.loadMoreWebhooks',
 } as const;
 
 export const ContextKeys = {
@@ -74,6 +89,9 @@ export const ViewIds = {
   tasks: 'agentRuntime.tasks',
   approvals: 'agentRuntime.approvals',
   memory: 'agentRuntime.memory',
+  tools: 'agentRuntime.tools',
+  connectors: 'agentRuntime.connectors',
+  webhooks: 'agentRuntime.webhooks',
 } as const;
 
 export const Settings = {
