@@ -26,6 +26,9 @@ export const LAYERS = {
   languageModelTools: ['common', 'runEvents', 'api', 'runs', 'upload'],
   chat: ['common', 'runEvents', 'api', 'runs'],
   extensionApi: ['common', 'runEvents', 'api', 'runs'],
+  // Issue 24: what the agent knows and may use.
+  memory: ['common', 'api', 'commandSupport'],
+  agentAccess: ['common', 'api', 'commandSupport'],
   commands: ['common', 'runEvents', 'api', 'auth', 'artifacts', 'service', 'upload', 'runs', 'reviewUi', 'views', 'commandSupport'],
 };
 

@@ -29,6 +29,8 @@ import { ActivationTiming } from './common/activationTiming';
 import { Commands, SETTINGS_QUERY, Settings } from './common/ids';
 import { notify } from './common/notify';
 import { registerRunLinkHandler } from './links/runLinkHandler';
+import { setUpAgentAccess, type AgentAccess } from './agentAccess/accessSetup';
+import { setUpMemory, type MemoryFeature } from './memory/memorySetup';
 import { LazyRunPanelManager } from './runPanel/runPanelLoader';
 import { registerRunLogCommands } from './runPanel/runLogCommands';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
@@ -58,6 +60,8 @@ export interface AgentRuntimeExtensionApi {
     chatHandler: vscode.ChatRequestHandler;
     taskRequests: TaskRequests;
   };
+  memory: MemoryFeature;
+  agentAccess: AgentAccess;
 }
 
 /** What activate() returns: the public API (src/extensionApi/agentRuntimeApi.d.ts), plus the test handles in the test run. */
@@ -146,6 +150,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   const review = registerReview(deps, subs);
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);
   subs.push(...steering.disposables);
+  const memory = setUpMemory(deps, reporter.onAuthError);
+  subs.push(...memory.disposables);
+  const agentAccess = setUpAgentAccess(deps, reporter.onAuthError);
+  subs.push(...agentAccess.disposables);
 
   let runsOf = service.serviceUrl;
   const artifactFs = new ArtifactFileSystem(() => service.client);
@@ -219,7 +227,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   log.info(`Agent Runtime ${version} activated`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return extensionApi.api;
   const agents = { tools: tools.tools, chatHandler: chat.handler, taskRequests };
-  return { ...extensionApi.api, service, credentials, reauth, sidebar, runs, runPanels, steering, agents };
+  return { ...extensionApi.api, service, credentials, reauth, sidebar, runs, runPanels, steering, agents, memory, agentAccess };
 }
 
 export function deactivate(): void {

@@ -12,6 +12,8 @@ import { pathSegment } from './pathSegment';
 import { header, readJson, RequestPath, type Query, type RequestSpec } from './requestPath';
 import { Transport, type NetworkSettings } from './transport';
 import { prepareBytesUpload, prepareUpload, type PreparedUpload, type UploadOptions } from './upload';
+import * as resources from './resources';
+import type { ConnectorRecord, CreatedWebhook, InvocationListParams, InvocationRecord, MemoryChange, MemoryListParams, MemoryRecord, ToolRecord, WebhookDelivery, WebhookRecord } from './resourceTypes';
 import * as steering from './steering';
 import type { ApprovalListParams, SteeringCaller, SteeringOptions } from './steering';
 import {
@@ -285,6 +287,99 @@ export class ApiClient {
 
   getUsage(opts: CallOptions = {}): Promise<UsageRecord> {
     return steering.getUsage(this.steer, opts.signal);
+  }
+
+  // ---- memory, tools, connectors, webhooks (assumed endpoints: 404/405 -> 'not_supported'; see resources.ts) ----
+
+  listMemory(params: MemoryListParams = {}, opts: CallOptions = {}): Promise<Page<MemoryRecord>> {
+    return resources.listMemory(this.steer, params, opts.signal);
+  }
+
+  /** Bounded walk (pages and items capped; `cut` says when it stopped early). */
+  iterateMemory(params: MemoryListParams = {}, opts: PageWalkOptions = {}): PageWalk<MemoryRecord> {
+    return paginate((p, signal) => this.listMemory({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  getMemory(id: string, opts: CallOptions = {}): Promise<MemoryRecord> {
+    return resources.getMemory(this.steer, id, opts.signal);
+  }
+
+  createMemory(body: { content: string; tags?: string[]; project_id?: string }, opts: SteeringOptions = {}): Promise<MemoryRecord> {
+    return resources.createMemory(this.steer, body, opts);
+  }
+
+  /** 409 version_conflict carries the current record: `conflictMemory(err)`. */
+  updateMemory(id: string, change: MemoryChange, opts: CallOptions = {}): Promise<MemoryRecord> {
+    return resources.updateMemory(this.steer, id, change, opts);
+  }
+
+  deleteMemory(id: string, opts: CallOptions = {}): Promise<DeletedFile> {
+    return resources.deleteMemory(this.steer, id, opts);
+  }
+
+  listTools(params: PageParams & { query?: string } = {}, opts: CallOptions = {}): Promise<Page<ToolRecord>> {
+    return resources.listTools(this.steer, params, opts.signal);
+  }
+
+  iterateTools(params: PageParams & { query?: string } = {}, opts: PageWalkOptions = {}): PageWalk<ToolRecord> {
+    return paginate((p, signal) => this.listTools({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  getTool(id: string, opts: CallOptions = {}): Promise<ToolRecord> {
+    return resources.getTool(this.steer, id, opts.signal);
+  }
+
+  listInvocations(params: InvocationListParams = {}, opts: CallOptions = {}): Promise<Page<InvocationRecord>> {
+    return resources.listInvocations(this.steer, params, opts.signal);
+  }
+
+  iterateInvocations(params: InvocationListParams = {}, opts: PageWalkOptions = {}): PageWalk<InvocationRecord> {
+    return paginate((p, signal) => this.listInvocations({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  getInvocation(id: string, opts: CallOptions = {}): Promise<InvocationRecord> {
+    return resources.getInvocation(this.steer, id, opts.signal);
+  }
+
+  listConnectors(params: PageParams = {}, opts: CallOptions = {}): Promise<Page<ConnectorRecord>> {
+    return resources.listConnectors(this.steer, params, opts.signal);
+  }
+
+  iterateConnectors(params: PageParams = {}, opts: PageWalkOptions = {}): PageWalk<ConnectorRecord> {
+    return paginate((p, signal) => this.listConnectors({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  getConnector(id: string, opts: CallOptions = {}): Promise<ConnectorRecord> {
+    return resources.getConnector(this.steer, id, opts.signal);
+  }
+
+  removeGrant(connectorId: string, grantId: string, opts: CallOptions = {}): Promise<ConnectorRecord> {
+    return resources.removeGrant(this.steer, connectorId, grantId, opts);
+  }
+
+  revokeConnector(connectorId: string, opts: SteeringOptions = {}): Promise<ConnectorRecord> {
+    return resources.revokeConnector(this.steer, connectorId, opts);
+  }
+
+  listWebhooks(params: PageParams = {}, opts: CallOptions = {}): Promise<Page<WebhookRecord>> {
+    return resources.listWebhooks(this.steer, params, opts.signal);
+  }
+
+  iterateWebhooks(params: PageParams = {}, opts: PageWalkOptions = {}): PageWalk<WebhookRecord> {
+    return paginate((p, signal) => this.listWebhooks({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  /** The secret comes back this once: show it, keep it nowhere. */
+  createWebhook(body: { url: string; events: string[] }, opts: SteeringOptions = {}): Promise<CreatedWebhook> {
+    return resources.createWebhook(this.steer, body, opts);
+  }
+
+  deleteWebhook(id: string, opts: CallOptions = {}): Promise<DeletedFile> {
+    return resources.deleteWebhook(this.steer, id, opts);
+  }
+
+  testWebhook(id: string, opts: SteeringOptions = {}): Promise<WebhookDelivery> {
+    return resources.testWebhook(this.steer, id, opts);
   }
 
   /** Closes every connection; calls made afterwards fail with ApiError 'aborted'. */

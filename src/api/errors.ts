@@ -37,6 +37,8 @@ export interface ApiErrorInit {
   limit?: number;
   /** The current approval record a 409 decision answer carries (`error.approval`), unchecked. */
   approval?: Record<string, unknown>;
+  /** The current memory record a 409 version_conflict answer carries (`error.memory`), unchecked. */
+  memory?: Record<string, unknown>;
   requestId?: string;
   retryAfterMs?: number;
   detail?: ApiDetail;
@@ -52,6 +54,7 @@ export class ApiError extends Error {
   readonly param?: string;
   readonly limit?: number;
   readonly approval?: Record<string, unknown>;
+  readonly memory?: Record<string, unknown>;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
   readonly detail?: ApiDetail;
@@ -65,6 +68,7 @@ export class ApiError extends Error {
     this.param = init.param;
     this.limit = init.limit;
     this.approval = init.approval;
+    this.memory = init.memory;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
     this.detail = init.detail;
@@ -101,7 +105,12 @@ export function isAbort(err: unknown): boolean {
  */
 export function redact(text: string, secret?: string): string {
   const out = secret ? text.split(secret).join('***') : text;
-  return out.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***');
+  return redactWebhookSecrets(out.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***'));
+}
+
+/** Webhook signing secrets (`whsec_...`) are shown once at creation and never again, not even inside an error. */
+export function redactWebhookSecrets(text: string): string {
+  return text.replace(/whsec_[A-Za-z0-9_-]+/g, 'whsec_***');
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -156,6 +165,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   let param: string | undefined;
   let limit: number | undefined;
   let approval: Record<string, unknown> | undefined;
+  let memory: Record<string, unknown> | undefined;
   let message: string | undefined;
   let detail: ApiDetail | undefined;
   let isApiShape = false;
@@ -174,6 +184,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
         message = asString(e.message);
         if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) limit = e.limit as number;
         if (e.approval && typeof e.approval === 'object' && !Array.isArray(e.approval)) approval = e.approval as Record<string, unknown>;
+        if (e.memory && typeof e.memory === 'object' && !Array.isArray(e.memory)) memory = e.memory as Record<string, unknown>;
       } else {
         message = asString(inner) ?? asString(record.message) ?? asString(record.detail);
       }
@@ -194,7 +205,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
     detail = { id: 'notOffered', args: [safe(init.method), safe(init.path), statusLabel(status)] };
     message = said(detail);
   }
-  return new ApiError({ kind, status, code, type, param, limit, approval, message, requestId, retryAfterMs, detail });
+  return new ApiError({ kind, status, code, type, param, limit, approval, memory, message, requestId, retryAfterMs, detail });
 }
 
 export interface TransportErrorContext {

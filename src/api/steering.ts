@@ -91,7 +91,7 @@ export function parseUsage(value: unknown): UsageRecord {
  * the usage endpoint has no record to miss, an action on a run that exists cannot be missing
  * its run, and a missing approval is its record only where the approvals list answers.
  */
-async function orUnsupported<T>(request: Promise<T>, what: string, endpointMissing: () => Promise<boolean>): Promise<T> {
+export async function orUnsupported<T>(request: Promise<T>, what: string, endpointMissing: () => Promise<boolean>): Promise<T> {
   try {
     return await request;
   } catch (err) {

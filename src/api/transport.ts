@@ -42,7 +42,7 @@ export interface TransportRequest {
   origin: string;
   /** Path with its query string, e.g. /v1/files?limit=10. */
   path: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE' | 'PATCH';
   headers: Record<string, string>;
   body?: string | Uint8Array | AsyncIterable<Uint8Array>;
   signal?: AbortSignal;

@@ -43,6 +43,29 @@ export const Commands = {
   clearFilesFilter: 'agentRuntime.clearFilesFilter',
   clearTasksFilter: 'agentRuntime.clearTasksFilter',
   copyRunLink: 'agentRuntime.copyRunLink',
+  // Issue #24: memory (src/memory).
+  searchMemory: 'agentRuntime.searchMemory',
+  rememberSelection: 'agentRuntime.rememberSelection',
+  deleteMemory: 'agentRuntime.deleteMemory',
+  refreshMemory: 'agentRuntime.refreshMemory',
+  filterMemory: 'agentRuntime.filterMemory',
+  loadMoreMemory: 'agentRuntime.loadMoreMemory',
+  openMemory: 'agentRuntime.openMemory',
+  // Issue #24: tools, connectors, webhooks (src/agentAccess).
+  refreshTools: 'agentRuntime.refreshTools',
+  searchTools: 'agentRuntime.searchTools',
+  openTool: 'agentRuntime.openTool',
+  openToolInvocation: 'agentRuntime.openToolInvocation',
+  loadMoreTools: 'agentRuntime.loadMoreTools',
+  refreshConnectors: 'agentRuntime.refreshConnectors',
+  revokeGrant: 'agentRuntime.revokeGrant',
+  revokeConnector: 'agentRuntime.revokeConnector',
+  loadMoreConnectors: 'agentRuntime.loadMoreConnectors',
+  refreshWebhooks: 'agentRuntime.refreshWebhooks',
+  createWebhook: 'agentRuntime.createWebhook',
+  testWebhook: 'agentRuntime.testWebhook',
+  deleteWebhook: 'agentRuntime.deleteWebhook',
+  loadMoreWebhooks: 'agentRuntime.loadMoreWebhooks',
 } as const;
 
 export const ContextKeys = {
@@ -65,6 +88,10 @@ export const ViewIds = {
   files: 'agentRuntime.files',
   tasks: 'agentRuntime.tasks',
   approvals: 'agentRuntime.approvals',
+  memory: 'agentRuntime.memory',
+  tools: 'agentRuntime.tools',
+  connectors: 'agentRuntime.connectors',
+  webhooks: 'agentRuntime.webhooks',
 } as const;
 
 export const Settings = {

@@ -9,7 +9,7 @@ import { resolveHostile, type HostileOptions } from './hostile/options';
 import { HTML_PAYLOAD, hostileErrorMessage, hostileName } from './hostile/values';
 
 export { HOSTILE_ALL, type HostileOptions } from './hostile/options';
-export { BIDI_OVERRIDE, COMMAND_LINK, HOSTILE_NAMES, HTML_PAYLOAD, ROTATING_PAYLOADS } from './hostile/values';
+export { BIDI_OVERRIDE, COMMAND_LINK, HOSTILE_NAMES, HOSTILE_SECRET, HTML_PAYLOAD, ROTATING_PAYLOADS } from './hostile/values';
 export { BIG_SEQUENCES, HOSTILE_EVENT_NAMES } from './hostile/events';
 export { CYCLE_CURSORS, FRESH_CURSOR_PREFIX } from './hostile/jsonBodies';
 
@@ -106,7 +106,7 @@ export class HostileState {
     if (!options || !pathname.startsWith('/v1/') || typeof reply.body !== 'object' || reply.body === null || Array.isArray(reply.body)) return reply;
     const body = structuredClone(reply.body) as Record<string, unknown>;
     if (reply.status >= 400) {
-      if (options.errorMessages) poisonError(body);
+      if (options.errorMessages || options.secretInErrors) poisonError(body, options);
     } else if (body.object === 'list' && Array.isArray(body.data)) {
       const freshCursor = () => `${FRESH_CURSOR_PREFIX}${++this.freshCursors}`;
       poisonList(body, options, (id) => this.ordinal(id), { pathname, cyclePage: this.notes.get(req)?.cyclePage, freshCursor });

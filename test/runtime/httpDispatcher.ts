@@ -9,6 +9,10 @@ import { newId, nowTimestamp } from './records';
 import type { RuntimeCore } from './runtimeCore';
 import { adminRoutes } from './routes/admin';
 import { approvalRoutes } from './routes/approvals';
+import { connectorRoutes } from './routes/connectors';
+import { memoryRoutes } from './routes/memory';
+import { toolRoutes } from './routes/tools';
+import { webhookRoutes } from './routes/webhooks';
 import { fileRoutes } from './routes/files';
 import { runRoutes } from './routes/runs';
 import { taskRoutes } from './routes/tasks';
@@ -24,7 +28,17 @@ export interface DispatcherConfig {
   log: (line: string) => void;
 }
 
-const API_ROUTES: Route[] = [...fileRoutes, ...taskRoutes, ...runRoutes, ...approvalRoutes, ...usageRoutes];
+const API_ROUTES: Route[] = [
+  ...fileRoutes,
+  ...taskRoutes,
+  ...runRoutes,
+  ...approvalRoutes,
+  ...usageRoutes,
+  ...memoryRoutes,
+  ...toolRoutes,
+  ...connectorRoutes,
+  ...webhookRoutes,
+];
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** How long a connection whose request body we refused to read may linger half-closed. */
 const LINGER_MS = 5000;

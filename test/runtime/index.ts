@@ -15,6 +15,7 @@ export type { HostileOptions } from './hostile';
 export type { FaultSettings, OptionalEndpoint } from './faults';
 export type { ApprovalRecord, Money } from './records';
 export type { SyntheticApproval } from './runtimeCore';
+export { signatureHeader } from './webhookDesk';
 
 export interface RuntimeOptions {
   host?: string;
@@ -35,6 +36,8 @@ export interface RuntimeOptions {
   maxAttachments?: number;
   /** What GET /v1/usage reports as the quota; default 100.00 USD, null for none. */
   quota?: Money | null;
+  /** Webhooks may point at http(s)://127.0.0.1 / localhost, so tests can receive deliveries; default false. */
+  allowLoopbackWebhooks?: boolean;
   faults?: FaultSettings;
   /** Hostile mode (README "Hostile mode"): true = every family at sane sizes; off by default. */
   hostile?: HostileOptions | boolean;
@@ -116,6 +119,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     approvalClockOffsetMs: options.approvalClockOffsetMs,
     maxAttachments: options.maxAttachments ?? DEFAULT_CORE_SETTINGS.maxAttachments,
     quota: options.quota === undefined ? DEFAULT_CORE_SETTINGS.quota : options.quota,
+    allowLoopbackWebhooks: options.allowLoopbackWebhooks === true,
   });
   const faults = new FaultState();
   faults.set(options.faults ?? {});

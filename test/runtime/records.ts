@@ -85,7 +85,86 @@ export interface ArtifactRecord {
   source_file_id?: string;
 }
 
-export function newId(prefix: 'file' | 'task' | 'run' | 'art' | 'req' | 'apr'): string {
+/** Memory: what the agent knows (PROTOCOL-NOTES "Memory"). */
+export interface MemoryRecord {
+  id: string;
+  object: 'memory';
+  content: string;
+  tags: string[];
+  project_id?: string;
+  source?: { run_id: string; sequence?: number };
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** At most 64 KiB of UTF-8 per memory. */
+export const MAX_MEMORY_BYTES = 64 * 1024;
+
+export interface ToolRecord {
+  id: string;
+  object: 'tool';
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  requires_approval: boolean;
+  connector_id?: string;
+}
+
+export type InvocationStatus = 'running' | 'succeeded' | 'failed' | 'denied';
+export const INVOCATION_STATUSES: readonly string[] = ['running', 'succeeded', 'failed', 'denied'];
+
+export interface InvocationRecord {
+  id: string;
+  object: 'tool_invocation';
+  tool: string;
+  run_id: string;
+  step_id: string;
+  sequence: number;
+  arguments: Record<string, unknown>;
+  status: InvocationStatus;
+  output?: string;
+  output_truncated?: boolean;
+  error?: { message: string };
+  started_at: string;
+  completed_at?: string;
+  duration_ms?: number;
+}
+
+/** Invocation outputs are cut at 1 MiB (`output_truncated: true`). */
+export const MAX_INVOCATION_OUTPUT_BYTES = 1024 * 1024;
+
+export interface ConnectorGrant {
+  id: string;
+  scope: string;
+  resource?: string;
+  created_at: string;
+}
+
+export interface ConnectorRecord {
+  id: string;
+  object: 'connector';
+  kind: string;
+  name: string;
+  account?: string;
+  status: 'active' | 'needs_attention' | 'revoked';
+  grants: ConnectorGrant[];
+  created_at: string;
+}
+
+export interface WebhookRecord {
+  id: string;
+  object: 'webhook';
+  url: string;
+  events: string[];
+  status: 'enabled' | 'disabled';
+  created_at: string;
+}
+
+/** The event names a webhook may subscribe to ("*" = all of them). */
+export const WEBHOOK_EVENTS: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled', 'approval.requested', 'memory.written', '*'];
+
+export function newId(prefix: 'file' | 'task' | 'run' | 'art' | 'req' | 'apr' | 'mem' | 'inv' | 'conn' | 'grant' | 'wh' | 'whsec' | 'evt'): string {
   return `${prefix}_${randomUUID().replace(/-/g, '')}`;
 }
 

@@ -5,7 +5,11 @@ import { ApprovalClock, ApprovalDesk } from './approvals';
 import { BlobStore } from './blobStore';
 import { baseSteps, runBuiltInAgent, sleep, STEP_COST_CENTS, type AgentEnvironment, type AgentProgram } from './builtInAgent';
 import { RunEventLog, TERMINAL_EVENT_NAMES } from './eventLog';
+import { ConnectorDesk } from './connectorDesk';
 import { badRequest, conflict } from './httpErrors';
+import { MemoryStore } from './memoryStore';
+import { seedTools, ToolRegistry } from './toolRegistry';
+import { WebhookDesk } from './webhookDesk';
 import { RecordStore } from './recordStore';
 import { completedSteps, copiedEvents, nextStepNumber, stepIdsIn } from './runLineage';
 import { addCents, usageReport, usd } from './spend';
@@ -59,6 +63,8 @@ export interface CoreSettings {
   approvalClockOffsetMs?: number;
   maxAttachments: number;
   quota: Money | null;
+  /** Webhooks may point at http(s)://127.0.0.1 / localhost (tests' receivers); default false. */
+  allowLoopbackWebhooks?: boolean;
 }
 
 export const DEFAULT_CORE_SETTINGS: CoreSettings = {
@@ -75,6 +81,10 @@ export class RuntimeCore {
   readonly artifacts: RecordStore<ArtifactRecord>;
   readonly approvals: ApprovalDesk;
   readonly blobs: BlobStore;
+  readonly memory: MemoryStore;
+  readonly tools: ToolRegistry;
+  readonly connectors: ConnectorDesk;
+  readonly webhooks: WebhookDesk;
   private readonly eventsDir: string;
   private readonly logs = new Map<string, RunEventLog>();
   private readonly working = new Map<string, { stop: AbortController; done: Promise<void> }>();
@@ -93,6 +103,12 @@ export class RuntimeCore {
     this.artifacts = new RecordStore(path.join(records, 'artifacts'));
     this.approvals = new ApprovalDesk(path.join(records, 'approvals'), (approval) => this.approvalSettled(approval), new ApprovalClock(settings.approvalClockOffsetMs));
     this.blobs = new BlobStore(dataDir);
+    this.memory = new MemoryStore(path.join(records, 'memory'));
+    this.connectors = new ConnectorDesk(path.join(records, 'connectors'));
+    this.tools = new ToolRegistry(path.join(records, 'tools'), path.join(records, 'invocations'), () =>
+      seedTools({ github: this.connectors.byKind('github')?.id, slack: this.connectors.byKind('slack')?.id }),
+    );
+    this.webhooks = new WebhookDesk(path.join(records, 'webhooks'), settings.allowLoopbackWebhooks === true);
     this.eventsDir = path.join(dataDir, 'events');
     fs.mkdirSync(this.eventsDir, { recursive: true });
     this.recoverUnfinishedRuns();
@@ -192,6 +208,8 @@ export class RuntimeCore {
       ...(errorMessage ? { error: { message: errorMessage } } : {}),
     });
     this.working.get(runId)?.stop.abort();
+    this.tools.finish(runId, status === 'completed' ? 'succeeded' : 'failed', status === 'completed' ? undefined : `The run ended (${status}) during the call.`);
+    this.webhooks.broadcast(`run.${status}`, { run_id: runId, status, sequence });
     return sequence;
   }
 
@@ -270,6 +288,7 @@ export class RuntimeCore {
     this.stopAll.abort();
     this.approvals.close();
     await Promise.all([...this.working.values()].map((w) => w.done));
+    await this.webhooks.close();
   }
 
   // ---- internals ----
@@ -362,7 +381,9 @@ export class RuntimeCore {
           const record = this.files.get(fileId);
           return record && { record, content: () => this.blobs.openRead(fileId) };
         },
-        emit: (event, data) => this.appendEvent(runId, event, data),
+        emit: (event, data) => this.agentEvent(runId, event, data),
+        recallMemory: (text) => this.memory.recall(text).map((m) => m.id),
+        writeMemory: (content, tags) => this.memory.create(content, tags, undefined, { run_id: runId }).id,
         markRunning: () => this.markRunning(runId),
         finish: (status, errorMessage) => {
           this.endRun(runId, status, errorMessage);
@@ -381,6 +402,23 @@ export class RuntimeCore {
     });
   }
 
+  /**
+   * The agent's events go through here: a tool.called gets its invocation record (the event
+   * carries invocation_id; the call's `arguments` go into the record, not the event) and the
+   * observation that follows is the call's output.
+   */
+  private agentEvent(runId: string, event: string, data: Record<string, unknown>): number {
+    if (event === 'tool.called') {
+      const { arguments: args, ...rest } = data;
+      const log = this.requireLog(runId);
+      const invocation = this.tools.begin(runId, String(rest.step_id), String(rest.tool), (args as Record<string, unknown> | undefined) ?? {}, log.lastSequence + 1);
+      return this.appendEvent(runId, event, { ...rest, invocation_id: invocation.id });
+    }
+    if (event === 'observation.recorded' && typeof data.summary === 'string') this.tools.observe(runId, String(data.step_id), data.summary);
+    if (event === 'memory.written') this.webhooks.broadcast('memory.written', { run_id: runId, memory_id: data.memory_id });
+    return this.appendEvent(runId, event, data);
+  }
+
   private async syntheticApproval(runId: string, spec: SyntheticApproval, terminal: TerminalStatus | null, signal: AbortSignal): Promise<void> {
     const stepId = spec.stepId ?? 'step_approval';
     const tool = spec.tool ?? 'write_file';
@@ -389,7 +427,7 @@ export class RuntimeCore {
       existing ?? this.requestApproval(runId, stepId, tool, spec.arguments ?? { path: 'output.txt' }, spec.reason ?? 'Writes a file.', spec.expiresInMs ?? this.settings.approvalTimeoutMs);
     const outcome = await this.approvals.wait(approval.id, signal);
     if (outcome === 'approved') {
-      this.appendEvent(runId, 'tool.called', { tool, step_id: stepId });
+      this.agentEvent(runId, 'tool.called', { tool, step_id: stepId, arguments: spec.arguments ?? { path: 'output.txt' } });
     } else {
       this.appendEvent(runId, 'observation.recorded', { step_id: stepId, summary: `Skipped ${tool}: the approval was ${outcome}.` });
     }
