@@ -10,6 +10,7 @@ import type { RuntimeCore } from './runtimeCore';
 import { adminRoutes } from './routes/admin';
 import { approvalRoutes } from './routes/approvals';
 import { fileRoutes } from './routes/files';
+import { projectRoutes } from './routes/projects';
 import { runRoutes } from './routes/runs';
 import { taskRoutes } from './routes/tasks';
 import { usageRoutes } from './routes/usage';
@@ -24,7 +25,7 @@ export interface DispatcherConfig {
   log: (line: string) => void;
 }
 
-const API_ROUTES: Route[] = [...fileRoutes, ...taskRoutes, ...runRoutes, ...approvalRoutes, ...usageRoutes];
+const API_ROUTES: Route[] = [...fileRoutes, ...taskRoutes, ...runRoutes, ...approvalRoutes, ...usageRoutes, ...projectRoutes];
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** How long a connection whose request body we refused to read may linger half-closed. */
 const LINGER_MS = 5000;

@@ -31,6 +31,23 @@ export interface TaskRecord {
   attachments: TaskAttachment[];
   created_at: string;
   run_id: string;
+  /** Set on a task made in a project (PROTOCOL-NOTES "Projects"). */
+  project_id?: string;
+  /** The branch and the 40-hex commit the agent builds on. */
+  context?: TaskContext;
+}
+
+export interface TaskContext {
+  ref?: string;
+  commit?: string;
+}
+
+export interface ProjectRecord {
+  id: string;
+  object: 'project';
+  name: string;
+  repository: { url: string; default_branch: string };
+  created_at: string;
 }
 
 export interface RunRecord {
@@ -83,9 +100,11 @@ export interface ArtifactRecord {
   created_at: string;
   /** Set on a revised copy of an attachment: that attachment's file id. */
   source_file_id?: string;
+  /** Set on a project run's patch: the commit its paths apply to. */
+  base_commit?: string;
 }
 
-export function newId(prefix: 'file' | 'task' | 'run' | 'art' | 'req' | 'apr'): string {
+export function newId(prefix: 'file' | 'task' | 'run' | 'art' | 'req' | 'apr' | 'proj'): string {
   return `${prefix}_${randomUUID().replace(/-/g, '')}`;
 }
 
