@@ -37,6 +37,8 @@ export interface ApiErrorInit {
   limit?: number;
   /** The current approval record a 409 decision answer carries (`error.approval`), unchecked. */
   approval?: Record<string, unknown>;
+  /** The existing project a 409 project_exists answer carries (`error.project`), unchecked. */
+  project?: Record<string, unknown>;
   requestId?: string;
   retryAfterMs?: number;
   detail?: ApiDetail;
@@ -52,6 +54,7 @@ export class ApiError extends Error {
   readonly param?: string;
   readonly limit?: number;
   readonly approval?: Record<string, unknown>;
+  readonly project?: Record<string, unknown>;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
   readonly detail?: ApiDetail;
@@ -65,6 +68,7 @@ export class ApiError extends Error {
     this.param = init.param;
     this.limit = init.limit;
     this.approval = init.approval;
+    this.project = init.project;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
     this.detail = init.detail;
@@ -156,6 +160,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   let param: string | undefined;
   let limit: number | undefined;
   let approval: Record<string, unknown> | undefined;
+  let project: Record<string, unknown> | undefined;
   let message: string | undefined;
   let detail: ApiDetail | undefined;
   let isApiShape = false;
@@ -174,6 +179,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
         message = asString(e.message);
         if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) limit = e.limit as number;
         if (e.approval && typeof e.approval === 'object' && !Array.isArray(e.approval)) approval = e.approval as Record<string, unknown>;
+        if (e.project && typeof e.project === 'object' && !Array.isArray(e.project)) project = e.project as Record<string, unknown>;
       } else {
         message = asString(inner) ?? asString(record.message) ?? asString(record.detail);
       }
@@ -194,7 +200,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
     detail = { id: 'notOffered', args: [safe(init.method), safe(init.path), statusLabel(status)] };
     message = said(detail);
   }
-  return new ApiError({ kind, status, code, type, param, limit, approval, message, requestId, retryAfterMs, detail });
+  return new ApiError({ kind, status, code, type, param, limit, approval, project, message, requestId, retryAfterMs, detail });
 }
 
 export interface TransportErrorContext {
