@@ -22,6 +22,7 @@ export const LAYERS = {
   reviewUi: ['common', 'runEvents', 'api', 'review', 'upload', 'commandSupport'],
   steering: ['common', 'runEvents', 'api', 'runs', 'runPanel', 'commandSupport'],
   navigation: ['common', 'runEvents', 'api', 'links', 'views', 'commandSupport'],
+  projects: ['common', 'runEvents', 'api', 'review', 'commandSupport'],
   commands: ['common', 'runEvents', 'api', 'auth', 'artifacts', 'service', 'upload', 'runs', 'reviewUi', 'views', 'commandSupport'],
 };
 
