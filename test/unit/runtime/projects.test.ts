@@ -6,21 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyPatch, parsePatch } from 'diff';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
-import { call, errorOf, runToEnd, tempDir, upload } from './runtimeTestKit';
-
-/** A real repository in a temp folder: README.md and src/app.ts committed on main. */
-export function makeRepository(): { dir: string; git: (...args: string[]) => string; commit: string } {
-  const dir = tempDir();
-  const git = (...args: string[]): string =>
-    execFileSync('git', ['-C', dir, '-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', ...args], { encoding: 'utf8' }).trim();
-  git('init', '-q', '-b', 'main');
-  fs.writeFileSync(path.join(dir, 'README.md'), '# Demo\n\nOne.\nTwo.\nThree.\n');
-  fs.mkdirSync(path.join(dir, 'src'));
-  fs.writeFileSync(path.join(dir, 'src', 'app.ts'), 'export const a = 1;\nexport const b = 2;\n');
-  git('add', '.');
-  git('commit', '-q', '-m', 'first');
-  return { dir, git, commit: git('rev-parse', 'HEAD') };
-}
+import { makeRepository } from '../projects/gitRepoKit';
+import { call, errorOf, runToEnd, upload } from './runtimeTestKit';
 
 describe('runtime: projects', () => {
   let rt: RuntimeHandle;
