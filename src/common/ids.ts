@@ -43,6 +43,9 @@ export const Commands = {
   clearFilesFilter: 'agentRuntime.clearFilesFilter',
   clearTasksFilter: 'agentRuntime.clearTasksFilter',
   copyRunLink: 'agentRuntime.copyRunLink',
+  // Issue #23: projects.
+  createProjectForRepository: 'agentRuntime.createProjectForRepository',
+  newTaskInProject: 'agentRuntime.newTaskInProject',
 } as const;
 
 export const ContextKeys = {
@@ -58,6 +61,8 @@ export const ContextKeys = {
   tasksFiltered: 'agentRuntime.tasksFiltered',
   /** Set once the server answered a steering call as not offered (404/405). */
   steeringUnsupported: 'agentRuntime.steeringUnsupported',
+  /** Set once the server answered a project call as not offered (404/405). */
+  projectsUnsupported: 'agentRuntime.projectsUnsupported',
 } as const;
 
 export const ViewIds = {

@@ -70,9 +70,17 @@ export async function uncommittedFiles(gitPath: string, root: string, commit: st
  * must be one git lists as untracked; others are ignored). Paths `a/<path>`, `b/<path>` relative
  * to the repository root; binary files as git's "Binary files differ" lines. Empty: no change.
  */
-export async function uncommittedPatch(gitPath: string, root: string, commit: string, untracked: readonly string[] = []): Promise<string> {
+export async function uncommittedPatch(
+  gitPath: string,
+  root: string,
+  commit: string,
+  untracked: readonly string[] = [],
+  /** Only these tracked files (undefined: every tracked change; empty: none). */
+  tracked?: readonly string[],
+): Promise<string> {
   const common = ['--no-color', '--no-ext-diff', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/'];
-  let patch = (await run(gitPath, root, ['diff', ...common, commit, '--'])).toString('utf8');
+  const pathspecs = tracked === undefined ? [] : tracked.map((file) => `:(literal)${file}`);
+  let patch = tracked !== undefined && tracked.length === 0 ? '' : (await run(gitPath, root, ['diff', ...common, commit, '--', ...pathspecs])).toString('utf8');
   if (untracked.length > 0) {
     const allowed = new Set((await uncommittedFiles(gitPath, root, commit)).untracked);
     for (const file of untracked) {
