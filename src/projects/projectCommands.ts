@@ -21,7 +21,7 @@ import { gitAccess } from './gitAccess';
 import type { GitAPI, GitRepository } from './gitTypes';
 import { createProjectFor, createProjectRequest } from './projectRequests';
 import { matchProject, repositoryName, withoutCredentials } from './repositoryUrl';
-import { resolveCommit, uncommittedFiles, uncommittedPatch } from './workingTree';
+import { currentBranch, resolveCommit, uncommittedFiles, uncommittedPatch } from './workingTree';
 
 /** What the extension-host tests pass instead of answering prompts (trustedAutomation only). */
 export interface ProjectAutomation {
@@ -211,17 +211,20 @@ async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord 
     project = await createProjectFlow(deps, bound.folder);
     if (!project) return undefined;
   }
-  const head = bound.repository.state.HEAD;
+  // From git itself: the Git extension's state may not have caught up with a commit just made.
+  const gitPath = bound.git.git.path;
   const root = bound.repository.rootUri.fsPath;
-  let commit = head?.commit ?? (await resolveCommit(bound.git.git.path, root, 'HEAD').catch(() => undefined));
+  let commit = await resolveCommit(gitPath, root, 'HEAD').catch(() => undefined);
   if (!commit) throw new UserFacingError(vscode.l10n.t('This repository has no commit yet; commit and push first.'));
-  const ref = head?.name;
+  const ref = (await currentBranch(gitPath, root).catch(() => undefined)) ?? bound.repository.state.HEAD?.name;
   const objective = automation.objective ?? (await vscode.window.showInputBox({
     prompt: vscode.l10n.t('What should the agent do in {0}?', project.name ?? project.id),
     validateInput: (value) => (value.trim() === '' ? vscode.l10n.t('Describe the task.') : undefined),
   }));
   if (objective === undefined || objective.trim() === '') return undefined;
 
+  /** The patch already uploaded (a retry after a push sends the same one again only by id). */
+  let uploaded: { text: string; fileId: string } | undefined;
   for (;;) {
     const patch = await choosePatch(bound, commit, automation, interactive);
     if (patch === 'cancelled') return undefined;
@@ -235,11 +238,14 @@ async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord 
     }
     const attachments = [];
     if (patch) {
-      const file = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading the uncommitted changes...') },
-        () => deps.service.client.uploadBytes(Buffer.from(patch.text, 'utf8'), { filename: 'uncommitted.diff', contentType: 'text/x-diff', purpose: 'task_input' }),
-      );
-      attachments.push({ type: 'document' as const, fileId: file.id });
+      if (uploaded?.text !== patch.text) {
+        const file = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading the uncommitted changes...') },
+          () => deps.service.client.uploadBytes(Buffer.from(patch.text, 'utf8'), { filename: 'uncommitted.diff', contentType: 'text/x-diff', purpose: 'task_input' }),
+        );
+        uploaded = { text: patch.text, fileId: file.id };
+      }
+      attachments.push({ type: 'document' as const, fileId: uploaded.fileId });
     }
     const request = { objective, project_id: project.id, context: { ...(ref ? { ref } : {}), commit }, attachments };
     try {

@@ -57,6 +57,13 @@ export async function resolveCommit(gitPath: string, root: string, rev: string):
   return out;
 }
 
+/** The branch HEAD is on (undefined when detached). */
+export async function currentBranch(gitPath: string, root: string): Promise<string | undefined> {
+  const out = await run(gitPath, root, ['symbolic-ref', '--short', '-q', 'HEAD'], [0, 1]);
+  const name = out.toString('utf8').trim();
+  return name === '' ? undefined : name;
+}
+
 /** What differs from `commit` in the working tree, by file name. */
 export async function uncommittedFiles(gitPath: string, root: string, commit: string): Promise<UncommittedFiles> {
   const tracked = names(await run(gitPath, root, ['diff', '--name-only', '-z', '--no-renames', commit, '--']));
