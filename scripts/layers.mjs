@@ -19,7 +19,7 @@ export const LAYERS = {
   statusBar: ['common', 'api', 'runs', 'service'],
   runPanel: ['common', 'runEvents', 'api', 'runLog', 'runs', 'links', 'commandSupport'],
   webview: ['common', 'runEvents', 'runPanel'],
-  reviewUi: ['common', 'runEvents', 'api', 'review', 'upload', 'commandSupport'],
+  reviewUi: ['common', 'runEvents', 'api', 'review', 'upload', 'commandSupport', 'projects'],
   steering: ['common', 'runEvents', 'api', 'runs', 'runPanel', 'commandSupport'],
   navigation: ['common', 'runEvents', 'api', 'links', 'views', 'commandSupport'],
   projects: ['common', 'runEvents', 'api', 'review', 'commandSupport'],

@@ -46,6 +46,7 @@ export const Commands = {
   // Issue #23: projects.
   createProjectForRepository: 'agentRuntime.createProjectForRepository',
   newTaskInProject: 'agentRuntime.newTaskInProject',
+  applyToNewBranch: 'agentRuntime.applyToNewBranch',
 } as const;
 
 export const ContextKeys = {

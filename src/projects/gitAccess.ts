@@ -3,6 +3,7 @@
 // and only the repository features step aside (files, tasks and runs work without git).
 import * as vscode from 'vscode';
 import type { GitAPI, GitExtension, GitRepository } from './gitTypes';
+import { repositoryName, withoutCredentials } from './repositoryUrl';
 
 export type GitAccess = { ok: true; api: GitAPI } | { ok: false; message: string };
 
@@ -49,7 +50,20 @@ function initialized(api: GitAPI): Promise<void> {
   });
 }
 
-/** The repository whose root is `folder` or contains it. */
-export function repositoryOf(api: GitAPI, folder: vscode.Uri): GitRepository | undefined {
-  return api.getRepository(folder) ?? undefined;
+export interface RepoRemote {
+  name: string;
+  /** Without credentials: the only form used from here on. */
+  url: string;
 }
+
+/** Remotes with a clone URL the service could know, origin first; URLs without credentials. */
+export function usableRemotes(repository: GitRepository): RepoRemote[] {
+  const remotes: RepoRemote[] = [];
+  for (const remote of repository.state.remotes ?? []) {
+    const raw = remote.fetchUrl ?? remote.pushUrl;
+    if (typeof raw !== 'string' || !repositoryName(raw)) continue;
+    remotes.push({ name: remote.name, url: withoutCredentials(raw) });
+  }
+  return remotes.sort((a, b) => (a.name === 'origin' ? -1 : b.name === 'origin' ? 1 : a.name.localeCompare(b.name)));
+}
+

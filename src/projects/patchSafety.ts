@@ -47,8 +47,22 @@ export function refusedByName(name: string, t: Translate = untranslated): string
   return undefined;
 }
 
+/** Whether `name` (relative to `root`) may be written now: by name, then through the file system. */
+export async function checkProjectTarget(root: string, name: string, create: boolean, t: Translate = untranslated): Promise<{ ok: true; realPath: string } | { ok: false; message: string }> {
+  const byName = refusedByName(name, t);
+  if (byName) return { ok: false, message: byName };
+  const check = await checkWriteTarget(root, name.replace(/\\/g, '/'), { allowCreate: create, t });
+  return check.ok ? { ok: true, realPath: check.realPath } : { ok: false, message: check.message };
+}
+
 /** Sorts a patch's files into writable, refused and binary for the repository at `root`. Never throws. */
-export async function planProjectPatch(text: string, root: string, t: Translate = untranslated): Promise<PatchPlan> {
+export async function planProjectPatch(
+  text: string,
+  root: string,
+  t: Translate = untranslated,
+  /** A file the patch edits may be missing from the folder now (it is read from a commit instead). */
+  options: { editedMayBeMissing?: boolean } = {},
+): Promise<PatchPlan> {
   const parsed = parsePatchText(text, t);
   if (!parsed.ok) return parsed;
   const targets: PatchTargets = { writable: [], refused: [], binary: [], skipped: Math.max(0, parsed.parts.length - MAX_PATCH_FILES) };
@@ -70,7 +84,7 @@ export async function planProjectPatch(text: string, root: string, t: Translate 
       continue;
     }
     const path = shown.replace(/\\/g, '/');
-    const check = await checkWriteTarget(root, path, { allowCreate: part.operation === 'create', t });
+    const check = await checkWriteTarget(root, path, { allowCreate: part.operation === 'create' || options.editedMayBeMissing === true, t });
     if (!check.ok) {
       targets.refused.push({ name: shown, message: check.message });
       continue;

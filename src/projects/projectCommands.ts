@@ -17,10 +17,10 @@ import { setContextCommand } from '../common/setContext';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeErrorForUser } from '../commandSupport/errorText';
-import { gitAccess } from './gitAccess';
+import { gitAccess, usableRemotes, type RepoRemote } from './gitAccess';
 import type { GitAPI, GitRepository } from './gitTypes';
 import { createProjectFor, createProjectRequest } from './projectRequests';
-import { matchProject, repositoryName, withoutCredentials } from './repositoryUrl';
+import { matchProject } from './repositoryUrl';
 import { currentBranch, resolveCommit, uncommittedFiles, uncommittedPatch } from './workingTree';
 
 /** What the extension-host tests pass instead of answering prompts (trustedAutomation only). */
@@ -36,28 +36,11 @@ export interface ProjectAutomation {
   onUnknownCommit?: 'push' | 'upstream';
 }
 
-interface RepoRemote {
-  name: string;
-  /** Without credentials: the only form used from here on. */
-  url: string;
-}
-
 interface Bound {
   folder: vscode.Uri;
   repository: GitRepository;
   git: GitAPI;
   remotes: RepoRemote[];
-}
-
-/** Remotes with a clone URL the service could know, origin first; URLs without credentials. */
-export function usableRemotes(repository: GitRepository): RepoRemote[] {
-  const remotes: RepoRemote[] = [];
-  for (const remote of repository.state.remotes ?? []) {
-    const raw = remote.fetchUrl ?? remote.pushUrl;
-    if (typeof raw !== 'string' || !repositoryName(raw)) continue;
-    remotes.push({ name: remote.name, url: withoutCredentials(raw) });
-  }
-  return remotes.sort((a, b) => (a.name === 'origin' ? -1 : b.name === 'origin' ? 1 : a.name.localeCompare(b.name)));
 }
 
 function automationOf(deps: CommandDeps, arg: unknown): ProjectAutomation {
