@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ArtifactRecord, ProjectRecord } from '../api/types';
 import { askModal, notify } from '../common/notify';
+import { isSingular } from '../common/vscodeTranslate';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { resolveRun } from '../commandSupport/runArgs';
@@ -95,7 +96,9 @@ export async function applyToNewBranch(deps: CommandDeps, arg: unknown): Promise
       ...(notApplied.length > 0 ? ['', vscode.l10n.t('Not applied:'), ...notApplied] : []),
     ];
     const shown = lines.length > MAX_LISTED ? [...lines.slice(0, MAX_LISTED), vscode.l10n.t('…and {0} more', lines.length - MAX_LISTED)] : lines;
-    const message = vscode.l10n.t('Create the branch {0} at {1} and write {2} file(s) of the agent\'s patch? Nothing is committed.', branch, baseCommit.slice(0, 7), plan.files.length);
+    const message = isSingular(plan.files.length)
+      ? vscode.l10n.t('Create the branch {0} at {1} and write one file of the agent\'s patch? Nothing is committed.', branch, baseCommit.slice(0, 7))
+      : vscode.l10n.t('Create the branch {0} at {1} and write {2} files of the agent\'s patch? Nothing is committed.', branch, baseCommit.slice(0, 7), plan.files.length);
     if ((await askModal('info', message, shown, go)) !== go) return undefined;
   }
   const applied = await applyOnNewBranch(gitPath, root, branch.trim(), plan, vscode.l10n.t);
@@ -103,9 +106,13 @@ export async function applyToNewBranch(deps: CommandDeps, arg: unknown): Promise
   await repository.status().catch(() => undefined);
   deps.log.info(`Applied ${artifact.id} of ${target.runId} on the new branch (${applied.written.length} file(s), ${notApplied.length + applied.refused.length} not applied)`);
   const left = notApplied.length + applied.refused.length;
-  void notify.info(left > 0
-    ? vscode.l10n.t('Branch {0} created with {1} changed file(s), not committed; {2} part(s) of the patch were not applied (see the log).', applied.branch, applied.written.length, left)
-    : vscode.l10n.t('Branch {0} created with {1} changed file(s), not committed.', applied.branch, applied.written.length));
+  const created = isSingular(applied.written.length)
+    ? vscode.l10n.t('Branch {0} created with one changed file, not committed.', applied.branch)
+    : vscode.l10n.t('Branch {0} created with {1} changed files, not committed.', applied.branch, applied.written.length);
+  const skipped = isSingular(left)
+    ? vscode.l10n.t('One part of the patch was not applied (see the log).')
+    : vscode.l10n.t('{0} parts of the patch were not applied (see the log).', left);
+  void notify.info(left > 0 ? `${created} ${skipped}` : created);
   for (const line of [...notApplied, ...applied.refused.map((r) => r.message)]) deps.log.info(`Not applied: ${line}`);
   return { branch: applied.branch, written: applied.written };
 }

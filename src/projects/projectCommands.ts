@@ -14,6 +14,7 @@ import { Commands, ContextKeys } from '../common/ids';
 import { shortenText } from '../common/format';
 import { askModal, notify } from '../common/notify';
 import { setContextCommand } from '../common/setContext';
+import { isSingular } from '../common/vscodeTranslate';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeErrorForUser } from '../commandSupport/errorText';
@@ -215,7 +216,9 @@ async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord 
     if (interactive) {
       const go = vscode.l10n.t('Create Task');
       const message = patch
-        ? vscode.l10n.t('Create the task in "{0}" at {1}{2}, with a patch of these {3} uncommitted file(s)?', project.name ?? project.id, short, ref ? ` (${ref})` : '', patch.files.length)
+        ? isSingular(patch.files.length)
+          ? vscode.l10n.t('Create the task in "{0}" at {1}{2}, with a patch of this uncommitted file?', project.name ?? project.id, short, ref ? ` (${ref})` : '')
+          : vscode.l10n.t('Create the task in "{0}" at {1}{2}, with a patch of these {3} uncommitted files?', project.name ?? project.id, short, ref ? ` (${ref})` : '', patch.files.length)
         : vscode.l10n.t('Create the task in "{0}" at {1}{2}?', project.name ?? project.id, short, ref ? ` (${ref})` : '');
       if ((await askModal('info', message, patch?.files ?? [], go)) !== go) return undefined;
     }
