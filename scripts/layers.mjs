@@ -19,7 +19,7 @@ export const LAYERS = {
   statusBar: ['common', 'api', 'runs', 'service'],
   runPanel: ['common', 'runEvents', 'api', 'runLog', 'runs', 'links', 'commandSupport'],
   webview: ['common', 'runEvents', 'runPanel'],
-  reviewUi: ['common', 'runEvents', 'api', 'review', 'upload', 'commandSupport'],
+  reviewUi: ['common', 'runEvents', 'api', 'review', 'upload', 'commandSupport', 'projects'],
   steering: ['common', 'runEvents', 'api', 'runs', 'runPanel', 'commandSupport'],
   navigation: ['common', 'runEvents', 'api', 'links', 'views', 'commandSupport'],
   // Issue 25: VS Code's own agents (tools for agent mode, the @agent-runtime participant, the API for other extensions).
@@ -29,6 +29,8 @@ export const LAYERS = {
   // Issue 24: what the agent knows and may use.
   memory: ['common', 'api', 'commandSupport'],
   agentAccess: ['common', 'api', 'commandSupport'],
+  // Issue 23: projects bound to git repositories.
+  projects: ['common', 'runEvents', 'api', 'review', 'commandSupport'],
   commands: ['common', 'runEvents', 'api', 'auth', 'artifacts', 'service', 'upload', 'runs', 'reviewUi', 'views', 'commandSupport'],
 };
 

@@ -21,6 +21,7 @@ import { registerFileCommands } from './commands/fileCommands';
 import { registerFilterCommands } from './commands/filterCommands';
 import { registerGoToCommand } from './navigation/goToCommand';
 import { registerLinkCommands } from './navigation/linkCommands';
+import { registerProjectCommands } from './projects/projectCommands';
 import { registerSidebarCommands } from './commands/sidebarCommands';
 import { registerSignInCommands } from './commands/signInCommands';
 import { registerUploadCommands } from './commands/uploadCommands';
@@ -171,6 +172,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     registerGoToCommand(deps, { sidebar, runPanels, openArtifact: artifacts.open, state: context.workspaceState }),
     ...registerFilterCommands(deps, sidebar),
     ...registerLinkCommands(deps),
+    ...registerProjectCommands(deps),
     registerRunLinkHandler((link) => runPanels.open(link.runId, { revealSequence: link.sequence }), log),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     // One way into the Settings editor: the extension's settings, or one of ours or of http.*.

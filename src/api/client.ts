@@ -14,6 +14,7 @@ import { Transport, type NetworkSettings } from './transport';
 import { prepareBytesUpload, prepareUpload, type PreparedUpload, type UploadOptions } from './upload';
 import * as resources from './resources';
 import type { ConnectorRecord, CreatedWebhook, InvocationListParams, InvocationRecord, MemoryChange, MemoryListParams, MemoryRecord, ToolRecord, WebhookDelivery, WebhookRecord } from './resourceTypes';
+import * as projects from './projects';
 import * as steering from './steering';
 import type { ApprovalListParams, SteeringCaller, SteeringOptions } from './steering';
 import {
@@ -21,11 +22,13 @@ import {
   type ApprovalDecision,
   type ApprovalRecord,
   type ArtifactRecord,
+  type CreateProjectRequest,
   type CreateTaskRequest,
   type DeletedFile,
   type FileRecord,
   type Page,
   type PageParams,
+  type ProjectRecord,
   type RunRecord,
   type TaskRecord,
   type UsageRecord,
@@ -195,6 +198,10 @@ export class ApiClient {
     if (typeof req?.objective !== 'string' || req.objective.trim() === '') {
       throw new ApiError({ kind: 'validation', param: 'objective', message: 'A task needs an objective.' });
     }
+    const commit = req.context?.commit;
+    if (commit !== undefined && !/^[0-9a-f]{40}$/.test(commit)) {
+      throw new ApiError({ kind: 'validation', param: 'context.commit', message: 'The commit must be a full 40-character commit id.' });
+    }
     return this.call({
       method: 'POST',
       path: '/tasks',
@@ -209,11 +216,12 @@ export class ApiClient {
     return this.getJson(`/tasks/${pathSegment(id)}`, opts, (v) => parseRecord<TaskRecord>(v, 'task'), true);
   }
 
-  async listTasks(params: PageParams = {}, opts: CallOptions = {}): Promise<Page<TaskRecord>> {
-    return this.getPage<TaskRecord>('/tasks', 'tasks', pageQuery(params), opts, true);
+  /** `project_id`: only that project's tasks (PROTOCOL-NOTES "Projects"). */
+  async listTasks(params: PageParams & { project_id?: string } = {}, opts: CallOptions = {}): Promise<Page<TaskRecord>> {
+    return this.getPage<TaskRecord>('/tasks', 'tasks', pageQuery(params, { project_id: params.project_id }), opts, true);
   }
 
-  iterateTasks(params: PageParams = {}, opts: PageWalkOptions = {}): PageWalk<TaskRecord> {
+  iterateTasks(params: PageParams & { project_id?: string } = {}, opts: PageWalkOptions = {}): PageWalk<TaskRecord> {
     return paginate((p, signal) => this.listTasks({ ...params, ...p }, { signal }), params, opts);
   }
 
@@ -253,6 +261,29 @@ export class ApiClient {
       stream: true,
       consume: async (res) => ({ status: res.status, headers: res.headers, body: res.body, requestId: header(res.headers, 'x-request-id') }),
     });
+  }
+
+  // ---- projects (assumed endpoints: 404/405 -> 'not_supported'; see projects.ts) ----
+
+  listProjects(params: PageParams = {}, opts: CallOptions = {}): Promise<Page<ProjectRecord>> {
+    return projects.listProjects(this.steer, params, opts.signal);
+  }
+
+  /** Every project, through the bounded pager (a cap says so in `cut`). */
+  iterateProjects(params: PageParams = {}, opts: PageWalkOptions = {}): PageWalk<ProjectRecord> {
+    return paginate((p, signal) => this.listProjects({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  getProject(id: string, opts: CallOptions = {}): Promise<ProjectRecord> {
+    return projects.getProject(this.steer, id, opts.signal);
+  }
+
+  createProject(body: CreateProjectRequest, opts: SteeringOptions = {}): Promise<ProjectRecord> {
+    return projects.createProject(this.steer, body, opts);
+  }
+
+  deleteProject(id: string, opts: CallOptions = {}): Promise<DeletedFile> {
+    return projects.deleteProject(this.steer, id, opts);
   }
 
   // ---- steering and spend (assumed endpoints: 404/405 -> 'not_supported'; see steering.ts) ----

@@ -39,6 +39,8 @@ export interface ApiErrorInit {
   approval?: Record<string, unknown>;
   /** The current memory record a 409 version_conflict answer carries (`error.memory`), unchecked. */
   memory?: Record<string, unknown>;
+  /** The existing project a 409 project_exists answer carries (`error.project`), unchecked. */
+  project?: Record<string, unknown>;
   requestId?: string;
   retryAfterMs?: number;
   detail?: ApiDetail;
@@ -55,6 +57,7 @@ export class ApiError extends Error {
   readonly limit?: number;
   readonly approval?: Record<string, unknown>;
   readonly memory?: Record<string, unknown>;
+  readonly project?: Record<string, unknown>;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
   readonly detail?: ApiDetail;
@@ -69,6 +72,7 @@ export class ApiError extends Error {
     this.limit = init.limit;
     this.approval = init.approval;
     this.memory = init.memory;
+    this.project = init.project;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
     this.detail = init.detail;
@@ -166,6 +170,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   let limit: number | undefined;
   let approval: Record<string, unknown> | undefined;
   let memory: Record<string, unknown> | undefined;
+  let project: Record<string, unknown> | undefined;
   let message: string | undefined;
   let detail: ApiDetail | undefined;
   let isApiShape = false;
@@ -185,6 +190,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
         if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) limit = e.limit as number;
         if (e.approval && typeof e.approval === 'object' && !Array.isArray(e.approval)) approval = e.approval as Record<string, unknown>;
         if (e.memory && typeof e.memory === 'object' && !Array.isArray(e.memory)) memory = e.memory as Record<string, unknown>;
+        if (e.project && typeof e.project === 'object' && !Array.isArray(e.project)) project = e.project as Record<string, unknown>;
       } else {
         message = asString(inner) ?? asString(record.message) ?? asString(record.detail);
       }
@@ -205,7 +211,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
     detail = { id: 'notOffered', args: [safe(init.method), safe(init.path), statusLabel(status)] };
     message = said(detail);
   }
-  return new ApiError({ kind, status, code, type, param, limit, approval, memory, message, requestId, retryAfterMs, detail });
+  return new ApiError({ kind, status, code, type, param, limit, approval, memory, project, message, requestId, retryAfterMs, detail });
 }
 
 export interface TransportErrorContext {

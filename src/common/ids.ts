@@ -66,6 +66,10 @@ export const Commands = {
   testWebhook: 'agentRuntime.testWebhook',
   deleteWebhook: 'agentRuntime.deleteWebhook',
   loadMoreWebhooks: 'agentRuntime.loadMoreWebhooks',
+  // Issue #23: projects.
+  createProjectForRepository: 'agentRuntime.createProjectForRepository',
+  newTaskInProject: 'agentRuntime.newTaskInProject',
+  applyToNewBranch: 'agentRuntime.applyToNewBranch',
 } as const;
 
 export const ContextKeys = {
@@ -81,6 +85,8 @@ export const ContextKeys = {
   tasksFiltered: 'agentRuntime.tasksFiltered',
   /** Set once the server answered a steering call as not offered (404/405). */
   steeringUnsupported: 'agentRuntime.steeringUnsupported',
+  /** Set once the server answered a project call as not offered (404/405). */
+  projectsUnsupported: 'agentRuntime.projectsUnsupported',
 } as const;
 
 export const ViewIds = {

@@ -3,6 +3,7 @@
 // pick) and Save Changes as Patch...; outputs that cannot be reviewed get the plain open/save.
 import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
+import { applyToNewBranch } from '../projects/applyBranchCommand';
 import { type CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { resolveRun } from '../commandSupport/runArgs';
@@ -60,6 +61,8 @@ export interface ReviewHandlers extends Omit<RunReview, 'dispose'> {
   applyCommand(arg?: unknown): Promise<ApplyOutcome>;
   chooseCommand(arg?: unknown): Promise<ApplyOutcome | undefined>;
   savePatchCommand(arg?: unknown): Promise<vscode.Uri | undefined>;
+  /** "Apply to a New Branch..." of a project run (src/projects/applyBranchCommand.ts; here so jsdiff stays lazy). */
+  applyToNewBranchCommand(arg?: unknown): Promise<{ branch: string; written: string[] } | undefined>;
 }
 
 export function createReview(deps: CommandDeps, content: ReviewContent): ReviewHandlers {
@@ -315,7 +318,8 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
 
   const dispose = () => lifetime.abort();
 
-  return { reviewRun, hasReviewableChanges, reviewCommand, applyCommand, chooseCommand, savePatchCommand, dispose };
+  const applyToNewBranchCommand = (arg?: unknown) => applyToNewBranch(deps, arg);
+  return { reviewRun, hasReviewableChanges, reviewCommand, applyCommand, chooseCommand, savePatchCommand, applyToNewBranchCommand, dispose };
 }
 
 function summarize(session: ReviewSession): ReviewSummary {

@@ -16,7 +16,7 @@ export interface AgentEnvironment {
   emit(event: string, data: Record<string, unknown>): number;
   markRunning(): void;
   finish(status: TerminalStatus, errorMessage?: string): void;
-  saveArtifact(name: string, contentType: string, content: string, sourceFileId?: string): Promise<ArtifactRecord>;
+  saveArtifact(name: string, contentType: string, content: string, sourceFileId?: string, extra?: { base_commit?: string }): Promise<ArtifactRecord>;
   /** Logs approval.requested and waits for the person (or the clock); resolves with the settled record. */
   requestApproval(stepId: string, tool: string, args: Record<string, unknown>, reason: string): Promise<ApprovalRecord>;
   chargeStep(): void;

@@ -1,7 +1,7 @@
 // The fault switches: what they are, and the per-instance state that counts them down.
 
 /** Endpoints of the assumed (not specified) features that a server may simply not have. */
-export type OptionalEndpoint = 'cancel' | 'resume' | 'fork' | 'approvals' | 'usage' | 'memory' | 'tools' | 'connectors' | 'webhooks';
+export type OptionalEndpoint = 'cancel' | 'resume' | 'fork' | 'approvals' | 'usage' | 'memory' | 'tools' | 'connectors' | 'webhooks' | 'projects';
 const OPTIONAL_ENDPOINTS: Record<OptionalEndpoint, RegExp> = {
   cancel: /^\/v1\/runs\/[^/]+\/cancel$/,
   resume: /^\/v1\/runs\/[^/]+\/resume$/,
@@ -12,6 +12,7 @@ const OPTIONAL_ENDPOINTS: Record<OptionalEndpoint, RegExp> = {
   tools: /^\/v1\/tools(\/|$)/,
   connectors: /^\/v1\/connectors(\/|$)/,
   webhooks: /^\/v1\/webhooks(\/|$)/,
+  projects: /^\/v1\/projects(\/|$)/,
 };
 const STEERING: OptionalEndpoint[] = ['cancel', 'resume', 'fork', 'approvals'];
 

@@ -14,6 +14,7 @@ import { memoryRoutes } from './routes/memory';
 import { toolRoutes } from './routes/tools';
 import { webhookRoutes } from './routes/webhooks';
 import { fileRoutes } from './routes/files';
+import { projectRoutes } from './routes/projects';
 import { runRoutes } from './routes/runs';
 import { taskRoutes } from './routes/tasks';
 import { usageRoutes } from './routes/usage';
@@ -38,6 +39,7 @@ const API_ROUTES: Route[] = [
   ...toolRoutes,
   ...connectorRoutes,
   ...webhookRoutes,
+  ...projectRoutes,
 ];
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** How long a connection whose request body we refused to read may linger half-closed. */

@@ -82,6 +82,8 @@ export interface RuntimeHandle {
    * arrive (before faults, auth or routing): how many attempts a client really made.
    */
   countRequests(method: string, pattern: RegExp): { readonly count: number; stop(): void };
+  /** Tests: the project's commits are read from this local git repository (absolute path). */
+  setProjectCheckout(projectId: string, dir: string): void;
   /** The instructions a resumed or forked run received (undefined: none). */
   runInstructions(runId: string): string | undefined;
   close(): Promise<void>;
@@ -195,6 +197,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
         stop: () => void dispatcher.counters.delete(counter),
       };
     },
+    setProjectCheckout: (projectId, dir) => core.setProjectCheckout(projectId, dir),
     runInstructions: (runId) => core.runs.meta(runId)?.agent?.followUp?.text,
     close: () => {
       closing ??= (async () => {

@@ -31,6 +31,23 @@ export interface TaskRecord {
   attachments: TaskAttachment[];
   created_at: string;
   run_id: string;
+  /** Set on a task made in a project (PROTOCOL-NOTES "Projects"). */
+  project_id?: string;
+  /** The branch and the 40-hex commit the agent builds on. */
+  context?: TaskContext;
+}
+
+export interface TaskContext {
+  ref?: string;
+  commit?: string;
+}
+
+export interface ProjectRecord {
+  id: string;
+  object: 'project';
+  name: string;
+  repository: { url: string; default_branch: string };
+  created_at: string;
 }
 
 export interface RunRecord {
@@ -83,6 +100,8 @@ export interface ArtifactRecord {
   created_at: string;
   /** Set on a revised copy of an attachment: that attachment's file id. */
   source_file_id?: string;
+  /** Set on a project run's patch: the commit its paths apply to. */
+  base_commit?: string;
 }
 
 /** Memory: what the agent knows (PROTOCOL-NOTES "Memory"). */
@@ -164,7 +183,7 @@ export interface WebhookRecord {
 /** The event names a webhook may subscribe to ("*" = all of them). */
 export const WEBHOOK_EVENTS: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled', 'approval.requested', 'memory.written', '*'];
 
-export function newId(prefix: 'file' | 'task' | 'run' | 'art' | 'req' | 'apr' | 'mem' | 'inv' | 'conn' | 'grant' | 'wh' | 'whsec' | 'evt'): string {
+export function newId(prefix: 'file' | 'task' | 'run' | 'art' | 'req' | 'apr' | 'mem' | 'inv' | 'conn' | 'grant' | 'wh' | 'whsec' | 'evt' | 'proj'): string {
   return `${prefix}_${randomUUID().replace(/-/g, '')}`;
 }
 
