@@ -39,7 +39,7 @@ describe('the API for other extensions', () => {
 
   it('offers no way to decide an approval, cancel, resume or fork', async () => {
     const { api } = await consumer();
-    assert.deepStrictEqual(Object.keys(api).filter((k) => !['service', 'credentials', 'reauth', 'sidebar', 'runs', 'runPanels', 'steering', 'agents'].includes(k)).sort(), [
+    assert.deepStrictEqual(Object.keys(api).filter((k) => !['service', 'credentials', 'reauth', 'sidebar', 'runs', 'runPanels', 'steering', 'agents', 'memory', 'agentAccess'].includes(k)).sort(), [
       'apiVersion', 'createTask', 'getRun', 'listArtifacts', 'onApprovalRequested', 'onDidChangeRunState', 'openRunPanel', 'watchRunEvents',
     ]);
   });
