@@ -50,7 +50,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       'no-restricted-imports': ['error', { paths: builtinPaths }],
       eqeqeq: ['error', 'smart'],
-      curly: ['error', 'multi-line'],
+      curly: ['error', 'all'],
       'no-throw-literal': 'error',
     },
   },

@@ -120,17 +120,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     tasks: {
       refresh: () => sidebar.tasks.refresh(),
       followNewTask: async (task) => {
-        if (typeof task.run_id === 'string') runs.follow(task.run_id, task.id);
+        if (typeof task.run_id === 'string') {runs.follow(task.run_id, task.id);}
         await revealTask(sidebar.tasks, () => service.client, task.id, { focus: false, expand: true });
       },
     },
     guard: (name, handler) => guarded(reporter, name, handler),
     trustedAutomation: context.extensionMode === vscode.ExtensionMode.Test,
     ensureSignedIn: async () => {
-      if (service.isSignedIn) return true;
+      if (service.isSignedIn) {return true;}
       const signIn = vscode.l10n.t('Sign In');
       const choice = await notify.warn(vscode.l10n.t('Sign in to the Agent Runtime service first.'), signIn);
-      if (choice === signIn) await vscode.commands.executeCommand(Commands.signIn);
+      if (choice === signIn) {await vscode.commands.executeCommand(Commands.signIn);}
       return service.isSignedIn;
     },
   };
@@ -192,7 +192,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
       status.refresh();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(Settings.pageSize)) sidebar.refresh();
+      if (e.affectsConfiguration(Settings.pageSize)) {sidebar.refresh();}
     }),
   );
 
@@ -227,7 +227,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
 
   timing.mark('activate() returned');
   log.info(`Agent Runtime ${version} activated`);
-  if (context.extensionMode !== vscode.ExtensionMode.Test) return extensionApi.api;
+  if (context.extensionMode !== vscode.ExtensionMode.Test) {return extensionApi.api;}
   const agents = { tools: tools.tools, chatHandler: chat.handler, taskRequests };
   return { ...extensionApi.api, service, credentials, reauth, sidebar, runs, runPanels, steering, agents, memory, agentAccess };
 }

@@ -6,8 +6,8 @@ import { ApiError } from './errors';
 /** True for 127.0.0.0/8, ::1 (and its IPv4-mapped loopback form) and `localhost`. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host === '::1') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
+  if (host === 'localhost' || host === '::1') {return true;}
+  if (isIP(host) === 4) {return host.startsWith('127.');}
   // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1 (7f = 127).
   return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
 }
@@ -53,7 +53,7 @@ export function withoutUserInfo(text: string): string {
   try {
     const url = new URL(text);
     if (url.protocol === 'https:' || url.protocol === 'http:') {
-      if (!url.username && !url.password) return text;
+      if (!url.username && !url.password) {return text;}
       url.username = '';
       url.password = '';
       return url.toString();
@@ -62,7 +62,7 @@ export function withoutUserInfo(text: string): string {
     // Not a URL: fall through to the textual cut.
   }
   const at = text.lastIndexOf('@');
-  if (at < 0) return text;
+  if (at < 0) {return text;}
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
   return `${scheme}${text.slice(Math.max(at + 1, scheme.length))}`;
 }

@@ -415,7 +415,7 @@ export class ApiClient {
 
   /** Closes every connection; calls made afterwards fail with ApiError 'aborted'. */
   async dispose(): Promise<void> {
-    if (this.disposed) return;
+    if (this.disposed) {return;}
     this.disposed = true;
     await this.transport.destroy();
   }
@@ -448,8 +448,8 @@ export class ApiClient {
   }
 
   private checkUsable(): void {
-    if (this.configError) throw this.configError;
-    if (this.disposed) throw new ApiError({ kind: 'aborted', message: 'The API client was closed.' });
+    if (this.configError) {throw this.configError;}
+    if (this.disposed) {throw new ApiError({ kind: 'aborted', message: 'The API client was closed.' });}
   }
 
   private async call<T>(spec: RequestSpec<T>): Promise<T> {

@@ -58,7 +58,7 @@ export async function downloadToFile(
       onProgress?.(0, total);
       for await (const chunk of res.body) {
         // Counted as it streams: a body without Content-Length (or lying about it) has no other cap.
-        if (received + chunk.length > maxBytes) throw tooLarge();
+        if (received + chunk.length > maxBytes) {throw tooLarge();}
         let offset = 0;
         while (offset < chunk.length) {
           const { bytesWritten } = await onDisk(handle.write(chunk, offset, chunk.length - offset), targetPath);
@@ -77,7 +77,7 @@ export async function downloadToFile(
       throw failure.error;
     }
     await closing;
-    if (signal.aborted) throw new ApiError({ kind: 'aborted', message: 'The download was cancelled.' });
+    if (signal.aborted) {throw new ApiError({ kind: 'aborted', message: 'The download was cancelled.' });}
     if (total !== undefined && received !== total) {
       throw new ApiError({ kind: 'connection', message: `The download ended after ${received} of ${total} bytes.` });
     }

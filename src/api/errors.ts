@@ -81,13 +81,13 @@ export class ApiError extends Error {
 
 /** The kind that an HTTP error status stands for. */
 export function kindForStatus(status: number): ApiErrorKind {
-  if (status === 401) return 'authentication';
-  if (status === 403) return 'permission';
-  if (status === 404) return 'not_found';
-  if (status === 409) return 'conflict';
-  if (status === 413) return 'too_large';
-  if (status === 429) return 'rate_limit';
-  if (status >= 500) return 'server';
+  if (status === 401) {return 'authentication';}
+  if (status === 403) {return 'permission';}
+  if (status === 404) {return 'not_found';}
+  if (status === 409) {return 'conflict';}
+  if (status === 413) {return 'too_large';}
+  if (status === 429) {return 'rate_limit';}
+  if (status >= 500) {return 'server';}
   return 'bad_request';
 }
 
@@ -187,10 +187,10 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
         type = asString(e.type);
         param = asString(e.param);
         message = asString(e.message);
-        if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) limit = e.limit as number;
-        if (e.approval && typeof e.approval === 'object' && !Array.isArray(e.approval)) approval = e.approval as Record<string, unknown>;
-        if (e.memory && typeof e.memory === 'object' && !Array.isArray(e.memory)) memory = e.memory as Record<string, unknown>;
-        if (e.project && typeof e.project === 'object' && !Array.isArray(e.project)) project = e.project as Record<string, unknown>;
+        if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) {limit = e.limit as number;}
+        if (e.approval && typeof e.approval === 'object' && !Array.isArray(e.approval)) {approval = e.approval as Record<string, unknown>;}
+        if (e.memory && typeof e.memory === 'object' && !Array.isArray(e.memory)) {memory = e.memory as Record<string, unknown>;}
+        if (e.project && typeof e.project === 'object' && !Array.isArray(e.project)) {project = e.project as Record<string, unknown>;}
       } else {
         message = asString(inner) ?? asString(record.message) ?? asString(record.detail);
       }
@@ -198,12 +198,12 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   } catch {
     const text = plainTextOf(init.bodyText);
     message = text ? `The service answered ${statusLabel(status)}: "${text}"` : undefined;
-    if (text) detail = { id: 'serviceAnsweredText', args: [statusLabel(status), safe(text)] };
+    if (text) {detail = { id: 'serviceAnsweredText', args: [statusLabel(status), safe(text)] };}
   }
-  if (message === undefined) detail = { id: 'serviceAnswered', args: [statusLabel(status), safe(init.method), safe(init.path)] };
+  if (message === undefined) {detail = { id: 'serviceAnswered', args: [statusLabel(status), safe(init.method), safe(init.path)] };}
   message = escapeControls(redact(message ?? `The service answered ${statusLabel(status)} to ${init.method} ${init.path}`, secret));
-  if (code) code = escapeControls(redact(code, secret));
-  if (param) param = escapeControls(redact(param, secret));
+  if (code) {code = escapeControls(redact(code, secret));}
+  if (param) {param = escapeControls(redact(param, secret));}
 
   let kind = kindForStatus(status);
   if (init.assumedEndpoint && (status === 405 || (status === 404 && !(isApiShape && /not[_ ]?found|no[_ ]?such|missing/i.test(`${code ?? ''} ${type ?? ''}`))))) {
@@ -224,11 +224,11 @@ export interface TransportErrorContext {
 
 /** A copy of a low-level error without anything that could carry request data. */
 function cleanCause(err: unknown, secret?: string): Error | undefined {
-  if (!(err instanceof Error)) return undefined;
+  if (!(err instanceof Error)) {return undefined;}
   const copy = new Error(redact(err.message, secret));
   copy.name = err.name;
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string') (copy as Error & { code?: string }).code = code;
+  if (typeof code === 'string') {(copy as Error & { code?: string }).code = code;}
   copy.stack = `${copy.name}: ${copy.message}`;
   return copy;
 }
@@ -267,7 +267,7 @@ export const INCOMPLETE_INSTALL = 'agent_runtime_incomplete';
 
 /** The ApiError for a request that got no usable answer: refused, reset, timed out, cancelled. */
 export function errorFromTransport(err: unknown, ctx: TransportErrorContext): ApiError {
-  if (err instanceof ApiError) return err;
+  if (err instanceof ApiError) {return err;}
   const cause = cleanCause(err, ctx.secret);
   const code = (err as { code?: unknown } | null)?.code;
   const name = err instanceof Error ? err.name : '';

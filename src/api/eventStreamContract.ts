@@ -90,7 +90,7 @@ export function refusalOf(opened: OpenedEventStream): ApiError | undefined {
 }
 
 export function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
+  if (err instanceof Error) {return err.message || err.name;}
   return String(err);
 }
 

@@ -21,7 +21,7 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 /** A page size the spec allows: an integer in 1..100 (25 when absent or not a number). */
 export function clampLimit(limit: number | undefined): number {
-  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE;
+  if (limit === undefined || !Number.isFinite(limit)) {return DEFAULT_PAGE_SIZE;}
   return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(limit)));
 }
 
@@ -73,8 +73,8 @@ export function paginate<T>(fetchPage: PageFetch<T>, params: PageParams = {}, op
       }, timeoutMs);
       timer.unref?.(); // an abandoned walk does not keep a process alive
       const callerAborted = () => walk.abort(options.signal?.reason);
-      if (options.signal?.aborted) callerAborted();
-      else options.signal?.addEventListener('abort', callerAborted, { once: true });
+      if (options.signal?.aborted) {callerAborted();}
+      else {options.signal?.addEventListener('abort', callerAborted, { once: true });}
       const stopped = (err?: unknown): unknown => (timedOut ? listTimeout(timeoutMs) : options.signal?.aborted ? cancelled(err) : err);
       try {
         const seen = new Set<string>();
@@ -82,7 +82,7 @@ export function paginate<T>(fetchPage: PageFetch<T>, params: PageParams = {}, op
         let pages = 0;
         let received = 0;
         for (;;) {
-          if (walk.signal.aborted) throw stopped();
+          if (walk.signal.aborted) {throw stopped();}
           if (pages >= maxPages) {
             cut = { reason: 'pages', pages, received };
             return;
@@ -102,12 +102,12 @@ export function paginate<T>(fetchPage: PageFetch<T>, params: PageParams = {}, op
           const more = page?.has_more === true && data.length > 0 && typeof next === 'string' && next !== '' && !seen.has(next);
           if (sent > room) {
             // Over the cap within this page: hand out what fits and stop.
-            for (let i = 0; i < Math.min(room, data.length); i++) yield data[i];
+            for (let i = 0; i < Math.min(room, data.length); i++) {yield data[i];}
             cut = { reason: 'items', pages, received };
             return;
           }
-          for (const item of data) yield item;
-          if (!more) return;
+          for (const item of data) {yield item;}
+          if (!more) {return;}
           if (received >= maxItems) {
             cut = { reason: 'items', pages, received };
             return;
@@ -130,7 +130,7 @@ function listTimeout(ms: number): ApiError {
 }
 
 function cancelled(cause: unknown): ApiError {
-  if (cause instanceof ApiError && cause.kind === 'aborted') return cause;
+  if (cause instanceof ApiError && cause.kind === 'aborted') {return cause;}
   const detail: ApiDetail = { id: 'cancelled', args: [] };
   return new ApiError({ kind: 'aborted', message: apiDetailText(untranslated, detail), detail, cause });
 }

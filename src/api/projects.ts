@@ -24,7 +24,7 @@ function projectRecord(value: unknown): ProjectRecord {
 
 /** The existing project a 409 project_exists answer carried, if it is a usable record. */
 export function existingProject(err: unknown): ProjectRecord | undefined {
-  if (!(err instanceof ApiError) || err.status !== 409 || err.code !== ProjectErrors.exists || !err.project) return undefined;
+  if (!(err instanceof ApiError) || err.status !== 409 || err.code !== ProjectErrors.exists || !err.project) {return undefined;}
   return typeof err.project.id === 'string' && err.project.id !== '' ? (err.project as ProjectRecord) : undefined;
 }
 
@@ -45,10 +45,10 @@ async function orUnsupported<T>(request: Promise<T>, endpointMissing: () => Prom
   try {
     return await request;
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    if (err.kind === 'not_supported') throw err;
-    if (err.status !== 404 || err.code === ProjectErrors.notFound) throw err;
-    if (!(await endpointMissing().catch(() => false))) throw err;
+    if (!(err instanceof ApiError)) {throw err;}
+    if (err.kind === 'not_supported') {throw err;}
+    if (err.status !== 404 || err.code === ProjectErrors.notFound) {throw err;}
+    if (!(await endpointMissing().catch(() => false))) {throw err;}
     throw notOffered(err);
   }
 }
@@ -80,11 +80,11 @@ export async function getProject(caller: SteeringCaller, id: string, signal?: Ab
 /** 201 the project; 409 project_exists with the existing one (`existingProject(err)`). */
 export async function createProject(caller: SteeringCaller, body: CreateProjectRequest, opts: SteeringOptions = {}): Promise<ProjectRecord> {
   const name = typeof body?.name === 'string' ? body.name.trim() : '';
-  if (name === '') throw new ApiError({ kind: 'validation', param: 'name', message: 'A project needs a name.' });
+  if (name === '') {throw new ApiError({ kind: 'validation', param: 'name', message: 'A project needs a name.' });}
   const url = typeof body.repository?.url === 'string' ? body.repository.url.trim() : '';
-  if (url === '') throw new ApiError({ kind: 'validation', param: 'repository.url', message: 'A project needs the clone URL of its repository.' });
+  if (url === '') {throw new ApiError({ kind: 'validation', param: 'repository.url', message: 'A project needs the clone URL of its repository.' });}
   // The URL itself is not repeated: it may be the very secret this refuses to send.
-  if (hasUserInfo(url)) throw new ApiError({ kind: 'validation', param: 'repository.url', message: 'The clone URL carries a user name or token; remove it before creating the project.' });
+  if (hasUserInfo(url)) {throw new ApiError({ kind: 'validation', param: 'repository.url', message: 'The clone URL carries a user name or token; remove it before creating the project.' });}
   const branch = typeof body.repository.default_branch === 'string' && body.repository.default_branch.trim() !== '' ? { default_branch: body.repository.default_branch } : {};
   const request = caller.call({
     method: 'POST',

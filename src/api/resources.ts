@@ -43,7 +43,7 @@ function strings(value: unknown): string[] {
 }
 
 function errorMessage(value: unknown): { message: string } | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isObject(value)) {return undefined;}
   const message = text(value.message);
   return message === undefined ? undefined : { message: redactWebhookSecrets(message) };
 }
@@ -102,7 +102,7 @@ export function connectorFrom(value: Json & { id: string }): ConnectorRecord {
   const grants: ConnectorGrant[] = [];
   const seen = new Set<string>();
   for (const g of Array.isArray(value.grants) ? value.grants : []) {
-    if (!isObject(g) || typeof g.id !== 'string' || g.id === '' || seen.has(g.id)) continue;
+    if (!isObject(g) || typeof g.id !== 'string' || g.id === '' || seen.has(g.id)) {continue;}
     seen.add(g.id);
     grants.push({ ...g, id: g.id, scope: text(g.scope), resource: text(g.resource), created_at: text(g.created_at) });
   }
@@ -116,7 +116,7 @@ export function webhookFrom(value: Json & { id: string }): WebhookRecord {
 }
 
 export function parseDelivery(value: unknown): WebhookDelivery {
-  if (!isObject(value)) throw new ApiError({ kind: 'protocol', message: 'The test delivery answer is not an object.' });
+  if (!isObject(value)) {throw new ApiError({ kind: 'protocol', message: 'The test delivery answer is not an object.' });}
   const status = value.status_code;
   return {
     status_code: Number.isSafeInteger(status) && (status as number) >= 100 && (status as number) <= 999 ? (status as number) : undefined,
@@ -199,7 +199,7 @@ export async function createMemory(caller: SteeringCaller, body: { content: stri
 
 /** The current record a 409 version_conflict carried, if usable. */
 export function conflictMemory(err: unknown): MemoryRecord | undefined {
-  if (!(err instanceof ApiError) || err.status !== 409 || err.code !== 'version_conflict' || !err.memory) return undefined;
+  if (!(err instanceof ApiError) || err.status !== 409 || err.code !== 'version_conflict' || !err.memory) {return undefined;}
   const record = err.memory;
   return typeof record.id === 'string' && record.id !== '' ? memoryFrom(record as Json & { id: string }) : undefined;
 }
@@ -210,8 +210,8 @@ export function conflictMemory(err: unknown): MemoryRecord | undefined {
  * change one version on (a retry after a lost answer), the change did land: it is returned.
  */
 export async function updateMemory(caller: SteeringCaller, id: string, change: MemoryChange, opts: SteeringOptions = {}): Promise<MemoryRecord> {
-  if (!Number.isSafeInteger(change?.version)) throw new ApiError({ kind: 'validation', param: 'version', message: 'A change to a memory names the version it is based on.' });
-  if (change.content !== undefined) checkMemorySize(change.content);
+  if (!Number.isSafeInteger(change?.version)) {throw new ApiError({ kind: 'validation', param: 'version', message: 'A change to a memory names the version it is based on.' });}
+  if (change.content !== undefined) {checkMemorySize(change.content);}
   const json = { ...(change.content !== undefined ? { content: change.content } : {}), ...(change.tags !== undefined ? { tags: change.tags } : {}), version: change.version };
   try {
     return await orUnsupported(send(caller, 'PATCH', `/memory/${pathSegment(id)}`, json, opts, parseMemory), MEMORY, whenListMissing(caller, '/memory'));
@@ -222,7 +222,7 @@ export async function updateMemory(caller: SteeringCaller, id: string, change: M
       current.version === change.version + 1 &&
       (change.content === undefined || current.content === change.content) &&
       (change.tags === undefined || JSON.stringify(current.tags) === JSON.stringify(change.tags));
-    if (landed) return current;
+    if (landed) {return current;}
     throw err;
   }
 }
@@ -290,7 +290,7 @@ export function checkWebhookUrl(url: string): void {
   } catch {
     parsed = undefined;
   }
-  if (!parsed || parsed.protocol !== 'https:') throw new ApiError({ kind: 'validation', code: 'invalid_url', param: 'url', message: 'A webhook URL must start with https://.' });
+  if (!parsed || parsed.protocol !== 'https:') {throw new ApiError({ kind: 'validation', code: 'invalid_url', param: 'url', message: 'A webhook URL must start with https://.' });}
 }
 
 export function listWebhooks(caller: SteeringCaller, params: PageParams = {}, signal?: AbortSignal): Promise<Page<WebhookRecord>> {
@@ -300,7 +300,7 @@ export function listWebhooks(caller: SteeringCaller, params: PageParams = {}, si
 /** 201 the record plus the secret, this once: the caller shows it and keeps it nowhere. */
 export async function createWebhook(caller: SteeringCaller, body: { url: string; events: string[] }, opts: SteeringOptions = {}): Promise<CreatedWebhook> {
   checkWebhookUrl(body.url);
-  if (!Array.isArray(body.events) || body.events.length === 0) throw new ApiError({ kind: 'validation', param: 'events', message: 'A webhook needs at least one event.' });
+  if (!Array.isArray(body.events) || body.events.length === 0) {throw new ApiError({ kind: 'validation', param: 'events', message: 'A webhook needs at least one event.' });}
   const parse = (v: unknown): CreatedWebhook => {
     const record = parseRecord<Json & { id: string }>(v, 'webhook');
     const secret = text(record.secret);

@@ -65,7 +65,7 @@ export function decodeRunEvent(name: string | undefined, dataText: string): Deco
 /** The status a terminal event reports: its `status` field, else the one its name implies. */
 export function terminalStatus(event: RunEvent): string {
   const status = event.data.status;
-  if (typeof status === 'string' && status !== '') return status;
+  if (typeof status === 'string' && status !== '') {return status;}
   return isTerminalEvent(event.event) ? terminalEventStatus(event.event) : event.event;
 }
 

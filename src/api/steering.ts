@@ -40,7 +40,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function text(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') {return value;}
   return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
 }
 
@@ -49,8 +49,8 @@ const APPROVAL_TEXT = ['tool', 'step_id', 'reason', 'expires_at', 'decided_at', 
 /** An approval with its displayed fields made safe: text is a string or absent, arguments an object or absent. */
 export function approvalFrom(value: Record<string, unknown> & { id: string }): ApprovalRecord {
   const out: Record<string, unknown> = { ...value };
-  for (const field of APPROVAL_TEXT) if (field in out) out[field] = text(out[field]);
-  if ('arguments' in out && !isObject(out.arguments)) out.arguments = undefined;
+  for (const field of APPROVAL_TEXT) {if (field in out) {out[field] = text(out[field]);}}
+  if ('arguments' in out && !isObject(out.arguments)) {out.arguments = undefined;}
   return out as ApprovalRecord;
 }
 
@@ -60,13 +60,13 @@ export function parseApproval(value: unknown): ApprovalRecord {
 
 /** The current record a 409 decision answer carried, if it is a usable one. */
 export function conflictApproval(err: unknown): ApprovalRecord | undefined {
-  if (!(err instanceof ApiError) || err.status !== 409 || !err.approval) return undefined;
+  if (!(err instanceof ApiError) || err.status !== 409 || !err.approval) {return undefined;}
   const record = err.approval;
   return typeof record.id === 'string' && record.id !== '' ? approvalFrom(record as Record<string, unknown> & { id: string }) : undefined;
 }
 
 function money(value: unknown): Money | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isObject(value)) {return undefined;}
   const amount = text(value.amount);
   const currency = text(value.currency);
   return amount !== undefined && currency !== undefined ? { amount, currency } : undefined;
@@ -74,7 +74,7 @@ function money(value: unknown): Money | undefined {
 
 /** Missing or odd fields are absent, never an error (PROTOCOL-NOTES: "Missing: not shown"). */
 export function parseUsage(value: unknown): UsageRecord {
-  if (!isObject(value)) throw new ApiError({ kind: 'protocol', message: 'The usage answer is not an object.' });
+  if (!isObject(value)) {throw new ApiError({ kind: 'protocol', message: 'The usage answer is not an object.' });}
   return {
     ...value,
     object: text(value.object),
@@ -95,8 +95,8 @@ export async function orUnsupported<T>(request: Promise<T>, what: string, endpoi
   try {
     return await request;
   } catch (err) {
-    if (!(err instanceof ApiError) || err.kind !== 'not_found' || err.status !== 404) throw err;
-    if (!(await endpointMissing().catch(() => false))) throw err;
+    if (!(err instanceof ApiError) || err.kind !== 'not_found' || err.status !== 404) {throw err;}
+    if (!(await endpointMissing().catch(() => false))) {throw err;}
     throw new ApiError({ kind: 'not_supported', status: 404, code: err.code, requestId: err.requestId, message: `This server does not offer ${what} (it answered 404 Not Found).` });
   }
 }
@@ -140,8 +140,8 @@ function get<T>(caller: SteeringCaller, path: string, query: Query | undefined, 
 const runRecord = (v: unknown): RunRecord => parseRecord<RunRecord>(v, 'run');
 
 function optionalInstructions(instructions: string | undefined): { instructions?: string } {
-  if (instructions === undefined) return {};
-  if (typeof instructions !== 'string') throw new ApiError({ kind: 'validation', param: 'instructions', message: 'Instructions must be text.' });
+  if (instructions === undefined) {return {};}
+  if (typeof instructions !== 'string') {throw new ApiError({ kind: 'validation', param: 'instructions', message: 'Instructions must be text.' });}
   return instructions.trim() === '' ? {} : { instructions };
 }
 

@@ -77,7 +77,7 @@ export class Transport {
 
   async request(req: TransportRequest): Promise<TransportResponse> {
     const route = this.routeFor(req.origin);
-    if (route.kind === 'invalid') throw new ApiError({ kind: 'proxy', code: 'proxy_invalid', message: route.message });
+    if (route.kind === 'invalid') {throw new ApiError({ kind: 'proxy', code: 'proxy_invalid', message: route.message });}
     const options: Dispatcher.RequestOptions = {
       origin: req.origin,
       path: req.path,
@@ -93,7 +93,7 @@ export class Transport {
     try {
       res = await loadUndici().request.call(this.dispatcherFor(route), options);
     } catch (err) {
-      if (route.kind === 'proxy' && !req.signal?.aborted) throw proxyFailure(err, route.proxy, req.origin) ?? err;
+      if (route.kind === 'proxy' && !req.signal?.aborted) {throw proxyFailure(err, route.proxy, req.origin) ?? err;}
       throw err;
     }
     // destroy() without an error makes undici emit one; with nobody listening that would be an
@@ -114,7 +114,7 @@ export class Transport {
     if (!route) {
       route = this.options.network ? resolveProxyRoute(origin, this.options.network) : { kind: 'direct', reason: 'no proxy configured' };
       this.routes.set(origin, route);
-      if (this.options.network) this.logger.info(`Network: ${origin} ${describeRoute(route)}`);
+      if (this.options.network) {this.logger.info(`Network: ${origin} ${describeRoute(route)}`);}
     }
     return route;
   }
@@ -134,10 +134,10 @@ export class Transport {
 
   /** Built on first use: gathering the system store and building a context with it takes a moment. */
   private tlsTrust(): TlsTrust {
-    if (this.trust) return this.trust;
+    if (this.trust) {return this.trust;}
     const { ca, notes, warnings } = trustedCertificates(this.options.network, this.options.ca);
-    for (const warning of warnings) this.logger.warn(`Network: ${warning}`);
-    if (notes.length > 0) this.logger.info(`Network: trusting extra CA certificates: ${notes.join(', ')}`);
+    for (const warning of warnings) {this.logger.warn(`Network: ${warning}`);}
+    if (notes.length > 0) {this.logger.info(`Network: trusting extra CA certificates: ${notes.join(', ')}`);}
     let proxyContext: SecureContext | undefined;
     this.trust = ca === undefined
       ? {}

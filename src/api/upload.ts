@@ -54,10 +54,10 @@ function megabytes(bytes: number): string {
 
 function fsProblem(err: unknown, name: string): ApiError {
   const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return invalid(`The file "${name}" does not exist.`);
-  if (code === 'EACCES' || code === 'EPERM') return invalid(`The file "${name}" cannot be read (permission denied).`);
-  if (code === 'EISDIR') return invalid(`"${name}" is a folder, not a file.`);
-  if (code === 'ELOOP') return invalid(`"${name}" was replaced by a symbolic link; nothing was sent.`);
+  if (code === 'ENOENT' || code === 'ENOTDIR') {return invalid(`The file "${name}" does not exist.`);}
+  if (code === 'EACCES' || code === 'EPERM') {return invalid(`The file "${name}" cannot be read (permission denied).`);}
+  if (code === 'EISDIR') {return invalid(`"${name}" is a folder, not a file.`);}
+  if (code === 'ELOOP') {return invalid(`"${name}" was replaced by a symbolic link; nothing was sent.`);}
   return invalid(`The file "${name}" cannot be read (${typeof code === 'string' ? code : 'unknown error'}).`);
 }
 
@@ -108,7 +108,7 @@ function checkSize(name: string, size: number, opts: UploadOptions): void {
 export function prepareBytesUpload(bytes: Uint8Array, opts: UploadOptions & { filename: string }): PreparedUpload {
   const purpose = checkedPurpose(opts);
   const filename = opts.filename;
-  if (filename.trim() === '') throw invalid('The file name is empty.');
+  if (filename.trim() === '') {throw invalid('The file name is empty.');}
   const size = bytes.byteLength;
   checkSize(filename, size, opts);
   const onProgress = opts.onProgress;
@@ -116,7 +116,7 @@ export function prepareBytesUpload(bytes: Uint8Array, opts: UploadOptions & { fi
       yield frame.head;
       onProgress?.(0, size);
       for (let sent = 0; sent < size; ) {
-        if (signal.aborted) throw new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
+        if (signal.aborted) {throw new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });}
         const end = Math.min(size, sent + CHUNK_BYTES);
         yield bytes.subarray(sent, end);
         sent = end;
@@ -131,7 +131,7 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
   const purpose = checkedPurpose(opts);
   const name = basename(path);
   const filename = opts.filename ?? name;
-  if (filename.trim() === '') throw invalid('The file name is empty.');
+  if (filename.trim() === '') {throw invalid('The file name is empty.');}
   let size: number;
   let readPath = path;
   try {
@@ -142,8 +142,8 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
       }
     }
     const info = await stat(readPath);
-    if (info.isDirectory()) throw invalid(`"${name}" is a folder, not a file.`);
-    if (!info.isFile()) throw invalid(`"${name}" is not a regular file.`);
+    if (info.isDirectory()) {throw invalid(`"${name}" is a folder, not a file.`);}
+    if (!info.isFile()) {throw invalid(`"${name}" is not a regular file.`);}
     size = info.size;
   } catch (err) {
     throw err instanceof ApiError ? err : fsProblem(err, name);
@@ -168,12 +168,12 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
       const changed = () => invalid(`"${name}" changed while it was being uploaded; nothing was kept.`);
       try {
         const atOpen = await handle.stat({ bigint: true });
-        if (atOpen.size !== BigInt(size)) throw changed();
+        if (atOpen.size !== BigInt(size)) {throw changed();}
         yield frame.head;
         onProgress?.(0, size);
         let sent = 0;
         while (sent < size) {
-          if (signal.aborted) throw cancelled();
+          if (signal.aborted) {throw cancelled();}
           const length = Math.min(CHUNK_BYTES, size - sent);
           // A fresh buffer per chunk: the socket may still hold the previous one.
           const chunk = Buffer.allocUnsafe(length);
@@ -183,14 +183,14 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
           } catch (err) {
             throw fsProblem(err, name);
           }
-          if (bytesRead === 0) throw changed();
+          if (bytesRead === 0) {throw changed();}
           yield bytesRead === length ? chunk : chunk.subarray(0, bytesRead);
           sent += bytesRead;
           onProgress?.(sent, size);
         }
         // An edit in place keeps the size: the modification time tells (nanoseconds where the OS has them).
         const atEnd = await handle.stat({ bigint: true });
-        if (atEnd.size !== atOpen.size || atEnd.mtimeNs !== atOpen.mtimeNs) throw changed();
+        if (atEnd.size !== atOpen.size || atEnd.mtimeNs !== atOpen.mtimeNs) {throw changed();}
         yield frame.tail;
       } finally {
         await handle.close();

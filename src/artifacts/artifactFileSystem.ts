@@ -36,7 +36,7 @@ export class ArtifactFileSystem extends ReadOnlyFileSystem {
       this.sizes.set(fileId, content.byteLength);
       return content;
     } catch (err) {
-      if (isApiError(err, 'not_found')) throw vscode.FileSystemError.FileNotFound(uri);
+      if (isApiError(err, 'not_found')) {throw vscode.FileSystemError.FileNotFound(uri);}
       throw err;
     }
   }
@@ -44,7 +44,7 @@ export class ArtifactFileSystem extends ReadOnlyFileSystem {
 
   private require(uri: vscode.Uri): string {
     const fileId = fileIdOf(uri);
-    if (!fileId) throw vscode.FileSystemError.FileNotFound(uri);
+    if (!fileId) {throw vscode.FileSystemError.FileNotFound(uri);}
     return fileId;
   }
 }

@@ -27,8 +27,8 @@ const TEXT_EXTENSIONS = new Set([
 /** Whether an artifact is worth opening as text (by content type first, then by name). */
 export function isTextArtifact(artifact: ArtifactRecord): boolean {
   const type = (artifact.content_type ?? '').toLowerCase();
-  if (type.startsWith('text/') || /\b(json|xml|yaml|javascript|markdown|csv|x-sh|sql|toml)\b/.test(type)) return true;
-  if (type && !type.startsWith('application/octet-stream')) return false;
+  if (type.startsWith('text/') || /\b(json|xml|yaml|javascript|markdown|csv|x-sh|sql|toml)\b/.test(type)) {return true;}
+  if (type && !type.startsWith('application/octet-stream')) {return false;}
   const ext = (artifact.name ?? '').toLowerCase().split('.').pop() ?? '';
   return TEXT_EXTENSIONS.has(ext);
 }

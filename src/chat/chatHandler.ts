@@ -81,7 +81,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     }
     const runId = typeof created.run_id === 'string' && isRunId(created.run_id) ? created.run_id : undefined;
     stream.markdown(markdown(`${vscode.l10n.t('Created task {0}.', markdownLiteral(created.id, 80))}\n\n`));
-    if (!runId) return result('task');
+    if (!runId) {return result('task');}
     const digest = await follow(runId, stream, token);
     stream.markdown(markdown(`\n\n${digestMarkdown(digest, t)}`));
     await runButtons(stream, runId, isTerminalStatus(digest.status));
@@ -107,22 +107,22 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
           const next = lines.next(event);
           if (next.line !== undefined && written < FOLLOW_MAX_LINES) {
             stream.markdown(markdown(`${next.line}\n\n`));
-            if (++written === FOLLOW_MAX_LINES) stream.markdown(markdown(`${vscode.l10n.t('More steps follow in the run panel.')}\n\n`));
-          } else if (next.progress) stream.progress(next.progress);
+            if (++written === FOLLOW_MAX_LINES) {stream.markdown(markdown(`${vscode.l10n.t('More steps follow in the run panel.')}\n\n`));}
+          } else if (next.progress) {stream.progress(next.progress);}
         }
         const last = batch[batch.length - 1];
         deps.runs.noteStreamEvents(runId, last.data.sequence, last.event);
       }
       ended = true;
     } catch (err) {
-      if (!stop.signal.aborted) stream.markdown(markdown(vscode.l10n.t('Following the run stopped: {0}', markdownLiteral(describeError(err)))));
+      if (!stop.signal.aborted) {stream.markdown(markdown(vscode.l10n.t('Following the run stopped: {0}', markdownLiteral(describeError(err)))));}
     } finally {
       clearTimeout(limit);
       cancel.dispose();
       streaming.dispose();
       subscription.close();
     }
-    if (!ended) builder.stoppedEarly('live');
+    if (!ended) {builder.stoppedEarly('live');}
     // The finished record has the cost and the end time.
     if (ended) {
       try {
@@ -194,7 +194,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
           return result('help');
       }
     } catch (err) {
-      if (token.isCancellationRequested) return result(request.command ?? 'help');
+      if (token.isCancellationRequested) {return result(request.command ?? 'help');}
       deps.log.warn(`Chat /${request.command ?? ''} failed: ${describeError(err)}`);
       return { errorDetails: { message: vscode.l10n.t('The Agent Runtime service could not answer: {0}', describeError(err)) }, metadata: { command: request.command ?? 'help' } };
     }
@@ -225,7 +225,7 @@ export function filesOf(references: readonly vscode.ChatPromptReference[]): vsco
   for (const ref of references) {
     const value = ref.value;
     const uri = value instanceof vscode.Uri ? value : value instanceof vscode.Location ? value.uri : undefined;
-    if (uri && !out.has(uri.toString())) out.set(uri.toString(), uri);
+    if (uri && !out.has(uri.toString())) {out.set(uri.toString(), uri);}
   }
   return [...out.values()];
 }
@@ -241,7 +241,7 @@ function lastRunOf(context: vscode.ChatContext): string | undefined {
     const turn = context.history[i];
     if (turn instanceof vscode.ChatResponseTurn && turn.participant === CHAT_PARTICIPANT_ID) {
       const runId = (turn.result.metadata as Partial<AgentChatMetadata> | undefined)?.runId;
-      if (isRunId(runId)) return runId;
+      if (isRunId(runId)) {return runId;}
     }
   }
   return undefined;
@@ -255,8 +255,8 @@ async function newestRun(client: ChatClient): Promise<string | undefined> {
 
 function abortOn(token: vscode.CancellationToken): AbortSignal {
   const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
+  if (token.isCancellationRequested) {controller.abort();}
+  else {token.onCancellationRequested(() => controller.abort());}
   return controller.signal;
 }
 
@@ -266,9 +266,9 @@ export const chatFollowups: vscode.ChatFollowupProvider = {
     const meta = chatResult.metadata as Partial<AgentChatMetadata> | undefined;
     const runId = isRunId(meta?.runId) ? meta.runId : undefined;
     const followups: vscode.ChatFollowup[] = [];
-    if (runId && meta?.command !== 'status') followups.push({ prompt: runId, command: 'status', label: vscode.l10n.t('How is the run doing?') });
-    if (runId && meta?.command !== 'review') followups.push({ prompt: runId, command: 'review', label: vscode.l10n.t('Review what the run changed') });
-    if (meta?.command !== 'runs') followups.push({ prompt: '', command: 'runs', label: vscode.l10n.t('Show recent tasks') });
+    if (runId && meta?.command !== 'status') {followups.push({ prompt: runId, command: 'status', label: vscode.l10n.t('How is the run doing?') });}
+    if (runId && meta?.command !== 'review') {followups.push({ prompt: runId, command: 'review', label: vscode.l10n.t('Review what the run changed') });}
+    if (meta?.command !== 'runs') {followups.push({ prompt: '', command: 'runs', label: vscode.l10n.t('Show recent tasks') });}
     return followups;
   },
 };

@@ -19,23 +19,23 @@ export function statusText(status: unknown, t: Translate): string {
 export function digestMarkdown(d: RunDigest, t: Translate): string {
   const lines = [t('**Run {0}**: {1}', md(d.runId, 80), statusText(d.status, t)), ''];
   lines.push(d.stepsPlanned !== undefined ? t('- Steps done: {0} of {1}', d.stepsDone, d.stepsPlanned) : t('- Steps done: {0}', d.stepsDone));
-  if (d.cost !== undefined) lines.push(t('- Cost: {0}', md(d.cost, 60)));
-  if (d.error !== undefined) lines.push(t('- Error: {0}', md(d.error)));
-  if (d.resumedFrom !== undefined) lines.push(t('- Resumed from {0}', md(d.resumedFrom, 80)));
-  if (d.forkedFrom?.runId !== undefined) lines.push(t('- Forked from {0} after event {1}', md(d.forkedFrom.runId, 80), d.forkedFrom.sequence ?? '?'));
-  if (d.waitingApproval) lines.push(t('- Waits for your decision on the tool {0}: decide it in the run panel or in Needs You.', md(d.waitingApproval.tool, 80)));
-  if (d.partial === 'live') lines.push(t('- Still going: this is what it had done a moment ago.'));
-  if (d.partial === 'stopped') lines.push(t('- Its log is long: the run panel shows all of it.'));
+  if (d.cost !== undefined) {lines.push(t('- Cost: {0}', md(d.cost, 60)));}
+  if (d.error !== undefined) {lines.push(t('- Error: {0}', md(d.error)));}
+  if (d.resumedFrom !== undefined) {lines.push(t('- Resumed from {0}', md(d.resumedFrom, 80)));}
+  if (d.forkedFrom?.runId !== undefined) {lines.push(t('- Forked from {0} after event {1}', md(d.forkedFrom.runId, 80), d.forkedFrom.sequence ?? '?'));}
+  if (d.waitingApproval) {lines.push(t('- Waits for your decision on the tool {0}: decide it in the run panel or in Needs You.', md(d.waitingApproval.tool, 80)));}
+  if (d.partial === 'live') {lines.push(t('- Still going: this is what it had done a moment ago.'));}
+  if (d.partial === 'stopped') {lines.push(t('- Its log is long: the run panel shows all of it.'));}
   if (d.latest.length > 0) {
     lines.push('', t('Latest events:'));
-    for (const e of d.latest) lines.push(`- ${e.sequence} · ${md(e.event, 64)}${e.text ? `: ${md(e.text, 120)}` : ''}`);
+    for (const e of d.latest) {lines.push(`- ${e.sequence} · ${md(e.event, 64)}${e.text ? `: ${md(e.text, 120)}` : ''}`);}
   }
   return lines.join('\n');
 }
 
 /** Recent tasks, one line each. */
 export function tasksMarkdown(tasks: readonly TaskRecord[], t: Translate): string {
-  if (tasks.length === 0) return t('No tasks yet. Start one with /task.');
+  if (tasks.length === 0) {return t('No tasks yet. Start one with /task.');}
   const lines = [t('**Recent tasks**, newest first:'), ''];
   for (const task of tasks) {
     const run = typeof task.run_id === 'string' ? t(' · run {0}', md(task.run_id, 80)) : '';
@@ -64,7 +64,7 @@ export class RunProgressLines {
       case 'plan.created':
         return { line: typeof data.steps === 'number' ? t('Planned {0} steps.', data.steps) : undefined };
       case 'step.started': {
-        if (typeof data.step_id === 'string' && this.titles.size < this.maxTitles) this.titles.set(data.step_id, lineText(event));
+        if (typeof data.step_id === 'string' && this.titles.size < this.maxTitles) {this.titles.set(data.step_id, lineText(event));}
         return { progress: t('Working on: {0}', text) };
       }
       case 'tool.called':

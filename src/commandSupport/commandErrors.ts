@@ -45,9 +45,9 @@ export function reportError(reporter: ErrorReporter, context: string, err: unkno
     ? [openSettings, showLog]
     : [showLog];
   void notify.error(sentence, ...actions).then((choice) => {
-    if (choice === showLog) reporter.log.show(true);
+    if (choice === showLog) {reporter.log.show(true);}
     // A proxy problem is fixed in VS Code's own http.proxy settings, the rest in ours.
-    if (choice === openSettings) void vscode.commands.executeCommand(Commands.openSettings, proxy ? 'http.proxy' : undefined);
+    if (choice === openSettings) {void vscode.commands.executeCommand(Commands.openSettings, proxy ? 'http.proxy' : undefined);}
   });
 }
 

@@ -44,9 +44,9 @@ export async function createTaskWithAttachments(
         () => deps.service.client.createTask(request, { idempotencyKey }),
       );
     } catch (err) {
-      if (isApiError(err, 'authentication')) throw err;
+      if (isApiError(err, 'authentication')) {throw err;}
       deps.log.error(`Creating the task failed (${files.length} attachment(s)): ${describeError(err)}`);
-      if (onFailure && (await onFailure(err))) return undefined;
+      if (onFailure && (await onFailure(err))) {return undefined;}
       const retry = vscode.l10n.t('Retry');
       const choice = await notify.error(
         files.length > 0
@@ -54,7 +54,7 @@ export async function createTaskWithAttachments(
           : vscode.l10n.t('The task could not be created: {0}', describeErrorForUser(err)),
         retry,
       );
-      if (choice !== retry) return undefined;
+      if (choice !== retry) {return undefined;}
     }
   }
   deps.log.info(`Created ${task.id} with ${files.length} attachment(s)${task.run_id ? `, run ${task.run_id}` : ''}`);
@@ -66,7 +66,7 @@ export async function createTaskWithAttachments(
   void notify
     .info(vscode.l10n.t('Task "{0}" created.', shortenText(objective, 60)), ...(runId ? [watch] : []))
     .then((choice) => {
-      if (choice === watch && runId) void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });
+      if (choice === watch && runId) {void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });}
     });
   // The sidebar catches up in the background: the user is not kept waiting for a tree reload.
   void deps.tasks.followNewTask(task).catch((err: unknown) => deps.log.warn(`Revealing ${task?.id}: ${describeError(err)}`));
@@ -75,8 +75,8 @@ export async function createTaskWithAttachments(
 
 /** Create Task from the sidebar or palette: objective, then (optionally) attachments from uploaded files. */
 async function createTaskFlow(deps: CommandDeps, preselected: { id: string; filename?: string }[], objective?: string): Promise<TaskRecord | undefined> {
-  if (!(await deps.ensureSignedIn())) return undefined;
+  if (!(await deps.ensureSignedIn())) {return undefined;}
   objective ??= await askObjective(preselected.map((f) => ({ name: f.filename ?? f.id })));
-  if (objective === undefined) return undefined;
+  if (objective === undefined) {return undefined;}
   return createTaskWithAttachments(deps, objective, preselected);
 }

@@ -9,7 +9,7 @@ export function registerFilterCommands(deps: CommandDeps, sidebar: Sidebar): vsc
   const ask = async (filter: ViewFilter, title: string, prompt: string, text: unknown): Promise<string | undefined> => {
     // A caller passing the text (automation, a test) is not asked.
     const query = typeof text === 'string' ? text : await vscode.window.showInputBox({ title, prompt, value: filter.query ?? '' });
-    if (query === undefined) return filter.query;
+    if (query === undefined) {return filter.query;}
     await filter.setQuery(query);
     return filter.query;
   };

@@ -17,7 +17,7 @@ export function registerSignInCommands(deps: CommandDeps): vscode.Disposable[] {
     // asked: a key handed in by a link would point this window's uploads at someone else's account.
     vscode.commands.registerCommand(Commands.signIn, deps.guard('Sign in', (options?: { apiKey?: string }) => {
       const given = typeof options?.apiKey === 'string' ? options.apiKey : undefined;
-      if (given !== undefined && !deps.trustedAutomation) deps.log.warn('Sign in: a key passed by a command was ignored; asking the user instead.');
+      if (given !== undefined && !deps.trustedAutomation) {deps.log.warn('Sign in: a key passed by a command was ignored; asking the user instead.');}
       return signIn(deps, deps.trustedAutomation ? given : undefined);
     })),
     vscode.commands.registerCommand(Commands.signOut, deps.guard('Sign out', () => signOut(deps))),
@@ -36,21 +36,21 @@ async function signIn(deps: CommandDeps, given?: string): Promise<boolean> {
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('The API key cannot be empty.')),
     }))?.trim();
-    if (!key) return false;
+    if (!key) {return false;}
     const verdict = await verifyKey(deps, baseUrl, key, given === undefined);
-    if (verdict === 'ok') break;
-    if (verdict === 'cancel' || given !== undefined) return false;
+    if (verdict === 'ok') {break;}
+    if (verdict === 'cancel' || given !== undefined) {return false;}
     key = undefined; // rejected: ask again
   }
   try {
     await deps.credentials.store(baseUrl, key);
   } catch (err) {
-    if (!(err instanceof SecretStorageUnavailableError)) throw err;
+    if (!(err instanceof SecretStorageUnavailableError)) {throw err;}
     const sessionOnly = vscode.l10n.t('Use for This Session');
     const choice = await askModal('warn',
       vscode.l10n.t('VS Code cannot store secrets on this machine (no keyring). Use the key for this session only? You will be asked again next time.'),
       [], sessionOnly);
-    if (choice !== sessionOnly) return false;
+    if (choice !== sessionOnly) {return false;}
     deps.credentials.storeForSession(baseUrl, key);
   }
   await deps.service.update();
@@ -79,8 +79,8 @@ async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, intera
     return 'ok';
   } catch (err) {
     // A server without the (assumed) task list still authenticated us before answering 404/405.
-    if (isApiError(err, 'not_supported')) return 'ok';
-    if (isApiError(err, 'aborted')) return 'cancel';
+    if (isApiError(err, 'not_supported')) {return 'ok';}
+    if (isApiError(err, 'aborted')) {return 'cancel';}
     if (isApiError(err, 'authentication') || isApiError(err, 'permission')) {
       const again = vscode.l10n.t('Try Again');
       const message = vscode.l10n.t('The server at {0} rejected this API key. Check that it belongs to this workspace.', baseUrl);
@@ -90,7 +90,7 @@ async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, intera
       }
       return (await notify.error(message, again)) === again ? 'retry' : 'cancel';
     }
-    if (!interactive) throw err;
+    if (!interactive) {throw err;}
     const keep = vscode.l10n.t('Save Anyway');
     const settings = vscode.l10n.t('Open Settings');
     const choice = await notify.warn(
@@ -98,7 +98,7 @@ async function verifyKey(deps: CommandDeps, baseUrl: string, key: string, intera
       keep,
       settings,
     );
-    if (choice === settings) void vscode.commands.executeCommand(Commands.openSettings, Settings.baseUrl);
+    if (choice === settings) {void vscode.commands.executeCommand(Commands.openSettings, Settings.baseUrl);}
     return choice === keep ? 'ok' : 'cancel';
   } finally {
     void probe.dispose();

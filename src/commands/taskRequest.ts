@@ -32,8 +32,8 @@ export function createTaskRequests(deps: CommandDeps): TaskRequests {
   const askedInTests: { message: string; detail: string[] }[] = [];
 
   const startConfirmed = async (objective: string, files: readonly vscode.Uri[]): Promise<TaskRecord | undefined> => {
-    if (!(await deps.ensureSignedIn())) return undefined;
-    if (files.length === 0) return createTaskWithAttachments(deps, objective, []);
+    if (!(await deps.ensureSignedIn())) {return undefined;}
+    if (files.length === 0) {return createTaskWithAttachments(deps, objective, []);}
     const made = await uploadFlow(deps, [...files], { createTask: true, objective, promptsSkipped: false });
     return made && !Array.isArray(made) ? made : undefined;
   };
@@ -46,12 +46,12 @@ export function createTaskRequests(deps: CommandDeps): TaskRequests {
         ? vscode.l10n.t('Upload 1 file to {0} for this task?', url)
         : vscode.l10n.t('Upload {0} files to {1} for this task?', files.length, url);
     const detail = [vscode.l10n.t('Objective: {0}', objective), ''];
-    if (files.length === 0) detail.push(vscode.l10n.t('No files are sent.'));
+    if (files.length === 0) {detail.push(vscode.l10n.t('No files are sent.'));}
     else {
       detail.push(vscode.l10n.t('Files sent:'));
       const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
-      for (const uri of files.slice(0, LISTED_FILES)) detail.push(vscode.workspace.asRelativePath(uri, multiRoot));
-      if (files.length > LISTED_FILES) detail.push(vscode.l10n.t('... and {0} more', files.length - LISTED_FILES));
+      for (const uri of files.slice(0, LISTED_FILES)) {detail.push(vscode.workspace.asRelativePath(uri, multiRoot));}
+      if (files.length > LISTED_FILES) {detail.push(vscode.l10n.t('... and {0} more', files.length - LISTED_FILES));}
     }
     if (deps.trustedAutomation) {
       askedInTests.push({ message, detail });
@@ -65,9 +65,9 @@ export function createTaskRequests(deps: CommandDeps): TaskRequests {
     askedInTests,
     startConfirmed,
     startAsked: async (objective, files, requester) => {
-      if (!(await deps.ensureSignedIn())) return undefined;
+      if (!(await deps.ensureSignedIn())) {return undefined;}
       // A person typing /task without files asked for exactly this; anything else is asked.
-      if ((requester === 'extension' || files.length > 0) && !(await ask(requester, objective, files))) return undefined;
+      if ((requester === 'extension' || files.length > 0) && !(await ask(requester, objective, files))) {return undefined;}
       return startConfirmed(objective, files);
     },
   };

@@ -44,31 +44,31 @@ export async function uploadFlow(
   uris: vscode.Uri[],
   options: { createTask: boolean; objective?: string; purpose?: FilePurpose; promptsSkipped?: boolean },
 ): Promise<TaskRecord | FileRecord[] | undefined> {
-  if (!(await deps.ensureSignedIn())) return undefined;
+  if (!(await deps.ensureSignedIn())) {return undefined;}
   if (uris.length === 0) {
     uris = await pickFiles(options.createTask);
-    if (uris.length === 0) return undefined; // the user closed the picker: nothing to say
+    if (uris.length === 0) {return undefined;} // the user closed the picker: nothing to say
   } else {
     const origin = { promptsSkipped: options.promptsSkipped === true, trustedAutomation: deps.trustedAutomation };
-    if (!(await confirmUploadRequest(uris, deps.service.serviceUrl, origin))) return undefined;
+    if (!(await confirmUploadRequest(uris, deps.service.serviceUrl, origin))) {return undefined;}
   }
   uris = uris.map(localUri);
-  if (!(await saveDirtyDocuments(uris))) return undefined;
+  if (!(await saveDirtyDocuments(uris))) {return undefined;}
   const confirmed = await confirmPlan(uris);
-  if (!confirmed) return undefined;
+  if (!confirmed) {return undefined;}
   const { plan, followSymlinks } = confirmed;
   const shape = await askUploadShape(plan, options.createTask, knownAttachmentLimit(deps.service.serviceUrl));
-  if (shape === undefined) return undefined;
+  if (shape === undefined) {return undefined;}
 
   const objective = options.createTask ? options.objective ?? (await askObjective(plan.files)) : undefined;
-  if (options.createTask && objective === undefined) return undefined;
+  if (options.createTask && objective === undefined) {return undefined;}
   const purpose = options.createTask ? 'task_input' : options.purpose ?? (await pickPurpose(deps.settings().defaultPurpose));
-  if (!purpose) return undefined;
+  if (!purpose) {return undefined;}
 
   const uploaded = shape === 'archive'
     ? await uploadAsArchive(deps, plan.files, purpose, followSymlinks)
     : await uploadWithRetry(deps, plan.files, purpose, followSymlinks, options.createTask);
-  if (!uploaded) return undefined;
+  if (!uploaded) {return undefined;}
   deps.files.refresh();
   if (!options.createTask || objective === undefined) {
     void notify.info(
@@ -82,10 +82,10 @@ export async function uploadFlow(
     fileCount: plan.files.length, totalBytes: plan.totalBytes, nameBytes: plan.files.reduce((n, f) => n + Buffer.byteLength(f.name, 'utf8'), 0),
   }) <= MAX_UPLOAD_BYTES;
   const task = await attachOrCleanUp(deps, objective, uploaded, archiveFits);
-  if (task !== 'pack') return task;
+  if (task !== 'pack') {return task;}
   // Refused for the number of attachments, and the separate uploads deleted: the same files as one archive.
   const archive = await uploadAsArchive(deps, plan.files, purpose, followSymlinks);
-  if (!archive) return undefined;
+  if (!archive) {return undefined;}
   deps.files.refresh();
   const packed = await attachOrCleanUp(deps, objective, archive, false);
   return packed === 'pack' ? undefined : packed;
@@ -100,14 +100,14 @@ async function attachOrCleanUp(deps: CommandDeps, objective: string, uploaded: F
   let refusal: string | undefined;
   const task = await createTaskWithAttachments(deps, objective, uploaded, async (err) => {
     // Refused for its number of attachments: a retry fails the same way, so none is offered.
-    if (!isApiError(err) || err.code !== 'too_many_attachments') return false;
+    if (!isApiError(err) || err.code !== 'too_many_attachments') {return false;}
     rememberAttachmentLimit(deps.service.serviceUrl, err.limit);
     refusal = err.limit !== undefined
       ? vscode.l10n.t('The task was not created: this service accepts at most {0} attachments per task, and {1} files were uploaded for it.', err.limit, uploaded.length)
       : vscode.l10n.t('The task was not created: this service accepts fewer attachments per task than the {0} files uploaded for it.', uploaded.length);
     return true;
   });
-  if (task) return task;
+  if (task) {return task;}
   const pack = canPack && refusal !== undefined ? vscode.l10n.t('Delete Them and Pack into One Archive') : undefined;
   const choice = await offerCleanup(deps, uploaded, refusal ?? leftStored(uploaded.length), pack);
   return choice === 'other' ? 'pack' : undefined;
@@ -127,9 +127,9 @@ async function offerCleanup(deps: CommandDeps, uploaded: readonly FileRecord[], 
   const remove = vscode.l10n.t('Delete the {0} Uploaded Files', uploaded.length);
   const keep = vscode.l10n.t('Keep Them');
   const choice = await notify.error(message, ...(otherWay !== undefined ? [otherWay] : []), remove, keep);
-  if (choice !== remove && (otherWay === undefined || choice !== otherWay)) return undefined;
+  if (choice !== remove && (otherWay === undefined || choice !== otherWay)) {return undefined;}
   const result = await deleteUploaded(deps.service.client, uploaded.map((f) => f.id), (id) => deps.localFiles.remove(id));
-  for (const f of result.failed) deps.log.error(`Deleting ${f.id} after the upload that made no task failed: ${describeError(f.error)}`);
+  for (const f of result.failed) {deps.log.error(`Deleting ${f.id} after the upload that made no task failed: ${describeError(f.error)}`);}
   deps.files.refresh();
   if (result.failed.length > 0) {
     void notify.error(vscode.l10n.t('{0} of the {1} uploaded files could not be deleted; see the log.', result.failed.length, uploaded.length));
@@ -165,7 +165,7 @@ async function uploadAsArchive(deps: CommandDeps, files: PlannedFile[], purpose:
       }
       deps.log.error(`Uploading ${files.length} file(s) as one archive failed: ${describeError(err)}`);
       const retry = vscode.l10n.t('Retry');
-      if ((await notify.error(vscode.l10n.t('The archive could not be uploaded: {0}', describeErrorForUser(err)), retry)) !== retry) return undefined;
+      if ((await notify.error(vscode.l10n.t('The archive could not be uploaded: {0}', describeErrorForUser(err)), retry)) !== retry) {return undefined;}
     }
   }
 }
@@ -179,7 +179,7 @@ function progressReporter(progress: vscode.Progress<{ message?: string; incremen
     const increment = Math.max(0, percent - reported);
     const now = Date.now();
     // Thousands of small files report thousands of times a second; the notification needs a few.
-    if (now - lastMessageAt < 100 && percent < 100) return;
+    if (now - lastMessageAt < 100 && percent < 100) {return;}
     lastMessageAt = now;
     reported += increment;
     progress.report({ increment, message });
@@ -194,7 +194,7 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
   for (;;) {
     const stamps = await stampFiles(pending.map((f) => f.path));
     const result = await runBatch(deps, pending, purpose, keys, followSymlinks);
-    for (const u of result.uploaded) done.push(u.record);
+    for (const u of result.uploaded) {done.push(u.record);}
     await recordUploads(deps.localFiles, result.uploaded, stamps);
     if (result.cancelled) {
       await offerCleanup(deps, done, done.length
@@ -204,8 +204,8 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
         : vscode.l10n.t('Upload cancelled. Nothing was created.'));
       return undefined;
     }
-    if (result.failed.length === 0) return done;
-    for (const f of result.failed) deps.log.error(`Upload of ${f.file.path} failed: ${describeError(f.error)}`);
+    if (result.failed.length === 0) {return done;}
+    for (const f of result.failed) {deps.log.error(`Upload of ${f.file.path} failed: ${describeError(f.error)}`);}
     const names = result.failed.map((f) => `${f.file.name} (${describeErrorForUser(f.error)})`).join('; ');
     const retry = vscode.l10n.t('Retry Failed');
     const goOn = vscode.l10n.t('Continue Without Them');
@@ -218,9 +218,9 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
       pending = result.failed.map((f) => f.file);
       continue;
     }
-    if (choice === goOn) return done;
-    if (forTask) await offerCleanup(deps, done, leftStored(done.length));
-    else if (done.length) deps.files.refresh();
+    if (choice === goOn) {return done;}
+    if (forTask) {await offerCleanup(deps, done, leftStored(done.length));}
+    else if (done.length) {deps.files.refresh();}
     return undefined;
   }
 }

@@ -91,15 +91,15 @@ export async function confirmPlan(uris: readonly vscode.Uri[]): Promise<Confirme
       [],
       goOn,
     );
-    if (choice !== goOn) return undefined;
+    if (choice !== goOn) {return undefined;}
   }
   const linked = await confirmSymlinks(plan.files);
-  if (linked === undefined) return undefined;
-  if (!linked) plan = withoutLinks(plan);
+  if (linked === undefined) {return undefined;}
+  if (!linked) {plan = withoutLinks(plan);}
   const folders = vscode.workspace.workspaceFolders ?? [];
   plan = { ...plan, files: namesAcrossRoots(plan.files, (f) => vscode.workspace.getWorkspaceFolder(plannedUri(f))?.name, folders.length) };
   const screened = await leaveOutSecrets(plan);
-  if (screened === undefined) return undefined;
+  if (screened === undefined) {return undefined;}
   plan = screened.plan;
   if (plan.files.length === 0) {
     void notify.error(screened.leftOut.length > 0
@@ -109,7 +109,7 @@ export async function confirmPlan(uris: readonly vscode.Uri[]): Promise<Confirme
       : vscode.l10n.t('Nothing was selected to upload.'));
     return undefined;
   }
-  if (disk.folders.length > 0 && !(await confirmFolderFiles(plan, screened.leftOut))) return undefined;
+  if (disk.folders.length > 0 && !(await confirmFolderFiles(plan, screened.leftOut))) {return undefined;}
   return { plan, followSymlinks: linked };
 }
 
@@ -120,19 +120,19 @@ export async function confirmPlan(uris: readonly vscode.Uri[]): Promise<Confirme
  */
 async function confirmSymlinks(files: readonly PlannedFile[]): Promise<boolean | undefined> {
   const links = files.filter((f) => f.symlinkTarget !== undefined);
-  if (links.length === 0) return true;
+  if (links.length === 0) {return true;}
   const follow = vscode.l10n.t('Upload the Targets');
   const skip = vscode.l10n.t('Leave the Links Out');
   const lines = links.slice(0, 12).map((f) => `${path.basename(f.path)} -> ${f.symlinkTarget ?? ''}`);
-  if (links.length > 12) lines.push(vscode.l10n.t('... and {0} more', links.length - 12));
+  if (links.length > 12) {lines.push(vscode.l10n.t('... and {0} more', links.length - 12));}
   const choice = await askModal('warn',
     vscode.l10n.t('{0} of the selected files are symbolic links. Upload the files they point to?', links.length),
     lines,
     follow,
     skip,
   );
-  if (choice === follow) return true;
-  if (choice !== skip) return undefined;
+  if (choice === follow) {return true;}
+  if (choice !== skip) {return undefined;}
   void notify.info(isSingular(links.length)
     ? vscode.l10n.t('1 symbolic link left out: {0}', links.map((f) => path.basename(f.path)).join(', '))
     : vscode.l10n.t('{0} symbolic links left out: {1}', links.length, links.map((f) => path.basename(f.path)).join(', ')));
@@ -153,7 +153,7 @@ export async function askUploadShape(plan: UploadPlan, forTask: boolean, attachm
   const nameBytes = plan.files.reduce((n, f) => n + Buffer.byteLength(f.name, 'utf8'), 0);
   const count = plan.files.length;
   const choice = chooseUploadShape({ fileCount: count, totalBytes: plan.totalBytes, nameBytes, forTask, attachmentLimit });
-  if (choice.kind === 'separate') return 'separate';
+  if (choice.kind === 'separate') {return 'separate';}
   if (choice.kind === 'refuse') {
     void notify.error(vscode.l10n.t('This service accepts at most {0} attachments per task, and {1} files are selected; packed into one archive they would pass the 512 MB limit. Select fewer files.', choice.limit, count));
     return undefined;
@@ -202,7 +202,7 @@ export function localUri(uri: vscode.Uri): vscode.Uri {
 export async function saveDirtyDocuments(uris: vscode.Uri[]): Promise<boolean> {
   const wanted = new Set(uris.map((u) => u.toString()));
   const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && wanted.has(d.uri.toString()));
-  if (dirty.length === 0) return true;
+  if (dirty.length === 0) {return true;}
   const save = vscode.l10n.t('Save and Upload');
   const asIs = vscode.l10n.t('Upload Saved Version');
   const names = dirty.map((d) => path.posix.basename(d.uri.path)).join(', ');
@@ -212,6 +212,6 @@ export async function saveDirtyDocuments(uris: vscode.Uri[]): Promise<boolean> {
     save,
     asIs,
   );
-  if (choice === save) return (await Promise.all(dirty.map((d) => d.save()))).every(Boolean);
+  if (choice === save) {return (await Promise.all(dirty.map((d) => d.save()))).every(Boolean);}
   return choice === asIs;
 }

@@ -14,7 +14,7 @@ export function registerWatchRunCommand(deps: CommandDeps, panels: { open(runId:
   return vscode.commands.registerCommand(Commands.watchRun, deps.guard('Watch run', async (arg?: unknown) => {
     const target = await watchTargetOf(arg, () => deps.service.client);
     const chosen = target ?? (await askRunId());
-    if (chosen === undefined) return;
+    if (chosen === undefined) {return;}
     const { runId, objective } = typeof chosen === 'string' ? { runId: chosen, objective: undefined } : chosen;
     panels.open(runId, { objective });
   }));
@@ -22,19 +22,19 @@ export function registerWatchRunCommand(deps: CommandDeps, panels: { open(runId:
 
 /** Turns whatever "Watch Run" was invoked on into the run to watch; undefined asks for an id. */
 export async function watchTargetOf(arg: unknown, client: () => Pick<ApiClient, 'listRuns'>): Promise<WatchTarget> {
-  if (arg === undefined || typeof arg === 'string') return arg;
+  if (arg === undefined || typeof arg === 'string') {return arg;}
   const direct = (arg as { runId?: unknown }).runId;
   const objective = taskOf(arg)?.objective ?? (arg as { objective?: unknown }).objective;
   const text = typeof objective === 'string' ? objective : undefined;
-  if (typeof direct === 'string') return { runId: direct, objective: text };
+  if (typeof direct === 'string') {return { runId: direct, objective: text };}
   const run = runOf(arg);
-  if (run) return { runId: run.id, objective: text };
+  if (run) {return { runId: run.id, objective: text };}
   const task = taskOf(arg);
-  if (!task) return undefined;
-  if (typeof task.run_id === 'string') return { runId: task.run_id, objective: text };
+  if (!task) {return undefined;}
+  if (typeof task.run_id === 'string') {return { runId: task.run_id, objective: text };}
   const runs = await client().listRuns({ task_id: task.id, limit: 1 });
   const latest = runs.data[0];
-  if (!latest) throw new UserFacingError(vscode.l10n.t('Task {0} has no run yet.', task.id));
+  if (!latest) {throw new UserFacingError(vscode.l10n.t('Task {0} has no run yet.', task.id));}
   return { runId: latest.id, objective: text };
 }
 

@@ -32,7 +32,7 @@ export function inert(text: unknown, maxChars: number = INERT_MAX_CHARS): string
     .replace(/\]\s*\(/g, '] (')
     .replace(/\$\(/g, '$ (');
   const chars = Array.from(value);
-  if (chars.length > maxChars) return `${chars.slice(0, Math.max(1, maxChars - 1)).join('')}…`;
+  if (chars.length > maxChars) {return `${chars.slice(0, Math.max(1, maxChars - 1)).join('')}…`;}
   return cut ? `${value}…` : value;
 }
 

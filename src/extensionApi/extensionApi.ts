@@ -44,20 +44,20 @@ class AgentRuntimeApiError extends Error {
 }
 
 function apiError(err: unknown): AgentRuntimeApiError {
-  if (err instanceof AgentRuntimeApiError) return err;
+  if (err instanceof AgentRuntimeApiError) {return err;}
   return new AgentRuntimeApiError(isApiError(err) ? err.kind : 'error', describeError(err));
 }
 
 function checkRunId(runId: unknown): string {
-  if (!isRunId(runId)) throw new AgentRuntimeApiError('invalid_argument', 'runId must be a run id such as "run_abc123".');
+  if (!isRunId(runId)) {throw new AgentRuntimeApiError('invalid_argument', 'runId must be a run id such as "run_abc123".');}
   return runId;
 }
 
 function signal(token: vscode.CancellationToken | undefined): AbortSignal | undefined {
-  if (!token) return undefined;
+  if (!token) {return undefined;}
   const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
+  if (token.isCancellationRequested) {controller.abort();}
+  else {token.onCancellationRequested(() => controller.abort());}
   return controller.signal;
 }
 
@@ -73,7 +73,7 @@ export function createExtensionApi(deps: ExtensionApiDeps): { api: AgentRuntimeA
     runStates,
     approvalsAsked,
     deps.runs.onDidChange((change) => {
-      if (!change.statusChanged) return;
+      if (!change.statusChanged) {return;}
       const { facts } = change;
       runStates.fire(Object.freeze({ runId: facts.runId, taskId: facts.taskId, status: facts.status, terminal: facts.terminal }));
     }),
@@ -92,7 +92,7 @@ export function createExtensionApi(deps: ExtensionApiDeps): { api: AgentRuntimeA
   ];
 
   const requireSignIn = (): void => {
-    if (!deps.isSignedIn()) throw new AgentRuntimeApiError('not_signed_in', 'Not signed in to the Agent Runtime service.');
+    if (!deps.isSignedIn()) {throw new AgentRuntimeApiError('not_signed_in', 'Not signed in to the Agent Runtime service.');}
   };
 
   const api: AgentRuntimeApi = Object.freeze({
@@ -100,9 +100,9 @@ export function createExtensionApi(deps: ExtensionApiDeps): { api: AgentRuntimeA
 
     async createTask(request: { objective: string; files?: readonly vscode.Uri[] }): Promise<AgentRuntimeTask | undefined> {
       const objective = typeof request?.objective === 'string' ? request.objective.trim() : '';
-      if (objective === '') throw new AgentRuntimeApiError('invalid_argument', 'A task needs an objective.');
+      if (objective === '') {throw new AgentRuntimeApiError('invalid_argument', 'A task needs an objective.');}
       const files = Array.isArray(request.files) ? [...request.files] : [];
-      if (files.some((f) => typeof f?.scheme !== 'string' || typeof f?.path !== 'string')) throw new AgentRuntimeApiError('invalid_argument', 'files must be vscode.Uri values.');
+      if (files.some((f) => typeof f?.scheme !== 'string' || typeof f?.path !== 'string')) {throw new AgentRuntimeApiError('invalid_argument', 'files must be vscode.Uri values.');}
       const task = await deps.startTask(objective, files);
       return task ? Object.freeze({ taskId: task.id, runId: stringOr(task.run_id), status: stringOr(task.status) }) : undefined;
     },
@@ -155,7 +155,7 @@ export function createExtensionApi(deps: ExtensionApiDeps): { api: AgentRuntimeA
         while (out.length < limit) {
           const page = await deps.client().listRunArtifacts(runId, { limit: Math.min(100, limit - out.length), after }, { signal: signal(options.token) });
           out.push(...page.data.slice(0, limit - out.length).map(artifactOf));
-          if (!page.has_more || !page.next_cursor) break;
+          if (!page.has_more || !page.next_cursor) {break;}
           after = page.next_cursor;
         }
       } catch (err) {
@@ -194,7 +194,7 @@ function eventStream(runId: string, subscription: RunEventSubscription): AgentRu
     runId,
     [Symbol.asyncIterator]: () => {
       // One consumer: a second loop over the same stream would split the events between them.
-      if (taken) throw new AgentRuntimeApiError('already_iterated', 'A run event stream is iterated once; call watchRunEvents again for another.');
+      if (taken) {throw new AgentRuntimeApiError('already_iterated', 'A run event stream is iterated once; call watchRunEvents again for another.');}
       taken = true;
       return iterator;
     },

@@ -16,9 +16,9 @@ export class ConfirmedPlans {
   put(tool: string, input: unknown, plan: unknown): void {
     const key = keyOf(tool, input);
     this.plans.delete(key);
-    if (plan === undefined) return;
+    if (plan === undefined) {return;}
     this.plans.set(key, plan);
-    while (this.plans.size > MAX_PLANS) this.plans.delete(this.plans.keys().next().value as string);
+    while (this.plans.size > MAX_PLANS) {this.plans.delete(this.plans.keys().next().value as string);}
   }
 
   take(tool: string, input: unknown): unknown {

@@ -13,7 +13,7 @@ export function memoryLabel(record: MemoryRecord, t: Translate): string {
 /** A row's description: tags and project, inert. */
 export function memoryDescription(record: MemoryRecord): string {
   const parts = record.tags.slice(0, 10).map((tag) => `#${tag}`);
-  if (record.project_id) parts.push(record.project_id);
+  if (record.project_id) {parts.push(record.project_id);}
   return inert(parts.join(' '), 120);
 }
 
@@ -35,6 +35,6 @@ export function utf8Bytes(text: string): number {
 /** The message for text too large to remember, or undefined when it fits. */
 export function tooLargeMessage(text: string, t: Translate): string | undefined {
   const bytes = utf8Bytes(text);
-  if (bytes <= MAX_MEMORY_BYTES) return undefined;
+  if (bytes <= MAX_MEMORY_BYTES) {return undefined;}
   return t('The text is {0} bytes; a memory holds at most {1} bytes (64 KiB). Nothing was sent.', bytes, MAX_MEMORY_BYTES);
 }

@@ -28,9 +28,9 @@ const RECENT_MAX = 8;
 
 export function registerGoToCommand(deps: CommandDeps, goTo: GoToDeps): vscode.Disposable {
   return vscode.commands.registerCommand(Commands.goTo, deps.guard('Go to', async (arg?: unknown) => {
-    if (!(await deps.ensureSignedIn())) return undefined;
+    if (!(await deps.ensureSignedIn())) {return undefined;}
     const picked = typeof arg === 'string' ? await readDirect(deps, arg) : await pickGoToTarget(() => deps.service.client, await clipboardText(), recent(goTo.state));
-    if (!picked) return undefined;
+    if (!picked) {return undefined;}
     await remember(goTo.state, picked.target, labelOf(picked.found, goTo.sidebar));
     await show(goTo, picked.found);
     return picked.found.kind;
@@ -40,7 +40,7 @@ export function registerGoToCommand(deps: CommandDeps, goTo: GoToDeps): vscode.D
 /** Without the pick (another command, a test): the read under a cancellable notification. */
 async function readDirect(deps: CommandDeps, input: string): Promise<{ target: GoToTarget; found: GoToFound } | undefined> {
   const parsed = parseGoToInput(input);
-  if (!parsed.ok) throw new UserFacingError(problemText(parsed.problem, vscode.l10n.t));
+  if (!parsed.ok) {throw new UserFacingError(problemText(parsed.problem, vscode.l10n.t));}
   const target = parsed.target;
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: describeTarget(target), cancellable: true },
@@ -54,7 +54,7 @@ async function readDirect(deps: CommandDeps, input: string): Promise<{ target: G
       }
     },
   );
-  if ('found' in result) return { target, found: result.found };
+  if ('found' in result) {return { target, found: result.found };}
   if ('needsRun' in result) {
     throw new UserFacingError(vscode.l10n.t('An artifact is found through its run: paste the run id with it ("run_… {0}"), or open the run and pick it there.', echo(target.id)));
   }
@@ -63,7 +63,7 @@ async function readDirect(deps: CommandDeps, input: string): Promise<{ target: G
     ? stoppedLookingText(target.id, result.stoppedLooking.searched, vscode.l10n.t)
     : notFoundText(target.kind, target.id, vscode.l10n.t);
   void notify.warn(text, again).then((choice) => {
-    if (choice === again) void vscode.commands.executeCommand(Commands.goTo);
+    if (choice === again) {void vscode.commands.executeCommand(Commands.goTo);}
   });
   return undefined;
 }
@@ -73,13 +73,13 @@ async function show(goTo: GoToDeps, found: GoToFound): Promise<void> {
     case 'task': {
       await vscode.commands.executeCommand(SHOW_SIDEBAR_COMMAND);
       const revealed = await revealTaskRecord(goTo.sidebar, found.task);
-      if (revealed.outcome === 'hidden') await offerToClearFilter(goTo, found.task.id, found.task.objective);
+      if (revealed.outcome === 'hidden') {await offerToClearFilter(goTo, found.task.id, found.task.objective);}
       return;
     }
     case 'run': {
       const row = loadedRunNode(goTo.sidebar, found.run.id);
       goTo.runPanels.open(found.run.id, { objective: row?.objective, revealSequence: found.sequence });
-      if (row) await revealLoaded(goTo.sidebar, row);
+      if (row) {await revealLoaded(goTo.sidebar, row);}
       return;
     }
     case 'file':
@@ -89,7 +89,7 @@ async function show(goTo: GoToDeps, found: GoToFound): Promise<void> {
     case 'artifact': {
       await goTo.openArtifact(found.artifact);
       const row = loadedArtifactNode(goTo.sidebar, found.artifact.id);
-      if (row) await revealLoaded(goTo.sidebar, row);
+      if (row) {await revealLoaded(goTo.sidebar, row);}
       return;
     }
   }
@@ -102,10 +102,10 @@ async function offerToClearFilter(goTo: GoToDeps, taskId: string, objective: str
     vscode.l10n.t('The task "{0}" does not match the Tasks view\'s filter "{1}".', echo(objective ?? taskId), echo(goTo.sidebar.tasksFilter.query ?? '')),
     clear,
   );
-  if (choice !== clear) return;
+  if (choice !== clear) {return;}
   await goTo.sidebar.tasksFilter.setQuery(undefined);
   const task = goTo.sidebar.tasks.taskNodes.find((n) => n.entityId === taskId)?.task;
-  if (task) await revealTaskRecord(goTo.sidebar, task);
+  if (task) {await revealTaskRecord(goTo.sidebar, task);}
 }
 
 /** A file opens as an artifact does: read-only, text in the editor, anything else offered for saving. */
@@ -115,7 +115,7 @@ function fileAsArtifact(file: FileRecord): ArtifactRecord {
 
 function recent(state: GoToDeps['state']): RecentTarget[] {
   const raw = state.get<unknown>(RECENT_KEY);
-  if (!Array.isArray(raw)) return [];
+  if (!Array.isArray(raw)) {return [];}
   return raw
     .filter((r): r is RecentTarget => typeof r === 'object' && r !== null && typeof r.input === 'string' && typeof r.label === 'string')
     .filter((r) => parseGoToInput(r.input).ok)

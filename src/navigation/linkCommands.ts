@@ -13,7 +13,7 @@ export function registerLinkCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.copyRunLink, deps.guard('Copy link', async (given?: unknown, sequenceArg?: unknown) => {
       const run = resolveRun(given, { selection: deps.selection('tasks'), activePanel: deps.activeRunPanel });
-      if (!run) throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
+      if (!run) {throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));}
       const { runId } = run;
       // From a tree row the second argument is the selection (an array): no event then.
       const sequence = typeof sequenceArg === 'number' ? sequenceArg : run.given.sequence;

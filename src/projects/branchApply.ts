@@ -42,11 +42,11 @@ function git(gitPath: string, root: string, args: string[], okCodes: number[] = 
 
 /** Reads each file at base_commit and applies its part exactly (no fuzz). Writes nothing. */
 export async function prepareBranchApply(gitPath: string, root: string, patchText: string, baseCommit: string, t: Translate = untranslated): Promise<Prepared> {
-  if (!/^[0-9a-f]{40}$/.test(baseCommit)) return { ok: false, message: t('The patch names no usable base commit.') };
+  if (!/^[0-9a-f]{40}$/.test(baseCommit)) {return { ok: false, message: t('The patch names no usable base commit.') };}
   const exists = await git(gitPath, root, ['cat-file', '-e', `${baseCommit}^{commit}`]);
-  if (exists.code !== 0) return { ok: false, message: t('This repository does not have the commit {0} the patch is based on; fetch first.', baseCommit.slice(0, 7)) };
+  if (exists.code !== 0) {return { ok: false, message: t('This repository does not have the commit {0} the patch is based on; fetch first.', baseCommit.slice(0, 7)) };}
   const planned = await planProjectPatch(patchText, root, t, { editedMayBeMissing: true });
-  if (!planned.ok) return planned;
+  if (!planned.ok) {return planned;}
   const { applyPatch } = loadDiff();
   const plan: BranchApplyPlan = { baseCommit, files: [], failed: [], refused: planned.targets.refused, binary: planned.targets.binary };
   for (const target of planned.targets.writable) {
@@ -86,14 +86,14 @@ export async function prepareBranchApply(gitPath: string, root: string, patchTex
  */
 export async function applyOnNewBranch(gitPath: string, root: string, branch: string, plan: BranchApplyPlan, t: Translate = untranslated): Promise<Applied> {
   const valid = await git(gitPath, root, ['check-ref-format', '--branch', branch]);
-  if (branch.startsWith('-') || valid.code !== 0) return { ok: false, message: t('"{0}" is not a valid branch name.', branch) };
+  if (branch.startsWith('-') || valid.code !== 0) {return { ok: false, message: t('"{0}" is not a valid branch name.', branch) };}
   const taken = await git(gitPath, root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
-  if (taken.code === 0) return { ok: false, message: t('A branch named {0} already exists.', branch) };
+  if (taken.code === 0) {return { ok: false, message: t('A branch named {0} already exists.', branch) };}
   const dirty = await git(gitPath, root, ['status', '--porcelain', '--untracked-files=no']);
-  if (dirty.code !== 0) return { ok: false, message: t('git status failed: {0}', dirty.err) };
-  if (dirty.out.length > 0) return { ok: false, message: t('The working tree has uncommitted changes; commit or stash them first, then apply to a new branch.') };
+  if (dirty.code !== 0) {return { ok: false, message: t('git status failed: {0}', dirty.err) };}
+  if (dirty.out.length > 0) {return { ok: false, message: t('The working tree has uncommitted changes; commit or stash them first, then apply to a new branch.') };}
   const switched = await git(gitPath, root, ['switch', '-c', branch, plan.baseCommit]);
-  if (switched.code !== 0) return { ok: false, message: t('The branch could not be created: {0}', switched.err) };
+  if (switched.code !== 0) {return { ok: false, message: t('The branch could not be created: {0}', switched.err) };}
   // Checked again on the new branch: its tree may hold links the old one did not.
   const written: string[] = [];
   const refused: RefusedPart[] = [];

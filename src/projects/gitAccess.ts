@@ -32,7 +32,7 @@ export async function gitAccess(): Promise<GitAccess> {
   } catch {
     return { ok: false, message: `${vscode.l10n.t('Git is not installed or VS Code cannot find it (the setting git.path), so repositories cannot be used.')} ${filesStillWork}` };
   }
-  if (api.state !== 'initialized') await initialized(api);
+  if (api.state !== 'initialized') {await initialized(api);}
   return { ok: true, api };
 }
 
@@ -40,7 +40,7 @@ function initialized(api: GitAPI): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, INIT_TIMEOUT_MS);
     const listener = api.onDidChangeState((state) => {
-      if (state === 'initialized') done();
+      if (state === 'initialized') {done();}
     });
     function done(): void {
       clearTimeout(timer);
@@ -61,7 +61,7 @@ export function usableRemotes(repository: GitRepository): RepoRemote[] {
   const remotes: RepoRemote[] = [];
   for (const remote of repository.state.remotes ?? []) {
     const raw = remote.fetchUrl ?? remote.pushUrl;
-    if (typeof raw !== 'string' || !repositoryName(raw)) continue;
+    if (typeof raw !== 'string' || !repositoryName(raw)) {continue;}
     remotes.push({ name: remote.name, url: withoutCredentials(raw) });
   }
   return remotes.sort((a, b) => (a.name === 'origin' ? -1 : b.name === 'origin' ? 1 : a.name.localeCompare(b.name)));

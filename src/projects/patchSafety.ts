@@ -39,18 +39,18 @@ export type PatchPlan = { ok: true; targets: PatchTargets } | { ok: false; messa
  * agrees). Backslashes count as separators, since they are on Windows.
  */
 export function refusedByName(name: string, t: Translate = untranslated): string | undefined {
-  if (name === '' || /[\0\r\n]/.test(name)) return t('{0} is not a usable file name; nothing is written.', JSON.stringify(name));
-  if (/^([/\\]|[a-z]:)/i.test(name)) return t('{0} is an absolute path; a project patch names files relative to the repository.', name);
+  if (name === '' || /[\0\r\n]/.test(name)) {return t('{0} is not a usable file name; nothing is written.', JSON.stringify(name));}
+  if (/^([/\\]|[a-z]:)/i.test(name)) {return t('{0} is an absolute path; a project patch names files relative to the repository.', name);}
   const segments = name.split(/[/\\]+/);
-  if (segments.some((s) => s === '..')) return t('{0} climbs out of the repository (..); nothing is written.', name);
-  if (segments.some((s) => s.toLowerCase() === '.git')) return t('{0} is inside .git; a patch never writes there.', name);
+  if (segments.some((s) => s === '..')) {return t('{0} climbs out of the repository (..); nothing is written.', name);}
+  if (segments.some((s) => s.toLowerCase() === '.git')) {return t('{0} is inside .git; a patch never writes there.', name);}
   return undefined;
 }
 
 /** Whether `name` (relative to `root`) may be written now: by name, then through the file system. */
 export async function checkProjectTarget(root: string, name: string, create: boolean, t: Translate = untranslated): Promise<{ ok: true; realPath: string } | { ok: false; message: string }> {
   const byName = refusedByName(name, t);
-  if (byName) return { ok: false, message: byName };
+  if (byName) {return { ok: false, message: byName };}
   const check = await checkWriteTarget(root, name.replace(/\\/g, '/'), { allowCreate: create, t });
   return check.ok ? { ok: true, realPath: check.realPath } : { ok: false, message: check.message };
 }
@@ -64,7 +64,7 @@ export async function planProjectPatch(
   options: { editedMayBeMissing?: boolean } = {},
 ): Promise<PatchPlan> {
   const parsed = parsePatchText(text, t);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) {return parsed;}
   const targets: PatchTargets = { writable: [], refused: [], binary: [], skipped: Math.max(0, parsed.parts.length - MAX_PATCH_FILES) };
   for (const part of parsed.parts.slice(0, MAX_PATCH_FILES)) {
     // Every name the part touches must be safe (a rename names two).

@@ -45,36 +45,36 @@ interface Bound {
 }
 
 function automationOf(deps: CommandDeps, arg: unknown): ProjectAutomation {
-  if (!deps.trustedAutomation || typeof arg !== 'object' || arg === null || arg instanceof vscode.Uri) return {};
+  if (!deps.trustedAutomation || typeof arg !== 'object' || arg === null || arg instanceof vscode.Uri) {return {};}
   return arg as ProjectAutomation;
 }
 
 /** The folder a command was invoked on: an Explorer folder (Uri), an SCM title (rootUri), else asked. */
 async function folderOf(arg: unknown, automation: ProjectAutomation, git: GitAPI): Promise<vscode.Uri | undefined> {
-  if (arg instanceof vscode.Uri) return arg;
-  if (automation.folder) return vscode.Uri.file(automation.folder);
+  if (arg instanceof vscode.Uri) {return arg;}
+  if (automation.folder) {return vscode.Uri.file(automation.folder);}
   const root = (arg as { rootUri?: unknown } | undefined)?.rootUri;
-  if (root instanceof vscode.Uri) return root;
+  if (root instanceof vscode.Uri) {return root;}
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => git.getRepository(f.uri));
-  if (folders.length === 0) throw new UserFacingError(vscode.l10n.t('No folder of this workspace is a git repository.'));
-  if (folders.length === 1) return folders[0].uri;
+  if (folders.length === 0) {throw new UserFacingError(vscode.l10n.t('No folder of this workspace is a git repository.'));}
+  if (folders.length === 1) {return folders[0].uri;}
   const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which repository?') });
   return picked?.uri;
 }
 
 async function bind(arg: unknown, automation: ProjectAutomation): Promise<Bound | undefined> {
   const access = await gitAccess();
-  if (!access.ok) throw new UserFacingError(access.message);
+  if (!access.ok) {throw new UserFacingError(access.message);}
   const folder = await folderOf(arg, automation, access.api);
-  if (!folder) return undefined;
+  if (!folder) {return undefined;}
   const repository = access.api.getRepository(folder);
-  if (!repository) throw new UserFacingError(vscode.l10n.t('{0} is not in a git repository.', vscode.workspace.asRelativePath(folder, true)));
+  if (!repository) {throw new UserFacingError(vscode.l10n.t('{0} is not in a git repository.', vscode.workspace.asRelativePath(folder, true)));}
   return { folder, repository, git: access.api, remotes: usableRemotes(repository) };
 }
 
 /** The server has no /v1/projects: say so once per call, and hide the project actions. */
 function reportProjectsUnsupported(err: unknown): boolean {
-  if (!isApiError(err, 'not_supported')) return false;
+  if (!isApiError(err, 'not_supported')) {return false;}
   setContextCommand(ContextKeys.projectsUnsupported, true);
   void notify.warn(vscode.l10n.t('This server does not offer projects. Files, tasks and runs work as before.'));
   return true;
@@ -83,19 +83,19 @@ function reportProjectsUnsupported(err: unknown): boolean {
 /** The service's project of one of the repository's remotes (origin first). */
 async function projectOf(deps: CommandDeps, bound: Bound): Promise<ProjectRecord | undefined> {
   const projects: ProjectRecord[] = [];
-  for await (const project of deps.service.client.iterateProjects({ limit: 100 })) projects.push(project);
+  for await (const project of deps.service.client.iterateProjects({ limit: 100 })) {projects.push(project);}
   for (const remote of bound.remotes) {
     const found = matchProject(remote.url, projects);
-    if (found) return found;
+    if (found) {return found;}
   }
   return undefined;
 }
 
 async function createProjectFlow(deps: CommandDeps, arg: unknown): Promise<ProjectRecord | undefined> {
-  if (!(await deps.ensureSignedIn())) return undefined;
+  if (!(await deps.ensureSignedIn())) {return undefined;}
   const automation = automationOf(deps, arg);
   const bound = await bind(arg, automation);
-  if (!bound) return undefined;
+  if (!bound) {return undefined;}
   if (bound.remotes.length === 0) {
     throw new UserFacingError(vscode.l10n.t('This repository has no remote the service could clone. Add one (git remote add origin <url>) and push first.'));
   }
@@ -113,16 +113,16 @@ async function createProjectFlow(deps: CommandDeps, arg: unknown): Promise<Proje
       );
       remote = picked?.remote;
     }
-    if (!remote) return undefined;
+    if (!remote) {return undefined;}
     const suggested = createProjectRequest(remote.url)?.name;
     const name = automation.name ?? (await vscode.window.showInputBox({
       prompt: vscode.l10n.t('The project\'s name'),
       value: suggested,
       validateInput: (value) => (value.trim() === '' ? vscode.l10n.t('A project needs a name.') : undefined),
     }));
-    if (name === undefined) return undefined;
+    if (name === undefined) {return undefined;}
     const request = createProjectRequest(remote.url, name);
-    if (!request) throw new UserFacingError(vscode.l10n.t('The remote {0} is not a clone URL the service could use.', remote.url));
+    if (!request) {throw new UserFacingError(vscode.l10n.t('The remote {0} is not a clone URL the service could use.', remote.url));}
     const created = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Creating the project...') },
       () => createProjectFor(deps.service.client, request),
@@ -133,7 +133,7 @@ async function createProjectFlow(deps: CommandDeps, arg: unknown): Promise<Proje
       : vscode.l10n.t('Project "{0}" created for this repository.', created.project.name ?? created.project.id));
     return created.project;
   } catch (err) {
-    if (reportProjectsUnsupported(err)) return undefined;
+    if (reportProjectsUnsupported(err)) {return undefined;}
     throw err;
   }
 }
@@ -148,7 +148,7 @@ async function choosePatch(bound: Bound, commit: string, automation: ProjectAuto
   const gitPath = bound.git.git.path;
   const root = bound.repository.rootUri.fsPath;
   const files = await uncommittedFiles(gitPath, root, commit);
-  if (files.tracked.length === 0 && files.untracked.length === 0) return undefined;
+  if (files.tracked.length === 0 && files.untracked.length === 0) {return undefined;}
   let tracked: string[];
   let untracked: string[];
   if (!interactive) {
@@ -164,54 +164,54 @@ async function choosePatch(bound: Bound, commit: string, automation: ProjectAuto
       title: vscode.l10n.t('Uncommitted changes: tick the files to send as one patch with the task'),
       placeHolder: files.cut ? vscode.l10n.t('Only the first {0} files are listed.', items.length) : vscode.l10n.t('Untracked files are sent only when ticked.'),
     });
-    if (picked === undefined) return 'cancelled';
+    if (picked === undefined) {return 'cancelled';}
     tracked = picked.filter((p) => !p.untracked).map((p) => p.file);
     untracked = picked.filter((p) => p.untracked).map((p) => p.file);
   }
-  if (tracked.length === 0 && untracked.length === 0) return undefined;
+  if (tracked.length === 0 && untracked.length === 0) {return undefined;}
   const allTracked = tracked.length === files.tracked.length;
   const text = await uncommittedPatch(gitPath, root, commit, untracked, allTracked ? undefined : tracked);
-  if (text === '') return undefined;
+  if (text === '') {return undefined;}
   return { text, files: [...tracked, ...untracked] };
 }
 
 async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord | undefined> {
-  if (!(await deps.ensureSignedIn())) return undefined;
+  if (!(await deps.ensureSignedIn())) {return undefined;}
   const automation = automationOf(deps, arg);
   const interactive = automation.objective === undefined;
   const bound = await bind(arg, automation);
-  if (!bound) return undefined;
+  if (!bound) {return undefined;}
   let project: ProjectRecord | undefined;
   try {
     project = await projectOf(deps, bound);
   } catch (err) {
-    if (reportProjectsUnsupported(err)) return undefined;
+    if (reportProjectsUnsupported(err)) {return undefined;}
     throw err;
   }
   if (!project) {
     const create = vscode.l10n.t('Create Project');
     const choice = interactive ? await notify.info(vscode.l10n.t('This repository has no project on the service yet.'), create) : undefined;
-    if (choice !== create) return undefined;
+    if (choice !== create) {return undefined;}
     project = await createProjectFlow(deps, bound.folder);
-    if (!project) return undefined;
+    if (!project) {return undefined;}
   }
   // From git itself: the Git extension's state may not have caught up with a commit just made.
   const gitPath = bound.git.git.path;
   const root = bound.repository.rootUri.fsPath;
   let commit = await resolveCommit(gitPath, root, 'HEAD').catch(() => undefined);
-  if (!commit) throw new UserFacingError(vscode.l10n.t('This repository has no commit yet; commit and push first.'));
+  if (!commit) {throw new UserFacingError(vscode.l10n.t('This repository has no commit yet; commit and push first.'));}
   const ref = (await currentBranch(gitPath, root).catch(() => undefined)) ?? bound.repository.state.HEAD?.name;
   const objective = automation.objective ?? (await vscode.window.showInputBox({
     prompt: vscode.l10n.t('What should the agent do in {0}?', project.name ?? project.id),
     validateInput: (value) => (value.trim() === '' ? vscode.l10n.t('Describe the task.') : undefined),
   }));
-  if (objective === undefined || objective.trim() === '') return undefined;
+  if (objective === undefined || objective.trim() === '') {return undefined;}
 
   /** The patch already uploaded (a retry after a push sends the same one again only by id). */
   let uploaded: { text: string; fileId: string } | undefined;
   for (;;) {
     const patch = await choosePatch(bound, commit, automation, interactive);
-    if (patch === 'cancelled') return undefined;
+    if (patch === 'cancelled') {return undefined;}
     const short = commit.slice(0, 7);
     if (interactive) {
       const go = vscode.l10n.t('Create Task');
@@ -220,7 +220,7 @@ async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord 
           ? vscode.l10n.t('Create the task in "{0}" at {1}{2}, with a patch of this uncommitted file?', project.name ?? project.id, short, ref ? ` (${ref})` : '')
           : vscode.l10n.t('Create the task in "{0}" at {1}{2}, with a patch of these {3} uncommitted files?', project.name ?? project.id, short, ref ? ` (${ref})` : '', patch.files.length)
         : vscode.l10n.t('Create the task in "{0}" at {1}{2}?', project.name ?? project.id, short, ref ? ` (${ref})` : '');
-      if ((await askModal('info', message, patch?.files ?? [], go)) !== go) return undefined;
+      if ((await askModal('info', message, patch?.files ?? [], go)) !== go) {return undefined;}
     }
     const attachments = [];
     if (patch) {
@@ -244,12 +244,12 @@ async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord 
       return task;
     } catch (err) {
       if (!isApiError(err) || err.code !== ProjectErrors.unknownCommit) {
-        if (reportProjectsUnsupported(err)) return undefined;
+        if (reportProjectsUnsupported(err)) {return undefined;}
         throw err;
       }
       deps.log.warn(`The service cannot see ${commit}: ${describeError(err)}`);
       const next = await onUnknownCommit(bound, commit, automation, interactive);
-      if (!next) return undefined;
+      if (!next) {return undefined;}
       commit = next;
     }
   }
@@ -277,7 +277,7 @@ async function onUnknownCommit(bound: Bound, commit: string, automation: Project
     }
     return commit;
   }
-  if (choice === useUpstream && upstream) return upstream;
+  if (choice === useUpstream && upstream) {return upstream;}
   return undefined;
 }
 
@@ -285,7 +285,7 @@ function announce(deps: CommandDeps, task: TaskRecord, objective: string): void 
   const watch = vscode.l10n.t('Watch Run');
   const runId = typeof task.run_id === 'string' ? task.run_id : undefined;
   void notify.info(vscode.l10n.t('Task "{0}" created in the project.', shortenText(objective, 60)), ...(runId ? [watch] : [])).then((choice) => {
-    if (choice === watch && runId) void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });
+    if (choice === watch && runId) {void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });}
   });
   void deps.tasks.followNewTask(task).catch((err: unknown) => deps.log.warn(`Revealing ${task.id}: ${describeError(err)}`));
 }

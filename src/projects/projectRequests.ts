@@ -8,7 +8,7 @@ import { repositoryName, suggestedProjectName, withoutCredentials } from './repo
 /** The body of POST /v1/projects for a remote; undefined when the remote is not a clone URL. */
 export function createProjectRequest(remoteUrl: string, name?: string, defaultBranch?: string): CreateProjectRequest | undefined {
   const url = withoutCredentials(remoteUrl);
-  if (!repositoryName(url)) return undefined;
+  if (!repositoryName(url)) {return undefined;}
   const chosen = name?.trim() || suggestedProjectName(url) || url;
   return { name: chosen, repository: { url, ...(defaultBranch ? { default_branch: defaultBranch } : {}) } };
 }
@@ -23,7 +23,7 @@ export async function createProjectFor(client: ProjectClient, request: CreatePro
     return { project: await client.createProject(request, { signal }), existed: false };
   } catch (err) {
     const existing = existingProject(err);
-    if (existing) return { project: existing, existed: true };
+    if (existing) {return { project: existing, existed: true };}
     throw err;
   }
 }

@@ -51,9 +51,9 @@ function names(out: Buffer): string[] {
 
 /** A commit id as git writes it (40 hex), else an error. */
 export async function resolveCommit(gitPath: string, root: string, rev: string): Promise<string> {
-  if (rev.startsWith('-')) throw new GitCommandError(`Not a revision: ${rev}`);
+  if (rev.startsWith('-')) {throw new GitCommandError(`Not a revision: ${rev}`);}
   const out = (await run(gitPath, root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], [0])).toString('utf8').trim();
-  if (!/^[0-9a-f]{40}$/.test(out)) throw new GitCommandError(`Not a commit: ${rev}`);
+  if (!/^[0-9a-f]{40}$/.test(out)) {throw new GitCommandError(`Not a commit: ${rev}`);}
   return out;
 }
 
@@ -91,11 +91,11 @@ export async function uncommittedPatch(
   if (untracked.length > 0) {
     const allowed = new Set((await uncommittedFiles(gitPath, root, commit)).untracked);
     for (const file of untracked) {
-      if (!allowed.has(file)) continue;
+      if (!allowed.has(file)) {continue;}
       // Exit code 1 = "there are differences", which a new file always has.
       const part = (await run(gitPath, root, ['diff', ...common, '--no-index', '--', '/dev/null', file], [0, 1])).toString('utf8');
       patch += part;
-      if (Buffer.byteLength(patch) > MAX_PATCH_BYTES) throw new GitCommandError(`The uncommitted changes are larger than ${MAX_PATCH_BYTES / (1024 * 1024)} MB.`);
+      if (Buffer.byteLength(patch) > MAX_PATCH_BYTES) {throw new GitCommandError(`The uncommitted changes are larger than ${MAX_PATCH_BYTES / (1024 * 1024)} MB.`);}
     }
   }
   return patch;

@@ -70,7 +70,7 @@ const PATCH_TYPES = new Set(['text/x-diff', 'text/x-patch']);
 
 export function isPatchArtifact(artifact: ReviewArtifact): boolean {
   const mediaType = typeof artifact.content_type === 'string' ? artifact.content_type.split(';')[0].trim().toLowerCase() : '';
-  if (PATCH_TYPES.has(mediaType)) return true;
+  if (PATCH_TYPES.has(mediaType)) {return true;}
   return typeof artifact.name === 'string' && /\.(diff|patch)$/i.test(artifact.name);
 }
 
@@ -82,7 +82,7 @@ export function isPatchArtifact(artifact: ReviewArtifact): boolean {
 export function classifyArtifact(artifact: ReviewArtifact, originOf: OriginLookup, taskFileIds?: ReadonlySet<string>): ClassifiedArtifact {
   const source = artifact.source_file_id;
   if (typeof source === 'string' && source !== '') {
-    if (taskFileIds && !taskFileIds.has(source)) return { artifact, kind: 'otherTask' };
+    if (taskFileIds && !taskFileIds.has(source)) {return { artifact, kind: 'otherTask' };}
     const origin = originOf(source);
     return origin ? { artifact, kind: 'revision', origin } : { artifact, kind: 'unknownSource' };
   }
@@ -104,13 +104,13 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
   const asSentCache = new Map<string, Promise<Uint8Array>>();
   const readAsSent = (fileId: string) => {
     let pending = asSentCache.get(fileId);
-    if (!pending) asSentCache.set(fileId, (pending = sources.readAsSent(fileId)));
+    if (!pending) {asSentCache.set(fileId, (pending = sources.readAsSent(fileId)));}
     return pending;
   };
   // A file's version is taken by the first artifact that yields one; asking first saves a read.
   const alreadyTaken = (origin: UploadOrigin, artifactId: string, file: string | undefined): boolean => {
     const previous = taken.get(origin.uri);
-    if (previous === undefined) return false;
+    if (previous === undefined) {return false;}
     problems.push({
       code: 'duplicate',
       artifactId,
@@ -150,10 +150,10 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
         message: t('{0} revises a file that was not given to this run\'s task; it is offered as a plain output.', artifact.name ?? artifact.id),
       });
     }
-    if (item.kind !== 'revision' || !item.origin) continue;
-    if (alreadyTaken(item.origin, artifact.id, artifact.name)) continue;
+    if (item.kind !== 'revision' || !item.origin) {continue;}
+    if (alreadyTaken(item.origin, artifact.id, artifact.name)) {continue;}
     const bytes = await read(artifact.id, artifact.name, artifact.name ?? artifact.id, () => sources.readArtifact(artifact));
-    if (!bytes) continue;
+    if (!bytes) {continue;}
     add({
       fileId: item.origin.fileId,
       origin: item.origin,
@@ -163,11 +163,11 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
   }
 
   for (const item of classified) {
-    if (item.kind !== 'patch') continue;
+    if (item.kind !== 'patch') {continue;}
     const { artifact } = item;
     const label = artifact.name ?? artifact.id;
     const bytes = await read(artifact.id, artifact.name, label, () => sources.readArtifact(artifact));
-    if (!bytes) continue;
+    if (!bytes) {continue;}
     const decoded = decodeText(bytes, t);
     const parsed = decoded.ok ? parsePatchText(decoded.value.text, t) : { ok: false as const, message: t('{0} is not a text patch: {1}', label, decoded.message) };
     if (!parsed.ok) {
@@ -185,7 +185,7 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
     }
     for (const part of parsed.parts) {
       const change = await changeFromPart(part, artifact, sources, { readAsSent, alreadyTaken, read, problems, t });
-      if (change) add(change);
+      if (change) {add(change);}
     }
   }
   return { files, artifacts: classified, problems };
@@ -214,20 +214,20 @@ async function changeFromPart(
     return undefined;
   };
   const unsupported = unsupportedReason(part, t);
-  if (unsupported) return report('unsupportedPatch', unsupported);
+  if (unsupported) {return report('unsupportedPatch', unsupported);}
   const match = matchAttachment(part, sources.attachments ?? [], sources.originOf);
-  if (match.kind === 'none') return report('unknownFile', t('The patch changes {0}, which is not one of the task\'s attachments.', name));
-  if (match.kind === 'many') return report('ambiguousFile', t('The patch changes {0}, but several attachments have that name; it cannot tell which.', name));
-  if (sources.taskFileIds && !sources.taskFileIds.has(match.fileId)) return report('otherTask', t('The patch changes {0}, which was not given to this run\'s task.', name));
+  if (match.kind === 'none') {return report('unknownFile', t('The patch changes {0}, which is not one of the task\'s attachments.', name));}
+  if (match.kind === 'many') {return report('ambiguousFile', t('The patch changes {0}, but several attachments have that name; it cannot tell which.', name));}
+  if (sources.taskFileIds && !sources.taskFileIds.has(match.fileId)) {return report('otherTask', t('The patch changes {0}, which was not given to this run\'s task.', name));}
   const origin = sources.originOf(match.fileId);
-  if (!origin) return report('unknownSource', t('The patch changes {0}, which was not uploaded from this machine.', name));
-  if (alreadyTaken(origin, artifact.id, name)) return undefined;
+  if (!origin) {return report('unknownSource', t('The patch changes {0}, which was not uploaded from this machine.', name));}
+  if (alreadyTaken(origin, artifact.id, name)) {return undefined;}
   const asSent = await read(artifact.id, name, t('{0} as it was sent', name), () => readAsSent(match.fileId));
-  if (!asSent) return undefined;
+  if (!asSent) {return undefined;}
   const decoded = decodeText(asSent, t);
-  if (!decoded.ok) return report('notText', t('{0}: {1}', name, decoded.message));
+  if (!decoded.ok) {return report('notText', t('{0}: {1}', name, decoded.message));}
   const applied = applyPatchPart(part, decoded.value.text, t);
-  if (!applied.ok) return report('patchDoesNotApply', applied.message);
+  if (!applied.ok) {return report('patchDoesNotApply', applied.message);}
   return {
     fileId: match.fileId,
     origin,
@@ -250,14 +250,14 @@ function matchAttachment(
   for (const name of names) {
     const base = name.split('/').pop() ?? name;
     const found = attachments.filter((a) => a.filename === name || a.filename === base);
-    if (found.length === 1) return { kind: 'one', fileId: found[0].fileId };
+    if (found.length === 1) {return { kind: 'one', fileId: found[0].fileId };}
     if (found.length > 1) {
       const exact = found.filter((a) => originOf(a.fileId)?.relativePath === name);
       return exact.length === 1 ? { kind: 'one', fileId: exact[0].fileId } : { kind: 'many' };
     }
   }
   const byPath = attachments.filter((a) => names.includes(originOf(a.fileId)?.relativePath ?? '\0'));
-  if (byPath.length === 1) return { kind: 'one', fileId: byPath[0].fileId };
+  if (byPath.length === 1) {return { kind: 'one', fileId: byPath[0].fileId };}
   return byPath.length > 1 ? { kind: 'many' } : { kind: 'none' };
 }
 

@@ -30,7 +30,7 @@ export function parsePatchText(text: string, t: Translate = untranslated): Parse
     return { ok: false, message: t('The patch cannot be read: {0}.', err instanceof Error ? err.message.trim() : String(err)) };
   }
   const parts = patches.filter((p) => p.hunks.length > 0 || p.isBinary || p.isRename || p.isCopy || p.isDelete || p.isCreate).map(toPart);
-  if (parts.length === 0) return { ok: false, message: t('The patch names no file and changes nothing; it is not a unified diff.') };
+  if (parts.length === 0) {return { ok: false, message: t('The patch names no file and changes nothing; it is not a unified diff.') };}
   return { ok: true, parts };
 }
 
@@ -40,9 +40,9 @@ export function parsePatchText(text: string, t: Translate = untranslated): Parse
  */
 export function applyPatchPart(part: PatchPart, text: string, t: Translate = untranslated): PatchApplied {
   const unsupported = unsupportedReason(part, t);
-  if (unsupported) return { ok: false, message: unsupported };
+  if (unsupported) {return { ok: false, message: unsupported };}
   const whole = tryApply(text, part.patch);
-  if (whole !== false) return { ok: true, text: whole };
+  if (whole !== false) {return { ok: true, text: whole };}
   // Say which hunk is the first that does not match, so the message points at a line.
   for (let n = 1; n <= part.patch.hunks.length; n++) {
     if (tryApply(text, { ...part.patch, hunks: part.patch.hunks.slice(0, n) }) === false) {
@@ -97,7 +97,7 @@ export function formatChangeSetPatch(files: readonly PatchFileEntry[]): string {
 
 /** `a/x`, `b/x` -> `x`; `/dev/null` -> undefined. */
 export function stripPatchPrefix(name: string | undefined): string | undefined {
-  if (name === undefined || name === '' || name === '/dev/null') return undefined;
+  if (name === undefined || name === '' || name === '/dev/null') {return undefined;}
   return name.replace(/^[ab]\//, '');
 }
 
@@ -105,12 +105,12 @@ function toPart(patch: StructuredPatch): PatchPart {
   const oldName = stripPatchPrefix(patch.oldFileName);
   const newName = stripPatchPrefix(patch.newFileName);
   let operation: PatchPart['operation'] = 'modify';
-  if (patch.isBinary) operation = 'binary';
-  else if (patch.isCreate || oldName === undefined) operation = 'create';
-  else if (patch.isDelete || newName === undefined) operation = 'delete';
+  if (patch.isBinary) {operation = 'binary';}
+  else if (patch.isCreate || oldName === undefined) {operation = 'create';}
+  else if (patch.isDelete || newName === undefined) {operation = 'delete';}
   // Only a git header says "rename": plain diffs often name the old side `x.orig` or the like.
-  else if (patch.isRename) operation = 'rename';
-  else if (patch.isCopy) operation = 'copy';
+  else if (patch.isRename) {operation = 'rename';}
+  else if (patch.isCopy) {operation = 'copy';}
   return { name: newName ?? oldName, oldName, newName, operation, hunkCount: patch.hunks.length, patch };
 }
 

@@ -51,9 +51,9 @@ export async function checkWriteTarget(folder: string, target: string, options: 
   }
 
   if (stat) {
-    if (!stat.isFile()) return { ok: false, reason: 'notAFile', message: t('{0} is not a file.', shown) };
+    if (!stat.isFile()) {return { ok: false, reason: 'notAFile', message: t('{0} is not a file.', shown) };}
     const real = await fs.realpath(lexical).catch(() => undefined);
-    if (real === undefined) return { ok: false, reason: 'gone', message: t('{0} was moved while it was being checked.', shown) };
+    if (real === undefined) {return { ok: false, reason: 'gone', message: t('{0} was moved while it was being checked.', shown) };}
     if (!isInside(realFolder, real)) {
       return { ok: false, reason: 'outside', message: t('{0} is a link to a place outside the workspace folder; nothing is written there.', shown) };
     }
@@ -69,7 +69,7 @@ export async function checkWriteTarget(folder: string, target: string, options: 
   for (;;) {
     try {
       const real = await fs.realpath(parent);
-      if (!(await fs.stat(real)).isDirectory()) return { ok: false, reason: 'notAFile', message: t('{0} is not a folder.', path.relative(path.resolve(folder), parent)) };
+      if (!(await fs.stat(real)).isDirectory()) {return { ok: false, reason: 'notAFile', message: t('{0} is not a folder.', path.relative(path.resolve(folder), parent)) };}
       if (real !== realFolder && !isInside(realFolder, real)) {
         return { ok: false, reason: 'outside', message: t('{0} would be written through a link to a place outside the workspace folder.', shown) };
       }

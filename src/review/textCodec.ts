@@ -55,7 +55,7 @@ export function decodeText(bytes: Uint8Array, t: Translate = untranslated): Deco
 export function encodeText(text: string, style: { eol: Eol; bom: boolean }): Uint8Array {
   const body = style.eol === '\r\n' ? text.replace(/\r?\n/g, '\r\n') : text;
   const encoded = new TextEncoder().encode(body);
-  if (!style.bom) return encoded;
+  if (!style.bom) {return encoded;}
   const out = new Uint8Array(encoded.length + 3);
   out.set(UTF8_BOM, 0);
   out.set(encoded, 3);
@@ -64,16 +64,16 @@ export function encodeText(text: string, style: { eol: Eol; bom: boolean }): Uin
 
 /** Splits LF text into lines that keep their `\n` (the last one may have none). */
 export function splitLines(text: string): string[] {
-  if (text === '') return [];
+  if (text === '') {return [];}
   const lines = text.split('\n').map((line) => `${line}\n`);
   const last = lines.length - 1;
   lines[last] = lines[last].slice(0, -1);
-  if (lines[last] === '') lines.pop();
+  if (lines[last] === '') {lines.pop();}
   return lines;
 }
 
 function countMatches(text: string, pattern: RegExp): number {
   let n = 0;
-  while (pattern.exec(text) !== null) n++;
+  while (pattern.exec(text) !== null) {n++;}
   return n;
 }

@@ -97,8 +97,8 @@ export function mergeThreeWay(
       applied += theirsHunks.length;
     } else {
       const mergedStart = out.length + 1;
-      if (style === 'workspace') pushAll(out, oursLines);
-      else if (style === 'agent') pushAll(out, theirsLines);
+      if (style === 'workspace') {pushAll(out, oursLines);}
+      else if (style === 'agent') {pushAll(out, theirsLines);}
       else {
         out.push(`${MARKER_WORKSPACE}\n`);
         pushAll(out, terminated(oursLines));
@@ -134,9 +134,9 @@ export function mergeThreeWay(
 function overlaps(start: number, end: number, range: LineRange): boolean {
   const rStart = range.start;
   const rEnd = range.start + range.count;
-  if (range.count === 0 && end === start) return rStart === start;
-  if (range.count === 0) return rStart > start && rStart < end;
-  if (end === start) return start > rStart && start < rEnd;
+  if (range.count === 0 && end === start) {return rStart === start;}
+  if (range.count === 0) {return rStart > start && rStart < end;}
+  if (end === start) {return start > rStart && start < rEnd;}
   return rStart < end && start < rEnd;
 }
 

@@ -70,7 +70,7 @@ export async function applyPicks(sources: SessionSources, picks: readonly ApplyP
     }
     outcome.files.push({ fileId, relativePath: origin.relativePath, hunks: ids.length, conflicts: review.conflicts.length });
   }
-  if (outcome.files.length === 0) return outcome;
+  if (outcome.files.length === 0) {return outcome;}
   // isRefactoring: files that were not open are saved or left dirty as files.refactoring.autoSave says.
   outcome.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
   return outcome;

@@ -81,7 +81,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   const refreshUploads = () => deps.localFiles.refresh().catch((err: unknown) => deps.log.warn(`Review: the record of uploads could not be read: ${describeError(err)}`));
 
   const load = async (runId: string): Promise<ReviewSession | undefined> => {
-    if (!(await deps.ensureSignedIn())) return undefined;
+    if (!(await deps.ensureSignedIn())) {return undefined;}
     await refreshUploads();
     const session = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching what the run produced'), cancellable: true },
@@ -103,15 +103,15 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
 
   const sessionFor = async (runId: string | undefined): Promise<ReviewSession> => {
     const id = runId ?? latest;
-    if (!id) throw new UserFacingError(vscode.l10n.t('Review a run\'s changes first (Review Changes on a run in the Tasks view).'));
+    if (!id) {throw new UserFacingError(vscode.l10n.t('Review a run\'s changes first (Review Changes on a run in the Tasks view).'));}
     const session = sessions.get(id) ?? (await load(id));
-    if (!session) throw new UserFacingError(vscode.l10n.t('Review a run\'s changes first (Review Changes on a run in the Tasks view).'));
+    if (!session) {throw new UserFacingError(vscode.l10n.t('Review a run\'s changes first (Review Changes on a run in the Tasks view).'));}
     return session;
   };
 
   const reviewRun = async (runId: string): Promise<ReviewSummary | undefined> => {
     const session = await load(runId);
-    if (!session) return undefined;
+    if (!session) {return undefined;}
     await show(session);
     return summarize(session);
   };
@@ -124,7 +124,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       deps.log.info(`Review ${session.runId}: the run lists more outputs; the first ${session.artifacts.length} were read.`);
       void notify.warn(vscode.l10n.t('This run lists more outputs than a review reads; only the first {0} were looked at.', session.artifacts.length));
     }
-    if (ready.length > 0) await openDiffs(session, ready);
+    if (ready.length > 0) {await openDiffs(session, ready);}
     reportUnreviewable(session, blocked);
     if (ready.length === 0) {
       const any = session.files.length > 0;
@@ -154,17 +154,17 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     const actions = conflicts > 0 ? [applyAll, choose, showConflicts, savePatch] : [applyAll, choose, savePatch];
     void notify.info(message, ...actions).then((choice) => {
       const args = { runId: session.runId };
-      if (choice === applyAll) void vscode.commands.executeCommand(Commands.applyReviewChanges, args);
-      if (choice === choose) void vscode.commands.executeCommand(Commands.chooseReviewChanges, args);
-      if (choice === savePatch) void vscode.commands.executeCommand(Commands.saveReviewPatch, args);
-      if (choice === showConflicts) void openConflicts(ready);
+      if (choice === applyAll) {void vscode.commands.executeCommand(Commands.applyReviewChanges, args);}
+      if (choice === choose) {void vscode.commands.executeCommand(Commands.chooseReviewChanges, args);}
+      if (choice === savePatch) {void vscode.commands.executeCommand(Commands.saveReviewPatch, args);}
+      if (choice === showConflicts) {void openConflicts(ready);}
     });
   };
 
   const applyAndReport = async (session: ReviewSession, picks: ApplyPick[]): Promise<ApplyOutcome> => {
     const outcome = await applyPicks(sources(), picks);
-    for (const s of outcome.skipped) deps.log.info(`Review ${session.runId}: ${s.relativePath} skipped: ${s.message}`);
-    if (outcome.skipped.length > 0) void notify.warn(outcome.skipped.map((s) => s.message).join(' '));
+    for (const s of outcome.skipped) {deps.log.info(`Review ${session.runId}: ${s.relativePath} skipped: ${s.message}`);}
+    if (outcome.skipped.length > 0) {void notify.warn(outcome.skipped.map((s) => s.message).join(' '));}
     if (outcome.files.length > 0 && !outcome.applied) {
       void notify.error(vscode.l10n.t('The changes could not be applied (an editor refused the edit).'));
     } else if (outcome.applied) {
@@ -188,7 +188,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
 
   const filesOf = (session: ReviewSession, fileId: string | undefined): ReviewedFile[] => {
     const files = fileId ? session.files.filter((f) => f.change.fileId === fileId) : session.files;
-    if (fileId && files.length === 0) throw new UserFacingError(vscode.l10n.t('That file is not part of this review.'));
+    if (fileId && files.length === 0) {throw new UserFacingError(vscode.l10n.t('That file is not part of this review.'));}
     return files.filter((f) => f.place.kind === 'here');
   };
 
@@ -216,7 +216,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     const items: Item[] = [];
     for (const file of files) {
       const review = await refreshFile(sources(), file);
-      if (review.status !== 'ready' || review.hunks.length === 0) continue;
+      if (review.status !== 'ready' || review.hunks.length === 0) {continue;}
       items.push({ label: inert(file.change.origin.relativePath), kind: vscode.QuickPickItemKind.Separator });
       for (const hunk of review.hunks) {
         const d = describeHunk(hunk);
@@ -233,10 +233,10 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       placeHolder: vscode.l10n.t('Choose the changes to write to the workspace files'),
       matchOnDetail: true,
     });
-    if (!chosen || chosen.length === 0) return undefined;
+    if (!chosen || chosen.length === 0) {return undefined;}
     const byFile = new Map<ReviewedFile, string[]>();
     for (const item of chosen) {
-      if (!item.file || !item.hunkId) continue;
+      if (!item.file || !item.hunkId) {continue;}
       byFile.set(item.file, [...(byFile.get(item.file) ?? []), item.hunkId]);
     }
     return applyAndReport(session, [...byFile].map(([file, hunkIds]) => ({ file, hunkIds })));
@@ -248,7 +248,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     const entries = [];
     for (const file of session.files.filter((f) => f.place.kind === 'here')) {
       const review = await refreshFile(sources(), file);
-      if (review.status !== 'ready') continue;
+      if (review.status !== 'ready') {continue;}
       const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8').replace(/^\ufeff/, '');
       entries.push({ relativePath: file.change.origin.relativePath, before: text(review.workspaceBytes), after: text(review.proposedBytes) });
     }
@@ -266,7 +266,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       title: vscode.l10n.t('Save Changes as Patch'),
       saveLabel: vscode.l10n.t('Save'),
     }));
-    if (!target) return undefined;
+    if (!target) {return undefined;}
     await vscode.workspace.fs.writeFile(target, Buffer.from(patch, 'utf8'));
     void notify.info(vscode.l10n.t('Saved the changes as {0}.', target.path.split('/').pop() ?? target.toString()));
     return target;
@@ -274,7 +274,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
 
   const reviewCommand = async (arg?: unknown): Promise<ReviewSummary | undefined> => {
     const runId = resolveRun(arg, { selection: deps.selection('tasks'), activePanel: deps.activeRunPanel })?.runId;
-    if (!runId) throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
+    if (!runId) {throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));}
     return reviewRun(runId);
   };
 
@@ -289,7 +289,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       candidates.map((a) => ({ label: inert(a.name ?? a.id), description: inert(a.content_type ?? ''), artifact: a })),
       { title: save ? vscode.l10n.t('Save Artifact As') : vscode.l10n.t('Open Artifact') },
     ))?.artifact;
-    if (pick) await vscode.commands.executeCommand(save ? Commands.saveArtifact : Commands.openArtifact, { artifact: pick });
+    if (pick) {await vscode.commands.executeCommand(save ? Commands.saveArtifact : Commands.openArtifact, { artifact: pick });}
   };
 
   const reportUnreviewable = (session: ReviewSession, blocked: ReviewedFile[]): void => {
@@ -298,21 +298,21 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     for (const file of blocked) {
       ids.push(file.change.source.artifactId);
       const name = file.change.origin.relativePath;
-      if (file.place.kind === 'otherWindow') lines.push(vscode.l10n.t('{0} belongs to a workspace folder open in another window.', name));
-      else if (file.place.kind === 'outside') lines.push(vscode.l10n.t('{0} was uploaded from outside the workspace.', name));
-      else if (file.review.status !== 'ready' && file.review.status !== 'identical') lines.push(file.review.message);
+      if (file.place.kind === 'otherWindow') {lines.push(vscode.l10n.t('{0} belongs to a workspace folder open in another window.', name));}
+      else if (file.place.kind === 'outside') {lines.push(vscode.l10n.t('{0} was uploaded from outside the workspace.', name));}
+      else if (file.review.status !== 'ready' && file.review.status !== 'identical') {lines.push(file.review.message);}
     }
     for (const problem of session.problems) {
-      if (problem.code === 'duplicate') continue;
+      if (problem.code === 'duplicate') {continue;}
       ids.push(problem.artifactId);
       lines.push(problem.message);
     }
-    if (lines.length === 0) return;
-    for (const line of lines) deps.log.info(`Review ${session.runId}: ${line}`);
+    if (lines.length === 0) {return;}
+    for (const line of lines) {deps.log.info(`Review ${session.runId}: ${line}`);}
     const open = vscode.l10n.t('Open Output...');
     const save = vscode.l10n.t('Save Output As...');
     void notify.warn(`${vscode.l10n.t('Some outputs cannot be reviewed here; open or save them instead.')} ${lines.join(' ')}`, open, save).then((choice) => {
-      if (choice === open || choice === save) void deps.guard('Open artifact', () => openArtifactOf(session, choice === save, ids))();
+      if (choice === open || choice === save) {void deps.guard('Open artifact', () => openArtifactOf(session, choice === save, ids))();}
     });
   };
 
@@ -327,7 +327,7 @@ function summarize(session: ReviewSession): ReviewSummary {
     runId: session.runId,
     files: session.files.map((f) => {
       const base = { fileId: f.change.fileId, uri: f.uri.toString(), relativePath: f.change.origin.relativePath };
-      if (f.place.kind !== 'here') return { ...base, status: f.place.kind };
+      if (f.place.kind !== 'here') {return { ...base, status: f.place.kind };}
       const r = f.review;
       if (r.status === 'ready') {
         return {
@@ -350,7 +350,7 @@ function applyArgsOf(arg: unknown): ApplyArgs {
     const parsed = parseReviewUri(arg);
     return parsed ? { runId: parsed.runId, fileId: parsed.fileId } : {};
   }
-  if (typeof arg !== 'object' || arg === null) return {};
+  if (typeof arg !== 'object' || arg === null) {return {};}
   const o = arg as Record<string, unknown>;
   return {
     runId: typeof o.runId === 'string' ? o.runId : undefined,

@@ -28,7 +28,7 @@ export async function openDiffs(session: ReviewSession, files: readonly Reviewed
     files.map((f) => ({ label: inert(f.change.origin.relativePath), file: f })),
     { title, placeHolder: vscode.l10n.t('Choose a file to compare with the agent\'s version') },
   );
-  if (picked) await openFileDiff(picked.file);
+  if (picked) {await openFileDiff(picked.file);}
 }
 
 async function openFileDiff(file: ReviewedFile): Promise<void> {
@@ -38,7 +38,7 @@ async function openFileDiff(file: ReviewedFile): Promise<void> {
 
 export async function openConflicts(files: readonly ReviewedFile[]): Promise<void> {
   for (const f of files) {
-    if (f.review.status !== 'ready' || !f.review.conflictMarkedBytes) continue;
+    if (f.review.status !== 'ready' || !f.review.conflictMarkedBytes) {continue;}
     await vscode.commands.executeCommand('vscode.diff', f.uri, f.conflictsUri,
       vscode.l10n.t('{0} (workspace ↔ conflicts marked)', inert(f.change.origin.relativePath)), { preview: false });
   }

@@ -83,7 +83,7 @@ export async function loadSession(sources: SessionSources, runId: string, signal
       sentUri: reviewUri(runId, 'sent', change.fileId, change.origin.relativePath),
       conflictsUri: reviewUri(runId, 'conflicts', change.fileId, change.origin.relativePath),
     };
-    if (file.place.kind === 'here') await refreshFile(sources, file, signal);
+    if (file.place.kind === 'here') {await refreshFile(sources, file, signal);}
     session.files.push(file);
   }
   return session;
@@ -101,8 +101,8 @@ export async function refreshFile(sources: SessionSources, file: ReviewedFile, s
   file.review = review;
   if (review.status === 'ready') {
     sources.content.set(file.agentUri, review.proposedBytes);
-    if (file.asSentBytes) sources.content.set(file.sentUri, file.asSentBytes);
-    if (review.conflictMarkedBytes) sources.content.set(file.conflictsUri, review.conflictMarkedBytes);
+    if (file.asSentBytes) {sources.content.set(file.sentUri, file.asSentBytes);}
+    if (review.conflictMarkedBytes) {sources.content.set(file.conflictsUri, review.conflictMarkedBytes);}
   }
   return review;
 }
@@ -118,29 +118,29 @@ export async function readWorkspace(uri: vscode.Uri): Promise<Uint8Array | undef
   try {
     disk = await vscode.workspace.fs.readFile(uri);
   } catch (err) {
-    if (!(err instanceof vscode.FileSystemError && (err.code === 'FileNotFound' || err.code === 'EntryNotFound'))) throw err;
+    if (!(err instanceof vscode.FileSystemError && (err.code === 'FileNotFound' || err.code === 'EntryNotFound'))) {throw err;}
   }
-  if (!doc || doc.isClosed) return disk;
+  if (!doc || doc.isClosed) {return disk;}
   const shown = doc.getText().replace(/\r\n/g, '\n');
   if (disk) {
     const decoded = decodeText(disk, vscodeTranslate);
-    if (decoded.ok && decoded.value.text === shown) return disk;
+    if (decoded.ok && decoded.value.text === shown) {return disk;}
   }
   return disk === undefined && !doc.isDirty ? undefined : Buffer.from(doc.getText(), 'utf8');
 }
 
 /** The task's files with the names the server knows them by (a patch names files by those). */
 async function attachmentsOf(client: ApiClient, fileIds: ReadonlySet<string>, signal: AbortSignal): Promise<TaskAttachment[] | undefined> {
-  if (fileIds.size === 0) return undefined;
+  if (fileIds.size === 0) {return undefined;}
   try {
     const out: TaskAttachment[] = [];
     for (const fileId of fileIds) {
       const record = await client.getFile(fileId, { signal });
-      if (typeof record.filename === 'string') out.push({ fileId, filename: record.filename });
+      if (typeof record.filename === 'string') {out.push({ fileId, filename: record.filename });}
     }
     return out;
   } catch (err) {
-    if (signal.aborted) throw err;
+    if (signal.aborted) {throw err;}
     return undefined; // buildChangeSet reports the patch as `noAttachments`
   }
 }

@@ -52,10 +52,10 @@ export type OriginPlace =
 
 /** Where an upload's workspace file is, seen from a window with `openFolders` (URI strings). */
 export function placeOf(origin: UploadOrigin, openFolders: readonly string[]): OriginPlace {
-  if (!origin.workspaceFolder) return { kind: 'outside' };
+  if (!origin.workspaceFolder) {return { kind: 'outside' };}
   const folder = stripSlash(origin.workspaceFolder);
-  if (!openFolders.some((f) => stripSlash(f) === folder)) return { kind: 'otherWindow' };
-  if (!origin.uri.startsWith(`${folder}/`)) return { kind: 'outside' };
+  if (!openFolders.some((f) => stripSlash(f) === folder)) {return { kind: 'otherWindow' };}
+  if (!origin.uri.startsWith(`${folder}/`)) {return { kind: 'outside' };}
   return { kind: 'here', folder: origin.workspaceFolder };
 }
 

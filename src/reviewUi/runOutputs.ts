@@ -42,11 +42,11 @@ export async function runTaskOf(client: TaskClient, runId: string, signal: Abort
   let taskId: string | undefined;
   try {
     const run = await client.getRun(runId, { signal });
-    if (typeof run.task_id !== 'string' || run.task_id === '') return {};
+    if (typeof run.task_id !== 'string' || run.task_id === '') {return {};}
     taskId = run.task_id;
     return { taskId, task: await client.getTask(taskId, { signal }) };
   } catch (err) {
-    if (signal.aborted) throw err;
+    if (signal.aborted) {throw err;}
     return { taskId };
   }
 }
@@ -57,13 +57,13 @@ export async function runTaskOf(client: TaskClient, runId: string, signal: Abort
  * another task are not among them, so a run cannot revise them.
  */
 export function taskFileIds(task: TaskRecord | undefined, recorded: readonly string[] | undefined): Set<string> {
-  if (recorded !== undefined) return new Set(recorded.slice(0, MAX_TASK_ATTACHMENTS));
+  if (recorded !== undefined) {return new Set(recorded.slice(0, MAX_TASK_ATTACHMENTS));}
   const ids = new Set<string>();
   const list = Array.isArray(task?.attachments) ? task.attachments : [];
   for (const attachment of list) {
-    if (ids.size >= MAX_TASK_ATTACHMENTS) break;
+    if (ids.size >= MAX_TASK_ATTACHMENTS) {break;}
     const id = (attachment as { fileId?: unknown } | null)?.fileId;
-    if (typeof id === 'string' && id !== '') ids.add(id);
+    if (typeof id === 'string' && id !== '') {ids.add(id);}
   }
   return ids;
 }
@@ -89,7 +89,7 @@ export async function hasReviewableOutputs(
       fileIds = taskFileIds(task, taskId === undefined ? undefined : recordedFiles(taskId));
     }
     const kind = classifyArtifact(artifact, originOf, fileIds ?? new Set()).kind;
-    if (kind === 'revision' || kind === 'patch') return true;
+    if (kind === 'revision' || kind === 'patch') {return true;}
   }
   return walk.cut !== undefined;
 }

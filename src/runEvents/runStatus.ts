@@ -34,7 +34,7 @@ const KINDS: ReadonlyMap<string, StatusKind> = new Map([
 
 export function statusKind(status: unknown): StatusKind {
   // Statuses come from the server: anything that is not a string is "none", never a crash.
-  if (typeof status !== 'string' || status.trim() === '') return 'none';
+  if (typeof status !== 'string' || status.trim() === '') {return 'none';}
   return KINDS.get(status.trim().toLowerCase()) ?? 'unknown';
 }
 

@@ -52,6 +52,6 @@ export function nextApproval(current: ApprovalCardView | undefined, events: read
 export function costText(run: unknown): string | undefined {
   const cost = (run as { usage?: { cost?: { amount?: unknown; currency?: unknown } } } | undefined)?.usage?.cost;
   const amount = typeof cost?.amount === 'number' ? String(cost.amount) : cost?.amount;
-  if (typeof amount !== 'string' || amount === '') return undefined;
+  if (typeof amount !== 'string' || amount === '') {return undefined;}
   return typeof cost?.currency === 'string' && cost.currency !== '' ? `${amount} ${cost.currency}` : amount;
 }

@@ -52,15 +52,15 @@ export async function exportLog(cache: RunLogCache, format: ExportFormat, target
   const failed = once(out, 'error').then(([err]) => Promise.reject(err as Error));
   failed.catch(() => undefined);
   const write = async (text: string) => {
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
+    if (!out.write(text)) {await Promise.race([once(out, 'drain'), failed]);}
   };
   let written = 0;
   try {
     const transcript = format === 'markdown' ? new Transcript(options.words ?? TRANSCRIPT_WORDS) : undefined;
-    if (transcript) await write(transcript.header(header, total, cache.cappedAfter));
+    if (transcript) {await write(transcript.header(header, total, cache.cappedAfter));}
     for await (const chunk of chunks(cache, 0, total, false, { signal: options.signal })) {
-      if (transcript) await write(transcript.lines(chunk.text));
-      else await write(chunk.text);
+      if (transcript) {await write(transcript.lines(chunk.text));}
+      else {await write(chunk.text);}
       written += countLines(chunk.text);
       options.onProgress?.(written, total);
     }
@@ -89,10 +89,10 @@ export class Transcript {
   /** `cappedAfter`: the log stopped at its size limit after this sequence (RunLogCache.cappedAfter). */
   header(h: TranscriptHeader, events: number, cappedAfter?: number): string {
     const lines = [`# ${fill(this.words.title, markdownText(h.runId))}`, ''];
-    if (h.objective) lines.push(`- ${this.words.objective}: ${markdownText(h.objective)}`);
-    if (h.status) lines.push(`- ${this.words.status}: ${markdownText(h.status)}`);
+    if (h.objective) {lines.push(`- ${this.words.objective}: ${markdownText(h.objective)}`);}
+    if (h.status) {lines.push(`- ${this.words.status}: ${markdownText(h.status)}`);}
     lines.push(`- ${this.words.events}: ${events}`);
-    if (cappedAfter !== undefined) lines.push(`- ${fill(this.words.logCapped, cappedAfter)}`);
+    if (cappedAfter !== undefined) {lines.push(`- ${fill(this.words.logCapped, cappedAfter)}`);}
     lines.push('');
     return lines.join('\n') + '\n';
   }

@@ -49,7 +49,7 @@ export class SequenceList extends SortedNumbers<Float64Array> {
     const out = new SequenceList();
     out.data = new Float64Array(Math.max(256, parts.reduce((n, p) => n + p.to - p.from, 0)));
     for (const p of parts) {
-      if (p.reverse) for (let i = p.to - 1; i >= p.from; i--) out.data[out.length++] = p.list.data[i];
+      if (p.reverse) {for (let i = p.to - 1; i >= p.from; i--) {out.data[out.length++] = p.list.data[i];}}
       else {
         out.data.set(p.list.data.subarray(p.from, p.to), out.length);
         out.length += p.to - p.from;
@@ -68,7 +68,7 @@ interface Counted {
 
 /** The match to show: the first after `from` (or the first of all), the last before it (or the last of all). */
 export function pick(matches: SequenceList, from: number, direction: FindRequest['direction']): { sequence?: number; ordinal?: number } {
-  if (matches.length === 0) return {};
+  if (matches.length === 0) {return {};}
   if (direction === 'next') {
     const i = matches.upperBound(from);
     const at = i < matches.length ? i : 0;
@@ -111,7 +111,7 @@ export class LogFinder {
       report(result);
       return result;
     } finally {
-      if (this.running === controller) this.running = undefined;
+      if (this.running === controller) {this.running = undefined;}
     }
   }
 
@@ -119,7 +119,7 @@ export class LogFinder {
     await this.cache.flushed();
     const query = normalizeQuery(request.query);
     const total = this.cache.length;
-    if (query === '') return { count: 0, scanned: total, total, done: true };
+    if (query === '') {return { count: 0, scanned: total, total, done: true };}
     const key = `${filterKey(request.filter)}\u0000${query}`;
     const match = (line: string) => {
       const event = JSON.parse(line) as WireEvent;
@@ -133,7 +133,7 @@ export class LogFinder {
       for await (const chunk of chunks(this.cache, counted.scanned, total, false, scan)) {
         forEachCandidate(chunk.text, chunk.start, plan, (_, line) => {
           const sequence = match(line);
-          if (sequence !== undefined) counted.matches.push(sequence);
+          if (sequence !== undefined) {counted.matches.push(sequence);}
         });
       }
       counted.scanned = total;
@@ -148,7 +148,7 @@ export class LogFinder {
     let scanned = 0;
     let lastReport = this.now();
     const progress = (force: boolean) => {
-      if (!force && this.now() - lastReport < (this.options.progressMs ?? 100)) return;
+      if (!force && this.now() - lastReport < (this.options.progressMs ?? 100)) {return;}
       lastReport = this.now();
       report({ sequence: early, count: list.length, scanned, total, done: false });
     };
@@ -160,14 +160,14 @@ export class LogFinder {
         const found: number[] = [];
         forEachCandidate(chunk.text, chunk.start, plan, (_, line) => {
           const sequence = match(line);
-          if (sequence !== undefined) found.push(sequence);
+          if (sequence !== undefined) {found.push(sequence);}
         });
-        if (next) for (const s of found) list.push(s);
-        else for (let i = found.length - 1; i >= 0; i--) list.push(found[i]);
+        if (next) {for (const s of found) {list.push(s);}}
+        else {for (let i = found.length - 1; i >= 0; i--) {list.push(found[i]);}}
         scanned += countLines(chunk.text);
         // The first match met in this order is the one to show.
         const certain = early === undefined && found.length > 0;
-        if (certain) early = next ? found[0] : found[found.length - 1];
+        if (certain) {early = next ? found[0] : found[found.length - 1];}
         progress(certain);
       }
       ends.push(list.length);

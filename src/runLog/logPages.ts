@@ -22,8 +22,8 @@ export interface PageAnswer {
 
 /** Positions [start, end) of the page among `count` candidates; `at`: the first candidate at or after the sequence, `past`: the first after it. */
 function pageWindow(direction: PageRequest['direction'], limit: number, count: number, at: number, past: number): [number, number] {
-  if (direction === 'after') return [past, Math.min(count, past + limit)];
-  if (direction === 'before') return [Math.max(0, at - limit), at];
+  if (direction === 'after') {return [past, Math.min(count, past + limit)];}
+  if (direction === 'before') {return [Math.max(0, at - limit), at];}
   let start = Math.max(0, at - Math.floor(limit / 2));
   const end = Math.min(count, start + limit);
   start = Math.max(0, end - limit);

@@ -64,7 +64,7 @@ export class RunLog {
       const limits = options.limits ?? DEFAULT_FOLDER_LIMITS;
       logRemoved(options, await pruneLogFolder(folder, new Set(openFiles.keys()), limits));
       const opened = await RunLogCache.open(file, { onFailure: (err) => log?.warnOnce(err), maxBytes: runLogCap(limits) });
-      if (opened.outcome === 'corrupt-deleted') options.log.warn(`Run log ${runId}: the cached log was damaged and is read again from the server`);
+      if (opened.outcome === 'corrupt-deleted') {options.log.warn(`Run log ${runId}: the cached log was damaged and is read again from the server`);}
       log = new RunLog(runId, opened.cache, options, folder);
       log.noteCapped();
       return log;
@@ -98,7 +98,7 @@ export class RunLog {
 
   /** `bounded`: the events were already cut to the budget (the model's accepted events). */
   append(events: readonly WireEvent[], bounded = false): void {
-    if (!this.usable) return;
+    if (!this.usable) {return;}
     this.cache.append(events, bounded);
     this.noteCapped();
     this.housekeeping.grew(this.cache.sizeBytes);
@@ -127,7 +127,7 @@ export class RunLog {
 
   /** The event as kept, when the log has it. */
   async event(sequence: number): Promise<WireEvent | undefined> {
-    if (!this.usable) return undefined;
+    if (!this.usable) {return undefined;}
     await this.cache.flushed();
     const at = await this.cache.indexAfter(sequence - 1);
     const [event] = await this.cache.read(at, at + 1);
@@ -135,7 +135,7 @@ export class RunLog {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed) {return;}
     this.closed = true;
     this.finder.stop();
     await this.housekeeping.settled();
@@ -146,27 +146,27 @@ export class RunLog {
   /** One line in the log when the cap is reached. */
   private noteCapped(): void {
     const after = this.cache.cappedAfter;
-    if (after === undefined || this.cappedNoted) return;
+    if (after === undefined || this.cappedNoted) {return;}
     this.cappedNoted = true;
     const mb = (runLogCap(this.options.limits ?? DEFAULT_FOLDER_LIMITS) / (1024 * 1024)).toFixed(1);
     this.options.log.info(`Run log ${this.runId}: the log reached its size limit (${mb} MB) after event ${after}; later events are shown live but not kept on disk`);
   }
 
   private warnOnce(err: unknown): void {
-    if (this.warned) return;
+    if (this.warned) {return;}
     this.warned = true;
     this.options.log.warn(`Run log ${this.runId}: writing the log to disk failed (${describe(err)}); the panel shows the newest events only`);
   }
 }
 
 function logRemoved(options: RunLogOptions, removed: string[]): void {
-  if (removed.length > 0) options.log.info(`Run log: removed ${removed.length} old cached run logs to stay within the folder's limits`);
+  if (removed.length > 0) {options.log.info(`Run log: removed ${removed.length} old cached run logs to stay within the folder's limits`);}
 }
 
 /** One user of the file fewer; the last gives the window's lock up. */
 async function release(file: string): Promise<void> {
   const n = (openFiles.get(file) ?? 1) - 1;
-  if (n > 0) return void openFiles.set(file, n);
+  if (n > 0) {return void openFiles.set(file, n);}
   openFiles.delete(file);
   await releaseLogLock(file).catch(() => undefined);
 }

@@ -30,8 +30,8 @@ export class LogRequests {
   constructor(private readonly deps: LogRequestsDeps) {}
 
   handle(m: LogRequest): Promise<void> {
-    if (m.type === 'page') return this.page(m);
-    if (m.type === 'find') return this.find(m);
+    if (m.type === 'page') {return this.page(m);}
+    if (m.type === 'find') {return this.find(m);}
     this.stopFind();
     return Promise.resolve();
   }
@@ -44,7 +44,7 @@ export class LogRequests {
         this.deps.reply({ type: 'page', requestId: m.requestId, ...answer });
         return;
       } catch (err) {
-        if (this.deps.signal.aborted) return;
+        if (this.deps.signal.aborted) {return;}
         this.deps.warn(`a page of the log could not be read (${String(err)}); answering from the newest events`);
       }
     }
@@ -55,14 +55,14 @@ export class LogRequests {
     const generation = ++this.findGeneration;
     const log = this.deps.log();
     const reply = (p: { sequence?: number; ordinal?: number; count: number; scanned: number; total: number; done: boolean }) => {
-      if (generation === this.findGeneration) this.deps.reply({ type: 'found', requestId: m.requestId, ...p });
+      if (generation === this.findGeneration) {this.deps.reply({ type: 'found', requestId: m.requestId, ...p });}
     };
     if (log) {
       try {
         await log.find(m, reply, this.deps.signal);
         return;
       } catch (err) {
-        if (err instanceof FindSuperseded || this.deps.signal.aborted || generation !== this.findGeneration) return;
+        if (err instanceof FindSuperseded || this.deps.signal.aborted || generation !== this.findGeneration) {return;}
         this.deps.warn(`a search of the log failed (${String(err)}); searching the newest events`);
       }
     }
@@ -82,8 +82,8 @@ export function pageOf(events: readonly WireEvent[], m: Omit<PageMessage, 'type'
   const past = firstIndex(passing, (s) => s > m.sequence);
   let start: number;
   let end: number;
-  if (m.direction === 'after') [start, end] = [past, Math.min(passing.length, past + m.limit)];
-  else if (m.direction === 'before') [start, end] = [Math.max(0, at - m.limit), at];
+  if (m.direction === 'after') {[start, end] = [past, Math.min(passing.length, past + m.limit)];}
+  else if (m.direction === 'before') {[start, end] = [Math.max(0, at - m.limit), at];}
   else {
     start = Math.max(0, at - Math.floor(m.limit / 2));
     end = Math.min(passing.length, start + m.limit);
@@ -96,7 +96,7 @@ export function pageOf(events: readonly WireEvent[], m: Omit<PageMessage, 'type'
 export function findIn(events: readonly WireEvent[], m: Omit<FindMessage, 'type' | 'requestId'>) {
   const query = normalizeQuery(m.query);
   const matches = new SequenceList();
-  if (query !== '') for (const e of events) if (eventMatches(e, m.filter, query)) matches.push(e.data.sequence);
+  if (query !== '') {for (const e of events) {if (eventMatches(e, m.filter, query)) {matches.push(e.data.sequence);}}}
   return { ...pick(matches, m.from, m.direction), count: matches.length, scanned: events.length, total: events.length, done: true };
 }
 
@@ -105,8 +105,8 @@ function firstIndex(events: readonly WireEvent[], test: (sequence: number) => bo
   let hi = events.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (test(events[mid].data.sequence)) hi = mid;
-    else lo = mid + 1;
+    if (test(events[mid].data.sequence)) {hi = mid;}
+    else {lo = mid + 1;}
   }
   return lo;
 }

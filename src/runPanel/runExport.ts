@@ -47,21 +47,21 @@ export async function exportRunToFile(run: ExportableRun, format: ExportFormat |
     filters,
     saveLabel: vscode.l10n.t('Export'),
   });
-  if (!target) return;
+  if (!target) {return;}
   if (target.scheme !== 'file') {
     void notify.error(vscode.l10n.t('A run can only be exported to a file on disk.'));
     return;
   }
   const chosen: ExportFormat = target.fsPath.toLowerCase().endsWith('.jsonl') ? 'jsonl' : target.fsPath.toLowerCase().endsWith('.md') ? 'markdown' : first;
   const written = await writeWithProgress(run, chosen, target.fsPath, vscode.l10n.t('Exporting run {0}…', run.runId), log);
-  if (written === undefined) return;
+  if (written === undefined) {return;}
   const open = vscode.l10n.t('Open');
   const capped = run.logCappedAfter;
   const choice =
     capped === undefined
       ? await notify.info(vscode.l10n.t('Exported {0} events to {1}.', written, path.basename(target.fsPath)), open)
       : await notify.warn(vscode.l10n.t("Exported {0} events to {1}. The run's log reached its size limit after event #{2}: later events are not in the file.", written, path.basename(target.fsPath), capped), open);
-  if (choice === open) await openWritten(target, log);
+  if (choice === open) {await openWritten(target, log);}
 }
 
 /** Opens a written file; the editor may refuse one (too large): the user is told, nothing rejects. */
@@ -86,7 +86,7 @@ export async function openRunTranscript(run: ExportableRun, folder: string | und
     return;
   }
   const written = await writeWithProgress(run, 'markdown', file, vscode.l10n.t('Writing the transcript of run {0}…', run.runId), log);
-  if (written === undefined) return;
+  if (written === undefined) {return;}
   await openWritten(vscode.Uri.file(file), log);
 }
 
@@ -103,14 +103,14 @@ async function writeWithProgress(run: ExportableRun, format: ExportFormat, targe
         words: transcriptWords(),
         onProgress: (written, total) => {
           const percent = total > 0 ? Math.floor((written / total) * 100) : 100;
-          if (percent <= shown) return;
+          if (percent <= shown) {return;}
           progress.report({ increment: percent - shown, message: vscode.l10n.t('{0} of {1} events', written, total) });
           shown = percent;
         },
       });
     });
   } catch (err) {
-    if (abort.signal.aborted) return undefined;
+    if (abort.signal.aborted) {return undefined;}
     log.warn(`Run ${run.runId}: export to ${target} failed: ${describeError(err)}`);
     void notify.error(vscode.l10n.t('The run could not be exported: {0}', describeErrorForUser(err)));
     return undefined;
@@ -131,12 +131,12 @@ const REPLAY_QUIET_MS = 1000;
 async function logSettled(run: ExportableRun, signal: AbortSignal): Promise<void> {
   await run.logReady;
   for (;;) {
-    if (run.logProblem) throw new Error(run.logProblem);
+    if (run.logProblem) {throw new Error(run.logProblem);}
     const state = run.connectionState.state;
-    if (state === 'ended' && run.logComplete) return;
-    if (state === 'live' && run.logComplete && run.quietForMs >= REPLAY_QUIET_MS) return;
-    if (state === 'failed') return;
-    if (signal.aborted) throw signal.reason;
+    if (state === 'ended' && run.logComplete) {return;}
+    if (state === 'live' && run.logComplete && run.quietForMs >= REPLAY_QUIET_MS) {return;}
+    if (state === 'failed') {return;}
+    if (signal.aborted) {throw signal.reason;}
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -105,10 +105,10 @@ export class RunPanel implements vscode.Disposable {
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(parseWebviewMessage(raw))),
       panel.onDidChangeViewState(() => {
-        if (!panel.visible) this.session.webviewGone();
+        if (!panel.visible) {this.session.webviewGone();}
         // A page that survived being hidden sends no new `ready`: bring it up to date anyway
         // (a reloaded page will also ask, and a second reset is harmless).
-        else this.session.webviewReady();
+        else {this.session.webviewReady();}
       }),
       panel.onDidDispose(() => this.dispose()),
     );
@@ -163,16 +163,16 @@ export class RunPanel implements vscode.Disposable {
   }
 
   private setObjective(objective: string): void {
-    if (this.disposed || objective === this.objective) return;
+    if (this.disposed || objective === this.objective) {return;}
     this.objective = objective;
     this.panel.title = panelTitle(this.runId, objective);
   }
 
   dispose(): void {
-    if (this.disposed) return;
+    if (this.disposed) {return;}
     this.disposed = true;
     this.session.dispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
+    for (const d of this.disposables.splice(0)) {d.dispose();}
     this.panel.dispose();
     this.disposeEmitter.fire();
     this.disposeEmitter.dispose();
@@ -192,7 +192,7 @@ export class RunPanel implements vscode.Disposable {
   }
 
   private onMessage(message: WebviewMessage | undefined): void {
-    if (!message) return;
+    if (!message) {return;}
     switch (message.type) {
       case 'ready':
         this.session.webviewReady();
@@ -232,11 +232,11 @@ export class RunPanel implements vscode.Disposable {
       case 'runAction': {
         // The action's command confirms and asks for what it needs; it acts on this panel's run.
         const action = runActionById(message.action);
-        if (!action) return;
+        if (!action) {return;}
         const arg = message.sequence === undefined ? { runId: this.runId } : { runId: this.runId, sequence: message.sequence };
         void this.steer(action.command, arg).then((result) => {
           // A run the cancel command returns was cancelled (or is stopping).
-          if (action.id === 'cancel' && result) this.session.markCancelling();
+          if (action.id === 'cancel' && result) {this.session.markCancelling();}
         });
         return;
       }
@@ -255,7 +255,7 @@ export class RunPanel implements vscode.Disposable {
       case 'openArtifact':
       case 'saveArtifact': {
         const artifact = this.session.artifact(message.artifactId);
-        if (!artifact) return;
+        if (!artifact) {return;}
         const action = message.type === 'openArtifact' ? this.deps.openArtifact(artifact) : this.deps.saveArtifact(artifact);
         void Promise.resolve(action).then(undefined, (err: unknown) => {
           this.deps.log.error(`Run panel ${this.runId}: artifact ${artifact.id}: ${describeError(err)}`);

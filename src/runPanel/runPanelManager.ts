@@ -27,8 +27,8 @@ export class RunPanelManager implements vscode.Disposable {
     const existing = this.panels.get(runId);
     const inView = existing?.panel.visible ?? false;
     const panel = existing ?? this.track(new RunPanel(createRunWebviewPanel(this.deps.extensionUri, runId, options.objective), runId, this.deps, { objective: options.objective }));
-    if (options.revealSequence !== undefined) this.reveals.reveal(panel, options.revealSequence, inView);
-    if (existing) existing.reveal(options.objective);
+    if (options.revealSequence !== undefined) {this.reveals.reveal(panel, options.revealSequence, inView);}
+    if (existing) {existing.reveal(options.objective);}
   }
 
   /**
@@ -36,8 +36,8 @@ export class RunPanelManager implements vscode.Disposable {
    * its log is read), or without a run id the active run panel.
    */
   panelFor(runId: string | undefined): RunPanel | undefined {
-    if (runId === undefined) return [...this.panels.values()].find((p) => p.panel.active);
-    if (!this.panels.has(runId)) this.open(runId);
+    if (runId === undefined) {return [...this.panels.values()].find((p) => p.panel.active);}
+    if (!this.panels.has(runId)) {this.open(runId);}
     return this.panels.get(runId);
   }
 
@@ -47,7 +47,7 @@ export class RunPanelManager implements vscode.Disposable {
 
   dispose(): void {
     this.reveals.dispose();
-    for (const panel of [...this.panels.values()]) panel.dispose();
+    for (const panel of [...this.panels.values()]) {panel.dispose();}
     this.panels.clear();
   }
 
@@ -69,7 +69,7 @@ export class RunPanelManager implements vscode.Disposable {
   private track(panel: RunPanel): RunPanel {
     this.panels.set(panel.runId, panel);
     panel.onDidDispose(() => {
-      if (this.panels.get(panel.runId) === panel) this.panels.delete(panel.runId);
+      if (this.panels.get(panel.runId) === panel) {this.panels.delete(panel.runId);}
     });
     return panel;
   }

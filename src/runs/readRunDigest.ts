@@ -51,6 +51,6 @@ export async function readRunDigest(client: Pick<ApiClient, 'getRun' | 'openEven
     options.signal?.removeEventListener('abort', onAbort);
     subscription.close();
   }
-  if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+  if (options.signal?.aborted) {throw options.signal.reason ?? new Error('aborted');}
   return builder.digest();
 }

@@ -17,7 +17,7 @@ export function announceFinishedRuns(
   reviewable?: (runId: string) => Promise<boolean>,
 ): vscode.Disposable {
   return store.onDidChange(({ facts, finished }) => {
-    if (!finished || !facts.followed) return;
+    if (!finished || !facts.followed) {return;}
     const taskId = facts.taskId;
     const objective = taskId ? getTask(taskId).then((t) => (typeof t.objective === 'string' ? t.objective : undefined), () => undefined) : Promise.resolve(undefined);
     const canReview = reviewable ? reviewable(facts.runId).catch(() => false) : Promise.resolve(false);
@@ -39,8 +39,8 @@ function showRunFinished(runId: string, status: string, objective: string | unde
   const show = kind === 'failed' ? notify.warn : notify.info;
   const actions = canReview ? [review, watch, artifacts] : [watch, artifacts];
   void show(message, ...actions).then((choice) => {
-    if (choice === review) void vscode.commands.executeCommand(Commands.reviewChanges, { runId });
-    if (choice === watch) void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });
-    if (choice === artifacts) void vscode.commands.executeCommand(Commands.showArtifacts, { runId });
+    if (choice === review) {void vscode.commands.executeCommand(Commands.reviewChanges, { runId });}
+    if (choice === watch) {void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });}
+    if (choice === artifacts) {void vscode.commands.executeCommand(Commands.showArtifacts, { runId });}
   });
 }

@@ -47,7 +47,7 @@ export class ConnectionStatusItem implements vscode.Disposable {
       const plain = [isSingular(activeRuns)
         ? vscode.l10n.t('Connected to {0}. 1 run in progress. Click to open the sidebar.', serviceUrl)
         : vscode.l10n.t('Connected to {0}. {1} runs in progress. Click to open the sidebar.', serviceUrl, activeRuns)];
-      if (status.spend) plain.push(inert(status.spend));
+      if (status.spend) {plain.push(inert(status.spend));}
       // Markdown only for our own link: every other text goes in escaped (appendText).
       const tooltip = new vscode.MarkdownString(undefined, true);
       tooltip.appendText(plain.join('\n'));

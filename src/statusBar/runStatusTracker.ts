@@ -21,7 +21,7 @@ export class RunStatusTracker implements vscode.Disposable {
   ) {
     this.usage = new UsageCache(() => service.client.getUsage(), () => this.refresh());
     this.subscription = runs.onDidChange((change) => {
-      if (change.finished && change.facts.followed) void this.usage.refresh(true);
+      if (change.finished && change.facts.followed) {void this.usage.refresh(true);}
       this.refresh();
     });
   }
@@ -46,7 +46,7 @@ export class RunStatusTracker implements vscode.Disposable {
       canCancel: this.steeringOffered,
     });
     // At most once a minute (the cache decides), only while signed in and reachable.
-    if (this.service.isSignedIn && !this.unreachable) void this.usage.refresh();
+    if (this.service.isSignedIn && !this.unreachable) {void this.usage.refresh();}
   }
 
   dispose(): void {

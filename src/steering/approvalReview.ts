@@ -44,7 +44,7 @@ export class WholeCallDocuments implements vscode.TextDocumentContentProvider, v
     this.serial += 1;
     const path = `/${encodeURIComponent(approvalId).slice(0, 100)}-${this.serial}.json`;
     this.texts.set(path, text);
-    while (this.texts.size > WholeCallDocuments.KEEP) this.texts.delete(this.texts.keys().next().value as string);
+    while (this.texts.size > WholeCallDocuments.KEEP) {this.texts.delete(this.texts.keys().next().value as string);}
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: APPROVAL_DOCUMENT_SCHEME, path }));
     await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false, viewColumn: vscode.ViewColumn.Beside });
   }
@@ -119,8 +119,8 @@ export async function reviewCall(approval: ApprovalRecord, objective: string | u
     open,
     deny,
   );
-  if (choice === deny) return 'deny';
-  if (choice !== open) return undefined;
+  if (choice === deny) {return 'deny';}
+  if (choice !== open) {return undefined;}
   await documents.show(approval.id, whole);
   // Not modal: the editor can be scrolled while this waits.
   return choiceOf(await notify.warn(t('Decide on the call of {0} shown in the editor.', tool), approve, withNote, deny));

@@ -36,7 +36,7 @@ export class ApprovalNode extends vscode.TreeItem {
       t('Approval: {0}', inert(approval.id)),
     ].filter((line): line is string => line !== undefined).join('\n');
     this.accessibilityInformation = { label: t('{0} waits for your approval. {1}. {2}', inert(approval.tool ?? ''), inert(args), left ?? '') };
-    if (approval.run_id) this.command = { command: Commands.watchRun, title: t('Watch Run'), arguments: [{ runId: approval.run_id }] };
+    if (approval.run_id) {this.command = { command: Commands.watchRun, title: t('Watch Run'), arguments: [{ runId: approval.run_id }] };}
   }
 }
 
@@ -45,7 +45,7 @@ class NoteNode extends vscode.TreeItem {
   constructor(text: string, icon?: string) {
     super(inert(text, 300), vscode.TreeItemCollapsibleState.None);
     this.contextValue = 'message';
-    if (icon) this.iconPath = new vscode.ThemeIcon(icon);
+    if (icon) {this.iconPath = new vscode.ThemeIcon(icon);}
   }
 }
 
@@ -65,8 +65,8 @@ export class ApprovalsView implements vscode.TreeDataProvider<Row>, vscode.Dispo
       this.changed,
       pending.onDidChange(() => this.redraw()),
       this.view.onDidChangeVisibility((e) => {
-        if (e.visible) void this.pending.refresh();
-        else this.pending.update(); // closed: stop polling unless a followed run still goes
+        if (e.visible) {void this.pending.refresh();}
+        else {this.pending.update();} // closed: stop polling unless a followed run still goes
         this.tick();
       }),
     );
@@ -86,20 +86,20 @@ export class ApprovalsView implements vscode.TreeDataProvider<Row>, vscode.Dispo
   }
 
   getChildren(row?: Row): Row[] {
-    if (row) return [];
-    if (!this.isSignedIn()) return [];
-    if (this.pending.isUnsupported) return [new NoteNode(t('This server does not offer approvals.'), 'info')];
+    if (row) {return [];}
+    if (!this.isSignedIn()) {return [];}
+    if (this.pending.isUnsupported) {return [new NoteNode(t('This server does not offer approvals.'), 'info')];}
     const now = Date.now();
     const rows: Row[] = this.pending.pending.map((a) => new ApprovalNode(a, now));
-    if (this.pending.cut) rows.push(new NoteNode(t('Showing the first {0} approvals; the service lists more.', rows.length), 'info'));
-    if (this.pending.error !== undefined) rows.push(new NoteNode(describeErrorForUser(this.pending.error), 'error'));
-    else if (rows.length === 0) rows.push(new NoteNode(t('Nothing waits for you.'), 'check'));
+    if (this.pending.cut) {rows.push(new NoteNode(t('Showing the first {0} approvals; the service lists more.', rows.length), 'info'));}
+    if (this.pending.error !== undefined) {rows.push(new NoteNode(describeErrorForUser(this.pending.error), 'error'));}
+    else if (rows.length === 0) {rows.push(new NoteNode(t('Nothing waits for you.'), 'check'));}
     return rows;
   }
 
   dispose(): void {
-    if (this.ticker) clearInterval(this.ticker);
-    for (const d of this.subs.splice(0)) d.dispose();
+    if (this.ticker) {clearInterval(this.ticker);}
+    for (const d of this.subs.splice(0)) {d.dispose();}
   }
 
   private redraw(): void {
@@ -112,7 +112,7 @@ export class ApprovalsView implements vscode.TreeDataProvider<Row>, vscode.Dispo
   /** "Time left" moves on: redraw every 15 s while the view shows something waiting. */
   private tick(): void {
     const want = this.view.visible && this.pending.pending.length > 0;
-    if (want && !this.ticker) this.ticker = setInterval(() => this.changed.fire(), 15_000);
+    if (want && !this.ticker) {this.ticker = setInterval(() => this.changed.fire(), 15_000);}
     if (!want && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = undefined;

@@ -49,8 +49,8 @@ export function setUpSteering(
     // A run that starts or stops waiting (a poll, a panel's approval.requested / .resolved)
     // changes the list within that one event; other changes only say whether to keep polling.
     runs.onDidChange((change) => {
-      if (change.statusChanged) void pending.refresh().catch(() => undefined);
-      else pending.update();
+      if (change.statusChanged) {void pending.refresh().catch(() => undefined);}
+      else {pending.update();}
     }),
     // A task the Tasks view polls starts or stops waiting: reload now rather than at the next
     // poll (or at all, while Needs You is closed: its badge and the notification read this list).
@@ -62,9 +62,9 @@ export function setUpSteering(
         setContextCommand(ContextKeys.steeringUnsupported, !steeringSupport.offered(serviceUrl));
       }
       pending.reset();
-      if (service.isSignedIn) void pending.refresh().catch(() => undefined);
+      if (service.isSignedIn) {void pending.refresh().catch(() => undefined);}
     }),
   ];
-  if (service.isSignedIn) void pending.refresh().catch(() => undefined);
+  if (service.isSignedIn) {void pending.refresh().catch(() => undefined);}
   return { pending, view, disposables };
 }

@@ -49,7 +49,7 @@ export async function writeArchive(
   const entries: string[] = [];
   files.forEach((file, i) => {
     const name = names[i];
-    if (name === undefined) return;
+    if (name === undefined) {return;}
     entries.push(name);
     if (file.symlinkTarget !== undefined && options.followSymlinks !== true) {
       throw new ApiError({ kind: 'validation', param: 'file', message: `"${file.name}" is a symbolic link; it is packed only when following links is confirmed.` });
@@ -85,7 +85,7 @@ export async function writeArchive(
     return { bytes: out.bytesWritten, entries };
   } catch (err) {
     current?.destroy();
-    if (options.signal?.aborted) throw new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
+    if (options.signal?.aborted) {throw new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });}
     throw err;
   }
 }

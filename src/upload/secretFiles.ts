@@ -23,7 +23,7 @@ const SECRET_FOLDERS = new Set(['.ssh', '.gnupg', '.aws', '.docker', '.kube']);
 export function looksSecret(name: string): boolean {
   const segments = name.split(/[\\/]/).filter((s) => s !== '');
   const base = segments[segments.length - 1] ?? '';
-  if (segments.slice(0, -1).some((s) => SECRET_FOLDERS.has(s.toLowerCase()))) return true;
+  if (segments.slice(0, -1).some((s) => SECRET_FOLDERS.has(s.toLowerCase()))) {return true;}
   return SECRET_NAMES.has(base.toLowerCase()) || ENV_FILE.test(base) || KEY_FILE.test(base) || SSH_KEY.test(base);
 }
 
@@ -31,7 +31,7 @@ export function looksSecret(name: string): boolean {
 export function splitSecrets<T extends { name: string }>(files: readonly T[]): { ordinary: T[]; secret: T[] } {
   const ordinary: T[] = [];
   const secret: T[] = [];
-  for (const file of files) (looksSecret(file.name) ? secret : ordinary).push(file);
+  for (const file of files) {(looksSecret(file.name) ? secret : ordinary).push(file);}
   return { ordinary, secret };
 }
 

@@ -20,7 +20,7 @@ const LISTED_LEFT_OUT = 5;
  */
 export async function leaveOutSecrets(plan: UploadPlan): Promise<{ plan: UploadPlan; leftOut: PlannedFile[] } | undefined> {
   const { secret } = splitSecrets(plan.files);
-  if (secret.length === 0) return { plan, leftOut: [] };
+  if (secret.length === 0) {return { plan, leftOut: [] };}
   const items = secret.map((file) => ({ label: inert(file.name), description: formatBytes(file.bytes), picked: false, file }));
   const ticked = await vscode.window.showQuickPick(items, {
     canPickMany: true,
@@ -29,7 +29,7 @@ export async function leaveOutSecrets(plan: UploadPlan): Promise<{ plan: UploadP
     title: vscode.l10n.t('{0} of the files look like they hold secrets (keys, tokens, passwords)', secret.length),
     placeHolder: vscode.l10n.t('Tick the ones to upload anyway; the others are left out. Escape cancels the upload.'),
   });
-  if (ticked === undefined) return undefined;
+  if (ticked === undefined) {return undefined;}
   const kept = new Set(ticked.map((item) => item.file));
   const leftOut = secret.filter((file) => !kept.has(file));
   const files = plan.files.filter((file) => !leftOut.includes(file));
@@ -45,7 +45,7 @@ export async function confirmFolderFiles(plan: UploadPlan, leftOut: readonly Pla
   const count = plan.files.length;
   const { listed, more } = listedNames(plan.files.map((f) => f.name), LISTED_IN_DIALOG);
   const lines = [...listed];
-  if (more > 0) lines.push(vscode.l10n.t('... and {0} more (Show All Files lists them)', more));
+  if (more > 0) {lines.push(vscode.l10n.t('... and {0} more (Show All Files lists them)', more));}
   lines.push('', vscode.l10n.t('Left out: the .git and node_modules folders.'));
   if (leftOut.length > 0) {
     const secrets = listedNames(leftOut.map((f) => f.name), LISTED_LEFT_OUT);
@@ -62,8 +62,8 @@ export async function confirmFolderFiles(plan: UploadPlan, leftOut: readonly Pla
   const showAll = vscode.l10n.t('Show All Files');
   for (;;) {
     const choice = await askModal('warn', message, lines, upload, ...(more > 0 ? [showAll] : []));
-    if (choice === upload) return true;
-    if (choice !== showAll) return false;
+    if (choice === upload) {return true;}
+    if (choice !== showAll) {return false;}
     await showAllFiles(plan.files);
   }
 }

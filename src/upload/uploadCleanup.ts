@@ -19,8 +19,8 @@ export async function deleteUploaded(client: Pick<ApiClient, 'deleteFile'>, ids:
       result.deleted.push(id);
     } catch (error) {
       // Already gone is what was wanted.
-      if (isApiError(error, 'not_found')) result.deleted.push(id);
-      else return void result.failed.push({ id, error });
+      if (isApiError(error, 'not_found')) {result.deleted.push(id);}
+      else {return void result.failed.push({ id, error });}
     }
     await onDeleted?.(id);
   });

@@ -17,7 +17,7 @@ export async function planVirtualUpload(uris: readonly vscode.Uri[]): Promise<Up
   const seen = new Set<string>();
   for (const uri of uris) {
     const id = uri.toString();
-    if (seen.has(id)) continue;
+    if (seen.has(id)) {continue;}
     seen.add(id);
     let stat: vscode.FileStat;
     try {

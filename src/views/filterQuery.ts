@@ -10,7 +10,7 @@ export const MAX_FILTER_CHARS = 200;
 
 /** The query as kept: trimmed, one space between words, at most MAX_FILTER_CHARS; undefined when empty. */
 export function normalizeFilter(text: unknown): string | undefined {
-  if (typeof text !== 'string') return undefined;
+  if (typeof text !== 'string') {return undefined;}
   const line = Array.from(text.replace(/\s+/g, ' ').trim()).slice(0, MAX_FILTER_CHARS).join('').trim();
   return line === '' ? undefined : line;
 }

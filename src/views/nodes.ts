@@ -136,7 +136,7 @@ export class TaskNode extends vscode.TreeItem {
 
   /** Drops the loaded runs (and theirs): the next expand lists them afresh. */
   forgetChildren(): void {
-    for (const run of this.children?.items ?? []) run.forgetChildren();
+    for (const run of this.children?.items ?? []) {run.forgetChildren();}
     this.children?.dispose();
     this.children = undefined;
   }
@@ -189,7 +189,7 @@ export class RunNode extends vscode.TreeItem {
 
 
   setNumber(number: number | undefined): void {
-    if (number === this.number) return;
+    if (number === this.number) {return;}
     this.number = number;
     this.render();
   }

@@ -35,7 +35,7 @@ export class Sidebar extends DisposableStore {
     // Context keys also tell the status bar whether the service can be reached.
     const contextKeys = new SidebarContextKeys((key, value) => {
       setContextCommand(key, value);
-      if (key === ContextKeys.unreachable) this.reachability.fire(!value);
+      if (key === ContextKeys.unreachable) {this.reachability.fire(!value);}
     });
     this.files = this.own(new FilesTreeProvider(deps, contextKeys));
     this.tasks = this.own(new TasksTreeProvider(deps, deps.runs, { contextKeys }));

@@ -44,7 +44,7 @@ const MAX_DETAIL = 400;
 export function fieldsText(data: Record<string, unknown>, skip: readonly string[] = []): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(data)) {
-    if (key === 'sequence' || skip.includes(key)) continue;
+    if (key === 'sequence' || skip.includes(key)) {continue;}
     parts.push(`${key}: ${fieldText(value)}`);
   }
   const text = parts.join('  ·  ');
@@ -54,8 +54,8 @@ export function fieldsText(data: Record<string, unknown>, skip: readonly string[
 /** The running step's live elapsed time, or the step's duration once it completed. */
 function stepMeta(state: TimelineState, stepId: string | undefined, now: number): { meta: string; running: boolean } {
   const step = stepId === undefined ? undefined : state.model.step(stepId);
-  if (!step) return { meta: '', running: false };
-  if (step.state === 'completed') return { meta: step.durationMs !== undefined ? formatDuration(step.durationMs) : '', running: false };
+  if (!step) {return { meta: '', running: false };}
+  if (step.state === 'completed') {return { meta: step.durationMs !== undefined ? formatDuration(step.durationMs) : '', running: false };}
   const ended = state.model.terminalEvent !== undefined;
   return { meta: step.startedAt !== undefined && !ended ? formatDuration(Math.max(0, now - step.startedAt)) : '', running: !ended };
 }
@@ -85,7 +85,7 @@ export function rowView(state: TimelineState, row: Row, now: number): RowView {
         : step
           ? `step_id: ${step.stepId}  ·  ${fill(s.compactedStep, step.toolCalls, step.observations)}`
           : '';
-      if (step?.state === 'completed') return { icon: 'pass', tone: 'ok', label: title, detail, meta };
+      if (step?.state === 'completed') {return { icon: 'pass', tone: 'ok', label: title, detail, meta };}
       return { icon: running ? 'sync' : 'circle-large-outline', tone: running ? 'spin' : 'muted', label: title, detail, meta };
     }
     case 'tool':
@@ -113,7 +113,7 @@ export function rowView(state: TimelineState, row: Row, now: number): RowView {
 /** Elapsed run time: from the run record when known, else from the first event seen. */
 export function elapsedMs(state: TimelineState, now: number): number | undefined {
   const started = parseTime(state.info.startedAt) ?? state.model.firstSeenAt;
-  if (started === undefined) return undefined;
+  if (started === undefined) {return undefined;}
   const terminal = state.model.terminalEvent;
   const end = parseTime(state.info.completedAt) ?? (terminal ? terminal.receivedAt ?? now : now);
   return Math.max(0, end - started);
@@ -123,7 +123,7 @@ export function elapsedMs(state: TimelineState, now: number): number | undefined
 export function totalDurationMs(state: TimelineState): number | undefined {
   const started = parseTime(state.info.startedAt);
   const completed = parseTime(state.info.completedAt);
-  if (started !== undefined && completed !== undefined) return Math.max(0, completed - started);
+  if (started !== undefined && completed !== undefined) {return Math.max(0, completed - started);}
   let sum = 0;
   let any = false;
   for (const step of state.model.stepSummaries()) {
@@ -136,7 +136,7 @@ export function totalDurationMs(state: TimelineState): number | undefined {
 }
 
 function parseTime(value: string | undefined): number | undefined {
-  if (!value) return undefined;
+  if (!value) {return undefined;}
   const t = Date.parse(value);
   return Number.isNaN(t) ? undefined : t;
 }

@@ -72,9 +72,9 @@ export function createOutline(container: HTMLElement, strings: () => UiStrings, 
   return {
     list,
     update(state, force) {
-      if (force) key = '';
+      if (force) {key = '';}
       const next = `${state.model.kindCounts().get('step.started') ?? 0}/${state.model.completedStepCount}/${state.model.terminalEvent ? 1 : 0}/${state.strings.running}`;
-      if (next === key) return;
+      if (next === key) {return;}
       key = next;
       ended = state.model.terminalEvent !== undefined;
       items = [...state.model.stepSummaries()];

@@ -42,15 +42,15 @@ export function fillRow(element: HTMLElement, row: Row, state: TimelineState, no
   const className =
     `row kind-${row.kind} depth-${row.depth}${expanded ? ' expanded' : ''}${row.raw ? ' expandable' : ''}` +
     `${match ? ' match' : ''}${current ? ' current-match' : ''}${row.sequence > 0 && row.sequence === marks.flash ? ' flash' : ''}`;
-  if (element.className !== className) element.className = className;
-  if (current) element.setAttribute('aria-current', 'true');
-  else element.removeAttribute('aria-current');
-  if (row.kind === 'omitted' || row.kind === 'later') delete element.dataset.sequence;
-  else element.dataset.sequence = String(row.sequence);
+  if (element.className !== className) {element.className = className;}
+  if (current) {element.setAttribute('aria-current', 'true');}
+  else {element.removeAttribute('aria-current');}
+  if (row.kind === 'omitted' || row.kind === 'later') {delete element.dataset.sequence;}
+  else {element.dataset.sequence = String(row.sequence);}
   element.dataset.kind = row.event;
   element.tabIndex = -1;
-  if (row.raw) element.setAttribute('aria-expanded', String(expanded));
-  else element.removeAttribute('aria-expanded');
+  if (row.raw) {element.setAttribute('aria-expanded', String(expanded));}
+  else {element.removeAttribute('aria-expanded');}
   setIcon(twisty, expanded ? 'chevron-down' : 'chevron-right');
   twisty.classList.add('twisty');
   setIcon(icon, view.icon, view.tone);

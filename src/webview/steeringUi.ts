@@ -70,7 +70,7 @@ function label(strings: UiStrings, action: RunAction): string {
 }
 
 function localTime(iso: string | undefined): string {
-  if (!iso) return '?';
+  if (!iso) {return '?';}
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) ? iso : at.toLocaleString();
 }
@@ -107,6 +107,6 @@ export function updateSteering(ui: SteeringUi, info: RunInfo, strings: UiStrings
   const announcement = info.cancelling ? strings.cancelling : '';
   if (announcement !== ui.announced) {
     ui.announced = announcement;
-    if (announcement) setText(ui.live, announcement);
+    if (announcement) {setText(ui.live, announcement);}
   }
 }

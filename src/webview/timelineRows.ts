@@ -35,7 +35,7 @@ export function rowFor(model: RunModel, event: WireEvent): Row {
     case 'step.completed':
       return nested(model, 'stepCompleted', event);
     default:
-      if (isTerminalEvent(name)) return { kind: 'terminal', sequence, event: name, depth: 0, stepId: undefined, raw: event };
+      if (isTerminalEvent(name)) {return { kind: 'terminal', sequence, event: name, depth: 0, stepId: undefined, raw: event };}
       return nested(model, 'unknown', event);
   }
 }

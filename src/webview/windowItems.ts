@@ -18,14 +18,14 @@ export function rowPosition(state: TimelineState, items: readonly Row[], row: Ro
   const local = state.filter.kind === OTHER_KINDS;
   if (!isFiltered(state.filter)) {
     const setsize = Math.max(state.model.lastSequence, state.model.totalEvents, w.total ?? 0);
-    if (row.sequence > 0) return { posinset: row.sequence, setsize };
+    if (row.sequence > 0) {return { posinset: row.sequence, setsize };}
     const next = row.kind === 'omitted' ? Math.max(1, firstSequence(state) - 1) : Math.min(setsize, lastSequence(state) + 1);
     return { posinset: next, setsize };
   }
   const offset = items[0]?.kind === 'omitted' ? 1 : 0;
   const rowIndex = Math.max(0, index - offset);
-  if (!local && w.total !== undefined && !w.hasBefore) return { posinset: rowIndex + 1, setsize: w.total };
-  if (!local && w.total !== undefined && !w.hasAfter) return { posinset: Math.max(1, w.total - (state.rows.length - rowIndex) + 1), setsize: w.total };
+  if (!local && w.total !== undefined && !w.hasBefore) {return { posinset: rowIndex + 1, setsize: w.total };}
+  if (!local && w.total !== undefined && !w.hasAfter) {return { posinset: Math.max(1, w.total - (state.rows.length - rowIndex) + 1), setsize: w.total };}
   // Where the window sits in the filtered log is not known: the size is said to be unknown.
   return { posinset: rowIndex + 1, setsize: -1 };
 }

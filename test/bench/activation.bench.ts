@@ -41,11 +41,11 @@ const OBJECTIVE = 'Activation benchmark task';
 function buildExtensionFolder(dir: string): void {
   const root = repoRoot();
   for (const file of fs.readdirSync(root)) {
-    if (/^package(\.nls(\.[a-z-]+)?)?\.json$/.test(file)) fs.copyFileSync(path.join(root, file), path.join(dir, file));
+    if (/^package(\.nls(\.[a-z-]+)?)?\.json$/.test(file)) {fs.copyFileSync(path.join(root, file), path.join(dir, file));}
   }
-  for (const sub of ['media', 'l10n']) fs.cpSync(path.join(root, sub), path.join(dir, sub), { recursive: true });
+  for (const sub of ['media', 'l10n']) {fs.cpSync(path.join(root, sub), path.join(dir, sub), { recursive: true });}
   const built = spawnSync(process.execPath, [path.join(root, 'esbuild.js'), '--production', `--outdir=${path.join(dir, 'dist')}`], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('the production build failed');
+  if (built.status !== 0) {throw new Error('the production build failed');}
 }
 
 /** The floor peer: one view container, one tree, the first page of tasks through Node's fetch. */
@@ -94,8 +94,8 @@ function findFiles(dir: string, name: string): string[] {
   const found: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...findFiles(full, name));
-    else if (entry.name === name) found.push(full);
+    if (entry.isDirectory()) {found.push(...findFiles(full, name));}
+    else if (entry.name === name) {found.push(full);}
   }
   return found;
 }
@@ -103,7 +103,7 @@ function findFiles(dir: string, name: string): string[] {
 /** "2026-11-23 15:50:01.123 [info] ..." -> ms since the epoch (local time, as VS Code writes it). */
 function stampOf(line: string): number | undefined {
   const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})/.exec(line);
-  if (!m) return undefined;
+  if (!m) {return undefined;}
   const [y, mo, d, h, mi, s, ms] = m.slice(1).map(Number);
   return new Date(y, mo - 1, d, h, mi, s, ms).getTime();
 }
@@ -147,20 +147,20 @@ async function oneRound(server: CodeServer, run: RunFolder, browser: Browser, su
       const fresh = findFiles(logsDir, `${subject.logName}.log`).filter((f) => !before.has(f));
       for (const file of fresh) {
         const rowsLine = fs.readFileSync(file, 'utf8').split('\n').find((l) => ACTIVATION_LINE.test(l));
-        if (!rowsLine) continue;
+        if (!rowsLine) {continue;}
         // The extension host's log (code-server: remoteexthost.log) sits beside the extension's log folder.
         const exthostLog = fs.readdirSync(path.dirname(path.dirname(file))).find((f) => /exthost\.log$/.test(f));
         const activationLine = exthostLog
           ? fs.readFileSync(path.join(path.dirname(path.dirname(file)), exthostLog), 'utf8').split('\n').find((l) => l.includes('_doActivateExtension') && l.toLowerCase().includes(subject.extensionId))
           : undefined;
-        if (!activationLine) throw new Error(`no activation line for ${subject.extensionId} in ${exthostLog ?? '(no exthost.log near ' + file + ')'}`);
+        if (!activationLine) {throw new Error(`no activation line for ${subject.extensionId} in ${exthostLog ?? '(no exthost.log near ' + file + ')'}`);}
         const rowsAt = stampOf(rowsLine);
         const activatedAt = stampOf(activationLine);
-        if (rowsAt === undefined || activatedAt === undefined) throw new Error(`unreadable log stamps: ${activationLine} / ${rowsLine}`);
+        if (rowsAt === undefined || activatedAt === undefined) {throw new Error(`unreadable log stamps: ${activationLine} / ${rowsLine}`);}
         const said = ACTIVATION_LINE.exec(rowsLine);
         return { eventToRows: rowsAt - activatedAt, activateToRows: Number(said?.[3]), windowToRow, steps: said?.[4] };
       }
-      if (Date.now() > deadline) throw new Error(`no "Activation:" line in a new ${subject.logName}.log under ${logsDir}`);
+      if (Date.now() > deadline) {throw new Error(`no "Activation:" line in a new ${subject.logName}.log under ${logsDir}`);}
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   } catch (err) {
@@ -195,7 +195,7 @@ async function measure(): Promise<void> {
   try {
     const rt = await startRuntime();
     cleanup.add('runtime', () => rt.close());
-    for (let i = 1; i <= TASKS; i++) await rt.createSyntheticRun({ events: 3, terminal: 'completed', taskObjective: `${OBJECTIVE} ${i}` });
+    for (let i = 1; i <= TASKS; i++) {await rt.createSyntheticRun({ events: 3, terminal: 'completed', taskObjective: `${OBJECTIVE} ${i}` });}
 
     const run = createRunFolder({ name: 'activation-bench', settings: { 'agentRuntime.baseUrl': rt.baseUrl } });
     cleanup.add('run folder', () => run.remove());
@@ -221,7 +221,7 @@ async function measure(): Promise<void> {
     const results = new Map<string, Round[]>(subjects.map((s) => [s.label, []]));
     // Alternate the two so that a change in the machine's load colours both alike.
     for (let i = 0; i < ROUNDS; i++) {
-      for (const subject of subjects) results.get(subject.label)?.push(await oneRound(server, run, browser, subject));
+      for (const subject of subjects) {results.get(subject.label)?.push(await oneRound(server, run, browser, subject));}
     }
     const mine = results.get('Agent Runtime') ?? [];
     const floor = results.get('floor') ?? [];

@@ -64,7 +64,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 function listFiles(dir: string, base = dir): { file: string; bytes: number }[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return listFiles(full, base);
+    if (entry.isDirectory()) {return listFiles(full, base);}
     return entry.name.endsWith('.js') ? [{ file: path.relative(base, full), bytes: fs.statSync(full).size }] : [];
   });
 }
@@ -79,7 +79,7 @@ function main(): void {
     const samples: Sample[] = [];
     for (let i = 0; i < RUNS; i++) {
       const res = spawnSync(process.execPath, ['-e', PROBE], { env: { ...process.env, VSCODE_STUB: stub, BUNDLE: bundle }, encoding: 'utf8' });
-      if (res.status !== 0) throw new Error(`requiring the bundle failed: ${res.stderr.slice(0, 2000)}`);
+      if (res.status !== 0) {throw new Error(`requiring the bundle failed: ${res.stderr.slice(0, 2000)}`);}
       samples.push(JSON.parse(res.stdout.trim()) as Sample);
     }
     const files = listFiles(out).filter((f) => f.file !== 'vscode-stub.js' && f.file !== 'webview.js');

@@ -71,7 +71,7 @@ function curlOnce(url: string, apiKey: string): Promise<Figures> {
     curl.on('close', (code) => {
       const ms = performance.now() - started;
       const m = /TIME ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
-      if (code !== 0 || !m) return reject(new Error(`curl exited with ${code}: ${stderr}`));
+      if (code !== 0 || !m) {return reject(new Error(`curl exited with ${code}: ${stderr}`));}
       resolve({ ms, cpuMs: (Number(m[1]) + Number(m[2])) * 1000, maxRssMB: Number(m[3]) / 1024, events: NaN });
     });
   });
@@ -95,7 +95,7 @@ async function read(job: ReaderJob): Promise<number> {
       case 'events': {
         let previous = 0;
         for await (const event of new RunEventSubscription(client, job.runId)) {
-          if (event.data.sequence !== previous + 1) throw new Error(`sequence ${event.data.sequence} after ${previous}`);
+          if (event.data.sequence !== previous + 1) {throw new Error(`sequence ${event.data.sequence} after ${previous}`);}
           previous = event.data.sequence;
         }
         return previous;
@@ -104,7 +104,7 @@ async function read(job: ReaderJob): Promise<number> {
         let previous = 0;
         for await (const batch of new RunEventSubscription(client, job.runId).batches()) {
           for (const event of batch) {
-            if (event.data.sequence !== previous + 1) throw new Error(`sequence ${event.data.sequence} after ${previous}`);
+            if (event.data.sequence !== previous + 1) {throw new Error(`sequence ${event.data.sequence} after ${previous}`);}
             previous = event.data.sequence;
           }
         }
@@ -131,7 +131,7 @@ async function bareParse(client: ApiClient, runId: string): Promise<number> {
   });
   const decoder = new TextDecoder();
   const { body } = await client.openEventStream(runId, {});
-  for await (const chunk of body) parser.feed(decoder.decode(chunk, { stream: true }));
+  for await (const chunk of body) {parser.feed(decoder.decode(chunk, { stream: true }));}
   return events;
 }
 
@@ -159,7 +159,7 @@ async function eventSourceRead(job: ReaderJob): Promise<number> {
       }
     };
     // Named events reach only the listeners of their name (the SSE spec): one per kind of the synthetic run.
-    for (const kind of ['plan.created', 'step.started', 'tool.called', 'observation.recorded', 'step.completed', 'run.completed']) source.addEventListener(kind, onMessage);
+    for (const kind of ['plan.created', 'step.started', 'tool.called', 'observation.recorded', 'step.completed', 'run.completed']) {source.addEventListener(kind, onMessage);}
     source.onerror = (err) => {
       source.close();
       reject(new Error(`eventsource: ${err.message ?? 'error'}`));
@@ -196,13 +196,13 @@ async function reconnectLatencies(client: ApiClient, runId: string): Promise<Rec
   const sub = new RunEventSubscription(client, runId, {
     signal: AbortSignal.timeout(120_000), // a runtime whose drops lose events would otherwise spin for ever
     onState: (s) => {
-      if (s.state !== 'reconnecting') return;
+      if (s.state !== 'reconnecting') {return;}
       lostAt = performance.now();
       delays.push(s.delayMs);
     },
   });
   for await (const event of sub) {
-    if (event.data.sequence !== delivered + 1) throw new Error(`sequence ${event.data.sequence} after ${delivered}`);
+    if (event.data.sequence !== delivered + 1) {throw new Error(`sequence ${event.data.sequence} after ${delivered}`);}
     delivered++;
     if (lostAt !== undefined) {
       samples.push(performance.now() - lostAt);
@@ -217,7 +217,7 @@ function median(values: number[]): number {
 }
 
 function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
+  if (values.length === 0) {return NaN;}
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
@@ -241,7 +241,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const method of METHODS) {
         const f = method === 'curl' ? await curlOnce(url, info.apiKey) : await readerOnce({ method, baseUrl: info.baseUrl, apiKey: info.apiKey, runId: info.bigRun });
-        if (method !== 'curl' && f.events !== total) throw new Error(`${method} read ${f.events} events, not ${total}`);
+        if (method !== 'curl' && f.events !== total) {throw new Error(`${method} read ${f.events} events, not ${total}`);}
         figures.get(method)?.push(f);
       }
     }

@@ -50,8 +50,8 @@ async function stream(rt: Awaited<ReturnType<typeof startRuntime>>, runId: strin
   let n = 0;
   while (performance.now() - started < DURATION_S * 1000) {
     n++;
-    if (n % 2 === 1) rt.appendEvent(runId, 'observation.recorded', { step_id: 'step_1', summary: text });
-    else rt.appendEvent(runId, `tool.called`, { step_id: 'step_1', tool: 'dump', args: wide });
+    if (n % 2 === 1) {rt.appendEvent(runId, 'observation.recorded', { step_id: 'step_1', summary: text });}
+    else {rt.appendEvent(runId, `tool.called`, { step_id: 'step_1', tool: 'dump', args: wide });}
     const next = started + (n * 1000) / PER_SECOND;
     await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
   }
@@ -111,7 +111,7 @@ async function host(info: RuntimeInfo): Promise<HostFigures> {
       // What VS Code does with it: serialise (the cost, and the copy it holds until delivered).
       const json = JSON.stringify(message);
       const batch = message.type === 'events' || message.type === 'reset' ? message.batch : undefined;
-      if (batch === undefined) return;
+      if (batch === undefined) {return;}
       held.set(batch, json);
       heldBytes += json.length;
       peakHeld = Math.max(peakHeld, heldBytes);
@@ -142,7 +142,7 @@ async function host(info: RuntimeInfo): Promise<HostFigures> {
   let truncated = 0;
   for await (const event of new RunEventSubscription(client, info.runId, { signal: AbortSignal.timeout((DURATION_S + 120) * 1000) })) {
     const accepted = model.apply([{ event: event.event, data: event.data, receivedAt: Date.now() }]);
-    for (const e of accepted) if (e.truncatedBytes !== undefined) truncated++;
+    for (const e of accepted) {if (e.truncatedBytes !== undefined) {truncated++;}}
     channel.events(accepted);
     events++;
   }
@@ -169,8 +169,8 @@ function curlPeer(info: RuntimeInfo): { done: Promise<{ peakRssMB: number; secon
     curl.on('error', reject);
     curl.on('exit', (code) => {
       clearInterval(sampler);
-      if (code === 0) resolve({ peakRssMB: peak, seconds: (performance.now() - started) / 1000 });
-      else reject(new Error(`curl exited with ${code}`));
+      if (code === 0) {resolve({ peakRssMB: peak, seconds: (performance.now() - started) / 1000 });}
+      else {reject(new Error(`curl exited with ${code}`));}
     });
   });
   return { done };
@@ -179,7 +179,7 @@ function curlPeer(info: RuntimeInfo): { done: Promise<{ peakRssMB: number; secon
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main(): Promise<void> {
-  if (!gc) console.warn('Run with --expose-gc for heap figures after a collection.');
+  if (!gc) {console.warn('Run with --expose-gc for heap figures after a collection.');}
   const child = fork(__filename, ['--runtime'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     const info = await nextMessage<RuntimeInfo>(child);

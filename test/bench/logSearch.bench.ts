@@ -40,8 +40,8 @@ async function probed<T>(work: () => Promise<T>): Promise<{ result: T; maxGapMs:
     const now = performance.now();
     maxGap = Math.max(maxGap, now - last);
     last = now;
-    if (++ticks % 64 === 0) peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-    if (running) setImmediate(tick);
+    if (++ticks % 64 === 0) {peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);}
+    if (running) {setImmediate(tick);}
   };
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
         if (batch.length === 1000) {
           cache.append(batch.splice(0));
           // As a live stream would: the writer keeps up between batches.
-          if (s % 50_000 === 0) await cache.flushed();
+          if (s % 50_000 === 0) {await cache.flushed();}
         }
       }
       cache.append(batch);
@@ -101,12 +101,12 @@ async function main(): Promise<void> {
       const start = performance.now();
       const run = await probed(() =>
         finder.find({ query, filter: {}, from: 0, direction: 'next' }, (p) => {
-          if (first === undefined && p.sequence !== undefined) first = performance.now() - start;
+          if (first === undefined && p.sequence !== undefined) {first = performance.now() - start;}
         }),
       );
       const total = performance.now() - start;
       const result = run.result;
-      if (result.count !== expected) throw new Error(`${name}: counted ${result.count}, expected ${expected}`);
+      if (result.count !== expected) {throw new Error(`${name}: counted ${result.count}, expected ${expected}`);}
       console.log(
         `find "${query}" (${name}): first match ${ms(first ?? NaN)}, full count ${ms(total)} (${result.count} matches), ` +
           `longest block ${ms(run.maxGapMs)} (loop delay p99 ${ms(run.p99DelayMs)}, max ${ms(run.maxDelayMs)}), ` +

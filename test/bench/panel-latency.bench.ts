@@ -102,7 +102,7 @@ async function serveRuntime(): Promise<void> {
 function nextMessage<T extends FromRuntime['type']>(child: ChildProcess, type: T): Promise<Extract<FromRuntime, { type: T }>> {
   return new Promise((resolve) => {
     const onMessage = (m: FromRuntime) => {
-      if (m.type !== type) return;
+      if (m.type !== type) {return;}
       child.off('message', onMessage);
       resolve(m as Extract<FromRuntime, { type: T }>);
     };
@@ -156,7 +156,7 @@ async function waitForHeader(frame: Frame, sequence: number, timeoutMs: number):
   // Polled from here: frame.waitForFunction evaluates its text with eval, which the webview's CSP refuses.
   const deadline = Date.now() + timeoutMs;
   while (Number(await frame.evaluate(`Number(document.getElementById('last-sequence').dataset.value || 0)`)) < sequence) {
-    if (Date.now() > deadline) throw new Error(`the panel's header did not reach sequence ${sequence} in ${timeoutMs} ms`);
+    if (Date.now() > deadline) {throw new Error(`the panel's header did not reach sequence ${sequence} in ${timeoutMs} ms`);}
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -179,7 +179,7 @@ interface Figures {
 }
 
 function slope(points: [number, number][]): number {
-  if (points.length < 2) return 0;
+  if (points.length < 2) {return 0;}
   const mx = points.reduce((a, [x]) => a + x, 0) / points.length;
   const my = points.reduce((a, [, y]) => a + y, 0) / points.length;
   const sxy = points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0);
@@ -196,15 +196,15 @@ function analyse(streamed: Streamed, series: [number, number][]): Figures | unde
   const delays: number[] = [];
   let j = 0;
   for (const [sequence, appendedAt] of stamps) {
-    while (j < series.length && series[j][1] < sequence) j++;
-    if (j >= series.length) return undefined;
+    while (j < series.length && series[j][1] < sequence) {j++;}
+    if (j >= series.length) {return undefined;}
     delays.push(Math.max(0, series[j][0] - appendedAt));
   }
   const sorted = [...delays].sort((x, y) => x - y);
   // Backlog: how many sequences the runtime had appended beyond the newest shown, over time.
   const newestShownAt = (t: number): number => {
     let newest = stamps[0][0] - 1;
-    for (const [at, sequence] of series) if (at <= t) newest = Math.max(newest, sequence);
+    for (const [at, sequence] of series) {if (at <= t) {newest = Math.max(newest, sequence);}}
     return newest;
   };
   const backlog = samples.map(([t, appended]) => Math.max(0, appended - newestShownAt(t)));
@@ -224,7 +224,7 @@ function analyse(streamed: Streamed, series: [number, number][]): Figures | unde
 }
 
 function line(what: string, f: Figures | undefined): string {
-  if (!f) return `${what}: never reached the last event`;
+  if (!f) {return `${what}: never reached the last event`;}
   return (
     `${what}: delay p50 ${f.p50} ms, p95 ${f.p95} ms, max ${f.max} ms; ${f.draws} draws; ` +
     `backlog first quarter ${f.backlogFirst}, last quarter ${f.backlogLast}, max ${f.backlogMax} events, trend ${f.backlogSlope} events/s; shown ${f.catchUpMs} ms after the last append`
@@ -282,8 +282,8 @@ async function measure(): Promise<void> {
       console.log(`       ${line('header "Sequence N"', header)}`);
       const f = rows ?? header;
       const source = rows ? 'rows' : 'header';
-      if (!f) verdicts.push(`at ${rate}/s: not measured`);
-      else if (rate <= 100) verdicts.push(`target p95 <= ${TARGET_P95_MS} ms at ${rate}/s: ${f.p95 <= TARGET_P95_MS ? 'met' : 'not met'} (${f.p95} ms, ${source})`);
+      if (!f) {verdicts.push(`at ${rate}/s: not measured`);}
+      else if (rate <= 100) {verdicts.push(`target p95 <= ${TARGET_P95_MS} ms at ${rate}/s: ${f.p95 <= TARGET_P95_MS ? 'met' : 'not met'} (${f.p95} ms, ${source})`);}
       // Growth: the backlog ends more than one draw interval's worth of events (50 ms) above where it started.
       else {
         const met = f.backlogLast <= f.backlogFirst + rate * 0.05;
@@ -291,7 +291,7 @@ async function measure(): Promise<void> {
       }
     }
     console.log(`\nmachine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    for (const verdict of verdicts) console.log(verdict);
+    for (const verdict of verdicts) {console.log(verdict);}
   } finally {
     await cleanup.run();
   }

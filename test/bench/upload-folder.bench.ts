@@ -87,7 +87,7 @@ async function ours(client: ApiClient, folder: string, shape: 'separate' | 'arch
     return uploadForTask(client, plan.files, { objective: 'Summarise the folder', shape });
   });
   const outcome = run.value;
-  if (outcome.kind !== 'created') throw new Error(`our ${shape} upload did not create the task: ${String(outcome.kind === 'failed' ? outcome.error : 'cancelled')}`);
+  if (outcome.kind !== 'created') {throw new Error(`our ${shape} upload did not create the task: ${String(outcome.kind === 'failed' ? outcome.error : 'cancelled')}`);}
   return { ms: run.ms, rssGrowthMiB: run.rssGrowthMiB, detail: `${outcome.task.attachments?.length ?? '?'} attachment(s)` };
 }
 
@@ -109,7 +109,7 @@ async function createTaskWithCurl(baseUrl: string, apiKey: string, ids: string[]
   await writeFile(body, JSON.stringify({ objective: 'Summarise the folder', attachments: ids.map((fileId) => ({ type: 'document', fileId })) }));
   const out = await run('curl', ['-sS', '--fail-with-body', '-H', `Authorization: Bearer ${apiKey}`, '-H', 'Content-Type: application/json',
     '--data-binary', `@${body}`, `${baseUrl}/v1/tasks`]);
-  if (!/"id"\s*:\s*"task_/.test(out)) throw new Error(`curl's task was not created: ${out}`);
+  if (!/"id"\s*:\s*"task_/.test(out)) {throw new Error(`curl's task was not created: ${out}`);}
 }
 
 const idsIn = (text: string): string[] => [...text.matchAll(/"id"\s*:\s*"(file_[^"]+)"/g)].map((m) => m[1]);
@@ -134,8 +134,8 @@ async function curlParallel(baseUrl: string, apiKey: string, paths: string[], wo
   const started = performance.now();
   await run('curl', ['-sS', '--parallel', '--parallel-max', '4', '-K', configPath]);
   const ids: string[] = [];
-  for (const name of await readdir(answers)) ids.push(...idsIn(await readFile(join(answers, name), 'utf8')));
-  if (ids.length !== paths.length) throw new Error(`curl --parallel stored ${ids.length} of ${paths.length} files`);
+  for (const name of await readdir(answers)) {ids.push(...idsIn(await readFile(join(answers, name), 'utf8')));}
+  if (ids.length !== paths.length) {throw new Error(`curl --parallel stored ${ids.length} of ${paths.length} files`);}
   await createTaskWithCurl(baseUrl, apiKey, ids, work);
   const ms = performance.now() - started;
   await rm(answers, { recursive: true, force: true });
@@ -147,7 +147,7 @@ async function curlLoop(baseUrl: string, apiKey: string, folder: string, count: 
   const script = `for f in $(find "${folder}" -type f | sort); do curl -sS --fail-with-body -H "Authorization: Bearer ${apiKey}" -F purpose=task_input -F "file=@$f" "${baseUrl}/v1/files"; echo; done`;
   const started = performance.now();
   const ids = idsIn(await run('bash', ['-c', script]));
-  if (ids.length !== count) throw new Error(`the curl loop stored ${ids.length} of ${count} files`);
+  if (ids.length !== count) {throw new Error(`the curl loop stored ${ids.length} of ${count} files`);}
   await createTaskWithCurl(baseUrl, apiKey, ids, work);
   return { ms: performance.now() - started, detail: `${ids.length} attachment(s)` };
 }
@@ -155,7 +155,7 @@ async function curlLoop(baseUrl: string, apiKey: string, folder: string, count: 
 async function deleteAllFiles(client: ApiClient): Promise<void> {
   for (;;) {
     const page = await client.listFiles({ limit: 100 });
-    if (page.data.length === 0) return;
+    if (page.data.length === 0) {return;}
     await mapLimited(page.data, 4, (f) => client.deleteFile(f.id));
   }
 }
@@ -218,7 +218,7 @@ async function main(): Promise<void> {
         separate.push(await ours(client, folder, 'separate'));
         await deleteAllFiles(client);
         // The editor offers the archive only where it stays under the 512 MB upload limit.
-        if (bytes < 512 * MiB) archive.push(await ours(client, folder, 'archive'));
+        if (bytes < 512 * MiB) {archive.push(await ours(client, folder, 'archive'));}
         await deleteAllFiles(client);
         parallel.push(await curlParallel(baseUrl, apiKey, [...paths], work));
         await deleteAllFiles(client);
@@ -233,7 +233,7 @@ async function main(): Promise<void> {
       const parallelMs = median(parallel.map((m) => m.ms));
       const ratio = oursMs / parallelMs;
       const memory = Math.max(...separate.map((m) => m.rssGrowthMiB ?? 0), ...archive.map((m) => m.rssGrowthMiB ?? 0));
-      if (ratio > 1 || memory > 64) failed = true;
+      if (ratio > 1 || memory > 64) {failed = true;}
       rows.push(`| ${label} | ${fmt(oursMs)} ms (${separate[0].detail}) | ` +
         `${archiveMs !== undefined ? `${fmt(archiveMs)} ms (${archive[0].detail})` : 'not offered (over 512 MB)'} | ` +
         `${fmt(parallelMs)} ms | ${fmt(loop.ms)} ms | ${fmt(ratio, 2)}x ${ratio <= 1 ? 'met' : 'NOT MET'}` +
@@ -241,7 +241,7 @@ async function main(): Promise<void> {
     }
     const cancel = await cancelLatency(client, large);
     const cancelMet = cancel.kind === 'cancelled' && cancel.ms <= 200 && cancel.tasksAfter === cancel.tasksBefore;
-    if (!cancelMet) failed = true;
+    if (!cancelMet) {failed = true;}
     console.log('');
     console.log(`Folder upload to the reference runtime on loopback (Node ${process.version}), one run:`);
     console.log('');
@@ -249,11 +249,11 @@ async function main(): Promise<void> {
     console.log('');
     console.log('| folder | ours, file by file (4 at a time) | ours, one zip | curl --parallel --parallel-max 4 | for loop of curl -F | ours / parallel curl (<= 1.0x) | peak RSS growth, max (<= 64 MiB) |');
     console.log('|---|---|---|---|---|---|---|');
-    for (const row of rows) console.log(row);
+    for (const row of rows) {console.log(row);}
     console.log('');
     console.log(`Cancel 1 s into the ${largeCount} x 20 MB upload: every request closed ${fmt(cancel.ms, 1)} ms after abort() (target <= 200 ms and no task: ${cancelMet ? 'met' : 'NOT MET'}); ` +
       `outcome ${cancel.kind}, tasks ${cancel.tasksBefore} -> ${cancel.tasksAfter}; ${cancel.uploaded} file(s) stored before the cancel, ${cancel.stored} on the server after it.`);
-    if (failed) process.exitCode = 1;
+    if (failed) {process.exitCode = 1;}
   } finally {
     await client.dispose();
     child.disconnect();

@@ -115,7 +115,7 @@ function uploadWithCurl(baseUrl: string, apiKey: string, path: string): Promise<
     curl.once('error', reject);
     curl.once('close', (code) => {
       const ms = performance.now() - started;
-      if (code !== 0) return reject(new Error(`curl exited with ${code}: ${out}`));
+      if (code !== 0) {return reject(new Error(`curl exited with ${code}: ${out}`));}
       resolve({ ms, fileId: (JSON.parse(out) as { id: string }).id });
     });
   });
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
     console.log(`| wall time (median) | ${fmt(clientMs)} ms (${fmt(bytes / MiB / (clientMs / 1000))} MiB/s) | ${fmt(curlMedian)} ms (${fmt(bytes / MiB / (curlMedian / 1000))} MiB/s) | client <= 1.2x curl: ${fmt(ratio, 2)}x ${ratio <= 1.2 ? 'met' : 'MISSED'} |`);
     console.log(`| peak RSS growth (max) | ${fmt(rss, 1)} MiB | n/a | < 64 MiB ${rss < 64 ? 'met' : 'MISSED'} |`);
     console.log(`| peak ArrayBuffers growth (max) | ${fmt(arrayBuffers, 1)} MiB | n/a | < 64 MiB ${arrayBuffers < 64 ? 'met' : 'MISSED'} |`);
-    if (ratio > 1.2 || rss >= 64 || arrayBuffers >= 64) process.exitCode = 1;
+    if (ratio > 1.2 || rss >= 64 || arrayBuffers >= 64) {process.exitCode = 1;}
   } finally {
     await client.dispose();
     child.disconnect();

@@ -64,13 +64,13 @@ interface SearchFigures {
 
 async function buildLog(folder: string): Promise<RunLog> {
   const log = await RunLog.open(folder, 'run_bench', { log: silentLogger });
-  if (!log) throw new Error('the run log could not be opened');
+  if (!log) {throw new Error('the run log could not be opened');}
   const batch: WireEvent[] = [];
   for (let s = 1; s <= TOTAL; s++) {
     batch.push(benchEvent(s, TOTAL));
-    if (batch.length === 1000) log.append(batch.splice(0));
+    if (batch.length === 1000) {log.append(batch.splice(0));}
     // As a live stream would: the writer keeps up (event() waits for what was appended to be written).
-    if (s % 50_000 === 0) await log.event(s);
+    if (s % 50_000 === 0) {await log.event(s);}
   }
   log.append(batch);
   await log.event(TOTAL);
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
 
       // The panel opened on the finished run: its snapshot holds the newest events, the log the rest.
       const recent: WireEvent[] = [];
-      for (let s = TOTAL - 999; s <= TOTAL; s++) recent.push(benchEvent(s, TOTAL));
+      for (let s = TOTAL - 999; s <= TOTAL; s++) {recent.push(benchEvent(s, TOTAL));}
       await openFinishedRun(p, recent, TOTAL);
 
       const results: SearchFigures[] = [];

@@ -91,7 +91,7 @@ async function finishedRun(): Promise<Figures> {
       x = (x * 1103515245 + 12345) % 2 ** 31;
       times.push(await p.js<number>(`window.__timeReveal(${1 + (x % TOTAL)})`));
     }
-    for (let i = 0; i < SCROLL_PAGES; i++) times.push(await p.js<number>(`window.__timeScrollUp()`));
+    for (let i = 0; i < SCROLL_PAGES; i++) {times.push(await p.js<number>(`window.__timeScrollUp()`));}
     const page = await pageFigures(p);
     return {
       scenario: `finished run, ${TOTAL.toLocaleString('en')} events: ${JUMPS} jumps + ${SCROLL_PAGES} pages scrolled up`,
@@ -121,7 +121,7 @@ async function liveRun(): Promise<Figures> {
     // On a busy machine the page may trail the feed by more than the harness's default wait.
     const deadline = Date.now() + 600_000;
     while (!(await p.js<boolean>(`!!document.querySelector('#timeline .row[data-sequence="${TOTAL}"]')`))) {
-      if (Date.now() > deadline) throw new Error('the live run never reached its last event');
+      if (Date.now() > deadline) {throw new Error('the live run never reached its last event');}
       await new Promise((r) => setTimeout(r, 100));
     }
     const totalMs = Date.now() - started;
@@ -149,14 +149,14 @@ function row(f: Figures): string {
 async function main(): Promise<void> {
   const only = process.argv[3];
   const results: Figures[] = [];
-  if (only !== 'live') results.push(await finishedRun());
-  if (process.env.BENCH_DEBUG && results[0]) console.log(row(results[0]));
-  if (only !== 'finished') results.push(await liveRun());
+  if (only !== 'live') {results.push(await finishedRun());}
+  if (process.env.BENCH_DEBUG && results[0]) {console.log(row(results[0]));}
+  if (only !== 'finished') {results.push(await liveRun());}
   const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
   console.log(`\nRun panel window: ${TOTAL.toLocaleString('en')}-event log, fake host in the page (headless Chromium; ${os.cpus().length} cores, load average ${load})\n`);
   console.log('| Scenario | Time to show a position | Time to stream all | Long tasks (≥ 50 ms) | Longest task | DOM nodes | JS heap after GC |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const r of results) console.log(row(r));
+  for (const r of results) {console.log(row(r));}
   const heapOk = results.every((r) => r.heapMb <= 80);
   const tasksOk = results.every((r) => r.longTasks === 0);
   const showOk = results.every((r) => !r.showMs || r.showMs.max <= 150);

@@ -54,8 +54,8 @@ async function main(): Promise<number> {
     let sawSummary = false;
     await page.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
       const line = redact(util.format(...(Array.isArray(args) ? args : [args])));
-      if (NOISE.test(line)) return;
-      if (/^\s*\d+ (passing|failing)\b/m.test(line)) sawSummary = true;
+      if (NOISE.test(line)) {return;}
+      if (/^\s*\d+ (passing|failing)\b/m.test(line)) {sawSummary = true;}
       (type === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
     });
     page.on('pageerror', (e) => console.error(`[page error] ${redact(String(e))}`));
@@ -79,7 +79,7 @@ async function main(): Promise<number> {
     if (result && !sawSummary) {
       // The console forwarding lost mocha's epilogue: print the counts from the result file.
       console.log(`\n  ${result.passes} passing`);
-      if (result.failures) console.log(`  ${result.failures} failing`);
+      if (result.failures) {console.log(`  ${result.failures} failing`);}
     }
     code = suiteExitCode('ext-host', code, result);
     await shots.take(page, 'end');

@@ -31,8 +31,8 @@ function skip(reason: string): number {
 async function main(): Promise<number> {
   const executable = process.env.VSCODE_EXECUTABLE;
   const download = process.env.VSCODE_TEST_DOWNLOAD === '1';
-  if (!executable && !download) return skip('no desktop VS Code is available (VSCODE_EXECUTABLE is not set) and downloading one was not asked for (VSCODE_TEST_DOWNLOAD=1); this machine is offline apart from the npm registry and apt');
-  if (executable && !fs.existsSync(executable)) throw new Error(`VSCODE_EXECUTABLE=${executable} does not exist`);
+  if (!executable && !download) {return skip('no desktop VS Code is available (VSCODE_EXECUTABLE is not set) and downloading one was not asked for (VSCODE_TEST_DOWNLOAD=1); this machine is offline apart from the npm registry and apt');}
+  if (executable && !fs.existsSync(executable)) {throw new Error(`VSCODE_EXECUTABLE=${executable} does not exist`);}
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     throw new Error('a desktop VS Code needs a display: run it as `xvfb-run -a npm run test:electron`');
   }

@@ -88,7 +88,7 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
       console.log(`    run folder kept for inspection: ${session.run.root} (code-server.log inside)`);
       // Offline 404s (gallery, vsda) are expected noise.
       const errors = session.consoleErrors.filter((e) => !/Failed to load resource/.test(e));
-      if (errors.length) console.log(`    last page errors:\n      ${errors.slice(-5).map(redact).join('\n      ')}`);
+      if (errors.length) {console.log(`    last page errors:\n      ${errors.slice(-5).map(redact).join('\n      ')}`);}
     }
     console.log(`    screenshots: ${shots.dir}`);
     throw err;
@@ -133,7 +133,7 @@ async function main(): Promise<number> {
   } finally {
     await cleanup.run();
   }
-  if (memoryReport) console.log(`[e2e] memory during a scenario: ${memoryReport}`);
+  if (memoryReport) {console.log(`[e2e] memory during a scenario: ${memoryReport}`);}
   console.log(`[e2e] ${scenarios.length} scenario(s) in ${seconds(Date.now() - started)}; screenshots in test-results/screenshots/`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed ? 1 : 0;

@@ -41,7 +41,7 @@ describe('language model tools (agent mode)', () => {
       return ours.length === OUR_TOOLS.length ? ours : undefined;
     });
     assert.deepStrictEqual(listed.map((t) => t.name).sort(), [...OUR_TOOLS].sort());
-    for (const tool of listed) assert.deepStrictEqual(tool.tags, ['agent-runtime'], tool.name);
+    for (const tool of listed) {assert.deepStrictEqual(tool.tags, ['agent-runtime'], tool.name);}
   });
 
   it('the confirmation names the workspace file and the service before anything is sent', async () => {
@@ -114,7 +114,7 @@ describe('language model tools (agent mode)', () => {
     for (const name of OUR_TOOLS) {
       for (const input of hostile) {
         // Cancelling the approval's run would expire the approval (not decide it): kept for last.
-        if (name === 'agentRuntime_cancelRun' && (input as { runId?: string }).runId === runId) continue;
+        if (name === 'agentRuntime_cancelRun' && (input as { runId?: string }).runId === runId) {continue;}
         await invoke(name, input);
       }
     }

@@ -43,7 +43,7 @@ describe('Go to, filter and run links', () => {
     try {
       const task = await client.createTask({ objective: 'go-to target' });
       // Put it past the first page: newer tasks come first.
-      for (let i = 0; i < 3; i++) await client.createTask({ objective: `go-to filler ${i}` });
+      for (let i = 0; i < 3; i++) {await client.createTask({ objective: `go-to filler ${i}` });}
       await vscode.workspace.getConfiguration('agentRuntime').update('pageSize', 2, vscode.ConfigurationTarget.Workspace);
       api.sidebar.tasks.refresh();
       const kind = await vscode.commands.executeCommand('agentRuntime.goTo', task.id);
@@ -71,7 +71,7 @@ describe('Go to, filter and run links', () => {
     const client = directClient();
     try {
       await client.createTask({ objective: 'needle in the stack' });
-      for (let i = 0; i < 4; i++) await client.createTask({ objective: `hay ${i}` });
+      for (let i = 0; i < 4; i++) {await client.createTask({ objective: `hay ${i}` });}
       await vscode.workspace.getConfiguration('agentRuntime').update('pageSize', 1, vscode.ConfigurationTarget.Workspace);
       api.sidebar.tasks.refresh();
       await vscode.commands.executeCommand('agentRuntime.filterTasks', 'needle');

@@ -41,8 +41,8 @@ describe('behind a proxy set in the user settings (squid)', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('agentRuntime').update('baseUrl', savedBaseUrl, vscode.ConfigurationTarget.Workspace);
-    if (savedCaEnv === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
-    else process.env.NODE_EXTRA_CA_CERTS = savedCaEnv;
+    if (savedCaEnv === undefined) {delete process.env.NODE_EXTRA_CA_CERTS;}
+    else {process.env.NODE_EXTRA_CA_CERTS = savedCaEnv;}
     await waitFor('the original service address', () => api.service.serviceUrl === testEnv().baseUrl);
     await squid?.close();
     await front?.close();
@@ -110,7 +110,7 @@ describe('behind a proxy set in the user settings (squid)', function () {
       return tunnels.length >= (front?.handshakes() ?? 0) && all;
     });
     // The API key travels inside the tunnel only: squid never saw it.
-    for (const l of lines) assert.ok(!l.raw.includes(testEnv().apiKey), l.raw);
+    for (const l of lines) {assert.ok(!l.raw.includes(testEnv().apiKey), l.raw);}
   });
 });
 

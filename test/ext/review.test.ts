@@ -19,7 +19,7 @@ async function uploadAndRun(files: vscode.Uri[], objective: string, client: ApiC
   const runId = task.run_id;
   await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(runId)).status), 25_000);
   const fileIds = new Map<string, string>();
-  for (const att of task.attachments ?? []) fileIds.set((await client.getFile(att.fileId)).filename ?? '', att.fileId);
+  for (const att of task.attachments ?? []) {fileIds.set((await client.getFile(att.fileId)).filename ?? '', att.fileId);}
   return { runId, fileIds };
 }
 

@@ -10,7 +10,7 @@ import { admin, extensionApi, signInForTests, waitFor } from './support';
 async function runRow(tasks: { getChildren(node?: TreeNode): Promise<TreeNode[]> }, objective: string): Promise<RunNode> {
   return waitFor(`the run row of "${objective}"`, async () => {
     const task = (await tasks.getChildren()).find((n) => n.contextValue === 'task' && (n as TaskNode).task.objective === objective);
-    if (!task) return undefined;
+    if (!task) {return undefined;}
     const [run] = await tasks.getChildren(task);
     return run?.contextValue?.startsWith('run') ? (run as RunNode) : undefined;
   });

@@ -23,8 +23,8 @@ describe('a sidebar command without a row (selection)', () => {
       // and the check is by id.
       await waitFor('the file row selected', async () => {
         const row = ((await api.sidebar.filesFilter.getChildren()) ?? []).find(isFile);
-        if (!row) return false;
-        if (!api.sidebar.filesView.selection.some(isFile)) await api.sidebar.filesView.reveal(row, { select: true, focus: true }).then(undefined, () => undefined);
+        if (!row) {return false;}
+        if (!api.sidebar.filesView.selection.some(isFile)) {await api.sidebar.filesView.reveal(row, { select: true, focus: true }).then(undefined, () => undefined);}
         return api.sidebar.filesView.selection.some(isFile);
       });
       const copied = await vscode.commands.executeCommand<string[]>('agentRuntime.copyId');

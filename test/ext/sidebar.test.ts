@@ -30,12 +30,12 @@ describe('sidebar views', () => {
     const api = await extensionApi();
     const client = directClient();
     try {
-      for (let i = 0; i < 5; i++) await client.createTask({ objective: `paging task ${i}` });
+      for (let i = 0; i < 5; i++) {await client.createTask({ objective: `paging task ${i}` });}
       const serverIds: string[] = [];
       for (let after: string | undefined; ;) {
         const page = await client.listTasks({ limit: 100, after });
         serverIds.push(...page.data.map((t) => t.id));
-        if (!page.has_more || !page.next_cursor) break;
+        if (!page.has_more || !page.next_cursor) {break;}
         after = page.next_cursor;
       }
       api.sidebar.tasks.refresh();
@@ -93,7 +93,7 @@ describe('sidebar views', () => {
     const api = await extensionApi();
     const client = directClient();
     try {
-      for (let i = 0; i < 3; i++) await uploadText(client);
+      for (let i = 0; i < 3; i++) {await uploadText(client);}
       api.sidebar.files.refresh();
       const rows = await children(api.sidebar.files);
       assert.deepStrictEqual(rows.map(kindOf), ['file', 'file', 'loadMore']);

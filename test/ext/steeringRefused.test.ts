@@ -39,8 +39,8 @@ describe('a runtime that does not offer steering (steer refused)', () => {
     const wrapped: Show = (message, ...rest) => {
       const options = rest[0];
       const modal = typeof options === 'object' && options !== null && (options as vscode.MessageOptions).modal === true;
-      if (modal && answerModal !== undefined) return Promise.resolve(answerModal);
-      if (!modal) warnings.push(String(message));
+      if (modal && answerModal !== undefined) {return Promise.resolve(answerModal);}
+      if (!modal) {warnings.push(String(message));}
       return (original as Show)(message, ...rest);
     };
     try {
@@ -51,7 +51,7 @@ describe('a runtime that does not offer steering (steer refused)', () => {
     }
   });
   after(async () => {
-    if (watching && original) windowApi.showWarningMessage = original;
+    if (watching && original) {windowApi.showWarningMessage = original;}
     await useBaseUrl(testEnv().baseUrl);
   });
   afterEach(async () => {

@@ -39,8 +39,8 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (value !== undefined && value !== false) {return value;}
+    if (Date.now() > deadline) {throw new Error(`timed out waiting for ${what}`);}
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -46,7 +46,7 @@ async function countTasks(client: ReturnType<typeof directClient>): Promise<numb
   for (;;) {
     const page = await client.listTasks({ limit: 100, after });
     n += page.data.length;
-    if (!page.has_more || !page.next_cursor) return n;
+    if (!page.has_more || !page.next_cursor) {return n;}
     after = page.next_cursor;
   }
 }

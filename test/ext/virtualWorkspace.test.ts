@@ -19,7 +19,7 @@ class MemFs implements vscode.FileSystemProvider {
   }
   stat(uri: vscode.Uri): vscode.FileStat {
     const file = this.files.get(uri.path);
-    if (file) return { type: vscode.FileType.File, ctime: file.mtime, mtime: file.mtime, size: file.data.byteLength };
+    if (file) {return { type: vscode.FileType.File, ctime: file.mtime, mtime: file.mtime, size: file.data.byteLength };}
     if ([...this.files.keys()].some((p) => p.startsWith(`${uri.path.replace(/\/$/, '')}/`))) {
       return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     }
@@ -33,7 +33,7 @@ class MemFs implements vscode.FileSystemProvider {
   }
   readFile(uri: vscode.Uri): Uint8Array {
     const file = this.files.get(uri.path);
-    if (!file) throw vscode.FileSystemError.FileNotFound(uri);
+    if (!file) {throw vscode.FileSystemError.FileNotFound(uri);}
     return file.data;
   }
   writeFile(uri: vscode.Uri, content: Uint8Array): void {
@@ -98,6 +98,6 @@ describe('uploads from a workspace file system that is not the disk', () => {
 
 async function countFiles(client: ReturnType<typeof directClient>): Promise<number> {
   let n = 0;
-  for await (const file of client.iterateFiles({ limit: 100 })) if (file.id) n++;
+  for await (const file of client.iterateFiles({ limit: 100 })) {if (file.id) {n++;}}
   return n;
 }

@@ -57,7 +57,7 @@ type StepPlan = { id: string; kind: 'read'; index: number } | { id: string; kind
 /** The task's own steps: one per attachment, a revision step when there are any, the report. */
 export function baseSteps(task: TaskRecord): StepPlan[] {
   const steps: StepPlan[] = task.attachments.map((_, index) => ({ id: `step_${index + 1}`, kind: 'read', index }));
-  if (steps.length > 0) steps.push({ id: `step_${steps.length + 1}`, kind: 'revise' });
+  if (steps.length > 0) {steps.push({ id: `step_${steps.length + 1}`, kind: 'revise' });}
   steps.push({ id: `step_${steps.length + 1}`, kind: 'report' });
   return steps;
 }
@@ -78,10 +78,10 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
   const needsApproval = approvalsRequired(task.objective, program.followUp?.text);
   /** True when the call may go ahead; otherwise the skip is observed and the step goes on without it. */
   const allowed = async (stepId: string, tool: string, args: Record<string, unknown>, reason: string): Promise<boolean> => {
-    if (!needsApproval) return true;
+    if (!needsApproval) {return true;}
     await pace();
     const settled = await env.requestApproval(stepId, tool, args, reason);
-    if (settled.status === 'approved') return true;
+    if (settled.status === 'approved') {return true;}
     const note = settled.note ? ` (note: ${settled.note})` : '';
     await emit('observation.recorded', { step_id: stepId, summary: `Skipped ${tool}: the approval was ${settled.status}${note}.` });
     return false;
@@ -110,11 +110,11 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
   /** Measures a document whose read step an earlier run did (its numbers feed the report). */
   const quietly = async (index: number): Promise<DocumentReport | undefined> => {
     const known = reports.get(index);
-    if (known) return known;
+    if (known) {return known;}
     const file = env.openFile(documents[index].fileId);
-    if (!file) return undefined;
+    if (!file) {return undefined;}
     const analysis = await analyseDocument(file.content());
-    if (!analysis.text) return undefined;
+    if (!analysis.text) {return undefined;}
     const report = { fileId: file.record.id, filename: file.record.filename, contentType: file.record.content_type, analysis };
     reports.set(index, report);
     return report;
@@ -158,7 +158,7 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
       });
       reports.set(step.index, { fileId: attachment.fileId, filename, contentType: file.record.content_type, analysis });
     } else {
-      if (stepId !== program.continueStep) await emit('step.started', { step_id: stepId, title: stepTitle(step) });
+      if (stepId !== program.continueStep) {await emit('step.started', { step_id: stepId, title: stepTitle(step) });}
       if (step.kind === 'follow-up') {
         await emit('observation.recorded', { step_id: stepId, summary: `Took the follow-up into account: ${step.text}` });
       } else if (step.kind === 'revise') {
@@ -177,9 +177,9 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
     const revisions: (Revision & { report: DocumentReport })[] = [];
     for (let index = 0; index < documents.length; index++) {
       const report = await quietly(index);
-      if (!report || report.analysis.bytes > MAX_REVISED_BYTES) continue;
+      if (!report || report.analysis.bytes > MAX_REVISED_BYTES) {continue;}
       const file = env.openFile(report.fileId);
-      if (!file) continue;
+      if (!file) {continue;}
       const before = await readText(file.content());
       revisions.push({ name: report.filename, before, after: reviseText(report.filename, before, task.objective), report });
     }
@@ -189,7 +189,7 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
     }
     const names = revisions.map((r) => r.name);
     const args = { files: names, patch: 'changes.patch' };
-    if (!(await allowed(stepId, 'edit_files', args, `Writes revised copies of ${names.join(', ')} and a patch of the changes.`))) return;
+    if (!(await allowed(stepId, 'edit_files', args, `Writes revised copies of ${names.join(', ')} and a patch of the changes.`))) {return;}
     await emit('tool.called', { tool: 'edit_files', step_id: stepId, arguments: args });
     for (const revision of revisions) {
       const saved = await env.saveArtifact(revision.name, revision.report.contentType, revision.after, revision.report.fileId);
@@ -206,14 +206,14 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
 
   async function reportStep(stepId: string): Promise<void> {
     const recalled = env.recallMemory(task.objective);
-    if (recalled.length > 0) await emit('memory.recalled', { step_id: stepId, memory_ids: recalled });
+    if (recalled.length > 0) {await emit('memory.recalled', { step_id: stepId, memory_ids: recalled });}
     const paths = { paths: ['report.md', 'summary.json'] };
-    if (!(await allowed(stepId, 'write_file', paths, 'Writes the report and the JSON summary.'))) return;
+    if (!(await allowed(stepId, 'write_file', paths, 'Writes the report and the JSON summary.'))) {return;}
     await emit('tool.called', { tool: 'write_file', step_id: stepId, arguments: paths });
     const measured: DocumentReport[] = [];
     for (let index = 0; index < documents.length; index++) {
       const report = await quietly(index);
-      if (report) measured.push(report);
+      if (report) {measured.push(report);}
     }
     const report = await env.saveArtifact('report.md', 'text/markdown; charset=utf-8', markdownReport(task, env.runId, measured));
     await emit('artifact.created', { artifact_id: report.id, name: report.name, file_id: report.file_id, bytes: report.bytes });
@@ -246,7 +246,7 @@ function stepTitle(step: StepPlan): string {
 
 async function readText(content: Readable): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of content) chunks.push(chunk as Buffer);
+  for await (const chunk of content) {chunks.push(chunk as Buffer);}
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -280,8 +280,8 @@ function markdownReport(task: TaskRecord, runId: string, reports: DocumentReport
   }
   for (const r of reports) {
     lines.push('', `## ${r.filename}`, '');
-    if (r.analysis.headings.length === 0) lines.push('No headings.');
-    for (const heading of r.analysis.headings) lines.push(`- ${heading}`);
+    if (r.analysis.headings.length === 0) {lines.push('No headings.');}
+    for (const heading of r.analysis.headings) {lines.push(`- ${heading}`);}
   }
   lines.push('');
   return lines.join('\n');

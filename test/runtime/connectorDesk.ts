@@ -8,7 +8,7 @@ export class ConnectorDesk {
 
   constructor(dir: string) {
     this.store = new RecordStore(dir);
-    if (this.store.all().length === 0) this.seed();
+    if (this.store.all().length === 0) {this.seed();}
   }
 
   byKind(kind: string): ConnectorRecord | undefined {
@@ -17,19 +17,19 @@ export class ConnectorDesk {
 
   require(id: string): ConnectorRecord {
     const found = this.store.get(id);
-    if (!found) throw notFound(`No connector with id ${id}.`, 'id');
+    if (!found) {throw notFound(`No connector with id ${id}.`, 'id');}
     return found;
   }
 
   removeGrant(id: string, grantId: string): ConnectorRecord {
     const connector = this.require(id);
-    if (!connector.grants.some((g) => g.id === grantId)) throw notFound(`The connector has no grant ${grantId}.`, 'grant_id');
+    if (!connector.grants.some((g) => g.id === grantId)) {throw notFound(`The connector has no grant ${grantId}.`, 'grant_id');}
     return this.store.update(id, { grants: connector.grants.filter((g) => g.id !== grantId) });
   }
 
   revoke(id: string): ConnectorRecord {
     const connector = this.require(id);
-    if (connector.status === 'revoked') throw conflict('connector_revoked', 'The connector is already revoked.');
+    if (connector.status === 'revoked') {throw conflict('connector_revoked', 'The connector is already revoked.');}
     return this.store.update(id, { status: 'revoked', grants: [] });
   }
 

@@ -22,17 +22,17 @@ export function reviseText(name: string, text: string, objective: string): strin
   const crlf = text.includes('\r\n');
   const lines = text.split(/\r?\n/);
   const endsWithNewline = lines.length > 1 && lines[lines.length - 1] === '';
-  if (endsWithNewline || text === '') lines.pop();
+  if (endsWithNewline || text === '') {lines.pop();}
   const middle = Math.floor(lines.length / 2);
   const target = findNonBlank(lines, middle);
-  if (target !== undefined) lines[target] = `${lines[target].trimEnd()} (reviewed)`;
+  if (target !== undefined) {lines[target] = `${lines[target].trimEnd()} (reviewed)`;}
   const revised = [top, ...(markdown ? [''] : []), ...lines, bottom];
   return `${revised.join(crlf ? '\r\n' : '\n')}${crlf ? '\r\n' : '\n'}`;
 }
 
 function findNonBlank(lines: string[], from: number): number | undefined {
-  for (let i = from; i < lines.length; i++) if (lines[i].trim() !== '') return i;
-  for (let i = from - 1; i >= 0; i--) if (lines[i].trim() !== '') return i;
+  for (let i = from; i < lines.length; i++) {if (lines[i].trim() !== '') {return i;}}
+  for (let i = from - 1; i >= 0; i--) {if (lines[i].trim() !== '') {return i;}}
   return undefined;
 }
 
@@ -52,8 +52,8 @@ export function patchStats(revisions: Revision[]): { hunks: number; added: numbe
     hunks += patch.hunks.length;
     for (const hunk of patch.hunks) {
       for (const line of hunk.lines) {
-        if (line.startsWith('+')) added++;
-        else if (line.startsWith('-')) removed++;
+        if (line.startsWith('+')) {added++;}
+        else if (line.startsWith('-')) {removed++;}
       }
     }
   }

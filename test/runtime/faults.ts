@@ -55,13 +55,13 @@ export class FaultState {
   set(settings: FaultSettings): void {
     this.settings = structuredClone(settings);
     const seeded = settings.dropStreamRandom;
-    if (seeded) this.random = mulberry32(seeded.seed);
+    if (seeded) {this.random = mulberry32(seeded.seed);}
   }
 
   /** Takes one of the failNext budget if this request matches it. */
   takeFailure(method: string, pathname: string): InjectedFailure | undefined {
     const rule = this.settings.failNext;
-    if (!rule || rule.count <= 0 || !matches(rule, method, pathname)) return undefined;
+    if (!rule || rule.count <= 0 || !matches(rule, method, pathname)) {return undefined;}
     rule.count--;
     return { status: rule.status, retryAfterSeconds: rule.retryAfterSeconds, html: rule.html === true };
   }
@@ -69,7 +69,7 @@ export class FaultState {
   /** Takes one of the commitThenDrop budget (POST by default) if this request matches it. */
   takeCommitThenDrop(method: string, pathname: string): boolean {
     const rule = this.settings.commitThenDrop;
-    if (!rule || rule.count <= 0 || !matches({ method: 'POST', ...rule }, method, pathname)) return false;
+    if (!rule || rule.count <= 0 || !matches({ method: 'POST', ...rule }, method, pathname)) {return false;}
     rule.count--;
     return true;
   }
@@ -77,14 +77,14 @@ export class FaultState {
   /** The status a missing endpoint answers with, if this request is for one. */
   missingEndpoint(pathname: string): 404 | 405 | undefined {
     const missing = [...(this.settings.missingEndpoints ?? []), ...(this.settings.noSteering ? STEERING : [])];
-    if (!missing.some((name) => OPTIONAL_ENDPOINTS[name]?.test(pathname))) return undefined;
+    if (!missing.some((name) => OPTIONAL_ENDPOINTS[name]?.test(pathname))) {return undefined;}
     return this.settings.missingEndpointStatus ?? 404;
   }
 
   /** Takes one of the conflictNextDecision budget: the decision someone else made first, if any. */
   takeDecisionConflict(): 'approve' | 'deny' | undefined {
     const rule = this.settings.conflictNextDecision;
-    if (!rule || rule.count <= 0) return undefined;
+    if (!rule || rule.count <= 0) {return undefined;}
     rule.count--;
     return rule.decision ?? 'approve';
   }
@@ -94,14 +94,14 @@ export class FaultState {
     const fixed = this.settings.dropStreamAfterEvents;
     const seeded = this.settings.dropStreamRandom;
     const randomBudget = seeded ? 1 + Math.floor(this.random() * Math.max(1, seeded.maxEventsPerConnection)) : undefined;
-    if (fixed !== undefined && randomBudget !== undefined) return Math.min(fixed, randomBudget);
+    if (fixed !== undefined && randomBudget !== undefined) {return Math.min(fixed, randomBudget);}
     return fixed ?? randomBudget;
   }
 }
 
 function matches(rule: { method?: string; pathPrefix?: string }, method: string, pathname: string): boolean {
-  if (rule.method && rule.method.toUpperCase() !== method) return false;
-  if (rule.pathPrefix && !pathname.startsWith(rule.pathPrefix)) return false;
+  if (rule.method && rule.method.toUpperCase() !== method) {return false;}
+  if (rule.pathPrefix && !pathname.startsWith(rule.pathPrefix)) {return false;}
   return true;
 }
 

@@ -56,7 +56,7 @@ export class HostileState {
    */
   async intercept(ctx: RequestContext, method: string): Promise<Reply | 'handled' | undefined> {
     const options = this.options;
-    if (!options) return undefined;
+    if (!options) {return undefined;}
     const { req, url } = ctx;
     const pathname = url.pathname;
     const everything = options.errorEverything;
@@ -72,7 +72,7 @@ export class HostileState {
       const message = inUse ? 'A request with this Idempotency-Key is still being processed; retry after it finishes.' : 'This Idempotency-Key was already used for a different request.';
       return { status: 409, body: new HttpError(409, 'idempotency_error', code, message, 'Idempotency-Key').body() };
     }
-    if (method !== 'GET') return undefined;
+    if (method !== 'GET') {return undefined;}
     if (RECORD_PATH.test(pathname) && (options.redirectEvery ?? 0) > 0 && ++this.recordGets % (options.redirectEvery as number) === 0) {
       const toLoopback = ++this.redirects % 2 === 1;
       const target = toLoopback ? `http://127.0.0.2:${req.socket.localPort ?? 80}` : EVIL_ORIGIN;
@@ -88,11 +88,11 @@ export class HostileState {
       this.notes.set(req, { cyclePage });
     }
     const events = EVENTS_PATH.exec(pathname);
-    if (events && eventsAreHostile(options)) return this.serveEvents(ctx, events[1], options);
+    if (events && eventsAreHostile(options)) {return this.serveEvents(ctx, events[1], options);}
     const content = CONTENT_PATH.exec(pathname);
     if (content && downloadsAreHostile(options)) {
       const file = ctx.core.files.get(decodeURIComponent(content[1]));
-      if (!file) return undefined;
+      if (!file) {return undefined;}
       await serveHostileContent(ctx.res, ctx.core, file, options.names ? hostileName((options.seed ?? 1) + this.ordinal(file.id)) : file.filename, options);
       return 'handled';
     }
@@ -103,10 +103,10 @@ export class HostileState {
   transformReply(req: IncomingMessage, reply: Reply): Reply {
     const options = this.options;
     const pathname = new URL(req.url ?? '/', 'http://runtime.invalid').pathname;
-    if (!options || !pathname.startsWith('/v1/') || typeof reply.body !== 'object' || reply.body === null || Array.isArray(reply.body)) return reply;
+    if (!options || !pathname.startsWith('/v1/') || typeof reply.body !== 'object' || reply.body === null || Array.isArray(reply.body)) {return reply;}
     const body = structuredClone(reply.body) as Record<string, unknown>;
     if (reply.status >= 400) {
-      if (options.errorMessages || options.secretInErrors) poisonError(body, options);
+      if (options.errorMessages || options.secretInErrors) {poisonError(body, options);}
     } else if (body.object === 'list' && Array.isArray(body.data)) {
       const freshCursor = () => `${FRESH_CURSOR_PREFIX}${++this.freshCursors}`;
       poisonList(body, options, (id) => this.ordinal(id), { pathname, cyclePage: this.notes.get(req)?.cyclePage, freshCursor });
@@ -118,12 +118,12 @@ export class HostileState {
 
   /** `GET|POST|DELETE /__admin/hostile`; false when the path is another one. */
   async handleAdmin(req: IncomingMessage, res: ServerResponse, method: string, pathname: string): Promise<boolean> {
-    if (pathname !== ADMIN_PATH) return false;
+    if (pathname !== ADMIN_PATH) {return false;}
     if (method === 'POST') {
       const raw = await readBody(req);
       const text = raw.toString('utf8').trim();
-      if (text === 'true' || text === 'false') this.set(text === 'true');
-      else this.set(parseJsonObject(raw) as HostileOptions);
+      if (text === 'true' || text === 'false') {this.set(text === 'true');}
+      else {this.set(parseJsonObject(raw) as HostileOptions);}
     } else if (method === 'DELETE') {
       this.set(false);
     } else if (method !== 'GET') {
@@ -135,7 +135,7 @@ export class HostileState {
 
   private async serveEvents(ctx: RequestContext, runId: string, options: HostileOptions): Promise<Reply | 'handled' | undefined> {
     const log = ctx.core.runs.get(runId) ? ctx.core.logFor(runId) : undefined;
-    if (!log) return undefined;
+    if (!log) {return undefined;}
     const faults = ctx.faults.current;
     await serveHostileEvents(
       ctx.res,
@@ -171,7 +171,7 @@ function afterSequence(ctx: RequestContext): number {
 }
 
 function matchesRule(rule: { method?: string; pathPrefix?: string }, method: string, pathname: string): boolean {
-  if (rule.method && rule.method.toUpperCase() !== method) return false;
+  if (rule.method && rule.method.toUpperCase() !== method) {return false;}
   return !rule.pathPrefix || pathname.startsWith(rule.pathPrefix);
 }
 

@@ -27,7 +27,7 @@ export class HttpError extends Error {
 
   body(): ErrorBody {
     const error: ErrorBody['error'] = { type: this.type, code: this.code, message: this.message };
-    if (this.param !== undefined) error.param = this.param;
+    if (this.param !== undefined) {error.param = this.param;}
     return { error: { ...error, ...this.details } };
   }
 }

@@ -98,10 +98,10 @@ let exitHookInstalled = false;
 
 function removeAtExit(dir: string): void {
   ownedDataDirs.add(dir);
-  if (exitHookInstalled) return;
+  if (exitHookInstalled) {return;}
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const owned of ownedDataDirs) fs.rmSync(owned, { recursive: true, force: true });
+    for (const owned of ownedDataDirs) {fs.rmSync(owned, { recursive: true, force: true });}
   });
 }
 
@@ -110,9 +110,9 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-runtime-'));
   fs.mkdirSync(dataDir, { recursive: true });
-  if (ownsDataDir) removeAtExit(dataDir);
+  if (ownsDataDir) {removeAtExit(dataDir);}
   const apiKeys = options.apiKeys ?? ['test-key'];
-  if (apiKeys.length === 0) throw new Error('startRuntime needs at least one API key');
+  if (apiKeys.length === 0) {throw new Error('startRuntime needs at least one API key');}
   const adminKey = options.adminKey ?? 'admin-key';
   const log = options.log ?? (() => undefined);
 
@@ -148,7 +148,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   const requireRun = (runId: string) => {
     const eventLog = core.logFor(runId);
-    if (!eventLog) throw new Error(`unknown run ${runId}`);
+    if (!eventLog) {throw new Error(`unknown run ${runId}`);}
     return eventLog;
   };
 
@@ -183,7 +183,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
         .filter((a) => (filter.runId === undefined || a.run_id === filter.runId) && (filter.status === undefined || a.status === filter.status));
     },
     decideApproval: (approvalId, decision, note) => {
-      if (!core.approvals.get(approvalId)) throw new Error(`unknown approval ${approvalId}`);
+      if (!core.approvals.get(approvalId)) {throw new Error(`unknown approval ${approvalId}`);}
       return core.decide(approvalId, decision, note);
     },
     advanceApprovalClock: (ms) => core.approvals.advance(ms),

@@ -21,15 +21,15 @@ function wordsOf(text: string): Set<string> {
 /** 0..1: the share of the query's words found in the entry's content and tags (2 decimals). */
 export function relevance(record: MemoryRecord, query: string): number {
   const wanted = wordsOf(query);
-  if (wanted.size === 0) return 0;
+  if (wanted.size === 0) {return 0;}
   const have = wordsOf(`${record.content} ${record.tags.join(' ')}`);
   let found = 0;
-  for (const word of wanted) if (have.has(word)) found++;
+  for (const word of wanted) {if (have.has(word)) {found++;}}
   return Math.round((found / wanted.size) * 100) / 100;
 }
 
 export function validateContent(content: unknown, required: boolean): string | undefined {
-  if (content === undefined && !required) return undefined;
+  if (content === undefined && !required) {return undefined;}
   if (typeof content !== 'string' || content.trim() === '') {
     throw badRequest('content must be a non-empty string.', 'content', content === undefined ? 'missing_parameter' : 'invalid_parameter');
   }
@@ -41,7 +41,7 @@ export function validateContent(content: unknown, required: boolean): string | u
 }
 
 export function validateTags(tags: unknown): string[] | undefined {
-  if (tags === undefined || tags === null) return undefined;
+  if (tags === undefined || tags === null) {return undefined;}
   if (!Array.isArray(tags) || tags.length > MAX_TAGS || tags.some((t) => typeof t !== 'string' || t.trim() === '' || t.length > MAX_TAG_CHARS)) {
     throw badRequest(`tags must be an array of at most ${MAX_TAGS} non-empty strings of at most ${MAX_TAG_CHARS} characters.`, 'tags');
   }
@@ -64,7 +64,7 @@ export class MemoryStore {
 
   require(id: string): MemoryRecord {
     const found = this.store.get(id);
-    if (!found) throw notFound(`No memory with id ${id}.`, 'id');
+    if (!found) {throw notFound(`No memory with id ${id}.`, 'id');}
     return found;
   }
 
@@ -117,7 +117,7 @@ export class MemoryStore {
       (filter.tags ?? []).every((tag) => r.tags.includes(tag)) &&
       (query === undefined || relevance(r, query) > 0);
     const page = pageOf(scored, params, include);
-    if (query === undefined) return page;
+    if (query === undefined) {return page;}
     return { ...page, data: page.data.map((r) => ({ ...r, score: relevance(r, query) })) };
   }
 

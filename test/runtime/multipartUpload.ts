@@ -32,7 +32,7 @@ const TYPES_BY_EXTENSION: Record<string, string> = {
 };
 
 export function guessContentType(filename: string, declared: string | undefined): string {
-  if (declared && declared !== 'application/octet-stream') return declared;
+  if (declared && declared !== 'application/octet-stream') {return declared;}
   return TYPES_BY_EXTENSION[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
 }
 
@@ -64,7 +64,7 @@ export function parseUpload(
     let failed = false;
 
     const fail = (err: HttpError | Error): void => {
-      if (failed) return;
+      if (failed) {return;}
       failed = true;
       req.unpipe(parser);
       // Stop reading at once: the socket fills up and the client's send stalls until it gives up.
@@ -76,7 +76,7 @@ export function parseUpload(
     parser.on('field', (name, value) => {
       fields[name] = value;
       const refusal = checkField(name, value);
-      if (refusal) fail(refusal);
+      if (refusal) {fail(refusal);}
     });
     parser.on('file', (name, stream, info) => {
       if (name !== 'file' || blob) {
@@ -93,7 +93,7 @@ export function parseUpload(
     });
     parser.on('error', (err) => fail(badRequest(`The multipart body could not be read: ${(err as Error).message}`, 'file', 'invalid_multipart')));
     parser.on('close', () => {
-      if (failed) return;
+      if (failed) {return;}
       if (!blob || !fileInfo) {
         fail(badRequest('The request has no file part named "file".', 'file', 'missing_parameter'));
         return;
@@ -102,7 +102,7 @@ export function parseUpload(
       const info = fileInfo;
       writer.finished().then(
         (bytes) => {
-          if (failed) return;
+          if (failed) {return;}
           const fingerprint = createHash('sha256')
             .update(JSON.stringify(Object.entries(fields).sort()))
             .update(JSON.stringify([info.filename, info.contentType, bytes]))
@@ -114,7 +114,7 @@ export function parseUpload(
       );
     });
     req.once('close', () => {
-      if (!req.complete) fail(new Error('the client went away during the upload'));
+      if (!req.complete) {fail(new Error('the client went away during the upload'));}
     });
     req.pipe(parser);
   });

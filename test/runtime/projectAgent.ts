@@ -29,7 +29,7 @@ export function isPatchFile(name: string, contentType: string): boolean {
 }
 
 function stripPrefix(name: string | undefined, prefix: 'a/' | 'b/'): string | undefined {
-  if (name === undefined || name === '/dev/null') return undefined;
+  if (name === undefined || name === '/dev/null') {return undefined;}
   const clean = name.split('\t')[0];
   return clean.startsWith(prefix) ? clean.slice(prefix.length) : clean;
 }
@@ -69,7 +69,7 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
   };
   for (const attachment of task.attachments) {
     const file = env.openFile(attachment.fileId);
-    if (!file || !isPatchFile(file.record.filename, file.record.content_type)) continue;
+    if (!file || !isPatchFile(file.record.filename, file.record.content_type)) {continue;}
     await emit('tool.called', { tool: 'apply_patch', step_id: 'step_1' });
     let files: StructuredPatch[];
     try {
@@ -79,14 +79,14 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
     }
     const applied: string[] = [];
     for (const filePatch of files) {
-      if (filePatch.isBinary) continue;
+      if (filePatch.isBinary) {continue;}
       const path = stripPrefix(filePatch.newFileName, 'b/') ?? stripPrefix(filePatch.oldFileName, 'a/');
-      if (!path || stripPrefix(filePatch.newFileName, 'b/') === undefined) continue; // deletions: nothing to edit
+      if (!path || stripPrefix(filePatch.newFileName, 'b/') === undefined) {continue;} // deletions: nothing to edit
       const known = edits.get(path);
       const before = known ? known.before : filePatch.isCreate ? undefined : await read(path);
       const base = known?.working ?? before ?? '';
       const result = applyPatch(base, filePatch);
-      if (result === false) return fail('step_1', `The uncommitted changes to ${path} do not apply to ${short}.`);
+      if (result === false) {return fail('step_1', `The uncommitted changes to ${path} do not apply to ${short}.`);}
       edits.set(path, { path, before, working: result });
       applied.push(path);
     }
@@ -101,13 +101,13 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
   await emit('tool.called', { tool: 'edit_files', step_id: 'step_2' });
   const readme = tracked.find((name) => /^readme(\.md|\.markdown|\.txt)?$/i.test(name));
   const firstText = async (): Promise<string | undefined> => {
-    for (const name of tracked.slice(0, 200)) if ((await read(name)) !== undefined) return name;
+    for (const name of tracked.slice(0, 200)) {if ((await read(name)) !== undefined) {return name;}}
     return undefined;
   };
   const target = readme ?? (edits.size === 0 ? await firstText() : undefined);
   if (target && !edits.has(target)) {
     const text = await read(target);
-    if (text !== undefined) edits.set(target, { path: target, before: text, working: text });
+    if (text !== undefined) {edits.set(target, { path: target, before: text, working: text });}
   }
   const chosen = [...edits.values()].slice(0, MAX_PROJECT_EDITS);
   const patches = chosen.map((edit) =>
@@ -128,7 +128,7 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
   await emit('step.started', { step_id: 'step_3', title: 'Write the report' });
   await emit('tool.called', { tool: 'write_file', step_id: 'step_3' });
   const lines = [`# Report: ${task.objective.replace(/\s+/g, ' ')}`, '', `Task \`${task.id}\`, run \`${env.runId}\`, commit \`${work.commit}\`.`, ''];
-  for (const edit of chosen) lines.push(`- ${edit.path}${edit.before === undefined ? ' (new)' : ''}`);
+  for (const edit of chosen) {lines.push(`- ${edit.path}${edit.before === undefined ? ' (new)' : ''}`);}
   lines.push('');
   const report = await env.saveArtifact('report.md', 'text/markdown; charset=utf-8', lines.join('\n'));
   await emit('artifact.created', { artifact_id: report.id, name: report.name, file_id: report.file_id, bytes: report.bytes });
@@ -140,6 +140,6 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
 
 async function readText(content: Readable): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of content) chunks.push(chunk as Buffer);
+  for await (const chunk of content) {chunks.push(chunk as Buffer);}
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -28,7 +28,7 @@ export function repositoryKey(url: string): string | undefined {
     return undefined;
   }
   const path = rest.replace(/^\/+/, '').replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
-  if (host === '' || path === '') return undefined;
+  if (host === '' || path === '') {return undefined;}
   return `${host.toLowerCase()}/${path.toLowerCase()}`;
 }
 
@@ -54,13 +54,13 @@ export class LocalRepository {
   constructor(readonly dir: string) {}
 
   async hasCommit(commit: string): Promise<boolean> {
-    if (!COMMIT_PATTERN.test(commit)) return false;
+    if (!COMMIT_PATTERN.test(commit)) {return false;}
     return (await git(this.dir, ['cat-file', '-e', `${commit}^{commit}`])) !== undefined;
   }
 
   /** The commit a branch names, if it exists. */
   async resolve(ref: string): Promise<string | undefined> {
-    if (ref.startsWith('-')) return undefined;
+    if (ref.startsWith('-')) {return undefined;}
     const out = await git(this.dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
     const commit = out?.toString('utf8').trim();
     return commit && COMMIT_PATTERN.test(commit) ? commit : undefined;

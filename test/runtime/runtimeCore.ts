@@ -152,9 +152,9 @@ export class RuntimeCore {
   /** 409 project_exists (with the existing record) when the repository already has a project. */
   createProject(name: string, url: string, defaultBranch: string | undefined): ProjectRecord {
     const key = repositoryKey(url);
-    if (key === undefined) throw badRequest('repository.url must be a clone URL (https://host/owner/repo or git@host:owner/repo).', 'repository.url');
+    if (key === undefined) {throw badRequest('repository.url must be a clone URL (https://host/owner/repo or git@host:owner/repo).', 'repository.url');}
     const existing = this.projects.all().find((p) => repositoryKey(p.repository.url) === key);
-    if (existing) throw conflict('project_exists', `The repository already has a project (${existing.id}).`, 'repository.url').with({ project: existing });
+    if (existing) {throw conflict('project_exists', `The repository already has a project (${existing.id}).`, 'repository.url').with({ project: existing });}
     return this.projects.insert(
       { id: newId('proj'), object: 'project', name, repository: { url: withoutUserInfo(url), default_branch: defaultBranch ?? 'main' }, created_at: nowTimestamp() },
       {},
@@ -168,7 +168,7 @@ export class RuntimeCore {
   /** Admin: the local git repository the project's commits are read from (tests). */
   setProjectCheckout(id: string, dir: string): void {
     const project = this.projects.get(id);
-    if (!project) throw new Error(`unknown project ${id}`);
+    if (!project) {throw new Error(`unknown project ${id}`);}
     this.projects.update(id, {}, { checkout: dir });
   }
 
@@ -179,14 +179,14 @@ export class RuntimeCore {
   async checkPlacement(placement: TaskPlacement): Promise<void> {
     const { project_id: projectId, context } = placement;
     if (projectId === undefined) {
-      if (context !== undefined) throw badRequest('context needs a project_id.', 'context');
+      if (context !== undefined) {throw badRequest('context needs a project_id.', 'context');}
       return;
     }
     if (!this.projects.get(projectId)) {
       throw new HttpError(404, 'invalid_request_error', 'project_not_found', `No project with id ${projectId}.`, 'project_id');
     }
     const commit = context?.commit;
-    if (commit === undefined) return;
+    if (commit === undefined) {return;}
     const checkout = this.projects.meta(projectId)?.checkout;
     if (checkout !== undefined && !(await new LocalRepository(checkout).hasCommit(commit))) {
       throw badRequest(`The project's repository has no commit ${commit} (is it pushed?).`, 'context.commit', 'unknown_commit');
@@ -217,7 +217,7 @@ export class RuntimeCore {
     if (source.status !== 'failed' && source.status !== 'cancelled') {
       throw conflict('run_not_resumable', `Only a failed or cancelled run can be resumed; this one is ${source.status}.`);
     }
-    if (this.runs.meta(sourceId)?.synthetic) throw conflict('run_not_resumable', 'A synthetic run has no agent to resume.');
+    if (this.runs.meta(sourceId)?.synthetic) {throw conflict('run_not_resumable', 'A synthetic run has no agent to resume.');}
     const log = this.requireLog(sourceId);
     const done = new Set([...(this.runs.meta(sourceId)?.agent?.doneSteps ?? []), ...completedSteps(log)]);
     return this.startDerivedRun(source, { resumed_from: sourceId }, done, [...done, ...stepIdsIn(log)], instructions, []);
@@ -237,8 +237,8 @@ export class RuntimeCore {
 
   logFor(runId: string): RunEventLog | undefined {
     const existing = this.logs.get(runId);
-    if (existing) return existing;
-    if (!this.runs.get(runId)) return undefined;
+    if (existing) {return existing;}
+    if (!this.runs.get(runId)) {return undefined;}
     const synthetic = this.runs.meta(runId)?.synthetic;
     const log = new RunEventLog(path.join(this.eventsDir, `${runId}.jsonl`), synthetic && { events: synthetic.events, unknownKinds: synthetic.unknownKinds });
     this.logs.set(runId, log);
@@ -337,7 +337,7 @@ export class RuntimeCore {
     if (live) {
       this.track(runId, async (signal) => {
         await this.releaseLive(runId, log, events, options.approval ? null : terminal, signal);
-        if (options.approval) await this.syntheticApproval(runId, options.approval, terminal, signal);
+        if (options.approval) {await this.syntheticApproval(runId, options.approval, terminal, signal);}
       });
     } else if (options.approval) {
       const approval = options.approval;
@@ -360,19 +360,19 @@ export class RuntimeCore {
 
   private requireRun(runId: string): RunRecord {
     const run = this.runs.get(runId);
-    if (!run) throw new Error(`unknown run ${runId}`);
+    if (!run) {throw new Error(`unknown run ${runId}`);}
     return run;
   }
 
   /** A task shows the status of its latest run (a resume or fork takes over from its source). */
   private setRunStatus(runId: string, status: RunStatus, extra: Partial<RunRecord> = {}): void {
     const run = this.runs.update(runId, { status, ...extra });
-    if (this.tasks.get(run.task_id)?.run_id === runId) this.tasks.update(run.task_id, { status });
+    if (this.tasks.get(run.task_id)?.run_id === runId) {this.tasks.update(run.task_id, { status });}
   }
 
   private approvalSettled(approval: ApprovalRecord): void {
     const log = this.logFor(approval.run_id);
-    if (!log || log.ended) return;
+    if (!log || log.ended) {return;}
     this.appendEvent(approval.run_id, 'approval.resolved', {
       approval_id: approval.id,
       status: approval.status,
@@ -397,7 +397,7 @@ export class RuntimeCore {
     copied: { event: string; data: Record<string, unknown> }[],
   ): RunRecord {
     const task = this.tasks.get(source.task_id);
-    if (!task) throw new Error(`run ${source.id} has no task`);
+    if (!task) {throw new Error(`run ${source.id} has no task`);}
     const followUp = instructions ? { stepId: `step_${nextStepNumber(usedStepIds, baseSteps(task).length)}`, text: instructions } : undefined;
     const runId = newId('run');
     const run = this.runs.insert(
@@ -405,20 +405,20 @@ export class RuntimeCore {
       { agent: { doneSteps: [...done], ...(followUp ? { followUp } : {}) } },
     );
     this.tasks.update(task.id, { run_id: runId, status: 'queued' });
-    for (const { event, data } of copied) this.appendEvent(runId, event, data);
+    for (const { event, data } of copied) {this.appendEvent(runId, event, data);}
     this.startAgent(task, runId, { doneSteps: done, followUp, announcePlan: copied.length === 0, resumedFrom: lineage.resumed_from });
     return this.runs.get(runId) ?? run;
   }
 
   private requireLog(runId: string): RunEventLog {
     const log = this.logFor(runId);
-    if (!log) throw new Error(`unknown run ${runId}`);
+    if (!log) {throw new Error(`unknown run ${runId}`);}
     return log;
   }
 
   private markRunning(runId: string): void {
     const run = this.runs.get(runId);
-    if (!run || run.status !== 'queued') return;
+    if (!run || run.status !== 'queued') {return;}
     this.setRunStatus(runId, 'running', { started_at: nowTimestamp() });
   }
 
@@ -427,10 +427,10 @@ export class RuntimeCore {
     const signal = AbortSignal.any([stop.signal, this.stopAll.signal]);
     const done = work(signal)
       .catch((err: unknown) => {
-        if (signal.aborted) return;
+        if (signal.aborted) {return;}
         this.log(`run ${runId} failed inside the runtime: ${(err as Error).message}`);
         const run = this.runs.get(runId);
-        if (run && !isTerminalStatus(run.status)) this.endRun(runId, 'failed', 'The agent hit an internal error.');
+        if (run && !isTerminalStatus(run.status)) {this.endRun(runId, 'failed', 'The agent hit an internal error.');}
       })
       .finally(() => this.working.delete(runId));
     this.working.set(runId, { stop, done });
@@ -484,8 +484,8 @@ export class RuntimeCore {
       const invocation = this.tools.begin(runId, String(rest.step_id), String(rest.tool), (args as Record<string, unknown> | undefined) ?? {}, log.lastSequence + 1);
       return this.appendEvent(runId, event, { ...rest, invocation_id: invocation.id });
     }
-    if (event === 'observation.recorded' && typeof data.summary === 'string') this.tools.observe(runId, String(data.step_id), data.summary);
-    if (event === 'memory.written') this.webhooks.broadcast('memory.written', { run_id: runId, memory_id: data.memory_id });
+    if (event === 'observation.recorded' && typeof data.summary === 'string') {this.tools.observe(runId, String(data.step_id), data.summary);}
+    if (event === 'memory.written') {this.webhooks.broadcast('memory.written', { run_id: runId, memory_id: data.memory_id });}
     return this.appendEvent(runId, event, data);
   }
 
@@ -551,11 +551,11 @@ export class RuntimeCore {
    */
   private recoverUnfinishedRuns(): void {
     for (const run of this.runs.all()) {
-      if (isTerminalStatus(run.status)) continue;
+      if (isTerminalStatus(run.status)) {continue;}
       const meta = this.runs.meta(run.id);
       const synthetic = meta?.synthetic;
       const log = this.logFor(run.id);
-      if (!log || log.ended) continue;
+      if (!log || log.ended) {continue;}
       const waiting = this.approvals.store.all().find((a) => a.run_id === run.id && a.status === 'pending');
       const task = this.tasks.get(run.task_id);
       if (!synthetic) {

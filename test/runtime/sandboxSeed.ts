@@ -53,7 +53,7 @@ export async function seedSandbox(baseUrl: string, apiKey: string): Promise<Seed
     form.append('purpose', purpose);
     form.append('file', new Blob([content], { type }), filename);
     const res = await fetch(`${baseUrl}/v1/files`, { method: 'POST', headers: auth, body: form });
-    if (!res.ok) throw new Error(`seeding ${filename} failed with HTTP ${res.status}`);
+    if (!res.ok) {throw new Error(`seeding ${filename} failed with HTTP ${res.status}`);}
     return (await res.json()) as Uploaded;
   };
   const welcome = await upload('welcome.md', 'task_input', 'text/markdown', WELCOME);
@@ -66,7 +66,7 @@ export async function seedSandbox(baseUrl: string, apiKey: string): Promise<Seed
       headers: { ...auth, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
       body: JSON.stringify({ objective, attachments: fileIds.map((fileId) => ({ type: 'document', fileId })) }),
     });
-    if (!res.ok) throw new Error(`seeding the task "${objective}" failed with HTTP ${res.status}`);
+    if (!res.ok) {throw new Error(`seeding the task "${objective}" failed with HTTP ${res.status}`);}
     return (await res.json()) as { id: string; run_id: string };
   };
 
@@ -85,8 +85,8 @@ async function untilStatus(baseUrl: string, auth: Record<string, string>, runId:
   for (let attempt = 0; attempt < 500; attempt++) {
     const res = await fetch(`${baseUrl}/v1/runs/${runId}`, { headers: auth });
     const run = (await res.json()) as { status: string };
-    if (run.status === wanted) return;
-    if (['completed', 'failed', 'cancelled'].includes(run.status)) throw new Error(`the seeded run ${runId} ended (${run.status}) before ${wanted}`);
+    if (run.status === wanted) {return;}
+    if (['completed', 'failed', 'cancelled'].includes(run.status)) {throw new Error(`the seeded run ${runId} ended (${run.status}) before ${wanted}`);}
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`the seeded run ${runId} never reached ${wanted}`);

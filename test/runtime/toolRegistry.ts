@@ -44,18 +44,18 @@ export class ToolRegistry {
   constructor(toolsDir: string, invocationsDir: string, seed: () => ToolRecord[]) {
     this.tools = new RecordStore(toolsDir);
     this.invocations = new RecordStore(invocationsDir);
-    if (this.tools.all().length === 0) for (const tool of seed().reverse()) this.tools.insert(tool);
+    if (this.tools.all().length === 0) {for (const tool of seed().reverse()) {this.tools.insert(tool);}}
   }
 
   requireTool(id: string): ToolRecord {
     const found = this.tools.get(id);
-    if (!found) throw notFound(`No tool with id ${id}.`, 'id');
+    if (!found) {throw notFound(`No tool with id ${id}.`, 'id');}
     return found;
   }
 
   requireInvocation(id: string): InvocationRecord {
     const found = this.invocations.get(id);
-    if (!found) throw notFound(`No tool invocation with id ${id}.`, 'id');
+    if (!found) {throw notFound(`No tool invocation with id ${id}.`, 'id');}
     return found;
   }
 
@@ -81,7 +81,7 @@ export class ToolRegistry {
   observe(runId: string, stepId: string, output: string): void {
     const id = this.open.get(runId);
     const record = id ? this.invocations.get(id) : undefined;
-    if (!record || record.step_id !== stepId) return;
+    if (!record || record.step_id !== stepId) {return;}
     const bytes = Buffer.from(output, 'utf8');
     const truncated = bytes.length > MAX_INVOCATION_OUTPUT_BYTES;
     this.invocations.update(record.id, {
@@ -94,10 +94,10 @@ export class ToolRegistry {
   /** Settles the run's open invocation, if any. */
   finish(runId: string, status: Exclude<InvocationStatus, 'running'>, errorMessage?: string): void {
     const id = this.open.get(runId);
-    if (!id) return;
+    if (!id) {return;}
     this.open.delete(runId);
     const record = this.invocations.get(id);
-    if (!record || record.status !== 'running') return;
+    if (!record || record.status !== 'running') {return;}
     const completed = new Date();
     this.invocations.update(id, {
       status,

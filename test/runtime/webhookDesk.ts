@@ -42,13 +42,13 @@ export class WebhookDesk {
 
   require(id: string): WebhookRecord {
     const found = this.store.get(id);
-    if (!found) throw notFound(`No webhook with id ${id}.`, 'id');
+    if (!found) {throw notFound(`No webhook with id ${id}.`, 'id');}
     return found;
   }
 
   validate(body: Record<string, unknown>): { url: string; events: string[] } {
     const { url, events } = body;
-    if (typeof url !== 'string' || url === '') throw badRequest('url must be an https URL.', 'url', url === undefined ? 'missing_parameter' : 'invalid_url');
+    if (typeof url !== 'string' || url === '') {throw badRequest('url must be an https URL.', 'url', url === undefined ? 'missing_parameter' : 'invalid_url');}
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -87,7 +87,7 @@ export class WebhookDesk {
   /** Every enabled webhook subscribed to `type` gets the event (fire and forget; close() waits). */
   broadcast(type: string, data: Record<string, unknown>): void {
     for (const webhook of this.store.all()) {
-      if (webhook.status !== 'enabled' || !(webhook.events.includes(type) || webhook.events.includes('*'))) continue;
+      if (webhook.status !== 'enabled' || !(webhook.events.includes(type) || webhook.events.includes('*'))) {continue;}
       const delivery = this.deliver(webhook, type, data);
       this.inFlight.add(delivery);
       void delivery.finally(() => this.inFlight.delete(delivery));

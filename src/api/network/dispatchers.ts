@@ -29,7 +29,7 @@ const proxyHopErrors = new WeakSet<object>();
 /** True when `err` (or its cause) came from reaching the proxy, not the service. */
 export function isProxyHopError(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if (proxyHopErrors.has(e)) return true;
+    if (proxyHopErrors.has(e)) {return true;}
   }
   return false;
 }
@@ -57,7 +57,7 @@ function proxyClientFactory(origin: URL, opts: object): Dispatcher {
   const marked: buildConnector.connector = (connectOptions, callback) => {
     connect(connectOptions, (...args) => {
       const [err] = args;
-      if (err) proxyHopErrors.add(err);
+      if (err) {proxyHopErrors.add(err);}
       callback(...args);
     });
   };

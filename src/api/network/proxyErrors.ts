@@ -21,7 +21,7 @@ export function scrubProxySecrets(text: string, proxy: ProxyEndpoint): string {
   const secrets = [proxy.url.password, safeDecode(proxy.url.password), proxy.authorization]
     .filter((s): s is string => typeof s === 'string' && s.length >= 3);
   let out = text;
-  for (const secret of secrets) out = out.split(secret).join('***');
+  for (const secret of secrets) {out = out.split(secret).join('***');}
   return out;
 }
 
@@ -48,11 +48,11 @@ function innermostCode(err: unknown): string | undefined {
 }
 
 function cleanCause(err: unknown, proxy: ProxyEndpoint): Error | undefined {
-  if (!(err instanceof Error)) return undefined;
+  if (!(err instanceof Error)) {return undefined;}
   const copy = new Error(scrubProxySecrets(err.message, proxy));
   copy.name = err.name;
   const code = innermostCode(err);
-  if (code) (copy as Error & { code?: string }).code = code;
+  if (code) {(copy as Error & { code?: string }).code = code;}
   copy.stack = `${copy.name}: ${copy.message}`;
   return copy;
 }
@@ -105,7 +105,7 @@ export function proxyFailure(err: unknown, proxy: ProxyEndpoint, target: string)
     // The code stays out of `status`, where the client would retry a 5xx as the service's own.
     return new ApiError({ kind: 'proxy', code: 'proxy_refused', message: `The proxy ${p} refused to open a connection to ${host} (it answered ${status})${hint}`, cause });
   }
-  if (!isProxyHopError(err)) return undefined;
+  if (!isProxyHopError(err)) {return undefined;}
   const code = innermostCode(err);
   if (code && TLS_CODE.test(code)) {
     return new ApiError({

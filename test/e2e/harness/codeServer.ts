@@ -43,8 +43,8 @@ function childEnv(run: RunFolder, extra: Record<string, string | undefined> = {}
   // Only the caller's overrides and the run folder's HOME/XDG differ from ours.
   const env: NodeJS.ProcessEnv = { ...process.env, ...run.env };
   for (const [key, value] of Object.entries(extra)) {
-    if (value === undefined) delete env[key];
-    else env[key] = value;
+    if (value === undefined) {delete env[key];}
+    else {env[key] = value;}
   }
   // A code-server started from inside another one would otherwise talk to its parent.
   delete env.VSCODE_IPC_HOOK_CLI;
@@ -55,19 +55,19 @@ function runCli(run: RunFolder, args: string[]): Promise<string> {
   const entry = ensureCodeServer();
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [entry, ...commonArgs(run), ...args], { env: childEnv(run), encoding: 'utf8', timeout: 120_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`code-server ${args.join(' ')} failed: ${redact(String(stderr || err.message)).slice(-2000)}`));
-      else resolve(stdout);
+      if (err) {reject(new Error(`code-server ${args.join(' ')} failed: ${redact(String(stderr || err.message)).slice(-2000)}`));}
+      else {resolve(stdout);}
     });
   });
 }
 
 /** Installs a .vsix into the run folder's extensions folder and checks that it is listed. */
 export async function installExtension(run: RunFolder, vsix: string, expectedId: string): Promise<string> {
-  if (!fs.existsSync(vsix)) throw new Error(`${vsix} does not exist: package the extension first (npm run package)`);
+  if (!fs.existsSync(vsix)) {throw new Error(`${vsix} does not exist: package the extension first (npm run package)`);}
   await runCli(run, ['--install-extension', vsix, '--force']);
   const listed = await runCli(run, ['--list-extensions', '--show-versions']);
   const line = listed.split('\n').find((l) => l.toLowerCase().startsWith(`${expectedId.toLowerCase()}@`));
-  if (!line) throw new Error(`${expectedId} is not listed after installing ${path.basename(vsix)}:\n${listed}`);
+  if (!line) {throw new Error(`${expectedId} is not listed after installing ${path.basename(vsix)}:\n${listed}`);}
   return line.trim();
 }
 
@@ -77,7 +77,7 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
   const port = options.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
   const logFile = path.join(run.root, 'code-server.log');
-  if (options.locale && !options.locale.startsWith('en')) registerEmptyLanguagePack(run.userDataDir, options.locale);
+  if (options.locale && !options.locale.startsWith('en')) {registerEmptyLanguagePack(run.userDataDir, options.locale);}
   const log = fs.createWriteStream(logFile);
   const child = spawn(
     process.execPath,
@@ -105,10 +105,10 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
       const text = redact(chunk.toString('utf8'));
       // The pipes can still deliver output after the process group is stopped and the log ended
       // ('exit' comes before the stdio streams close): a write then would crash the whole run.
-      if (!log.writableEnded) log.write(text);
-      if (options.echo) process.stdout.write(text.replace(/^/gm, '[code-server] '));
-      if (output.length < 100_000) output += text;
-      if (output.includes('HTTP server listening')) resolve();
+      if (!log.writableEnded) {log.write(text);}
+      if (options.echo) {process.stdout.write(text.replace(/^/gm, '[code-server] '));}
+      if (output.length < 100_000) {output += text;}
+      if (output.includes('HTTP server listening')) {resolve();}
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);

@@ -16,15 +16,15 @@ function isRepoRoot(dir: string): boolean {
 
 function findUp(start: string): string | undefined {
   for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-    if (isRepoRoot(dir)) return dir;
-    if (path.dirname(dir) === dir) return undefined;
+    if (isRepoRoot(dir)) {return dir;}
+    if (path.dirname(dir) === dir) {return undefined;}
   }
 }
 
 /** Compiled into out/ this finds the repo above it; compiled elsewhere (a scratch outDir) it falls back to the working folder. */
 export function repoRoot(): string {
   const root = process.env.AGENT_RUNTIME_REPO ?? findUp(__dirname) ?? findUp(process.cwd());
-  if (!root) throw new Error('cannot find the agent-runtime repository (run from inside it or set AGENT_RUNTIME_REPO)');
+  if (!root) {throw new Error('cannot find the agent-runtime repository (run from inside it or set AGENT_RUNTIME_REPO)');}
   return root;
 }
 

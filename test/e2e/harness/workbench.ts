@@ -42,7 +42,7 @@ export class Workbench {
     const shown = this.page.locator('.part.sidebar .composite.title .title-label', { hasText: new RegExp(escapeRegExp(title), 'i') });
     const deadline = Date.now() + this.timeoutMs;
     while (!(await this.sidebarTitleIs(title))) {
-      if (Date.now() > deadline) throw new Error(`the sidebar does not show "${title}"`);
+      if (Date.now() > deadline) {throw new Error(`the sidebar does not show "${title}"`);}
       await item.click();
       await shown.waitFor({ timeout: 3_000 }).catch(() => undefined);
     }
@@ -56,12 +56,12 @@ export class Workbench {
    */
   private async moveMouseAway(): Promise<void> {
     const viewport = this.page.viewportSize();
-    if (viewport) await this.page.mouse.move(Math.round(viewport.width / 2), viewport.height - 4);
+    if (viewport) {await this.page.mouse.move(Math.round(viewport.width / 2), viewport.height - 4);}
   }
 
   private async sidebarTitleIs(title: string): Promise<boolean> {
     const label = this.page.locator('.part.sidebar .composite.title .title-label');
-    if (!(await label.isVisible())) return false;
+    if (!(await label.isVisible())) {return false;}
     return ((await label.textContent()) ?? '').trim().toLowerCase() === title.toLowerCase();
   }
 
@@ -91,7 +91,7 @@ export class Workbench {
     const view = this.view(name);
     const header = view.locator('.pane-header');
     await header.waitFor({ timeout: this.timeoutMs });
-    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    if ((await header.getAttribute('aria-expanded')) === 'false') {await header.click();}
     await view.locator('.pane-body').waitFor({ timeout: this.timeoutMs });
     return view;
   }
@@ -127,14 +127,14 @@ export class Workbench {
    */
   async selectExplorerRows(labels: readonly string[]): Promise<Locator[]> {
     const rows: Locator[] = [];
-    for (const label of labels) rows.push(await this.explorerRow(label));
+    for (const label of labels) {rows.push(await this.explorerRow(label));}
     for (let attempt = 0; ; attempt++) {
       await rows[0].click();
       await this.waitForEditorTab(labels[0]);
-      for (const row of rows.slice(1)) await row.click({ modifiers: ['Control'] });
+      for (const row of rows.slice(1)) {await row.click({ modifiers: ['Control'] });}
       const selected = await Promise.all(rows.map((r) => r.getAttribute('aria-selected')));
-      if (selected.every((s) => s === 'true')) return rows;
-      if (attempt >= 3) throw new Error(`the Explorer did not keep ${labels.join(', ')} selected together`);
+      if (selected.every((s) => s === 'true')) {return rows;}
+      if (attempt >= 3) {throw new Error(`the Explorer did not keep ${labels.join(', ')} selected together`);}
     }
   }
 
@@ -165,12 +165,12 @@ export class Workbench {
     await input.waitFor({ state: 'visible', timeout: this.timeoutMs });
     const deadline = Date.now() + this.timeoutMs;
     while (!(await input.inputValue()).endsWith(fileName)) {
-      if (Date.now() > deadline) throw new Error(`the save dialog "${title.source}" did not offer ${fileName}`);
+      if (Date.now() > deadline) {throw new Error(`the save dialog "${title.source}" did not offer ${fileName}`);}
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     for (let attempt = 0; attempt < 5; attempt++) {
       await dialog.getByRole('button', { name: 'OK' }).click({ timeout: 5_000 }).catch(() => undefined);
-      if (await dialog.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
+      if (await dialog.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) {return;}
     }
     throw new Error(`the save dialog "${title.source}" did not close`);
   }
@@ -189,7 +189,7 @@ export class Workbench {
         await input.waitFor({ state: 'visible', timeout: 3_000 });
         return input;
       } catch (err) {
-        if (attempt >= 5) throw err;
+        if (attempt >= 5) {throw err;}
         await this.page.locator('.part.statusbar').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
       }
     }
@@ -210,7 +210,7 @@ export class Workbench {
         await row.waitFor({ timeout: Math.min(5_000, Math.max(1_000, deadline - Date.now())) });
       } catch (err) {
         await this.page.keyboard.press('Escape');
-        if (Date.now() >= deadline) throw new Error(`the Command Palette has no command "${title}" (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+        if (Date.now() >= deadline) {throw new Error(`the Command Palette has no command "${title}" (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);}
         continue;
       }
       await row.click();
@@ -321,14 +321,14 @@ export class Workbench {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       for (const frame of this.page.frames()) {
-        if (frame.name() !== 'active-frame' && !/webview/i.test(frame.url())) continue;
+        if (frame.name() !== 'active-frame' && !/webview/i.test(frame.url())) {continue;}
         try {
-          if ((await frame.locator(selector).count()) > 0) return frame;
+          if ((await frame.locator(selector).count()) > 0) {return frame;}
         } catch {
           // the frame went away while we looked
         }
       }
-      if (Date.now() > deadline) throw new Error(`no webview contains ${selector} after ${Math.round(timeoutMs / 1000)} s`);
+      if (Date.now() > deadline) {throw new Error(`no webview contains ${selector} after ${Math.round(timeoutMs / 1000)} s`);}
       await this.page.waitForEvent('framenavigated', { timeout: 500 }).catch(() => undefined);
     }
   }

@@ -8,7 +8,7 @@ import type { RequestContext, Route } from './routeTypes';
 
 function requireFile(ctx: RequestContext): FileRecord {
   const file = ctx.core.files.get(ctx.params[0]);
-  if (!file) throw notFound(`No file with id ${ctx.params[0]}.`, 'id');
+  if (!file) {throw notFound(`No file with id ${ctx.params[0]}.`, 'id');}
   return file;
 }
 
@@ -93,10 +93,10 @@ async function sendContent(res: ServerResponse, ctx: RequestContext, file: FileR
   const send = async (chunk: Buffer): Promise<boolean> => {
     let piece = chunk;
     const cutting = cutAfter !== undefined && sent + piece.length > cutAfter;
-    if (cutting) piece = piece.subarray(0, cutAfter - sent);
+    if (cutting) {piece = piece.subarray(0, cutAfter - sent);}
     sent += piece.length;
     await writeChunk(res, piece);
-    if (cutting) res.destroy(); // fault: the first cutAfter bytes leave, then the connection dies
+    if (cutting) {res.destroy();} // fault: the first cutAfter bytes leave, then the connection dies
     return !res.destroyed;
   };
   try {
@@ -107,7 +107,7 @@ async function sendContent(res: ServerResponse, ctx: RequestContext, file: FileR
       }
       held = chunk as Buffer;
     }
-    if (held && !(await send(held))) return;
+    if (held && !(await send(held))) {return;}
     res.end();
   } catch {
     // A blob that fails to decrypt (tampered) or a client that left: the body cannot be trusted.

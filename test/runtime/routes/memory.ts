@@ -14,7 +14,7 @@ export const memoryRoutes: Route[] = [
       const q = ctx.url.searchParams;
       const params = parsePageParams(q);
       const query = q.get('query') ?? undefined;
-      if (query !== undefined && query.length > MAX_QUERY_CHARS) throw badRequest(`query must be at most ${MAX_QUERY_CHARS} characters.`, 'query');
+      if (query !== undefined && query.length > MAX_QUERY_CHARS) {throw badRequest(`query must be at most ${MAX_QUERY_CHARS} characters.`, 'query');}
       const projectId = q.get('project_id') ?? undefined;
       const tags = q.getAll('tag').filter((t) => t !== '');
       return { status: 200, body: ctx.core.memory.list({ query, projectId, tags }, params) };
@@ -35,7 +35,7 @@ export const memoryRoutes: Route[] = [
         const content = validateContent(body.content, true) as string;
         const tags = validateTags(body.tags) ?? [];
         const projectId = body.project_id;
-        if (projectId !== undefined && projectId !== null && (typeof projectId !== 'string' || projectId === '')) throw badRequest('project_id must be a project id.', 'project_id');
+        if (projectId !== undefined && projectId !== null && (typeof projectId !== 'string' || projectId === '')) {throw badRequest('project_id must be a project id.', 'project_id');}
         return { status: 201, body: ctx.core.memory.create(content, tags, (projectId as string | null) ?? undefined) };
       })(ctx),
   },

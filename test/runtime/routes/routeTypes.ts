@@ -93,7 +93,7 @@ export async function readJsonObject(ctx: RequestContext): Promise<Record<string
 }
 
 export function parseJsonObject(raw: Buffer): Record<string, unknown> {
-  if (raw.length === 0) return {};
+  if (raw.length === 0) {return {};}
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));

@@ -19,8 +19,8 @@ export const toolRoutes: Route[] = [
       const runId = q.get('run_id');
       const tool = q.get('tool');
       const status = q.get('status');
-      if (status !== null && !INVOCATION_STATUSES.includes(status)) throw badRequest(`status must be one of ${INVOCATION_STATUSES.join(', ')}.`, 'status');
-      if (runId !== null && !ctx.core.runs.get(runId)) throw notFound(`No run with id ${runId}.`, 'run_id');
+      if (status !== null && !INVOCATION_STATUSES.includes(status)) {throw badRequest(`status must be one of ${INVOCATION_STATUSES.join(', ')}.`, 'status');}
+      if (runId !== null && !ctx.core.runs.get(runId)) {throw notFound(`No run with id ${runId}.`, 'run_id');}
       const include = (r: InvocationRecord): boolean => (runId === null || r.run_id === runId) && (tool === null || r.tool === tool) && (status === null || r.status === status);
       return { status: 200, body: pageOf(ctx.core.tools.invocations.newestFirst(), params, include) };
     },

@@ -117,7 +117,7 @@ describe('api/client request path', () => {
       assert.equal(stream.status, 200);
       assert.match(String(stream.headers['content-type']), /^text\/event-stream/);
       let text = '';
-      for await (const chunk of stream.body) text += Buffer.from(chunk).toString('utf8');
+      for await (const chunk of stream.body) {text += Buffer.from(chunk).toString('utf8');}
       assert.ok(!/"sequence":1[,}]/.test(text), 'resumes after sequence 1');
       assert.match(text, /"sequence":2/);
       assert.match(text, /event: run\.completed/);
@@ -140,7 +140,7 @@ describe('api/client request path', () => {
       const controller = new AbortController();
       const stream = await ctx.client.openEventStream(runId, { signal: controller.signal });
       const reading = (async () => {
-        for await (const chunk of stream.body) void chunk;
+        for await (const chunk of stream.body) {void chunk;}
       })();
       controller.abort();
       await assert.rejects(reading);
@@ -150,7 +150,7 @@ describe('api/client request path', () => {
       const controller = new AbortController();
       const client = ctx.clientWith({ backoff: QUICK_BACKOFF });
       ctx.runtime.setFaults({ failNext: { count: 2, status: 503 } });
-      for (let i = 0; i < 5; i++) await client.listTasks({ limit: 2 }, { signal: controller.signal });
+      for (let i = 0; i < 5; i++) {await client.listTasks({ limit: 2 }, { signal: controller.signal });}
       await rejectionOf(client.getFile('file_nope', { signal: controller.signal }));
       assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
     });

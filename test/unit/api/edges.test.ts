@@ -35,7 +35,7 @@ describe('api edges', () => {
     try {
       const sub = new RunEventSubscription(client, 'run_1', { idleTimeoutMs: 0 });
       const seen: number[] = [];
-      for await (const event of sub as AsyncIterable<RunEvent>) seen.push(event.data.sequence);
+      for await (const event of sub as AsyncIterable<RunEvent>) {seen.push(event.data.sequence);}
       assert.deepEqual(seen, [1, 2, 3]);
       assert.equal(sub.skipped, 1);
       assert.equal(sub.lastSequence, 3);
@@ -72,7 +72,7 @@ describe('api edges', () => {
     // The first failed attempt is logged just before the wait: abort right then.
     logger.warn = (m: string) => {
       logger.lines.push(m);
-      if (/retrying in/.test(m)) controller.abort();
+      if (/retrying in/.test(m)) {controller.abort();}
     };
     const ctx = await startRuntimeWithClient({ faults: { failNext: { count: 1, status: 503, retryAfterSeconds: 3600, pathPrefix: '/v1/tasks' } } }, { logger });
     try {
@@ -128,7 +128,7 @@ describe('api edges', () => {
       const more = (): void => {
         while (sent < 48) {
           sent++;
-          if (!res.write(chunk)) return void res.once('drain', more);
+          if (!res.write(chunk)) {return void res.once('drain', more);}
         }
         res.end();
       };

@@ -85,7 +85,7 @@ function marking(): { t: Translate; used: string[] } {
 
 describe('api/errorSentences', () => {
   it('describeError is the builder through the untranslated Translate', () => {
-    for (const err of errorSamples()) assert.equal(describeError(err), errorSentence(err, untranslated));
+    for (const err of errorSamples()) {assert.equal(describeError(err), errorSentence(err, untranslated));}
   });
 
   it('every sentence kind is said through the Translate, closer and all, and says the English without it', () => {
@@ -96,7 +96,7 @@ describe('api/errorSentences', () => {
       assert.ok(marked.startsWith('«') && marked.endsWith('»'), `the whole sentence goes through t: ${marked}`);
       assert.equal(marked.replace(/[«»]/g, ''), describeError(err));
       const messageOnly = MESSAGE_ONLY.has(parts.kind) || (parts.kind === 'connection' && parts.detailNamesFix);
-      if (!messageOnly) assert.ok(used.some((m) => !CLOSERS.has(m)), `${parts.kind} has its own sentence through t: ${JSON.stringify(used)}`);
+      if (!messageOnly) {assert.ok(used.some((m) => !CLOSERS.has(m)), `${parts.kind} has its own sentence through t: ${JSON.stringify(used)}`);}
     }
   });
 
@@ -114,9 +114,9 @@ describe('api/errorSentences', () => {
     for (const err of errorSamples()) {
       const { t, used } = marking();
       errorSentence(err, t);
-      for (const message of used) all.add(message);
+      for (const message of used) {all.add(message);}
     }
-    for (const message of all) assert.ok(Object.hasOwn(bundle, message), `not in the bundle: ${message}`);
+    for (const message of all) {assert.ok(Object.hasOwn(bundle, message), `not in the bundle: ${message}`);}
     // 22 sentences (with the 4 steering facts and the 2 closers) and 18 wordings: the samples reach each.
     assert.equal(all.size, 40, JSON.stringify([...all], null, 1));
   });

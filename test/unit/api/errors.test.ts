@@ -111,7 +111,7 @@ describe('api/errors', () => {
 
   it('an answer that is not JSON, or a list without a data array, is a protocol error', async () => {
     const server = await startRecordingServer((req, res) => {
-      if (req.url.startsWith('/v1/tasks?')) return json(res, 200, { object: 'list', items: [] });
+      if (req.url.startsWith('/v1/tasks?')) {return json(res, 200, { object: 'list', items: [] });}
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>hello</html>');
     });

@@ -33,7 +33,7 @@ describe('RunEventSubscription.batches()', function () {
       sseHead(res);
       // One write, one chunk: 500 events the client has all at once.
       let text = '';
-      for (let s = 1; s <= COUNT; s++) text += step(s);
+      for (let s = 1; s <= COUNT; s++) {text += step(s);}
       await written(res, text);
       await delay(50);
       res.end(sseMessage('run.completed', { sequence: COUNT + 1, status: 'completed' }));
@@ -69,7 +69,7 @@ describe('RunEventSubscription.batches()', function () {
       res.end(sseMessage('run.completed', { sequence: 6, status: 'completed' }));
     });
     const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_split');
-    for await (const batch of sub.batches()) batches.push(batch);
+    for await (const batch of sub.batches()) {batches.push(batch);}
     // A batch held back until more bytes came would time the server's wait out and drop the
     // stream (the client reconnects and gets the rest): one request means no batch was held back.
     assert.equal(server.requests.length, 1, 'a batch waited for the next chunk (the server gave up on it)');
@@ -91,7 +91,7 @@ describe('RunEventSubscription.batches()', function () {
     assert.equal(one.done, false);
     assert.equal(sub.lastSequence, 1, 'a single event counts as delivered when it is handed over, not its batch');
     const rest: RunEvent[] = [];
-    for await (const batch of sub.batches()) rest.push(...batch);
+    for await (const batch of sub.batches()) {rest.push(...batch);}
     assert.deepEqual(sequences(rest), [2, 3, 4, 5, 6]);
     assert.deepEqual(sub.state, { state: 'ended', status: 'completed' });
   });

@@ -12,8 +12,8 @@ const SUMMARY = 'naïve café — 日本語 🎉 done';
 
 function write(res: ServerResponse, bytes: Uint8Array | string): Promise<void> {
   return new Promise((resolve) => {
-    if (res.write(bytes)) resolve();
-    else res.once('drain', resolve);
+    if (res.write(bytes)) {resolve();}
+    else {res.once('drain', resolve);}
   });
 }
 
@@ -67,7 +67,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
       sseHead(res);
       for (let i = 0; i < stream.length; i++) {
         await write(res, stream.subarray(i, i + 1));
-        if (i % 8 === 0) await delay(0);
+        if (i % 8 === 0) {await delay(0);}
       }
       res.end();
     });
@@ -246,7 +246,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
       let sequence = 0;
       while (written < total && !res.destroyed) {
         let batch = '';
-        for (let i = 0; i < 200; i++) batch += sseMessage('observation.recorded', { sequence: ++sequence, step_id: 's', summary: 'x'.repeat(200) });
+        for (let i = 0; i < 200; i++) {batch += sseMessage('observation.recorded', { sequence: ++sequence, step_id: 's', summary: 'x'.repeat(200) });}
         written += Buffer.byteLength(batch);
         if (!res.write(batch)) {
           blockedSince = Date.now();

@@ -50,7 +50,7 @@ describe('RunEventSubscription (reference runtime)', function () {
     await disposeClients();
     await runtime?.close();
     runtime = undefined;
-    if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
+    if (ownDataDir) {fs.rmSync(ownDataDir, { recursive: true, force: true });}
     ownDataDir = undefined;
   });
 
@@ -123,7 +123,7 @@ describe('RunEventSubscription (reference runtime)', function () {
       let rt = await start({ dataDir: ownDataDir });
       const port = rt.port;
       const runId = await rt.createSyntheticRun({ events: 0, terminal: null, live: true });
-      for (let i = 1; i <= 5; i++) rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `before ${i}` });
+      for (let i = 1; i <= 5; i++) {rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `before ${i}` });}
       const recorder = stateRecorder();
       const sub = subscribe(rt, runId, { onState: recorder.onState });
       const received: RunEvent[] = [];
@@ -133,7 +133,7 @@ describe('RunEventSubscription (reference runtime)', function () {
       runtime = undefined;
       await delay(3000); // the outage itself
       rt = await start({ dataDir: ownDataDir, port });
-      for (let i = 6; i <= 10; i++) rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `after ${i}` });
+      for (let i = 6; i <= 10; i++) {rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `after ${i}` });}
       rt.endRun(runId, 'completed');
       const events = await done;
       const log = rt.eventLog(runId);

@@ -76,8 +76,8 @@ describe('SseReader', () => {
     const messages: { event?: string; data: string }[] = [];
     const retries: number[] = [];
     const reader = new SseReader({ onMessage: (m) => messages.push({ event: m.event, data: m.data }), onRetry: (ms) => retries.push(ms), onTooLarge: () => assert.fail('too large') });
-    for (const chunk of chunks) reader.push(chunk);
-    if (end) reader.end();
+    for (const chunk of chunks) {reader.push(chunk);}
+    if (end) {reader.end();}
     return { messages, retries };
   }
 

@@ -47,7 +47,7 @@ export async function collect(sub: RunEventSubscription, onEvent?: (e: RunEvent)
   if (path === 'batches') {
     for await (const batch of sub.batches()) {
       // An empty batch would be a wake-up with nothing in it: the consumer pays a step for nothing.
-      if (batch.length === 0) throw new Error('an empty batch');
+      if (batch.length === 0) {throw new Error('an empty batch');}
       for (const event of batch) {
         events.push(event);
         await onEvent?.(event);
@@ -65,14 +65,14 @@ export async function collect(sub: RunEventSubscription, onEvent?: (e: RunEvent)
 /** Every batch a subscription delivers, as it delivered them. */
 export async function collectBatches(sub: RunEventSubscription): Promise<(readonly RunEvent[])[]> {
   const batches: (readonly RunEvent[])[] = [];
-  for await (const batch of sub.batches()) batches.push(batch);
+  for await (const batch of sub.batches()) {batches.push(batch);}
   return batches;
 }
 
 export async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {throw new Error(`timed out waiting for ${what}`);}
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -110,7 +110,7 @@ export async function startRawServer(handler: (req: http.IncomingMessage, res: h
     sockets,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        for (const socket of sockets) {socket.destroy();}
         server.close(() => resolve());
       }),
   };

@@ -110,7 +110,7 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {throw new Error(`timed out waiting for ${what}`);}
     await new Promise((r) => setTimeout(r, 10));
   }
 }

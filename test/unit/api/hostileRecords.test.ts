@@ -39,9 +39,9 @@ describe('api/parse against a hostile server', () => {
       { id: 'file_2', filename: 123, bytes: 40 },
     ];
     await withServer((req, res) => {
-      if (req.url.startsWith('/v1/files')) return json(res, 200, { object: 'list', data: files, has_more: false });
-      if (req.url.startsWith('/v1/tasks')) return json(res, 200, { object: 'list', data: [{ id: 'task_1', status: 3, objective: { x: 1 }, run_id: false }], has_more: false });
-      if (req.url.startsWith('/v1/runs/run_1/artifacts')) return json(res, 200, { object: 'list', data: [{ id: 'art_1', name: ['n'], bytes: Infinity, file_id: {}, content_type: 1 }], has_more: false });
+      if (req.url.startsWith('/v1/files')) {return json(res, 200, { object: 'list', data: files, has_more: false });}
+      if (req.url.startsWith('/v1/tasks')) {return json(res, 200, { object: 'list', data: [{ id: 'task_1', status: 3, objective: { x: 1 }, run_id: false }], has_more: false });}
+      if (req.url.startsWith('/v1/runs/run_1/artifacts')) {return json(res, 200, { object: 'list', data: [{ id: 'art_1', name: ['n'], bytes: Infinity, file_id: {}, content_type: 1 }], has_more: false });}
       return json(res, 200, { object: 'list', data: [{ id: 'run_1', status: { s: 1 }, task_id: [] }], has_more: false });
     }, async (client) => {
       const [f1, f2] = (await client.listFiles()).data;
@@ -70,9 +70,9 @@ describe('api/parse against a hostile server', () => {
 
   it('a single record without a string id is a protocol error; its other fields are made safe too', async () => {
     await withServer((req, res) => {
-      if (req.url === '/v1/tasks/task_num') return json(res, 200, { id: 12, objective: 'x' });
-      if (req.url === '/v1/runs/run_null') return json(res, 200, null);
-      if (req.url === '/v1/files/file_arr') return json(res, 200, [{ id: 'file_arr' }]);
+      if (req.url === '/v1/tasks/task_num') {return json(res, 200, { id: 12, objective: 'x' });}
+      if (req.url === '/v1/runs/run_null') {return json(res, 200, null);}
+      if (req.url === '/v1/files/file_arr') {return json(res, 200, [{ id: 'file_arr' }]);}
       return json(res, 200, { id: 'file_ok', filename: { toString: 'no' }, bytes: -1 });
     }, async (client) => {
       assert.ok(isApiError(await rejectionOf(client.getTask('task_num')), 'protocol'));

@@ -55,12 +55,12 @@ describe('api messages and log lines', () => {
       // The stream closes after one unreadable message; stop once it has been skipped.
       const pending = iterator.next();
       const deadline = Date.now() + 10_000;
-      while (sub.skipped === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      while (sub.skipped === 0 && Date.now() < deadline) {await new Promise((r) => setTimeout(r, 5));}
       sub.close();
       await pending;
       assert.equal(sub.skipped, 1);
       assert.ok(logger.lines.some((l) => l.includes('forged')), logger.lines.join('\n'));
-      for (const line of logger.lines) assert.doesNotMatch(line, CONTROL, JSON.stringify(line));
+      for (const line of logger.lines) {assert.doesNotMatch(line, CONTROL, JSON.stringify(line));}
       assert.ok(logger.lines.some((l) => l.includes('bad\\n2026')), logger.lines.join('\n'));
       assert.ok(logger.lines.some((l) => l.includes('\\u001b[31m')), logger.lines.join('\n'));
       assert.doesNotMatch(describeError(err), CONTROL);

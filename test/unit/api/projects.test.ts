@@ -16,18 +16,18 @@ describe('api/projects', () => {
 
   it('creates, gets, lists through the pager and deletes a project', async () => {
     const made = [];
-    for (let i = 0; i < 5; i++) made.push(await ctx.client.createProject({ name: `p${i}`, repository: { url: `https://example.com/pager/r${i}.git` } }));
+    for (let i = 0; i < 5; i++) {made.push(await ctx.client.createProject({ name: `p${i}`, repository: { url: `https://example.com/pager/r${i}.git` } }));}
     assert.match(made[0].id, /^proj_/);
     assert.equal((await ctx.client.getProject(made[2].id)).name, 'p2');
     const walk = ctx.client.iterateProjects({ limit: 2 });
     const seen: string[] = [];
-    for await (const project of walk) seen.push(project.id);
-    for (const project of made) assert.ok(seen.includes(project.id));
+    for await (const project of walk) {seen.push(project.id);}
+    for (const project of made) {assert.ok(seen.includes(project.id));}
     assert.equal(walk.cut, undefined);
 
     const capped = ctx.client.iterateProjects({ limit: 2 }, { maxPages: 1 });
     let count = 0;
-    for await (const _ of capped) count++;
+    for await (const _ of capped) {count++;}
     assert.equal(count, 2);
     assert.equal(capped.cut?.reason, 'pages', 'a capped walk says so');
 

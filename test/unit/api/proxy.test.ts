@@ -235,7 +235,7 @@ describe('api/transport through a proxy (squid)', function () {
       assert.ok(!seen.tunnelBytes.includes(API_KEY) && !seen.tunnelBytes.includes('Bearer') && !seen.tunnelBytes.includes('/v1/'), 'plain request bytes in the tunnel');
     }
     // Squid's log of every request header it was shown has no trace of the key either.
-    for (const line of await squid.settledLog()) assert.ok(!line.raw.includes(API_KEY) && !/authorization: bearer/i.test(line.headers), line.raw);
+    for (const line of await squid.settledLog()) {assert.ok(!line.raw.includes(API_KEY) && !/authorization: bearer/i.test(line.headers), line.raw);}
   });
 
   describe('bypass (the transport, with a name lookup that knows the service host)', () => {
@@ -243,8 +243,8 @@ describe('api/transport through a proxy (squid)', function () {
     const lookups: string[] = [];
     const lookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
       lookups.push(hostname);
-      if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-      else callback(null, '127.0.0.1', 4);
+      if (options.all) {callback(null, [{ address: '127.0.0.1', family: 4 }]);}
+      else {callback(null, '127.0.0.1', 4);}
     }) as unknown as LookupFunction;
 
     async function get(network: NetworkSettings, host: string, port: number): Promise<number> {
@@ -256,7 +256,7 @@ describe('api/transport through a proxy (squid)', function () {
         method: 'GET',
         headers: { authorization: `Bearer ${API_KEY}` },
       });
-      for await (const _chunk of res.body) void _chunk; // drain it so the connection can close
+      for await (const _chunk of res.body) {void _chunk;} // drain it so the connection can close
       await transport.destroy();
       return res.status;
     }

@@ -11,7 +11,7 @@ const PEM_B = '-----BEGIN CERTIFICATE-----\nBBBB\n-----END CERTIFICATE-----';
 
 function files(map: Record<string, string>): (path: string) => string {
   return (path) => {
-    if (path in map) return map[path];
+    if (path in map) {return map[path];}
     throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
   };
 }

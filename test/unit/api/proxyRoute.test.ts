@@ -44,7 +44,7 @@ describe('api/network proxy route', () => {
     it('turns proxying off entirely with http.proxySupport "off", and on with the other three', () => {
       const settings = { proxy: 'http://p:1', env: { HTTPS_PROXY: 'http://e:1' } };
       assert.deepEqual(route({ ...settings, proxySupport: 'off' }), { kind: 'direct', reason: 'proxySupport off' });
-      for (const proxySupport of ['on', 'fallback', 'override'] as const) assert.equal(proxyOf(route({ ...settings, proxySupport })), 'http://p:1/ http.proxy');
+      for (const proxySupport of ['on', 'fallback', 'override'] as const) {assert.equal(proxyOf(route({ ...settings, proxySupport })), 'http://p:1/ http.proxy');}
     });
 
     it('carries http.proxyAuthorization with the proxy, whichever source it came from', () => {
@@ -59,8 +59,8 @@ describe('api/network proxy route', () => {
         const r = resolveProxyRoute(TARGET, {});
         assert.equal(r.kind === 'proxy' ? r.proxy.url.host : r.kind, 'from-process:3128');
       } finally {
-        if (saved === undefined) delete process.env.HTTPS_PROXY;
-        else process.env.HTTPS_PROXY = saved;
+        if (saved === undefined) {delete process.env.HTTPS_PROXY;}
+        else {process.env.HTTPS_PROXY = saved;}
       }
     });
   });

@@ -90,7 +90,7 @@ export async function startTlsFront(
     port: (server.address() as AddressInfo).port,
     handshakes: () => handshakes,
     close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
+      for (const socket of sockets) {socket.destroy();}
       server.close(() => resolve());
     }),
   };
@@ -123,7 +123,7 @@ export async function startRecordingTunnelProxy(targetPort: number): Promise<Rec
     connects.push(record);
     const upstream = connect(targetPort, '127.0.0.1', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
+      if (head.length > 0) {upstream.write(head);}
       client.on('data', (chunk: Buffer) => {
         record.tunnelBytes = Buffer.concat([record.tunnelBytes, chunk]);
       });
@@ -142,7 +142,7 @@ export async function startRecordingTunnelProxy(targetPort: number): Promise<Rec
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     connects,
     close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
+      for (const socket of sockets) {socket.destroy();}
       server.closeAllConnections();
       server.close(() => resolve());
     }),

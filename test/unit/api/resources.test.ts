@@ -9,7 +9,7 @@ import { QUICK_BACKOFF, rejectionOf, startRuntimeWithClient, waitFor, type Runti
 
 async function collect<T>(walk: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
-  for await (const item of walk) out.push(item);
+  for await (const item of walk) {out.push(item);}
   return out;
 }
 
@@ -53,7 +53,7 @@ describe('api/resources', () => {
   });
 
   it('memory: search by query, filter by tag, and a bounded walk over fresh cursors for ever', async () => {
-    for (let i = 0; i < 5; i++) await ctx.client.createMemory({ content: `Fact ${i} about releases`, tags: i % 2 ? ['odd'] : ['even'] });
+    for (let i = 0; i < 5; i++) {await ctx.client.createMemory({ content: `Fact ${i} about releases`, tags: i % 2 ? ['odd'] : ['even'] });}
     const found = await ctx.client.listMemory({ query: 'releases fact' });
     assert.ok(found.data.length >= 5 && found.data.every((m) => typeof m.score === 'number'));
     const odd = await collect(ctx.client.iterateMemory({ tag: 'odd', limit: 1 }));

@@ -55,7 +55,7 @@ export interface SquidHandle {
 
 function findExecutable(candidates: string[], what: string): string {
   const found = candidates.find((path) => existsSync(path));
-  if (!found) throw new Error(`${what} is not installed (looked in ${candidates.join(', ')}); install the Debian package "squid" (.ci/run does)`);
+  if (!found) {throw new Error(`${what} is not installed (looked in ${candidates.join(', ')}); install the Debian package "squid" (.ci/run does)`);}
   return found;
 }
 
@@ -98,7 +98,7 @@ function htpasswdLine(user: string, password: string): string {
 function parseLine(raw: string): AccessLogLine | undefined {
   // logformat agentRuntimeTest: time client result/status method url user [headers]
   const match = /^\S+ \S+ (\S+) (\S+) (\S+) (\S+) \[(.*)\]$/.exec(raw);
-  if (!match) return undefined;
+  if (!match) {return undefined;}
   let headers = match[5];
   try {
     headers = decodeURIComponent(headers);
@@ -109,7 +109,7 @@ function parseLine(raw: string): AccessLogLine | undefined {
 }
 
 function proxyIds(): { uid: number; gid: number } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
+  if (process.getuid?.() !== 0) {return undefined;}
   try {
     return {
       uid: Number(execFileSync('id', ['-u', 'proxy'], { encoding: 'utf8' }).trim()),
@@ -159,7 +159,7 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
     'http_access deny CONNECT !SSL_ports',
     'http_access allow open_port',
   ];
-  if (ids) lines.push('cache_effective_user proxy');
+  if (ids) {lines.push('cache_effective_user proxy');}
   if (tlsPort !== undefined && options.tls) {
     files['proxy-cert.pem'] = options.tls.cert;
     files['proxy-key.pem'] = options.tls.key;
@@ -180,10 +180,10 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
   }
   lines.push('http_access deny all');
   files['squid.conf'] = `${lines.join('\n')}\n`;
-  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text, { mode: 0o644 });
+  for (const [name, text] of Object.entries(files)) {await writeFile(join(dir, name), text, { mode: 0o644 });}
   if (ids) {
     await chown(dir, ids.uid, ids.gid);
-    for (const name of Object.keys(files)) await chown(join(dir, name), ids.uid, ids.gid);
+    for (const name of Object.keys(files)) {await chown(join(dir, name), ids.uid, ids.gid);}
   }
 
   const child: ChildProcess = spawn(squid, ['-N', '-f', join(dir, 'squid.conf')], {
@@ -209,7 +209,7 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
       }
       const killer = setTimeout(() => {
         try {
-          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+          if (child.pid !== undefined) {process.kill(-child.pid, 'SIGKILL');}
         } catch {
           // already gone
         }
@@ -229,7 +229,7 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
       await stop();
       throw new Error(`squid exited during start:\n${stderr}\n${log.split('\n').slice(-20).join('\n')}`);
     }
-    if ((await Promise.all(ports.map(accepts))).every(Boolean)) break;
+    if ((await Promise.all(ports.map(accepts))).every(Boolean)) {break;}
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`squid did not accept connections within 30 s:\n${stderr}`);
@@ -245,8 +245,8 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
     const deadline = Date.now() + 10_000;
     for (;;) {
       const found = (await accessLog()).find(match);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`squid's access log has no line for ${what}:\n${(await accessLog()).map((l) => l.raw).join('\n')}`);
+      if (found) {return found;}
+      if (Date.now() > deadline) {throw new Error(`squid's access log has no line for ${what}:\n${(await accessLog()).map((l) => l.raw).join('\n')}`);}
       await new Promise((r) => setTimeout(r, 50));
     }
   };

@@ -93,10 +93,10 @@ describe('api/steering', () => {
 
   it('iterates every pending approval across pages', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 3; i++) ids.add((await pendingRun()).approvalId);
+    for (let i = 0; i < 3; i++) {ids.add((await pendingRun()).approvalId);}
     const seen: string[] = [];
-    for await (const a of ctx.client.iterateApprovals({ status: 'pending', limit: 1 })) seen.push(a.id);
-    for (const id of ids) assert.ok(seen.includes(id));
+    for await (const a of ctx.client.iterateApprovals({ status: 'pending', limit: 1 })) {seen.push(a.id);}
+    for (const id of ids) {assert.ok(seen.includes(id));}
     assert.equal(new Set(seen).size, seen.length);
   });
 
@@ -183,7 +183,7 @@ describe('api/steering', () => {
 
   it('checks ids before sending and decisions before sending', async () => {
     const calls = [() => ctx.client.cancelRun('../x'), () => ctx.client.getApproval('a/b'), () => ctx.client.decideApproval('apr_1', { decision: 'maybe' as 'approve' })];
-    for (const call of calls) assert.ok(isApiError(await rejectionOf(call()), 'validation'));
+    for (const call of calls) {assert.ok(isApiError(await rejectionOf(call()), 'validation'));}
   });
 
   for (const status of [404, 405] as const) {

@@ -47,7 +47,7 @@ describe('api/upload', () => {
     assert.equal(record.content_type, 'text/markdown');
     assert.deepEqual(progress[0], [0, data.length]);
     assert.deepEqual(progress[progress.length - 1], [data.length, data.length]);
-    for (let i = 1; i < progress.length; i++) assert.ok(progress[i][0] > progress[i - 1][0]);
+    for (let i = 1; i < progress.length; i++) {assert.ok(progress[i][0] > progress[i - 1][0]);}
     const back = await ctx.client.readFileContent(record.id);
     assert.equal(sha(back.content), sha(data));
     assert.equal((await ctx.client.getFile(record.id)).id, record.id);
@@ -165,7 +165,7 @@ describe('api/upload', () => {
         signal: controller.signal,
         onProgress: (sent) => {
           lastSent = sent;
-          if (sent >= 4 * 1024 * 1024) controller.abort();
+          if (sent >= 4 * 1024 * 1024) {controller.abort();}
         },
       }),
     );

@@ -33,7 +33,7 @@ describe('api/upload of a file that changes meanwhile', () => {
     let edited = false;
     return rejectionOf(ctx.client.uploadFile(path, {
       onProgress: (sent) => {
-        if (edited || sent === 0) return;
+        if (edited || sent === 0) {return;}
         edited = true;
         const fd = openSync(path, 'r+');
         try {

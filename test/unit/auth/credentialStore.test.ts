@@ -17,7 +17,7 @@ class FakeSecrets {
   }
   async store(key: string, value: string) {
     this.values.set(key, value);
-    for (const l of this.listeners) l({ key });
+    for (const l of this.listeners) {l({ key });}
   }
   async delete(key: string) {
     this.values.delete(key);
@@ -96,14 +96,14 @@ describe('auth/credentialStore', () => {
 
   it('gives the environment key to no address that merely starts like the user-level origin', async () => {
     const { store } = credentialStore({ [API_KEY_ENV]: 'env-key' }, 'https://service.example');
-    for (const url of LOOKALIKES) assert.equal(await store.get(url), undefined, `${JSON.stringify(url)} got the key`);
+    for (const url of LOOKALIKES) {assert.equal(await store.get(url), undefined, `${JSON.stringify(url)} got the key`);}
     assert.equal(await store.get('https://service.example/v1/'), 'env-key', 'a path on the bound origin still gets it');
     assert.equal(await store.get('https://SERVICE.example'), 'env-key', 'host names are case-insensitive');
   });
 
   it('gives the environment key to no address that merely starts like AGENT_RUNTIME_BASE_URL', async () => {
     const { store } = credentialStore({ [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'https://service.example' }, 'https://user.example');
-    for (const url of LOOKALIKES) assert.equal(await store.get(url), undefined, `${JSON.stringify(url)} got the key`);
+    for (const url of LOOKALIKES) {assert.equal(await store.get(url), undefined, `${JSON.stringify(url)} got the key`);}
     assert.equal(await store.get('https://service.example'), 'env-key');
   });
 

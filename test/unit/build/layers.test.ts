@@ -35,7 +35,7 @@ describe('folder boundaries (scripts/layers.mjs, kept by ESLint)', function () {
     const folders = fs.readdirSync(path.join(ROOT, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
     assert.deepEqual([...folders].sort(), Object.keys(LAYERS).sort());
     for (const [folder, allowed] of Object.entries(LAYERS)) {
-      for (const other of allowed) assert.ok(other in LAYERS, `${folder} allows ${other}, which is not a folder of src/`);
+      for (const other of allowed) {assert.ok(other in LAYERS, `${folder} allows ${other}, which is not a folder of src/`);}
     }
   });
 
@@ -43,13 +43,13 @@ describe('folder boundaries (scripts/layers.mjs, kept by ESLint)', function () {
     const { LAYERS } = await layers();
     const state = new Map<string, 'visiting' | 'done'>();
     const visit = (folder: string, trail: string[]): void => {
-      if (state.get(folder) === 'done') return;
+      if (state.get(folder) === 'done') {return;}
       assert.notEqual(state.get(folder), 'visiting', `circle: ${[...trail, folder].join(' -> ')}`);
       state.set(folder, 'visiting');
-      for (const next of LAYERS[folder]) visit(next, [...trail, folder]);
+      for (const next of LAYERS[folder]) {visit(next, [...trail, folder]);}
       state.set(folder, 'done');
     };
-    for (const folder of Object.keys(LAYERS)) visit(folder, []);
+    for (const folder of Object.keys(LAYERS)) {visit(folder, []);}
   });
 
   it('reports an import across a boundary, and lets an allowed one through', async () => {

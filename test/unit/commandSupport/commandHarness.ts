@@ -108,7 +108,7 @@ export function prompts(): Prompts {
         const had = Object.fromEntries(Object.keys(props).filter((key) => key in target).map((key) => [key, (target as Record<string, unknown>)[key]]));
         Object.assign(target, props);
         return () => {
-          for (const key of Object.keys(props)) if (!(key in had)) delete (target as Record<string, unknown>)[key];
+          for (const key of Object.keys(props)) {if (!(key in had)) {delete (target as Record<string, unknown>)[key];}}
           Object.assign(target, had);
         };
       });

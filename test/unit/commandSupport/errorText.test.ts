@@ -24,7 +24,7 @@ describe('commandSupport/errorText', () => {
   });
 
   it('with no bundle loaded says exactly what describeError says, for every kind and wording', () => {
-    for (const err of samples()) assert.equal(describeErrorForUser(err), describeError(err), String((err as Error).message ?? err));
+    for (const err of samples()) {assert.equal(describeErrorForUser(err), describeError(err), String((err as Error).message ?? err));}
   });
 
   it('is the one builder (errorSentence) through vscode.l10n.t: the same messages asked for, the same sentence', () => {
@@ -95,10 +95,10 @@ describe('commandSupport/errorText', () => {
       const german = describeErrorForUser(err);
       const parts = errorSentenceParts(err);
       const messageOnly = MESSAGE_ONLY.has(parts.kind) || (parts.kind === 'connection' && parts.detailNamesFix);
-      if (!(messageOnly && !parts.apiDetail)) assert.notEqual(german, english, `not translated: ${english}`);
-      if (parts.requestId && parts.kind !== 'cancelled') assert.ok(german.includes(parts.requestId), german);
+      if (!(messageOnly && !parts.apiDetail)) {assert.notEqual(german, english, `not translated: ${english}`);}
+      if (parts.requestId && parts.kind !== 'cancelled') {assert.ok(german.includes(parts.requestId), german);}
       const where = parts.apiDetail?.args[0];
-      if (where !== undefined) assert.ok(german.includes(where), german);
+      if (where !== undefined) {assert.ok(german.includes(where), german);}
     }
     assert.equal(
       describeErrorForUser(transport('ECONNREFUSED')),

@@ -42,7 +42,7 @@ describe('common/markdownLiteral', () => {
       assert.deepEqual(tagsOf(shown), [], md.render(shown));
       // The words stay (markdown-it decodes the escapes back to the characters).
       const rendered = md.render(shown);
-      for (const word of text.match(/[a-z]{4,}/gi) ?? []) assert.ok(rendered.includes(word), `${word} kept in ${rendered}`);
+      for (const word of text.match(/[a-z]{4,}/gi) ?? []) {assert.ok(rendered.includes(word), `${word} kept in ${rendered}`);}
     });
   }
 

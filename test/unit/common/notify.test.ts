@@ -49,7 +49,7 @@ describe('common/notify: every notification is inert', () => {
     Object.assign(stub.window, patch);
   });
   after(() => {
-    for (const key of Object.keys(patch)) if (!(key in had)) delete (stub.window as Record<string, unknown>)[key];
+    for (const key of Object.keys(patch)) {if (!(key in had)) {delete (stub.window as Record<string, unknown>)[key];}}
     Object.assign(stub.window, had);
   });
   beforeEach(() => {
@@ -97,6 +97,6 @@ describe('common/notify: every notification is inert', () => {
     assert.ok(shown[0].message.length <= 1000, `message ${shown[0].message.length} chars`);
     assert.ok(shown[1].message.length <= 1000);
     assert.ok((shown[1].options.detail ?? '').length <= 4000, `detail ${(shown[1].options.detail ?? '').length} chars`);
-    for (const s of shown) assert.equal(NOTIFICATION_LINK.exec(s.message), null);
+    for (const s of shown) {assert.equal(NOTIFICATION_LINK.exec(s.message), null);}
   });
 });

@@ -19,7 +19,7 @@ class ManualClock {
     assert.ok(next, 'a timer is armed');
     this.pending = this.pending.filter((p) => p !== next);
     next.run();
-    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 5; i++) {await new Promise((r) => setImmediate(r));}
     return next.ms;
   }
 }
@@ -99,7 +99,7 @@ describe('views/statusPoller', () => {
     await clock.tick();
     poller.dispose();
     finish(true);
-    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 5; i++) {await new Promise((r) => setImmediate(r));}
     assert.deepEqual(clock.armed, []);
     poller.kick();
     assert.deepEqual(clock.armed, []);

@@ -20,7 +20,7 @@ const MUST_SHOW = [
 /** A raw hidden character left in a string, by code point (U+FE0F/FE0E right after a letter allowed). */
 function rawHidden(text: string): string[] {
   const found: string[] = [];
-  for (const m of text.matchAll(new RegExp(HIDDEN.source, 'gu'))) found.push(`U+${m[0].codePointAt(0)?.toString(16)}`);
+  for (const m of text.matchAll(new RegExp(HIDDEN.source, 'gu'))) {found.push(`U+${m[0].codePointAt(0)?.toString(16)}`);}
   return found;
 }
 
@@ -32,7 +32,7 @@ describe('common/visibleText', () => {
       const shown = visibleText(`${ch}b`);
       assert.ok(!shown.includes(ch), `U+${code.toString(16)} is shown raw: ${JSON.stringify(shown)}`);
       assert.match(shown, /^\\(u[0-9a-f]{4}|u\{[0-9a-f]{5}\}|[nrt])b$/, `U+${code.toString(16)} has one visible mark: ${shown}`);
-      if (code !== 0xfe0e && code !== 0xfe0f) assert.ok(!visibleText(`a${ch}b`).includes(ch), `U+${code.toString(16)} after a letter`);
+      if (code !== 0xfe0e && code !== 0xfe0f) {assert.ok(!visibleText(`a${ch}b`).includes(ch), `U+${code.toString(16)} after a letter`);}
     }
   });
 
@@ -65,7 +65,7 @@ describe('common/visibleText', () => {
       assert.deepEqual(rawHidden(shown), [], `${surface}: ${shown}`);
       // Markdown escapes the marks' punctuation too; it renders them as written.
       const read = surface === 'markdownText' ? shown.replace(/\\(?=[{}\\])/g, '') : shown;
-      for (const mark of ['\\u202e', '\\u{e0072}', '\\u3164', '\\u00ad', '\\u2064']) assert.ok(read.includes(mark), `${surface} shows ${mark}: ${shown}`);
+      for (const mark of ['\\u202e', '\\u{e0072}', '\\u3164', '\\u00ad', '\\u2064']) {assert.ok(read.includes(mark), `${surface} shows ${mark}: ${shown}`);}
     }
   });
 });

@@ -33,7 +33,7 @@ describe('links/goToResolve (reference runtime)', function () {
     const runId = task.run_id ?? assert.fail('the task names its run');
     for (;;) {
       const run = await rt.client.getRun(runId);
-      if (run.status === 'completed' || run.status === 'failed') break;
+      if (run.status === 'completed' || run.status === 'failed') {break;}
       await sleep(20);
     }
     return { file, task, runId };
@@ -98,7 +98,7 @@ describe('links/goToResolve (reference runtime)', function () {
       getRun: async (id) => ({ id }),
       listRunArtifacts: async (): Promise<Page<ArtifactRecord>> => {
         calls++;
-        if (calls > 1000) throw new Error('still paging');
+        if (calls > 1000) {throw new Error('still paging');}
         return { object: 'list', data: [{ id: `art_${calls}` }], has_more: true, next_cursor: `c${calls}` };
       },
     };

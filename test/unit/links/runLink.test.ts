@@ -67,7 +67,7 @@ describe('links/runLink', () => {
   it('reads the https callback of a browser-hosted editor (code-server), only for our authority', () => {
     const callback = (authority: string, path: string, fragment?: string) => {
       const q = new URLSearchParams({ 'vscode-reqid': '1', 'vscode-scheme': 'code-oss', 'vscode-authority': authority, 'vscode-path': path });
-      if (fragment !== undefined) q.set('vscode-fragment', fragment);
+      if (fragment !== undefined) {q.set('vscode-fragment', fragment);}
       return `https://ide.example.test/callback?${q.toString()}`;
     };
     assert.deepEqual(parseRunLinkText(callback(EXTENSION_ID, `/run/${RUN}`, '12')), { ok: true, target: { runId: RUN, sequence: 12 } });

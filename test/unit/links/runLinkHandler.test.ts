@@ -27,7 +27,7 @@ describe('the run link handler', () => {
     });
   });
   after(() => {
-    for (const k of patched) delete target[k];
+    for (const k of patched) {delete target[k];}
     Object.assign(target, had);
   });
 

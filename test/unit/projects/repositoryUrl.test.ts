@@ -17,7 +17,7 @@ describe('projects/repositoryUrl', () => {
       'http://github.com/owner/repo.git/',
       'git://github.com/owner/repo',
     ];
-    for (const url of same) assert.ok(sameRepository(url, 'https://github.com/owner/repo'), url);
+    for (const url of same) {assert.ok(sameRepository(url, 'https://github.com/owner/repo'), url);}
     assert.equal(repositoryName('git@github.com:owner/repo.git')?.key, 'github.com/owner/repo');
   });
 

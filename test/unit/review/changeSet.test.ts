@@ -45,13 +45,13 @@ function sources(contents: Record<string, string | Uint8Array>, overrides: Parti
     attachments,
     readArtifact: async (artifact) => {
       const content = contents[artifact.id];
-      if (content === undefined) throw new Error(`404 for ${artifact.id}`);
+      if (content === undefined) {throw new Error(`404 for ${artifact.id}`);}
       return typeof content === 'string' ? enc(content) : content;
     },
     readAsSent: async (fileId) => {
       asSentReads.push(fileId);
       const content = asSent.get(fileId);
-      if (!content) throw new Error(`404 for ${fileId}`);
+      if (!content) {throw new Error(`404 for ${fileId}`);}
       return content;
     },
     asSentReads,

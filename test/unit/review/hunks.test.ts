@@ -6,7 +6,7 @@ const base = ['title', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'e
 const target = ['Title', 'one', 'two', 'three', 'five', 'six', 'inserted', 'seven', 'eight', 'end', 'appended'].join('\n') + '\n';
 
 function permutations<T>(items: T[]): T[][] {
-  if (items.length <= 1) return [items];
+  if (items.length <= 1) {return [items];}
   return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
 }
 
@@ -40,7 +40,7 @@ describe('review hunks', () => {
     const hunks = computeHunks(base, target);
     for (const subset of subsets(hunks.map((h) => h.id))) {
       const expected = applyHunks(base, hunks, subset);
-      for (const order of permutations(subset)) assert.strictEqual(applyHunks(base, hunks, order), expected);
+      for (const order of permutations(subset)) {assert.strictEqual(applyHunks(base, hunks, order), expected);}
     }
   });
 

@@ -30,9 +30,9 @@ function edit(next: () => number, text: string, tag: string): string {
   for (let i = 0; i < edits; i++) {
     const at = Math.floor(next() * (lines.length + 1));
     const kind = next();
-    if (kind < 0.35 && at < lines.length) lines[at] = `${tag}${i}`;
-    else if (kind < 0.6 && at < lines.length) lines.splice(at, 1);
-    else lines.splice(at, 0, `${tag}${i}`);
+    if (kind < 0.35 && at < lines.length) {lines[at] = `${tag}${i}`;}
+    else if (kind < 0.6 && at < lines.length) {lines.splice(at, 1);}
+    else {lines.splice(at, 0, `${tag}${i}`);}
   }
   const flip = next() < 0.15;
   return lines.join('\n') + (lines.length > 0 && finalNewline !== flip ? '\n' : '');
@@ -96,7 +96,7 @@ describe('review rules on seeded random texts', () => {
       for (const conflict of theirs.conflicts) {
         assert.deepStrictEqual(slice(theirs.text, conflict.merged), conflict.agentLines, `seed ${seed}: merged range (agent)`);
       }
-      if (ours.clean) assert.strictEqual(ours.text, theirs.text, `seed ${seed}: a clean merge does not depend on the conflict style`);
+      if (ours.clean) {assert.strictEqual(ours.text, theirs.text, `seed ${seed}: a clean merge does not depend on the conflict style`);}
     }
   });
 });

@@ -36,7 +36,7 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
     ctx = await startRuntimeWithClient({
       log: (line) => {
         log.push(line);
-        if (artifactListRequests(log) > 3 * DEFAULT_MAX_PAGES) guard.abort(new Error(`the walk did not end: ${artifactListRequests(log)} list requests`));
+        if (artifactListRequests(log) > 3 * DEFAULT_MAX_PAGES) {guard.abort(new Error(`the walk did not end: ${artifactListRequests(log)} list requests`));}
       },
     });
   });
@@ -44,7 +44,7 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
 
   async function finishedRun(objective: string, files: Record<string, string>): Promise<{ runId: string; taskId: string; fileIds: string[] }> {
     const fileIds: string[] = [];
-    for (const [name, text] of Object.entries(files)) fileIds.push((await ctx.client.uploadBytes(Buffer.from(text), { filename: name, purpose: 'task_input' })).id);
+    for (const [name, text] of Object.entries(files)) {fileIds.push((await ctx.client.uploadBytes(Buffer.from(text), { filename: name, purpose: 'task_input' })).id);}
     const task = await ctx.client.createTask({ objective, attachments: fileIds.map((fileId) => ({ type: 'document', fileId })) });
     const runId = String(task.run_id);
     await waitFor(async () => (await ctx.client.getRun(runId)).status === 'completed', `run ${runId} to complete`);
@@ -99,7 +99,7 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
       getRun: ctx.client.getRun.bind(ctx.client),
       getTask: ctx.client.getTask.bind(ctx.client),
       iterateRunArtifacts: (runId: string, params: object, opts: PageWalkOptions) => {
-        if (runId !== b.runId) return ctx.client.iterateRunArtifacts(runId, params, opts);
+        if (runId !== b.runId) {return ctx.client.iterateRunArtifacts(runId, params, opts);}
         return Object.assign((async function* () { yield* mixedUp; })(), { cut: undefined });
       },
     };

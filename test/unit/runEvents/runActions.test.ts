@@ -27,7 +27,7 @@ function manifestProblems(pkg: Manifest, actions: readonly RunAction[]): string[
   const problems: string[] = [];
   const { commands, menus } = pkg.contributes;
   for (const action of actions) {
-    if (!commands.some((c) => c.command === action.command)) problems.push(`contributes.commands: ${action.command}`);
+    if (!commands.some((c) => c.command === action.command)) {problems.push(`contributes.commands: ${action.command}`);}
     const tree = menus['view/item/context'].filter((e) => e.command === action.command);
     const want = treeMenuEntries(action);
     if (JSON.stringify(tree.map(({ command, when, group }) => ({ command, when, group }))) !== JSON.stringify(want)) {
@@ -72,8 +72,8 @@ describe('runEvents/runActions: one table of run actions', () => {
     const tokens = (status: unknown) => runContextValue(runFactsOf(status)).split(' ');
     const has = (status: unknown, want: string[], not: string[]) => {
       assert.equal(tokens(status)[0], 'run');
-      for (const t of want) assert.ok(tokens(status).includes(t), `${String(status)}: ${t}`);
-      for (const t of not) assert.ok(!tokens(status).includes(t), `${String(status)}: not ${t}`);
+      for (const t of want) {assert.ok(tokens(status).includes(t), `${String(status)}: ${t}`);}
+      for (const t of not) {assert.ok(!tokens(status).includes(t), `${String(status)}: not ${t}`);}
     };
     has('running', ['active', 'cancel', 'fork'], ['resume', 'review']);
     has('failed', ['resume', 'review', 'fork'], ['active', 'cancel']);
@@ -95,9 +95,9 @@ describe('runEvents/runActions: one table of run actions', () => {
     const ids = (a: RunAction[]) => a.map((x) => x.id);
     const offers = (run: { status: string; ended: boolean }, steering: boolean, placement: RunAction['panel'], want: string[], not: string[]) => {
       const got = ids(panelActions(run, { steering }, placement));
-      for (const id of want) assert.ok(got.includes(id), `${placement} offers ${id}: ${got.join(', ')}`);
-      for (const id of not) assert.ok(!got.includes(id), `${placement} does not offer ${id}: ${got.join(', ')}`);
-      for (const action of RUN_ACTIONS.filter((a) => got.includes(a.id))) assert.ok(steering || !action.steering, `${action.id} needs steering`);
+      for (const id of want) {assert.ok(got.includes(id), `${placement} offers ${id}: ${got.join(', ')}`);}
+      for (const id of not) {assert.ok(!got.includes(id), `${placement} does not offer ${id}: ${got.join(', ')}`);}
+      for (const action of RUN_ACTIONS.filter((a) => got.includes(a.id))) {assert.ok(steering || !action.steering, `${action.id} needs steering`);}
     };
     offers({ status: 'running', ended: false }, true, 'header', ['cancel'], ['resume', 'review', 'fork']);
     offers({ status: 'failed', ended: true }, true, 'header', ['resume', 'review'], ['cancel', 'fork']);

@@ -12,7 +12,7 @@ describe('RunModel budgets', () => {
     // One string shared by every event: the test itself holds 8 MB, the model's accounting counts each event.
     const big = 'x'.repeat(8 * MB);
     const model = new RunModel('run_a');
-    for (let i = 1; i <= 40; i++) model.apply([ev('observation.recorded', i, { step_id: 's', summary: big, note: 'kept' })]);
+    for (let i = 1; i <= 40; i++) {model.apply([ev('observation.recorded', i, { step_id: 's', summary: big, note: 'kept' })]);}
     assert.ok(model.retainedBytes() <= DEFAULT_LIMITS.recentBytes, `retains ${model.retainedBytes()} bytes`);
     const snap = model.snapshot();
     assert.strictEqual(snap.eventCount, 40);
@@ -41,7 +41,7 @@ describe('RunModel kind cap', () => {
   it('counts the spec kinds by name always, 64 others by name, and the rest together; a restore keeps the cap', () => {
     const model = new RunModel('run_a');
     const events = [ev('plan.created', 1, { steps: 1 })];
-    for (let i = 0; i < 1000; i++) events.push(ev(`custom.${i}`, events.length + 1));
+    for (let i = 0; i < 1000; i++) {events.push(ev(`custom.${i}`, events.length + 1));}
     events.push(ev('step.started', events.length + 1, { step_id: 's' }), ev('run.completed', events.length + 2));
     model.apply(events);
     const kinds = model.kindCounts();
@@ -68,7 +68,7 @@ describe('RunModel kind cap', () => {
 describe('a saved snapshot with too many kinds', () => {
   it('is read back with a capped kind list and the rest counted together', () => {
     const kinds: Record<string, number> = {};
-    for (let i = 0; i < 10_000; i++) kinds[`k${i}`] = 2;
+    for (let i = 0; i < 10_000; i++) {kinds[`k${i}`] = 2;}
     const state = parsePersistedState({ runId: 'run_a', lastSequence: 5, snapshot: { runId: 'run_a', lastSequence: 5, eventCount: 20_000, steps: [], recent: [], kinds } });
     const snap = state?.snapshot;
     assert.ok(snap && Object.keys(snap.kinds).length <= 200);

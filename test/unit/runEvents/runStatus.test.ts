@@ -22,8 +22,8 @@ describe('runEvents/runStatus', () => {
   });
 
   it('treats the three end states and common spellings of them as terminal', () => {
-    for (const s of ['completed', 'failed', 'cancelled', 'canceled', 'succeeded', 'COMPLETED', 'expired']) assert.ok(isTerminalStatus(s), s);
-    for (const s of ['queued', 'running', 'awaiting_approval', undefined, 7]) assert.ok(!isTerminalStatus(s), String(s));
+    for (const s of ['completed', 'failed', 'cancelled', 'canceled', 'succeeded', 'COMPLETED', 'expired']) {assert.ok(isTerminalStatus(s), s);}
+    for (const s of ['queued', 'running', 'awaiting_approval', undefined, 7]) {assert.ok(!isTerminalStatus(s), String(s));}
   });
 
   it('knows the terminal event names and the status each stands for', () => {

@@ -113,7 +113,7 @@ describe('RunLogCache with a byte cap (issue 27 item 5)', () => {
     const maxBytes = 20_000;
     const { cache } = await RunLogCache.open(file(), { maxBytes });
     let added = 0;
-    for (let from = 1; from <= 5000; from += 100) added += cache.append(syntheticEvents(from, from + 99));
+    for (let from = 1; from <= 5000; from += 100) {added += cache.append(syntheticEvents(from, from + 99));}
     await cache.flushed();
     const size = (await fsp.stat(file())).size;
     assert.ok(size <= maxBytes, `${size} bytes on disk against a cap of ${maxBytes}`);

@@ -77,7 +77,7 @@ describe('exportLog', function () {
     // Every line of the transcript is one we wrote: a newline in a value cannot forge an item.
     assert.ok(!/^- forged/m.test(md));
     const render = markdownRenderer();
-    if (!render) return;
+    if (!render) {return;}
     const html = render(md);
     assert.ok(!/<a[\s>]|<img|<b>|<script/i.test(html), html);
     assert.strictEqual(html.match(/<h1>/g)?.length, 1);

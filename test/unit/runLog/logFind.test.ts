@@ -16,7 +16,7 @@ describe('LogFinder', function () {
   before(async () => {
     folder = tempFolder();
     cache = (await RunLogCache.open(path.join(folder.dir, 'run_f.events.jsonl'))).cache;
-    for (let s = 1; s <= N; s += 10_000) cache.append(syntheticEvents(s, s + 9_999));
+    for (let s = 1; s <= N; s += 10_000) {cache.append(syntheticEvents(s, s + 9_999));}
     await cache.flushed();
   });
   after(async () => {

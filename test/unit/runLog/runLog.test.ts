@@ -58,7 +58,7 @@ describe('RunLog', () => {
     const run = await RunLog.open(folder.dir, 'run_big', { log, limits });
     assert.ok(run && existsSync(old), 'the folder was within its limits when the log opened');
     // A long run: 60,000 events, about 7 MB as JSON lines.
-    for (let from = 1; from <= 60_000; from += 1000) run.append(syntheticEvents(from, from + 999));
+    for (let from = 1; from <= 60_000; from += 1000) {run.append(syntheticEvents(from, from + 999));}
     await run.housekept();
     assert.ok(!existsSync(old), 'the old log went while this one grew past the folder\'s room');
     const size = statSync(logFilePath(folder.dir, 'run_big') as string).size;

@@ -7,13 +7,13 @@ import { SequenceList } from '../../../src/runLog/logFind';
 
 function positions(values: number[]): PositionList {
   const list = new PositionList();
-  for (const v of values) list.push(v);
+  for (const v of values) {list.push(v);}
   return list;
 }
 
 function sequences(values: number[]): SequenceList {
   const list = new SequenceList();
-  for (const v of values) list.push(v);
+  for (const v of values) {list.push(v);}
   return list;
 }
 

@@ -7,7 +7,7 @@ const ev = (sequence: number): StreamedEvent => ({ event: 'step.started', data: 
 
 async function collect(source: AsyncIterable<readonly StreamedEvent[]>): Promise<number[][]> {
   const out: number[][] = [];
-  for await (const batch of source) out.push(batch.map((e) => e.data.sequence));
+  for await (const batch of source) {out.push(batch.map((e) => e.data.sequence));}
   return out;
 }
 

@@ -30,7 +30,7 @@ describe('fullEvent against the reference runtime', function () {
     rt.runtime.endRun(runId, 'completed');
 
     const model = new RunModel(runId);
-    for await (const event of subscribe(runId)(0, AbortSignal.timeout(20_000))) model.apply([{ event: event.event, data: event.data }]);
+    for await (const event of subscribe(runId)(0, AbortSignal.timeout(20_000))) {model.apply([{ event: event.event, data: event.data }]);}
     const kept = model.snapshot().recent.find((e) => e.data.sequence === big);
     assert.ok(kept?.truncatedBytes !== undefined && kept.truncatedBytes > 1_200_000, 'the model keeps it cut');
     assert.ok(String(kept.data.summary).length < 20_000);

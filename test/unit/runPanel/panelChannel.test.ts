@@ -63,7 +63,7 @@ describe('PanelChannel', () => {
         times.push(clock.time);
       }
     }
-    for (let i = 1; i < times.length; i++) assert.ok(times[i] - times[i - 1] >= 32, `gap ${times[i] - times[i - 1]} ms`);
+    for (let i = 1; i < times.length; i++) {assert.ok(times[i] - times[i - 1] >= 32, `gap ${times[i] - times[i - 1]} ms`);}
     clock.advance(100);
     const delivered = posted.flatMap((m) => (m.type === 'events' ? m.events.map((e) => e.data.sequence) : []));
     assert.deepStrictEqual(delivered, Array.from({ length: 500 }, (_, i) => i + 1));
@@ -123,7 +123,7 @@ describe('PanelChannel', () => {
     channel.ack(0);
     let sequence = 0;
     // Unacknowledged messages fill the window and the backlog collapses into a reset that waits.
-    for (let round = 0; round < 50; round++) channel.events(Array.from({ length: 1000 }, () => ev('tool.called', ++sequence)));
+    for (let round = 0; round < 50; round++) {channel.events(Array.from({ length: 1000 }, () => ev('tool.called', ++sequence)));}
     assert.ok(channel.collapses >= 1);
     const before = posted.length;
     channel.reply(answer);

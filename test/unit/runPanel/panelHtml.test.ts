@@ -29,12 +29,12 @@ describe('run panel HTML and messages', () => {
   it('makes a fresh unguessable nonce for every page', () => {
     const nonces = new Set(Array.from({ length: 50 }, () => nonceOf(panelHtml(parts))));
     assert.strictEqual(nonces.size, 50, 'no nonce repeats');
-    for (const nonce of nonces) assert.ok(nonce && Buffer.from(nonce, 'base64').length >= 16, `at least 128 bits: ${nonce}`);
+    for (const nonce of nonces) {assert.ok(nonce && Buffer.from(nonce, 'base64').length >= 16, `at least 128 bits: ${nonce}`);}
   });
 
   it('accepts run ids with the run_ prefix only', () => {
     assert.ok(isRunId('run_abc-1_2'));
-    for (const bad of ['', 'task_1', 'run_', 'run_a/b', 'run_a b', ' run_a', 42]) assert.ok(!isRunId(bad), String(bad));
+    for (const bad of ['', 'task_1', 'run_', 'run_a/b', 'run_a b', ' run_a', 42]) {assert.ok(!isRunId(bad), String(bad));}
   });
 
   it('refuses malformed webview messages', () => {

@@ -79,7 +79,7 @@ describe('RunSession with the run log on disk', function () {
     const expected: number[] = [];
     for (let s = 1; s <= EVENTS; s++) {
       const g = syntheticEvent(s, EVENTS, false);
-      if (matchesQuery({ event: g.event, data: JSON.parse(g.dataJson) as WireEvent['data'] }, q)) expected.push(s);
+      if (matchesQuery({ event: g.event, data: JSON.parse(g.dataJson) as WireEvent['data'] }, q)) {expected.push(s);}
     }
     const found = await find(w, 'Synthetic step 12', 0, 'next');
     assert.deepStrictEqual([found.sequence, found.ordinal, found.count, found.total], [expected[0], 1, expected.length, EVENTS + 1]);

@@ -30,7 +30,7 @@ async function startServiceB(): Promise<{ url: string; eventRequests: () => numb
       eventRequests++;
       const after = Number(url.searchParams.get('after') ?? '0');
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (let s = after + 1; s <= after + 3; s++) res.write(`id: ${s}\nevent: step.started\ndata: ${JSON.stringify({ sequence: s, step_id: 'step_b', title: FROM_B })}\n\n`);
+      for (let s = after + 1; s <= after + 3; s++) {res.write(`id: ${s}\nevent: step.started\ndata: ${JSON.stringify({ sequence: s, step_id: 'step_b', title: FROM_B })}\n\n`);}
       res.end();
       return;
     }
@@ -63,7 +63,7 @@ describe('RunSession bound to the service it opened with (issue 27 item 6)', fun
 
   afterEach(async () => {
     session?.dispose();
-    for (const c of clients.splice(0)) await c.dispose();
+    for (const c of clients.splice(0)) {await c.dispose();}
     await serviceB.close();
     await runtime.close();
     folder.remove();

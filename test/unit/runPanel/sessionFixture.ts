@@ -48,12 +48,12 @@ export class SessionRig {
   private readonly sessions: RunSession[] = [];
 
   get runtime(): RuntimeHandle {
-    if (!this.handle) throw new Error('SessionRig: start() first');
+    if (!this.handle) {throw new Error('SessionRig: start() first');}
     return this.handle;
   }
 
   get client(): ApiClient {
-    if (!this.apiClient) throw new Error('SessionRig: start() first');
+    if (!this.apiClient) {throw new Error('SessionRig: start() first');}
     return this.apiClient;
   }
 
@@ -72,7 +72,7 @@ export class SessionRig {
   async stop(): Promise<void> {
     // The runtime closes even when a session's dispose or the client's throws: no server left behind.
     try {
-      for (const s of this.sessions.splice(0)) s.dispose();
+      for (const s of this.sessions.splice(0)) {s.dispose();}
       await this.apiClient?.dispose();
     } finally {
       this.apiClient = undefined;

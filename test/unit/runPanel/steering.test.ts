@@ -18,7 +18,7 @@ describe('runPanel/steering', () => {
     for (const sequence of [0, -1, 1.5, '3', Number.MAX_SAFE_INTEGER + 1]) {
       assert.equal(parseWebviewMessage({ type: 'runAction', action: 'fork', sequence }), undefined);
     }
-    for (const type of ['cancel', 'resume', 'review', 'fork']) assert.equal(parseWebviewMessage({ type, sequence: 1 }), undefined, type);
+    for (const type of ['cancel', 'resume', 'review', 'fork']) {assert.equal(parseWebviewMessage({ type, sequence: 1 }), undefined, type);}
     assert.deepEqual(parseWebviewMessage({ type: 'decide', approvalId: 'apr_1', decision: 'deny' }), { type: 'decide', approvalId: 'apr_1', decision: 'deny' });
     assert.equal(parseWebviewMessage({ type: 'decide', approvalId: 'apr_1', decision: 'maybe' }), undefined);
     assert.equal(parseWebviewMessage({ type: 'decide', approvalId: '../x', decision: 'approve' }), undefined);

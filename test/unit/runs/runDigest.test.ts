@@ -16,7 +16,7 @@ describe('runs/runDigest', () => {
     b.add(ev(3, 'step.completed', { step_id: 's1' }));
     b.add(ev(4, 'step.completed', { step_id: 's1' }));
     b.add(ev(5, 'usage.updated', { cost: { amount: '0.25', currency: 'USD' } }));
-    for (let s = 6; s < 20; s++) b.add(ev(s, 'tool.called', { tool: `tool_${s}` }));
+    for (let s = 6; s < 20; s++) {b.add(ev(s, 'tool.called', { tool: `tool_${s}` }));}
     const d = b.digest();
     assert.equal(d.stepsPlanned, 3);
     assert.equal(d.stepsDone, 1);
@@ -48,7 +48,7 @@ describe('runs/runDigest', () => {
     b.add(ev(1, 'step.started', { title: huge }));
     b.add(ev(2, huge, { summary: huge }));
     const d = b.digest();
-    for (const text of [d.status, d.error, ...d.latest.flatMap((l) => [l.text, l.event])]) assert.ok((text ?? '').length <= LINE_CHARS, String(text?.length));
+    for (const text of [d.status, d.error, ...d.latest.flatMap((l) => [l.text, l.event])]) {assert.ok((text ?? '').length <= LINE_CHARS, String(text?.length));}
   });
 
   describe('read against the reference runtime', () => {

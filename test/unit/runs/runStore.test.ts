@@ -23,7 +23,7 @@ class ManualClock {
     assert.ok(next, 'a poll is scheduled');
     this.pending = this.pending.filter((p) => p !== next);
     next.run();
-    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 10; i++) {await new Promise((r) => setImmediate(r));}
   }
 }
 
@@ -35,8 +35,8 @@ function store(records: Map<string, RunRecord | Error>) {
     fetchRun: async (id) => {
       fetched.push(id);
       const r = records.get(id);
-      if (r instanceof Error) throw r;
-      if (!r) throw new ApiError({ kind: 'not_found', message: 'no' });
+      if (r instanceof Error) {throw r;}
+      if (!r) {throw new ApiError({ kind: 'not_found', message: 'no' });}
       return { ...r };
     },
     log: new CapturingLogger(),
@@ -85,7 +85,7 @@ describe('runs/runStore', () => {
     records.set('run_1', { id: 'run_1', status: 'completed' });
     runs.noteStreamEvents('run_1', 9, 'run.completed');
     await clock.tick().catch(() => undefined);
-    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 10; i++) {await new Promise((r) => setImmediate(r));}
     const finished = changes.filter((c) => c.finished);
     assert.equal(finished.length, 1);
     assert.equal(finished[0].facts.status, 'completed');
@@ -103,7 +103,7 @@ describe('runs/runStore', () => {
     const stream = runs.stream('run_1');
     runs.noteStreamEvents('run_1', 9, 'run.completed');
     // The one re-read after the end brings the older record.
-    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 10; i++) {await new Promise((r) => setImmediate(r));}
     runs.noteRecord({ id: 'run_1', status: 'running', task_id: 'task_1' });
     stream.dispose();
     assert.equal(runs.get('run_1')?.status, 'completed');

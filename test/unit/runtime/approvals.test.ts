@@ -233,7 +233,7 @@ describe('runtime: approvals', () => {
 
   it('lists approvals newest first, filtered by status and run, paged like the other lists', async () => {
     const runIds: string[] = [];
-    for (let i = 0; i < 3; i++) runIds.push(await rt.createSyntheticRun({ events: 3, approval: {} }));
+    for (let i = 0; i < 3; i++) {runIds.push(await rt.createSyntheticRun({ events: 3, approval: {} }));}
     const approvals = () => rt.listApprovals();
     assert.strictEqual(approvals().length, 3);
     rt.decideApproval(approvals()[2].id, 'deny');

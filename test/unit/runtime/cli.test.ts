@@ -20,12 +20,12 @@ async function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<St
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   await waitFor(() => /listening on (http:\/\/\S+)/.test(out) || child.exitCode !== null, 'the sandbox to start', 20000);
   const found = /listening on (http:\/\/\S+)/.exec(out);
-  if (!found) throw new Error(`sandbox did not start: ${out}`);
+  if (!found) {throw new Error(`sandbox did not start: ${out}`);}
   return { child, output: () => out, baseUrl: found[1] };
 }
 
 async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
+  if (child.exitCode !== null) {return child.exitCode;}
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   return exited;

@@ -51,8 +51,8 @@ describe('runtime: the curl story', () => {
     for (;;) {
       const page = JSON.parse(await curl(url)) as { data: { name: string; file_id: string }[]; has_more: boolean; next_cursor: string | null };
       names.push(...page.data.map((a) => a.name));
-      if (page.data[0]?.name === 'report.md') artifactFileId = page.data[0].file_id;
-      if (!page.has_more) break;
+      if (page.data[0]?.name === 'report.md') {artifactFileId = page.data[0].file_id;}
+      if (!page.has_more) {break;}
       url = `${rt.baseUrl}/v1/runs/${task.run_id}/artifacts?limit=1&after=${page.next_cursor}`;
     }
     assert.deepStrictEqual(names.sort(), ['changes.patch', 'notes.md', 'report.md', 'summary.json']);

@@ -115,7 +115,7 @@ describe('runtime: run event stream', () => {
   it('serves any number of concurrent subscribers the same events', async () => {
     const runId = await rt.createSyntheticRun({ events: 20, terminal: null });
     const readers = Array.from({ length: 25 }, (_, i) => readEvents(rt, runId, { after: i }));
-    for (let i = 0; i < 10; i++) rt.appendEvent(runId, 'tick', { i });
+    for (let i = 0; i < 10; i++) {rt.appendEvent(runId, 'tick', { i });}
     rt.endRun(runId, 'completed');
     const readings = await Promise.all(readers);
     readings.forEach((r, i) => {

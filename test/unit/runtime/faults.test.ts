@@ -39,7 +39,7 @@ describe('runtime: fault switches', () => {
       const reading = await readEvents(rt, runId, { after });
       received.push(...reading.events.map((e) => e.data.sequence as number));
       after = received[received.length - 1] ?? after;
-      if (reading.outcome === 'ended') break;
+      if (reading.outcome === 'ended') {break;}
       assert.strictEqual(reading.outcome, 'cut');
       assert.strictEqual(reading.events.length, 4);
     }
@@ -56,7 +56,7 @@ describe('runtime: fault switches', () => {
         for (;;) {
           const reading = await readEvents(other, runId, { after });
           sizes.push(reading.events.length);
-          if (reading.outcome === 'ended') break;
+          if (reading.outcome === 'ended') {break;}
           after = reading.events[reading.events.length - 1].data.sequence as number;
         }
         return sizes;

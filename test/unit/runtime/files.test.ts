@@ -47,7 +47,7 @@ describe('runtime: files', () => {
 
   it('round-trips binary content of several megabytes byte for byte', async () => {
     const content = Buffer.alloc(3 * 1024 * 1024 + 17);
-    for (let i = 0; i < content.length; i++) content[i] = (i * 31 + (i >> 8)) & 0xff;
+    for (let i = 0; i < content.length; i++) {content[i] = (i * 31 + (i >> 8)) & 0xff;}
     const id = await uploadOk(rt, 'blob.bin', content);
     const res = await fetch(`${rt.baseUrl}/v1/files/${id}/content`, { headers: { Authorization: `Bearer ${rt.apiKey}` } });
     assert.ok(Buffer.from(await res.arrayBuffer()).equals(content));

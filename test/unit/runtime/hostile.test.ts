@@ -47,7 +47,7 @@ async function createTaskRetrying(rt: RuntimeHandle, objective: string, fileIds:
       body: { objective, attachments: fileIds.map((fileId) => ({ type: 'document', fileId })) },
       headers: { 'Idempotency-Key': key },
     });
-    if (res.status === 201) return res.json as { id: string; run_id: string };
+    if (res.status === 201) {return res.json as { id: string; run_id: string };}
     assert.strictEqual(res.status, 409, res.text.slice(0, 200));
   }
   throw new Error('create task kept answering 409');
@@ -56,7 +56,7 @@ async function createTaskRetrying(rt: RuntimeHandle, objective: string, fileIds:
 async function uploadRetrying(rt: RuntimeHandle, filename: string, content: string): Promise<string> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const res = await upload(rt, filename, content, { headers: { 'Idempotency-Key': `upload-${filename}` } });
-    if (res.status === 201) return res.json.id as string;
+    if (res.status === 201) {return res.json.id as string;}
     assert.strictEqual(res.status, 409, res.text.slice(0, 200));
   }
   throw new Error('upload kept answering 409');
@@ -76,9 +76,9 @@ async function followToTerminal(rt: RuntimeHandle, runId: string, maxConnections
     const reading = await readEvents(rt, runId, { after });
     assert.strictEqual(reading.status, 200);
     events.push(...reading.events);
-    if (reading.events.some((e) => /^run\.(completed|failed|cancelled)$/.test(e.event))) return { events, connections };
+    if (reading.events.some((e) => /^run\.(completed|failed|cancelled)$/.test(e.event))) {return { events, connections };}
     const last = reading.events[reading.events.length - 1];
-    if (last) after = last.data.sequence as number;
+    if (last) {after = last.data.sequence as number;}
   }
   throw new Error(`no terminal event after ${maxConnections} connections`);
 }
@@ -128,7 +128,7 @@ describe('runtime: hostile mode', function () {
   it('strings: every display string carries a command link, HTML and a rotating payload; every hugeEvery-th record one huge field', async () => {
     const r = await start({ strings: true, hugeFieldBytes: 100_000, hugeEvery: 2 });
     const uploads = [];
-    for (const name of ['a.md', 'b.md', 'c.md']) uploads.push((await upload(r, name, `# ${name}\n`)).json);
+    for (const name of ['a.md', 'b.md', 'c.md']) {uploads.push((await upload(r, name, `# ${name}\n`)).json);}
     // Ordinals follow first appearance: the 1st and 3rd records get the huge field.
     assert.deepStrictEqual(uploads.map((f) => (f.filename as string).length >= 100_000), [true, false, true]);
     const files = (await listData(r, '/v1/files')).data as Item[];
@@ -152,10 +152,10 @@ describe('runtime: hostile mode', function () {
   it('names: filename and artifact names are hostile path names, in the records and in Content-Disposition', async () => {
     const r = await start({ names: true });
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push(await uploadOk(r, `plain-${i}.md`, `# ${i}\n`));
+    for (let i = 0; i < 4; i++) {ids.push(await uploadOk(r, `plain-${i}.md`, `# ${i}\n`));}
     const files = (await listData(r, '/v1/files')).data as Item[];
     const names = files.map((f) => f.filename as string);
-    for (const name of names) assert.ok(HOSTILE_NAMES.includes(name), JSON.stringify(name));
+    for (const name of names) {assert.ok(HOSTILE_NAMES.includes(name), JSON.stringify(name));}
     assert.strictEqual(new Set(names).size, 4, 'a different one per record');
     assert.ok(names.includes('../../etc/passwd') || names.includes('..') || names.includes('CON .txt'));
     const content = await rawGet(r, `/v1/files/${ids[0]}/content`);
@@ -326,11 +326,11 @@ describe('runtime: hostile mode', function () {
     const r = await start({ redirectEvery: 2 });
     const id = await uploadOk(r, 'x.md', 'x');
     const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(await rawGet(r, i % 2 === 0 ? `/v1/files/${id}` : `/v1/files/${id}/content`));
+    for (let i = 0; i < 4; i++) {answers.push(await rawGet(r, i % 2 === 0 ? `/v1/files/${id}` : `/v1/files/${id}/content`));}
     assert.deepStrictEqual(answers.map((a) => a.status), [200, 302, 200, 307]);
     assert.strictEqual(answers[1].headers.location, `http://127.0.0.2:${r.port}/v1/files/${id}/content`);
     assert.strictEqual(answers[3].headers.location, `https://evil.example/v1/files/${id}/content`);
-    for (let i = 0; i < 3; i++) assert.strictEqual((await rawGet(r, '/v1/files')).status, 200);
+    for (let i = 0; i < 3; i++) {assert.strictEqual((await rawGet(r, '/v1/files')).status, 200);}
   });
 
   it('chunkedDownloads and endlessDownloadBytes: content without Content-Length that goes on past the real end', async () => {
@@ -381,7 +381,7 @@ describe('runtime: hostile mode', function () {
     // report.md, summary.json, the revised notes.md and changes.patch (the built-in agent revises text attachments).
     assert.strictEqual(new Set(artifacts.map((a) => a?.id)).size, 4);
     let content: Raw | undefined;
-    for (let attempt = 0; attempt < 3 && content?.status !== 200; attempt++) content = await rawGet(r, `/v1/files/${artifacts[0]?.file_id as string}/content`);
+    for (let attempt = 0; attempt < 3 && content?.status !== 200; attempt++) {content = await rawGet(r, `/v1/files/${artifacts[0]?.file_id as string}/content`);}
     assert.strictEqual(content?.status, 200, 'a retry gets past a redirect');
     assert.strictEqual(content?.headers['content-length'], undefined);
     assert.ok((content?.body.length ?? 0) > 10_000);

@@ -10,7 +10,7 @@ describe('runtime: pagination', () => {
   const fileIds: string[] = [];
   before(async () => {
     rt = await startRuntime();
-    for (let i = 0; i < 130; i++) fileIds.push(await uploadOk(rt, `f${i}.txt`, `file ${i}`));
+    for (let i = 0; i < 130; i++) {fileIds.push(await uploadOk(rt, `f${i}.txt`, `file ${i}`));}
     fileIds.reverse(); // newest first
   });
   after(() => rt.close());
@@ -36,7 +36,7 @@ describe('runtime: pagination', () => {
       const p: Page = await page(`/v1/files?limit=40${cursor ? `&after=${cursor}` : ''}`);
       seen.push(...p.data.map((f) => f.id));
       cursor = p.has_more ? p.next_cursor : null;
-      if (!p.has_more) assert.strictEqual(p.next_cursor, null);
+      if (!p.has_more) {assert.strictEqual(p.next_cursor, null);}
     } while (cursor);
     assert.deepStrictEqual(seen, fileIds);
   });

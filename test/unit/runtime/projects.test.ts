@@ -17,7 +17,7 @@ describe('runtime: projects', () => {
   });
   afterEach(async () => {
     await rt.close();
-    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of dirs.splice(0)) {fs.rmSync(dir, { recursive: true, force: true });}
   });
 
   const createProject = async (url: string, name = 'demo'): Promise<Record<string, unknown>> => {

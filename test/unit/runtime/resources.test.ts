@@ -125,7 +125,7 @@ describe('runtime: tools and invocation records', () => {
   it('serves the registry with search, and one tool by id', async () => {
     const all = items(await call(rt, 'GET', '/v1/tools?limit=100'));
     const names = all.map((t) => t.name);
-    for (const name of ['read_file', 'edit_files', 'write_file', 'create_issue']) assert.ok(names.includes(name), name);
+    for (const name of ['read_file', 'edit_files', 'write_file', 'create_issue']) {assert.ok(names.includes(name), name);}
     const edit = all.find((t) => t.name === 'edit_files') as Json;
     assert.strictEqual(edit.requires_approval, true);
     assert.strictEqual((edit.input_schema as Json).type, 'object');
@@ -265,7 +265,7 @@ describe('runtime: the new resources on a server without them, and in hostile mo
 
   it('answers 404 (or 405) for each missing resource', async () => {
     rt = await startRuntime({ faults: { missingEndpoints: ['memory', 'tools', 'connectors', 'webhooks'] } });
-    for (const p of ['/v1/memory', '/v1/tools', '/v1/tools/invocations', '/v1/connectors', '/v1/webhooks']) assert.strictEqual((await call(rt, 'GET', p)).status, 404, p);
+    for (const p of ['/v1/memory', '/v1/tools', '/v1/tools/invocations', '/v1/connectors', '/v1/webhooks']) {assert.strictEqual((await call(rt, 'GET', p)).status, 404, p);}
     rt.setFaults({ missingEndpoints: ['memory'], missingEndpointStatus: 405 });
     assert.strictEqual((await call(rt, 'GET', '/v1/memory')).status, 405);
     assert.strictEqual((await call(rt, 'GET', '/v1/tools')).status, 200);

@@ -23,7 +23,7 @@ export interface CallOptions {
 export async function call(rt: RuntimeHandle, method: string, urlPath: string, options: CallOptions = {}): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? rt.apiKey : options.key;
-  if (key !== null) headers.Authorization = `Bearer ${key}`;
+  if (key !== null) {headers.Authorization = `Bearer ${key}`;}
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
@@ -47,7 +47,7 @@ export async function upload(
   options: { purpose?: string | null; headers?: Record<string, string>; type?: string } = {},
 ): Promise<CallResult> {
   const form = new FormData();
-  if (options.purpose !== null) form.append('purpose', options.purpose ?? 'task_input');
+  if (options.purpose !== null) {form.append('purpose', options.purpose ?? 'task_input');}
   form.append('file', new Blob([content], { type: options.type ?? 'application/octet-stream' }), filename);
   const res = await fetch(`${rt.baseUrl}/v1/files`, {
     method: 'POST',
@@ -60,7 +60,7 @@ export async function upload(
 
 export async function uploadOk(rt: RuntimeHandle, filename: string, content: string | Buffer, purpose = 'task_input'): Promise<string> {
   const res = await upload(rt, filename, content, { purpose });
-  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${res.text}`);
+  if (res.status !== 201) {throw new Error(`upload failed: ${res.status} ${res.text}`);}
   return res.json.id as string;
 }
 
@@ -68,7 +68,7 @@ export async function createTask(rt: RuntimeHandle, objective: string, fileIds: 
   const res = await call(rt, 'POST', '/v1/tasks', {
     body: { objective, attachments: fileIds.map((fileId) => ({ type: 'document', fileId })) },
   });
-  if (res.status !== 201) throw new Error(`create task failed: ${res.status} ${res.text}`);
+  if (res.status !== 201) {throw new Error(`create task failed: ${res.status} ${res.text}`);}
   return res.json as { id: string; run_id: string; status?: string };
 }
 
@@ -112,7 +112,7 @@ export function readEvents(
         let settled = false;
         const timer = setTimeout(() => finish('stopped'), options.timeoutMs ?? 20000);
         const finish = (outcome: SseReading['outcome']): void => {
-          if (settled) return;
+          if (settled) {return;}
           settled = true;
           clearTimeout(timer);
           reading.outcome = outcome;
@@ -159,11 +159,11 @@ function parseInto(reading: SseReading): void {
       const colon = line.indexOf(':');
       const field = colon < 0 ? line : line.slice(0, colon);
       const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (field === 'id' || field === 'event' || field === 'retry') message[field] = value;
-      if (field === 'data') message.data = message.data === undefined ? value : `${message.data}\n${value}`;
+      if (field === 'id' || field === 'event' || field === 'retry') {message[field] = value;}
+      if (field === 'data') {message.data = message.data === undefined ? value : `${message.data}\n${value}`;}
       hasField = true;
     }
-    if (!hasField) continue;
+    if (!hasField) {continue;}
     reading.messages.push(message);
     if (message.event !== undefined && message.data !== undefined) {
       reading.events.push({ event: message.event, data: JSON.parse(message.data) as Record<string, unknown> });
@@ -174,7 +174,7 @@ function parseInto(reading: SseReading): void {
 /** Follows the run's events to the end and returns them. */
 export async function runToEnd(rt: RuntimeHandle, runId: string): Promise<SseReading> {
   const reading = await readEvents(rt, runId);
-  if (reading.outcome !== 'ended') throw new Error(`event stream of ${runId} did not end cleanly (${reading.outcome})`);
+  if (reading.outcome !== 'ended') {throw new Error(`event stream of ${runId} did not end cleanly (${reading.outcome})`);}
   return reading;
 }
 
@@ -194,7 +194,7 @@ export function safeJson(text: string): Record<string, unknown> {
 export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {throw new Error(`timed out waiting for ${what}`);}
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

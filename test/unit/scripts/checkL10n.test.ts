@@ -68,12 +68,12 @@ async function assertFails(tree: Tree, ...expected: RegExp[]): Promise<void> {
   const problems = await checkL10n(write(tree));
   const out = problems.join('\n');
   assert.ok(problems.length > 0, 'the check passed');
-  for (const pattern of expected) assert.match(out, pattern);
+  for (const pattern of expected) {assert.match(out, pattern);}
 }
 
 describe('scripts/check-l10n.js', () => {
   afterEach(() => {
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of dirs) {fs.rmSync(dir, { recursive: true, force: true });}
     dirs = [];
   });
 

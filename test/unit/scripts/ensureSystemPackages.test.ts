@@ -21,7 +21,7 @@ interface Result {
 function ensure(args: string[], vars: Record<string, string>): Result {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (!k.startsWith('ENSURE_SYSTEM_') && k !== 'CHROMIUM_PATH') env[k] = v;
+    if (!k.startsWith('ENSURE_SYSTEM_') && k !== 'CHROMIUM_PATH') {env[k] = v;}
   }
   const r = spawnSync('bash', [SCRIPT, ...args], { env: { ...env, ENSURE_SYSTEM_DRY_RUN: '1', ...vars }, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

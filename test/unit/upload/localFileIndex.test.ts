@@ -21,8 +21,8 @@ class MemoryMemento {
     return this.values.has(key) ? (JSON.parse(JSON.stringify(this.values.get(key))) as T) : fallback;
   }
   update(key: string, value: unknown): Thenable<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, value);
+    if (value === undefined) {this.values.delete(key);}
+    else {this.values.set(key, value);}
     return Promise.resolve();
   }
 }

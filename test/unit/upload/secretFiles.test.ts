@@ -12,7 +12,7 @@ describe('upload/secretFiles', () => {
       'conf/.aws/credentials', '.aws/config', '.ssh/config', '.ssh/known_hosts', '.gnupg/pubring.kbx', '.docker/config.json',
       'backslash\\.env',
     ];
-    for (const name of secret) assert.equal(looksSecret(name), true, name);
+    for (const name of secret) {assert.equal(looksSecret(name), true, name);}
   });
 
   it('leaves ordinary files alone, dotfiles that hold no secrets included', () => {
@@ -20,7 +20,7 @@ describe('upload/secretFiles', () => {
       'README.md', 'src/index.ts', '.gitignore', '.editorconfig', 'docs/environment.md', 'keyboard.txt',
       'monkey.ts', 'notes.key.md', 'id.txt', 'env/settings.json', 'src/env.ts', '.github/workflows/ci.yml', 'ssh/notes.md',
     ];
-    for (const name of ordinary) assert.equal(looksSecret(name), false, name);
+    for (const name of ordinary) {assert.equal(looksSecret(name), false, name);}
   });
 
   it('splits files in order into the secret-looking and the others', () => {

@@ -42,7 +42,7 @@ const patches: Array<[object, Record<string, unknown>]> = [
       const pick = { title: options.title, canPickMany: options.canPickMany === true, items };
       picks.push(pick);
       const labels = answerPick(pick);
-      if (labels === undefined) return undefined;
+      if (labels === undefined) {return undefined;}
       const chosen = items.filter((i) => labels.includes(i.label));
       return pick.canPickMany ? chosen : chosen[0];
     },
@@ -55,7 +55,7 @@ function applyPatches(): () => void {
     const had = Object.fromEntries(Object.keys(props).filter((key) => key in target).map((key) => [key, (target as Record<string, unknown>)[key]]));
     Object.assign(target, props);
     return () => {
-      for (const key of Object.keys(props)) if (!(key in had)) delete (target as Record<string, unknown>)[key];
+      for (const key of Object.keys(props)) {if (!(key in had)) {delete (target as Record<string, unknown>)[key];}}
       Object.assign(target, had);
     };
   });
@@ -85,7 +85,7 @@ describe('upload/sentFiles: what a folder upload sends, by name, secrets left ou
     notices.length = 0;
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sent-files-'));
     project = path.join(dir, 'project');
-    for (let i = 0; i < 20; i++) await write(`project/docs/page-${String(i).padStart(2, '0')}.md`);
+    for (let i = 0; i < 20; i++) {await write(`project/docs/page-${String(i).padStart(2, '0')}.md`);}
     await write('project/README.md');
     await write('project/.env');
     await write('project/.npmrc');
@@ -107,7 +107,7 @@ describe('upload/sentFiles: what a folder upload sends, by name, secrets left ou
     assert.ok(secretPick.items.every((i) => i.picked === false), 'none is ticked to begin with');
     const sent = confirmed.plan.files.map((f) => f.name);
     assert.equal(sent.length, 21);
-    for (const leftOut of ['.env', '.npmrc', 'id_rsa', 'server.pem']) assert.ok(!sent.some((n) => n.endsWith(leftOut)), `${leftOut} is not sent: ${sent.join(', ')}`);
+    for (const leftOut of ['.env', '.npmrc', 'id_rsa', 'server.pem']) {assert.ok(!sent.some((n) => n.endsWith(leftOut)), `${leftOut} is not sent: ${sent.join(', ')}`);}
     assert.equal(confirmed.plan.totalBytes, confirmed.plan.files.reduce((n, f) => n + f.bytes, 0));
     assert.match(modals[0].detail, /Left out as possible secrets \(not ticked\): .*project\/\.env/);
   });

@@ -16,7 +16,7 @@ describe('upload of a symbolic link', function () {
   let link: string;
   let folderLink: string;
   before(async function () {
-    if (process.platform === 'win32') this.skip(); // symlinks need privileges there
+    if (process.platform === 'win32') {this.skip();} // symlinks need privileges there
     ctx = await startRuntimeWithClient();
     temp = await makeTempDir();
     const secrets = join(temp.dir, 'outside');

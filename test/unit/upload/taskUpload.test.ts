@@ -66,7 +66,7 @@ describe('upload/taskUpload', () => {
       concurrency: 2,
       signal: controller.signal,
       onProgress: (p) => {
-        if (p.filesDone >= 2) controller.abort();
+        if (p.filesDone >= 2) {controller.abort();}
       },
     });
     ctx.runtime.clearFaults();
@@ -94,7 +94,7 @@ describe('upload/taskUpload', () => {
 
     const archive = await uploadForTask(ctx.client, files, { objective: 'Summarise', shape: 'archive' });
     assert.equal(archive.kind, 'created');
-    if (archive.kind !== 'created') return;
+    if (archive.kind !== 'created') {return;}
     assert.equal(archive.uploaded.length, 1);
     assert.deepEqual(archive.task.attachments, [{ type: 'document', fileId: archive.uploaded[0].id }]);
   });

@@ -51,7 +51,7 @@ describe('upload planner', () => {
   });
 
   it('refuses a file it cannot open for reading', async function () {
-    if (process.getuid?.() === 0) this.skip(); // root reads everything: the check cannot be provoked
+    if (process.getuid?.() === 0) {this.skip();} // root reads everything: the check cannot be provoked
     const locked = await write('locked.txt');
     await fs.chmod(locked, 0o000);
     const plan = await planUpload([locked], { expandFolders: false });
@@ -81,7 +81,7 @@ describe('upload planner', () => {
   });
 
   it('stops listing a huge folder at the limit', async () => {
-    for (let i = 0; i < 12; i++) await write(`many/f${String(i).padStart(2, '0')}.txt`);
+    for (let i = 0; i < 12; i++) {await write(`many/f${String(i).padStart(2, '0')}.txt`);}
     const files = await listFolder(path.join(dir, 'many'), 5);
     assert.strictEqual(files.length, 5);
   });

@@ -10,7 +10,7 @@ export async function zipContents(zip: Uint8Array): Promise<{ name: string; byte
     file.on('end', () => resolve());
     file.on('entry', (entry: Entry) => {
       file.openReadStream(entry, (err, stream) => {
-        if (err) return reject(err);
+        if (err) {return reject(err);}
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('error', reject);

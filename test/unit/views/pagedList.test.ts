@@ -23,8 +23,8 @@ function scripted(pages: Array<Page<Item> | Error>): { fetch: PageFetcher<Item>;
   const fetch: PageFetcher<Item> = async (params) => {
     calls.push(params);
     const next = pages.shift();
-    if (!next) throw new Error('no more scripted pages');
-    if (next instanceof Error) throw next;
+    if (!next) {throw new Error('no more scripted pages');}
+    if (next instanceof Error) {throw next;}
     return next;
   };
   return { fetch, calls };

@@ -110,7 +110,7 @@ function ids(rows: readonly TreeNode[]): string[] {
 function nextEvent<T>(event: (listener: (value: T) => void) => { dispose(): void }, accept: (value: T) => boolean = () => true): Promise<T> {
   return new Promise((resolve) => {
     const sub = event((value) => {
-      if (!accept(value)) return;
+      if (!accept(value)) {return;}
       sub.dispose();
       resolve(value);
     });
@@ -356,7 +356,7 @@ describe('views/providers (reference runtime)', function () {
       assert.ok(runs.polling, 'a visible unfinished run is polled by the store');
       rt.runtime.endRun(runId, 'completed');
       const runRow = nextEvent(tasks.onDidChangeTreeData, (c) => Array.isArray(c) && c.includes(runNode));
-      while (clock.armed > 0) clock.fire();
+      while (clock.armed > 0) {clock.fire();}
       const changed = await runRow;
       assert.deepEqual(changed, [runNode], 'only the run row that changed is redrawn');
       assert.equal(runNode.contextValue, 'run review fork');
@@ -378,14 +378,14 @@ describe('views/providers (reference runtime)', function () {
       assert.ok(rows.every((n) => n.unfinished));
       rt.runtime.endRun(going, 'completed');
       for (let i = 0; i < 200 && rows.some((n) => n.task.run_id === going && n.unfinished); i++) {
-        while (clock.armed > 0) clock.fire();
+        while (clock.armed > 0) {clock.fire();}
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       assert.equal(told, 0, 'running -> completed is not a change in waiting');
       const [approval] = rt.runtime.listApprovals({ runId: waiting, status: 'pending' });
       rt.runtime.decideApproval(approval.id, 'approve');
       for (let i = 0; i < 200 && rows.some((n) => n.unfinished); i++) {
-        while (clock.armed > 0) clock.fire();
+        while (clock.armed > 0) {clock.fire();}
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       assert.ok(rows.every((n) => !n.unfinished), 'both tasks ended');

@@ -23,8 +23,8 @@ class MemoryMemento {
     return this.values.has(key) ? (this.values.get(key) as T) : fallback;
   }
   update(key: string, value: unknown): Thenable<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, value);
+    if (value === undefined) {this.values.delete(key);}
+    else {this.values.set(key, value);}
     return Promise.resolve();
   }
 }
@@ -101,7 +101,7 @@ describe('views/viewFilter', () => {
     before(async () => {
       rt = await startRuntimeWithClient({ eventDelayMs: 0 });
       // 12 tasks; "alpha" in every third (2, 5, 8, 11 in creation order).
-      for (let i = 0; i < 12; i++) await rt.client.createTask({ objective: i % 3 === 2 ? `alpha ${i}` : `beta ${i}` });
+      for (let i = 0; i < 12; i++) {await rt.client.createTask({ objective: i % 3 === 2 ? `alpha ${i}` : `beta ${i}` });}
     });
     after(async () => rt.close());
 
@@ -198,7 +198,7 @@ describe('views/viewFilter', () => {
       let calls = 0;
       const listTasks = async (): Promise<Page<TaskRecord>> => {
         calls++;
-        if (calls > 1000) throw new Error('still paging');
+        if (calls > 1000) {throw new Error('still paging');}
         return { object: 'list', data: [{ id: `task_${calls}`, objective: `noise ${calls}`, status: 'completed' }], has_more: true, next_cursor: `c${calls}` };
       };
       const no = () => Promise.reject(new Error('not asked'));

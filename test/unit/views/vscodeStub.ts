@@ -12,7 +12,7 @@ export class EventEmitter<T> {
     return { dispose: () => (this.listeners = this.listeners.filter((l) => l !== listener)) };
   };
   fire(value: T): void {
-    for (const l of [...this.listeners]) l(value);
+    for (const l of [...this.listeners]) {l(value);}
   }
   dispose(): void {
     this.listeners = [];
@@ -109,7 +109,7 @@ export const window = {
 
 export const commands = {
   executeCommand: async (command: string, ...args: unknown[]): Promise<void> => {
-    if (command === 'setContext') contextWrites.push([String(args[0]), args[1]]);
+    if (command === 'setContext') {contextWrites.push([String(args[0]), args[1]]);}
   },
 };
 

@@ -20,11 +20,11 @@ export function recordedRun(opts: { steps: number; toolsPerStep?: number; unknow
     for (let t = 0; t < tools; t++) {
       events.push(ev('tool.called', ++seq, { step_id: stepId, tool: t % 2 === 0 ? 'search' : 'read_file' }));
       events.push(ev('observation.recorded', ++seq, { step_id: stepId, summary: `Found ${t + s} matching passages in the document` }));
-      if (opts.unknownEvery && seq % opts.unknownEvery === 0) events.push(ev('token.usage', ++seq, { step_id: stepId, tokens: seq }));
+      if (opts.unknownEvery && seq % opts.unknownEvery === 0) {events.push(ev('token.usage', ++seq, { step_id: stepId, tokens: seq }));}
     }
     events.push(ev('step.completed', ++seq, { step_id: stepId, duration_ms: 1200 + s }));
   }
-  if (opts.terminal !== null) events.push(ev(`run.${opts.terminal ?? 'completed'}`, ++seq, { status: opts.terminal ?? 'completed' }));
+  if (opts.terminal !== null) {events.push(ev(`run.${opts.terminal ?? 'completed'}`, ++seq, { status: opts.terminal ?? 'completed' }));}
   return events;
 }
 

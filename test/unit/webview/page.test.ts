@@ -128,7 +128,7 @@ describe('run panel page (headless Chromium)', function () {
     })`);
     assert.strictEqual(result.pwned, undefined);
     assert.strictEqual(result.injected, 0);
-    for (const payload of xss) assert.ok(result.text.includes(payload), `shown as text: ${payload}`);
+    for (const payload of xss) {assert.ok(result.text.includes(payload), `shown as text: ${payload}`);}
     assert.deepStrictEqual(p.requests(), []);
   });
 
@@ -233,7 +233,7 @@ describe('run panel page (headless Chromium)', function () {
   it('keeps the DOM small however many events arrive (only visible rows exist) and keeps following while the window drops rows above', async () => {
     const run = recordedRun({ steps: 2000, toolsPerStep: 2 });
     await p.send(reset());
-    for (let i = 0; i < run.length; i += 2000) await p.send({ type: 'events', events: run.slice(i, i + 2000) });
+    for (let i = 0; i < run.length; i += 2000) {await p.send({ type: 'events', events: run.slice(i, i + 2000) });}
     await waitForSequence(p, run.length);
     // Still following at a live pace (a batch a frame): the window drops rows above, the view stays at the end.
     const more = recordedRun({ steps: 4000, toolsPerStep: 2 }).slice(run.length, run.length + 8000).map((e, i) => ({ ...e, data: { ...e.data, sequence: run.length + 1 + i } }));
@@ -317,7 +317,7 @@ describe('run panel page (headless Chromium)', function () {
 
   it('offers the counted kinds and one "Other kinds" choice past the cap, which shows the rest', async () => {
     const events: WireEvent[] = [];
-    for (let i = 0; i < 100; i++) events.push(ev(`custom.${i}`, i + 1));
+    for (let i = 0; i < 100; i++) {events.push(ev(`custom.${i}`, i + 1));}
     await p.send(reset(), { type: 'events', events });
     await waitForSequence(p, 100);
     const options = await p.js<string[]>(`[...document.querySelectorAll('#kind-filter option')].map((o) => o.textContent)`);

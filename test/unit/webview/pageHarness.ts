@@ -87,7 +87,7 @@ export async function openPanelPage(options: HarnessOptions = {}): Promise<Panel
     const inline = (code: string) => `<script>${code.replace(/<\/script/gi, '<\\/script')}</script>`;
     const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><style>${css}</style>${inline(`${STUB}\n${options.initScript ?? ''}`)}</head><body><div id="app"></div>${inline(script)}</body></html>`;
     await page.setContent(html, { waitUntil: 'load' });
-    if (!options.withoutPanel) await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
+    if (!options.withoutPanel) {await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');}
     return {
       page,
       send: async (...messages) => {
@@ -102,12 +102,12 @@ export async function openPanelPage(options: HarnessOptions = {}): Promise<Panel
       },
       close: async () => {
         await context?.close();
-        if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+        if (userDataDir) {fs.rmSync(userDataDir, { recursive: true, force: true });}
       },
     };
   } catch (err) {
     await context?.close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+    if (userDataDir) {fs.rmSync(userDataDir, { recursive: true, force: true });}
     throw err;
   }
 }

@@ -191,7 +191,7 @@ describe('webview reducer', () => {
   it('stays fast and bounded in its model over 100,000 events', () => {
     const state = initialState(RUN);
     const all = recordedRun({ steps: 10_000, toolsPerStep: 4 });
-    for (let i = 0; i < all.length; i += 1000) applyEvents(state, all.slice(i, i + 1000));
+    for (let i = 0; i < all.length; i += 1000) {applyEvents(state, all.slice(i, i + 1000));}
     assert.ok(state.rows.length <= MAX_WINDOW_ROWS, `${state.rows.length} rows held`);
     assert.strictEqual(state.rows[state.rows.length - 1].sequence, all.length);
     const snap = state.model.snapshot();
@@ -204,7 +204,7 @@ describe('kind filter past the kind cap', () => {
   it('offers the counted kinds and one "other kinds" choice that shows the rest', () => {
     const state = initialState('run_k');
     const events = [ev('plan.created', 1, { steps: 0 })];
-    for (let i = 0; i < 200; i++) events.push(ev(`custom.${i}`, events.length + 1));
+    for (let i = 0; i < 200; i++) {events.push(ev(`custom.${i}`, events.length + 1));}
     applyEvents(state, events);
     const kinds = kindsSeen(state);
     assert.strictEqual(kinds.length, 1 + 64 + 1);
@@ -226,8 +226,8 @@ describe('paging back under a filter', () => {
     const state = initialState('run_o');
     // Kinds past the model's cap first, then far more than one page of the spec's kinds.
     const all = [ev('plan.created', 1, { steps: 0 })];
-    for (let i = 0; i < 200; i++) all.push(ev(`custom.${i}`, all.length + 1));
-    for (let i = 0; i < 1500; i++) all.push(ev('tool.called', all.length + 1, { tool: 'search' }));
+    for (let i = 0; i < 200; i++) {all.push(ev(`custom.${i}`, all.length + 1));}
+    for (let i = 0; i < 1500; i++) {all.push(ev('tool.called', all.length + 1, { tool: 'search' }));}
     const model = new RunModel('run_o');
     model.apply(all);
     reset(state, model);
@@ -235,7 +235,7 @@ describe('paging back under a filter', () => {
     assert.strictEqual(state.visible.length, 0, 'the kept recent events hold no other kinds');
     assert.strictEqual(state.window.hasBefore, true);
     // OTHER_KINDS has no host form: the host answers unfiltered pages and the reducer filters them.
-    for (let i = 0; i < 50 && state.window.hasBefore; i++) applyPage(state, 'before', hostBefore(all, firstSequence(state), 250));
+    for (let i = 0; i < 50 && state.window.hasBefore; i++) {applyPage(state, 'before', hostBefore(all, firstSequence(state), 250));}
     assert.strictEqual(state.window.hasBefore, false, 'the log was paged back to its start');
     assert.deepStrictEqual(
       state.visible.map((r) => r.event),

@@ -85,7 +85,7 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
       await p.until(`(${VISIBLE})[0] < ${top}`);
       const visible = await p.js<number[]>(VISIBLE);
       top = visible[0];
-      for (let j = 1; j < visible.length; j++) assert.strictEqual(visible[j], visible[j - 1] + 1, `contiguous at ${visible[j]}`);
+      for (let j = 1; j < visible.length; j++) {assert.strictEqual(visible[j], visible[j - 1] + 1, `contiguous at ${visible[j]}`);}
       assert.ok((await p.js<number>(HELD)) <= MAX_WINDOW_ROWS + 2, 'bounded');
     }
     assert.ok(top < TOTAL - 5000, `scrolled up to ${top}`);
@@ -308,7 +308,7 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
         }
       });`);
     const events: WireEvent[] = [];
-    for (let s = 1; s <= 30; s++) events.push(ev('step.started', s, { step_id: `s${s}`, title: `Step ${s}` }));
+    for (let s = 1; s <= 30; s++) {events.push(ev('step.started', s, { step_id: `s${s}`, title: `Step ${s}` }));}
     events.push(ev('approval.requested', 31, { approval_id: 'ap_1', tool: 'write_file', step_id: 's30' }));
     events.push(ev('tool.called', 32, { step_id: 's30', tool: 'x', status: 'failed' }));
     await p.send(reset({ connection: { state: 'live' } }), { type: 'events', events: events.slice(0, 10) }, { type: 'events', events: events.slice(10) });

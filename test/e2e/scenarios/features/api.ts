@@ -30,12 +30,12 @@ interface List<T> {
 async function call<T>(runtime: RuntimeHandle, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
   const headers: Record<string, string> = { authorization: `Bearer ${runtime.apiKey}` };
   let payload: string | FormData | undefined;
-  if (body instanceof FormData) payload = body;
+  if (body instanceof FormData) {payload = body;}
   else if (body !== undefined) {
     payload = JSON.stringify(body);
     headers['content-type'] = 'application/json; charset=utf-8';
   }
-  if (method === 'POST') headers['idempotency-key'] = crypto.randomUUID();
+  if (method === 'POST') {headers['idempotency-key'] = crypto.randomUUID();}
   const res = await fetch(`${runtime.baseUrl}/v1${path}`, { method, headers, body: payload });
   const text = await res.text();
   return { status: res.status, json: (text ? JSON.parse(text) : undefined) as T };
@@ -43,7 +43,7 @@ async function call<T>(runtime: RuntimeHandle, method: string, path: string, bod
 
 async function ok<T>(runtime: RuntimeHandle, method: string, path: string, body?: unknown): Promise<T> {
   const { status, json } = await call<T>(runtime, method, path, body);
-  if (status < 200 || status > 299) throw new Error(`${method} ${path} answered ${status}`);
+  if (status < 200 || status > 299) {throw new Error(`${method} ${path} answered ${status}`);}
   return json;
 }
 
@@ -70,8 +70,8 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (value !== undefined) {return value;}
+    if (Date.now() > deadline) {throw new Error(`timed out waiting for ${what}`);}
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

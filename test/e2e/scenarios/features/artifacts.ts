@@ -19,7 +19,7 @@ async function finishedArtifactRow(ctx: ScenarioContext, objective: string, pick
   await workbench.openContainer(UI.container);
   await refreshView(ctx, 'tasks');
   const taskRow = await workbench.treeRow(UI.tasksView, objective);
-  if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
+  if ((await taskRow.getAttribute('aria-expanded')) === 'false') {await taskRow.click();}
   const runRow = await workbench.treeRow(UI.tasksView, UI.firstRunRow);
   await workbench.contextMenu(runRow, UI.menu.showArtifacts);
   return { runId, artifact, row: await workbench.treeRow(UI.tasksView, artifact.name) };

@@ -80,7 +80,7 @@ export const hostileServer: Scenario = {
     const { message, detail, dialog } = await workbench.dialogText(UI.steering.approveDialog);
     await shot('approve-dialog');
     assert.ok(detail.includes(tail), `the dialog hides the padded command's tail: ${detail}`);
-    for (const key of Object.keys(args)) assert.ok(detail.includes(`"${key}"`), `the dialog lacks the key ${key}: ${detail}`);
+    for (const key of Object.keys(args)) {assert.ok(detail.includes(`"${key}"`), `the dialog lacks the key ${key}: ${detail}`);}
     assert.ok(detail.includes('Task: Approve the padded call'), `the dialog does not name the task: ${detail}`);
     assert.ok(!`${message}\n${detail}`.includes('](command:'), `the dialog keeps link syntax: ${message}`);
     await noLinks('the approval dialog', dialog, '.dialog-message-container');
@@ -88,7 +88,7 @@ export const hostileServer: Scenario = {
     await workbench.clickDialogButton(UI.steering.approve);
     const deadline = Date.now() + workbench.timeoutMs;
     while (runtime.listApprovals({ runId: waiting })[0]?.status !== 'approved') {
-      if (Date.now() > deadline) throw new Error(`the approval was not decided: ${runtime.listApprovals({ runId: waiting })[0]?.status}`);
+      if (Date.now() > deadline) {throw new Error(`the approval was not decided: ${runtime.listApprovals({ runId: waiting })[0]?.status}`);}
       await new Promise((r) => setTimeout(r, 200));
     }
   },

@@ -30,7 +30,7 @@ async function revisions(runtime: RuntimeHandle, runId: string): Promise<Revisio
   };
   const out: Revision[] = [];
   for (const a of list.data) {
-    if (typeof a.source_file_id !== 'string') continue;
+    if (typeof a.source_file_id !== 'string') {continue;}
     const res = await fetch(`${runtime.baseUrl}/v1/files/${a.file_id ?? a.id}/content`, { headers });
     out.push({ name: a.name, sourceFileId: a.source_file_id, text: await res.text() });
   }
@@ -56,7 +56,7 @@ async function reviewFromRunRow(ctx: ScenarioContext, objective: string): Promis
   await workbench.openContainer(UI.container);
   await refreshView(ctx, 'tasks');
   const taskRow = await workbench.treeRow(UI.tasksView, objective);
-  if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
+  if ((await taskRow.getAttribute('aria-expanded')) === 'false') {await taskRow.click();}
   // The task's only run: rows are labelled "Run 1", "Run 2"... once the task's runs are listed.
   const runRow = await workbench.treeRow(UI.tasksView, /Run 1(?!\d)/);
   await workbench.contextMenu(runRow, UI.menu.reviewChanges);
@@ -80,7 +80,7 @@ export async function editorShows(ctx: ScenarioContext, check: (text: string) =>
 /** File: Save All (its palette title differs between VS Code versions). */
 async function saveAll(ctx: ScenarioContext): Promise<void> {
   for (const title of UI.commands.saveAll) {
-    if (await ctx.workbench.runCommand(title, 8_000).then(() => true, () => false)) return;
+    if (await ctx.workbench.runCommand(title, 8_000).then(() => true, () => false)) {return;}
   }
   throw new Error('the Command Palette has no Save All command');
 }
@@ -101,7 +101,7 @@ async function diskBecomes(ctx: ScenarioContext, name: string, expected: (text: 
 async function diskSettles(ctx: ScenarioContext, name: string, before: string, what: string): Promise<string> {
   return until(what, async () => {
     const first = read(ctx, name);
-    if (first === before || first === '') return undefined;
+    if (first === before || first === '') {return undefined;}
     await new Promise((r) => setTimeout(r, 300));
     return read(ctx, name) === first ? first : undefined;
   }, 30_000);

@@ -39,14 +39,14 @@ type Findings = { label: string; violations: AxeViolation[] }[];
 async function check(ctx: ScenarioContext, frame: Frame, label: string, findings: Findings): Promise<void> {
   const violations = await runAxe(frame);
   const bad = blocking(violations);
-  if (bad.length > 0) findings.push({ label, violations: bad });
+  if (bad.length > 0) {findings.push({ label, violations: bad });}
   const lesser = violations.filter((v) => !bad.includes(v));
   const summary = lesser.map((v) => `${v.id} (${v.impact ?? 'no impact'}, ${v.nodes.length} node${v.nodes.length === 1 ? '' : 's'})`).join(', ');
   ctx.log(`axe, run panel ${label}: ${bad.length} serious or critical${summary ? `; lesser: ${summary}` : ''}`);
 }
 
 function assertNone(findings: Findings): void {
-  if (findings.length === 0) return;
+  if (findings.length === 0) {return;}
   const count = findings.reduce((n, f) => n + f.violations.length, 0);
   throw new Error(`axe-core found ${count} serious or critical violation(s) in the run panel:\n${findings.map((f) => `${f.label}:\n${formatViolations(f.violations)}`).join('\n')}`);
 }

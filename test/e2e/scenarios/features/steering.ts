@@ -11,8 +11,8 @@ async function waitForEvent(ctx: ScenarioContext, runId: string, event: string, 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const hit = ctx.runtime.eventLog(runId).find((e) => e.event === event);
-    if (hit) return hit.sequence;
-    if (Date.now() > deadline) throw new Error(`${event} never reached the log of ${runId}`);
+    if (hit) {return hit.sequence;}
+    if (Date.now() > deadline) {throw new Error(`${event} never reached the log of ${runId}`);}
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -97,7 +97,7 @@ export const steerFork: Scenario = {
     // The new run opens in a second panel, whose first rows are the copied events 1..4.
     const deadline = Date.now() + 60_000;
     while ((await ctx.workbench.editorTabs()).filter((t) => /^Run/.test(t)).length < 2) {
-      if (Date.now() > deadline) throw new Error(`no second run panel; tabs: ${(await ctx.workbench.editorTabs()).join(', ')}`);
+      if (Date.now() > deadline) {throw new Error(`no second run panel; tabs: ${(await ctx.workbench.editorTabs()).join(', ')}`);}
       await new Promise((r) => setTimeout(r, 200));
     }
     await waitForRow(await runPanelFrame(ctx.workbench), 5);

@@ -41,7 +41,7 @@ async function watchRealRun(ctx: ScenarioContext, shotName: string, labels: RunL
   const objective = 'Summarise the design notes and the release checklist';
   const task = await createTask(runtime, objective, files.map((f) => f.id));
   const runId = task.run_id;
-  if (!runId) throw new Error('the task has no run');
+  if (!runId) {throw new Error('the task has no run');}
   await workbench.openContainer(UI.container);
   await refreshView(ctx, 'tasks', labels.refreshTasks);
   const row = await workbench.treeRow(labels.tasksView, objective);
@@ -53,7 +53,7 @@ async function watchRealRun(ctx: ScenarioContext, shotName: string, labels: RunL
   // The summary lists the artifacts once the host has fetched them.
   // (Scoped to the list: timeline rows name report.md too, before the artifacts arrive.)
   await frame.locator('#artifacts li', { hasText: 'report.md' }).first().waitFor({ timeout: 30_000 });
-  if (labels.summary) await frame.getByText(labels.summary, { exact: true }).first().waitFor({ timeout: 30_000 });
+  if (labels.summary) {await frame.getByText(labels.summary, { exact: true }).first().waitFor({ timeout: 30_000 });}
   await refreshView(ctx, 'tasks', labels.refreshTasks);
   await docsShot(ctx, shotName);
 }

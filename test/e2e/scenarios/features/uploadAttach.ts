@@ -50,7 +50,7 @@ export const uploadAndAttach: Scenario = {
     await workbench.treeRow(UI.tasksView, new RegExp(`${escapeRegExp(OBJECTIVE)}.*${ended}`, 'i'));
     await refreshView(ctx, 'tasks');
     const taskRow = await workbench.treeRow(UI.tasksView, OBJECTIVE);
-    if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
+    if ((await taskRow.getAttribute('aria-expanded')) === 'false') {await taskRow.click();}
     const runRow = await workbench.treeRow(UI.tasksView, new RegExp(`${UI.firstRunRow.source}.*${ended}`, 'i'));
     await workbench.contextMenu(runRow, UI.menu.showArtifacts);
     await workbench.treeRow(UI.tasksView, artifact.name);

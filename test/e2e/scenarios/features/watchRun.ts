@@ -26,7 +26,7 @@ async function appendAndSee(ctx: ScenarioContext, runId: string): Promise<void> 
 
 /** Ends the run on the server, waits for the panel to show the terminal row, compares with the log. */
 async function endAndCompare(ctx: ScenarioContext, runId: string): Promise<void> {
-  if (!ctx.runtime.eventLog(runId).some((e) => /^run\./.test(e.event))) ctx.runtime.endRun(runId, 'completed');
+  if (!ctx.runtime.eventLog(runId).some((e) => /^run\./.test(e.event))) {ctx.runtime.endRun(runId, 'completed');}
   const log = ctx.runtime.eventLog(runId);
   const frame = await runPanelFrame(ctx.workbench);
   await waitForRow(frame, log[log.length - 1].sequence);
