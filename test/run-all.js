@@ -12,7 +12,11 @@ function run(script) {
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
     let out = '';
-    const tee = (stream, dest) => stream.on('data', (d) => { out += d; dest.write(d); });
+    const tee = (stream, dest) =>
+      stream.on('data', (d) => {
+        out += d;
+        dest.write(d);
+      });
     tee(child.stdout, process.stdout);
     tee(child.stderr, process.stderr);
     child.on('close', (code) => resolve({ code, out }));

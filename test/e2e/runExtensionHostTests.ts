@@ -11,12 +11,20 @@ import { chromiumPid, formatMemory, treeMemory } from './harness/memory';
 import { addSecretsFromEnv, redact } from './harness/redact';
 import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
 import { Screenshots } from './harness/screenshots';
-import { checkBuilt, EXT_TEST_WORKSPACE_FILES, installFixtureExtensions, readMochaResult, startExtTestSetup, suiteExitCode } from './extHostSetup';
+import {
+  checkBuilt,
+  EXT_TEST_WORKSPACE_FILES,
+  installFixtureExtensions,
+  readMochaResult,
+  startExtTestSetup,
+  suiteExitCode,
+} from './extHostSetup';
 
 const TIMEOUT_MS = Number(process.env.EXT_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
 // Workbench chatter that is not the suite's output (offline gallery, missing wasm, stacks).
-const NOISE = /^Creation of workbench contribution|ENOTFOUND|EAI_AGAIN|open-vsx|connection token|Creating a socket|builtin extensions cache|Service Worker|ChatSessionStore|vsda|^\s+at /;
+const NOISE =
+  /^Creation of workbench contribution|ENOTFOUND|EAI_AGAIN|open-vsx|connection token|Creating a socket|builtin extensions cache|Service Worker|ChatSessionStore|vsda|^\s+at /;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
@@ -43,7 +51,9 @@ async function main(): Promise<number> {
     cleanup.add('code-server', () => server.stop());
     const browser = await launchChromium(run.home);
     cleanup.add('chromium', () => browser.close());
-    console.log(`[ext-host] code-server ${server.origin} ready after ${seconds(Date.now() - started)}; runtime ${setup.runtime.baseUrl}`);
+    console.log(
+      `[ext-host] code-server ${server.origin} ready after ${seconds(Date.now() - started)}; runtime ${setup.runtime.baseUrl}`,
+    );
 
     const shots = new Screenshots('ext-host');
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -54,8 +64,12 @@ async function main(): Promise<number> {
     let sawSummary = false;
     await page.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
       const line = redact(util.format(...(Array.isArray(args) ? args : [args])));
-      if (NOISE.test(line)) {return;}
-      if (/^\s*\d+ (passing|failing)\b/m.test(line)) {sawSummary = true;}
+      if (NOISE.test(line)) {
+        return;
+      }
+      if (/^\s*\d+ (passing|failing)\b/m.test(line)) {
+        sawSummary = true;
+      }
       (type === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
     });
     page.on('pageerror', (e) => console.error(`[page error] ${redact(String(e))}`));
@@ -79,11 +93,15 @@ async function main(): Promise<number> {
     if (result && !sawSummary) {
       // The console forwarding lost mocha's epilogue: print the counts from the result file.
       console.log(`\n  ${result.passes} passing`);
-      if (result.failures) {console.log(`  ${result.failures} failing`);}
+      if (result.failures) {
+        console.log(`  ${result.failures} failing`);
+      }
     }
     code = suiteExitCode('ext-host', code, result);
     await shots.take(page, 'end');
-    console.log(`[ext-host] memory: ${formatMemory('code-server', treeMemory(server.process.pid))}; ${formatMemory('chromium', treeMemory(chromiumPid()))}`);
+    console.log(
+      `[ext-host] memory: ${formatMemory('code-server', treeMemory(server.process.pid))}; ${formatMemory('chromium', treeMemory(chromiumPid()))}`,
+    );
     console.log(`[ext-host] exit code ${code} after ${seconds(Date.now() - started)}`);
     return code;
   } finally {

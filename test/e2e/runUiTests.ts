@@ -88,7 +88,9 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
       console.log(`    run folder kept for inspection: ${session.run.root} (code-server.log inside)`);
       // Offline 404s (gallery, vsda) are expected noise.
       const errors = session.consoleErrors.filter((e) => !/Failed to load resource/.test(e));
-      if (errors.length) {console.log(`    last page errors:\n      ${errors.slice(-5).map(redact).join('\n      ')}`);}
+      if (errors.length) {
+        console.log(`    last page errors:\n      ${errors.slice(-5).map(redact).join('\n      ')}`);
+      }
     }
     console.log(`    screenshots: ${shots.dir}`);
     throw err;
@@ -124,7 +126,9 @@ async function main(): Promise<number> {
         console.log(`PASS ${scenario.id}: ${scenario.title} (${seconds(Date.now() - t0)})`);
       } catch (err) {
         failed++;
-        console.log(`FAIL ${scenario.id}: ${scenario.title} (${seconds(Date.now() - t0)})\n    ${message(err).split('\n').join('\n    ')}`);
+        console.log(
+          `FAIL ${scenario.id}: ${scenario.title} (${seconds(Date.now() - t0)})\n    ${message(err).split('\n').join('\n    ')}`,
+        );
       }
     }
   } catch (err) {
@@ -133,8 +137,12 @@ async function main(): Promise<number> {
   } finally {
     await cleanup.run();
   }
-  if (memoryReport) {console.log(`[e2e] memory during a scenario: ${memoryReport}`);}
-  console.log(`[e2e] ${scenarios.length} scenario(s) in ${seconds(Date.now() - started)}; screenshots in test-results/screenshots/`);
+  if (memoryReport) {
+    console.log(`[e2e] memory during a scenario: ${memoryReport}`);
+  }
+  console.log(
+    `[e2e] ${scenarios.length} scenario(s) in ${seconds(Date.now() - started)}; screenshots in test-results/screenshots/`,
+  );
   console.log(`${passed} passed, ${failed} failed`);
   return failed ? 1 : 0;
 }

@@ -22,8 +22,10 @@ const SANDBOX_KEY = process.env.AGENT_RUNTIME_SANDBOX_KEY || 'sandbox-key';
 const SANDBOX_ADMIN_KEY = 'sandbox-admin-key';
 
 const WORKSPACE_FILES: Record<string, string> = {
-  'README.md': '# Try the Agent Runtime extension\n\nRight-click a file in the Explorer and choose **Upload and Attach to New Task...**,\nthen watch the run in the Agent Runtime sidebar.\n',
-  'notes/meeting.md': '# Weekly sync\n\n## Decisions\n- Ship the upload flow first.\n\n## Open questions\n- Which artifacts open in an editor?\n',
+  'README.md':
+    '# Try the Agent Runtime extension\n\nRight-click a file in the Explorer and choose **Upload and Attach to New Task...**,\nthen watch the run in the Agent Runtime sidebar.\n',
+  'notes/meeting.md':
+    '# Weekly sync\n\n## Decisions\n- Ship the upload flow first.\n\n## Open questions\n- Which artifacts open in an editor?\n',
   'data/sales.csv': 'region,quarter,revenue\nnorth,Q1,120000\nsouth,Q1,98000\n',
 };
 
@@ -44,7 +46,12 @@ async function main(): Promise<void> {
     if (!fs.existsSync(seededMarker)) {
       // Seed at full speed on a private port so the example task has already finished.
       // The seeded run waits for a person: its approval must not expire before anyone looks.
-      const seeder = await startRuntime({ dataDir, apiKeys: [SANDBOX_KEY], adminKey: SANDBOX_ADMIN_KEY, approvalTimeoutMs: SEEDED_APPROVAL_TIMEOUT_MS });
+      const seeder = await startRuntime({
+        dataDir,
+        apiKeys: [SANDBOX_KEY],
+        adminKey: SANDBOX_ADMIN_KEY,
+        approvalTimeoutMs: SEEDED_APPROVAL_TIMEOUT_MS,
+      });
       try {
         fs.writeFileSync(seededMarker, JSON.stringify(await seedSandbox(seeder.baseUrl, SANDBOX_KEY)));
       } finally {
@@ -71,7 +78,10 @@ async function main(): Promise<void> {
       settings: { 'agentRuntime.baseUrl': runtime.baseUrl },
     });
     const installed = await installExtension(run, vsixPath(), extensionId());
-    const server = await startCodeServer(run, { port: await preferredPort(EDITOR_PORT), env: { AGENT_RUNTIME_API_KEY: SANDBOX_KEY } });
+    const server = await startCodeServer(run, {
+      port: await preferredPort(EDITOR_PORT),
+      env: { AGENT_RUNTIME_API_KEY: SANDBOX_KEY },
+    });
     const onUnexpectedExit = (code: number | null, signal: NodeJS.Signals | null): void => {
       console.error(`code-server stopped unexpectedly (${code ?? signal}); see ${server.logFile}`);
       void cleanup.run().finally(() => process.exit(1));

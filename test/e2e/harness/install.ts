@@ -18,12 +18,18 @@ export function setupError(message: string): Error {
 /** Returns the path of code-server's entry.js, installing it first if the cache is missing. */
 export function ensureCodeServer(log: (line: string) => void = console.log): string {
   const stamp = path.join(codeServerDir(), `.code-server-${CODE_SERVER_VERSION}.ok`);
-  if (fs.existsSync(stamp) && fs.existsSync(codeServerEntry())) {return codeServerEntry();}
-  log(`code-server ${CODE_SERVER_VERSION} is not in ${codeServerDir()}: installing it (about a minute, npm registry + apt only)`);
+  if (fs.existsSync(stamp) && fs.existsSync(codeServerEntry())) {
+    return codeServerEntry();
+  }
+  log(
+    `code-server ${CODE_SERVER_VERSION} is not in ${codeServerDir()}: installing it (about a minute, npm registry + apt only)`,
+  );
   const started = Date.now();
   const result = spawnSync('bash', [installerScript(), codeServerDir()], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) {
-    throw setupError(`test/e2e/install-code-server.sh failed (exit ${result.status ?? result.signal ?? result.error?.message}); its output above says why`);
+    throw setupError(
+      `test/e2e/install-code-server.sh failed (exit ${result.status ?? result.signal ?? result.error?.message}); its output above says why`,
+    );
   }
   log(`code-server installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return codeServerEntry();

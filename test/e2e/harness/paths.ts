@@ -16,15 +16,21 @@ function isRepoRoot(dir: string): boolean {
 
 function findUp(start: string): string | undefined {
   for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-    if (isRepoRoot(dir)) {return dir;}
-    if (path.dirname(dir) === dir) {return undefined;}
+    if (isRepoRoot(dir)) {
+      return dir;
+    }
+    if (path.dirname(dir) === dir) {
+      return undefined;
+    }
   }
 }
 
 /** Compiled into out/ this finds the repo above it; compiled elsewhere (a scratch outDir) it falls back to the working folder. */
 export function repoRoot(): string {
   const root = process.env.AGENT_RUNTIME_REPO ?? findUp(__dirname) ?? findUp(process.cwd());
-  if (!root) {throw new Error('cannot find the agent-runtime repository (run from inside it or set AGENT_RUNTIME_REPO)');}
+  if (!root) {
+    throw new Error('cannot find the agent-runtime repository (run from inside it or set AGENT_RUNTIME_REPO)');
+  }
   return root;
 }
 
@@ -33,14 +39,21 @@ export const compiledTestDir = path.resolve(__dirname, '..', '..');
 
 export const cacheDir = (): string => path.join(repoRoot(), '.cache');
 export const codeServerDir = (): string => path.join(cacheDir(), `code-server-${CODE_SERVER_VERSION}`);
-export const codeServerEntry = (): string => path.join(codeServerDir(), 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+export const codeServerEntry = (): string =>
+  path.join(codeServerDir(), 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 export const installerScript = (): string => path.join(repoRoot(), 'test', 'e2e', 'install-code-server.sh');
 export const vsixPath = (): string => {
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { name: string; version: string };
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
   return path.join(repoRoot(), `${pkg.name}-${pkg.version}.vsix`);
 };
 export const extensionId = (): string => {
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { name: string; publisher: string };
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as {
+    name: string;
+    publisher: string;
+  };
   return `${pkg.publisher}.${pkg.name}`;
 };
 export const resultsDir = (): string => path.join(repoRoot(), 'test-results');
