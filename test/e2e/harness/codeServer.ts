@@ -47,7 +47,7 @@ export interface CodeServer {
 
 /**
  * `--enable-smoke-test-driver` for the VS Code server, through code-server's VSCODE_OPTIONS (its
- * `--vscode-option` passthrough, code-server 4.10x+); code-server 4.100 has no passthrough and
+ * `--vscode-option` passthrough, which 4.139 has); code-server 4.100 has no passthrough and
  * ignores the variable, and its VS Code honours the payload without the driver anyway.
  */
 const DEVELOPMENT_PAYLOAD_ENV = { VSCODE_OPTIONS: 'enable-smoke-test-driver' };
