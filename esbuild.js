@@ -20,6 +20,14 @@ function copyCodicons() {
   for (const file of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, file), path.join(to, file));
 }
 
+/**
+ * The declaration file of the API other extensions get from activate() (src/extensionApi), shipped
+ * as dist/agentRuntimeApi.d.ts (package.json "types"): the package holds only dist/ and media/.
+ */
+function copyApiTypes() {
+  fs.copyFileSync(path.join(__dirname, 'src', 'extensionApi', 'agentRuntimeApi.d.ts'), path.join(outdir, 'agentRuntimeApi.d.ts'));
+}
+
 /** Prints build errors in the format the VS Code problem matcher understands. */
 const problemMatcher = {
   name: 'problem-matcher',
@@ -292,6 +300,7 @@ function hostContexts() {
 async function main() {
   fs.rmSync(outdir, { recursive: true, force: true });
   copyCodicons();
+  copyApiTypes();
   copyLazyFiles(outdir);
   const [host, ...others] = await Promise.all([
     hostContexts(),

@@ -1,10 +1,44 @@
 // Lint configuration: typescript-eslint's recommended rules for src/ and test/, plus the
-// project's own: type-only imports say so, Node built-ins are imported as `node:...`, and
-// notifications go through src/common/notify.ts (which makes outside text inert).
+// project's own: type-only imports say so, Node built-ins are imported as `node:...`,
+// notifications go through src/common/notify.ts (which makes outside text inert), and the
+// folders of src/ import only the folders LAYERS allows them (docs/ARCHITECTURE.md draws it).
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+import { LAYERS, PURE_FOLDERS, VSCODE_IN_COMMON, WEBVIEW_RUN_PANEL_FILES } from './scripts/layers.mjs';
 
 const bareBuiltins = builtinModules.filter((name) => !name.startsWith('_') && !name.startsWith('node:'));
+const builtinPaths = bareBuiltins.map((name) => ({ name, message: `Import Node built-ins as 'node:${name}'.` }));
+const noVscode = { name: 'vscode', message: 'This folder is plain TypeScript (tested without VS Code): it never imports vscode.' };
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** One block per folder of src/: imports of the folders it may not use are errors. */
+function boundaries() {
+  const folders = Object.keys(LAYERS);
+  return folders.map((folder) => {
+    const allowed = new Set([folder, ...LAYERS[folder]]);
+    const denied = folders.filter((f) => !allowed.has(f));
+    const patterns = denied.length === 0 ? [] : [{
+      regex: `^(\\.\\./)+(${denied.map(escape).join('|')})(/|$)`,
+      message: `src/${folder}/ may import only ${[...LAYERS[folder]].join(', ') || 'its own files'} (scripts/layers.mjs, docs/ARCHITECTURE.md).`,
+    }];
+    if (folder === 'webview') {
+      patterns.push({
+        regex: `^\\.\\./runPanel/(?!(${WEBVIEW_RUN_PANEL_FILES.join('|')})$)`,
+        message: 'The webview imports only the messages of src/runPanel (protocol.ts): the rest is host code.',
+      });
+      patterns.push({
+        regex: `^\\.\\./common/(${VSCODE_IN_COMMON.join('|')})$`,
+        message: 'The webview imports only the pure modules of src/common.',
+      });
+    }
+    const paths = PURE_FOLDERS.includes(folder) ? [...builtinPaths, noVscode] : builtinPaths;
+    return {
+      files: [`src/${folder}/**/*.ts`],
+      ...(folder === 'common' ? { ignores: VSCODE_IN_COMMON.map((f) => `src/common/${f}.ts`) } : {}),
+      rules: { 'no-restricted-imports': ['error', { paths, patterns }] },
+    };
+  });
+}
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'test-results/**', '**/*.js', '**/*.mjs'] },
@@ -14,9 +48,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
-      'no-restricted-imports': ['error', {
-        paths: bareBuiltins.map((name) => ({ name, message: `Import Node built-ins as 'node:${name}'.` })),
-      }],
+      'no-restricted-imports': ['error', { paths: builtinPaths }],
       eqeqeq: ['error', 'smart'],
       curly: ['error', 'multi-line'],
       'no-throw-literal': 'error',
@@ -34,4 +66,5 @@ export default tseslint.config(
       }],
     },
   },
+  ...boundaries(),
 );

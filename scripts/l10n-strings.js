@@ -2,7 +2,7 @@
 // scripts/export-l10n.js (writes the bundle) and scripts/check-l10n.js (compares against it).
 //
 // l10n-dev only sees `vscode.l10n.t('...')` in files that import vscode. The pure view modules
-// (src/views/format.ts, src/common/runStatus.ts...) take a `Translate` function instead so they stay
+// (src/views/format.ts, src/runEvents/runStatus.ts...) take a `Translate` function instead so they stay
 // free of vscode; their calls `t('...')` reach vscode.l10n.t at run time but the extractor cannot
 // see them. So each file that names the `Translate` type is handed to l10n-dev with the calls of
 // every name declared as `Translate` spelled `vscode.l10n.t(` (same positions, same arguments): the

@@ -3,17 +3,25 @@
 import * as vscode from 'vscode';
 import { ArtifactFileSystem } from './artifacts/artifactFileSystem';
 import { ARTIFACT_SCHEME } from './artifacts/artifactUris';
-import { setUpSteering, type Steering } from './approvals/steeringSetup';
+import { setUpSteering, type Steering } from './steering/steeringSetup';
 import { CredentialStore } from './auth/credentialStore';
 import { ReauthPrompt } from './auth/reauthPrompt';
 import { createArtifactActions, registerArtifactCommands } from './commands/artifactCommands';
-import type { CommandDeps } from './commands/commandDeps';
-import { guarded } from './commands/commandErrors';
+import type { CommandDeps } from './commandSupport/commandDeps';
+import { guarded } from './commandSupport/commandErrors';
 import { registerCreateTaskCommands } from './commands/createTaskCommands';
+import { createTaskRequests, type TaskRequests } from './commands/taskRequest';
+import { registerChatParticipant } from './chat/chatHandler';
+import type { AgentRuntimeApi } from './extensionApi/agentRuntimeApi';
+import { createExtensionApi } from './extensionApi/extensionApi';
+import { registerTools } from './languageModelTools/registerTools';
+import { resolveWorkspaceFiles } from './languageModelTools/toolFiles';
+import { vscodeTranslate } from './common/vscodeTranslate';
 import { registerFileCommands } from './commands/fileCommands';
 import { registerFilterCommands } from './commands/filterCommands';
-import { registerGoToCommand } from './commands/goToCommand';
-import { registerLinkCommands } from './commands/linkCommands';
+import { registerGoToCommand } from './navigation/goToCommand';
+import { registerLinkCommands } from './navigation/linkCommands';
+import { registerProjectCommands } from './projects/projectCommands';
 import { registerSidebarCommands } from './commands/sidebarCommands';
 import { registerSignInCommands } from './commands/signInCommands';
 import { registerUploadCommands } from './commands/uploadCommands';
@@ -22,19 +30,24 @@ import { ActivationTiming } from './common/activationTiming';
 import { Commands, SETTINGS_QUERY, Settings } from './common/ids';
 import { notify } from './common/notify';
 import { registerRunLinkHandler } from './links/runLinkHandler';
+import { setUpAgentAccess, type AgentAccess } from './agentAccess/accessSetup';
+import { setUpMemory, type MemoryFeature } from './memory/memorySetup';
 import { LazyRunPanelManager } from './runPanel/runPanelLoader';
-import { registerRunLogCommands } from './commands/runLogCommands';
+import { registerRunLogCommands } from './runPanel/runLogCommands';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
 import { RunStore } from './runs/runStore';
 import { registerReview } from './reviewUi/reviewLoader';
 import { ServiceConnection } from './service/serviceConnection';
 import { readSettings, userLevelBaseUrl } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';
-import { LocalFileIndex } from './upload/localFileIndex';
+import { LocalFileIndex, UPLOAD_RECORD_FILE } from './upload/localFileIndex';
 import { Sidebar } from './views/sidebar';
 import { revealTask } from './views/tasksReveal';
 
-/** What activate() returns: handles for the extension-host test suites, not a public API. */
+/**
+ * Handles for the extension-host test suites, added to what activate() returns in the test run
+ * only (ExtensionMode.Test): other extensions get the public API alone, never the key's store.
+ */
 export interface AgentRuntimeExtensionApi {
   service: ServiceConnection;
   credentials: CredentialStore;
@@ -43,9 +56,17 @@ export interface AgentRuntimeExtensionApi {
   runs: RunStore;
   runPanels: LazyRunPanelManager;
   steering: Steering;
+  agents: {
+    tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
+    chatHandler: vscode.ChatRequestHandler;
+    taskRequests: TaskRequests;
+  };
+  memory: MemoryFeature;
+  agentAccess: AgentAccess;
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<AgentRuntimeExtensionApi> {
+/** What activate() returns: the public API (src/extensionApi/agentRuntimeApi.d.ts), plus the test handles in the test run. */
+export async function activate(context: vscode.ExtensionContext): Promise<AgentRuntimeApi | (AgentRuntimeApi & AgentRuntimeExtensionApi)> {
   const activationStarted = performance.now();
   const subs = context.subscriptions;
   const log = vscode.window.createOutputChannel('Agent Runtime', { log: true });
@@ -56,7 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   const credentials = new CredentialStore(context.secrets, log, userLevelBaseUrl);
   const service = new ServiceConnection(credentials, log, `agent-runtime-vscode/${version}`);
   const reauth = new ReauthPrompt(Commands.signIn);
-  const localFiles = new LocalFileIndex(context.globalState, () => service.serviceUrl);
+  const localFiles = new LocalFileIndex(context.globalState, () => service.serviceUrl, vscode.Uri.joinPath(context.globalStorageUri, UPLOAD_RECORD_FILE).fsPath);
   const reporter = { log, onAuthError: (err: unknown) => reauth.handle(err) };
   const runs = new RunStore({
     fetchRun: (runId, signal) => service.client.getRun(runId, { signal }),
@@ -95,6 +116,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     localFiles,
     files: sidebar.files,
     selection: (view) => sidebar.selection.current(view),
+    activeRunPanel: () => runPanels.panelFor(undefined)?.runId,
     tasks: {
       refresh: () => sidebar.tasks.refresh(),
       followNewTask: async (task) => {
@@ -129,6 +151,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   const review = registerReview(deps, subs);
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);
   subs.push(...steering.disposables);
+  const memory = setUpMemory(deps, reporter.onAuthError);
+  subs.push(...memory.disposables);
+  const agentAccess = setUpAgentAccess(deps, reporter.onAuthError);
+  subs.push(...agentAccess.disposables);
 
   let runsOf = service.serviceUrl;
   const artifactFs = new ArtifactFileSystem(() => service.client);
@@ -146,6 +172,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     registerGoToCommand(deps, { sidebar, runPanels, openArtifact: artifacts.open, state: context.workspaceState }),
     ...registerFilterCommands(deps, sidebar),
     ...registerLinkCommands(deps),
+    ...registerProjectCommands(deps),
     registerRunLinkHandler((link) => runPanels.open(link.runId, { revealSequence: link.sequence }), log),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     // One way into the Settings editor: the extension's settings, or one of ours or of http.*.
@@ -169,9 +196,40 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     }),
   );
 
+  // VS Code's own agents (issue 25): tools for agent mode, @agent-runtime, the API for other extensions.
+  const taskRequests = createTaskRequests(deps);
+  const tools = registerTools({
+    client: () => service.client,
+    serviceUrl: () => service.serviceUrl,
+    isSignedIn: () => service.isSignedIn,
+    runs,
+    resolveFiles: resolveWorkspaceFiles,
+    startTask: (objective, files) => taskRequests.startConfirmed(objective, files.map((f) => f.uri)),
+    t: vscodeTranslate,
+  }, log);
+  const chat = registerChatParticipant({
+    client: () => service.client,
+    isSignedIn: () => service.isSignedIn,
+    runs,
+    startTask: (objective, files) => taskRequests.startAsked(objective, files, 'chat'),
+    hasReviewableChanges: (runId) => review.hasReviewableChanges(runId),
+    log,
+  }, context.extensionUri);
+  const extensionApi = createExtensionApi({
+    client: () => service.client,
+    isSignedIn: () => service.isSignedIn,
+    runs,
+    approvals: steering.pending,
+    startTask: (objective, files) => taskRequests.startAsked(objective, files, 'extension'),
+    openRunPanel: async (runId) => void (await vscode.commands.executeCommand(Commands.watchRun, { runId })),
+  });
+  subs.push(...tools.disposables, chat.participant, ...extensionApi.disposables);
+
   timing.mark('activate() returned');
   log.info(`Agent Runtime ${version} activated`);
-  return { service, credentials, reauth, sidebar, runs, runPanels, steering };
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return extensionApi.api;
+  const agents = { tools: tools.tools, chatHandler: chat.handler, taskRequests };
+  return { ...extensionApi.api, service, credentials, reauth, sidebar, runs, runPanels, steering, agents, memory, agentAccess };
 }
 
 export function deactivate(): void {

@@ -2,7 +2,22 @@
 // said through a Translate: in English they are the error's message, in the editor the user's
 // language. `t` is typed Translate so scripts/l10n-strings.js extracts every wording.
 import type { Translate } from '../common/translate';
-import type { ApiDetail } from './errors';
+
+/**
+ * The API layer's own wording of an error's message, as an id and its arguments: the message is
+ * English (for logs and tests); the editor says the same in the user's language from these.
+ */
+export type ApiDetail =
+  | { id: 'cancelled' | 'missingApiKey' | 'apiKeyUnavailable'; args: [] }
+  | { id: 'connectTimeout' | 'answerTimeout' | 'bodyTimeout' | 'refused' | 'dnsFailed' | 'closedEarly' | 'lengthMismatch' | 'tlsVersion'; args: [where: string] }
+  | { id: 'certNotValidNow' | 'certWrongHost' | 'certUntrusted'; args: [where: string, code: string] }
+  | { id: 'listTimeout'; args: [seconds: string] }
+  | { id: 'requestFailed'; args: [where: string, reason: string] }
+  | { id: 'serviceAnswered'; args: [status: string, method: string, path: string] }
+  | { id: 'serviceAnsweredText'; args: [status: string, text: string] }
+  | { id: 'notOffered'; args: [method: string, path: string, status: string] };
+
+export type ApiDetailId = ApiDetail['id'];
 
 /** The wording of `detail` through `t`; a switch over every id, so a new one does not compile until it is here. */
 export function apiDetailText(t: Translate, detail: ApiDetail): string {
@@ -38,6 +53,8 @@ export function apiDetailText(t: Translate, detail: ApiDetail): string {
         'The certificate of {0} is not trusted ({1}; issued by a private CA or a TLS-inspecting proxy?); add that CA to the file NODE_EXTRA_CA_CERTS names, or to the system store with http.systemCertificates on',
         ...detail.args,
       );
+    case 'listTimeout':
+      return t('The service\'s list did not end within {0} s', ...detail.args);
     case 'requestFailed':
       return t('Request to {0} failed: {1}', ...detail.args);
     case 'serviceAnswered':

@@ -5,13 +5,16 @@ import { normaliseBaseUrl, withoutUserInfo } from './baseUrl';
 import { downloadToFile, readLimited } from './download';
 import { ApiError } from './errors';
 import type { OpenedEventStream } from './events';
-import { escapingLogger, silentLogger, type Logger } from './logger';
-import { clampLimit, paginate } from './pagination';
+import { escapingLogger, silentLogger, type Logger } from '../common/logger';
+import { clampLimit, paginate, type PageWalk, type PageWalkOptions } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
 import { header, readJson, RequestPath, type Query, type RequestSpec } from './requestPath';
 import { Transport, type NetworkSettings } from './transport';
 import { prepareBytesUpload, prepareUpload, type PreparedUpload, type UploadOptions } from './upload';
+import * as resources from './resources';
+import type { ConnectorRecord, CreatedWebhook, InvocationListParams, InvocationRecord, MemoryChange, MemoryListParams, MemoryRecord, ToolRecord, WebhookDelivery, WebhookRecord } from './resourceTypes';
+import * as projects from './projects';
 import * as steering from './steering';
 import type { ApprovalListParams, SteeringCaller, SteeringOptions } from './steering';
 import {
@@ -19,11 +22,13 @@ import {
   type ApprovalDecision,
   type ApprovalRecord,
   type ArtifactRecord,
+  type CreateProjectRequest,
   type CreateTaskRequest,
   type DeletedFile,
   type FileRecord,
   type Page,
   type PageParams,
+  type ProjectRecord,
   type RunRecord,
   type TaskRecord,
   type UsageRecord,
@@ -160,8 +165,8 @@ export class ApiClient {
     return this.getPage<FileRecord>('/files', 'files', pageQuery(params, { purpose: params.purpose }), opts, true);
   }
 
-  iterateFiles(params: PageParams & { purpose?: string } = {}, opts: CallOptions = {}): AsyncIterable<FileRecord> {
-    return paginate((p) => this.listFiles({ ...params, ...p }, opts), params);
+  iterateFiles(params: PageParams & { purpose?: string } = {}, opts: PageWalkOptions = {}): PageWalk<FileRecord> {
+    return paginate((p, signal) => this.listFiles({ ...params, ...p }, { signal }), params, opts);
   }
 
   /** Streams a file's content to `targetPath` through a temporary file; no partial file is ever left. */
@@ -193,6 +198,10 @@ export class ApiClient {
     if (typeof req?.objective !== 'string' || req.objective.trim() === '') {
       throw new ApiError({ kind: 'validation', param: 'objective', message: 'A task needs an objective.' });
     }
+    const commit = req.context?.commit;
+    if (commit !== undefined && !/^[0-9a-f]{40}$/.test(commit)) {
+      throw new ApiError({ kind: 'validation', param: 'context.commit', message: 'The commit must be a full 40-character commit id.' });
+    }
     return this.call({
       method: 'POST',
       path: '/tasks',
@@ -207,12 +216,13 @@ export class ApiClient {
     return this.getJson(`/tasks/${pathSegment(id)}`, opts, (v) => parseRecord<TaskRecord>(v, 'task'), true);
   }
 
-  async listTasks(params: PageParams = {}, opts: CallOptions = {}): Promise<Page<TaskRecord>> {
-    return this.getPage<TaskRecord>('/tasks', 'tasks', pageQuery(params), opts, true);
+  /** `project_id`: only that project's tasks (PROTOCOL-NOTES "Projects"). */
+  async listTasks(params: PageParams & { project_id?: string } = {}, opts: CallOptions = {}): Promise<Page<TaskRecord>> {
+    return this.getPage<TaskRecord>('/tasks', 'tasks', pageQuery(params, { project_id: params.project_id }), opts, true);
   }
 
-  iterateTasks(params: PageParams = {}, opts: CallOptions = {}): AsyncIterable<TaskRecord> {
-    return paginate((p) => this.listTasks({ ...params, ...p }, opts), params);
+  iterateTasks(params: PageParams & { project_id?: string } = {}, opts: PageWalkOptions = {}): PageWalk<TaskRecord> {
+    return paginate((p, signal) => this.listTasks({ ...params, ...p }, { signal }), params, opts);
   }
 
   // ---- runs and artifacts ----
@@ -225,16 +235,16 @@ export class ApiClient {
     return this.getPage<RunRecord>('/runs', 'runs', pageQuery(params, { task_id: params.task_id }), opts, true);
   }
 
-  iterateRuns(params: PageParams & { task_id?: string } = {}, opts: CallOptions = {}): AsyncIterable<RunRecord> {
-    return paginate((p) => this.listRuns({ ...params, ...p }, opts), params);
+  iterateRuns(params: PageParams & { task_id?: string } = {}, opts: PageWalkOptions = {}): PageWalk<RunRecord> {
+    return paginate((p, signal) => this.listRuns({ ...params, ...p }, { signal }), params, opts);
   }
 
   async listRunArtifacts(runId: string, params: PageParams = {}, opts: CallOptions = {}): Promise<Page<ArtifactRecord>> {
     return this.getPage<ArtifactRecord>(`/runs/${pathSegment(runId)}/artifacts`, 'artifacts', pageQuery(params), opts, false);
   }
 
-  iterateRunArtifacts(runId: string, params: PageParams = {}, opts: CallOptions = {}): AsyncIterable<ArtifactRecord> {
-    return paginate((p) => this.listRunArtifacts(runId, { ...params, ...p }, opts), params);
+  iterateRunArtifacts(runId: string, params: PageParams = {}, opts: PageWalkOptions = {}): PageWalk<ArtifactRecord> {
+    return paginate((p, signal) => this.listRunArtifacts(runId, { ...params, ...p }, { signal }), params, opts);
   }
 
   /**
@@ -251,6 +261,29 @@ export class ApiClient {
       stream: true,
       consume: async (res) => ({ status: res.status, headers: res.headers, body: res.body, requestId: header(res.headers, 'x-request-id') }),
     });
+  }
+
+  // ---- projects (assumed endpoints: 404/405 -> 'not_supported'; see projects.ts) ----
+
+  listProjects(params: PageParams = {}, opts: CallOptions = {}): Promise<Page<ProjectRecord>> {
+    return projects.listProjects(this.steer, params, opts.signal);
+  }
+
+  /** Every project, through the bounded pager (a cap says so in `cut`). */
+  iterateProjects(params: PageParams = {}, opts: PageWalkOptions = {}): PageWalk<ProjectRecord> {
+    return paginate((p, signal) => this.listProjects({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  getProject(id: string, opts: CallOptions = {}): Promise<ProjectRecord> {
+    return projects.getProject(this.steer, id, opts.signal);
+  }
+
+  createProject(body: CreateProjectRequest, opts: SteeringOptions = {}): Promise<ProjectRecord> {
+    return projects.createProject(this.steer, body, opts);
+  }
+
+  deleteProject(id: string, opts: CallOptions = {}): Promise<DeletedFile> {
+    return projects.deleteProject(this.steer, id, opts);
   }
 
   // ---- steering and spend (assumed endpoints: 404/405 -> 'not_supported'; see steering.ts) ----
@@ -271,8 +304,8 @@ export class ApiClient {
     return steering.listApprovals(this.steer, params, opts.signal);
   }
 
-  iterateApprovals(params: ApprovalListParams = {}, opts: CallOptions = {}): AsyncIterable<ApprovalRecord> {
-    return paginate((p) => this.listApprovals({ ...params, ...p }, opts), params);
+  iterateApprovals(params: ApprovalListParams = {}, opts: PageWalkOptions = {}): PageWalk<ApprovalRecord> {
+    return paginate((p, signal) => this.listApprovals({ ...params, ...p }, { signal }), params, opts);
   }
 
   getApproval(id: string, opts: CallOptions = {}): Promise<ApprovalRecord> {
@@ -285,6 +318,99 @@ export class ApiClient {
 
   getUsage(opts: CallOptions = {}): Promise<UsageRecord> {
     return steering.getUsage(this.steer, opts.signal);
+  }
+
+  // ---- memory, tools, connectors, webhooks (assumed endpoints: 404/405 -> 'not_supported'; see resources.ts) ----
+
+  listMemory(params: MemoryListParams = {}, opts: CallOptions = {}): Promise<Page<MemoryRecord>> {
+    return resources.listMemory(this.steer, params, opts.signal);
+  }
+
+  /** Bounded walk (pages and items capped; `cut` says when it stopped early). */
+  iterateMemory(params: MemoryListParams = {}, opts: PageWalkOptions = {}): PageWalk<MemoryRecord> {
+    return paginate((p, signal) => this.listMemory({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  getMemory(id: string, opts: CallOptions = {}): Promise<MemoryRecord> {
+    return resources.getMemory(this.steer, id, opts.signal);
+  }
+
+  createMemory(body: { content: string; tags?: string[]; project_id?: string }, opts: SteeringOptions = {}): Promise<MemoryRecord> {
+    return resources.createMemory(this.steer, body, opts);
+  }
+
+  /** 409 version_conflict carries the current record: `conflictMemory(err)`. */
+  updateMemory(id: string, change: MemoryChange, opts: CallOptions = {}): Promise<MemoryRecord> {
+    return resources.updateMemory(this.steer, id, change, opts);
+  }
+
+  deleteMemory(id: string, opts: CallOptions = {}): Promise<DeletedFile> {
+    return resources.deleteMemory(this.steer, id, opts);
+  }
+
+  listTools(params: PageParams & { query?: string } = {}, opts: CallOptions = {}): Promise<Page<ToolRecord>> {
+    return resources.listTools(this.steer, params, opts.signal);
+  }
+
+  iterateTools(params: PageParams & { query?: string } = {}, opts: PageWalkOptions = {}): PageWalk<ToolRecord> {
+    return paginate((p, signal) => this.listTools({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  getTool(id: string, opts: CallOptions = {}): Promise<ToolRecord> {
+    return resources.getTool(this.steer, id, opts.signal);
+  }
+
+  listInvocations(params: InvocationListParams = {}, opts: CallOptions = {}): Promise<Page<InvocationRecord>> {
+    return resources.listInvocations(this.steer, params, opts.signal);
+  }
+
+  iterateInvocations(params: InvocationListParams = {}, opts: PageWalkOptions = {}): PageWalk<InvocationRecord> {
+    return paginate((p, signal) => this.listInvocations({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  getInvocation(id: string, opts: CallOptions = {}): Promise<InvocationRecord> {
+    return resources.getInvocation(this.steer, id, opts.signal);
+  }
+
+  listConnectors(params: PageParams = {}, opts: CallOptions = {}): Promise<Page<ConnectorRecord>> {
+    return resources.listConnectors(this.steer, params, opts.signal);
+  }
+
+  iterateConnectors(params: PageParams = {}, opts: PageWalkOptions = {}): PageWalk<ConnectorRecord> {
+    return paginate((p, signal) => this.listConnectors({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  getConnector(id: string, opts: CallOptions = {}): Promise<ConnectorRecord> {
+    return resources.getConnector(this.steer, id, opts.signal);
+  }
+
+  removeGrant(connectorId: string, grantId: string, opts: CallOptions = {}): Promise<ConnectorRecord> {
+    return resources.removeGrant(this.steer, connectorId, grantId, opts);
+  }
+
+  revokeConnector(connectorId: string, opts: SteeringOptions = {}): Promise<ConnectorRecord> {
+    return resources.revokeConnector(this.steer, connectorId, opts);
+  }
+
+  listWebhooks(params: PageParams = {}, opts: CallOptions = {}): Promise<Page<WebhookRecord>> {
+    return resources.listWebhooks(this.steer, params, opts.signal);
+  }
+
+  iterateWebhooks(params: PageParams = {}, opts: PageWalkOptions = {}): PageWalk<WebhookRecord> {
+    return paginate((p, signal) => this.listWebhooks({ ...params, ...p }, { signal }), params, opts);
+  }
+
+  /** The secret comes back this once: show it, keep it nowhere. */
+  createWebhook(body: { url: string; events: string[] }, opts: SteeringOptions = {}): Promise<CreatedWebhook> {
+    return resources.createWebhook(this.steer, body, opts);
+  }
+
+  deleteWebhook(id: string, opts: CallOptions = {}): Promise<DeletedFile> {
+    return resources.deleteWebhook(this.steer, id, opts);
+  }
+
+  testWebhook(id: string, opts: SteeringOptions = {}): Promise<WebhookDelivery> {
+    return resources.testWebhook(this.steer, id, opts);
   }
 
   /** Closes every connection; calls made afterwards fail with ApiError 'aborted'. */

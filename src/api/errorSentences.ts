@@ -1,6 +1,6 @@
 // The one sentence a user sees for any error, built once: errorSentence(err, t) says it through a
 // Translate, describeError is the English for logs and tests (t = untranslated), and the editor's
-// describeErrorForUser (src/common/errorText.ts) is the same builder with vscode.l10n.t.
+// describeErrorForUser (src/commandSupport/errorText.ts) is the same builder with vscode.l10n.t.
 import { untranslated, type Translate } from '../common/translate';
 import { apiDetailText } from './apiDetailText';
 import { ApiError, isTlsFailure, redact, type ApiDetail, type ApiErrorKind } from './errors';

@@ -1,8 +1,8 @@
 // The one error class of the API layer, its kinds, and the sentence a user sees for any error.
 // Deeper code throws ApiError; the edge (a command handler) turns it into a message.
 import { untranslated } from '../common/translate';
-import { apiDetailText } from './apiDetailText';
-import { escapeControls } from './logger';
+import { apiDetailText, type ApiDetail } from './apiDetailText';
+import { escapeControls } from '../common/logger';
 
 /** Every kind, so the editor's translated sentences can be checked to cover each one. */
 export const API_ERROR_KINDS = [
@@ -26,21 +26,6 @@ export const API_ERROR_KINDS = [
 
 export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
 
-/**
- * The API layer's own wording of an error's message, as an id and its arguments: the message is
- * English (for logs and tests); the editor says the same in the user's language from these.
- */
-export type ApiDetail =
-  | { id: 'cancelled' | 'missingApiKey' | 'apiKeyUnavailable'; args: [] }
-  | { id: 'connectTimeout' | 'answerTimeout' | 'bodyTimeout' | 'refused' | 'dnsFailed' | 'closedEarly' | 'lengthMismatch' | 'tlsVersion'; args: [where: string] }
-  | { id: 'certNotValidNow' | 'certWrongHost' | 'certUntrusted'; args: [where: string, code: string] }
-  | { id: 'requestFailed'; args: [where: string, reason: string] }
-  | { id: 'serviceAnswered'; args: [status: string, method: string, path: string] }
-  | { id: 'serviceAnsweredText'; args: [status: string, text: string] }
-  | { id: 'notOffered'; args: [method: string, path: string, status: string] };
-
-export type ApiDetailId = ApiDetail['id'];
-
 export interface ApiErrorInit {
   kind: ApiErrorKind;
   message: string;
@@ -52,6 +37,10 @@ export interface ApiErrorInit {
   limit?: number;
   /** The current approval record a 409 decision answer carries (`error.approval`), unchecked. */
   approval?: Record<string, unknown>;
+  /** The current memory record a 409 version_conflict answer carries (`error.memory`), unchecked. */
+  memory?: Record<string, unknown>;
+  /** The existing project a 409 project_exists answer carries (`error.project`), unchecked. */
+  project?: Record<string, unknown>;
   requestId?: string;
   retryAfterMs?: number;
   detail?: ApiDetail;
@@ -67,6 +56,8 @@ export class ApiError extends Error {
   readonly param?: string;
   readonly limit?: number;
   readonly approval?: Record<string, unknown>;
+  readonly memory?: Record<string, unknown>;
+  readonly project?: Record<string, unknown>;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
   readonly detail?: ApiDetail;
@@ -80,6 +71,8 @@ export class ApiError extends Error {
     this.param = init.param;
     this.limit = init.limit;
     this.approval = init.approval;
+    this.memory = init.memory;
+    this.project = init.project;
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
     this.detail = init.detail;
@@ -116,7 +109,12 @@ export function isAbort(err: unknown): boolean {
  */
 export function redact(text: string, secret?: string): string {
   const out = secret ? text.split(secret).join('***') : text;
-  return out.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***');
+  return redactWebhookSecrets(out.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***'));
+}
+
+/** Webhook signing secrets (`whsec_...`) are shown once at creation and never again, not even inside an error. */
+export function redactWebhookSecrets(text: string): string {
+  return text.replace(/whsec_[A-Za-z0-9_-]+/g, 'whsec_***');
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -171,6 +169,8 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   let param: string | undefined;
   let limit: number | undefined;
   let approval: Record<string, unknown> | undefined;
+  let memory: Record<string, unknown> | undefined;
+  let project: Record<string, unknown> | undefined;
   let message: string | undefined;
   let detail: ApiDetail | undefined;
   let isApiShape = false;
@@ -189,6 +189,8 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
         message = asString(e.message);
         if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) limit = e.limit as number;
         if (e.approval && typeof e.approval === 'object' && !Array.isArray(e.approval)) approval = e.approval as Record<string, unknown>;
+        if (e.memory && typeof e.memory === 'object' && !Array.isArray(e.memory)) memory = e.memory as Record<string, unknown>;
+        if (e.project && typeof e.project === 'object' && !Array.isArray(e.project)) project = e.project as Record<string, unknown>;
       } else {
         message = asString(inner) ?? asString(record.message) ?? asString(record.detail);
       }
@@ -209,7 +211,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
     detail = { id: 'notOffered', args: [safe(init.method), safe(init.path), statusLabel(status)] };
     message = said(detail);
   }
-  return new ApiError({ kind, status, code, type, param, limit, approval, message, requestId, retryAfterMs, detail });
+  return new ApiError({ kind, status, code, type, param, limit, approval, memory, project, message, requestId, retryAfterMs, detail });
 }
 
 export interface TransportErrorContext {
@@ -309,4 +311,4 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext): Ap
   return new ApiError({ kind: 'connection', code: typeof code === 'string' ? code : undefined, message: said(detail, false), detail, cause });
 }
 
-export { describeError, errorSentence, errorSentenceParts, type ErrorSentenceParts, type SteeringConflict } from './errorSentences';
+export type { ApiDetail, ApiDetailId } from './apiDetailText';

@@ -3,7 +3,7 @@
 // and how an opened response that is not an event stream is told apart.
 import type { BackoffPolicy } from './backoff';
 import { ApiError, kindForStatus, type ApiErrorKind } from './errors';
-import type { Logger } from './logger';
+import type { Logger } from '../common/logger';
 import type { ResponseBody, ResponseHeaders } from './transport';
 
 export type ConnectionState =

@@ -3,7 +3,7 @@
 // stalls, restarts, rate limits). Pull-based: bytes are read only when the consumer asks.
 // One path: a read yields the batch of events its chunk completed; batches() hands that array
 // over as it is, and the per-event iterator walks it.
-import { isTerminalStatus } from '../common/runStatus';
+import { isTerminalStatus } from '../runEvents/runStatus';
 import { backoffDelay, MAX_RETRY_AFTER_MS, sleep, type BackoffPolicy } from './backoff';
 import { ApiError, isApiError } from './errors';
 import {
@@ -20,7 +20,7 @@ import {
   type OpenedEventStream,
   type SubscribeOptions,
 } from './eventStreamContract';
-import { escapingLogger, silentLogger, type Logger } from './logger';
+import { escapingLogger, silentLogger, type Logger } from '../common/logger';
 import { decodeRunEvent, terminalStatus } from './runEventDecoding';
 import { SseReader } from './sseReader';
 import { isTerminalEvent, type RunEvent } from './types';

@@ -2,7 +2,7 @@
 // page has a data array), the fields the views display made safe (text is a string or absent,
 // bytes a number or absent), everything else kept as it came so unknown fields survive.
 import { ApiError } from './errors';
-import type { Logger } from './logger';
+import type { Logger } from '../common/logger';
 import type { DeletedFile, Page } from './types';
 
 function protocol(message: string): ApiError {
@@ -69,5 +69,6 @@ export function parsePage<T>(value: unknown, what = 'items', logger?: Logger): P
     data,
     has_more: value.has_more === true,
     next_cursor: typeof cursor === 'string' && cursor !== '' ? cursor : null,
+    received: value.data.length,
   };
 }

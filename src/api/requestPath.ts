@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { backoffDelay, parseRetryAfter, sleep, type BackoffPolicy } from './backoff';
 import { readLimited } from './download';
 import { ApiError, errorFromResponse, errorFromTransport, isApiError, isTlsFailure, said, type ApiDetail } from './errors';
-import type { Logger } from './logger';
+import type { Logger } from '../common/logger';
 import type { ResponseHeaders, Transport, TransportResponse } from './transport';
 
-export type Method = 'GET' | 'POST' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH';
 export type Query = Record<string, string | number | undefined>;
 
 export interface RequestSpec<T> {
@@ -52,7 +52,15 @@ const RETRY_STATUSES = new Set([408, 409, 429]);
  * 409 answers that state a fact about the resource (PROTOCOL-NOTES, steering): asking again
  * gets the same answer, so they are not retried like a request still in flight.
  */
-const FINAL_CONFLICT_CODES = new Set(['idempotency_key_reused', 'run_not_active', 'run_not_resumable', 'approval_already_decided', 'approval_expired']);
+const FINAL_CONFLICT_CODES = new Set([
+  'idempotency_key_reused',
+  'run_not_active',
+  'run_not_resumable',
+  'approval_already_decided',
+  'approval_expired',
+  'version_conflict',
+  'connector_revoked',
+]);
 /** Error bodies are small; anything beyond this is cut off unread. */
 const MAX_ERROR_BODY = 64 * 1024;
 /** JSON answers (records, pages of at most 100) stay far below this. */

@@ -1,7 +1,7 @@
 // Turns one server-sent message (event name + data text) into a typed RunEvent, or says why
 // it cannot: strict on what the spec fixes (a JSON object with an integer `sequence`), tolerant
 // on the rest (a known kind with unexpected field types, or an unknown kind, is kept whole).
-import { terminalEventStatus } from '../common/runStatus';
+import { terminalEventStatus } from '../runEvents/runStatus';
 import { isTerminalEvent, type RunEvent } from './types';
 
 export type DecodedRunEvent = { ok: true; event: RunEvent } | { ok: false; reason: string };

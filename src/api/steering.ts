@@ -3,7 +3,7 @@
 // takes the one request path (ids through pathSegment, one Idempotency-Key per call reused on
 // each retry, 404/405 -> 'not_supported' since the endpoints are assumed). Plain Node.
 import { ApiError } from './errors';
-import type { Logger } from './logger';
+import type { Logger } from '../common/logger';
 import { clampLimit } from './pagination';
 import { parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
@@ -91,7 +91,7 @@ export function parseUsage(value: unknown): UsageRecord {
  * the usage endpoint has no record to miss, an action on a run that exists cannot be missing
  * its run, and a missing approval is its record only where the approvals list answers.
  */
-async function orUnsupported<T>(request: Promise<T>, what: string, endpointMissing: () => Promise<boolean>): Promise<T> {
+export async function orUnsupported<T>(request: Promise<T>, what: string, endpointMissing: () => Promise<boolean>): Promise<T> {
   try {
     return await request;
   } catch (err) {

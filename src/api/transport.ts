@@ -15,7 +15,7 @@ import type { Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { ApiError } from './errors';
-import { silentLogger, type Logger } from './logger';
+import { silentLogger, type Logger } from '../common/logger';
 import { trustedCertificates } from './network/certificates';
 import { directDispatcher, proxyDispatcher, type TlsTrust } from './network/dispatchers';
 import { loadUndici } from './network/undici';
@@ -42,7 +42,7 @@ export interface TransportRequest {
   origin: string;
   /** Path with its query string, e.g. /v1/files?limit=10. */
   path: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE' | 'PATCH';
   headers: Record<string, string>;
   body?: string | Uint8Array | AsyncIterable<Uint8Array>;
   signal?: AbortSignal;

@@ -50,12 +50,38 @@ export interface TaskRecord {
   attachments?: Attachment[];
   created_at?: string;
   run_id?: string;
+  /** The project the task was made in (PROTOCOL-NOTES "Projects"). */
+  project_id?: string;
+  context?: TaskContext;
   [extra: string]: unknown;
+}
+
+/** The branch and the 40-hex commit a project task builds on. */
+export interface TaskContext {
+  ref?: string;
+  commit?: string;
 }
 
 export interface CreateTaskRequest {
   objective: string;
   attachments?: Attachment[];
+  project_id?: string;
+  context?: TaskContext;
+}
+
+/** PROTOCOL-NOTES "Projects": a repository-bound build context (assumed, so mostly optional). */
+export interface ProjectRecord {
+  id: string;
+  object?: string;
+  name?: string;
+  repository?: { url?: string; default_branch?: string; [extra: string]: unknown };
+  created_at?: string;
+  [extra: string]: unknown;
+}
+
+export interface CreateProjectRequest {
+  name: string;
+  repository: { url: string; default_branch?: string };
 }
 
 export interface RunRecord {
@@ -120,6 +146,8 @@ export interface ArtifactRecord {
   bytes?: number;
   content_type?: string;
   created_at?: string;
+  /** A project run's patch: the commit its repository-relative paths apply to. */
+  base_commit?: string;
   [extra: string]: unknown;
 }
 
@@ -129,6 +157,8 @@ export interface Page<T> {
   data: T[];
   has_more: boolean;
   next_cursor?: string | null;
+  /** How many items the answer held, those parsePage dropped included (the pager counts them all). */
+  received?: number;
 }
 
 export interface PageParams {
@@ -153,8 +183,8 @@ export interface ApprovalRequestedData extends EventBase { approval_id: string; 
 export interface ApprovalResolvedData extends EventBase { approval_id: string; status: ApprovalStatus; note?: string }
 
 // The terminal event names live with the other status rules, shared by every layer.
-import type { TerminalEventName } from '../common/runStatus';
-export { TERMINAL_EVENTS, isTerminalEvent, type TerminalEventName } from '../common/runStatus';
+import type { TerminalEventName } from '../runEvents/runStatus';
+export { TERMINAL_EVENTS, isTerminalEvent, type TerminalEventName } from '../runEvents/runStatus';
 
 /** One run event: a union on the event name; unknown kinds are kept whole with `known: false`. */
 export type RunEvent =

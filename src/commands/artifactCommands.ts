@@ -7,10 +7,10 @@ import { safeFileName } from '../api/safeName';
 import { type ArtifactRecord } from '../api/types';
 import { MAX_OPEN_BYTES } from '../artifacts/artifactFileSystem';
 import { artifactUri, isTextArtifact } from '../artifacts/artifactUris';
-import { type CommandDeps } from './commandDeps';
+import { type CommandDeps } from '../commandSupport/commandDeps';
 import { formatBytes } from '../common/format';
-import { artifactOf, nodeOf } from './nodeArgs';
-import { UserFacingError } from './commandErrors';
+import { artifactOf, nodeOf } from '../commandSupport/nodeArgs';
+import { UserFacingError } from '../commandSupport/commandErrors';
 import { Commands } from '../common/ids';
 
 export interface ArtifactActions {

@@ -3,14 +3,15 @@
 // after a lost answer never creates a second one.
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import { describeError, isApiError } from '../api/errors';
-import { describeErrorForUser } from '../common/errorText';
+import { isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import type { FileRecord, TaskRecord } from '../api/types';
 import { Commands } from '../common/ids';
 import { shortenText } from '../common/format';
 import { notify } from '../common/notify';
-import type { CommandDeps } from './commandDeps';
-import { fileOf, selectionOf } from './nodeArgs';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { fileOf, selectionOf } from '../commandSupport/nodeArgs';
 import { askObjective } from './uploadPrompts';
 
 export function registerCreateTaskCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -57,6 +58,9 @@ export async function createTaskWithAttachments(
     }
   }
   deps.log.info(`Created ${task.id} with ${files.length} attachment(s)${task.run_id ? `, run ${task.run_id}` : ''}`);
+  // Only the files given here may be revised by the task's runs (Review Changes reads this record).
+  const created = task;
+  await deps.localFiles.recordTask(created.id, files.map((f) => f.id)).catch((err: unknown) => deps.log.warn(`The record of uploads could not note the files of ${created.id}: ${describeError(err)}`));
   const watch = vscode.l10n.t('Watch Run');
   const runId = typeof task.run_id === 'string' ? task.run_id : undefined;
   void notify

@@ -3,11 +3,11 @@ import * as vscode from 'vscode';
 import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';
 import { isApiError } from '../api/errors';
-import { describeErrorForUser } from '../common/errorText';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { type FileRecord } from '../api/types';
-import { type CommandDeps } from './commandDeps';
-import { entityIdOf, fileOf, selectionOf } from './nodeArgs';
-import { UserFacingError } from './commandErrors';
+import { type CommandDeps } from '../commandSupport/commandDeps';
+import { entityIdOf, fileOf, selectionOf } from '../commandSupport/nodeArgs';
+import { UserFacingError } from '../commandSupport/commandErrors';
 import { Commands } from '../common/ids';
 
 export function registerFileCommands(deps: CommandDeps): vscode.Disposable[] {

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../common/ids';
 import type { Sidebar } from '../views/sidebar';
 import type { ViewFilter } from '../views/viewFilter';
-import type { CommandDeps } from './commandDeps';
+import type { CommandDeps } from '../commandSupport/commandDeps';
 
 export function registerFilterCommands(deps: CommandDeps, sidebar: Sidebar): vscode.Disposable[] {
   const ask = async (filter: ViewFilter, title: string, prompt: string, text: unknown): Promise<string | undefined> => {

@@ -5,9 +5,9 @@ import { notify } from '../common/notify';
 import { isEntityNode, LoadMoreNode, type TreeNode } from '../views/nodes';
 import type { Sidebar } from '../views/sidebar';
 import { revealRun } from '../views/tasksReveal';
-import { type CommandDeps } from './commandDeps';
-import { nodeOf, runOf, taskOf } from './nodeArgs';
-import { UserFacingError } from './commandErrors';
+import { type CommandDeps } from '../commandSupport/commandDeps';
+import { nodeOf, runOf, taskOf } from '../commandSupport/nodeArgs';
+import { UserFacingError } from '../commandSupport/commandErrors';
 import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';
 
 export function registerSidebarCommands(deps: CommandDeps, sidebar: Sidebar): vscode.Disposable[] {

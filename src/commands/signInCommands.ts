@@ -4,9 +4,9 @@ import * as vscode from 'vscode';
 import { askModal, notify } from '../common/notify';
 import { ApiClient } from '../api/client';
 import { isApiError } from '../api/errors';
-import { describeErrorForUser } from '../common/errorText';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { SecretStorageUnavailableError } from '../auth/credentialStore';
-import { type CommandDeps } from './commandDeps';
+import { type CommandDeps } from '../commandSupport/commandDeps';
 import { Commands, Settings } from '../common/ids';
 import { readNetworkSettings } from '../service/settings';
 

@@ -1,18 +1,20 @@
 // The main user story: upload workspace files (Explorer, editor, palette, drag and drop) and
 // optionally attach them all to one new task, under one cancellable progress notification.
+import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
-import { describeError, isAbort, isApiError } from '../api/errors';
-import { describeErrorForUser } from '../common/errorText';
+import { isAbort, isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { MAX_UPLOAD_BYTES, type FilePurpose, type FileRecord, type TaskRecord } from '../api/types';
 import { estimateArchiveBytes } from '../upload/uploadChoice';
 import { uploadBatch, type BatchResult, type UploadKeys } from '../upload/batchUpload';
 import { type PlannedFile } from '../upload/uploadPlan';
 import { formatBytes } from '../common/format';
-import { urisOf } from './nodeArgs';
+import { urisOf } from '../commandSupport/nodeArgs';
 import { confirmUploadRequest } from './uploadConsent';
 import { createTaskWithAttachments } from './createTaskCommands';
-import { type CommandDeps } from './commandDeps';
+import { type CommandDeps } from '../commandSupport/commandDeps';
 import { askObjective, askUploadShape, confirmPlan, localUri, pickFiles, pickPurpose, saveDirtyDocuments } from './uploadPrompts';
 import { knownAttachmentLimit, rememberAttachmentLimit } from '../upload/attachmentLimits';
 import { Commands } from '../common/ids';
@@ -107,7 +109,7 @@ async function attachOrCleanUp(deps: CommandDeps, objective: string, uploaded: F
   });
   if (task) return task;
   const pack = canPack && refusal !== undefined ? vscode.l10n.t('Delete Them and Pack into One Archive') : undefined;
-  const choice = await offerCleanup(deps, uploaded, refusal ?? vscode.l10n.t('No task was created; the {0} file(s) uploaded for it are still stored.', uploaded.length), pack);
+  const choice = await offerCleanup(deps, uploaded, refusal ?? leftStored(uploaded.length), pack);
   return choice === 'other' ? 'pack' : undefined;
 }
 
@@ -192,7 +194,7 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
   for (;;) {
     const stamps = await stampFiles(pending.map((f) => f.path));
     const result = await runBatch(deps, pending, purpose, keys, followSymlinks);
-    done.push(...result.uploaded.map((u) => u.record));
+    for (const u of result.uploaded) done.push(u.record);
     await recordUploads(deps.localFiles, result.uploaded, stamps);
     if (result.cancelled) {
       await offerCleanup(deps, done, done.length
@@ -217,7 +219,7 @@ async function uploadWithRetry(deps: CommandDeps, files: PlannedFile[], purpose:
       continue;
     }
     if (choice === goOn) return done;
-    if (forTask) await offerCleanup(deps, done, vscode.l10n.t('No task was created; the {0} file(s) uploaded for it are still stored.', done.length));
+    if (forTask) await offerCleanup(deps, done, leftStored(done.length));
     else if (done.length) deps.files.refresh();
     return undefined;
   }
@@ -250,4 +252,11 @@ function withUploadProgress<T>(run: (signal: AbortSignal, report: (done: number,
       }
     },
   );
+}
+
+/** "No task was created; the N files uploaded for it are still stored." in its singular or plural form. */
+function leftStored(count: number): string {
+  return isSingular(count)
+    ? vscode.l10n.t('No task was created; the file uploaded for it is still stored.')
+    : vscode.l10n.t('No task was created; the {0} files uploaded for it are still stored.', count);
 }

@@ -3,6 +3,7 @@
 // files did not come from a selection the user made in this window's workspace (they lie
 // outside its folders, or the caller skipped the prompts that would have shown them), the user
 // confirms in a modal that lists exactly what will be sent, and where.
+import { isSingular } from '../common/vscodeTranslate';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askModal } from '../common/notify';
@@ -37,7 +38,7 @@ export async function confirmUploadRequest(uris: readonly vscode.Uri[], serviceU
   const why = outside.length > 0
     ? vscode.l10n.t('{0} of them are outside this workspace.', outside.length)
     : vscode.l10n.t('This upload was requested by a command, not chosen in the Explorer.');
-  const choice = await askModal('warn', vscode.l10n.t('Upload {0} file(s) to {1}?', uris.length, serviceUrl), [why, '', ...lines], upload);
+  const choice = await askModal('warn', isSingular(uris.length) ? vscode.l10n.t('Upload 1 file to {0}?', serviceUrl) : vscode.l10n.t('Upload {0} files to {1}?', uris.length, serviceUrl), [why, '', ...lines], upload);
   return choice === upload;
 }
 

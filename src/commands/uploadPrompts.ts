@@ -1,14 +1,16 @@
 // The questions the upload flows ask before anything is sent: which files, what purpose, what
 // objective, whether to expand folders, save unsaved edits, follow symbolic links, go on without
 // refused files, and whether to pack a large selection into one archive.
+import { isSingular } from '../common/vscodeTranslate';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askModal, notify } from '../common/notify';
 import { FILE_PURPOSES, type FilePurpose } from '../api/types';
-import { MAX_FILES_PER_BATCH, planUpload, type PlannedFile, type UploadPlan } from '../upload/uploadPlan';
+import { planUpload, type PlannedFile, type UploadPlan } from '../upload/uploadPlan';
 import { namesAcrossRoots } from '../upload/uploadNames';
 import { MAX_IN_MEMORY_BYTES, mergePlans, planVirtualUpload, plannedUri } from '../upload/workspaceFiles';
 import { chooseUploadShape } from '../upload/uploadChoice';
+import { confirmFolderFiles, leaveOutSecrets } from '../upload/sentFilesPrompts';
 import { formatBytes } from '../common/format';
 
 export async function askObjective(files: { name: string }[]): Promise<string | undefined> {
@@ -66,26 +68,16 @@ export interface ConfirmedPlan {
 
 /**
  * Plans the batch (files on this machine's disk streamed, others read through workspace.fs);
- * asks before expanding folders and before following symbolic links; refuses (with the reasons)
- * what cannot go; names files apart across workspace folders.
+ * refuses (with the reasons) what cannot go; asks before following symbolic links; names files
+ * apart across workspace folders; leaves out files that look like secrets unless ticked; lists a
+ * folder upload's files by name before anything is sent.
  */
 export async function confirmPlan(uris: readonly vscode.Uri[]): Promise<ConfirmedPlan | undefined> {
   const paths = uris.filter((u) => u.scheme === 'file').map((u) => u.fsPath);
   const virtual = await planVirtualUpload(uris.filter((u) => u.scheme !== 'file'));
-  let disk = await planUpload(paths, { expandFolders: false });
-  if (disk.folders.length > 0) {
-    const count = disk.folders.reduce((n, f) => n + f.fileCount, 0);
-    const upload = vscode.l10n.t('Upload {0} Files', count);
-    const choice = await askModal('warn',
-      disk.truncated
-        ? vscode.l10n.t('The selection includes {0} folder(s) with more than {1} files. Only the first {1} (.git and node_modules skipped) would be uploaded. Go on?', disk.folders.length, MAX_FILES_PER_BATCH)
-        : vscode.l10n.t('The selection includes {0} folder(s) holding {1} file(s) (.git and node_modules skipped). Upload every file in them?', disk.folders.length, count),
-      [],
-      upload,
-    );
-    if (choice !== upload) return undefined;
-    disk = await planUpload(paths, { expandFolders: true });
-  }
+  // Folders are expanded on this machine only (bounded by MAX_FILES_PER_BATCH); nothing is sent
+  // before the person has seen the files by name (confirmFolderFiles below).
+  const disk = await planUpload(paths, { expandFolders: true });
   let plan = mergePlans(disk, virtual);
   if (plan.refused.length > 0) {
     const reasons = plan.refused.map((r) => `${displayName(r.path)}: ${refusalText(r.reason, r.detail)}`).join('; ');
@@ -104,12 +96,20 @@ export async function confirmPlan(uris: readonly vscode.Uri[]): Promise<Confirme
   const linked = await confirmSymlinks(plan.files);
   if (linked === undefined) return undefined;
   if (!linked) plan = withoutLinks(plan);
-  if (plan.files.length === 0) {
-    void notify.error(vscode.l10n.t('Nothing was selected to upload.'));
-    return undefined;
-  }
   const folders = vscode.workspace.workspaceFolders ?? [];
   plan = { ...plan, files: namesAcrossRoots(plan.files, (f) => vscode.workspace.getWorkspaceFolder(plannedUri(f))?.name, folders.length) };
+  const screened = await leaveOutSecrets(plan);
+  if (screened === undefined) return undefined;
+  plan = screened.plan;
+  if (plan.files.length === 0) {
+    void notify.error(screened.leftOut.length > 0
+      ? isSingular(screened.leftOut.length)
+        ? vscode.l10n.t('Nothing was uploaded: the file that looks like a secret was left out.')
+        : vscode.l10n.t('Nothing was uploaded: the {0} files that look like secrets were left out.', screened.leftOut.length)
+      : vscode.l10n.t('Nothing was selected to upload.'));
+    return undefined;
+  }
+  if (disk.folders.length > 0 && !(await confirmFolderFiles(plan, screened.leftOut))) return undefined;
   return { plan, followSymlinks: linked };
 }
 
@@ -133,7 +133,9 @@ async function confirmSymlinks(files: readonly PlannedFile[]): Promise<boolean |
   );
   if (choice === follow) return true;
   if (choice !== skip) return undefined;
-  void notify.info(vscode.l10n.t('{0} symbolic link(s) left out: {1}', links.length, links.map((f) => path.basename(f.path)).join(', ')));
+  void notify.info(isSingular(links.length)
+    ? vscode.l10n.t('1 symbolic link left out: {0}', links.map((f) => path.basename(f.path)).join(', '))
+    : vscode.l10n.t('{0} symbolic links left out: {1}', links.length, links.map((f) => path.basename(f.path)).join(', ')));
   return false;
 }
 

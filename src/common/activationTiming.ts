@@ -3,7 +3,7 @@
 // its activation event fired), so the activation benchmark (test/bench/activation.bench.ts)
 // reads these lines from code-server's log folder; a user wondering why the sidebar is slow to
 // fill reads the same line.
-import type { Logger } from '../api/logger';
+import type { Logger } from './logger';
 
 export type TimedView = 'tasks' | 'files';
 

@@ -43,6 +43,33 @@ export const Commands = {
   clearFilesFilter: 'agentRuntime.clearFilesFilter',
   clearTasksFilter: 'agentRuntime.clearTasksFilter',
   copyRunLink: 'agentRuntime.copyRunLink',
+  // Issue #24: memory (src/memory).
+  searchMemory: 'agentRuntime.searchMemory',
+  rememberSelection: 'agentRuntime.rememberSelection',
+  deleteMemory: 'agentRuntime.deleteMemory',
+  refreshMemory: 'agentRuntime.refreshMemory',
+  filterMemory: 'agentRuntime.filterMemory',
+  loadMoreMemory: 'agentRuntime.loadMoreMemory',
+  openMemory: 'agentRuntime.openMemory',
+  // Issue #24: tools, connectors, webhooks (src/agentAccess).
+  refreshTools: 'agentRuntime.refreshTools',
+  searchTools: 'agentRuntime.searchTools',
+  openTool: 'agentRuntime.openTool',
+  openToolInvocation: 'agentRuntime.openToolInvocation',
+  loadMoreTools: 'agentRuntime.loadMoreTools',
+  refreshConnectors: 'agentRuntime.refreshConnectors',
+  revokeGrant: 'agentRuntime.revokeGrant',
+  revokeConnector: 'agentRuntime.revokeConnector',
+  loadMoreConnectors: 'agentRuntime.loadMoreConnectors',
+  refreshWebhooks: 'agentRuntime.refreshWebhooks',
+  createWebhook: 'agentRuntime.createWebhook',
+  testWebhook: 'agentRuntime.testWebhook',
+  deleteWebhook: 'agentRuntime.deleteWebhook',
+  loadMoreWebhooks: 'agentRuntime.loadMoreWebhooks',
+  // Issue #23: projects.
+  createProjectForRepository: 'agentRuntime.createProjectForRepository',
+  newTaskInProject: 'agentRuntime.newTaskInProject',
+  applyToNewBranch: 'agentRuntime.applyToNewBranch',
 } as const;
 
 export const ContextKeys = {
@@ -58,6 +85,8 @@ export const ContextKeys = {
   tasksFiltered: 'agentRuntime.tasksFiltered',
   /** Set once the server answered a steering call as not offered (404/405). */
   steeringUnsupported: 'agentRuntime.steeringUnsupported',
+  /** Set once the server answered a project call as not offered (404/405). */
+  projectsUnsupported: 'agentRuntime.projectsUnsupported',
 } as const;
 
 export const ViewIds = {
@@ -65,6 +94,10 @@ export const ViewIds = {
   files: 'agentRuntime.files',
   tasks: 'agentRuntime.tasks',
   approvals: 'agentRuntime.approvals',
+  memory: 'agentRuntime.memory',
+  tools: 'agentRuntime.tools',
+  connectors: 'agentRuntime.connectors',
+  webhooks: 'agentRuntime.webhooks',
 } as const;
 
 export const Settings = {

@@ -8,22 +8,16 @@
 /** What a notification or label shows at most of one outside value. */
 export const INERT_MAX_CHARS = 300;
 
-// C0/C1 controls (newlines included), the bidi embeddings, overrides and isolates, the marks
-// that flip direction, and the zero-width characters that hide text between visible letters.
-/** Characters that hide, reorder or break text: escaped visibly wherever outside text is shown. */
-export const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/gu;
+import { visibleText } from './visibleText';
 
-const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-function visibleEscape(ch: string): string {
-  return NAMED[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
+// Hidden, bidi and control characters: the one rule every surface shares (visibleText.ts).
+export { HIDDEN } from './visibleText';
 
 /**
  * Outside text as a plain one-line string that no VS Code surface turns into a link, an icon or
- * reordered characters: hidden characters become visible escapes (`\n`, `\u202e`), the
- * `](` of Markdown links and the `$(` of theme icons get a space, and anything longer than
- * `maxChars` is cut with an ellipsis (a 10 MB field must not reach a notification). What a
+ * reordered characters: hidden characters become visible escapes (visibleText: `\n`, `\u202e`,
+ * `\u{e0041}`), the `](` of Markdown links and the `$(` of theme icons get a space, and anything
+ * longer than `maxChars` is cut with an ellipsis (a 10 MB field must not reach a notification). What a
  * person reads stays the same words.
  */
 export function inert(text: unknown, maxChars: number = INERT_MAX_CHARS): string {
@@ -34,8 +28,7 @@ export function inert(text: unknown, maxChars: number = INERT_MAX_CHARS): string
     value = value.slice(0, maxChars * 2);
     cut = true;
   }
-  value = value
-    .replace(HIDDEN, visibleEscape)
+  value = visibleText(value)
     .replace(/\]\s*\(/g, '] (')
     .replace(/\$\(/g, '$ (');
   const chars = Array.from(value);

@@ -13,7 +13,16 @@ type Show = <T extends string>(message: string, options: vscode.MessageOptions, 
 
 function shower(show: Show) {
   return <T extends string>(message: string, ...items: T[]): Thenable<T | undefined> =>
-    show(inert(message, MESSAGE_MAX_CHARS), {}, ...items);
+    withInertItems(items, (shown) => show(inert(message, MESSAGE_MAX_CHARS), {}, ...shown));
+}
+
+/**
+ * Buttons are made inert too (a label may name an outside thing), and the caller gets back the
+ * item it passed, not the label shown.
+ */
+function withInertItems<T extends string>(items: readonly T[], show: (shown: string[]) => Thenable<string | undefined>): Thenable<T | undefined> {
+  const shown = items.map((item) => inert(item));
+  return show(shown).then((choice) => (choice === undefined ? undefined : items[shown.indexOf(choice)]));
 }
 
 // Looked up at each call, not when this module loads: what vscode.window holds then is what shows.
@@ -35,5 +44,5 @@ export function askModal<T extends string>(
 ): Thenable<T | undefined> {
   const detail = detailLines.map((line) => inert(line)).join('\n').slice(0, DETAIL_MAX_CHARS);
   const show: Show = severity === 'warn' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  return show(inert(message, MESSAGE_MAX_CHARS), { modal: true, detail: detail || undefined }, ...items);
+  return withInertItems(items, (shown) => show(inert(message, MESSAGE_MAX_CHARS), { modal: true, detail: detail || undefined }, ...shown));
 }

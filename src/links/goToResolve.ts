@@ -2,6 +2,7 @@
 // An artifact has no read of its own in the API, so it is found in its run's artifact list
 // (GET /v1/runs/{id}/artifacts, a bounded number of pages). Plain Node: tested over HTTP.
 import { isApiError } from '../api/errors';
+import { paginate } from '../api/pagination';
 import type { ArtifactRecord, FileRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
 import type { GoToTarget } from './goToInput';
 
@@ -63,21 +64,17 @@ export async function resolveGoTo(target: GoToTarget, client: GoToClient, signal
 type ArtifactSearch = { artifact: ArtifactRecord } | { exhausted: boolean; searched: number };
 
 async function findArtifact(client: GoToClient, runId: string, artifactId: string, signal?: AbortSignal): Promise<ArtifactSearch> {
-  let after: string | undefined;
+  // The one pager: a cursor that does not move ends the list; so do the page and item caps.
+  const walk = paginate<ArtifactRecord>(
+    (params, walkSignal) => client.listRunArtifacts(runId, params, { signal: walkSignal }),
+    { limit: ARTIFACT_PAGE_SIZE },
+    { maxPages: MAX_ARTIFACT_PAGES, maxItems: MAX_ARTIFACT_PAGES * ARTIFACT_PAGE_SIZE, signal },
+  );
   let searched = 0;
-  for (let page = 0; page < MAX_ARTIFACT_PAGES; page++) {
-    const params: PageParams = { limit: ARTIFACT_PAGE_SIZE };
-    if (after !== undefined) params.after = after;
-    const listed = await client.listRunArtifacts(runId, params, { signal });
-    const data = Array.isArray(listed.data) ? listed.data : [];
-    const hit = data.find((a) => a?.id === artifactId);
-    if (hit) return { artifact: hit };
-    searched += data.length;
-    const next = typeof listed.next_cursor === 'string' && listed.next_cursor !== '' ? listed.next_cursor : undefined;
-    // The list ended: the artifact is not in this run. A cursor that does not move would ask for
-    // the same page again, so that list is read as ended too.
-    if (listed.has_more !== true || next === undefined || next === after) return { exhausted: true, searched };
-    after = next;
+  for await (const artifact of walk) {
+    if (artifact?.id === artifactId) return { artifact };
+    searched++;
   }
-  return { exhausted: false, searched };
+  // Not cut: the list ended, so the artifact is not in this run.
+  return { exhausted: walk.cut === undefined, searched };
 }

@@ -1,7 +1,7 @@
 // Links to a run and, optionally, one of its events: `<scheme>://agent-runtime.agent-runtime/run/<run_id>#<sequence>`.
 // Building and checking them is pure (no vscode): the URI handler, "Go to…" and the copy command
 // all go through checkRunLink, so a link is accepted or refused by one rule.
-import { isRunId } from '../runPanel/protocol';
+import { isRunId } from '../runEvents/ids';
 
 /** `<publisher>.<name>` from package.json: the authority the editor routes our links by. */
 export const EXTENSION_ID = 'agent-runtime.agent-runtime';

@@ -1,8 +1,8 @@
 // The URI handler: `<scheme>://agent-runtime.agent-runtime/run/<run_id>#<sequence>` opens the
 // run's panel and shows that event. Any other link opens nothing and says why.
 import * as vscode from 'vscode';
-import { describeError } from '../api/errors';
-import { describeErrorForUser } from '../common/errorText';
+import { describeError } from '../api/errorSentences';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { notify } from '../common/notify';
 import type { Translate } from '../common/translate';
 import { problemText } from './linkText';

@@ -7,12 +7,15 @@ import type { ReviewArtifact, ReviewProblem, TaskAttachment, UploadOrigin } from
 import { untranslated, type Translate } from '../common/translate';
 
 /**
- * - `revision`: a new version of a file uploaded from this machine (`source_file_id` known).
+ * - `revision`: a new version of a file uploaded from this machine (`source_file_id` known)
+ *   and given to this run's task.
  * - `patch`: a unified diff of the task's attachments (`text/x-diff`, or `.diff`/`.patch`).
  * - `unknownSource`: revises a file this machine did not upload; handled as a plain output.
+ * - `otherTask`: revises an upload from here that this run's task was not given (another
+ *   task's file); handled as a plain output.
  * - `plain`: anything else (reports, data).
  */
-export type ArtifactKind = 'revision' | 'patch' | 'unknownSource' | 'plain';
+export type ArtifactKind = 'revision' | 'patch' | 'unknownSource' | 'otherTask' | 'plain';
 
 export interface ClassifiedArtifact {
   artifact: ReviewArtifact;
@@ -46,6 +49,11 @@ export interface ChangeSet {
 
 export interface ChangeSetSources {
   originOf: OriginLookup;
+  /**
+   * The file ids this run's task was given: only these are accepted as revised files or patch
+   * targets. Undefined: any upload from here (only for callers that have no task, e.g. tests).
+   */
+  taskFileIds?: ReadonlySet<string>;
   /** The task's attachments; a patch's file names are looked up among them. */
   attachments?: readonly TaskAttachment[];
   /** An artifact's content (GET /v1/files/{file_id}/content). */
@@ -68,11 +76,13 @@ export function isPatchArtifact(artifact: ReviewArtifact): boolean {
 
 /**
  * A revision is recognised by its `source_file_id` before anything else, so an attachment
- * that happens to be a `.patch` file and comes back revised is a revision, not a patch.
+ * that happens to be a `.patch` file and comes back revised is a revision, not a patch. With
+ * `taskFileIds`, a source the task was not given is `otherTask`, whoever uploaded it.
  */
-export function classifyArtifact(artifact: ReviewArtifact, originOf: OriginLookup): ClassifiedArtifact {
+export function classifyArtifact(artifact: ReviewArtifact, originOf: OriginLookup, taskFileIds?: ReadonlySet<string>): ClassifiedArtifact {
   const source = artifact.source_file_id;
   if (typeof source === 'string' && source !== '') {
+    if (taskFileIds && !taskFileIds.has(source)) return { artifact, kind: 'otherTask' };
     const origin = originOf(source);
     return origin ? { artifact, kind: 'revision', origin } : { artifact, kind: 'unknownSource' };
   }
@@ -87,7 +97,7 @@ export function classifyArtifact(artifact: ReviewArtifact, originOf: OriginLooku
 export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sources: ChangeSetSources): Promise<ChangeSet> {
   const describe = sources.describeError ?? defaultDescribe;
   const t: Translate = sources.t ?? untranslated;
-  const classified = artifacts.map((artifact) => classifyArtifact(artifact, sources.originOf));
+  const classified = artifacts.map((artifact) => classifyArtifact(artifact, sources.originOf, sources.taskFileIds));
   const files: FileChange[] = [];
   const problems: ReviewProblem[] = [];
   const taken = new Map<string, string>(); // workspace URI -> name of the artifact that gave its version
@@ -130,6 +140,14 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
         artifactId: artifact.id,
         file: artifact.name,
         message: t('{0} revises a file that was not uploaded from this machine; it is offered as a plain output.', artifact.name ?? artifact.id),
+      });
+    }
+    if (item.kind === 'otherTask') {
+      problems.push({
+        code: 'otherTask',
+        artifactId: artifact.id,
+        file: artifact.name,
+        message: t('{0} revises a file that was not given to this run\'s task; it is offered as a plain output.', artifact.name ?? artifact.id),
       });
     }
     if (item.kind !== 'revision' || !item.origin) continue;
@@ -200,6 +218,7 @@ async function changeFromPart(
   const match = matchAttachment(part, sources.attachments ?? [], sources.originOf);
   if (match.kind === 'none') return report('unknownFile', t('The patch changes {0}, which is not one of the task\'s attachments.', name));
   if (match.kind === 'many') return report('ambiguousFile', t('The patch changes {0}, but several attachments have that name; it cannot tell which.', name));
+  if (sources.taskFileIds && !sources.taskFileIds.has(match.fileId)) return report('otherTask', t('The patch changes {0}, which was not given to this run\'s task.', name));
   const origin = sources.originOf(match.fileId);
   if (!origin) return report('unknownSource', t('The patch changes {0}, which was not uploaded from this machine.', name));
   if (alreadyTaken(origin, artifact.id, name)) return undefined;

@@ -1,7 +1,7 @@
 // One workspace file under review: its text now against the agent's version (merged three
 // ways when the file changed since it was uploaded), as hunks to apply one by one.
 import { createHash } from 'node:crypto';
-import { applyHunks, computeHunks } from './hunks';
+import { applyHunks, computeHunks, TooDifferentError } from './hunks';
 import type { Hunk } from './hunks';
 import { decodeText, encodeText } from './textCodec';
 import type { DecodedText, NotTextReason } from './textCodec';
@@ -47,6 +47,8 @@ export type FileReview =
   | { status: 'identical'; notes: string[] }
   | { status: 'gone'; message: string }
   | { status: 'needsAsSent'; message: string }
+  /** The versions differ by more than a line diff looks for (MAX_EDIT_LINES): open or save the agent's version instead. */
+  | { status: 'tooDifferent'; message: string }
   | { status: 'notText'; side: 'workspace' | 'agent' | 'asSent'; reason: NotTextReason; message: string };
 
 /** Lower-case hex SHA-256, as kept in UploadOrigin.sha256. */
@@ -56,8 +58,17 @@ export function sha256Hex(bytes: Uint8Array): string {
 
 /** Never throws; the caller reads the bytes (and, on `needsAsSent`, fetches the upload and asks again). */
 export function reviewFile(input: FileReviewInput): FileReview {
-  const { origin } = input;
   const t: Translate = input.t ?? untranslated;
+  try {
+    return reviewFileOrThrow(input, t);
+  } catch (err) {
+    if (!(err instanceof TooDifferentError)) throw err;
+    return { status: 'tooDifferent', message: t('{0} is too different to review line by line: open or save it.', input.origin.relativePath) };
+  }
+}
+
+function reviewFileOrThrow(input: FileReviewInput, t: Translate): FileReview {
+  const { origin } = input;
   if (input.workspaceBytes === undefined) {
     return { status: 'gone', message: t('{0} is no longer in the workspace (deleted or renamed since it was uploaded).', origin.relativePath) };
   }

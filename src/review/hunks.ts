@@ -5,6 +5,28 @@ import { loadDiff } from './jsdiff';
 import { splitLines } from './textCodec';
 
 /**
+ * Most lines added plus removed that a line diff looks for (jsdiff's maxEditLength): the diff's
+ * cost grows with the square of it, so past it the texts are "too different" rather than the
+ * extension host blocked (an 8,000-line rewrite took 35 s unbounded; about 0.3 s to give up here).
+ */
+export const MAX_EDIT_LINES = 2000;
+/** A wall-clock limit on one line diff besides MAX_EDIT_LINES (very long texts): jsdiff gives up past it. */
+export const DIFF_TIMEOUT_MS = 5000;
+
+/** The texts differ by more than a line diff looks for: the review offers to open or save the file instead. */
+export class TooDifferentError extends Error {
+  override readonly name = 'TooDifferentError';
+  constructor() {
+    super(`The texts differ in more than ${MAX_EDIT_LINES} lines (or the comparison took longer than ${DIFF_TIMEOUT_MS / 1000} s).`);
+  }
+}
+
+/** Appends every item without spreading them as arguments (a spread of ~130,000 throws RangeError). */
+export function pushAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
+
+/**
  * A line range. `start` is 1-based. An empty range (`count` 0) is an insertion point: the new
  * lines go before line `start` (`start` = line count + 1 at the end of the text).
  */
@@ -27,7 +49,10 @@ export interface Hunk {
   added: string[];
 }
 
-/** Line-level hunks turning `base` into `target` (both LF text), in order, without context. */
+/**
+ * Line-level hunks turning `base` into `target` (both LF text), in order, without context.
+ * Throws TooDifferentError when they differ by more than MAX_EDIT_LINES lines (or DIFF_TIMEOUT_MS).
+ */
 export function computeHunks(base: string, target: string): Hunk[] {
   const hunks: Hunk[] = [];
   const seen = new Map<string, number>();
@@ -48,7 +73,9 @@ export function computeHunks(base: string, target: string): Hunk[] {
     });
     pending = undefined;
   };
-  for (const change of loadDiff().diffLines(base, target)) {
+  const changes = loadDiff().diffLines(base, target, { maxEditLength: MAX_EDIT_LINES, timeout: DIFF_TIMEOUT_MS });
+  if (changes === undefined) throw new TooDifferentError();
+  for (const change of changes) {
     const lines = splitLines(change.value);
     if (!change.added && !change.removed) {
       flush();
@@ -58,10 +85,10 @@ export function computeHunks(base: string, target: string): Hunk[] {
     }
     pending ??= { removed: [], added: [], oldStart: oldLine, newStart: newLine };
     if (change.removed) {
-      pending.removed.push(...lines);
+      pushAll(pending.removed, lines);
       oldLine += lines.length;
     } else {
-      pending.added.push(...lines);
+      pushAll(pending.added, lines);
       newLine += lines.length;
     }
   }
@@ -83,10 +110,11 @@ export function applyHunks(base: string, hunks: readonly Hunk[], chosen: Iterabl
   for (const hunk of hunks) {
     if (!wanted.has(hunk.id)) continue;
     const from = hunk.old.start - 1;
-    out.push(...lines.slice(next, from), ...hunk.added);
+    for (let i = next; i < from; i++) out.push(lines[i]);
+    pushAll(out, hunk.added);
     next = from + hunk.old.count;
   }
-  out.push(...lines.slice(next));
+  for (let i = next; i < lines.length; i++) out.push(lines[i]);
   // Plain concatenation is enough even for a base whose last line has no `\n`: a change after
   // that line always removes it and adds it back terminated (diffLines sees `x` and `x\n` as
   // different lines), so an unterminated line never ends up in the middle.

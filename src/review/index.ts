@@ -31,7 +31,7 @@
 export type { ReviewArtifact, ReviewProblem, ReviewProblemCode, TaskAttachment, UploadOrigin } from './types';
 export { decodeText, encodeText, splitLines } from './textCodec';
 export type { DecodedText, DecodeResult, Eol, NotTextReason } from './textCodec';
-export { applyHunks, computeHunks } from './hunks';
+export { applyHunks, computeHunks, MAX_EDIT_LINES, pushAll, TooDifferentError } from './hunks';
 export type { Hunk, LineRange } from './hunks';
 export { mergeThreeWay, MARKER_AGENT, MARKER_SEPARATOR, MARKER_WORKSPACE } from './threeWay';
 export type { ConflictStyle, MergeConflict, MergeResult } from './threeWay';

@@ -10,7 +10,7 @@
 //    A group with hunks from both sides is a conflict, unless both sides turned that stretch
 //    into the same lines (then it is taken once).
 // Between groups the base lines are common to all three texts.
-import { computeHunks } from './hunks';
+import { computeHunks, pushAll } from './hunks';
 import type { Hunk, LineRange } from './hunks';
 import { splitLines } from './textCodec';
 
@@ -46,7 +46,8 @@ export const MARKER_SEPARATOR = '=======';
 export const MARKER_AGENT = '>>>>>>> agent';
 
 /**
- * Merges `agent`'s changes to `base` into `workspace`. Conflicting stretches get the
+ * Merges `agent`'s changes to `base` into `workspace` (TooDifferentError from computeHunks when
+ * a side differs from the base by too much to diff). Conflicting stretches get the
  * workspace's lines (the default: nothing the user wrote is lost), the agent's lines, or
  * both between conflict markers.
  */
@@ -82,7 +83,7 @@ export function mergeThreeWay(
       end = Math.max(end, all[i].hunk.old.start + all[i].hunk.old.count);
       start = Math.min(start, all[i].hunk.old.start);
     }
-    out.push(...baseLines.slice(baseNext - 1, start - 1));
+    pushAll(out, baseLines.slice(baseNext - 1, start - 1));
     const stretch = baseLines.slice(start - 1, end - 1);
     const oursHunks = group.filter((g) => g.side === 'workspace').map((g) => g.hunk);
     const theirsHunks = group.filter((g) => g.side === 'agent').map((g) => g.hunk);
@@ -90,15 +91,21 @@ export function mergeThreeWay(
     const theirsLines = replay(stretch, start, theirsHunks);
 
     if (theirsHunks.length === 0) {
-      out.push(...oursLines);
+      pushAll(out, oursLines);
     } else if (oursHunks.length === 0 || sameLines(oursLines, theirsLines)) {
-      out.push(...theirsLines);
+      pushAll(out, theirsLines);
       applied += theirsHunks.length;
     } else {
       const mergedStart = out.length + 1;
-      if (style === 'workspace') out.push(...oursLines);
-      else if (style === 'agent') out.push(...theirsLines);
-      else out.push(`${MARKER_WORKSPACE}\n`, ...terminated(oursLines), `${MARKER_SEPARATOR}\n`, ...terminated(theirsLines), `${MARKER_AGENT}\n`);
+      if (style === 'workspace') pushAll(out, oursLines);
+      else if (style === 'agent') pushAll(out, theirsLines);
+      else {
+        out.push(`${MARKER_WORKSPACE}\n`);
+        pushAll(out, terminated(oursLines));
+        out.push(`${MARKER_SEPARATOR}\n`);
+        pushAll(out, terminated(theirsLines));
+        out.push(`${MARKER_AGENT}\n`);
+      }
       conflicts.push({
         id: `c${conflicts.length + 1}`,
         base: { start, count: stretch.length },
@@ -114,7 +121,7 @@ export function mergeThreeWay(
     theirsShift += theirsLines.length - stretch.length;
     baseNext = end;
   }
-  out.push(...baseLines.slice(baseNext - 1));
+  pushAll(out, baseLines.slice(baseNext - 1));
   return { text: out.join(''), clean: conflicts.length === 0, conflicts, appliedAgentHunks: applied };
 }
 
@@ -139,10 +146,11 @@ function replay(stretch: readonly string[], start: number, hunks: readonly Hunk[
   let next = 0;
   for (const hunk of hunks) {
     const from = hunk.old.start - start;
-    out.push(...stretch.slice(next, from), ...hunk.added);
+    pushAll(out, stretch.slice(next, from));
+    pushAll(out, hunk.added);
     next = from + hunk.old.count;
   }
-  out.push(...stretch.slice(next));
+  pushAll(out, stretch.slice(next));
   return out;
 }
 

@@ -45,6 +45,7 @@ export type ReviewProblemCode =
   | 'unknownFile'        // a patch names a file that is not one of the task's attachments
   | 'ambiguousFile'      // two attachments share the filename a patch names
   | 'unknownSource'      // the file was not uploaded from this machine: offered as a plain output
+  | 'otherTask'          // the file was not given to this run's task: offered as a plain output
   | 'duplicate'          // a second version of a workspace file already given by another artifact
   | 'patchUnparsable'    // not a unified diff jsdiff can read
   | 'patchDoesNotApply'  // a file's part does not match the file as sent

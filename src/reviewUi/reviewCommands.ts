@@ -1,19 +1,23 @@
 // Review Changes: a run's revised workspace files in one multi-file diff editor (today's file
 // against the agent's version), then Apply All, Apply Chosen Changes... (hunks from a quick
 // pick) and Save Changes as Patch...; outputs that cannot be reviewed get the plain open/save.
+import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
-import { type CommandDeps } from '../commands/commandDeps';
-import { UserFacingError } from '../commands/commandErrors';
-import { nodeOf, runOf } from '../commands/nodeArgs';
+import { applyToNewBranch } from '../projects/applyBranchCommand';
+import { type CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
+import { resolveRun } from '../commandSupport/runArgs';
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import { notify } from '../common/notify';
-import { classifyArtifact, formatChangeSetPatch } from '../review';
+import { formatChangeSetPatch } from '../review';
 import { applyPicks, type ApplyOutcome, type ApplyPick } from './reviewApply';
 import { parseReviewUri, type ReviewContent } from './reviewContent';
 import { loadSession, refreshFile, type ReviewedFile, type ReviewSession, type SessionSources } from './reviewSession';
 import { describeHunk } from './reviewText';
 import { openConflicts, openDiffs } from './reviewDiffs';
+import { hasReviewableOutputs } from './runOutputs';
+import { describeError } from '../api/errorSentences';
 
 export const REVIEW_OPEN_CONTEXT = 'agentRuntime.reviewOpen';
 
@@ -24,13 +28,15 @@ export interface ReviewSummary {
     fileId: string;
     uri: string;
     relativePath: string;
-    status: 'ready' | 'identical' | 'gone' | 'needsAsSent' | 'notText' | 'outside' | 'otherWindow';
+    status: 'ready' | 'identical' | 'gone' | 'needsAsSent' | 'notText' | 'tooDifferent' | 'outside' | 'otherWindow';
     changedSinceUpload?: boolean;
     hunks?: { id: string; lines: string; counts: string }[];
     conflicts?: number;
     message?: string;
   }[];
   problems: { code: string; artifactId: string; message: string }[];
+  /** The run lists more outputs than a review reads: only this many were looked at. */
+  outputsRead?: number;
 }
 
 /** Arguments of the apply commands (menus pass a review URI instead). */
@@ -49,19 +55,34 @@ export interface RunReview extends vscode.Disposable {
 
 /** The commands' handlers; reviewLoader.ts registers them at activation and loads this file on first use. */
 export interface ReviewHandlers extends Omit<RunReview, 'dispose'> {
+  /** Stops the checks still running (the extension is going away). */
+  dispose(): void;
   reviewCommand(arg?: unknown): Promise<ReviewSummary | undefined>;
   applyCommand(arg?: unknown): Promise<ApplyOutcome>;
   chooseCommand(arg?: unknown): Promise<ApplyOutcome | undefined>;
   savePatchCommand(arg?: unknown): Promise<vscode.Uri | undefined>;
+  /** "Apply to a New Branch..." of a project run (src/projects/applyBranchCommand.ts; here so jsdiff stays lazy). */
+  applyToNewBranchCommand(arg?: unknown): Promise<{ branch: string; written: string[] } | undefined>;
 }
 
 export function createReview(deps: CommandDeps, content: ReviewContent): ReviewHandlers {
   const sessions = new Map<string, ReviewSession>();
+  const lifetime = new AbortController();
   let latest: string | undefined;
-  const sources = (): SessionSources => ({ client: deps.service.client, originOf: (id) => deps.localFiles.origin(id), content });
+  /** Runs whose review was shown in this window: only their changes may be applied by a caller. */
+  const shown = new Set<string>();
+  const sources = (): SessionSources => ({
+    client: deps.service.client,
+    originOf: (id) => deps.localFiles.origin(id),
+    taskFiles: (taskId) => deps.localFiles.taskFiles(taskId),
+    content,
+  });
+  // The upload record may have been written by another window since: read it again (a failure keeps what is known).
+  const refreshUploads = () => deps.localFiles.refresh().catch((err: unknown) => deps.log.warn(`Review: the record of uploads could not be read: ${describeError(err)}`));
 
   const load = async (runId: string): Promise<ReviewSession | undefined> => {
     if (!(await deps.ensureSignedIn())) return undefined;
+    await refreshUploads();
     const session = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching what the run produced'), cancellable: true },
       async (progress, token) => {
@@ -96,8 +117,13 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   };
 
   const show = async (session: ReviewSession): Promise<void> => {
+    shown.add(session.runId);
     const ready = session.files.filter((f) => f.review.status === 'ready');
     const blocked = session.files.filter((f) => f.place.kind !== 'here' || (f.review.status !== 'ready' && f.review.status !== 'identical'));
+    if (session.outputsCut) {
+      deps.log.info(`Review ${session.runId}: the run lists more outputs; the first ${session.artifacts.length} were read.`);
+      void notify.warn(vscode.l10n.t('This run lists more outputs than a review reads; only the first {0} were looked at.', session.artifacts.length));
+    }
     if (ready.length > 0) await openDiffs(session, ready);
     reportUnreviewable(session, blocked);
     if (ready.length === 0) {
@@ -120,7 +146,11 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       message += ' ' + vscode.l10n.t('{0} changed since it was uploaded: the agent\'s changes are merged onto it (the diff shows the file as sent, your edits and the agent\'s).',
         changed.map((f) => f.change.origin.relativePath).join(', '));
     }
-    if (conflicts > 0) message += ' ' + vscode.l10n.t('{0} conflicting changes are left as your version.', conflicts);
+    if (conflicts > 0) {
+      message += ' ' + (isSingular(conflicts)
+        ? vscode.l10n.t('1 conflicting change is left as your version.')
+        : vscode.l10n.t('{0} conflicting changes are left as your version.', conflicts));
+    }
     const actions = conflicts > 0 ? [applyAll, choose, showConflicts, savePatch] : [applyAll, choose, savePatch];
     void notify.info(message, ...actions).then((choice) => {
       const args = { runId: session.runId };
@@ -141,9 +171,15 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       const hunks = outcome.files.reduce((n, f) => n + f.hunks, 0);
       const conflicts = outcome.files.reduce((n, f) => n + f.conflicts, 0);
       let message = outcome.files.length === 1
-        ? vscode.l10n.t('Applied {0} change(s) to {1}.', hunks, outcome.files[0].relativePath)
-        : vscode.l10n.t('Applied {0} change(s) to {1} files.', hunks, outcome.files.length);
-      if (conflicts > 0) message += ' ' + vscode.l10n.t('{0} conflicting change(s) were kept as your version; review them before saving.', conflicts);
+        ? isSingular(hunks)
+          ? vscode.l10n.t('Applied 1 change to {0}.', outcome.files[0].relativePath)
+          : vscode.l10n.t('Applied {0} changes to {1}.', hunks, outcome.files[0].relativePath)
+        : vscode.l10n.t('Applied {0} changes to {1} files.', hunks, outcome.files.length);
+      if (conflicts > 0) {
+        message += ' ' + (isSingular(conflicts)
+          ? vscode.l10n.t('1 conflicting change was kept as your version; review it before saving.')
+          : vscode.l10n.t('{0} conflicting changes were kept as your version; review them before saving.', conflicts));
+      }
       deps.log.info(`Review ${session.runId}: ${message}`);
       void (conflicts > 0 ? notify.warn(message) : notify.info(message));
     }
@@ -158,6 +194,14 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
 
   const applyCommand = async (arg?: unknown): Promise<ApplyOutcome> => {
     const args = applyArgsOf(arg);
+    // Applying writes workspace files: outside the test run (trusted automation, as Sign In), a
+    // run whose changes were never shown in this window is reviewed instead, and nothing is written.
+    const asked = args.runId ?? latest;
+    if (!deps.trustedAutomation && asked !== undefined && !shown.has(asked)) {
+      deps.log.warn(`Review ${asked}: Apply was asked for changes never shown here; opening the review instead.`);
+      await reviewRun(asked);
+      return { applied: false, files: [], skipped: [] };
+    }
     const session = await sessionFor(args.runId);
     const files = filesOf(session, args.fileId);
     const picks = files.map((file) => ({ file, hunkIds: args.hunkIds }));
@@ -229,18 +273,14 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   };
 
   const reviewCommand = async (arg?: unknown): Promise<ReviewSummary | undefined> => {
-    const runId = runIdOf(nodeOf(arg, deps.selection('tasks'), runOf));
+    const runId = resolveRun(arg, { selection: deps.selection('tasks'), activePanel: deps.activeRunPanel })?.runId;
     if (!runId) throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
     return reviewRun(runId);
   };
 
   const hasReviewableChanges = async (runId: string): Promise<boolean> => {
-    const originOf = (id: string) => deps.localFiles.origin(id);
-    for await (const artifact of deps.service.client.iterateRunArtifacts(runId)) {
-      const kind = classifyArtifact(artifact, originOf).kind;
-      if (kind === 'revision' || kind === 'patch') return true;
-    }
-    return false;
+    await refreshUploads();
+    return hasReviewableOutputs(deps.service.client, runId, (id) => deps.localFiles.origin(id), (taskId) => deps.localFiles.taskFiles(taskId), lifetime.signal);
   };
 
   const openArtifactOf = async (session: ReviewSession, save: boolean, only?: readonly string[]): Promise<void> => {
@@ -276,7 +316,10 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     });
   };
 
-  return { reviewRun, hasReviewableChanges, reviewCommand, applyCommand, chooseCommand, savePatchCommand };
+  const dispose = () => lifetime.abort();
+
+  const applyToNewBranchCommand = (arg?: unknown) => applyToNewBranch(deps, arg);
+  return { reviewRun, hasReviewableChanges, reviewCommand, applyCommand, chooseCommand, savePatchCommand, applyToNewBranchCommand, dispose };
 }
 
 function summarize(session: ReviewSession): ReviewSummary {
@@ -298,16 +341,8 @@ function summarize(session: ReviewSession): ReviewSummary {
       return { ...base, status: r.status, message: 'message' in r ? r.message : undefined };
     }),
     problems: session.problems.map((p) => ({ code: p.code, artifactId: p.artifactId, message: p.message })),
+    outputsRead: session.outputsCut ? session.artifacts.length : undefined,
   };
-}
-
-function runIdOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string' && arg !== '') return arg;
-  if (typeof arg === 'object' && arg !== null) {
-    const given = (arg as { runId?: unknown }).runId;
-    if (typeof given === 'string' && given !== '') return given;
-  }
-  return runOf(arg)?.id;
 }
 
 function applyArgsOf(arg: unknown): ApplyArgs {

@@ -5,7 +5,7 @@
 // bundle that takes every module it shares with extension.js from extension.js's `__shared`
 // (one class, one singleton); under tsc it is the plain module.
 import * as vscode from 'vscode';
-import type { CommandDeps } from '../commands/commandDeps';
+import type { CommandDeps } from '../commandSupport/commandDeps';
 import { Commands } from '../common/ids';
 import type * as ReviewCommands from './reviewCommands';
 import type { ReviewHandlers, RunReview } from './reviewCommands';
@@ -32,11 +32,15 @@ export function registerReview(deps: CommandDeps, subscriptions: vscode.Disposab
     vscode.commands.registerCommand(Commands.applyReviewChanges, deps.guard('Apply changes', (arg?: unknown) => review().applyCommand(arg))),
     vscode.commands.registerCommand(Commands.chooseReviewChanges, deps.guard('Apply chosen changes', (arg?: unknown) => review().chooseCommand(arg))),
     vscode.commands.registerCommand(Commands.saveReviewPatch, deps.guard('Save changes as patch', (arg?: unknown) => review().savePatchCommand(arg))),
+    vscode.commands.registerCommand(Commands.applyToNewBranch, deps.guard('Apply to a new branch', (arg?: unknown) => review().applyToNewBranchCommand(arg))),
   );
   return {
     // async: a broken review.js then rejects (callers catch) instead of throwing in their listener.
     reviewRun: async (runId) => review().reviewRun(runId),
     hasReviewableChanges: async (runId) => review().hasReviewableChanges(runId),
-    dispose: () => content.dispose(),
+    dispose: () => {
+      handlers?.dispose();
+      content.dispose();
+    },
   };
 }

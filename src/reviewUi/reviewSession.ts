@@ -3,13 +3,14 @@
 // the disk), and the read-only documents the diff editors show.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
-import { describeErrorForUser } from '../common/errorText';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { vscodeTranslate } from '../common/vscodeTranslate';
-import type { ArtifactRecord, TaskRecord } from '../api/types';
+import type { ArtifactRecord } from '../api/types';
 import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../review';
 import type { FileChange, FileReview, OriginLookup, ReviewProblem, TaskAttachment } from '../review';
 import { reviewUri, type ReviewContent } from './reviewContent';
 import { placeOf, type OriginPlace } from './reviewText';
+import { listRunOutputs, runTaskOf, taskFileIds } from './runOutputs';
 
 /** Largest content read for a review (artifact or file as sent). */
 export const MAX_REVIEW_BYTES = 50 * 1024 * 1024;
@@ -33,29 +34,33 @@ export interface ReviewSession {
   objective?: string;
   files: ReviewedFile[];
   problems: ReviewProblem[];
-  /** Every artifact of the run (the plain open/save actions are offered for those not reviewable). */
+  /** Every artifact of the run read (the plain open/save actions are offered for those not reviewable). */
   artifacts: ArtifactRecord[];
+  /** The run lists more outputs than a review reads: `artifacts` are the first ones only. */
+  outputsCut: boolean;
 }
 
 export interface SessionSources {
   client: ApiClient;
   originOf: OriginLookup;
+  /** The files a task created here was given (undefined: not created here). */
+  taskFiles(taskId: string): readonly string[] | undefined;
   content: ReviewContent;
 }
 
 export async function loadSession(sources: SessionSources, runId: string, signal: AbortSignal, report: (message: string) => void): Promise<ReviewSession> {
   const { client, originOf } = sources;
-  const artifacts: ArtifactRecord[] = [];
-  for await (const artifact of client.iterateRunArtifacts(runId, {}, { signal })) {
-    artifacts.push(artifact);
-    report(vscode.l10n.t('{0} outputs listed', artifacts.length));
-  }
-  const needsAttachments = artifacts.some((a) => classifyArtifact(a, originOf).kind === 'patch');
-  const task = await taskOf(client, runId, signal);
-  const attachments = needsAttachments ? await attachmentsOf(client, task, signal) : undefined;
+  const outputs = await listRunOutputs(client, runId, signal, (count) => report(vscode.l10n.t('{0} outputs listed', count)));
+  const artifacts = outputs.artifacts;
+  const { taskId, task } = await runTaskOf(client, runId, signal);
+  // Only the files this task was given may be revised or patched by its runs.
+  const fileIds = taskFileIds(task, taskId === undefined ? undefined : sources.taskFiles(taskId));
+  const needsAttachments = artifacts.some((a) => classifyArtifact(a, originOf, fileIds).kind === 'patch');
+  const attachments = needsAttachments ? await attachmentsOf(client, fileIds, signal) : undefined;
   const changeSet = await buildChangeSet(artifacts, {
     t: vscodeTranslate,
     originOf,
+    taskFileIds: fileIds,
     attachments,
     readArtifact: async (a) => (await client.readFileContent(a.file_id ?? a.id, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
     readAsSent: async (fileId) => (await client.readFileContent(fileId, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
@@ -64,7 +69,7 @@ export async function loadSession(sources: SessionSources, runId: string, signal
   signal.throwIfAborted();
   sources.content.forgetRun(runId);
   const objective = typeof task?.objective === 'string' && task.objective.trim() ? task.objective : undefined;
-  const session: ReviewSession = { runId, objective, files: [], problems: changeSet.problems, artifacts };
+  const session: ReviewSession = { runId, objective, files: [], problems: changeSet.problems, artifacts, outputsCut: outputs.cut };
   const openFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
   for (const change of changeSet.files) {
     report(vscode.l10n.t('Comparing {0}', change.origin.relativePath));
@@ -124,27 +129,14 @@ export async function readWorkspace(uri: vscode.Uri): Promise<Uint8Array | undef
   return disk === undefined && !doc.isDirty ? undefined : Buffer.from(doc.getText(), 'utf8');
 }
 
-/** The run's task (its objective titles the editors; its attachments place patches); undefined when unreadable. */
-async function taskOf(client: ApiClient, runId: string, signal: AbortSignal): Promise<TaskRecord | undefined> {
+/** The task's files with the names the server knows them by (a patch names files by those). */
+async function attachmentsOf(client: ApiClient, fileIds: ReadonlySet<string>, signal: AbortSignal): Promise<TaskAttachment[] | undefined> {
+  if (fileIds.size === 0) return undefined;
   try {
-    const run = await client.getRun(runId, { signal });
-    if (typeof run.task_id !== 'string') return undefined;
-    return await client.getTask(run.task_id, { signal });
-  } catch (err) {
-    if (signal.aborted) throw err;
-    return undefined;
-  }
-}
-
-async function attachmentsOf(client: ApiClient, task: TaskRecord | undefined, signal: AbortSignal): Promise<TaskAttachment[] | undefined> {
-  if (!task) return undefined;
-  try {
-    const list = Array.isArray(task.attachments) ? task.attachments : [];
     const out: TaskAttachment[] = [];
-    for (const att of list) {
-      if (typeof att?.fileId !== 'string') continue;
-      const record = await client.getFile(att.fileId, { signal });
-      if (typeof record.filename === 'string') out.push({ fileId: att.fileId, filename: record.filename });
+    for (const fileId of fileIds) {
+      const record = await client.getFile(fileId, { signal });
+      if (typeof record.filename === 'string') out.push({ fileId, filename: record.filename });
     }
     return out;
   } catch (err) {

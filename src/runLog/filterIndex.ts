@@ -1,11 +1,11 @@
 // Which events of a run's log pass a filter, as a compact sorted array of positions, built once
 // per filter by a chunked scan and extended as the log grows; the few most recent filters are
 // kept. It makes a filtered page one lookup, and gives the filtered total. Plain Node: no vscode.
-import { isEmptyFilter, type LogFilter } from '../runPanel/logQuery';
+import { isEmptyFilter, type LogFilter } from '../runEvents/logQuery';
 import type { RunLogCache } from './logCache';
 import { SortedNumbers } from './sortedNumbers';
 import { chunks, countLines, eventMatches, forEachCandidate, rawPlan, type ScanOptions } from './logScan';
-import type { WireEvent } from '../runPanel/protocol';
+import type { WireEvent } from '../runEvents/wire';
 
 /** A growable array of event positions (4 bytes each). */
 export class PositionList extends SortedNumbers<Uint32Array> {

@@ -4,8 +4,8 @@
 // the caller. Plain Node: no vscode.
 import { promises as fsp, createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { boundEvent, DEFAULT_EVENT_BUDGET, type EventBudget } from '../runPanel/eventBudget';
-import type { WireEvent } from '../runPanel/protocol';
+import { boundEvent, DEFAULT_EVENT_BUDGET, type EventBudget } from '../runEvents/eventBudget';
+import type { WireEvent } from '../runEvents/wire';
 
 /** Events per index entry: a block read is at most this many lines. */
 export const BLOCK_EVENTS = 256;
@@ -14,6 +14,11 @@ export interface LogCacheOptions {
   budget?: EventBudget;
   /** Called once, on the first disk error: the cache then stops and the caller falls back. */
   onFailure?(err: unknown): void;
+  /**
+   * Most bytes the file may hold (the run's cap, logFolder.ts runLogCap): an event that would pass
+   * it stops the log for good, and `cappedAfter` says after which sequence. Unbounded when unset.
+   */
+  maxBytes?: number;
 }
 
 /** Why a file was not reused when reopened. */
@@ -32,6 +37,7 @@ export class RunLogCache {
   private handle: FileHandle | undefined;
   private broken = false;
   private closed = false;
+  private capped: number | undefined;
   private readonly budget: EventBudget;
 
   private constructor(
@@ -69,23 +75,38 @@ export class RunLogCache {
   }
 
   /**
+   * The last sequence kept once the file reached its byte cap (0: not even the first event fit):
+   * the log takes no more events, and what it has stays readable. Undefined while it has room.
+   */
+  get cappedAfter(): number | undefined {
+    return this.capped;
+  }
+
+  /**
    * Adds events after the last one kept; repeats (sequence <= the last) are ignored. Returns at
    * once: the lines go out in one write per batch, after the write in progress. `bounded`: they
-   * were cut to the budget already (the model's accepted events), so not walked again.
+   * were cut to the budget already (the model's accepted events), so not walked again. An event
+   * that would take the file past `maxBytes` stops the log: it and every later one are dropped.
    */
   append(events: readonly WireEvent[], bounded = false): number {
-    if (this.broken || this.closed) return 0;
+    if (this.broken || this.closed || this.capped !== undefined) return 0;
+    const maxBytes = this.options.maxBytes ?? Number.POSITIVE_INFINITY;
     let added = 0;
     for (const raw of events) {
       const sequence = raw.data.sequence;
       if (!(typeof sequence === 'number' && sequence > this.last)) continue;
       const line = JSON.stringify(bounded ? raw : boundEvent(raw, this.budget).event) + '\n';
+      const lineBytes = Buffer.byteLength(line);
+      if (this.bytes + lineBytes > maxBytes) {
+        this.capped = this.last;
+        break;
+      }
       if (this.count % BLOCK_EVENTS === 0) {
         this.offsets.push(this.bytes);
         this.sequences.push(sequence);
       }
       this.pending.push(line);
-      this.bytes += Buffer.byteLength(line);
+      this.bytes += lineBytes;
       this.count++;
       this.last = sequence;
       added++;
@@ -261,6 +282,8 @@ export class RunLogCache {
       await fsp.rm(this.path, { force: true });
       return 'corrupt-deleted';
     }
+    // A file at its cap (or written under a larger one) takes nothing more.
+    if (this.bytes >= (this.options.maxBytes ?? Number.POSITIVE_INFINITY)) this.capped = this.last;
     if (this.bytes < size) {
       await fsp.truncate(this.path, this.bytes);
       return 'torn-tail-dropped';
@@ -317,6 +340,7 @@ export class RunLogCache {
   }
 
   private reset(): void {
+    this.capped = undefined;
     this.offsets = [];
     this.sequences = [];
     this.count = 0;

@@ -5,7 +5,7 @@
 // Plain Node: no vscode.
 import { createWriteStream, promises as fsp, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import type { WireEvent } from '../runPanel/protocol';
+import type { WireEvent } from '../runEvents/wire';
 import type { RunLogCache } from './logCache';
 import { chunks, countLines } from './logScan';
 import { markdownText } from './markdownText';
@@ -26,6 +26,7 @@ export const TRANSCRIPT_WORDS = {
   plan: 'Plan: {0} steps',
   runEnded: 'Run ended: {0}',
   truncated: 'truncated: {0} bytes as sent',
+  logCapped: "The log stops after event #{0}: it reached its size limit, later events are not in this file.",
 };
 export type TranscriptWords = typeof TRANSCRIPT_WORDS;
 
@@ -56,7 +57,7 @@ export async function exportLog(cache: RunLogCache, format: ExportFormat, target
   let written = 0;
   try {
     const transcript = format === 'markdown' ? new Transcript(options.words ?? TRANSCRIPT_WORDS) : undefined;
-    if (transcript) await write(transcript.header(header, total));
+    if (transcript) await write(transcript.header(header, total, cache.cappedAfter));
     for await (const chunk of chunks(cache, 0, total, false, { signal: options.signal })) {
       if (transcript) await write(transcript.lines(chunk.text));
       else await write(chunk.text);
@@ -85,11 +86,14 @@ export class Transcript {
 
   constructor(private readonly words: TranscriptWords) {}
 
-  header(h: TranscriptHeader, events: number): string {
+  /** `cappedAfter`: the log stopped at its size limit after this sequence (RunLogCache.cappedAfter). */
+  header(h: TranscriptHeader, events: number, cappedAfter?: number): string {
     const lines = [`# ${fill(this.words.title, markdownText(h.runId))}`, ''];
     if (h.objective) lines.push(`- ${this.words.objective}: ${markdownText(h.objective)}`);
     if (h.status) lines.push(`- ${this.words.status}: ${markdownText(h.status)}`);
-    lines.push(`- ${this.words.events}: ${events}`, '');
+    lines.push(`- ${this.words.events}: ${events}`);
+    if (cappedAfter !== undefined) lines.push(`- ${fill(this.words.logCapped, cappedAfter)}`);
+    lines.push('');
     return lines.join('\n') + '\n';
   }
 

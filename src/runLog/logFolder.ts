@@ -1,6 +1,7 @@
 // The folder of run log caches (the extension's global storage + '/run-logs'): one file per run,
 // named by its run id and its service (run ids are unique only within one service), and the housekeeping that keeps the folder within a size and a count,
-// the least recently written files going first. Plain Node: no vscode.
+// the least recently written files going first: when a log opens, and again as open logs grow.
+// One run's log has a cap of its own (runLogCap). Plain Node: no vscode.
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -11,9 +12,26 @@ export interface LogFolderLimits {
   maxBytes: number;
   /** Most files kept (a run's log, and its transcript when one was opened). */
   maxRuns: number;
+  /** Most bytes one run's log takes (never more than maxBytes); past it the log stops. Default 256 MB. */
+  maxRunBytes?: number;
 }
 
-export const DEFAULT_FOLDER_LIMITS: LogFolderLimits = { maxBytes: 512 * 1024 * 1024, maxRuns: 200 };
+const DEFAULT_RUN_BYTES = 256 * 1024 * 1024;
+
+export const DEFAULT_FOLDER_LIMITS: LogFolderLimits = { maxBytes: 512 * 1024 * 1024, maxRuns: 200, maxRunBytes: DEFAULT_RUN_BYTES };
+
+/**
+ * The byte cap of one run's log: `maxRunBytes`, never more than the whole folder's `maxBytes`
+ * (256 MB by default: about 2,000,000 events of a typical size, or 16,000 at the per-event budget).
+ */
+export function runLogCap(limits: LogFolderLimits): number {
+  return Math.min(limits.maxRunBytes ?? DEFAULT_RUN_BYTES, limits.maxBytes);
+}
+
+/** Bytes a log writes between two housekeeping passes: a 32nd of the folder's limit, at least 64 KB. */
+export function pruneStepBytes(limits: LogFolderLimits): number {
+  return Math.max(64 * 1024, Math.floor(limits.maxBytes / 32));
+}
 
 const SUFFIX = '.events.jsonl';
 /** Transcripts opened in an editor ("Open Run Transcript") live beside the logs and go the same way. */
@@ -86,4 +104,53 @@ export async function pruneLogFolder(folder: string, keep: ReadonlySet<string>, 
     removed.push(f.file);
   }
   return removed;
+}
+
+/**
+ * Housekeeping while a log grows: a pass each time the log has written another
+ * pruneStepBytes, so the folder keeps within its limits during a long run, not only when the next
+ * log opens. One pass at a time per log; a pass asked for meanwhile runs after it.
+ */
+export class GrowingLogHousekeeping {
+  private nextAt: number;
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly folder: string,
+    private readonly limits: LogFolderLimits,
+    /** The files never to delete (every log open in this process), asked at each pass. */
+    private readonly keep: () => ReadonlySet<string>,
+    private readonly onRemoved: (files: string[]) => void,
+    bytes: number,
+    /** Before each pass: the log's queued writes reach the disk, so the pass sees its size. */
+    private readonly flushed: () => Promise<void> = async () => undefined,
+  ) {
+    this.nextAt = bytes + pruneStepBytes(limits);
+  }
+
+  /** The log now holds `bytes`: a pass when it has grown by another step. */
+  grew(bytes: number): void {
+    if (bytes < this.nextAt) return;
+    this.nextAt = bytes + pruneStepBytes(this.limits);
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.passes().finally(() => (this.running = undefined));
+  }
+
+  /** Resolves once no pass is running. */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async passes(): Promise<void> {
+    do {
+      this.again = false;
+      await this.flushed();
+      const removed = await pruneLogFolder(this.folder, this.keep(), this.limits).catch(() => []);
+      if (removed.length > 0) this.onRemoved(removed);
+    } while (this.again);
+  }
 }

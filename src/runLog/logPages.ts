@@ -1,8 +1,8 @@
 // A page of a run's whole log: the events passing a filter before, after or around a sequence,
 // with whether more exist on each side and the filtered total. Unfiltered pages are one read;
 // filtered ones look up the filter's position list (filterIndex.ts). Plain Node: no vscode.
-import { isEmptyFilter, type LogFilter } from '../runPanel/logQuery';
-import type { WireEvent } from '../runPanel/protocol';
+import { isEmptyFilter, type LogFilter } from '../runEvents/logQuery';
+import type { WireEvent } from '../runEvents/wire';
 import type { RunLogCache } from './logCache';
 import type { FilterIndexes } from './filterIndex';
 

@@ -3,18 +3,16 @@
 // image, autolink, HTML, emphasis, heading or list can start from it, and line breaks and hidden
 // characters become visible marks so a value cannot forge a line of the transcript. Pure.
 
-// Line breaks are replaced first, so the shared set of hidden characters finds none of them.
-import { HIDDEN } from '../common/inertText';
+// Line breaks are replaced first, so the shared rule for hidden characters finds none of them;
+// its marks (`\u202e`) are then escaped like any other punctuation and render as written.
+import { visibleText } from '../common/visibleText';
 
 const PUNCTUATION = /[!-/:-@[-`{-~]/g;
 
 /** One line of inert Markdown text for any value from the server. */
 export function markdownText(value: unknown): string {
   const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : safeJson(value);
-  return text
-    .replace(PUNCTUATION, '\\$&')
-    .replace(/\r\n|\r|\n/g, ' ⏎ ')
-    .replace(HIDDEN, (ch) => `\\\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return visibleText(text.replace(/\r\n|\r|\n/g, ' ⏎ ')).replace(PUNCTUATION, '\\$&');
 }
 
 function safeJson(value: unknown): string {

@@ -3,13 +3,13 @@
 // when the disk fails; `usable` then turns false and the caller answers from its bounded model.
 // Plain Node: no vscode.
 import { promises as fsp } from 'node:fs';
-import type { Logger } from '../api/logger';
-import type { WireEvent } from '../runPanel/protocol';
+import type { Logger } from '../common/logger';
+import type { WireEvent } from '../runEvents/wire';
 import { FilterIndexes } from './filterIndex';
 import { RunLogCache } from './logCache';
 import { exportLog, type ExportFormat, type ExportOptions, type TranscriptHeader } from './logExport';
 import { LogFinder, type FindOptions, type FindProgress, type FindRequest } from './logFind';
-import { DEFAULT_FOLDER_LIMITS, logFilePath, pruneLogFolder, type LogFolderLimits } from './logFolder';
+import { DEFAULT_FOLDER_LIMITS, GrowingLogHousekeeping, logFilePath, pruneLogFolder, runLogCap, type LogFolderLimits } from './logFolder';
 import { acquireLogLock, releaseLogLock } from './logLock';
 import { readPage, type PageAnswer, type PageRequest } from './logPages';
 
@@ -29,14 +29,19 @@ export class RunLog {
   private readonly indexes: FilterIndexes;
   private readonly finder: LogFinder;
   private closed = false;
+  private cappedNoted = false;
+  private readonly housekeeping: GrowingLogHousekeeping;
 
   private constructor(
     readonly runId: string,
     private readonly cache: RunLogCache,
     private readonly options: RunLogOptions,
+    folder: string,
   ) {
     this.indexes = new FilterIndexes(cache);
     this.finder = new LogFinder(cache, options.find);
+    const limits = options.limits ?? DEFAULT_FOLDER_LIMITS;
+    this.housekeeping = new GrowingLogHousekeeping(folder, limits, () => new Set(openFiles.keys()), (removed) => logRemoved(options, removed), cache.sizeBytes, () => cache.flushed());
   }
 
   /** Opens the run's cache in `folder`; undefined (after one warning) when the disk cannot hold it. */
@@ -56,11 +61,12 @@ export class RunLog {
     openFiles.set(file, (openFiles.get(file) ?? 0) + 1);
     try {
       await fsp.mkdir(folder, { recursive: true });
-      const removed = await pruneLogFolder(folder, new Set(openFiles.keys()), options.limits ?? DEFAULT_FOLDER_LIMITS);
-      if (removed.length > 0) options.log.info(`Run log: removed ${removed.length} old cached run logs to stay within the folder's limits`);
-      const opened = await RunLogCache.open(file, { onFailure: (err) => log?.warnOnce(err) });
+      const limits = options.limits ?? DEFAULT_FOLDER_LIMITS;
+      logRemoved(options, await pruneLogFolder(folder, new Set(openFiles.keys()), limits));
+      const opened = await RunLogCache.open(file, { onFailure: (err) => log?.warnOnce(err), maxBytes: runLogCap(limits) });
       if (opened.outcome === 'corrupt-deleted') options.log.warn(`Run log ${runId}: the cached log was damaged and is read again from the server`);
-      log = new RunLog(runId, opened.cache, options);
+      log = new RunLog(runId, opened.cache, options, folder);
+      log.noteCapped();
       return log;
     } catch (err) {
       await release(file);
@@ -82,9 +88,25 @@ export class RunLog {
     return this.cache.length;
   }
 
+  /**
+   * The last sequence the log keeps once it reached the run's byte cap (runLogCap): pages, find,
+   * filters and export reach no further. Undefined while it has room.
+   */
+  get cappedAfter(): number | undefined {
+    return this.cache.cappedAfter;
+  }
+
   /** `bounded`: the events were already cut to the budget (the model's accepted events). */
   append(events: readonly WireEvent[], bounded = false): void {
-    if (this.usable) this.cache.append(events, bounded);
+    if (!this.usable) return;
+    this.cache.append(events, bounded);
+    this.noteCapped();
+    this.housekeeping.grew(this.cache.sizeBytes);
+  }
+
+  /** Resolves once the housekeeping this log's growth started has run (tests). */
+  housekept(): Promise<void> {
+    return this.housekeeping.settled();
   }
 
   page(request: PageRequest, signal?: AbortSignal): Promise<PageAnswer> {
@@ -116,8 +138,18 @@ export class RunLog {
     if (this.closed) return;
     this.closed = true;
     this.finder.stop();
+    await this.housekeeping.settled();
     await this.cache.close().catch((err: unknown) => this.warnOnce(err));
     await release(this.cache.path);
+  }
+
+  /** One line in the log when the cap is reached. */
+  private noteCapped(): void {
+    const after = this.cache.cappedAfter;
+    if (after === undefined || this.cappedNoted) return;
+    this.cappedNoted = true;
+    const mb = (runLogCap(this.options.limits ?? DEFAULT_FOLDER_LIMITS) / (1024 * 1024)).toFixed(1);
+    this.options.log.info(`Run log ${this.runId}: the log reached its size limit (${mb} MB) after event ${after}; later events are shown live but not kept on disk`);
   }
 
   private warnOnce(err: unknown): void {
@@ -125,6 +157,10 @@ export class RunLog {
     this.warned = true;
     this.options.log.warn(`Run log ${this.runId}: writing the log to disk failed (${describe(err)}); the panel shows the newest events only`);
   }
+}
+
+function logRemoved(options: RunLogOptions, removed: string[]): void {
+  if (removed.length > 0) options.log.info(`Run log: removed ${removed.length} old cached run logs to stay within the folder's limits`);
 }
 
 /** One user of the file fewer; the last gives the window's lock up. */

@@ -6,7 +6,7 @@
 // asked for. Keeping the raw JSON of the last few oversized events instead would hold up to
 // 16 MB each (the SSE reader's limit) for a button that is rarely pressed, which is the memory
 // the budget is there to save.
-import type { WireEvent } from './protocol';
+import type { WireEvent } from '../runEvents/wire';
 
 /** A resumable stream of the run's events (RunEventSubscription, structurally). */
 export interface FullEventSource extends AsyncIterable<{ event: string; data: WireEvent['data'] }> {

@@ -5,8 +5,9 @@
 import type { RunLog } from '../runLog/runLog';
 import { FindSuperseded, pick, SequenceList } from '../runLog/logFind';
 import { eventMatches } from '../runLog/logScan';
-import { normalizeQuery } from './logQuery';
-import type { HostMessage, WebviewMessage, WireEvent } from './protocol';
+import { normalizeQuery } from '../runEvents/logQuery';
+import type { HostMessage, WebviewMessage } from './protocol';
+import type { WireEvent } from '../runEvents/wire';
 
 type PageMessage = Extract<WebviewMessage, { type: 'page' }>;
 type FindMessage = Extract<WebviewMessage, { type: 'find' }>;

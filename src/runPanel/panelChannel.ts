@@ -2,8 +2,9 @@
 // then a full `reset` first and batched events at most once per interval. What waits for a webview
 // that falls behind is bounded: past the cap the backlog is dropped for one fresh `reset`.
 // Pure (timers injected).
-import { jsonBytes } from './eventBudget';
-import type { HostMessage, WireEvent } from './protocol';
+import { jsonBytes } from '../runEvents/eventBudget';
+import type { HostMessage } from './protocol';
+import type { WireEvent } from '../runEvents/wire';
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;

@@ -1,6 +1,8 @@
 // Reads the state a run panel's webview saved (vscode.setState) when VS Code hands it back to
 // the serializer after a window reload. Anything malformed is dropped rather than trusted.
-import { isRunId, type PersistedState, type RunSnapshot, type StepSummary, type WireEvent } from './protocol';
+import { type PersistedState } from './protocol';
+import { isRunId } from '../runEvents/ids';
+import type { RunSnapshot, StepSummary, WireEvent } from '../runEvents/wire';
 
 const MAX_SAVED_KINDS = 200;
 

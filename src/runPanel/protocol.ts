@@ -1,76 +1,13 @@
 // The typed messages between the run panel's host (src/runPanel) and its webview (src/webview),
-// and the shapes both sides share. Pure types and constants: no vscode, no Node, no DOM.
-import { parseLogFilter, MAX_QUERY_CHARS, type LogFilter } from './logQuery';
-import type { UiStringKey } from './uiStringDefaults';
+// and their checks. Only messages: the run-event shapes they carry live in src/runEvents.
+// Pure types and constants: no vscode, no Node, no DOM.
+import { parseLogFilter, MAX_QUERY_CHARS, type LogFilter } from '../runEvents/logQuery';
+import { APPROVAL_ID } from '../runEvents/ids';
+import { runActionById } from '../runEvents/runActions';
+import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
+import type { UiStringKey } from './uiStrings';
 
-export { DEFAULT_UI_STRINGS, type UiStringKey } from './uiStringDefaults';
-
-export type { LogFilter } from './logQuery';
-
-/** One run event as it crosses to the webview: the event name and its data object. */
-export interface WireEvent {
-  event: string;
-  data: { sequence: number; [field: string]: unknown };
-  /** When the host received it (ms since the epoch): the base of a running step's live elapsed time. */
-  receivedAt?: number;
-  /**
-   * Set when the host cut the event to its budget (src/runPanel/eventBudget.ts): the size in bytes
-   * of what the server sent. The cut fields carry a visible "… (truncated, N bytes)" mark.
-   */
-  truncatedBytes?: number;
-}
-
-/** A step as kept in the compacted model: enough to draw its row without its raw events. */
-export interface StepSummary {
-  stepId: string;
-  title: string;
-  /** Sequence of its step.started event (0 when only later events of the step were seen). */
-  startSequence: number;
-  state: 'running' | 'completed';
-  durationMs?: number;
-  completedSequence?: number;
-  startedAt?: number;
-  toolCalls: number;
-  observations: number;
-  /** Unknown-kind events that named this step. */
-  others: number;
-}
-
-/** The compacted model of a run: per-step aggregates plus a bounded window of recent raw events. */
-export interface RunSnapshot {
-  runId: string;
-  lastSequence: number;
-  /** Every event accepted so far, including those no longer kept raw. */
-  eventCount: number;
-  plan?: { steps: number; strategy: string; sequence: number };
-  /** Steps in the order they started; the oldest are dropped past the model's bound. */
-  steps: StepSummary[];
-  stepsOmitted: number;
-  completedSteps: number;
-  /** The newest raw events, in order. */
-  recent: WireEvent[];
-  /** Events accepted but not in `recent` (summarised only). */
-  eventsOmitted: number;
-  terminal?: { event: string; status: string; sequence: number; receivedAt?: number };
-  /** Event names seen, with counts (for the kind filter): the spec's and a capped number of others. */
-  kinds: Record<string, number>;
-  /** Events of kinds past the cap, counted together. */
-  otherKinds?: number;
-  firstReceivedAt?: number;
-}
-
-/** The tool call the run waits on (the last `approval.requested` not yet resolved); all data, shown as text. */
-export interface ApprovalCardView {
-  approvalId: string;
-  /** The sequence of its approval.requested event. */
-  sequence: number;
-  tool: string;
-  stepId?: string;
-  reason?: string;
-  expiresAt?: string;
-  /** The arguments as indented JSON text (never markup). */
-  argumentsJson: string;
-}
+export { DEFAULT_UI_STRINGS, type UiStringKey } from './uiStrings';
 
 /** What the header knows about the run beyond its events (GET /v1/runs/{id}, the task's objective). */
 export interface RunInfo {
@@ -90,6 +27,11 @@ export interface RunInfo {
    * panel hides those controls. Absent means "not known to be missing" (older hosts).
    */
   steering?: boolean;
+  /**
+   * The run's log on disk reached its size limit after this sequence (issue 27 item 5): paging,
+   * find, filters and export reach no further; later events show only as they arrive.
+   */
+  logCappedAfter?: number;
 }
 
 /** The connection as the webview shows it; messages are already user-facing sentences. */
@@ -167,8 +109,8 @@ export type WebviewMessage =
   | { type: 'openArtifact'; artifactId: string }
   | { type: 'saveArtifact'; artifactId: string }
   /** Steering: the host confirms and asks for instructions or a note itself. */
-  | { type: 'cancel' | 'resume' | 'review' }
-  | { type: 'fork'; sequence: number }
+  /** A run action of the table (src/runEvents/runActions.ts); an `event` action names its event. */
+  | { type: 'runAction'; action: string; sequence?: number }
   | { type: 'decide'; approvalId: string; decision: 'approve' | 'deny' }
   /**
    * Events of the whole log that pass `filter`: up to `limit` before (older than) `sequence`,
@@ -200,15 +142,6 @@ export interface PersistedState {
 
 export const RUN_PANEL_VIEW_TYPE = 'agentRuntime.run';
 
-const RUN_ID = /^run_[A-Za-z0-9_-]{1,200}$/;
-/** An approval id as a message may name it: no path or query characters. */
-const APPROVAL_ID = /^[A-Za-z0-9_-]{1,200}$/;
-
-/** A run id as the panel accepts it: the spec's `run_` prefix, nothing that could break a URL path. */
-export function isRunId(value: unknown): value is string {
-  return typeof value === 'string' && RUN_ID.test(value);
-}
-
 /** Checks an untrusted message from the webview before the host acts on it. */
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
@@ -228,13 +161,12 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case 'ack':
       if (typeof m.batch === 'number' && Number.isSafeInteger(m.batch) && m.batch >= 0) return { type: 'ack', batch: m.batch };
       return undefined;
-    case 'cancel':
-    case 'resume':
-    case 'review':
-      return { type: m.type };
-    case 'fork':
-      if (typeof m.sequence === 'number' && Number.isSafeInteger(m.sequence) && m.sequence > 0) return { type: 'fork', sequence: m.sequence };
-      return undefined;
+    case 'runAction': {
+      const action = runActionById(m.action);
+      if (!action) return undefined;
+      if (action.panel === 'header') return { type: 'runAction', action: action.id };
+      return isSequence(m.sequence, false) ? { type: 'runAction', action: action.id, sequence: m.sequence } : undefined;
+    }
     case 'decide':
       if (typeof m.approvalId === 'string' && APPROVAL_ID.test(m.approvalId) && (m.decision === 'approve' || m.decision === 'deny')) {
         return { type: 'decide', approvalId: m.approvalId, decision: m.decision };

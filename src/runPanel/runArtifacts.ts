@@ -1,29 +1,27 @@
-// A finished run's artifacts as the panel lists them: every page up to a cap, items without a
-// string id skipped (they could never be opened or saved), and the view the webview draws.
-import { paginate } from '../api/pagination';
-import type { ArtifactRecord, Page, PageParams } from '../api/types';
+// A finished run's artifacts as the panel lists them: every page up to a cap (the one pager's:
+// every item the server sent counts), items without a string id skipped (they could never be
+// opened or saved), and the view the webview draws (it says when the list was cut).
+import { paginate, type PageFetch } from '../api/pagination';
+import type { ArtifactRecord } from '../api/types';
 import type { ArtifactsView } from './protocol';
 
-/** At most this many artifacts are listed (100 per page). */
+/** At most this many artifacts are read (100 per page). */
 export const MAX_ARTIFACTS = 1000;
 
 /** Undefined when `stopped()` turned true meanwhile (the panel closed). */
 export async function listArtifacts(
-  listPage: (params: PageParams) => Promise<Page<ArtifactRecord>>,
+  listPage: PageFetch<ArtifactRecord>,
   stopped: () => boolean,
+  signal?: AbortSignal,
 ): Promise<{ records: ArtifactRecord[]; view: ArtifactsView } | undefined> {
   const records: ArtifactRecord[] = [];
-  let truncated = false;
-  // paginate() stops on an empty page or a missing cursor: a broken server cannot loop us.
-  for await (const record of paginate(listPage, { limit: 100 })) {
+  const walk = paginate(listPage, { limit: 100 }, { maxItems: MAX_ARTIFACTS, signal });
+  for await (const record of walk) {
     if (stopped()) return undefined;
     if (typeof record !== 'object' || record === null || typeof record.id !== 'string') continue;
-    if (records.length >= MAX_ARTIFACTS) {
-      truncated = true;
-      break;
-    }
     records.push(record);
   }
+  const truncated = walk.cut !== undefined;
   return {
     records,
     view: {

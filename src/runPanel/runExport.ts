@@ -7,8 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
-import { describeErrorForUser } from '../common/errorText';
-import { describeError } from '../api/errors';
+import { describeErrorForUser } from '../commandSupport/errorText';
+import { describeError } from '../api/errorSentences';
 import type { ExportFormat, ExportOptions, TranscriptWords } from '../runLog/logExport';
 import { transcriptFilePath } from '../runLog/logFolder';
 import type { ConnectionView } from './protocol';
@@ -24,6 +24,8 @@ export interface ExportableRun {
   readonly logReady: Promise<void>;
   /** Why the log cannot hold the whole run; undefined while it can. */
   readonly logProblem: string | undefined;
+  /** The log stopped at its size limit after this sequence: the export ends there. */
+  readonly logCappedAfter: number | undefined;
   /** Milliseconds since the stream last delivered events. */
   readonly quietForMs: number;
   exportLog(format: ExportFormat, target: string, options?: ExportOptions): Promise<number>;
@@ -54,7 +56,11 @@ export async function exportRunToFile(run: ExportableRun, format: ExportFormat |
   const written = await writeWithProgress(run, chosen, target.fsPath, vscode.l10n.t('Exporting run {0}…', run.runId), log);
   if (written === undefined) return;
   const open = vscode.l10n.t('Open');
-  const choice = await notify.info(vscode.l10n.t('Exported {0} events to {1}.', written, path.basename(target.fsPath)), open);
+  const capped = run.logCappedAfter;
+  const choice =
+    capped === undefined
+      ? await notify.info(vscode.l10n.t('Exported {0} events to {1}.', written, path.basename(target.fsPath)), open)
+      : await notify.warn(vscode.l10n.t("Exported {0} events to {1}. The run's log reached its size limit after event #{2}: later events are not in the file.", written, path.basename(target.fsPath), capped), open);
   if (choice === open) await openWritten(target, log);
 }
 
@@ -148,5 +154,6 @@ function transcriptWords(): TranscriptWords {
     plan: vscode.l10n.t('Plan: {0} steps', '{0}'),
     runEnded: vscode.l10n.t('Run ended: {0}', '{0}'),
     truncated: vscode.l10n.t('truncated: {0} bytes as sent', '{0}'),
+    logCapped: vscode.l10n.t("The log stops after event #{0}: it reached its size limit, later events are not in this file.", '{0}'),
   };
 }

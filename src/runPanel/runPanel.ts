@@ -1,13 +1,15 @@
 // One run panel in the editor: the webview, its HTML and messages, wired to a RunSession that
 // owns the stream. Closing the panel closes the stream.
 import * as vscode from 'vscode';
+import { runActionById } from '../runEvents/runActions';
 import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import type { ApiClient } from '../api/client';
 import type { ArtifactRecord } from '../api/types';
 import { RunEventSubscription } from '../api/events';
-import { describeError, isApiError } from '../api/errors';
-import { describeErrorForUser } from '../common/errorText';
+import { isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { shortenText } from '../common/format';
 import { inert } from '../common/inertText';
 import type { RunStore } from '../runs/runStore';
@@ -16,7 +18,8 @@ import { RUN_PANEL_VIEW_TYPE, parseWebviewMessage, type PersistedState, type Web
 import { RunSession } from './runSession';
 import { exportRunToFile, openRunTranscript } from './runExport';
 import type { ExportFormat } from '../runLog/logExport';
-import { uiStrings } from './uiStrings';
+import { vscodeTranslate } from '../common/vscodeTranslate';
+import { uiStringTable } from './uiStrings';
 
 export interface RunPanelDeps {
   extensionUri: vscode.Uri;
@@ -88,7 +91,7 @@ export class RunPanel implements vscode.Disposable {
           { after, signal, onState, logger: deps.log },
         ),
       post: (message) => void panel.webview.postMessage(message),
-      strings: uiStrings(),
+      strings: uiStringTable(vscodeTranslate),
       describeError: describeErrorForUser,
       isSignInError: (err) => isApiError(err, 'authentication'),
       log: deps.log,
@@ -97,6 +100,7 @@ export class RunPanel implements vscode.Disposable {
       onObjective: (objective) => this.setObjective(objective),
       logFolder: deps.logFolder,
       service: serviceOf(deps),
+      currentService: () => serviceOf(deps),
     });
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(parseWebviewMessage(raw))),
@@ -225,25 +229,29 @@ export class RunPanel implements vscode.Disposable {
       case 'openEvent':
         void this.wholeEvent(message.type, message.sequence);
         return;
-      case 'cancel':
-        // The command confirms first; a run it returns was cancelled (or is stopping).
-        void this.steer(Commands.cancelRun, { runId: this.runId }).then((run) => {
-          if (run) this.session.markCancelling();
+      case 'runAction': {
+        // The action's command confirms and asks for what it needs; it acts on this panel's run.
+        const action = runActionById(message.action);
+        if (!action) return;
+        const arg = message.sequence === undefined ? { runId: this.runId } : { runId: this.runId, sequence: message.sequence };
+        void this.steer(action.command, arg).then((result) => {
+          // A run the cancel command returns was cancelled (or is stopping).
+          if (action.id === 'cancel' && result) this.session.markCancelling();
         });
         return;
-      case 'resume':
-        void this.steer(Commands.resumeRun, { runId: this.runId });
+      }
+      case 'decide': {
+        // Only the call this panel's card shows, and only if the server holds the same call for
+        // this run (the command checks `expect`): another run's stream may name any approval id.
+        const card = this.session.approvalCard;
+        if (!card || card.approvalId !== message.approvalId) {
+          void notify.warn(vscode.l10n.t('This panel no longer shows that approval. Nothing was decided.'));
+          return;
+        }
+        const expect = { runId: this.runId, tool: card.tool, argumentsJson: card.argumentsJson, cut: card.argumentsCut === true };
+        void this.steer(message.decision === 'approve' ? Commands.approveToolCall : Commands.denyToolCall, { approvalId: card.approvalId, expect });
         return;
-      case 'review':
-        // The command reports what it cannot review; a run without revisions says so.
-        void this.steer(Commands.reviewChanges, { runId: this.runId });
-        return;
-      case 'fork':
-        void this.steer(Commands.forkRun, { runId: this.runId, sequence: message.sequence });
-        return;
-      case 'decide':
-        void this.steer(message.decision === 'approve' ? Commands.approveToolCall : Commands.denyToolCall, { approvalId: message.approvalId });
-        return;
+      }
       case 'openArtifact':
       case 'saveArtifact': {
         const artifact = this.session.artifact(message.artifactId);

@@ -6,8 +6,8 @@
 // bundle that takes every module it shares with extension.js from extension.js's `__shared` (one
 // class, one singleton); under tsc it is the plain module.
 import * as vscode from 'vscode';
-import { describeError } from '../api/errors';
-import { describeErrorForUser } from '../common/errorText';
+import { describeError } from '../api/errorSentences';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { notify } from '../common/notify';
 import { RUN_PANEL_VIEW_TYPE } from './protocol';
 import type { RunPanel } from './runPanel';

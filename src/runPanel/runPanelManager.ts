@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
 import { parsePersistedState } from './persistedState';
-import { PendingReveals } from '../links/panelReveal';
-import { isRunId } from './protocol';
+import { PendingReveals } from './panelReveal';
+import { isRunId } from '../runEvents/ids';
 import { RunPanel, createRunWebviewPanel, type RunPanelDeps } from './runPanel';
 
 export type { RunPanelDeps } from './runPanel';

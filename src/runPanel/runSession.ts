@@ -1,22 +1,70 @@
 // One watched run on the host: owns the event subscription, the compacted model, the run's whole
 // log on disk (src/runLog), the run's facts and artifacts, and feeds the webview through a
 // PanelChannel. No vscode import, so node tests drive it with a fake subscription and client.
-import { costText, nextApproval } from './steeringInfo';
+import { costText, nextApproval } from '../runEvents/steeringInfo';
 import { listArtifacts } from './runArtifacts';
-import type { ArtifactRecord } from '../api/types';
-import type { RunSessionDeps } from './runSessionDeps';
+import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
+import type { Logger } from '../common/logger';
+import type { LogFolderLimits } from '../runLog/logFolder';
+import type { PanelChannelOptions } from './panelChannel';
+import type { SteeringSupport } from './steeringSupport';
 import { batchesOf, type EventSource, type SubscriptionState } from './eventSource';
 import { fullEvent } from './fullEvent';
 import { LogRequests, type LogRequest } from './logRequests';
 import { RunLog } from '../runLog/runLog';
 import type { ExportFormat, ExportOptions } from '../runLog/logExport';
 import { PanelChannel } from './panelChannel';
-import { RunModel, DEFAULT_LIMITS } from './runModel';
+import { RunModel, DEFAULT_LIMITS } from '../runEvents/runModel';
 import { steeringSupport } from './steeringSupport';
-import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, WireEvent } from './protocol';
+import { fill } from '../common/format';
+import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, UiStrings } from './protocol';
+import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
 
 export type { EventSource, SubscriptionState } from './eventSource';
-export type { RunPanelClient, RunSessionDeps } from './runSessionDeps';
+
+/** The client calls the panel makes (ApiClient has them). */
+export interface RunPanelClient {
+  getRun(id: string, opts?: { signal?: AbortSignal }): Promise<RunRecord>;
+  getTask(id: string, opts?: { signal?: AbortSignal }): Promise<TaskRecord>;
+  listRunArtifacts(runId: string, params?: PageParams, opts?: { signal?: AbortSignal }): Promise<Page<ArtifactRecord>>;
+}
+
+export interface RunSessionDeps {
+  runId: string;
+  objective?: string;
+  /** A compacted model to start from (a panel restored after a window reload). */
+  restored?: RunSnapshot;
+  /** Asked on each use: signing in again may replace the client. */
+  client(): RunPanelClient;
+  /** Opens the resumable stream after a sequence (RunEventSubscription in the extension). */
+  subscribe(after: number, onState: (state: SubscriptionState) => void, signal: AbortSignal): EventSource;
+  post(message: HostMessage): void;
+  strings: UiStrings;
+  describeError(err: unknown): string;
+  isSignInError(err: unknown): boolean;
+  log: Logger;
+  /** After each batch of new events: the highest sequence and the last event's name (the RunStore's input). */
+  onEvents?(lastSequence: number, lastEventName: string): void;
+  /** Once, when the run is known to have ended, with its final status. */
+  onStatus?(status: string): void;
+  /** The run's objective, once known (the panel's title). */
+  onObjective?(objective: string): void;
+  now?: () => number;
+  channel?: PanelChannelOptions;
+  /** Where the run's whole log is kept (the extension's global storage + '/run-logs'); without it only the bounded model. */
+  logFolder?: string;
+  /** The service's normalised base URL when the panel opened: its run's log is kept under it, and steering is known per service. */
+  service?: string;
+  /**
+   * The service the client talks to now (asked per connection, state and batch). When it is no
+   * longer `service` (the base URL changed), the session stops its stream with a message and
+   * takes nothing more from the client: the run, its model and its log belong to `service`.
+   */
+  currentService?(): string | undefined;
+  /** Which services do not offer steering (the extension host's one registry unless a test gives its own). */
+  steering?: SteeringSupport;
+  logLimits?: LogFolderLimits;
+}
 
 export class RunSession {
   readonly runId: string;
@@ -83,6 +131,7 @@ export class RunSession {
     this.logReady = RunLog.open(folder, this.runId, { log: this.deps.log, limits: this.deps.logLimits, service: this.deps.service }).then((log) => {
       if (this.disposed) return void log?.close();
       this.runLog = log;
+      this.noteLogCapped();
       this.stopStream();
       this.connect();
     });
@@ -94,9 +143,17 @@ export class RunSession {
     return this.logReady.then(() => this.logRequests.handle(message));
   }
 
-  /** True once the log on disk holds every event the stream has delivered (and it is usable). */
+  /**
+   * True once the log on disk holds every event the stream has delivered, or all it ever will (it
+   * reached its size limit: logCappedAfter), and it is usable.
+   */
   get logComplete(): boolean {
-    return !!this.runLog?.usable && this.runLog.lastSequence >= this.model.lastSequence;
+    return !!this.runLog?.usable && (this.runLog.cappedAfter !== undefined || this.runLog.lastSequence >= this.model.lastSequence);
+  }
+
+  /** The last sequence the log on disk keeps once it reached its size limit; undefined while it has room. */
+  get logCappedAfter(): number | undefined {
+    return this.runLog?.usable ? this.runLog.cappedAfter : undefined;
   }
 
   /** Why the log on disk cannot hold the whole run (once it was opened); undefined while it can. */
@@ -135,6 +192,8 @@ export class RunSession {
     // Kept whole on disk (not cut to the budget): no need to ask the server.
     const kept = await this.runLog?.event(sequence).catch(() => undefined);
     if (kept && kept.truncatedBytes === undefined) return { event: kept.event, data: kept.data };
+    const moved = this.movedTo();
+    if (moved !== undefined) throw new Error(this.serviceChangedText(moved));
     return fullEvent((after, signal) => this.deps.subscribe(after, () => undefined, signal), sequence, { signal: this.requests.signal });
   }
 
@@ -169,9 +228,48 @@ export class RunSession {
     void this.runLog?.close();
   }
 
+  /**
+   * The service the client talks to now, when it is no longer the one this panel opened with
+   * (the base URL changed): this session's run, model and log belong to the first one, so
+   * nothing of the new one may reach them. Undefined while it is the same, when the session
+   * was opened without a known service, or while the new base URL is unusable (the client's own
+   * error says so then).
+   */
+  private movedTo(): string | undefined {
+    const bound = this.deps.service;
+    const now = bound === undefined ? undefined : this.deps.currentService?.();
+    return now !== undefined && now !== bound ? now : undefined;
+  }
+
+  private serviceChangedText(now: string): string {
+    return fill(this.deps.strings.serviceChanged, now, this.runId, this.deps.service ?? '');
+  }
+
+  /** The client for this run's service; an error instead of another service's client. */
+  private client(): RunPanelClient {
+    const moved = this.movedTo();
+    if (moved !== undefined) throw new Error(this.serviceChangedText(moved));
+    return this.deps.client();
+  }
+
+  /**
+   * The base URL changed under an open panel: its stream stops with a message (Retry connects
+   * again once the base URL is back; a panel for the run of the new service is opened after
+   * closing this one). Another service's events never reach this model, log or store.
+   */
+  private stopForOtherService(now: string): void {
+    this.stopStream();
+    if (this.connection.state === 'failed' && this.connection.message === this.serviceChangedText(now)) return;
+    this.deps.log.info(`Run panel ${this.runId}: the service changed from ${this.deps.service ?? ''} to ${now}; the panel stops following the run`);
+    this.setConnection({ state: 'failed', message: this.serviceChangedText(now), signInNeeded: false });
+  }
+
   private connect(): void {
-    // A log on disk behind the model (new, or deleted as damaged) is filled from the server's.
-    const after = this.runLog?.usable ? Math.min(this.runLog.lastSequence, this.model.lastSequence) : this.model.lastSequence;
+    const moved = this.movedTo();
+    if (moved !== undefined) return this.stopForOtherService(moved);
+    // A log on disk behind the model (new, or deleted as damaged) is filled from the server's;
+    // one at its size limit takes nothing more.
+    const after = this.runLog?.usable && this.runLog.cappedAfter === undefined ? Math.min(this.runLog.lastSequence, this.model.lastSequence) : this.model.lastSequence;
     const backfill = this.model.ended;
     if (backfill) {
       this.setConnection({ state: 'ended', status: this.model.terminalEvent?.status ?? '' });
@@ -184,6 +282,8 @@ export class RunSession {
     if (!backfill) this.setConnection({ state: 'connecting' });
     const onState = (state: SubscriptionState) => {
       if (generation !== this.generation || this.disposed) return;
+      const moved = this.movedTo();
+      if (moved !== undefined) return this.stopForOtherService(moved);
       // Filling the log of an ended run: the header already says ended; only failures matter.
       if (!backfill) this.onSubscriptionState(state);
       else if (state.state === 'failed') {
@@ -206,6 +306,9 @@ export class RunSession {
     try {
       for await (const batch of batchesOf(source)) {
         if (generation !== this.generation || this.disposed) return;
+        // A reconnect after a base URL change reached the other service: none of its events are this run's.
+        const moved = this.movedTo();
+        if (moved !== undefined) return this.stopForOtherService(moved);
         const receivedAt = (this.lastBatchAt = this.now());
         const wire: WireEvent[] = batch.map((event) => ({ event: event.event, data: event.data, receivedAt }));
         const inStep = this.logComplete;
@@ -217,6 +320,8 @@ export class RunSession {
         if (approval !== (this.info.approval ?? null)) this.setInfo({ ...this.info, approval });
         if (accepted.length > 0) this.deps.onEvents?.(this.model.lastSequence, accepted[accepted.length - 1].event);
         if (accepted.length > 0 && this.model.ended) this.onEnded();
+        // An ended run's stream only filled the log: at its size limit there is nothing left to read.
+        if (this.noteLogCapped() && this.model.ended) return this.stopStream();
       }
       if (generation !== this.generation || this.disposed) return;
       if (this.model.ended) this.onEnded();
@@ -224,6 +329,14 @@ export class RunSession {
       if (generation !== this.generation || this.disposed) return;
       this.fail(err);
     }
+  }
+
+  /** Tells the webview once when the log reached its size limit; true while it is at it. */
+  private noteLogCapped(): boolean {
+    const capped = this.logCappedAfter;
+    if (capped === undefined) return false;
+    if (this.info.logCappedAfter !== capped) this.setInfo({ ...this.info, logCappedAfter: capped });
+    return true;
   }
 
   private onSubscriptionState(state: SubscriptionState): void {
@@ -267,7 +380,7 @@ export class RunSession {
 
   private async loadInfo(): Promise<void> {
     try {
-      const run = await this.deps.client().getRun(this.runId, { signal: this.requests.signal });
+      const run = await this.client().getRun(this.runId, { signal: this.requests.signal });
       if (this.disposed) return;
       // Fields the server may send in any shape: only strings reach the header.
       const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -281,7 +394,7 @@ export class RunSession {
       this.setInfo(next);
       const taskId = text(run.task_id);
       if (!next.objective && taskId) {
-        const objective = text((await this.deps.client().getTask(taskId, { signal: this.requests.signal })).objective);
+        const objective = text((await this.client().getTask(taskId, { signal: this.requests.signal })).objective);
         if (!this.disposed && objective) this.setInfo({ ...this.info, objective });
       }
     } catch (err) {
@@ -295,12 +408,13 @@ export class RunSession {
     this.artifactsRequested = true;
     this.setArtifacts({ state: 'loading' });
     try {
-      const listed = await listArtifacts((params) => this.deps.client().listRunArtifacts(this.runId, params, { signal: this.requests.signal }), () => this.disposed);
+      const listed = await listArtifacts((params, signal) => this.client().listRunArtifacts(this.runId, params, { signal }), () => this.disposed, this.requests.signal);
       if (!listed || this.disposed) return;
       this.artifactRecords.clear();
       for (const record of listed.records) this.artifactRecords.set(record.id, record);
       this.setArtifacts(listed.view);
     } catch (err) {
+      if (this.disposed) return;
       const message = this.deps.describeError(err);
       this.deps.log.warn(`Run panel ${this.runId}: could not list the artifacts: ${message}`);
       this.artifactsRequested = false;
@@ -311,6 +425,11 @@ export class RunSession {
   private setConnection(connection: ConnectionView): void {
     this.connection = connection;
     this.channel.send({ type: 'connection', connection });
+  }
+
+  /** The tool call the card shows (the last approval.requested not yet resolved), if any. */
+  get approvalCard(): ApprovalCardView | undefined {
+    return this.info.approval ?? undefined;
   }
 
   private setInfo(info: RunInfo): void {

@@ -5,7 +5,7 @@ import type { TaskRecord } from '../api/types';
 import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import { shortenText } from '../common/format';
-import { statusKind } from '../common/runStatus';
+import { statusKind } from '../runEvents/runStatus';
 import type { RunStore } from './runStore';
 
 const OBJECTIVE_MAX = 60;

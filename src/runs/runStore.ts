@@ -9,11 +9,12 @@
 // them, or they were started here. A change is announced only when what a surface shows
 // differs (status or record), so rows are redrawn only when their data changed.
 // Pure (no vscode): the timer is injected, so tests drive it by hand.
-import type { Logger } from '../api/logger';
+import type { Logger } from '../common/logger';
 import type { RunRecord } from '../api/types';
-import { isApiError, describeError } from '../api/errors';
+import { isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
 import { mapLimited } from '../common/mapLimited';
-import { isTerminalEvent, isTerminalStatus, statusKind, terminalEventStatus } from '../common/runStatus';
+import { isTerminalEvent, isTerminalStatus, statusKind, terminalEventStatus } from '../runEvents/runStatus';
 import { StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
 
 export interface RunFacts {

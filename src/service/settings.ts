@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_PAGE_SIZE, FILE_PURPOSES, type FilePurpose } from '../api/types';
 import type { NetworkSettings, ProxySupport } from '../api/network/settings';
-import { clampPageSize } from '../common/pageSize';
+import { clampPageSize } from '../api/pageSize';
 
 export const SETTINGS_SECTION = 'agentRuntime';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';

@@ -1,5 +1,6 @@
 // The status bar item: connection state and runs in progress at a glance; a click opens the
 // Agent Runtime sidebar.
+import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import { inert } from '../common/inertText';
 import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';
@@ -43,7 +44,9 @@ export class ConnectionStatusItem implements vscode.Disposable {
         : `$(cloud) ${vscode.l10n.t('Agent Runtime')}`;
       this.item.command = SHOW_SIDEBAR_COMMAND;
       this.item.backgroundColor = undefined;
-      const plain = [vscode.l10n.t('Connected to {0}. {1} run(s) in progress. Click to open the sidebar.', serviceUrl, activeRuns)];
+      const plain = [isSingular(activeRuns)
+        ? vscode.l10n.t('Connected to {0}. 1 run in progress. Click to open the sidebar.', serviceUrl)
+        : vscode.l10n.t('Connected to {0}. {1} runs in progress. Click to open the sidebar.', serviceUrl, activeRuns)];
       if (status.spend) plain.push(inert(status.spend));
       // Markdown only for our own link: every other text goes in escaped (appendText).
       const tooltip = new vscode.MarkdownString(undefined, true);

@@ -2,7 +2,8 @@
 // (ApiError 'not_supported'), it shows the files uploaded from this machine instead, each
 // refreshed through GET /v1/files/{id} and forgotten when the server no longer has it.
 import * as vscode from 'vscode';
-import { describeError, isApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
 import type { FileRecord, Page, PageParams } from '../api/types';
 import { SidebarContextKeys } from './contextKeys';
 import { DisposableStore } from '../common/disposableStore';

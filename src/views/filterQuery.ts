@@ -2,7 +2,7 @@
 // row's fields, which are what a person reads (objective, name, status as shown) plus the raw
 // status and id. Pure: no vscode; the filter view (viewFilter.ts) applies it to rows.
 import type { FileRecord, TaskRecord } from '../api/types';
-import { statusLabel } from '../common/runStatus';
+import { statusLabel } from '../runEvents/runStatus';
 import type { Translate } from '../common/translate';
 
 /** Longer input is cut: a filter is a few words, and the view's description repeats it. */

@@ -6,7 +6,7 @@
 import type { ArtifactRecord, FileRecord, RunRecord, TaskRecord } from '../api/types';
 import { formatBytes, formatLocalTime, formatShortLocalTime, formatUtcTime, parseTime, shortenText, type TimeFormatOptions } from '../common/format';
 import { inert } from '../common/inertText';
-import { statusLabel } from '../common/runStatus';
+import { statusLabel } from '../runEvents/runStatus';
 import type { Translate } from '../common/translate';
 
 export type { TimeFormatOptions } from '../common/format';
@@ -143,8 +143,20 @@ export function taskTooltip(task: TaskRecord, t: Translate, opts: TimeFormatOpti
     { label: t('Status'), value: statusLabel(task.status, t) },
     { label: t('Run'), value: id(task.run_id) },
     { label: t('Attachments'), value: attachments === undefined ? undefined : String(attachments) },
+    { label: t('Project'), value: id(task.project_id) },
+    { label: t('Commit'), value: contextText(task.context) },
     ...createdRows(task.created_at, t, opts),
   ]);
+}
+
+/** A project task's `context`: `<short commit> (<branch>)`, either alone, or nothing. */
+function contextText(context: unknown): string | undefined {
+  if (!context || typeof context !== 'object') return undefined;
+  const { ref, commit } = context as { ref?: unknown; commit?: unknown };
+  const short = nonEmpty(commit) ? commit.slice(0, 12) : undefined;
+  const branch = nonEmpty(ref) ? ref : undefined;
+  if (short && branch) return `${short} (${branch})`;
+  return short ?? branch;
 }
 
 function runErrorMessage(run: RunRecord): string | undefined {

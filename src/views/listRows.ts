@@ -2,7 +2,7 @@
 // level, then one "Load more" (or "Retry") row; and the view's progress bar around a load.
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import { describeErrorForUser } from '../common/errorText';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { Commands } from '../common/ids';
 import { LoadMoreNode, MessageNode, type RunNode, type SidebarView, type TaskNode, type TreeNode } from './nodes';
 import type { PagedList } from './pagedList';

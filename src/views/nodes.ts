@@ -23,9 +23,9 @@ import {
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import type { PagedList } from './pagedList';
-import { isUnfinishedStatus, statusIcon, statusKind } from '../common/runStatus';
+import { runContextValue, runFactsOf } from '../runEvents/runActions';
+import { isUnfinishedStatus, statusIcon } from '../runEvents/runStatus';
 
-const isResumableStatus = (status: unknown): boolean => statusKind(status) === 'failed' || statusKind(status) === 'cancelled';
 import type { Translate } from '../common/translate';
 
 export type SidebarView = 'files' | 'tasks';
@@ -202,10 +202,9 @@ export class RunNode extends vscode.TreeItem {
   private render(): void {
     const opts = timeOptions();
     const parts = runDescriptionParts(this.run, t, opts);
-    // `run.active` lets menus offer actions only while a run can still change (e.g. Watch Run
-    // inline, Cancel); `run.resumable` (failed or cancelled) offers Resume. Menus for every run
-    // row match /^run/.
-    this.contextValue = this.unfinished ? 'run.active' : isResumableStatus(this.run.status) ? 'run.resumable' : 'run';
+    // `run`, `active` while it can still change (Watch Run inline), then a flag for each run action
+    // offered (src/runEvents/runActions.ts). Menus for every run row match /^run/.
+    this.contextValue = runContextValue(runFactsOf(this.run.status));
     this.label = runLabel(this.run, t, this.number, opts);
     this.description = joinDescription(parts);
     this.tooltip = (runTooltip(this.run, t, opts, this.objective));

@@ -2,7 +2,7 @@
 // the next page, the last error, and the ids of its "Load more" row. A refresh makes a new
 // PagedList with a higher generation, so rows of an old listing never collide with new ones.
 import type { Page, PageParams } from '../api/types';
-import { clampPageSize } from '../common/pageSize';
+import { clampPageSize } from '../api/pageSize';
 
 export type PageFetcher<R> = (params: PageParams, signal: AbortSignal) => Promise<Page<R>>;
 

@@ -1,9 +1,7 @@
 // Which rows are selected in the Files and Tasks views now (TreeView.selection): what a command
 // acts on when it was invoked without a row (the Command Palette, a keybinding).
 import type * as vscode from 'vscode';
-
-/** The view a command's rows live in; `any`: the one the user last selected rows in. */
-export type SelectionView = 'files' | 'tasks' | 'any';
+import type { SelectionView } from '../commandSupport/commandDeps';
 
 /** What SidebarSelection reads of a tree view (a vscode.TreeView is one). */
 export interface SelectableView<T> {

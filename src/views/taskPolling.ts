@@ -1,7 +1,8 @@
 // Fresh statuses for the unfinished tasks the Tasks view shows, only while it is visible: one
 // timer with backoff (src/common/statusPoller.ts), a few requests at once, and a redraw of just
 // the rows that look different. Runs are not polled here: the RunStore owns run facts.
-import { describeError, isApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
 import { mapLimited } from '../common/mapLimited';
 import { StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
 import { isAwaitingApproval } from '../runs/runStore';

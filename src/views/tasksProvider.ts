@@ -4,7 +4,8 @@
 // which runs its visible rows show and redraws a run row only when the store says its data
 // changed. Unfinished tasks are polled here, only while the view is visible.
 import * as vscode from 'vscode';
-import { describeError, isApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
 import type { TaskRecord } from '../api/types';
 import { DisposableStore } from '../common/disposableStore';
 import { ViewIds } from '../common/ids';

@@ -1,7 +1,7 @@
 // Dropping files from the Explorer (or the OS) on the Files or Tasks view uploads them: the
 // controller only reads the dropped URIs and hands them to the extension's upload command.
 import * as vscode from 'vscode';
-import type { Logger } from '../api/logger';
+import type { Logger } from '../common/logger';
 import type { TreeNode } from './nodes';
 import { parseUriList } from '../common/uriList';
 

@@ -3,7 +3,7 @@
 // log, and the index of files uploaded from this machine.
 import type * as vscode from 'vscode';
 import type { RunStore } from '../runs/runStore';
-import type { Logger } from '../api/logger';
+import type { Logger } from '../common/logger';
 import type { ArtifactRecord, FileRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
 
 interface CallOptions {

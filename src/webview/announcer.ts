@@ -3,8 +3,10 @@
 // so each region speaks at most once per interval and what came meanwhile is said as a count
 // ("3 new steps"). The clock and timer are injected so the rate limit is tested without waiting.
 import { fill } from '../common/format';
-import type { UiStrings, WireEvent } from '../runPanel/protocol';
-import { matchesFilter } from '../runPanel/logQuery';
+import type { UiStrings } from '../runPanel/protocol';
+import type { WireEvent } from '../runEvents/wire';
+import { matchesFilter } from '../runEvents/logQuery';
+import { visibleText } from '../common/visibleText';
 
 export const ANNOUNCE_INTERVAL_MS = 2000;
 
@@ -52,7 +54,7 @@ class Region {
     this.pending.clear();
     this.last = this.clock.now();
     // A changed text node is what screen readers announce.
-    this.element.textContent = parts.join('. ');
+    this.element.textContent = visibleText(parts.join('. '));
   }
 }
 

@@ -6,18 +6,21 @@ import type { Layout } from './layout';
 import type { SteeringUi } from './steeringUi';
 import type { VsCodeApi } from './vscodeApi';
 
-export interface ControlsContext {
-  vscode: VsCodeApi;
-  runId(): string;
+/** What the controls need of the app (RunPanelApp). */
+export interface ControlsApp {
+  readonly vscode: VsCodeApi;
+  readonly layout: Layout;
+  readonly steering: SteeringUi;
+  readonly runId: string;
   /** The row whose detail is open (copy, open and fork act on it). */
-  expanded(): Row | undefined;
+  readonly expanded: Row | undefined;
   jumpToNewest(): void;
   /** The outline was shown: its list lays out again. */
   outlineShown(): void;
 }
 
-export function wireControls(layout: Layout, steering: SteeringUi, ctx: ControlsContext): void {
-  const { vscode } = ctx;
+export function wireControls(app: ControlsApp): void {
+  const { vscode, layout, steering } = app;
   /** A message, or what makes it at the click (nothing is sent when that gives nothing). */
   type Message = WebviewMessage | (() => WebviewMessage | undefined);
   const send = (message: Message) => {
@@ -32,13 +35,13 @@ export function wireControls(layout: Layout, steering: SteeringUi, ctx: Controls
       event.stopPropagation();
       send(message);
     });
-  postOnClick(layout.copyRunId, () => ({ type: 'copy', text: ctx.runId(), what: 'runId' }));
+  postOnClick(layout.copyRunId, () => ({ type: 'copy', text: app.runId, what: 'runId' }));
   postOnClick(layout.retry, { type: 'retry' });
   // After the end of the run, Retry lists the artifacts again.
   postOnClick(layout.artifactsRetry, { type: 'retry' });
   postOnClick(layout.signIn, { type: 'signIn' });
   postOnClickInTimeline(layout.rawCopy, () => {
-    const expanded = ctx.expanded();
+    const expanded = app.expanded;
     if (!expanded?.raw) return undefined;
     // A cut event is copied whole: the host reads it again from the server's log.
     return expanded.raw.truncatedBytes !== undefined
@@ -46,7 +49,7 @@ export function wireControls(layout: Layout, steering: SteeringUi, ctx: Controls
       : { type: 'copy', text: JSON.stringify(expanded.raw.data, null, 2), what: 'json' };
   });
   postOnClickInTimeline(layout.rawOpen, () => {
-    const expanded = ctx.expanded();
+    const expanded = app.expanded;
     return expanded?.raw ? { type: 'openEvent', sequence: expanded.sequence } : undefined;
   });
   postOnClick(layout.exportMarkdown, { type: 'export', format: 'markdown' });
@@ -55,22 +58,25 @@ export function wireControls(layout: Layout, steering: SteeringUi, ctx: Controls
   layout.outlineToggle.addEventListener('click', () => {
     layout.outline.hidden = !layout.outline.hidden;
     layout.outlineToggle.setAttribute('aria-expanded', String(!layout.outline.hidden));
-    if (!layout.outline.hidden) ctx.outlineShown();
+    if (!layout.outline.hidden) app.outlineShown();
   });
-  postOnClick(steering.cancel, { type: 'cancel' });
-  postOnClick(steering.resume, { type: 'resume' });
-  postOnClick(steering.review, { type: 'review' });
-  postOnClickInTimeline(steering.fork, () => {
-    const expanded = ctx.expanded();
-    return expanded ? { type: 'fork', sequence: expanded.sequence } : undefined;
-  });
+  for (const { action, button } of steering.actions) {
+    if (action.panel === 'header') {
+      postOnClick(button, { type: 'runAction', action: action.id });
+    } else {
+      postOnClickInTimeline(button, () => {
+        const expanded = app.expanded;
+        return expanded ? { type: 'runAction', action: action.id, sequence: expanded.sequence } : undefined;
+      });
+    }
+  }
   const decide = (decision: 'approve' | 'deny') => (): WebviewMessage | undefined => {
     const approvalId = steering.card.dataset.approvalId;
     return approvalId ? { type: 'decide', approvalId, decision } : undefined;
   };
   postOnClickInTimeline(steering.approve, decide('approve'));
   postOnClickInTimeline(steering.deny, decide('deny'));
-  layout.jump.addEventListener('click', () => ctx.jumpToNewest());
+  layout.jump.addEventListener('click', () => app.jumpToNewest());
   layout.artifactsList.addEventListener('click', (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>('button[data-action]') : null;
     const artifactId = button?.closest<HTMLElement>('[data-artifact-id]')?.dataset.artifactId;

@@ -1,10 +1,14 @@
-// Small DOM helpers for the run panel webview. Text only ever goes in through textContent;
-// class names only ever come from this code, never from the server.
+// Small DOM helpers for the run panel webview. Text only ever goes in through textContent, and
+// through visibleText (src/common/visibleText.ts), the one escaping rule for server text: bidi,
+// invisible and control characters show as marks (`\u202e`) instead of reordering or hiding
+// what a row, a detail, the approval card, the outline or the header says. Class names only
+// ever come from this code, never from the server.
+import { visibleText } from '../common/visibleText';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
+  if (text !== undefined) node.textContent = visibleText(text);
   return node;
 }
 
@@ -28,9 +32,21 @@ export function setIcon(span: HTMLElement, name: string, tone = ''): void {
   if (span.className !== className) span.className = className;
 }
 
-/** Sets text only when it changed (cheap to call every frame). */
+/** Sets text (one line: line breaks show as `\n`) only when it changed (cheap to call every frame). */
 export function setText(node: Node, text: string): void {
-  if (node.textContent !== text) node.textContent = text;
+  const shown = visibleText(text);
+  if (node.textContent !== shown) node.textContent = shown;
+}
+
+/** Sets the text of a block that shows several lines (pretty-printed JSON): line feeds stay. */
+export function setBlockText(node: Node, text: string): void {
+  const shown = visibleText(text, { lineBreaks: true });
+  if (node.textContent !== shown) node.textContent = shown;
+}
+
+/** A tooltip of outside text, under the same rule as the text. */
+export function setTitle(node: HTMLElement, text: string): void {
+  node.title = visibleText(text);
 }
 
 export function iconButton(id: string, icon: string, label: string, withText = false): HTMLButtonElement {
@@ -62,7 +78,8 @@ export function setButtonLabel(button: HTMLButtonElement, label: string): void {
  * Sets a node's text with every occurrence of `query` (already lower-cased) wrapped in <mark>:
  * text nodes and elements built with DOM calls, so server text never becomes markup.
  */
-export function setHighlightedText(node: HTMLElement, text: string, query: string): void {
+export function setHighlightedText(node: HTMLElement, raw: string, query: string): void {
+  const text = visibleText(raw);
   const key = query === '' ? '' : `${query}\u0000${text}`;
   if (node.dataset.hl === key && (key !== '' || node.textContent === text)) return;
   const lower = query === '' ? '' : text.toLowerCase();

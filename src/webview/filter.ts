@@ -1,6 +1,6 @@
 // The panel's log filter as its controls hold it, and its form for the host. OTHER_KINDS (the
 // kinds past the model's cap) exists only here: the host cannot apply it, the reducer does.
-import type { LogFilter } from '../runPanel/logQuery';
+import type { LogFilter } from '../runEvents/logQuery';
 
 /** The kind filter's value for the events of kinds past the model's cap (not a name a row can have). */
 export const OTHER_KINDS = '\u0000other kinds';

@@ -1,8 +1,9 @@
 // The find bar's state: the query, the match it stands on, and the host's progress. The host
 // searches the whole log in chunks (`find` -> `found`); this file only keeps the answer to the
 // newest request and words its status: "i of N", "N+ so far (x% searched)", "No results".
-import { normalizeQuery } from '../runPanel/logQuery';
-import type { HostMessage, LogFilter, UiStrings, WebviewMessage } from '../runPanel/protocol';
+import { normalizeQuery } from '../runEvents/logQuery';
+import type { HostMessage, UiStrings, WebviewMessage } from '../runPanel/protocol';
+import type { LogFilter } from '../runEvents/logQuery';
 import { fill } from './format';
 
 type Found = Extract<HostMessage, { type: 'found' }>;
@@ -46,7 +47,13 @@ export class FindState {
     return {};
   }
 
-  status(strings: UiStrings): string {
+  /** `cappedAfter`: the log stops there (RunInfo.logCappedAfter), and the status says so. */
+  status(strings: UiStrings, cappedAfter?: number): string {
+    const text = this.statusText(strings);
+    return text === '' || cappedAfter === undefined ? text : fill(strings.findCapped, text, cappedAfter);
+  }
+
+  private statusText(strings: UiStrings): string {
     if (this.query === '') return '';
     const m = this.last;
     if (!m) return strings.findSearching;

@@ -3,9 +3,11 @@
 // step through the matches, Escape closes.
 import type { Layout } from './layout';
 
-export interface FindControlsContext {
-  /** The text the current find was started with (Enter on the same text steps on from the match). */
-  findText(): string;
+/** What the find bar and the go-to box need of the app (RunPanelApp). */
+export interface FindControlsApp {
+  readonly layout: Layout;
+  /** `text`: what the current find was started with (Enter on the same text steps on from the match). */
+  readonly find: { readonly text: string };
   startFind(direction: 'next' | 'prev', fromCurrent: boolean): void;
   clearFind(): void;
   goTo(sequence: number): void;
@@ -13,26 +15,27 @@ export interface FindControlsContext {
   gotoInvalid(): void;
 }
 
-export function wireFindControls(layout: Layout, ctx: FindControlsContext): void {
+export function wireFindControls(app: FindControlsApp): void {
+  const { layout } = app;
   let searchTimer: ReturnType<typeof setTimeout> | undefined;
   layout.search.addEventListener('input', () => {
     if (searchTimer !== undefined) clearTimeout(searchTimer);
-    searchTimer = setTimeout(() => ctx.startFind('next', false), 200);
+    searchTimer = setTimeout(() => app.startFind('next', false), 200);
   });
   layout.search.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') {
       event.preventDefault();
       if (searchTimer !== undefined) clearTimeout(searchTimer);
-      ctx.startFind(event.shiftKey ? 'prev' : 'next', layout.search.value === ctx.findText());
+      app.startFind(event.shiftKey ? 'prev' : 'next', layout.search.value === app.find.text);
     } else if (event.key === 'Escape') {
       event.preventDefault();
       layout.search.value = '';
-      ctx.clearFind();
+      app.clearFind();
       layout.timeline.focus();
     }
   });
-  layout.findNext.addEventListener('click', () => ctx.startFind('next', true));
-  layout.findPrev.addEventListener('click', () => ctx.startFind('prev', true));
+  layout.findNext.addEventListener('click', () => app.startFind('next', true));
+  layout.findPrev.addEventListener('click', () => app.startFind('prev', true));
   layout.gotoInput.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') {
       layout.gotoInput.value = '';
@@ -46,8 +49,8 @@ export function wireFindControls(layout: Layout, ctx: FindControlsContext): void
     const valid = Number.isSafeInteger(sequence) && sequence > 0;
     // Never a silent no-op: the find bar's status (a live region) says what the box wants.
     layout.gotoInput.setAttribute('aria-invalid', String(!valid));
-    if (valid) ctx.goTo(sequence);
-    else ctx.gotoInvalid();
+    if (valid) app.goTo(sequence);
+    else app.gotoInvalid();
   });
   document.addEventListener('keydown', (event) => {
     const mod = event.ctrlKey || event.metaKey;
@@ -61,7 +64,7 @@ export function wireFindControls(layout: Layout, ctx: FindControlsContext): void
       layout.gotoInput.select();
     } else if (event.key === 'F3') {
       event.preventDefault();
-      ctx.startFind(event.shiftKey ? 'prev' : 'next', true);
+      app.startFind(event.shiftKey ? 'prev' : 'next', true);
     }
   });
 }

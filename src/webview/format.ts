@@ -1,8 +1,8 @@
 // What each timeline row and header fact says, as plain strings and codicon names. Pure (no DOM),
 // so the node tests check it; render.ts only puts these strings in place with textContent.
 import { fill, formatDuration } from '../common/format';
-import { statusIcon as sharedStatusIcon } from '../common/runStatus';
-import { fieldText } from '../runPanel/runModel';
+import { statusIcon as sharedStatusIcon } from '../runEvents/runStatus';
+import { fieldText } from '../runEvents/runModel';
 import type { ConnectionView, UiStrings } from '../runPanel/protocol';
 import type { Row, TimelineState } from './reducer';
 
@@ -17,7 +17,7 @@ export interface RowView {
   meta: string;
 }
 
-/** The codicon and tone for a run status, as every surface shows it (src/common/runStatus.ts). */
+/** The codicon and tone for a run status, as every surface shows it (src/runEvents/runStatus.ts). */
 export function statusIcon(status: string | undefined): { icon: string; tone: RowView['tone'] } {
   const icon = sharedStatusIcon(status);
   return { icon: icon.id, tone: icon.tone };

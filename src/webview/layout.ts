@@ -26,6 +26,8 @@ export interface Layout {
   progressFill: HTMLElement;
   progressBar: HTMLElement;
   progressText: HTMLElement;
+  /** Says the run's log stopped at its size limit (hidden while it has room). */
+  logCapped: HTMLElement;
   kindFilter: HTMLSelectElement;
   toolFilter: HTMLSelectElement;
   stepFilter: HTMLSelectElement;
@@ -110,7 +112,10 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   progressBar.append(progressFill);
   const progressText = elWithId('span', 'progress-text', 'progress-text');
   planRow.append(codicon('list-tree'), plan, progressBar, progressText);
-  header.append(titleRow, objective, facts, planRow);
+  const logCapped = elWithId('div', 'log-capped', 'log-capped');
+  logCapped.setAttribute('role', 'status');
+  logCapped.hidden = true;
+  header.append(titleRow, objective, facts, planRow, logCapped);
 
   const toolbar = el('div', 'toolbar');
   toolbar.setAttribute('role', 'toolbar');
@@ -198,7 +203,7 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   const layout: Layout = {
     root, statusIcon: statusIconEl, runId, copyRunId, status, objective, connection, connectionIcon,
     connectionText: connectionTextEl, retry, signIn, elapsedLabel, elapsed, sequenceLabel, lastSequence, eventCount,
-    plan, progressFill, progressBar, progressText, kindFilter, toolFilter, stepFilter, statusFilter, search, findPrev, findNext,
+    plan, progressFill, progressBar, progressText, logCapped, kindFilter, toolFilter, stepFilter, statusFilter, search, findPrev, findNext,
     findStatus, gotoInput, exportMarkdown, exportJsonl, openTranscript, outlineToggle, outline, outlineTitle, outlineList, timeline, empty, jump, summary, summaryTitle,
     summaryStatusLabel, summaryStatus, summaryDurationLabel, summaryDuration, summaryStepsLabel, summarySteps,
     artifactsTitle, artifactsMessage, artifactsList, artifactsRetry, raw, rawTitle, rawCopy, rawOpen, rawJson, kindsKey: '',

@@ -1,8 +1,9 @@
 // The outline of a run's steps (title, duration, state) from the model's step aggregates: a
 // virtual list beside the timeline, so a run of thousands of steps keeps a small DOM. Up/Down
-// move through it, Enter or a click jumps the timeline to the step (main.ts pages it in).
-import type { StepSummary, UiStrings } from '../runPanel/protocol';
-import { codicon, el, setIcon, setText } from './dom';
+// move through it, Enter or a click jumps the timeline to the step (app.ts pages it in).
+import type { UiStrings } from '../runPanel/protocol';
+import type { StepSummary } from '../runEvents/wire';
+import { codicon, el, setIcon, setText, setTitle } from './dom';
 import { formatDuration } from './format';
 import type { TimelineState } from './reducer';
 import { VirtualList } from './virtualList';
@@ -41,7 +42,7 @@ export function createOutline(container: HTMLElement, strings: () => UiStrings, 
       setText(meta, step.durationMs !== undefined ? `${formatDuration(step.durationMs)} · ${state}` : state);
       element.dataset.stepId = step.stepId;
       element.dataset.sequence = String(step.startSequence);
-      element.title = step.stepId;
+      setTitle(element, step.stepId);
     },
   });
   const indexOf = (target: EventTarget | null) => {

@@ -1,7 +1,7 @@
 // The webview's open `page` requests to the host: what each was for, so its answer is put in the
 // window the right way; answers to a request made under an older filter are dropped by the caller,
 // and answers to requests a newer jump superseded are dropped here.
-import type { LogFilter } from '../runPanel/protocol';
+import type { LogFilter } from '../runEvents/logQuery';
 import { PAGE_EVENTS } from './reducer';
 import type { VsCodeApi } from './vscodeApi';
 

@@ -1,21 +1,13 @@
 // The run panel's view model: host messages in, timeline rows (nested under their steps) and
 // header facts out. Pure (no DOM): the node tests drive it directly. It mutates in place and
 // reports what changed, because copying 100,000 rows per batch would not stay smooth.
-import { RunModel, DEFAULT_LIMITS } from '../runPanel/runModel';
-import { matchesFilter } from '../runPanel/logQuery';
+import { RunModel, DEFAULT_LIMITS } from '../runEvents/runModel';
+import { matchesFilter } from '../runEvents/logQuery';
 import { NO_FILTER, OTHER_KINDS, toLogFilter, type Filter } from './filter';
 import { placeRow, rowFor, type Row } from './timelineRows';
 
-import {
-  DEFAULT_UI_STRINGS,
-  type ArtifactsView,
-  type ConnectionView,
-  type HostMessage,
-  type RunInfo,
-  type RunSnapshot,
-  type UiStrings,
-  type WireEvent,
-} from '../runPanel/protocol';
+import { DEFAULT_UI_STRINGS, type ArtifactsView, type ConnectionView, type HostMessage, type RunInfo, type UiStrings } from '../runPanel/protocol';
+import type { RunSnapshot, WireEvent } from '../runEvents/wire';
 
 // Re-exported: the panel's code and tests know them as the reducer's.
 export { fromLogFilter, isFiltered, NO_FILTER, OTHER_KINDS, toLogFilter, type Filter } from './filter';
@@ -118,7 +110,7 @@ export function reduce(state: TimelineState, message: HostMessage): Change {
     case 'page':
     case 'found':
     case 'reveal':
-      // Answers to the webview's own requests: main.ts matches them to what it asked (applyPage).
+      // Answers to the webview's own requests: app.ts matches them to what it asked (applyPage).
       return NO_CHANGE;
   }
 }

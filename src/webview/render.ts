@@ -1,7 +1,7 @@
 // Updates the run panel's DOM (layout.ts) from the view model: header, plan and progress, the
 // toolbar's filter choices, summary and artifacts (the timeline's rows are in renderRows.ts).
 // Every server string goes in with textContent (through dom.ts), never as markup.
-import { codicon, el, setButtonLabel, setIcon, setText } from './dom';
+import { codicon, el, setButtonLabel, setIcon, setText, setTitle } from './dom';
 import { formatBytes } from '../common/format';
 import { connectionText, elapsedMs, fill, formatDuration, statusIcon, totalDurationMs } from './format';
 import { kindsSeen, OTHER_KINDS, type TimelineState } from './reducer';
@@ -58,6 +58,9 @@ export function updateHeader(layout: Layout, state: TimelineState, now: number, 
   layout.progressBar.setAttribute('aria-valuemax', String(planned));
   layout.progressBar.setAttribute('aria-valuenow', String(done));
   setText(layout.progressText, planned > 0 ? fill(s.progress, done, planned) : fill(s.progressNoPlan, done));
+  const capped = state.info.logCappedAfter;
+  setText(layout.logCapped, capped === undefined ? '' : fill(s.logCapped, capped));
+  layout.logCapped.hidden = capped === undefined;
 
   const kinds = kindsSeen(state);
   const kindsKey = kinds.slice().sort().join('\n');
@@ -159,7 +162,7 @@ export function updateArtifacts(layout: Layout, state: TimelineState): void {
     const item = el('li', 'artifact');
     item.dataset.artifactId = artifact.id;
     const name = el('span', 'artifact-name', artifact.name);
-    name.title = artifact.id;
+    setTitle(name, artifact.id);
     const details = [artifact.contentType ?? '', formatBytes(artifact.bytes) ?? ''].filter(Boolean).join(' · ');
     const open = el('button', 'text-button artifact-open');
     open.type = 'button';

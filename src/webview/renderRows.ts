@@ -1,8 +1,8 @@
 // The timeline's rows and the raw JSON block under an expanded row: built once per row element
 // by the virtual list and filled from the view model. Server strings go in as text only.
 import { DEFAULT_UI_STRINGS, type UiStrings } from '../runPanel/protocol';
-import { matchesQuery } from '../runPanel/logQuery';
-import { codicon, el, setHighlightedText, setIcon, setText } from './dom';
+import { matchesQuery } from '../runEvents/logQuery';
+import { codicon, el, setBlockText, setHighlightedText, setIcon, setText } from './dom';
 import { fill, rowView } from './format';
 import type { Row, TimelineState } from './reducer';
 import type { Layout } from './layout';
@@ -70,7 +70,7 @@ export function fillRaw(layout: Layout, row: Row, strings?: UiStrings): number {
   const mark = cut === undefined ? '' : ` · ${fill((strings ?? DEFAULT_UI_STRINGS).eventTruncated, cut)}`;
   setText(layout.rawTitle, `${row.event} #${row.sequence}${mark}`);
   layout.raw.classList.toggle('truncated', cut !== undefined);
-  setText(layout.rawJson, json);
+  setBlockText(layout.rawJson, json);
   // Not data-sequence: only the timeline's rows carry that (the e2e suite counts them).
   layout.raw.dataset.forSequence = String(row.sequence);
   const lines = Math.min(RAW_MAX_LINES, json.split('\n').length);

@@ -1,19 +1,18 @@
-// The run panel's steering controls: Cancel (and "Cancelling…" until the end), Resume after a
-// failed or cancelled end, the card of the tool call the run waits on (tool, reason, time, the
-// full arguments as text) with Approve / Deny, "Fork from here…" on an expanded event, the
-// run's cost, and a polite live region that announces a cancel. The card is placed in the
-// timeline under the row that asked (main.ts); the announcer says approval requests. Every server string is set
+// The run panel's steering controls: the run actions of src/runEvents/runActions.ts (Cancel, and
+// "Cancelling…" until the end; Resume, Review Changes; "Fork from here…" on an expanded event),
+// each shown when the table offers it, the card of the tool call the run waits on (tool, reason, time, the
+// full arguments as text) with Approve / Deny, the run's cost, and a polite live region that announces a cancel. The card is placed in the
+// timeline under the row that asked (app.ts); the announcer says approval requests. Every server string is set
 // with textContent; the host confirms and asks for notes and instructions.
-import type { RunInfo, UiStrings } from '../runPanel/protocol';
-import { el, elWithId, hiddenTextButton, iconButton, setButtonLabel, setText } from './dom';
+import { RUN_ACTIONS, type RunAction } from '../runEvents/runActions';
+import type { RunInfo, UiStrings, UiStringKey } from '../runPanel/protocol';
+import { el, elWithId, hiddenTextButton, iconButton, setBlockText, setButtonLabel, setText } from './dom';
 import { fill } from './format';
 import type { Layout } from './layout';
 
 export interface SteeringUi {
-  cancel: HTMLButtonElement;
-  resume: HTMLButtonElement;
-  review: HTMLButtonElement;
-  fork: HTMLButtonElement;
+  /** One button per run action (src/runEvents/runActions.ts), in table order. */
+  actions: { action: RunAction; button: HTMLButtonElement }[];
   cost: HTMLElement;
   card: HTMLElement;
   cardTitle: HTMLElement;
@@ -29,12 +28,15 @@ export interface SteeringUi {
 }
 
 export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi {
-  const cancel = hiddenTextButton('cancel-run', 'debug-stop', strings.cancelRun);
-  const resume = hiddenTextButton('resume-run', 'debug-continue', strings.resumeRun);
-  const review = hiddenTextButton('review-changes', 'diff-multiple', strings.reviewChanges);
+  const actions = RUN_ACTIONS.map((action) => ({
+    action,
+    button: action.panel === 'header'
+      ? hiddenTextButton(action.domId, action.icon, label(strings, action))
+      : iconButton(action.domId, action.icon, label(strings, action), true),
+  }));
   const cost = elWithId('span', 'run-cost', 'fact-value run-cost');
   cost.hidden = true;
-  layout.status.after(cost, cancel, resume, review);
+  layout.status.after(cost, ...actions.filter((a) => a.action.panel === 'header').map((a) => a.button));
 
   const card = elWithId('section', 'approval-card', 'approval-card timeline-card');
   // Placed inside the timeline's role=list, next to the row that asked.
@@ -46,21 +48,25 @@ export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi
   const cardMeta = el('div', 'approval-meta muted');
   const cardArgsLabel = el('div', 'approval-args-label');
   const cardArgs = elWithId('pre', 'approval-args', 'approval-args');
-  const actions = el('div', 'approval-actions');
+  const decisions = el('div', 'approval-actions');
   const approve = iconButton('approve-tool-call', 'check', strings.approve, true);
   const deny = iconButton('deny-tool-call', 'close', strings.deny, true);
-  actions.append(approve, deny);
-  card.append(cardTitle, cardWhy, cardMeta, cardArgsLabel, cardArgs, actions);
+  decisions.append(approve, deny);
+  card.append(cardTitle, cardWhy, cardMeta, cardArgsLabel, cardArgs, decisions);
   card.setAttribute('aria-labelledby', 'approval-title');
 
-  const fork = iconButton('fork-from-here', 'repo-forked', strings.forkFromHere, true);
-  layout.rawOpen.after(fork);
+  layout.rawOpen.after(...actions.filter((a) => a.action.panel === 'event').map((a) => a.button));
 
   const live = elWithId('div', 'steering-announcer', 'visually-hidden');
   live.setAttribute('aria-live', 'polite');
   live.setAttribute('role', 'status');
   layout.root.append(live);
-  return { cancel, resume, review, fork, cost, card, cardTitle, cardWhy, cardMeta, cardArgsLabel, cardArgs, approve, deny, live, announced: '' };
+  return { actions, cost, card, cardTitle, cardWhy, cardMeta, cardArgsLabel, cardArgs, approve, deny, live, announced: '' };
+}
+
+/** The action's label in the panel's strings (English when an older host did not send it). */
+function label(strings: UiStrings, action: RunAction): string {
+  return strings[action.labelKey as UiStringKey] ?? action.labelKey;
 }
 
 function localTime(iso: string | undefined): string {
@@ -71,18 +77,15 @@ function localTime(iso: string | undefined): string {
 
 /** Draws the controls from the header's info; `ended`: a terminal event arrived. */
 export function updateSteering(ui: SteeringUi, info: RunInfo, strings: UiStrings, ended: boolean, status: string | undefined): void {
-  // A server without the steering endpoints: the controls are not offered at all.
-  const steering = info.steering !== false;
-  setButtonLabel(ui.cancel, info.cancelling ? strings.cancelling : strings.cancelRun);
-  ui.cancel.hidden = ended || !steering;
-  ui.cancel.disabled = info.cancelling === true;
-  setButtonLabel(ui.resume, strings.resumeRun);
-  ui.resume.hidden = !steering || !(ended && (status === 'failed' || status === 'cancelled'));
-  ui.fork.hidden = !steering;
-  // Reviewing takes the run's outputs back into the workspace: offered once the run has ended.
-  setButtonLabel(ui.review, strings.reviewChanges);
-  ui.review.hidden = !ended;
-  setButtonLabel(ui.fork, strings.forkFromHere);
+  // What the table offers for this run; a server without the steering endpoints gets none of those.
+  const run = { status, ended };
+  const service = { steering: info.steering !== false };
+  for (const { action, button } of ui.actions) {
+    const cancelling = action.id === 'cancel' && info.cancelling === true;
+    setButtonLabel(button, cancelling ? strings.cancelling : label(strings, action));
+    button.hidden = !action.offered(run, service);
+    button.disabled = cancelling;
+  }
   ui.cost.hidden = !info.cost;
   setText(ui.cost, info.cost ? `${strings.cost}: ${info.cost}` : '');
 
@@ -92,8 +95,8 @@ export function updateSteering(ui: SteeringUi, info: RunInfo, strings: UiStrings
     setText(ui.cardTitle, fill(strings.approvalWaits, approval.tool));
     setText(ui.cardWhy, approval.reason ? fill(strings.approvalWhy, approval.reason) : '');
     setText(ui.cardMeta, fill(strings.approvalMeta, approval.sequence, localTime(approval.expiresAt)));
-    setText(ui.cardArgsLabel, strings.approvalArguments);
-    setText(ui.cardArgs, approval.argumentsJson);
+    setText(ui.cardArgsLabel, approval.argumentsCut ? strings.approvalArgumentsCut : strings.approvalArguments);
+    setBlockText(ui.cardArgs, approval.argumentsJson);
     setButtonLabel(ui.approve, strings.approve);
     setButtonLabel(ui.deny, strings.deny);
     ui.card.dataset.approvalId = approval.approvalId;

@@ -1,8 +1,8 @@
 // Timeline rows from events: which kind of row an event makes, and where it goes in display
 // order (children under their step). Pure: the reducer builds its window with these.
-import { isTerminalEvent } from '../common/runStatus';
-import { stepIdOf, type RunModel } from '../runPanel/runModel';
-import type { WireEvent } from '../runPanel/protocol';
+import { isTerminalEvent } from '../runEvents/runStatus';
+import { stepIdOf, type RunModel } from '../runEvents/runModel';
+import type { WireEvent } from '../runEvents/wire';
 
 export type RowKind = 'plan' | 'step' | 'tool' | 'observation' | 'stepCompleted' | 'terminal' | 'unknown' | 'omitted' | 'later';
 

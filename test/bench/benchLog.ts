@@ -1,7 +1,7 @@
 // The 1,000,000-event log the search benchmarks share (logSearch on the host, webview-search
 // through the panel): the runtime's synthetic events, with one text near the end and one every
 // 100th event, so "first match" and "full count" mean the same in both.
-import type { WireEvent } from '../../src/runPanel/protocol';
+import type { WireEvent } from '../../src/runEvents/wire';
 import { syntheticEvent } from '../runtime/syntheticEvents';
 
 export const RARE = 'needle-near-the-end';

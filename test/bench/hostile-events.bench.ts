@@ -15,7 +15,7 @@ import { ApiClient } from '../../src/api/client';
 import { RunEventSubscription } from '../../src/api/events';
 import { PanelChannel } from '../../src/runPanel/panelChannel';
 import { DEFAULT_UI_STRINGS, type HostMessage } from '../../src/runPanel/protocol';
-import { DEFAULT_LIMITS, RunModel } from '../../src/runPanel/runModel';
+import { DEFAULT_LIMITS, RunModel } from '../../src/runEvents/runModel';
 import { startRuntime } from '../runtime';
 
 const DURATION_S = Number(process.env.HOSTILE_DURATION_S ?? 60);

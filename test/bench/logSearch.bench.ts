@@ -15,7 +15,7 @@ import { FilterIndexes } from '../../src/runLog/filterIndex';
 import { LogFinder } from '../../src/runLog/logFind';
 import { readPage } from '../../src/runLog/logPages';
 import { exportLog } from '../../src/runLog/logExport';
-import type { WireEvent } from '../../src/runPanel/protocol';
+import type { WireEvent } from '../../src/runEvents/wire';
 import { benchEvent, COMMON, RARE } from './benchLog';
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);

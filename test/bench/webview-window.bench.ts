@@ -8,7 +8,7 @@
 // reports them), DOM nodes. Targets: heap <= 80 MB, no task over 50 ms, <= 150 ms to show.
 // Run: npm run bench -- webview-window   (or node out/test/bench/webview-window.bench.js [events])
 import * as os from 'node:os';
-import type { WireEvent } from '../../src/runPanel/protocol';
+import type { WireEvent } from '../../src/runEvents/wire';
 import { fakeHostScript } from '../unit/webview/fakeHost';
 import { openPanelPage, type PanelPage } from '../unit/webview/pageHarness';
 import { heapMb, OBSERVE_LONG_TASKS, openFinishedRun, resetMessage } from './benchPanel';

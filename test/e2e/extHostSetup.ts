@@ -60,6 +60,29 @@ export async function startExtTestSetup(dir: string): Promise<ExtTestSetup> {
   };
 }
 
+/**
+ * Extensions the suites use besides ours (test/ext/fixtures/<name>/: a package.json, and the
+ * extension.js compiled beside the suites), put into the test window's extensions folder before
+ * it starts: on its first start the folder's extensions are found without an install (VS Code
+ * writes its extensions.json then). The web workbench takes one extensionDevelopmentPath only;
+ * the desktop runner passes the folders made here as more of them. Returns those folders.
+ */
+export const FIXTURE_EXTENSIONS = ['apiConsumer'];
+
+export function installFixtureExtensions(extensionsDir: string): string[] {
+  return FIXTURE_EXTENSIONS.map((name) => {
+    const manifest = path.join(repoRoot(), 'test', 'ext', 'fixtures', name, 'package.json');
+    const main = path.join(compiledTestDir, 'ext', 'fixtures', name, 'extension.js');
+    if (!fs.existsSync(main)) throw new Error(`${main} is missing: compile the tests first (npm run compile:tests)`);
+    const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { publisher: string; name: string; version: string };
+    const into = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+    fs.mkdirSync(into, { recursive: true });
+    fs.copyFileSync(manifest, path.join(into, 'package.json'));
+    fs.copyFileSync(main, path.join(into, 'extension.js'));
+    return into;
+  });
+}
+
 export interface MochaResult {
   passes: number;
   failures: number;

@@ -12,7 +12,7 @@ import { describeTarget } from './harness/paths';
 import { addSecretsFromEnv, redact } from './harness/redact';
 import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
 import { Screenshots } from './harness/screenshots';
-import { checkBuilt, EXT_TEST_WORKSPACE_FILES, readMochaResult, startExtTestSetup, suiteExitCode } from './extHostSetup';
+import { checkBuilt, EXT_TEST_WORKSPACE_FILES, installFixtureExtensions, readMochaResult, startExtTestSetup, suiteExitCode } from './extHostSetup';
 
 const TIMEOUT_MS = Number(process.env.EXT_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
@@ -34,6 +34,7 @@ async function main(): Promise<number> {
     const run = createRunFolder({ name: 'ext-host', files: EXT_TEST_WORKSPACE_FILES });
     const keep = process.env.E2E_KEEP === '1';
     cleanup.add('run folder', () => (keep ? console.log(`run folder kept: ${run.root}`) : run.remove()));
+    installFixtureExtensions(run.extensionsDir);
 
     const setup = await startExtTestSetup(run.root);
     cleanup.add('runtime', () => setup.runtime.close());

@@ -10,7 +10,7 @@ import { Cleanup, exitOnSignals } from './harness/cleanup';
 import { cacheDir } from './harness/paths';
 import { redact } from './harness/redact';
 import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
-import { checkBuilt, EXT_TEST_WORKSPACE_FILES, readMochaResult, startExtTestSetup, suiteExitCode } from './extHostSetup';
+import { checkBuilt, EXT_TEST_WORKSPACE_FILES, installFixtureExtensions, readMochaResult, startExtTestSetup, suiteExitCode } from './extHostSetup';
 
 const VSCODE_VERSION = process.env.VSCODE_TEST_VERSION ?? '1.100.3';
 
@@ -51,7 +51,8 @@ async function main(): Promise<number> {
     try {
       code = await runTests({
         ...(executable ? { vscodeExecutablePath: executable } : { version: VSCODE_VERSION, cachePath: path.join(cacheDir(), 'vscode-test') }),
-        extensionDevelopmentPath: setup.extensionDevelopmentPath,
+        // --disable-extensions below leaves installed ones off: the fixtures load as development extensions.
+        extensionDevelopmentPath: [setup.extensionDevelopmentPath, ...installFixtureExtensions(path.join(run.root, 'fixture-extensions'))],
         extensionTestsPath: setup.extensionTestsPath,
         // A key in the developer's own shell must not sign the suites in behind their back.
         extensionTestsEnv: { ...setup.env, HOME: run.home, AGENT_RUNTIME_API_KEY: undefined },

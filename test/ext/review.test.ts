@@ -5,7 +5,7 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../src/api/client';
 import type { TaskRecord } from '../../src/api/types';
-import { isTerminalStatus } from '../../src/common/runStatus';
+import { isTerminalStatus } from '../../src/runEvents/runStatus';
 import { applyHunks, computeHunks, decodeText } from '../../src/review';
 import type { ApplyOutcome } from '../../src/reviewUi/reviewApply';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';

@@ -33,7 +33,7 @@ describe('run store', () => {
     await vscode.commands.executeCommand('workbench.view.extension.agentRuntime');
     api.sidebar.tasks.refresh();
     const row = await runRow(api.sidebar.tasks, objective);
-    assert.strictEqual(row.contextValue, 'run.active');
+    assert.strictEqual(row.contextValue, 'run active cancel fork');
     api.runPanels.open(runId);
     await waitFor('the panel to stream the run', () => api.runs.get(runId)?.streamed);
     assert.strictEqual(api.runs.polling, false, 'a streamed run is not polled');
@@ -47,7 +47,7 @@ describe('run store', () => {
     });
     await admin(`/runs/${runId}/end`, { status: 'completed' });
     await redrawn;
-    assert.strictEqual(row.contextValue, 'run', 'the row ended from the stream');
+    assert.strictEqual(row.contextValue, 'run review fork', 'the row ended from the stream');
     assert.match(String(row.description), /completed/);
     assert.strictEqual(api.runs.polling, false, 'no status poll was needed');
   });

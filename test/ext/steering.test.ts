@@ -1,10 +1,10 @@
 // Steering inside a real VS Code, against the reference runtime, through the commands with
 // arguments (as automation calls them): cancel, approve, deny, resume, fork; the "Needs you"
-// list follows the decisions.
+// list follows the decisions; the run panel's card refuses an approval of another run.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { RunRecord } from '../../src/api/types';
-import { directClient, extensionApi, signInForTests, testEnv, waitFor } from './support';
+import { admin, directClient, extensionApi, signInForTests, testEnv, waitFor } from './support';
 
 async function adminRun(body: Record<string, unknown>): Promise<string> {
   const { baseUrl, adminKey } = testEnv();
@@ -64,6 +64,49 @@ describe('steering a run (steer)', () => {
     assert.strictEqual(denied?.status, 'denied');
     const again = await vscode.commands.executeCommand<{ status?: string }>('agentRuntime.approveToolCall', { approvalId, note: undefined });
     assert.strictEqual(again?.status, 'denied', 'the 409 answers with the current record');
+  });
+
+  it('the run panel\'s card refuses an approval id its stream names for another run: nothing asked, nothing decided', async () => {
+    type Show = (...args: unknown[]) => Thenable<unknown>;
+    const windowApi = vscode.window as unknown as { showWarningMessage: Show };
+    const original = windowApi.showWarningMessage;
+    const modals: string[] = [];
+    const warnings: string[] = [];
+    const api = await extensionApi();
+    const other = await adminRun({ events: 2, terminal: 'completed', approval: { tool: 'write_file', arguments: { path: 'a.txt' } } });
+    const approvalId = await pendingApprovalOf(other);
+    const mine = await adminRun({ events: 1, terminal: null, live: true });
+    type PanelLike = { panel: vscode.WebviewPanel; onMessage(message: unknown): void; session: { approvalCard?: { approvalId: string } } };
+    let panel: PanelLike | undefined;
+    try {
+      // The live run's stream names the other run's approval, with the same tool and arguments.
+      await admin(`/runs/${mine}/events`, { event: 'approval.requested', data: { approval_id: approvalId, step_id: 'step_1', tool: 'write_file', arguments: { path: 'a.txt' }, reason: 'Writes a file.' } });
+      await vscode.commands.executeCommand('agentRuntime.watchRun', mine);
+      const panels = (api.runPanels as unknown as { panels: Map<string, PanelLike> }).panels;
+      panel = await waitFor('the run panel', () => panels.get(mine));
+      const shown = panel;
+      await waitFor('the card', () => shown.session.approvalCard?.approvalId === approvalId);
+      windowApi.showWarningMessage = (message, ...rest) => {
+        const modal = (rest[0] as vscode.MessageOptions | undefined)?.modal === true;
+        (modal ? modals : warnings).push(String(message));
+        return modal ? Promise.resolve(undefined) : original(message, ...rest);
+      };
+      assert.strictEqual(windowApi.showWarningMessage === original, false, 'the notifications could not be watched (the API object is read-only)');
+      shown.onMessage({ type: 'decide', approvalId, decision: 'approve' });
+      await waitFor('the refusal', () => warnings.some((w) => /another run/.test(w)));
+      assert.deepStrictEqual(modals, [], 'the card asked to approve another run\'s call');
+      const client = directClient();
+      try {
+        assert.strictEqual((await client.getApproval(approvalId)).status, 'pending');
+        await client.decideApproval(approvalId, { decision: 'deny', note: 'test over' });
+      } finally {
+        await client.dispose();
+      }
+    } finally {
+      windowApi.showWarningMessage = original;
+      panel?.panel.dispose();
+      await admin(`/runs/${mine}/end`, { status: 'cancelled' }).catch(() => undefined);
+    }
   });
 
   it('resumes a cancelled run and forks a finished one with instructions; both follow their origin', async () => {

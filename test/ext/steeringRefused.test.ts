@@ -84,7 +84,7 @@ describe('a runtime that does not offer steering (steer refused)', () => {
 
     // The panel's Cancel button: the webview's message, then the command's confirmation.
     answerModal = 'Cancel Run';
-    panel.onMessage({ type: 'cancel' });
+    panel.onMessage({ type: 'runAction', action: 'cancel' });
     await waitFor('the first refusal to be told', () => warnings.filter((w) => refused.test(w)).length === before + 1);
 
     // Asked again (a keybinding, automation): told again, not silently dropped.

@@ -1,6 +1,8 @@
 // What the extension-host suites share: the extension's test API, the reference runtime's
 // address and keys (handed over by the runner through the environment), and a direct client.
 import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiClient } from '../../src/api/client';
 import type { AgentRuntimeExtensionApi } from '../../src/extension';
@@ -53,4 +55,21 @@ export async function admin(path: string, body: unknown): Promise<unknown> {
   });
   assert.ok(res.ok, `admin ${path}: ${res.status}`);
   return res.json().catch(() => undefined);
+}
+
+/**
+ * The reference runtime's request log (one line per request: method, path, status), read once
+ * every request made before this call is in it: a marker request of our own is sent, and the
+ * file is read until its line is there (the runner writes the log beside the result file).
+ */
+export async function runtimeRequestLog(): Promise<string[]> {
+  const resultFile = process.env.AGENT_RUNTIME_TEST_RESULT_FILE;
+  assert.ok(resultFile, 'the runner did not pass AGENT_RUNTIME_TEST_RESULT_FILE');
+  const logFile = path.join(path.dirname(resultFile), 'runtime.log');
+  const marker = `run_logmarker${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+  await fetch(`${testEnv().baseUrl}/v1/runs/${marker}`, { headers: { authorization: `Bearer ${testEnv().apiKey}` } }).then((r) => r.arrayBuffer());
+  return waitFor('the runtime log to show the marker request', () => {
+    const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter((line) => line !== '') : [];
+    return lines.some((line) => line.includes(marker)) ? lines : undefined;
+  });
 }

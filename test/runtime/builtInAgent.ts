@@ -16,10 +16,19 @@ export interface AgentEnvironment {
   emit(event: string, data: Record<string, unknown>): number;
   markRunning(): void;
   finish(status: TerminalStatus, errorMessage?: string): void;
-  saveArtifact(name: string, contentType: string, content: string, sourceFileId?: string): Promise<ArtifactRecord>;
+  saveArtifact(name: string, contentType: string, content: string, sourceFileId?: string, extra?: { base_commit?: string }): Promise<ArtifactRecord>;
   /** Logs approval.requested and waits for the person (or the clock); resolves with the settled record. */
   requestApproval(stepId: string, tool: string, args: Record<string, unknown>, reason: string): Promise<ApprovalRecord>;
   chargeStep(): void;
+  /** Ids of up to 3 memories relevant to `text`. */
+  recallMemory(text: string): string[];
+  /** Remembers `content` (source: this run); returns the memory's id. */
+  writeMemory(content: string, tags: string[]): string;
+}
+
+/** When the agent writes a memory: the objective asks it to remember (any case). */
+export function remembers(objective: string): boolean {
+  return /\bremember\b/i.test(objective);
 }
 
 /** Where a run starts in the agent's plan: all of it, or after steps an earlier run completed. */
@@ -119,7 +128,7 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
       const file = env.openFile(attachment.fileId);
       const filename = file?.record.filename ?? attachment.fileId;
       await emit('step.started', { step_id: stepId, title: `Read ${filename}` });
-      await emit('tool.called', { tool: 'read_file', step_id: stepId });
+      await emit('tool.called', { tool: 'read_file', step_id: stepId, arguments: { file_id: attachment.fileId } });
       if (!file) {
         await emit('observation.recorded', { step_id: stepId, summary: `${filename} no longer exists.` });
         await pace();
@@ -137,9 +146,9 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
         step_id: stepId,
         summary: `Read ${filename}: ${analysis.bytes} bytes in ${analysis.lines} line(s).`,
       });
-      await emit('tool.called', { tool: 'count_words', step_id: stepId });
+      await emit('tool.called', { tool: 'count_words', step_id: stepId, arguments: { file_id: attachment.fileId } });
       await emit('observation.recorded', { step_id: stepId, summary: `${filename} has ${analysis.words} word(s).` });
-      await emit('tool.called', { tool: 'extract_headings', step_id: stepId });
+      await emit('tool.called', { tool: 'extract_headings', step_id: stepId, arguments: { file_id: attachment.fileId } });
       await emit('observation.recorded', {
         step_id: stepId,
         summary:
@@ -181,7 +190,7 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
     const names = revisions.map((r) => r.name);
     const args = { files: names, patch: 'changes.patch' };
     if (!(await allowed(stepId, 'edit_files', args, `Writes revised copies of ${names.join(', ')} and a patch of the changes.`))) return;
-    await emit('tool.called', { tool: 'edit_files', step_id: stepId });
+    await emit('tool.called', { tool: 'edit_files', step_id: stepId, arguments: args });
     for (const revision of revisions) {
       const saved = await env.saveArtifact(revision.name, revision.report.contentType, revision.after, revision.report.fileId);
       await emit('artifact.created', { artifact_id: saved.id, name: saved.name, file_id: saved.file_id, bytes: saved.bytes, source_file_id: revision.report.fileId });
@@ -196,8 +205,11 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
   }
 
   async function reportStep(stepId: string): Promise<void> {
-    if (!(await allowed(stepId, 'write_file', { paths: ['report.md', 'summary.json'] }, 'Writes the report and the JSON summary.'))) return;
-    await emit('tool.called', { tool: 'write_file', step_id: stepId });
+    const recalled = env.recallMemory(task.objective);
+    if (recalled.length > 0) await emit('memory.recalled', { step_id: stepId, memory_ids: recalled });
+    const paths = { paths: ['report.md', 'summary.json'] };
+    if (!(await allowed(stepId, 'write_file', paths, 'Writes the report and the JSON summary.'))) return;
+    await emit('tool.called', { tool: 'write_file', step_id: stepId, arguments: paths });
     const measured: DocumentReport[] = [];
     for (let index = 0; index < documents.length; index++) {
       const report = await quietly(index);
@@ -211,6 +223,11 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
       step_id: stepId,
       summary: `Wrote report.md (${report.bytes} bytes) and summary.json (${summary.bytes} bytes).`,
     });
+    if (remembers(task.objective)) {
+      const sum = totals(measured);
+      const memoryId = env.writeMemory(`Report on "${task.objective.replace(/\s+/g, ' ')}": ${measured.length} document(s), ${sum.words} words, ${sum.headings} headings.`, ['report']);
+      await emit('memory.written', { step_id: stepId, memory_id: memoryId });
+    }
   }
 }
 

@@ -11,7 +11,8 @@ export interface SyntheticPrefix {
 /** What sits at one position of the log: an event with its sequence, or raw SSE text. */
 export type LogEntry = { kind: 'event'; sequence: number; event: string; dataJson: string } | { kind: 'raw'; text: string };
 
-type StoredLine = { sequence: number; event: string; data: string } | { raw: string };
+/** `cut`: a live synthetic run ended before its prefix was all released keeps only the first `cut` events of it. */
+type StoredLine = { sequence: number; event: string; data: string } | { raw: string } | { cut: number };
 
 export const TERMINAL_EVENT_NAMES = ['run.completed', 'run.failed', 'run.cancelled'];
 
@@ -20,6 +21,8 @@ export class RunEventLog {
   private readonly positionOfSequence = new Map<number, number>();
   private lastSeq: number;
   private released: number;
+  /** Events of the synthetic prefix the log holds: all of them, unless the run ended before they were released. */
+  private prefixEvents: number;
   private terminal?: { sequence: number; status: TerminalStatus };
   private wake?: { promise: Promise<void>; resolve: () => void };
 
@@ -30,24 +33,26 @@ export class RunEventLog {
     released = prefix.events,
   ) {
     this.released = released;
+    this.prefixEvents = prefix.events;
     this.lastSeq = prefix.events;
     if (fs.existsSync(file)) {
       for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
         if (line.trim() === '') continue;
         const stored = JSON.parse(line) as StoredLine;
-        if ('raw' in stored) this.push({ kind: 'raw', text: stored.raw });
+        if ('cut' in stored) this.cutPrefix(stored.cut);
+        else if ('raw' in stored) this.push({ kind: 'raw', text: stored.raw });
         else this.push({ kind: 'event', sequence: stored.sequence, event: stored.event, dataJson: stored.data });
       }
     }
   }
 
   get lastSequence(): number {
-    return this.released < this.prefix.events ? this.released : this.lastSeq;
+    return this.released < this.prefixEvents ? this.released : this.lastSeq;
   }
 
   /** Positions are 1-based; `size` is the last visible one. */
   get size(): number {
-    return this.released < this.prefix.events ? this.released : this.prefix.events + this.appended.length;
+    return this.released < this.prefixEvents ? this.released : this.prefixEvents + this.appended.length;
   }
 
   get ended(): boolean {
@@ -59,23 +64,25 @@ export class RunEventLog {
   }
 
   entryAt(position: number): LogEntry {
-    if (position <= this.prefix.events) {
+    if (position <= this.prefixEvents) {
+      // Generated as for the whole prefix, so a cut prefix keeps the events it released.
       const generated = syntheticEvent(position, this.prefix.events, this.prefix.unknownKinds);
       return { kind: 'event', sequence: position, ...generated };
     }
-    return this.appended[position - this.prefix.events - 1];
+    return this.appended[position - this.prefixEvents - 1];
   }
 
   /** The position a stream resuming after `sequence` starts at (raw text before event 1 included). */
   positionAfter(sequence: number): number {
     if (sequence < 1) return 1;
-    if (sequence <= this.prefix.events) return sequence + 1;
+    if (sequence <= this.prefixEvents) return sequence + 1;
     const position = this.positionOfSequence.get(sequence);
     return position === undefined ? this.size + 1 : position + 1;
   }
 
   append(event: string, data: Record<string, unknown>): number {
     if (this.terminal) throw new Error(`run has already ended (${this.terminal.status})`);
+    if (TERMINAL_EVENT_NAMES.includes(event) && this.released < this.prefixEvents) this.endPrefix();
     const sequence = this.lastSeq + 1;
     const { sequence: _ignored, ...fields } = data;
     const dataJson = JSON.stringify({ sequence, ...fields });
@@ -93,7 +100,7 @@ export class RunEventLog {
 
   /** Makes the next `count` synthetic events visible (live synthetic runs). */
   release(count: number): void {
-    this.released = Math.min(this.prefix.events, this.released + count);
+    this.released = Math.min(this.prefixEvents, this.released + count);
     this.notify();
   }
 
@@ -118,7 +125,7 @@ export class RunEventLog {
 
   private push(entry: LogEntry): void {
     this.appended.push(entry);
-    const position = this.prefix.events + this.appended.length;
+    const position = this.prefixEvents + this.appended.length;
     if (entry.kind !== 'event') return;
     this.lastSeq = entry.sequence;
     this.positionOfSequence.set(entry.sequence, position);
@@ -126,6 +133,27 @@ export class RunEventLog {
     if (TERMINAL_EVENT_NAMES.includes(entry.event) && isTerminalStatus(status)) {
       this.terminal = { sequence: entry.sequence, status };
     }
+  }
+
+  /**
+   * A live synthetic run ends (a cancel) before its prefix is all released: the prefix stops at
+   * what was released, so the terminal event follows the last event a client could see and every
+   * ended log ends with its terminal event. Events appended meanwhile (hidden behind the prefix,
+   * with sequences after it) keep their sequences: then the rest of the prefix is released instead.
+   */
+  private endPrefix(): void {
+    if (this.appended.some((entry) => entry.kind === 'event')) {
+      this.released = this.prefixEvents;
+      return;
+    }
+    this.persist({ cut: this.released });
+    this.cutPrefix(this.released);
+  }
+
+  private cutPrefix(events: number): void {
+    this.prefixEvents = Math.min(this.prefixEvents, events);
+    this.released = this.prefixEvents;
+    this.lastSeq = this.prefixEvents;
   }
 
   private persist(line: StoredLine): void {

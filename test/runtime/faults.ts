@@ -1,13 +1,18 @@
 // The fault switches: what they are, and the per-instance state that counts them down.
 
 /** Endpoints of the assumed (not specified) features that a server may simply not have. */
-export type OptionalEndpoint = 'cancel' | 'resume' | 'fork' | 'approvals' | 'usage';
+export type OptionalEndpoint = 'cancel' | 'resume' | 'fork' | 'approvals' | 'usage' | 'memory' | 'tools' | 'connectors' | 'webhooks' | 'projects';
 const OPTIONAL_ENDPOINTS: Record<OptionalEndpoint, RegExp> = {
   cancel: /^\/v1\/runs\/[^/]+\/cancel$/,
   resume: /^\/v1\/runs\/[^/]+\/resume$/,
   fork: /^\/v1\/runs\/[^/]+\/fork$/,
   approvals: /^\/v1\/approvals(\/|$)/,
   usage: /^\/v1\/usage$/,
+  memory: /^\/v1\/memory(\/|$)/,
+  tools: /^\/v1\/tools(\/|$)/,
+  connectors: /^\/v1\/connectors(\/|$)/,
+  webhooks: /^\/v1\/webhooks(\/|$)/,
+  projects: /^\/v1\/projects(\/|$)/,
 };
 const STEERING: OptionalEndpoint[] = ['cancel', 'resume', 'fork', 'approvals'];
 

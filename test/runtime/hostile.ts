@@ -4,14 +4,14 @@ import { HttpError, sendJson } from './httpErrors';
 import { parseJsonObject, readBody, type Reply, type RequestContext } from './routes/routeTypes';
 import { eventsAreHostile, serveHostileEvents } from './hostile/events';
 import { downloadsAreHostile, serveHostileContent } from './hostile/downloads';
-import { CYCLE_CURSORS, poisonError, poisonList, poisonRecord, switchedOn } from './hostile/jsonBodies';
+import { CYCLE_CURSORS, FRESH_CURSOR_PREFIX, poisonError, poisonList, poisonRecord, switchedOn } from './hostile/jsonBodies';
 import { resolveHostile, type HostileOptions } from './hostile/options';
 import { HTML_PAYLOAD, hostileErrorMessage, hostileName } from './hostile/values';
 
 export { HOSTILE_ALL, type HostileOptions } from './hostile/options';
-export { BIDI_OVERRIDE, COMMAND_LINK, HOSTILE_NAMES, HTML_PAYLOAD, ROTATING_PAYLOADS } from './hostile/values';
+export { BIDI_OVERRIDE, COMMAND_LINK, HOSTILE_NAMES, HOSTILE_SECRET, HTML_PAYLOAD, ROTATING_PAYLOADS } from './hostile/values';
 export { BIG_SEQUENCES, HOSTILE_EVENT_NAMES } from './hostile/events';
-export { CYCLE_CURSORS } from './hostile/jsonBodies';
+export { CYCLE_CURSORS, FRESH_CURSOR_PREFIX } from './hostile/jsonBodies';
 
 const RECORD_PATH = /^\/v1\/(?:files|tasks|runs)\/[^/]+(?:\/content)?$/;
 const EVENTS_PATH = /^\/v1\/runs\/([^/]+)\/events$/;
@@ -31,6 +31,7 @@ export class HostileState {
   private conflicts = 0;
   private recordGets = 0;
   private redirects = 0;
+  private freshCursors = 0;
   private readonly notes = new WeakMap<IncomingMessage, RequestNote>();
 
   constructor(initial?: HostileOptions | boolean) {
@@ -46,7 +47,7 @@ export class HostileState {
   set(value: HostileOptions | boolean | undefined): void {
     this.options = resolveHostile(value);
     this.ordinals = new Map();
-    this.posts = this.conflicts = this.recordGets = this.redirects = 0;
+    this.posts = this.conflicts = this.recordGets = this.redirects = this.freshCursors = 0;
   }
 
   /**
@@ -77,6 +78,9 @@ export class HostileState {
       const target = toLoopback ? `http://127.0.0.2:${req.socket.localPort ?? 80}` : EVIL_ORIGIN;
       return { status: toLoopback ? 302 : 307, body: { redirect: target }, headers: { Location: `${target}${pathname}${url.search}` } };
     }
+    if (url.searchParams.get('after')?.startsWith(FRESH_CURSOR_PREFIX) && switchedOn(options.freshCursor, pathname)) {
+      url.searchParams.delete('after'); // our own cursor: the first page again
+    }
     const cyclePage = CYCLE_CURSORS.indexOf(url.searchParams.get('after') as (typeof CYCLE_CURSORS)[number]) + 1;
     if (cyclePage > 0 && switchedOn(options.cyclingCursor, pathname)) {
       // Our own cursor: serve the first page again (the route would not know it).
@@ -102,9 +106,10 @@ export class HostileState {
     if (!options || !pathname.startsWith('/v1/') || typeof reply.body !== 'object' || reply.body === null || Array.isArray(reply.body)) return reply;
     const body = structuredClone(reply.body) as Record<string, unknown>;
     if (reply.status >= 400) {
-      if (options.errorMessages) poisonError(body);
+      if (options.errorMessages || options.secretInErrors) poisonError(body, options);
     } else if (body.object === 'list' && Array.isArray(body.data)) {
-      poisonList(body, options, (id) => this.ordinal(id), { pathname, cyclePage: this.notes.get(req)?.cyclePage });
+      const freshCursor = () => `${FRESH_CURSOR_PREFIX}${++this.freshCursors}`;
+      poisonList(body, options, (id) => this.ordinal(id), { pathname, cyclePage: this.notes.get(req)?.cyclePage, freshCursor });
     } else {
       poisonRecord(body, options, (id) => this.ordinal(id));
     }

@@ -9,7 +9,12 @@ import { newId, nowTimestamp } from './records';
 import type { RuntimeCore } from './runtimeCore';
 import { adminRoutes } from './routes/admin';
 import { approvalRoutes } from './routes/approvals';
+import { connectorRoutes } from './routes/connectors';
+import { memoryRoutes } from './routes/memory';
+import { toolRoutes } from './routes/tools';
+import { webhookRoutes } from './routes/webhooks';
 import { fileRoutes } from './routes/files';
+import { projectRoutes } from './routes/projects';
 import { runRoutes } from './routes/runs';
 import { taskRoutes } from './routes/tasks';
 import { usageRoutes } from './routes/usage';
@@ -24,12 +29,32 @@ export interface DispatcherConfig {
   log: (line: string) => void;
 }
 
-const API_ROUTES: Route[] = [...fileRoutes, ...taskRoutes, ...runRoutes, ...approvalRoutes, ...usageRoutes];
+const API_ROUTES: Route[] = [
+  ...fileRoutes,
+  ...taskRoutes,
+  ...runRoutes,
+  ...approvalRoutes,
+  ...usageRoutes,
+  ...memoryRoutes,
+  ...toolRoutes,
+  ...connectorRoutes,
+  ...webhookRoutes,
+  ...projectRoutes,
+];
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** How long a connection whose request body we refused to read may linger half-closed. */
 const LINGER_MS = 5000;
 
+/** A test's count of the requests that reach the runtime (see RuntimeHandle.countRequests). */
+export interface RequestCounter {
+  readonly method: string;
+  readonly pattern: RegExp;
+  count: number;
+}
+
 export class HttpDispatcher {
+  /** Counted as each request arrives, before faults or routing: what the client really sent. */
+  readonly counters = new Set<RequestCounter>();
   private readonly writeKeys: Buffer[];
   private readonly readOnlyKeys: Buffer[];
   private readonly adminKey: Buffer;
@@ -54,6 +79,7 @@ export class HttpDispatcher {
     const url = new URL(req.url ?? '/', 'http://runtime.invalid');
     // Only method, path and status: never headers, so an API key can never reach the log.
     res.once('close', () => this.config.log(`${method} ${url.pathname} ${res.statusCode} ${Date.now() - started}ms ${requestId}`));
+    for (const counter of this.counters) if (counter.method === method && counter.pattern.test(url.pathname)) counter.count += 1;
     try {
       if (url.pathname === '/__admin' || url.pathname.startsWith('/__admin/')) {
         await this.handleAdmin(req, res, method, url, requestId);

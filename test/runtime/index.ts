@@ -15,6 +15,7 @@ export type { HostileOptions } from './hostile';
 export type { FaultSettings, OptionalEndpoint } from './faults';
 export type { ApprovalRecord, Money } from './records';
 export type { SyntheticApproval } from './runtimeCore';
+export { signatureHeader } from './webhookDesk';
 
 export interface RuntimeOptions {
   host?: string;
@@ -35,6 +36,8 @@ export interface RuntimeOptions {
   maxAttachments?: number;
   /** What GET /v1/usage reports as the quota; default 100.00 USD, null for none. */
   quota?: Money | null;
+  /** Webhooks may point at http(s)://127.0.0.1 / localhost, so tests can receive deliveries; default false. */
+  allowLoopbackWebhooks?: boolean;
   faults?: FaultSettings;
   /** Hostile mode (README "Hostile mode"): true = every family at sane sizes; off by default. */
   hostile?: HostileOptions | boolean;
@@ -74,6 +77,15 @@ export interface RuntimeHandle {
   decideApproval(approvalId: string, decision: 'approve' | 'deny', note?: string): ApprovalRecord;
   /** Moves the approvals' clock ahead: what is due by then expires at once (no waiting, no race). */
   advanceApprovalClock(ms: number): void;
+  /**
+   * Counts the requests of `method` whose path matches `pattern`, from now until stop(), as they
+   * arrive (before faults, auth or routing): how many attempts a client really made.
+   */
+  countRequests(method: string, pattern: RegExp): { readonly count: number; stop(): void };
+  /** Tests: the project's commits are read from this local git repository (absolute path). */
+  setProjectCheckout(projectId: string, dir: string): void;
+  /** The instructions a resumed or forked run received (undefined: none). */
+  runInstructions(runId: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -109,6 +121,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     approvalClockOffsetMs: options.approvalClockOffsetMs,
     maxAttachments: options.maxAttachments ?? DEFAULT_CORE_SETTINGS.maxAttachments,
     quota: options.quota === undefined ? DEFAULT_CORE_SETTINGS.quota : options.quota,
+    allowLoopbackWebhooks: options.allowLoopbackWebhooks === true,
   });
   const faults = new FaultState();
   faults.set(options.faults ?? {});
@@ -174,6 +187,18 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       return core.decide(approvalId, decision, note);
     },
     advanceApprovalClock: (ms) => core.approvals.advance(ms),
+    countRequests: (method, pattern) => {
+      const counter = { method: method.toUpperCase(), pattern, count: 0 };
+      dispatcher.counters.add(counter);
+      return {
+        get count() {
+          return counter.count;
+        },
+        stop: () => void dispatcher.counters.delete(counter),
+      };
+    },
+    setProjectCheckout: (projectId, dir) => core.setProjectCheckout(projectId, dir),
+    runInstructions: (runId) => core.runs.meta(runId)?.agent?.followUp?.text,
     close: () => {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -31,6 +31,23 @@ export interface TaskRecord {
   attachments: TaskAttachment[];
   created_at: string;
   run_id: string;
+  /** Set on a task made in a project (PROTOCOL-NOTES "Projects"). */
+  project_id?: string;
+  /** The branch and the 40-hex commit the agent builds on. */
+  context?: TaskContext;
+}
+
+export interface TaskContext {
+  ref?: string;
+  commit?: string;
+}
+
+export interface ProjectRecord {
+  id: string;
+  object: 'project';
+  name: string;
+  repository: { url: string; default_branch: string };
+  created_at: string;
 }
 
 export interface RunRecord {
@@ -83,9 +100,90 @@ export interface ArtifactRecord {
   created_at: string;
   /** Set on a revised copy of an attachment: that attachment's file id. */
   source_file_id?: string;
+  /** Set on a project run's patch: the commit its paths apply to. */
+  base_commit?: string;
 }
 
-export function newId(prefix: 'file' | 'task' | 'run' | 'art' | 'req' | 'apr'): string {
+/** Memory: what the agent knows (PROTOCOL-NOTES "Memory"). */
+export interface MemoryRecord {
+  id: string;
+  object: 'memory';
+  content: string;
+  tags: string[];
+  project_id?: string;
+  source?: { run_id: string; sequence?: number };
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** At most 64 KiB of UTF-8 per memory. */
+export const MAX_MEMORY_BYTES = 64 * 1024;
+
+export interface ToolRecord {
+  id: string;
+  object: 'tool';
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  requires_approval: boolean;
+  connector_id?: string;
+}
+
+export type InvocationStatus = 'running' | 'succeeded' | 'failed' | 'denied';
+export const INVOCATION_STATUSES: readonly string[] = ['running', 'succeeded', 'failed', 'denied'];
+
+export interface InvocationRecord {
+  id: string;
+  object: 'tool_invocation';
+  tool: string;
+  run_id: string;
+  step_id: string;
+  sequence: number;
+  arguments: Record<string, unknown>;
+  status: InvocationStatus;
+  output?: string;
+  output_truncated?: boolean;
+  error?: { message: string };
+  started_at: string;
+  completed_at?: string;
+  duration_ms?: number;
+}
+
+/** Invocation outputs are cut at 1 MiB (`output_truncated: true`). */
+export const MAX_INVOCATION_OUTPUT_BYTES = 1024 * 1024;
+
+export interface ConnectorGrant {
+  id: string;
+  scope: string;
+  resource?: string;
+  created_at: string;
+}
+
+export interface ConnectorRecord {
+  id: string;
+  object: 'connector';
+  kind: string;
+  name: string;
+  account?: string;
+  status: 'active' | 'needs_attention' | 'revoked';
+  grants: ConnectorGrant[];
+  created_at: string;
+}
+
+export interface WebhookRecord {
+  id: string;
+  object: 'webhook';
+  url: string;
+  events: string[];
+  status: 'enabled' | 'disabled';
+  created_at: string;
+}
+
+/** The event names a webhook may subscribe to ("*" = all of them). */
+export const WEBHOOK_EVENTS: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled', 'approval.requested', 'memory.written', '*'];
+
+export function newId(prefix: 'file' | 'task' | 'run' | 'art' | 'req' | 'apr' | 'mem' | 'inv' | 'conn' | 'grant' | 'wh' | 'whsec' | 'evt' | 'proj'): string {
   return `${prefix}_${randomUUID().replace(/-/g, '')}`;
 }
 

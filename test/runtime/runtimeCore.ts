@@ -5,7 +5,13 @@ import { ApprovalClock, ApprovalDesk } from './approvals';
 import { BlobStore } from './blobStore';
 import { baseSteps, runBuiltInAgent, sleep, STEP_COST_CENTS, type AgentEnvironment, type AgentProgram } from './builtInAgent';
 import { RunEventLog, TERMINAL_EVENT_NAMES } from './eventLog';
-import { badRequest, conflict } from './httpErrors';
+import { ConnectorDesk } from './connectorDesk';
+import { badRequest, conflict, HttpError } from './httpErrors';
+import { MemoryStore } from './memoryStore';
+import { seedTools, ToolRegistry } from './toolRegistry';
+import { WebhookDesk } from './webhookDesk';
+import { runProjectAgent } from './projectAgent';
+import { COMMIT_PATTERN, LocalRepository, repositoryKey, withoutUserInfo } from './projectRepository';
 import { RecordStore } from './recordStore';
 import { completedSteps, copiedEvents, nextStepNumber, stepIdsIn } from './runLineage';
 import { addCents, usageReport, usd } from './spend';
@@ -19,7 +25,9 @@ import {
   type RunStatus,
   type FilePurpose,
   type FileRecord,
+  type ProjectRecord,
   type RunRecord,
+  type TaskContext,
   type TaskAttachment,
   type TaskRecord,
   type TerminalStatus,
@@ -42,6 +50,17 @@ export interface RunMeta {
   agent?: { doneSteps: string[]; followUp?: { stepId: string; text: string } };
 }
 
+/** Kept beside a project's record (never served): the local repository standing in for its clone. */
+export interface ProjectMeta {
+  checkout?: string;
+}
+
+/** What a new task may carry besides its objective and attachments (PROTOCOL-NOTES "Projects"). */
+export interface TaskPlacement {
+  project_id?: string;
+  context?: TaskContext;
+}
+
 export interface SyntheticRunOptions {
   events: number;
   terminal?: TerminalStatus | null;
@@ -59,6 +78,8 @@ export interface CoreSettings {
   approvalClockOffsetMs?: number;
   maxAttachments: number;
   quota: Money | null;
+  /** Webhooks may point at http(s)://127.0.0.1 / localhost (tests' receivers); default false. */
+  allowLoopbackWebhooks?: boolean;
 }
 
 export const DEFAULT_CORE_SETTINGS: CoreSettings = {
@@ -73,8 +94,13 @@ export class RuntimeCore {
   readonly tasks: RecordStore<TaskRecord>;
   readonly runs: RecordStore<RunRecord, RunMeta>;
   readonly artifacts: RecordStore<ArtifactRecord>;
+  readonly projects: RecordStore<ProjectRecord, ProjectMeta>;
   readonly approvals: ApprovalDesk;
   readonly blobs: BlobStore;
+  readonly memory: MemoryStore;
+  readonly tools: ToolRegistry;
+  readonly connectors: ConnectorDesk;
+  readonly webhooks: WebhookDesk;
   private readonly eventsDir: string;
   private readonly logs = new Map<string, RunEventLog>();
   private readonly working = new Map<string, { stop: AbortController; done: Promise<void> }>();
@@ -91,8 +117,15 @@ export class RuntimeCore {
     this.tasks = new RecordStore(path.join(records, 'tasks'));
     this.runs = new RecordStore(path.join(records, 'runs'));
     this.artifacts = new RecordStore(path.join(records, 'artifacts'));
+    this.projects = new RecordStore(path.join(records, 'projects'));
     this.approvals = new ApprovalDesk(path.join(records, 'approvals'), (approval) => this.approvalSettled(approval), new ApprovalClock(settings.approvalClockOffsetMs));
     this.blobs = new BlobStore(dataDir);
+    this.memory = new MemoryStore(path.join(records, 'memory'));
+    this.connectors = new ConnectorDesk(path.join(records, 'connectors'));
+    this.tools = new ToolRegistry(path.join(records, 'tools'), path.join(records, 'invocations'), () =>
+      seedTools({ github: this.connectors.byKind('github')?.id, slack: this.connectors.byKind('slack')?.id }),
+    );
+    this.webhooks = new WebhookDesk(path.join(records, 'webhooks'), settings.allowLoopbackWebhooks === true);
     this.eventsDir = path.join(dataDir, 'events');
     fs.mkdirSync(this.eventsDir, { recursive: true });
     this.recoverUnfinishedRuns();
@@ -114,7 +147,53 @@ export class RuntimeCore {
 
   // ---- tasks and runs ----
 
-  createTask(objective: string, attachments: TaskAttachment[]): TaskRecord {
+  // ---- projects ----
+
+  /** 409 project_exists (with the existing record) when the repository already has a project. */
+  createProject(name: string, url: string, defaultBranch: string | undefined): ProjectRecord {
+    const key = repositoryKey(url);
+    if (key === undefined) throw badRequest('repository.url must be a clone URL (https://host/owner/repo or git@host:owner/repo).', 'repository.url');
+    const existing = this.projects.all().find((p) => repositoryKey(p.repository.url) === key);
+    if (existing) throw conflict('project_exists', `The repository already has a project (${existing.id}).`, 'repository.url').with({ project: existing });
+    return this.projects.insert(
+      { id: newId('proj'), object: 'project', name, repository: { url: withoutUserInfo(url), default_branch: defaultBranch ?? 'main' }, created_at: nowTimestamp() },
+      {},
+    );
+  }
+
+  deleteProject(id: string): void {
+    this.projects.hide(id);
+  }
+
+  /** Admin: the local git repository the project's commits are read from (tests). */
+  setProjectCheckout(id: string, dir: string): void {
+    const project = this.projects.get(id);
+    if (!project) throw new Error(`unknown project ${id}`);
+    this.projects.update(id, {}, { checkout: dir });
+  }
+
+  /**
+   * Checks project_id and context: 404 project_not_found, 400 for a malformed commit, 400
+   * unknown_commit when the project's repository (its checkout) has no such commit.
+   */
+  async checkPlacement(placement: TaskPlacement): Promise<void> {
+    const { project_id: projectId, context } = placement;
+    if (projectId === undefined) {
+      if (context !== undefined) throw badRequest('context needs a project_id.', 'context');
+      return;
+    }
+    if (!this.projects.get(projectId)) {
+      throw new HttpError(404, 'invalid_request_error', 'project_not_found', `No project with id ${projectId}.`, 'project_id');
+    }
+    const commit = context?.commit;
+    if (commit === undefined) return;
+    const checkout = this.projects.meta(projectId)?.checkout;
+    if (checkout !== undefined && !(await new LocalRepository(checkout).hasCommit(commit))) {
+      throw badRequest(`The project's repository has no commit ${commit} (is it pushed?).`, 'context.commit', 'unknown_commit');
+    }
+  }
+
+  createTask(objective: string, attachments: TaskAttachment[], placement: TaskPlacement = {}): TaskRecord {
     const runId = newId('run');
     const task = this.tasks.insert({
       id: newId('task'),
@@ -124,6 +203,8 @@ export class RuntimeCore {
       attachments,
       created_at: nowTimestamp(),
       run_id: runId,
+      ...(placement.project_id !== undefined ? { project_id: placement.project_id } : {}),
+      ...(placement.context !== undefined ? { context: placement.context } : {}),
     });
     this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: task.created_at, usage: usd('0.00') }, {});
     this.startAgent(task, runId);
@@ -192,6 +273,8 @@ export class RuntimeCore {
       ...(errorMessage ? { error: { message: errorMessage } } : {}),
     });
     this.working.get(runId)?.stop.abort();
+    this.tools.finish(runId, status === 'completed' ? 'succeeded' : 'failed', status === 'completed' ? undefined : `The run ended (${status}) during the call.`);
+    this.webhooks.broadcast(`run.${status}`, { run_id: runId, status, sequence });
     return sequence;
   }
 
@@ -270,6 +353,7 @@ export class RuntimeCore {
     this.stopAll.abort();
     this.approvals.close();
     await Promise.all([...this.working.values()].map((w) => w.done));
+    await this.webhooks.close();
   }
 
   // ---- internals ----
@@ -362,12 +446,14 @@ export class RuntimeCore {
           const record = this.files.get(fileId);
           return record && { record, content: () => this.blobs.openRead(fileId) };
         },
-        emit: (event, data) => this.appendEvent(runId, event, data),
+        emit: (event, data) => this.agentEvent(runId, event, data),
+        recallMemory: (text) => this.memory.recall(text).map((m) => m.id),
+        writeMemory: (content, tags) => this.memory.create(content, tags, undefined, { run_id: runId }).id,
         markRunning: () => this.markRunning(runId),
         finish: (status, errorMessage) => {
           this.endRun(runId, status, errorMessage);
         },
-        saveArtifact: (name, contentType, content, sourceFileId) => this.saveArtifact(runId, name, contentType, content, sourceFileId),
+        saveArtifact: (name, contentType, content, sourceFileId, extra) => this.saveArtifact(runId, name, contentType, content, sourceFileId, extra),
         requestApproval: async (stepId, tool, args, reason) => {
           // After a restart the step that was waiting waits on the same approval, not a new one.
           const reused = stepId === program?.continueStep ? waitingApprovalId : undefined;
@@ -377,8 +463,30 @@ export class RuntimeCore {
         },
         chargeStep: () => this.chargeStep(runId),
       };
+      const checkout = task.project_id === undefined ? undefined : this.projects.meta(task.project_id)?.checkout;
+      const commit = task.context?.commit;
+      if (checkout !== undefined && commit !== undefined && COMMIT_PATTERN.test(commit)) {
+        return runProjectAgent(task, env, { repository: new LocalRepository(checkout), commit, ref: task.context?.ref });
+      }
       return runBuiltInAgent(task, env, program);
     });
+  }
+
+  /**
+   * The agent's events go through here: a tool.called gets its invocation record (the event
+   * carries invocation_id; the call's `arguments` go into the record, not the event) and the
+   * observation that follows is the call's output.
+   */
+  private agentEvent(runId: string, event: string, data: Record<string, unknown>): number {
+    if (event === 'tool.called') {
+      const { arguments: args, ...rest } = data;
+      const log = this.requireLog(runId);
+      const invocation = this.tools.begin(runId, String(rest.step_id), String(rest.tool), (args as Record<string, unknown> | undefined) ?? {}, log.lastSequence + 1);
+      return this.appendEvent(runId, event, { ...rest, invocation_id: invocation.id });
+    }
+    if (event === 'observation.recorded' && typeof data.summary === 'string') this.tools.observe(runId, String(data.step_id), data.summary);
+    if (event === 'memory.written') this.webhooks.broadcast('memory.written', { run_id: runId, memory_id: data.memory_id });
+    return this.appendEvent(runId, event, data);
   }
 
   private async syntheticApproval(runId: string, spec: SyntheticApproval, terminal: TerminalStatus | null, signal: AbortSignal): Promise<void> {
@@ -389,7 +497,7 @@ export class RuntimeCore {
       existing ?? this.requestApproval(runId, stepId, tool, spec.arguments ?? { path: 'output.txt' }, spec.reason ?? 'Writes a file.', spec.expiresInMs ?? this.settings.approvalTimeoutMs);
     const outcome = await this.approvals.wait(approval.id, signal);
     if (outcome === 'approved') {
-      this.appendEvent(runId, 'tool.called', { tool, step_id: stepId });
+      this.agentEvent(runId, 'tool.called', { tool, step_id: stepId, arguments: spec.arguments ?? { path: 'output.txt' } });
     } else {
       this.appendEvent(runId, 'observation.recorded', { step_id: stepId, summary: `Skipped ${tool}: the approval was ${outcome}.` });
     }
@@ -399,7 +507,14 @@ export class RuntimeCore {
     }
   }
 
-  private async saveArtifact(runId: string, name: string, contentType: string, content: string, sourceFileId?: string): Promise<ArtifactRecord> {
+  private async saveArtifact(
+    runId: string,
+    name: string,
+    contentType: string,
+    content: string,
+    sourceFileId?: string,
+    extra: { base_commit?: string } = {},
+  ): Promise<ArtifactRecord> {
     const fileId = newId('file');
     const bytes = await this.blobs.writeAll(fileId, content);
     this.addFile(fileId, 'artifact', name, contentType, bytes);
@@ -413,6 +528,7 @@ export class RuntimeCore {
       content_type: contentType,
       created_at: nowTimestamp(),
       ...(sourceFileId ? { source_file_id: sourceFileId } : {}),
+      ...(extra.base_commit ? { base_commit: extra.base_commit } : {}),
     });
   }
 

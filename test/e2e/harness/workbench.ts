@@ -279,6 +279,15 @@ export class Workbench {
     await toast.locator('.monaco-button', { hasText: exactly(button) }).first().click();
   }
 
+  /** The open modal dialog once it shows `expect`: its message and detail as the page renders them. */
+  async dialogText(expect: string | RegExp): Promise<{ message: string; detail: string; dialog: Locator }> {
+    const dialog = this.page.locator('.monaco-dialog-box').filter({ hasText: expect }).first();
+    await dialog.waitFor({ timeout: this.timeoutMs });
+    const message = (await dialog.locator('.dialog-message-text').innerText()).trim();
+    const detail = (await dialog.locator('.dialog-message-detail').innerText()).trim();
+    return { message, detail, dialog };
+  }
+
   /** A modal dialog's button (e.g. a delete confirmation). */
   async clickDialogButton(button: string): Promise<void> {
     const btn = this.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: exactly(button) }).first();

@@ -51,6 +51,9 @@ export const UI = {
     needsYouView: 'Needs You',
     cancelConfirm: 'Cancel Run',
     approve: 'Approve',
+    approveWithNote: 'Approve with Note...',
+    /** The dialog Approve opens: the whole call before the decision. */
+    approveDialog: /Approve this call of/,
     deny: 'Deny',
     waitsNotification: /waits for your approval/i,
     notePrompt: /optional note|Approve the tool call|Deny the tool call/i,

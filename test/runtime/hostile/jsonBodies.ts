@@ -1,13 +1,33 @@
 // Poisons JSON answers on their way out: display strings, names, huge fields, list junk, cursors, error messages.
 import type { HostileOptions, ListSwitch } from './options';
-import { hashOf, hostileErrorMessage, hostileName, hugeText, poisonText } from './values';
+import { hashOf, HOSTILE_SECRET, hostileErrorMessage, hostileName, hugeText, poisonText } from './values';
 
 /** Keys whose string values a client shows to the user. Ids, statuses and types are left alone so the service still works. */
-const TEXT_KEYS = new Set(['filename', 'name', 'objective', 'title', 'summary', 'strategy', 'tool', 'message', 'error']);
+const TEXT_KEYS = new Set([
+  'filename',
+  'name',
+  'objective',
+  'title',
+  'summary',
+  'strategy',
+  'tool',
+  'message',
+  'error',
+  'content',
+  'description',
+  'output',
+  'account',
+  'scope',
+  'resource',
+]);
+const MIB = 1024 * 1024;
 const NAME_KEYS = new Set(['filename', 'name']);
 
 /** Cursors of the cycling walk: the first page leads to 2, 2 leads back to 1, 1 to 2... */
 export const CYCLE_CURSORS = ['hostile-cycle-1', 'hostile-cycle-2'] as const;
+
+/** The fresh cursors' prefix: `hostile-fresh-1`, `hostile-fresh-2`... each page's is new. */
+export const FRESH_CURSOR_PREFIX = 'hostile-fresh-';
 
 /** Stable per record: the order in which hostile mode first met its id. */
 export type Ordinal = (id: string) => number;
@@ -45,11 +65,22 @@ export function poisonRecord(record: Record<string, unknown>, options: HostileOp
   const ordinal = typeof record.id === 'string' ? ordinalOf(record.id) : 0;
   poisonRecordStrings(record, options, ordinal);
   makeHuge(record, options, ordinal);
+  if (options.hugeOutputs && record.object === 'tool_invocation') {
+    record.output = hugeText(MIB);
+    record.output_truncated = true;
+  }
+  if (options.secretInErrors && record.object === 'webhook_delivery') {
+    record.error = { message: `Delivery failed; signed with ${HOSTILE_SECRET}. ${COMMAND_LINK_NOTE}` };
+  }
 }
 
-export function poisonError(body: Record<string, unknown>): void {
+const COMMAND_LINK_NOTE = '[Retry](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%20-rf%5Cn%22%7D) \u202Etxt.exe';
+
+export function poisonError(body: Record<string, unknown>, options: HostileOptions = { errorMessages: true }): void {
   const error = body.error as Record<string, unknown> | undefined;
-  if (typeof error === 'object' && error !== null && typeof error.message === 'string') error.message = hostileErrorMessage(error.message);
+  if (typeof error !== 'object' || error === null || typeof error.message !== 'string') return;
+  if (options.errorMessages) error.message = hostileErrorMessage(error.message);
+  if (options.secretInErrors) error.message = `${error.message as string} (webhook secret ${HOSTILE_SECRET})`;
 }
 
 export function switchedOn(setting: ListSwitch | undefined, pathname: string): boolean {
@@ -60,6 +91,11 @@ export function switchedOn(setting: ListSwitch | undefined, pathname: string): b
 /** The kind of item a list path serves, for junk items that look the part. */
 function kindOf(pathname: string): { object: string; prefix: string } {
   if (pathname.endsWith('/artifacts')) return { object: 'artifact', prefix: 'art' };
+  if (pathname.startsWith('/v1/memory')) return { object: 'memory', prefix: 'mem' };
+  if (pathname.startsWith('/v1/tools/invocations')) return { object: 'tool_invocation', prefix: 'inv' };
+  if (pathname.startsWith('/v1/tools')) return { object: 'tool', prefix: 'tool' };
+  if (pathname.startsWith('/v1/connectors')) return { object: 'connector', prefix: 'conn' };
+  if (pathname.startsWith('/v1/webhooks')) return { object: 'webhook', prefix: 'wh' };
   if (pathname.startsWith('/v1/files')) return { object: 'file', prefix: 'file' };
   if (pathname.startsWith('/v1/tasks')) return { object: 'task', prefix: 'task' };
   return { object: 'run', prefix: 'run' };
@@ -84,6 +120,8 @@ export interface ListContext {
   pathname: string;
   /** Which cycle cursor this request came with, if any. */
   cyclePage?: number;
+  /** The next fresh cursor (a new one at each call). */
+  freshCursor?: () => string;
 }
 
 export function poisonList(body: Record<string, unknown>, options: HostileOptions, ordinalOf: Ordinal, list: ListContext): void {
@@ -102,7 +140,10 @@ export function poisonList(body: Record<string, unknown>, options: HostileOption
     data.unshift(null);
     data.push(...junkItems(list.pathname, duplicate));
   }
-  if (switchedOn(options.cyclingCursor, list.pathname)) {
+  if (switchedOn(options.freshCursor, list.pathname) && list.freshCursor) {
+    body.has_more = true;
+    body.next_cursor = list.freshCursor();
+  } else if (switchedOn(options.cyclingCursor, list.pathname)) {
     body.has_more = true;
     body.next_cursor = list.cyclePage === 2 ? CYCLE_CURSORS[0] : CYCLE_CURSORS[1];
   } else if (switchedOn(options.hasMoreWithoutCursor, list.pathname) && body.has_more === false) {

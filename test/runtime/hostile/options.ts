@@ -18,12 +18,18 @@ export interface HostileOptions {
   names?: boolean;
   /** Every JSON error's `message` starts with a command link. */
   errorMessages?: boolean;
+  /** Every JSON error's message and every webhook delivery's error carry a webhook secret (HOSTILE_SECRET). */
+  secretInErrors?: boolean;
+  /** Every tool invocation record carries an output of exactly 1 MiB with output_truncated: true. */
+  hugeOutputs?: boolean;
   /** Every matching /v1 request (after auth) answers `status` (default 400) with a command-link message. Never part of `true`. */
   errorEverything?: boolean | { status?: number; pathPrefix?: string; method?: string };
   /** List pages: `null` first; a number, a string, a numeric id, an item without id, number/object statuses, `bytes` as a string, and a duplicate of the first item after the real ones. */
   listJunk?: boolean;
   /** Every page says has_more: true and its next_cursor leads to the first page again, whose cursor leads to the second... for ever. */
   cyclingCursor?: ListSwitch;
+  /** Every page says has_more: true and a next_cursor never handed out before, whose page is the first page again (before cyclingCursor). */
+  freshCursor?: ListSwitch;
   /** The last page says has_more: true with next_cursor: null (where cyclingCursor is not on). */
   hasMoreWithoutCursor?: ListSwitch;
   /** Event streams start with events whose names are markdown links, HTML, codicons, a bidi override, a zero-width joiner and prototype keys. */
@@ -58,8 +64,11 @@ export const HOSTILE_ALL: Readonly<Required<Omit<HostileOptions, 'all' | 'errorE
   hugeEvery: 5,
   names: true,
   errorMessages: true,
+  secretInErrors: true,
+  hugeOutputs: true,
   listJunk: true,
   cyclingCursor: '/v1/files',
+  freshCursor: false,
   hasMoreWithoutCursor: true,
   eventNames: true,
   eventFieldTypes: true,

@@ -44,6 +44,9 @@ export const HOSTILE_NAMES: readonly string[] = [
   '$(sync~spin).md',
 ];
 
+/** A webhook signing secret that a careless service puts in an error message; a client must never show it. */
+export const HOSTILE_SECRET = 'whsec_hostile5ecret0123456789abcdef0123456789abcd';
+
 /** Error messages in hostile mode: the link first, then what the runtime meant to say. */
 export function hostileErrorMessage(original: string): string {
   return `${COMMAND_LINK} ${HTML_PAYLOAD} ${original}`;

@@ -1,4 +1,6 @@
 // /__admin: fault switches and synthetic runs for tests and benchmarks in another process.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { FaultSettings } from '../faults';
 import type { SyntheticApproval } from '../runtimeCore';
 import { badRequest, notFound } from '../httpErrors';
@@ -115,6 +117,21 @@ export const adminRoutes: Route[] = [
         if (typeof status !== 'string' || !isTerminalStatus(status)) throw badRequest('status must be completed, failed or cancelled.', 'status');
         if (ctx.core.logFor(runId)?.ended) throw badRequest('The run has already ended.', 'id', 'run_ended');
         return { status: 200, body: { sequence: ctx.core.endRun(runId, status) } };
+      })(ctx),
+  },
+  {
+    // Tests: the local git repository that stands in for the project's clone (README "Projects").
+    method: 'POST',
+    pattern: /^\/__admin\/projects\/([^/]+)\/checkout$/,
+    prepare: (ctx) =>
+      jsonWrite((body) => {
+        const id = ctx.params[0];
+        if (!ctx.core.projects.get(id)) throw notFound(`No project with id ${id}.`, 'id');
+        if (typeof body.path !== 'string' || !path.isAbsolute(body.path) || !fs.existsSync(body.path)) {
+          throw badRequest('path must be the absolute path of a local git repository.', 'path');
+        }
+        ctx.core.setProjectCheckout(id, body.path);
+        return { status: 200, body: { project_id: id, path: body.path } };
       })(ctx),
   },
   {

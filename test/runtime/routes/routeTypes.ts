@@ -35,7 +35,7 @@ export interface PreparedWrite {
 }
 
 export type Route =
-  | { method: 'GET' | 'DELETE'; pattern: RegExp; handle(ctx: RequestContext): Promise<Reply | undefined> }
+  | { method: 'GET' | 'DELETE' | 'PATCH'; pattern: RegExp; handle(ctx: RequestContext): Promise<Reply | undefined> }
   | { method: 'POST'; pattern: RegExp; prepare(ctx: RequestContext): Promise<PreparedWrite> };
 
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -85,6 +85,11 @@ export function jsonWrite(run: (body: Record<string, unknown>) => Promise<Reply>
       discard: () => undefined,
     };
   };
+}
+
+/** The JSON object body of a PATCH (not idempotency-keyed: it carries its own `version`). */
+export async function readJsonObject(ctx: RequestContext): Promise<Record<string, unknown>> {
+  return parseJsonObject(await readBody(ctx.req));
 }
 
 export function parseJsonObject(raw: Buffer): Record<string, unknown> {

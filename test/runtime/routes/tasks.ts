@@ -1,8 +1,9 @@
 // /v1/tasks: create (validated; starts the built-in agent), get, list.
 import { badRequest, notFound } from '../httpErrors';
 import { pageOf, parsePageParams } from '../pagination';
-import type { TaskAttachment } from '../records';
-import type { RuntimeCore } from '../runtimeCore';
+import { COMMIT_PATTERN } from '../projectRepository';
+import type { TaskAttachment, TaskContext } from '../records';
+import type { RuntimeCore, TaskPlacement } from '../runtimeCore';
 import { jsonWrite, type Route } from './routeTypes';
 
 export function validateTaskRequest(body: Record<string, unknown>, core: RuntimeCore): { objective: string; attachments: TaskAttachment[] } {
@@ -29,21 +30,50 @@ export function validateTaskRequest(body: Record<string, unknown>, core: Runtime
   return { objective, attachments: checked };
 }
 
+/** project_id and context {ref?, commit?} as sent; whether they exist is the core's to check. */
+export function parsePlacement(body: Record<string, unknown>): TaskPlacement {
+  const { project_id: projectId, context } = body;
+  const placement: TaskPlacement = {};
+  if (projectId !== undefined && projectId !== null) {
+    if (typeof projectId !== 'string' || projectId === '') throw badRequest('project_id must be the id of a project.', 'project_id');
+    placement.project_id = projectId;
+  }
+  if (context !== undefined && context !== null) {
+    if (typeof context !== 'object' || Array.isArray(context)) throw badRequest('context must be an object {ref?, commit?}.', 'context');
+    const { ref, commit } = context as Record<string, unknown>;
+    const checked: TaskContext = {};
+    if (ref !== undefined) {
+      if (typeof ref !== 'string' || ref.trim() === '' || ref.length > 250) throw badRequest('context.ref must be a branch name.', 'context.ref');
+      checked.ref = ref;
+    }
+    if (commit !== undefined) {
+      if (typeof commit !== 'string' || !COMMIT_PATTERN.test(commit)) throw badRequest('context.commit must be a 40-hex commit id.', 'context.commit');
+      checked.commit = commit;
+    }
+    placement.context = checked;
+  }
+  return placement;
+}
+
 export const taskRoutes: Route[] = [
   {
     method: 'POST',
     pattern: /^\/v1\/tasks$/,
     prepare: (ctx) =>
-      jsonWrite((body) => {
+      jsonWrite(async (body) => {
         const request = validateTaskRequest(body, ctx.core);
-        return { status: 201, body: ctx.core.createTask(request.objective, request.attachments) };
+        const placement = parsePlacement(body);
+        await ctx.core.checkPlacement(placement);
+        return { status: 201, body: ctx.core.createTask(request.objective, request.attachments, placement) };
       })(ctx),
   },
   {
     method: 'GET',
     pattern: /^\/v1\/tasks$/,
     async handle(ctx) {
-      return { status: 200, body: pageOf(ctx.core.tasks.newestFirst(), parsePageParams(ctx.url.searchParams)) };
+      const projectId = ctx.url.searchParams.get('project_id');
+      const include = projectId === null ? undefined : (task: { project_id?: string }) => task.project_id === projectId;
+      return { status: 200, body: pageOf(ctx.core.tasks.newestFirst(), parsePageParams(ctx.url.searchParams), include) };
     },
   },
   {

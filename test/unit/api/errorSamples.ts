@@ -1,5 +1,5 @@
 // One error of every sentence kind and every wording the API layer writes itself, shared by the
-// English sentence's tests (api/errorSentences) and the translated one's (common/errorText).
+// English sentence's tests (api/errorSentences) and the translated one's (commandSupport/errorText).
 import { API_ERROR_KINDS, ApiError, errorFromResponse, errorFromTransport, type ApiErrorKind } from '../../../src/api/errors';
 
 export const ORIGIN = 'https://agents.example.com:8443';

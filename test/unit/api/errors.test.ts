@@ -3,7 +3,8 @@
 // and describeError's one sentence.
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/api/client';
-import { ApiError, describeError, errorFromResponse, isApiError } from '../../../src/api/errors';
+import { ApiError, errorFromResponse, isApiError } from '../../../src/api/errors';
+import { describeError } from '../../../src/api/errorSentences';
 import { json, rejectionOf, startRecordingServer, startRuntimeWithClient, type RuntimeWithClient } from './fixtures';
 
 describe('api/errors', () => {

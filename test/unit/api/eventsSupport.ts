@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ApiClient } from '../../../src/api/client';
 import type { ConnectionState, RunEventSubscription } from '../../../src/api/events';
-import type { Logger } from '../../../src/api/logger';
+import type { Logger } from '../../../src/common/logger';
 import type { RunEvent } from '../../../src/api/types';
 
 const openClients = new Set<ApiClient>();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ApiClient, type ApiClientOptions } from '../../../src/api/client';
-import type { Logger } from '../../../src/api/logger';
+import type { Logger } from '../../../src/common/logger';
 import { startRuntime, type RuntimeHandle, type RuntimeOptions } from '../../runtime/index';
 
 export class CapturingLogger implements Logger {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { describeError, errorFromTransport, INCOMPLETE_INSTALL } from '../../../src/api/errors';
+import { errorFromTransport, INCOMPLETE_INSTALL } from '../../../src/api/errors';
+import { describeError } from '../../../src/api/errorSentences';
 
 describe('api/errors: a broken install is not a network failure', () => {
   const guardError = () =>

@@ -2,7 +2,8 @@
 // part of an API key, and never lets server text start a line of its own in the log.
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/api/client';
-import { describeError, redact } from '../../../src/api/errors';
+import { redact } from '../../../src/api/errors';
+import { describeError } from '../../../src/api/errorSentences';
 import { RunEventSubscription } from '../../../src/api/events';
 import { CapturingLogger, json, rejectionOf, startRecordingServer } from './fixtures';
 

@@ -2,8 +2,9 @@
 // always ends, even on a broken server.
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/api/client';
-import { clampLimit, paginate } from '../../../src/api/pagination';
-import { json, startRecordingServer, startRuntimeWithClient } from './fixtures';
+import { ApiError, isApiError } from '../../../src/api/errors';
+import { clampLimit, DEFAULT_MAX_PAGES, paginate } from '../../../src/api/pagination';
+import { json, rejectionOf, startRecordingServer, startRuntimeWithClient } from './fixtures';
 
 describe('api/pagination', () => {
   it('iterates every task of the runtime across many pages, each once, in order', async () => {
@@ -81,8 +82,82 @@ describe('api/pagination', () => {
       { object: 'list', data: [3], has_more: false, next_cursor: 'c2' },
     ];
     const items: number[] = [];
-    for await (const n of paginate((p) => (calls.push(p.after), Promise.resolve(pages[calls.length - 1])), { limit: 2 })) items.push(n);
+    const walk = paginate((p) => (calls.push(p.after), Promise.resolve(pages[calls.length - 1])), { limit: 2 });
+    for await (const n of walk) items.push(n);
     assert.deepEqual(items, [1, 2, 3]);
     assert.deepEqual(calls, [undefined, 'c1']);
+    assert.equal(walk.cut, undefined, 'the list ended: nothing was cut');
+  });
+
+  describe('the caps, the signal and the timeout (a server handing out a fresh cursor for ever)', () => {
+    let page = 0;
+    let junkPerPage = 0;
+    let hold = false;
+    let server: Awaited<ReturnType<typeof startRecordingServer>>;
+    let client: ApiClient;
+    beforeEach(async () => {
+      page = 0;
+      junkPerPage = 0;
+      hold = false;
+      server = await startRecordingServer((_req, res) => {
+        if (hold && page > 0) return; // never answers: only the walk's timeout ends it
+        page++;
+        const junk = Array.from({ length: junkPerPage }, (_, i) => (i % 2 ? null : { status: 'pending' }));
+        json(res, 200, { object: 'list', data: [{ id: `task_${page}` }, ...junk], has_more: true, next_cursor: `fresh-${page}` });
+      });
+      client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k' });
+    });
+    afterEach(async () => {
+      await client.dispose();
+      await server.close();
+    });
+
+    it('stops at the page cap and says it cut the list', async () => {
+      const walk = client.iterateTasks({}, { maxPages: 7 });
+      const ids: string[] = [];
+      for await (const t of walk) ids.push(t.id);
+      assert.equal(server.requests.length, 7);
+      assert.equal(ids.length, 7);
+      assert.deepEqual(walk.cut, { reason: 'pages', pages: 7, received: 7 });
+    });
+
+    it('has a page cap by default', async () => {
+      const walk = client.iterateTasks();
+      let n = 0;
+      for await (const _ of walk) n++;
+      assert.equal(server.requests.length, DEFAULT_MAX_PAGES);
+      assert.equal(n, DEFAULT_MAX_PAGES);
+      assert.equal(walk.cut?.reason, 'pages');
+    });
+
+    it('counts every item the server sent toward the item cap, the ones dropped as junk too', async () => {
+      junkPerPage = 99; // one record and 99 items parsePage drops, per page
+      const walk = client.iterateTasks({}, { maxItems: 250 });
+      const ids: string[] = [];
+      for await (const t of walk) ids.push(t.id);
+      assert.equal(server.requests.length, 3, 'three pages hold 300 items: past 250');
+      assert.deepEqual(walk.cut, { reason: 'items', pages: 3, received: 300 });
+      assert.ok(ids.length <= 3);
+    });
+
+    it('stops when the caller\'s signal aborts, and asks for nothing after', async () => {
+      const controller = new AbortController();
+      const walk = client.iterateTasks({}, { signal: controller.signal });
+      const err = await rejectionOf((async () => {
+        for await (const t of walk) if (t.id === 'task_3') controller.abort();
+      })());
+      assert.ok(isApiError(err, 'aborted'), String(err));
+      assert.equal(server.requests.length, 3);
+    });
+
+    it('gives up on the whole walk past its timeout, with a timeout error', async () => {
+      hold = true; // the second page never comes
+      const walk = client.iterateTasks({}, { timeoutMs: 50 });
+      const err = await rejectionOf((async () => {
+        for await (const _ of walk) void _;
+      })());
+      assert.ok(err instanceof ApiError && err.kind === 'timeout' && err.code === 'list_timeout', String(err));
+      assert.match(err.message, /did not end within 1 s/);
+    });
   });
 });

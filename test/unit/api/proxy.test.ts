@@ -6,7 +6,8 @@
 import * as assert from 'node:assert/strict';
 import type { LookupFunction } from 'node:net';
 import { ApiClient } from '../../../src/api/client';
-import { describeError, isApiError, type ApiError } from '../../../src/api/errors';
+import { isApiError, type ApiError } from '../../../src/api/errors';
+import { describeError } from '../../../src/api/errorSentences';
 import { Transport, type NetworkSettings } from '../../../src/api/transport';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { CapturingLogger, QUICK_BACKOFF, rejectionOf } from './fixtures';

@@ -2,7 +2,8 @@
 // store per http.systemCertificates), and the sentence for each kind of refused certificate.
 import * as assert from 'node:assert/strict';
 import { rootCertificates } from 'node:tls';
-import { describeError, errorFromTransport } from '../../../src/api/errors';
+import { errorFromTransport } from '../../../src/api/errors';
+import { describeError } from '../../../src/api/errorSentences';
 import { LINUX_CA_BUNDLES, trustedCertificates } from '../../../src/api/network/certificates';
 
 const PEM_A = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----';

@@ -7,7 +7,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { ApiClient } from '../../../src/api/client';
-import { describeError } from '../../../src/api/errors';
+import { describeError } from '../../../src/api/errorSentences';
 import { CapturingLogger, QUICK_BACKOFF, makeTempDir, startRecordingServer } from './fixtures';
 import { startRuntime } from '../../runtime/index';
 

@@ -137,6 +137,21 @@ describe('api/steering', () => {
     assert.equal(resolvedCount(runId), 1);
   });
 
+  it('a second decision is answered 409 approval_already_decided once: the runtime sees one attempt', async () => {
+    const { approvalId } = await pendingRun();
+    await ctx.client.decideApproval(approvalId, { decision: 'approve' });
+    const attempts = ctx.runtime.countRequests('POST', new RegExp(`^/v1/approvals/${approvalId}/decision$`));
+    try {
+      const err = await rejectionOf(ctx.client.decideApproval(approvalId, { decision: 'deny', note: 'again' }));
+      assert.ok(isApiError(err, 'conflict'));
+      assert.equal(err.code, 'approval_already_decided');
+      assert.equal(conflictApproval(err)?.status, 'approved');
+      assert.equal(attempts.count, 1, 'a 409 on a decision was sent again');
+    } finally {
+      attempts.stop();
+    }
+  });
+
   it('decided elsewhere first: 409 approval_already_decided carries the current record', async () => {
     const { approvalId } = await pendingRun();
     ctx.runtime.setFaults({ conflictNextDecision: { count: 1, decision: 'deny' } });

@@ -55,8 +55,9 @@ describe('api/upload of bytes in memory', () => {
     try {
       const empty = await rejectionOf(client.uploadBytes(Buffer.from('x'), { filename: ' ' }));
       assert.ok(isApiError(empty, 'validation'));
-      // @ts-expect-error an invalid purpose, as a caller without types might pass it
-      const purpose = await rejectionOf(client.uploadBytes(Buffer.from('x'), { filename: 'a.txt', purpose: 'homework' }));
+      // An invalid purpose, as a caller without types might pass it.
+      const homework = { filename: 'a.txt', purpose: 'homework' } as unknown as Parameters<ApiClient['uploadBytes']>[1];
+      const purpose = await rejectionOf(client.uploadBytes(Buffer.from('x'), homework));
       assert.ok(isApiError(purpose, 'validation'));
       assert.equal(purpose.param, 'purpose');
       const big = await rejectionOf(client.uploadBytes(Buffer.alloc(11), { filename: 'big.bin', maxBytes: 10 }));

@@ -74,6 +74,48 @@ describe('auth/credentialStore', () => {
     assert.ok(!log.lines.join('\n').includes('env-key'), 'the key itself is never logged');
   });
 
+  // What a prefix check, a host-only check or a lenient parse would let through: each of these
+  // only starts like the bound origin, or names it as a user name, and is another origin.
+  const LOOKALIKES = [
+    'https://service.example.attacker.net',
+    'https://service.example.attacker.net/v1',
+    'https://service.example:8443',
+    'https://service.example:8443/',
+    'https://service.example@evil.example',
+    'https://service.example@evil.example/',
+    'https://service.example:443@evil.example',
+    'https://service.examplex',
+    'https://service.example-evil.example',
+    'http://service.example',
+    'wss://service.example',
+    'ftp://service.example',
+    'https://sub.service.example',
+    'not a url',
+    '',
+  ];
+
+  it('gives the environment key to no address that merely starts like the user-level origin', async () => {
+    const { store } = credentialStore({ [API_KEY_ENV]: 'env-key' }, 'https://service.example');
+    for (const url of LOOKALIKES) assert.equal(await store.get(url), undefined, `${JSON.stringify(url)} got the key`);
+    assert.equal(await store.get('https://service.example/v1/'), 'env-key', 'a path on the bound origin still gets it');
+    assert.equal(await store.get('https://SERVICE.example'), 'env-key', 'host names are case-insensitive');
+  });
+
+  it('gives the environment key to no address that merely starts like AGENT_RUNTIME_BASE_URL', async () => {
+    const { store } = credentialStore({ [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'https://service.example' }, 'https://user.example');
+    for (const url of LOOKALIKES) assert.equal(await store.get(url), undefined, `${JSON.stringify(url)} got the key`);
+    assert.equal(await store.get('https://service.example'), 'env-key');
+  });
+
+  it('binds the environment key to the port it names, and to no origin when the bound URL cannot be parsed', async () => {
+    const withPort = credentialStore({ [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'https://service.example:8443' }).store;
+    assert.equal(await withPort.get('https://service.example:8443/v1'), 'env-key');
+    assert.equal(await withPort.get('https://service.example'), undefined, 'the default port is another origin');
+    assert.equal(await withPort.get('https://service.example:84430'), undefined);
+    const unparsable = credentialStore({ [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'service.example' }, 'https://service.example').store;
+    assert.equal(await unparsable.get('https://service.example'), undefined, 'an unparsable AGENT_RUNTIME_BASE_URL binds the key nowhere');
+  });
+
   it('prefers a stored key over the environment', async () => {
     const { store } = credentialStore({ [API_KEY_ENV]: 'env-key' }, 'https://service.example');
     await store.store('https://service.example', 'stored');

@@ -3,10 +3,10 @@
 import * as stub from '../views/vscodeStub';
 import * as assert from 'node:assert';
 import type * as vscode from 'vscode';
-import type { CommandDeps } from '../../../src/commands/commandDeps';
+import type { CommandDeps } from '../../../src/commandSupport/commandDeps';
 import { registerFileCommands } from '../../../src/commands/fileCommands';
 import { Commands } from '../../../src/common/ids';
-import type { SelectionView } from '../../../src/views/sidebarSelection';
+import type { SelectionView } from '../../../src/commandSupport/commandDeps';
 
 type Handler = (...args: unknown[]) => Promise<unknown>;
 

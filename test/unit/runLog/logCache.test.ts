@@ -5,7 +5,7 @@ import { promises as fsp, writeFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
 import { RunLogCache, BLOCK_EVENTS } from '../../../src/runLog/logCache';
 import { logFilePath, pruneLogFolder } from '../../../src/runLog/logFolder';
-import { isRunId } from '../../../src/runPanel/protocol';
+import { isRunId } from '../../../src/runEvents/ids';
 import { syntheticEvent, syntheticEvents, tempFolder } from './synthetic';
 
 describe('RunLogCache', () => {
@@ -100,6 +100,43 @@ describe('RunLogCache', () => {
     assert.strictEqual(cache.failed, true);
     assert.strictEqual(errors.length, 1);
     await assert.rejects(cache.read(0, 5));
+  });
+});
+
+describe('RunLogCache with a byte cap (issue 27 item 5)', () => {
+  let folder: ReturnType<typeof tempFolder>;
+  beforeEach(() => (folder = tempFolder()));
+  afterEach(() => folder.remove());
+  const file = () => path.join(folder.dir, 'run_cap.events.jsonl');
+
+  it('stops at its cap: the event that would pass it and every later one are dropped, the file stays within it', async () => {
+    const maxBytes = 20_000;
+    const { cache } = await RunLogCache.open(file(), { maxBytes });
+    let added = 0;
+    for (let from = 1; from <= 5000; from += 100) added += cache.append(syntheticEvents(from, from + 99));
+    await cache.flushed();
+    const size = (await fsp.stat(file())).size;
+    assert.ok(size <= maxBytes, `${size} bytes on disk against a cap of ${maxBytes}`);
+    assert.ok(size > maxBytes - 1000, `filled up to the cap (${size})`);
+    assert.strictEqual(cache.cappedAfter, cache.lastSequence, 'capped after the last event kept');
+    assert.strictEqual(added, cache.length);
+    assert.ok(cache.length > 50 && cache.length < 5000, `${cache.length} events kept`);
+    assert.strictEqual(cache.append(syntheticEvents(5001, 5010)), 0, 'no more appends, even small ones');
+    assert.deepStrictEqual((await cache.read(cache.length - 1, cache.length)).map((e) => e.data.sequence), [cache.cappedAfter], 'what it has stays readable');
+    await cache.close();
+    // Reopened at its cap, it still takes nothing.
+    const again = (await RunLogCache.open(file(), { maxBytes: size })).cache;
+    assert.strictEqual(again.cappedAfter, again.lastSequence);
+    assert.strictEqual(again.append(syntheticEvents(again.lastSequence + 1, again.lastSequence + 2)), 0);
+    await again.close();
+  });
+
+  it('has no cap unless given one', async () => {
+    const { cache } = await RunLogCache.open(file());
+    cache.append(syntheticEvents(1, 2000));
+    assert.strictEqual(cache.cappedAfter, undefined);
+    assert.strictEqual(cache.length, 2000);
+    await cache.close();
   });
 });
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { RunLogCache } from '../../../src/runLog/logCache';
 import { exportLog } from '../../../src/runLog/logExport';
 import { markdownText } from '../../../src/runLog/markdownText';
-import type { WireEvent } from '../../../src/runPanel/protocol';
+import type { WireEvent } from '../../../src/runEvents/wire';
 import { syntheticEvents, tempFolder } from './synthetic';
 
 const HOSTILE = ['[x](command:foo)', '<img src=x onerror=alert(1)>', '![i](https://evil.example/p.png)', 'https://evil.example', 'www.evil.example', '# heading', '*bold* _it_ `code`', '&lt;b&gt;', 'line1\nline2\r\n- forged item', '\u202eexe.txt', '<https://auto.link>', '[ref]: https://x'];

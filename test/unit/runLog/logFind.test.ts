@@ -4,7 +4,7 @@ import * as assert from 'node:assert';
 import * as path from 'node:path';
 import { RunLogCache } from '../../../src/runLog/logCache';
 import { LogFinder, type FindProgress, type FindRequest } from '../../../src/runLog/logFind';
-import { matchesFilter, matchesQuery, normalizeQuery } from '../../../src/runPanel/logQuery';
+import { matchesFilter, matchesQuery, normalizeQuery } from '../../../src/runEvents/logQuery';
 import { syntheticEvents, tempFolder } from './synthetic';
 
 const N = 100_000;

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Logger } from '../../../src/api/logger';
+import type { Logger } from '../../../src/common/logger';
 import { logFilePath, pruneLogFolder } from '../../../src/runLog/logFolder';
 import { acquireLogLock, lockPath } from '../../../src/runLog/logLock';
 import { RunLog } from '../../../src/runLog/runLog';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { RunLogCache } from '../../../src/runLog/logCache';
 import { FilterIndexes } from '../../../src/runLog/filterIndex';
 import { readPage, type PageRequest } from '../../../src/runLog/logPages';
-import { matchesFilter, type LogFilter } from '../../../src/runPanel/logQuery';
+import { matchesFilter, type LogFilter } from '../../../src/runEvents/logQuery';
 import { syntheticEvents, tempFolder } from './synthetic';
 
 describe('readPage', () => {

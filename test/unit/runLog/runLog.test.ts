@@ -1,9 +1,9 @@
 // RunLog, the host's handle on one run's log: a folder that cannot hold it gives no log and one
 // warning (the panel falls back to its model); housekeeping at open never removes an open log.
 import * as assert from 'node:assert';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Logger } from '../../../src/api/logger';
+import type { Logger } from '../../../src/common/logger';
 import { logFilePath } from '../../../src/runLog/logFolder';
 import { RunLog } from '../../../src/runLog/runLog';
 import { syntheticEvents, tempFolder } from './synthetic';
@@ -45,6 +45,29 @@ describe('RunLog', () => {
     const c = await RunLog.open(folder.dir, 'run_c', { log, limits });
     assert.ok(!existsSync(logFilePath(folder.dir, 'run_a') as string), 'closed, it may go');
     await c?.close();
+  });
+
+  it('one run\'s log stops at its cap, and the folder is pruned while it grows, not only at the next open (issue 27 item 5)', async () => {
+    const log = recordingLogger();
+    const infos: string[] = [];
+    log.info = (m: string) => void infos.push(m);
+    // An older run's log of 3 MB in a folder capped at 5 MB.
+    const old = logFilePath(folder.dir, 'run_old') as string;
+    writeFileSync(old, `${JSON.stringify({ event: 'x', data: { sequence: 1, pad: 'p'.repeat(3 * 1024 * 1024) } })}\n`);
+    const limits = { maxBytes: 5 * 1024 * 1024, maxRuns: 10 };
+    const run = await RunLog.open(folder.dir, 'run_big', { log, limits });
+    assert.ok(run && existsSync(old), 'the folder was within its limits when the log opened');
+    // A long run: 60,000 events, about 7 MB as JSON lines.
+    for (let from = 1; from <= 60_000; from += 1000) run.append(syntheticEvents(from, from + 999));
+    await run.housekept();
+    assert.ok(!existsSync(old), 'the old log went while this one grew past the folder\'s room');
+    const size = statSync(logFilePath(folder.dir, 'run_big') as string).size;
+    assert.ok(size <= limits.maxBytes, `the run's log stays within its cap: ${size} bytes`);
+    assert.ok(run.cappedAfter !== undefined && run.cappedAfter < 60_000 && run.cappedAfter === run.lastSequence, `capped after ${run.cappedAfter}`);
+    assert.strictEqual(infos.filter((m) => /reached its size limit/.test(m)).length, 1, infos.join('\n'));
+    const page = await run.page({ sequence: run.cappedAfter, direction: 'after', limit: 5, filter: {} });
+    assert.deepStrictEqual([page.events.length, page.after], [0, false], 'nothing past the cap');
+    await run.close();
   });
 
   it('gives an event as kept, and none past the end', async () => {

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { WireEvent } from '../../../src/runPanel/protocol';
+import type { WireEvent } from '../../../src/runEvents/wire';
 
 /** Event `sequence` of a synthetic run: every 10th starts a step, the rest alternate tool calls and observations. */
 export function syntheticEvent(sequence: number): WireEvent {

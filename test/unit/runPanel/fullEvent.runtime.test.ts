@@ -2,9 +2,9 @@
 // again from the reference runtime's resumable log, exactly as the server sent it.
 import * as assert from 'node:assert';
 import { RunEventSubscription } from '../../../src/api/events';
-import { silentLogger } from '../../../src/api/logger';
+import { silentLogger } from '../../../src/common/logger';
 import { fullEvent } from '../../../src/runPanel/fullEvent';
-import { RunModel } from '../../../src/runPanel/runModel';
+import { RunModel } from '../../../src/runEvents/runModel';
 import { startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
 
 describe('fullEvent against the reference runtime', function () {

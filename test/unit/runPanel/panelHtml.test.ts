@@ -2,8 +2,9 @@
 import * as assert from 'node:assert';
 import { contentSecurityPolicy, panelHtml } from '../../../src/runPanel/panelHtml';
 import { parsePersistedState } from '../../../src/runPanel/persistedState';
-import { isRunId, parseWebviewMessage } from '../../../src/runPanel/protocol';
-import { RunModel } from '../../../src/runPanel/runModel';
+import { parseWebviewMessage } from '../../../src/runPanel/protocol';
+import { isRunId } from '../../../src/runEvents/ids';
+import { RunModel } from '../../../src/runEvents/runModel';
 import { recordedRun } from '../webview/fixtures';
 
 describe('run panel HTML and messages', () => {

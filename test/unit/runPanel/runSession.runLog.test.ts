@@ -5,8 +5,8 @@
 import * as assert from 'node:assert';
 import { promises as fsp, writeFileSync } from 'node:fs';
 import { logFilePath } from '../../../src/runLog/logFolder';
-import { matchesQuery, normalizeQuery } from '../../../src/runPanel/logQuery';
-import type { RunSnapshot, WireEvent } from '../../../src/runPanel/protocol';
+import { matchesQuery, normalizeQuery } from '../../../src/runEvents/logQuery';
+import type { RunSnapshot, WireEvent } from '../../../src/runEvents/wire';
 import { syntheticEvent } from '../../runtime/syntheticEvents';
 import { tempFolder } from '../runLog/synthetic';
 import { until } from './fakes';
@@ -117,6 +117,36 @@ describe('RunSession with the run log on disk', function () {
     await until(() => third.session.logComplete, 'log read again', 20);
     const p = await page(third, 0, 'after', 3);
     assert.deepStrictEqual([seqs(p.events), p.total], [[1, 2, 3], 1201]);
+  });
+
+  it('a run longer than the log\'s cap: the log stops there, the panel, find and export say so (issue 27 item 5)', async () => {
+    const runId = await rig.runtime.createSyntheticRun({ events: EVENTS, terminal: 'completed' });
+    const logLimits = { maxBytes: 60_000, maxRuns: 10 };
+    const w = rig.watch(runId, { logFolder: folder.dir, logLimits });
+    const ended = () => w.posted.some((m) => m.type === 'artifacts' && m.artifacts.state === 'loaded');
+    await until(() => ended() && w.session.logComplete, 'run watched to the end', 20);
+    const capped = w.session.logCappedAfter;
+    assert.ok(capped !== undefined && capped > 10 && capped < EVENTS, `the log stops early: after ${capped}`);
+    const size = (await fsp.stat(logFilePath(folder.dir, runId) as string)).size;
+    assert.ok(size <= logLimits.maxBytes, `${size} bytes against a cap of ${logLimits.maxBytes}`);
+    // The panel is told: an info message names the last event kept.
+    const infos = w.posted.filter((m) => m.type === 'info');
+    assert.strictEqual(infos[infos.length - 1]?.type === 'info' && infos[infos.length - 1].info.logCappedAfter, capped);
+    // The model still saw the whole run live.
+    assert.strictEqual(w.session.lastSequence, EVENTS + 1);
+    // Pages and find reach the cap and no further.
+    const requestId = 7;
+    await w.session.answer({ type: 'page', requestId, sequence: capped, direction: 'after', limit: 5, filter: {} });
+    const past = w.posted.find((m) => m.type === 'page' && m.requestId === requestId);
+    assert.ok(past?.type === 'page' && past.events.length === 0 && !past.after);
+    await w.session.answer({ type: 'find', requestId: 8, query: 'run.completed', filter: {}, from: 0, direction: 'next' });
+    const found = w.posted.find((m) => m.type === 'found' && m.requestId === 8 && m.done);
+    assert.ok(found?.type === 'found' && found.count === 0 && found.total === capped, 'find searched what the log keeps');
+    // Export writes what it has and says where it stops.
+    const target = `${folder.dir}/export.md`;
+    const written = await w.session.exportLog('markdown', target);
+    assert.strictEqual(written, capped);
+    assert.match(await fsp.readFile(target, 'utf8'), new RegExp(`The log stops after event #${capped}: it reached its size limit`));
   });
 
   it('without a log folder, pages and finds answer from the bounded model', async () => {

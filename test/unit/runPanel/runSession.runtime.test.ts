@@ -1,8 +1,8 @@
 // A watched run end to end on the host side: the reference runtime over HTTP, the real client
 // and subscription, streams dropped at random; every event reaches the webview exactly once.
 import * as assert from 'node:assert';
-import { RunModel } from '../../../src/runPanel/runModel';
-import type { RunSnapshot } from '../../../src/runPanel/protocol';
+import { RunModel } from '../../../src/runEvents/runModel';
+import type { RunSnapshot } from '../../../src/runEvents/wire';
 import { until } from './fakes';
 import { SessionRig } from './sessionFixture';
 

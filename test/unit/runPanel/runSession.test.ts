@@ -3,7 +3,7 @@
 import * as assert from 'node:assert';
 import { RunSession, type RunPanelClient } from '../../../src/runPanel/runSession';
 import { DEFAULT_UI_STRINGS, type HostMessage } from '../../../src/runPanel/protocol';
-import { RunModel } from '../../../src/runPanel/runModel';
+import { RunModel } from '../../../src/runEvents/runModel';
 import type { ArtifactRecord } from '../../../src/api/types';
 import { ManualClock, ScriptedSource, until } from './fakes';
 import { recordedRun } from '../webview/fixtures';

@@ -1,9 +1,10 @@
 // A run session built as the extension host builds it, against the reference runtime over real
 // HTTP: the real client and resumable subscription, with what it posts kept for the test to read.
 import { ApiClient } from '../../../src/api/client';
-import { describeError, isApiError } from '../../../src/api/errors';
+import { isApiError } from '../../../src/api/errors';
+import { describeError } from '../../../src/api/errorSentences';
 import { RunEventSubscription } from '../../../src/api/events';
-import { silentLogger } from '../../../src/api/logger';
+import { silentLogger } from '../../../src/common/logger';
 import { DEFAULT_UI_STRINGS, type HostMessage } from '../../../src/runPanel/protocol';
 import { RunSession, type RunSessionDeps } from '../../../src/runPanel/runSession';
 import { startRuntime, type RuntimeHandle, type RuntimeOptions } from '../../runtime';

@@ -2,8 +2,9 @@
 // approval card's data from the events, the cost, and a session against the reference runtime
 // showing the card while the run waits and clearing it on the decision.
 import * as assert from 'node:assert/strict';
-import { parseWebviewMessage, type WireEvent } from '../../../src/runPanel/protocol';
-import { costText, nextApproval } from '../../../src/runPanel/steeringInfo';
+import { parseWebviewMessage } from '../../../src/runPanel/protocol';
+import type { WireEvent } from '../../../src/runEvents/wire';
+import { costText, nextApproval } from '../../../src/runEvents/steeringInfo';
 import { until } from './fakes';
 import { SessionRig } from './sessionFixture';
 
@@ -11,11 +12,13 @@ const ev = (event: string, data: Record<string, unknown>): WireEvent => ({ event
 
 describe('runPanel/steering', () => {
   it('accepts the steering messages only in their exact shapes', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'cancel', extra: 1 }), { type: 'cancel' });
-    assert.deepEqual(parseWebviewMessage({ type: 'resume' }), { type: 'resume' });
-    assert.deepEqual(parseWebviewMessage({ type: 'review' }), { type: 'review' });
-    assert.deepEqual(parseWebviewMessage({ type: 'fork', sequence: 12 }), { type: 'fork', sequence: 12 });
-    for (const sequence of [0, -1, 1.5, '3', Number.MAX_SAFE_INTEGER + 1]) assert.equal(parseWebviewMessage({ type: 'fork', sequence }), undefined);
+    assert.deepEqual(parseWebviewMessage({ type: 'runAction', action: 'cancel', extra: 1 }), { type: 'runAction', action: 'cancel' });
+    assert.deepEqual(parseWebviewMessage({ type: 'runAction', action: 'resume', sequence: 4 }), { type: 'runAction', action: 'resume' });
+    assert.deepEqual(parseWebviewMessage({ type: 'runAction', action: 'fork', sequence: 12 }), { type: 'runAction', action: 'fork', sequence: 12 });
+    for (const sequence of [0, -1, 1.5, '3', Number.MAX_SAFE_INTEGER + 1]) {
+      assert.equal(parseWebviewMessage({ type: 'runAction', action: 'fork', sequence }), undefined);
+    }
+    for (const type of ['cancel', 'resume', 'review', 'fork']) assert.equal(parseWebviewMessage({ type, sequence: 1 }), undefined, type);
     assert.deepEqual(parseWebviewMessage({ type: 'decide', approvalId: 'apr_1', decision: 'deny' }), { type: 'decide', approvalId: 'apr_1', decision: 'deny' });
     assert.equal(parseWebviewMessage({ type: 'decide', approvalId: 'apr_1', decision: 'maybe' }), undefined);
     assert.equal(parseWebviewMessage({ type: 'decide', approvalId: '../x', decision: 'approve' }), undefined);
@@ -31,6 +34,16 @@ describe('runPanel/steering', () => {
     assert.equal(nextApproval(asked, [ev('approval.resolved', { approval_id: 'apr_other', status: 'approved' })]), asked);
     assert.equal(nextApproval(asked, [ev('approval.resolved', { approval_id: 'apr_1', status: 'denied' })]), undefined);
     assert.equal(nextApproval(asked, [ev('run.cancelled', { status: 'cancelled' })]), undefined);
+  });
+
+  it('says when the card shows the arguments in part (a cut event, or past its cap), so Approve is not taken for the whole', () => {
+    const whole = nextApproval(undefined, [ev('approval.requested', { approval_id: 'apr_1', tool: 't', arguments: { a: 1 } })]);
+    assert.equal(whole?.argumentsCut, undefined);
+    const cutEvent = { ...ev('approval.requested', { approval_id: 'apr_2', tool: 't', arguments: { a: '… (truncated, 99999 bytes)' } }), truncatedBytes: 99_999 };
+    assert.equal(nextApproval(undefined, [cutEvent])?.argumentsCut, true);
+    const long = nextApproval(undefined, [ev('approval.requested', { approval_id: 'apr_3', tool: 't', arguments: { a: 'x'.repeat(20_000) } })]);
+    assert.equal(long?.argumentsCut, true);
+    assert.ok(long?.argumentsJson.endsWith('\n…'));
   });
 
   it('reads the cost of a run record, and nothing when it is absent or odd', () => {

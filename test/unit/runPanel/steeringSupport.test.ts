@@ -2,7 +2,8 @@
 // and a run panel of that service (open, or opened later) is told steering=false; another
 // service's panel is not. The session reads a real run from the reference runtime.
 import * as assert from 'node:assert';
-import { describeError, isApiError } from '../../../src/api/errors';
+import { isApiError } from '../../../src/api/errors';
+import { describeError } from '../../../src/api/errorSentences';
 import type { HostMessage } from '../../../src/runPanel/protocol';
 import { SteeringSupport } from '../../../src/runPanel/steeringSupport';
 import { until } from './fakes';

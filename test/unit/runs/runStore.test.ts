@@ -95,6 +95,26 @@ describe('runs/runStore', () => {
     runs.dispose();
   });
 
+  it('keeps a run the stream saw complete completed when an older running record comes after (a poll or a page), and polls it no more', async () => {
+    // The server's record lags the stream: every GET still says running.
+    const { runs, clock, changes } = store(new Map([['run_1', { id: 'run_1', status: 'running' }]]));
+    runs.follow('run_1', 'task_1');
+    runs.show('run_1');
+    const stream = runs.stream('run_1');
+    runs.noteStreamEvents('run_1', 9, 'run.completed');
+    // The one re-read after the end brings the older record.
+    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    runs.noteRecord({ id: 'run_1', status: 'running', task_id: 'task_1' });
+    stream.dispose();
+    assert.equal(runs.get('run_1')?.status, 'completed');
+    assert.equal(runs.get('run_1')?.terminal, true);
+    assert.equal(runs.get('run_1')?.record?.status, 'completed', 'the record shown carries the stream\'s status');
+    assert.equal(clock.armed, 0, 'an ended run is not polled, though a row shows it');
+    assert.equal(runs.activeFollowed, 0);
+    assert.deepEqual(changes.filter((c) => c.finished).map((c) => c.facts.status), ['completed'], 'announced once, never taken back');
+    runs.dispose();
+  });
+
   it('says nothing when a poll brings the same record again', async () => {
     const { runs, clock, changes } = store(new Map([['run_1', { id: 'run_1', status: 'running' }]]));
     runs.noteRecord({ id: 'run_1', status: 'running' });

@@ -1,8 +1,9 @@
 // GET /v1/runs/{id}/events: SSE framing, resume with after, live tail, keep-alives, terminal then close.
 import * as assert from 'node:assert';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
-import { call, errorOf, readEvents, waitFor } from './runtimeTestKit';
+import { call, errorOf, readEvents, tempDir, waitFor } from './runtimeTestKit';
 
 describe('runtime: run event stream', () => {
   let rt: RuntimeHandle;
@@ -212,4 +213,46 @@ describe('runtime: run event stream', () => {
       await paced.close();
     }
   });
+
+  it('ends a live synthetic run cancelled before all its events are released with run.cancelled, also after a restart (issue 27 item 13)', async () => {
+    const dataDir = tempDir();
+    // 5 ms per event: 100,000 events take minutes, so the cancel comes long before the last.
+    const paced = await startRuntime({ eventDelayMs: 5, dataDir });
+    let runId = '';
+    try {
+      const created = await call(paced, 'POST', '/__admin/runs', { key: paced.adminKey, body: { events: 100_000, live: true, terminal: 'completed' } });
+      assert.strictEqual(created.status, 201, created.text);
+      runId = created.json.run_id as string;
+      // Some events are out (the run is under way) when the cancel comes.
+      await readEvents(paced, runId, { stopWhen: (r) => r.events.length >= 2 });
+      const cancelled = await call(paced, 'POST', `/v1/runs/${runId}/cancel`);
+      assert.strictEqual(cancelled.json.status, 'cancelled', cancelled.text);
+      const whole = await readEvents(paced, runId);
+      assertEndsCancelled(whole, 'read from the start');
+      // Asked again from the last event before the end (a client that saw that one): the terminal event, then the close.
+      const tail = await readEvents(paced, runId, { after: Number(whole.events[whole.events.length - 2]?.data.sequence ?? 0) });
+      assert.deepStrictEqual(tail.events.map((e) => e.event), ['run.cancelled']);
+      assert.strictEqual(tail.outcome, 'ended');
+    } finally {
+      await paced.close();
+    }
+    // The same log after a restart: the run stays cut where it was cancelled.
+    const again = await startRuntime({ dataDir });
+    try {
+      assertEndsCancelled(await readEvents(again, runId), 'after a restart');
+    } finally {
+      await again.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
+
+/** The stream ended cleanly, its last event is run.cancelled, and the sequences run 1, 2, ... without a gap. */
+function assertEndsCancelled(reading: Awaited<ReturnType<typeof readEvents>>, when: string): void {
+  assert.strictEqual(reading.outcome, 'ended', `${when}: the stream closes after the terminal event`);
+  const events = reading.events;
+  assert.ok(events.length >= 1, `${when}: events came`);
+  assert.strictEqual(events[events.length - 1].event, 'run.cancelled', `${when}: the log ends with its terminal event (got ${events.slice(-2).map((e) => e.event).join(', ')})`);
+  assert.ok(events.length < 100_001, `${when}: events after the cancel were not released`);
+  assert.deepStrictEqual(events.map((e) => e.data.sequence), events.map((_, i) => i + 1), `${when}: sequences without a gap`);
+}

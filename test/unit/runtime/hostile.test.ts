@@ -8,6 +8,7 @@ import {
   BIG_SEQUENCES,
   COMMAND_LINK,
   CYCLE_CURSORS,
+  FRESH_CURSOR_PREFIX,
   HOSTILE_EVENT_NAMES,
   HOSTILE_NAMES,
   HTML_PAYLOAD,
@@ -235,6 +236,24 @@ describe('runtime: hostile mode', function () {
     r.setHostile({ cyclingCursor: '/v1/tasks' });
     assert.strictEqual((await listData(r, '/v1/files')).has_more, false, 'a path prefix limits it');
     assert.strictEqual((await listData(r, '/v1/tasks')).next_cursor, CYCLE_CURSORS[1]);
+  });
+
+  it('freshCursor: every page has a cursor never given before, whose page is the first page again', async () => {
+    const r = await start({ freshCursor: true, cyclingCursor: true });
+    const id = await uploadOk(r, 'only.md', 'x');
+    const cursors: string[] = [];
+    let after = '';
+    for (let i = 0; i < 5; i++) {
+      const page = await listData(r, `/v1/files${after}`);
+      assert.deepStrictEqual(page.data.map((f) => (f as Item).id), [id], 'the same items again');
+      assert.strictEqual(page.has_more, true);
+      assert.ok(typeof page.next_cursor === 'string' && page.next_cursor.startsWith(FRESH_CURSOR_PREFIX), String(page.next_cursor));
+      cursors.push(page.next_cursor);
+      after = `?after=${page.next_cursor}`;
+    }
+    assert.strictEqual(new Set(cursors).size, 5, 'never the same cursor twice');
+    r.setHostile({ freshCursor: '/v1/tasks' });
+    assert.strictEqual((await listData(r, '/v1/files')).has_more, false, 'a path prefix limits it');
   });
 
   it('hasMoreWithoutCursor: real pages keep their cursor, the last one says has_more with a null cursor', async () => {

@@ -61,6 +61,15 @@ describe('views/format', () => {
     assert.match(text, /Created \(UTC\): 2026-11-21 23:28:52 UTC/);
   });
 
+  it('names a project task\'s project and commit in its tooltip (issue 23)', () => {
+    const tip = taskTooltip({ id: 'task_1', objective: 'x', project_id: 'proj_9', context: { ref: 'main', commit: 'a'.repeat(40) } }, t);
+    assert.match(tip, /Project: proj_9/);
+    assert.match(tip, /Commit: aaaaaaaaaaaa \(main\)/);
+    const hostile = taskTooltip({ id: 'task_1', project_id: 'p\n[x](command:evil)', context: { ref: 'b\u202Ead', commit: 5 } } as never, t);
+    assert.ok(!/\]\(|[\u202a-\u202e]/.test(hostile), hostile);
+    assert.doesNotMatch(taskTooltip({ id: 'task_2' }, t), /Project|Commit/);
+  });
+
   it('makes server text inert in labels, descriptions and tooltips: no links, icons, bidi or extra lines', () => {
     const hostile = '[click](command:evil) $(alert) txt\u202Eexe.txt\nSecond line';
     const tip = taskTooltip({ id: 'task_1', objective: hostile, status: hostile }, t);

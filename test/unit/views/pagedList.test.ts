@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page, PageParams } from '../../../src/api/types';
 import { mapPage, PagedList, pageOfIds, type PageFetcher } from '../../../src/views/pagedList';
-import { clampPageSize } from '../../../src/common/pageSize';
+import { clampPageSize } from '../../../src/api/pageSize';
 
 interface Item {
   id: string;

@@ -315,7 +315,7 @@ describe('views/providers (reference runtime)', function () {
       const [runNode] = await tasks.getChildren(taskNode);
       assert.ok(runNode instanceof RunNode);
       assert.equal(runNode.id, `run:${task.id}:${task.run_id}`);
-      assert.equal(runNode.contextValue, 'run');
+      assert.equal(runNode.contextValue, 'run review fork');
       assert.equal(runNode.objective, 'Report on the doc');
       assert.equal(runNode.label, 'Run 1', 'a run reads as its number, not its id');
       assert.match(String(runNode.tooltip), new RegExp(task.run_id ?? 'missing'), 'the id stays in the tooltip');
@@ -348,7 +348,7 @@ describe('views/providers (reference runtime)', function () {
       assert.ok(taskNode instanceof TaskNode && taskNode.unfinished);
       const [runNode] = await tasks.getChildren(taskNode);
       assert.ok(runNode instanceof RunNode);
-      assert.equal(runNode.contextValue, 'run.active');
+      assert.equal(runNode.contextValue, 'run active cancel fork');
       tasks.setVisible(false);
       assert.equal(clock.armed, 0, 'hidden: no polling of tasks or runs');
       assert.ok(!runs.polling);
@@ -359,7 +359,7 @@ describe('views/providers (reference runtime)', function () {
       while (clock.armed > 0) clock.fire();
       const changed = await runRow;
       assert.deepEqual(changed, [runNode], 'only the run row that changed is redrawn');
-      assert.equal(runNode.contextValue, 'run');
+      assert.equal(runNode.contextValue, 'run review fork');
       assert.equal(runNode.description?.toString().startsWith('completed'), true);
       dispose();
     });
@@ -408,7 +408,7 @@ describe('views/providers (reference runtime)', function () {
       const redraw = nextEvent(tasks.onDidChangeTreeData, (c) => Array.isArray(c) && c.includes(runNode));
       runs.noteStreamEvents(runId, 2, 'run.failed');
       await redraw;
-      assert.equal(runNode.contextValue, 'run.resumable', 'the terminal event ended the row at once (a failed run offers Resume)');
+      assert.equal(runNode.contextValue, 'run resume review fork', 'the terminal event ended the row at once (a failed run offers Resume)');
       assert.match(String(runNode.description), /^failed/);
       streaming.dispose();
       dispose();

@@ -58,10 +58,15 @@ export class MarkdownString {
   constructor(readonly value: string) {}
 }
 
-export const Uri = {
-  from: (parts: { scheme: string; path: string }) => ({ ...parts, toString: () => `${parts.scheme}:${parts.path}` }),
-  parse: (text: string) => ({ toString: () => text }),
-};
+/** A class, so `x instanceof vscode.Uri` works; what it makes are plain look-alikes. */
+export class Uri {
+  static from(parts: { scheme: string; path: string }) {
+    return { ...parts, toString: () => `${parts.scheme}:${parts.path}` };
+  }
+  static parse(text: string) {
+    return { toString: () => text };
+  }
+}
 
 export const l10n = {
   t: (message: string, ...args: unknown[]): string =>
@@ -69,6 +74,26 @@ export const l10n = {
 };
 
 export const env = { language: 'en' };
+
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+}
+
+export enum ProgressLocation {
+  SourceControl = 1,
+  Window = 10,
+  Notification = 15,
+}
+
+/** Holds nothing: a test that applies edits patches workspace.applyEdit. */
+export class WorkspaceEdit {
+  replace(): void {}
+}
+
+/** Empty: a test patches in what its code calls (text documents, content providers). */
+export const workspace = {};
 
 /** View ids that showed a progress bar, in order. */
 export const progressViews: string[] = [];

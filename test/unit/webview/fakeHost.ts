@@ -1,6 +1,6 @@
 // A fake extension host inside the harness page, for the page tests and the benchmark of the
 // whole log: it keeps a generated run log in the page and answers the webview's `page` and
-// `find` the way the real host does (src/runPanel/logQuery.ts decides what matches: it is
+// `find` the way the real host does (src/runEvents/logQuery.ts decides what matches: it is
 // bundled in, not written again). Installed as an init script, before the panel's own.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,7 +16,7 @@ let bundle: Promise<string> | undefined;
 function logQueryBundle(): Promise<string> {
   bundle ??= build({
     stdin: {
-      contents: `import { matchesFilter, matchesQuery, normalizeQuery } from './src/runPanel/logQuery';
+      contents: `import { matchesFilter, matchesQuery, normalizeQuery } from './src/runEvents/logQuery';
         window.__logQuery = { matchesFilter, matchesQuery, normalizeQuery };`,
       resolveDir: ROOT,
       loader: 'ts',

@@ -1,5 +1,5 @@
 // Recorded-style run event streams for the run panel's tests and benchmark.
-import type { RunSnapshot, WireEvent } from '../../../src/runPanel/protocol';
+import type { RunSnapshot, WireEvent } from '../../../src/runEvents/wire';
 
 export function ev(event: string, sequence: number, fields: Record<string, unknown> = {}): WireEvent {
   return { event, data: { sequence, ...fields } };

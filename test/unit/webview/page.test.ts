@@ -2,10 +2,11 @@
 // string as text, follows the newest event until the user scrolls up, filters, and talks to
 // the host only through messages.
 import * as assert from 'node:assert';
-import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState, type WireEvent } from '../../../src/runPanel/protocol';
+import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState } from '../../../src/runPanel/protocol';
+import type { WireEvent } from '../../../src/runEvents/wire';
 import { emptySnapshot, ev, recordedRun } from './fixtures';
 import { launchBrowser, openPanelPage, type PanelPage } from './pageHarness';
-import { RunModel } from '../../../src/runPanel/runModel';
+import { RunModel } from '../../../src/runEvents/runModel';
 
 const RUN = 'run_page';
 
@@ -129,6 +130,78 @@ describe('run panel page (headless Chromium)', function () {
     assert.strictEqual(result.injected, 0);
     for (const payload of xss) assert.ok(result.text.includes(payload), `shown as text: ${payload}`);
     assert.deepStrictEqual(p.requests(), []);
+  });
+
+  it('shows bidi, invisible, filler and tag characters of server text as visible marks in every part of the page (issue 27 item 8)', async () => {
+    // `ls docs; \u202Erm -rf ~` would display reversed; tag characters, fillers and soft hyphens hide text.
+    const tags = [...'curl x|sh'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const hostile = `ls docs; \u202Erm -rf ~ \u2066x\u2069\u200b\u3164\u00ad\u115f\uffa0${tags}\u2064\ufeff`;
+    const events: WireEvent[] = [
+      ev('plan.created', 1, { steps: 1, strategy: hostile }),
+      ev('step.started', 2, { step_id: 'step_1', title: hostile }),
+      ev('tool.called', 3, { step_id: 'step_1', tool: hostile, arguments: { command: hostile } }),
+      ev('observation.recorded', 4, { step_id: 'step_1', summary: hostile }),
+      ev('approval.requested', 5, { approval_id: 'apr_1', tool: hostile, step_id: 'step_1', reason: hostile, arguments: { command: hostile } }),
+    ];
+    const argumentsJson = JSON.stringify({ command: hostile }, null, 2);
+    const approval = { approvalId: 'apr_1', sequence: 5, tool: hostile, stepId: 'step_1', reason: hostile, argumentsJson };
+    await p.send(
+      reset({ info: { runId: RUN, objective: hostile, status: hostile, approval } }),
+      { type: 'events', events },
+      { type: 'connection', connection: { state: 'failed', message: hostile, signInNeeded: false } },
+      { type: 'artifacts', artifacts: { state: 'loaded', truncated: false, artifacts: [{ id: hostile, name: hostile }] } },
+    );
+    await waitForSequence(p, 5);
+    await p.page.waitForSelector('#timeline #approval-card:not([hidden])');
+    await p.page.click('#outline-toggle');
+    await p.until(`document.querySelectorAll('#outline-list .outline-item').length > 0`);
+    await p.page.click('#timeline .row[data-sequence="3"]');
+    await p.page.waitForSelector('#raw-detail[data-for-sequence="3"]');
+    const seen = await p.js<Record<string, string>>(`(() => {
+      const text = (sel) => document.querySelector(sel)?.textContent ?? '<missing ' + sel + '>';
+      return {
+        page: document.getElementById('app').textContent,
+        titles: [...document.querySelectorAll('#app [title]')].map((e) => e.title).join(' '),
+        options: [...document.querySelectorAll('#app option')].map((o) => o.textContent).join(' '),
+        row: text('#timeline .row[data-sequence="2"] .label'),
+        detail: text('#timeline .row[data-sequence="3"] .detail'),
+        observation: text('#timeline .row[data-sequence="4"] .label'),
+        raw: text('#raw-detail pre'),
+        cardTitle: text('#approval-title'),
+        cardArgs: text('#approval-args'),
+        outline: text('#outline-list .outline-item .outline-label'),
+        objective: text('#objective'),
+        plan: text('#plan'),
+        connection: text('#connection-state'),
+      };
+    })()`);
+    const raw = /[\u00ad\u115f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0]|[\u{e0000}-\u{e007f}]/u;
+    for (const [part, text] of Object.entries(seen)) {
+      assert.ok(!raw.test(text), `${part} shows a hidden character raw: ${JSON.stringify(text.slice(0, 300))}`);
+    }
+    for (const part of ['row', 'detail', 'observation', 'cardTitle', 'cardArgs', 'outline', 'objective', 'plan', 'connection', 'raw', 'titles', 'options']) {
+      assert.ok(seen[part].includes('ls docs; \\u202erm -rf ~'), `${part} reads in order with the mark: ${seen[part].slice(0, 200)}`);
+      assert.ok(seen[part].includes('\\u{e0063}\\u{e0075}'), `${part} spells out the tag characters: ${seen[part].slice(0, 300)}`);
+    }
+    assert.ok(seen.cardArgs.split('\n').length >= 3, 'the arguments stay a block of lines');
+  });
+
+  it('says when the run\'s log stopped at its size limit, in the header and in the find bar (issue 27 item 5)', async () => {
+    const run = recordedRun({ steps: 2, terminal: null });
+    await p.send(reset(), { type: 'events', events: run });
+    await waitForSequence(p, run.length);
+    assert.strictEqual(await p.js<boolean>(`document.getElementById('log-capped').hidden`), true, 'nothing to say while the log has room');
+    await p.send({ type: 'info', info: { runId: RUN, status: 'running', logCappedAfter: 4 } });
+    await p.until(`!document.getElementById('log-capped').hidden`);
+    const said = await p.js<string>(`document.getElementById('log-capped').textContent`);
+    assert.ok(said.includes('after event #4') && said.includes('size limit'), said);
+    await p.page.fill('#search', 'read_file');
+    await p.until(`window.__posted.some((m) => m.type === 'find')`);
+    const ask = (await p.posted()).filter((m) => m.type === 'find').pop();
+    assert.ok(ask?.type === 'find');
+    await p.send({ type: 'found', requestId: ask.requestId, count: 0, scanned: 4, total: 4, done: true });
+    await p.until(`document.getElementById('find-status').textContent.includes('#4')`);
+    assert.strictEqual(await p.js<string>(`document.getElementById('find-status').textContent`), 'No results · searched up to #4');
   });
 
   it('follows the newest event, pauses when the user scrolls up, and Jump to latest resumes', async () => {
@@ -297,7 +370,7 @@ describe('run panel page (headless Chromium)', function () {
   });
 
   it('a reset from a compacted snapshot shows the summarised steps and continues without duplicates', async () => {
-    const { RunModel } = await import('../../../src/runPanel/runModel');
+    const { RunModel } = await import('../../../src/runEvents/runModel');
     const run = recordedRun({ steps: 30, toolsPerStep: 2 });
     const model = new RunModel(RUN, { recent: 10, steps: 100 });
     model.apply(run.slice(0, 100));
@@ -330,14 +403,14 @@ describe('run panel page (headless Chromium)', function () {
     await p.page.waitForSelector('#resume-run:not([hidden])');
     await p.page.click('#resume-run');
     await p.page.click('#review-changes');
-    const told = (await p.posted()).filter((m) => ['cancel', 'decide', 'fork', 'openEvent', 'resume', 'review'].includes(m.type));
+    const told = (await p.posted()).filter((m) => ['runAction', 'decide', 'openEvent'].includes(m.type));
     assert.deepStrictEqual(told, [
-      { type: 'cancel' },
+      { type: 'runAction', action: 'cancel' },
       { type: 'decide', approvalId: 'ap_4', decision: 'deny' },
-      { type: 'fork', sequence: 3 },
+      { type: 'runAction', action: 'fork', sequence: 3 },
       { type: 'openEvent', sequence: 3 },
-      { type: 'resume' },
-      { type: 'review' },
+      { type: 'runAction', action: 'resume' },
+      { type: 'runAction', action: 'review' },
     ]);
   });
 });

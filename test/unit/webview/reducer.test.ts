@@ -1,8 +1,9 @@
 // The run panel's view model: events in stream order become rows nested under their steps.
 import * as assert from 'node:assert';
 import { applyEvents, applyPage, firstSequence, initialState, kindsSeen, MAX_WINDOW_ROWS, NO_FILTER, OTHER_KINDS, reduce, setFilter, type TimelineState } from '../../../src/webview/reducer';
-import { RunModel } from '../../../src/runPanel/runModel';
-import { DEFAULT_UI_STRINGS, type WireEvent } from '../../../src/runPanel/protocol';
+import { RunModel } from '../../../src/runEvents/runModel';
+import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/protocol';
+import type { WireEvent } from '../../../src/runEvents/wire';
 import { ev, recordedRun } from './fixtures';
 
 const RUN = 'run_test';

@@ -4,8 +4,9 @@
 // outline, follow mode, keyboard and ARIA positions, rate-limited announcements, the approval
 // card in the timeline.
 import * as assert from 'node:assert';
-import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState, type WebviewMessage, type WireEvent } from '../../../src/runPanel/protocol';
-import { RunModel } from '../../../src/runPanel/runModel';
+import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState, type WebviewMessage } from '../../../src/runPanel/protocol';
+import type { WireEvent } from '../../../src/runEvents/wire';
+import { RunModel } from '../../../src/runEvents/runModel';
 import { MAX_WINDOW_ROWS } from '../../../src/webview/reducer';
 import { emptySnapshot, ev, recordedRun } from './fixtures';
 import { fakeHostScript, type FakeHostOptions } from './fakeHost';

@@ -151,7 +151,7 @@ export const reviewChanges: Scenario = {
     await shot('undone');
 
     await workbench.runCommand(UI.commands.applyReviewChanges);
-    await workbench.waitForNotification(/Applied \d+ change\(s\) to 2 files/);
+    await workbench.waitForNotification(/Applied \d+ changes? to 2 files/);
     await saveAll(ctx);
     await diskBecomes(ctx, 'review-a.md', (t) => t === revisedA, 'Apply Changes to write review-a.md');
     await diskBecomes(ctx, 'review-b.md', (t) => t === revisedB, 'Apply Changes to write review-b.md');
@@ -179,14 +179,14 @@ export const reviewChangesThreeWay: Scenario = {
 
     await reviewFromRunRow(ctx, objective);
     const toast = await workbench.waitForNotification(/changed since it was uploaded/);
-    assert.match(await toast.innerText(), /1 conflicting changes are left as your version/);
+    assert.match(await toast.innerText(), /1 conflicting change is left as your version/);
     await shot('three-way');
     await workbench.clickNotificationButton(/changed since it was uploaded/, UI.review.showConflicts);
     await workbench.waitForEditorTab(/conflicts marked/);
     await shot('conflicts');
 
     await workbench.runCommand(UI.commands.applyReviewChanges);
-    await workbench.waitForNotification(/conflicting change\(s\) were kept as your version/);
+    await workbench.waitForNotification(/conflicting changes? (was|were) kept as your version/);
     await saveAll(ctx);
     const merged = await diskSettles(ctx, 'review-c.md', edited, 'the merge to be written');
     const revisedLines = revision.text.trimEnd().split('\n');

@@ -1,5 +1,5 @@
 // Steering in code-server (issue #12): cancel a live run from the panel; approve a pending tool
-// call from the notification and see the run go on; deny one from the "Needs You" list and see
+// call from the notification (its dialog shows the whole call first) and see the run go on; deny one from the "Needs You" list and see
 // the skip recorded in the timeline; fork from a step with instructions and watch the new run.
 import * as assert from 'node:assert';
 import { type Scenario, type ScenarioContext } from '../types';
@@ -48,6 +48,10 @@ export const steerApproveFromNotification: Scenario = {
     await ctx.workbench.waitForNotification(UI.steering.waitsNotification);
     await ctx.shot('notification');
     await ctx.workbench.clickNotificationButton(UI.steering.waitsNotification, UI.steering.approve);
+    // Approve shows the whole call first; the note is one choice there.
+    const { detail } = await ctx.workbench.dialogText(UI.steering.approveDialog);
+    assert.ok(detail.includes('"path": "report.md"'), `the dialog does not show the arguments: ${detail}`);
+    await ctx.workbench.clickDialogButton(UI.steering.approveWithNote);
     await ctx.workbench.answerInput(UI.steering.notePrompt, 'looks fine');
     const end = await waitForEvent(ctx, runId, 'run.completed');
     await waitForRow(await runPanelFrame(ctx.workbench), end);

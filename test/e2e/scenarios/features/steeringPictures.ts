@@ -27,7 +27,9 @@ async function approvalPictures(ctx: ScenarioContext, theme: string): Promise<vo
   await ctx.workbench.waitForNotification(UI.steering.waitsNotification);
   await docsShot(ctx, `approval-card-${theme}`);
   await frame.locator('#approval-card button', { hasText: 'Approve' }).first().click();
-  await ctx.workbench.answerInput(UI.steering.notePrompt, '');
+  // The card's Approve shows the whole call in a dialog first.
+  await ctx.workbench.dialogText(UI.steering.approveDialog);
+  await ctx.workbench.clickDialogButton(UI.steering.approve);
   await until('the run to end', async () => (TERMINAL.has((await getRun(ctx.runtime, runId)).status) ? true : undefined));
   const log = ctx.runtime.eventLog(runId);
   await waitForRow(frame, log[log.length - 1].sequence);

@@ -1,0 +1,89 @@
+// Registers the tools of toolSpecs.ts with VS Code (vscode.lm.registerTool, stable since 1.95; the
+// manifest's contributes.languageModelTools names them). prepareInvocation gives VS Code the
+// confirmation to show; what it showed (the plan) is kept until the invocation that follows, so
+// an effect acts on exactly the files and run the person saw, and on nothing when they saw none.
+import * as vscode from 'vscode';
+import { TOOL_SPECS, type ToolContext, type ToolSpec } from './toolSpecs';
+import { toolText } from './toolResult';
+
+/** Plans kept for invocations that have not come (the person said no): the oldest go first. */
+const MAX_PLANS = 32;
+
+/** What prepareInvocation showed, by tool and input, until its invocation takes it. */
+export class ConfirmedPlans {
+  private readonly plans = new Map<string, unknown>();
+
+  put(tool: string, input: unknown, plan: unknown): void {
+    const key = keyOf(tool, input);
+    this.plans.delete(key);
+    if (plan === undefined) return;
+    this.plans.set(key, plan);
+    while (this.plans.size > MAX_PLANS) this.plans.delete(this.plans.keys().next().value as string);
+  }
+
+  take(tool: string, input: unknown): unknown {
+    const key = keyOf(tool, input);
+    const plan = this.plans.get(key);
+    this.plans.delete(key);
+    return plan;
+  }
+}
+
+function keyOf(tool: string, input: unknown): string {
+  let json: string;
+  try {
+    json = JSON.stringify(input) ?? '';
+  } catch {
+    json = '';
+  }
+  return `${tool}\u0000${json}`;
+}
+
+function markdown(value: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(value);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  md.supportThemeIcons = false;
+  return md;
+}
+
+/** The VS Code side of one spec: the same object the extension registers (the tests call it directly). */
+export function toolOf(spec: ToolSpec, ctx: ToolContext, plans: ConfirmedPlans, log: vscode.LogOutputChannel): vscode.LanguageModelTool<unknown> {
+  return {
+    prepareInvocation: async (options) => {
+      const prepared = await spec.prepare(options.input, ctx);
+      plans.put(spec.name, options.input, prepared.plan);
+      return {
+        invocationMessage: markdown(prepared.invocationMessage),
+        confirmationMessages: prepared.confirmation && { title: prepared.confirmation.title, message: markdown(prepared.confirmation.message) },
+      };
+    },
+    invoke: async (options, token) => {
+      const plan = plans.take(spec.name, options.input);
+      const controller = new AbortController();
+      const cancel = token.onCancellationRequested(() => controller.abort());
+      let text: string;
+      try {
+        text = await spec.invoke(options.input, ctx, plan, controller.signal);
+      } catch (err) {
+        log.error(`Tool ${spec.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+        text = toolText('The tool failed inside VS Code; nothing more was done.', { error: err instanceof Error ? err.message : String(err) });
+      } finally {
+        cancel.dispose();
+      }
+      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+    },
+  };
+}
+
+export interface RegisteredTools {
+  disposables: vscode.Disposable[];
+  /** Each tool as registered, by name (for the extension-host tests). */
+  tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
+}
+
+export function registerTools(ctx: ToolContext, log: vscode.LogOutputChannel): RegisteredTools {
+  const plans = new ConfirmedPlans();
+  const tools = new Map(TOOL_SPECS.map((spec) => [spec.name, toolOf(spec, ctx, plans, log)] as const));
+  return { disposables: [...tools].map(([name, tool]) => vscode.lm.registerTool(name, tool)), tools };
+}

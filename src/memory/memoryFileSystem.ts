@@ -1,0 +1,189 @@
+// Memory entries as text documents (scheme agent-runtime-memory:). Reading fetches the entry and
+// remembers its version; saving sends PATCH {content, version}. When someone changed the entry
+// meanwhile (409 version_conflict) nothing is lost: the save fails, the user's text stays in the
+// editor, the service's text is kept as a read-only copy (`?service`) and `onConflict` is told, so
+// a compare editor can offer Overwrite / Discard.
+import * as vscode from 'vscode';
+import type { ApiClient } from '../api/client';
+import { isApiError } from '../api/errors';
+import { conflictMemory } from '../api/resources';
+import type { MemoryRecord } from '../api/resourceTypes';
+import { describeErrorForUser } from '../commandSupport/errorText';
+import type { Translate } from '../common/translate';
+import { parseMemoryUri, serviceCopyUri, memoryUri } from './memoryUris';
+import { tooLargeMessage } from './memoryText';
+
+const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
+
+export interface MemoryConflict {
+  uri: vscode.Uri;
+  /** The service's current record (its text is at serviceCopyUri). */
+  theirs: MemoryRecord;
+}
+
+export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
+  /** What the editor's text is based on: the entry as last read or saved. */
+  private readonly known = new Map<string, MemoryRecord>();
+  /** The service's record from the last conflict of each entry, until it is resolved. */
+  private readonly theirs = new Map<string, MemoryRecord>();
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  private readonly conflicted = new vscode.EventEmitter<MemoryConflict>();
+  private readonly saved = new vscode.EventEmitter<MemoryRecord>();
+  readonly onDidChangeFile = this.changed.event;
+  /** A save met 409 version_conflict. */
+  readonly onDidConflict = this.conflicted.event;
+  /** An entry was saved (or deleted: then with the last known record). */
+  readonly onDidSave = this.saved.event;
+
+  constructor(private readonly getClient: () => ApiClient) {}
+
+  dispose(): void {
+    this.changed.dispose();
+    this.conflicted.dispose();
+    this.saved.dispose();
+  }
+
+  /** The service's text of an unresolved conflict. */
+  conflictOf(id: string): MemoryRecord | undefined {
+    return this.theirs.get(id);
+  }
+
+  knownRecord(id: string): MemoryRecord | undefined {
+    return this.known.get(id);
+  }
+
+  /** Overwrite: the next save is based on the service's current version (so it replaces their text). */
+  baseOnService(id: string): boolean {
+    const current = this.theirs.get(id);
+    if (!current) return false;
+    const mine = this.known.get(id);
+    this.known.set(id, { ...(mine ?? current), version: current.version });
+    this.theirs.delete(id);
+    return true;
+  }
+
+  /** Discard: forget the conflict; the document is reverted (read again) by the caller. */
+  dropConflict(id: string): void {
+    this.theirs.delete(id);
+    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: memoryUri(id) }]);
+  }
+
+  /** A record just fetched or created elsewhere (the tree, Remember Selection). */
+  remember(record: MemoryRecord): void {
+    this.known.set(record.id, record);
+  }
+
+  forget(id: string): void {
+    this.known.delete(id);
+    this.theirs.delete(id);
+    this.changed.fire([{ type: vscode.FileChangeType.Deleted, uri: memoryUri(id) }]);
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const address = this.address(uri);
+    if (address.serviceCopy) {
+      const copy = this.theirs.get(address.id) ?? (await this.fetch(address.id, false));
+      return { ...statOf(copy), permissions: vscode.FilePermission.Readonly };
+    }
+    // The record the editor is based on, not a fresh one: a newer mtime here would make VS Code
+    // refuse the save itself; the version check of the PATCH is what finds a conflict.
+    return statOf(this.known.get(address.id) ?? (await this.fetch(address.id, true)));
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const address = this.address(uri);
+    if (address.serviceCopy) {
+      const copy = this.theirs.get(address.id) ?? (await this.fetch(address.id, false));
+      return new TextEncoder().encode(copy.content);
+    }
+    return new TextEncoder().encode((await this.fetch(address.id, true)).content);
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    const address = this.address(uri);
+    if (address.serviceCopy) throw vscode.FileSystemError.NoPermissions(t('This is the service’s copy of the memory; it cannot be edited.'));
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(content);
+    } catch {
+      throw vscode.FileSystemError.NoPermissions(t('A memory is UTF-8 text; this content is not.'));
+    }
+    const tooLarge = tooLargeMessage(text, t);
+    if (tooLarge) throw vscode.FileSystemError.NoPermissions(tooLarge);
+    const base = this.known.get(address.id) ?? (await this.fetch(address.id, true));
+    if (base.version === undefined) throw vscode.FileSystemError.Unavailable(t('The service did not say which version of this memory it holds, so it cannot be changed safely.'));
+    try {
+      const saved = await this.getClient().updateMemory(address.id, { content: text, version: base.version });
+      this.known.set(saved.id, saved);
+      this.theirs.delete(saved.id);
+      this.saved.fire(saved);
+    } catch (err) {
+      const current = conflictMemory(err);
+      if (current) {
+        this.theirs.set(address.id, current);
+        this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: serviceCopyUri(address.id) }]);
+        this.conflicted.fire({ uri, theirs: current });
+        throw vscode.FileSystemError.Unavailable(
+          t('Someone changed this memory meanwhile (now version {0}). Your text is still in the editor: compare, then Overwrite or Discard.', current.version ?? '?'),
+        );
+      }
+      throw asFileSystemError(err, uri);
+    }
+  }
+
+  async delete(uri: vscode.Uri): Promise<void> {
+    const address = this.address(uri);
+    if (address.serviceCopy) throw vscode.FileSystemError.NoPermissions(uri);
+    await this.getClient().deleteMemory(address.id);
+    this.forget(address.id);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  rename(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  private address(uri: vscode.Uri): { id: string; serviceCopy: boolean } {
+    const address = parseMemoryUri(uri);
+    if (!address) throw vscode.FileSystemError.FileNotFound(uri);
+    return address;
+  }
+
+  private async fetch(id: string, keep: boolean): Promise<MemoryRecord> {
+    try {
+      const record = await this.getClient().getMemory(id);
+      if (keep) this.known.set(id, record);
+      return record;
+    } catch (err) {
+      throw asFileSystemError(err, memoryUri(id));
+    }
+  }
+}
+
+function statOf(record: MemoryRecord): vscode.FileStat {
+  const updated = Date.parse(record.updated_at ?? '');
+  const created = Date.parse(record.created_at ?? '');
+  return {
+    type: vscode.FileType.File,
+    ctime: Number.isFinite(created) ? created : 0,
+    mtime: Number.isFinite(updated) ? updated : 0,
+    size: new TextEncoder().encode(record.content).length,
+  };
+}
+
+function asFileSystemError(err: unknown, uri: vscode.Uri): Error {
+  if (err instanceof vscode.FileSystemError) return err;
+  if (isApiError(err, 'not_found')) return vscode.FileSystemError.FileNotFound(uri);
+  return vscode.FileSystemError.Unavailable(describeErrorForUser(err));
+}

@@ -1,0 +1,114 @@
+// The actions a person takes on one run, in one table. Each row drives every surface that offers
+// it: the Tasks view's run rows (combinable flags in the row's contextValue, matched by the menus
+// with `viewItem =~`), the run panel's buttons (one `runAction` message carrying the id), and the
+// Command Palette (the `when` clause). package.json's menus are checked against the table by
+// test/unit/runEvents/runActions.test.ts, which prints the entries a new row needs.
+// Adding an action: a row here, its handler (a command registered by its feature), the manifest
+// (command, menus) and the strings (package.nls*.json, the panel's label in runPanel/uiStrings.ts).
+// Pure: no vscode, no DOM.
+import { isResumableStatus, isUnfinishedStatus } from './runStatus';
+
+/** What a row knows of the run: its status, and whether it has ended (a terminal status or event). */
+export interface RunFacts {
+  status?: string;
+  ended: boolean;
+}
+
+/** What the service offers: false when it answered the steering endpoints 404/405. */
+export interface ServiceFacts {
+  steering: boolean;
+}
+
+export interface RunAction {
+  /** The flag in a row's contextValue and the `action` of the panel's message. */
+  id: string;
+  command: string;
+  /** A codicon id. */
+  icon: string;
+  /** The panel's label: a key of runPanel/uiStrings.ts (the tree and palette use the command's title). */
+  labelKey: string;
+  /** The panel button's element id (the page and UI tests find it by it). */
+  domId: string;
+  /** Where the panel shows it: the header, or beside the expanded event (the action takes its sequence). */
+  panel: 'header' | 'event';
+  /** Needs the service's steering endpoints: hidden everywhere when the service has none. */
+  steering: boolean;
+  /** The tree's menu group (`view/item/context`), and whether the row also shows it inline. */
+  group: string;
+  inline?: string;
+  offered(run: RunFacts, service: ServiceFacts): boolean;
+}
+
+const steers = (service: ServiceFacts): boolean => service.steering;
+
+export const RUN_ACTIONS: readonly RunAction[] = [
+  {
+    id: 'cancel', command: 'agentRuntime.cancelRun', icon: 'debug-stop', labelKey: 'cancelRun', domId: 'cancel-run',
+    panel: 'header', steering: true, group: '3_steer@1', inline: 'inline@2',
+    offered: (run, service) => steers(service) && !run.ended,
+  },
+  {
+    id: 'resume', command: 'agentRuntime.resumeRun', icon: 'debug-continue', labelKey: 'resumeRun', domId: 'resume-run',
+    panel: 'header', steering: true, group: '3_steer@2',
+    offered: (run, service) => steers(service) && run.ended && isResumableStatus(run.status),
+  },
+  {
+    id: 'review', command: 'agentRuntime.reviewChanges', icon: 'diff-multiple', labelKey: 'reviewChanges', domId: 'review-changes',
+    panel: 'header', steering: false, group: '1_run@3',
+    offered: (run) => run.ended,
+  },
+  {
+    id: 'fork', command: 'agentRuntime.forkRun', icon: 'repo-forked', labelKey: 'forkFromHere', domId: 'fork-from-here',
+    panel: 'event', steering: true, group: '3_steer@3',
+    offered: (_run, service) => steers(service),
+  },
+];
+
+export type RunActionId = string;
+
+export function runActionById(id: unknown, actions: readonly RunAction[] = RUN_ACTIONS): RunAction | undefined {
+  return actions.find((a) => a.id === id);
+}
+
+/** The facts of a run record as the tree sees it: ended unless its status may still change. */
+export function runFactsOf(status: unknown): RunFacts {
+  return { status: typeof status === 'string' ? status : undefined, ended: !isUnfinishedStatus(status) };
+}
+
+/**
+ * A run row's contextValue: `run`, `active` while it may change, then the id of every action
+ * offered (steering assumed offered: the menus add `!agentRuntime.steeringUnsupported`).
+ */
+export function runContextValue(run: RunFacts, actions: readonly RunAction[] = RUN_ACTIONS): string {
+  const flags = actions.filter((a) => a.offered(run, { steering: true })).map((a) => a.id);
+  return ['run', ...(run.ended ? [] : ['active']), ...flags].join(' ');
+}
+
+/** The `when` clause part that matches a run row carrying `flag`. */
+export function runRowMatches(flag: string): string {
+  return `viewItem =~ /^run( \\w+)* ${flag}( |$)/`;
+}
+
+const STEERING_OFFERED = '!agentRuntime.steeringUnsupported';
+
+export interface MenuEntry {
+  command: string;
+  when: string;
+  group: string;
+}
+
+/** The `view/item/context` entries a row needs (the inline one first, then the context menu's). */
+export function treeMenuEntries(action: RunAction): MenuEntry[] {
+  const when = [runRowMatches(action.id), ...(action.steering ? [STEERING_OFFERED] : [])].join(' && ');
+  return [...(action.inline ? [{ command: action.command, when, group: action.inline }] : []), { command: action.command, when, group: action.group }];
+}
+
+/** The Command Palette's `when` for a row: signed in, and the service steers when the row needs it. */
+export function paletteWhen(action: RunAction): string {
+  return ['agentRuntime.signedIn', ...(action.steering ? [STEERING_OFFERED] : [])].join(' && ');
+}
+
+/** The panel's actions offered now, in table order, for one placement. */
+export function panelActions(run: RunFacts, service: ServiceFacts, placement: RunAction['panel'], actions: readonly RunAction[] = RUN_ACTIONS): RunAction[] {
+  return actions.filter((a) => a.panel === placement && a.offered(run, service));
+}

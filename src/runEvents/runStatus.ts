@@ -1,0 +1,115 @@
+// Run and task statuses, one home for every surface (tree, status bar, notifications, the run
+// panel's webview, the event subscription): which statuses and event names end a run, the
+// codicon and colour of each, and the words shown. Pure: no vscode, no DOM.
+// Unknown statuses are kept verbatim and treated as unfinished (PROTOCOL-NOTES: others shown
+// verbatim), so they are watched rather than ignored.
+import type { Translate } from '../common/translate';
+
+/** The event names that end a run's log (PROTOCOL-NOTES: "the run's end is an event ..."). */
+export const TERMINAL_EVENTS = ['run.completed', 'run.failed', 'run.cancelled'] as const;
+export type TerminalEventName = (typeof TERMINAL_EVENTS)[number];
+
+export function isTerminalEvent(name: string): name is TerminalEventName {
+  return (TERMINAL_EVENTS as readonly string[]).includes(name);
+}
+
+/** The status a terminal event stands for: `run.failed` -> `failed`. */
+export function terminalEventStatus(name: TerminalEventName): string {
+  return name.slice('run.'.length);
+}
+
+/** What a status means, whatever its spelling. */
+export type StatusKind = 'completed' | 'failed' | 'cancelled' | 'running' | 'queued' | 'awaiting_approval' | 'unknown' | 'none';
+
+// Spellings other servers use for the same end states count as finished too, so a tolerant
+// client does not watch a finished run forever.
+const KINDS: ReadonlyMap<string, StatusKind> = new Map([
+  ['completed', 'completed'], ['succeeded', 'completed'], ['success', 'completed'],
+  ['failed', 'failed'], ['error', 'failed'], ['errored', 'failed'], ['expired', 'failed'], ['timed_out', 'failed'],
+  ['cancelled', 'cancelled'], ['canceled', 'cancelled'],
+  ['running', 'running'], ['in_progress', 'running'],
+  ['queued', 'queued'], ['pending', 'queued'],
+  ['awaiting_approval', 'awaiting_approval'],
+]);
+
+export function statusKind(status: unknown): StatusKind {
+  // Statuses come from the server: anything that is not a string is "none", never a crash.
+  if (typeof status !== 'string' || status.trim() === '') return 'none';
+  return KINDS.get(status.trim().toLowerCase()) ?? 'unknown';
+}
+
+/** True for completed, failed and cancelled (and their common synonyms). */
+export function isTerminalStatus(status: unknown): boolean {
+  const kind = statusKind(status);
+  return kind === 'completed' || kind === 'failed' || kind === 'cancelled';
+}
+
+/**
+ * True when the record may still change: any status that is not terminal, unknown ones
+ * included. A record without a status has nothing to watch, so it is not unfinished.
+ */
+export function isUnfinishedStatus(status: unknown): boolean {
+  const kind = statusKind(status);
+  return kind !== 'none' && !isTerminalStatus(status);
+}
+
+/** True when a run that ended this way can go on from its last completed step (Resume). */
+export function isResumableStatus(status: unknown): boolean {
+  const kind = statusKind(status);
+  return kind === 'failed' || kind === 'cancelled';
+}
+
+export interface StatusIcon {
+  /** A codicon id (no modifier). */
+  id: string;
+  /** Whether the icon turns (an ongoing state): `~spin` in the tree, a CSS class in the panel. */
+  spin: boolean;
+  /** A theme colour id; undefined keeps the icon's default foreground. */
+  color?: string;
+  /** The same colour as the panel's CSS names it. */
+  tone: '' | 'ok' | 'error' | 'muted' | 'spin' | 'attention';
+}
+
+const ICONS: Record<StatusKind, StatusIcon> = {
+  completed: { id: 'pass', spin: false, color: 'testing.iconPassed', tone: 'ok' },
+  failed: { id: 'error', spin: false, color: 'testing.iconFailed', tone: 'error' },
+  cancelled: { id: 'circle-slash', spin: false, color: 'disabledForeground', tone: 'muted' },
+  running: { id: 'sync', spin: true, color: 'charts.blue', tone: 'spin' },
+  queued: { id: 'clock', spin: false, color: 'charts.yellow', tone: 'muted' },
+  awaiting_approval: { id: 'bell-dot', spin: false, color: 'charts.orange', tone: 'attention' },
+  unknown: { id: 'question', spin: false, tone: '' },
+  none: { id: 'circle-outline', spin: false, tone: 'muted' },
+};
+
+export function statusIcon(status: unknown): StatusIcon {
+  return ICONS[statusKind(status)];
+}
+
+/** The status as words: the known ones translated, anything else verbatim. */
+export function statusLabel(status: unknown, t: Translate): string | undefined {
+  switch (statusKind(status)) {
+    case 'none':
+      return undefined;
+    case 'unknown':
+      return String(status);
+    default:
+      break;
+  }
+  switch (String(status).trim().toLowerCase()) {
+    case 'queued':
+      return t('queued');
+    case 'running':
+      return t('running');
+    case 'awaiting_approval':
+      return t('waiting for approval');
+    case 'completed':
+      return t('completed');
+    case 'failed':
+      return t('failed');
+    case 'cancelled':
+      return t('cancelled');
+    default:
+      // A synonym (e.g. "succeeded"): the server's own word.
+      return String(status);
+  }
+}

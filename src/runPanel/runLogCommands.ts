@@ -1,0 +1,30 @@
+// "Export Run…" and "Open Run Transcript": from a run row of the Tasks view, a {runId} object, a
+// run id, or the run panel's title bar / the palette (the active run panel). The panel's session
+// holds the run's whole log; a run not open yet gets its panel, which reads the log.
+import * as vscode from 'vscode';
+import { Commands } from '../common/ids';
+import { notify } from '../common/notify';
+import type { RunPanel } from './runPanel';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { resolveRun } from '../commandSupport/runArgs';
+
+export interface RunPanels {
+  panelFor(runId: string | undefined): RunPanel | undefined;
+}
+
+export function registerRunLogCommands(deps: CommandDeps, panels: RunPanels): vscode.Disposable[] {
+  const withPanel = (name: string, action: (panel: RunPanel) => Promise<void>) =>
+    deps.guard(name, async (arg?: unknown) => {
+      // The run given, else the active panel's (panelFor(undefined)); its panel must be open.
+      const panel = panels.panelFor(resolveRun(arg)?.runId);
+      if (!panel) {
+        void notify.info(vscode.l10n.t('Open a run first: choose a run in the Tasks view, or use Watch Run.'));
+        return;
+      }
+      await action(panel);
+    });
+  return [
+    vscode.commands.registerCommand(Commands.exportRun, withPanel('Export run', (panel) => panel.exportRun())),
+    vscode.commands.registerCommand(Commands.openRunTranscript, withPanel('Open run transcript', (panel) => panel.openTranscript())),
+  ];
+}

@@ -1,0 +1,100 @@
+// Memory entries as documents inside a real VS Code, against the reference runtime: save sends
+// PATCH {content, version}; a conflict keeps the user's text and opens the compare editor, then
+// Overwrite or Discard; delete; a service without memory shows a message in the view.
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import { admin, directClient, extensionApi, signInForTests, waitFor } from './support';
+
+const memoryUri = (id: string) => vscode.Uri.from({ scheme: 'agent-runtime-memory', path: `/${id}.md` });
+
+async function openEdited(id: string, appended: string): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(memoryUri(id));
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  assert.ok(await editor.edit((e) => e.insert(doc.positionAt(doc.getText().length), appended)));
+  return doc;
+}
+
+function compareEditorOpen(id: string): boolean {
+  return vscode.window.tabGroups.all.some((g) =>
+    g.tabs.some((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.original.query === 'service' && tab.input.modified.path === `/${id}.md`),
+  );
+}
+
+describe('memory documents (agent-runtime-memory:)', () => {
+  const client = directClient();
+  before(async () => {
+    await extensionApi();
+    await signInForTests();
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await client.dispose();
+  });
+
+  it('opens an entry as text and saves an edit with PATCH {content, version}', async () => {
+    const created = await client.createMemory({ content: 'Alpha\n', tags: ['ext'] });
+    const api = await extensionApi();
+    // The view loads its first page when asked for its rows (it need not be visible for that).
+    api.memory.tree.refresh();
+    await api.memory.tree.getChildren();
+    assert.ok(api.memory.tree.entries.some((r) => r.id === created.id));
+    const doc = await openEdited(created.id, 'Beta\n');
+    assert.strictEqual(await doc.save(), true);
+    const after = await client.getMemory(created.id);
+    assert.strictEqual(after.content, 'Alpha\nBeta\n');
+    assert.strictEqual(after.version, 2);
+    assert.strictEqual(api.memory.tree.entries.find((r) => r.id === created.id)?.version, 2, 'the row follows the save');
+  });
+
+  it('on a version conflict keeps the text, opens the compare editor, and Overwrite saves it over theirs', async () => {
+    const created = await client.createMemory({ content: 'Shared fact\n' });
+    const doc = await openEdited(created.id, 'mine\n');
+    await client.updateMemory(created.id, { content: 'Shared fact\ntheirs\n', version: 1 });
+    assert.strictEqual(await doc.save(), false, 'the save fails');
+    assert.strictEqual(doc.getText(), 'Shared fact\nmine\n', 'nothing of the user text is lost');
+    assert.ok(doc.isDirty);
+    await waitFor('the compare editor', () => compareEditorOpen(created.id));
+    const api = await extensionApi();
+    assert.strictEqual(api.memory.fs.conflictOf(created.id)?.content, 'Shared fact\ntheirs\n');
+    assert.strictEqual(await api.memory.conflicts.resolve(created.id, 'overwrite'), true);
+    const after = await client.getMemory(created.id);
+    assert.strictEqual(after.content, 'Shared fact\nmine\n');
+    assert.strictEqual(after.version, 3);
+    assert.ok(!doc.isDirty);
+  });
+
+  it('on a version conflict, Discard takes the service text', async () => {
+    const created = await client.createMemory({ content: 'Base\n' });
+    const doc = await openEdited(created.id, 'mine\n');
+    await client.updateMemory(created.id, { content: 'Base\ntheirs\n', version: 1 });
+    assert.strictEqual(await doc.save(), false);
+    const api = await extensionApi();
+    await waitFor('the conflict', () => api.memory.fs.conflictOf(created.id));
+    assert.strictEqual(await api.memory.conflicts.resolve(created.id, 'discard'), true);
+    await waitFor('the service text in the editor', () => doc.getText() === 'Base\ntheirs\n');
+    assert.strictEqual((await client.getMemory(created.id)).version, 2, 'nothing was sent');
+  });
+
+  it('deletes an entry (automation skips the question) and Remember Selection creates one', async () => {
+    const api = await extensionApi();
+    const remembered = await vscode.commands.executeCommand<{ id: string }>('agentRuntime.rememberSelection', { text: 'Remember this', tags: ['ext'] });
+    assert.ok(remembered?.id);
+    assert.strictEqual((await client.getMemory(remembered.id)).content, 'Remember this');
+    assert.strictEqual(await vscode.commands.executeCommand('agentRuntime.deleteMemory', { id: remembered.id, confirm: false }), true);
+    await assert.rejects(client.getMemory(remembered.id));
+    assert.ok(!api.memory.tree.entries.some((r) => r.id === remembered.id));
+  });
+
+  it('a service without memory: the view says what it does not offer', async () => {
+    const api = await extensionApi();
+    await admin('/faults', { missingEndpoints: ['memory'] });
+    try {
+      api.memory.tree.refresh();
+      await api.memory.tree.getChildren();
+      assert.match(String((api.memory.tree.view as vscode.TreeView<unknown>).message), /does not offer memory/);
+    } finally {
+      await fetch(`${process.env.AGENT_RUNTIME_TEST_BASE_URL}/__admin/faults`, { method: 'DELETE', headers: { authorization: `Bearer ${process.env.AGENT_RUNTIME_TEST_ADMIN_KEY}` } });
+      api.memory.tree.refresh();
+    }
+  });
+});

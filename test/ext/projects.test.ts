@@ -1,0 +1,137 @@
+// Projects against code-server's real Git extension (issue 23): with git turned off, a clear
+// message; with it on, Create Project for This Repository (the remote's token never sent), New
+// Task in Project with an uncommitted change and a ticked untracked file, and a commit the
+// service cannot see pushed through the Git extension's repository.push() before the retry.
+import * as assert from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ProjectRecord, TaskRecord } from '../../src/api/types';
+import type { GitExtension, GitRepository } from '../../src/projects/gitTypes';
+import { admin, directClient, extensionApi, signInForTests, waitFor } from './support';
+
+type Show = (...args: unknown[]) => Thenable<unknown>;
+
+function gitIn(dir: string): (...args: string[]) => string {
+  return (...args) =>
+    execFileSync('git', ['-C', dir, '-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', ...args], { encoding: 'utf8' }).trim();
+}
+
+describe('projects with the real Git extension', () => {
+  let root: string;
+  let service: string;
+  let local: string;
+  let git: (...args: string[]) => string;
+  const TOKEN = 'ghp_extHostToken42';
+
+  before(async () => {
+    await extensionApi();
+    await signInForTests();
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'ext-projects-'));
+    // The service's clone (bare) and the user's repository cloned from it.
+    service = path.join(root, 'service.git');
+    // Inside the workspace folder, where the workspace's git.enabled applies.
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'no workspace folder');
+    local = path.join(workspace, `project-repo-${Date.now()}`);
+    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', service]);
+    execFileSync('git', ['clone', '-q', service, local]);
+    git = gitIn(local);
+    git('checkout', '-q', '-b', 'main');
+    fs.writeFileSync(path.join(local, 'README.md'), '# Ext demo\n\nOne.\nTwo.\n');
+    fs.writeFileSync(path.join(local, 'app.txt'), 'alpha\nbeta\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'first');
+    git('push', '-q', '-u', 'origin', 'main');
+    // The remote the service knows by URL (with a token in it); pushes still reach the bare clone.
+    git('remote', 'set-url', 'origin', `https://someone:${TOKEN}@example.com/team/ext-demo.git`);
+    git('remote', 'set-url', '--push', 'origin', service);
+  });
+
+  after(async () => {
+    await vscode.workspace.getConfiguration('git').update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(local, { recursive: true, force: true });
+  });
+
+  it('with git turned off says so clearly, and sends nothing', async () => {
+    const windowApi = vscode.window as unknown as { showWarningMessage: Show };
+    const original = windowApi.showWarningMessage;
+    const warnings: string[] = [];
+    windowApi.showWarningMessage = (message, ...rest) => {
+      warnings.push(String(message));
+      return original(message, ...rest);
+    };
+    try {
+      const task = await vscode.commands.executeCommand('agentRuntime.newTaskInProject', { folder: local, objective: 'nothing' });
+      assert.strictEqual(task, undefined);
+      await waitFor('the message', () => warnings.some((w) => /repositories cannot be used/.test(w)));
+    } finally {
+      windowApi.showWarningMessage = original;
+    }
+  });
+
+  it('creates the project, then a task at HEAD with the uncommitted patch; an unpushed commit is pushed and retried', async function () {
+    this.timeout(90_000);
+    await vscode.workspace.getConfiguration('git').update('enabled', true, vscode.ConfigurationTarget.Workspace);
+    const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
+    assert.ok(extension, 'code-server has no vscode.git');
+    const exports = extension.isActive ? extension.exports : await extension.activate();
+    await waitFor('git to be enabled', () => exports.enabled);
+    const api = exports.getAPI(1) as ReturnType<GitExtension['getAPI']> & { openRepository(uri: vscode.Uri): Promise<GitRepository | null> };
+    await waitFor('the Git extension to initialise', () => api.state === 'initialized', 30_000);
+    const repository = await waitFor('the repository', async () => (await api.openRepository(vscode.Uri.file(local))) ?? undefined, 30_000);
+    await repository.status();
+
+    const project = await vscode.commands.executeCommand<ProjectRecord>('agentRuntime.createProjectForRepository', { folder: local, name: 'ext-demo' });
+    assert.ok(project?.id?.startsWith('proj_'), JSON.stringify(project));
+    assert.strictEqual(project.repository?.url, 'https://example.com/team/ext-demo.git', 'the token stays on this machine');
+    await admin(`/projects/${project.id}/checkout`, { path: service });
+
+    // A commit the service cannot see yet, plus uncommitted work: a change and an untracked file.
+    fs.writeFileSync(path.join(local, 'app.txt'), 'alpha\nbeta\ngamma\n');
+    git('commit', '-q', '-am', 'local only');
+    const unpushed = git('rev-parse', 'HEAD');
+    fs.writeFileSync(path.join(local, 'README.md'), '# Ext demo\n\nOne.\nTwo.\nThree.\n');
+    fs.writeFileSync(path.join(local, 'new.txt'), 'brand new\n');
+    fs.writeFileSync(path.join(local, 'left-out.txt'), 'not ticked\n');
+    await repository.status();
+    await waitFor('HEAD to be the new commit', () => repository.state.HEAD?.commit === unpushed);
+
+    const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.newTaskInProject', {
+      folder: local,
+      objective: 'Polish the demo',
+      untracked: ['new.txt'],
+      onUnknownCommit: 'push',
+    });
+    assert.ok(task?.id?.startsWith('task_'), JSON.stringify(task));
+    assert.strictEqual(task.project_id, project.id);
+    assert.deepStrictEqual(task.context, { ref: 'main', commit: unpushed });
+    assert.strictEqual(gitIn(service)('rev-parse', 'main'), unpushed, 'pushed through the Git extension');
+
+    const client = directClient();
+    try {
+      const attachments = task.attachments ?? [];
+      assert.strictEqual(attachments.length, 1, 'one patch attachment');
+      const patchFile = await client.getFile(attachments[0].fileId);
+      assert.strictEqual(patchFile.filename, 'uncommitted.diff');
+      const sent = Buffer.from((await client.readFileContent(attachments[0].fileId)).content).toString('utf8');
+      assert.match(sent, /^\+\+\+ b\/README\.md$/m);
+      assert.match(sent, /^\+\+\+ b\/new\.txt$/m);
+      assert.ok(!sent.includes('left-out'), 'an untracked file not ticked is not sent');
+
+      // The run reads the pushed commit plus the patch and gives back a patch against that commit.
+      const runId = task.run_id as string;
+      await waitFor('the run to end', async () => ['completed', 'failed'].includes(String((await client.getRun(runId)).status)), 30_000);
+      assert.strictEqual((await client.getRun(runId)).status, 'completed');
+      const artifacts = (await client.listRunArtifacts(runId)).data;
+      const patch = artifacts.find((a) => a.name === 'changes.patch');
+      assert.ok(patch, JSON.stringify(artifacts.map((a) => a.name)));
+      assert.strictEqual(patch.base_commit, unpushed);
+    } finally {
+      await client.dispose();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+// Loading the pending approvals (fetchPendingApprovals) over HTTP against the reference runtime:
+// it ends on a server handing out a fresh cursor for ever with pages of records that are not
+// pending (every record read counts toward the cap, issue 27 item 2), and what it returns is
+// each pending approval once, never a junk record (item 9). Also the list itself de-duplicates
+// whatever it is given, so Needs You never has two rows of one id and announces once.
+import * as assert from 'node:assert/strict';
+import { DEFAULT_MAX_PAGES } from '../../../src/api/pagination';
+import type { ApprovalRecord } from '../../../src/api/types';
+import { fetchPendingApprovals, isPendingApproval, PendingApprovals, type PendingChange } from '../../../src/steering/pendingApprovals';
+import { CapturingLogger, startRuntimeWithClient, waitFor, type RuntimeWithClient } from '../api/fixtures';
+
+function approvalListRequests(lines: readonly string[]): number {
+  return lines.filter((line) => line.startsWith('GET /v1/approvals ')).length;
+}
+
+describe('approvals/fetchPendingApprovals (reference runtime)', () => {
+  let ctx: RuntimeWithClient;
+  const log: string[] = [];
+  let guard: AbortController;
+
+  beforeEach(async () => {
+    log.length = 0;
+    guard = new AbortController();
+    ctx = await startRuntimeWithClient({
+      log: (line) => {
+        log.push(line);
+        if (approvalListRequests(log) > 3 * DEFAULT_MAX_PAGES) guard.abort(new Error(`the walk did not end: ${approvalListRequests(log)} list requests`));
+      },
+    });
+  });
+  afterEach(() => ctx.close());
+
+  async function waitingApproval(): Promise<string> {
+    const file = await ctx.client.uploadBytes(Buffer.from('# Notes\n\none\n'), { filename: 'notes.md', purpose: 'task_input' });
+    const task = await ctx.client.createTask({ objective: 'Tidy up, ask before writing', attachments: [{ type: 'document', fileId: file.id }] });
+    let id = '';
+    await waitFor(() => {
+      id = ctx.runtime.listApprovals({ runId: String(task.run_id), status: 'pending' })[0]?.id ?? '';
+      return id !== '';
+    }, 'the run to ask for an approval');
+    return id;
+  }
+
+  it('ends on a fresh cursor for ever with pages of records that are not pending, and says it cut', async () => {
+    ctx.runtime.setHostile({ listJunk: true, freshCursor: '/v1/approvals' });
+    const loaded = await fetchPendingApprovals(ctx.client, guard.signal);
+    assert.deepEqual(loaded.approvals, [], 'junk records are never pending');
+    assert.equal(loaded.cut, true);
+    assert.ok(approvalListRequests(log) <= DEFAULT_MAX_PAGES, `${approvalListRequests(log)} list requests`);
+  });
+
+  it('returns each pending approval once and no junk record (status {value: "running"}, a number, no apr_ id)', async () => {
+    const id = await waitingApproval();
+    ctx.runtime.setHostile({ listJunk: true }); // a duplicate of the first item, statuses 7 and {value}, ids that are not apr_
+    const loaded = await fetchPendingApprovals(ctx.client, guard.signal);
+    assert.deepEqual(loaded.approvals.map((a) => a.id), [id]);
+    assert.equal(loaded.cut, false);
+    assert.equal(isPendingApproval({ id: 'apr_x', status: { value: 'pending' } }), false);
+    assert.equal(isPendingApproval({ id: 'run_x', status: 'pending' }), false);
+    assert.equal(isPendingApproval({ id: 'apr_x', status: 'pending' }), true);
+  });
+
+  it('the list keeps one row per id and announces an approval once, whatever it is given', async () => {
+    const a: ApprovalRecord = { id: 'apr_a', status: 'pending', tool: 'write_file' };
+    const b: ApprovalRecord = { id: 'apr_b', status: 'pending', tool: 'write_file' };
+    const answers = [[a], [a, b, b, a]];
+    const list = new PendingApprovals({
+      fetchPending: async () => ({ approvals: answers.length > 1 ? answers.shift()! : answers[0], cut: false }),
+      watching: () => false,
+      log: new CapturingLogger(),
+      schedule: () => ({ cancel: () => undefined }),
+    });
+    const changes: PendingChange[] = [];
+    list.onDidChange((c) => changes.push(c));
+    await list.refresh();
+    await list.refresh();
+    assert.deepEqual(list.pending.map((x) => x.id), ['apr_a', 'apr_b']);
+    assert.deepEqual(changes.at(-1)?.added.map((x) => x.id), ['apr_b'], 'announced once');
+    list.dispose();
+  });
+});
