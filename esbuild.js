@@ -25,7 +25,10 @@ function copyCodicons() {
  * as dist/agentRuntimeApi.d.ts (package.json "types"): the package holds only dist/ and media/.
  */
 function copyApiTypes() {
-  fs.copyFileSync(path.join(__dirname, 'src', 'extensionApi', 'agentRuntimeApi.d.ts'), path.join(outdir, 'agentRuntimeApi.d.ts'));
+  fs.copyFileSync(
+    path.join(__dirname, 'src', 'extensionApi', 'agentRuntimeApi.d.ts'),
+    path.join(outdir, 'agentRuntimeApi.d.ts'),
+  );
 }
 
 /** Prints build errors in the format the VS Code problem matcher understands. */
@@ -63,14 +66,46 @@ const problemMatcher = {
 //   node:zlib, node:worker_threads): only for a FormData request body, which we never send. Its
 //   copy of the undici helpers it shares is never shared state with undici.js's.
 const LAZY_FILES = [
-  { request: './undiciParts', from: 'src/api/network/undici.ts', file: 'undici.js', entry: 'src/api/network/undiciParts.ts' },
+  {
+    request: './undiciParts',
+    from: 'src/api/network/undici.ts',
+    file: 'undici.js',
+    entry: 'src/api/network/undiciParts.ts',
+  },
   { request: 'yazl', from: 'src/upload/yazl.ts', file: 'yazl.js', entry: 'node_modules/yazl/index.js' },
   { request: 'diff', from: 'src/review/jsdiff.ts', file: 'diff.js', entry: 'node_modules/diff/libcjs/index.js' },
-  { request: './reviewCommands', from: 'src/reviewUi/reviewLoader.ts', file: 'review.js', entry: 'src/reviewUi/reviewCommands.ts', shares: true },
-  { request: './runPanelManager', from: 'src/runPanel/runPanelLoader.ts', file: 'runpanel.js', entry: 'src/runPanel/runPanelManager.ts', shares: true },
-  { request: '../llhttp/llhttp_simd-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp_simd-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js' },
-  { request: '../llhttp/llhttp-wasm.js', from: 'node_modules/undici/', file: 'llhttp/llhttp-wasm.js', copy: 'node_modules/undici/lib/llhttp/llhttp-wasm.js' },
-  { request: '../web/fetch/body.js', from: 'node_modules/undici/', file: 'undici-fetch-body.js', entry: 'node_modules/undici/lib/web/fetch/body.js' },
+  {
+    request: './reviewCommands',
+    from: 'src/reviewUi/reviewLoader.ts',
+    file: 'review.js',
+    entry: 'src/reviewUi/reviewCommands.ts',
+    shares: true,
+  },
+  {
+    request: './runPanelManager',
+    from: 'src/runPanel/runPanelLoader.ts',
+    file: 'runpanel.js',
+    entry: 'src/runPanel/runPanelManager.ts',
+    shares: true,
+  },
+  {
+    request: '../llhttp/llhttp_simd-wasm.js',
+    from: 'node_modules/undici/',
+    file: 'llhttp/llhttp_simd-wasm.js',
+    copy: 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js',
+  },
+  {
+    request: '../llhttp/llhttp-wasm.js',
+    from: 'node_modules/undici/',
+    file: 'llhttp/llhttp-wasm.js',
+    copy: 'node_modules/undici/lib/llhttp/llhttp-wasm.js',
+  },
+  {
+    request: '../web/fetch/body.js',
+    from: 'node_modules/undici/',
+    file: 'undici-fetch-body.js',
+    entry: 'node_modules/undici/lib/web/fetch/body.js',
+  },
 ];
 
 const UNDICI_FILE = 'undici.js';
@@ -106,9 +141,13 @@ const lazyFiles = {
   setup(build) {
     for (const lazy of LAZY_FILES) {
       build.onResolve({ filter: new RegExp(`^${escapeRegExp(lazy.request)}$`) }, (args) =>
-        (isFrom(args.importer, lazy.from) ? { path: lazy.file, namespace: 'lazy-file' } : undefined));
+        isFrom(args.importer, lazy.from) ? { path: lazy.file, namespace: 'lazy-file' } : undefined,
+      );
     }
-    build.onResolve({ filter: /^\.\/lazy-file\// }, (args) => ({ path: `./${args.path.slice('./lazy-file/'.length)}`, external: true }));
+    build.onResolve({ filter: /^\.\/lazy-file\// }, (args) => ({
+      path: `./${args.path.slice('./lazy-file/'.length)}`,
+      external: true,
+    }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-file' }, (args) => guardModule(args.path));
   },
 };
@@ -124,9 +163,15 @@ const vscodeOnce = {
   name: 'vscode-once',
   setup(build) {
     build.onResolve({ filter: /^vscode$/ }, (args) =>
-      (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+      args.namespace === 'vscode-once'
+        ? { path: 'vscode', external: true }
+        : { path: 'vscode', namespace: 'vscode-once' },
+    );
     // `default` as __toESM gave it (the module itself), read without a second copy.
-    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';\nexport default require('vscode');", loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({
+      contents: "export * from 'vscode';\nexport default require('vscode');",
+      loader: 'js',
+    }));
   },
 };
 
@@ -155,7 +200,8 @@ function metafileWriter(name) {
     name: `metafile-writer-${name}`,
     setup(build) {
       build.onEnd((result) => {
-        if (writeMetafile && result.metafile) fs.writeFileSync(path.join(outdir, `meta-${name}.json`), JSON.stringify(result.metafile));
+        if (writeMetafile && result.metafile)
+          fs.writeFileSync(path.join(outdir, `meta-${name}.json`), JSON.stringify(result.metafile));
       });
     },
   };
@@ -185,15 +231,24 @@ function sharedFromExtension(host, used) {
     setup(build) {
       build.onStart(() => used.clear());
       build.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.pluginData === SKIP_SHARED || args.namespace !== 'file' || args.kind === 'entry-point') return undefined;
-        const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, importer: args.importer, kind: args.kind, pluginData: SKIP_SHARED });
+        if (args.pluginData === SKIP_SHARED || args.namespace !== 'file' || args.kind === 'entry-point')
+          return undefined;
+        const resolved = await build.resolve(args.path, {
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          kind: args.kind,
+          pluginData: SKIP_SHARED,
+        });
         if (resolved.errors.length > 0 || resolved.external) return undefined;
         const key = posixRelative(resolved.path);
         if (!host.mainInputs.has(key)) return undefined;
         used.add(key);
         return { path: key, namespace: 'shared' };
       });
-      build.onResolve({ filter: /^\.\/extension\.js$/, namespace: 'shared' }, () => ({ path: './extension.js', external: true }));
+      build.onResolve({ filter: /^\.\/extension\.js$/, namespace: 'shared' }, () => ({
+        path: './extension.js',
+        external: true,
+      }));
       build.onLoad({ filter: /.*/, namespace: 'shared' }, (args) => ({
         contents: `module.exports = require('./extension.js').__shared[${JSON.stringify(args.path)}];`,
         loader: 'js',
@@ -216,7 +271,12 @@ function sharedFromExtension(host, used) {
  */
 function hostContexts() {
   const host = { mainInputs: new Set(), version: 0 };
-  const sharing = LAZY_FILES.filter((l) => l.shares).map((lazy) => ({ lazy, used: new Set(), ok: false, context: undefined }));
+  const sharing = LAZY_FILES.filter((l) => l.shares).map((lazy) => ({
+    lazy,
+    used: new Set(),
+    ok: false,
+    context: undefined,
+  }));
   let writing = Promise.resolve();
 
   // Pass 3, one at a time: it reads the source afresh, so only what the sharing bundles take matters.
@@ -256,7 +316,8 @@ function hostContexts() {
           s.ok = result.errors.length === 0;
           if (!s.ok) return;
           // Built against the inputs of an older pass 1: build again with the new ones.
-          if (startedAt !== host.version) return void setImmediate(() => void s.context.rebuild().catch(() => undefined));
+          if (startedAt !== host.version)
+            return void setImmediate(() => void s.context.rebuild().catch(() => undefined));
           await writeHost();
         });
       },
@@ -265,7 +326,14 @@ function hostContexts() {
       ...node,
       entryPoints: [s.lazy.entry],
       outfile: path.join(outdir, s.lazy.file),
-      plugins: [...common.plugins, vscodeOnce, lazyFiles, sharedFromExtension(host, s.used), metafileWriter(s.lazy.file.replace(/\.js$/, '')), afterBuild],
+      plugins: [
+        ...common.plugins,
+        vscodeOnce,
+        lazyFiles,
+        sharedFromExtension(host, s.used),
+        metafileWriter(s.lazy.file.replace(/\.js$/, '')),
+        afterBuild,
+      ],
       metafile: true,
     });
   };

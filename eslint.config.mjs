@@ -8,7 +8,10 @@ import { LAYERS, PURE_FOLDERS, VSCODE_IN_COMMON, WEBVIEW_RUN_PANEL_FILES } from 
 
 const bareBuiltins = builtinModules.filter((name) => !name.startsWith('_') && !name.startsWith('node:'));
 const builtinPaths = bareBuiltins.map((name) => ({ name, message: `Import Node built-ins as 'node:${name}'.` }));
-const noVscode = { name: 'vscode', message: 'This folder is plain TypeScript (tested without VS Code): it never imports vscode.' };
+const noVscode = {
+  name: 'vscode',
+  message: 'This folder is plain TypeScript (tested without VS Code): it never imports vscode.',
+};
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** One block per folder of src/: imports of the folders it may not use are errors. */
@@ -17,10 +20,15 @@ function boundaries() {
   return folders.map((folder) => {
     const allowed = new Set([folder, ...LAYERS[folder]]);
     const denied = folders.filter((f) => !allowed.has(f));
-    const patterns = denied.length === 0 ? [] : [{
-      regex: `^(\\.\\./)+(${denied.map(escape).join('|')})(/|$)`,
-      message: `src/${folder}/ may import only ${[...LAYERS[folder]].join(', ') || 'its own files'} (scripts/layers.mjs, docs/ARCHITECTURE.md).`,
-    }];
+    const patterns =
+      denied.length === 0
+        ? []
+        : [
+            {
+              regex: `^(\\.\\./)+(${denied.map(escape).join('|')})(/|$)`,
+              message: `src/${folder}/ may import only ${[...LAYERS[folder]].join(', ') || 'its own files'} (scripts/layers.mjs, docs/ARCHITECTURE.md).`,
+            },
+          ];
     if (folder === 'webview') {
       patterns.push({
         regex: `^\\.\\./runPanel/(?!(${WEBVIEW_RUN_PANEL_FILES.join('|')})$)`,
@@ -41,16 +49,33 @@ function boundaries() {
 }
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'test-results/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      '.cache/**',
+      '.vscode-test/**',
+      'test-results/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
       'no-restricted-imports': ['error', { paths: builtinPaths }],
       eqeqeq: ['error', 'smart'],
-      curly: ['error', 'multi-line'],
+      curly: ['error', 'all'],
       'no-throw-literal': 'error',
     },
   },
@@ -60,10 +85,13 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/common/notify.ts'],
     rules: {
-      'no-restricted-syntax': ['error', {
-        selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
-        message: 'Show notifications through src/common/notify.ts: it makes outside text inert.',
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
+          message: 'Show notifications through src/common/notify.ts: it makes outside text inert.',
+        },
+      ],
     },
   },
   ...boundaries(),

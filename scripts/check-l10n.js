@@ -59,12 +59,22 @@ function checkTranslation(label, english, translated, problems) {
     }
     const want = tokens(messageOf(source));
     const got = tokens(value);
-    if (want.join(' ') !== got.join(' ')) mismatched.push(`${JSON.stringify(key)}: expected [${want.join(' ')}], found [${got.join(' ')}]`);
+    if (want.join(' ') !== got.join(' '))
+      mismatched.push(`${JSON.stringify(key)}: expected [${want.join(' ')}], found [${got.join(' ')}]`);
   }
   const stale = Object.keys(translated).filter((key) => !(key in english));
-  if (missing.length) problems.push(`${label}: ${missing.length} untranslated:\n${missing.map((k) => `    ${JSON.stringify(k)}`).join('\n')}`);
-  if (mismatched.length) problems.push(`${label}: placeholders, codicons or command links differ from the English:\n${mismatched.map((m) => `    ${m}`).join('\n')}`);
-  if (stale.length) problems.push(`${label}: ${stale.length} keys the English no longer has (delete them):\n${stale.map((k) => `    ${JSON.stringify(k)}`).join('\n')}`);
+  if (missing.length)
+    problems.push(
+      `${label}: ${missing.length} untranslated:\n${missing.map((k) => `    ${JSON.stringify(k)}`).join('\n')}`,
+    );
+  if (mismatched.length)
+    problems.push(
+      `${label}: placeholders, codicons or command links differ from the English:\n${mismatched.map((m) => `    ${m}`).join('\n')}`,
+    );
+  if (stale.length)
+    problems.push(
+      `${label}: ${stale.length} keys the English no longer has (delete them):\n${stale.map((k) => `    ${JSON.stringify(k)}`).join('\n')}`,
+    );
 }
 
 function manifestKeys(value, out = new Set()) {
@@ -95,23 +105,38 @@ async function checkL10n(root) {
   const problems = [];
   const bundleFile = path.join(root, 'l10n', 'bundle.l10n.json');
   const extracted = await extractStrings(path.join(root, 'src'));
-  const bundle = fs.existsSync(bundleFile) ? readJson(bundleFile, problems) ?? {} : (problems.push(`${bundleFile}: missing; run \`npm run l10n:export\``), {});
+  const bundle = fs.existsSync(bundleFile)
+    ? (readJson(bundleFile, problems) ?? {})
+    : (problems.push(`${bundleFile}: missing; run \`npm run l10n:export\``), {});
   const notExported = Object.keys(extracted).filter((key) => !(key in bundle));
   const notInSrc = Object.keys(bundle).filter((key) => !(key in extracted));
-  if (notExported.length) problems.push(`l10n/bundle.l10n.json: ${notExported.length} strings of src/ are missing (run \`npm run l10n:export\`):\n${notExported.map((k) => `    ${JSON.stringify(k)}`).join('\n')}`);
-  if (notInSrc.length) problems.push(`l10n/bundle.l10n.json: ${notInSrc.length} strings src/ no longer has (run \`npm run l10n:export\`):\n${notInSrc.map((k) => `    ${JSON.stringify(k)}`).join('\n')}`);
+  if (notExported.length)
+    problems.push(
+      `l10n/bundle.l10n.json: ${notExported.length} strings of src/ are missing (run \`npm run l10n:export\`):\n${notExported.map((k) => `    ${JSON.stringify(k)}`).join('\n')}`,
+    );
+  if (notInSrc.length)
+    problems.push(
+      `l10n/bundle.l10n.json: ${notInSrc.length} strings src/ no longer has (run \`npm run l10n:export\`):\n${notInSrc.map((k) => `    ${JSON.stringify(k)}`).join('\n')}`,
+    );
 
   const nls = readJson(path.join(root, 'package.nls.json'), problems) ?? {};
   const manifest = readJson(path.join(root, 'package.json'), problems) ?? {};
   const used = [...manifestKeys(manifest)];
   const unknown = used.filter((key) => !(key in nls));
-  if (unknown.length) problems.push(`package.nls.json: ${unknown.length} %keys% package.json uses are missing:\n${unknown.map((k) => `    ${k}`).join('\n')}`);
+  if (unknown.length)
+    problems.push(
+      `package.nls.json: ${unknown.length} %keys% package.json uses are missing:\n${unknown.map((k) => `    ${k}`).join('\n')}`,
+    );
 
   for (const lang of languagesIn(root)) {
     const langBundleFile = path.join(root, 'l10n', `bundle.l10n.${lang}.json`);
     const langNlsFile = path.join(root, `package.nls.${lang}.json`);
-    const langBundle = fs.existsSync(langBundleFile) ? readJson(langBundleFile, problems) : (problems.push(`l10n/bundle.l10n.${lang}.json: missing`), undefined);
-    const langNls = fs.existsSync(langNlsFile) ? readJson(langNlsFile, problems) : (problems.push(`package.nls.${lang}.json: missing`), undefined);
+    const langBundle = fs.existsSync(langBundleFile)
+      ? readJson(langBundleFile, problems)
+      : (problems.push(`l10n/bundle.l10n.${lang}.json: missing`), undefined);
+    const langNls = fs.existsSync(langNlsFile)
+      ? readJson(langNlsFile, problems)
+      : (problems.push(`package.nls.${lang}.json: missing`), undefined);
     if (langBundle) checkTranslation(`l10n/bundle.l10n.${lang}.json`, extracted, langBundle, problems);
     if (langNls) {
       checkTranslation(`package.nls.${lang}.json`, nls, langNls, problems);
@@ -119,7 +144,10 @@ async function checkL10n(root) {
     const untranslatedPages = walkthroughPages(manifest)
       .map((page) => page.replace(/\.md$/, `.nls.${lang}.md`))
       .filter((page) => !fs.existsSync(path.join(root, page)));
-    if (untranslatedPages.length) problems.push(`walkthrough pages without a ${lang} translation:\n${untranslatedPages.map((p) => `    ${p}`).join('\n')}`);
+    if (untranslatedPages.length)
+      problems.push(
+        `walkthrough pages without a ${lang} translation:\n${untranslatedPages.map((p) => `    ${p}`).join('\n')}`,
+      );
   }
   return problems;
 }
@@ -132,7 +160,9 @@ async function main() {
     console.error(`l10n check failed:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     process.exit(1);
   }
-  console.log(`l10n check: every string of src/ and package.json is in the bundle and translated (${languagesIn(root).join(', ')})`);
+  console.log(
+    `l10n check: every string of src/ and package.json is in the bundle and translated (${languagesIn(root).join(', ')})`,
+  );
 }
 
 if (require.main === module) {

@@ -29,8 +29,14 @@ function listSources(dir) {
 function translateNames(source) {
   const names = new Set();
   const visit = (node) => {
-    if ((ts.isParameter(node) || ts.isVariableDeclaration(node)) && node.type && ts.isTypeReferenceNode(node.type)
-      && ts.isIdentifier(node.type.typeName) && node.type.typeName.text === 'Translate' && ts.isIdentifier(node.name)) {
+    if (
+      (ts.isParameter(node) || ts.isVariableDeclaration(node)) &&
+      node.type &&
+      ts.isTypeReferenceNode(node.type) &&
+      ts.isIdentifier(node.type.typeName) &&
+      node.type.typeName.text === 'Translate' &&
+      ts.isIdentifier(node.name)
+    ) {
       names.add(node.name.text);
     }
     ts.forEachChild(node, visit);
@@ -42,7 +48,13 @@ function translateNames(source) {
 /** The file's text with every call of a `Translate` name written as `vscode.l10n.t(...)`. */
 function asL10nCalls(fileName, text) {
   if (!/\bTranslate\b/.test(text)) return text;
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const names = translateNames(source);
   if (names.size === 0) return text;
   const callees = [];

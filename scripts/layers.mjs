@@ -31,7 +31,19 @@ export const LAYERS = {
   agentAccess: ['common', 'api', 'commandSupport'],
   // Issue 23: projects bound to git repositories.
   projects: ['common', 'runEvents', 'api', 'review', 'commandSupport'],
-  commands: ['common', 'runEvents', 'api', 'auth', 'artifacts', 'service', 'upload', 'runs', 'reviewUi', 'views', 'commandSupport'],
+  commands: [
+    'common',
+    'runEvents',
+    'api',
+    'auth',
+    'artifacts',
+    'service',
+    'upload',
+    'runs',
+    'reviewUi',
+    'views',
+    'commandSupport',
+  ],
 };
 
 /** Folders that never import vscode: tested in plain Node (the webview runs in a browser). */

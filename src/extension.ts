@@ -66,7 +66,9 @@ export interface AgentRuntimeExtensionApi {
 }
 
 /** What activate() returns: the public API (src/extensionApi/agentRuntimeApi.d.ts), plus the test handles in the test run. */
-export async function activate(context: vscode.ExtensionContext): Promise<AgentRuntimeApi | (AgentRuntimeApi & AgentRuntimeExtensionApi)> {
+export async function activate(
+  context: vscode.ExtensionContext,
+): Promise<AgentRuntimeApi | (AgentRuntimeApi & AgentRuntimeExtensionApi)> {
   const activationStarted = performance.now();
   const subs = context.subscriptions;
   const log = vscode.window.createOutputChannel('Agent Runtime', { log: true });
@@ -77,7 +79,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   const credentials = new CredentialStore(context.secrets, log, userLevelBaseUrl);
   const service = new ServiceConnection(credentials, log, `agent-runtime-vscode/${version}`);
   const reauth = new ReauthPrompt(Commands.signIn);
-  const localFiles = new LocalFileIndex(context.globalState, () => service.serviceUrl, vscode.Uri.joinPath(context.globalStorageUri, UPLOAD_RECORD_FILE).fsPath);
+  const localFiles = new LocalFileIndex(
+    context.globalState,
+    () => service.serviceUrl,
+    vscode.Uri.joinPath(context.globalStorageUri, UPLOAD_RECORD_FILE).fsPath,
+  );
   const reporter = { log, onAuthError: (err: unknown) => reauth.handle(err) };
   const runs = new RunStore({
     fetchRun: (runId, signal) => service.client.getRun(runId, { signal }),
@@ -120,17 +126,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     tasks: {
       refresh: () => sidebar.tasks.refresh(),
       followNewTask: async (task) => {
-        if (typeof task.run_id === 'string') runs.follow(task.run_id, task.id);
+        if (typeof task.run_id === 'string') {
+          runs.follow(task.run_id, task.id);
+        }
         await revealTask(sidebar.tasks, () => service.client, task.id, { focus: false, expand: true });
       },
     },
     guard: (name, handler) => guarded(reporter, name, handler),
     trustedAutomation: context.extensionMode === vscode.ExtensionMode.Test,
     ensureSignedIn: async () => {
-      if (service.isSignedIn) return true;
+      if (service.isSignedIn) {
+        return true;
+      }
       const signIn = vscode.l10n.t('Sign In');
       const choice = await notify.warn(vscode.l10n.t('Sign in to the Agent Runtime service first.'), signIn);
-      if (choice === signIn) await vscode.commands.executeCommand(Commands.signIn);
+      if (choice === signIn) {
+        await vscode.commands.executeCommand(Commands.signIn);
+      }
       return service.isSignedIn;
     },
   };
@@ -160,7 +172,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   const artifactFs = new ArtifactFileSystem(() => service.client);
   subs.push(
     artifactFs,
-    vscode.workspace.registerFileSystemProvider(ARTIFACT_SCHEME, artifactFs, { isReadonly: true, isCaseSensitive: true }),
+    vscode.workspace.registerFileSystemProvider(ARTIFACT_SCHEME, artifactFs, {
+      isReadonly: true,
+      isCaseSensitive: true,
+    }),
     ...registerSignInCommands(deps),
     ...registerUploadCommands(deps),
     ...registerCreateTaskCommands(deps),
@@ -177,8 +192,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     // One way into the Settings editor: the extension's settings, or one of ours or of http.*.
     vscode.commands.registerCommand(Commands.openSettings, (query?: unknown) =>
-      vscode.commands.executeCommand('workbench.action.openSettings', typeof query === 'string' && /^(agentRuntime|http)\.\w+$/.test(query) ? query : SETTINGS_QUERY)),
-    announceFinishedRuns(runs, (taskId) => service.client.getTask(taskId), (runId) => review.hasReviewableChanges(runId)),
+      vscode.commands.executeCommand(
+        'workbench.action.openSettings',
+        typeof query === 'string' && /^(agentRuntime|http)\.\w+$/.test(query) ? query : SETTINGS_QUERY,
+      ),
+    ),
+    announceFinishedRuns(
+      runs,
+      (taskId) => service.client.getTask(taskId),
+      (runId) => review.hasReviewableChanges(runId),
+    ),
     sidebar.onDidChangeReachability((reachable) => status.setReachable(reachable)),
     service.onDidChange(() => {
       reauth.reset();
@@ -192,29 +215,41 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
       status.refresh();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(Settings.pageSize)) sidebar.refresh();
+      if (e.affectsConfiguration(Settings.pageSize)) {
+        sidebar.refresh();
+      }
     }),
   );
 
   // VS Code's own agents (issue 25): tools for agent mode, @agent-runtime, the API for other extensions.
   const taskRequests = createTaskRequests(deps);
-  const tools = registerTools({
-    client: () => service.client,
-    serviceUrl: () => service.serviceUrl,
-    isSignedIn: () => service.isSignedIn,
-    runs,
-    resolveFiles: resolveWorkspaceFiles,
-    startTask: (objective, files) => taskRequests.startConfirmed(objective, files.map((f) => f.uri)),
-    t: vscodeTranslate,
-  }, log);
-  const chat = registerChatParticipant({
-    client: () => service.client,
-    isSignedIn: () => service.isSignedIn,
-    runs,
-    startTask: (objective, files) => taskRequests.startAsked(objective, files, 'chat'),
-    hasReviewableChanges: (runId) => review.hasReviewableChanges(runId),
+  const tools = registerTools(
+    {
+      client: () => service.client,
+      serviceUrl: () => service.serviceUrl,
+      isSignedIn: () => service.isSignedIn,
+      runs,
+      resolveFiles: resolveWorkspaceFiles,
+      startTask: (objective, files) =>
+        taskRequests.startConfirmed(
+          objective,
+          files.map((f) => f.uri),
+        ),
+      t: vscodeTranslate,
+    },
     log,
-  }, context.extensionUri);
+  );
+  const chat = registerChatParticipant(
+    {
+      client: () => service.client,
+      isSignedIn: () => service.isSignedIn,
+      runs,
+      startTask: (objective, files) => taskRequests.startAsked(objective, files, 'chat'),
+      hasReviewableChanges: (runId) => review.hasReviewableChanges(runId),
+      log,
+    },
+    context.extensionUri,
+  );
   const extensionApi = createExtensionApi({
     client: () => service.client,
     isSignedIn: () => service.isSignedIn,
@@ -227,9 +262,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
 
   timing.mark('activate() returned');
   log.info(`Agent Runtime ${version} activated`);
-  if (context.extensionMode !== vscode.ExtensionMode.Test) return extensionApi.api;
+  if (context.extensionMode !== vscode.ExtensionMode.Test) {
+    return extensionApi.api;
+  }
   const agents = { tools: tools.tools, chatHandler: chat.handler, taskRequests };
-  return { ...extensionApi.api, service, credentials, reauth, sidebar, runs, runPanels, steering, agents, memory, agentAccess };
+  return {
+    ...extensionApi.api,
+    service,
+    credentials,
+    reauth,
+    sidebar,
+    runs,
+    runPanels,
+    steering,
+    agents,
+    memory,
+    agentAccess,
+  };
 }
 
 export function deactivate(): void {

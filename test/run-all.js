@@ -11,7 +11,10 @@ const path = require('path');
 const fs = require('fs');
 
 const DEFAULT_SUITES = 'test:unit,test:ext@newest,test:ext@floor,test:e2e@newest,test:e2e@floor';
-const suites = (process.env.TEST_SUITES || DEFAULT_SUITES).split(',').map((s) => s.trim()).filter(Boolean);
+const suites = (process.env.TEST_SUITES || DEFAULT_SUITES)
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 /** "newest" -> "1.139", from the one file that pins the versions. */
 function vscodeVersion(which) {
@@ -28,9 +31,17 @@ function parseSuite(suite) {
 
 function run(script, env) {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], shell: false, env: { ...process.env, ...env } });
+    const child = spawn('npm', ['run', '--silent', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: false,
+      env: { ...process.env, ...env },
+    });
     let out = '';
-    const tee = (stream, dest) => stream.on('data', (d) => { out += d; dest.write(d); });
+    const tee = (stream, dest) =>
+      stream.on('data', (d) => {
+        out += d;
+        dest.write(d);
+      });
     tee(child.stdout, process.stdout);
     tee(child.stderr, process.stderr);
     child.on('close', (code) => resolve({ code, out }));

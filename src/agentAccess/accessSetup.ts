@@ -6,7 +6,13 @@
 // service does not offer its resource; the rest of the extension is not affected.
 import * as vscode from 'vscode';
 import { isAbort, isApiError } from '../api/errors';
-import { WEBHOOK_EVENT_NAMES, type ConnectorGrant, type ConnectorRecord, type ToolRecord, type WebhookRecord } from '../api/resourceTypes';
+import {
+  WEBHOOK_EVENT_NAMES,
+  type ConnectorGrant,
+  type ConnectorRecord,
+  type ToolRecord,
+  type WebhookRecord,
+} from '../api/resourceTypes';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeErrorForUser } from '../commandSupport/errorText';
@@ -38,12 +44,16 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,200}$/;
 const SEARCH_DEBOUNCE_MS = 250;
 
 export function toolUri(id: string): vscode.Uri {
-  if (!SAFE_ID.test(id)) throw new UserFacingError(t('That is not a tool id.'));
+  if (!SAFE_ID.test(id)) {
+    throw new UserFacingError(t('That is not a tool id.'));
+  }
   return vscode.Uri.from({ scheme: TOOLS_SCHEME, path: `/tools/${id}.md` });
 }
 
 export function invocationUri(id: string): vscode.Uri {
-  if (!SAFE_ID.test(id)) throw new UserFacingError(t('That is not a tool call id.'));
+  if (!SAFE_ID.test(id)) {
+    throw new UserFacingError(t('That is not a tool call id.'));
+  }
   return vscode.Uri.from({ scheme: TOOLS_SCHEME, path: `/invocations/${id}.md` });
 }
 
@@ -57,7 +67,13 @@ class ToolDocuments extends ReadOnlyFileSystem {
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const bytes = await this.load(uri);
-    return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: bytes.length, permissions: vscode.FilePermission.Readonly };
+    return {
+      type: vscode.FileType.File,
+      ctime: 0,
+      mtime: 0,
+      size: bytes.length,
+      permissions: vscode.FilePermission.Readonly,
+    };
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
@@ -67,9 +83,13 @@ class ToolDocuments extends ReadOnlyFileSystem {
   private async load(uri: vscode.Uri): Promise<Uint8Array> {
     const key = uri.path;
     const known = this.cache.get(key);
-    if (known) return known;
+    if (known) {
+      return known;
+    }
     const found = /^\/(tools|invocations)\/([A-Za-z0-9_-]{1,200})\.md$/.exec(uri.path);
-    if (!found) throw vscode.FileSystemError.FileNotFound(uri);
+    if (!found) {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
     const client = this.deps.service.client;
     let text: string;
     let settled = true;
@@ -83,12 +103,18 @@ class ToolDocuments extends ReadOnlyFileSystem {
         text = invocationDocument(invocation, t);
       }
     } catch (err) {
-      if (isApiError(err, 'not_found')) throw vscode.FileSystemError.FileNotFound(uri);
+      if (isApiError(err, 'not_found')) {
+        throw vscode.FileSystemError.FileNotFound(uri);
+      }
       throw vscode.FileSystemError.Unavailable(describeErrorForUser(err));
     }
     const bytes = new TextEncoder().encode(text);
-    if (this.cache.size > 50) this.cache.clear();
-    if (settled) this.cache.set(key, bytes);
+    if (this.cache.size > 50) {
+      this.cache.clear();
+    }
+    if (settled) {
+      this.cache.set(key, bytes);
+    }
     return bytes;
   }
 }
@@ -104,7 +130,12 @@ type ConnectorNode = PagedNode<ConnectorRecord, ConnectorGrant>;
 
 export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) => void): AgentAccess {
   const client = () => deps.service.client;
-  const common = { isSignedIn: () => deps.service.isSignedIn, pageSize: () => deps.settings().pageSize, log: deps.log, onAuthError };
+  const common = {
+    isSignedIn: () => deps.service.isSignedIn,
+    pageSize: () => deps.settings().pageSize,
+    log: deps.log,
+    onAuthError,
+  };
 
   const tools = new PagedTree<ToolRecord>({
     ...common,
@@ -133,7 +164,10 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
     fetchPage: (after, limit) => client().listConnectors({ after, limit }),
     emptyMessage: () => t('No connectors are installed. Connectors are installed on the service’s website.'),
     item: (connector) => {
-      const item = new vscode.TreeItem(connectorLabel(connector, t), connector.grants.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        connectorLabel(connector, t),
+        connector.grants.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      );
       item.id = `connector:${connector.id}`;
       item.description = connectorDescription(connector);
       item.tooltip = inert(`${connector.kind ?? ''} ${connector.id}`, 200);
@@ -183,19 +217,25 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
 
   const openTool = async (arg?: unknown): Promise<void> => {
     const id = recordId(arg, 'id');
-    if (!id) throw new UserFacingError(t('Select a tool in the Tools view first.'));
+    if (!id) {
+      throw new UserFacingError(t('Select a tool in the Tools view first.'));
+    }
     await vscode.window.showTextDocument(toolUri(id), { preview: true });
   };
 
   /** The hook for a run panel's tool.called row: `{ invocationId }`. */
   const openInvocation = async (arg?: unknown): Promise<void> => {
     const id = recordId(arg, 'invocationId');
-    if (!id) throw new UserFacingError(t('This tool call has no invocation record.'));
+    if (!id) {
+      throw new UserFacingError(t('This tool call has no invocation record.'));
+    }
     await vscode.window.showTextDocument(invocationUri(id), { preview: true });
   };
 
   const searchTools = async (): Promise<void> => {
-    if (!(await deps.ensureSignedIn())) return;
+    if (!(await deps.ensureSignedIn())) {
+      return;
+    }
     const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { id?: string }>();
     pick.title = t('Search Tools');
     pick.placeholder = t('Type to search the service’s tools');
@@ -208,28 +248,55 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
       pick.busy = true;
       try {
         const page = await client().listTools({ query, limit: 50 }, { signal: controller.signal });
-        if (controller.signal.aborted) return;
-        pick.items = page.data.map((tool) => ({ id: tool.id, label: toolLabel(tool, t), description: toolDescription(tool, t), alwaysShow: true }));
-        if (pick.items.length === 0) pick.items = [{ label: t('No tool matches.'), alwaysShow: true }];
+        if (controller.signal.aborted) {
+          return;
+        }
+        pick.items = page.data.map((tool) => ({
+          id: tool.id,
+          label: toolLabel(tool, t),
+          description: toolDescription(tool, t),
+          alwaysShow: true,
+        }));
+        if (pick.items.length === 0) {
+          pick.items = [{ label: t('No tool matches.'), alwaysShow: true }];
+        }
       } catch (err) {
-        if (controller.signal.aborted || isAbort(err)) return;
-        pick.items = [{ label: inert(isApiError(err, 'not_supported') ? t('This service does not offer tools.') : describeErrorForUser(err), 200), alwaysShow: true }];
+        if (controller.signal.aborted || isAbort(err)) {
+          return;
+        }
+        pick.items = [
+          {
+            label: inert(
+              isApiError(err, 'not_supported') ? t('This service does not offer tools.') : describeErrorForUser(err),
+              200,
+            ),
+            alwaysShow: true,
+          },
+        ];
       } finally {
-        if (inFlight === controller) pick.busy = false;
+        if (inFlight === controller) {
+          pick.busy = false;
+        }
       }
     };
     pick.onDidChangeValue((value) => {
-      if (timer) clearTimeout(timer);
+      if (timer) {
+        clearTimeout(timer);
+      }
       timer = setTimeout(() => void run(value), SEARCH_DEBOUNCE_MS);
     });
     pick.onDidAccept(() => {
       const id = pick.selectedItems[0]?.id;
-      if (!id) return;
+      if (!id) {
+        return;
+      }
       pick.hide();
       void openTool({ id }).catch((err: unknown) => deps.log.warn(`Open tool: ${String(err)}`));
     });
     pick.onDidHide(() => {
-      if (timer) clearTimeout(timer);
+      if (timer) {
+        clearTimeout(timer);
+      }
       inFlight?.abort();
       pick.dispose();
     });
@@ -250,23 +317,37 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
     } else if (node && typeof (node as { connectorId?: unknown }).connectorId === 'string') {
       connector = await client().getConnector((node as { connectorId: string }).connectorId);
       const grantId = (node as { grantId?: unknown }).grantId;
-      if (!wholeConnector) grant = connector.grants.find((g) => g.id === grantId);
+      if (!wholeConnector) {
+        grant = connector.grants.find((g) => g.id === grantId);
+      }
     }
-    if (!connector) throw new UserFacingError(t('Select a connector or one of its grants in the Connectors view first.'));
-    if (!wholeConnector && !grant) throw new UserFacingError(t('Select a grant of a connector first.'));
+    if (!connector) {
+      throw new UserFacingError(t('Select a connector or one of its grants in the Connectors view first.'));
+    }
+    if (!wholeConnector && !grant) {
+      throw new UserFacingError(t('Select a grant of a connector first.'));
+    }
     const skip = deps.trustedAutomation && (node as { confirm?: unknown }).confirm === false;
     if (!skip) {
       const action = wholeConnector ? t('Revoke Connector') : t('Revoke Grant');
-      const question = wholeConnector ? t('Revoke this connector? The agent can no longer reach anything through it.') : t('Revoke this grant? The agent loses this access.');
-      if ((await askModal('warn', question, revokeLines(connector, grant, t), action)) !== action) return undefined;
+      const question = wholeConnector
+        ? t('Revoke this connector? The agent can no longer reach anything through it.')
+        : t('Revoke this grant? The agent loses this access.');
+      if ((await askModal('warn', question, revokeLines(connector, grant, t), action)) !== action) {
+        return undefined;
+      }
     }
-    const updated = grant ? await client().removeGrant(connector.id, grant.id) : await client().revokeConnector(connector.id);
+    const updated = grant
+      ? await client().removeGrant(connector.id, grant.id)
+      : await client().revokeConnector(connector.id);
     connectors.replace(updated);
     return updated;
   };
 
   const createWebhook = async (args?: { url?: unknown; events?: unknown }): Promise<WebhookRecord | undefined> => {
-    if (!(await deps.ensureSignedIn())) return undefined;
+    if (!(await deps.ensureSignedIn())) {
+      return undefined;
+    }
     const automated = deps.trustedAutomation && typeof args?.url === 'string' && Array.isArray(args.events);
     let url: string | undefined;
     let events: string[] | undefined;
@@ -281,16 +362,26 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
         ignoreFocusOut: true,
         validateInput: (value) => webhookUrlProblem(value, t),
       });
-      if (url === undefined) return undefined;
+      if (url === undefined) {
+        return undefined;
+      }
       const picked = await vscode.window.showQuickPick(
-        WEBHOOK_EVENT_NAMES.map((name) => ({ label: name, description: name === '*' ? t('every event') : undefined, picked: name === 'run.completed' || name === 'run.failed' })),
+        WEBHOOK_EVENT_NAMES.map((name) => ({
+          label: name,
+          description: name === '*' ? t('every event') : undefined,
+          picked: name === 'run.completed' || name === 'run.failed',
+        })),
         { title: t('Create Webhook: events'), canPickMany: true, ignoreFocusOut: true },
       );
-      if (!picked || picked.length === 0) return undefined;
+      if (!picked || picked.length === 0) {
+        return undefined;
+      }
       events = picked.map((p) => p.label);
     }
     const problem = webhookUrlProblem(url, t);
-    if (problem) throw new UserFacingError(problem);
+    if (problem) {
+      throw new UserFacingError(problem);
+    }
     const created = await client().createWebhook({ url: url.trim(), events: events ?? [] });
     webhooks.replace(created.webhook);
     // The secret: shown here once, copied on request, then dropped (never stored, never logged).
@@ -299,19 +390,27 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
       const copy = t('Copy Secret');
       const choice = await askModal(
         'info',
-        t('Webhook created. Its signing secret is shown only now; copy it to verify the Agent-Runtime-Signature of each delivery.'),
+        t(
+          'Webhook created. Its signing secret is shown only now; copy it to verify the Agent-Runtime-Signature of each delivery.',
+        ),
         [secret],
         copy,
       );
-      if (choice === copy) await vscode.env.clipboard.writeText(secret);
+      if (choice === copy) {
+        await vscode.env.clipboard.writeText(secret);
+      }
     }
     return created.webhook;
   };
 
   const webhookOf = (arg: unknown): WebhookRecord | { id: string } => {
     const node = arg as PagedNode<WebhookRecord> | { id?: unknown } | undefined;
-    if (node && 'kind' in node && node.kind === 'record') return node.record;
-    if (node && typeof (node as { id?: unknown }).id === 'string') return { id: (node as { id: string }).id };
+    if (node && 'kind' in node && node.kind === 'record') {
+      return node.record;
+    }
+    if (node && typeof (node as { id?: unknown }).id === 'string') {
+      return { id: (node as { id: string }).id };
+    }
     throw new UserFacingError(t('Select a webhook in the Webhooks view first.'));
   };
 
@@ -319,8 +418,11 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
     const webhook = webhookOf(arg);
     const delivery = await client().testWebhook(webhook.id);
     const sentence = deliverySentence(delivery, t);
-    if (delivery.status_code !== undefined && delivery.status_code < 300) void notify.info(sentence);
-    else void notify.warn(sentence);
+    if (delivery.status_code !== undefined && delivery.status_code < 300) {
+      void notify.info(sentence);
+    } else {
+      void notify.warn(sentence);
+    }
     return sentence;
   };
 
@@ -331,7 +433,9 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
       const del = t('Delete');
       const record = 'events' in webhook ? webhook : undefined;
       const lines = record ? [webhookLabel(record, t), webhookDescription(record)] : [inert(webhook.id)];
-      if ((await askModal('warn', t('Delete this webhook? The service stops calling it.'), lines, del)) !== del) return false;
+      if ((await askModal('warn', t('Delete this webhook? The service stops calling it.'), lines, del)) !== del) {
+        return false;
+      }
     }
     await client().deleteWebhook(webhook.id);
     webhooks.remove(webhook.id);
@@ -354,16 +458,31 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
       vscode.commands.registerCommand(Commands.searchTools, guard('Search tools', searchTools)),
       vscode.commands.registerCommand(Commands.openTool, guard('Open tool', openTool)),
       vscode.commands.registerCommand(Commands.openToolInvocation, guard('Open tool call', openInvocation)),
-      vscode.commands.registerCommand(Commands.loadMoreTools, guard('Load more tools', () => tools.loadMore())),
+      vscode.commands.registerCommand(
+        Commands.loadMoreTools,
+        guard('Load more tools', () => tools.loadMore()),
+      ),
       vscode.commands.registerCommand(Commands.refreshConnectors, () => connectors.refresh()),
-      vscode.commands.registerCommand(Commands.revokeGrant, guard('Revoke grant', (arg?: unknown) => revoke(false, arg))),
-      vscode.commands.registerCommand(Commands.revokeConnector, guard('Revoke connector', (arg?: unknown) => revoke(true, arg))),
-      vscode.commands.registerCommand(Commands.loadMoreConnectors, guard('Load more connectors', () => connectors.loadMore())),
+      vscode.commands.registerCommand(
+        Commands.revokeGrant,
+        guard('Revoke grant', (arg?: unknown) => revoke(false, arg)),
+      ),
+      vscode.commands.registerCommand(
+        Commands.revokeConnector,
+        guard('Revoke connector', (arg?: unknown) => revoke(true, arg)),
+      ),
+      vscode.commands.registerCommand(
+        Commands.loadMoreConnectors,
+        guard('Load more connectors', () => connectors.loadMore()),
+      ),
       vscode.commands.registerCommand(Commands.refreshWebhooks, () => webhooks.refresh()),
       vscode.commands.registerCommand(Commands.createWebhook, guard('Create webhook', createWebhook)),
       vscode.commands.registerCommand(Commands.testWebhook, guard('Send test delivery', testWebhook)),
       vscode.commands.registerCommand(Commands.deleteWebhook, guard('Delete webhook', deleteWebhook)),
-      vscode.commands.registerCommand(Commands.loadMoreWebhooks, guard('Load more webhooks', () => webhooks.loadMore())),
+      vscode.commands.registerCommand(
+        Commands.loadMoreWebhooks,
+        guard('Load more webhooks', () => webhooks.loadMore()),
+      ),
       deps.service.onDidChange(() => {
         tools.refresh();
         connectors.refresh();
@@ -374,8 +493,12 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
 }
 
 function recordId(arg: unknown, key: string): string | undefined {
-  if (typeof arg === 'string') return arg;
-  if (typeof arg !== 'object' || arg === null) return undefined;
+  if (typeof arg === 'string') {
+    return arg;
+  }
+  if (typeof arg !== 'object' || arg === null) {
+    return undefined;
+  }
   const value = (arg as Record<string, unknown>)[key];
   return typeof value === 'string' ? value : undefined;
 }

@@ -2,7 +2,14 @@
 // invocation record, the lines of a revoke question, a row's words. Every string of a record is
 // data: inert() for rows and questions; documents are plain text with hidden characters made
 // visible. Pure: no vscode.
-import type { ConnectorGrant, ConnectorRecord, InvocationRecord, ToolRecord, WebhookDelivery, WebhookRecord } from '../api/resourceTypes';
+import type {
+  ConnectorGrant,
+  ConnectorRecord,
+  InvocationRecord,
+  ToolRecord,
+  WebhookDelivery,
+  WebhookRecord,
+} from '../api/resourceTypes';
 import { inert } from '../common/inertText';
 import type { Translate } from '../common/translate';
 import { visibleText } from '../common/visibleText';
@@ -33,7 +40,10 @@ export function toolLabel(tool: ToolRecord, t: Translate): string {
 }
 
 export function toolDescription(tool: ToolRecord, t: Translate): string {
-  const parts = [tool.requires_approval ? t('needs approval') : undefined, tool.description ? inert(tool.description, 100) : undefined];
+  const parts = [
+    tool.requires_approval ? t('needs approval') : undefined,
+    tool.description ? inert(tool.description, 100) : undefined,
+  ];
   return parts.filter((p): p is string => p !== undefined).join(' · ');
 }
 
@@ -46,8 +56,18 @@ export function toolDocument(tool: ToolRecord, t: Translate): string {
     `- ${t('Id')}: ${docText(tool.id, 200)}`,
     `- ${t('Needs approval')}: ${tool.requires_approval ? t('yes') : t('no')}`,
   ];
-  if (tool.connector_id) lines.push(`- ${t('Connector')}: ${docText(tool.connector_id, 200)}`);
-  lines.push('', `## ${t('Input schema')}`, '', '```json', tool.input_schema ? json(tool.input_schema) : t('(none given)'), '```', '');
+  if (tool.connector_id) {
+    lines.push(`- ${t('Connector')}: ${docText(tool.connector_id, 200)}`);
+  }
+  lines.push(
+    '',
+    `## ${t('Input schema')}`,
+    '',
+    '```json',
+    tool.input_schema ? json(tool.input_schema) : t('(none given)'),
+    '```',
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -61,11 +81,17 @@ export function invocationDocument(inv: InvocationRecord, t: Translate): string 
     `- ${t('Step')}: ${docText(inv.step_id ?? '?', 200)}`,
     `- ${t('Started')}: ${docText(inv.started_at ?? '?', 60)}`,
   ];
-  if (inv.duration_ms !== undefined) lines.push(`- ${t('Duration')}: ${t('{0} ms', inv.duration_ms)}`);
+  if (inv.duration_ms !== undefined) {
+    lines.push(`- ${t('Duration')}: ${t('{0} ms', inv.duration_ms)}`);
+  }
   lines.push('', `## ${t('Arguments')}`, '', '```json', inv.arguments ? json(inv.arguments) : '{}', '```');
-  if (inv.error) lines.push('', `## ${t('Error')}`, '', docText(inv.error.message, 64 * 1024));
+  if (inv.error) {
+    lines.push('', `## ${t('Error')}`, '', docText(inv.error.message, 64 * 1024));
+  }
   lines.push('', `## ${t('Output')}`, '');
-  if (inv.output_truncated) lines.push(t('(The service cut this output: it is longer than what is shown.)'), '');
+  if (inv.output_truncated) {
+    lines.push(t('(The service cut this output: it is longer than what is shown.)'), '');
+  }
   lines.push(inv.output !== undefined ? docText(inv.output) : t('(no output)'), '');
   return lines.join('\n');
 }
@@ -85,11 +111,20 @@ export function grantLabel(grant: ConnectorGrant, t: Translate): string {
 /** The lines of the revoke question: exactly what goes (the connector, its account, each grant). */
 export function revokeLines(connector: ConnectorRecord, grant: ConnectorGrant | undefined, t: Translate): string[] {
   const who = `${connectorLabel(connector, t)}${connector.account ? ` (${inert(connector.account, 80)})` : ''}`;
-  const grantLine = (g: ConnectorGrant): string => `• ${grantLabel(g, t)}${g.resource ? ` ${t('on')} ${inert(g.resource, 120)}` : ''}`;
-  if (grant) return [t('Connector: {0}', who), t('Grant that goes:'), grantLine(grant)];
+  const grantLine = (g: ConnectorGrant): string =>
+    `• ${grantLabel(g, t)}${g.resource ? ` ${t('on')} ${inert(g.resource, 120)}` : ''}`;
+  if (grant) {
+    return [t('Connector: {0}', who), t('Grant that goes:'), grantLine(grant)];
+  }
   const grants = connector.grants.slice(0, 50).map(grantLine);
-  if (connector.grants.length > 50) grants.push(t('… and {0} more', connector.grants.length - 50));
-  return [t('Connector: {0}', who), t('The whole connector is revoked, with every grant:'), ...(grants.length > 0 ? grants : [t('(no grants)')])];
+  if (connector.grants.length > 50) {
+    grants.push(t('… and {0} more', connector.grants.length - 50));
+  }
+  return [
+    t('Connector: {0}', who),
+    t('The whole connector is revoked, with every grant:'),
+    ...(grants.length > 0 ? grants : [t('(no grants)')]),
+  ];
 }
 
 export function webhookLabel(webhook: WebhookRecord, t: Translate): string {
@@ -103,7 +138,9 @@ export function webhookDescription(webhook: WebhookRecord): string {
 /** The test delivery's outcome in one sentence (status code and time, or the error). */
 export function deliverySentence(delivery: WebhookDelivery, t: Translate): string {
   const ms = delivery.duration_ms !== undefined ? delivery.duration_ms : '?';
-  if (delivery.status_code !== undefined) return t('Test delivery: the receiver answered {0} in {1} ms.', delivery.status_code, ms);
+  if (delivery.status_code !== undefined) {
+    return t('Test delivery: the receiver answered {0} in {1} ms.', delivery.status_code, ms);
+  }
   return t('Test delivery failed after {0} ms: {1}', ms, inert(delivery.error?.message ?? t('no answer'), 300));
 }
 
@@ -115,7 +152,11 @@ export function webhookUrlProblem(url: string, t: Translate): string | undefined
   } catch {
     parsed = undefined;
   }
-  if (!parsed) return t('Enter a URL such as https://example.com/hooks/agent.');
-  if (parsed.protocol !== 'https:') return t('A webhook URL must start with https://.');
+  if (!parsed) {
+    return t('Enter a URL such as https://example.com/hooks/agent.');
+  }
+  if (parsed.protocol !== 'https:') {
+    return t('A webhook URL must start with https://.');
+  }
   return undefined;
 }

@@ -12,7 +12,8 @@ const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 /** Rows one view holds at most. */
 export const MAX_ROWS = 2000;
 
-export type PagedNode<T, C = never> = { kind: 'record'; record: T } | { kind: 'child'; parent: T; child: C } | { kind: 'more' };
+export type PagedNode<T, C = never> =
+  { kind: 'record'; record: T } | { kind: 'child'; parent: T; child: C } | { kind: 'more' };
 
 export interface PagedTreeSpec<T extends { id: string }, C> {
   /** What the service does not offer, for the message ("tools", "connectors"...). */
@@ -31,7 +32,9 @@ export interface PagedTreeSpec<T extends { id: string }, C> {
   onAuthError(err: unknown): void;
 }
 
-export class PagedTree<T extends { id: string }, C = never> implements vscode.TreeDataProvider<PagedNode<T, C>>, vscode.Disposable {
+export class PagedTree<T extends { id: string }, C = never>
+  implements vscode.TreeDataProvider<PagedNode<T, C>>, vscode.Disposable
+{
   private records: T[] = [];
   private cursor: string | undefined;
   private hasMore = false;
@@ -64,8 +67,11 @@ export class PagedTree<T extends { id: string }, C = never> implements vscode.Tr
 
   replace(record: T): void {
     const at = this.records.findIndex((r) => r.id === record.id);
-    if (at >= 0) this.records[at] = record;
-    else if (this.loaded) this.records.unshift(record);
+    if (at >= 0) {
+      this.records[at] = record;
+    } else if (this.loaded) {
+      this.records.unshift(record);
+    }
     this.changed.fire(undefined);
   }
 
@@ -75,15 +81,25 @@ export class PagedTree<T extends { id: string }, C = never> implements vscode.Tr
   }
 
   async getChildren(node?: PagedNode<T, C>): Promise<PagedNode<T, C>[]> {
-    if (node?.kind === 'record') return (this.spec.children?.(node.record) ?? []).slice(0, 500).map((child) => ({ kind: 'child', parent: node.record, child }));
-    if (node) return [];
+    if (node?.kind === 'record') {
+      return (this.spec.children?.(node.record) ?? [])
+        .slice(0, 500)
+        .map((child) => ({ kind: 'child', parent: node.record, child }));
+    }
+    if (node) {
+      return [];
+    }
     if (!this.spec.isSignedIn()) {
       this.setMessage(undefined);
       return [];
     }
-    if (!this.loaded) await this.loadPage();
+    if (!this.loaded) {
+      await this.loadPage();
+    }
     const rows: PagedNode<T, C>[] = this.records.map((record) => ({ kind: 'record', record }));
-    if (this.hasMore && this.records.length < MAX_ROWS) rows.push({ kind: 'more' });
+    if (this.hasMore && this.records.length < MAX_ROWS) {
+      rows.push({ kind: 'more' });
+    }
     return rows;
   }
 
@@ -93,12 +109,16 @@ export class PagedTree<T extends { id: string }, C = never> implements vscode.Tr
       item.command = { command: this.spec.loadMoreCommand, title: t('Load more…') };
       return item;
     }
-    if (node.kind === 'child') return this.spec.childItem ? this.spec.childItem(node.parent, node.child) : new vscode.TreeItem('');
+    if (node.kind === 'child') {
+      return this.spec.childItem ? this.spec.childItem(node.parent, node.child) : new vscode.TreeItem('');
+    }
     return this.spec.item(node.record);
   }
 
   async loadMore(): Promise<void> {
-    if (!this.hasMore || this.records.length >= MAX_ROWS) return;
+    if (!this.hasMore || this.records.length >= MAX_ROWS) {
+      return;
+    }
     await this.loadPage();
     this.changed.fire(undefined);
   }
@@ -114,10 +134,14 @@ export class PagedTree<T extends { id: string }, C = never> implements vscode.Tr
     const generation = this.generation;
     try {
       const page = await this.spec.fetchPage(this.cursor, this.spec.pageSize());
-      if (generation !== this.generation) return;
+      if (generation !== this.generation) {
+        return;
+      }
       const seen = new Set(this.records.map((r) => r.id));
       for (const record of page.data) {
-        if (seen.has(record.id) || this.records.length >= MAX_ROWS) continue;
+        if (seen.has(record.id) || this.records.length >= MAX_ROWS) {
+          continue;
+        }
         seen.add(record.id);
         this.records.push(record);
       }
@@ -127,20 +151,33 @@ export class PagedTree<T extends { id: string }, C = never> implements vscode.Tr
       this.loaded = true;
       this.setMessage(this.records.length === 0 ? this.spec.emptyMessage() : undefined);
     } catch (err) {
-      if (generation !== this.generation) return;
+      if (generation !== this.generation) {
+        return;
+      }
       this.loaded = true;
       this.hasMore = false;
       if (isApiError(err, 'not_supported')) {
-        this.setMessage(t('This service does not offer {0} (it answered {1} to {2}). The rest of Agent Runtime works as usual.', this.spec.what, err.status ?? '404', this.spec.endpoint));
+        this.setMessage(
+          t(
+            'This service does not offer {0} (it answered {1} to {2}). The rest of Agent Runtime works as usual.',
+            this.spec.what,
+            err.status ?? '404',
+            this.spec.endpoint,
+          ),
+        );
         return;
       }
-      if (isApiError(err, 'authentication')) this.spec.onAuthError(err);
+      if (isApiError(err, 'authentication')) {
+        this.spec.onAuthError(err);
+      }
       this.spec.log.warn(`${this.spec.endpoint}: ${describeErrorForUser(err)}`);
       this.setMessage(t('Could not load {0}: {1}', this.spec.what, describeErrorForUser(err)));
     }
   }
 
   private setMessage(message: string | undefined): void {
-    if (this.view) this.view.message = message === undefined ? undefined : inert(message, 400);
+    if (this.view) {
+      this.view.message = message === undefined ? undefined : inert(message, 400);
+    }
   }
 }

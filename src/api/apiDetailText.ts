@@ -9,7 +9,18 @@ import type { Translate } from '../common/translate';
  */
 export type ApiDetail =
   | { id: 'cancelled' | 'missingApiKey' | 'apiKeyUnavailable'; args: [] }
-  | { id: 'connectTimeout' | 'answerTimeout' | 'bodyTimeout' | 'refused' | 'dnsFailed' | 'closedEarly' | 'lengthMismatch' | 'tlsVersion'; args: [where: string] }
+  | {
+      id:
+        | 'connectTimeout'
+        | 'answerTimeout'
+        | 'bodyTimeout'
+        | 'refused'
+        | 'dnsFailed'
+        | 'closedEarly'
+        | 'lengthMismatch'
+        | 'tlsVersion';
+      args: [where: string];
+    }
   | { id: 'certNotValidNow' | 'certWrongHost' | 'certUntrusted'; args: [where: string, code: string] }
   | { id: 'listTimeout'; args: [seconds: string] }
   | { id: 'requestFailed'; args: [where: string, reason: string] }
@@ -45,16 +56,22 @@ export function apiDetailText(t: Translate, detail: ApiDetail): string {
     case 'tlsVersion':
       return t('Secure connection to {0} failed: the server does not offer TLS 1.3, which is required', ...detail.args);
     case 'certNotValidNow':
-      return t("The certificate of {0} is not valid now ({1}); check this computer's clock, or ask the service's administrator to renew it", ...detail.args);
+      return t(
+        "The certificate of {0} is not valid now ({1}); check this computer's clock, or ask the service's administrator to renew it",
+        ...detail.args,
+      );
     case 'certWrongHost':
-      return t('The certificate of {0} is for another host name ({1}); use the address the certificate names in agentRuntime.baseUrl', ...detail.args);
+      return t(
+        'The certificate of {0} is for another host name ({1}); use the address the certificate names in agentRuntime.baseUrl',
+        ...detail.args,
+      );
     case 'certUntrusted':
       return t(
         'The certificate of {0} is not trusted ({1}; issued by a private CA or a TLS-inspecting proxy?); add that CA to the file NODE_EXTRA_CA_CERTS names, or to the system store with http.systemCertificates on',
         ...detail.args,
       );
     case 'listTimeout':
-      return t('The service\'s list did not end within {0} s', ...detail.args);
+      return t("The service's list did not end within {0} s", ...detail.args);
     case 'requestFailed':
       return t('Request to {0} failed: {1}', ...detail.args);
     case 'serviceAnswered':

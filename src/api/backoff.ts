@@ -35,10 +35,16 @@ function firstHeader(headers: Record<string, HeaderValue>, name: string): string
 export function parseRetryAfter(headers: Record<string, HeaderValue>, now: number = Date.now()): number | undefined {
   const clamp = (ms: number) => Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(ms)));
   const ms = firstHeader(headers, 'retry-after-ms');
-  if (ms !== undefined && ms.trim() !== '' && Number.isFinite(Number(ms))) return clamp(Number(ms));
+  if (ms !== undefined && ms.trim() !== '' && Number.isFinite(Number(ms))) {
+    return clamp(Number(ms));
+  }
   const value = firstHeader(headers, 'retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return clamp(Number(value) * 1000);
+  if (!value) {
+    return undefined;
+  }
+  if (/^\d+(\.\d+)?$/.test(value)) {
+    return clamp(Number(value) * 1000);
+  }
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : clamp(date - now);
 }
@@ -46,7 +52,9 @@ export function parseRetryAfter(headers: Record<string, HeaderValue>, now: numbe
 /** The error a cancelled wait rejects with (same name as the platform's AbortError). */
 export function abortError(signal?: AbortSignal): Error {
   const reason: unknown = signal?.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  if (reason instanceof Error && reason.name === 'AbortError') {
+    return reason;
+  }
   const err = new Error('The operation was cancelled.');
   err.name = 'AbortError';
   return err;
@@ -54,7 +62,9 @@ export function abortError(signal?: AbortSignal): Error {
 
 /** Resolves after `ms`, or rejects at once with an AbortError when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortError(signal));
+  if (signal?.aborted) {
+    return Promise.reject(abortError(signal));
+  }
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);

@@ -6,8 +6,12 @@ import { ApiError } from './errors';
 /** True for 127.0.0.0/8, ::1 (and its IPv4-mapped loopback form) and `localhost`. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host === '::1') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
+  if (host === 'localhost' || host === '::1') {
+    return true;
+  }
+  if (isIP(host) === 4) {
+    return host.startsWith('127.');
+  }
   // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1 (7f = 127).
   return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
 }
@@ -22,16 +26,28 @@ export function normaliseBaseUrl(raw: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ApiError({ kind: 'validation', message: `The service address "${withoutUserInfo(text)}" is not a valid URL; use e.g. https://agents.example.com.` });
+    throw new ApiError({
+      kind: 'validation',
+      message: `The service address "${withoutUserInfo(text)}" is not a valid URL; use e.g. https://agents.example.com.`,
+    });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ApiError({ kind: 'validation', message: `The service address must start with https:// (got ${url.protocol}//).` });
+    throw new ApiError({
+      kind: 'validation',
+      message: `The service address must start with https:// (got ${url.protocol}//).`,
+    });
   }
   if (url.username || url.password) {
-    throw new ApiError({ kind: 'validation', message: 'The service address must not contain a user name or password; the API key is sent separately.' });
+    throw new ApiError({
+      kind: 'validation',
+      message: 'The service address must not contain a user name or password; the API key is sent separately.',
+    });
   }
   if (url.search || url.hash) {
-    throw new ApiError({ kind: 'validation', message: 'The service address must not contain a query (?) or fragment (#).' });
+    throw new ApiError({
+      kind: 'validation',
+      message: 'The service address must not contain a query (?) or fragment (#).',
+    });
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new ApiError({
@@ -53,7 +69,9 @@ export function withoutUserInfo(text: string): string {
   try {
     const url = new URL(text);
     if (url.protocol === 'https:' || url.protocol === 'http:') {
-      if (!url.username && !url.password) return text;
+      if (!url.username && !url.password) {
+        return text;
+      }
       url.username = '';
       url.password = '';
       return url.toString();
@@ -62,7 +80,9 @@ export function withoutUserInfo(text: string): string {
     // Not a URL: fall through to the textual cut.
   }
   const at = text.lastIndexOf('@');
-  if (at < 0) return text;
+  if (at < 0) {
+    return text;
+  }
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
   return `${scheme}${text.slice(Math.max(at + 1, scheme.length))}`;
 }

@@ -13,7 +13,18 @@ import { header, readJson, RequestPath, type Query, type RequestSpec } from './r
 import { Transport, type NetworkSettings } from './transport';
 import { prepareBytesUpload, prepareUpload, type PreparedUpload, type UploadOptions } from './upload';
 import * as resources from './resources';
-import type { ConnectorRecord, CreatedWebhook, InvocationListParams, InvocationRecord, MemoryChange, MemoryListParams, MemoryRecord, ToolRecord, WebhookDelivery, WebhookRecord } from './resourceTypes';
+import type {
+  ConnectorRecord,
+  CreatedWebhook,
+  InvocationListParams,
+  InvocationRecord,
+  MemoryChange,
+  MemoryListParams,
+  MemoryRecord,
+  ToolRecord,
+  WebhookDelivery,
+  WebhookRecord,
+} from './resourceTypes';
 import * as projects from './projects';
 import * as steering from './steering';
 import type { ApprovalListParams, SteeringCaller, SteeringOptions } from './steering';
@@ -94,7 +105,10 @@ export class ApiClient {
     try {
       base = normaliseBaseUrl(options.baseUrl);
     } catch (err) {
-      this.configError = err instanceof ApiError ? err : new ApiError({ kind: 'validation', message: 'The service address is not valid.' });
+      this.configError =
+        err instanceof ApiError
+          ? err
+          : new ApiError({ kind: 'validation', message: 'The service address is not valid.' });
       base = withoutUserInfo(String(options.baseUrl).trim());
     }
     this.baseUrl = base;
@@ -170,17 +184,25 @@ export class ApiClient {
   }
 
   /** Streams a file's content to `targetPath` through a temporary file; no partial file is ever left. */
-  async downloadFile(fileId: string, targetPath: string, opts: DownloadOptions = {}): Promise<{ path: string; bytes: number }> {
+  async downloadFile(
+    fileId: string,
+    targetPath: string,
+    opts: DownloadOptions = {},
+  ): Promise<{ path: string; bytes: number }> {
     return this.call({
       method: 'GET',
       path: `/files/${pathSegment(fileId)}/content`,
       signal: opts.signal,
-      consume: (res, signal) => downloadToFile(res, targetPath, signal, opts.onProgress, opts.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES),
+      consume: (res, signal) =>
+        downloadToFile(res, targetPath, signal, opts.onProgress, opts.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES),
     });
   }
 
   /** A file's content in memory (previews); ApiError 'too_large' beyond maxBytes (default 10 MB). */
-  async readFileContent(fileId: string, opts: CallOptions & { maxBytes?: number } = {}): Promise<{ content: Uint8Array; contentType?: string }> {
+  async readFileContent(
+    fileId: string,
+    opts: CallOptions & { maxBytes?: number } = {},
+  ): Promise<{ content: Uint8Array; contentType?: string }> {
     return this.call({
       method: 'GET',
       path: `/files/${pathSegment(fileId)}/content`,
@@ -200,7 +222,11 @@ export class ApiClient {
     }
     const commit = req.context?.commit;
     if (commit !== undefined && !/^[0-9a-f]{40}$/.test(commit)) {
-      throw new ApiError({ kind: 'validation', param: 'context.commit', message: 'The commit must be a full 40-character commit id.' });
+      throw new ApiError({
+        kind: 'validation',
+        param: 'context.commit',
+        message: 'The commit must be a full 40-character commit id.',
+      });
     }
     return this.call({
       method: 'POST',
@@ -217,8 +243,17 @@ export class ApiClient {
   }
 
   /** `project_id`: only that project's tasks (PROTOCOL-NOTES "Projects"). */
-  async listTasks(params: PageParams & { project_id?: string } = {}, opts: CallOptions = {}): Promise<Page<TaskRecord>> {
-    return this.getPage<TaskRecord>('/tasks', 'tasks', pageQuery(params, { project_id: params.project_id }), opts, true);
+  async listTasks(
+    params: PageParams & { project_id?: string } = {},
+    opts: CallOptions = {},
+  ): Promise<Page<TaskRecord>> {
+    return this.getPage<TaskRecord>(
+      '/tasks',
+      'tasks',
+      pageQuery(params, { project_id: params.project_id }),
+      opts,
+      true,
+    );
   }
 
   iterateTasks(params: PageParams & { project_id?: string } = {}, opts: PageWalkOptions = {}): PageWalk<TaskRecord> {
@@ -239,8 +274,18 @@ export class ApiClient {
     return paginate((p, signal) => this.listRuns({ ...params, ...p }, { signal }), params, opts);
   }
 
-  async listRunArtifacts(runId: string, params: PageParams = {}, opts: CallOptions = {}): Promise<Page<ArtifactRecord>> {
-    return this.getPage<ArtifactRecord>(`/runs/${pathSegment(runId)}/artifacts`, 'artifacts', pageQuery(params), opts, false);
+  async listRunArtifacts(
+    runId: string,
+    params: PageParams = {},
+    opts: CallOptions = {},
+  ): Promise<Page<ArtifactRecord>> {
+    return this.getPage<ArtifactRecord>(
+      `/runs/${pathSegment(runId)}/artifacts`,
+      'artifacts',
+      pageQuery(params),
+      opts,
+      false,
+    );
   }
 
   iterateRunArtifacts(runId: string, params: PageParams = {}, opts: PageWalkOptions = {}): PageWalk<ArtifactRecord> {
@@ -251,7 +296,10 @@ export class ApiClient {
    * Opens the run's event stream: one attempt, no retry (the subscription owns reconnects),
    * no body timeout (it owns idle detection). ApiError on a non-2xx answer or a failed connect.
    */
-  async openEventStream(runId: string, opts: { after?: number; signal?: AbortSignal } = {}): Promise<OpenedEventStream> {
+  async openEventStream(
+    runId: string,
+    opts: { after?: number; signal?: AbortSignal } = {},
+  ): Promise<OpenedEventStream> {
     return this.call({
       method: 'GET',
       path: `/runs/${pathSegment(runId)}/events`,
@@ -259,7 +307,12 @@ export class ApiClient {
       headers: { accept: 'text/event-stream', 'cache-control': 'no-cache' },
       signal: opts.signal,
       stream: true,
-      consume: async (res) => ({ status: res.status, headers: res.headers, body: res.body, requestId: header(res.headers, 'x-request-id') }),
+      consume: async (res) => ({
+        status: res.status,
+        headers: res.headers,
+        body: res.body,
+        requestId: header(res.headers, 'x-request-id'),
+      }),
     });
   }
 
@@ -296,7 +349,11 @@ export class ApiClient {
     return steering.resumeRun(this.steer, id, body, opts);
   }
 
-  forkRun(id: string, body: { after_sequence: number; instructions?: string }, opts: SteeringOptions = {}): Promise<RunRecord> {
+  forkRun(
+    id: string,
+    body: { after_sequence: number; instructions?: string },
+    opts: SteeringOptions = {},
+  ): Promise<RunRecord> {
     return steering.forkRun(this.steer, id, body, opts);
   }
 
@@ -312,7 +369,11 @@ export class ApiClient {
     return steering.getApproval(this.steer, id, opts.signal);
   }
 
-  decideApproval(id: string, body: { decision: ApprovalDecision; note?: string }, opts: SteeringOptions = {}): Promise<ApprovalRecord> {
+  decideApproval(
+    id: string,
+    body: { decision: ApprovalDecision; note?: string },
+    opts: SteeringOptions = {},
+  ): Promise<ApprovalRecord> {
     return steering.decideApproval(this.steer, id, body, opts);
   }
 
@@ -335,7 +396,10 @@ export class ApiClient {
     return resources.getMemory(this.steer, id, opts.signal);
   }
 
-  createMemory(body: { content: string; tags?: string[]; project_id?: string }, opts: SteeringOptions = {}): Promise<MemoryRecord> {
+  createMemory(
+    body: { content: string; tags?: string[]; project_id?: string },
+    opts: SteeringOptions = {},
+  ): Promise<MemoryRecord> {
     return resources.createMemory(this.steer, body, opts);
   }
 
@@ -415,7 +479,9 @@ export class ApiClient {
 
   /** Closes every connection; calls made afterwards fail with ApiError 'aborted'. */
   async dispose(): Promise<void> {
-    if (this.disposed) return;
+    if (this.disposed) {
+      return;
+    }
     this.disposed = true;
     await this.transport.destroy();
   }
@@ -448,8 +514,12 @@ export class ApiClient {
   }
 
   private checkUsable(): void {
-    if (this.configError) throw this.configError;
-    if (this.disposed) throw new ApiError({ kind: 'aborted', message: 'The API client was closed.' });
+    if (this.configError) {
+      throw this.configError;
+    }
+    if (this.disposed) {
+      throw new ApiError({ kind: 'aborted', message: 'The API client was closed.' });
+    }
   }
 
   private async call<T>(spec: RequestSpec<T>): Promise<T> {

@@ -7,7 +7,11 @@ import { ApiError } from './errors';
 import type { ResponseBody, TransportResponse } from './transport';
 
 /** The whole body, at most `maxBytes`: beyond that 'too_large' (overflow 'error') or cut off. */
-export async function readLimited(body: ResponseBody, maxBytes: number, overflow: 'error' | 'truncate'): Promise<Uint8Array> {
+export async function readLimited(
+  body: ResponseBody,
+  maxBytes: number,
+  overflow: 'error' | 'truncate',
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let length = 0;
   for await (const chunk of body) {
@@ -41,7 +45,11 @@ export async function downloadToFile(
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<{ path: string; bytes: number }> {
   const total = contentLength(res);
-  const tooLarge = () => new ApiError({ kind: 'too_large', message: `The download is larger than ${maxBytes} bytes; it was stopped and nothing was kept` });
+  const tooLarge = () =>
+    new ApiError({
+      kind: 'too_large',
+      message: `The download is larger than ${maxBytes} bytes; it was stopped and nothing was kept`,
+    });
   if (total !== undefined && total > maxBytes) {
     res.body.destroy();
     throw tooLarge();
@@ -58,7 +66,9 @@ export async function downloadToFile(
       onProgress?.(0, total);
       for await (const chunk of res.body) {
         // Counted as it streams: a body without Content-Length (or lying about it) has no other cap.
-        if (received + chunk.length > maxBytes) throw tooLarge();
+        if (received + chunk.length > maxBytes) {
+          throw tooLarge();
+        }
         let offset = 0;
         while (offset < chunk.length) {
           const { bytesWritten } = await onDisk(handle.write(chunk, offset, chunk.length - offset), targetPath);
@@ -77,7 +87,9 @@ export async function downloadToFile(
       throw failure.error;
     }
     await closing;
-    if (signal.aborted) throw new ApiError({ kind: 'aborted', message: 'The download was cancelled.' });
+    if (signal.aborted) {
+      throw new ApiError({ kind: 'aborted', message: 'The download was cancelled.' });
+    }
     if (total !== undefined && received !== total) {
       throw new ApiError({ kind: 'connection', message: `The download ended after ${received} of ${total} bytes.` });
     }

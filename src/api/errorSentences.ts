@@ -6,13 +6,22 @@ import { apiDetailText } from './apiDetailText';
 import { ApiError, isTlsFailure, redact, type ApiDetail, type ApiErrorKind } from './errors';
 
 // The steering 409s state a fact; "try again" would be wrong advice.
-const STEERING_CONFLICTS = ['run_not_active', 'run_not_resumable', 'approval_already_decided', 'approval_expired'] as const;
+const STEERING_CONFLICTS = [
+  'run_not_active',
+  'run_not_resumable',
+  'approval_already_decided',
+  'approval_expired',
+] as const;
 
 /** A 409 code that states a fact about a run or an approval (the sentence says it, with no advice). */
 export type SteeringConflict = (typeof STEERING_CONFLICTS)[number];
 
 function steeringConflictOf(err: ApiError): SteeringConflict | undefined {
-  return err.kind === 'conflict' && err.code !== undefined && (STEERING_CONFLICTS as readonly string[]).includes(err.code) ? (err.code as SteeringConflict) : undefined;
+  return err.kind === 'conflict' &&
+    err.code !== undefined &&
+    (STEERING_CONFLICTS as readonly string[]).includes(err.code)
+    ? (err.code as SteeringConflict)
+    : undefined;
 }
 
 function clause(text: string | undefined): string {
@@ -43,7 +52,12 @@ export function errorSentenceParts(err: unknown): ErrorSentenceParts {
   if (!(err instanceof ApiError)) {
     const cancelled = err instanceof Error && err.name === 'AbortError';
     const text = err instanceof Error ? err.message : String(err);
-    return { kind: cancelled ? 'cancelled' : 'unexpected', detail: clause(redact(text)), noKeySent: false, detailNamesFix: false };
+    return {
+      kind: cancelled ? 'cancelled' : 'unexpected',
+      detail: clause(redact(text)),
+      noKeySent: false,
+      detailNamesFix: false,
+    };
   }
   return {
     kind: err.kind === 'aborted' ? 'cancelled' : err.kind,

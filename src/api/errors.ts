@@ -81,13 +81,27 @@ export class ApiError extends Error {
 
 /** The kind that an HTTP error status stands for. */
 export function kindForStatus(status: number): ApiErrorKind {
-  if (status === 401) return 'authentication';
-  if (status === 403) return 'permission';
-  if (status === 404) return 'not_found';
-  if (status === 409) return 'conflict';
-  if (status === 413) return 'too_large';
-  if (status === 429) return 'rate_limit';
-  if (status >= 500) return 'server';
+  if (status === 401) {
+    return 'authentication';
+  }
+  if (status === 403) {
+    return 'permission';
+  }
+  if (status === 404) {
+    return 'not_found';
+  }
+  if (status === 409) {
+    return 'conflict';
+  }
+  if (status === 413) {
+    return 'too_large';
+  }
+  if (status === 429) {
+    return 'rate_limit';
+  }
+  if (status >= 500) {
+    return 'server';
+  }
   return 'bad_request';
 }
 
@@ -118,10 +132,22 @@ export function redactWebhookSecrets(text: string): string {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  408: 'Request Timeout', 409: 'Conflict', 413: 'Content Too Large', 415: 'Unsupported Media Type',
-  422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented',
-  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 function statusLabel(status: number): string {
@@ -137,8 +163,12 @@ function asString(value: unknown): string | undefined {
 function plainTextOf(body: string): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1];
   const text = (title ?? body.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' '))
-    .replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
-    .replace(/\s+/g, ' ').trim();
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }
 
@@ -187,10 +217,18 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
         type = asString(e.type);
         param = asString(e.param);
         message = asString(e.message);
-        if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) limit = e.limit as number;
-        if (e.approval && typeof e.approval === 'object' && !Array.isArray(e.approval)) approval = e.approval as Record<string, unknown>;
-        if (e.memory && typeof e.memory === 'object' && !Array.isArray(e.memory)) memory = e.memory as Record<string, unknown>;
-        if (e.project && typeof e.project === 'object' && !Array.isArray(e.project)) project = e.project as Record<string, unknown>;
+        if (Number.isSafeInteger(e.limit) && (e.limit as number) > 0) {
+          limit = e.limit as number;
+        }
+        if (e.approval && typeof e.approval === 'object' && !Array.isArray(e.approval)) {
+          approval = e.approval as Record<string, unknown>;
+        }
+        if (e.memory && typeof e.memory === 'object' && !Array.isArray(e.memory)) {
+          memory = e.memory as Record<string, unknown>;
+        }
+        if (e.project && typeof e.project === 'object' && !Array.isArray(e.project)) {
+          project = e.project as Record<string, unknown>;
+        }
       } else {
         message = asString(inner) ?? asString(record.message) ?? asString(record.detail);
       }
@@ -198,20 +236,48 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
   } catch {
     const text = plainTextOf(init.bodyText);
     message = text ? `The service answered ${statusLabel(status)}: "${text}"` : undefined;
-    if (text) detail = { id: 'serviceAnsweredText', args: [statusLabel(status), safe(text)] };
+    if (text) {
+      detail = { id: 'serviceAnsweredText', args: [statusLabel(status), safe(text)] };
+    }
   }
-  if (message === undefined) detail = { id: 'serviceAnswered', args: [statusLabel(status), safe(init.method), safe(init.path)] };
-  message = escapeControls(redact(message ?? `The service answered ${statusLabel(status)} to ${init.method} ${init.path}`, secret));
-  if (code) code = escapeControls(redact(code, secret));
-  if (param) param = escapeControls(redact(param, secret));
+  if (message === undefined) {
+    detail = { id: 'serviceAnswered', args: [statusLabel(status), safe(init.method), safe(init.path)] };
+  }
+  message = escapeControls(
+    redact(message ?? `The service answered ${statusLabel(status)} to ${init.method} ${init.path}`, secret),
+  );
+  if (code) {
+    code = escapeControls(redact(code, secret));
+  }
+  if (param) {
+    param = escapeControls(redact(param, secret));
+  }
 
   let kind = kindForStatus(status);
-  if (init.assumedEndpoint && (status === 405 || (status === 404 && !(isApiShape && /not[_ ]?found|no[_ ]?such|missing/i.test(`${code ?? ''} ${type ?? ''}`))))) {
+  if (
+    init.assumedEndpoint &&
+    (status === 405 ||
+      (status === 404 && !(isApiShape && /not[_ ]?found|no[_ ]?such|missing/i.test(`${code ?? ''} ${type ?? ''}`))))
+  ) {
     kind = 'not_supported';
     detail = { id: 'notOffered', args: [safe(init.method), safe(init.path), statusLabel(status)] };
     message = said(detail);
   }
-  return new ApiError({ kind, status, code, type, param, limit, approval, memory, project, message, requestId, retryAfterMs, detail });
+  return new ApiError({
+    kind,
+    status,
+    code,
+    type,
+    param,
+    limit,
+    approval,
+    memory,
+    project,
+    message,
+    requestId,
+    retryAfterMs,
+    detail,
+  });
 }
 
 export interface TransportErrorContext {
@@ -224,11 +290,15 @@ export interface TransportErrorContext {
 
 /** A copy of a low-level error without anything that could carry request data. */
 function cleanCause(err: unknown, secret?: string): Error | undefined {
-  if (!(err instanceof Error)) return undefined;
+  if (!(err instanceof Error)) {
+    return undefined;
+  }
   const copy = new Error(redact(err.message, secret));
   copy.name = err.name;
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string') (copy as Error & { code?: string }).code = code;
+  if (typeof code === 'string') {
+    (copy as Error & { code?: string }).code = code;
+  }
   copy.stack = `${copy.name}: ${copy.message}`;
   return copy;
 }
@@ -242,7 +312,8 @@ export function isTlsFailure(err: ApiError): boolean {
 
 /** What a failed TLS handshake with the service means, and the fix, in one sentence. */
 function certificateError(code: string, where: string, cause: Error | undefined): ApiError {
-  const error = (detail: ApiDetail) => new ApiError({ kind: 'connection', code, message: said(detail, false), detail, cause });
+  const error = (detail: ApiDetail) =>
+    new ApiError({ kind: 'connection', code, message: said(detail, false), detail, cause });
   if (/PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|WRONG_VERSION/i.test(code)) {
     return error({ id: 'tlsVersion', args: [where] });
   }
@@ -255,7 +326,12 @@ function certificateError(code: string, where: string, cause: Error | undefined)
   return error({ id: 'certUntrusted', args: [where, code] });
 }
 
-function transportError(kind: 'timeout' | 'connection', code: string, detail: ApiDetail, cause: Error | undefined): ApiError {
+function transportError(
+  kind: 'timeout' | 'connection',
+  code: string,
+  detail: ApiDetail,
+  cause: Error | undefined,
+): ApiError {
   return new ApiError({ kind, code, message: said(detail), detail, cause });
 }
 
@@ -267,7 +343,9 @@ export const INCOMPLETE_INSTALL = 'agent_runtime_incomplete';
 
 /** The ApiError for a request that got no usable answer: refused, reset, timed out, cancelled. */
 export function errorFromTransport(err: unknown, ctx: TransportErrorContext): ApiError {
-  if (err instanceof ApiError) return err;
+  if (err instanceof ApiError) {
+    return err;
+  }
   const cause = cleanCause(err, ctx.secret);
   const code = (err as { code?: unknown } | null)?.code;
   const name = err instanceof Error ? err.name : '';
@@ -301,14 +379,25 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext): Ap
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
       return transportError('connection', code, { id: 'lengthMismatch', args: [where] }, cause);
     case 'UND_ERR_DESTROYED':
-      return new ApiError({ kind: 'aborted', code, message: 'The request was cancelled because the client was closed.', cause });
+      return new ApiError({
+        kind: 'aborted',
+        code,
+        message: 'The request was cancelled because the client was closed.',
+        cause,
+      });
   }
   if (typeof code === 'string' && TLS_CODE.test(code)) {
     return certificateError(code, where, cause);
   }
   const reason = redact(cause ? cause.message : String(err), ctx.secret);
   const detail: ApiDetail = { id: 'requestFailed', args: [where, reason] };
-  return new ApiError({ kind: 'connection', code: typeof code === 'string' ? code : undefined, message: said(detail, false), detail, cause });
+  return new ApiError({
+    kind: 'connection',
+    code: typeof code === 'string' ? code : undefined,
+    message: said(detail, false),
+    detail,
+    cause,
+  });
 }
 
 export type { ApiDetail, ApiDetailId } from './apiDetailText';

@@ -75,22 +75,38 @@ export const FATAL_KINDS: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>([
 /** The error an opened response stands for, when it is not an event stream we can read. */
 export function refusalOf(opened: OpenedEventStream): ApiError | undefined {
   if (opened.status < 200 || opened.status > 299) {
-    return new ApiError({ kind: kindForStatus(opened.status), status: opened.status, requestId: opened.requestId, message: `The run event stream answered HTTP ${opened.status}.` });
+    return new ApiError({
+      kind: kindForStatus(opened.status),
+      status: opened.status,
+      requestId: opened.requestId,
+      message: `The run event stream answered HTTP ${opened.status}.`,
+    });
   }
   if (opened.status === 204) {
     // What EventSource treats as "stop reconnecting": without a terminal event it is an answer we cannot use.
-    return new ApiError({ kind: 'protocol', status: 204, requestId: opened.requestId, message: 'The run event stream answered 204 No Content.' });
+    return new ApiError({
+      kind: 'protocol',
+      status: 204,
+      requestId: opened.requestId,
+      message: 'The run event stream answered 204 No Content.',
+    });
   }
   const contentType = opened.headers['content-type'];
   const type = (Array.isArray(contentType) ? contentType[0] : contentType)?.split(';')[0].trim().toLowerCase();
   if (type !== undefined && type !== '' && type !== 'text/event-stream') {
-    return new ApiError({ kind: 'protocol', status: opened.status, requestId: opened.requestId, message: `The run event stream answered with ${type} instead of text/event-stream.` });
+    return new ApiError({
+      kind: 'protocol',
+      status: opened.status,
+      requestId: opened.requestId,
+      message: `The run event stream answered with ${type} instead of text/event-stream.`,
+    });
   }
   return undefined;
 }
 
 export function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
+  if (err instanceof Error) {
+    return err.message || err.name;
+  }
   return String(err);
 }
-

@@ -94,8 +94,14 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
   private batchIterator: AsyncIterableIterator<readonly RunEvent[]> | undefined;
 
   constructor(client: EventStreamSource, runId: string, opts: SubscribeOptions = {}) {
-    if (opts.after !== undefined && !(Number.isSafeInteger(opts.after) && opts.after >= 0 && opts.after < Number.MAX_SAFE_INTEGER)) {
-      throw new ApiError({ kind: 'validation', message: `"after" must be a non-negative integer sequence, not ${String(opts.after)}.` });
+    if (
+      opts.after !== undefined &&
+      !(Number.isSafeInteger(opts.after) && opts.after >= 0 && opts.after < Number.MAX_SAFE_INTEGER)
+    ) {
+      throw new ApiError({
+        kind: 'validation',
+        message: `"after" must be a non-negative integer sequence, not ${String(opts.after)}.`,
+      });
     }
     this.client = client;
     this.runId = runId;
@@ -112,11 +118,20 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       onRetry: (ms) => {
         this.serverRetryMs = Math.min(ms, MAX_RETRY_AFTER_MS);
       },
-      onTooLarge: (limit) => this.fail(new ApiError({ kind: 'protocol', message: `The run event stream sent a message larger than ${limit} characters.` })),
+      onTooLarge: (limit) =>
+        this.fail(
+          new ApiError({
+            kind: 'protocol',
+            message: `The run event stream sent a message larger than ${limit} characters.`,
+          }),
+        ),
     });
     this.externalSignal = opts.signal;
-    if (opts.signal?.aborted) this.close();
-    else opts.signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (opts.signal?.aborted) {
+      this.close();
+    } else {
+      opts.signal?.addEventListener('abort', this.onAbort, { once: true });
+    }
   }
 
   /** The highest sequence delivered so far (or the caller's `after`); 0 before any. */
@@ -164,7 +179,9 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
 
   /** Stops at once: a pending next() resolves done, the socket is destroyed, nothing more is read. */
   close(): void {
-    if (this.finished !== undefined) return;
+    if (this.finished !== undefined) {
+      return;
+    }
     this.finish('closed');
     this.pending = [];
     this.batch = NO_EVENTS;
@@ -177,11 +194,17 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
 
   private next(): Promise<IteratorResult<RunEvent>> {
     // The hot path: events already read, waiting in the batch being walked.
-    if (this.batchIndex < this.batch.length) return Promise.resolve({ done: false, value: this.takeOne() });
-    if (this.pulling !== undefined) return this.pulling.then(() => this.next()); // a concurrent call waits its turn
+    if (this.batchIndex < this.batch.length) {
+      return Promise.resolve({ done: false, value: this.takeOne() });
+    }
+    if (this.pulling !== undefined) {
+      return this.pulling.then(() => this.next());
+    } // a concurrent call waits its turn
     return this.serialised(
       this.pull().then((result): IteratorResult<RunEvent> => {
-        if (result.done || this.finished === 'closed') return { done: true, value: undefined };
+        if (result.done || this.finished === 'closed') {
+          return { done: true, value: undefined };
+        }
         this.batch = result.value;
         this.batchIndex = 0;
         return { done: false, value: this.takeOne() };
@@ -197,10 +220,14 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       this.batchIndex = 0;
       return Promise.resolve({ done: false, value: this.handOver(rest) });
     }
-    if (this.pulling !== undefined) return this.pulling.then(() => this.nextBatch());
+    if (this.pulling !== undefined) {
+      return this.pulling.then(() => this.nextBatch());
+    }
     return this.serialised(
       this.pull().then((result): IteratorResult<readonly RunEvent[]> => {
-        if (result.done || this.finished === 'closed') return { done: true, value: undefined };
+        if (result.done || this.finished === 'closed') {
+          return { done: true, value: undefined };
+        }
         return { done: false, value: this.handOver(result.value) };
       }),
     );
@@ -223,7 +250,9 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
         this.pending = [];
         return { done: false, value: events };
       }
-      if (this.finished !== undefined) return this.finalResult();
+      if (this.finished !== undefined) {
+        return this.finalResult();
+      }
       const conn = this.conn;
       if (conn === undefined) {
         await this.connect();
@@ -233,8 +262,13 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       try {
         chunk = await this.readChunk(conn);
       } catch (err) {
-        if (this.finished === undefined) this.reader.end();
-        this.connectionLost(conn, conn.idle ? `no data for ${this.idleTimeoutMs} ms` : `connection lost (${errorText(err)})`);
+        if (this.finished === undefined) {
+          this.reader.end();
+        }
+        this.connectionLost(
+          conn,
+          conn.idle ? `no data for ${this.idleTimeoutMs} ms` : `connection lost (${errorText(err)})`,
+        );
         continue;
       }
       if (chunk.done) {
@@ -244,7 +278,9 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
         continue;
       }
       this.reader.push(chunk.value);
-      if (this.terminalQueued) this.dropConnection(conn);
+      if (this.terminalQueued) {
+        this.dropConnection(conn);
+      }
     }
   }
 
@@ -264,7 +300,9 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       this.batchIndex = 0;
     }
     this.delivered = event.data.sequence;
-    if (isTerminalEvent(event.event)) this.end(terminalStatus(event));
+    if (isTerminalEvent(event.event)) {
+      this.end(terminalStatus(event));
+    }
     return event;
   }
 
@@ -272,12 +310,16 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
   private handOver(events: readonly RunEvent[]): readonly RunEvent[] {
     const last = events[events.length - 1];
     this.delivered = last.data.sequence;
-    if (isTerminalEvent(last.event)) this.end(terminalStatus(last));
+    if (isTerminalEvent(last.event)) {
+      this.end(terminalStatus(last));
+    }
     return events;
   }
 
   private onMessage(name: string | undefined, data: string): void {
-    if (this.terminalQueued || this.finished !== undefined) return;
+    if (this.terminalQueued || this.finished !== undefined) {
+      return;
+    }
     const decoded = decodeRunEvent(name, data);
     if (!decoded.ok) {
       this.skip(decoded.reason);
@@ -288,19 +330,29 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     const terminal = isTerminalEvent(event.event);
     if (this.accepted !== undefined && sequence <= this.accepted) {
       // A replayed end (a server that ignored `after`): everything before it was delivered.
-      if (terminal && this.pending.length === 0 && this.accepted === this.delivered) this.end(terminalStatus(event));
+      if (terminal && this.pending.length === 0 && this.accepted === this.delivered) {
+        this.end(terminalStatus(event));
+      }
       return;
     }
     this.accepted = sequence;
     this.pending.push(event);
-    if (this.conn) this.conn.broughtEvents = true;
-    if (terminal) this.terminalQueued = true;
+    if (this.conn) {
+      this.conn.broughtEvents = true;
+    }
+    if (terminal) {
+      this.terminalQueued = true;
+    }
   }
 
   private skip(reason: string): void {
     this.skippedMessages++;
     // Once per subscription: a server that sends one bad message usually sends many.
-    if (this.skippedMessages === 1) this.logger.warn(`Run ${this.runId}: skipped a run event message (${reason}); further ones are counted, not logged.`);
+    if (this.skippedMessages === 1) {
+      this.logger.warn(
+        `Run ${this.runId}: skipped a run event message (${reason}); further ones are counted, not logged.`,
+      );
+    }
   }
 
   private async connect(): Promise<void> {
@@ -310,7 +362,9 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       const delayMs = Math.max(backoffDelay(this.attempt, this.policy), this.serverRetryMs, minDelayMs);
       this.attempt++;
       this.setState({ state: 'reconnecting', attempt: this.attempt, delayMs, reason });
-      this.logger.info(`Run ${this.runId}: reconnecting to run events in ${delayMs} ms (attempt ${this.attempt}): ${reason}.`);
+      this.logger.info(
+        `Run ${this.runId}: reconnecting to run events in ${delayMs} ms (attempt ${this.attempt}): ${reason}.`,
+      );
       try {
         await sleep(delayMs, this.stopper.signal);
       } catch {
@@ -319,12 +373,16 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     } else if (!this.connectedOnce) {
       this.setState({ state: 'connecting' });
     }
-    if (await this.runAlreadyEnded()) return;
+    if (await this.runAlreadyEnded()) {
+      return;
+    }
     let opened: OpenedEventStream;
     try {
       opened = await this.client.openEventStream(this.runId, { after: this.accepted, signal: this.stopper.signal });
     } catch (err) {
-      if (this.finished === undefined) this.openFailed(err);
+      if (this.finished === undefined) {
+        this.openFailed(err);
+      }
       return;
     }
     if (this.finished !== undefined) {
@@ -338,7 +396,8 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       return;
     }
     this.reader.reset();
-    const watchdog = this.idleTimeoutMs > 0 ? setTimeout(() => this.onWatchdog(), this.idleTimeoutMs).unref() : undefined;
+    const watchdog =
+      this.idleTimeoutMs > 0 ? setTimeout(() => this.onWatchdog(), this.idleTimeoutMs).unref() : undefined;
     this.conn = {
       body: opened.body,
       chunks: opened.body[Symbol.asyncIterator](),
@@ -349,7 +408,9 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       idle: false,
     };
     this.connectedOnce = true;
-    this.logger.debug(`Run ${this.runId}: run event stream open after sequence ${this.accepted ?? 'none'}${opened.requestId ? ` (request ${opened.requestId})` : ''}.`);
+    this.logger.debug(
+      `Run ${this.runId}: run event stream open after sequence ${this.accepted ?? 'none'}${opened.requestId ? ` (request ${opened.requestId})` : ''}.`,
+    );
     this.setState({ state: 'live' });
   }
 
@@ -358,10 +419,14 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
    * would have us reconnect for ever: after a few empty closes, ask the run for its status.
    */
   private async runAlreadyEnded(): Promise<boolean> {
-    if (this.emptyCloses < EMPTY_CLOSES_BEFORE_RUN_CHECK || !this.client.getRun) return false;
+    if (this.emptyCloses < EMPTY_CLOSES_BEFORE_RUN_CHECK || !this.client.getRun) {
+      return false;
+    }
     try {
       const run = await this.client.getRun(this.runId, { signal: this.stopper.signal });
-      if (this.finished !== undefined) return true;
+      if (this.finished !== undefined) {
+        return true;
+      }
       if (isTerminalStatus(run.status)) {
         this.end(String(run.status));
         return true;
@@ -379,7 +444,10 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       return;
     }
     const minDelayMs = isApiError(err, 'rate_limit') ? Math.min(err.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS) : 0;
-    this.retry = { reason: isApiError(err) && err.status !== undefined ? `HTTP ${err.status}: ${err.message}` : errorText(err), minDelayMs };
+    this.retry = {
+      reason: isApiError(err) && err.status !== undefined ? `HTTP ${err.status}: ${err.message}` : errorText(err),
+      minDelayMs,
+    };
   }
 
   private readChunk(conn: Connection): Promise<IteratorResult<Uint8Array>> {
@@ -397,34 +465,46 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
   // Only a read that waits counts as silence: a slow consumer is not a stalled server.
   private onWatchdog(): void {
     const conn = this.conn;
-    if (!conn?.reading) return;
+    if (!conn?.reading) {
+      return;
+    }
     conn.idle = true;
     this.dropConnection(conn, new Error(`no data for ${this.idleTimeoutMs} ms`));
   }
 
   private connectionLost(conn: Connection, reason: string): void {
     this.dropConnection(conn);
-    if (this.finished !== undefined || this.terminalQueued) return;
-    if (conn.broughtEvents || Date.now() - conn.openedAt >= HEALTHY_CONNECTION_MS) this.attempt = 0;
+    if (this.finished !== undefined || this.terminalQueued) {
+      return;
+    }
+    if (conn.broughtEvents || Date.now() - conn.openedAt >= HEALTHY_CONNECTION_MS) {
+      this.attempt = 0;
+    }
     this.retry = { reason, minDelayMs: 0 };
   }
 
   private dropConnection(conn: Connection, err: Error = new Error('The run event connection was closed.')): void {
-    if (this.conn === conn) this.conn = undefined;
+    if (this.conn === conn) {
+      this.conn = undefined;
+    }
     clearTimeout(conn.watchdog);
     conn.interruptRead?.(err);
     conn.body.destroy(err);
   }
 
   private end(status: string): void {
-    if (this.finished !== undefined) return;
+    if (this.finished !== undefined) {
+      return;
+    }
     this.finish('ended');
     this.setState({ state: 'ended', status });
     this.logger.debug(`Run ${this.runId}: run ended (${status}) at sequence ${this.lastSequence}.`);
   }
 
   private fail(error: ApiError): void {
-    if (this.finished !== undefined) return;
+    if (this.finished !== undefined) {
+      return;
+    }
     this.failure = error;
     this.finish('failed');
     this.setState({ state: 'failed', error });
@@ -434,7 +514,9 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
   private finish(how: Finish): void {
     this.finished = how;
     this.externalSignal?.removeEventListener('abort', this.onAbort);
-    if (this.conn) this.dropConnection(this.conn);
+    if (this.conn) {
+      this.dropConnection(this.conn);
+    }
   }
 
   private setState(state: ConnectionState): void {

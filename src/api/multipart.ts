@@ -18,9 +18,14 @@ function quoted(value: string): string {
 
 /** filename="..." plus RFC 5987 filename* when the name is not plain ASCII. */
 function filenameParams(filename: string): string {
-  if (/^[\x20-\x7e]*$/.test(filename)) return `filename=${quoted(filename)}`;
+  if (/^[\x20-\x7e]*$/.test(filename)) {
+    return `filename=${quoted(filename)}`;
+  }
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `filename=${quoted(ascii)}; filename*=UTF-8''${encoded}`;
 }
 

@@ -4,6 +4,8 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './types';
 
 export function clampPageSize(size: unknown): number {
   const n = typeof size === 'number' ? size : Number(size);
-  if (!Number.isFinite(n)) return DEFAULT_PAGE_SIZE;
+  if (!Number.isFinite(n)) {
+    return DEFAULT_PAGE_SIZE;
+  }
   return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.round(n)));
 }

@@ -21,7 +21,9 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 /** A page size the spec allows: an integer in 1..100 (25 when absent or not a number). */
 export function clampLimit(limit: number | undefined): number {
-  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE;
+  if (limit === undefined || !Number.isFinite(limit)) {
+    return DEFAULT_PAGE_SIZE;
+  }
   return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(limit)));
 }
 
@@ -53,7 +55,11 @@ export interface PageWalk<T> extends AsyncIterable<T> {
 /** One page: `signal` is the walk's (the caller's signal and the walk's timeout). */
 export type PageFetch<T> = (params: PageParams, signal: AbortSignal) => Promise<Page<T>>;
 
-export function paginate<T>(fetchPage: PageFetch<T>, params: PageParams = {}, options: PageWalkOptions = {}): PageWalk<T> {
+export function paginate<T>(
+  fetchPage: PageFetch<T>,
+  params: PageParams = {},
+  options: PageWalkOptions = {},
+): PageWalk<T> {
   const maxPages = positive(options.maxPages, DEFAULT_MAX_PAGES);
   const maxItems = positive(options.maxItems, DEFAULT_MAX_ITEMS);
   const timeoutMs = Math.min(positive(options.timeoutMs, DEFAULT_WALK_TIMEOUT_MS), MAX_TIMER_MS);
@@ -73,16 +79,22 @@ export function paginate<T>(fetchPage: PageFetch<T>, params: PageParams = {}, op
       }, timeoutMs);
       timer.unref?.(); // an abandoned walk does not keep a process alive
       const callerAborted = () => walk.abort(options.signal?.reason);
-      if (options.signal?.aborted) callerAborted();
-      else options.signal?.addEventListener('abort', callerAborted, { once: true });
-      const stopped = (err?: unknown): unknown => (timedOut ? listTimeout(timeoutMs) : options.signal?.aborted ? cancelled(err) : err);
+      if (options.signal?.aborted) {
+        callerAborted();
+      } else {
+        options.signal?.addEventListener('abort', callerAborted, { once: true });
+      }
+      const stopped = (err?: unknown): unknown =>
+        timedOut ? listTimeout(timeoutMs) : options.signal?.aborted ? cancelled(err) : err;
       try {
         const seen = new Set<string>();
         let after = params.after;
         let pages = 0;
         let received = 0;
         for (;;) {
-          if (walk.signal.aborted) throw stopped();
+          if (walk.signal.aborted) {
+            throw stopped();
+          }
           if (pages >= maxPages) {
             cut = { reason: 'pages', pages, received };
             return;
@@ -95,19 +107,29 @@ export function paginate<T>(fetchPage: PageFetch<T>, params: PageParams = {}, op
           }
           pages++;
           const data: T[] = Array.isArray(page?.data) ? page.data : [];
-          const sent = Math.max(data.length, typeof page?.received === 'number' && Number.isFinite(page.received) ? page.received : 0);
+          const sent = Math.max(
+            data.length,
+            typeof page?.received === 'number' && Number.isFinite(page.received) ? page.received : 0,
+          );
           const room = maxItems - received;
           received += sent;
           const next = page?.next_cursor;
-          const more = page?.has_more === true && data.length > 0 && typeof next === 'string' && next !== '' && !seen.has(next);
+          const more =
+            page?.has_more === true && data.length > 0 && typeof next === 'string' && next !== '' && !seen.has(next);
           if (sent > room) {
             // Over the cap within this page: hand out what fits and stop.
-            for (let i = 0; i < Math.min(room, data.length); i++) yield data[i];
+            for (let i = 0; i < Math.min(room, data.length); i++) {
+              yield data[i];
+            }
             cut = { reason: 'items', pages, received };
             return;
           }
-          for (const item of data) yield item;
-          if (!more) return;
+          for (const item of data) {
+            yield item;
+          }
+          if (!more) {
+            return;
+          }
           if (received >= maxItems) {
             cut = { reason: 'items', pages, received };
             return;
@@ -130,11 +152,15 @@ function listTimeout(ms: number): ApiError {
 }
 
 function cancelled(cause: unknown): ApiError {
-  if (cause instanceof ApiError && cause.kind === 'aborted') return cause;
+  if (cause instanceof ApiError && cause.kind === 'aborted') {
+    return cause;
+  }
   const detail: ApiDetail = { id: 'cancelled', args: [] };
   return new ApiError({ kind: 'aborted', message: apiDetailText(untranslated, detail), detail, cause });
 }
 
 function positive(value: number | undefined, fallback: number): number {
-  return typeof value === 'number' && value > 0 && !Number.isNaN(value) ? Math.floor(Math.min(value, Number.MAX_SAFE_INTEGER)) : fallback;
+  return typeof value === 'number' && value > 0 && !Number.isNaN(value)
+    ? Math.floor(Math.min(value, Number.MAX_SAFE_INTEGER))
+    : fallback;
 }

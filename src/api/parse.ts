@@ -15,8 +15,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 // The text fields of the spec's and PROTOCOL-NOTES' records; views put them in labels and paths.
 const TEXT_FIELDS = [
-  'object', 'purpose', 'filename', 'content_type', 'created_at', 'objective', 'status', 'run_id',
-  'task_id', 'name', 'file_id', 'started_at', 'completed_at',
+  'object',
+  'purpose',
+  'filename',
+  'content_type',
+  'created_at',
+  'objective',
+  'status',
+  'run_id',
+  'task_id',
+  'name',
+  'file_id',
+  'started_at',
+  'completed_at',
 ] as const;
 
 function hasId(value: unknown): value is Record<string, unknown> & { id: string } {
@@ -27,26 +38,40 @@ function hasId(value: unknown): value is Record<string, unknown> & { id: string 
 function safeFields<T>(value: Record<string, unknown>): T {
   const out: Record<string, unknown> = { ...value };
   for (const field of TEXT_FIELDS) {
-    if (!(field in out)) continue;
+    if (!(field in out)) {
+      continue;
+    }
     const v = out[field];
-    if (typeof v === 'string') continue;
+    if (typeof v === 'string') {
+      continue;
+    }
     out[field] = typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
   }
-  if ('bytes' in out && !(Number.isSafeInteger(out.bytes) && (out.bytes as number) >= 0)) out.bytes = undefined;
-  if ('attachments' in out) out.attachments = Array.isArray(out.attachments) ? out.attachments.filter(isObject) : undefined;
+  if ('bytes' in out && !(Number.isSafeInteger(out.bytes) && (out.bytes as number) >= 0)) {
+    out.bytes = undefined;
+  }
+  if ('attachments' in out) {
+    out.attachments = Array.isArray(out.attachments) ? out.attachments.filter(isObject) : undefined;
+  }
   return out as T;
 }
 
 /** A record with at least a non-empty string id; every other field is kept, the displayed ones made safe. */
 export function parseRecord<T extends { id: string }>(value: unknown, what: string): T {
-  if (!hasId(value)) throw protocol(`The ${what} record in the answer has no id.`);
+  if (!hasId(value)) {
+    throw protocol(`The ${what} record in the answer has no id.`);
+  }
   return safeFields<T>(value);
 }
 
 /** DELETE answers 200 with a body or 204 without one. */
 export function parseDeleted(value: unknown, id: string): DeletedFile {
-  if (value === undefined) return { id, deleted: true };
-  if (!isObject(value)) throw protocol('The answer to the delete is not an object.');
+  if (value === undefined) {
+    return { id, deleted: true };
+  }
+  if (!isObject(value)) {
+    throw protocol('The answer to the delete is not an object.');
+  }
   return { ...value, id: typeof value.id === 'string' ? value.id : id } as DeletedFile;
 }
 
@@ -59,9 +84,15 @@ export function parsePage<T>(value: unknown, what = 'items', logger?: Logger): P
     throw protocol('The list in the answer has no data array.');
   }
   const data: T[] = [];
-  for (const item of value.data as unknown[]) if (hasId(item)) data.push(safeFields<T>(item));
+  for (const item of value.data as unknown[]) {
+    if (hasId(item)) {
+      data.push(safeFields<T>(item));
+    }
+  }
   const dropped = value.data.length - data.length;
-  if (dropped > 0) logger?.warn(`Dropped ${dropped} of ${value.data.length} ${what} in a list answer: not records with a string id.`);
+  if (dropped > 0) {
+    logger?.warn(`Dropped ${dropped} of ${value.data.length} ${what} in a list answer: not records with a string id.`);
+  }
   const cursor = value.next_cursor;
   return {
     ...value,

@@ -8,9 +8,14 @@ const FORBIDDEN = /[/\\?#%\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e
 
 /** `id` encoded as one path segment; ApiError 'validation' (nothing sent) when it cannot be one. */
 export function pathSegment(id: unknown, what = 'identifier'): string {
-  if (typeof id !== 'string' || id === '') throw new ApiError({ kind: 'validation', message: `An ${what} is required.` });
+  if (typeof id !== 'string' || id === '') {
+    throw new ApiError({ kind: 'validation', message: `An ${what} is required.` });
+  }
   if (id === '.' || id === '..' || FORBIDDEN.test(id)) {
-    throw new ApiError({ kind: 'validation', message: `"${JSON.stringify(id).slice(1, -1).slice(0, 80)}" is not a valid ${what}.` });
+    throw new ApiError({
+      kind: 'validation',
+      message: `"${JSON.stringify(id).slice(1, -1).slice(0, 80)}" is not a valid ${what}.`,
+    });
   }
   return encodeURIComponent(id);
 }

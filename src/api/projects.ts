@@ -24,7 +24,9 @@ function projectRecord(value: unknown): ProjectRecord {
 
 /** The existing project a 409 project_exists answer carried, if it is a usable record. */
 export function existingProject(err: unknown): ProjectRecord | undefined {
-  if (!(err instanceof ApiError) || err.status !== 409 || err.code !== ProjectErrors.exists || !err.project) return undefined;
+  if (!(err instanceof ApiError) || err.status !== 409 || err.code !== ProjectErrors.exists || !err.project) {
+    return undefined;
+  }
   return typeof err.project.id === 'string' && err.project.id !== '' ? (err.project as ProjectRecord) : undefined;
 }
 
@@ -34,7 +36,13 @@ export function hasUserInfo(url: string): boolean {
 }
 
 function notOffered(err: ApiError): ApiError {
-  return new ApiError({ kind: 'not_supported', status: err.status, code: err.code, requestId: err.requestId, message: `This server does not offer ${WHAT} (it answered ${err.status}).` });
+  return new ApiError({
+    kind: 'not_supported',
+    status: err.status,
+    code: err.code,
+    requestId: err.requestId,
+    message: `This server does not offer ${WHAT} (it answered ${err.status}).`,
+  });
 }
 
 /**
@@ -45,10 +53,18 @@ async function orUnsupported<T>(request: Promise<T>, endpointMissing: () => Prom
   try {
     return await request;
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    if (err.kind === 'not_supported') throw err;
-    if (err.status !== 404 || err.code === ProjectErrors.notFound) throw err;
-    if (!(await endpointMissing().catch(() => false))) throw err;
+    if (!(err instanceof ApiError)) {
+      throw err;
+    }
+    if (err.kind === 'not_supported') {
+      throw err;
+    }
+    if (err.status !== 404 || err.code === ProjectErrors.notFound) {
+      throw err;
+    }
+    if (!(await endpointMissing().catch(() => false))) {
+      throw err;
+    }
     throw notOffered(err);
   }
 }
@@ -58,7 +74,13 @@ const always = async (): Promise<boolean> => true;
 function whenListMissing(caller: SteeringCaller): () => Promise<boolean> {
   return async () => {
     try {
-      await caller.call({ method: 'GET', path: '/projects', query: { limit: 1 }, assumed: true, consume: async (res) => readJson(res) });
+      await caller.call({
+        method: 'GET',
+        path: '/projects',
+        query: { limit: 1 },
+        assumed: true,
+        consume: async (res) => readJson(res),
+      });
       return false;
     } catch (err) {
       return err instanceof ApiError && (err.status === 404 || err.kind === 'not_supported');
@@ -66,26 +88,67 @@ function whenListMissing(caller: SteeringCaller): () => Promise<boolean> {
   };
 }
 
-export async function listProjects(caller: SteeringCaller, params: PageParams = {}, signal?: AbortSignal): Promise<Page<ProjectRecord>> {
-  const query: Query = { limit: params.limit === undefined ? undefined : clampLimit(params.limit), after: params.after };
-  const request = caller.call({ method: 'GET', path: '/projects', query, signal, assumed: true, consume: async (res) => parsePage<ProjectRecord>(await readJson(res), WHAT, caller.logger) });
+export async function listProjects(
+  caller: SteeringCaller,
+  params: PageParams = {},
+  signal?: AbortSignal,
+): Promise<Page<ProjectRecord>> {
+  const query: Query = {
+    limit: params.limit === undefined ? undefined : clampLimit(params.limit),
+    after: params.after,
+  };
+  const request = caller.call({
+    method: 'GET',
+    path: '/projects',
+    query,
+    signal,
+    assumed: true,
+    consume: async (res) => parsePage<ProjectRecord>(await readJson(res), WHAT, caller.logger),
+  });
   return orUnsupported(request, always);
 }
 
 export async function getProject(caller: SteeringCaller, id: string, signal?: AbortSignal): Promise<ProjectRecord> {
-  const request = caller.call({ method: 'GET', path: `/projects/${pathSegment(id)}`, signal, assumed: true, consume: async (res) => projectRecord(await readJson(res)) });
+  const request = caller.call({
+    method: 'GET',
+    path: `/projects/${pathSegment(id)}`,
+    signal,
+    assumed: true,
+    consume: async (res) => projectRecord(await readJson(res)),
+  });
   return orUnsupported(request, whenListMissing(caller));
 }
 
 /** 201 the project; 409 project_exists with the existing one (`existingProject(err)`). */
-export async function createProject(caller: SteeringCaller, body: CreateProjectRequest, opts: SteeringOptions = {}): Promise<ProjectRecord> {
+export async function createProject(
+  caller: SteeringCaller,
+  body: CreateProjectRequest,
+  opts: SteeringOptions = {},
+): Promise<ProjectRecord> {
   const name = typeof body?.name === 'string' ? body.name.trim() : '';
-  if (name === '') throw new ApiError({ kind: 'validation', param: 'name', message: 'A project needs a name.' });
+  if (name === '') {
+    throw new ApiError({ kind: 'validation', param: 'name', message: 'A project needs a name.' });
+  }
   const url = typeof body.repository?.url === 'string' ? body.repository.url.trim() : '';
-  if (url === '') throw new ApiError({ kind: 'validation', param: 'repository.url', message: 'A project needs the clone URL of its repository.' });
+  if (url === '') {
+    throw new ApiError({
+      kind: 'validation',
+      param: 'repository.url',
+      message: 'A project needs the clone URL of its repository.',
+    });
+  }
   // The URL itself is not repeated: it may be the very secret this refuses to send.
-  if (hasUserInfo(url)) throw new ApiError({ kind: 'validation', param: 'repository.url', message: 'The clone URL carries a user name or token; remove it before creating the project.' });
-  const branch = typeof body.repository.default_branch === 'string' && body.repository.default_branch.trim() !== '' ? { default_branch: body.repository.default_branch } : {};
+  if (hasUserInfo(url)) {
+    throw new ApiError({
+      kind: 'validation',
+      param: 'repository.url',
+      message: 'The clone URL carries a user name or token; remove it before creating the project.',
+    });
+  }
+  const branch =
+    typeof body.repository.default_branch === 'string' && body.repository.default_branch.trim() !== ''
+      ? { default_branch: body.repository.default_branch }
+      : {};
   const request = caller.call({
     method: 'POST',
     path: '/projects',
@@ -98,7 +161,17 @@ export async function createProject(caller: SteeringCaller, body: CreateProjectR
   return orUnsupported(request, always);
 }
 
-export async function deleteProject(caller: SteeringCaller, id: string, opts: { signal?: AbortSignal } = {}): Promise<DeletedFile> {
-  const request = caller.call({ method: 'DELETE', path: `/projects/${pathSegment(id)}`, signal: opts.signal, assumed: true, consume: async (res) => parseDeleted(await readJson(res), id) });
+export async function deleteProject(
+  caller: SteeringCaller,
+  id: string,
+  opts: { signal?: AbortSignal } = {},
+): Promise<DeletedFile> {
+  const request = caller.call({
+    method: 'DELETE',
+    path: `/projects/${pathSegment(id)}`,
+    signal: opts.signal,
+    assumed: true,
+    consume: async (res) => parseDeleted(await readJson(res), id),
+  });
   return orUnsupported(request, whenListMissing(caller));
 }

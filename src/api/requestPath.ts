@@ -4,7 +4,15 @@
 import { randomUUID } from 'node:crypto';
 import { backoffDelay, parseRetryAfter, sleep, type BackoffPolicy } from './backoff';
 import { readLimited } from './download';
-import { ApiError, errorFromResponse, errorFromTransport, isApiError, isTlsFailure, said, type ApiDetail } from './errors';
+import {
+  ApiError,
+  errorFromResponse,
+  errorFromTransport,
+  isApiError,
+  isTlsFailure,
+  said,
+  type ApiDetail,
+} from './errors';
 import type { Logger } from '../common/logger';
 import type { ResponseHeaders, Transport, TransportResponse } from './transport';
 
@@ -72,17 +80,27 @@ export function header(headers: ResponseHeaders, name: string): string | undefin
 }
 
 function isRetryable(err: ApiError): boolean {
-  if (err.kind === 'connection' || err.kind === 'timeout') return !isTlsFailure(err);
+  if (err.kind === 'connection' || err.kind === 'timeout') {
+    return !isTlsFailure(err);
+  }
   // The key was used for another body, or the run or approval is past this action: retrying
   // the same request can only get the same answer.
-  if (err.status === 409 && err.code !== undefined && FINAL_CONFLICT_CODES.has(err.code)) return false;
+  if (err.status === 409 && err.code !== undefined && FINAL_CONFLICT_CODES.has(err.code)) {
+    return false;
+  }
   return err.status !== undefined && (RETRY_STATUSES.has(err.status) || err.status >= 500);
 }
 
 function withQuery(path: string, query: Query | undefined): string {
-  if (!query) return path;
+  if (!query) {
+    return path;
+  }
   const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') search.set(k, String(v));
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && v !== '') {
+      search.set(k, String(v));
+    }
+  }
   const text = search.toString();
   return text ? `${path}?${text}` : path;
 }
@@ -102,15 +120,26 @@ export async function readJson(res: TransportResponse): Promise<unknown> {
     bytes = await readLimited(res.body, MAX_JSON_BODY, 'error');
   } catch (err) {
     // "Too large" here is the server's answer, not the user's file: say so.
-    if (isApiError(err, 'too_large')) throw new ApiError({ kind: 'protocol', message: `The service sent a JSON answer larger than ${MAX_JSON_BODY} bytes.` });
+    if (isApiError(err, 'too_large')) {
+      throw new ApiError({
+        kind: 'protocol',
+        message: `The service sent a JSON answer larger than ${MAX_JSON_BODY} bytes.`,
+      });
+    }
     throw err;
   }
   const text = new TextDecoder().decode(bytes);
-  if (text.trim() === '') return undefined;
+  if (text.trim() === '') {
+    return undefined;
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ApiError({ kind: 'protocol', status: res.status, message: `The answer (${res.status}) is not valid JSON.` });
+    throw new ApiError({
+      kind: 'protocol',
+      status: res.status,
+      message: `The answer (${res.status}) is not valid JSON.`,
+    });
   }
 }
 
@@ -123,13 +152,17 @@ export class RequestPath {
     const idempotencyKey = spec.method === 'POST' ? (spec.idempotencyKey ?? randomUUID()) : undefined;
     const attempts = spec.stream ? 1 : this.o.maxRetries + 1;
     for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) throw cancelled();
+      if (signal?.aborted) {
+        throw cancelled();
+      }
       // A controller per attempt: undici's listeners die with it, and the caller's signal
       // carries exactly one listener of ours, removed when the attempt ends. A stream's body
       // outlives the call, so it is tied to the caller's signal itself.
       const controller = spec.stream ? undefined : new AbortController();
       const onAbort = () => controller?.abort(signal?.reason);
-      if (controller) signal?.addEventListener('abort', onAbort, { once: true });
+      if (controller) {
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }
       const attemptSignal = controller?.signal ?? signal ?? new AbortController().signal;
       const started = performance.now();
       let status: number | undefined;
@@ -137,7 +170,9 @@ export class RequestPath {
       let error: ApiError;
       try {
         const headers: Record<string, string> = { ...this.baseHeaders(key), ...spec.headers };
-        if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+        if (idempotencyKey) {
+          headers['idempotency-key'] = idempotencyKey;
+        }
         let body: string | AsyncIterable<Uint8Array> | undefined;
         if (spec.json !== undefined) {
           headers['content-type'] = 'application/json; charset=utf-8';
@@ -165,14 +200,22 @@ export class RequestPath {
         }
         error = await this.responseError(res, spec, key);
       } catch (err) {
-        error = errorFromTransport(err, { origin: this.o.origin, callerAborted: signal?.aborted ?? false, secret: key });
+        error = errorFromTransport(err, {
+          origin: this.o.origin,
+          callerAborted: signal?.aborted ?? false,
+          secret: key,
+        });
       } finally {
-        if (controller) signal?.removeEventListener('abort', onAbort);
+        if (controller) {
+          signal?.removeEventListener('abort', onAbort);
+        }
       }
       const retry = error.kind !== 'aborted' && attempt < attempts - 1 && isRetryable(error);
       const delay = retry ? (error.retryAfterMs ?? backoffDelay(attempt, this.o.backoff)) : undefined;
       this.logLine(spec.method, spec.path, started, attempt + 1, attempts, status, requestId, error, delay);
-      if (delay === undefined) throw error;
+      if (delay === undefined) {
+        throw error;
+      }
       try {
         await sleep(delay, signal);
       } catch {
@@ -182,7 +225,9 @@ export class RequestPath {
   }
 
   private async apiKey(signal: AbortSignal | undefined): Promise<string> {
-    if (signal?.aborted) throw cancelled();
+    if (signal?.aborted) {
+      throw cancelled();
+    }
     let key: string | undefined;
     try {
       key = await this.o.getApiKey();
@@ -235,11 +280,20 @@ export class RequestPath {
     const ms = Math.round(performance.now() - started);
     const outcome = status !== undefined ? String(status) : (error?.kind ?? 'failed');
     const parts = [`${ms} ms`, `attempt ${attempt}/${attempts}`];
-    if (requestId) parts.push(`request ${requestId}`);
+    if (requestId) {
+      parts.push(`request ${requestId}`);
+    }
     let line = `${method} ${this.o.prefix}${path} -> ${outcome} (${parts.join(', ')})`;
-    if (error) line += `: ${error.message}`;
-    if (retryInMs !== undefined) line += `; retrying in ${retryInMs} ms`;
-    if (error) this.o.logger.warn(line);
-    else this.o.logger.info(line);
+    if (error) {
+      line += `: ${error.message}`;
+    }
+    if (retryInMs !== undefined) {
+      line += `; retrying in ${retryInMs} ms`;
+    }
+    if (error) {
+      this.o.logger.warn(line);
+    } else {
+      this.o.logger.info(line);
+    }
   }
 }

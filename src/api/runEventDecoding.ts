@@ -25,7 +25,15 @@ const KNOWN_SHAPES: ReadonlyMap<string, ShapeCheck> = new Map<string, ShapeCheck
   ['run.failed', endedShape],
   ['run.cancelled', endedShape],
   // PROTOCOL-NOTES (steering): the id and what a person decides on, or what was decided.
-  ['approval.requested', (d) => isString(d.approval_id) && isString(d.tool) && isOptionalString(d.step_id) && isOptionalString(d.reason) && isOptionalString(d.expires_at)],
+  [
+    'approval.requested',
+    (d) =>
+      isString(d.approval_id) &&
+      isString(d.tool) &&
+      isOptionalString(d.step_id) &&
+      isOptionalString(d.reason) &&
+      isOptionalString(d.expires_at),
+  ],
   ['approval.resolved', (d) => isString(d.approval_id) && isString(d.status) && isOptionalString(d.note)],
 ]);
 
@@ -42,7 +50,10 @@ export function decodeRunEvent(name: string | undefined, dataText: string): Deco
     return { ok: false, reason: `malformed JSON in the data of a "${excerpt(event)}" message: ${excerpt(dataText)}` };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { ok: false, reason: `the data of a "${excerpt(event)}" message is not a JSON object: ${excerpt(dataText)}` };
+    return {
+      ok: false,
+      reason: `the data of a "${excerpt(event)}" message is not a JSON object: ${excerpt(dataText)}`,
+    };
   }
   const data = parsed as Record<string, unknown>;
   // A safe, non-negative integer: 1e300 would pass isInteger and make every later event look old.
@@ -65,7 +76,9 @@ export function decodeRunEvent(name: string | undefined, dataText: string): Deco
 /** The status a terminal event reports: its `status` field, else the one its name implies. */
 export function terminalStatus(event: RunEvent): string {
   const status = event.data.status;
-  if (typeof status === 'string' && status !== '') return status;
+  if (typeof status === 'string' && status !== '') {
+    return status;
+  }
   return isTerminalEvent(event.event) ? terminalEventStatus(event.event) : event.event;
 }
 

@@ -26,6 +26,8 @@ export function safeFileName(name: unknown, fallback = 'download'): string {
   }
   // Windows drops trailing spaces and dots before matching a device name: "CON .txt" is CON.
   const stem = text.split('.')[0].replace(/[\s.]+$/, '');
-  if (WINDOWS_RESERVED.test(stem)) text = `_${text}`;
+  if (WINDOWS_RESERVED.test(stem)) {
+    text = `_${text}`;
+  }
   return text;
 }

@@ -30,7 +30,9 @@ export class SseReader {
       // Comments are keep-alives; the bytes they bring are what the idle watchdog counts.
       onComment: () => undefined,
       onError: (error) => {
-        if (error.type !== 'max-buffer-size-exceeded') return; // unknown fields are ignored, as the SSE spec says
+        if (error.type !== 'max-buffer-size-exceeded') {
+          return;
+        } // unknown fields are ignored, as the SSE spec says
         this.stopped = true;
         callbacks.onTooLarge(maxMessageChars);
       },
@@ -40,7 +42,9 @@ export class SseReader {
 
   /** Feeds the next chunk of bytes; callbacks fire synchronously for each complete message. */
   push(bytes: Uint8Array): void {
-    if (this.stopped) return;
+    if (this.stopped) {
+      return;
+    }
     if (this.decoderEmpty && isAscii(bytes)) {
       // Nearly every chunk of a run's log is ASCII, where latin1 gives the same text at a fraction
       // of UTF-8 decoding's cost (a tenth of the subscription's time at a million events).
@@ -49,7 +53,9 @@ export class SseReader {
     }
     this.feed(this.decoder.decode(bytes, { stream: true }));
     // An ASCII byte ends any character the decoder held (it emits U+FFFD for a cut one).
-    if (bytes.length > 0) this.decoderEmpty = bytes[bytes.length - 1] < 0x80;
+    if (bytes.length > 0) {
+      this.decoderEmpty = bytes[bytes.length - 1] < 0x80;
+    }
   }
 
   /**
@@ -57,14 +63,20 @@ export class SseReader {
    * see whether an LF follows); an unfinished message is dropped, as the SSE spec says.
    */
   end(): void {
-    if (this.stopped) return;
+    if (this.stopped) {
+      return;
+    }
     this.feed(this.decoder.decode());
     this.decoderEmpty = true;
-    if (this.endsWithCR) this.feed('\n');
+    if (this.endsWithCR) {
+      this.feed('\n');
+    }
   }
 
   private feed(text: string): void {
-    if (text === '') return;
+    if (text === '') {
+      return;
+    }
     this.endsWithCR = text.charCodeAt(text.length - 1) === 13;
     this.parser.feed(text);
   }

@@ -8,7 +8,16 @@ import { clampLimit } from './pagination';
 import { parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
 import { readJson, type Query, type RequestSpec } from './requestPath';
-import type { ApprovalDecision, ApprovalRecord, ApprovalStatus, Money, Page, PageParams, RunRecord, UsageRecord } from './types';
+import type {
+  ApprovalDecision,
+  ApprovalRecord,
+  ApprovalStatus,
+  Money,
+  Page,
+  PageParams,
+  RunRecord,
+  UsageRecord,
+} from './types';
 
 /** What these calls need of the client: its request path and its (escaping) logger. */
 export interface SteeringCaller {
@@ -40,7 +49,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function text(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') {
+    return value;
+  }
   return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
 }
 
@@ -49,8 +60,14 @@ const APPROVAL_TEXT = ['tool', 'step_id', 'reason', 'expires_at', 'decided_at', 
 /** An approval with its displayed fields made safe: text is a string or absent, arguments an object or absent. */
 export function approvalFrom(value: Record<string, unknown> & { id: string }): ApprovalRecord {
   const out: Record<string, unknown> = { ...value };
-  for (const field of APPROVAL_TEXT) if (field in out) out[field] = text(out[field]);
-  if ('arguments' in out && !isObject(out.arguments)) out.arguments = undefined;
+  for (const field of APPROVAL_TEXT) {
+    if (field in out) {
+      out[field] = text(out[field]);
+    }
+  }
+  if ('arguments' in out && !isObject(out.arguments)) {
+    out.arguments = undefined;
+  }
   return out as ApprovalRecord;
 }
 
@@ -60,13 +77,19 @@ export function parseApproval(value: unknown): ApprovalRecord {
 
 /** The current record a 409 decision answer carried, if it is a usable one. */
 export function conflictApproval(err: unknown): ApprovalRecord | undefined {
-  if (!(err instanceof ApiError) || err.status !== 409 || !err.approval) return undefined;
+  if (!(err instanceof ApiError) || err.status !== 409 || !err.approval) {
+    return undefined;
+  }
   const record = err.approval;
-  return typeof record.id === 'string' && record.id !== '' ? approvalFrom(record as Record<string, unknown> & { id: string }) : undefined;
+  return typeof record.id === 'string' && record.id !== ''
+    ? approvalFrom(record as Record<string, unknown> & { id: string })
+    : undefined;
 }
 
 function money(value: unknown): Money | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isObject(value)) {
+    return undefined;
+  }
   const amount = text(value.amount);
   const currency = text(value.currency);
   return amount !== undefined && currency !== undefined ? { amount, currency } : undefined;
@@ -74,7 +97,9 @@ function money(value: unknown): Money | undefined {
 
 /** Missing or odd fields are absent, never an error (PROTOCOL-NOTES: "Missing: not shown"). */
 export function parseUsage(value: unknown): UsageRecord {
-  if (!isObject(value)) throw new ApiError({ kind: 'protocol', message: 'The usage answer is not an object.' });
+  if (!isObject(value)) {
+    throw new ApiError({ kind: 'protocol', message: 'The usage answer is not an object.' });
+  }
   return {
     ...value,
     object: text(value.object),
@@ -91,13 +116,27 @@ export function parseUsage(value: unknown): UsageRecord {
  * the usage endpoint has no record to miss, an action on a run that exists cannot be missing
  * its run, and a missing approval is its record only where the approvals list answers.
  */
-export async function orUnsupported<T>(request: Promise<T>, what: string, endpointMissing: () => Promise<boolean>): Promise<T> {
+export async function orUnsupported<T>(
+  request: Promise<T>,
+  what: string,
+  endpointMissing: () => Promise<boolean>,
+): Promise<T> {
   try {
     return await request;
   } catch (err) {
-    if (!(err instanceof ApiError) || err.kind !== 'not_found' || err.status !== 404) throw err;
-    if (!(await endpointMissing().catch(() => false))) throw err;
-    throw new ApiError({ kind: 'not_supported', status: 404, code: err.code, requestId: err.requestId, message: `This server does not offer ${what} (it answered 404 Not Found).` });
+    if (!(err instanceof ApiError) || err.kind !== 'not_found' || err.status !== 404) {
+      throw err;
+    }
+    if (!(await endpointMissing().catch(() => false))) {
+      throw err;
+    }
+    throw new ApiError({
+      kind: 'not_supported',
+      status: 404,
+      code: err.code,
+      requestId: err.requestId,
+      message: `This server does not offer ${what} (it answered 404 Not Found).`,
+    });
   }
 }
 
@@ -113,7 +152,13 @@ function whenRunExists(caller: SteeringCaller, runId: string): () => Promise<boo
 function whenApprovalsMissing(caller: SteeringCaller): () => Promise<boolean> {
   return async () => {
     try {
-      await caller.call({ method: 'GET', path: '/approvals', query: { limit: 1 }, assumed: true, consume: async (res) => readJson(res) });
+      await caller.call({
+        method: 'GET',
+        path: '/approvals',
+        query: { limit: 1 },
+        assumed: true,
+        consume: async (res) => readJson(res),
+      });
       return false;
     } catch (err) {
       return err instanceof ApiError && (err.status === 404 || err.kind === 'not_supported');
@@ -121,7 +166,13 @@ function whenApprovalsMissing(caller: SteeringCaller): () => Promise<boolean> {
   };
 }
 
-function post<T>(caller: SteeringCaller, path: string, json: unknown, opts: SteeringOptions, parse: (v: unknown) => T): Promise<T> {
+function post<T>(
+  caller: SteeringCaller,
+  path: string,
+  json: unknown,
+  opts: SteeringOptions,
+  parse: (v: unknown) => T,
+): Promise<T> {
   return caller.call({
     method: 'POST',
     path,
@@ -133,15 +184,32 @@ function post<T>(caller: SteeringCaller, path: string, json: unknown, opts: Stee
   });
 }
 
-function get<T>(caller: SteeringCaller, path: string, query: Query | undefined, signal: AbortSignal | undefined, parse: (v: unknown) => T): Promise<T> {
-  return caller.call({ method: 'GET', path, query, signal, assumed: true, consume: async (res) => parse(await readJson(res)) });
+function get<T>(
+  caller: SteeringCaller,
+  path: string,
+  query: Query | undefined,
+  signal: AbortSignal | undefined,
+  parse: (v: unknown) => T,
+): Promise<T> {
+  return caller.call({
+    method: 'GET',
+    path,
+    query,
+    signal,
+    assumed: true,
+    consume: async (res) => parse(await readJson(res)),
+  });
 }
 
 const runRecord = (v: unknown): RunRecord => parseRecord<RunRecord>(v, 'run');
 
 function optionalInstructions(instructions: string | undefined): { instructions?: string } {
-  if (instructions === undefined) return {};
-  if (typeof instructions !== 'string') throw new ApiError({ kind: 'validation', param: 'instructions', message: 'Instructions must be text.' });
+  if (instructions === undefined) {
+    return {};
+  }
+  if (typeof instructions !== 'string') {
+    throw new ApiError({ kind: 'validation', param: 'instructions', message: 'Instructions must be text.' });
+  }
   return instructions.trim() === '' ? {} : { instructions };
 }
 
@@ -152,23 +220,45 @@ export async function cancelRun(caller: SteeringCaller, runId: string, opts: Ste
 }
 
 /** 201 a new run going on after the last completed step. 409 run_not_resumable. */
-export async function resumeRun(caller: SteeringCaller, runId: string, body: { instructions?: string } = {}, opts: SteeringOptions = {}): Promise<RunRecord> {
+export async function resumeRun(
+  caller: SteeringCaller,
+  runId: string,
+  body: { instructions?: string } = {},
+  opts: SteeringOptions = {},
+): Promise<RunRecord> {
   const path = `/runs/${pathSegment(runId)}/resume`;
-  return orUnsupported(post(caller, path, optionalInstructions(body.instructions), opts, runRecord), 'resuming runs', whenRunExists(caller, runId));
+  return orUnsupported(
+    post(caller, path, optionalInstructions(body.instructions), opts, runRecord),
+    'resuming runs',
+    whenRunExists(caller, runId),
+  );
 }
 
 /** 201 a new run whose log starts with events 1..after_sequence of this one. 400 past the end. */
-export async function forkRun(caller: SteeringCaller, runId: string, body: { after_sequence: number; instructions?: string }, opts: SteeringOptions = {}): Promise<RunRecord> {
+export async function forkRun(
+  caller: SteeringCaller,
+  runId: string,
+  body: { after_sequence: number; instructions?: string },
+  opts: SteeringOptions = {},
+): Promise<RunRecord> {
   const after = body?.after_sequence;
   if (!Number.isSafeInteger(after) || after < 1) {
-    throw new ApiError({ kind: 'validation', param: 'after_sequence', message: 'A fork needs the sequence of an event of the run (a positive whole number).' });
+    throw new ApiError({
+      kind: 'validation',
+      param: 'after_sequence',
+      message: 'A fork needs the sequence of an event of the run (a positive whole number).',
+    });
   }
   const path = `/runs/${pathSegment(runId)}/fork`;
   const json = { after_sequence: after, ...optionalInstructions(body.instructions) };
   return orUnsupported(post(caller, path, json, opts, runRecord), 'forking runs', whenRunExists(caller, runId));
 }
 
-export async function listApprovals(caller: SteeringCaller, params: ApprovalListParams = {}, signal?: AbortSignal): Promise<Page<ApprovalRecord>> {
+export async function listApprovals(
+  caller: SteeringCaller,
+  params: ApprovalListParams = {},
+  signal?: AbortSignal,
+): Promise<Page<ApprovalRecord>> {
   const query: Query = {
     status: params.status,
     run_id: params.run_id === undefined ? undefined : pathSegment(params.run_id),
@@ -183,8 +273,16 @@ export async function listApprovals(caller: SteeringCaller, params: ApprovalList
   return orUnsupported(request, 'approvals', params.run_id === undefined ? always : whenApprovalsMissing(caller));
 }
 
-export async function getApproval(caller: SteeringCaller, approvalId: string, signal?: AbortSignal): Promise<ApprovalRecord> {
-  return orUnsupported(get(caller, `/approvals/${pathSegment(approvalId)}`, undefined, signal, parseApproval), 'approvals', whenApprovalsMissing(caller));
+export async function getApproval(
+  caller: SteeringCaller,
+  approvalId: string,
+  signal?: AbortSignal,
+): Promise<ApprovalRecord> {
+  return orUnsupported(
+    get(caller, `/approvals/${pathSegment(approvalId)}`, undefined, signal, parseApproval),
+    'approvals',
+    whenApprovalsMissing(caller),
+  );
 }
 
 /**
@@ -201,7 +299,13 @@ export async function decideApproval(
     throw new ApiError({ kind: 'validation', param: 'decision', message: 'A decision is "approve" or "deny".' });
   }
   const note = typeof body.note === 'string' && body.note.trim() !== '' ? { note: body.note } : {};
-  const request = post(caller, `/approvals/${pathSegment(approvalId)}/decision`, { decision: body.decision, ...note }, opts, parseApproval);
+  const request = post(
+    caller,
+    `/approvals/${pathSegment(approvalId)}/decision`,
+    { decision: body.decision, ...note },
+    opts,
+    parseApproval,
+  );
   return orUnsupported(request, 'approvals', whenApprovalsMissing(caller));
 }
 

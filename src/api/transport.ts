@@ -77,7 +77,9 @@ export class Transport {
 
   async request(req: TransportRequest): Promise<TransportResponse> {
     const route = this.routeFor(req.origin);
-    if (route.kind === 'invalid') throw new ApiError({ kind: 'proxy', code: 'proxy_invalid', message: route.message });
+    if (route.kind === 'invalid') {
+      throw new ApiError({ kind: 'proxy', code: 'proxy_invalid', message: route.message });
+    }
     const options: Dispatcher.RequestOptions = {
       origin: req.origin,
       path: req.path,
@@ -93,7 +95,9 @@ export class Transport {
     try {
       res = await loadUndici().request.call(this.dispatcherFor(route), options);
     } catch (err) {
-      if (route.kind === 'proxy' && !req.signal?.aborted) throw proxyFailure(err, route.proxy, req.origin) ?? err;
+      if (route.kind === 'proxy' && !req.signal?.aborted) {
+        throw proxyFailure(err, route.proxy, req.origin) ?? err;
+      }
       throw err;
     }
     // destroy() without an error makes undici emit one; with nobody listening that would be an
@@ -112,9 +116,13 @@ export class Transport {
   private routeFor(origin: string): ProxyRoute {
     let route = this.routes.get(origin);
     if (!route) {
-      route = this.options.network ? resolveProxyRoute(origin, this.options.network) : { kind: 'direct', reason: 'no proxy configured' };
+      route = this.options.network
+        ? resolveProxyRoute(origin, this.options.network)
+        : { kind: 'direct', reason: 'no proxy configured' };
       this.routes.set(origin, route);
-      if (this.options.network) this.logger.info(`Network: ${origin} ${describeRoute(route)}`);
+      if (this.options.network) {
+        this.logger.info(`Network: ${origin} ${describeRoute(route)}`);
+      }
     }
     return route;
   }
@@ -124,9 +132,10 @@ export class Transport {
     let dispatcher = this.dispatchers.get(key);
     if (!dispatcher) {
       const options = { timeoutMs: this.options.timeoutMs, trust: this.tlsTrust(), lookup: this.options.lookup };
-      dispatcher = route.kind === 'proxy'
-        ? proxyDispatcher(route.proxy, this.options.network?.proxyStrictSSL !== false, options)
-        : directDispatcher(options);
+      dispatcher =
+        route.kind === 'proxy'
+          ? proxyDispatcher(route.proxy, this.options.network?.proxyStrictSSL !== false, options)
+          : directDispatcher(options);
       this.dispatchers.set(key, dispatcher);
     }
     return dispatcher;
@@ -134,17 +143,24 @@ export class Transport {
 
   /** Built on first use: gathering the system store and building a context with it takes a moment. */
   private tlsTrust(): TlsTrust {
-    if (this.trust) return this.trust;
+    if (this.trust) {
+      return this.trust;
+    }
     const { ca, notes, warnings } = trustedCertificates(this.options.network, this.options.ca);
-    for (const warning of warnings) this.logger.warn(`Network: ${warning}`);
-    if (notes.length > 0) this.logger.info(`Network: trusting extra CA certificates: ${notes.join(', ')}`);
+    for (const warning of warnings) {
+      this.logger.warn(`Network: ${warning}`);
+    }
+    if (notes.length > 0) {
+      this.logger.info(`Network: trusting extra CA certificates: ${notes.join(', ')}`);
+    }
     let proxyContext: SecureContext | undefined;
-    this.trust = ca === undefined
-      ? {}
-      : {
-        service: createSecureContext({ ca, minVersion: 'TLSv1.3' }),
-        proxy: () => (proxyContext ??= createSecureContext({ ca })),
-      };
+    this.trust =
+      ca === undefined
+        ? {}
+        : {
+            service: createSecureContext({ ca, minVersion: 'TLSv1.3' }),
+            proxy: () => (proxyContext ??= createSecureContext({ ca })),
+          };
     return this.trust;
   }
 }

@@ -173,14 +173,42 @@ interface EventBase {
   [extra: string]: unknown;
 }
 
-export interface PlanCreatedData extends EventBase { steps: number; strategy: string }
-export interface StepStartedData extends EventBase { step_id: string; title: string }
-export interface ToolCalledData extends EventBase { tool: string; step_id: string }
-export interface ObservationRecordedData extends EventBase { step_id: string; summary: string }
-export interface StepCompletedData extends EventBase { step_id: string; duration_ms: number }
-export interface RunEndedData extends EventBase { status?: Status }
-export interface ApprovalRequestedData extends EventBase { approval_id: string; tool: string; step_id?: string; arguments?: unknown; reason?: string; expires_at?: string }
-export interface ApprovalResolvedData extends EventBase { approval_id: string; status: ApprovalStatus; note?: string }
+export interface PlanCreatedData extends EventBase {
+  steps: number;
+  strategy: string;
+}
+export interface StepStartedData extends EventBase {
+  step_id: string;
+  title: string;
+}
+export interface ToolCalledData extends EventBase {
+  tool: string;
+  step_id: string;
+}
+export interface ObservationRecordedData extends EventBase {
+  step_id: string;
+  summary: string;
+}
+export interface StepCompletedData extends EventBase {
+  step_id: string;
+  duration_ms: number;
+}
+export interface RunEndedData extends EventBase {
+  status?: Status;
+}
+export interface ApprovalRequestedData extends EventBase {
+  approval_id: string;
+  tool: string;
+  step_id?: string;
+  arguments?: unknown;
+  reason?: string;
+  expires_at?: string;
+}
+export interface ApprovalResolvedData extends EventBase {
+  approval_id: string;
+  status: ApprovalStatus;
+  note?: string;
+}
 
 // The terminal event names live with the other status rules, shared by every layer.
 import type { TerminalEventName } from '../runEvents/runStatus';
@@ -197,4 +225,3 @@ export type RunEvent =
   | { event: 'approval.requested'; known: true; data: ApprovalRequestedData }
   | { event: 'approval.resolved'; known: true; data: ApprovalResolvedData }
   | { event: string; known: false; data: EventBase };
-

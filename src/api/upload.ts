@@ -54,10 +54,18 @@ function megabytes(bytes: number): string {
 
 function fsProblem(err: unknown, name: string): ApiError {
   const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return invalid(`The file "${name}" does not exist.`);
-  if (code === 'EACCES' || code === 'EPERM') return invalid(`The file "${name}" cannot be read (permission denied).`);
-  if (code === 'EISDIR') return invalid(`"${name}" is a folder, not a file.`);
-  if (code === 'ELOOP') return invalid(`"${name}" was replaced by a symbolic link; nothing was sent.`);
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return invalid(`The file "${name}" does not exist.`);
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return invalid(`The file "${name}" cannot be read (permission denied).`);
+  }
+  if (code === 'EISDIR') {
+    return invalid(`"${name}" is a folder, not a file.`);
+  }
+  if (code === 'ELOOP') {
+    return invalid(`"${name}" was replaced by a symbolic link; nothing was sent.`);
+  }
   return invalid(`The file "${name}" cannot be read (${typeof code === 'string' ? code : 'unknown error'}).`);
 }
 
@@ -82,7 +90,10 @@ function framed(
   opts: UploadOptions,
   body: (signal: AbortSignal, frame: MultipartFrame) => AsyncIterable<Uint8Array>,
 ): PreparedUpload {
-  const frame = buildMultipartFrame({ purpose }, { field: 'file', filename, contentType: opts.contentType ?? contentTypeFor(filename) });
+  const frame = buildMultipartFrame(
+    { purpose },
+    { field: 'file', filename, contentType: opts.contentType ?? contentTypeFor(filename) },
+  );
   return {
     size,
     filename,
@@ -97,7 +108,9 @@ function framed(
 function checkSize(name: string, size: number, opts: UploadOptions): void {
   const limit = opts.maxBytes ?? MAX_UPLOAD_BYTES;
   if (size > limit) {
-    throw invalid(`"${name}" is ${megabytes(size)} (${size} bytes), over the limit of ${megabytes(limit)} (${limit} bytes) per file.`);
+    throw invalid(
+      `"${name}" is ${megabytes(size)} (${size} bytes), over the limit of ${megabytes(limit)} (${limit} bytes) per file.`,
+    );
   }
 }
 
@@ -108,21 +121,25 @@ function checkSize(name: string, size: number, opts: UploadOptions): void {
 export function prepareBytesUpload(bytes: Uint8Array, opts: UploadOptions & { filename: string }): PreparedUpload {
   const purpose = checkedPurpose(opts);
   const filename = opts.filename;
-  if (filename.trim() === '') throw invalid('The file name is empty.');
+  if (filename.trim() === '') {
+    throw invalid('The file name is empty.');
+  }
   const size = bytes.byteLength;
   checkSize(filename, size, opts);
   const onProgress = opts.onProgress;
   return framed(purpose, filename, size, opts, async function* (signal, frame) {
-      yield frame.head;
-      onProgress?.(0, size);
-      for (let sent = 0; sent < size; ) {
-        if (signal.aborted) throw new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
-        const end = Math.min(size, sent + CHUNK_BYTES);
-        yield bytes.subarray(sent, end);
-        sent = end;
-        onProgress?.(sent, size);
+    yield frame.head;
+    onProgress?.(0, size);
+    for (let sent = 0; sent < size;) {
+      if (signal.aborted) {
+        throw new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
       }
-      yield frame.tail;
+      const end = Math.min(size, sent + CHUNK_BYTES);
+      yield bytes.subarray(sent, end);
+      sent = end;
+      onProgress?.(sent, size);
+    }
+    yield frame.tail;
   });
 }
 
@@ -131,19 +148,27 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
   const purpose = checkedPurpose(opts);
   const name = basename(path);
   const filename = opts.filename ?? name;
-  if (filename.trim() === '') throw invalid('The file name is empty.');
+  if (filename.trim() === '') {
+    throw invalid('The file name is empty.');
+  }
   let size: number;
   let readPath = path;
   try {
     if ((await lstat(path)).isSymbolicLink()) {
       readPath = await realpath(path);
       if (opts.followSymlinks !== true) {
-        throw invalid(`"${name}" is a symbolic link to ${readPath}; it is sent only when following links is confirmed.`);
+        throw invalid(
+          `"${name}" is a symbolic link to ${readPath}; it is sent only when following links is confirmed.`,
+        );
       }
     }
     const info = await stat(readPath);
-    if (info.isDirectory()) throw invalid(`"${name}" is a folder, not a file.`);
-    if (!info.isFile()) throw invalid(`"${name}" is not a regular file.`);
+    if (info.isDirectory()) {
+      throw invalid(`"${name}" is a folder, not a file.`);
+    }
+    if (!info.isFile()) {
+      throw invalid(`"${name}" is not a regular file.`);
+    }
     size = info.size;
   } catch (err) {
     throw err instanceof ApiError ? err : fsProblem(err, name);
@@ -157,43 +182,51 @@ export async function prepareUpload(path: string, opts: UploadOptions = {}): Pro
 
   const onProgress = opts.onProgress;
   return framed(purpose, filename, size, opts, async function* (signal, frame) {
-      const cancelled = () => new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
-      let handle;
-      try {
-        handle = await open(readPath, OPEN_FLAGS);
-      } catch (err) {
-        throw fsProblem(err, name);
+    const cancelled = () => new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
+    let handle;
+    try {
+      handle = await open(readPath, OPEN_FLAGS);
+    } catch (err) {
+      throw fsProblem(err, name);
+    }
+    // Thrown before the closing boundary: the request is abandoned and the server keeps nothing.
+    const changed = () => invalid(`"${name}" changed while it was being uploaded; nothing was kept.`);
+    try {
+      const atOpen = await handle.stat({ bigint: true });
+      if (atOpen.size !== BigInt(size)) {
+        throw changed();
       }
-      // Thrown before the closing boundary: the request is abandoned and the server keeps nothing.
-      const changed = () => invalid(`"${name}" changed while it was being uploaded; nothing was kept.`);
-      try {
-        const atOpen = await handle.stat({ bigint: true });
-        if (atOpen.size !== BigInt(size)) throw changed();
-        yield frame.head;
-        onProgress?.(0, size);
-        let sent = 0;
-        while (sent < size) {
-          if (signal.aborted) throw cancelled();
-          const length = Math.min(CHUNK_BYTES, size - sent);
-          // A fresh buffer per chunk: the socket may still hold the previous one.
-          const chunk = Buffer.allocUnsafe(length);
-          let bytesRead: number;
-          try {
-            ({ bytesRead } = await handle.read(chunk, 0, length, sent));
-          } catch (err) {
-            throw fsProblem(err, name);
-          }
-          if (bytesRead === 0) throw changed();
-          yield bytesRead === length ? chunk : chunk.subarray(0, bytesRead);
-          sent += bytesRead;
-          onProgress?.(sent, size);
+      yield frame.head;
+      onProgress?.(0, size);
+      let sent = 0;
+      while (sent < size) {
+        if (signal.aborted) {
+          throw cancelled();
         }
-        // An edit in place keeps the size: the modification time tells (nanoseconds where the OS has them).
-        const atEnd = await handle.stat({ bigint: true });
-        if (atEnd.size !== atOpen.size || atEnd.mtimeNs !== atOpen.mtimeNs) throw changed();
-        yield frame.tail;
-      } finally {
-        await handle.close();
+        const length = Math.min(CHUNK_BYTES, size - sent);
+        // A fresh buffer per chunk: the socket may still hold the previous one.
+        const chunk = Buffer.allocUnsafe(length);
+        let bytesRead: number;
+        try {
+          ({ bytesRead } = await handle.read(chunk, 0, length, sent));
+        } catch (err) {
+          throw fsProblem(err, name);
+        }
+        if (bytesRead === 0) {
+          throw changed();
+        }
+        yield bytesRead === length ? chunk : chunk.subarray(0, bytesRead);
+        sent += bytesRead;
+        onProgress?.(sent, size);
       }
+      // An edit in place keeps the size: the modification time tells (nanoseconds where the OS has them).
+      const atEnd = await handle.stat({ bigint: true });
+      if (atEnd.size !== atOpen.size || atEnd.mtimeNs !== atOpen.mtimeNs) {
+        throw changed();
+      }
+      yield frame.tail;
+    } finally {
+      await handle.close();
+    }
   });
 }

@@ -36,15 +36,18 @@ export class ArtifactFileSystem extends ReadOnlyFileSystem {
       this.sizes.set(fileId, content.byteLength);
       return content;
     } catch (err) {
-      if (isApiError(err, 'not_found')) throw vscode.FileSystemError.FileNotFound(uri);
+      if (isApiError(err, 'not_found')) {
+        throw vscode.FileSystemError.FileNotFound(uri);
+      }
       throw err;
     }
   }
 
-
   private require(uri: vscode.Uri): string {
     const fileId = fileIdOf(uri);
-    if (!fileId) throw vscode.FileSystemError.FileNotFound(uri);
+    if (!fileId) {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
     return fileId;
   }
 }

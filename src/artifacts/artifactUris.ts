@@ -19,16 +19,61 @@ export function fileIdOf(uri: vscode.Uri): string | undefined {
 }
 
 const TEXT_EXTENSIONS = new Set([
-  'md', 'markdown', 'txt', 'json', 'jsonl', 'yaml', 'yml', 'xml', 'html', 'htm', 'css', 'csv', 'tsv', 'log',
-  'js', 'mjs', 'cjs', 'ts', 'tsx', 'jsx', 'py', 'rs', 'go', 'java', 'c', 'h', 'cpp', 'hpp', 'cs', 'rb', 'php',
-  'sh', 'bash', 'ps1', 'sql', 'toml', 'ini', 'cfg', 'conf', 'diff', 'patch', 'svg', 'rst', 'tex',
+  'md',
+  'markdown',
+  'txt',
+  'json',
+  'jsonl',
+  'yaml',
+  'yml',
+  'xml',
+  'html',
+  'htm',
+  'css',
+  'csv',
+  'tsv',
+  'log',
+  'js',
+  'mjs',
+  'cjs',
+  'ts',
+  'tsx',
+  'jsx',
+  'py',
+  'rs',
+  'go',
+  'java',
+  'c',
+  'h',
+  'cpp',
+  'hpp',
+  'cs',
+  'rb',
+  'php',
+  'sh',
+  'bash',
+  'ps1',
+  'sql',
+  'toml',
+  'ini',
+  'cfg',
+  'conf',
+  'diff',
+  'patch',
+  'svg',
+  'rst',
+  'tex',
 ]);
 
 /** Whether an artifact is worth opening as text (by content type first, then by name). */
 export function isTextArtifact(artifact: ArtifactRecord): boolean {
   const type = (artifact.content_type ?? '').toLowerCase();
-  if (type.startsWith('text/') || /\b(json|xml|yaml|javascript|markdown|csv|x-sh|sql|toml)\b/.test(type)) return true;
-  if (type && !type.startsWith('application/octet-stream')) return false;
+  if (type.startsWith('text/') || /\b(json|xml|yaml|javascript|markdown|csv|x-sh|sql|toml)\b/.test(type)) {
+    return true;
+  }
+  if (type && !type.startsWith('application/octet-stream')) {
+    return false;
+  }
   const ext = (artifact.name ?? '').toLowerCase().split('.').pop() ?? '';
   return TEXT_EXTENSIONS.has(ext);
 }

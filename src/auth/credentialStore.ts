@@ -33,25 +33,37 @@ export class CredentialStore implements vscode.Disposable {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.subscription = secrets.onDidChange((e) => {
-      if (e.key.startsWith(SECRET_PREFIX)) this.changed.fire();
+      if (e.key.startsWith(SECRET_PREFIX)) {
+        this.changed.fire();
+      }
     });
   }
 
   /** The key for `baseUrl` and where it came from, or undefined when the user has none. */
   async find(baseUrl: string): Promise<{ key: string; source: CredentialSource } | undefined> {
     const session = this.sessionKeys.get(baseUrl);
-    if (session) return { key: session, source: 'session' };
+    if (session) {
+      return { key: session, source: 'session' };
+    }
     try {
       const stored = await this.secrets.get(secretName(baseUrl));
-      if (stored) return { key: stored, source: 'secretStorage' };
+      if (stored) {
+        return { key: stored, source: 'secretStorage' };
+      }
     } catch (err) {
       // A broken keyring must not stop headless use through the environment variable.
       this.log.warn(`Secret storage could not be read: ${errorName(err)}`);
     }
     const fromEnv = this.env[API_KEY_ENV]?.trim();
-    if (!fromEnv) return undefined;
+    if (!fromEnv) {
+      return undefined;
+    }
     if (!this.environmentKeyMayGoTo(baseUrl)) {
-      if (!this.warnedEnvKey) this.log.warn(`${API_KEY_ENV} is set but not used for this service: it belongs to ${this.envKeyOrigin() ?? 'another origin'} (set ${API_KEY_URL_ENV} to choose).`);
+      if (!this.warnedEnvKey) {
+        this.log.warn(
+          `${API_KEY_ENV} is set but not used for this service: it belongs to ${this.envKeyOrigin() ?? 'another origin'} (set ${API_KEY_URL_ENV} to choose).`,
+        );
+      }
       this.warnedEnvKey = true;
       return undefined;
     }

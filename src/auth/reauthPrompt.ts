@@ -12,16 +12,21 @@ export class ReauthPrompt {
 
   /** Call with any error; prompts only for a rejected key, and only when no prompt is open. */
   handle(err: unknown): void {
-    if (!isApiError(err, 'authentication') || this.open) return;
+    if (!isApiError(err, 'authentication') || this.open) {
+      return;
+    }
     this.open = true;
     this.shown++;
     const signIn = vscode.l10n.t('Sign In');
-    const message = err.status === 401
-      ? vscode.l10n.t('The Agent Runtime service rejected your API key. Sign in again to go on.')
-      : vscode.l10n.t('You are not signed in to the Agent Runtime service.');
+    const message =
+      err.status === 401
+        ? vscode.l10n.t('The Agent Runtime service rejected your API key. Sign in again to go on.')
+        : vscode.l10n.t('You are not signed in to the Agent Runtime service.');
     void notify.warn(message, signIn).then(
       async (choice) => {
-        if (choice === signIn) await vscode.commands.executeCommand(this.signInCommand);
+        if (choice === signIn) {
+          await vscode.commands.executeCommand(this.signInCommand);
+        }
         this.open = false;
       },
       () => {

@@ -62,18 +62,38 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
   const runButtons = async (stream: vscode.ChatResponseStream, runId: string, finished: boolean): Promise<void> => {
     stream.button({ command: Commands.watchRun, title: vscode.l10n.t('Open Run Panel'), arguments: [{ runId }] });
     if (finished && (await deps.hasReviewableChanges(runId).catch(() => false))) {
-      stream.button({ command: Commands.reviewChanges, title: vscode.l10n.t('Review Changes'), arguments: [{ runId }] });
+      stream.button({
+        command: Commands.reviewChanges,
+        title: vscode.l10n.t('Review Changes'),
+        arguments: [{ runId }],
+      });
     }
   };
 
-  const task = async (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> => {
+  const task = async (
+    request: vscode.ChatRequest,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> => {
     const objective = request.prompt.trim();
     if (objective === '') {
-      stream.markdown(markdown(vscode.l10n.t('Say what the task should do, and reference the files it needs, for example: /task Summarise the notes #file:notes.txt')));
+      stream.markdown(
+        markdown(
+          vscode.l10n.t(
+            'Say what the task should do, and reference the files it needs, for example: /task Summarise the notes #file:notes.txt',
+          ),
+        ),
+      );
       return result('task');
     }
     const files = filesOf(request.references);
-    stream.progress(files.length > 0 ? (isSingular(files.length) ? vscode.l10n.t('Uploading 1 file and creating the task...') : vscode.l10n.t('Uploading {0} files and creating the task...', files.length)) : vscode.l10n.t('Creating the task...'));
+    stream.progress(
+      files.length > 0
+        ? isSingular(files.length)
+          ? vscode.l10n.t('Uploading 1 file and creating the task...')
+          : vscode.l10n.t('Uploading {0} files and creating the task...', files.length)
+        : vscode.l10n.t('Creating the task...'),
+    );
     const created = await deps.startTask(objective, files);
     if (!created) {
       stream.markdown(markdown(vscode.l10n.t('No task was created.')));
@@ -81,7 +101,9 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     }
     const runId = typeof created.run_id === 'string' && isRunId(created.run_id) ? created.run_id : undefined;
     stream.markdown(markdown(`${vscode.l10n.t('Created task {0}.', markdownLiteral(created.id, 80))}\n\n`));
-    if (!runId) return result('task');
+    if (!runId) {
+      return result('task');
+    }
     const digest = await follow(runId, stream, token);
     stream.markdown(markdown(`\n\n${digestMarkdown(digest, t)}`));
     await runButtons(stream, runId, isTerminalStatus(digest.status));
@@ -89,7 +111,11 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
   };
 
   /** Streams the run's events into the answer until it ends, the person stops, or the limit passes. */
-  const follow = async (runId: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<RunDigest> => {
+  const follow = async (
+    runId: string,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<RunDigest> => {
     const client = deps.client();
     const builder = new RunDigestBuilder(await client.getRun(runId));
     const lines = new RunProgressLines(t);
@@ -107,22 +133,30 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
           const next = lines.next(event);
           if (next.line !== undefined && written < FOLLOW_MAX_LINES) {
             stream.markdown(markdown(`${next.line}\n\n`));
-            if (++written === FOLLOW_MAX_LINES) stream.markdown(markdown(`${vscode.l10n.t('More steps follow in the run panel.')}\n\n`));
-          } else if (next.progress) stream.progress(next.progress);
+            if (++written === FOLLOW_MAX_LINES) {
+              stream.markdown(markdown(`${vscode.l10n.t('More steps follow in the run panel.')}\n\n`));
+            }
+          } else if (next.progress) {
+            stream.progress(next.progress);
+          }
         }
         const last = batch[batch.length - 1];
         deps.runs.noteStreamEvents(runId, last.data.sequence, last.event);
       }
       ended = true;
     } catch (err) {
-      if (!stop.signal.aborted) stream.markdown(markdown(vscode.l10n.t('Following the run stopped: {0}', markdownLiteral(describeError(err)))));
+      if (!stop.signal.aborted) {
+        stream.markdown(markdown(vscode.l10n.t('Following the run stopped: {0}', markdownLiteral(describeError(err)))));
+      }
     } finally {
       clearTimeout(limit);
       cancel.dispose();
       streaming.dispose();
       subscription.close();
     }
-    if (!ended) builder.stoppedEarly('live');
+    if (!ended) {
+      builder.stoppedEarly('live');
+    }
     // The finished record has the cost and the end time.
     if (ended) {
       try {
@@ -135,10 +169,17 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     return builder.digest();
   };
 
-  const status = async (request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> => {
+  const status = async (
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> => {
     const runId = runIdIn(request.prompt) ?? lastRunOf(context) ?? (await newestRun(deps.client()));
     if (!runId) {
-      stream.markdown(markdown(vscode.l10n.t('No run to show yet: name one (/status run_...) or start a task with /task.')));
+      stream.markdown(
+        markdown(vscode.l10n.t('No run to show yet: name one (/status run_...) or start a task with /task.')),
+      );
       return result('status');
     }
     stream.progress(vscode.l10n.t('Reading run {0}...', markdownLiteral(runId, 80)));
@@ -148,7 +189,10 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     return result('status', runId);
   };
 
-  const runs = async (stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> => {
+  const runs = async (
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> => {
     const page = await deps.client().listTasks({ limit: TASKS_LISTED }, { signal: abortOn(token) });
     const tasks = page.data.slice(0, TASKS_LISTED);
     stream.markdown(markdown(tasksMarkdown(tasks, t)));
@@ -156,7 +200,11 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     return result('runs', newest?.run_id);
   };
 
-  const review = async (request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> => {
+  const review = async (
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+  ): Promise<vscode.ChatResult> => {
     const runId = runIdIn(request.prompt) ?? lastRunOf(context) ?? (await newestRun(deps.client()));
     if (!runId) {
       stream.markdown(markdown(vscode.l10n.t('No run to review yet: name one (/review run_...).')));
@@ -164,10 +212,28 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     }
     stream.progress(vscode.l10n.t('Looking at what run {0} produced...', markdownLiteral(runId, 80)));
     if (await deps.hasReviewableChanges(runId)) {
-      stream.markdown(markdown(vscode.l10n.t('Run {0} produced changes to your workspace files. Review them side by side before anything is applied.', markdownLiteral(runId, 80))));
-      stream.button({ command: Commands.reviewChanges, title: vscode.l10n.t('Review Changes'), arguments: [{ runId }] });
+      stream.markdown(
+        markdown(
+          vscode.l10n.t(
+            'Run {0} produced changes to your workspace files. Review them side by side before anything is applied.',
+            markdownLiteral(runId, 80),
+          ),
+        ),
+      );
+      stream.button({
+        command: Commands.reviewChanges,
+        title: vscode.l10n.t('Review Changes'),
+        arguments: [{ runId }],
+      });
     } else {
-      stream.markdown(markdown(vscode.l10n.t('Run {0} produced no changes to files uploaded from this workspace. Its artifacts are in the run panel.', markdownLiteral(runId, 80))));
+      stream.markdown(
+        markdown(
+          vscode.l10n.t(
+            'Run {0} produced no changes to files uploaded from this workspace. Its artifacts are in the run panel.',
+            markdownLiteral(runId, 80),
+          ),
+        ),
+      );
       stream.button({ command: Commands.watchRun, title: vscode.l10n.t('Open Run Panel'), arguments: [{ runId }] });
     }
     return result('review', runId);
@@ -194,9 +260,14 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
           return result('help');
       }
     } catch (err) {
-      if (token.isCancellationRequested) return result(request.command ?? 'help');
+      if (token.isCancellationRequested) {
+        return result(request.command ?? 'help');
+      }
       deps.log.warn(`Chat /${request.command ?? ''} failed: ${describeError(err)}`);
-      return { errorDetails: { message: vscode.l10n.t('The Agent Runtime service could not answer: {0}', describeError(err)) }, metadata: { command: request.command ?? 'help' } };
+      return {
+        errorDetails: { message: vscode.l10n.t('The Agent Runtime service could not answer: {0}', describeError(err)) },
+        metadata: { command: request.command ?? 'help' },
+      };
     }
   };
 }
@@ -210,7 +281,9 @@ function helpText(): string {
   return [
     vscode.l10n.t('I start and follow Agent Runtime tasks. Try:'),
     '',
-    vscode.l10n.t('- /task Summarise the notes #file:notes.txt: uploads the referenced files (you see them named first), creates the task and follows its run'),
+    vscode.l10n.t(
+      '- /task Summarise the notes #file:notes.txt: uploads the referenced files (you see them named first), creates the task and follows its run',
+    ),
     vscode.l10n.t('- /status: the latest run in short (or /status run_...)'),
     vscode.l10n.t('- /runs: the recent tasks'),
     vscode.l10n.t('- /review: the changes a run made to your files'),
@@ -225,7 +298,9 @@ export function filesOf(references: readonly vscode.ChatPromptReference[]): vsco
   for (const ref of references) {
     const value = ref.value;
     const uri = value instanceof vscode.Uri ? value : value instanceof vscode.Location ? value.uri : undefined;
-    if (uri && !out.has(uri.toString())) out.set(uri.toString(), uri);
+    if (uri && !out.has(uri.toString())) {
+      out.set(uri.toString(), uri);
+    }
   }
   return [...out.values()];
 }
@@ -241,7 +316,9 @@ function lastRunOf(context: vscode.ChatContext): string | undefined {
     const turn = context.history[i];
     if (turn instanceof vscode.ChatResponseTurn && turn.participant === CHAT_PARTICIPANT_ID) {
       const runId = (turn.result.metadata as Partial<AgentChatMetadata> | undefined)?.runId;
-      if (isRunId(runId)) return runId;
+      if (isRunId(runId)) {
+        return runId;
+      }
     }
   }
   return undefined;
@@ -255,8 +332,11 @@ async function newestRun(client: ChatClient): Promise<string | undefined> {
 
 function abortOn(token: vscode.CancellationToken): AbortSignal {
   const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
+  if (token.isCancellationRequested) {
+    controller.abort();
+  } else {
+    token.onCancellationRequested(() => controller.abort());
+  }
   return controller.signal;
 }
 
@@ -266,15 +346,24 @@ export const chatFollowups: vscode.ChatFollowupProvider = {
     const meta = chatResult.metadata as Partial<AgentChatMetadata> | undefined;
     const runId = isRunId(meta?.runId) ? meta.runId : undefined;
     const followups: vscode.ChatFollowup[] = [];
-    if (runId && meta?.command !== 'status') followups.push({ prompt: runId, command: 'status', label: vscode.l10n.t('How is the run doing?') });
-    if (runId && meta?.command !== 'review') followups.push({ prompt: runId, command: 'review', label: vscode.l10n.t('Review what the run changed') });
-    if (meta?.command !== 'runs') followups.push({ prompt: '', command: 'runs', label: vscode.l10n.t('Show recent tasks') });
+    if (runId && meta?.command !== 'status') {
+      followups.push({ prompt: runId, command: 'status', label: vscode.l10n.t('How is the run doing?') });
+    }
+    if (runId && meta?.command !== 'review') {
+      followups.push({ prompt: runId, command: 'review', label: vscode.l10n.t('Review what the run changed') });
+    }
+    if (meta?.command !== 'runs') {
+      followups.push({ prompt: '', command: 'runs', label: vscode.l10n.t('Show recent tasks') });
+    }
     return followups;
   },
 };
 
 /** `handler`: the registered handler itself (the extension-host tests call it with a stream of their own). */
-export function registerChatParticipant(deps: ChatDeps, extensionUri: vscode.Uri): { participant: vscode.Disposable; handler: vscode.ChatRequestHandler } {
+export function registerChatParticipant(
+  deps: ChatDeps,
+  extensionUri: vscode.Uri,
+): { participant: vscode.Disposable; handler: vscode.ChatRequestHandler } {
   const handler = createChatHandler(deps);
   const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, handler);
   participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');

@@ -18,24 +18,51 @@ export function statusText(status: unknown, t: Translate): string {
 /** A run in short: status, steps, cost, a waiting approval, then its latest events. */
 export function digestMarkdown(d: RunDigest, t: Translate): string {
   const lines = [t('**Run {0}**: {1}', md(d.runId, 80), statusText(d.status, t)), ''];
-  lines.push(d.stepsPlanned !== undefined ? t('- Steps done: {0} of {1}', d.stepsDone, d.stepsPlanned) : t('- Steps done: {0}', d.stepsDone));
-  if (d.cost !== undefined) lines.push(t('- Cost: {0}', md(d.cost, 60)));
-  if (d.error !== undefined) lines.push(t('- Error: {0}', md(d.error)));
-  if (d.resumedFrom !== undefined) lines.push(t('- Resumed from {0}', md(d.resumedFrom, 80)));
-  if (d.forkedFrom?.runId !== undefined) lines.push(t('- Forked from {0} after event {1}', md(d.forkedFrom.runId, 80), d.forkedFrom.sequence ?? '?'));
-  if (d.waitingApproval) lines.push(t('- Waits for your decision on the tool {0}: decide it in the run panel or in Needs You.', md(d.waitingApproval.tool, 80)));
-  if (d.partial === 'live') lines.push(t('- Still going: this is what it had done a moment ago.'));
-  if (d.partial === 'stopped') lines.push(t('- Its log is long: the run panel shows all of it.'));
+  lines.push(
+    d.stepsPlanned !== undefined
+      ? t('- Steps done: {0} of {1}', d.stepsDone, d.stepsPlanned)
+      : t('- Steps done: {0}', d.stepsDone),
+  );
+  if (d.cost !== undefined) {
+    lines.push(t('- Cost: {0}', md(d.cost, 60)));
+  }
+  if (d.error !== undefined) {
+    lines.push(t('- Error: {0}', md(d.error)));
+  }
+  if (d.resumedFrom !== undefined) {
+    lines.push(t('- Resumed from {0}', md(d.resumedFrom, 80)));
+  }
+  if (d.forkedFrom?.runId !== undefined) {
+    lines.push(t('- Forked from {0} after event {1}', md(d.forkedFrom.runId, 80), d.forkedFrom.sequence ?? '?'));
+  }
+  if (d.waitingApproval) {
+    lines.push(
+      t(
+        '- Waits for your decision on the tool {0}: decide it in the run panel or in Needs You.',
+        md(d.waitingApproval.tool, 80),
+      ),
+    );
+  }
+  if (d.partial === 'live') {
+    lines.push(t('- Still going: this is what it had done a moment ago.'));
+  }
+  if (d.partial === 'stopped') {
+    lines.push(t('- Its log is long: the run panel shows all of it.'));
+  }
   if (d.latest.length > 0) {
     lines.push('', t('Latest events:'));
-    for (const e of d.latest) lines.push(`- ${e.sequence} · ${md(e.event, 64)}${e.text ? `: ${md(e.text, 120)}` : ''}`);
+    for (const e of d.latest) {
+      lines.push(`- ${e.sequence} · ${md(e.event, 64)}${e.text ? `: ${md(e.text, 120)}` : ''}`);
+    }
   }
   return lines.join('\n');
 }
 
 /** Recent tasks, one line each. */
 export function tasksMarkdown(tasks: readonly TaskRecord[], t: Translate): string {
-  if (tasks.length === 0) return t('No tasks yet. Start one with /task.');
+  if (tasks.length === 0) {
+    return t('No tasks yet. Start one with /task.');
+  }
   const lines = [t('**Recent tasks**, newest first:'), ''];
   for (const task of tasks) {
     const run = typeof task.run_id === 'string' ? t(' · run {0}', md(task.run_id, 80)) : '';
@@ -56,7 +83,10 @@ export class RunProgressLines {
   constructor(private readonly t: Translate) {}
 
   /** `line`: Markdown to keep in the answer; `progress`: a transient status. */
-  next(event: { event: string; data: { sequence: number; [field: string]: unknown } }): { line?: string; progress?: string } {
+  next(event: { event: string; data: { sequence: number; [field: string]: unknown } }): {
+    line?: string;
+    progress?: string;
+  } {
     const t = this.t;
     const { data } = event;
     const text = md(lineText(event), 120);
@@ -64,7 +94,9 @@ export class RunProgressLines {
       case 'plan.created':
         return { line: typeof data.steps === 'number' ? t('Planned {0} steps.', data.steps) : undefined };
       case 'step.started': {
-        if (typeof data.step_id === 'string' && this.titles.size < this.maxTitles) this.titles.set(data.step_id, lineText(event));
+        if (typeof data.step_id === 'string' && this.titles.size < this.maxTitles) {
+          this.titles.set(data.step_id, lineText(event));
+        }
         return { progress: t('Working on: {0}', text) };
       }
       case 'tool.called':
@@ -72,12 +104,17 @@ export class RunProgressLines {
       case 'observation.recorded':
         return { progress: text || undefined };
       case 'step.completed': {
-        const title = typeof data.step_id === 'string' ? this.titles.get(data.step_id) ?? data.step_id : '';
-        const took = typeof data.duration_ms === 'number' && Number.isFinite(data.duration_ms) && data.duration_ms >= 0 ? ` (${formatDuration(data.duration_ms)})` : '';
+        const title = typeof data.step_id === 'string' ? (this.titles.get(data.step_id) ?? data.step_id) : '';
+        const took =
+          typeof data.duration_ms === 'number' && Number.isFinite(data.duration_ms) && data.duration_ms >= 0
+            ? ` (${formatDuration(data.duration_ms)})`
+            : '';
         return { line: t('✓ {0}{1}', md(title, 120), took) };
       }
       case 'approval.requested':
-        return { line: t('⏸ Waits for your decision on the tool {0}: decide it in the run panel or in Needs You.', text) };
+        return {
+          line: t('⏸ Waits for your decision on the tool {0}: decide it in the run panel or in Needs You.', text),
+        };
       case 'approval.resolved':
         return { line: t('Approval {0}.', text) };
       default:

@@ -41,13 +41,18 @@ export function reportError(reporter: ErrorReporter, context: string, err: unkno
   const showLog = vscode.l10n.t('Show Log');
   const openSettings = vscode.l10n.t('Open Settings');
   const proxy = isApiError(err, 'proxy');
-  const actions = proxy || isApiError(err, 'connection') || isApiError(err, 'insecure') || isApiError(err, 'timeout')
-    ? [openSettings, showLog]
-    : [showLog];
+  const actions =
+    proxy || isApiError(err, 'connection') || isApiError(err, 'insecure') || isApiError(err, 'timeout')
+      ? [openSettings, showLog]
+      : [showLog];
   void notify.error(sentence, ...actions).then((choice) => {
-    if (choice === showLog) reporter.log.show(true);
+    if (choice === showLog) {
+      reporter.log.show(true);
+    }
     // A proxy problem is fixed in VS Code's own http.proxy settings, the rest in ours.
-    if (choice === openSettings) void vscode.commands.executeCommand(Commands.openSettings, proxy ? 'http.proxy' : undefined);
+    if (choice === openSettings) {
+      void vscode.commands.executeCommand(Commands.openSettings, proxy ? 'http.proxy' : undefined);
+    }
   });
 }
 

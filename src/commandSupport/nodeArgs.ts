@@ -5,9 +5,13 @@ import * as vscode from 'vscode';
 import { type ArtifactRecord, type FileRecord, type RunRecord, type TaskRecord } from '../api/types';
 
 function record<T extends { id: string }>(value: unknown, key: string): T | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
+  if (typeof value !== 'object' || value === null) {
+    return undefined;
+  }
   const inner = (value as Record<string, unknown>)[key];
-  if (typeof inner === 'object' && inner !== null && typeof (inner as { id?: unknown }).id === 'string') return inner as T;
+  if (typeof inner === 'object' && inner !== null && typeof (inner as { id?: unknown }).id === 'string') {
+    return inner as T;
+  }
   return undefined;
 }
 
@@ -18,10 +22,14 @@ export const artifactOf = (arg: unknown) => record<ArtifactRecord>(arg, 'artifac
 
 /** The id a node stands for: `entityId`, or the id of the record it carries. */
 export function entityIdOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg;
+  if (typeof arg === 'string') {
+    return arg;
+  }
   if (typeof arg === 'object' && arg !== null) {
     const entityId = (arg as { entityId?: unknown }).entityId;
-    if (typeof entityId === 'string') return entityId;
+    if (typeof entityId === 'string') {
+      return entityId;
+    }
   }
   return (fileOf(arg) ?? taskOf(arg) ?? runOf(arg) ?? artifactOf(arg))?.id;
 }
@@ -39,8 +47,12 @@ export function entityIdOf(arg: unknown): string | undefined {
  * the clicked node alone otherwise; neither: the view's current selection.
  */
 export function selectionOf(clicked: unknown, selected: unknown, current: readonly unknown[] = []): unknown[] {
-  if (Array.isArray(selected) && selected.length > 0) return selected;
-  if (clicked !== undefined) return [clicked];
+  if (Array.isArray(selected) && selected.length > 0) {
+    return selected;
+  }
+  if (clicked !== undefined) {
+    return [clicked];
+  }
   return [...current];
 }
 
@@ -49,7 +61,9 @@ export function selectionOf(clicked: unknown, selected: unknown, current: readon
  * the first selected row that `fits` (e.g. runOf: a task row selected beside it is not a run).
  */
 export function nodeOf(given: unknown, current: readonly unknown[], fits: (node: unknown) => unknown): unknown {
-  if (given !== undefined) return given;
+  if (given !== undefined) {
+    return given;
+  }
   return current.find((node) => fits(node) !== undefined);
 }
 

@@ -22,10 +22,16 @@ export interface RunContext {
 
 /** The run named by one value (an id, `{ runId }`, a row or record), or undefined. */
 export function runNamedBy(arg: unknown): Omit<ResolvedRun, 'via'> | undefined {
-  if (typeof arg === 'string') return isRunId(arg) ? { runId: arg, given: {} } : undefined;
-  if (typeof arg !== 'object' || arg === null) return undefined;
+  if (typeof arg === 'string') {
+    return isRunId(arg) ? { runId: arg, given: {} } : undefined;
+  }
+  if (typeof arg !== 'object' || arg === null) {
+    return undefined;
+  }
   const given = arg as Record<string, unknown>;
-  if ('runId' in given) return isRunId(given.runId) ? { runId: given.runId, given } : undefined;
+  if ('runId' in given) {
+    return isRunId(given.runId) ? { runId: given.runId, given } : undefined;
+  }
   const run = runOf(arg);
   return run && isRunId(run.id) ? { runId: run.id, given: {} } : undefined;
 }
@@ -41,7 +47,9 @@ export function resolveRun(arg: unknown, context: RunContext = {}): ResolvedRun 
   }
   for (const row of context.selection ?? []) {
     const named = runNamedBy(row);
-    if (named && runOf(row)) return { ...named, via: 'selection' };
+    if (named && runOf(row)) {
+      return { ...named, via: 'selection' };
+    }
   }
   const panelRun = context.activePanel?.();
   return isRunId(panelRun) ? { runId: panelRun, given: {}, via: 'panel' } : undefined;

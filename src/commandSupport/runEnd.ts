@@ -10,7 +10,9 @@ const LOOKUP_TIMEOUT_MS = 5_000;
 
 export async function lastSequenceOf(client: ApiClient, runs: RunStore, runId: string): Promise<number | undefined> {
   const facts = runs.get(runId);
-  if (facts && facts.lastSequence > 0 && facts.terminal) return facts.lastSequence;
+  if (facts && facts.lastSequence > 0 && facts.terminal) {
+    return facts.lastSequence;
+  }
   let status = facts?.status;
   if (status === undefined) {
     try {
@@ -19,14 +21,18 @@ export async function lastSequenceOf(client: ApiClient, runs: RunStore, runId: s
       return facts?.lastSequence || undefined;
     }
   }
-  if (!isTerminalStatus(status)) return facts?.lastSequence || undefined;
+  if (!isTerminalStatus(status)) {
+    return facts?.lastSequence || undefined;
+  }
   const subscription = new RunEventSubscription(client, runId, {
     after: Number.MAX_SAFE_INTEGER - 2,
     signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
     idleTimeoutMs: LOOKUP_TIMEOUT_MS,
   });
   try {
-    for await (const event of subscription) return event.data.sequence;
+    for await (const event of subscription) {
+      return event.data.sequence;
+    }
   } catch {
     // Not worth an error: the person types the number instead.
   } finally {

@@ -24,10 +24,16 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
     if (!isTextArtifact(artifact) || tooBig) {
       const saveAs = vscode.l10n.t('Save As...');
       const reason = tooBig
-        ? vscode.l10n.t('{0} is too large to open in the editor ({1}).', artifact.name ?? artifact.id, formatBytes(artifact.bytes) ?? '?')
+        ? vscode.l10n.t(
+            '{0} is too large to open in the editor ({1}).',
+            artifact.name ?? artifact.id,
+            formatBytes(artifact.bytes) ?? '?',
+          )
         : vscode.l10n.t('{0} is not a text file.', artifact.name ?? artifact.id);
       const choice = await notify.info(`${reason} ${vscode.l10n.t('Save it to disk instead?')}`, saveAs);
-      if (choice === saveAs) await save(artifact);
+      if (choice === saveAs) {
+        await save(artifact);
+      }
       return;
     }
     const doc = await vscode.workspace.openTextDocument(artifactUri(artifact));
@@ -42,7 +48,9 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
       title: vscode.l10n.t('Save Artifact As'),
       saveLabel: vscode.l10n.t('Save'),
     });
-    if (!target) return undefined;
+    if (!target) {
+      return undefined;
+    }
     if (target.scheme !== 'file') {
       void notify.error(vscode.l10n.t('Artifacts can only be saved to a folder on disk.'));
       return undefined;
@@ -58,9 +66,14 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
           return await deps.service.client.downloadFile(fileId, target.fsPath, {
             signal: controller.signal,
             onProgress: (received, total) => {
-              if (!total) return progress.report({ message: formatBytes(received) ?? '' });
+              if (!total) {
+                return progress.report({ message: formatBytes(received) ?? '' });
+              }
               const pct = (received / total) * 100;
-              progress.report({ increment: pct - reported, message: `${formatBytes(received) ?? ''} / ${formatBytes(total) ?? ''}` });
+              progress.report({
+                increment: pct - reported,
+                message: `${formatBytes(received) ?? ''} / ${formatBytes(total) ?? ''}`,
+              });
               reported = pct;
             },
           });
@@ -72,12 +85,14 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
     deps.log.info(`Saved artifact ${artifact.id} to ${result.path} (${result.bytes} bytes)`);
     const openIt = vscode.l10n.t('Open');
     const reveal = vscode.l10n.t('Reveal in Explorer');
-    void notify
-      .info(vscode.l10n.t('Saved {0}.', path.basename(result.path)), openIt, reveal)
-      .then((choice) => {
-        if (choice === openIt) void vscode.commands.executeCommand('vscode.open', target);
-        if (choice === reveal) void vscode.commands.executeCommand('revealInExplorer', target);
-      });
+    void notify.info(vscode.l10n.t('Saved {0}.', path.basename(result.path)), openIt, reveal).then((choice) => {
+      if (choice === openIt) {
+        void vscode.commands.executeCommand('vscode.open', target);
+      }
+      if (choice === reveal) {
+        void vscode.commands.executeCommand('revealInExplorer', target);
+      }
+    });
     return target;
   };
   return { open, save };
@@ -86,11 +101,19 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
 export function registerArtifactCommands(deps: CommandDeps, actions: ArtifactActions): vscode.Disposable[] {
   const need = (given: unknown): ArtifactRecord => {
     const artifact = artifactOf(nodeOf(given, deps.selection('tasks'), artifactOf));
-    if (!artifact) throw new UserFacingError(vscode.l10n.t('Choose an artifact in the Tasks view first.'));
+    if (!artifact) {
+      throw new UserFacingError(vscode.l10n.t('Choose an artifact in the Tasks view first.'));
+    }
     return artifact;
   };
   return [
-    vscode.commands.registerCommand(Commands.openArtifact, deps.guard('Open artifact', (arg: unknown) => actions.open(need(arg)))),
-    vscode.commands.registerCommand(Commands.saveArtifact, deps.guard('Save artifact', (arg: unknown) => actions.save(need(arg)))),
+    vscode.commands.registerCommand(
+      Commands.openArtifact,
+      deps.guard('Open artifact', (arg: unknown) => actions.open(need(arg))),
+    ),
+    vscode.commands.registerCommand(
+      Commands.saveArtifact,
+      deps.guard('Save artifact', (arg: unknown) => actions.save(need(arg))),
+    ),
   ];
 }

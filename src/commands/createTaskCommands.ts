@@ -17,12 +17,25 @@ import { askObjective } from './uploadPrompts';
 export function registerCreateTaskCommands(deps: CommandDeps): vscode.Disposable[] {
   const { guard } = deps;
   return [
-    vscode.commands.registerCommand(Commands.newTaskWithFiles, guard('New task with files', (clicked?: unknown, selected?: unknown) => {
-      const files = selectionOf(clicked, selected, deps.selection('files')).map(fileOf).filter((f): f is FileRecord => f !== undefined);
-      return createTaskFlow(deps, files);
-    })),
-    vscode.commands.registerCommand(Commands.createTask, guard('Create task', (options?: { objective?: string; fileIds?: string[] }) =>
-      createTaskFlow(deps, (options?.fileIds ?? []).map((id) => ({ id })), options?.objective))),
+    vscode.commands.registerCommand(
+      Commands.newTaskWithFiles,
+      guard('New task with files', (clicked?: unknown, selected?: unknown) => {
+        const files = selectionOf(clicked, selected, deps.selection('files'))
+          .map(fileOf)
+          .filter((f): f is FileRecord => f !== undefined);
+        return createTaskFlow(deps, files);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.createTask,
+      guard('Create task', (options?: { objective?: string; fileIds?: string[] }) =>
+        createTaskFlow(
+          deps,
+          (options?.fileIds ?? []).map((id) => ({ id })),
+          options?.objective,
+        ),
+      ),
+    ),
   ];
 }
 
@@ -44,9 +57,13 @@ export async function createTaskWithAttachments(
         () => deps.service.client.createTask(request, { idempotencyKey }),
       );
     } catch (err) {
-      if (isApiError(err, 'authentication')) throw err;
+      if (isApiError(err, 'authentication')) {
+        throw err;
+      }
       deps.log.error(`Creating the task failed (${files.length} attachment(s)): ${describeError(err)}`);
-      if (onFailure && (await onFailure(err))) return undefined;
+      if (onFailure && (await onFailure(err))) {
+        return undefined;
+      }
       const retry = vscode.l10n.t('Retry');
       const choice = await notify.error(
         files.length > 0
@@ -54,29 +71,50 @@ export async function createTaskWithAttachments(
           : vscode.l10n.t('The task could not be created: {0}', describeErrorForUser(err)),
         retry,
       );
-      if (choice !== retry) return undefined;
+      if (choice !== retry) {
+        return undefined;
+      }
     }
   }
   deps.log.info(`Created ${task.id} with ${files.length} attachment(s)${task.run_id ? `, run ${task.run_id}` : ''}`);
   // Only the files given here may be revised by the task's runs (Review Changes reads this record).
   const created = task;
-  await deps.localFiles.recordTask(created.id, files.map((f) => f.id)).catch((err: unknown) => deps.log.warn(`The record of uploads could not note the files of ${created.id}: ${describeError(err)}`));
+  await deps.localFiles
+    .recordTask(
+      created.id,
+      files.map((f) => f.id),
+    )
+    .catch((err: unknown) =>
+      deps.log.warn(`The record of uploads could not note the files of ${created.id}: ${describeError(err)}`),
+    );
   const watch = vscode.l10n.t('Watch Run');
   const runId = typeof task.run_id === 'string' ? task.run_id : undefined;
   void notify
     .info(vscode.l10n.t('Task "{0}" created.', shortenText(objective, 60)), ...(runId ? [watch] : []))
     .then((choice) => {
-      if (choice === watch && runId) void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });
+      if (choice === watch && runId) {
+        void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });
+      }
     });
   // The sidebar catches up in the background: the user is not kept waiting for a tree reload.
-  void deps.tasks.followNewTask(task).catch((err: unknown) => deps.log.warn(`Revealing ${task?.id}: ${describeError(err)}`));
+  void deps.tasks
+    .followNewTask(task)
+    .catch((err: unknown) => deps.log.warn(`Revealing ${task?.id}: ${describeError(err)}`));
   return task;
 }
 
 /** Create Task from the sidebar or palette: objective, then (optionally) attachments from uploaded files. */
-async function createTaskFlow(deps: CommandDeps, preselected: { id: string; filename?: string }[], objective?: string): Promise<TaskRecord | undefined> {
-  if (!(await deps.ensureSignedIn())) return undefined;
+async function createTaskFlow(
+  deps: CommandDeps,
+  preselected: { id: string; filename?: string }[],
+  objective?: string,
+): Promise<TaskRecord | undefined> {
+  if (!(await deps.ensureSignedIn())) {
+    return undefined;
+  }
   objective ??= await askObjective(preselected.map((f) => ({ name: f.filename ?? f.id })));
-  if (objective === undefined) return undefined;
+  if (objective === undefined) {
+    return undefined;
+  }
   return createTaskWithAttachments(deps, objective, preselected);
 }

@@ -20,7 +20,11 @@ export interface TaskRequests {
   /** After a confirmation the person already gave (a tool's): the upload flow, then the task. */
   startConfirmed(objective: string, files: readonly vscode.Uri[]): Promise<TaskRecord | undefined>;
   /** Asks first where the requester needs it (chat with files; another extension always). */
-  startAsked(objective: string, files: readonly vscode.Uri[], requester: TaskRequester): Promise<TaskRecord | undefined>;
+  startAsked(
+    objective: string,
+    files: readonly vscode.Uri[],
+    requester: TaskRequester,
+  ): Promise<TaskRecord | undefined>;
   /**
    * In the extension-host test run only: the questions that would have been asked (VS Code
    * refuses modal dialogs in extension tests), each answered yes. Empty anywhere else.
@@ -32,26 +36,36 @@ export function createTaskRequests(deps: CommandDeps): TaskRequests {
   const askedInTests: { message: string; detail: string[] }[] = [];
 
   const startConfirmed = async (objective: string, files: readonly vscode.Uri[]): Promise<TaskRecord | undefined> => {
-    if (!(await deps.ensureSignedIn())) return undefined;
-    if (files.length === 0) return createTaskWithAttachments(deps, objective, []);
+    if (!(await deps.ensureSignedIn())) {
+      return undefined;
+    }
+    if (files.length === 0) {
+      return createTaskWithAttachments(deps, objective, []);
+    }
     const made = await uploadFlow(deps, [...files], { createTask: true, objective, promptsSkipped: false });
     return made && !Array.isArray(made) ? made : undefined;
   };
 
   const ask = async (requester: TaskRequester, objective: string, files: readonly vscode.Uri[]): Promise<boolean> => {
     const url = deps.service.serviceUrl;
-    const message = requester === 'extension'
-      ? vscode.l10n.t('Another extension asks to create an Agent Runtime task on {0}.', url)
-      : isSingular(files.length)
-        ? vscode.l10n.t('Upload 1 file to {0} for this task?', url)
-        : vscode.l10n.t('Upload {0} files to {1} for this task?', files.length, url);
+    const message =
+      requester === 'extension'
+        ? vscode.l10n.t('Another extension asks to create an Agent Runtime task on {0}.', url)
+        : isSingular(files.length)
+          ? vscode.l10n.t('Upload 1 file to {0} for this task?', url)
+          : vscode.l10n.t('Upload {0} files to {1} for this task?', files.length, url);
     const detail = [vscode.l10n.t('Objective: {0}', objective), ''];
-    if (files.length === 0) detail.push(vscode.l10n.t('No files are sent.'));
-    else {
+    if (files.length === 0) {
+      detail.push(vscode.l10n.t('No files are sent.'));
+    } else {
       detail.push(vscode.l10n.t('Files sent:'));
       const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
-      for (const uri of files.slice(0, LISTED_FILES)) detail.push(vscode.workspace.asRelativePath(uri, multiRoot));
-      if (files.length > LISTED_FILES) detail.push(vscode.l10n.t('... and {0} more', files.length - LISTED_FILES));
+      for (const uri of files.slice(0, LISTED_FILES)) {
+        detail.push(vscode.workspace.asRelativePath(uri, multiRoot));
+      }
+      if (files.length > LISTED_FILES) {
+        detail.push(vscode.l10n.t('... and {0} more', files.length - LISTED_FILES));
+      }
     }
     if (deps.trustedAutomation) {
       askedInTests.push({ message, detail });
@@ -65,9 +79,13 @@ export function createTaskRequests(deps: CommandDeps): TaskRequests {
     askedInTests,
     startConfirmed,
     startAsked: async (objective, files, requester) => {
-      if (!(await deps.ensureSignedIn())) return undefined;
+      if (!(await deps.ensureSignedIn())) {
+        return undefined;
+      }
       // A person typing /task without files asked for exactly this; anything else is asked.
-      if ((requester === 'extension' || files.length > 0) && !(await ask(requester, objective, files))) return undefined;
+      if ((requester === 'extension' || files.length > 0) && !(await ask(requester, objective, files))) {
+        return undefined;
+      }
       return startConfirmed(objective, files);
     },
   };

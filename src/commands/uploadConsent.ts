@@ -28,17 +28,33 @@ export function outsideWorkspace(uris: readonly vscode.Uri[]): vscode.Uri[] {
 }
 
 /** True when the upload may go on: no confirmation needed, or the user confirmed. */
-export async function confirmUploadRequest(uris: readonly vscode.Uri[], serviceUrl: string, origin: UploadRequestOrigin): Promise<boolean> {
+export async function confirmUploadRequest(
+  uris: readonly vscode.Uri[],
+  serviceUrl: string,
+  origin: UploadRequestOrigin,
+): Promise<boolean> {
   const outside = outsideWorkspace(uris);
   const needed = !origin.trustedAutomation && (outside.length > 0 || origin.promptsSkipped);
-  if (!needed) return true;
+  if (!needed) {
+    return true;
+  }
   const upload = vscode.l10n.t('Upload');
   const lines = uris.slice(0, LISTED_FILES).map((uri) => displayPath(uri));
-  if (uris.length > LISTED_FILES) lines.push(vscode.l10n.t('... and {0} more', uris.length - LISTED_FILES));
-  const why = outside.length > 0
-    ? vscode.l10n.t('{0} of them are outside this workspace.', outside.length)
-    : vscode.l10n.t('This upload was requested by a command, not chosen in the Explorer.');
-  const choice = await askModal('warn', isSingular(uris.length) ? vscode.l10n.t('Upload 1 file to {0}?', serviceUrl) : vscode.l10n.t('Upload {0} files to {1}?', uris.length, serviceUrl), [why, '', ...lines], upload);
+  if (uris.length > LISTED_FILES) {
+    lines.push(vscode.l10n.t('... and {0} more', uris.length - LISTED_FILES));
+  }
+  const why =
+    outside.length > 0
+      ? vscode.l10n.t('{0} of them are outside this workspace.', outside.length)
+      : vscode.l10n.t('This upload was requested by a command, not chosen in the Explorer.');
+  const choice = await askModal(
+    'warn',
+    isSingular(uris.length)
+      ? vscode.l10n.t('Upload 1 file to {0}?', serviceUrl)
+      : vscode.l10n.t('Upload {0} files to {1}?', uris.length, serviceUrl),
+    [why, '', ...lines],
+    upload,
+  );
   return choice === upload;
 }
 

@@ -14,7 +14,11 @@ import { confirmFolderFiles, leaveOutSecrets } from '../upload/sentFilesPrompts'
 import { formatBytes } from '../common/format';
 
 export async function askObjective(files: { name: string }[]): Promise<string | undefined> {
-  const names = files.slice(0, 3).map((f) => f.name).join(', ') + (files.length > 3 ? ', ...' : '');
+  const names =
+    files
+      .slice(0, 3)
+      .map((f) => f.name)
+      .join(', ') + (files.length > 3 ? ', ...' : '');
   const value = await vscode.window.showInputBox({
     title: vscode.l10n.t('New Agent Runtime Task'),
     prompt: files.length
@@ -33,7 +37,10 @@ export async function pickPurpose(preferred: FilePurpose): Promise<FilePurpose |
     description: p === preferred ? vscode.l10n.t('default') : undefined,
     detail: purposeDetail(p),
   }));
-  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Upload as...'), placeHolder: vscode.l10n.t('Purpose of the upload') });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Upload as...'),
+    placeHolder: vscode.l10n.t('Purpose of the upload'),
+  });
   return pick?.label as FilePurpose | undefined;
 }
 
@@ -86,30 +93,53 @@ export async function confirmPlan(uris: readonly vscode.Uri[]): Promise<Confirme
       return undefined;
     }
     const goOn = vscode.l10n.t('Upload the Others');
-    const choice = await askModal('warn',
+    const choice = await askModal(
+      'warn',
       vscode.l10n.t('{0} of the selected files cannot be uploaded: {1}', plan.refused.length, reasons),
       [],
       goOn,
     );
-    if (choice !== goOn) return undefined;
+    if (choice !== goOn) {
+      return undefined;
+    }
   }
   const linked = await confirmSymlinks(plan.files);
-  if (linked === undefined) return undefined;
-  if (!linked) plan = withoutLinks(plan);
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  plan = { ...plan, files: namesAcrossRoots(plan.files, (f) => vscode.workspace.getWorkspaceFolder(plannedUri(f))?.name, folders.length) };
-  const screened = await leaveOutSecrets(plan);
-  if (screened === undefined) return undefined;
-  plan = screened.plan;
-  if (plan.files.length === 0) {
-    void notify.error(screened.leftOut.length > 0
-      ? isSingular(screened.leftOut.length)
-        ? vscode.l10n.t('Nothing was uploaded: the file that looks like a secret was left out.')
-        : vscode.l10n.t('Nothing was uploaded: the {0} files that look like secrets were left out.', screened.leftOut.length)
-      : vscode.l10n.t('Nothing was selected to upload.'));
+  if (linked === undefined) {
     return undefined;
   }
-  if (disk.folders.length > 0 && !(await confirmFolderFiles(plan, screened.leftOut))) return undefined;
+  if (!linked) {
+    plan = withoutLinks(plan);
+  }
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  plan = {
+    ...plan,
+    files: namesAcrossRoots(
+      plan.files,
+      (f) => vscode.workspace.getWorkspaceFolder(plannedUri(f))?.name,
+      folders.length,
+    ),
+  };
+  const screened = await leaveOutSecrets(plan);
+  if (screened === undefined) {
+    return undefined;
+  }
+  plan = screened.plan;
+  if (plan.files.length === 0) {
+    void notify.error(
+      screened.leftOut.length > 0
+        ? isSingular(screened.leftOut.length)
+          ? vscode.l10n.t('Nothing was uploaded: the file that looks like a secret was left out.')
+          : vscode.l10n.t(
+              'Nothing was uploaded: the {0} files that look like secrets were left out.',
+              screened.leftOut.length,
+            )
+        : vscode.l10n.t('Nothing was selected to upload.'),
+    );
+    return undefined;
+  }
+  if (disk.folders.length > 0 && !(await confirmFolderFiles(plan, screened.leftOut))) {
+    return undefined;
+  }
   return { plan, followSymlinks: linked };
 }
 
@@ -120,22 +150,37 @@ export async function confirmPlan(uris: readonly vscode.Uri[]): Promise<Confirme
  */
 async function confirmSymlinks(files: readonly PlannedFile[]): Promise<boolean | undefined> {
   const links = files.filter((f) => f.symlinkTarget !== undefined);
-  if (links.length === 0) return true;
+  if (links.length === 0) {
+    return true;
+  }
   const follow = vscode.l10n.t('Upload the Targets');
   const skip = vscode.l10n.t('Leave the Links Out');
   const lines = links.slice(0, 12).map((f) => `${path.basename(f.path)} -> ${f.symlinkTarget ?? ''}`);
-  if (links.length > 12) lines.push(vscode.l10n.t('... and {0} more', links.length - 12));
-  const choice = await askModal('warn',
+  if (links.length > 12) {
+    lines.push(vscode.l10n.t('... and {0} more', links.length - 12));
+  }
+  const choice = await askModal(
+    'warn',
     vscode.l10n.t('{0} of the selected files are symbolic links. Upload the files they point to?', links.length),
     lines,
     follow,
     skip,
   );
-  if (choice === follow) return true;
-  if (choice !== skip) return undefined;
-  void notify.info(isSingular(links.length)
-    ? vscode.l10n.t('1 symbolic link left out: {0}', links.map((f) => path.basename(f.path)).join(', '))
-    : vscode.l10n.t('{0} symbolic links left out: {1}', links.length, links.map((f) => path.basename(f.path)).join(', ')));
+  if (choice === follow) {
+    return true;
+  }
+  if (choice !== skip) {
+    return undefined;
+  }
+  void notify.info(
+    isSingular(links.length)
+      ? vscode.l10n.t('1 symbolic link left out: {0}', links.map((f) => path.basename(f.path)).join(', '))
+      : vscode.l10n.t(
+          '{0} symbolic links left out: {1}',
+          links.length,
+          links.map((f) => path.basename(f.path)).join(', '),
+        ),
+  );
   return false;
 }
 
@@ -149,21 +194,48 @@ function withoutLinks(plan: UploadPlan): UploadPlan {
  * offered as one archive (the folder structure kept) or file by file where that fits.
  * Undefined: cancelled (or refused, said so).
  */
-export async function askUploadShape(plan: UploadPlan, forTask: boolean, attachmentLimit: number | undefined): Promise<'archive' | 'separate' | undefined> {
+export async function askUploadShape(
+  plan: UploadPlan,
+  forTask: boolean,
+  attachmentLimit: number | undefined,
+): Promise<'archive' | 'separate' | undefined> {
   const nameBytes = plan.files.reduce((n, f) => n + Buffer.byteLength(f.name, 'utf8'), 0);
   const count = plan.files.length;
-  const choice = chooseUploadShape({ fileCount: count, totalBytes: plan.totalBytes, nameBytes, forTask, attachmentLimit });
-  if (choice.kind === 'separate') return 'separate';
+  const choice = chooseUploadShape({
+    fileCount: count,
+    totalBytes: plan.totalBytes,
+    nameBytes,
+    forTask,
+    attachmentLimit,
+  });
+  if (choice.kind === 'separate') {
+    return 'separate';
+  }
   if (choice.kind === 'refuse') {
-    void notify.error(vscode.l10n.t('This service accepts at most {0} attachments per task, and {1} files are selected; packed into one archive they would pass the 512 MB limit. Select fewer files.', choice.limit, count));
+    void notify.error(
+      vscode.l10n.t(
+        'This service accepts at most {0} attachments per task, and {1} files are selected; packed into one archive they would pass the 512 MB limit. Select fewer files.',
+        choice.limit,
+        count,
+      ),
+    );
     return undefined;
   }
   const size = formatBytes(plan.totalBytes) ?? '?';
   const pack = vscode.l10n.t('Pack into One Archive ({0} files, {1})', count, size);
   const separate = vscode.l10n.t('Upload {0} Files Separately', count);
-  const message = choice.overLimit && attachmentLimit !== undefined
-    ? vscode.l10n.t('This service accepts at most {0} attachments per task, and {1} files are selected. Pack them into one zip archive (folders kept) to attach them?', attachmentLimit, count)
-    : vscode.l10n.t('{0} files are selected ({1}). Pack them into one zip archive (folders kept), or upload each file on its own?', count, size);
+  const message =
+    choice.overLimit && attachmentLimit !== undefined
+      ? vscode.l10n.t(
+          'This service accepts at most {0} attachments per task, and {1} files are selected. Pack them into one zip archive (folders kept) to attach them?',
+          attachmentLimit,
+          count,
+        )
+      : vscode.l10n.t(
+          '{0} files are selected ({1}). Pack them into one zip archive (folders kept), or upload each file on its own?',
+          count,
+          size,
+        );
   const answer = await askModal('warn', message, [], pack, ...(choice.separate ? [separate] : []));
   return answer === pack ? 'archive' : answer === separate ? 'separate' : undefined;
 }
@@ -171,7 +243,9 @@ export async function askUploadShape(plan: UploadPlan, forTask: boolean, attachm
 function displayName(planned: string): string {
   // A planned path is a disk path, or the URI of a file outside the disk (scheme of 2+ letters,
   // so a Windows drive letter is not one).
-  return /^[a-z][a-z0-9+.-]+:/i.test(planned) ? path.posix.basename(vscode.Uri.parse(planned, true).path) : path.basename(planned);
+  return /^[a-z][a-z0-9+.-]+:/i.test(planned)
+    ? path.posix.basename(vscode.Uri.parse(planned, true).path)
+    : path.basename(planned);
 }
 
 function refusalText(reason: string, detail: string): string {
@@ -179,7 +253,11 @@ function refusalText(reason: string, detail: string): string {
     case 'too_large':
       return vscode.l10n.t('larger than the 512 MB limit ({0} bytes)', detail);
     case 'too_large_in_memory':
-      return vscode.l10n.t('larger than {0} MB, the limit for files that are not on this machine\'s disk ({1} bytes)', MAX_IN_MEMORY_BYTES / (1024 * 1024), detail);
+      return vscode.l10n.t(
+        "larger than {0} MB, the limit for files that are not on this machine's disk ({1} bytes)",
+        MAX_IN_MEMORY_BYTES / (1024 * 1024),
+        detail,
+      );
     case 'unreadable':
       return vscode.l10n.t('cannot be read ({0})', detail);
     case 'empty_folder':
@@ -202,16 +280,21 @@ export function localUri(uri: vscode.Uri): vscode.Uri {
 export async function saveDirtyDocuments(uris: vscode.Uri[]): Promise<boolean> {
   const wanted = new Set(uris.map((u) => u.toString()));
   const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && wanted.has(d.uri.toString()));
-  if (dirty.length === 0) return true;
+  if (dirty.length === 0) {
+    return true;
+  }
   const save = vscode.l10n.t('Save and Upload');
   const asIs = vscode.l10n.t('Upload Saved Version');
   const names = dirty.map((d) => path.posix.basename(d.uri.path)).join(', ');
-  const choice = await askModal('warn',
+  const choice = await askModal(
+    'warn',
     vscode.l10n.t('{0} has unsaved changes. Save before uploading?', names),
     [],
     save,
     asIs,
   );
-  if (choice === save) return (await Promise.all(dirty.map((d) => d.save()))).every(Boolean);
+  if (choice === save) {
+    return (await Promise.all(dirty.map((d) => d.save()))).every(Boolean);
+  }
   return choice === asIs;
 }

@@ -24,7 +24,9 @@ export class ActivationTiming {
 
   /** The view answered with rows the server listed (not a welcome view or an error row). */
   firstRows(view: TimedView, rows: number): void {
-    if (rows === 0 || this.reported.has(view)) return;
+    if (rows === 0 || this.reported.has(view)) {
+      return;
+    }
     this.reported.add(view);
     const ms = Math.round(performance.now() - this.started);
     const steps = this.marks.length > 0 ? ` (${this.marks.join(', ')})` : '';
@@ -33,4 +35,5 @@ export class ActivationTiming {
 }
 
 /** The log line's shape, for readers of the log (the benchmark). */
-export const ACTIVATION_LINE = /Activation: the (tasks|files) view had its first (\d+) rows (\d+) ms after activation began(?: \((.*)\))?/;
+export const ACTIVATION_LINE =
+  /Activation: the (tasks|files) view had its first (\d+) rows (\d+) ms after activation began(?: \((.*)\))?/;

@@ -27,11 +27,14 @@ const BLANK_RUN = /[^\S\r\n]{4,}/gu;
  * `\uXXXX` escapes, which is still the same JSON. Only strings can hold them, so replacing them
  * anywhere in JSON text keeps it valid.
  */
-const JSON_HIDDEN = /[\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb]|\udb40[\udc00-\udfff]/g;
+const JSON_HIDDEN =
+  /[\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb]|\udb40[\udc00-\udfff]/g;
 
 function escapeUnits(text: string): string {
   let out = '';
-  for (let i = 0; i < text.length; i++) out += `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  for (let i = 0; i < text.length; i++) {
+    out += `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  }
   return out;
 }
 
@@ -44,33 +47,57 @@ interface Marks {
 
 function shorten(text: string, max: number, marks: Marks): string {
   const chars = Array.from(text.replace(BLANK_RUN, (run) => `\u2423\u00d7${run.length}`));
-  if (chars.length <= max) return chars.join('');
+  if (chars.length <= max) {
+    return chars.join('');
+  }
   marks.cut = true;
   return `${chars.slice(0, max - 1).join('')}\u2026`;
 }
 
 function brief(value: unknown, depth: number, marks: Marks): string {
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === 'string') return JSON.stringify(shorten(value, MAX_VALUE_CHARS, marks));
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (typeof value !== 'object') return typeof value;
+  if (value === null || value === undefined) {
+    return String(value);
+  }
+  if (typeof value === 'string') {
+    return JSON.stringify(shorten(value, MAX_VALUE_CHARS, marks));
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
+  if (typeof value !== 'object') {
+    return typeof value;
+  }
   const entries: Array<[string | undefined, unknown]> = [];
   if (Array.isArray(value)) {
-    for (const v of value.slice(0, MAX_NESTED_ENTRIES + 1)) entries.push([undefined, v]);
+    for (const v of value.slice(0, MAX_NESTED_ENTRIES + 1)) {
+      entries.push([undefined, v]);
+    }
   } else {
     for (const k in value) {
-      if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+      if (!Object.prototype.hasOwnProperty.call(value, k)) {
+        continue;
+      }
       entries.push([k, (value as Record<string, unknown>)[k]]);
-      if (entries.length > MAX_NESTED_ENTRIES) break;
+      if (entries.length > MAX_NESTED_ENTRIES) {
+        break;
+      }
     }
   }
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
-  if (entries.length === 0) return `${open}${close}`;
+  if (entries.length === 0) {
+    return `${open}${close}`;
+  }
   if (depth >= MAX_ARGUMENT_DEPTH) {
     marks.cut = true;
     return `${open}\u2026${close}`;
   }
-  const shown = entries.slice(0, MAX_NESTED_ENTRIES).map(([k, v]) => (k === undefined ? brief(v, depth + 1, marks) : `${shorten(k, MAX_KEY_CHARS, marks)}: ${brief(v, depth + 1, marks)}`));
+  const shown = entries
+    .slice(0, MAX_NESTED_ENTRIES)
+    .map(([k, v]) =>
+      k === undefined
+        ? brief(v, depth + 1, marks)
+        : `${shorten(k, MAX_KEY_CHARS, marks)}: ${brief(v, depth + 1, marks)}`,
+    );
   if (entries.length > MAX_NESTED_ENTRIES) {
     marks.cut = true;
     shown.push('\u2026');
@@ -92,7 +119,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * never silently dropped; "cut" means a value, a nested entry or the line was shortened.
  */
 export function shortArguments(args: unknown, max = 80, t: Translate = untranslated): string {
-  if (args === undefined) return '';
+  if (args === undefined) {
+    return '';
+  }
   const notes = (hiddenKeys: number, cut: boolean): string => {
     const parts = [
       hiddenKeys === 1 ? t('+1 more key') : hiddenKeys > 1 ? t('+{0} more keys', hiddenKeys) : undefined,
@@ -107,7 +136,9 @@ export function shortArguments(args: unknown, max = 80, t: Translate = untransla
   if (!isRecord(args)) {
     const marks: Marks = { cut: false };
     const text = oneLine(brief(args, 0, marks));
-    if (!marks.cut && Array.from(text).length <= max) return text;
+    if (!marks.cut && Array.from(text).length <= max) {
+      return text;
+    }
     const suffix = notes(0, true);
     return `${fit(text, max - suffix.length)}${suffix}`;
   }
@@ -123,7 +154,9 @@ export function shortArguments(args: unknown, max = 80, t: Translate = untransla
   for (const part of parts) {
     const candidate = shown === 0 ? part.text : `${body}, ${part.text}`;
     const suffix = notes(keys.length - shown - 1, cut || part.cut);
-    if (Array.from(candidate).length + suffix.length > max) break;
+    if (Array.from(candidate).length + suffix.length > max) {
+      break;
+    }
     body = candidate;
     shown += 1;
     cut ||= part.cut;
@@ -193,29 +226,47 @@ export function fitsInDialog(lines: readonly string[]): boolean {
   let chars = 0;
   let rows = 0;
   for (const line of lines) {
-    if (line.length > INERT_MAX_CHARS) return false; // escaping only lengthens it
+    if (line.length > INERT_MAX_CHARS) {
+      return false;
+    } // escaping only lengthens it
     const shown = Array.from(inert(line, Number.MAX_SAFE_INTEGER)).length;
-    if (shown > INERT_MAX_CHARS) return false;
+    if (shown > INERT_MAX_CHARS) {
+      return false;
+    }
     chars += shown + 1;
     rows += Math.max(1, Math.ceil(shown / DIALOG_LINE_CHARS));
-    if (chars > DIALOG_MAX_CHARS || rows > DIALOG_MAX_LINES) return false;
+    if (chars > DIALOG_MAX_CHARS || rows > DIALOG_MAX_LINES) {
+      return false;
+    }
   }
   return true;
 }
 
 /** "4 min left", "45 s left", "2 h left", "expired"; undefined when the time is unknown. */
 export function timeLeft(expiresAt: string | undefined, now: number, t: Translate): string | undefined {
-  if (typeof expiresAt !== 'string') return undefined;
+  if (typeof expiresAt !== 'string') {
+    return undefined;
+  }
   const at = Date.parse(expiresAt);
-  if (Number.isNaN(at)) return undefined;
+  if (Number.isNaN(at)) {
+    return undefined;
+  }
   const ms = at - now;
-  if (ms <= 0) return t('expired');
+  if (ms <= 0) {
+    return t('expired');
+  }
   const s = Math.ceil(ms / 1000);
-  if (s < 60) return t('{0} s left', s);
+  if (s < 60) {
+    return t('{0} s left', s);
+  }
   const min = Math.ceil(s / 60);
-  if (min < 120) return t('{0} min left', min);
+  if (min < 120) {
+    return t('{0} min left', min);
+  }
   const h = Math.round(min / 60);
-  if (h < 48) return t('{0} h left', h);
+  if (h < 48) {
+    return t('{0} h left', h);
+  }
   return t('{0} days left', Math.round(h / 24));
 }
 
@@ -236,7 +287,12 @@ export function approvalStatusWords(status: unknown, t: Translate): string {
 }
 
 /** What a 409 on a decision tells the person: "Approved elsewhere at 10:42." */
-export function decidedElsewhere(status: unknown, decidedAt: string | undefined, t: Translate, formatTime: (iso: string) => string | undefined): string {
+export function decidedElsewhere(
+  status: unknown,
+  decidedAt: string | undefined,
+  t: Translate,
+  formatTime: (iso: string) => string | undefined,
+): string {
   const at = decidedAt === undefined ? undefined : formatTime(decidedAt);
   switch (status) {
     case 'approved':

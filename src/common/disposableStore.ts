@@ -12,13 +12,18 @@ export class DisposableStore implements vscode.Disposable {
 
   /** Takes ownership; disposes at once when the owner is already gone. */
   protected own<T extends vscode.Disposable>(disposable: T): T {
-    if (this.isDisposed) disposable.dispose();
-    else this.owned.push(disposable);
+    if (this.isDisposed) {
+      disposable.dispose();
+    } else {
+      this.owned.push(disposable);
+    }
     return disposable;
   }
 
   dispose(): void {
-    if (this.isDisposed) return;
+    if (this.isDisposed) {
+      return;
+    }
     this.isDisposed = true;
     for (const d of this.owned.splice(0).reverse()) {
       try {

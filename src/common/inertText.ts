@@ -32,13 +32,15 @@ export function inert(text: unknown, maxChars: number = INERT_MAX_CHARS): string
     .replace(/\]\s*\(/g, '] (')
     .replace(/\$\(/g, '$ (');
   const chars = Array.from(value);
-  if (chars.length > maxChars) return `${chars.slice(0, Math.max(1, maxChars - 1)).join('')}…`;
+  if (chars.length > maxChars) {
+    return `${chars.slice(0, Math.max(1, maxChars - 1)).join('')}…`;
+  }
   return cut ? `${value}…` : value;
 }
 
 function safeString(value: unknown): string {
   try {
-    return typeof value === 'object' ? JSON.stringify(value) ?? '' : String(value);
+    return typeof value === 'object' ? (JSON.stringify(value) ?? '') : String(value);
   } catch {
     return '';
   }

@@ -23,7 +23,9 @@ export function markdownLiteral(value: unknown, maxChars: number = MARKDOWN_LITE
   // Cut before escaping, so the work is bounded by maxChars and not by the server's field.
   const chars = Array.from(text.length > maxChars * 2 ? text.slice(0, maxChars * 2) : text);
   const cut = chars.length > maxChars || text.length > maxChars * 2;
-  if (chars.length > maxChars) chars.length = Math.max(1, maxChars - 1);
+  if (chars.length > maxChars) {
+    chars.length = Math.max(1, maxChars - 1);
+  }
   text = chars.join('');
   const escaped = text
     // Rendered, `\$\(x\)` would read `$(x)` again, which a surface drawing theme icons after

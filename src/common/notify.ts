@@ -9,7 +9,11 @@ import { inert } from './inertText';
 const MESSAGE_MAX_CHARS = 1000;
 const DETAIL_MAX_CHARS = 4000;
 
-type Show = <T extends string>(message: string, options: vscode.MessageOptions, ...items: T[]) => Thenable<T | undefined>;
+type Show = <T extends string>(
+  message: string,
+  options: vscode.MessageOptions,
+  ...items: T[]
+) => Thenable<T | undefined>;
 
 function shower(show: Show) {
   return <T extends string>(message: string, ...items: T[]): Thenable<T | undefined> =>
@@ -20,7 +24,10 @@ function shower(show: Show) {
  * Buttons are made inert too (a label may name an outside thing), and the caller gets back the
  * item it passed, not the label shown.
  */
-function withInertItems<T extends string>(items: readonly T[], show: (shown: string[]) => Thenable<string | undefined>): Thenable<T | undefined> {
+function withInertItems<T extends string>(
+  items: readonly T[],
+  show: (shown: string[]) => Thenable<string | undefined>,
+): Thenable<T | undefined> {
   const shown = items.map((item) => inert(item));
   return show(shown).then((choice) => (choice === undefined ? undefined : items[shown.indexOf(choice)]));
 }
@@ -42,7 +49,12 @@ export function askModal<T extends string>(
   detailLines: readonly string[],
   ...items: T[]
 ): Thenable<T | undefined> {
-  const detail = detailLines.map((line) => inert(line)).join('\n').slice(0, DETAIL_MAX_CHARS);
+  const detail = detailLines
+    .map((line) => inert(line))
+    .join('\n')
+    .slice(0, DETAIL_MAX_CHARS);
   const show: Show = severity === 'warn' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  return withInertItems(items, (shown) => show(inert(message, MESSAGE_MAX_CHARS), { modal: true, detail: detail || undefined }, ...shown));
+  return withInertItems(items, (shown) =>
+    show(inert(message, MESSAGE_MAX_CHARS), { modal: true, detail: detail || undefined }, ...shown),
+  );
 }

@@ -17,7 +17,9 @@ export class PollBackoff {
   /** The next delay, then the one after grows. */
   next(): number {
     const delay = Math.min(this.delays.maxMs, this.delays.firstMs * 2 ** this.attempt);
-    if (delay < this.delays.maxMs) this.attempt++;
+    if (delay < this.delays.maxMs) {
+      this.attempt++;
+    }
     return delay;
   }
 
@@ -66,7 +68,9 @@ export class StatusPoller {
    * delay starts over. Does nothing when no poll is wanted.
    */
   kick(): void {
-    if (this.disposed) return;
+    if (this.disposed) {
+      return;
+    }
     this.backoff.reset();
     this.timer?.cancel();
     this.timer = undefined;
@@ -75,7 +79,9 @@ export class StatusPoller {
 
   /** Re-checks `wanted()`: stops the timer when nothing is to be watched any more. */
   update(): void {
-    if (this.disposed) return;
+    if (this.disposed) {
+      return;
+    }
     if (!this.options.wanted()) {
       this.timer?.cancel();
       this.timer = undefined;
@@ -91,16 +97,22 @@ export class StatusPoller {
   }
 
   private arm(): void {
-    if (this.timer || this.running || this.disposed || !this.options.wanted()) return;
+    if (this.timer || this.running || this.disposed || !this.options.wanted()) {
+      return;
+    }
     this.timer = this.schedule(() => void this.fire(), this.backoff.next());
   }
 
   private async fire(): Promise<void> {
     this.timer = undefined;
-    if (this.disposed || !this.options.wanted()) return;
+    if (this.disposed || !this.options.wanted()) {
+      return;
+    }
     this.running = true;
     try {
-      if (await this.options.poll()) this.backoff.reset();
+      if (await this.options.poll()) {
+        this.backoff.reset();
+      }
     } catch (err) {
       this.options.onError?.(err);
     } finally {

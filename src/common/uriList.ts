@@ -7,10 +7,16 @@ export function parseUriList(text: string): string[] {
   const uris: string[] = [];
   for (const raw of text.split(/\r\n|\r|\n/)) {
     const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
+    if (line === '' || line.startsWith('#')) {
+      continue;
+    }
     // A URI has a scheme; anything else (a stray path, text) is not something we can upload.
-    if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(line)) continue;
-    if (seen.has(line)) continue;
+    if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(line)) {
+      continue;
+    }
+    if (seen.has(line)) {
+      continue;
+    }
     seen.add(line);
     uris.push(line);
   }

@@ -28,7 +28,9 @@ const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t'
 /** The visible mark of one hidden character: `\n`, `\r`, `\t`, `\u202e`, or `\u{e0041}` beyond U+FFFF. */
 export function visibleEscape(ch: string): string {
   const named = NAMED[ch];
-  if (named) return named;
+  if (named) {
+    return named;
+  }
   const code = ch.codePointAt(0) ?? 0;
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
@@ -46,15 +48,21 @@ export interface VisibleTextOptions {
  */
 export function visibleText(text: string, options: VisibleTextOptions = {}): string {
   return text.replace(HIDDEN, (ch: string, offset: number, whole: string) => {
-    if (ch === '\n' && options.lineBreaks) return ch;
-    if ((ch === '\ufe0f' || ch === '\ufe0e') && presentationSelector(whole, offset)) return ch;
+    if (ch === '\n' && options.lineBreaks) {
+      return ch;
+    }
+    if ((ch === '\ufe0f' || ch === '\ufe0e') && presentationSelector(whole, offset)) {
+      return ch;
+    }
     return visibleEscape(ch);
   });
 }
 
 /** True when the selector at `offset` follows a visible character (not a hidden one, not the start). */
 function presentationSelector(text: string, offset: number): boolean {
-  if (offset === 0) return false;
+  if (offset === 0) {
+    return false;
+  }
   const low = text.charCodeAt(offset - 1);
   const start = low >= 0xdc00 && low <= 0xdfff && offset >= 2 ? offset - 2 : offset - 1;
   const previous = String.fromCodePoint(text.codePointAt(start) ?? 0);

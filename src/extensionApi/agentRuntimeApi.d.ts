@@ -42,7 +42,10 @@ export interface AgentRuntimeApi {
   readonly onApprovalRequested: Event<AgentRuntimeApprovalRequest>;
 
   /** The run's artifacts (at most `limit`, default 100, at most 1000). */
-  listArtifacts(runId: string, options?: { limit?: number; token?: CancellationToken }): Promise<AgentRuntimeArtifact[]>;
+  listArtifacts(
+    runId: string,
+    options?: { limit?: number; token?: CancellationToken },
+  ): Promise<AgentRuntimeArtifact[]>;
 
   /** Opens (or focuses) the run's panel. */
   openRunPanel(runId: string): Promise<void>;

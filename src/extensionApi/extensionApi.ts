@@ -37,27 +37,39 @@ export interface ExtensionApiDeps {
 const MAX_ARTIFACTS = 1000;
 
 class AgentRuntimeApiError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'AgentRuntimeError';
   }
 }
 
 function apiError(err: unknown): AgentRuntimeApiError {
-  if (err instanceof AgentRuntimeApiError) return err;
+  if (err instanceof AgentRuntimeApiError) {
+    return err;
+  }
   return new AgentRuntimeApiError(isApiError(err) ? err.kind : 'error', describeError(err));
 }
 
 function checkRunId(runId: unknown): string {
-  if (!isRunId(runId)) throw new AgentRuntimeApiError('invalid_argument', 'runId must be a run id such as "run_abc123".');
+  if (!isRunId(runId)) {
+    throw new AgentRuntimeApiError('invalid_argument', 'runId must be a run id such as "run_abc123".');
+  }
   return runId;
 }
 
 function signal(token: vscode.CancellationToken | undefined): AbortSignal | undefined {
-  if (!token) return undefined;
+  if (!token) {
+    return undefined;
+  }
   const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
+  if (token.isCancellationRequested) {
+    controller.abort();
+  } else {
+    token.onCancellationRequested(() => controller.abort());
+  }
   return controller.signal;
 }
 
@@ -66,45 +78,65 @@ function copy<T>(value: T): T {
   return structuredClone(value);
 }
 
-export function createExtensionApi(deps: ExtensionApiDeps): { api: AgentRuntimeApi; disposables: { dispose(): void }[] } {
+export function createExtensionApi(deps: ExtensionApiDeps): {
+  api: AgentRuntimeApi;
+  disposables: { dispose(): void }[];
+} {
   const runStates = new vscode.EventEmitter<AgentRuntimeRunState>();
   const approvalsAsked = new vscode.EventEmitter<AgentRuntimeApprovalRequest>();
   const disposables = [
     runStates,
     approvalsAsked,
     deps.runs.onDidChange((change) => {
-      if (!change.statusChanged) return;
+      if (!change.statusChanged) {
+        return;
+      }
       const { facts } = change;
-      runStates.fire(Object.freeze({ runId: facts.runId, taskId: facts.taskId, status: facts.status, terminal: facts.terminal }));
+      runStates.fire(
+        Object.freeze({ runId: facts.runId, taskId: facts.taskId, status: facts.status, terminal: facts.terminal }),
+      );
     }),
     deps.approvals.onDidChange((change) => {
       for (const a of change.added) {
-        approvalsAsked.fire(Object.freeze({
-          approvalId: a.id,
-          runId: stringOr(a.run_id),
-          taskId: stringOr(a.task_id),
-          tool: stringOr(a.tool),
-          reason: stringOr(a.reason),
-          expiresAt: stringOr(a.expires_at),
-        }));
+        approvalsAsked.fire(
+          Object.freeze({
+            approvalId: a.id,
+            runId: stringOr(a.run_id),
+            taskId: stringOr(a.task_id),
+            tool: stringOr(a.tool),
+            reason: stringOr(a.reason),
+            expiresAt: stringOr(a.expires_at),
+          }),
+        );
       }
     }),
   ];
 
   const requireSignIn = (): void => {
-    if (!deps.isSignedIn()) throw new AgentRuntimeApiError('not_signed_in', 'Not signed in to the Agent Runtime service.');
+    if (!deps.isSignedIn()) {
+      throw new AgentRuntimeApiError('not_signed_in', 'Not signed in to the Agent Runtime service.');
+    }
   };
 
   const api: AgentRuntimeApi = Object.freeze({
     apiVersion: 1 as const,
 
-    async createTask(request: { objective: string; files?: readonly vscode.Uri[] }): Promise<AgentRuntimeTask | undefined> {
+    async createTask(request: {
+      objective: string;
+      files?: readonly vscode.Uri[];
+    }): Promise<AgentRuntimeTask | undefined> {
       const objective = typeof request?.objective === 'string' ? request.objective.trim() : '';
-      if (objective === '') throw new AgentRuntimeApiError('invalid_argument', 'A task needs an objective.');
+      if (objective === '') {
+        throw new AgentRuntimeApiError('invalid_argument', 'A task needs an objective.');
+      }
       const files = Array.isArray(request.files) ? [...request.files] : [];
-      if (files.some((f) => typeof f?.scheme !== 'string' || typeof f?.path !== 'string')) throw new AgentRuntimeApiError('invalid_argument', 'files must be vscode.Uri values.');
+      if (files.some((f) => typeof f?.scheme !== 'string' || typeof f?.path !== 'string')) {
+        throw new AgentRuntimeApiError('invalid_argument', 'files must be vscode.Uri values.');
+      }
       const task = await deps.startTask(objective, files);
-      return task ? Object.freeze({ taskId: task.id, runId: stringOr(task.run_id), status: stringOr(task.status) }) : undefined;
+      return task
+        ? Object.freeze({ taskId: task.id, runId: stringOr(task.run_id), status: stringOr(task.status) })
+        : undefined;
     },
 
     async getRun(runId: string, token?: vscode.CancellationToken): Promise<AgentRuntimeRun> {
@@ -130,12 +162,18 @@ export function createExtensionApi(deps: ExtensionApiDeps): { api: AgentRuntimeA
       }
     },
 
-    watchRunEvents(runId: string, options: { after?: number; token?: vscode.CancellationToken } = {}): AgentRuntimeEventStream {
+    watchRunEvents(
+      runId: string,
+      options: { after?: number; token?: vscode.CancellationToken } = {},
+    ): AgentRuntimeEventStream {
       checkRunId(runId);
       requireSignIn();
       let subscription: RunEventSubscription;
       try {
-        subscription = new RunEventSubscription(deps.client(), runId, { after: options.after, signal: signal(options.token) });
+        subscription = new RunEventSubscription(deps.client(), runId, {
+          after: options.after,
+          signal: signal(options.token),
+        });
       } catch (err) {
         throw apiError(err);
       }
@@ -145,17 +183,31 @@ export function createExtensionApi(deps: ExtensionApiDeps): { api: AgentRuntimeA
     onDidChangeRunState: runStates.event,
     onApprovalRequested: approvalsAsked.event,
 
-    async listArtifacts(runId: string, options: { limit?: number; token?: vscode.CancellationToken } = {}): Promise<AgentRuntimeArtifact[]> {
+    async listArtifacts(
+      runId: string,
+      options: { limit?: number; token?: vscode.CancellationToken } = {},
+    ): Promise<AgentRuntimeArtifact[]> {
       checkRunId(runId);
       requireSignIn();
-      const limit = typeof options.limit === 'number' && Number.isSafeInteger(options.limit) && options.limit > 0 ? Math.min(options.limit, MAX_ARTIFACTS) : 100;
+      const limit =
+        typeof options.limit === 'number' && Number.isSafeInteger(options.limit) && options.limit > 0
+          ? Math.min(options.limit, MAX_ARTIFACTS)
+          : 100;
       const out: AgentRuntimeArtifact[] = [];
       try {
         let after: string | undefined;
         while (out.length < limit) {
-          const page = await deps.client().listRunArtifacts(runId, { limit: Math.min(100, limit - out.length), after }, { signal: signal(options.token) });
+          const page = await deps
+            .client()
+            .listRunArtifacts(
+              runId,
+              { limit: Math.min(100, limit - out.length), after },
+              { signal: signal(options.token) },
+            );
           out.push(...page.data.slice(0, limit - out.length).map(artifactOf));
-          if (!page.has_more || !page.next_cursor) break;
+          if (!page.has_more || !page.next_cursor) {
+            break;
+          }
           after = page.next_cursor;
         }
       } catch (err) {
@@ -194,7 +246,12 @@ function eventStream(runId: string, subscription: RunEventSubscription): AgentRu
     runId,
     [Symbol.asyncIterator]: () => {
       // One consumer: a second loop over the same stream would split the events between them.
-      if (taken) throw new AgentRuntimeApiError('already_iterated', 'A run event stream is iterated once; call watchRunEvents again for another.');
+      if (taken) {
+        throw new AgentRuntimeApiError(
+          'already_iterated',
+          'A run event stream is iterated once; call watchRunEvents again for another.',
+        );
+      }
       taken = true;
       return iterator;
     },
@@ -208,7 +265,14 @@ function eventOf(e: RunEvent): AgentRuntimeRunEvent {
 }
 
 function artifactOf(a: ArtifactRecord): AgentRuntimeArtifact {
-  return { artifactId: a.id, runId: stringOr(a.run_id), name: stringOr(a.name), bytes: typeof a.bytes === 'number' ? a.bytes : undefined, contentType: stringOr(a.content_type), createdAt: stringOr(a.created_at) };
+  return {
+    artifactId: a.id,
+    runId: stringOr(a.run_id),
+    name: stringOr(a.name),
+    bytes: typeof a.bytes === 'number' ? a.bytes : undefined,
+    contentType: stringOr(a.content_type),
+    createdAt: stringOr(a.created_at),
+  };
 }
 
 function stringOr(value: unknown): string | undefined {

@@ -16,9 +16,13 @@ export class ConfirmedPlans {
   put(tool: string, input: unknown, plan: unknown): void {
     const key = keyOf(tool, input);
     this.plans.delete(key);
-    if (plan === undefined) return;
+    if (plan === undefined) {
+      return;
+    }
     this.plans.set(key, plan);
-    while (this.plans.size > MAX_PLANS) this.plans.delete(this.plans.keys().next().value as string);
+    while (this.plans.size > MAX_PLANS) {
+      this.plans.delete(this.plans.keys().next().value as string);
+    }
   }
 
   take(tool: string, input: unknown): unknown {
@@ -48,14 +52,22 @@ function markdown(value: string): vscode.MarkdownString {
 }
 
 /** The VS Code side of one spec: the same object the extension registers (the tests call it directly). */
-export function toolOf(spec: ToolSpec, ctx: ToolContext, plans: ConfirmedPlans, log: vscode.LogOutputChannel): vscode.LanguageModelTool<unknown> {
+export function toolOf(
+  spec: ToolSpec,
+  ctx: ToolContext,
+  plans: ConfirmedPlans,
+  log: vscode.LogOutputChannel,
+): vscode.LanguageModelTool<unknown> {
   return {
     prepareInvocation: async (options) => {
       const prepared = await spec.prepare(options.input, ctx);
       plans.put(spec.name, options.input, prepared.plan);
       return {
         invocationMessage: markdown(prepared.invocationMessage),
-        confirmationMessages: prepared.confirmation && { title: prepared.confirmation.title, message: markdown(prepared.confirmation.message) },
+        confirmationMessages: prepared.confirmation && {
+          title: prepared.confirmation.title,
+          message: markdown(prepared.confirmation.message),
+        },
       };
     },
     invoke: async (options, token) => {
@@ -67,7 +79,9 @@ export function toolOf(spec: ToolSpec, ctx: ToolContext, plans: ConfirmedPlans, 
         text = await spec.invoke(options.input, ctx, plan, controller.signal);
       } catch (err) {
         log.error(`Tool ${spec.name} failed: ${err instanceof Error ? err.message : String(err)}`);
-        text = toolText('The tool failed inside VS Code; nothing more was done.', { error: err instanceof Error ? err.message : String(err) });
+        text = toolText('The tool failed inside VS Code; nothing more was done.', {
+          error: err instanceof Error ? err.message : String(err),
+        });
       } finally {
         cancel.dispose();
       }

@@ -35,8 +35,13 @@ export async function resolveWorkspaceFiles(names: readonly string[]): Promise<R
     for (const folder of folders) {
       for (const relative of candidatesIn(folder, name, folders.length)) {
         const uri = vscode.Uri.joinPath(folder.uri, relative);
-        const stat = await vscode.workspace.fs.stat(uri).then((s) => s, () => undefined);
-        if (stat && !found.some((f) => f.uri.toString() === uri.toString())) found.push({ uri, folder, stat });
+        const stat = await vscode.workspace.fs.stat(uri).then(
+          (s) => s,
+          () => undefined,
+        );
+        if (stat && !found.some((f) => f.uri.toString() === uri.toString())) {
+          found.push({ uri, folder, stat });
+        }
       }
     }
     if (found.length === 0) {
@@ -44,15 +49,23 @@ export async function resolveWorkspaceFiles(names: readonly string[]): Promise<R
       continue;
     }
     if (found.length > 1) {
-      refuse(`more than one workspace folder has it: name the folder first (${found.map((f) => f.folder.name).join(', ')})`);
+      refuse(
+        `more than one workspace folder has it: name the folder first (${found.map((f) => f.folder.name).join(', ')})`,
+      );
       continue;
     }
     const [{ uri, stat }] = found;
-    if ((stat.type & vscode.FileType.SymbolicLink) !== 0) refuse('a symbolic link (the person can upload its target from the Explorer)');
-    else if ((stat.type & vscode.FileType.File) === 0) refuse('a folder, not a file (name the files in it)');
-    else if (stat.size > MAX_UPLOAD_BYTES) refuse('larger than the 512 MB upload limit');
-    else if (looksSecret(vscode.workspace.asRelativePath(uri, false))) refuse('looks like it holds a secret (keys, tokens, passwords): only a person can choose to send it, from the Explorer');
-    else if (!seen.has(uri.toString())) {
+    if ((stat.type & vscode.FileType.SymbolicLink) !== 0) {
+      refuse('a symbolic link (the person can upload its target from the Explorer)');
+    } else if ((stat.type & vscode.FileType.File) === 0) {
+      refuse('a folder, not a file (name the files in it)');
+    } else if (stat.size > MAX_UPLOAD_BYTES) {
+      refuse('larger than the 512 MB upload limit');
+    } else if (looksSecret(vscode.workspace.asRelativePath(uri, false))) {
+      refuse(
+        'looks like it holds a secret (keys, tokens, passwords): only a person can choose to send it, from the Explorer',
+      );
+    } else if (!seen.has(uri.toString())) {
       seen.add(uri.toString());
       out.files.push({ name: vscode.workspace.asRelativePath(uri, folders.length > 1), bytes: stat.size, uri });
     }
@@ -63,6 +76,8 @@ export async function resolveWorkspaceFiles(names: readonly string[]): Promise<R
 /** The path inside `folder` a name may mean: as it is, and without a leading "<folder name>/" in a multi-root window. */
 function candidatesIn(folder: vscode.WorkspaceFolder, name: string, folderCount: number): string[] {
   const prefix = `${folder.name}/`;
-  if (folderCount > 1 && name.startsWith(prefix) && name.length > prefix.length) return [name.slice(prefix.length), name];
+  if (folderCount > 1 && name.startsWith(prefix) && name.length > prefix.length) {
+    return [name.slice(prefix.length), name];
+  }
   return [name];
 }

@@ -23,7 +23,17 @@ import type { RunDigest } from '../runs/runDigest';
 import { toolText } from './toolResult';
 
 /** The calls the tools may make. Deliberately without decideApproval. */
-export type ToolClient = Pick<ApiClient, 'getRun' | 'openEventStream' | 'listTasks' | 'listRunArtifacts' | 'readFileContent' | 'cancelRun' | 'resumeRun' | 'forkRun'>;
+export type ToolClient = Pick<
+  ApiClient,
+  | 'getRun'
+  | 'openEventStream'
+  | 'listTasks'
+  | 'listRunArtifacts'
+  | 'readFileContent'
+  | 'cancelRun'
+  | 'resumeRun'
+  | 'forkRun'
+>;
 
 /** A workspace file a tool would send: the name shown (relative to its workspace folder) and where it is. */
 export interface ToolFile {
@@ -77,9 +87,11 @@ export const ARTIFACT_TEXT_MAX_CHARS = 12_000;
 const ARTIFACTS_LISTED = 100;
 const FILES_SHOWN = 20;
 
-const NOT_SIGNED_IN = 'Not signed in to the Agent Runtime service. Ask the person to run "Agent Runtime: Sign In"; no tool can sign in.';
+const NOT_SIGNED_IN =
+  'Not signed in to the Agent Runtime service. Ask the person to run "Agent Runtime: Sign In"; no tool can sign in.';
 const NOT_CONFIRMED = 'Nothing was done: this action runs only after the person confirmed it in VS Code.';
-const APPROVALS_ARE_A_PERSONS = 'Approvals are decided by a person in VS Code (the Needs You view or the run panel); no tool can approve or deny.';
+const APPROVALS_ARE_A_PERSONS =
+  'Approvals are decided by a person in VS Code (the Needs You view or the run panel); no tool can approve or deny.';
 
 // ---- inputs ----
 
@@ -104,14 +116,27 @@ const BAD_RUN_ID = 'Give runId: the id of a run, such as "run_abc123" (agentRunt
 // ---- what the model gets back ----
 
 function failure(err: unknown): string {
-  if (isApiError(err, 'authentication')) return 'The service refused the key. Ask the person to sign in again ("Agent Runtime: Sign In").';
-  if (isApiError(err, 'not_found')) return toolText('The service has no such record.', { error: describeError(err) });
-  if (isApiError(err, 'not_supported')) return toolText('This service does not offer that action.', { error: describeError(err) });
+  if (isApiError(err, 'authentication')) {
+    return 'The service refused the key. Ask the person to sign in again ("Agent Runtime: Sign In").';
+  }
+  if (isApiError(err, 'not_found')) {
+    return toolText('The service has no such record.', { error: describeError(err) });
+  }
+  if (isApiError(err, 'not_supported')) {
+    return toolText('This service does not offer that action.', { error: describeError(err) });
+  }
   return toolText('The request to the service failed.', { error: describeError(err) });
 }
 
 function runData(run: RunRecord): Record<string, unknown> {
-  return { runId: run.id, taskId: run.task_id, status: run.status, createdAt: run.created_at, resumedFrom: run.resumed_from, forkedFrom: run.forked_from };
+  return {
+    runId: run.id,
+    taskId: run.task_id,
+    status: run.status,
+    createdAt: run.created_at,
+    resumedFrom: run.resumed_from,
+    forkedFrom: run.forked_from,
+  };
 }
 
 export function digestData(d: RunDigest): Record<string, unknown> {
@@ -133,9 +158,15 @@ export function digestData(d: RunDigest): Record<string, unknown> {
 
 function digestSentence(d: RunDigest): string {
   const parts = [`Run ${d.runId} in short (status, steps, cost, the latest ${d.latest.length} events).`];
-  if (d.partial === 'live') parts.push('The run is still going: this is what it had done when read; read it again later for more.');
-  if (d.partial === 'stopped') parts.push('Its log is long: only its first events were read; the run panel in VS Code shows all of it.');
-  if (d.waitingApproval) parts.push(`It waits for a person to decide an approval. ${APPROVALS_ARE_A_PERSONS}`);
+  if (d.partial === 'live') {
+    parts.push('The run is still going: this is what it had done when read; read it again later for more.');
+  }
+  if (d.partial === 'stopped') {
+    parts.push('Its log is long: only its first events were read; the run panel in VS Code shows all of it.');
+  }
+  if (d.waitingApproval) {
+    parts.push(`It waits for a person to decide an approval. ${APPROVALS_ARE_A_PERSONS}`);
+  }
   return parts.join(' ');
 }
 
@@ -152,15 +183,27 @@ const createTask: ToolSpec = {
     const objective = text(given, 'objective', OBJECTIVE_MAX_CHARS);
     const names = Array.isArray(given.files) ? given.files : [];
     const invocationMessage = t('Creating an Agent Runtime task');
-    if (!ctx.isSignedIn() || objective === undefined || names.length > TOOL_MAX_FILES || !names.every((n) => typeof n === 'string')) return { invocationMessage };
+    if (
+      !ctx.isSignedIn() ||
+      objective === undefined ||
+      names.length > TOOL_MAX_FILES ||
+      !names.every((n) => typeof n === 'string')
+    ) {
+      return { invocationMessage };
+    }
     const resolved = await ctx.resolveFiles(names as string[]);
-    if (resolved.refused.length > 0) return { invocationMessage, plan: { refused: resolved.refused } };
+    if (resolved.refused.length > 0) {
+      return { invocationMessage, plan: { refused: resolved.refused } };
+    }
     const url = ctx.serviceUrl();
     const lines = [t('Objective: {0}', md(objective, 500)), ''];
-    if (resolved.files.length === 0) lines.push(t('No files are sent. The task is created on {0}.', md(url)));
-    else {
+    if (resolved.files.length === 0) {
+      lines.push(t('No files are sent. The task is created on {0}.', md(url)));
+    } else {
       lines.push(t('Uploads these {0} files to {1} and attaches them to the task:', resolved.files.length, md(url)));
-      for (const file of resolved.files.slice(0, FILES_SHOWN)) lines.push(`- ${md(file.name, 200)} (${formatBytes(file.bytes) ?? '?'})`);
+      for (const file of resolved.files.slice(0, FILES_SHOWN)) {
+        lines.push(`- ${md(file.name, 200)} (${formatBytes(file.bytes) ?? '?'})`);
+      }
     }
     lines.push('', t('The service starts a run for the task at once.'));
     return {
@@ -170,16 +213,31 @@ const createTask: ToolSpec = {
     };
   },
   async invoke(input, ctx, plan) {
-    if (!ctx.isSignedIn()) return NOT_SIGNED_IN;
+    if (!ctx.isSignedIn()) {
+      return NOT_SIGNED_IN;
+    }
     const given = asObject(input);
-    if (text(given, 'objective', OBJECTIVE_MAX_CHARS) === undefined) return `Give objective: what the task should do (at most ${OBJECTIVE_MAX_CHARS} characters).`;
-    if (Array.isArray(given.files) && given.files.length > TOOL_MAX_FILES) return `At most ${TOOL_MAX_FILES} files per task through this tool; the person can upload more from the Explorer.`;
+    if (text(given, 'objective', OBJECTIVE_MAX_CHARS) === undefined) {
+      return `Give objective: what the task should do (at most ${OBJECTIVE_MAX_CHARS} characters).`;
+    }
+    if (Array.isArray(given.files) && given.files.length > TOOL_MAX_FILES) {
+      return `At most ${TOOL_MAX_FILES} files per task through this tool; the person can upload more from the Explorer.`;
+    }
     const refused = (plan as { refused?: { name: string; reason: string }[] } | undefined)?.refused;
-    if (refused) return toolText('Nothing was sent: some files cannot go through this tool. Name files of the open workspace, relative to its folder.', { refused });
+    if (refused) {
+      return toolText(
+        'Nothing was sent: some files cannot go through this tool. Name files of the open workspace, relative to its folder.',
+        { refused },
+      );
+    }
     const confirmed = plan as { objective: string; files: ToolFile[] } | undefined;
-    if (!confirmed?.files) return NOT_CONFIRMED;
+    if (!confirmed?.files) {
+      return NOT_CONFIRMED;
+    }
     const task = await ctx.startTask(confirmed.objective, confirmed.files);
-    if (!task) return 'No task was created: the person stopped it, or the upload or the service failed (VS Code told the person why).';
+    if (!task) {
+      return 'No task was created: the person stopped it, or the upload or the service failed (VS Code told the person why).';
+    }
     return toolText(
       `Created the task${typeof task.run_id === 'string' ? `; its run is ${task.run_id}. Read it with agentRuntime_getRun` : ''}.`,
       { taskId: task.id, runId: task.run_id, status: task.status, files: confirmed.files.map((f) => f.name) },
@@ -196,8 +254,12 @@ const getRun: ToolSpec = {
   },
   async invoke(input, ctx, _plan, signal) {
     const runId = runIdOf(input);
-    if (!runId) return BAD_RUN_ID;
-    if (!ctx.isSignedIn()) return NOT_SIGNED_IN;
+    if (!runId) {
+      return BAD_RUN_ID;
+    }
+    if (!ctx.isSignedIn()) {
+      return NOT_SIGNED_IN;
+    }
     try {
       const digest = await readRunDigest(ctx.client(), runId, { signal });
       return toolText(digestSentence(digest), digestData(digest));
@@ -215,12 +277,20 @@ const listTasks: ToolSpec = {
     return { invocationMessage: t('Listing recent Agent Runtime tasks') };
   },
   async invoke(input, ctx, _plan, signal) {
-    if (!ctx.isSignedIn()) return NOT_SIGNED_IN;
+    if (!ctx.isSignedIn()) {
+      return NOT_SIGNED_IN;
+    }
     const limit = asObject(input).limit;
     const n = typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 1 && limit <= 25 ? limit : 10;
     try {
       const page = await ctx.client().listTasks({ limit: n }, { signal });
-      const tasks = page.data.slice(0, n).map((task) => ({ taskId: task.id, objective: task.objective, status: task.status, runId: task.run_id, createdAt: task.created_at }));
+      const tasks = page.data.slice(0, n).map((task) => ({
+        taskId: task.id,
+        objective: task.objective,
+        status: task.status,
+        runId: task.run_id,
+        createdAt: task.created_at,
+      }));
       return toolText(`The ${tasks.length} most recent tasks, newest first.`, tasks);
     } catch (err) {
       return failure(err);
@@ -237,13 +307,23 @@ const listArtifacts: ToolSpec = {
   },
   async invoke(input, ctx, _plan, signal) {
     const runId = runIdOf(input);
-    if (!runId) return BAD_RUN_ID;
-    if (!ctx.isSignedIn()) return NOT_SIGNED_IN;
+    if (!runId) {
+      return BAD_RUN_ID;
+    }
+    if (!ctx.isSignedIn()) {
+      return NOT_SIGNED_IN;
+    }
     try {
       const artifacts = await artifactsOf(ctx.client(), runId, ARTIFACTS_LISTED, signal);
       return toolText(
         `Run ${runId} has ${artifacts.length === ARTIFACTS_LISTED ? `at least ${ARTIFACTS_LISTED}` : artifacts.length} artifacts. Read a text one with agentRuntime_readArtifact.`,
-        artifacts.map((a) => ({ artifactId: a.id, name: a.name, bytes: a.bytes, contentType: a.content_type, createdAt: a.created_at })),
+        artifacts.map((a) => ({
+          artifactId: a.id,
+          name: a.name,
+          bytes: a.bytes,
+          contentType: a.content_type,
+          createdAt: a.created_at,
+        })),
       );
     } catch (err) {
       return failure(err);
@@ -251,13 +331,20 @@ const listArtifacts: ToolSpec = {
   },
 };
 
-async function artifactsOf(client: ToolClient, runId: string, max: number, signal: AbortSignal): Promise<ArtifactRecord[]> {
+async function artifactsOf(
+  client: ToolClient,
+  runId: string,
+  max: number,
+  signal: AbortSignal,
+): Promise<ArtifactRecord[]> {
   const out: ArtifactRecord[] = [];
   let after: string | undefined;
   for (let page = 0; page < 20 && out.length < max; page++) {
     const got = await client.listRunArtifacts(runId, { limit: 100, after }, { signal });
     out.push(...got.data.slice(0, max - out.length));
-    if (!got.has_more || !got.next_cursor) break;
+    if (!got.has_more || !got.next_cursor) {
+      break;
+    }
     after = got.next_cursor;
   }
   return out;
@@ -272,29 +359,55 @@ const readArtifact: ToolSpec = {
   },
   async invoke(input, ctx, _plan, signal) {
     const runId = runIdOf(input);
-    if (!runId) return BAD_RUN_ID;
+    if (!runId) {
+      return BAD_RUN_ID;
+    }
     const artifactId = text(asObject(input), 'artifactId', 200);
-    if (!artifactId) return 'Give artifactId: an id agentRuntime_listArtifacts returned for this run.';
-    if (!ctx.isSignedIn()) return NOT_SIGNED_IN;
+    if (!artifactId) {
+      return 'Give artifactId: an id agentRuntime_listArtifacts returned for this run.';
+    }
+    if (!ctx.isSignedIn()) {
+      return NOT_SIGNED_IN;
+    }
     try {
       // Only the run's own artifacts: the id is looked up in its list, never taken as a file id.
       const artifact = (await artifactsOf(ctx.client(), runId, 2_000, signal)).find((a) => a.id === artifactId);
-      if (!artifact) return `Run ${runId} has no artifact with that id (agentRuntime_listArtifacts lists them).`;
-      if (typeof artifact.file_id !== 'string') return 'The service gave this artifact no content to read.';
-      const about = { artifactId: artifact.id, name: artifact.name, contentType: artifact.content_type, bytes: artifact.bytes };
-      if (typeof artifact.bytes === 'number' && artifact.bytes > ARTIFACT_MAX_BYTES) {
-        return toolText(`The artifact is larger than ${ARTIFACT_MAX_BYTES / 1024} KB: too large for this tool. The person can open it in VS Code.`, about);
+      if (!artifact) {
+        return `Run ${runId} has no artifact with that id (agentRuntime_listArtifacts lists them).`;
       }
-      const { content } = await ctx.client().readFileContent(artifact.file_id, { maxBytes: ARTIFACT_MAX_BYTES, signal });
-      if (content.indexOf(0) !== -1) return toolText('The artifact is binary (it holds NUL bytes): not shown.', about);
+      if (typeof artifact.file_id !== 'string') {
+        return 'The service gave this artifact no content to read.';
+      }
+      const about = {
+        artifactId: artifact.id,
+        name: artifact.name,
+        contentType: artifact.content_type,
+        bytes: artifact.bytes,
+      };
+      if (typeof artifact.bytes === 'number' && artifact.bytes > ARTIFACT_MAX_BYTES) {
+        return toolText(
+          `The artifact is larger than ${ARTIFACT_MAX_BYTES / 1024} KB: too large for this tool. The person can open it in VS Code.`,
+          about,
+        );
+      }
+      const { content } = await ctx
+        .client()
+        .readFileContent(artifact.file_id, { maxBytes: ARTIFACT_MAX_BYTES, signal });
+      if (content.indexOf(0) !== -1) {
+        return toolText('The artifact is binary (it holds NUL bytes): not shown.', about);
+      }
       const whole = new TextDecoder('utf-8').decode(content);
       const shown = whole.length > ARTIFACT_TEXT_MAX_CHARS ? whole.slice(0, ARTIFACT_TEXT_MAX_CHARS) : whole;
       return toolText(
-        whole.length > shown.length ? `The artifact's first ${ARTIFACT_TEXT_MAX_CHARS} of ${whole.length} characters (text).` : 'The artifact (text).',
+        whole.length > shown.length
+          ? `The artifact's first ${ARTIFACT_TEXT_MAX_CHARS} of ${whole.length} characters (text).`
+          : 'The artifact (text).',
         { ...about, text: shown },
       );
     } catch (err) {
-      if (isApiError(err, 'too_large')) return `The artifact is larger than ${ARTIFACT_MAX_BYTES / 1024} KB: too large for this tool.`;
+      if (isApiError(err, 'too_large')) {
+        return `The artifact is larger than ${ARTIFACT_MAX_BYTES / 1024} KB: too large for this tool.`;
+      }
       return failure(err);
     }
   },
@@ -307,7 +420,9 @@ const cancelRun: ToolSpec = {
     const t: Translate = ctx.t;
     const runId = runIdOf(input);
     const invocationMessage = t('Cancelling run {0}', md(runId ?? '?', 80));
-    if (!runId || !ctx.isSignedIn()) return { invocationMessage };
+    if (!runId || !ctx.isSignedIn()) {
+      return { invocationMessage };
+    }
     return {
       invocationMessage,
       confirmation: {
@@ -319,15 +434,23 @@ const cancelRun: ToolSpec = {
   },
   async invoke(input, ctx, plan) {
     const runId = runIdOf(input);
-    if (!runId) return BAD_RUN_ID;
-    if (!ctx.isSignedIn()) return NOT_SIGNED_IN;
-    if ((plan as { runId?: string } | undefined)?.runId !== runId) return NOT_CONFIRMED;
+    if (!runId) {
+      return BAD_RUN_ID;
+    }
+    if (!ctx.isSignedIn()) {
+      return NOT_SIGNED_IN;
+    }
+    if ((plan as { runId?: string } | undefined)?.runId !== runId) {
+      return NOT_CONFIRMED;
+    }
     try {
       const run = await ctx.client().cancelRun(runId);
       ctx.runs.noteRecord(run);
       return toolText(`Cancelled run ${runId}.`, runData(run));
     } catch (err) {
-      if (isApiError(err, 'conflict') && err.code === SteeringConflict.runNotActive) return `Run ${runId} had already ended; nothing was cancelled.`;
+      if (isApiError(err, 'conflict') && err.code === SteeringConflict.runNotActive) {
+        return `Run ${runId} had already ended; nothing was cancelled.`;
+      }
       return failure(err);
     }
   },
@@ -341,24 +464,42 @@ const resumeRun: ToolSpec = {
     const runId = runIdOf(input);
     const instructions = text(asObject(input), 'instructions', INSTRUCTIONS_MAX_CHARS);
     const invocationMessage = t('Resuming run {0}', md(runId ?? '?', 80));
-    if (!runId || !ctx.isSignedIn()) return { invocationMessage };
-    const lines = [t('Asks {0} for a new run that goes on from where this failed or cancelled run stopped.', md(ctx.serviceUrl()))];
-    if (instructions !== undefined) lines.push('', t('Instructions: {0}', md(instructions, 500)));
-    return { invocationMessage, confirmation: { title: t('Resume run {0}?', runId), message: lines.join('\n') }, plan: { runId, instructions } };
+    if (!runId || !ctx.isSignedIn()) {
+      return { invocationMessage };
+    }
+    const lines = [
+      t('Asks {0} for a new run that goes on from where this failed or cancelled run stopped.', md(ctx.serviceUrl())),
+    ];
+    if (instructions !== undefined) {
+      lines.push('', t('Instructions: {0}', md(instructions, 500)));
+    }
+    return {
+      invocationMessage,
+      confirmation: { title: t('Resume run {0}?', runId), message: lines.join('\n') },
+      plan: { runId, instructions },
+    };
   },
   async invoke(input, ctx, plan) {
     const runId = runIdOf(input);
-    if (!runId) return BAD_RUN_ID;
-    if (!ctx.isSignedIn()) return NOT_SIGNED_IN;
+    if (!runId) {
+      return BAD_RUN_ID;
+    }
+    if (!ctx.isSignedIn()) {
+      return NOT_SIGNED_IN;
+    }
     const confirmed = plan as { runId?: string; instructions?: string } | undefined;
-    if (confirmed?.runId !== runId) return NOT_CONFIRMED;
+    if (confirmed?.runId !== runId) {
+      return NOT_CONFIRMED;
+    }
     try {
       const run = await ctx.client().resumeRun(runId, { instructions: confirmed.instructions });
       ctx.runs.noteRecord(run);
       ctx.runs.follow(run.id, typeof run.task_id === 'string' ? run.task_id : undefined);
       return toolText(`Resumed run ${runId} as a new run; read it with agentRuntime_getRun.`, runData(run));
     } catch (err) {
-      if (isApiError(err, 'conflict') && err.code === SteeringConflict.runNotResumable) return `Run ${runId} cannot be resumed: only a failed or cancelled run can.`;
+      if (isApiError(err, 'conflict') && err.code === SteeringConflict.runNotResumable) {
+        return `Run ${runId} cannot be resumed: only a failed or cancelled run can.`;
+      }
       return failure(err);
     }
   },
@@ -373,26 +514,53 @@ const forkRun: ToolSpec = {
     const after = sequenceOf(input);
     const instructions = text(asObject(input), 'instructions', INSTRUCTIONS_MAX_CHARS);
     const invocationMessage = t('Forking run {0}', md(runId ?? '?', 80));
-    if (!runId || after === undefined || !ctx.isSignedIn()) return { invocationMessage };
-    const lines = [t('Asks {0} for a new run that starts with events 1 to {1} of this run, then goes on.', md(ctx.serviceUrl()), after)];
-    if (instructions !== undefined) lines.push('', t('Instructions: {0}', md(instructions, 500)));
-    return { invocationMessage, confirmation: { title: t('Fork run {0}?', runId), message: lines.join('\n') }, plan: { runId, after, instructions } };
+    if (!runId || after === undefined || !ctx.isSignedIn()) {
+      return { invocationMessage };
+    }
+    const lines = [
+      t(
+        'Asks {0} for a new run that starts with events 1 to {1} of this run, then goes on.',
+        md(ctx.serviceUrl()),
+        after,
+      ),
+    ];
+    if (instructions !== undefined) {
+      lines.push('', t('Instructions: {0}', md(instructions, 500)));
+    }
+    return {
+      invocationMessage,
+      confirmation: { title: t('Fork run {0}?', runId), message: lines.join('\n') },
+      plan: { runId, after, instructions },
+    };
   },
   async invoke(input, ctx, plan) {
     const runId = runIdOf(input);
-    if (!runId) return BAD_RUN_ID;
+    if (!runId) {
+      return BAD_RUN_ID;
+    }
     const after = sequenceOf(input);
-    if (after === undefined) return 'Give afterSequence: the last event (a sequence number, 1 or more) the new run keeps.';
-    if (!ctx.isSignedIn()) return NOT_SIGNED_IN;
+    if (after === undefined) {
+      return 'Give afterSequence: the last event (a sequence number, 1 or more) the new run keeps.';
+    }
+    if (!ctx.isSignedIn()) {
+      return NOT_SIGNED_IN;
+    }
     const confirmed = plan as { runId?: string; after?: number; instructions?: string } | undefined;
-    if (confirmed?.runId !== runId || confirmed.after !== after) return NOT_CONFIRMED;
+    if (confirmed?.runId !== runId || confirmed.after !== after) {
+      return NOT_CONFIRMED;
+    }
     try {
       const run = await ctx.client().forkRun(runId, { after_sequence: after, instructions: confirmed.instructions });
       ctx.runs.noteRecord(run);
       ctx.runs.follow(run.id, typeof run.task_id === 'string' ? run.task_id : undefined);
-      return toolText(`Forked run ${runId} after event ${after} as a new run; read it with agentRuntime_getRun.`, runData(run));
+      return toolText(
+        `Forked run ${runId} after event ${after} as a new run; read it with agentRuntime_getRun.`,
+        runData(run),
+      );
     } catch (err) {
-      if (isApiError(err, 'bad_request') && err.param === 'after_sequence') return `Run ${runId} has no event ${after} to fork after; choose an earlier one.`;
+      if (isApiError(err, 'bad_request') && err.param === 'after_sequence') {
+        return `Run ${runId} has no event ${after} to fork after; choose an earlier one.`;
+      }
       return failure(err);
     }
   },
@@ -404,4 +572,13 @@ function sequenceOf(input: unknown): number | undefined {
 }
 
 /** Every tool, in the order package.json contributes them (a unit test holds the two together). */
-export const TOOL_SPECS: readonly ToolSpec[] = [createTask, getRun, listTasks, listArtifacts, readArtifact, cancelRun, resumeRun, forkRun];
+export const TOOL_SPECS: readonly ToolSpec[] = [
+  createTask,
+  getRun,
+  listTasks,
+  listArtifacts,
+  readArtifact,
+  cancelRun,
+  resumeRun,
+  forkRun,
+];

@@ -43,20 +43,34 @@ export function isKnownId(id: string, kind?: GoToKind): boolean {
 }
 
 export function parseGoToInput(raw: string): GoToParse {
-  if (raw.length > MAX_LINK_CHARS) return fail('tooLong');
+  if (raw.length > MAX_LINK_CHARS) {
+    return fail('tooLong');
+  }
   const text = raw.replace(WRAPPING, '');
-  if (text === '') return fail('empty');
+  if (text === '') {
+    return fail('empty');
+  }
   const link = parseRunLinkText(text);
-  if (link) return link.ok ? { ok: true, target: { kind: 'run', id: link.target.runId, sequence: link.target.sequence } } : link;
+  if (link) {
+    return link.ok
+      ? { ok: true, target: { kind: 'run', id: link.target.runId, sequence: link.target.sequence } }
+      : link;
+  }
   // "run_1/art_2" or "run_1 art_2": an artifact with the run it belongs to.
   const pair = /^(run_[^\s/]+)(?:\s+|\/)(art_\S+)$/.exec(text);
   if (pair) {
-    if (!isKnownId(pair[1], 'run') || !isKnownId(pair[2], 'artifact')) return fail('badCharacters');
+    if (!isKnownId(pair[1], 'run') || !isKnownId(pair[2], 'artifact')) {
+      return fail('badCharacters');
+    }
     return { ok: true, target: { kind: 'artifact', id: pair[2], runId: pair[1] } };
   }
   const kind = kindOfId(text);
-  if (kind === undefined) return fail('unknownPrefix');
-  if (!isKnownId(text, kind)) return fail('badCharacters');
+  if (kind === undefined) {
+    return fail('unknownPrefix');
+  }
+  if (!isKnownId(text, kind)) {
+    return fail('badCharacters');
+  }
   return { ok: true, target: { kind, id: text } };
 }
 

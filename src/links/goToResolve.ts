@@ -48,22 +48,33 @@ export async function resolveGoTo(target: GoToTarget, client: GoToClient, signal
       case 'file':
         return { found: { kind: 'file', file: await client.getFile(target.id, { signal }) } };
       case 'artifact': {
-        if (target.runId === undefined) return { needsRun: true };
+        if (target.runId === undefined) {
+          return { needsRun: true };
+        }
         const run = await client.getRun(target.runId, { signal });
         const search = await findArtifact(client, target.runId, target.id, signal);
-        if ('artifact' in search) return { found: { kind: 'artifact', artifact: search.artifact, run } };
+        if ('artifact' in search) {
+          return { found: { kind: 'artifact', artifact: search.artifact, run } };
+        }
         return search.exhausted ? { notFound: true } : { stoppedLooking: { searched: search.searched } };
       }
     }
   } catch (err) {
-    if (isMissing(err)) return { notFound: true };
+    if (isMissing(err)) {
+      return { notFound: true };
+    }
     throw err;
   }
 }
 
 type ArtifactSearch = { artifact: ArtifactRecord } | { exhausted: boolean; searched: number };
 
-async function findArtifact(client: GoToClient, runId: string, artifactId: string, signal?: AbortSignal): Promise<ArtifactSearch> {
+async function findArtifact(
+  client: GoToClient,
+  runId: string,
+  artifactId: string,
+  signal?: AbortSignal,
+): Promise<ArtifactSearch> {
   // The one pager: a cursor that does not move ends the list; so do the page and item caps.
   const walk = paginate<ArtifactRecord>(
     (params, walkSignal) => client.listRunArtifacts(runId, params, { signal: walkSignal }),
@@ -72,7 +83,9 @@ async function findArtifact(client: GoToClient, runId: string, artifactId: strin
   );
   let searched = 0;
   for await (const artifact of walk) {
-    if (artifact?.id === artifactId) return { artifact };
+    if (artifact?.id === artifactId) {
+      return { artifact };
+    }
     searched++;
   }
   // Not cut: the list ended, so the artifact is not in this run.

@@ -40,11 +40,20 @@ export function notFoundText(kind: GoToKind, id: string, t: Translate): string {
   const shown = echo(id);
   switch (kind) {
     case 'task':
-      return t('No task with id {0}. Check the id, or whether it comes from another server (Settings: base URL).', shown);
+      return t(
+        'No task with id {0}. Check the id, or whether it comes from another server (Settings: base URL).',
+        shown,
+      );
     case 'run':
-      return t('No run with id {0}. Check the id, or whether it comes from another server (Settings: base URL).', shown);
+      return t(
+        'No run with id {0}. Check the id, or whether it comes from another server (Settings: base URL).',
+        shown,
+      );
     case 'file':
-      return t('No file with id {0}. It may have been deleted, or it comes from another server (Settings: base URL).', shown);
+      return t(
+        'No file with id {0}. It may have been deleted, or it comes from another server (Settings: base URL).',
+        shown,
+      );
     case 'artifact':
       return t('No artifact with id {0} in that run. Check both ids.', shown);
   }
@@ -55,7 +64,11 @@ export function notFoundText(kind: GoToKind, id: string, t: Translate): string {
  * wrong, so say how far it looked and where the rest can be seen.
  */
 export function stoppedLookingText(id: string, searched: number, t: Translate): string {
-  return t('Artifact {0} is not among the first {1} artifacts of that run, and "Go to…" stops looking there. Open the run and find it in its Artifacts section.', echo(id), String(searched));
+  return t(
+    'Artifact {0} is not among the first {1} artifacts of that run, and "Go to…" stops looking there. Open the run and find it in its Artifacts section.',
+    echo(id),
+    String(searched),
+  );
 }
 
 /** What the quick pick's row says it will open. */

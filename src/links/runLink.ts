@@ -37,7 +37,9 @@ const SEQUENCE = /^[1-9][0-9]{0,15}$/;
 
 /** A positive safe integer written plainly ("007", "1e3", "-1", "1.0" are not sequences). */
 export function parseSequence(text: string): number | undefined {
-  if (!SEQUENCE.test(text)) return undefined;
+  if (!SEQUENCE.test(text)) {
+    return undefined;
+  }
   const value = Number(text);
   return Number.isSafeInteger(value) ? value : undefined;
 }
@@ -51,27 +53,47 @@ export function isSequence(value: unknown): value is number {
  * and nothing in it is used. A trailing slash is tolerated; anything else in the path is not.
  */
 export function checkRunLink(parts: RunLinkParts): RunLinkResult {
-  if (parts.authority.length + parts.path.length + parts.fragment.length > MAX_LINK_CHARS) return fail('tooLong');
-  if (parts.authority.toLowerCase() !== EXTENSION_ID) return fail('notOurs');
+  if (parts.authority.length + parts.path.length + parts.fragment.length > MAX_LINK_CHARS) {
+    return fail('tooLong');
+  }
+  if (parts.authority.toLowerCase() !== EXTENSION_ID) {
+    return fail('notOurs');
+  }
   const match = /^\/run\/([^/]*)\/?$/.exec(parts.path);
-  if (!match) return fail('notARunLink');
+  if (!match) {
+    return fail('notARunLink');
+  }
   const runId = match[1];
-  if (!isRunId(runId)) return fail('badRunId');
-  if (parts.fragment === '') return { ok: true, target: { runId } };
+  if (!isRunId(runId)) {
+    return fail('badRunId');
+  }
+  if (parts.fragment === '') {
+    return { ok: true, target: { runId } };
+  }
   const sequence = parseSequence(parts.fragment);
   return sequence === undefined ? fail('badSequence') : { ok: true, target: { runId, sequence } };
 }
 
 /** The link's path and fragment (the caller adds the scheme: the editor's own, vscode.env.uriScheme). */
 export function runLinkParts(target: RunLinkTarget): RunLinkParts {
-  if (!isRunId(target.runId)) throw new Error(`Not a run id: ${JSON.stringify(target.runId).slice(0, 80)}`);
-  if (target.sequence !== undefined && !isSequence(target.sequence)) throw new Error(`Not a sequence: ${String(target.sequence)}`);
-  return { authority: EXTENSION_ID, path: `/run/${target.runId}`, fragment: target.sequence === undefined ? '' : String(target.sequence) };
+  if (!isRunId(target.runId)) {
+    throw new Error(`Not a run id: ${JSON.stringify(target.runId).slice(0, 80)}`);
+  }
+  if (target.sequence !== undefined && !isSequence(target.sequence)) {
+    throw new Error(`Not a sequence: ${String(target.sequence)}`);
+  }
+  return {
+    authority: EXTENSION_ID,
+    path: `/run/${target.runId}`,
+    fragment: target.sequence === undefined ? '' : String(target.sequence),
+  };
 }
 
 /** The whole link as text for `scheme` (e.g. `vscode`, `vscode-insiders`, code-server's `code-oss`). */
 export function formatRunLink(scheme: string, target: RunLinkTarget): string {
-  if (!/^[a-z][a-z0-9+.-]*$/i.test(scheme)) throw new Error(`Not a URI scheme: ${JSON.stringify(scheme).slice(0, 40)}`);
+  if (!/^[a-z][a-z0-9+.-]*$/i.test(scheme)) {
+    throw new Error(`Not a URI scheme: ${JSON.stringify(scheme).slice(0, 40)}`);
+  }
   const parts = runLinkParts(target);
   return `${scheme}://${parts.authority}${parts.path}${parts.fragment ? `#${parts.fragment}` : ''}`;
 }
@@ -86,8 +108,12 @@ const CALLBACK_KEYS = { authority: 'vscode-authority', path: 'vscode-path', frag
  * Undefined when the text is no URL at all (then it may be a bare id).
  */
 export function parseRunLinkText(text: string): RunLinkResult | undefined {
-  if (text.length > MAX_LINK_CHARS) return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? fail('tooLong') : undefined;
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
+  if (text.length > MAX_LINK_CHARS) {
+    return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? fail('tooLong') : undefined;
+  }
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    return undefined;
+  }
   let url: URL;
   try {
     url = new URL(text);
@@ -106,15 +132,23 @@ export function parseRunLinkText(text: string): RunLinkResult | undefined {
     }
     const authority = params.get(CALLBACK_KEYS.authority);
     const path = params.get(CALLBACK_KEYS.path);
-    if (authority === null || path === null) return fail('notOurs');
+    if (authority === null || path === null) {
+      return fail('notOurs');
+    }
     return checkRunLink({ authority, path, fragment: params.get(CALLBACK_KEYS.fragment) ?? '' });
   }
   // User info or a port would make "our" authority a different one.
-  if (url.username !== '' || url.password !== '' || url.port !== '') return fail('notOurs');
+  if (url.username !== '' || url.password !== '' || url.port !== '') {
+    return fail('notOurs');
+  }
   const path = decode(url.pathname);
   const fragment = decode(url.hash.replace(/^#/, ''));
-  if (path === undefined) return fail('badRunId');
-  if (fragment === undefined) return fail('badSequence');
+  if (path === undefined) {
+    return fail('badRunId');
+  }
+  if (fragment === undefined) {
+    return fail('badSequence');
+  }
   return checkRunLink({ authority: url.hostname, path, fragment });
 }
 

@@ -10,7 +10,10 @@ import { checkRunLink, type RunLinkTarget } from './runLink';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 
-export function registerRunLinkHandler(open: (target: RunLinkTarget) => void, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerRunLinkHandler(
+  open: (target: RunLinkTarget) => void,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable {
   return vscode.window.registerUriHandler({
     handleUri(uri: vscode.Uri): void {
       const result = checkRunLink({ authority: uri.authority, path: uri.path, fragment: uri.fragment });
@@ -20,7 +23,9 @@ export function registerRunLinkHandler(open: (target: RunLinkTarget) => void, lo
         void notify.error(t('This link cannot be opened: {0}', problemText(result.problem, t)));
         return;
       }
-      log.info(`Run link: ${result.target.runId}${result.target.sequence === undefined ? '' : ` event ${result.target.sequence}`}`);
+      log.info(
+        `Run link: ${result.target.runId}${result.target.sequence === undefined ? '' : ` event ${result.target.sequence}`}`,
+      );
       try {
         open(result.target);
       } catch (err) {

@@ -15,8 +15,13 @@ export type ConflictChoice = 'overwrite' | 'discard';
 export class MemoryConflicts implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly fs: MemoryFileSystem, log: vscode.LogOutputChannel) {
-    this.subscription = fs.onDidConflict((conflict) => void this.show(conflict).catch((err: unknown) => log.error(`Memory conflict: ${String(err)}`)));
+  constructor(
+    private readonly fs: MemoryFileSystem,
+    log: vscode.LogOutputChannel,
+  ) {
+    this.subscription = fs.onDidConflict(
+      (conflict) => void this.show(conflict).catch((err: unknown) => log.error(`Memory conflict: ${String(err)}`)),
+    );
   }
 
   dispose(): void {
@@ -26,14 +31,31 @@ export class MemoryConflicts implements vscode.Disposable {
   /** Opens the compare editor and asks; the answer (if any) resolves the conflict. */
   async show(conflict: MemoryConflict): Promise<void> {
     const address = parseMemoryUri(conflict.uri);
-    if (!address) return;
-    const title = t('{0}: the service’s version {1} ↔ your text', memoryLabel(conflict.theirs, t), conflict.theirs.version ?? '?');
-    await vscode.commands.executeCommand('vscode.diff', serviceCopyUri(address.id), memoryUri(address.id), title, { preview: false });
+    if (!address) {
+      return;
+    }
+    const title = t(
+      '{0}: the service’s version {1} ↔ your text',
+      memoryLabel(conflict.theirs, t),
+      conflict.theirs.version ?? '?',
+    );
+    await vscode.commands.executeCommand('vscode.diff', serviceCopyUri(address.id), memoryUri(address.id), title, {
+      preview: false,
+    });
     const overwrite = t('Overwrite');
     const discard = t('Discard My Changes');
-    const choice = await notify.warn(t('Someone changed this memory meanwhile. Your text is still in the editor; the compare editor shows theirs on the left.'), overwrite, discard);
-    if (choice === overwrite) await this.resolve(address.id, 'overwrite');
-    else if (choice === discard) await this.resolve(address.id, 'discard');
+    const choice = await notify.warn(
+      t(
+        'Someone changed this memory meanwhile. Your text is still in the editor; the compare editor shows theirs on the left.',
+      ),
+      overwrite,
+      discard,
+    );
+    if (choice === overwrite) {
+      await this.resolve(address.id, 'overwrite');
+    } else if (choice === discard) {
+      await this.resolve(address.id, 'discard');
+    }
   }
 
   /**
@@ -44,11 +66,17 @@ export class MemoryConflicts implements vscode.Disposable {
     const uri = memoryUri(id);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (choice === 'overwrite') {
-      if (!this.fs.baseOnService(id)) return false;
-      if (doc) return doc.save();
+      if (!this.fs.baseOnService(id)) {
+        return false;
+      }
+      if (doc) {
+        return doc.save();
+      }
       return true;
     }
-    if (!this.fs.conflictOf(id)) return false;
+    if (!this.fs.conflictOf(id)) {
+      return false;
+    }
     this.fs.dropConflict(id);
     if (doc) {
       await vscode.window.showTextDocument(doc, { preview: false });

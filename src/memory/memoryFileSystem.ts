@@ -55,7 +55,9 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   /** Overwrite: the next save is based on the service's current version (so it replaces their text). */
   baseOnService(id: string): boolean {
     const current = this.theirs.get(id);
-    if (!current) return false;
+    if (!current) {
+      return false;
+    }
     const mine = this.known.get(id);
     this.known.set(id, { ...(mine ?? current), version: current.version });
     this.theirs.delete(id);
@@ -105,7 +107,9 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const address = this.address(uri);
-    if (address.serviceCopy) throw vscode.FileSystemError.NoPermissions(t('This is the service’s copy of the memory; it cannot be edited.'));
+    if (address.serviceCopy) {
+      throw vscode.FileSystemError.NoPermissions(t('This is the service’s copy of the memory; it cannot be edited.'));
+    }
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(content);
@@ -113,9 +117,15 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       throw vscode.FileSystemError.NoPermissions(t('A memory is UTF-8 text; this content is not.'));
     }
     const tooLarge = tooLargeMessage(text, t);
-    if (tooLarge) throw vscode.FileSystemError.NoPermissions(tooLarge);
+    if (tooLarge) {
+      throw vscode.FileSystemError.NoPermissions(tooLarge);
+    }
     const base = this.known.get(address.id) ?? (await this.fetch(address.id, true));
-    if (base.version === undefined) throw vscode.FileSystemError.Unavailable(t('The service did not say which version of this memory it holds, so it cannot be changed safely.'));
+    if (base.version === undefined) {
+      throw vscode.FileSystemError.Unavailable(
+        t('The service did not say which version of this memory it holds, so it cannot be changed safely.'),
+      );
+    }
     try {
       const saved = await this.getClient().updateMemory(address.id, { content: text, version: base.version });
       this.known.set(saved.id, saved);
@@ -128,7 +138,10 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
         this.changed.fire([{ type: vscode.FileChangeType.Changed, uri: serviceCopyUri(address.id) }]);
         this.conflicted.fire({ uri, theirs: current });
         throw vscode.FileSystemError.Unavailable(
-          t('Someone changed this memory meanwhile (now version {0}). Your text is still in the editor: compare, then Overwrite or Discard.', current.version ?? '?'),
+          t(
+            'Someone changed this memory meanwhile (now version {0}). Your text is still in the editor: compare, then Overwrite or Discard.',
+            current.version ?? '?',
+          ),
         );
       }
       throw asFileSystemError(err, uri);
@@ -137,7 +150,9 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   async delete(uri: vscode.Uri): Promise<void> {
     const address = this.address(uri);
-    if (address.serviceCopy) throw vscode.FileSystemError.NoPermissions(uri);
+    if (address.serviceCopy) {
+      throw vscode.FileSystemError.NoPermissions(uri);
+    }
     await this.getClient().deleteMemory(address.id);
     this.forget(address.id);
   }
@@ -156,14 +171,18 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   private address(uri: vscode.Uri): { id: string; serviceCopy: boolean } {
     const address = parseMemoryUri(uri);
-    if (!address) throw vscode.FileSystemError.FileNotFound(uri);
+    if (!address) {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
     return address;
   }
 
   private async fetch(id: string, keep: boolean): Promise<MemoryRecord> {
     try {
       const record = await this.getClient().getMemory(id);
-      if (keep) this.known.set(id, record);
+      if (keep) {
+        this.known.set(id, record);
+      }
       return record;
     } catch (err) {
       throw asFileSystemError(err, memoryUri(id));
@@ -183,7 +202,11 @@ function statOf(record: MemoryRecord): vscode.FileStat {
 }
 
 function asFileSystemError(err: unknown, uri: vscode.Uri): Error {
-  if (err instanceof vscode.FileSystemError) return err;
-  if (isApiError(err, 'not_found')) return vscode.FileSystemError.FileNotFound(uri);
+  if (err instanceof vscode.FileSystemError) {
+    return err;
+  }
+  if (isApiError(err, 'not_found')) {
+    return vscode.FileSystemError.FileNotFound(uri);
+  }
   return vscode.FileSystemError.Unavailable(describeErrorForUser(err));
 }

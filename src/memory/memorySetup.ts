@@ -31,12 +31,20 @@ export interface MemoryFeature {
 
 /** An entry named by a tree row, a memory document's URI, an id, or `{id}` (automation). */
 function idOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg.startsWith(`${MEMORY_SCHEME}:`) ? parseMemoryUri(vscode.Uri.parse(arg))?.id : arg;
-  if (arg instanceof vscode.Uri) return parseMemoryUri(arg)?.id;
+  if (typeof arg === 'string') {
+    return arg.startsWith(`${MEMORY_SCHEME}:`) ? parseMemoryUri(vscode.Uri.parse(arg))?.id : arg;
+  }
+  if (arg instanceof vscode.Uri) {
+    return parseMemoryUri(arg)?.id;
+  }
   if (typeof arg === 'object' && arg !== null) {
     const node = arg as { kind?: unknown; record?: { id?: unknown }; id?: unknown };
-    if (node.kind === 'entry' && typeof node.record?.id === 'string') return node.record.id;
-    if (typeof node.id === 'string') return node.id;
+    if (node.kind === 'entry' && typeof node.record?.id === 'string') {
+      return node.record.id;
+    }
+    if (typeof node.id === 'string') {
+      return node.id;
+    }
   }
   const active = vscode.window.activeTextEditor?.document.uri;
   return active ? parseMemoryUri(active)?.id : undefined;
@@ -45,8 +53,17 @@ function idOf(arg: unknown): string | undefined {
 export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => void): MemoryFeature {
   const client = () => deps.service.client;
   const fs = new MemoryFileSystem(client);
-  const tree = new MemoryTree({ getClient: client, isSignedIn: () => deps.service.isSignedIn, pageSize: () => deps.settings().pageSize, log: deps.log, onAuthError });
-  const view = vscode.window.createTreeView<MemoryNode>(ViewIds.memory, { treeDataProvider: tree, showCollapseAll: false });
+  const tree = new MemoryTree({
+    getClient: client,
+    isSignedIn: () => deps.service.isSignedIn,
+    pageSize: () => deps.settings().pageSize,
+    log: deps.log,
+    onAuthError,
+  });
+  const view = vscode.window.createTreeView<MemoryNode>(ViewIds.memory, {
+    treeDataProvider: tree,
+    showCollapseAll: false,
+  });
   tree.view = view;
   const conflicts = new MemoryConflicts(fs, deps.log);
 
@@ -55,7 +72,9 @@ export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => vo
   };
 
   const search = async (): Promise<void> => {
-    if (!(await deps.ensureSignedIn())) return;
+    if (!(await deps.ensureSignedIn())) {
+      return;
+    }
     const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { id?: string }>();
     pick.title = t('Search Memory');
     pick.placeholder = t('Type to search what the agent remembers');
@@ -69,34 +88,59 @@ export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => vo
       inFlight = controller;
       pick.busy = true;
       try {
-        const page = await client().listMemory({ query: query.trim() || undefined, limit: SEARCH_RESULTS }, { signal: controller.signal });
-        if (controller.signal.aborted) return;
+        const page = await client().listMemory(
+          { query: query.trim() || undefined, limit: SEARCH_RESULTS },
+          { signal: controller.signal },
+        );
+        if (controller.signal.aborted) {
+          return;
+        }
         const seen = new Set<string>();
         // alwaysShow: the service ranked them; the quick pick must not filter its answer again.
         pick.items = page.data
           .filter((r) => !seen.has(r.id) && seen.add(r.id))
-          .map((r) => ({ id: r.id, label: memoryLabel(r, t), description: memoryDescription(r), detail: r.score !== undefined ? t('Relevance {0}%', Math.round(r.score * 100)) : undefined, alwaysShow: true }));
-        if (pick.items.length === 0) pick.items = [{ label: query.trim() ? t('No memory matches.') : t('No memories yet.'), alwaysShow: true }];
+          .map((r) => ({
+            id: r.id,
+            label: memoryLabel(r, t),
+            description: memoryDescription(r),
+            detail: r.score !== undefined ? t('Relevance {0}%', Math.round(r.score * 100)) : undefined,
+            alwaysShow: true,
+          }));
+        if (pick.items.length === 0) {
+          pick.items = [{ label: query.trim() ? t('No memory matches.') : t('No memories yet.'), alwaysShow: true }];
+        }
       } catch (err) {
-        if (controller.signal.aborted || isAbort(err)) return;
-        const text = isApiError(err, 'not_supported') ? t('This service does not offer memory.') : describeErrorForUser(err);
+        if (controller.signal.aborted || isAbort(err)) {
+          return;
+        }
+        const text = isApiError(err, 'not_supported')
+          ? t('This service does not offer memory.')
+          : describeErrorForUser(err);
         pick.items = [{ label: inert(text, 200), alwaysShow: true }];
       } finally {
-        if (inFlight === controller) pick.busy = false;
+        if (inFlight === controller) {
+          pick.busy = false;
+        }
       }
     };
     pick.onDidChangeValue((value) => {
-      if (timer) clearTimeout(timer);
+      if (timer) {
+        clearTimeout(timer);
+      }
       timer = setTimeout(() => void run(value), SEARCH_DEBOUNCE_MS);
     });
     pick.onDidAccept(() => {
       const chosen = pick.selectedItems[0];
-      if (!chosen?.id) return;
+      if (!chosen?.id) {
+        return;
+      }
       pick.hide();
       void open(chosen.id).catch((err: unknown) => deps.log.warn(`Open memory: ${String(err)}`));
     });
     pick.onDidHide(() => {
-      if (timer) clearTimeout(timer);
+      if (timer) {
+        clearTimeout(timer);
+      }
       inFlight?.abort();
       pick.dispose();
     });
@@ -107,38 +151,68 @@ export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => vo
   const rememberSelection = async (args?: { text?: string; tags?: string[] }): Promise<MemoryRecord | undefined> => {
     const automated = deps.trustedAutomation && typeof args?.text === 'string';
     const editor = vscode.window.activeTextEditor;
-    const text = automated ? (args?.text as string) : editor ? editor.selections.map((s) => editor.document.getText(s)).filter((s) => s !== '').join('\n') : '';
-    if (text.trim() === '') throw new UserFacingError(t('Select the text to remember first.'));
+    const text = automated
+      ? (args?.text as string)
+      : editor
+        ? editor.selections
+            .map((s) => editor.document.getText(s))
+            .filter((s) => s !== '')
+            .join('\n')
+        : '';
+    if (text.trim() === '') {
+      throw new UserFacingError(t('Select the text to remember first.'));
+    }
     const tooLarge = tooLargeMessage(text, t);
-    if (tooLarge) throw new UserFacingError(tooLarge);
-    if (!(await deps.ensureSignedIn())) return undefined;
+    if (tooLarge) {
+      throw new UserFacingError(tooLarge);
+    }
+    if (!(await deps.ensureSignedIn())) {
+      return undefined;
+    }
     let tags: string[] = [];
     if (automated) {
       tags = Array.isArray(args?.tags) ? args.tags.filter((x): x is string => typeof x === 'string') : [];
     } else {
-      const typed = await vscode.window.showInputBox({ title: t('Remember Selection'), prompt: t('Tags for this memory, separated by commas (optional)'), ignoreFocusOut: true });
-      if (typed === undefined) return undefined;
-      tags = typed.split(',').map((s) => s.trim()).filter((s) => s !== '').slice(0, 20);
+      const typed = await vscode.window.showInputBox({
+        title: t('Remember Selection'),
+        prompt: t('Tags for this memory, separated by commas (optional)'),
+        ignoreFocusOut: true,
+      });
+      if (typed === undefined) {
+        return undefined;
+      }
+      tags = typed
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '')
+        .slice(0, 20);
     }
     const created = await client().createMemory({ content: text, tags });
     fs.remember(created);
     tree.upsert(created);
     if (!automated) {
       const openLabel = t('Open');
-      void notify.info(t('Remembered: {0}', memoryLabel(created, t)), openLabel).then((choice) => (choice === openLabel ? open(created.id) : undefined));
+      void notify
+        .info(t('Remembered: {0}', memoryLabel(created, t)), openLabel)
+        .then((choice) => (choice === openLabel ? open(created.id) : undefined));
     }
     return created;
   };
 
   const remove = async (arg?: unknown): Promise<boolean> => {
     const id = idOf(arg);
-    if (!id) throw new UserFacingError(t('Select a memory in the Memory view first.'));
-    const record = (arg as { record?: MemoryRecord } | undefined)?.record ?? fs.knownRecord(id) ?? (await client().getMemory(id));
+    if (!id) {
+      throw new UserFacingError(t('Select a memory in the Memory view first.'));
+    }
+    const record =
+      (arg as { record?: MemoryRecord } | undefined)?.record ?? fs.knownRecord(id) ?? (await client().getMemory(id));
     const skipConfirm = deps.trustedAutomation && (arg as { confirm?: unknown } | undefined)?.confirm === false;
     if (!skipConfirm) {
       const del = t('Delete');
       const lines = [memoryLabel(record, t), memoryDescription(record), record.id].filter((l) => l !== '');
-      if ((await askModal('warn', t('Delete this memory? The agent will no longer know it.'), lines, del)) !== del) return false;
+      if ((await askModal('warn', t('Delete this memory? The agent will no longer know it.'), lines, del)) !== del) {
+        return false;
+      }
     }
     await client().deleteMemory(id);
     fs.forget(id);
@@ -151,16 +225,22 @@ export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => vo
     const projects = new Set<string>();
     for (const r of tree.entries) {
       r.tags.forEach((tag) => tags.add(tag));
-      if (r.project_id) projects.add(r.project_id);
+      if (r.project_id) {
+        projects.add(r.project_id);
+      }
     }
     type Choice = vscode.QuickPickItem & { value?: { tag?: string; project_id?: string } };
     const items: Choice[] = [
       { label: t('All memories'), value: {} },
       ...[...tags].slice(0, 200).map((tag) => ({ label: inert(`#${tag}`, 80), description: t('tag'), value: { tag } })),
-      ...[...projects].slice(0, 200).map((project_id) => ({ label: inert(project_id, 80), description: t('project'), value: { project_id } })),
+      ...[...projects]
+        .slice(0, 200)
+        .map((project_id) => ({ label: inert(project_id, 80), description: t('project'), value: { project_id } })),
     ];
     const chosen = await vscode.window.showQuickPick(items, { title: t('Filter Memory by Tag or Project') });
-    if (chosen?.value) tree.setFilter(chosen.value);
+    if (chosen?.value) {
+      tree.setFilter(chosen.value);
+    }
   };
 
   const guard = deps.guard;
@@ -176,11 +256,19 @@ export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => vo
     vscode.commands.registerCommand(Commands.deleteMemory, guard('Delete memory', remove)),
     vscode.commands.registerCommand(Commands.refreshMemory, () => tree.refresh()),
     vscode.commands.registerCommand(Commands.filterMemory, guard('Filter memory', filter)),
-    vscode.commands.registerCommand(Commands.loadMoreMemory, guard('Load more memory', () => tree.loadMore())),
-    vscode.commands.registerCommand(Commands.openMemory, guard('Open memory', async (arg?: unknown) => {
-      const id = idOf(arg);
-      if (id) await open(id);
-    })),
+    vscode.commands.registerCommand(
+      Commands.loadMoreMemory,
+      guard('Load more memory', () => tree.loadMore()),
+    ),
+    vscode.commands.registerCommand(
+      Commands.openMemory,
+      guard('Open memory', async (arg?: unknown) => {
+        const id = idOf(arg);
+        if (id) {
+          await open(id);
+        }
+      }),
+    ),
     deps.service.onDidChange(() => tree.refresh()),
   ];
   return { fs, tree, conflicts, disposables };

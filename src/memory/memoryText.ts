@@ -6,20 +6,29 @@ import { MAX_MEMORY_BYTES, type MemoryRecord } from '../api/resourceTypes';
 
 /** A row's label: the first non-blank line of the content, inert and short. */
 export function memoryLabel(record: MemoryRecord, t: Translate): string {
-  const first = record.content.slice(0, 2000).split(/\r\n|\n|\r/).find((line) => line.trim() !== '');
+  const first = record.content
+    .slice(0, 2000)
+    .split(/\r\n|\n|\r/)
+    .find((line) => line.trim() !== '');
   return first === undefined ? t('(empty memory)') : inert(first.trim(), 80);
 }
 
 /** A row's description: tags and project, inert. */
 export function memoryDescription(record: MemoryRecord): string {
   const parts = record.tags.slice(0, 10).map((tag) => `#${tag}`);
-  if (record.project_id) parts.push(record.project_id);
+  if (record.project_id) {
+    parts.push(record.project_id);
+  }
   return inert(parts.join(' '), 120);
 }
 
 /** A plain-text tooltip (never Markdown): the content's start, version and time, each inert. */
 export function memoryTooltip(record: MemoryRecord, t: Translate): string {
-  const lines = record.content.slice(0, 4000).split(/\r\n|\n|\r/).slice(0, 12).map((line) => inert(line, 160));
+  const lines = record.content
+    .slice(0, 4000)
+    .split(/\r\n|\n|\r/)
+    .slice(0, 12)
+    .map((line) => inert(line, 160));
   const meta = [
     record.version !== undefined ? t('Version {0}', record.version) : undefined,
     record.updated_at ? t('Updated {0}', inert(record.updated_at, 40)) : undefined,
@@ -35,6 +44,12 @@ export function utf8Bytes(text: string): number {
 /** The message for text too large to remember, or undefined when it fits. */
 export function tooLargeMessage(text: string, t: Translate): string | undefined {
   const bytes = utf8Bytes(text);
-  if (bytes <= MAX_MEMORY_BYTES) return undefined;
-  return t('The text is {0} bytes; a memory holds at most {1} bytes (64 KiB). Nothing was sent.', bytes, MAX_MEMORY_BYTES);
+  if (bytes <= MAX_MEMORY_BYTES) {
+    return undefined;
+  }
+  return t(
+    'The text is {0} bytes; a memory holds at most {1} bytes (64 KiB). Nothing was sent.',
+    bytes,
+    MAX_MEMORY_BYTES,
+  );
 }

@@ -76,14 +76,20 @@ export class MemoryTree implements vscode.TreeDataProvider<MemoryNode>, vscode.D
   }
 
   async getChildren(node?: MemoryNode): Promise<MemoryNode[]> {
-    if (node) return [];
+    if (node) {
+      return [];
+    }
     if (!this.deps.isSignedIn()) {
       this.setMessage(undefined);
       return [];
     }
-    if (!this.loaded) await this.loadPage();
+    if (!this.loaded) {
+      await this.loadPage();
+    }
     const rows: MemoryNode[] = this.records.map((record) => ({ kind: 'entry', record }));
-    if (this.hasMore && this.records.length < MAX_MEMORY_ROWS) rows.push({ kind: 'more' });
+    if (this.hasMore && this.records.length < MAX_MEMORY_ROWS) {
+      rows.push({ kind: 'more' });
+    }
     return rows;
   }
 
@@ -107,7 +113,9 @@ export class MemoryTree implements vscode.TreeDataProvider<MemoryNode>, vscode.D
 
   /** The next page after what is shown. */
   async loadMore(): Promise<void> {
-    if (!this.hasMore || this.records.length >= MAX_MEMORY_ROWS) return;
+    if (!this.hasMore || this.records.length >= MAX_MEMORY_ROWS) {
+      return;
+    }
     await this.loadPage();
     this.changed.fire(undefined);
   }
@@ -115,8 +123,11 @@ export class MemoryTree implements vscode.TreeDataProvider<MemoryNode>, vscode.D
   /** Puts a changed or new entry in place (front for new ones) without a reload. */
   upsert(record: MemoryRecord): void {
     const at = this.records.findIndex((r) => r.id === record.id);
-    if (at >= 0) this.records[at] = record;
-    else if (this.loaded) this.records.unshift(record);
+    if (at >= 0) {
+      this.records[at] = record;
+    } else if (this.loaded) {
+      this.records.unshift(record);
+    }
     this.changed.fire(undefined);
   }
 
@@ -135,11 +146,17 @@ export class MemoryTree implements vscode.TreeDataProvider<MemoryNode>, vscode.D
   private async fetchPage(): Promise<void> {
     const generation = this.generation;
     try {
-      const page = await this.deps.getClient().listMemory({ ...this.filterValue, limit: this.deps.pageSize(), after: this.cursor });
-      if (generation !== this.generation) return;
+      const page = await this.deps
+        .getClient()
+        .listMemory({ ...this.filterValue, limit: this.deps.pageSize(), after: this.cursor });
+      if (generation !== this.generation) {
+        return;
+      }
       const seen = new Set(this.records.map((r) => r.id));
       for (const record of page.data) {
-        if (seen.has(record.id) || this.records.length >= MAX_MEMORY_ROWS) continue;
+        if (seen.has(record.id) || this.records.length >= MAX_MEMORY_ROWS) {
+          continue;
+        }
         seen.add(record.id);
         this.records.push(record);
       }
@@ -150,14 +167,24 @@ export class MemoryTree implements vscode.TreeDataProvider<MemoryNode>, vscode.D
       this.loaded = true;
       this.setMessage(this.filterMessage());
     } catch (err) {
-      if (generation !== this.generation) return;
+      if (generation !== this.generation) {
+        return;
+      }
       this.loaded = true;
       this.hasMore = false;
       if (isApiError(err, 'not_supported')) {
-        this.setMessage(t('This service does not offer memory (it answered {0} to {1}). The rest of Agent Runtime works as usual.', err.status ?? '404', 'GET /v1/memory'));
+        this.setMessage(
+          t(
+            'This service does not offer memory (it answered {0} to {1}). The rest of Agent Runtime works as usual.',
+            err.status ?? '404',
+            'GET /v1/memory',
+          ),
+        );
         return;
       }
-      if (isApiError(err, 'authentication')) this.deps.onAuthError(err);
+      if (isApiError(err, 'authentication')) {
+        this.deps.onAuthError(err);
+      }
       this.deps.log.warn(`Memory: ${describeErrorForUser(err)}`);
       this.setMessage(t('Memory could not be loaded: {0}', describeErrorForUser(err)));
     }
@@ -165,13 +192,23 @@ export class MemoryTree implements vscode.TreeDataProvider<MemoryNode>, vscode.D
 
   private filterMessage(): string | undefined {
     const parts: string[] = [];
-    if (this.filterValue.tag) parts.push(t('tag {0}', inert(this.filterValue.tag, 60)));
-    if (this.filterValue.project_id) parts.push(t('project {0}', inert(this.filterValue.project_id, 60)));
-    if (parts.length === 0) return this.records.length === 0 ? t('No memories yet. Select text in an editor and use Remember Selection.') : undefined;
+    if (this.filterValue.tag) {
+      parts.push(t('tag {0}', inert(this.filterValue.tag, 60)));
+    }
+    if (this.filterValue.project_id) {
+      parts.push(t('project {0}', inert(this.filterValue.project_id, 60)));
+    }
+    if (parts.length === 0) {
+      return this.records.length === 0
+        ? t('No memories yet. Select text in an editor and use Remember Selection.')
+        : undefined;
+    }
     return t('Showing memories with {0}.', parts.join(', '));
   }
 
   private setMessage(message: string | undefined): void {
-    if (this.view) this.view.message = message === undefined ? undefined : inert(message, 400);
+    if (this.view) {
+      this.view.message = message === undefined ? undefined : inert(message, 400);
+    }
   }
 }

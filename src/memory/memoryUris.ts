@@ -9,7 +9,9 @@ const SERVICE_QUERY = 'service';
 const SAFE_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
 export function memoryUri(id: string): vscode.Uri {
-  if (!SAFE_ID.test(id)) throw new Error('not a memory id');
+  if (!SAFE_ID.test(id)) {
+    throw new Error('not a memory id');
+  }
   return vscode.Uri.from({ scheme: MEMORY_SCHEME, path: `/${id}.md` });
 }
 
@@ -24,7 +26,9 @@ export interface MemoryAddress {
 }
 
 export function parseMemoryUri(uri: vscode.Uri): MemoryAddress | undefined {
-  if (uri.scheme !== MEMORY_SCHEME) return undefined;
+  if (uri.scheme !== MEMORY_SCHEME) {
+    return undefined;
+  }
   const found = /^\/([A-Za-z0-9_-]{1,200})\.md$/.exec(uri.path);
   return found ? { id: found[1], serviceCopy: uri.query === SERVICE_QUERY } : undefined;
 }

@@ -9,7 +9,13 @@ import { notify } from '../common/notify';
 import { parseGoToInput, type GoToTarget } from '../links/goToInput';
 import { resolveGoTo, type GoToFound } from '../links/goToResolve';
 import { echo, notFoundText, problemText, stoppedLookingText } from '../links/linkText';
-import { loadedArtifactNode, loadedRunNode, revealFileIfShown, revealLoaded, revealTaskRecord } from '../views/goToReveal';
+import {
+  loadedArtifactNode,
+  loadedRunNode,
+  revealFileIfShown,
+  revealLoaded,
+  revealTaskRecord,
+} from '../views/goToReveal';
 import type { Sidebar } from '../views/sidebar';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
@@ -27,20 +33,35 @@ const RECENT_KEY = 'agentRuntime.goTo.recent';
 const RECENT_MAX = 8;
 
 export function registerGoToCommand(deps: CommandDeps, goTo: GoToDeps): vscode.Disposable {
-  return vscode.commands.registerCommand(Commands.goTo, deps.guard('Go to', async (arg?: unknown) => {
-    if (!(await deps.ensureSignedIn())) return undefined;
-    const picked = typeof arg === 'string' ? await readDirect(deps, arg) : await pickGoToTarget(() => deps.service.client, await clipboardText(), recent(goTo.state));
-    if (!picked) return undefined;
-    await remember(goTo.state, picked.target, labelOf(picked.found, goTo.sidebar));
-    await show(goTo, picked.found);
-    return picked.found.kind;
-  }));
+  return vscode.commands.registerCommand(
+    Commands.goTo,
+    deps.guard('Go to', async (arg?: unknown) => {
+      if (!(await deps.ensureSignedIn())) {
+        return undefined;
+      }
+      const picked =
+        typeof arg === 'string'
+          ? await readDirect(deps, arg)
+          : await pickGoToTarget(() => deps.service.client, await clipboardText(), recent(goTo.state));
+      if (!picked) {
+        return undefined;
+      }
+      await remember(goTo.state, picked.target, labelOf(picked.found, goTo.sidebar));
+      await show(goTo, picked.found);
+      return picked.found.kind;
+    }),
+  );
 }
 
 /** Without the pick (another command, a test): the read under a cancellable notification. */
-async function readDirect(deps: CommandDeps, input: string): Promise<{ target: GoToTarget; found: GoToFound } | undefined> {
+async function readDirect(
+  deps: CommandDeps,
+  input: string,
+): Promise<{ target: GoToTarget; found: GoToFound } | undefined> {
   const parsed = parseGoToInput(input);
-  if (!parsed.ok) throw new UserFacingError(problemText(parsed.problem, vscode.l10n.t));
+  if (!parsed.ok) {
+    throw new UserFacingError(problemText(parsed.problem, vscode.l10n.t));
+  }
   const target = parsed.target;
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: describeTarget(target), cancellable: true },
@@ -54,16 +75,26 @@ async function readDirect(deps: CommandDeps, input: string): Promise<{ target: G
       }
     },
   );
-  if ('found' in result) return { target, found: result.found };
+  if ('found' in result) {
+    return { target, found: result.found };
+  }
   if ('needsRun' in result) {
-    throw new UserFacingError(vscode.l10n.t('An artifact is found through its run: paste the run id with it ("run_… {0}"), or open the run and pick it there.', echo(target.id)));
+    throw new UserFacingError(
+      vscode.l10n.t(
+        'An artifact is found through its run: paste the run id with it ("run_… {0}"), or open the run and pick it there.',
+        echo(target.id),
+      ),
+    );
   }
   const again = vscode.l10n.t('Go to…');
-  const text = 'stoppedLooking' in result
-    ? stoppedLookingText(target.id, result.stoppedLooking.searched, vscode.l10n.t)
-    : notFoundText(target.kind, target.id, vscode.l10n.t);
+  const text =
+    'stoppedLooking' in result
+      ? stoppedLookingText(target.id, result.stoppedLooking.searched, vscode.l10n.t)
+      : notFoundText(target.kind, target.id, vscode.l10n.t);
   void notify.warn(text, again).then((choice) => {
-    if (choice === again) void vscode.commands.executeCommand(Commands.goTo);
+    if (choice === again) {
+      void vscode.commands.executeCommand(Commands.goTo);
+    }
   });
   return undefined;
 }
@@ -73,13 +104,17 @@ async function show(goTo: GoToDeps, found: GoToFound): Promise<void> {
     case 'task': {
       await vscode.commands.executeCommand(SHOW_SIDEBAR_COMMAND);
       const revealed = await revealTaskRecord(goTo.sidebar, found.task);
-      if (revealed.outcome === 'hidden') await offerToClearFilter(goTo, found.task.id, found.task.objective);
+      if (revealed.outcome === 'hidden') {
+        await offerToClearFilter(goTo, found.task.id, found.task.objective);
+      }
       return;
     }
     case 'run': {
       const row = loadedRunNode(goTo.sidebar, found.run.id);
       goTo.runPanels.open(found.run.id, { objective: row?.objective, revealSequence: found.sequence });
-      if (row) await revealLoaded(goTo.sidebar, row);
+      if (row) {
+        await revealLoaded(goTo.sidebar, row);
+      }
       return;
     }
     case 'file':
@@ -89,7 +124,9 @@ async function show(goTo: GoToDeps, found: GoToFound): Promise<void> {
     case 'artifact': {
       await goTo.openArtifact(found.artifact);
       const row = loadedArtifactNode(goTo.sidebar, found.artifact.id);
-      if (row) await revealLoaded(goTo.sidebar, row);
+      if (row) {
+        await revealLoaded(goTo.sidebar, row);
+      }
       return;
     }
   }
@@ -99,25 +136,45 @@ async function show(goTo: GoToDeps, found: GoToFound): Promise<void> {
 async function offerToClearFilter(goTo: GoToDeps, taskId: string, objective: string | undefined): Promise<void> {
   const clear = vscode.l10n.t('Clear Filter');
   const choice = await notify.info(
-    vscode.l10n.t('The task "{0}" does not match the Tasks view\'s filter "{1}".', echo(objective ?? taskId), echo(goTo.sidebar.tasksFilter.query ?? '')),
+    vscode.l10n.t(
+      'The task "{0}" does not match the Tasks view\'s filter "{1}".',
+      echo(objective ?? taskId),
+      echo(goTo.sidebar.tasksFilter.query ?? ''),
+    ),
     clear,
   );
-  if (choice !== clear) return;
+  if (choice !== clear) {
+    return;
+  }
   await goTo.sidebar.tasksFilter.setQuery(undefined);
   const task = goTo.sidebar.tasks.taskNodes.find((n) => n.entityId === taskId)?.task;
-  if (task) await revealTaskRecord(goTo.sidebar, task);
+  if (task) {
+    await revealTaskRecord(goTo.sidebar, task);
+  }
 }
 
 /** A file opens as an artifact does: read-only, text in the editor, anything else offered for saving. */
 function fileAsArtifact(file: FileRecord): ArtifactRecord {
-  return { id: file.id, file_id: file.id, name: file.filename, bytes: file.bytes, content_type: file.content_type, created_at: file.created_at };
+  return {
+    id: file.id,
+    file_id: file.id,
+    name: file.filename,
+    bytes: file.bytes,
+    content_type: file.content_type,
+    created_at: file.created_at,
+  };
 }
 
 function recent(state: GoToDeps['state']): RecentTarget[] {
   const raw = state.get<unknown>(RECENT_KEY);
-  if (!Array.isArray(raw)) return [];
+  if (!Array.isArray(raw)) {
+    return [];
+  }
   return raw
-    .filter((r): r is RecentTarget => typeof r === 'object' && r !== null && typeof r.input === 'string' && typeof r.label === 'string')
+    .filter(
+      (r): r is RecentTarget =>
+        typeof r === 'object' && r !== null && typeof r.input === 'string' && typeof r.label === 'string',
+    )
     .filter((r) => parseGoToInput(r.input).ok)
     .slice(0, RECENT_MAX);
 }
@@ -130,7 +187,8 @@ async function remember(state: GoToDeps['state'], target: GoToTarget, label: str
 
 /** The words a person knows a record by (the quick pick shows the id beside them). */
 function labelOf(found: GoToFound, sidebar: Sidebar): string {
-  const text = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? echo(value) : fallback);
+  const text = (value: unknown, fallback: string) =>
+    typeof value === 'string' && value.trim() !== '' ? echo(value) : fallback;
   switch (found.kind) {
     case 'task':
       return text(found.task.objective, found.task.id);

@@ -15,24 +15,38 @@ export async function gitAccess(): Promise<GitAccess> {
   const extension = vscode.extensions.getExtension<GitExtension>(GIT_EXTENSION_ID);
   const filesStillWork = vscode.l10n.t('Files, tasks and runs work without it.');
   if (!extension) {
-    return { ok: false, message: `${vscode.l10n.t('The built-in Git extension is disabled or missing, so repositories cannot be used.')} ${filesStillWork}` };
+    return {
+      ok: false,
+      message: `${vscode.l10n.t('The built-in Git extension is disabled or missing, so repositories cannot be used.')} ${filesStillWork}`,
+    };
   }
   let exports: GitExtension;
   try {
     exports = extension.isActive ? extension.exports : await extension.activate();
   } catch {
-    return { ok: false, message: `${vscode.l10n.t('The built-in Git extension could not start, so repositories cannot be used.')} ${filesStillWork}` };
+    return {
+      ok: false,
+      message: `${vscode.l10n.t('The built-in Git extension could not start, so repositories cannot be used.')} ${filesStillWork}`,
+    };
   }
   if (!exports?.enabled) {
-    return { ok: false, message: `${vscode.l10n.t('Git is turned off in VS Code (the setting git.enabled), so repositories cannot be used.')} ${filesStillWork}` };
+    return {
+      ok: false,
+      message: `${vscode.l10n.t('Git is turned off in VS Code (the setting git.enabled), so repositories cannot be used.')} ${filesStillWork}`,
+    };
   }
   let api: GitAPI;
   try {
     api = exports.getAPI(1);
   } catch {
-    return { ok: false, message: `${vscode.l10n.t('Git is not installed or VS Code cannot find it (the setting git.path), so repositories cannot be used.')} ${filesStillWork}` };
+    return {
+      ok: false,
+      message: `${vscode.l10n.t('Git is not installed or VS Code cannot find it (the setting git.path), so repositories cannot be used.')} ${filesStillWork}`,
+    };
   }
-  if (api.state !== 'initialized') await initialized(api);
+  if (api.state !== 'initialized') {
+    await initialized(api);
+  }
   return { ok: true, api };
 }
 
@@ -40,7 +54,9 @@ function initialized(api: GitAPI): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, INIT_TIMEOUT_MS);
     const listener = api.onDidChangeState((state) => {
-      if (state === 'initialized') done();
+      if (state === 'initialized') {
+        done();
+      }
     });
     function done(): void {
       clearTimeout(timer);
@@ -61,9 +77,10 @@ export function usableRemotes(repository: GitRepository): RepoRemote[] {
   const remotes: RepoRemote[] = [];
   for (const remote of repository.state.remotes ?? []) {
     const raw = remote.fetchUrl ?? remote.pushUrl;
-    if (typeof raw !== 'string' || !repositoryName(raw)) continue;
+    if (typeof raw !== 'string' || !repositoryName(raw)) {
+      continue;
+    }
     remotes.push({ name: remote.name, url: withoutCredentials(raw) });
   }
   return remotes.sort((a, b) => (a.name === 'origin' ? -1 : b.name === 'origin' ? 1 : a.name.localeCompare(b.name)));
 }
-

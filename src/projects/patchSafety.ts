@@ -39,18 +39,33 @@ export type PatchPlan = { ok: true; targets: PatchTargets } | { ok: false; messa
  * agrees). Backslashes count as separators, since they are on Windows.
  */
 export function refusedByName(name: string, t: Translate = untranslated): string | undefined {
-  if (name === '' || /[\0\r\n]/.test(name)) return t('{0} is not a usable file name; nothing is written.', JSON.stringify(name));
-  if (/^([/\\]|[a-z]:)/i.test(name)) return t('{0} is an absolute path; a project patch names files relative to the repository.', name);
+  if (name === '' || /[\0\r\n]/.test(name)) {
+    return t('{0} is not a usable file name; nothing is written.', JSON.stringify(name));
+  }
+  if (/^([/\\]|[a-z]:)/i.test(name)) {
+    return t('{0} is an absolute path; a project patch names files relative to the repository.', name);
+  }
   const segments = name.split(/[/\\]+/);
-  if (segments.some((s) => s === '..')) return t('{0} climbs out of the repository (..); nothing is written.', name);
-  if (segments.some((s) => s.toLowerCase() === '.git')) return t('{0} is inside .git; a patch never writes there.', name);
+  if (segments.some((s) => s === '..')) {
+    return t('{0} climbs out of the repository (..); nothing is written.', name);
+  }
+  if (segments.some((s) => s.toLowerCase() === '.git')) {
+    return t('{0} is inside .git; a patch never writes there.', name);
+  }
   return undefined;
 }
 
 /** Whether `name` (relative to `root`) may be written now: by name, then through the file system. */
-export async function checkProjectTarget(root: string, name: string, create: boolean, t: Translate = untranslated): Promise<{ ok: true; realPath: string } | { ok: false; message: string }> {
+export async function checkProjectTarget(
+  root: string,
+  name: string,
+  create: boolean,
+  t: Translate = untranslated,
+): Promise<{ ok: true; realPath: string } | { ok: false; message: string }> {
   const byName = refusedByName(name, t);
-  if (byName) return { ok: false, message: byName };
+  if (byName) {
+    return { ok: false, message: byName };
+  }
   const check = await checkWriteTarget(root, name.replace(/\\/g, '/'), { allowCreate: create, t });
   return check.ok ? { ok: true, realPath: check.realPath } : { ok: false, message: check.message };
 }
@@ -64,13 +79,22 @@ export async function planProjectPatch(
   options: { editedMayBeMissing?: boolean } = {},
 ): Promise<PatchPlan> {
   const parsed = parsePatchText(text, t);
-  if (!parsed.ok) return parsed;
-  const targets: PatchTargets = { writable: [], refused: [], binary: [], skipped: Math.max(0, parsed.parts.length - MAX_PATCH_FILES) };
+  if (!parsed.ok) {
+    return parsed;
+  }
+  const targets: PatchTargets = {
+    writable: [],
+    refused: [],
+    binary: [],
+    skipped: Math.max(0, parsed.parts.length - MAX_PATCH_FILES),
+  };
   for (const part of parsed.parts.slice(0, MAX_PATCH_FILES)) {
     // Every name the part touches must be safe (a rename names two).
     const names = [part.oldName, part.newName].filter((n): n is string => n !== undefined);
     const shown = part.name ?? names[0] ?? '';
-    const byName = names.map((n) => refusedByName(n, t)).find((m) => m !== undefined) ?? (names.length === 0 ? refusedByName('', t) : undefined);
+    const byName =
+      names.map((n) => refusedByName(n, t)).find((m) => m !== undefined) ??
+      (names.length === 0 ? refusedByName('', t) : undefined);
     if (byName) {
       targets.refused.push({ name: shown, message: byName });
       continue;
@@ -80,11 +104,17 @@ export async function planProjectPatch(
       continue;
     }
     if (part.operation !== 'modify' && part.operation !== 'create') {
-      targets.refused.push({ name: shown, message: t('The patch deletes, renames or copies {0}; only edits and new files are applied.', shown) });
+      targets.refused.push({
+        name: shown,
+        message: t('The patch deletes, renames or copies {0}; only edits and new files are applied.', shown),
+      });
       continue;
     }
     const path = shown.replace(/\\/g, '/');
-    const check = await checkWriteTarget(root, path, { allowCreate: part.operation === 'create' || options.editedMayBeMissing === true, t });
+    const check = await checkWriteTarget(root, path, {
+      allowCreate: part.operation === 'create' || options.editedMayBeMissing === true,
+      t,
+    });
     if (!check.ok) {
       targets.refused.push({ name: shown, message: check.message });
       continue;

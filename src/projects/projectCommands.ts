@@ -45,36 +45,58 @@ interface Bound {
 }
 
 function automationOf(deps: CommandDeps, arg: unknown): ProjectAutomation {
-  if (!deps.trustedAutomation || typeof arg !== 'object' || arg === null || arg instanceof vscode.Uri) return {};
+  if (!deps.trustedAutomation || typeof arg !== 'object' || arg === null || arg instanceof vscode.Uri) {
+    return {};
+  }
   return arg as ProjectAutomation;
 }
 
 /** The folder a command was invoked on: an Explorer folder (Uri), an SCM title (rootUri), else asked. */
 async function folderOf(arg: unknown, automation: ProjectAutomation, git: GitAPI): Promise<vscode.Uri | undefined> {
-  if (arg instanceof vscode.Uri) return arg;
-  if (automation.folder) return vscode.Uri.file(automation.folder);
+  if (arg instanceof vscode.Uri) {
+    return arg;
+  }
+  if (automation.folder) {
+    return vscode.Uri.file(automation.folder);
+  }
   const root = (arg as { rootUri?: unknown } | undefined)?.rootUri;
-  if (root instanceof vscode.Uri) return root;
+  if (root instanceof vscode.Uri) {
+    return root;
+  }
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => git.getRepository(f.uri));
-  if (folders.length === 0) throw new UserFacingError(vscode.l10n.t('No folder of this workspace is a git repository.'));
-  if (folders.length === 1) return folders[0].uri;
+  if (folders.length === 0) {
+    throw new UserFacingError(vscode.l10n.t('No folder of this workspace is a git repository.'));
+  }
+  if (folders.length === 1) {
+    return folders[0].uri;
+  }
   const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which repository?') });
   return picked?.uri;
 }
 
 async function bind(arg: unknown, automation: ProjectAutomation): Promise<Bound | undefined> {
   const access = await gitAccess();
-  if (!access.ok) throw new UserFacingError(access.message);
+  if (!access.ok) {
+    throw new UserFacingError(access.message);
+  }
   const folder = await folderOf(arg, automation, access.api);
-  if (!folder) return undefined;
+  if (!folder) {
+    return undefined;
+  }
   const repository = access.api.getRepository(folder);
-  if (!repository) throw new UserFacingError(vscode.l10n.t('{0} is not in a git repository.', vscode.workspace.asRelativePath(folder, true)));
+  if (!repository) {
+    throw new UserFacingError(
+      vscode.l10n.t('{0} is not in a git repository.', vscode.workspace.asRelativePath(folder, true)),
+    );
+  }
   return { folder, repository, git: access.api, remotes: usableRemotes(repository) };
 }
 
 /** The server has no /v1/projects: say so once per call, and hide the project actions. */
 function reportProjectsUnsupported(err: unknown): boolean {
-  if (!isApiError(err, 'not_supported')) return false;
+  if (!isApiError(err, 'not_supported')) {
+    return false;
+  }
   setContextCommand(ContextKeys.projectsUnsupported, true);
   void notify.warn(vscode.l10n.t('This server does not offer projects. Files, tasks and runs work as before.'));
   return true;
@@ -83,21 +105,33 @@ function reportProjectsUnsupported(err: unknown): boolean {
 /** The service's project of one of the repository's remotes (origin first). */
 async function projectOf(deps: CommandDeps, bound: Bound): Promise<ProjectRecord | undefined> {
   const projects: ProjectRecord[] = [];
-  for await (const project of deps.service.client.iterateProjects({ limit: 100 })) projects.push(project);
+  for await (const project of deps.service.client.iterateProjects({ limit: 100 })) {
+    projects.push(project);
+  }
   for (const remote of bound.remotes) {
     const found = matchProject(remote.url, projects);
-    if (found) return found;
+    if (found) {
+      return found;
+    }
   }
   return undefined;
 }
 
 async function createProjectFlow(deps: CommandDeps, arg: unknown): Promise<ProjectRecord | undefined> {
-  if (!(await deps.ensureSignedIn())) return undefined;
+  if (!(await deps.ensureSignedIn())) {
+    return undefined;
+  }
   const automation = automationOf(deps, arg);
   const bound = await bind(arg, automation);
-  if (!bound) return undefined;
+  if (!bound) {
+    return undefined;
+  }
   if (bound.remotes.length === 0) {
-    throw new UserFacingError(vscode.l10n.t('This repository has no remote the service could clone. Add one (git remote add origin <url>) and push first.'));
+    throw new UserFacingError(
+      vscode.l10n.t(
+        'This repository has no remote the service could clone. Add one (git remote add origin <url>) and push first.',
+      ),
+    );
   }
   try {
     const existing = await projectOf(deps, bound);
@@ -105,7 +139,9 @@ async function createProjectFlow(deps: CommandDeps, arg: unknown): Promise<Proje
       void notify.info(vscode.l10n.t('This repository already has the project "{0}".', existing.name ?? existing.id));
       return existing;
     }
-    let remote = bound.remotes.find((r) => r.name === automation.remote) ?? (bound.remotes.length === 1 ? bound.remotes[0] : undefined);
+    let remote =
+      bound.remotes.find((r) => r.name === automation.remote) ??
+      (bound.remotes.length === 1 ? bound.remotes[0] : undefined);
     if (!remote) {
       const picked = await vscode.window.showQuickPick(
         bound.remotes.map((r) => ({ label: r.name, description: r.url, remote: r })),
@@ -113,27 +149,41 @@ async function createProjectFlow(deps: CommandDeps, arg: unknown): Promise<Proje
       );
       remote = picked?.remote;
     }
-    if (!remote) return undefined;
+    if (!remote) {
+      return undefined;
+    }
     const suggested = createProjectRequest(remote.url)?.name;
-    const name = automation.name ?? (await vscode.window.showInputBox({
-      prompt: vscode.l10n.t('The project\'s name'),
-      value: suggested,
-      validateInput: (value) => (value.trim() === '' ? vscode.l10n.t('A project needs a name.') : undefined),
-    }));
-    if (name === undefined) return undefined;
+    const name =
+      automation.name ??
+      (await vscode.window.showInputBox({
+        prompt: vscode.l10n.t("The project's name"),
+        value: suggested,
+        validateInput: (value) => (value.trim() === '' ? vscode.l10n.t('A project needs a name.') : undefined),
+      }));
+    if (name === undefined) {
+      return undefined;
+    }
     const request = createProjectRequest(remote.url, name);
-    if (!request) throw new UserFacingError(vscode.l10n.t('The remote {0} is not a clone URL the service could use.', remote.url));
+    if (!request) {
+      throw new UserFacingError(vscode.l10n.t('The remote {0} is not a clone URL the service could use.', remote.url));
+    }
     const created = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Creating the project...') },
       () => createProjectFor(deps.service.client, request),
     );
-    deps.log.info(`Project ${created.project.id} ${created.existed ? 'already existed' : 'created'} for remote ${remote.name}`);
-    void notify.info(created.existed
-      ? vscode.l10n.t('This repository already has the project "{0}".', created.project.name ?? created.project.id)
-      : vscode.l10n.t('Project "{0}" created for this repository.', created.project.name ?? created.project.id));
+    deps.log.info(
+      `Project ${created.project.id} ${created.existed ? 'already existed' : 'created'} for remote ${remote.name}`,
+    );
+    void notify.info(
+      created.existed
+        ? vscode.l10n.t('This repository already has the project "{0}".', created.project.name ?? created.project.id)
+        : vscode.l10n.t('Project "{0}" created for this repository.', created.project.name ?? created.project.id),
+    );
     return created.project;
   } catch (err) {
-    if (reportProjectsUnsupported(err)) return undefined;
+    if (reportProjectsUnsupported(err)) {
+      return undefined;
+    }
     throw err;
   }
 }
@@ -144,11 +194,18 @@ interface PatchChoice {
 }
 
 /** Lists the uncommitted files against `commit`, lets the user tick them, and builds one patch. */
-async function choosePatch(bound: Bound, commit: string, automation: ProjectAutomation, interactive: boolean): Promise<PatchChoice | undefined | 'cancelled'> {
+async function choosePatch(
+  bound: Bound,
+  commit: string,
+  automation: ProjectAutomation,
+  interactive: boolean,
+): Promise<PatchChoice | undefined | 'cancelled'> {
   const gitPath = bound.git.git.path;
   const root = bound.repository.rootUri.fsPath;
   const files = await uncommittedFiles(gitPath, root, commit);
-  if (files.tracked.length === 0 && files.untracked.length === 0) return undefined;
+  if (files.tracked.length === 0 && files.untracked.length === 0) {
+    return undefined;
+  }
   let tracked: string[];
   let untracked: string[];
   if (!interactive) {
@@ -156,78 +213,144 @@ async function choosePatch(bound: Bound, commit: string, automation: ProjectAuto
     untracked = automation.untracked ?? [];
   } else {
     const items = [
-      ...files.tracked.map((file) => ({ label: file, description: vscode.l10n.t('changed'), picked: true, file, untracked: false })),
-      ...files.untracked.map((file) => ({ label: file, description: vscode.l10n.t('untracked'), picked: false, file, untracked: true })),
+      ...files.tracked.map((file) => ({
+        label: file,
+        description: vscode.l10n.t('changed'),
+        picked: true,
+        file,
+        untracked: false,
+      })),
+      ...files.untracked.map((file) => ({
+        label: file,
+        description: vscode.l10n.t('untracked'),
+        picked: false,
+        file,
+        untracked: true,
+      })),
     ];
     const picked = await vscode.window.showQuickPick(items, {
       canPickMany: true,
       title: vscode.l10n.t('Uncommitted changes: tick the files to send as one patch with the task'),
-      placeHolder: files.cut ? vscode.l10n.t('Only the first {0} files are listed.', items.length) : vscode.l10n.t('Untracked files are sent only when ticked.'),
+      placeHolder: files.cut
+        ? vscode.l10n.t('Only the first {0} files are listed.', items.length)
+        : vscode.l10n.t('Untracked files are sent only when ticked.'),
     });
-    if (picked === undefined) return 'cancelled';
+    if (picked === undefined) {
+      return 'cancelled';
+    }
     tracked = picked.filter((p) => !p.untracked).map((p) => p.file);
     untracked = picked.filter((p) => p.untracked).map((p) => p.file);
   }
-  if (tracked.length === 0 && untracked.length === 0) return undefined;
+  if (tracked.length === 0 && untracked.length === 0) {
+    return undefined;
+  }
   const allTracked = tracked.length === files.tracked.length;
   const text = await uncommittedPatch(gitPath, root, commit, untracked, allTracked ? undefined : tracked);
-  if (text === '') return undefined;
+  if (text === '') {
+    return undefined;
+  }
   return { text, files: [...tracked, ...untracked] };
 }
 
 async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord | undefined> {
-  if (!(await deps.ensureSignedIn())) return undefined;
+  if (!(await deps.ensureSignedIn())) {
+    return undefined;
+  }
   const automation = automationOf(deps, arg);
   const interactive = automation.objective === undefined;
   const bound = await bind(arg, automation);
-  if (!bound) return undefined;
+  if (!bound) {
+    return undefined;
+  }
   let project: ProjectRecord | undefined;
   try {
     project = await projectOf(deps, bound);
   } catch (err) {
-    if (reportProjectsUnsupported(err)) return undefined;
+    if (reportProjectsUnsupported(err)) {
+      return undefined;
+    }
     throw err;
   }
   if (!project) {
     const create = vscode.l10n.t('Create Project');
-    const choice = interactive ? await notify.info(vscode.l10n.t('This repository has no project on the service yet.'), create) : undefined;
-    if (choice !== create) return undefined;
+    const choice = interactive
+      ? await notify.info(vscode.l10n.t('This repository has no project on the service yet.'), create)
+      : undefined;
+    if (choice !== create) {
+      return undefined;
+    }
     project = await createProjectFlow(deps, bound.folder);
-    if (!project) return undefined;
+    if (!project) {
+      return undefined;
+    }
   }
   // From git itself: the Git extension's state may not have caught up with a commit just made.
   const gitPath = bound.git.git.path;
   const root = bound.repository.rootUri.fsPath;
   let commit = await resolveCommit(gitPath, root, 'HEAD').catch(() => undefined);
-  if (!commit) throw new UserFacingError(vscode.l10n.t('This repository has no commit yet; commit and push first.'));
+  if (!commit) {
+    throw new UserFacingError(vscode.l10n.t('This repository has no commit yet; commit and push first.'));
+  }
   const ref = (await currentBranch(gitPath, root).catch(() => undefined)) ?? bound.repository.state.HEAD?.name;
-  const objective = automation.objective ?? (await vscode.window.showInputBox({
-    prompt: vscode.l10n.t('What should the agent do in {0}?', project.name ?? project.id),
-    validateInput: (value) => (value.trim() === '' ? vscode.l10n.t('Describe the task.') : undefined),
-  }));
-  if (objective === undefined || objective.trim() === '') return undefined;
+  const objective =
+    automation.objective ??
+    (await vscode.window.showInputBox({
+      prompt: vscode.l10n.t('What should the agent do in {0}?', project.name ?? project.id),
+      validateInput: (value) => (value.trim() === '' ? vscode.l10n.t('Describe the task.') : undefined),
+    }));
+  if (objective === undefined || objective.trim() === '') {
+    return undefined;
+  }
 
   /** The patch already uploaded (a retry after a push sends the same one again only by id). */
   let uploaded: { text: string; fileId: string } | undefined;
   for (;;) {
     const patch = await choosePatch(bound, commit, automation, interactive);
-    if (patch === 'cancelled') return undefined;
+    if (patch === 'cancelled') {
+      return undefined;
+    }
     const short = commit.slice(0, 7);
     if (interactive) {
       const go = vscode.l10n.t('Create Task');
       const message = patch
         ? isSingular(patch.files.length)
-          ? vscode.l10n.t('Create the task in "{0}" at {1}{2}, with a patch of this uncommitted file?', project.name ?? project.id, short, ref ? ` (${ref})` : '')
-          : vscode.l10n.t('Create the task in "{0}" at {1}{2}, with a patch of these {3} uncommitted files?', project.name ?? project.id, short, ref ? ` (${ref})` : '', patch.files.length)
-        : vscode.l10n.t('Create the task in "{0}" at {1}{2}?', project.name ?? project.id, short, ref ? ` (${ref})` : '');
-      if ((await askModal('info', message, patch?.files ?? [], go)) !== go) return undefined;
+          ? vscode.l10n.t(
+              'Create the task in "{0}" at {1}{2}, with a patch of this uncommitted file?',
+              project.name ?? project.id,
+              short,
+              ref ? ` (${ref})` : '',
+            )
+          : vscode.l10n.t(
+              'Create the task in "{0}" at {1}{2}, with a patch of these {3} uncommitted files?',
+              project.name ?? project.id,
+              short,
+              ref ? ` (${ref})` : '',
+              patch.files.length,
+            )
+        : vscode.l10n.t(
+            'Create the task in "{0}" at {1}{2}?',
+            project.name ?? project.id,
+            short,
+            ref ? ` (${ref})` : '',
+          );
+      if ((await askModal('info', message, patch?.files ?? [], go)) !== go) {
+        return undefined;
+      }
     }
     const attachments = [];
     if (patch) {
       if (uploaded?.text !== patch.text) {
         const file = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading the uncommitted changes...') },
-          () => deps.service.client.uploadBytes(Buffer.from(patch.text, 'utf8'), { filename: 'uncommitted.diff', contentType: 'text/x-diff', purpose: 'task_input' }),
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: vscode.l10n.t('Uploading the uncommitted changes...'),
+          },
+          () =>
+            deps.service.client.uploadBytes(Buffer.from(patch.text, 'utf8'), {
+              filename: 'uncommitted.diff',
+              contentType: 'text/x-diff',
+              purpose: 'task_input',
+            }),
         );
         uploaded = { text: patch.text, fileId: file.id };
       }
@@ -239,37 +362,61 @@ async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord 
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Creating the task...') },
         () => deps.service.client.createTask(request, { idempotencyKey: randomUUID() }),
       );
-      deps.log.info(`Created ${task.id} in ${project.id} at ${commit}${patch ? ` with a patch of ${patch.files.length} file(s)` : ''}`);
+      deps.log.info(
+        `Created ${task.id} in ${project.id} at ${commit}${patch ? ` with a patch of ${patch.files.length} file(s)` : ''}`,
+      );
       announce(deps, task, objective);
       return task;
     } catch (err) {
       if (!isApiError(err) || err.code !== ProjectErrors.unknownCommit) {
-        if (reportProjectsUnsupported(err)) return undefined;
+        if (reportProjectsUnsupported(err)) {
+          return undefined;
+        }
         throw err;
       }
       deps.log.warn(`The service cannot see ${commit}: ${describeError(err)}`);
       const next = await onUnknownCommit(bound, commit, automation, interactive);
-      if (!next) return undefined;
+      if (!next) {
+        return undefined;
+      }
       commit = next;
     }
   }
 }
 
 /** Push (then the same commit) or the upstream's commit (the patch is then made against it). */
-async function onUnknownCommit(bound: Bound, commit: string, automation: ProjectAutomation, interactive: boolean): Promise<string | undefined> {
+async function onUnknownCommit(
+  bound: Bound,
+  commit: string,
+  automation: ProjectAutomation,
+  interactive: boolean,
+): Promise<string | undefined> {
   const head = bound.repository.state.HEAD;
   const upstream = head?.upstream?.commit;
   const push = vscode.l10n.t('Push and Retry');
   const useUpstream = vscode.l10n.t('Use the Upstream Commit');
   const actions = [...(head?.name ? [push] : []), ...(upstream && upstream !== commit ? [useUpstream] : [])];
   const choice = interactive
-    ? await notify.warn(vscode.l10n.t('The service cannot see commit {0}: it is probably not pushed yet. Push it, or use the upstream commit (your local commits then travel in the patch).', commit.slice(0, 7)), ...actions)
-    : automation.onUnknownCommit === 'push' ? push : automation.onUnknownCommit === 'upstream' ? useUpstream : undefined;
+    ? await notify.warn(
+        vscode.l10n.t(
+          'The service cannot see commit {0}: it is probably not pushed yet. Push it, or use the upstream commit (your local commits then travel in the patch).',
+          commit.slice(0, 7),
+        ),
+        ...actions,
+      )
+    : automation.onUnknownCommit === 'push'
+      ? push
+      : automation.onUnknownCommit === 'upstream'
+        ? useUpstream
+        : undefined;
   if (choice === push && head?.name) {
     try {
       await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Pushing {0}...', head.name) },
-        () => (head.upstream ? bound.repository.push() : bound.repository.push(usableRemotes(bound.repository)[0]?.name, head.name, true)),
+        () =>
+          head.upstream
+            ? bound.repository.push()
+            : bound.repository.push(usableRemotes(bound.repository)[0]?.name, head.name, true),
       );
     } catch (err) {
       void notify.error(vscode.l10n.t('The push failed: {0}', describeErrorForUser(err)));
@@ -277,22 +424,36 @@ async function onUnknownCommit(bound: Bound, commit: string, automation: Project
     }
     return commit;
   }
-  if (choice === useUpstream && upstream) return upstream;
+  if (choice === useUpstream && upstream) {
+    return upstream;
+  }
   return undefined;
 }
 
 function announce(deps: CommandDeps, task: TaskRecord, objective: string): void {
   const watch = vscode.l10n.t('Watch Run');
   const runId = typeof task.run_id === 'string' ? task.run_id : undefined;
-  void notify.info(vscode.l10n.t('Task "{0}" created in the project.', shortenText(objective, 60)), ...(runId ? [watch] : [])).then((choice) => {
-    if (choice === watch && runId) void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });
-  });
-  void deps.tasks.followNewTask(task).catch((err: unknown) => deps.log.warn(`Revealing ${task.id}: ${describeError(err)}`));
+  void notify
+    .info(vscode.l10n.t('Task "{0}" created in the project.', shortenText(objective, 60)), ...(runId ? [watch] : []))
+    .then((choice) => {
+      if (choice === watch && runId) {
+        void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });
+      }
+    });
+  void deps.tasks
+    .followNewTask(task)
+    .catch((err: unknown) => deps.log.warn(`Revealing ${task.id}: ${describeError(err)}`));
 }
 
 export function registerProjectCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(Commands.createProjectForRepository, deps.guard('Create project for this repository', (arg?: unknown) => createProjectFlow(deps, arg))),
-    vscode.commands.registerCommand(Commands.newTaskInProject, deps.guard('New task in project', (arg?: unknown) => newTaskFlow(deps, arg))),
+    vscode.commands.registerCommand(
+      Commands.createProjectForRepository,
+      deps.guard('Create project for this repository', (arg?: unknown) => createProjectFlow(deps, arg)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.newTaskInProject,
+      deps.guard('New task in project', (arg?: unknown) => newTaskFlow(deps, arg)),
+    ),
   ];
 }

@@ -6,9 +6,15 @@ import type { CreateProjectRequest, ProjectRecord } from '../api/types';
 import { repositoryName, suggestedProjectName, withoutCredentials } from './repositoryUrl';
 
 /** The body of POST /v1/projects for a remote; undefined when the remote is not a clone URL. */
-export function createProjectRequest(remoteUrl: string, name?: string, defaultBranch?: string): CreateProjectRequest | undefined {
+export function createProjectRequest(
+  remoteUrl: string,
+  name?: string,
+  defaultBranch?: string,
+): CreateProjectRequest | undefined {
   const url = withoutCredentials(remoteUrl);
-  if (!repositoryName(url)) return undefined;
+  if (!repositoryName(url)) {
+    return undefined;
+  }
   const chosen = name?.trim() || suggestedProjectName(url) || url;
   return { name: chosen, repository: { url, ...(defaultBranch ? { default_branch: defaultBranch } : {}) } };
 }
@@ -18,12 +24,18 @@ export type CreatedProject = { project: ProjectRecord; existed: boolean };
 type ProjectClient = Pick<ApiClient, 'createProject'>;
 
 /** Creates the remote's project; when the repository already has one, that one (existed: true). */
-export async function createProjectFor(client: ProjectClient, request: CreateProjectRequest, signal?: AbortSignal): Promise<CreatedProject> {
+export async function createProjectFor(
+  client: ProjectClient,
+  request: CreateProjectRequest,
+  signal?: AbortSignal,
+): Promise<CreatedProject> {
   try {
     return { project: await client.createProject(request, { signal }), existed: false };
   } catch (err) {
     const existing = existingProject(err);
-    if (existing) return { project: existing, existed: true };
+    if (existing) {
+      return { project: existing, existed: true };
+    }
     throw err;
   }
 }

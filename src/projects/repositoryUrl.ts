@@ -19,9 +19,13 @@ const SCP = /^(?:[^@/\s]+@)?(\[[^\]]+\]|[^:/\s]+):(?!\/\/)(.+)$/;
 
 /** Host and path of a clone URL, or undefined when it is not one (a local path, junk). */
 export function repositoryName(url: string): RepositoryName | undefined {
-  if (typeof url !== 'string') return undefined;
+  if (typeof url !== 'string') {
+    return undefined;
+  }
   const text = url.trim();
-  if (text === '' || text.length > 4096 || /[\0\r\n]/.test(text)) return undefined;
+  if (text === '' || text.length > 4096 || /[\0\r\n]/.test(text)) {
+    return undefined;
+  }
   let host: string;
   let rest: string;
   if (SCHEME.test(text)) {
@@ -31,7 +35,9 @@ export function repositoryName(url: string): RepositoryName | undefined {
     } catch {
       return undefined;
     }
-    if (parsed.protocol === 'file:') return undefined;
+    if (parsed.protocol === 'file:') {
+      return undefined;
+    }
     host = parsed.hostname;
     try {
       rest = decodeURIComponent(parsed.pathname);
@@ -41,13 +47,23 @@ export function repositoryName(url: string): RepositoryName | undefined {
   } else {
     const scp = SCP.exec(text);
     // A Windows path (C:\x, C:/x) is not a host.
-    if (!scp || /^[a-z]$/i.test(scp[1])) return undefined;
+    if (!scp || /^[a-z]$/i.test(scp[1])) {
+      return undefined;
+    }
     host = scp[1];
     rest = scp[2];
   }
-  const path = rest.replace(/\\/g, '/').replace(/^\/+|\/+$/g, '').replace(/\.git$/i, '').replace(/\/+$/, '').replace(/\/{2,}/g, '/').toLowerCase();
+  const path = rest
+    .replace(/\\/g, '/')
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\.git$/i, '')
+    .replace(/\/+$/, '')
+    .replace(/\/{2,}/g, '/')
+    .toLowerCase();
   host = host.toLowerCase();
-  if (host === '' || path === '') return undefined;
+  if (host === '' || path === '') {
+    return undefined;
+  }
   return { host, path, key: `${host}/${path}` };
 }
 
@@ -67,22 +83,33 @@ export function sameRepository(a: string, b: string): boolean {
 export function withoutCredentials(url: string): string {
   const text = typeof url === 'string' ? url.trim() : '';
   const scheme = SCHEME.exec(text);
-  if (!scheme) return text;
+  if (!scheme) {
+    return text;
+  }
   const afterScheme = text.slice(scheme[0].length);
   const authorityEnd = afterScheme.search(/[/?#]/);
   const authority = authorityEnd < 0 ? afterScheme : afterScheme.slice(0, authorityEnd);
   const at = authority.lastIndexOf('@');
-  if (at < 0) return text;
+  if (at < 0) {
+    return text;
+  }
   return `${scheme[0]}${afterScheme.slice(at + 1)}`;
 }
 
 /** The first of `projects` whose repository URL names the same repository as `remoteUrl`. */
-export function matchProject<P extends { repository?: { url?: unknown } }>(remoteUrl: string, projects: Iterable<P>): P | undefined {
+export function matchProject<P extends { repository?: { url?: unknown } }>(
+  remoteUrl: string,
+  projects: Iterable<P>,
+): P | undefined {
   const wanted = repositoryName(remoteUrl);
-  if (!wanted) return undefined;
+  if (!wanted) {
+    return undefined;
+  }
   for (const project of projects) {
     const url = project.repository?.url;
-    if (typeof url === 'string' && repositoryName(url)?.key === wanted.key) return project;
+    if (typeof url === 'string' && repositoryName(url)?.key === wanted.key) {
+      return project;
+    }
   }
   return undefined;
 }
@@ -90,8 +117,12 @@ export function matchProject<P extends { repository?: { url?: unknown } }>(remot
 /** A project name from a remote: the last path segment (`owner/repo` -> `repo`). */
 export function suggestedProjectName(remoteUrl: string): string | undefined {
   const name = repositoryName(remoteUrl);
-  if (!name) return undefined;
-  const original = withoutCredentials(remoteUrl).replace(/\.git\/*$/i, '').replace(/\/+$/, '');
+  if (!name) {
+    return undefined;
+  }
+  const original = withoutCredentials(remoteUrl)
+    .replace(/\.git\/*$/i, '')
+    .replace(/\/+$/, '');
   const last = original.split(/[/:]/).pop();
   return last && last !== '' ? last : name.path.split('/').pop();
 }

@@ -27,9 +27,18 @@ function run(gitPath: string, root: string, args: string[], okCodes: number[] = 
     execFile(
       gitPath,
       ['-C', root, '-c', 'core.quotepath=off', ...args],
-      { encoding: 'buffer', maxBuffer: MAX_PATCH_BYTES + 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, windowsHide: true },
+      {
+        encoding: 'buffer',
+        maxBuffer: MAX_PATCH_BYTES + 1024 * 1024,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
+        windowsHide: true,
+      },
       (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1) : 0;
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : -1
+          : 0;
         if (okCodes.includes(code)) {
           resolve(stdout);
           return;
@@ -38,7 +47,11 @@ function run(gitPath: string, root: string, args: string[], okCodes: number[] = 
           reject(new GitCommandError(`The uncommitted changes are larger than ${MAX_PATCH_BYTES / (1024 * 1024)} MB.`));
           return;
         }
-        const first = stderr.toString('utf8').split('\n').find((l) => l.trim() !== '') ?? (err as Error).message;
+        const first =
+          stderr
+            .toString('utf8')
+            .split('\n')
+            .find((l) => l.trim() !== '') ?? (err as Error).message;
         reject(new GitCommandError(`git ${args[0]} failed: ${first.trim().slice(0, 300)}`));
       },
     );
@@ -46,14 +59,23 @@ function run(gitPath: string, root: string, args: string[], okCodes: number[] = 
 }
 
 function names(out: Buffer): string[] {
-  return out.toString('utf8').split('\0').filter((n) => n !== '');
+  return out
+    .toString('utf8')
+    .split('\0')
+    .filter((n) => n !== '');
 }
 
 /** A commit id as git writes it (40 hex), else an error. */
 export async function resolveCommit(gitPath: string, root: string, rev: string): Promise<string> {
-  if (rev.startsWith('-')) throw new GitCommandError(`Not a revision: ${rev}`);
-  const out = (await run(gitPath, root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], [0])).toString('utf8').trim();
-  if (!/^[0-9a-f]{40}$/.test(out)) throw new GitCommandError(`Not a commit: ${rev}`);
+  if (rev.startsWith('-')) {
+    throw new GitCommandError(`Not a revision: ${rev}`);
+  }
+  const out = (await run(gitPath, root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], [0]))
+    .toString('utf8')
+    .trim();
+  if (!/^[0-9a-f]{40}$/.test(out)) {
+    throw new GitCommandError(`Not a commit: ${rev}`);
+  }
   return out;
 }
 
@@ -87,15 +109,24 @@ export async function uncommittedPatch(
 ): Promise<string> {
   const common = ['--no-color', '--no-ext-diff', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/'];
   const pathspecs = tracked === undefined ? [] : tracked.map((file) => `:(literal)${file}`);
-  let patch = tracked !== undefined && tracked.length === 0 ? '' : (await run(gitPath, root, ['diff', ...common, commit, '--', ...pathspecs])).toString('utf8');
+  let patch =
+    tracked !== undefined && tracked.length === 0
+      ? ''
+      : (await run(gitPath, root, ['diff', ...common, commit, '--', ...pathspecs])).toString('utf8');
   if (untracked.length > 0) {
     const allowed = new Set((await uncommittedFiles(gitPath, root, commit)).untracked);
     for (const file of untracked) {
-      if (!allowed.has(file)) continue;
+      if (!allowed.has(file)) {
+        continue;
+      }
       // Exit code 1 = "there are differences", which a new file always has.
-      const part = (await run(gitPath, root, ['diff', ...common, '--no-index', '--', '/dev/null', file], [0, 1])).toString('utf8');
+      const part = (
+        await run(gitPath, root, ['diff', ...common, '--no-index', '--', '/dev/null', file], [0, 1])
+      ).toString('utf8');
       patch += part;
-      if (Buffer.byteLength(patch) > MAX_PATCH_BYTES) throw new GitCommandError(`The uncommitted changes are larger than ${MAX_PATCH_BYTES / (1024 * 1024)} MB.`);
+      if (Buffer.byteLength(patch) > MAX_PATCH_BYTES) {
+        throw new GitCommandError(`The uncommitted changes are larger than ${MAX_PATCH_BYTES / (1024 * 1024)} MB.`);
+      }
     }
   }
   return patch;

@@ -69,8 +69,11 @@ export interface ChangeSetSources {
 const PATCH_TYPES = new Set(['text/x-diff', 'text/x-patch']);
 
 export function isPatchArtifact(artifact: ReviewArtifact): boolean {
-  const mediaType = typeof artifact.content_type === 'string' ? artifact.content_type.split(';')[0].trim().toLowerCase() : '';
-  if (PATCH_TYPES.has(mediaType)) return true;
+  const mediaType =
+    typeof artifact.content_type === 'string' ? artifact.content_type.split(';')[0].trim().toLowerCase() : '';
+  if (PATCH_TYPES.has(mediaType)) {
+    return true;
+  }
   return typeof artifact.name === 'string' && /\.(diff|patch)$/i.test(artifact.name);
 }
 
@@ -79,10 +82,16 @@ export function isPatchArtifact(artifact: ReviewArtifact): boolean {
  * that happens to be a `.patch` file and comes back revised is a revision, not a patch. With
  * `taskFileIds`, a source the task was not given is `otherTask`, whoever uploaded it.
  */
-export function classifyArtifact(artifact: ReviewArtifact, originOf: OriginLookup, taskFileIds?: ReadonlySet<string>): ClassifiedArtifact {
+export function classifyArtifact(
+  artifact: ReviewArtifact,
+  originOf: OriginLookup,
+  taskFileIds?: ReadonlySet<string>,
+): ClassifiedArtifact {
   const source = artifact.source_file_id;
   if (typeof source === 'string' && source !== '') {
-    if (taskFileIds && !taskFileIds.has(source)) return { artifact, kind: 'otherTask' };
+    if (taskFileIds && !taskFileIds.has(source)) {
+      return { artifact, kind: 'otherTask' };
+    }
     const origin = originOf(source);
     return origin ? { artifact, kind: 'revision', origin } : { artifact, kind: 'unknownSource' };
   }
@@ -94,7 +103,10 @@ export function classifyArtifact(artifact: ReviewArtifact, originOf: OriginLooku
  * taken first (they are whole files), then patches; a second version of a file already in the
  * set is reported as a duplicate and left out. Never throws: every failure is a problem.
  */
-export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sources: ChangeSetSources): Promise<ChangeSet> {
+export async function buildChangeSet(
+  artifacts: readonly ReviewArtifact[],
+  sources: ChangeSetSources,
+): Promise<ChangeSet> {
   const describe = sources.describeError ?? defaultDescribe;
   const t: Translate = sources.t ?? untranslated;
   const classified = artifacts.map((artifact) => classifyArtifact(artifact, sources.originOf, sources.taskFileIds));
@@ -104,18 +116,26 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
   const asSentCache = new Map<string, Promise<Uint8Array>>();
   const readAsSent = (fileId: string) => {
     let pending = asSentCache.get(fileId);
-    if (!pending) asSentCache.set(fileId, (pending = sources.readAsSent(fileId)));
+    if (!pending) {
+      asSentCache.set(fileId, (pending = sources.readAsSent(fileId)));
+    }
     return pending;
   };
   // A file's version is taken by the first artifact that yields one; asking first saves a read.
   const alreadyTaken = (origin: UploadOrigin, artifactId: string, file: string | undefined): boolean => {
     const previous = taken.get(origin.uri);
-    if (previous === undefined) return false;
+    if (previous === undefined) {
+      return false;
+    }
     problems.push({
       code: 'duplicate',
       artifactId,
       file,
-      message: t('{0} already has a new version from {1}; this one is left out (it is still listed as an output).', origin.relativePath, previous),
+      message: t(
+        '{0} already has a new version from {1}; this one is left out (it is still listed as an output).',
+        origin.relativePath,
+        previous,
+      ),
     });
     return true;
   };
@@ -123,11 +143,21 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
     taken.set(change.origin.uri, change.source.artifactName ?? change.source.artifactId);
     files.push(change);
   };
-  const read = async <T>(artifactId: string, file: string | undefined, what: string, run: () => Promise<T>): Promise<T | undefined> => {
+  const read = async <T>(
+    artifactId: string,
+    file: string | undefined,
+    what: string,
+    run: () => Promise<T>,
+  ): Promise<T | undefined> => {
     try {
       return await run();
     } catch (err) {
-      problems.push({ code: 'readFailed', artifactId, file, message: t('Could not read {0}: {1}', what, describe(err)) });
+      problems.push({
+        code: 'readFailed',
+        artifactId,
+        file,
+        message: t('Could not read {0}: {1}', what, describe(err)),
+      });
       return undefined;
     }
   };
@@ -139,7 +169,10 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
         code: 'unknownSource',
         artifactId: artifact.id,
         file: artifact.name,
-        message: t('{0} revises a file that was not uploaded from this machine; it is offered as a plain output.', artifact.name ?? artifact.id),
+        message: t(
+          '{0} revises a file that was not uploaded from this machine; it is offered as a plain output.',
+          artifact.name ?? artifact.id,
+        ),
       });
     }
     if (item.kind === 'otherTask') {
@@ -147,13 +180,24 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
         code: 'otherTask',
         artifactId: artifact.id,
         file: artifact.name,
-        message: t('{0} revises a file that was not given to this run\'s task; it is offered as a plain output.', artifact.name ?? artifact.id),
+        message: t(
+          "{0} revises a file that was not given to this run's task; it is offered as a plain output.",
+          artifact.name ?? artifact.id,
+        ),
       });
     }
-    if (item.kind !== 'revision' || !item.origin) continue;
-    if (alreadyTaken(item.origin, artifact.id, artifact.name)) continue;
-    const bytes = await read(artifact.id, artifact.name, artifact.name ?? artifact.id, () => sources.readArtifact(artifact));
-    if (!bytes) continue;
+    if (item.kind !== 'revision' || !item.origin) {
+      continue;
+    }
+    if (alreadyTaken(item.origin, artifact.id, artifact.name)) {
+      continue;
+    }
+    const bytes = await read(artifact.id, artifact.name, artifact.name ?? artifact.id, () =>
+      sources.readArtifact(artifact),
+    );
+    if (!bytes) {
+      continue;
+    }
     add({
       fileId: item.origin.fileId,
       origin: item.origin,
@@ -163,13 +207,19 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
   }
 
   for (const item of classified) {
-    if (item.kind !== 'patch') continue;
+    if (item.kind !== 'patch') {
+      continue;
+    }
     const { artifact } = item;
     const label = artifact.name ?? artifact.id;
     const bytes = await read(artifact.id, artifact.name, label, () => sources.readArtifact(artifact));
-    if (!bytes) continue;
+    if (!bytes) {
+      continue;
+    }
     const decoded = decodeText(bytes, t);
-    const parsed = decoded.ok ? parsePatchText(decoded.value.text, t) : { ok: false as const, message: t('{0} is not a text patch: {1}', label, decoded.message) };
+    const parsed = decoded.ok
+      ? parsePatchText(decoded.value.text, t)
+      : { ok: false as const, message: t('{0} is not a text patch: {1}', label, decoded.message) };
     if (!parsed.ok) {
       problems.push({ code: 'patchUnparsable', artifactId: artifact.id, file: artifact.name, message: parsed.message });
       continue;
@@ -179,13 +229,18 @@ export async function buildChangeSet(artifacts: readonly ReviewArtifact[], sourc
         code: 'noAttachments',
         artifactId: artifact.id,
         file: artifact.name,
-        message: t('{0} is a patch, but the task\'s attachments are not known, so its files cannot be matched to workspace files.', label),
+        message: t(
+          "{0} is a patch, but the task's attachments are not known, so its files cannot be matched to workspace files.",
+          label,
+        ),
       });
       continue;
     }
     for (const part of parsed.parts) {
       const change = await changeFromPart(part, artifact, sources, { readAsSent, alreadyTaken, read, problems, t });
-      if (change) add(change);
+      if (change) {
+        add(change);
+      }
     }
   }
   return { files, artifacts: classified, problems };
@@ -214,20 +269,41 @@ async function changeFromPart(
     return undefined;
   };
   const unsupported = unsupportedReason(part, t);
-  if (unsupported) return report('unsupportedPatch', unsupported);
+  if (unsupported) {
+    return report('unsupportedPatch', unsupported);
+  }
   const match = matchAttachment(part, sources.attachments ?? [], sources.originOf);
-  if (match.kind === 'none') return report('unknownFile', t('The patch changes {0}, which is not one of the task\'s attachments.', name));
-  if (match.kind === 'many') return report('ambiguousFile', t('The patch changes {0}, but several attachments have that name; it cannot tell which.', name));
-  if (sources.taskFileIds && !sources.taskFileIds.has(match.fileId)) return report('otherTask', t('The patch changes {0}, which was not given to this run\'s task.', name));
+  if (match.kind === 'none') {
+    return report('unknownFile', t("The patch changes {0}, which is not one of the task's attachments.", name));
+  }
+  if (match.kind === 'many') {
+    return report(
+      'ambiguousFile',
+      t('The patch changes {0}, but several attachments have that name; it cannot tell which.', name),
+    );
+  }
+  if (sources.taskFileIds && !sources.taskFileIds.has(match.fileId)) {
+    return report('otherTask', t("The patch changes {0}, which was not given to this run's task.", name));
+  }
   const origin = sources.originOf(match.fileId);
-  if (!origin) return report('unknownSource', t('The patch changes {0}, which was not uploaded from this machine.', name));
-  if (alreadyTaken(origin, artifact.id, name)) return undefined;
+  if (!origin) {
+    return report('unknownSource', t('The patch changes {0}, which was not uploaded from this machine.', name));
+  }
+  if (alreadyTaken(origin, artifact.id, name)) {
+    return undefined;
+  }
   const asSent = await read(artifact.id, name, t('{0} as it was sent', name), () => readAsSent(match.fileId));
-  if (!asSent) return undefined;
+  if (!asSent) {
+    return undefined;
+  }
   const decoded = decodeText(asSent, t);
-  if (!decoded.ok) return report('notText', t('{0}: {1}', name, decoded.message));
+  if (!decoded.ok) {
+    return report('notText', t('{0}: {1}', name, decoded.message));
+  }
   const applied = applyPatchPart(part, decoded.value.text, t);
-  if (!applied.ok) return report('patchDoesNotApply', applied.message);
+  if (!applied.ok) {
+    return report('patchDoesNotApply', applied.message);
+  }
   return {
     fileId: match.fileId,
     origin,
@@ -250,14 +326,18 @@ function matchAttachment(
   for (const name of names) {
     const base = name.split('/').pop() ?? name;
     const found = attachments.filter((a) => a.filename === name || a.filename === base);
-    if (found.length === 1) return { kind: 'one', fileId: found[0].fileId };
+    if (found.length === 1) {
+      return { kind: 'one', fileId: found[0].fileId };
+    }
     if (found.length > 1) {
       const exact = found.filter((a) => originOf(a.fileId)?.relativePath === name);
       return exact.length === 1 ? { kind: 'one', fileId: exact[0].fileId } : { kind: 'many' };
     }
   }
   const byPath = attachments.filter((a) => names.includes(originOf(a.fileId)?.relativePath ?? '\0'));
-  if (byPath.length === 1) return { kind: 'one', fileId: byPath[0].fileId };
+  if (byPath.length === 1) {
+    return { kind: 'one', fileId: byPath[0].fileId };
+  }
   return byPath.length > 1 ? { kind: 'many' } : { kind: 'none' };
 }
 

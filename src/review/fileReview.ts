@@ -62,20 +62,42 @@ export function reviewFile(input: FileReviewInput): FileReview {
   try {
     return reviewFileOrThrow(input, t);
   } catch (err) {
-    if (!(err instanceof TooDifferentError)) throw err;
-    return { status: 'tooDifferent', message: t('{0} is too different to review line by line: open or save it.', input.origin.relativePath) };
+    if (!(err instanceof TooDifferentError)) {
+      throw err;
+    }
+    return {
+      status: 'tooDifferent',
+      message: t('{0} is too different to review line by line: open or save it.', input.origin.relativePath),
+    };
   }
 }
 
 function reviewFileOrThrow(input: FileReviewInput, t: Translate): FileReview {
   const { origin } = input;
   if (input.workspaceBytes === undefined) {
-    return { status: 'gone', message: t('{0} is no longer in the workspace (deleted or renamed since it was uploaded).', origin.relativePath) };
+    return {
+      status: 'gone',
+      message: t('{0} is no longer in the workspace (deleted or renamed since it was uploaded).', origin.relativePath),
+    };
   }
   const workspace = decodeText(input.workspaceBytes, t);
-  if (!workspace.ok) return { status: 'notText', side: 'workspace', reason: workspace.reason, message: t('{0}: {1}', origin.relativePath, workspace.message) };
+  if (!workspace.ok) {
+    return {
+      status: 'notText',
+      side: 'workspace',
+      reason: workspace.reason,
+      message: t('{0}: {1}', origin.relativePath, workspace.message),
+    };
+  }
   const agent = decodeText(input.agentBytes, t);
-  if (!agent.ok) return { status: 'notText', side: 'agent', reason: agent.reason, message: t('The agent\'s version of {0}: {1}', origin.relativePath, agent.message) };
+  if (!agent.ok) {
+    return {
+      status: 'notText',
+      side: 'agent',
+      reason: agent.reason,
+      message: t("The agent's version of {0}: {1}", origin.relativePath, agent.message),
+    };
+  }
 
   const notes = styleNotes(origin.relativePath, workspace.value, agent.value, t);
   const changedSinceUpload = sha256Hex(input.workspaceBytes) !== origin.sha256.toLowerCase();
@@ -84,16 +106,32 @@ function reviewFileOrThrow(input: FileReviewInput, t: Translate): FileReview {
   let marked: string | undefined;
   if (changedSinceUpload) {
     if (!input.asSentBytes) {
-      return { status: 'needsAsSent', message: t('{0} changed since it was uploaded; the file as sent is needed to merge.', origin.relativePath) };
+      return {
+        status: 'needsAsSent',
+        message: t('{0} changed since it was uploaded; the file as sent is needed to merge.', origin.relativePath),
+      };
     }
     const asSent = decodeText(input.asSentBytes, t);
-    if (!asSent.ok) return { status: 'notText', side: 'asSent', reason: asSent.reason, message: t('{0} as sent: {1}', origin.relativePath, asSent.message) };
+    if (!asSent.ok) {
+      return {
+        status: 'notText',
+        side: 'asSent',
+        reason: asSent.reason,
+        message: t('{0} as sent: {1}', origin.relativePath, asSent.message),
+      };
+    }
     const merge = mergeThreeWay(asSent.value.text, workspace.value.text, agent.value.text);
     proposed = merge.text;
     conflicts = merge.conflicts;
-    if (!merge.clean) marked = mergeThreeWay(asSent.value.text, workspace.value.text, agent.value.text, { conflictStyle: 'markers' }).text;
+    if (!merge.clean) {
+      marked = mergeThreeWay(asSent.value.text, workspace.value.text, agent.value.text, {
+        conflictStyle: 'markers',
+      }).text;
+    }
   }
-  if (proposed === workspace.value.text && conflicts.length === 0) return { status: 'identical', notes };
+  if (proposed === workspace.value.text && conflicts.length === 0) {
+    return { status: 'identical', notes };
+  }
   return {
     status: 'ready',
     changedSinceUpload,
@@ -116,19 +154,35 @@ function reviewFileOrThrow(input: FileReviewInput, t: Translate): FileReview {
 export function applyReviewHunks(review: ReadyReview, chosen: Iterable<string>): Uint8Array {
   const known = new Set(review.hunks.map((hunk) => hunk.id));
   const ids = [...chosen].filter((id) => known.has(id));
-  if (ids.length === 0) return review.workspaceBytes;
+  if (ids.length === 0) {
+    return review.workspaceBytes;
+  }
   return encodeText(applyHunks(review.workspace.text, review.hunks, ids), review.workspace);
 }
 
 function styleNotes(name: string, workspace: DecodedText, agent: DecodedText, t: Translate): string[] {
   const notes: string[] = [];
   const eolName = (eol: string) => (eol === '\r\n' ? 'CRLF' : 'LF');
-  if (workspace.mixedEol) notes.push(t('{0} mixes CRLF and LF line ends; changed files are written with {1} throughout.', name, eolName(workspace.eol)));
+  if (workspace.mixedEol) {
+    notes.push(
+      t(
+        '{0} mixes CRLF and LF line ends; changed files are written with {1} throughout.',
+        name,
+        eolName(workspace.eol),
+      ),
+    );
+  }
   if (agent.eol !== workspace.eol && agent.text.includes('\n')) {
-    notes.push(t('The agent\'s version uses {0} line ends; {1} keeps {2}.', eolName(agent.eol), name, eolName(workspace.eol)));
+    notes.push(
+      t("The agent's version uses {0} line ends; {1} keeps {2}.", eolName(agent.eol), name, eolName(workspace.eol)),
+    );
   }
   if (agent.bom !== workspace.bom) {
-    notes.push(agent.bom ? t('The agent\'s version adds a byte order mark; {0} keeps its own.', name) : t('The agent\'s version drops a byte order mark; {0} keeps its own.', name));
+    notes.push(
+      agent.bom
+        ? t("The agent's version adds a byte order mark; {0} keeps its own.", name)
+        : t("The agent's version drops a byte order mark; {0} keeps its own.", name),
+    );
   }
   return notes;
 }

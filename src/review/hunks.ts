@@ -17,13 +17,17 @@ export const DIFF_TIMEOUT_MS = 5000;
 export class TooDifferentError extends Error {
   override readonly name = 'TooDifferentError';
   constructor() {
-    super(`The texts differ in more than ${MAX_EDIT_LINES} lines (or the comparison took longer than ${DIFF_TIMEOUT_MS / 1000} s).`);
+    super(
+      `The texts differ in more than ${MAX_EDIT_LINES} lines (or the comparison took longer than ${DIFF_TIMEOUT_MS / 1000} s).`,
+    );
   }
 }
 
 /** Appends every item without spreading them as arguments (a spread of ~130,000 throws RangeError). */
 export function pushAll<T>(target: T[], items: readonly T[]): void {
-  for (const item of items) target.push(item);
+  for (const item of items) {
+    target.push(item);
+  }
 }
 
 /**
@@ -60,7 +64,9 @@ export function computeHunks(base: string, target: string): Hunk[] {
   let newLine = 1;
   let pending: { removed: string[]; added: string[]; oldStart: number; newStart: number } | undefined;
   const flush = () => {
-    if (!pending) return;
+    if (!pending) {
+      return;
+    }
     const key = hunkKey(pending.removed, pending.added);
     const n = seen.get(key) ?? 0;
     seen.set(key, n + 1);
@@ -74,7 +80,9 @@ export function computeHunks(base: string, target: string): Hunk[] {
     pending = undefined;
   };
   const changes = loadDiff().diffLines(base, target, { maxEditLength: MAX_EDIT_LINES, timeout: DIFF_TIMEOUT_MS });
-  if (changes === undefined) throw new TooDifferentError();
+  if (changes === undefined) {
+    throw new TooDifferentError();
+  }
   for (const change of changes) {
     const lines = splitLines(change.value);
     if (!change.added && !change.removed) {
@@ -108,13 +116,19 @@ export function applyHunks(base: string, hunks: readonly Hunk[], chosen: Iterabl
   const out: string[] = [];
   let next = 0; // 0-based index of the next base line to copy
   for (const hunk of hunks) {
-    if (!wanted.has(hunk.id)) continue;
+    if (!wanted.has(hunk.id)) {
+      continue;
+    }
     const from = hunk.old.start - 1;
-    for (let i = next; i < from; i++) out.push(lines[i]);
+    for (let i = next; i < from; i++) {
+      out.push(lines[i]);
+    }
     pushAll(out, hunk.added);
     next = from + hunk.old.count;
   }
-  for (let i = next; i < lines.length; i++) out.push(lines[i]);
+  for (let i = next; i < lines.length; i++) {
+    out.push(lines[i]);
+  }
   // Plain concatenation is enough even for a base whose last line has no `\n`: a change after
   // that line always removes it and adds it back terminated (diffLines sees `x` and `x\n` as
   // different lines), so an unterminated line never ends up in the middle.

@@ -38,7 +38,14 @@ export type { ConflictStyle, MergeConflict, MergeResult } from './threeWay';
 export { applyPatchPart, formatChangeSetPatch, parsePatchText, stripPatchPrefix, unsupportedReason } from './patchFile';
 export type { ParsedPatch, PatchApplied, PatchFileEntry, PatchPart } from './patchFile';
 export { buildChangeSet, classifyArtifact, isPatchArtifact } from './changeSet';
-export type { ArtifactKind, ChangeSet, ChangeSetSources, ClassifiedArtifact, FileChange, OriginLookup } from './changeSet';
+export type {
+  ArtifactKind,
+  ChangeSet,
+  ChangeSetSources,
+  ClassifiedArtifact,
+  FileChange,
+  OriginLookup,
+} from './changeSet';
 export { applyReviewHunks, reviewFile, sha256Hex } from './fileReview';
 export type { FileReview, FileReviewInput, ReadyReview } from './fileReview';
 export { checkWriteTarget, isInside } from './safeTarget';

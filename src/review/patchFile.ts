@@ -27,10 +27,17 @@ export function parsePatchText(text: string, t: Translate = untranslated): Parse
   try {
     patches = parsePatch(text);
   } catch (err) {
-    return { ok: false, message: t('The patch cannot be read: {0}.', err instanceof Error ? err.message.trim() : String(err)) };
+    return {
+      ok: false,
+      message: t('The patch cannot be read: {0}.', err instanceof Error ? err.message.trim() : String(err)),
+    };
   }
-  const parts = patches.filter((p) => p.hunks.length > 0 || p.isBinary || p.isRename || p.isCopy || p.isDelete || p.isCreate).map(toPart);
-  if (parts.length === 0) return { ok: false, message: t('The patch names no file and changes nothing; it is not a unified diff.') };
+  const parts = patches
+    .filter((p) => p.hunks.length > 0 || p.isBinary || p.isRename || p.isCopy || p.isDelete || p.isCreate)
+    .map(toPart);
+  if (parts.length === 0) {
+    return { ok: false, message: t('The patch names no file and changes nothing; it is not a unified diff.') };
+  }
   return { ok: true, parts };
 }
 
@@ -40,9 +47,13 @@ export function parsePatchText(text: string, t: Translate = untranslated): Parse
  */
 export function applyPatchPart(part: PatchPart, text: string, t: Translate = untranslated): PatchApplied {
   const unsupported = unsupportedReason(part, t);
-  if (unsupported) return { ok: false, message: unsupported };
+  if (unsupported) {
+    return { ok: false, message: unsupported };
+  }
   const whole = tryApply(text, part.patch);
-  if (whole !== false) return { ok: true, text: whole };
+  if (whole !== false) {
+    return { ok: true, text: whole };
+  }
   // Say which hunk is the first that does not match, so the message points at a line.
   for (let n = 1; n <= part.patch.hunks.length; n++) {
     if (tryApply(text, { ...part.patch, hunks: part.patch.hunks.slice(0, n) }) === false) {
@@ -50,12 +61,28 @@ export function applyPatchPart(part: PatchPart, text: string, t: Translate = unt
       return {
         ok: false,
         message: part.name
-          ? t('The patch does not apply to {0} as it was sent: change {1} of {2} (at line {3}) does not match its lines.', part.name, n, part.patch.hunks.length, hunk.oldStart)
-          : t('The patch does not apply to the file as it was sent: change {0} of {1} (at line {2}) does not match its lines.', n, part.patch.hunks.length, hunk.oldStart),
+          ? t(
+              'The patch does not apply to {0} as it was sent: change {1} of {2} (at line {3}) does not match its lines.',
+              part.name,
+              n,
+              part.patch.hunks.length,
+              hunk.oldStart,
+            )
+          : t(
+              'The patch does not apply to the file as it was sent: change {0} of {1} (at line {2}) does not match its lines.',
+              n,
+              part.patch.hunks.length,
+              hunk.oldStart,
+            ),
       };
     }
   }
-  return { ok: false, message: part.name ? t('The patch does not apply to {0} as it was sent.', part.name) : t('The patch does not apply to the file as it was sent.') };
+  return {
+    ok: false,
+    message: part.name
+      ? t('The patch does not apply to {0} as it was sent.', part.name)
+      : t('The patch does not apply to the file as it was sent.'),
+  };
 }
 
 /** Why a part is not an edit of an existing text file (undefined when it is one). */
@@ -63,12 +90,18 @@ export function unsupportedReason(part: PatchPart, t: Translate = untranslated):
   const name = part.name ?? t('a file');
   // Whole sentences per operation: a translation may need to order them differently.
   switch (part.operation) {
-    case 'modify': return undefined;
-    case 'create': return t('The patch creates {0}; only edits to existing text files can be reviewed.', name);
-    case 'delete': return t('The patch deletes {0}; only edits to existing text files can be reviewed.', name);
-    case 'rename': return t('The patch renames {0}; only edits to existing text files can be reviewed.', name);
-    case 'copy': return t('The patch copies {0}; only edits to existing text files can be reviewed.', name);
-    default: return t('The patch makes a binary change to {0}; only edits to existing text files can be reviewed.', name);
+    case 'modify':
+      return undefined;
+    case 'create':
+      return t('The patch creates {0}; only edits to existing text files can be reviewed.', name);
+    case 'delete':
+      return t('The patch deletes {0}; only edits to existing text files can be reviewed.', name);
+    case 'rename':
+      return t('The patch renames {0}; only edits to existing text files can be reviewed.', name);
+    case 'copy':
+      return t('The patch copies {0}; only edits to existing text files can be reviewed.', name);
+    default:
+      return t('The patch makes a binary change to {0}; only edits to existing text files can be reviewed.', name);
   }
 }
 
@@ -90,14 +123,18 @@ export function formatChangeSetPatch(files: readonly PatchFileEntry[]): string {
     .filter((file) => file.before !== file.after)
     .map((file) => {
       const path = file.relativePath.replace(/\\/g, '/').replace(/^\/+/, '');
-      return createTwoFilesPatch(`a/${path}`, `b/${path}`, file.before, file.after, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY });
+      return createTwoFilesPatch(`a/${path}`, `b/${path}`, file.before, file.after, undefined, undefined, {
+        headerOptions: FILE_HEADERS_ONLY,
+      });
     })
     .join('');
 }
 
 /** `a/x`, `b/x` -> `x`; `/dev/null` -> undefined. */
 export function stripPatchPrefix(name: string | undefined): string | undefined {
-  if (name === undefined || name === '' || name === '/dev/null') return undefined;
+  if (name === undefined || name === '' || name === '/dev/null') {
+    return undefined;
+  }
   return name.replace(/^[ab]\//, '');
 }
 
@@ -105,12 +142,19 @@ function toPart(patch: StructuredPatch): PatchPart {
   const oldName = stripPatchPrefix(patch.oldFileName);
   const newName = stripPatchPrefix(patch.newFileName);
   let operation: PatchPart['operation'] = 'modify';
-  if (patch.isBinary) operation = 'binary';
-  else if (patch.isCreate || oldName === undefined) operation = 'create';
-  else if (patch.isDelete || newName === undefined) operation = 'delete';
+  if (patch.isBinary) {
+    operation = 'binary';
+  } else if (patch.isCreate || oldName === undefined) {
+    operation = 'create';
+  } else if (patch.isDelete || newName === undefined) {
+    operation = 'delete';
+  }
   // Only a git header says "rename": plain diffs often name the old side `x.orig` or the like.
-  else if (patch.isRename) operation = 'rename';
-  else if (patch.isCopy) operation = 'copy';
+  else if (patch.isRename) {
+    operation = 'rename';
+  } else if (patch.isCopy) {
+    operation = 'copy';
+  }
   return { name: newName ?? oldName, oldName, newName, operation, hunkCount: patch.hunks.length, patch };
 }
 
@@ -122,4 +166,3 @@ function tryApply(text: string, patch: StructuredPatch): string | false {
     return false;
   }
 }
-

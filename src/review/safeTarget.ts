@@ -24,7 +24,11 @@ export interface TargetCheckOptions {
  * Whether `target` (absolute, or relative to the folder) may be written as part of `folder`.
  * Never throws; every refusal says why in a sentence.
  */
-export async function checkWriteTarget(folder: string, target: string, options: TargetCheckOptions = {}): Promise<TargetCheck> {
+export async function checkWriteTarget(
+  folder: string,
+  target: string,
+  options: TargetCheckOptions = {},
+): Promise<TargetCheck> {
   const t: Translate = options.t ?? untranslated;
   let realFolder: string;
   try {
@@ -34,7 +38,11 @@ export async function checkWriteTarget(folder: string, target: string, options: 
   }
   const lexical = path.resolve(folder, target);
   if (!isInside(path.resolve(folder), lexical)) {
-    return { ok: false, reason: 'outside', message: t('{0} is outside the workspace folder {1}; nothing is written there.', target, folder) };
+    return {
+      ok: false,
+      reason: 'outside',
+      message: t('{0} is outside the workspace folder {1}; nothing is written there.', target, folder),
+    };
   }
   const shown = path.relative(path.resolve(folder), lexical);
 
@@ -44,24 +52,43 @@ export async function checkWriteTarget(folder: string, target: string, options: 
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     // A link whose target is missing (stat fails, lstat does not) is not a place to create a file.
-    const isLink = await fs.lstat(lexical).then((s) => s.isSymbolicLink(), () => false);
+    const isLink = await fs.lstat(lexical).then(
+      (s) => s.isSymbolicLink(),
+      () => false,
+    );
     if (isLink || (code !== 'ENOENT' && code !== 'ENOTDIR')) {
-      return { ok: false, reason: 'gone', message: t('{0} cannot be reached ({1}); it may have been moved.', shown, code ?? 'error') };
+      return {
+        ok: false,
+        reason: 'gone',
+        message: t('{0} cannot be reached ({1}); it may have been moved.', shown, code ?? 'error'),
+      };
     }
   }
 
   if (stat) {
-    if (!stat.isFile()) return { ok: false, reason: 'notAFile', message: t('{0} is not a file.', shown) };
+    if (!stat.isFile()) {
+      return { ok: false, reason: 'notAFile', message: t('{0} is not a file.', shown) };
+    }
     const real = await fs.realpath(lexical).catch(() => undefined);
-    if (real === undefined) return { ok: false, reason: 'gone', message: t('{0} was moved while it was being checked.', shown) };
+    if (real === undefined) {
+      return { ok: false, reason: 'gone', message: t('{0} was moved while it was being checked.', shown) };
+    }
     if (!isInside(realFolder, real)) {
-      return { ok: false, reason: 'outside', message: t('{0} is a link to a place outside the workspace folder; nothing is written there.', shown) };
+      return {
+        ok: false,
+        reason: 'outside',
+        message: t('{0} is a link to a place outside the workspace folder; nothing is written there.', shown),
+      };
     }
     return { ok: true, realPath: real };
   }
 
   if (!options.allowCreate) {
-    return { ok: false, reason: 'gone', message: t('{0} is no longer in the workspace (deleted or renamed since it was uploaded).', shown) };
+    return {
+      ok: false,
+      reason: 'gone',
+      message: t('{0} is no longer in the workspace (deleted or renamed since it was uploaded).', shown),
+    };
   }
   // Climb to the nearest folder that exists; it must be a real folder inside the workspace.
   let parent = path.dirname(lexical);
@@ -69,9 +96,19 @@ export async function checkWriteTarget(folder: string, target: string, options: 
   for (;;) {
     try {
       const real = await fs.realpath(parent);
-      if (!(await fs.stat(real)).isDirectory()) return { ok: false, reason: 'notAFile', message: t('{0} is not a folder.', path.relative(path.resolve(folder), parent)) };
+      if (!(await fs.stat(real)).isDirectory()) {
+        return {
+          ok: false,
+          reason: 'notAFile',
+          message: t('{0} is not a folder.', path.relative(path.resolve(folder), parent)),
+        };
+      }
       if (real !== realFolder && !isInside(realFolder, real)) {
-        return { ok: false, reason: 'outside', message: t('{0} would be written through a link to a place outside the workspace folder.', shown) };
+        return {
+          ok: false,
+          reason: 'outside',
+          message: t('{0} would be written through a link to a place outside the workspace folder.', shown),
+        };
       }
       return { ok: true, realPath: path.join(real, rest) };
     } catch {

@@ -61,16 +61,18 @@ export function mergeThreeWay(
   const baseLines = splitLines(base);
   const ours = computeHunks(base, workspace).map((hunk) => ({ hunk, side: 'workspace' as const }));
   const theirs = computeHunks(base, agent).map((hunk) => ({ hunk, side: 'agent' as const }));
-  const all = [...ours, ...theirs].sort((a, b) => a.hunk.old.start - b.hunk.old.start || a.hunk.old.count - b.hunk.old.count);
+  const all = [...ours, ...theirs].sort(
+    (a, b) => a.hunk.old.start - b.hunk.old.start || a.hunk.old.count - b.hunk.old.count,
+  );
 
   const out: string[] = [];
   const conflicts: MergeConflict[] = [];
   let applied = 0;
-  let baseNext = 1;         // next base line (1-based) not yet copied
-  let oursShift = 0;        // workspace line = base line + oursShift, outside hunks
-  let theirsShift = 0;      // agent line = base line + theirsShift, outside hunks
+  let baseNext = 1; // next base line (1-based) not yet copied
+  let oursShift = 0; // workspace line = base line + oursShift, outside hunks
+  let theirsShift = 0; // agent line = base line + theirsShift, outside hunks
 
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     const group = [all[i]];
     let start = all[i].hunk.old.start;
     let end = start + all[i].hunk.old.count;
@@ -97,9 +99,11 @@ export function mergeThreeWay(
       applied += theirsHunks.length;
     } else {
       const mergedStart = out.length + 1;
-      if (style === 'workspace') pushAll(out, oursLines);
-      else if (style === 'agent') pushAll(out, theirsLines);
-      else {
+      if (style === 'workspace') {
+        pushAll(out, oursLines);
+      } else if (style === 'agent') {
+        pushAll(out, theirsLines);
+      } else {
         out.push(`${MARKER_WORKSPACE}\n`);
         pushAll(out, terminated(oursLines));
         out.push(`${MARKER_SEPARATOR}\n`);
@@ -134,9 +138,15 @@ export function mergeThreeWay(
 function overlaps(start: number, end: number, range: LineRange): boolean {
   const rStart = range.start;
   const rEnd = range.start + range.count;
-  if (range.count === 0 && end === start) return rStart === start;
-  if (range.count === 0) return rStart > start && rStart < end;
-  if (end === start) return start > rStart && start < rEnd;
+  if (range.count === 0 && end === start) {
+    return rStart === start;
+  }
+  if (range.count === 0) {
+    return rStart > start && rStart < end;
+  }
+  if (end === start) {
+    return start > rStart && start < rEnd;
+  }
   return rStart < end && start < rEnd;
 }
 

@@ -42,17 +42,17 @@ export interface TaskAttachment {
 }
 
 export type ReviewProblemCode =
-  | 'unknownFile'        // a patch names a file that is not one of the task's attachments
-  | 'ambiguousFile'      // two attachments share the filename a patch names
-  | 'unknownSource'      // the file was not uploaded from this machine: offered as a plain output
-  | 'otherTask'          // the file was not given to this run's task: offered as a plain output
-  | 'duplicate'          // a second version of a workspace file already given by another artifact
-  | 'patchUnparsable'    // not a unified diff jsdiff can read
-  | 'patchDoesNotApply'  // a file's part does not match the file as sent
-  | 'unsupportedPatch'   // creates, deletes, renames or binary changes: not reviewable here
-  | 'notText'            // binary or not UTF-8
-  | 'noAttachments'      // a patch, but the task's attachments are not known
-  | 'readFailed';        // fetching a content failed
+  | 'unknownFile' // a patch names a file that is not one of the task's attachments
+  | 'ambiguousFile' // two attachments share the filename a patch names
+  | 'unknownSource' // the file was not uploaded from this machine: offered as a plain output
+  | 'otherTask' // the file was not given to this run's task: offered as a plain output
+  | 'duplicate' // a second version of a workspace file already given by another artifact
+  | 'patchUnparsable' // not a unified diff jsdiff can read
+  | 'patchDoesNotApply' // a file's part does not match the file as sent
+  | 'unsupportedPatch' // creates, deletes, renames or binary changes: not reviewable here
+  | 'notText' // binary or not UTF-8
+  | 'noAttachments' // a patch, but the task's attachments are not known
+  | 'readFailed'; // fetching a content failed
 
 /** Something that could not be turned into a reviewable change; shown to the user, never thrown. */
 export interface ReviewProblem {

@@ -28,14 +28,19 @@ export async function applyPicks(sources: SessionSources, picks: readonly ApplyP
     const { fileId, origin } = file.change;
     const skip = (message: string) => outcome.skipped.push({ fileId, relativePath: origin.relativePath, message });
     if (file.place.kind !== 'here') {
-      skip(file.place.kind === 'otherWindow'
-        ? vscode.l10n.t('{0} belongs to a workspace folder that is not open in this window.', origin.relativePath)
-        : vscode.l10n.t('{0} was uploaded from outside the workspace; nothing is written there.', origin.relativePath));
+      skip(
+        file.place.kind === 'otherWindow'
+          ? vscode.l10n.t('{0} belongs to a workspace folder that is not open in this window.', origin.relativePath)
+          : vscode.l10n.t(
+              '{0} was uploaded from outside the workspace; nothing is written there.',
+              origin.relativePath,
+            ),
+      );
       continue;
     }
     const review = await refreshFile(sources, file);
     if (review.status === 'identical') {
-      skip(vscode.l10n.t('{0} already has the agent\'s changes.', origin.relativePath));
+      skip(vscode.l10n.t("{0} already has the agent's changes.", origin.relativePath));
       continue;
     }
     if (review.status !== 'ready') {
@@ -44,10 +49,17 @@ export async function applyPicks(sources: SessionSources, picks: readonly ApplyP
     }
     const ids = (hunkIds ?? review.hunks.map((h) => h.id)).filter((id) => review.hunks.some((h) => h.id === id));
     if (ids.length === 0) {
-      skip(vscode.l10n.t('The chosen changes to {0} are no longer there (applied already, or the file changed).', origin.relativePath));
+      skip(
+        vscode.l10n.t(
+          'The chosen changes to {0} are no longer there (applied already, or the file changed).',
+          origin.relativePath,
+        ),
+      );
       continue;
     }
-    const target = await checkWriteTarget(vscode.Uri.parse(file.place.folder).fsPath, file.uri.fsPath, { t: vscodeTranslate });
+    const target = await checkWriteTarget(vscode.Uri.parse(file.place.folder).fsPath, file.uri.fsPath, {
+      t: vscodeTranslate,
+    });
     if (!target.ok) {
       skip(target.message);
       continue;
@@ -68,9 +80,16 @@ export async function applyPicks(sources: SessionSources, picks: readonly ApplyP
       }
       edit.replace(doc.uri, doc.validateRange(new vscode.Range(0, 0, doc.lineCount, 0)), asDoc(decoded.value.text));
     }
-    outcome.files.push({ fileId, relativePath: origin.relativePath, hunks: ids.length, conflicts: review.conflicts.length });
+    outcome.files.push({
+      fileId,
+      relativePath: origin.relativePath,
+      hunks: ids.length,
+      conflicts: review.conflicts.length,
+    });
   }
-  if (outcome.files.length === 0) return outcome;
+  if (outcome.files.length === 0) {
+    return outcome;
+  }
   // isRefactoring: files that were not open are saved or left dirty as files.refactoring.autoSave says.
   outcome.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
   return outcome;

@@ -78,18 +78,29 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     content,
   });
   // The upload record may have been written by another window since: read it again (a failure keeps what is known).
-  const refreshUploads = () => deps.localFiles.refresh().catch((err: unknown) => deps.log.warn(`Review: the record of uploads could not be read: ${describeError(err)}`));
+  const refreshUploads = () =>
+    deps.localFiles
+      .refresh()
+      .catch((err: unknown) => deps.log.warn(`Review: the record of uploads could not be read: ${describeError(err)}`));
 
   const load = async (runId: string): Promise<ReviewSession | undefined> => {
-    if (!(await deps.ensureSignedIn())) return undefined;
+    if (!(await deps.ensureSignedIn())) {
+      return undefined;
+    }
     await refreshUploads();
     const session = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching what the run produced'), cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Fetching what the run produced'),
+        cancellable: true,
+      },
       async (progress, token) => {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
         try {
-          return await loadSession(sources(), runId, controller.signal, (message) => progress.report({ message: inert(message) }));
+          return await loadSession(sources(), runId, controller.signal, (message) =>
+            progress.report({ message: inert(message) }),
+          );
         } finally {
           sub.dispose();
         }
@@ -103,15 +114,25 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
 
   const sessionFor = async (runId: string | undefined): Promise<ReviewSession> => {
     const id = runId ?? latest;
-    if (!id) throw new UserFacingError(vscode.l10n.t('Review a run\'s changes first (Review Changes on a run in the Tasks view).'));
+    if (!id) {
+      throw new UserFacingError(
+        vscode.l10n.t("Review a run's changes first (Review Changes on a run in the Tasks view)."),
+      );
+    }
     const session = sessions.get(id) ?? (await load(id));
-    if (!session) throw new UserFacingError(vscode.l10n.t('Review a run\'s changes first (Review Changes on a run in the Tasks view).'));
+    if (!session) {
+      throw new UserFacingError(
+        vscode.l10n.t("Review a run's changes first (Review Changes on a run in the Tasks view)."),
+      );
+    }
     return session;
   };
 
   const reviewRun = async (runId: string): Promise<ReviewSummary | undefined> => {
     const session = await load(runId);
-    if (!session) return undefined;
+    if (!session) {
+      return undefined;
+    }
     await show(session);
     return summarize(session);
   };
@@ -119,18 +140,31 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
   const show = async (session: ReviewSession): Promise<void> => {
     shown.add(session.runId);
     const ready = session.files.filter((f) => f.review.status === 'ready');
-    const blocked = session.files.filter((f) => f.place.kind !== 'here' || (f.review.status !== 'ready' && f.review.status !== 'identical'));
+    const blocked = session.files.filter(
+      (f) => f.place.kind !== 'here' || (f.review.status !== 'ready' && f.review.status !== 'identical'),
+    );
     if (session.outputsCut) {
-      deps.log.info(`Review ${session.runId}: the run lists more outputs; the first ${session.artifacts.length} were read.`);
-      void notify.warn(vscode.l10n.t('This run lists more outputs than a review reads; only the first {0} were looked at.', session.artifacts.length));
+      deps.log.info(
+        `Review ${session.runId}: the run lists more outputs; the first ${session.artifacts.length} were read.`,
+      );
+      void notify.warn(
+        vscode.l10n.t(
+          'This run lists more outputs than a review reads; only the first {0} were looked at.',
+          session.artifacts.length,
+        ),
+      );
     }
-    if (ready.length > 0) await openDiffs(session, ready);
+    if (ready.length > 0) {
+      await openDiffs(session, ready);
+    }
     reportUnreviewable(session, blocked);
     if (ready.length === 0) {
       const any = session.files.length > 0;
-      void notify.info(any
-        ? vscode.l10n.t('The workspace files already have every change this run made.')
-        : vscode.l10n.t('This run did not produce a new version of any file uploaded from this machine.'));
+      void notify.info(
+        any
+          ? vscode.l10n.t('The workspace files already have every change this run made.')
+          : vscode.l10n.t('This run did not produce a new version of any file uploaded from this machine.'),
+      );
       return;
     }
     const changed = ready.filter((f) => f.review.status === 'ready' && f.review.changedSinceUpload);
@@ -139,46 +173,71 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     const choose = vscode.l10n.t('Choose Changes...');
     const savePatch = vscode.l10n.t('Save as Patch...');
     const showConflicts = vscode.l10n.t('Show Conflicts');
-    let message = ready.length === 1
-      ? vscode.l10n.t('The run changed {0}.', ready[0].change.origin.relativePath)
-      : vscode.l10n.t('The run changed {0} files.', ready.length);
+    let message =
+      ready.length === 1
+        ? vscode.l10n.t('The run changed {0}.', ready[0].change.origin.relativePath)
+        : vscode.l10n.t('The run changed {0} files.', ready.length);
     if (changed.length > 0) {
-      message += ' ' + vscode.l10n.t('{0} changed since it was uploaded: the agent\'s changes are merged onto it (the diff shows the file as sent, your edits and the agent\'s).',
-        changed.map((f) => f.change.origin.relativePath).join(', '));
+      message +=
+        ' ' +
+        vscode.l10n.t(
+          "{0} changed since it was uploaded: the agent's changes are merged onto it (the diff shows the file as sent, your edits and the agent's).",
+          changed.map((f) => f.change.origin.relativePath).join(', '),
+        );
     }
     if (conflicts > 0) {
-      message += ' ' + (isSingular(conflicts)
-        ? vscode.l10n.t('1 conflicting change is left as your version.')
-        : vscode.l10n.t('{0} conflicting changes are left as your version.', conflicts));
+      message +=
+        ' ' +
+        (isSingular(conflicts)
+          ? vscode.l10n.t('1 conflicting change is left as your version.')
+          : vscode.l10n.t('{0} conflicting changes are left as your version.', conflicts));
     }
     const actions = conflicts > 0 ? [applyAll, choose, showConflicts, savePatch] : [applyAll, choose, savePatch];
     void notify.info(message, ...actions).then((choice) => {
       const args = { runId: session.runId };
-      if (choice === applyAll) void vscode.commands.executeCommand(Commands.applyReviewChanges, args);
-      if (choice === choose) void vscode.commands.executeCommand(Commands.chooseReviewChanges, args);
-      if (choice === savePatch) void vscode.commands.executeCommand(Commands.saveReviewPatch, args);
-      if (choice === showConflicts) void openConflicts(ready);
+      if (choice === applyAll) {
+        void vscode.commands.executeCommand(Commands.applyReviewChanges, args);
+      }
+      if (choice === choose) {
+        void vscode.commands.executeCommand(Commands.chooseReviewChanges, args);
+      }
+      if (choice === savePatch) {
+        void vscode.commands.executeCommand(Commands.saveReviewPatch, args);
+      }
+      if (choice === showConflicts) {
+        void openConflicts(ready);
+      }
     });
   };
 
   const applyAndReport = async (session: ReviewSession, picks: ApplyPick[]): Promise<ApplyOutcome> => {
     const outcome = await applyPicks(sources(), picks);
-    for (const s of outcome.skipped) deps.log.info(`Review ${session.runId}: ${s.relativePath} skipped: ${s.message}`);
-    if (outcome.skipped.length > 0) void notify.warn(outcome.skipped.map((s) => s.message).join(' '));
+    for (const s of outcome.skipped) {
+      deps.log.info(`Review ${session.runId}: ${s.relativePath} skipped: ${s.message}`);
+    }
+    if (outcome.skipped.length > 0) {
+      void notify.warn(outcome.skipped.map((s) => s.message).join(' '));
+    }
     if (outcome.files.length > 0 && !outcome.applied) {
       void notify.error(vscode.l10n.t('The changes could not be applied (an editor refused the edit).'));
     } else if (outcome.applied) {
       const hunks = outcome.files.reduce((n, f) => n + f.hunks, 0);
       const conflicts = outcome.files.reduce((n, f) => n + f.conflicts, 0);
-      let message = outcome.files.length === 1
-        ? isSingular(hunks)
-          ? vscode.l10n.t('Applied 1 change to {0}.', outcome.files[0].relativePath)
-          : vscode.l10n.t('Applied {0} changes to {1}.', hunks, outcome.files[0].relativePath)
-        : vscode.l10n.t('Applied {0} changes to {1} files.', hunks, outcome.files.length);
+      let message =
+        outcome.files.length === 1
+          ? isSingular(hunks)
+            ? vscode.l10n.t('Applied 1 change to {0}.', outcome.files[0].relativePath)
+            : vscode.l10n.t('Applied {0} changes to {1}.', hunks, outcome.files[0].relativePath)
+          : vscode.l10n.t('Applied {0} changes to {1} files.', hunks, outcome.files.length);
       if (conflicts > 0) {
-        message += ' ' + (isSingular(conflicts)
-          ? vscode.l10n.t('1 conflicting change was kept as your version; review it before saving.')
-          : vscode.l10n.t('{0} conflicting changes were kept as your version; review them before saving.', conflicts));
+        message +=
+          ' ' +
+          (isSingular(conflicts)
+            ? vscode.l10n.t('1 conflicting change was kept as your version; review it before saving.')
+            : vscode.l10n.t(
+                '{0} conflicting changes were kept as your version; review them before saving.',
+                conflicts,
+              ));
       }
       deps.log.info(`Review ${session.runId}: ${message}`);
       void (conflicts > 0 ? notify.warn(message) : notify.info(message));
@@ -188,7 +247,9 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
 
   const filesOf = (session: ReviewSession, fileId: string | undefined): ReviewedFile[] => {
     const files = fileId ? session.files.filter((f) => f.change.fileId === fileId) : session.files;
-    if (fileId && files.length === 0) throw new UserFacingError(vscode.l10n.t('That file is not part of this review.'));
+    if (fileId && files.length === 0) {
+      throw new UserFacingError(vscode.l10n.t('That file is not part of this review.'));
+    }
     return files.filter((f) => f.place.kind === 'here');
   };
 
@@ -216,11 +277,19 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     const items: Item[] = [];
     for (const file of files) {
       const review = await refreshFile(sources(), file);
-      if (review.status !== 'ready' || review.hunks.length === 0) continue;
+      if (review.status !== 'ready' || review.hunks.length === 0) {
+        continue;
+      }
       items.push({ label: inert(file.change.origin.relativePath), kind: vscode.QuickPickItemKind.Separator });
       for (const hunk of review.hunks) {
         const d = describeHunk(hunk);
-        items.push({ label: `${inert(file.change.origin.relativePath)}: ${d.lines}`, description: d.counts, detail: inert(d.preview), file, hunkId: hunk.id });
+        items.push({
+          label: `${inert(file.change.origin.relativePath)}: ${d.lines}`,
+          description: d.counts,
+          detail: inert(d.preview),
+          file,
+          hunkId: hunk.id,
+        });
       }
     }
     if (items.length === 0) {
@@ -233,13 +302,20 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       placeHolder: vscode.l10n.t('Choose the changes to write to the workspace files'),
       matchOnDetail: true,
     });
-    if (!chosen || chosen.length === 0) return undefined;
+    if (!chosen || chosen.length === 0) {
+      return undefined;
+    }
     const byFile = new Map<ReviewedFile, string[]>();
     for (const item of chosen) {
-      if (!item.file || !item.hunkId) continue;
+      if (!item.file || !item.hunkId) {
+        continue;
+      }
       byFile.set(item.file, [...(byFile.get(item.file) ?? []), item.hunkId]);
     }
-    return applyAndReport(session, [...byFile].map(([file, hunkIds]) => ({ file, hunkIds })));
+    return applyAndReport(
+      session,
+      [...byFile].map(([file, hunkIds]) => ({ file, hunkIds })),
+    );
   };
 
   const savePatchCommand = async (arg?: unknown): Promise<vscode.Uri | undefined> => {
@@ -248,9 +324,18 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     const entries = [];
     for (const file of session.files.filter((f) => f.place.kind === 'here')) {
       const review = await refreshFile(sources(), file);
-      if (review.status !== 'ready') continue;
-      const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8').replace(/^\ufeff/, '');
-      entries.push({ relativePath: file.change.origin.relativePath, before: text(review.workspaceBytes), after: text(review.proposedBytes) });
+      if (review.status !== 'ready') {
+        continue;
+      }
+      const text = (bytes: Uint8Array) =>
+        Buffer.from(bytes)
+          .toString('utf8')
+          .replace(/^\ufeff/, '');
+      entries.push({
+        relativePath: file.change.origin.relativePath,
+        before: text(review.workspaceBytes),
+        after: text(review.proposedBytes),
+      });
     }
     const patch = formatChangeSetPatch(entries);
     if (patch === '') {
@@ -258,15 +343,21 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       return undefined;
     }
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const given = deps.trustedAutomation && typeof (arg as { target?: unknown } | undefined)?.target === 'string'
-      ? vscode.Uri.file((arg as { target: string }).target) : undefined;
-    const target = given ?? (await vscode.window.showSaveDialog({
-      defaultUri: folder ? vscode.Uri.joinPath(folder, `${safeStem(session.runId)}.patch`) : undefined,
-      filters: { [vscode.l10n.t('Patch')]: ['patch', 'diff'] },
-      title: vscode.l10n.t('Save Changes as Patch'),
-      saveLabel: vscode.l10n.t('Save'),
-    }));
-    if (!target) return undefined;
+    const given =
+      deps.trustedAutomation && typeof (arg as { target?: unknown } | undefined)?.target === 'string'
+        ? vscode.Uri.file((arg as { target: string }).target)
+        : undefined;
+    const target =
+      given ??
+      (await vscode.window.showSaveDialog({
+        defaultUri: folder ? vscode.Uri.joinPath(folder, `${safeStem(session.runId)}.patch`) : undefined,
+        filters: { [vscode.l10n.t('Patch')]: ['patch', 'diff'] },
+        title: vscode.l10n.t('Save Changes as Patch'),
+        saveLabel: vscode.l10n.t('Save'),
+      }));
+    if (!target) {
+      return undefined;
+    }
     await vscode.workspace.fs.writeFile(target, Buffer.from(patch, 'utf8'));
     void notify.info(vscode.l10n.t('Saved the changes as {0}.', target.path.split('/').pop() ?? target.toString()));
     return target;
@@ -274,22 +365,41 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
 
   const reviewCommand = async (arg?: unknown): Promise<ReviewSummary | undefined> => {
     const runId = resolveRun(arg, { selection: deps.selection('tasks'), activePanel: deps.activeRunPanel })?.runId;
-    if (!runId) throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
+    if (!runId) {
+      throw new UserFacingError(vscode.l10n.t('Choose a run in the Tasks view first.'));
+    }
     return reviewRun(runId);
   };
 
   const hasReviewableChanges = async (runId: string): Promise<boolean> => {
     await refreshUploads();
-    return hasReviewableOutputs(deps.service.client, runId, (id) => deps.localFiles.origin(id), (taskId) => deps.localFiles.taskFiles(taskId), lifetime.signal);
+    return hasReviewableOutputs(
+      deps.service.client,
+      runId,
+      (id) => deps.localFiles.origin(id),
+      (taskId) => deps.localFiles.taskFiles(taskId),
+      lifetime.signal,
+    );
   };
 
   const openArtifactOf = async (session: ReviewSession, save: boolean, only?: readonly string[]): Promise<void> => {
     const candidates = session.artifacts.filter((a) => !only || only.includes(a.id));
-    const pick = candidates.length === 1 ? candidates[0] : (await vscode.window.showQuickPick(
-      candidates.map((a) => ({ label: inert(a.name ?? a.id), description: inert(a.content_type ?? ''), artifact: a })),
-      { title: save ? vscode.l10n.t('Save Artifact As') : vscode.l10n.t('Open Artifact') },
-    ))?.artifact;
-    if (pick) await vscode.commands.executeCommand(save ? Commands.saveArtifact : Commands.openArtifact, { artifact: pick });
+    const pick =
+      candidates.length === 1
+        ? candidates[0]
+        : (
+            await vscode.window.showQuickPick(
+              candidates.map((a) => ({
+                label: inert(a.name ?? a.id),
+                description: inert(a.content_type ?? ''),
+                artifact: a,
+              })),
+              { title: save ? vscode.l10n.t('Save Artifact As') : vscode.l10n.t('Open Artifact') },
+            )
+          )?.artifact;
+    if (pick) {
+      await vscode.commands.executeCommand(save ? Commands.saveArtifact : Commands.openArtifact, { artifact: pick });
+    }
   };
 
   const reportUnreviewable = (session: ReviewSession, blocked: ReviewedFile[]): void => {
@@ -298,28 +408,55 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     for (const file of blocked) {
       ids.push(file.change.source.artifactId);
       const name = file.change.origin.relativePath;
-      if (file.place.kind === 'otherWindow') lines.push(vscode.l10n.t('{0} belongs to a workspace folder open in another window.', name));
-      else if (file.place.kind === 'outside') lines.push(vscode.l10n.t('{0} was uploaded from outside the workspace.', name));
-      else if (file.review.status !== 'ready' && file.review.status !== 'identical') lines.push(file.review.message);
+      if (file.place.kind === 'otherWindow') {
+        lines.push(vscode.l10n.t('{0} belongs to a workspace folder open in another window.', name));
+      } else if (file.place.kind === 'outside') {
+        lines.push(vscode.l10n.t('{0} was uploaded from outside the workspace.', name));
+      } else if (file.review.status !== 'ready' && file.review.status !== 'identical') {
+        lines.push(file.review.message);
+      }
     }
     for (const problem of session.problems) {
-      if (problem.code === 'duplicate') continue;
+      if (problem.code === 'duplicate') {
+        continue;
+      }
       ids.push(problem.artifactId);
       lines.push(problem.message);
     }
-    if (lines.length === 0) return;
-    for (const line of lines) deps.log.info(`Review ${session.runId}: ${line}`);
+    if (lines.length === 0) {
+      return;
+    }
+    for (const line of lines) {
+      deps.log.info(`Review ${session.runId}: ${line}`);
+    }
     const open = vscode.l10n.t('Open Output...');
     const save = vscode.l10n.t('Save Output As...');
-    void notify.warn(`${vscode.l10n.t('Some outputs cannot be reviewed here; open or save them instead.')} ${lines.join(' ')}`, open, save).then((choice) => {
-      if (choice === open || choice === save) void deps.guard('Open artifact', () => openArtifactOf(session, choice === save, ids))();
-    });
+    void notify
+      .warn(
+        `${vscode.l10n.t('Some outputs cannot be reviewed here; open or save them instead.')} ${lines.join(' ')}`,
+        open,
+        save,
+      )
+      .then((choice) => {
+        if (choice === open || choice === save) {
+          void deps.guard('Open artifact', () => openArtifactOf(session, choice === save, ids))();
+        }
+      });
   };
 
   const dispose = () => lifetime.abort();
 
   const applyToNewBranchCommand = (arg?: unknown) => applyToNewBranch(deps, arg);
-  return { reviewRun, hasReviewableChanges, reviewCommand, applyCommand, chooseCommand, savePatchCommand, applyToNewBranchCommand, dispose };
+  return {
+    reviewRun,
+    hasReviewableChanges,
+    reviewCommand,
+    applyCommand,
+    chooseCommand,
+    savePatchCommand,
+    applyToNewBranchCommand,
+    dispose,
+  };
 }
 
 function summarize(session: ReviewSession): ReviewSummary {
@@ -327,14 +464,18 @@ function summarize(session: ReviewSession): ReviewSummary {
     runId: session.runId,
     files: session.files.map((f) => {
       const base = { fileId: f.change.fileId, uri: f.uri.toString(), relativePath: f.change.origin.relativePath };
-      if (f.place.kind !== 'here') return { ...base, status: f.place.kind };
+      if (f.place.kind !== 'here') {
+        return { ...base, status: f.place.kind };
+      }
       const r = f.review;
       if (r.status === 'ready') {
         return {
           ...base,
           status: r.status,
           changedSinceUpload: r.changedSinceUpload,
-          hunks: r.hunks.map((h) => ({ id: h.id, ...describeHunk(h) })).map(({ id, lines, counts }) => ({ id, lines, counts })),
+          hunks: r.hunks
+            .map((h) => ({ id: h.id, ...describeHunk(h) }))
+            .map(({ id, lines, counts }) => ({ id, lines, counts })),
           conflicts: r.conflicts.length,
         };
       }
@@ -350,7 +491,9 @@ function applyArgsOf(arg: unknown): ApplyArgs {
     const parsed = parseReviewUri(arg);
     return parsed ? { runId: parsed.runId, fileId: parsed.fileId } : {};
   }
-  if (typeof arg !== 'object' || arg === null) return {};
+  if (typeof arg !== 'object' || arg === null) {
+    return {};
+  }
   const o = arg as Record<string, unknown>;
   return {
     runId: typeof o.runId === 'string' ? o.runId : undefined,
@@ -362,4 +505,3 @@ function applyArgsOf(arg: unknown): ApplyArgs {
 function safeStem(runId: string): string {
   return `changes-${runId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 60)}`;
 }
-

@@ -10,15 +10,27 @@ export type ReviewDocKind = 'agent' | 'sent' | 'conflicts';
 
 /** /<runId>/<kind>/<fileId>/<relative path>: the name keeps the language mode of the file. */
 export function reviewUri(runId: string, kind: ReviewDocKind, fileId: string, relativePath: string): vscode.Uri {
-  const tail = relativePath.split('/').filter((p) => p !== '' && p !== '.' && p !== '..').map(encodeURIComponent).join('/') || 'file';
-  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${encodeURIComponent(runId)}/${kind}/${encodeURIComponent(fileId)}/${tail}` });
+  const tail =
+    relativePath
+      .split('/')
+      .filter((p) => p !== '' && p !== '.' && p !== '..')
+      .map(encodeURIComponent)
+      .join('/') || 'file';
+  return vscode.Uri.from({
+    scheme: REVIEW_SCHEME,
+    path: `/${encodeURIComponent(runId)}/${kind}/${encodeURIComponent(fileId)}/${tail}`,
+  });
 }
 
 /** The run and file a review URI belongs to (the editor title buttons get that URI). */
 export function parseReviewUri(uri: vscode.Uri): { runId: string; kind: ReviewDocKind; fileId: string } | undefined {
-  if (uri.scheme !== REVIEW_SCHEME) return undefined;
+  if (uri.scheme !== REVIEW_SCHEME) {
+    return undefined;
+  }
   const [, runId, kind, fileId] = uri.path.split('/');
-  if (!runId || !fileId || (kind !== 'agent' && kind !== 'sent' && kind !== 'conflicts')) return undefined;
+  if (!runId || !fileId || (kind !== 'agent' && kind !== 'sent' && kind !== 'conflicts')) {
+    return undefined;
+  }
   try {
     return { runId: decodeURIComponent(runId), kind, fileId: decodeURIComponent(fileId) };
   } catch {
@@ -32,27 +44,45 @@ export class ReviewContent extends ReadOnlyFileSystem {
 
   set(uri: vscode.Uri, bytes: Uint8Array): void {
     const known = this.docs.get(uri.toString());
-    if (known && Buffer.from(known.bytes).equals(bytes)) return;
+    if (known && Buffer.from(known.bytes).equals(bytes)) {
+      return;
+    }
     // A newer mtime makes an open editor read the document again.
     this.docs.set(uri.toString(), { bytes, mtime: ++this.version });
-    if (known) this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    if (known) {
+      this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    }
   }
 
   /** Forgets one run's documents (a new review of the run replaces them). */
   forgetRun(runId: string): void {
     const prefix = `/${encodeURIComponent(runId)}/`;
-    for (const key of [...this.docs.keys()]) if (vscode.Uri.parse(key).path.startsWith(prefix)) this.docs.delete(key);
+    for (const key of [...this.docs.keys()]) {
+      if (vscode.Uri.parse(key).path.startsWith(prefix)) {
+        this.docs.delete(key);
+      }
+    }
   }
 
   stat(uri: vscode.Uri): vscode.FileStat {
     const doc = this.docs.get(uri.toString());
-    if (!doc) throw vscode.FileSystemError.FileNotFound(uri);
-    return { type: vscode.FileType.File, ctime: doc.mtime, mtime: doc.mtime, size: doc.bytes.byteLength, permissions: vscode.FilePermission.Readonly };
+    if (!doc) {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
+    return {
+      type: vscode.FileType.File,
+      ctime: doc.mtime,
+      mtime: doc.mtime,
+      size: doc.bytes.byteLength,
+      permissions: vscode.FilePermission.Readonly,
+    };
   }
 
   readFile(uri: vscode.Uri): Uint8Array {
     const doc = this.docs.get(uri.toString());
-    if (!doc) throw vscode.FileSystemError.FileNotFound(uri);
+    if (!doc) {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
     return doc.bytes;
   }
 

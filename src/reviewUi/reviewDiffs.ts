@@ -9,7 +9,9 @@ import type { ReviewedFile, ReviewSession } from './reviewSession';
 /** One multi-file diff editor; without `vscode.changes`, a quick pick of files each opening a diff. */
 export async function openDiffs(session: ReviewSession, files: readonly ReviewedFile[]): Promise<void> {
   // The objective is what the user recognises; the run id only when the server did not tell it.
-  const title = session.objective ? vscode.l10n.t('Changes for “{0}”', inert(shortenText(session.objective, 80))) : vscode.l10n.t('Changes by run {0}', inert(session.runId));
+  const title = session.objective
+    ? vscode.l10n.t('Changes for “{0}”', inert(shortenText(session.objective, 80)))
+    : vscode.l10n.t('Changes by run {0}', inert(session.runId));
   const entries: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
   for (const f of files) {
     entries.push([f.uri, f.uri, f.agentUri]);
@@ -26,20 +28,34 @@ export async function openDiffs(session: ReviewSession, files: readonly Reviewed
   }
   const picked = await vscode.window.showQuickPick(
     files.map((f) => ({ label: inert(f.change.origin.relativePath), file: f })),
-    { title, placeHolder: vscode.l10n.t('Choose a file to compare with the agent\'s version') },
+    { title, placeHolder: vscode.l10n.t("Choose a file to compare with the agent's version") },
   );
-  if (picked) await openFileDiff(picked.file);
+  if (picked) {
+    await openFileDiff(picked.file);
+  }
 }
 
 async function openFileDiff(file: ReviewedFile): Promise<void> {
   const name = file.change.origin.relativePath;
-  await vscode.commands.executeCommand('vscode.diff', file.uri, file.agentUri, vscode.l10n.t('{0} (workspace ↔ agent)', inert(name)));
+  await vscode.commands.executeCommand(
+    'vscode.diff',
+    file.uri,
+    file.agentUri,
+    vscode.l10n.t('{0} (workspace ↔ agent)', inert(name)),
+  );
 }
 
 export async function openConflicts(files: readonly ReviewedFile[]): Promise<void> {
   for (const f of files) {
-    if (f.review.status !== 'ready' || !f.review.conflictMarkedBytes) continue;
-    await vscode.commands.executeCommand('vscode.diff', f.uri, f.conflictsUri,
-      vscode.l10n.t('{0} (workspace ↔ conflicts marked)', inert(f.change.origin.relativePath)), { preview: false });
+    if (f.review.status !== 'ready' || !f.review.conflictMarkedBytes) {
+      continue;
+    }
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      f.uri,
+      f.conflictsUri,
+      vscode.l10n.t('{0} (workspace ↔ conflicts marked)', inert(f.change.origin.relativePath)),
+      { preview: false },
+    );
   }
 }

@@ -28,11 +28,26 @@ export function registerReview(deps: CommandDeps, subscriptions: vscode.Disposab
   subscriptions.push(
     content,
     vscode.workspace.registerFileSystemProvider(REVIEW_SCHEME, content, { isReadonly: true, isCaseSensitive: true }),
-    vscode.commands.registerCommand(Commands.reviewChanges, deps.guard('Review changes', (arg?: unknown) => review().reviewCommand(arg))),
-    vscode.commands.registerCommand(Commands.applyReviewChanges, deps.guard('Apply changes', (arg?: unknown) => review().applyCommand(arg))),
-    vscode.commands.registerCommand(Commands.chooseReviewChanges, deps.guard('Apply chosen changes', (arg?: unknown) => review().chooseCommand(arg))),
-    vscode.commands.registerCommand(Commands.saveReviewPatch, deps.guard('Save changes as patch', (arg?: unknown) => review().savePatchCommand(arg))),
-    vscode.commands.registerCommand(Commands.applyToNewBranch, deps.guard('Apply to a new branch', (arg?: unknown) => review().applyToNewBranchCommand(arg))),
+    vscode.commands.registerCommand(
+      Commands.reviewChanges,
+      deps.guard('Review changes', (arg?: unknown) => review().reviewCommand(arg)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.applyReviewChanges,
+      deps.guard('Apply changes', (arg?: unknown) => review().applyCommand(arg)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.chooseReviewChanges,
+      deps.guard('Apply chosen changes', (arg?: unknown) => review().chooseCommand(arg)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.saveReviewPatch,
+      deps.guard('Save changes as patch', (arg?: unknown) => review().savePatchCommand(arg)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.applyToNewBranch,
+      deps.guard('Apply to a new branch', (arg?: unknown) => review().applyToNewBranchCommand(arg)),
+    ),
   );
   return {
     // async: a broken review.js then rejects (callers catch) instead of throwing in their listener.

@@ -48,9 +48,16 @@ export interface SessionSources {
   content: ReviewContent;
 }
 
-export async function loadSession(sources: SessionSources, runId: string, signal: AbortSignal, report: (message: string) => void): Promise<ReviewSession> {
+export async function loadSession(
+  sources: SessionSources,
+  runId: string,
+  signal: AbortSignal,
+  report: (message: string) => void,
+): Promise<ReviewSession> {
   const { client, originOf } = sources;
-  const outputs = await listRunOutputs(client, runId, signal, (count) => report(vscode.l10n.t('{0} outputs listed', count)));
+  const outputs = await listRunOutputs(client, runId, signal, (count) =>
+    report(vscode.l10n.t('{0} outputs listed', count)),
+  );
   const artifacts = outputs.artifacts;
   const { taskId, task } = await runTaskOf(client, runId, signal);
   // Only the files this task was given may be revised or patched by its runs.
@@ -62,14 +69,23 @@ export async function loadSession(sources: SessionSources, runId: string, signal
     originOf,
     taskFileIds: fileIds,
     attachments,
-    readArtifact: async (a) => (await client.readFileContent(a.file_id ?? a.id, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
-    readAsSent: async (fileId) => (await client.readFileContent(fileId, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
+    readArtifact: async (a) =>
+      (await client.readFileContent(a.file_id ?? a.id, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
+    readAsSent: async (fileId) =>
+      (await client.readFileContent(fileId, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
     describeError: describeErrorForUser,
   });
   signal.throwIfAborted();
   sources.content.forgetRun(runId);
   const objective = typeof task?.objective === 'string' && task.objective.trim() ? task.objective : undefined;
-  const session: ReviewSession = { runId, objective, files: [], problems: changeSet.problems, artifacts, outputsCut: outputs.cut };
+  const session: ReviewSession = {
+    runId,
+    objective,
+    files: [],
+    problems: changeSet.problems,
+    artifacts,
+    outputsCut: outputs.cut,
+  };
   const openFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
   for (const change of changeSet.files) {
     report(vscode.l10n.t('Comparing {0}', change.origin.relativePath));
@@ -83,26 +99,44 @@ export async function loadSession(sources: SessionSources, runId: string, signal
       sentUri: reviewUri(runId, 'sent', change.fileId, change.origin.relativePath),
       conflictsUri: reviewUri(runId, 'conflicts', change.fileId, change.origin.relativePath),
     };
-    if (file.place.kind === 'here') await refreshFile(sources, file, signal);
+    if (file.place.kind === 'here') {
+      await refreshFile(sources, file, signal);
+    }
     session.files.push(file);
   }
   return session;
 }
 
 /** Reviews the file again against what the workspace holds now, and updates its documents. */
-export async function refreshFile(sources: SessionSources, file: ReviewedFile, signal?: AbortSignal): Promise<FileReview> {
+export async function refreshFile(
+  sources: SessionSources,
+  file: ReviewedFile,
+  signal?: AbortSignal,
+): Promise<FileReview> {
   const workspaceBytes = await readWorkspace(file.uri);
-  const input = { origin: file.change.origin, workspaceBytes, agentBytes: file.change.agentBytes, asSentBytes: file.asSentBytes, t: vscodeTranslate };
+  const input = {
+    origin: file.change.origin,
+    workspaceBytes,
+    agentBytes: file.change.agentBytes,
+    asSentBytes: file.asSentBytes,
+    t: vscodeTranslate,
+  };
   let review = reviewFile(input);
   if (review.status === 'needsAsSent') {
-    file.asSentBytes = (await sources.client.readFileContent(file.change.fileId, { signal, maxBytes: MAX_REVIEW_BYTES })).content;
+    file.asSentBytes = (
+      await sources.client.readFileContent(file.change.fileId, { signal, maxBytes: MAX_REVIEW_BYTES })
+    ).content;
     review = reviewFile({ ...input, asSentBytes: file.asSentBytes });
   }
   file.review = review;
   if (review.status === 'ready') {
     sources.content.set(file.agentUri, review.proposedBytes);
-    if (file.asSentBytes) sources.content.set(file.sentUri, file.asSentBytes);
-    if (review.conflictMarkedBytes) sources.content.set(file.conflictsUri, review.conflictMarkedBytes);
+    if (file.asSentBytes) {
+      sources.content.set(file.sentUri, file.asSentBytes);
+    }
+    if (review.conflictMarkedBytes) {
+      sources.content.set(file.conflictsUri, review.conflictMarkedBytes);
+    }
   }
   return review;
 }
@@ -118,29 +152,45 @@ export async function readWorkspace(uri: vscode.Uri): Promise<Uint8Array | undef
   try {
     disk = await vscode.workspace.fs.readFile(uri);
   } catch (err) {
-    if (!(err instanceof vscode.FileSystemError && (err.code === 'FileNotFound' || err.code === 'EntryNotFound'))) throw err;
+    if (!(err instanceof vscode.FileSystemError && (err.code === 'FileNotFound' || err.code === 'EntryNotFound'))) {
+      throw err;
+    }
   }
-  if (!doc || doc.isClosed) return disk;
+  if (!doc || doc.isClosed) {
+    return disk;
+  }
   const shown = doc.getText().replace(/\r\n/g, '\n');
   if (disk) {
     const decoded = decodeText(disk, vscodeTranslate);
-    if (decoded.ok && decoded.value.text === shown) return disk;
+    if (decoded.ok && decoded.value.text === shown) {
+      return disk;
+    }
   }
   return disk === undefined && !doc.isDirty ? undefined : Buffer.from(doc.getText(), 'utf8');
 }
 
 /** The task's files with the names the server knows them by (a patch names files by those). */
-async function attachmentsOf(client: ApiClient, fileIds: ReadonlySet<string>, signal: AbortSignal): Promise<TaskAttachment[] | undefined> {
-  if (fileIds.size === 0) return undefined;
+async function attachmentsOf(
+  client: ApiClient,
+  fileIds: ReadonlySet<string>,
+  signal: AbortSignal,
+): Promise<TaskAttachment[] | undefined> {
+  if (fileIds.size === 0) {
+    return undefined;
+  }
   try {
     const out: TaskAttachment[] = [];
     for (const fileId of fileIds) {
       const record = await client.getFile(fileId, { signal });
-      if (typeof record.filename === 'string') out.push({ fileId, filename: record.filename });
+      if (typeof record.filename === 'string') {
+        out.push({ fileId, filename: record.filename });
+      }
     }
     return out;
   } catch (err) {
-    if (signal.aborted) throw err;
+    if (signal.aborted) {
+      throw err;
+    }
     return undefined; // buildChangeSet reports the patch as `noAttachments`
   }
 }

@@ -17,13 +17,19 @@ export interface HunkDescription {
 
 export function describeHunk(hunk: Hunk): HunkDescription {
   const { start, count } = hunk.old;
-  const lines = count === 0
-    ? (start <= 1 ? 'at the start' : `after line ${start - 1}`)
-    : count === 1 ? `line ${start}` : `lines ${start}-${start + count - 1}`;
+  const lines =
+    count === 0
+      ? start <= 1
+        ? 'at the start'
+        : `after line ${start - 1}`
+      : count === 1
+        ? `line ${start}`
+        : `lines ${start}-${start + count - 1}`;
   const sample = hunk.added.find((l) => l.trim() !== '') ?? hunk.removed.find((l) => l.trim() !== '') ?? '';
   const sign = hunk.added.some((l) => l.trim() !== '') ? '+ ' : '- ';
   const trimmed = sample.replace(/\r?\n$/, '').trim();
-  const preview = trimmed === '' ? '' : sign + (trimmed.length > PREVIEW_CHARS ? `${trimmed.slice(0, PREVIEW_CHARS - 1)}…` : trimmed);
+  const preview =
+    trimmed === '' ? '' : sign + (trimmed.length > PREVIEW_CHARS ? `${trimmed.slice(0, PREVIEW_CHARS - 1)}…` : trimmed);
   return { lines, counts: `+${hunk.added.length} -${hunk.removed.length}`, preview };
 }
 
@@ -47,15 +53,21 @@ export function lineEditsFor(hunks: readonly Hunk[], chosen: Iterable<string>): 
 
 export type OriginPlace =
   | { kind: 'here'; folder: string }
-  | { kind: 'outside' }        // uploaded from outside any workspace folder
-  | { kind: 'otherWindow' };   // its workspace folder is not open in this window
+  | { kind: 'outside' } // uploaded from outside any workspace folder
+  | { kind: 'otherWindow' }; // its workspace folder is not open in this window
 
 /** Where an upload's workspace file is, seen from a window with `openFolders` (URI strings). */
 export function placeOf(origin: UploadOrigin, openFolders: readonly string[]): OriginPlace {
-  if (!origin.workspaceFolder) return { kind: 'outside' };
+  if (!origin.workspaceFolder) {
+    return { kind: 'outside' };
+  }
   const folder = stripSlash(origin.workspaceFolder);
-  if (!openFolders.some((f) => stripSlash(f) === folder)) return { kind: 'otherWindow' };
-  if (!origin.uri.startsWith(`${folder}/`)) return { kind: 'outside' };
+  if (!openFolders.some((f) => stripSlash(f) === folder)) {
+    return { kind: 'otherWindow' };
+  }
+  if (!origin.uri.startsWith(`${folder}/`)) {
+    return { kind: 'outside' };
+  }
   return { kind: 'here', folder: origin.workspaceFolder };
 }
 

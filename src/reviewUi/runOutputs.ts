@@ -21,7 +21,12 @@ export interface RunOutputs {
 }
 
 /** The run's outputs, up to the cap; `listed` is told the count as they come. */
-export async function listRunOutputs(client: OutputsClient, runId: string, signal: AbortSignal, listed?: (count: number) => void): Promise<RunOutputs> {
+export async function listRunOutputs(
+  client: OutputsClient,
+  runId: string,
+  signal: AbortSignal,
+  listed?: (count: number) => void,
+): Promise<RunOutputs> {
   const artifacts: ArtifactRecord[] = [];
   const walk = client.iterateRunArtifacts(runId, { limit: 100 }, { signal, maxItems: MAX_REVIEW_OUTPUTS });
   for await (const artifact of walk) {
@@ -42,11 +47,15 @@ export async function runTaskOf(client: TaskClient, runId: string, signal: Abort
   let taskId: string | undefined;
   try {
     const run = await client.getRun(runId, { signal });
-    if (typeof run.task_id !== 'string' || run.task_id === '') return {};
+    if (typeof run.task_id !== 'string' || run.task_id === '') {
+      return {};
+    }
     taskId = run.task_id;
     return { taskId, task: await client.getTask(taskId, { signal }) };
   } catch (err) {
-    if (signal.aborted) throw err;
+    if (signal.aborted) {
+      throw err;
+    }
     return { taskId };
   }
 }
@@ -57,13 +66,19 @@ export async function runTaskOf(client: TaskClient, runId: string, signal: Abort
  * another task are not among them, so a run cannot revise them.
  */
 export function taskFileIds(task: TaskRecord | undefined, recorded: readonly string[] | undefined): Set<string> {
-  if (recorded !== undefined) return new Set(recorded.slice(0, MAX_TASK_ATTACHMENTS));
+  if (recorded !== undefined) {
+    return new Set(recorded.slice(0, MAX_TASK_ATTACHMENTS));
+  }
   const ids = new Set<string>();
   const list = Array.isArray(task?.attachments) ? task.attachments : [];
   for (const attachment of list) {
-    if (ids.size >= MAX_TASK_ATTACHMENTS) break;
+    if (ids.size >= MAX_TASK_ATTACHMENTS) {
+      break;
+    }
     const id = (attachment as { fileId?: unknown } | null)?.fileId;
-    if (typeof id === 'string' && id !== '') ids.add(id);
+    if (typeof id === 'string' && id !== '') {
+      ids.add(id);
+    }
   }
   return ids;
 }
@@ -89,7 +104,9 @@ export async function hasReviewableOutputs(
       fileIds = taskFileIds(task, taskId === undefined ? undefined : recordedFiles(taskId));
     }
     const kind = classifyArtifact(artifact, originOf, fileIds ?? new Set()).kind;
-    if (kind === 'revision' || kind === 'patch') return true;
+    if (kind === 'revision' || kind === 'patch') {
+      return true;
+    }
   }
   return walk.cut !== undefined;
 }

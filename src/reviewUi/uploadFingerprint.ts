@@ -25,11 +25,15 @@ export async function stampOf(path: string): Promise<FileStamp | undefined> {
  * matches, so a later review merges against the server's copy instead of trusting the disk.
  */
 export async function hashIfUnchanged(path: string, before: FileStamp | undefined): Promise<string | undefined> {
-  if (!before) return undefined;
+  if (!before) {
+    return undefined;
+  }
   let digest: string;
   try {
     const hash = createHash('sha256');
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+    for await (const chunk of createReadStream(path)) {
+      hash.update(chunk as Buffer);
+    }
     digest = hash.digest('hex');
   } catch {
     return undefined;

@@ -16,25 +16,27 @@ export async function recordUploads(
   stamps: ReadonlyMap<string, FileStamp | undefined>,
 ): Promise<void> {
   const uploadedAt = new Date().toISOString();
-  const origins = await Promise.all(uploaded.map(async ({ file, record }): Promise<UploadOrigin> => {
-    // A file of a virtual workspace is planned by its URI (and read through workspace.fs).
-    const uri = file.read !== undefined ? vscode.Uri.parse(file.path) : vscode.Uri.file(file.path);
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    const stamp = stamps.get(file.path);
-    return {
-      fileId: record.id,
-      uri: uri.toString(),
-      workspaceFolder: folder?.uri.toString(),
-      relativePath: folder ? relativeTo(folder.uri, uri) : uri.path.split('/').pop() ?? file.path,
-      sha256: (await hashIfUnchanged(file.path, stamp)) ?? '',
-      bytes: stamp?.size ?? file.bytes,
-      uploadedAt,
-    };
-  }));
+  const origins = await Promise.all(
+    uploaded.map(async ({ file, record }): Promise<UploadOrigin> => {
+      // A file of a virtual workspace is planned by its URI (and read through workspace.fs).
+      const uri = file.read !== undefined ? vscode.Uri.parse(file.path) : vscode.Uri.file(file.path);
+      const folder = vscode.workspace.getWorkspaceFolder(uri);
+      const stamp = stamps.get(file.path);
+      return {
+        fileId: record.id,
+        uri: uri.toString(),
+        workspaceFolder: folder?.uri.toString(),
+        relativePath: folder ? relativeTo(folder.uri, uri) : (uri.path.split('/').pop() ?? file.path),
+        sha256: (await hashIfUnchanged(file.path, stamp)) ?? '',
+        bytes: stamp?.size ?? file.bytes,
+        uploadedAt,
+      };
+    }),
+  );
   await index.addUploads(origins);
 }
 
 function relativeTo(folder: vscode.Uri, file: vscode.Uri): string {
   const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
-  return file.path.startsWith(base) ? file.path.slice(base.length) : file.path.split('/').pop() ?? file.path;
+  return file.path.startsWith(base) ? file.path.slice(base.length) : (file.path.split('/').pop() ?? file.path);
 }

@@ -17,7 +17,13 @@ export interface EventBudget {
   nameChars: number;
 }
 
-export const DEFAULT_EVENT_BUDGET: EventBudget = { eventBytes: 16 * 1024, stringChars: 4096, depth: 8, entries: 100, nameChars: 200 };
+export const DEFAULT_EVENT_BUDGET: EventBudget = {
+  eventBytes: 16 * 1024,
+  stringChars: 4096,
+  depth: 8,
+  entries: 100,
+  nameChars: 200,
+};
 
 /** What a kept event costs beyond its data: the object, its name, the receivedAt stamp. */
 const EVENT_OVERHEAD_BYTES = 64;
@@ -39,16 +45,28 @@ let scratch: Uint8Array | undefined;
 
 /** UTF-8 length of a string, as an encoder makes it (lone surrogates count as U+FFFD, 3 bytes). */
 export function utf8Length(text: string): number {
-  if (text.length > 1024) return encodedLength(text);
+  if (text.length > 1024) {
+    return encodedLength(text);
+  }
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+    if (code < 0x80) {
+      continue;
+    }
+    if (code < 0x800) {
+      bytes += 1;
+    } else if (
+      code >= 0xd800 &&
+      code <= 0xdbff &&
+      i + 1 < text.length &&
+      (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
+    ) {
       bytes += 2; // the pair is 4 bytes for 2 code units
       i++;
-    } else bytes += 2;
+    } else {
+      bytes += 2;
+    }
   }
   return bytes;
 }
@@ -58,10 +76,12 @@ function encodedLength(text: string): number {
   encoder ??= new TextEncoder();
   scratch ??= new Uint8Array(CHUNK_CHARS * 3);
   let bytes = 0;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = Math.min(text.length, start + CHUNK_CHARS);
     const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair whole
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) {
+      end--;
+    } // keep a surrogate pair whole
     bytes += encoder.encodeInto(text.slice(start, end), scratch).written;
     start = end;
   }
@@ -77,12 +97,17 @@ export function jsonBytes(value: unknown): number {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
-    if (typeof v === 'string') bytes += utf8Length(v) + 2;
-    else if (typeof v === 'number' || typeof v === 'boolean') bytes += String(v).length;
-    else if (v === null || v === undefined) bytes += 4;
-    else if (Array.isArray(v)) {
+    if (typeof v === 'string') {
+      bytes += utf8Length(v) + 2;
+    } else if (typeof v === 'number' || typeof v === 'boolean') {
+      bytes += String(v).length;
+    } else if (v === null || v === undefined) {
+      bytes += 4;
+    } else if (Array.isArray(v)) {
       bytes += 2 + Math.max(0, v.length - 1);
-      for (const item of v) stack.push(item);
+      for (const item of v) {
+        stack.push(item);
+      }
     } else if (typeof v === 'object') {
       const keys = Object.keys(v);
       bytes += 2 + Math.max(0, keys.length - 1);
@@ -90,7 +115,9 @@ export function jsonBytes(value: unknown): number {
         bytes += utf8Length(key) + 3;
         stack.push((v as Record<string, unknown>)[key]);
       }
-    } else bytes += 4;
+    } else {
+      bytes += 4;
+    }
   }
   return bytes;
 }
@@ -111,7 +138,9 @@ export function boundEvent(event: WireEvent, budget: EventBudget = DEFAULT_EVENT
   if (event.truncatedBytes !== undefined) {
     // Cut once already (by the host, for the webview): cutting again would only mark the marks.
     const size = jsonBytes(event.data);
-    if (size <= budget.eventBytes * 2 && event.event.length <= budget.nameChars) return { event, bytes: size + utf8Length(event.event) + EVENT_OVERHEAD_BYTES };
+    if (size <= budget.eventBytes * 2 && event.event.length <= budget.nameChars) {
+      return { event, bytes: size + utf8Length(event.event) + EVENT_OVERHEAD_BYTES };
+    }
   }
   const walker = new Walker(budget);
   const name = walker.name(event.event);
@@ -123,8 +152,12 @@ export function boundEvent(event: WireEvent, budget: EventBudget = DEFAULT_EVENT
     // concatenation a rope over it): a round trip through JSON gives the event strings of its own.
     bounded = JSON.parse(JSON.stringify(bounded)) as WireEvent;
   }
-  if (truncatedBytes !== undefined) bounded.truncatedBytes = truncatedBytes;
-  if (bounded.receivedAt === undefined) delete bounded.receivedAt;
+  if (truncatedBytes !== undefined) {
+    bounded.truncatedBytes = truncatedBytes;
+  }
+  if (bounded.receivedAt === undefined) {
+    delete bounded.receivedAt;
+  }
   return { event: bounded, bytes: walker.used + utf8Length(name) + EVENT_OVERHEAD_BYTES };
 }
 
@@ -139,20 +172,30 @@ class Walker {
   }
 
   name(text: string): string {
-    if (text.length <= this.budget.nameChars) return text;
+    if (text.length <= this.budget.nameChars) {
+      return text;
+    }
     this.cut = true;
     return cutString(text, this.budget.nameChars - MAX_MARK_CHARS);
   }
 
   value(value: unknown, depth: number): unknown {
-    if (typeof value === 'string') return this.string(value);
+    if (typeof value === 'string') {
+      return this.string(value);
+    }
     if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
       this.used += value === null ? 4 : String(value).length;
       return value;
     }
-    if (typeof value !== 'object') return null; // not JSON; nothing a server could send
-    if (depth >= this.budget.depth) return this.mark(value);
-    return Array.isArray(value) ? this.array(value, depth + 1) : this.object(value as Record<string, unknown>, depth + 1);
+    if (typeof value !== 'object') {
+      return null;
+    } // not JSON; nothing a server could send
+    if (depth >= this.budget.depth) {
+      return this.mark(value);
+    }
+    return Array.isArray(value)
+      ? this.array(value, depth + 1)
+      : this.object(value as Record<string, unknown>, depth + 1);
   }
 
   /** `given`: entries kept as they are, first (the event's sequence). */
@@ -167,7 +210,9 @@ class Walker {
       const full = kept >= this.budget.entries - 1 && i < keys.length - 1;
       if (full || this.left <= MAX_MARK_BYTES + Math.min(key.length, this.budget.nameChars) * 3 + 8) {
         const rest: Record<string, unknown> = {};
-        for (const k of keys.slice(i)) rest[k] = value[k];
+        for (const k of keys.slice(i)) {
+          rest[k] = value[k];
+        }
         define(out, uniqueKey(out, '…'), this.mark(rest));
         break;
       }
@@ -224,13 +269,17 @@ export function boundText(text: string, chars: number): string {
 function cutString(text: string, chars: number, bytes = utf8Length(text)): string {
   let end = Math.max(0, chars);
   const last = text.charCodeAt(end - 1);
-  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end--;
+  if (end > 0 && last >= 0xd800 && last <= 0xdbff) {
+    end--;
+  }
   return text.slice(0, end) + truncationMark(bytes);
 }
 
 function uniqueKey(target: Record<string, unknown>, key: string): string {
   let candidate = key;
-  for (let n = 2; Object.prototype.hasOwnProperty.call(target, candidate); n++) candidate = `${key} (${n})`;
+  for (let n = 2; Object.prototype.hasOwnProperty.call(target, candidate); n++) {
+    candidate = `${key} (${n})`;
+  }
   return candidate;
 }
 

@@ -43,23 +43,48 @@ const steers = (service: ServiceFacts): boolean => service.steering;
 
 export const RUN_ACTIONS: readonly RunAction[] = [
   {
-    id: 'cancel', command: 'agentRuntime.cancelRun', icon: 'debug-stop', labelKey: 'cancelRun', domId: 'cancel-run',
-    panel: 'header', steering: true, group: '3_steer@1', inline: 'inline@2',
+    id: 'cancel',
+    command: 'agentRuntime.cancelRun',
+    icon: 'debug-stop',
+    labelKey: 'cancelRun',
+    domId: 'cancel-run',
+    panel: 'header',
+    steering: true,
+    group: '3_steer@1',
+    inline: 'inline@2',
     offered: (run, service) => steers(service) && !run.ended,
   },
   {
-    id: 'resume', command: 'agentRuntime.resumeRun', icon: 'debug-continue', labelKey: 'resumeRun', domId: 'resume-run',
-    panel: 'header', steering: true, group: '3_steer@2',
+    id: 'resume',
+    command: 'agentRuntime.resumeRun',
+    icon: 'debug-continue',
+    labelKey: 'resumeRun',
+    domId: 'resume-run',
+    panel: 'header',
+    steering: true,
+    group: '3_steer@2',
     offered: (run, service) => steers(service) && run.ended && isResumableStatus(run.status),
   },
   {
-    id: 'review', command: 'agentRuntime.reviewChanges', icon: 'diff-multiple', labelKey: 'reviewChanges', domId: 'review-changes',
-    panel: 'header', steering: false, group: '1_run@3',
+    id: 'review',
+    command: 'agentRuntime.reviewChanges',
+    icon: 'diff-multiple',
+    labelKey: 'reviewChanges',
+    domId: 'review-changes',
+    panel: 'header',
+    steering: false,
+    group: '1_run@3',
     offered: (run) => run.ended,
   },
   {
-    id: 'fork', command: 'agentRuntime.forkRun', icon: 'repo-forked', labelKey: 'forkFromHere', domId: 'fork-from-here',
-    panel: 'event', steering: true, group: '3_steer@3',
+    id: 'fork',
+    command: 'agentRuntime.forkRun',
+    icon: 'repo-forked',
+    labelKey: 'forkFromHere',
+    domId: 'fork-from-here',
+    panel: 'event',
+    steering: true,
+    group: '3_steer@3',
     offered: (_run, service) => steers(service),
   },
 ];
@@ -100,7 +125,10 @@ export interface MenuEntry {
 /** The `view/item/context` entries a row needs (the inline one first, then the context menu's). */
 export function treeMenuEntries(action: RunAction): MenuEntry[] {
   const when = [runRowMatches(action.id), ...(action.steering ? [STEERING_OFFERED] : [])].join(' && ');
-  return [...(action.inline ? [{ command: action.command, when, group: action.inline }] : []), { command: action.command, when, group: action.group }];
+  return [
+    ...(action.inline ? [{ command: action.command, when, group: action.inline }] : []),
+    { command: action.command, when, group: action.group },
+  ];
 }
 
 /** The Command Palette's `when` for a row: signed in, and the service steers when the row needs it. */
@@ -109,6 +137,11 @@ export function paletteWhen(action: RunAction): string {
 }
 
 /** The panel's actions offered now, in table order, for one placement. */
-export function panelActions(run: RunFacts, service: ServiceFacts, placement: RunAction['panel'], actions: readonly RunAction[] = RUN_ACTIONS): RunAction[] {
+export function panelActions(
+  run: RunFacts,
+  service: ServiceFacts,
+  placement: RunAction['panel'],
+  actions: readonly RunAction[] = RUN_ACTIONS,
+): RunAction[] {
   return actions.filter((a) => a.panel === placement && a.offered(run, service));
 }

@@ -7,7 +7,14 @@ import { boundEvent, boundText, DEFAULT_EVENT_BUDGET, utf8Length, type EventBudg
 import type { RunSnapshot, StepSummary, WireEvent } from './wire';
 
 /** The spec's event names: always counted by name, whatever else the server invents. */
-export const SPEC_EVENT_NAMES: readonly string[] = ['plan.created', 'step.started', 'tool.called', 'observation.recorded', 'step.completed', ...TERMINAL_EVENTS];
+export const SPEC_EVENT_NAMES: readonly string[] = [
+  'plan.created',
+  'step.started',
+  'tool.called',
+  'observation.recorded',
+  'step.completed',
+  ...TERMINAL_EVENTS,
+];
 
 /** Longest step id, step title, plan strategy or status the aggregates keep, in characters. */
 const AGGREGATE_TEXT_CHARS = 256;
@@ -30,19 +37,28 @@ export interface RunModelLimits {
   event: EventBudget;
 }
 
-export const DEFAULT_LIMITS: RunModelLimits = { recent: 1000, steps: 5000, recentBytes: 8 * 1024 * 1024, kinds: 64, event: DEFAULT_EVENT_BUDGET };
+export const DEFAULT_LIMITS: RunModelLimits = {
+  recent: 1000,
+  steps: 5000,
+  recentBytes: 8 * 1024 * 1024,
+  kinds: 64,
+  event: DEFAULT_EVENT_BUDGET,
+};
 
 /** A field shown as text: strings as they are, anything else as JSON (never interpreted as markup). */
 export function fieldText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') {
+    return value;
+  }
+  if (value === undefined || value === null) {
+    return '';
+  }
   try {
     return JSON.stringify(value) ?? '';
   } catch {
     return String(value);
   }
 }
-
 
 /** The step an event names, as the model keys it (a hostile id is cut like any other text). */
 export function stepIdOf(event: WireEvent): string | undefined {
@@ -57,7 +73,9 @@ function aggregateText(value: unknown): string {
 /** The status a terminal event stands for: its `status` field, else the name's suffix. */
 export function terminalStatus(event: WireEvent): string {
   const status = event.data.status;
-  if (typeof status === 'string' && status) return boundText(status, AGGREGATE_TEXT_CHARS);
+  if (typeof status === 'string' && status) {
+    return boundText(status, AGGREGATE_TEXT_CHARS);
+  }
   return event.event.slice('run.'.length);
 }
 
@@ -89,17 +107,23 @@ export class RunModel {
     this.lastSeq = from?.lastSequence ?? 0;
     this.eventCount = from?.eventCount ?? 0;
     this.planInfo = from?.plan ? { ...from.plan } : undefined;
-    for (const step of from?.steps ?? []) this.steps.set(step.stepId, { ...step });
+    for (const step of from?.steps ?? []) {
+      this.steps.set(step.stepId, { ...step });
+    }
     this.stepsOmitted = from?.stepsOmitted ?? 0;
     this.completedSteps = from?.completedSteps ?? 0;
     this.recent = [];
     this.recentSizes = [];
     // A saved snapshot is bounded again: it may come from an older version without budgets.
-    for (const event of from ? from.recent.slice(-this.limits.recent) : []) this.keep(boundEvent(event, this.limits.event));
+    for (const event of from ? from.recent.slice(-this.limits.recent) : []) {
+      this.keep(boundEvent(event, this.limits.event));
+    }
     this.trimRecent();
     this.terminal = from?.terminal ? { ...from.terminal } : undefined;
     this.otherKinds = from?.otherKinds ?? 0;
-    for (const [kind, count] of Object.entries(from?.kinds ?? {})) this.countKind(kind, count);
+    for (const [kind, count] of Object.entries(from?.kinds ?? {})) {
+      this.countKind(kind, count);
+    }
     this.firstReceivedAt = from?.firstReceivedAt;
     this.trimSteps();
   }
@@ -152,8 +176,12 @@ export class RunModel {
    */
   retainedBytes(): number {
     let bytes = this.recentBytes;
-    for (const step of this.steps.values()) bytes += ENTRY_OVERHEAD_BYTES + utf8Length(step.stepId) + utf8Length(step.title);
-    for (const kind of this.kinds.keys()) bytes += ENTRY_OVERHEAD_BYTES + utf8Length(kind);
+    for (const step of this.steps.values()) {
+      bytes += ENTRY_OVERHEAD_BYTES + utf8Length(step.stepId) + utf8Length(step.title);
+    }
+    for (const kind of this.kinds.keys()) {
+      bytes += ENTRY_OVERHEAD_BYTES + utf8Length(kind);
+    }
     return bytes;
   }
 
@@ -170,7 +198,9 @@ export class RunModel {
     const accepted: WireEvent[] = [];
     for (const event of events) {
       const seq = event.data.sequence;
-      if (!Number.isSafeInteger(seq) || seq <= this.lastSeq) continue;
+      if (!Number.isSafeInteger(seq) || seq <= this.lastSeq) {
+        continue;
+      }
       this.lastSeq = seq;
       this.eventCount++;
       this.firstReceivedAt ??= event.receivedAt;
@@ -179,10 +209,14 @@ export class RunModel {
       this.aggregate(bounded.event);
       this.keep(bounded);
       accepted.push(bounded.event);
-      if (this.recentBytes > this.limits.recentBytes) this.trimRecent();
+      if (this.recentBytes > this.limits.recentBytes) {
+        this.trimRecent();
+      }
     }
     // Trimming in bulk keeps apply() amortised O(1) per event.
-    if (this.recent.length > this.limits.recent * 2) this.trimRecent();
+    if (this.recent.length > this.limits.recent * 2) {
+      this.trimRecent();
+    }
     this.trimSteps();
     return accepted;
   }
@@ -194,10 +228,15 @@ export class RunModel {
   snapshot(limits: Partial<Pick<RunModelLimits, 'recent' | 'steps' | 'recentBytes'>> = {}): RunSnapshot {
     const recentLimit = Math.min(limits.recent ?? this.limits.recent, this.limits.recent);
     const stepLimit = Math.min(limits.steps ?? this.limits.steps, this.limits.steps);
-    const byteLimit = Math.min(limits.recentBytes ?? (this.limits.recentBytes * recentLimit) / Math.max(1, this.limits.recent), this.limits.recentBytes);
+    const byteLimit = Math.min(
+      limits.recentBytes ?? (this.limits.recentBytes * recentLimit) / Math.max(1, this.limits.recent),
+      this.limits.recentBytes,
+    );
     let first = this.recent.length;
     let bytes = 0;
-    while (first > 0 && this.recent.length - first < recentLimit && bytes + this.recentSizes[first - 1] <= byteLimit) bytes += this.recentSizes[--first];
+    while (first > 0 && this.recent.length - first < recentLimit && bytes + this.recentSizes[first - 1] <= byteLimit) {
+      bytes += this.recentSizes[--first];
+    }
     const recent = this.recent.slice(first);
     const allSteps = [...this.steps.values()];
     const steps = allSteps.slice(-stepLimit).map((s) => ({ ...s }));
@@ -228,12 +267,18 @@ export class RunModel {
   private trimRecent(): void {
     let drop = Math.max(0, this.recent.length - this.limits.recent);
     let bytes = this.recentBytes;
-    for (let i = 0; i < drop; i++) bytes -= this.recentSizes[i];
+    for (let i = 0; i < drop; i++) {
+      bytes -= this.recentSizes[i];
+    }
     if (bytes > this.limits.recentBytes) {
       const target = (this.limits.recentBytes * 3) / 4;
-      while (drop < this.recent.length && bytes > target) bytes -= this.recentSizes[drop++];
+      while (drop < this.recent.length && bytes > target) {
+        bytes -= this.recentSizes[drop++];
+      }
     }
-    if (drop === 0) return;
+    if (drop === 0) {
+      return;
+    }
     this.recent = this.recent.slice(drop);
     this.recentSizes = this.recentSizes.slice(drop);
     this.recentBytes = bytes;
@@ -241,14 +286,22 @@ export class RunModel {
 
   private countKind(kind: string, count: number): void {
     const known = this.kinds.get(kind);
-    if (known !== undefined) this.kinds.set(kind, known + count);
-    else if (SPEC_EVENT_NAMES.includes(kind) || this.kinds.size - this.specKindsSeen() < this.limits.kinds) this.kinds.set(kind, count);
-    else this.otherKinds += count;
+    if (known !== undefined) {
+      this.kinds.set(kind, known + count);
+    } else if (SPEC_EVENT_NAMES.includes(kind) || this.kinds.size - this.specKindsSeen() < this.limits.kinds) {
+      this.kinds.set(kind, count);
+    } else {
+      this.otherKinds += count;
+    }
   }
 
   private specKindsSeen(): number {
     let n = 0;
-    for (const name of SPEC_EVENT_NAMES) if (this.kinds.has(name)) n++;
+    for (const name of SPEC_EVENT_NAMES) {
+      if (this.kinds.has(name)) {
+        n++;
+      }
+    }
     return n;
   }
 
@@ -257,10 +310,16 @@ export class RunModel {
     const stepId = stepIdOf(event);
     switch (event.event) {
       case 'plan.created':
-        this.planInfo = { steps: typeof d.steps === 'number' ? d.steps : 0, strategy: aggregateText(d.strategy), sequence: d.sequence };
+        this.planInfo = {
+          steps: typeof d.steps === 'number' ? d.steps : 0,
+          strategy: aggregateText(d.strategy),
+          sequence: d.sequence,
+        };
         return;
       case 'step.started': {
-        if (stepId === undefined) return;
+        if (stepId === undefined) {
+          return;
+        }
         const known = this.steps.get(stepId);
         if (known) {
           known.title = aggregateText(d.title);
@@ -281,29 +340,47 @@ export class RunModel {
       }
       case 'step.completed': {
         const step = stepId === undefined ? undefined : this.steps.get(stepId);
-        if (step?.state === 'completed') return;
+        if (step?.state === 'completed') {
+          return;
+        }
         this.completedSteps++;
-        if (!step) return;
+        if (!step) {
+          return;
+        }
         step.state = 'completed';
         step.completedSequence = d.sequence;
-        if (typeof d.duration_ms === 'number' && Number.isFinite(d.duration_ms)) step.durationMs = d.duration_ms;
+        if (typeof d.duration_ms === 'number' && Number.isFinite(d.duration_ms)) {
+          step.durationMs = d.duration_ms;
+        }
         return;
       }
       case 'tool.called':
       case 'observation.recorded': {
         const step = stepId === undefined ? undefined : this.steps.get(stepId);
-        if (!step) return;
-        if (event.event === 'tool.called') step.toolCalls++;
-        else step.observations++;
+        if (!step) {
+          return;
+        }
+        if (event.event === 'tool.called') {
+          step.toolCalls++;
+        } else {
+          step.observations++;
+        }
         return;
       }
       default: {
         if (isTerminalEvent(event.event)) {
-          this.terminal = { event: event.event, status: terminalStatus(event), sequence: d.sequence, receivedAt: event.receivedAt };
+          this.terminal = {
+            event: event.event,
+            status: terminalStatus(event),
+            sequence: d.sequence,
+            receivedAt: event.receivedAt,
+          };
           return;
         }
         const step = stepId === undefined ? undefined : this.steps.get(stepId);
-        if (step) step.others++;
+        if (step) {
+          step.others++;
+        }
       }
     }
   }
@@ -311,7 +388,9 @@ export class RunModel {
   private trimSteps(): void {
     while (this.steps.size > this.limits.steps) {
       const oldest = this.steps.keys().next().value;
-      if (oldest === undefined) return;
+      if (oldest === undefined) {
+        return;
+      }
       this.steps.delete(oldest);
       this.stepsOmitted++;
     }

@@ -19,22 +19,34 @@ export function terminalEventStatus(name: TerminalEventName): string {
 }
 
 /** What a status means, whatever its spelling. */
-export type StatusKind = 'completed' | 'failed' | 'cancelled' | 'running' | 'queued' | 'awaiting_approval' | 'unknown' | 'none';
+export type StatusKind =
+  'completed' | 'failed' | 'cancelled' | 'running' | 'queued' | 'awaiting_approval' | 'unknown' | 'none';
 
 // Spellings other servers use for the same end states count as finished too, so a tolerant
 // client does not watch a finished run forever.
 const KINDS: ReadonlyMap<string, StatusKind> = new Map([
-  ['completed', 'completed'], ['succeeded', 'completed'], ['success', 'completed'],
-  ['failed', 'failed'], ['error', 'failed'], ['errored', 'failed'], ['expired', 'failed'], ['timed_out', 'failed'],
-  ['cancelled', 'cancelled'], ['canceled', 'cancelled'],
-  ['running', 'running'], ['in_progress', 'running'],
-  ['queued', 'queued'], ['pending', 'queued'],
+  ['completed', 'completed'],
+  ['succeeded', 'completed'],
+  ['success', 'completed'],
+  ['failed', 'failed'],
+  ['error', 'failed'],
+  ['errored', 'failed'],
+  ['expired', 'failed'],
+  ['timed_out', 'failed'],
+  ['cancelled', 'cancelled'],
+  ['canceled', 'cancelled'],
+  ['running', 'running'],
+  ['in_progress', 'running'],
+  ['queued', 'queued'],
+  ['pending', 'queued'],
   ['awaiting_approval', 'awaiting_approval'],
 ]);
 
 export function statusKind(status: unknown): StatusKind {
   // Statuses come from the server: anything that is not a string is "none", never a crash.
-  if (typeof status !== 'string' || status.trim() === '') return 'none';
+  if (typeof status !== 'string' || status.trim() === '') {
+    return 'none';
+  }
   return KINDS.get(status.trim().toLowerCase()) ?? 'unknown';
 }
 

@@ -22,7 +22,10 @@ export function argumentsJson(value: unknown): string {
 }
 
 /** The approval waited on after `events`, given the one before; a terminal event clears it. */
-export function nextApproval(current: ApprovalCardView | undefined, events: readonly WireEvent[]): ApprovalCardView | undefined {
+export function nextApproval(
+  current: ApprovalCardView | undefined,
+  events: readonly WireEvent[],
+): ApprovalCardView | undefined {
   let approval = current;
   for (const e of events) {
     const d = e.data;
@@ -52,6 +55,8 @@ export function nextApproval(current: ApprovalCardView | undefined, events: read
 export function costText(run: unknown): string | undefined {
   const cost = (run as { usage?: { cost?: { amount?: unknown; currency?: unknown } } } | undefined)?.usage?.cost;
   const amount = typeof cost?.amount === 'number' ? String(cost.amount) : cost?.amount;
-  if (typeof amount !== 'string' || amount === '') return undefined;
+  if (typeof amount !== 'string' || amount === '') {
+    return undefined;
+  }
   return typeof cost?.currency === 'string' && cost.currency !== '' ? `${amount} ${cost.currency}` : amount;
 }

@@ -30,8 +30,15 @@ interface Entry {
 }
 
 export function filterKey(filter: LogFilter | undefined): string {
-  if (isEmptyFilter(filter)) return '';
-  return JSON.stringify([filter?.kinds ? [...filter.kinds].sort() : [], filter?.tool ?? '', filter?.stepId ?? '', filter?.status ?? '']);
+  if (isEmptyFilter(filter)) {
+    return '';
+  }
+  return JSON.stringify([
+    filter?.kinds ? [...filter.kinds].sort() : [],
+    filter?.tool ?? '',
+    filter?.stepId ?? '',
+    filter?.status ?? '',
+  ]);
 }
 
 export class FilterIndexes {
@@ -47,19 +54,27 @@ export class FilterIndexes {
   async positions(filter: LogFilter, signal?: AbortSignal): Promise<PositionList> {
     const key = filterKey(filter);
     let entry = this.entries.get(key);
-    if (entry) this.entries.delete(key);
+    if (entry) {
+      this.entries.delete(key);
+    }
     entry ??= { positions: new PositionList(), scanned: 0 };
     // Most recently used last: the first is the one to drop.
     this.entries.set(key, entry);
-    while (this.entries.size > this.maxFilters) this.entries.delete(this.entries.keys().next().value as string);
+    while (this.entries.size > this.maxFilters) {
+      this.entries.delete(this.entries.keys().next().value as string);
+    }
     while (entry.scanned < this.cache.length) {
       const before = entry.scanned;
       entry.building ??= this.extend(entry, filter, signal).finally(() => {
-        if (entry) entry.building = undefined;
+        if (entry) {
+          entry.building = undefined;
+        }
       });
       await entry.building;
       // A file that holds fewer lines than its index says (changed under us) must not spin here.
-      if (entry.scanned <= before) throw new Error('The run\'s log on disk does not match its index; it will be read again');
+      if (entry.scanned <= before) {
+        throw new Error("The run's log on disk does not match its index; it will be read again");
+      }
     }
     return entry.positions;
   }
@@ -75,7 +90,9 @@ export class FilterIndexes {
     const to = this.cache.length;
     for await (const chunk of chunks(this.cache, entry.scanned, to, false, { ...this.scan, signal })) {
       forEachCandidate(chunk.text, chunk.start, plan, (index, line) => {
-        if (eventMatches(JSON.parse(line) as WireEvent, filter, '')) entry.positions.push(index);
+        if (eventMatches(JSON.parse(line) as WireEvent, filter, '')) {
+          entry.positions.push(index);
+        }
       });
       entry.scanned = chunk.start + countLines(chunk.text);
     }

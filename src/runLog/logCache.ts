@@ -53,7 +53,10 @@ export class RunLogCache {
    * cannot be trusted: it is deleted and the cache starts empty (the caller re-reads the server's
    * log from sequence 0).
    */
-  static async open(path: string, options: LogCacheOptions = {}): Promise<{ cache: RunLogCache; outcome: ReopenOutcome }> {
+  static async open(
+    path: string,
+    options: LogCacheOptions = {},
+  ): Promise<{ cache: RunLogCache; outcome: ReopenOutcome }> {
     const cache = new RunLogCache(path, options);
     const outcome = await cache.rebuild();
     cache.handle = await fsp.open(path, 'a+');
@@ -89,12 +92,16 @@ export class RunLogCache {
    * that would take the file past `maxBytes` stops the log: it and every later one are dropped.
    */
   append(events: readonly WireEvent[], bounded = false): number {
-    if (this.broken || this.closed || this.capped !== undefined) return 0;
+    if (this.broken || this.closed || this.capped !== undefined) {
+      return 0;
+    }
     const maxBytes = this.options.maxBytes ?? Number.POSITIVE_INFINITY;
     let added = 0;
     for (const raw of events) {
       const sequence = raw.data.sequence;
-      if (!(typeof sequence === 'number' && sequence > this.last)) continue;
+      if (!(typeof sequence === 'number' && sequence > this.last)) {
+        continue;
+      }
       const line = JSON.stringify(bounded ? raw : boundEvent(raw, this.budget).event) + '\n';
       const lineBytes = Buffer.byteLength(line);
       if (this.bytes + lineBytes > maxBytes) {
@@ -111,22 +118,30 @@ export class RunLogCache {
       this.last = sequence;
       added++;
     }
-    if (added > 0) this.kick();
+    if (added > 0) {
+      this.kick();
+    }
     return added;
   }
 
   /** Resolves when everything appended so far is on disk (or the cache has failed). */
   async flushed(): Promise<void> {
-    while (this.writing) await this.writing;
+    while (this.writing) {
+      await this.writing;
+    }
   }
 
   /** Index of the first event whose sequence is > `sequence` (== length when none). */
   async indexAfter(sequence: number): Promise<number> {
     const block = this.blockOf(sequence);
-    if (block < 0) return 0;
+    if (block < 0) {
+      return 0;
+    }
     const events = await this.readBlock(block);
     let i = 0;
-    while (i < events.length && events[i].data.sequence <= sequence) i++;
+    while (i < events.length && events[i].data.sequence <= sequence) {
+      i++;
+    }
     return block * BLOCK_EVENTS + i;
   }
 
@@ -144,7 +159,9 @@ export class RunLogCache {
     while (i < positions.length) {
       const block = Math.floor(positions[i] / BLOCK_EVENTS);
       let j = i;
-      while (j < positions.length && Math.floor(positions[j] / BLOCK_EVENTS) === block) j++;
+      while (j < positions.length && Math.floor(positions[j] / BLOCK_EVENTS) === block) {
+        j++;
+      }
       const text = await this.readText(positions[i], positions[j - 1] + 1);
       let start = 0;
       let at = positions[i];
@@ -163,9 +180,13 @@ export class RunLogCache {
   /** The raw lines [from, to) as one string (each ends with a newline): for scanning and export. */
   async readText(from: number, to: number): Promise<string> {
     to = Math.min(to, this.count);
-    if (from >= to) return '';
+    if (from >= to) {
+      return '';
+    }
     await this.flushed();
-    if (this.broken) throw new Error('The run log cache failed');
+    if (this.broken) {
+      throw new Error('The run log cache failed');
+    }
     const startBlock = Math.floor(from / BLOCK_EVENTS);
     const endBlock = Math.ceil(to / BLOCK_EVENTS);
     const end = endBlock < this.offsets.length ? this.offsets[endBlock] : this.bytes;
@@ -173,11 +194,17 @@ export class RunLogCache {
     const text = await this.readBytes(blockStart, end - blockStart);
     // Trim to whole events: skip the lines before `from`, stop after `to`.
     let cut = 0;
-    for (let i = startBlock * BLOCK_EVENTS; i < from; i++) cut = text.indexOf('\n', cut) + 1;
+    for (let i = startBlock * BLOCK_EVENTS; i < from; i++) {
+      cut = text.indexOf('\n', cut) + 1;
+    }
     // Ending on a block boundary (or the end), the read already stops there.
-    if (to % BLOCK_EVENTS === 0 || to === this.count) return cut === 0 ? text : text.slice(cut);
+    if (to % BLOCK_EVENTS === 0 || to === this.count) {
+      return cut === 0 ? text : text.slice(cut);
+    }
     let stop = cut;
-    for (let i = from; i < to; i++) stop = text.indexOf('\n', stop) + 1;
+    for (let i = from; i < to; i++) {
+      stop = text.indexOf('\n', stop) + 1;
+    }
     return text.slice(cut, stop);
   }
 
@@ -187,7 +214,9 @@ export class RunLogCache {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed) {
+      return;
+    }
     await this.flushed();
     this.closed = true;
     const handle = this.handle;
@@ -224,25 +253,33 @@ export class RunLogCache {
       if (this.sequences[mid] <= sequence) {
         found = mid;
         lo = mid + 1;
-      } else hi = mid - 1;
+      } else {
+        hi = mid - 1;
+      }
     }
     return found;
   }
 
   private async readBytes(position: number, length: number): Promise<string> {
-    if (!this.handle) throw new Error('The run log cache is closed');
+    if (!this.handle) {
+      throw new Error('The run log cache is closed');
+    }
     const buffer = Buffer.allocUnsafe(length);
     let read = 0;
     while (read < length) {
       const { bytesRead } = await this.handle.read(buffer, read, length - read, position + read);
-      if (bytesRead === 0) break;
+      if (bytesRead === 0) {
+        break;
+      }
       read += bytesRead;
     }
     return buffer.toString('utf8', 0, read);
   }
 
   private kick(): void {
-    if (this.writing || this.pending.length === 0) return;
+    if (this.writing || this.pending.length === 0) {
+      return;
+    }
     this.writing = this.writeBatches().finally(() => {
       this.writing = undefined;
     });
@@ -253,7 +290,9 @@ export class RunLogCache {
       const batch = this.pending.join('');
       this.pending = [];
       try {
-        if (!this.handle) throw new Error('The run log cache is closed');
+        if (!this.handle) {
+          throw new Error('The run log cache is closed');
+        }
         await this.handle.appendFile(batch, 'utf8');
       } catch (err) {
         this.fail(err);
@@ -262,7 +301,9 @@ export class RunLogCache {
   }
 
   private fail(err: unknown): void {
-    if (this.broken) return;
+    if (this.broken) {
+      return;
+    }
     this.broken = true;
     this.pending = [];
     this.options.onFailure?.(err);
@@ -275,7 +316,9 @@ export class RunLogCache {
     } catch {
       return 'new';
     }
-    if (size === 0) return 'new';
+    if (size === 0) {
+      return 'new';
+    }
     const good = await this.indexFile();
     if (good === 'corrupt') {
       this.reset();
@@ -283,7 +326,9 @@ export class RunLogCache {
       return 'corrupt-deleted';
     }
     // A file at its cap (or written under a larger one) takes nothing more.
-    if (this.bytes >= (this.options.maxBytes ?? Number.POSITIVE_INFINITY)) this.capped = this.last;
+    if (this.bytes >= (this.options.maxBytes ?? Number.POSITIVE_INFINITY)) {
+      this.capped = this.last;
+    }
     if (this.bytes < size) {
       await fsp.truncate(this.path, this.bytes);
       return 'torn-tail-dropped';
@@ -308,13 +353,17 @@ export class RunLogCache {
             break;
           }
         }
-        if (corrupt) break;
+        if (corrupt) {
+          break;
+        }
         rest = text.slice(start);
       }
     } finally {
       stream.destroy();
     }
-    if (corrupt) return 'corrupt';
+    if (corrupt) {
+      return 'corrupt';
+    }
     // A last line without its newline (in `rest`) is a write cut short: rebuild() truncates it.
     return 'ok';
   }
@@ -323,12 +372,16 @@ export class RunLogCache {
     let sequence: unknown;
     try {
       const parsed = JSON.parse(line) as { event?: unknown; data?: { sequence?: unknown } };
-      if (typeof parsed?.event !== 'string' || typeof parsed.data !== 'object' || parsed.data === null) return false;
+      if (typeof parsed?.event !== 'string' || typeof parsed.data !== 'object' || parsed.data === null) {
+        return false;
+      }
       sequence = parsed.data.sequence;
     } catch {
       return false;
     }
-    if (typeof sequence !== 'number' || !(sequence > this.last)) return false;
+    if (typeof sequence !== 'number' || !(sequence > this.last)) {
+      return false;
+    }
     if (this.count % BLOCK_EVENTS === 0) {
       this.offsets.push(this.bytes);
       this.sequences.push(sequence);

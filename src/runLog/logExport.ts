@@ -26,7 +26,7 @@ export const TRANSCRIPT_WORDS = {
   plan: 'Plan: {0} steps',
   runEnded: 'Run ended: {0}',
   truncated: 'truncated: {0} bytes as sent',
-  logCapped: "The log stops after event #{0}: it reached its size limit, later events are not in this file.",
+  logCapped: 'The log stops after event #{0}: it reached its size limit, later events are not in this file.',
 };
 export type TranscriptWords = typeof TRANSCRIPT_WORDS;
 
@@ -44,7 +44,13 @@ export interface ExportOptions {
 }
 
 /** Writes the run's log to `target`; resolves with the number of events written. */
-export async function exportLog(cache: RunLogCache, format: ExportFormat, target: string, header: TranscriptHeader, options: ExportOptions = {}): Promise<number> {
+export async function exportLog(
+  cache: RunLogCache,
+  format: ExportFormat,
+  target: string,
+  header: TranscriptHeader,
+  options: ExportOptions = {},
+): Promise<number> {
   await cache.flushed();
   const total = cache.length;
   const temp = `${target}.${process.pid}.${Date.now()}.part`;
@@ -52,15 +58,22 @@ export async function exportLog(cache: RunLogCache, format: ExportFormat, target
   const failed = once(out, 'error').then(([err]) => Promise.reject(err as Error));
   failed.catch(() => undefined);
   const write = async (text: string) => {
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
+    if (!out.write(text)) {
+      await Promise.race([once(out, 'drain'), failed]);
+    }
   };
   let written = 0;
   try {
     const transcript = format === 'markdown' ? new Transcript(options.words ?? TRANSCRIPT_WORDS) : undefined;
-    if (transcript) await write(transcript.header(header, total, cache.cappedAfter));
+    if (transcript) {
+      await write(transcript.header(header, total, cache.cappedAfter));
+    }
     for await (const chunk of chunks(cache, 0, total, false, { signal: options.signal })) {
-      if (transcript) await write(transcript.lines(chunk.text));
-      else await write(chunk.text);
+      if (transcript) {
+        await write(transcript.lines(chunk.text));
+      } else {
+        await write(chunk.text);
+      }
       written += countLines(chunk.text);
       options.onProgress?.(written, total);
     }
@@ -89,10 +102,16 @@ export class Transcript {
   /** `cappedAfter`: the log stopped at its size limit after this sequence (RunLogCache.cappedAfter). */
   header(h: TranscriptHeader, events: number, cappedAfter?: number): string {
     const lines = [`# ${fill(this.words.title, markdownText(h.runId))}`, ''];
-    if (h.objective) lines.push(`- ${this.words.objective}: ${markdownText(h.objective)}`);
-    if (h.status) lines.push(`- ${this.words.status}: ${markdownText(h.status)}`);
+    if (h.objective) {
+      lines.push(`- ${this.words.objective}: ${markdownText(h.objective)}`);
+    }
+    if (h.status) {
+      lines.push(`- ${this.words.status}: ${markdownText(h.status)}`);
+    }
     lines.push(`- ${this.words.events}: ${events}`);
-    if (cappedAfter !== undefined) lines.push(`- ${fill(this.words.logCapped, cappedAfter)}`);
+    if (cappedAfter !== undefined) {
+      lines.push(`- ${fill(this.words.logCapped, cappedAfter)}`);
+    }
     lines.push('');
     return lines.join('\n') + '\n';
   }

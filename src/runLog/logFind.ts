@@ -47,10 +47,18 @@ export class SequenceList extends SortedNumbers<Float64Array> {
   /** A new list: the parts [from, to) of these lists, each optionally reversed, in order. */
   static join(parts: { list: SequenceList; from: number; to: number; reverse: boolean }[]): SequenceList {
     const out = new SequenceList();
-    out.data = new Float64Array(Math.max(256, parts.reduce((n, p) => n + p.to - p.from, 0)));
+    out.data = new Float64Array(
+      Math.max(
+        256,
+        parts.reduce((n, p) => n + p.to - p.from, 0),
+      ),
+    );
     for (const p of parts) {
-      if (p.reverse) for (let i = p.to - 1; i >= p.from; i--) out.data[out.length++] = p.list.data[i];
-      else {
+      if (p.reverse) {
+        for (let i = p.to - 1; i >= p.from; i--) {
+          out.data[out.length++] = p.list.data[i];
+        }
+      } else {
         out.data.set(p.list.data.subarray(p.from, p.to), out.length);
         out.length += p.to - p.from;
       }
@@ -67,8 +75,14 @@ interface Counted {
 }
 
 /** The match to show: the first after `from` (or the first of all), the last before it (or the last of all). */
-export function pick(matches: SequenceList, from: number, direction: FindRequest['direction']): { sequence?: number; ordinal?: number } {
-  if (matches.length === 0) return {};
+export function pick(
+  matches: SequenceList,
+  from: number,
+  direction: FindRequest['direction'],
+): { sequence?: number; ordinal?: number } {
+  if (matches.length === 0) {
+    return {};
+  }
   if (direction === 'next') {
     const i = matches.upperBound(from);
     const at = i < matches.length ? i : 0;
@@ -101,7 +115,11 @@ export class LogFinder {
    * Runs a find, reporting progress (at most every progressMs, and at once when the match to
    * show is known) and last a report with `done`. Rejects with FindSuperseded when stopped.
    */
-  async find(request: FindRequest, report: (progress: FindProgress) => void, signal?: AbortSignal): Promise<FindProgress> {
+  async find(
+    request: FindRequest,
+    report: (progress: FindProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<FindProgress> {
     this.stop();
     const controller = new AbortController();
     this.running = controller;
@@ -111,15 +129,23 @@ export class LogFinder {
       report(result);
       return result;
     } finally {
-      if (this.running === controller) this.running = undefined;
+      if (this.running === controller) {
+        this.running = undefined;
+      }
     }
   }
 
-  private async run(request: FindRequest, report: (progress: FindProgress) => void, signal: AbortSignal): Promise<FindProgress> {
+  private async run(
+    request: FindRequest,
+    report: (progress: FindProgress) => void,
+    signal: AbortSignal,
+  ): Promise<FindProgress> {
     await this.cache.flushed();
     const query = normalizeQuery(request.query);
     const total = this.cache.length;
-    if (query === '') return { count: 0, scanned: total, total, done: true };
+    if (query === '') {
+      return { count: 0, scanned: total, total, done: true };
+    }
     const key = `${filterKey(request.filter)}\u0000${query}`;
     const match = (line: string) => {
       const event = JSON.parse(line) as WireEvent;
@@ -133,11 +159,19 @@ export class LogFinder {
       for await (const chunk of chunks(this.cache, counted.scanned, total, false, scan)) {
         forEachCandidate(chunk.text, chunk.start, plan, (_, line) => {
           const sequence = match(line);
-          if (sequence !== undefined) counted.matches.push(sequence);
+          if (sequence !== undefined) {
+            counted.matches.push(sequence);
+          }
         });
       }
       counted.scanned = total;
-      return { ...pick(counted.matches, request.from, request.direction), count: counted.matches.length, scanned: total, total, done: true };
+      return {
+        ...pick(counted.matches, request.from, request.direction),
+        count: counted.matches.length,
+        scanned: total,
+        total,
+        done: true,
+      };
     }
     this.counted = undefined;
     const next = request.direction === 'next';
@@ -148,26 +182,47 @@ export class LogFinder {
     let scanned = 0;
     let lastReport = this.now();
     const progress = (force: boolean) => {
-      if (!force && this.now() - lastReport < (this.options.progressMs ?? 100)) return;
+      if (!force && this.now() - lastReport < (this.options.progressMs ?? 100)) {
+        return;
+      }
       lastReport = this.now();
       report({ sequence: early, count: list.length, scanned, total, done: false });
     };
     // next: [p, total) then [0, p), each forwards; prev: [0, p) then [p, total), each backwards.
-    const segments: [number, number][] = next ? [[p, total], [0, p]] : [[0, p], [p, total]];
+    const segments: [number, number][] = next
+      ? [
+          [p, total],
+          [0, p],
+        ]
+      : [
+          [0, p],
+          [p, total],
+        ];
     const ends: number[] = [];
     for (const [from, to] of segments) {
       for await (const chunk of chunks(this.cache, from, to, !next, scan)) {
         const found: number[] = [];
         forEachCandidate(chunk.text, chunk.start, plan, (_, line) => {
           const sequence = match(line);
-          if (sequence !== undefined) found.push(sequence);
+          if (sequence !== undefined) {
+            found.push(sequence);
+          }
         });
-        if (next) for (const s of found) list.push(s);
-        else for (let i = found.length - 1; i >= 0; i--) list.push(found[i]);
+        if (next) {
+          for (const s of found) {
+            list.push(s);
+          }
+        } else {
+          for (let i = found.length - 1; i >= 0; i--) {
+            list.push(found[i]);
+          }
+        }
         scanned += countLines(chunk.text);
         // The first match met in this order is the one to show.
         const certain = early === undefined && found.length > 0;
-        if (certain) early = next ? found[0] : found[found.length - 1];
+        if (certain) {
+          early = next ? found[0] : found[found.length - 1];
+        }
         progress(certain);
       }
       ends.push(list.length);
@@ -175,10 +230,22 @@ export class LogFinder {
     // Back to ascending order: next visited A (ascending) then B = [0, p); prev visited both descending.
     const a = ends[0];
     const sorted = next
-      ? SequenceList.join([{ list, from: a, to: list.length, reverse: false }, { list, from: 0, to: a, reverse: false }])
-      : SequenceList.join([{ list, from: 0, to: a, reverse: true }, { list, from: a, to: list.length, reverse: true }]);
+      ? SequenceList.join([
+          { list, from: a, to: list.length, reverse: false },
+          { list, from: 0, to: a, reverse: false },
+        ])
+      : SequenceList.join([
+          { list, from: 0, to: a, reverse: true },
+          { list, from: a, to: list.length, reverse: true },
+        ]);
     this.counted = { key, matches: sorted, scanned: total };
-    return { ...pick(sorted, request.from, request.direction), count: sorted.length, scanned: total, total, done: true };
+    return {
+      ...pick(sorted, request.from, request.direction),
+      count: sorted.length,
+      scanned: total,
+      total,
+      done: true,
+    };
   }
 }
 

@@ -18,7 +18,11 @@ export interface LogFolderLimits {
 
 const DEFAULT_RUN_BYTES = 256 * 1024 * 1024;
 
-export const DEFAULT_FOLDER_LIMITS: LogFolderLimits = { maxBytes: 512 * 1024 * 1024, maxRuns: 200, maxRunBytes: DEFAULT_RUN_BYTES };
+export const DEFAULT_FOLDER_LIMITS: LogFolderLimits = {
+  maxBytes: 512 * 1024 * 1024,
+  maxRuns: 200,
+  maxRunBytes: DEFAULT_RUN_BYTES,
+};
 
 /**
  * The byte cap of one run's log: `maxRunBytes`, never more than the whole folder's `maxBytes`
@@ -72,7 +76,11 @@ function runFilePath(folder: string, runId: string, service: string, suffix: str
  * Deletes the oldest caches (by last write) until the folder is within its limits. `keep` (the
  * files of open panels) are never deleted but count toward the limits. Returns what was removed.
  */
-export async function pruneLogFolder(folder: string, keep: ReadonlySet<string>, limits: LogFolderLimits = DEFAULT_FOLDER_LIMITS): Promise<string[]> {
+export async function pruneLogFolder(
+  folder: string,
+  keep: ReadonlySet<string>,
+  limits: LogFolderLimits = DEFAULT_FOLDER_LIMITS,
+): Promise<string[]> {
   let names: string[];
   try {
     names = (await fsp.readdir(folder)).filter((n) => n.endsWith(SUFFIX) || n.endsWith(TRANSCRIPT_SUFFIX));
@@ -84,7 +92,9 @@ export async function pruneLogFolder(folder: string, keep: ReadonlySet<string>, 
     const file = path.join(folder, name);
     try {
       const stat = await fsp.stat(file);
-      if (stat.isFile()) files.push({ file, bytes: stat.size, mtimeMs: stat.mtimeMs });
+      if (stat.isFile()) {
+        files.push({ file, bytes: stat.size, mtimeMs: stat.mtimeMs });
+      }
     } catch {
       // Removed meanwhile (another window's housekeeping).
     }
@@ -94,10 +104,21 @@ export async function pruneLogFolder(folder: string, keep: ReadonlySet<string>, 
   let count = files.length;
   const removed: string[] = [];
   for (const f of files) {
-    if (total <= limits.maxBytes && count <= limits.maxRuns) break;
-    if (keep.has(f.file) || (await heldElsewhere(f.file))) continue;
+    if (total <= limits.maxBytes && count <= limits.maxRuns) {
+      break;
+    }
+    if (keep.has(f.file) || (await heldElsewhere(f.file))) {
+      continue;
+    }
     // A file another window holds open (EBUSY on Windows) stays, and still counts.
-    if (!(await fsp.rm(f.file, { force: true }).then(() => true, () => false))) continue;
+    if (
+      !(await fsp.rm(f.file, { force: true }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      continue;
+    }
     await fsp.rm(lockPath(f.file), { force: true }).catch(() => undefined);
     total -= f.bytes;
     count--;
@@ -131,7 +152,9 @@ export class GrowingLogHousekeeping {
 
   /** The log now holds `bytes`: a pass when it has grown by another step. */
   grew(bytes: number): void {
-    if (bytes < this.nextAt) return;
+    if (bytes < this.nextAt) {
+      return;
+    }
     this.nextAt = bytes + pruneStepBytes(this.limits);
     if (this.running) {
       this.again = true;
@@ -142,7 +165,9 @@ export class GrowingLogHousekeeping {
 
   /** Resolves once no pass is running. */
   async settled(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running) {
+      await this.running;
+    }
   }
 
   private async passes(): Promise<void> {
@@ -150,7 +175,9 @@ export class GrowingLogHousekeeping {
       this.again = false;
       await this.flushed();
       const removed = await pruneLogFolder(this.folder, this.keep(), this.limits).catch(() => []);
-      if (removed.length > 0) this.onRemoved(removed);
+      if (removed.length > 0) {
+        this.onRemoved(removed);
+      }
     } while (this.again);
   }
 }

@@ -17,10 +17,16 @@ export async function acquireLogLock(file: string, pid = process.pid): Promise<b
       await fsp.writeFile(lock, String(pid), { flag: 'wx' });
       return true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw err;
+      }
       const owner = await lockOwner(lock);
-      if (owner === pid) return true;
-      if (owner !== undefined && isAlive(owner)) return false;
+      if (owner === pid) {
+        return true;
+      }
+      if (owner !== undefined && isAlive(owner)) {
+        return false;
+      }
       // Stale (its window is gone) or unreadable: taken over on the next attempt.
       await fsp.rm(lock, { force: true });
     }
@@ -31,7 +37,9 @@ export async function acquireLogLock(file: string, pid = process.pid): Promise<b
 /** Gives the lock up if this process holds it. */
 export async function releaseLogLock(file: string, pid = process.pid): Promise<void> {
   const lock = lockPath(file);
-  if ((await lockOwner(lock)) === pid) await fsp.rm(lock, { force: true });
+  if ((await lockOwner(lock)) === pid) {
+    await fsp.rm(lock, { force: true });
+  }
 }
 
 /** True when another live process holds the log (housekeeping leaves its files alone). */

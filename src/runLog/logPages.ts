@@ -21,16 +21,31 @@ export interface PageAnswer {
 }
 
 /** Positions [start, end) of the page among `count` candidates; `at`: the first candidate at or after the sequence, `past`: the first after it. */
-function pageWindow(direction: PageRequest['direction'], limit: number, count: number, at: number, past: number): [number, number] {
-  if (direction === 'after') return [past, Math.min(count, past + limit)];
-  if (direction === 'before') return [Math.max(0, at - limit), at];
+function pageWindow(
+  direction: PageRequest['direction'],
+  limit: number,
+  count: number,
+  at: number,
+  past: number,
+): [number, number] {
+  if (direction === 'after') {
+    return [past, Math.min(count, past + limit)];
+  }
+  if (direction === 'before') {
+    return [Math.max(0, at - limit), at];
+  }
   let start = Math.max(0, at - Math.floor(limit / 2));
   const end = Math.min(count, start + limit);
   start = Math.max(0, end - limit);
   return [start, end];
 }
 
-export async function readPage(cache: RunLogCache, indexes: FilterIndexes, request: PageRequest, signal?: AbortSignal): Promise<PageAnswer> {
+export async function readPage(
+  cache: RunLogCache,
+  indexes: FilterIndexes,
+  request: PageRequest,
+  signal?: AbortSignal,
+): Promise<PageAnswer> {
   await cache.flushed();
   const limit = Math.max(1, request.limit);
   // Positions of the first event with sequence >= request.sequence, and > it.
@@ -43,6 +58,17 @@ export async function readPage(cache: RunLogCache, indexes: FilterIndexes, reque
   }
   const positions = await indexes.positions(request.filter, signal);
   const count = positions.length;
-  const [start, end] = pageWindow(request.direction, limit, count, positions.lowerBound(atPos), positions.lowerBound(pastPos));
-  return { events: await cache.readAt(positions.slice(start, end)), before: start > 0, after: end < count, total: count };
+  const [start, end] = pageWindow(
+    request.direction,
+    limit,
+    count,
+    positions.lowerBound(atPos),
+    positions.lowerBound(pastPos),
+  );
+  return {
+    events: await cache.readAt(positions.slice(start, end)),
+    before: start > 0,
+    after: end < count,
+    total: count,
+  };
 }

@@ -33,10 +33,18 @@ const UNSAFE_IN_RAW = /["\\\u0000-\u001f\ud800-\udfff\u03a3\u03c2\u03c3]/u;
 /** The text tests for a filter and a normalized query ('' = no query). */
 export function rawPlan(filter: LogFilter | undefined, query: string): RawPlan {
   const groups: string[][] = [];
-  if (filter?.kinds && filter.kinds.length > 0) groups.push(filter.kinds.map((k) => `"event":${JSON.stringify(k)}`));
-  if (filter?.tool) groups.push([`"tool":${JSON.stringify(filter.tool)}`]);
-  if (filter?.stepId) groups.push([`"step_id":${JSON.stringify(filter.stepId)}`]);
-  if (filter?.status === 'approvals') groups.push(['"event":"approval.']);
+  if (filter?.kinds && filter.kinds.length > 0) {
+    groups.push(filter.kinds.map((k) => `"event":${JSON.stringify(k)}`));
+  }
+  if (filter?.tool) {
+    groups.push([`"tool":${JSON.stringify(filter.tool)}`]);
+  }
+  if (filter?.stepId) {
+    groups.push([`"step_id":${JSON.stringify(filter.stepId)}`]);
+  }
+  if (filter?.status === 'approvals') {
+    groups.push(['"event":"approval.']);
+  }
   return { query: query && !UNSAFE_IN_RAW.test(query) ? query : undefined, groups };
 }
 
@@ -49,7 +57,12 @@ export function eventMatches(event: WireEvent, filter: LogFilter | undefined, qu
  * Calls `each` for every line of `text` (whole lines, each ending in a newline; the first is the
  * event at `firstIndex`) that passes the plan's text tests, in order.
  */
-export function forEachCandidate(text: string, firstIndex: number, plan: RawPlan, each: (index: number, line: string) => void): void {
+export function forEachCandidate(
+  text: string,
+  firstIndex: number,
+  plan: RawPlan,
+  each: (index: number, line: string) => void,
+): void {
   const pass = (line: string) => plan.groups.every((group) => group.some((needle) => line.includes(needle)));
   if (plan.query === undefined) {
     let start = 0;
@@ -57,7 +70,9 @@ export function forEachCandidate(text: string, firstIndex: number, plan: RawPlan
     for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start), index++) {
       const line = text.slice(start, nl);
       start = nl + 1;
-      if (pass(line)) each(index, line);
+      if (pass(line)) {
+        each(index, line);
+      }
     }
     return;
   }
@@ -68,7 +83,7 @@ export function forEachCandidate(text: string, firstIndex: number, plan: RawPlan
   let lowLine = 0;
   let origPos = 0;
   let origLine = 0;
-  for (let hit = lowered.indexOf(q); hit >= 0; ) {
+  for (let hit = lowered.indexOf(q); hit >= 0;) {
     for (let nl = lowered.indexOf('\n', lowPos); nl >= 0 && nl < hit; nl = lowered.indexOf('\n', lowPos)) {
       lowPos = nl + 1;
       lowLine++;
@@ -79,9 +94,13 @@ export function forEachCandidate(text: string, firstIndex: number, plan: RawPlan
     }
     const end = text.indexOf('\n', origPos);
     const line = text.slice(origPos, end);
-    if (pass(line)) each(firstIndex + lowLine, line);
+    if (pass(line)) {
+      each(firstIndex + lowLine, line);
+    }
     const lowEnd = lowered.indexOf('\n', hit);
-    if (lowEnd < 0) break;
+    if (lowEnd < 0) {
+      break;
+    }
     lowPos = lowEnd + 1;
     lowLine++;
     hit = lowered.indexOf(q, lowPos);
@@ -92,8 +111,11 @@ export function forEachCandidate(text: string, firstIndex: number, plan: RawPlan
 export function yieldToLoop(signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) =>
     setImmediate(() => {
-      if (signal?.aborted) reject(signal.reason ?? new Error('aborted'));
-      else resolve();
+      if (signal?.aborted) {
+        reject(signal.reason ?? new Error('aborted'));
+      } else {
+        resolve();
+      }
     }),
   );
 }
@@ -114,14 +136,21 @@ export async function* chunks(
   let lo = from;
   let hi = to;
   while (lo < hi) {
-    if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+    if (options.signal?.aborted) {
+      throw options.signal.reason ?? new Error('aborted');
+    }
     const start = reverse ? Math.max(lo, hi - size) : lo;
     const end = reverse ? hi : Math.min(hi, lo + size);
     const text = await cache.readText(start, end);
-    if (reverse) hi = start;
-    else lo = end;
+    if (reverse) {
+      hi = start;
+    } else {
+      lo = end;
+    }
     // Large events: fewer per chunk next time, so one chunk's work stays small.
-    if (text.length > maxBytes && size > 16) size = Math.max(16, Math.floor(size / 2));
+    if (text.length > maxBytes && size > 16) {
+      size = Math.max(16, Math.floor(size / 2));
+    }
     yield { start, text };
     await yieldToLoop(options.signal);
   }
@@ -130,6 +159,8 @@ export async function* chunks(
 /** Lines in a chunk's text (each ends with a newline). */
 export function countLines(text: string): number {
   let n = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    n++;
+  }
   return n;
 }

@@ -9,7 +9,14 @@ import { FilterIndexes } from './filterIndex';
 import { RunLogCache } from './logCache';
 import { exportLog, type ExportFormat, type ExportOptions, type TranscriptHeader } from './logExport';
 import { LogFinder, type FindOptions, type FindProgress, type FindRequest } from './logFind';
-import { DEFAULT_FOLDER_LIMITS, GrowingLogHousekeeping, logFilePath, pruneLogFolder, runLogCap, type LogFolderLimits } from './logFolder';
+import {
+  DEFAULT_FOLDER_LIMITS,
+  GrowingLogHousekeeping,
+  logFilePath,
+  pruneLogFolder,
+  runLogCap,
+  type LogFolderLimits,
+} from './logFolder';
 import { acquireLogLock, releaseLogLock } from './logLock';
 import { readPage, type PageAnswer, type PageRequest } from './logPages';
 
@@ -41,7 +48,14 @@ export class RunLog {
     this.indexes = new FilterIndexes(cache);
     this.finder = new LogFinder(cache, options.find);
     const limits = options.limits ?? DEFAULT_FOLDER_LIMITS;
-    this.housekeeping = new GrowingLogHousekeeping(folder, limits, () => new Set(openFiles.keys()), (removed) => logRemoved(options, removed), cache.sizeBytes, () => cache.flushed());
+    this.housekeeping = new GrowingLogHousekeeping(
+      folder,
+      limits,
+      () => new Set(openFiles.keys()),
+      (removed) => logRemoved(options, removed),
+      cache.sizeBytes,
+      () => cache.flushed(),
+    );
   }
 
   /** Opens the run's cache in `folder`; undefined (after one warning) when the disk cannot hold it. */
@@ -55,7 +69,9 @@ export class RunLog {
     await fsp.mkdir(folder, { recursive: true }).catch(() => undefined);
     // A disk error here is met again below, and warned about there.
     if ((await acquireLogLock(file).catch(() => undefined)) === false) {
-      options.log.info(`Run log ${runId}: another window keeps this run's log; this panel shows the newest events only`);
+      options.log.info(
+        `Run log ${runId}: another window keeps this run's log; this panel shows the newest events only`,
+      );
       return undefined;
     }
     openFiles.set(file, (openFiles.get(file) ?? 0) + 1);
@@ -63,14 +79,21 @@ export class RunLog {
       await fsp.mkdir(folder, { recursive: true });
       const limits = options.limits ?? DEFAULT_FOLDER_LIMITS;
       logRemoved(options, await pruneLogFolder(folder, new Set(openFiles.keys()), limits));
-      const opened = await RunLogCache.open(file, { onFailure: (err) => log?.warnOnce(err), maxBytes: runLogCap(limits) });
-      if (opened.outcome === 'corrupt-deleted') options.log.warn(`Run log ${runId}: the cached log was damaged and is read again from the server`);
+      const opened = await RunLogCache.open(file, {
+        onFailure: (err) => log?.warnOnce(err),
+        maxBytes: runLogCap(limits),
+      });
+      if (opened.outcome === 'corrupt-deleted') {
+        options.log.warn(`Run log ${runId}: the cached log was damaged and is read again from the server`);
+      }
       log = new RunLog(runId, opened.cache, options, folder);
       log.noteCapped();
       return log;
     } catch (err) {
       await release(file);
-      options.log.warn(`Run log ${runId}: the log cannot be kept on disk (${describe(err)}); the panel shows the newest events only`);
+      options.log.warn(
+        `Run log ${runId}: the log cannot be kept on disk (${describe(err)}); the panel shows the newest events only`,
+      );
       return undefined;
     }
   }
@@ -98,7 +121,9 @@ export class RunLog {
 
   /** `bounded`: the events were already cut to the budget (the model's accepted events). */
   append(events: readonly WireEvent[], bounded = false): void {
-    if (!this.usable) return;
+    if (!this.usable) {
+      return;
+    }
     this.cache.append(events, bounded);
     this.noteCapped();
     this.housekeeping.grew(this.cache.sizeBytes);
@@ -127,7 +152,9 @@ export class RunLog {
 
   /** The event as kept, when the log has it. */
   async event(sequence: number): Promise<WireEvent | undefined> {
-    if (!this.usable) return undefined;
+    if (!this.usable) {
+      return undefined;
+    }
     await this.cache.flushed();
     const at = await this.cache.indexAfter(sequence - 1);
     const [event] = await this.cache.read(at, at + 1);
@@ -135,7 +162,9 @@ export class RunLog {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed) {
+      return;
+    }
     this.closed = true;
     this.finder.stop();
     await this.housekeeping.settled();
@@ -146,27 +175,39 @@ export class RunLog {
   /** One line in the log when the cap is reached. */
   private noteCapped(): void {
     const after = this.cache.cappedAfter;
-    if (after === undefined || this.cappedNoted) return;
+    if (after === undefined || this.cappedNoted) {
+      return;
+    }
     this.cappedNoted = true;
     const mb = (runLogCap(this.options.limits ?? DEFAULT_FOLDER_LIMITS) / (1024 * 1024)).toFixed(1);
-    this.options.log.info(`Run log ${this.runId}: the log reached its size limit (${mb} MB) after event ${after}; later events are shown live but not kept on disk`);
+    this.options.log.info(
+      `Run log ${this.runId}: the log reached its size limit (${mb} MB) after event ${after}; later events are shown live but not kept on disk`,
+    );
   }
 
   private warnOnce(err: unknown): void {
-    if (this.warned) return;
+    if (this.warned) {
+      return;
+    }
     this.warned = true;
-    this.options.log.warn(`Run log ${this.runId}: writing the log to disk failed (${describe(err)}); the panel shows the newest events only`);
+    this.options.log.warn(
+      `Run log ${this.runId}: writing the log to disk failed (${describe(err)}); the panel shows the newest events only`,
+    );
   }
 }
 
 function logRemoved(options: RunLogOptions, removed: string[]): void {
-  if (removed.length > 0) options.log.info(`Run log: removed ${removed.length} old cached run logs to stay within the folder's limits`);
+  if (removed.length > 0) {
+    options.log.info(`Run log: removed ${removed.length} old cached run logs to stay within the folder's limits`);
+  }
 }
 
 /** One user of the file fewer; the last gives the window's lock up. */
 async function release(file: string): Promise<void> {
   const n = (openFiles.get(file) ?? 1) - 1;
-  if (n > 0) return void openFiles.set(file, n);
+  if (n > 0) {
+    return void openFiles.set(file, n);
+  }
   openFiles.delete(file);
   await releaseLogLock(file).catch(() => undefined);
 }

@@ -38,8 +38,11 @@ export abstract class SortedNumbers<A extends Uint32Array | Float64Array> {
     let hi = this.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.data[mid] < value || (orEqual && this.data[mid] === value)) lo = mid + 1;
-      else hi = mid;
+      if (this.data[mid] < value || (orEqual && this.data[mid] === value)) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
     return lo;
   }

@@ -11,9 +11,13 @@ export interface BatchedSource extends AsyncIterable<StreamedEvent> {
 }
 
 export function batchesOf(source: BatchedSource): AsyncIterable<readonly StreamedEvent[]> {
-  if (source.batches) return source.batches();
+  if (source.batches) {
+    return source.batches();
+  }
   return (async function* oneByOne() {
-    for await (const event of source) yield [event];
+    for await (const event of source) {
+      yield [event];
+    }
   })();
 }
 

@@ -28,14 +28,20 @@ export async function fullEvent(
   sequence: number,
   options: FullEventOptions = {},
 ): Promise<{ event: string; data: WireEvent['data'] } | undefined> {
-  if (!Number.isSafeInteger(sequence) || sequence < 1) return undefined;
+  if (!Number.isSafeInteger(sequence) || sequence < 1) {
+    return undefined;
+  }
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 15_000);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const source = subscribe(sequence - 1, signal);
   try {
     for await (const event of source) {
-      if (event.data.sequence === sequence) return { event: event.event, data: event.data };
-      if (event.data.sequence > sequence) return undefined;
+      if (event.data.sequence === sequence) {
+        return { event: event.event, data: event.data };
+      }
+      if (event.data.sequence > sequence) {
+        return undefined;
+      }
     }
     return undefined;
   } finally {

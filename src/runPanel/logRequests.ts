@@ -30,8 +30,12 @@ export class LogRequests {
   constructor(private readonly deps: LogRequestsDeps) {}
 
   handle(m: LogRequest): Promise<void> {
-    if (m.type === 'page') return this.page(m);
-    if (m.type === 'find') return this.find(m);
+    if (m.type === 'page') {
+      return this.page(m);
+    }
+    if (m.type === 'find') {
+      return this.find(m);
+    }
     this.stopFind();
     return Promise.resolve();
   }
@@ -44,7 +48,9 @@ export class LogRequests {
         this.deps.reply({ type: 'page', requestId: m.requestId, ...answer });
         return;
       } catch (err) {
-        if (this.deps.signal.aborted) return;
+        if (this.deps.signal.aborted) {
+          return;
+        }
         this.deps.warn(`a page of the log could not be read (${String(err)}); answering from the newest events`);
       }
     }
@@ -54,15 +60,26 @@ export class LogRequests {
   async find(m: FindMessage): Promise<void> {
     const generation = ++this.findGeneration;
     const log = this.deps.log();
-    const reply = (p: { sequence?: number; ordinal?: number; count: number; scanned: number; total: number; done: boolean }) => {
-      if (generation === this.findGeneration) this.deps.reply({ type: 'found', requestId: m.requestId, ...p });
+    const reply = (p: {
+      sequence?: number;
+      ordinal?: number;
+      count: number;
+      scanned: number;
+      total: number;
+      done: boolean;
+    }) => {
+      if (generation === this.findGeneration) {
+        this.deps.reply({ type: 'found', requestId: m.requestId, ...p });
+      }
     };
     if (log) {
       try {
         await log.find(m, reply, this.deps.signal);
         return;
       } catch (err) {
-        if (err instanceof FindSuperseded || this.deps.signal.aborted || generation !== this.findGeneration) return;
+        if (err instanceof FindSuperseded || this.deps.signal.aborted || generation !== this.findGeneration) {
+          return;
+        }
         this.deps.warn(`a search of the log failed (${String(err)}); searching the newest events`);
       }
     }
@@ -76,15 +93,20 @@ export class LogRequests {
 }
 
 /** A page over events held in memory: the same rules as logPages.ts. */
-export function pageOf(events: readonly WireEvent[], m: Omit<PageMessage, 'type' | 'requestId'>): { events: WireEvent[]; before: boolean; after: boolean; total: number } {
+export function pageOf(
+  events: readonly WireEvent[],
+  m: Omit<PageMessage, 'type' | 'requestId'>,
+): { events: WireEvent[]; before: boolean; after: boolean; total: number } {
   const passing = events.filter((e) => eventMatches(e, m.filter, ''));
   const at = firstIndex(passing, (s) => s >= m.sequence);
   const past = firstIndex(passing, (s) => s > m.sequence);
   let start: number;
   let end: number;
-  if (m.direction === 'after') [start, end] = [past, Math.min(passing.length, past + m.limit)];
-  else if (m.direction === 'before') [start, end] = [Math.max(0, at - m.limit), at];
-  else {
+  if (m.direction === 'after') {
+    [start, end] = [past, Math.min(passing.length, past + m.limit)];
+  } else if (m.direction === 'before') {
+    [start, end] = [Math.max(0, at - m.limit), at];
+  } else {
     start = Math.max(0, at - Math.floor(m.limit / 2));
     end = Math.min(passing.length, start + m.limit);
     start = Math.max(0, end - m.limit);
@@ -96,8 +118,20 @@ export function pageOf(events: readonly WireEvent[], m: Omit<PageMessage, 'type'
 export function findIn(events: readonly WireEvent[], m: Omit<FindMessage, 'type' | 'requestId'>) {
   const query = normalizeQuery(m.query);
   const matches = new SequenceList();
-  if (query !== '') for (const e of events) if (eventMatches(e, m.filter, query)) matches.push(e.data.sequence);
-  return { ...pick(matches, m.from, m.direction), count: matches.length, scanned: events.length, total: events.length, done: true };
+  if (query !== '') {
+    for (const e of events) {
+      if (eventMatches(e, m.filter, query)) {
+        matches.push(e.data.sequence);
+      }
+    }
+  }
+  return {
+    ...pick(matches, m.from, m.direction),
+    count: matches.length,
+    scanned: events.length,
+    total: events.length,
+    done: true,
+  };
 }
 
 function firstIndex(events: readonly WireEvent[], test: (sequence: number) => boolean): number {
@@ -105,8 +139,11 @@ function firstIndex(events: readonly WireEvent[], test: (sequence: number) => bo
   let hi = events.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (test(events[mid].data.sequence)) hi = mid;
-    else lo = mid + 1;
+    if (test(events[mid].data.sequence)) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
   }
   return lo;
 }

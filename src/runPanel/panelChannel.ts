@@ -106,7 +106,9 @@ export class PanelChannel {
 
   /** The webview (re)loaded and listens: send everything it must know, then live batches. */
   markReady(): void {
-    if (this.disposed) return;
+    if (this.disposed) {
+      return;
+    }
     this.cancelTimer();
     this.clearQueue();
     this.inFlight = [];
@@ -127,19 +129,30 @@ export class PanelChannel {
 
   /** The webview applied every message up to `batch` (the number the host gave it). */
   ack(batch: number): void {
-    if (!Number.isSafeInteger(batch) || this.disposed) return;
+    if (!Number.isSafeInteger(batch) || this.disposed) {
+      return;
+    }
     this.acksSeen = true;
     this.inFlight = this.inFlight.filter((f) => f.batch > batch);
-    if (this.ready && (this.queue.length > 0 || this.resetDue)) this.schedule();
+    if (this.ready && (this.queue.length > 0 || this.resetDue)) {
+      this.schedule();
+    }
   }
 
   events(events: readonly WireEvent[]): void {
-    if (!this.ready || this.disposed || events.length === 0 || this.resetDue) return;
+    if (!this.ready || this.disposed || events.length === 0 || this.resetDue) {
+      return;
+    }
     const last = this.queue[this.queue.length - 1];
-    if (last?.type === 'events') last.events.push(...events);
-    else this.queue.push({ type: 'events', events: [...events] });
+    if (last?.type === 'events') {
+      last.events.push(...events);
+    } else {
+      this.queue.push({ type: 'events', events: [...events] });
+    }
     this.queuedEvents += events.length;
-    for (const event of events) this.queuedBytes += this.eventBytes(event);
+    for (const event of events) {
+      this.queuedBytes += this.eventBytes(event);
+    }
     if (this.pendingEvents > this.maxPendingEvents || this.pendingBytes > this.maxPendingBytes) {
       // Behind: whatever waits is already in the model, and the reset is built when it goes.
       this.clearQueue();
@@ -151,7 +164,9 @@ export class PanelChannel {
 
   /** Any other message; it keeps its place after the events queued before it. */
   send(message: HostMessage): void {
-    if (!this.ready || this.disposed || this.resetDue) return;
+    if (!this.ready || this.disposed || this.resetDue) {
+      return;
+    }
     this.queue.push(message);
     this.schedule();
   }
@@ -162,7 +177,9 @@ export class PanelChannel {
    * numbered: the webview does not acknowledge it. A webview that is gone asks again when back.
    */
   reply(message: HostMessage): void {
-    if (this.ready && !this.disposed) this.post(message);
+    if (this.ready && !this.disposed) {
+      this.post(message);
+    }
   }
 
   dispose(): void {
@@ -171,7 +188,9 @@ export class PanelChannel {
   }
 
   private schedule(): void {
-    if (this.timer !== undefined) return;
+    if (this.timer !== undefined) {
+      return;
+    }
     const wait = Math.max(0, this.lastFlush + this.intervalMs - this.now());
     this.timer = this.timers.setTimeout(() => {
       this.timer = undefined;
@@ -180,9 +199,13 @@ export class PanelChannel {
   }
 
   private flush(): void {
-    if (!this.ready || this.disposed) return;
+    if (!this.ready || this.disposed) {
+      return;
+    }
     // An ack() schedules the next flush.
-    if (this.windowFull()) return;
+    if (this.windowFull()) {
+      return;
+    }
     this.lastFlush = this.now();
     if (this.resetDue) {
       this.resetDue = false;
@@ -193,9 +216,13 @@ export class PanelChannel {
     while (this.queue.length > 0 && !this.windowFull()) {
       const next = this.queue[0];
       if (next.type === 'events') {
-        if (budget === 0) break;
+        if (budget === 0) {
+          break;
+        }
         const events = next.events.length > budget ? next.events.splice(0, budget) : next.events;
-        if (events === next.events) this.queue.shift();
+        if (events === next.events) {
+          this.queue.shift();
+        }
         budget -= events.length;
         this.postEvents(events);
         continue;
@@ -203,7 +230,9 @@ export class PanelChannel {
       this.queue.shift();
       this.post(next);
     }
-    if (this.queue.length > 0 && !this.windowFull()) this.schedule();
+    if (this.queue.length > 0 && !this.windowFull()) {
+      this.schedule();
+    }
   }
 
   private windowFull(): boolean {
@@ -212,24 +241,32 @@ export class PanelChannel {
 
   private postEvents(events: WireEvent[]): void {
     let bytes = 0;
-    for (const event of events) bytes += this.eventBytes(event);
+    for (const event of events) {
+      bytes += this.eventBytes(event);
+    }
     this.queuedEvents -= events.length;
     this.queuedBytes -= bytes;
     const batch = this.nextBatch++;
-    if (this.acksSeen) this.inFlight.push({ batch, events: events.length, bytes });
+    if (this.acksSeen) {
+      this.inFlight.push({ batch, events: events.length, bytes });
+    }
     this.post({ type: 'events', events, batch });
   }
 
   private postReset(): void {
     const reset = this.buildReset();
     const batch = this.nextBatch++;
-    if (this.acksSeen) this.inFlight.push({ batch, events: 0, bytes: 0 });
+    if (this.acksSeen) {
+      this.inFlight.push({ batch, events: 0, bytes: 0 });
+    }
     this.post(reset.type === 'reset' ? { ...reset, batch } : reset);
   }
 
   private inFlightEvents(): number {
     let count = 0;
-    for (const f of this.inFlight) count += f.events;
+    for (const f of this.inFlight) {
+      count += f.events;
+    }
     return count;
   }
 
@@ -240,7 +277,9 @@ export class PanelChannel {
   }
 
   private cancelTimer(): void {
-    if (this.timer === undefined) return;
+    if (this.timer === undefined) {
+      return;
+    }
     this.timers.clearTimeout(this.timer);
     this.timer = undefined;
   }

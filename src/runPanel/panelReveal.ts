@@ -14,7 +14,10 @@ type Listen<T> = (listener: (event: T) => unknown) => Disposable;
 export interface RevealablePanel {
   readonly panel: {
     readonly visible: boolean;
-    readonly webview: { postMessage(message: unknown): PromiseLike<boolean>; readonly onDidReceiveMessage: Listen<unknown> };
+    readonly webview: {
+      postMessage(message: unknown): PromiseLike<boolean>;
+      readonly onDidReceiveMessage: Listen<unknown>;
+    };
     readonly onDidChangeViewState: Listen<{ webviewPanel: { readonly visible: boolean } }>;
   };
   readonly onDidDispose: Listen<void>;
@@ -29,23 +32,37 @@ export class PendingReveals implements Disposable {
    * in its constructor), so the reset always goes first.
    */
   reveal(panel: RevealablePanel, sequence: number, inView: boolean): void {
-    if (!isSequence(sequence)) return;
+    if (!isSequence(sequence)) {
+      return;
+    }
     this.pending.get(panel)?.();
     const message: HostMessage = { type: 'reveal', sequence };
     const post = () => void panel.panel.webview.postMessage(message);
-    if (inView) post();
+    if (inView) {
+      post();
+    }
     const subs: Disposable[] = [];
     const done = () => {
-      for (const sub of subs.splice(0)) sub.dispose();
-      if (this.pending.get(panel) === done) this.pending.delete(panel);
+      for (const sub of subs.splice(0)) {
+        sub.dispose();
+      }
+      if (this.pending.get(panel) === done) {
+        this.pending.delete(panel);
+      }
     };
     subs.push(
       panel.panel.webview.onDidReceiveMessage((raw) => {
-        if (parseWebviewMessage(raw)?.type === 'ready') post();
+        if (parseWebviewMessage(raw)?.type === 'ready') {
+          post();
+        }
       }),
       panel.panel.onDidChangeViewState(({ webviewPanel }) => {
-        if (!webviewPanel.visible) return done();
-        if (!inView) post();
+        if (!webviewPanel.visible) {
+          return done();
+        }
+        if (!inView) {
+          post();
+        }
         inView = true;
       }),
       panel.onDidDispose(() => done()),
@@ -59,6 +76,8 @@ export class PendingReveals implements Disposable {
   }
 
   dispose(): void {
-    for (const done of [...this.pending.values()]) done();
+    for (const done of [...this.pending.values()]) {
+      done();
+    }
   }
 }

@@ -7,24 +7,36 @@ import type { RunSnapshot, StepSummary, WireEvent } from '../runEvents/wire';
 const MAX_SAVED_KINDS = 200;
 
 export function parsePersistedState(raw: unknown): PersistedState | undefined {
-  if (!isObject(raw) || !isRunId(raw.runId)) return undefined;
+  if (!isObject(raw) || !isRunId(raw.runId)) {
+    return undefined;
+  }
   const lastSequence = isSequence(raw.lastSequence) ? raw.lastSequence : 0;
   const objective = typeof raw.objective === 'string' ? raw.objective : undefined;
   const snapshot = parseSnapshot(raw.snapshot, raw.runId);
   // A snapshot that disagrees with the saved position is ignored: resuming must not skip events.
-  if (snapshot && snapshot.lastSequence === lastSequence) return { runId: raw.runId, lastSequence, objective, snapshot };
+  if (snapshot && snapshot.lastSequence === lastSequence) {
+    return { runId: raw.runId, lastSequence, objective, snapshot };
+  }
   return { runId: raw.runId, lastSequence, objective };
 }
 
 function parseSnapshot(raw: unknown, runId: string): RunSnapshot | undefined {
-  if (!isObject(raw) || raw.runId !== runId || !isSequence(raw.lastSequence)) return undefined;
-  if (!Array.isArray(raw.steps) || !Array.isArray(raw.recent)) return undefined;
+  if (!isObject(raw) || raw.runId !== runId || !isSequence(raw.lastSequence)) {
+    return undefined;
+  }
+  if (!Array.isArray(raw.steps) || !Array.isArray(raw.recent)) {
+    return undefined;
+  }
   const recent: WireEvent[] = [];
   let previous = 0;
   for (const item of raw.recent) {
-    if (!isObject(item) || typeof item.event !== 'string' || !isObject(item.data)) return undefined;
+    if (!isObject(item) || typeof item.event !== 'string' || !isObject(item.data)) {
+      return undefined;
+    }
     const sequence = item.data.sequence;
-    if (!isSequence(sequence) || sequence <= previous || sequence > raw.lastSequence) return undefined;
+    if (!isSequence(sequence) || sequence <= previous || sequence > raw.lastSequence) {
+      return undefined;
+    }
     previous = sequence;
     recent.push({
       event: item.event,
@@ -35,7 +47,9 @@ function parseSnapshot(raw: unknown, runId: string): RunSnapshot | undefined {
   }
   const steps: StepSummary[] = [];
   for (const item of raw.steps) {
-    if (!isObject(item) || typeof item.stepId !== 'string') return undefined;
+    if (!isObject(item) || typeof item.stepId !== 'string') {
+      return undefined;
+    }
     steps.push({
       stepId: item.stepId,
       title: typeof item.title === 'string' ? item.title : '',
@@ -50,11 +64,20 @@ function parseSnapshot(raw: unknown, runId: string): RunSnapshot | undefined {
     });
   }
   const plan = isObject(raw.plan)
-    ? { steps: count(raw.plan.steps), strategy: typeof raw.plan.strategy === 'string' ? raw.plan.strategy : '', sequence: count(raw.plan.sequence) }
+    ? {
+        steps: count(raw.plan.steps),
+        strategy: typeof raw.plan.strategy === 'string' ? raw.plan.strategy : '',
+        sequence: count(raw.plan.sequence),
+      }
     : undefined;
   const terminal =
     isObject(raw.terminal) && typeof raw.terminal.event === 'string' && typeof raw.terminal.status === 'string'
-      ? { event: raw.terminal.event, status: raw.terminal.status, sequence: count(raw.terminal.sequence), receivedAt: typeof raw.terminal.receivedAt === 'number' ? raw.terminal.receivedAt : undefined }
+      ? {
+          event: raw.terminal.event,
+          status: raw.terminal.status,
+          sequence: count(raw.terminal.sequence),
+          receivedAt: typeof raw.terminal.receivedAt === 'number' ? raw.terminal.receivedAt : undefined,
+        }
       : undefined;
   // The model caps kinds again; this only keeps a hostile saved state from costing a big object.
   const kinds: Record<string, number> = {};
@@ -62,8 +85,11 @@ function parseSnapshot(raw: unknown, runId: string): RunSnapshot | undefined {
   let kept = 0;
   if (isObject(raw.kinds)) {
     for (const [k, v] of Object.entries(raw.kinds)) {
-      if (kept++ < MAX_SAVED_KINDS) kinds[k] = count(v);
-      else otherKinds += count(v);
+      if (kept++ < MAX_SAVED_KINDS) {
+        kinds[k] = count(v);
+      } else {
+        otherKinds += count(v);
+      }
     }
   }
   return {

@@ -89,7 +89,16 @@ export type HostMessage =
    * `ordinal`: its 1-based place among all matches once counted; `count`: matches counted so far;
    * `scanned` of `total`: events searched.
    */
-  | { type: 'found'; requestId: number; sequence?: number; ordinal?: number; count: number; scanned: number; total: number; done: boolean }
+  | {
+      type: 'found';
+      requestId: number;
+      sequence?: number;
+      ordinal?: number;
+      count: number;
+      scanned: number;
+      total: number;
+      done: boolean;
+    }
   /** Show this event (a link from elsewhere: the URI handler, a notification, the tree). */
   | { type: 'reveal'; sequence: number };
 
@@ -116,7 +125,14 @@ export type WebviewMessage =
    * Events of the whole log that pass `filter`: up to `limit` before (older than) `sequence`,
    * after (newer than) it, or around it (it included when it passes). Answered by `page`.
    */
-  | { type: 'page'; requestId: number; sequence: number; direction: 'before' | 'after' | 'around'; limit: number; filter: LogFilter }
+  | {
+      type: 'page';
+      requestId: number;
+      sequence: number;
+      direction: 'before' | 'after' | 'around';
+      limit: number;
+      filter: LogFilter;
+    }
   /**
    * Search the whole log (events passing `filter`) for `query` (logQuery.ts matchesQuery), the
    * next match after `from` or the previous one before it, wrapping; counts all matches on the
@@ -144,7 +160,9 @@ export const RUN_PANEL_VIEW_TYPE = 'agentRuntime.run';
 
 /** Checks an untrusted message from the webview before the host acts on it. */
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
+  if (typeof raw !== 'object' || raw === null) {
+    return undefined;
+  }
   const m = raw as Record<string, unknown>;
   switch (m.type) {
     case 'ready':
@@ -152,49 +170,86 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case 'signIn':
       return { type: m.type };
     case 'copy':
-      if (typeof m.text === 'string' && (m.what === 'runId' || m.what === 'json')) return { type: 'copy', text: m.text, what: m.what };
+      if (typeof m.text === 'string' && (m.what === 'runId' || m.what === 'json')) {
+        return { type: 'copy', text: m.text, what: m.what };
+      }
       return undefined;
     case 'openArtifact':
     case 'saveArtifact':
-      if (typeof m.artifactId === 'string') return { type: m.type, artifactId: m.artifactId };
+      if (typeof m.artifactId === 'string') {
+        return { type: m.type, artifactId: m.artifactId };
+      }
       return undefined;
     case 'ack':
-      if (typeof m.batch === 'number' && Number.isSafeInteger(m.batch) && m.batch >= 0) return { type: 'ack', batch: m.batch };
+      if (typeof m.batch === 'number' && Number.isSafeInteger(m.batch) && m.batch >= 0) {
+        return { type: 'ack', batch: m.batch };
+      }
       return undefined;
     case 'runAction': {
       const action = runActionById(m.action);
-      if (!action) return undefined;
-      if (action.panel === 'header') return { type: 'runAction', action: action.id };
+      if (!action) {
+        return undefined;
+      }
+      if (action.panel === 'header') {
+        return { type: 'runAction', action: action.id };
+      }
       return isSequence(m.sequence, false) ? { type: 'runAction', action: action.id, sequence: m.sequence } : undefined;
     }
     case 'decide':
-      if (typeof m.approvalId === 'string' && APPROVAL_ID.test(m.approvalId) && (m.decision === 'approve' || m.decision === 'deny')) {
+      if (
+        typeof m.approvalId === 'string' &&
+        APPROVAL_ID.test(m.approvalId) &&
+        (m.decision === 'approve' || m.decision === 'deny')
+      ) {
         return { type: 'decide', approvalId: m.approvalId, decision: m.decision };
       }
       return undefined;
     case 'page': {
       const filter = parseLogFilter(m.filter);
-      if (!isRequestId(m.requestId) || !isSequence(m.sequence, true) || !filter) return undefined;
-      if (m.direction !== 'before' && m.direction !== 'after' && m.direction !== 'around') return undefined;
-      if (typeof m.limit !== 'number' || !Number.isSafeInteger(m.limit) || m.limit < 1 || m.limit > MAX_PAGE_EVENTS) return undefined;
-      return { type: 'page', requestId: m.requestId, sequence: m.sequence, direction: m.direction, limit: m.limit, filter };
+      if (!isRequestId(m.requestId) || !isSequence(m.sequence, true) || !filter) {
+        return undefined;
+      }
+      if (m.direction !== 'before' && m.direction !== 'after' && m.direction !== 'around') {
+        return undefined;
+      }
+      if (typeof m.limit !== 'number' || !Number.isSafeInteger(m.limit) || m.limit < 1 || m.limit > MAX_PAGE_EVENTS) {
+        return undefined;
+      }
+      return {
+        type: 'page',
+        requestId: m.requestId,
+        sequence: m.sequence,
+        direction: m.direction,
+        limit: m.limit,
+        filter,
+      };
     }
     case 'find': {
       const filter = parseLogFilter(m.filter);
-      if (!isRequestId(m.requestId) || !isSequence(m.from, true) || !filter) return undefined;
-      if (typeof m.query !== 'string' || m.query.length > MAX_QUERY_CHARS) return undefined;
-      if (m.direction !== 'next' && m.direction !== 'prev') return undefined;
+      if (!isRequestId(m.requestId) || !isSequence(m.from, true) || !filter) {
+        return undefined;
+      }
+      if (typeof m.query !== 'string' || m.query.length > MAX_QUERY_CHARS) {
+        return undefined;
+      }
+      if (m.direction !== 'next' && m.direction !== 'prev') {
+        return undefined;
+      }
       return { type: 'find', requestId: m.requestId, query: m.query, filter, from: m.from, direction: m.direction };
     }
     case 'stopFind':
     case 'openTranscript':
       return { type: m.type };
     case 'export':
-      if (m.format === 'markdown' || m.format === 'jsonl') return { type: 'export', format: m.format };
+      if (m.format === 'markdown' || m.format === 'jsonl') {
+        return { type: 'export', format: m.format };
+      }
       return undefined;
     case 'copyEvent':
     case 'openEvent':
-      if (typeof m.sequence === 'number' && Number.isSafeInteger(m.sequence) && m.sequence > 0) return { type: m.type, sequence: m.sequence };
+      if (typeof m.sequence === 'number' && Number.isSafeInteger(m.sequence) && m.sequence > 0) {
+        return { type: m.type, sequence: m.sequence };
+      }
       return undefined;
     default:
       return undefined;

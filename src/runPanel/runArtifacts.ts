@@ -17,8 +17,12 @@ export async function listArtifacts(
   const records: ArtifactRecord[] = [];
   const walk = paginate(listPage, { limit: 100 }, { maxItems: MAX_ARTIFACTS, signal });
   for await (const record of walk) {
-    if (stopped()) return undefined;
-    if (typeof record !== 'object' || record === null || typeof record.id !== 'string') continue;
+    if (stopped()) {
+      return undefined;
+    }
+    if (typeof record !== 'object' || record === null || typeof record.id !== 'string') {
+      continue;
+    }
     records.push(record);
   }
   const truncated = walk.cut !== undefined;

@@ -24,7 +24,13 @@ export function registerRunLogCommands(deps: CommandDeps, panels: RunPanels): vs
       await action(panel);
     });
   return [
-    vscode.commands.registerCommand(Commands.exportRun, withPanel('Export run', (panel) => panel.exportRun())),
-    vscode.commands.registerCommand(Commands.openRunTranscript, withPanel('Open run transcript', (panel) => panel.openTranscript())),
+    vscode.commands.registerCommand(
+      Commands.exportRun,
+      withPanel('Export run', (panel) => panel.exportRun()),
+    ),
+    vscode.commands.registerCommand(
+      Commands.openRunTranscript,
+      withPanel('Open run transcript', (panel) => panel.openTranscript()),
+    ),
   ];
 }

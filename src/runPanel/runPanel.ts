@@ -40,7 +40,11 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
-export function createRunWebviewPanel(extensionUri: vscode.Uri, runId: string, objective?: string): vscode.WebviewPanel {
+export function createRunWebviewPanel(
+  extensionUri: vscode.Uri,
+  runId: string,
+  objective?: string,
+): vscode.WebviewPanel {
   return vscode.window.createWebviewPanel(
     RUN_PANEL_VIEW_TYPE,
     panelTitle(runId, objective),
@@ -86,7 +90,10 @@ export class RunPanel implements vscode.Disposable {
       subscribe: (after, onState, signal) =>
         new RunEventSubscription(
           // Looked up per connection: a changed base URL replaces (and disposes) the old client.
-          { openEventStream: (id, o) => deps.getClient().openEventStream(id, o), getRun: (id, o) => deps.getClient().getRun(id, o) },
+          {
+            openEventStream: (id, o) => deps.getClient().openEventStream(id, o),
+            getRun: (id, o) => deps.getClient().getRun(id, o),
+          },
           runId,
           { after, signal, onState, logger: deps.log },
         ),
@@ -105,10 +112,14 @@ export class RunPanel implements vscode.Disposable {
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(parseWebviewMessage(raw))),
       panel.onDidChangeViewState(() => {
-        if (!panel.visible) this.session.webviewGone();
+        if (!panel.visible) {
+          this.session.webviewGone();
+        }
         // A page that survived being hidden sends no new `ready`: bring it up to date anyway
         // (a reloaded page will also ask, and a second reset is harmless).
-        else this.session.webviewReady();
+        else {
+          this.session.webviewReady();
+        }
       }),
       panel.onDidDispose(() => this.dispose()),
     );
@@ -136,7 +147,7 @@ export class RunPanel implements vscode.Disposable {
     try {
       const whole = await this.session.fullEvent(sequence);
       if (!whole) {
-        void notify.warn(vscode.l10n.t('Event {0} is no longer in the run\'s log.', sequence));
+        void notify.warn(vscode.l10n.t("Event {0} is no longer in the run's log.", sequence));
         return;
       }
       const content = JSON.stringify({ event: whole.event, data: whole.data }, null, 2);
@@ -144,7 +155,9 @@ export class RunPanel implements vscode.Disposable {
         await vscode.env.clipboard.writeText(content);
         vscode.window.setStatusBarMessage(vscode.l10n.t('Event JSON copied'), 3000);
       } else {
-        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'json', content }), { preview: true });
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'json', content }), {
+          preview: true,
+        });
       }
     } catch (err) {
       this.deps.log.warn(`Run panel ${this.runId}: event ${sequence} could not be read: ${describeError(err)}`);
@@ -163,16 +176,22 @@ export class RunPanel implements vscode.Disposable {
   }
 
   private setObjective(objective: string): void {
-    if (this.disposed || objective === this.objective) return;
+    if (this.disposed || objective === this.objective) {
+      return;
+    }
     this.objective = objective;
     this.panel.title = panelTitle(this.runId, objective);
   }
 
   dispose(): void {
-    if (this.disposed) return;
+    if (this.disposed) {
+      return;
+    }
     this.disposed = true;
     this.session.dispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
+    for (const d of this.disposables.splice(0)) {
+      d.dispose();
+    }
     this.panel.dispose();
     this.disposeEmitter.fire();
     this.disposeEmitter.dispose();
@@ -180,7 +199,8 @@ export class RunPanel implements vscode.Disposable {
 
   private html(): string {
     const webview = this.panel.webview;
-    const uri = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...path)).toString();
+    const uri = (...path: string[]) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, ...path)).toString();
     return panelHtml({
       cspSource: webview.cspSource,
       scriptUri: uri('dist', 'webview.js'),
@@ -192,7 +212,9 @@ export class RunPanel implements vscode.Disposable {
   }
 
   private onMessage(message: WebviewMessage | undefined): void {
-    if (!message) return;
+    if (!message) {
+      return;
+    }
     switch (message.type) {
       case 'ready':
         this.session.webviewReady();
@@ -207,9 +229,14 @@ export class RunPanel implements vscode.Disposable {
         );
         return;
       case 'copy':
-        void vscode.env.clipboard.writeText(message.text).then(() =>
-          vscode.window.setStatusBarMessage(message.what === 'runId' ? vscode.l10n.t('Run id copied') : vscode.l10n.t('Event JSON copied'), 3000),
-        );
+        void vscode.env.clipboard
+          .writeText(message.text)
+          .then(() =>
+            vscode.window.setStatusBarMessage(
+              message.what === 'runId' ? vscode.l10n.t('Run id copied') : vscode.l10n.t('Event JSON copied'),
+              3000,
+            ),
+          );
         return;
       case 'ack':
         this.session.webviewAck(message.batch);
@@ -232,11 +259,16 @@ export class RunPanel implements vscode.Disposable {
       case 'runAction': {
         // The action's command confirms and asks for what it needs; it acts on this panel's run.
         const action = runActionById(message.action);
-        if (!action) return;
-        const arg = message.sequence === undefined ? { runId: this.runId } : { runId: this.runId, sequence: message.sequence };
+        if (!action) {
+          return;
+        }
+        const arg =
+          message.sequence === undefined ? { runId: this.runId } : { runId: this.runId, sequence: message.sequence };
         void this.steer(action.command, arg).then((result) => {
           // A run the cancel command returns was cancelled (or is stopping).
-          if (action.id === 'cancel' && result) this.session.markCancelling();
+          if (action.id === 'cancel' && result) {
+            this.session.markCancelling();
+          }
         });
         return;
       }
@@ -248,15 +280,26 @@ export class RunPanel implements vscode.Disposable {
           void notify.warn(vscode.l10n.t('This panel no longer shows that approval. Nothing was decided.'));
           return;
         }
-        const expect = { runId: this.runId, tool: card.tool, argumentsJson: card.argumentsJson, cut: card.argumentsCut === true };
-        void this.steer(message.decision === 'approve' ? Commands.approveToolCall : Commands.denyToolCall, { approvalId: card.approvalId, expect });
+        const expect = {
+          runId: this.runId,
+          tool: card.tool,
+          argumentsJson: card.argumentsJson,
+          cut: card.argumentsCut === true,
+        };
+        void this.steer(message.decision === 'approve' ? Commands.approveToolCall : Commands.denyToolCall, {
+          approvalId: card.approvalId,
+          expect,
+        });
         return;
       }
       case 'openArtifact':
       case 'saveArtifact': {
         const artifact = this.session.artifact(message.artifactId);
-        if (!artifact) return;
-        const action = message.type === 'openArtifact' ? this.deps.openArtifact(artifact) : this.deps.saveArtifact(artifact);
+        if (!artifact) {
+          return;
+        }
+        const action =
+          message.type === 'openArtifact' ? this.deps.openArtifact(artifact) : this.deps.saveArtifact(artifact);
         void Promise.resolve(action).then(undefined, (err: unknown) => {
           this.deps.log.error(`Run panel ${this.runId}: artifact ${artifact.id}: ${describeError(err)}`);
           void notify.error(describeErrorForUser(err));

@@ -31,7 +31,9 @@ export class LazyRunPanelManager implements vscode.Disposable {
 
   panelFor(runId: string | undefined): RunPanel | undefined {
     // The active run panel: there is none before the first one was opened or restored.
-    if (runId === undefined && !this.manager) return undefined;
+    if (runId === undefined && !this.manager) {
+      return undefined;
+    }
     return this.load().panelFor(runId);
   }
 

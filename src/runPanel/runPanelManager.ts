@@ -26,9 +26,19 @@ export class RunPanelManager implements vscode.Disposable {
     }
     const existing = this.panels.get(runId);
     const inView = existing?.panel.visible ?? false;
-    const panel = existing ?? this.track(new RunPanel(createRunWebviewPanel(this.deps.extensionUri, runId, options.objective), runId, this.deps, { objective: options.objective }));
-    if (options.revealSequence !== undefined) this.reveals.reveal(panel, options.revealSequence, inView);
-    if (existing) existing.reveal(options.objective);
+    const panel =
+      existing ??
+      this.track(
+        new RunPanel(createRunWebviewPanel(this.deps.extensionUri, runId, options.objective), runId, this.deps, {
+          objective: options.objective,
+        }),
+      );
+    if (options.revealSequence !== undefined) {
+      this.reveals.reveal(panel, options.revealSequence, inView);
+    }
+    if (existing) {
+      existing.reveal(options.objective);
+    }
   }
 
   /**
@@ -36,8 +46,12 @@ export class RunPanelManager implements vscode.Disposable {
    * its log is read), or without a run id the active run panel.
    */
   panelFor(runId: string | undefined): RunPanel | undefined {
-    if (runId === undefined) return [...this.panels.values()].find((p) => p.panel.active);
-    if (!this.panels.has(runId)) this.open(runId);
+    if (runId === undefined) {
+      return [...this.panels.values()].find((p) => p.panel.active);
+    }
+    if (!this.panels.has(runId)) {
+      this.open(runId);
+    }
     return this.panels.get(runId);
   }
 
@@ -47,7 +61,9 @@ export class RunPanelManager implements vscode.Disposable {
 
   dispose(): void {
     this.reveals.dispose();
-    for (const panel of [...this.panels.values()]) panel.dispose();
+    for (const panel of [...this.panels.values()]) {
+      panel.dispose();
+    }
     this.panels.clear();
   }
 
@@ -56,20 +72,26 @@ export class RunPanelManager implements vscode.Disposable {
     const state = parsePersistedState(rawState);
     if (!state || this.panels.has(state.runId)) {
       // Nothing to resume from (or the run is already shown): a blank panel would only confuse.
-      this.deps.log.info(`Run panel: not restoring a panel (${state ? `run ${state.runId} already open` : 'no saved state'})`);
+      this.deps.log.info(
+        `Run panel: not restoring a panel (${state ? `run ${state.runId} already open` : 'no saved state'})`,
+      );
       panel.dispose();
       return;
     }
     // With its saved snapshot the panel resumes after lastSequence; without one it replays the
     // log from the start, which shows everything and still repeats nothing (the page is new).
-    this.deps.log.info(`Run panel: restoring run ${state.runId} after sequence ${state.snapshot ? state.lastSequence : 0}`);
+    this.deps.log.info(
+      `Run panel: restoring run ${state.runId} after sequence ${state.snapshot ? state.lastSequence : 0}`,
+    );
     this.track(new RunPanel(panel, state.runId, this.deps, { objective: state.objective, restored: state }));
   }
 
   private track(panel: RunPanel): RunPanel {
     this.panels.set(panel.runId, panel);
     panel.onDidDispose(() => {
-      if (this.panels.get(panel.runId) === panel) this.panels.delete(panel.runId);
+      if (this.panels.get(panel.runId) === panel) {
+        this.panels.delete(panel.runId);
+      }
     });
     return panel;
   }

@@ -96,9 +96,13 @@ export class RunSession {
     this.model = new RunModel(deps.runId, DEFAULT_LIMITS, deps.restored);
     this.info = { runId: deps.runId, objective: deps.objective };
     const support = deps.steering ?? steeringSupport;
-    if (!support.offered(deps.service)) this.info.steering = false;
+    if (!support.offered(deps.service)) {
+      this.info.steering = false;
+    }
     this.stopSteeringWatch = support.onNotOffered((service) => {
-      if (service === deps.service && this.info.steering !== false && !this.disposed) this.setInfo({ ...this.info, steering: false });
+      if (service === deps.service && this.info.steering !== false && !this.disposed) {
+        this.setInfo({ ...this.info, steering: false });
+      }
     });
     this.channel = new PanelChannel(deps.post, () => this.resetMessage(), this.now, deps.channel);
     this.logRequests = new LogRequests({
@@ -126,10 +130,18 @@ export class RunSession {
   start(): void {
     void this.loadInfo();
     const folder = this.deps.logFolder;
-    if (!folder) return this.connect();
+    if (!folder) {
+      return this.connect();
+    }
     // The stream starts where the log on disk ends (or the model, if that is further back).
-    this.logReady = RunLog.open(folder, this.runId, { log: this.deps.log, limits: this.deps.logLimits, service: this.deps.service }).then((log) => {
-      if (this.disposed) return void log?.close();
+    this.logReady = RunLog.open(folder, this.runId, {
+      log: this.deps.log,
+      limits: this.deps.logLimits,
+      service: this.deps.service,
+    }).then((log) => {
+      if (this.disposed) {
+        return void log?.close();
+      }
       this.runLog = log;
       this.noteLogCapped();
       this.stopStream();
@@ -148,7 +160,10 @@ export class RunSession {
    * reached its size limit: logCappedAfter), and it is usable.
    */
   get logComplete(): boolean {
-    return !!this.runLog?.usable && (this.runLog.cappedAfter !== undefined || this.runLog.lastSequence >= this.model.lastSequence);
+    return (
+      !!this.runLog?.usable &&
+      (this.runLog.cappedAfter !== undefined || this.runLog.lastSequence >= this.model.lastSequence)
+    );
   }
 
   /** The last sequence the log on disk keeps once it reached its size limit; undefined while it has room. */
@@ -158,8 +173,10 @@ export class RunSession {
 
   /** Why the log on disk cannot hold the whole run (once it was opened); undefined while it can. */
   get logProblem(): string | undefined {
-    if (!this.runLog?.usable) return 'The run\'s log is not kept on disk';
-    return this.backfillFailed ? 'The run\'s log could not be read again from the server' : undefined;
+    if (!this.runLog?.usable) {
+      return "The run's log is not kept on disk";
+    }
+    return this.backfillFailed ? "The run's log could not be read again from the server" : undefined;
   }
 
   /** Milliseconds since the stream last delivered a batch (a replay in progress delivers them back to back). */
@@ -170,8 +187,15 @@ export class RunSession {
   /** The whole run to `target`; without a usable log on disk, an error the caller shows. */
   exportLog(format: ExportFormat, target: string, options?: ExportOptions): Promise<number> {
     const problem = this.logProblem;
-    if (problem !== undefined || !this.runLog) return Promise.reject(new Error(problem));
-    return this.runLog.export(format, target, { runId: this.runId, objective: this.info.objective, status: this.info.status }, options);
+    if (problem !== undefined || !this.runLog) {
+      return Promise.reject(new Error(problem));
+    }
+    return this.runLog.export(
+      format,
+      target,
+      { runId: this.runId, objective: this.info.objective, status: this.info.status },
+      options,
+    );
   }
 
   webviewReady(): void {
@@ -191,27 +215,41 @@ export class RunSession {
   async fullEvent(sequence: number): Promise<{ event: string; data: WireEvent['data'] } | undefined> {
     // Kept whole on disk (not cut to the budget): no need to ask the server.
     const kept = await this.runLog?.event(sequence).catch(() => undefined);
-    if (kept && kept.truncatedBytes === undefined) return { event: kept.event, data: kept.data };
+    if (kept && kept.truncatedBytes === undefined) {
+      return { event: kept.event, data: kept.data };
+    }
     const moved = this.movedTo();
-    if (moved !== undefined) throw new Error(this.serviceChangedText(moved));
-    return fullEvent((after, signal) => this.deps.subscribe(after, () => undefined, signal), sequence, { signal: this.requests.signal });
+    if (moved !== undefined) {
+      throw new Error(this.serviceChangedText(moved));
+    }
+    return fullEvent((after, signal) => this.deps.subscribe(after, () => undefined, signal), sequence, {
+      signal: this.requests.signal,
+    });
   }
 
   setObjective(objective: string | undefined): void {
-    if (!objective || objective === this.info.objective) return;
+    if (!objective || objective === this.info.objective) {
+      return;
+    }
     this.setInfo({ ...this.info, objective });
   }
 
   /** A cancel was accepted: "Cancelling…" until the terminal event. */
   markCancelling(): void {
-    if (!this.model.ended) this.setInfo({ ...this.info, cancelling: true });
+    if (!this.model.ended) {
+      this.setInfo({ ...this.info, cancelling: true });
+    }
   }
 
   /** A fresh stream after the last sequence seen (the header's Retry). */
   retry(): void {
-    if (this.disposed) return;
+    if (this.disposed) {
+      return;
+    }
     this.stopStream();
-    if (this.model.ended) this.artifactsRequested = false;
+    if (this.model.ended) {
+      this.artifactsRequested = false;
+    }
     this.connect();
   }
 
@@ -248,7 +286,9 @@ export class RunSession {
   /** The client for this run's service; an error instead of another service's client. */
   private client(): RunPanelClient {
     const moved = this.movedTo();
-    if (moved !== undefined) throw new Error(this.serviceChangedText(moved));
+    if (moved !== undefined) {
+      throw new Error(this.serviceChangedText(moved));
+    }
     return this.deps.client();
   }
 
@@ -259,36 +299,56 @@ export class RunSession {
    */
   private stopForOtherService(now: string): void {
     this.stopStream();
-    if (this.connection.state === 'failed' && this.connection.message === this.serviceChangedText(now)) return;
-    this.deps.log.info(`Run panel ${this.runId}: the service changed from ${this.deps.service ?? ''} to ${now}; the panel stops following the run`);
+    if (this.connection.state === 'failed' && this.connection.message === this.serviceChangedText(now)) {
+      return;
+    }
+    this.deps.log.info(
+      `Run panel ${this.runId}: the service changed from ${this.deps.service ?? ''} to ${now}; the panel stops following the run`,
+    );
     this.setConnection({ state: 'failed', message: this.serviceChangedText(now), signInNeeded: false });
   }
 
   private connect(): void {
     const moved = this.movedTo();
-    if (moved !== undefined) return this.stopForOtherService(moved);
+    if (moved !== undefined) {
+      return this.stopForOtherService(moved);
+    }
     // A log on disk behind the model (new, or deleted as damaged) is filled from the server's;
     // one at its size limit takes nothing more.
-    const after = this.runLog?.usable && this.runLog.cappedAfter === undefined ? Math.min(this.runLog.lastSequence, this.model.lastSequence) : this.model.lastSequence;
+    const after =
+      this.runLog?.usable && this.runLog.cappedAfter === undefined
+        ? Math.min(this.runLog.lastSequence, this.model.lastSequence)
+        : this.model.lastSequence;
     const backfill = this.model.ended;
     if (backfill) {
       this.setConnection({ state: 'ended', status: this.model.terminalEvent?.status ?? '' });
       void this.loadArtifacts();
-      if (after >= this.model.lastSequence) return;
+      if (after >= this.model.lastSequence) {
+        return;
+      }
     }
     const generation = ++this.generation;
     const abort = new AbortController();
     this.abort = abort;
-    if (!backfill) this.setConnection({ state: 'connecting' });
+    if (!backfill) {
+      this.setConnection({ state: 'connecting' });
+    }
     const onState = (state: SubscriptionState) => {
-      if (generation !== this.generation || this.disposed) return;
+      if (generation !== this.generation || this.disposed) {
+        return;
+      }
       const moved = this.movedTo();
-      if (moved !== undefined) return this.stopForOtherService(moved);
+      if (moved !== undefined) {
+        return this.stopForOtherService(moved);
+      }
       // Filling the log of an ended run: the header already says ended; only failures matter.
-      if (!backfill) this.onSubscriptionState(state);
-      else if (state.state === 'failed') {
+      if (!backfill) {
+        this.onSubscriptionState(state);
+      } else if (state.state === 'failed') {
         this.backfillFailed = true;
-        this.deps.log.warn(`Run panel ${this.runId}: the log could not be read again: ${this.deps.describeError(state.error)}`);
+        this.deps.log.warn(
+          `Run panel ${this.runId}: the log could not be read again: ${this.deps.describeError(state.error)}`,
+        );
       }
     };
     let source: EventSource;
@@ -305,10 +365,14 @@ export class RunSession {
   private async consume(source: EventSource, generation: number): Promise<void> {
     try {
       for await (const batch of batchesOf(source)) {
-        if (generation !== this.generation || this.disposed) return;
+        if (generation !== this.generation || this.disposed) {
+          return;
+        }
         // A reconnect after a base URL change reached the other service: none of its events are this run's.
         const moved = this.movedTo();
-        if (moved !== undefined) return this.stopForOtherService(moved);
+        if (moved !== undefined) {
+          return this.stopForOtherService(moved);
+        }
         const receivedAt = (this.lastBatchAt = this.now());
         const wire: WireEvent[] = batch.map((event) => ({ event: event.event, data: event.data, receivedAt }));
         const inStep = this.logComplete;
@@ -317,16 +381,30 @@ export class RunSession {
         this.runLog?.append(inStep ? accepted : wire, inStep);
         this.channel.events(accepted);
         const approval = nextApproval(this.info.approval ?? undefined, accepted) ?? null;
-        if (approval !== (this.info.approval ?? null)) this.setInfo({ ...this.info, approval });
-        if (accepted.length > 0) this.deps.onEvents?.(this.model.lastSequence, accepted[accepted.length - 1].event);
-        if (accepted.length > 0 && this.model.ended) this.onEnded();
+        if (approval !== (this.info.approval ?? null)) {
+          this.setInfo({ ...this.info, approval });
+        }
+        if (accepted.length > 0) {
+          this.deps.onEvents?.(this.model.lastSequence, accepted[accepted.length - 1].event);
+        }
+        if (accepted.length > 0 && this.model.ended) {
+          this.onEnded();
+        }
         // An ended run's stream only filled the log: at its size limit there is nothing left to read.
-        if (this.noteLogCapped() && this.model.ended) return this.stopStream();
+        if (this.noteLogCapped() && this.model.ended) {
+          return this.stopStream();
+        }
       }
-      if (generation !== this.generation || this.disposed) return;
-      if (this.model.ended) this.onEnded();
+      if (generation !== this.generation || this.disposed) {
+        return;
+      }
+      if (this.model.ended) {
+        this.onEnded();
+      }
     } catch (err) {
-      if (generation !== this.generation || this.disposed) return;
+      if (generation !== this.generation || this.disposed) {
+        return;
+      }
       this.fail(err);
     }
   }
@@ -334,8 +412,12 @@ export class RunSession {
   /** Tells the webview once when the log reached its size limit; true while it is at it. */
   private noteLogCapped(): boolean {
     const capped = this.logCappedAfter;
-    if (capped === undefined) return false;
-    if (this.info.logCappedAfter !== capped) this.setInfo({ ...this.info, logCappedAfter: capped });
+    if (capped === undefined) {
+      return false;
+    }
+    if (this.info.logCappedAfter !== capped) {
+      this.setInfo({ ...this.info, logCappedAfter: capped });
+    }
     return true;
   }
 
@@ -353,18 +435,24 @@ export class RunSession {
   }
 
   private onEnded(status?: string): void {
-    if (this.connection.state === 'ended') return;
+    if (this.connection.state === 'ended') {
+      return;
+    }
     const terminal = this.model.terminalEvent;
     const finalStatus = terminal?.status ?? status ?? '';
     this.setConnection({ state: 'ended', status: finalStatus });
     this.setInfo({ ...this.info, status: finalStatus || this.info.status, cancelling: false, approval: null });
-    if (finalStatus) this.deps.onStatus?.(finalStatus);
+    if (finalStatus) {
+      this.deps.onStatus?.(finalStatus);
+    }
     void this.loadArtifacts();
     void this.loadInfo();
   }
 
   private fail(err: unknown): void {
-    if (this.connection.state === 'failed') return;
+    if (this.connection.state === 'failed') {
+      return;
+    }
     const message = this.deps.describeError(err);
     this.deps.log.warn(`Run panel ${this.runId}: the event stream stopped: ${message}`);
     this.setConnection({ state: 'failed', message, signInNeeded: this.deps.isSignInError(err) });
@@ -381,12 +469,14 @@ export class RunSession {
   private async loadInfo(): Promise<void> {
     try {
       const run = await this.client().getRun(this.runId, { signal: this.requests.signal });
-      if (this.disposed) return;
+      if (this.disposed) {
+        return;
+      }
       // Fields the server may send in any shape: only strings reach the header.
       const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
       const next: RunInfo = {
         ...this.info,
-        status: this.model.ended ? this.info.status ?? text(run.status) : text(run.status) ?? this.info.status,
+        status: this.model.ended ? (this.info.status ?? text(run.status)) : (text(run.status) ?? this.info.status),
         startedAt: text(run.started_at) ?? text(run.created_at) ?? this.info.startedAt,
         completedAt: text(run.completed_at) ?? this.info.completedAt,
         cost: costText(run) ?? this.info.cost,
@@ -395,7 +485,9 @@ export class RunSession {
       const taskId = text(run.task_id);
       if (!next.objective && taskId) {
         const objective = text((await this.client().getTask(taskId, { signal: this.requests.signal })).objective);
-        if (!this.disposed && objective) this.setInfo({ ...this.info, objective });
+        if (!this.disposed && objective) {
+          this.setInfo({ ...this.info, objective });
+        }
       }
     } catch (err) {
       // The header degrades to what the events tell; the stream reports its own failures.
@@ -404,17 +496,29 @@ export class RunSession {
   }
 
   private async loadArtifacts(): Promise<void> {
-    if (this.artifactsRequested || this.disposed) return;
+    if (this.artifactsRequested || this.disposed) {
+      return;
+    }
     this.artifactsRequested = true;
     this.setArtifacts({ state: 'loading' });
     try {
-      const listed = await listArtifacts((params, signal) => this.client().listRunArtifacts(this.runId, params, { signal }), () => this.disposed, this.requests.signal);
-      if (!listed || this.disposed) return;
+      const listed = await listArtifacts(
+        (params, signal) => this.client().listRunArtifacts(this.runId, params, { signal }),
+        () => this.disposed,
+        this.requests.signal,
+      );
+      if (!listed || this.disposed) {
+        return;
+      }
       this.artifactRecords.clear();
-      for (const record of listed.records) this.artifactRecords.set(record.id, record);
+      for (const record of listed.records) {
+        this.artifactRecords.set(record.id, record);
+      }
       this.setArtifacts(listed.view);
     } catch (err) {
-      if (this.disposed) return;
+      if (this.disposed) {
+        return;
+      }
       const message = this.deps.describeError(err);
       this.deps.log.warn(`Run panel ${this.runId}: could not list the artifacts: ${message}`);
       this.artifactsRequested = false;
@@ -433,7 +537,9 @@ export class RunSession {
   }
 
   private setInfo(info: RunInfo): void {
-    if (info.objective && info.objective !== this.info.objective) this.deps.onObjective?.(info.objective);
+    if (info.objective && info.objective !== this.info.objective) {
+      this.deps.onObjective?.(info.objective);
+    }
     this.info = info;
     this.channel.send({ type: 'info', info });
   }

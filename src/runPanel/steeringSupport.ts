@@ -17,9 +17,13 @@ export class SteeringSupport {
 
   /** Remembers the answer; true only the first time for `service` (when the listeners hear of it). */
   markNotOffered(service: string): boolean {
-    if (this.notOffered.has(service)) return false;
+    if (this.notOffered.has(service)) {
+      return false;
+    }
     this.notOffered.add(service);
-    for (const listener of [...this.listeners]) listener(service);
+    for (const listener of [...this.listeners]) {
+      listener(service);
+    }
     return true;
   }
 

@@ -102,11 +102,19 @@ export function uiStringTable(t: Translate) {
     announceApprovals: t('{0} approval requests', '{0}'),
     gotoInvalid: t('Type an event number, for example 42'),
     /** The run's log reached its size limit (RunInfo.logCappedAfter). */
-    logCapped: t("This run's log reached its size limit after event #{0}: paging, find, filters and export stop there; later events show only as they arrive.", '{0}'),
+    logCapped: t(
+      "This run's log reached its size limit after event #{0}: paging, find, filters and export stop there; later events show only as they arrive.",
+      '{0}',
+    ),
     /** The find bar's status while the log stops early: the status, then the last event searched. */
     findCapped: t('{0} · searched up to #{1}', '{0}', '{1}'),
     /** The base URL changed under the panel: {0} the new service, {1} the run, {2} the panel's service. */
-    serviceChanged: t('The service changed to {0}. This panel stays with run {1} of {2} and its log: switch back and Retry, or close this panel and open the run again.', '{0}', '{1}', '{2}'),
+    serviceChanged: t(
+      'The service changed to {0}. This panel stays with run {1} of {2} and its log: switch back and Retry, or close this panel and open the run again.',
+      '{0}',
+      '{1}',
+      '{2}',
+    ),
   };
 }
 

@@ -21,17 +21,24 @@ const FINISHED_WINDOW_MS = 15_000;
 export const DIGEST_MAX_EVENTS = 20_000;
 
 /** Rejects with the ApiError of the run's GET (not found, auth...); a failing event stream only leaves the digest without events. */
-export async function readRunDigest(client: Pick<ApiClient, 'getRun' | 'openEventStream'>, runId: string, options: ReadRunDigestOptions = {}): Promise<RunDigest> {
+export async function readRunDigest(
+  client: Pick<ApiClient, 'getRun' | 'openEventStream'>,
+  runId: string,
+  options: ReadRunDigestOptions = {},
+): Promise<RunDigest> {
   const run = await client.getRun(runId, { signal: options.signal });
   const builder = new RunDigestBuilder(run);
   const finished = isTerminalStatus(run.status);
   const stop = new AbortController();
   const onAbort = (): void => stop.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => {
-    builder.stoppedEarly(finished ? 'stopped' : 'live');
-    stop.abort();
-  }, finished ? options.finishedWindowMs ?? FINISHED_WINDOW_MS : options.liveWindowMs ?? DIGEST_LIVE_WINDOW_MS);
+  const timer = setTimeout(
+    () => {
+      builder.stoppedEarly(finished ? 'stopped' : 'live');
+      stop.abort();
+    },
+    finished ? (options.finishedWindowMs ?? FINISHED_WINDOW_MS) : (options.liveWindowMs ?? DIGEST_LIVE_WINDOW_MS),
+  );
   const max = options.maxEvents ?? DIGEST_MAX_EVENTS;
   const subscription = new RunEventSubscription(client, runId, { signal: stop.signal });
   try {
@@ -51,6 +58,8 @@ export async function readRunDigest(client: Pick<ApiClient, 'getRun' | 'openEven
     options.signal?.removeEventListener('abort', onAbort);
     subscription.close();
   }
-  if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+  if (options.signal?.aborted) {
+    throw options.signal.reason ?? new Error('aborted');
+  }
   return builder.digest();
 }

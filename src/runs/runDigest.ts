@@ -63,43 +63,70 @@ export class RunDigestBuilder {
     this.status = typeof run.status === 'string' ? boundText(run.status, LINE_CHARS) : undefined;
     this.cost = costText(run);
     const message = (run.error as { message?: unknown } | undefined)?.message;
-    if (message !== undefined) this.error = boundText(fieldText(message), LINE_CHARS);
+    if (message !== undefined) {
+      this.error = boundText(fieldText(message), LINE_CHARS);
+    }
   }
 
   add(event: { event: string; data: { sequence: number; [field: string]: unknown } }): void {
     const { data } = event;
     this.count++;
-    if (Number.isSafeInteger(data.sequence) && data.sequence > this.last) this.last = data.sequence;
+    if (Number.isSafeInteger(data.sequence) && data.sequence > this.last) {
+      this.last = data.sequence;
+    }
     switch (event.event) {
       case 'plan.created':
-        if (typeof data.steps === 'number' && Number.isSafeInteger(data.steps) && data.steps >= 0) this.stepsPlanned = data.steps;
+        if (typeof data.steps === 'number' && Number.isSafeInteger(data.steps) && data.steps >= 0) {
+          this.stepsPlanned = data.steps;
+        }
         break;
       case 'step.completed':
         // Counted once per step: a resumed or replayed step is not done twice.
-        if (typeof data.step_id === 'string') this.done.add(boundText(data.step_id, LINE_CHARS));
-        else this.doneWithoutId++;
+        if (typeof data.step_id === 'string') {
+          this.done.add(boundText(data.step_id, LINE_CHARS));
+        } else {
+          this.doneWithoutId++;
+        }
         break;
       case 'approval.requested':
-        if (typeof data.approval_id === 'string') this.approval = { approvalId: boundText(data.approval_id, LINE_CHARS), tool: boundText(fieldText(data.tool), LINE_CHARS) };
+        if (typeof data.approval_id === 'string') {
+          this.approval = {
+            approvalId: boundText(data.approval_id, LINE_CHARS),
+            tool: boundText(fieldText(data.tool), LINE_CHARS),
+          };
+        }
         break;
       case 'approval.resolved':
-        if (this.approval && data.approval_id === this.approval.approvalId) this.approval = undefined;
+        if (this.approval && data.approval_id === this.approval.approvalId) {
+          this.approval = undefined;
+        }
         break;
       case 'usage.updated': {
         const cost = costText({ usage: { cost: data.cost } });
-        if (cost !== undefined) this.cost = boundText(cost, LINE_CHARS);
+        if (cost !== undefined) {
+          this.cost = boundText(cost, LINE_CHARS);
+        }
         break;
       }
       default:
         if (isTerminalEvent(event.event)) {
-          this.status = typeof data.status === 'string' && data.status !== '' ? boundText(data.status, LINE_CHARS) : terminalEventStatus(event.event);
+          this.status =
+            typeof data.status === 'string' && data.status !== ''
+              ? boundText(data.status, LINE_CHARS)
+              : terminalEventStatus(event.event);
           this.approval = undefined;
-          const message = (data.error as { message?: unknown } | undefined)?.message ?? (typeof data.error === 'string' ? data.error : undefined);
-          if (message !== undefined) this.error = boundText(fieldText(message), LINE_CHARS);
+          const message =
+            (data.error as { message?: unknown } | undefined)?.message ??
+            (typeof data.error === 'string' ? data.error : undefined);
+          if (message !== undefined) {
+            this.error = boundText(fieldText(message), LINE_CHARS);
+          }
         }
     }
     this.latest.push({ sequence: data.sequence, event: boundText(event.event, 64), text: lineText(event) });
-    if (this.latest.length > DIGEST_LATEST) this.latest.shift();
+    if (this.latest.length > DIGEST_LATEST) {
+      this.latest.shift();
+    }
   }
 
   /** Reading stopped before the end. */
@@ -127,9 +154,13 @@ export class RunDigestBuilder {
       waitingApproval: this.approval,
       error: this.error,
       resumedFrom: typeof run.resumed_from === 'string' ? run.resumed_from : undefined,
-      forkedFrom: forked && typeof forked === 'object'
-        ? { runId: typeof forked.run_id === 'string' ? forked.run_id : undefined, sequence: typeof forked.sequence === 'number' ? forked.sequence : undefined }
-        : undefined,
+      forkedFrom:
+        forked && typeof forked === 'object'
+          ? {
+              runId: typeof forked.run_id === 'string' ? forked.run_id : undefined,
+              sequence: typeof forked.sequence === 'number' ? forked.sequence : undefined,
+            }
+          : undefined,
       partial: this.partial,
     };
   }
@@ -155,7 +186,7 @@ export function lineText(event: { event: string; data: Record<string, unknown> }
       case 'approval.resolved':
         return data.status;
       default:
-        return isTerminalEvent(event.event) ? data.status ?? terminalEventStatus(event.event) : undefined;
+        return isTerminalEvent(event.event) ? (data.status ?? terminalEventStatus(event.event)) : undefined;
     }
   })();
   return boundText(fieldText(field), LINE_CHARS);

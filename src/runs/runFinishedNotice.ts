@@ -17,11 +17,20 @@ export function announceFinishedRuns(
   reviewable?: (runId: string) => Promise<boolean>,
 ): vscode.Disposable {
   return store.onDidChange(({ facts, finished }) => {
-    if (!finished || !facts.followed) return;
+    if (!finished || !facts.followed) {
+      return;
+    }
     const taskId = facts.taskId;
-    const objective = taskId ? getTask(taskId).then((t) => (typeof t.objective === 'string' ? t.objective : undefined), () => undefined) : Promise.resolve(undefined);
+    const objective = taskId
+      ? getTask(taskId).then(
+          (t) => (typeof t.objective === 'string' ? t.objective : undefined),
+          () => undefined,
+        )
+      : Promise.resolve(undefined);
     const canReview = reviewable ? reviewable(facts.runId).catch(() => false) : Promise.resolve(false);
-    void Promise.all([objective, canReview]).then(([text, review]) => showRunFinished(facts.runId, facts.status ?? '', text, review));
+    void Promise.all([objective, canReview]).then(([text, review]) =>
+      showRunFinished(facts.runId, facts.status ?? '', text, review),
+    );
   });
 }
 
@@ -32,15 +41,24 @@ function showRunFinished(runId: string, status: string, objective: string | unde
   const what = objective ? `"${shortenText(objective, OBJECTIVE_MAX)}"` : runId;
   const kind = statusKind(status);
   const message =
-    kind === 'completed' ? vscode.l10n.t('Run {0} completed.', what)
-    : kind === 'failed' ? vscode.l10n.t('Run {0} failed.', what)
-    : kind === 'cancelled' ? vscode.l10n.t('Run {0} was cancelled.', what)
-    : vscode.l10n.t('Run {0} ended with status "{1}".', what, status);
+    kind === 'completed'
+      ? vscode.l10n.t('Run {0} completed.', what)
+      : kind === 'failed'
+        ? vscode.l10n.t('Run {0} failed.', what)
+        : kind === 'cancelled'
+          ? vscode.l10n.t('Run {0} was cancelled.', what)
+          : vscode.l10n.t('Run {0} ended with status "{1}".', what, status);
   const show = kind === 'failed' ? notify.warn : notify.info;
   const actions = canReview ? [review, watch, artifacts] : [watch, artifacts];
   void show(message, ...actions).then((choice) => {
-    if (choice === review) void vscode.commands.executeCommand(Commands.reviewChanges, { runId });
-    if (choice === watch) void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });
-    if (choice === artifacts) void vscode.commands.executeCommand(Commands.showArtifacts, { runId });
+    if (choice === review) {
+      void vscode.commands.executeCommand(Commands.reviewChanges, { runId });
+    }
+    if (choice === watch) {
+      void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });
+    }
+    if (choice === artifacts) {
+      void vscode.commands.executeCommand(Commands.showArtifacts, { runId });
+    }
   });
 }

@@ -101,14 +101,22 @@ export class RunStore implements Disposable {
   /** Runs started here that have not ended (the status bar's count). */
   get activeFollowed(): number {
     let n = 0;
-    for (const entry of this.entries.values()) if (entry.followed && !this.isTerminal(entry)) n++;
+    for (const entry of this.entries.values()) {
+      if (entry.followed && !this.isTerminal(entry)) {
+        n++;
+      }
+    }
     return n;
   }
 
   /** Unfinished runs someone here cares about (followed or streamed): what Cancel offers. */
   activeRuns(): RunFacts[] {
     const out: RunFacts[] = [];
-    for (const entry of this.entries.values()) if ((entry.followed || entry.streams > 0) && !this.isTerminal(entry)) out.push(this.facts(entry));
+    for (const entry of this.entries.values()) {
+      if ((entry.followed || entry.streams > 0) && !this.isTerminal(entry)) {
+        out.push(this.facts(entry));
+      }
+    }
     return out;
   }
 
@@ -121,13 +129,19 @@ export class RunStore implements Disposable {
 
   /** A record from a page, a GET or a poll. */
   noteRecord(run: RunRecord): void {
-    if (typeof run?.id !== 'string') return;
+    if (typeof run?.id !== 'string') {
+      return;
+    }
     const entry = this.entry(run.id);
     const before = this.snapshot(entry);
     entry.record = run;
-    if (typeof run.task_id === 'string') entry.taskId = run.task_id;
+    if (typeof run.task_id === 'string') {
+      entry.taskId = run.task_id;
+    }
     // A record that has caught up (or moved past) makes the stream's guess obsolete.
-    if (isTerminalStatus(run.status) || !isTerminalStatus(entry.streamStatus)) entry.streamStatus = undefined;
+    if (isTerminalStatus(run.status) || !isTerminalStatus(entry.streamStatus)) {
+      entry.streamStatus = undefined;
+    }
     this.changed(entry, before);
   }
 
@@ -138,22 +152,32 @@ export class RunStore implements Disposable {
   noteStreamEvents(runId: string, lastSequence: number, lastEventName: string | undefined): void {
     const entry = this.entry(runId);
     const before = this.snapshot(entry);
-    if (Number.isSafeInteger(lastSequence) && lastSequence > entry.lastSequence) entry.lastSequence = lastSequence;
+    if (Number.isSafeInteger(lastSequence) && lastSequence > entry.lastSequence) {
+      entry.lastSequence = lastSequence;
+    }
     if (lastEventName !== undefined && !this.isTerminal(entry)) {
-      if (isTerminalEvent(lastEventName)) entry.streamStatus = terminalEventStatus(lastEventName);
-      else if (lastEventName === 'approval.requested') entry.streamStatus = 'awaiting_approval';
-      else entry.streamStatus = 'running';
+      if (isTerminalEvent(lastEventName)) {
+        entry.streamStatus = terminalEventStatus(lastEventName);
+      } else if (lastEventName === 'approval.requested') {
+        entry.streamStatus = 'awaiting_approval';
+      } else {
+        entry.streamStatus = 'running';
+      }
     }
     this.changed(entry, before);
     // The terminal record has the finish time and cost: one read, not a poll.
-    if (lastEventName !== undefined && isTerminalEvent(lastEventName)) void this.refreshOnce(runId);
+    if (lastEventName !== undefined && isTerminalEvent(lastEventName)) {
+      void this.refreshOnce(runId);
+    }
   }
 
   /** A panel's stream ended without a terminal event in hand (the server said so otherwise). */
   noteStreamEnded(runId: string, status: string): void {
     const entry = this.entry(runId);
     const before = this.snapshot(entry);
-    if (!this.isTerminal(entry) && isTerminalStatus(status)) entry.streamStatus = status;
+    if (!this.isTerminal(entry) && isTerminalStatus(status)) {
+      entry.streamStatus = status;
+    }
     this.changed(entry, before);
     void this.refreshOnce(runId);
   }
@@ -166,7 +190,9 @@ export class RunStore implements Disposable {
     const before = this.snapshot(entry);
     entry.followed = true;
     entry.announcedTerminal = this.isTerminal(entry);
-    if (taskId !== undefined) entry.taskId ??= taskId;
+    if (taskId !== undefined) {
+      entry.taskId ??= taskId;
+    }
     this.changed(entry, before);
     this.poller.kick();
   }
@@ -218,7 +244,9 @@ export class RunStore implements Disposable {
     let done = false;
     return {
       dispose: () => {
-        if (done) return;
+        if (done) {
+          return;
+        }
         done = true;
         undo();
         this.poller.update();
@@ -256,10 +284,14 @@ export class RunStore implements Disposable {
 
   private changed(entry: Entry, before: string): void {
     const after = this.snapshot(entry);
-    if (after === before || this.disposed) return;
+    if (after === before || this.disposed) {
+      return;
+    }
     const facts = this.facts(entry);
     const finished = facts.terminal && !entry.announcedTerminal;
-    if (facts.terminal) entry.announcedTerminal = true;
+    if (facts.terminal) {
+      entry.announcedTerminal = true;
+    }
     const statusChanged = JSON.parse(before)[0] !== facts.status;
     for (const listener of [...this.listeners]) {
       try {
@@ -274,9 +306,13 @@ export class RunStore implements Disposable {
   private pollTargets(): Entry[] {
     const targets: Entry[] = [];
     for (const entry of this.entries.values()) {
-      if (entry.streams > 0 || this.isTerminal(entry)) continue;
+      if (entry.streams > 0 || this.isTerminal(entry)) {
+        continue;
+      }
       // A run nobody shows and nobody started here is not worth a request.
-      if (entry.shows > 0 || entry.followed) targets.push(entry);
+      if (entry.shows > 0 || entry.followed) {
+        targets.push(entry);
+      }
     }
     return targets;
   }
@@ -297,19 +333,31 @@ export class RunStore implements Disposable {
     await mapLimited(this.pollTargets(), POLL_CONCURRENCY, async (entry) => {
       try {
         const run = await this.options.fetchRun(entry.runId, signal);
-        if (signal.aborted) return;
+        if (signal.aborted) {
+          return;
+        }
         const before = this.snapshot(entry);
         this.noteRecord(run);
-        if (this.snapshot(entry) !== before) changed = true;
+        if (this.snapshot(entry) !== before) {
+          changed = true;
+        }
       } catch (err) {
-        if (signal.aborted) return;
-        if (isApiError(err, 'authentication')) authError = err;
+        if (signal.aborted) {
+          return;
+        }
+        if (isApiError(err, 'authentication')) {
+          authError = err;
+        }
         // A run the server no longer has will never end: stop asking about it.
-        if (isApiError(err, 'not_found')) this.entries.delete(entry.runId);
+        if (isApiError(err, 'not_found')) {
+          this.entries.delete(entry.runId);
+        }
         this.options.log.debug(`Runs: status of ${entry.runId} not refreshed: ${describeError(err)}`);
       }
     });
-    if (authError !== undefined) this.options.onAuthError?.(authError);
+    if (authError !== undefined) {
+      this.options.onAuthError?.(authError);
+    }
     return changed;
   }
 }

@@ -33,8 +33,12 @@ export class ServiceConnection implements vscode.Disposable {
       credentials.onDidChange(() => void this.update()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         // A proxy or certificate setting changed: a new client (new connections) at once, no reload.
-        if (e.affectsConfiguration(NETWORK_SECTION)) this.networkChanged = true;
-        if (e.affectsConfiguration(`${SETTINGS_SECTION}.baseUrl`) || e.affectsConfiguration(NETWORK_SECTION)) void this.update();
+        if (e.affectsConfiguration(NETWORK_SECTION)) {
+          this.networkChanged = true;
+        }
+        if (e.affectsConfiguration(`${SETTINGS_SECTION}.baseUrl`) || e.affectsConfiguration(NETWORK_SECTION)) {
+          void this.update();
+        }
       }),
     );
   }
@@ -42,7 +46,9 @@ export class ServiceConnection implements vscode.Disposable {
   /** Reads settings and credentials; call once at activation, then it follows changes itself. */
   async update(): Promise<void> {
     const { baseUrl } = readSettings();
-    if (baseUrl !== this.baseUrl || this.networkChanged || (!this.current && !this.configError)) this.replaceClient(baseUrl);
+    if (baseUrl !== this.baseUrl || this.networkChanged || (!this.current && !this.configError)) {
+      this.replaceClient(baseUrl);
+    }
     const found = this.current ? await this.credentials.find(this.current.baseUrl) : undefined;
     this.source = found?.source;
     this.setSignedIn(found !== undefined);
@@ -51,7 +57,9 @@ export class ServiceConnection implements vscode.Disposable {
 
   /** The client for the configured service; throws the settings problem when the URL is unusable. */
   get client(): ApiClient {
-    if (this.current) return this.current;
+    if (this.current) {
+      return this.current;
+    }
     throw this.configError ?? new ApiError({ kind: 'validation', message: 'The Agent Runtime base URL is not set.' });
   }
 
@@ -91,7 +99,9 @@ export class ServiceConnection implements vscode.Disposable {
       this.current = client;
       this.log.info(`Using the Agent Runtime service at ${client.baseUrl}`);
     }
-    if (old) void old.dispose();
+    if (old) {
+      void old.dispose();
+    }
   }
 
   private setSignedIn(value: boolean): void {
@@ -100,7 +110,9 @@ export class ServiceConnection implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    for (const d of this.disposables) {
+      d.dispose();
+    }
     void this.current?.dispose();
   }
 }

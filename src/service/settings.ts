@@ -33,7 +33,10 @@ export function readSettings(): AgentRuntimeSettings {
     // A hand-edited settings.json can hold anything: fall back rather than fail activation.
     baseUrl: typeof baseUrl === 'string' && baseUrl.trim() ? baseUrl.trim() : DEFAULT_BASE_URL,
     pageSize: clampPageSize(config.get<unknown>('pageSize', DEFAULT_PAGE_SIZE)),
-    defaultPurpose: typeof purpose === 'string' && (FILE_PURPOSES as readonly string[]).includes(purpose) ? (purpose as FilePurpose) : 'task_input',
+    defaultPurpose:
+      typeof purpose === 'string' && (FILE_PURPOSES as readonly string[]).includes(purpose)
+        ? (purpose as FilePurpose)
+        : 'task_input',
   };
 }
 
@@ -56,7 +59,8 @@ export function readNetworkSettings(): NetworkSettings {
   const isString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
   const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
   const isList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
-  const isSupport = (v: unknown): v is ProxySupport => v === 'off' || v === 'on' || v === 'fallback' || v === 'override';
+  const isSupport = (v: unknown): v is ProxySupport =>
+    v === 'off' || v === 'on' || v === 'fallback' || v === 'override';
   return {
     proxy: user('proxy', isString)?.trim(),
     proxyAuthorization: user('proxyAuthorization', isString),

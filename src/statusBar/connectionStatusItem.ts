@@ -39,15 +39,20 @@ export class ConnectionStatusItem implements vscode.Disposable {
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       this.item.tooltip = vscode.l10n.t('{0} cannot be reached. Click to open the sidebar and retry.', serviceUrl);
     } else {
-      this.item.text = activeRuns > 0
-        ? `$(sync~spin) ${vscode.l10n.t('Agent Runtime: {0} running', activeRuns)}`
-        : `$(cloud) ${vscode.l10n.t('Agent Runtime')}`;
+      this.item.text =
+        activeRuns > 0
+          ? `$(sync~spin) ${vscode.l10n.t('Agent Runtime: {0} running', activeRuns)}`
+          : `$(cloud) ${vscode.l10n.t('Agent Runtime')}`;
       this.item.command = SHOW_SIDEBAR_COMMAND;
       this.item.backgroundColor = undefined;
-      const plain = [isSingular(activeRuns)
-        ? vscode.l10n.t('Connected to {0}. 1 run in progress. Click to open the sidebar.', serviceUrl)
-        : vscode.l10n.t('Connected to {0}. {1} runs in progress. Click to open the sidebar.', serviceUrl, activeRuns)];
-      if (status.spend) plain.push(inert(status.spend));
+      const plain = [
+        isSingular(activeRuns)
+          ? vscode.l10n.t('Connected to {0}. 1 run in progress. Click to open the sidebar.', serviceUrl)
+          : vscode.l10n.t('Connected to {0}. {1} runs in progress. Click to open the sidebar.', serviceUrl, activeRuns),
+      ];
+      if (status.spend) {
+        plain.push(inert(status.spend));
+      }
       // Markdown only for our own link: every other text goes in escaped (appendText).
       const tooltip = new vscode.MarkdownString(undefined, true);
       tooltip.appendText(plain.join('\n'));

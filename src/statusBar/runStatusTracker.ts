@@ -19,9 +19,14 @@ export class RunStatusTracker implements vscode.Disposable {
     private readonly service: ServiceConnection,
     private readonly runs: RunStore,
   ) {
-    this.usage = new UsageCache(() => service.client.getUsage(), () => this.refresh());
+    this.usage = new UsageCache(
+      () => service.client.getUsage(),
+      () => this.refresh(),
+    );
     this.subscription = runs.onDidChange((change) => {
-      if (change.finished && change.facts.followed) void this.usage.refresh(true);
+      if (change.finished && change.facts.followed) {
+        void this.usage.refresh(true);
+      }
       this.refresh();
     });
   }
@@ -42,11 +47,17 @@ export class RunStatusTracker implements vscode.Disposable {
       unreachable: this.unreachable,
       activeRuns: this.runs.activeFollowed,
       serviceUrl: this.service.serviceUrl,
-      spend: spendLine(this.usage.current, (m, ...a) => vscode.l10n.t(m, ...a), (iso) => formatShortLocalTime(iso)),
+      spend: spendLine(
+        this.usage.current,
+        (m, ...a) => vscode.l10n.t(m, ...a),
+        (iso) => formatShortLocalTime(iso),
+      ),
       canCancel: this.steeringOffered,
     });
     // At most once a minute (the cache decides), only while signed in and reachable.
-    if (this.service.isSignedIn && !this.unreachable) void this.usage.refresh();
+    if (this.service.isSignedIn && !this.unreachable) {
+      void this.usage.refresh();
+    }
   }
 
   dispose(): void {

@@ -25,17 +25,26 @@ export class UsageCache {
 
   /** Reads again unless read within the last minute; `force` (a followed run ended) skips that wait. */
   refresh(force = false): Promise<void> {
-    if (this.unsupported || this.inFlight) return this.inFlight ?? Promise.resolve();
-    if (!force && this.now() - this.fetchedAt < USAGE_MIN_INTERVAL_MS) return Promise.resolve();
+    if (this.unsupported || this.inFlight) {
+      return this.inFlight ?? Promise.resolve();
+    }
+    if (!force && this.now() - this.fetchedAt < USAGE_MIN_INTERVAL_MS) {
+      return Promise.resolve();
+    }
     this.fetchedAt = this.now();
     this.inFlight = this.fetchUsage()
-      .then((usage) => {
-        this.usage = usage;
-        this.onChange();
-      }, (err: unknown) => {
-        if (isApiError(err, 'not_supported')) this.unsupported = true;
-        // Spend is a nicety: a failure leaves the last figures (or none) and no message.
-      })
+      .then(
+        (usage) => {
+          this.usage = usage;
+          this.onChange();
+        },
+        (err: unknown) => {
+          if (isApiError(err, 'not_supported')) {
+            this.unsupported = true;
+          }
+          // Spend is a nicety: a failure leaves the last figures (or none) and no message.
+        },
+      )
       .finally(() => (this.inFlight = undefined));
     return this.inFlight;
   }
@@ -50,13 +59,21 @@ export class UsageCache {
 }
 
 /** "Spend this period: 12.40 USD of a 100.00 USD quota (1 Nov – 30 Nov)"; undefined when unknown. */
-export function spendLine(usage: UsageRecord | undefined, t: Translate, formatDate: (iso: string) => string | undefined): string | undefined {
+export function spendLine(
+  usage: UsageRecord | undefined,
+  t: Translate,
+  formatDate: (iso: string) => string | undefined,
+): string | undefined {
   const spend = usage?.spend;
-  if (!spend) return undefined;
+  if (!spend) {
+    return undefined;
+  }
   const amount = `${spend.amount} ${spend.currency}`;
   const quota = usage.quota ? `${usage.quota.amount} ${usage.quota.currency}` : undefined;
   const from = usage.period_start ? formatDate(usage.period_start) : undefined;
   const to = usage.period_end ? formatDate(usage.period_end) : undefined;
   const period = from && to ? ` (${from} – ${to})` : '';
-  return quota ? t('Spend this period: {0} of a {1} quota{2}', amount, quota, period) : t('Spend this period: {0}{1}', amount, period);
+  return quota
+    ? t('Spend this period: {0} of a {1} quota{2}', amount, quota, period)
+    : t('Spend this period: {0}{1}', amount, period);
 }

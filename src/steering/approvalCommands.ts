@@ -45,18 +45,28 @@ interface DecisionTarget {
 }
 
 function targetOf(arg: unknown): DecisionTarget | undefined {
-  if (typeof arg === 'string' && arg !== '') return { approvalId: arg, given: {} };
-  if (typeof arg !== 'object' || arg === null) return undefined;
+  if (typeof arg === 'string' && arg !== '') {
+    return { approvalId: arg, given: {} };
+  }
+  if (typeof arg !== 'object' || arg === null) {
+    return undefined;
+  }
   const given = arg as Record<string, unknown>;
-  if (typeof given.approvalId === 'string' && given.approvalId !== '') return { approvalId: given.approvalId, given };
+  if (typeof given.approvalId === 'string' && given.approvalId !== '') {
+    return { approvalId: given.approvalId, given };
+  }
   const record = given.approval as { id?: unknown } | undefined;
-  if (typeof record?.id === 'string' && record.id !== '') return { approvalId: record.id, given: {} };
+  if (typeof record?.id === 'string' && record.id !== '') {
+    return { approvalId: record.id, given: {} };
+  }
   return undefined;
 }
 
 function expectationOf(given: Record<string, unknown>): CardExpectation | undefined {
   const e = given.expect as Partial<CardExpectation> | undefined;
-  if (typeof e !== 'object' || e === null) return undefined;
+  if (typeof e !== 'object' || e === null) {
+    return undefined;
+  }
   return typeof e.runId === 'string' && typeof e.tool === 'string' && typeof e.argumentsJson === 'string'
     ? { runId: e.runId, tool: e.tool, argumentsJson: e.argumentsJson, cut: e.cut === true }
     : undefined;
@@ -66,21 +76,37 @@ function expectationOf(given: Record<string, unknown>): CardExpectation | undefi
 export function cardMismatch(approval: ApprovalRecord, expect: CardExpectation): string | undefined {
   if (approval.run_id !== expect.runId) {
     return typeof approval.run_id === 'string'
-      ? t('This approval belongs to another run ({0}), not to the run this panel shows. Nothing was decided.', inert(approval.run_id, 80))
+      ? t(
+          'This approval belongs to another run ({0}), not to the run this panel shows. Nothing was decided.',
+          inert(approval.run_id, 80),
+        )
       : t('The server does not say which run this approval belongs to. Nothing was decided.');
   }
-  if (expect.cut) return undefined;
-  if ((typeof approval.tool === 'string' ? approval.tool : '?') !== expect.tool || cardArgumentsJson(approval.arguments) !== expect.argumentsJson) {
+  if (expect.cut) {
+    return undefined;
+  }
+  if (
+    (typeof approval.tool === 'string' ? approval.tool : '?') !== expect.tool ||
+    cardArgumentsJson(approval.arguments) !== expect.argumentsJson
+  ) {
     return t('The server holds another call under this approval than the panel shows. Nothing was decided.');
   }
   return undefined;
 }
 
-export function registerApprovalCommands(deps: CommandDeps, steering: SteeringDeps, pending: PendingApprovals): vscode.Disposable[] {
+export function registerApprovalCommands(
+  deps: CommandDeps,
+  steering: SteeringDeps,
+  pending: PendingApprovals,
+): vscode.Disposable[] {
   const documents = new WholeCallDocuments();
 
   /** Sends one decision; a 409 (decided elsewhere, expired) is told, never sent again. */
-  const send = async (approvalId: string, decision: ApprovalDecision, note: string | undefined): Promise<ApprovalRecord | undefined> => {
+  const send = async (
+    approvalId: string,
+    decision: ApprovalDecision,
+    note: string | undefined,
+  ): Promise<ApprovalRecord | undefined> => {
     try {
       const decided = await deps.service.client.decideApproval(approvalId, { decision, note });
       pending.forget(approvalId);
@@ -88,14 +114,25 @@ export function registerApprovalCommands(deps: CommandDeps, steering: SteeringDe
       return decided;
     } catch (err) {
       const current = conflictApproval(err);
-      if (isApiError(err, 'conflict') && (err.code === SteeringConflict.alreadyDecided || err.code === SteeringConflict.expired)) {
-        return decidedAlready(approvalId, current?.status ?? (err.code === SteeringConflict.expired ? 'expired' : undefined), current);
+      if (
+        isApiError(err, 'conflict') &&
+        (err.code === SteeringConflict.alreadyDecided || err.code === SteeringConflict.expired)
+      ) {
+        return decidedAlready(
+          approvalId,
+          current?.status ?? (err.code === SteeringConflict.expired ? 'expired' : undefined),
+          current,
+        );
       }
       return notFoundOrUnsupported(err);
     }
   };
 
-  const decidedAlready = (approvalId: string, status: unknown, current: ApprovalRecord | undefined): ApprovalRecord | undefined => {
+  const decidedAlready = (
+    approvalId: string,
+    status: unknown,
+    current: ApprovalRecord | undefined,
+  ): ApprovalRecord | undefined => {
     pending.forget(approvalId);
     void pending.refresh();
     void notify.info(decidedElsewhere(status, current?.decided_at, t, (iso) => formatShortLocalTime(iso)));
@@ -107,7 +144,9 @@ export function registerApprovalCommands(deps: CommandDeps, steering: SteeringDe
       void pending.refresh();
       throw new UserFacingError(t('This approval is gone; the list was refreshed.'));
     }
-    if (reportUnsupported(err, steering, t('approvals'))) return undefined;
+    if (reportUnsupported(err, steering, t('approvals'))) {
+      return undefined;
+    }
     throw err;
   };
 
@@ -128,38 +167,54 @@ export function registerApprovalCommands(deps: CommandDeps, steering: SteeringDe
         const run = await deps.service.client.getRun(approval.run_id);
         taskId = typeof run.task_id === 'string' ? run.task_id : undefined;
       }
-      if (taskId === undefined) return undefined;
+      if (taskId === undefined) {
+        return undefined;
+      }
       const objective = (await deps.service.client.getTask(taskId)).objective;
       return typeof objective === 'string' ? objective : undefined;
     } catch (err) {
-      deps.log.warn(`Approvals: the task of ${approval.id} could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      deps.log.warn(
+        `Approvals: the task of ${approval.id} could not be read: ${err instanceof Error ? err.message : String(err)}`,
+      );
       return undefined;
     }
   };
 
   /** A person decides: Deny asks for an optional note; Approve shows the whole call first. */
-  const ask = async (approvalId: string, preferred: ApprovalDecision, expect: CardExpectation | undefined): Promise<ApprovalRecord | undefined> => {
+  const ask = async (
+    approvalId: string,
+    preferred: ApprovalDecision,
+    expect: CardExpectation | undefined,
+  ): Promise<ApprovalRecord | undefined> => {
     if (preferred === 'deny' && !expect) {
       const note = await askNote('deny');
       return note === null ? undefined : send(approvalId, 'deny', note);
     }
     const approval = await read(approvalId);
-    if (!approval) return undefined;
+    if (!approval) {
+      return undefined;
+    }
     if (expect) {
       const why = cardMismatch(approval, expect);
       if (why !== undefined) {
-        deps.log.warn(`Approvals: the run panel of ${expect.runId} asked to decide ${approvalId}, which the server holds for ${String(approval.run_id)}: refused`);
+        deps.log.warn(
+          `Approvals: the run panel of ${expect.runId} asked to decide ${approvalId}, which the server holds for ${String(approval.run_id)}: refused`,
+        );
         throw new UserFacingError(why);
       }
     }
-    if (approval.status !== undefined && approval.status !== 'pending') return decidedAlready(approvalId, approval.status, approval);
+    if (approval.status !== undefined && approval.status !== 'pending') {
+      return decidedAlready(approvalId, approval.status, approval);
+    }
     let decision: ApprovalDecision = 'deny';
     let note: string | undefined | null;
     if (preferred === 'deny') {
       note = await askNote('deny');
     } else {
       const choice = await reviewCall(approval, await objectiveOf(approval), documents);
-      if (choice === undefined) return undefined;
+      if (choice === undefined) {
+        return undefined;
+      }
       decision = choice === 'deny' ? 'deny' : 'approve';
       note = choice === 'approve' ? undefined : await askNote(decision);
     }
@@ -168,15 +223,23 @@ export function registerApprovalCommands(deps: CommandDeps, steering: SteeringDe
 
   const fromArg = (decision?: ApprovalDecision) => async (arg?: unknown) => {
     const target = targetOf(arg);
-    if (!target) throw new UserFacingError(t('Choose an approval in the Needs You view.'));
+    if (!target) {
+      throw new UserFacingError(t('Choose an approval in the Needs You view.'));
+    }
     const chosen = decision ?? target.given.decision;
-    if (chosen !== 'approve' && chosen !== 'deny') throw new UserFacingError(t('A decision is approve or deny.'));
+    if (chosen !== 'approve' && chosen !== 'deny') {
+      throw new UserFacingError(t('A decision is approve or deny.'));
+    }
     const expect = expectationOf(target.given);
     if ('note' in target.given) {
       const note = typeof target.given.note === 'string' ? target.given.note : undefined;
       // Only the test run may decide without a person; anyone else's note is dropped and the person asked.
-      if (deps.trustedAutomation && !expect) return send(target.approvalId, chosen, note);
-      if (!deps.trustedAutomation) deps.log.warn('Approvals: a note passed by a command was ignored; asking the user instead.');
+      if (deps.trustedAutomation && !expect) {
+        return send(target.approvalId, chosen, note);
+      }
+      if (!deps.trustedAutomation) {
+        deps.log.warn('Approvals: a note passed by a command was ignored; asking the user instead.');
+      }
     }
     return ask(target.approvalId, chosen, expect);
   };
@@ -197,6 +260,8 @@ async function askNote(decision: ApprovalDecision): Promise<string | undefined |
     prompt: t('An optional note for the agent and the log (Enter to go on without one, Escape to cancel).'),
     ignoreFocusOut: true,
   });
-  if (value === undefined) return null;
+  if (value === undefined) {
+    return null;
+  }
   return value.trim() === '' ? undefined : value;
 }

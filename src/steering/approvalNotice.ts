@@ -18,12 +18,20 @@ export function announceApprovals(pending: PendingApprovals): vscode.Disposable 
   return pending.onDidChange((change) => {
     if (change.firstLoad) {
       // One waiting call gets its own actions; several get one summary pointing at the view.
-      if (change.pending.length === 1) void one(change.pending[0]!);
-      else if (change.pending.length > 1) void summary(change.pending.length);
+      if (change.pending.length === 1) {
+        void one(change.pending[0]!);
+      } else if (change.pending.length > 1) {
+        void summary(change.pending.length);
+      }
       return;
     }
-    if (change.added.length > MAX_SEPARATE) void summary(change.added.length);
-    else for (const approval of change.added) void one(approval);
+    if (change.added.length > MAX_SEPARATE) {
+      void summary(change.added.length);
+    } else {
+      for (const approval of change.added) {
+        void one(approval);
+      }
+    }
   });
 }
 
@@ -38,13 +46,22 @@ async function one(approval: ApprovalRecord): Promise<void> {
     ? vscode.l10n.t('The agent waits for your approval: {0} ({1}).', tool, args)
     : vscode.l10n.t('The agent waits for your approval: {0}.', tool);
   const choice = await notify.warn(message, approve, deny, open);
-  if (choice === approve) await vscode.commands.executeCommand(Commands.approveToolCall, { approvalId: approval.id });
-  else if (choice === deny) await vscode.commands.executeCommand(Commands.denyToolCall, { approvalId: approval.id });
-  else if (choice === open && approval.run_id) await vscode.commands.executeCommand(Commands.watchRun, { runId: approval.run_id });
+  if (choice === approve) {
+    await vscode.commands.executeCommand(Commands.approveToolCall, { approvalId: approval.id });
+  } else if (choice === deny) {
+    await vscode.commands.executeCommand(Commands.denyToolCall, { approvalId: approval.id });
+  } else if (choice === open && approval.run_id) {
+    await vscode.commands.executeCommand(Commands.watchRun, { runId: approval.run_id });
+  }
 }
 
 async function summary(count: number): Promise<void> {
   const show = vscode.l10n.t('Show');
-  const message = count === 1 ? vscode.l10n.t('1 tool call waits for your approval.') : vscode.l10n.t('{0} tool calls wait for your approval.', count);
-  if ((await notify.warn(message, show)) === show) await vscode.commands.executeCommand(`${ViewIds.approvals}.focus`);
+  const message =
+    count === 1
+      ? vscode.l10n.t('1 tool call waits for your approval.')
+      : vscode.l10n.t('{0} tool calls wait for your approval.', count);
+  if ((await notify.warn(message, show)) === show) {
+    await vscode.commands.executeCommand(`${ViewIds.approvals}.focus`);
+  }
 }

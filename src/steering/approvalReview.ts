@@ -44,9 +44,15 @@ export class WholeCallDocuments implements vscode.TextDocumentContentProvider, v
     this.serial += 1;
     const path = `/${encodeURIComponent(approvalId).slice(0, 100)}-${this.serial}.json`;
     this.texts.set(path, text);
-    while (this.texts.size > WholeCallDocuments.KEEP) this.texts.delete(this.texts.keys().next().value as string);
+    while (this.texts.size > WholeCallDocuments.KEEP) {
+      this.texts.delete(this.texts.keys().next().value as string);
+    }
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: APPROVAL_DOCUMENT_SCHEME, path }));
-    await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false, viewColumn: vscode.ViewColumn.Beside });
+    await vscode.window.showTextDocument(doc, {
+      preview: true,
+      preserveFocus: false,
+      viewColumn: vscode.ViewColumn.Beside,
+    });
   }
 
   dispose(): void {
@@ -58,7 +64,10 @@ export class WholeCallDocuments implements vscode.TextDocumentContentProvider, v
 /** The facts of a call as the dialog lists them. */
 export function callFacts(approval: ApprovalRecord, objective: string | undefined, now = Date.now()): CallFacts {
   const left = timeLeft(approval.expires_at, now, t);
-  const at = typeof approval.expires_at === 'string' ? formatShortLocalTime(approval.expires_at) ?? approval.expires_at : undefined;
+  const at =
+    typeof approval.expires_at === 'string'
+      ? (formatShortLocalTime(approval.expires_at) ?? approval.expires_at)
+      : undefined;
   return {
     approvalId: approval.id,
     tool: typeof approval.tool === 'string' ? approval.tool : undefined,
@@ -73,7 +82,11 @@ export function callFacts(approval: ApprovalRecord, objective: string | undefine
  * Shows the whole call and asks Approve / Approve with Note... / Deny. Resolves to the choice,
  * undefined when the person dismissed it (nothing is sent).
  */
-export async function reviewCall(approval: ApprovalRecord, objective: string | undefined, documents: WholeCallDocuments): Promise<ReviewChoice | undefined> {
+export async function reviewCall(
+  approval: ApprovalRecord,
+  objective: string | undefined,
+  documents: WholeCallDocuments,
+): Promise<ReviewChoice | undefined> {
   const approve = t('Approve');
   const withNote = t('Approve with Note...');
   const deny = t('Deny');
@@ -89,15 +102,18 @@ export async function reviewCall(approval: ApprovalRecord, objective: string | u
   }
 
   // Too long for a dialog: the dialog names the call and says where the whole of it is.
-  const whole = lines === undefined ? undefined : wholeJson({
-    approval_id: facts.approvalId,
-    tool: facts.tool,
-    run_id: facts.runId,
-    task: facts.objective,
-    reason: facts.reason,
-    expires_at: approval.expires_at,
-    arguments: approval.arguments ?? {},
-  });
+  const whole =
+    lines === undefined
+      ? undefined
+      : wholeJson({
+          approval_id: facts.approvalId,
+          tool: facts.tool,
+          run_id: facts.runId,
+          task: facts.objective,
+          reason: facts.reason,
+          expires_at: approval.expires_at,
+          arguments: approval.arguments ?? {},
+        });
   const head = [
     t('Tool: {0}', inert(facts.tool ?? '?', TITLE_NAME_CHARS)),
     t('Run: {0}', inert(facts.runId ?? '?', TITLE_NAME_CHARS)),
@@ -119,9 +135,15 @@ export async function reviewCall(approval: ApprovalRecord, objective: string | u
     open,
     deny,
   );
-  if (choice === deny) return 'deny';
-  if (choice !== open) return undefined;
+  if (choice === deny) {
+    return 'deny';
+  }
+  if (choice !== open) {
+    return undefined;
+  }
   await documents.show(approval.id, whole);
   // Not modal: the editor can be scrolled while this waits.
-  return choiceOf(await notify.warn(t('Decide on the call of {0} shown in the editor.', tool), approve, withNote, deny));
+  return choiceOf(
+    await notify.warn(t('Decide on the call of {0} shown in the editor.', tool), approve, withNote, deny),
+  );
 }

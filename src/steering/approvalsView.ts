@@ -18,7 +18,10 @@ export class ApprovalNode extends vscode.TreeItem {
   readonly kind = 'approval';
   readonly entityId: string;
 
-  constructor(readonly approval: ApprovalRecord, now: number) {
+  constructor(
+    readonly approval: ApprovalRecord,
+    now: number,
+  ) {
     super(inert(approval.tool ?? t('tool call'), 80), vscode.TreeItemCollapsibleState.None);
     this.id = `approval:${approval.id}`;
     this.entityId = approval.id;
@@ -31,12 +34,20 @@ export class ApprovalNode extends vscode.TreeItem {
       t('{0} waits for your approval', inert(approval.tool ?? t('A tool call'), 80)),
       approval.reason ? t('Why: {0}', inert(approval.reason)) : undefined,
       args ? t('Arguments: {0}', inert(shortArguments(approval.arguments, 280, t))) : undefined,
-      left ? t('Expires: {0} ({1})', inert(formatLocalTime(approval.expires_at) ?? approval.expires_at ?? ''), left) : undefined,
+      left
+        ? t('Expires: {0} ({1})', inert(formatLocalTime(approval.expires_at) ?? approval.expires_at ?? ''), left)
+        : undefined,
       approval.run_id ? t('Run: {0}', inert(approval.run_id)) : undefined,
       t('Approval: {0}', inert(approval.id)),
-    ].filter((line): line is string => line !== undefined).join('\n');
-    this.accessibilityInformation = { label: t('{0} waits for your approval. {1}. {2}', inert(approval.tool ?? ''), inert(args), left ?? '') };
-    if (approval.run_id) this.command = { command: Commands.watchRun, title: t('Watch Run'), arguments: [{ runId: approval.run_id }] };
+    ]
+      .filter((line): line is string => line !== undefined)
+      .join('\n');
+    this.accessibilityInformation = {
+      label: t('{0} waits for your approval. {1}. {2}', inert(approval.tool ?? ''), inert(args), left ?? ''),
+    };
+    if (approval.run_id) {
+      this.command = { command: Commands.watchRun, title: t('Watch Run'), arguments: [{ runId: approval.run_id }] };
+    }
   }
 }
 
@@ -45,7 +56,9 @@ class NoteNode extends vscode.TreeItem {
   constructor(text: string, icon?: string) {
     super(inert(text, 300), vscode.TreeItemCollapsibleState.None);
     this.contextValue = 'message';
-    if (icon) this.iconPath = new vscode.ThemeIcon(icon);
+    if (icon) {
+      this.iconPath = new vscode.ThemeIcon(icon);
+    }
   }
 }
 
@@ -58,15 +71,21 @@ export class ApprovalsView implements vscode.TreeDataProvider<Row>, vscode.Dispo
   private readonly subs: vscode.Disposable[] = [];
   private ticker: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly pending: PendingApprovals, private readonly isSignedIn: () => boolean) {
+  constructor(
+    private readonly pending: PendingApprovals,
+    private readonly isSignedIn: () => boolean,
+  ) {
     this.view = vscode.window.createTreeView(ViewIds.approvals, { treeDataProvider: this });
     this.subs.push(
       this.view,
       this.changed,
       pending.onDidChange(() => this.redraw()),
       this.view.onDidChangeVisibility((e) => {
-        if (e.visible) void this.pending.refresh();
-        else this.pending.update(); // closed: stop polling unless a followed run still goes
+        if (e.visible) {
+          void this.pending.refresh();
+        } else {
+          this.pending.update();
+        } // closed: stop polling unless a followed run still goes
         this.tick();
       }),
     );
@@ -86,25 +105,46 @@ export class ApprovalsView implements vscode.TreeDataProvider<Row>, vscode.Dispo
   }
 
   getChildren(row?: Row): Row[] {
-    if (row) return [];
-    if (!this.isSignedIn()) return [];
-    if (this.pending.isUnsupported) return [new NoteNode(t('This server does not offer approvals.'), 'info')];
+    if (row) {
+      return [];
+    }
+    if (!this.isSignedIn()) {
+      return [];
+    }
+    if (this.pending.isUnsupported) {
+      return [new NoteNode(t('This server does not offer approvals.'), 'info')];
+    }
     const now = Date.now();
     const rows: Row[] = this.pending.pending.map((a) => new ApprovalNode(a, now));
-    if (this.pending.cut) rows.push(new NoteNode(t('Showing the first {0} approvals; the service lists more.', rows.length), 'info'));
-    if (this.pending.error !== undefined) rows.push(new NoteNode(describeErrorForUser(this.pending.error), 'error'));
-    else if (rows.length === 0) rows.push(new NoteNode(t('Nothing waits for you.'), 'check'));
+    if (this.pending.cut) {
+      rows.push(new NoteNode(t('Showing the first {0} approvals; the service lists more.', rows.length), 'info'));
+    }
+    if (this.pending.error !== undefined) {
+      rows.push(new NoteNode(describeErrorForUser(this.pending.error), 'error'));
+    } else if (rows.length === 0) {
+      rows.push(new NoteNode(t('Nothing waits for you.'), 'check'));
+    }
     return rows;
   }
 
   dispose(): void {
-    if (this.ticker) clearInterval(this.ticker);
-    for (const d of this.subs.splice(0)) d.dispose();
+    if (this.ticker) {
+      clearInterval(this.ticker);
+    }
+    for (const d of this.subs.splice(0)) {
+      d.dispose();
+    }
   }
 
   private redraw(): void {
     const n = this.pending.pending.length;
-    this.view.badge = n > 0 ? { value: n, tooltip: n === 1 ? t('1 tool call waits for your approval') : t('{0} tool calls wait for your approval', n) } : undefined;
+    this.view.badge =
+      n > 0
+        ? {
+            value: n,
+            tooltip: n === 1 ? t('1 tool call waits for your approval') : t('{0} tool calls wait for your approval', n),
+          }
+        : undefined;
     this.changed.fire();
     this.tick();
   }
@@ -112,7 +152,9 @@ export class ApprovalsView implements vscode.TreeDataProvider<Row>, vscode.Dispo
   /** "Time left" moves on: redraw every 15 s while the view shows something waiting. */
   private tick(): void {
     const want = this.view.visible && this.pending.pending.length > 0;
-    if (want && !this.ticker) this.ticker = setInterval(() => this.changed.fire(), 15_000);
+    if (want && !this.ticker) {
+      this.ticker = setInterval(() => this.changed.fire(), 15_000);
+    }
     if (!want && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = undefined;

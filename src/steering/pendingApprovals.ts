@@ -26,7 +26,9 @@ export interface PendingList {
 /** Pending means an approval id (`apr_...`) whose status is exactly 'pending'; anything else is not shown. */
 export function isPendingApproval(record: unknown): record is ApprovalRecord {
   const r = record as { id?: unknown; status?: unknown } | null;
-  return typeof r === 'object' && r !== null && typeof r.id === 'string' && r.id.startsWith('apr_') && r.status === 'pending';
+  return (
+    typeof r === 'object' && r !== null && typeof r.id === 'string' && r.id.startsWith('apr_') && r.status === 'pending'
+  );
 }
 
 /** GET /v1/approvals?status=pending through the one pager: every record read counts toward its cap. */
@@ -38,7 +40,9 @@ export async function fetchPendingApprovals(
   const byId = new Map<string, ApprovalRecord>();
   let cut = false;
   for await (const record of walk) {
-    if (!isPendingApproval(record) || byId.has(record.id)) continue;
+    if (!isPendingApproval(record) || byId.has(record.id)) {
+      continue;
+    }
     if (byId.size >= MAX_PENDING) {
       cut = true;
       break;
@@ -135,7 +139,9 @@ export class PendingApprovals {
   /** A decision made here: drop it at once, the next load confirms. */
   forget(approvalId: string): void {
     const next = this.list.filter((a) => a.id !== approvalId);
-    if (next.length === this.list.length) return;
+    if (next.length === this.list.length) {
+      return;
+    }
     this.list = next;
     this.emit({ pending: this.list, added: [], firstLoad: false });
   }
@@ -160,7 +166,9 @@ export class PendingApprovals {
   }
 
   private load(): Promise<boolean> {
-    if (this.unsupported) return Promise.resolve(false);
+    if (this.unsupported) {
+      return Promise.resolve(false);
+    }
     this.inFlight ??= this.fetch().finally(() => (this.inFlight = undefined));
     return this.inFlight;
   }
@@ -171,7 +179,9 @@ export class PendingApprovals {
     try {
       loaded = await this.options.fetchPending(signal);
     } catch (err) {
-      if (signal.aborted) return false;
+      if (signal.aborted) {
+        return false;
+      }
       if (isApiError(err, 'not_supported')) {
         this.unsupported = true;
         this.options.onUnsupported?.();
@@ -180,13 +190,19 @@ export class PendingApprovals {
         this.emit({ pending: this.list, added: [], firstLoad: !this.loaded });
         return false;
       }
-      if (isApiError(err, 'authentication')) this.options.onAuthError?.(err);
+      if (isApiError(err, 'authentication')) {
+        this.options.onAuthError?.(err);
+      }
       const first = this.lastError === undefined;
       this.lastError = err;
-      if (first) this.emit({ pending: this.list, added: [], firstLoad: false });
+      if (first) {
+        this.emit({ pending: this.list, added: [], firstLoad: false });
+      }
       throw err;
     }
-    if (signal.aborted) return false;
+    if (signal.aborted) {
+      return false;
+    }
     // Each id once: VS Code refuses a tree with two rows of one id, and one approval is announced once.
     const fresh = [...new Map(loaded.approvals.map((a) => [a.id, a] as const)).values()];
     const cutChanged = loaded.cut !== this.listCut;
@@ -197,9 +213,17 @@ export class PendingApprovals {
     this.loaded = true;
     const before = new Set(this.list.map((a) => a.id));
     const added = firstLoad ? [] : fresh.filter((a) => !before.has(a.id));
-    const changed = firstLoad || recovered || cutChanged || added.length > 0 || fresh.length !== this.list.length || fresh.some((a, i) => a.id !== this.list[i]?.id);
+    const changed =
+      firstLoad ||
+      recovered ||
+      cutChanged ||
+      added.length > 0 ||
+      fresh.length !== this.list.length ||
+      fresh.some((a, i) => a.id !== this.list[i]?.id);
     this.list = fresh;
-    if (changed) this.emit({ pending: this.list, added, firstLoad });
+    if (changed) {
+      this.emit({ pending: this.list, added, firstLoad });
+    }
     return changed;
   }
 

@@ -37,9 +37,13 @@ const targetOf = (deps: CommandDeps, arg: unknown): ResolvedRun | undefined =>
  * the menus until the service changes. Every refused action is answered: the user just asked.
  */
 export function reportUnsupported(err: unknown, steering: SteeringDeps, what: string, service?: string): boolean {
-  if (!isApiError(err, 'not_supported')) return false;
+  if (!isApiError(err, 'not_supported')) {
+    return false;
+  }
   steering.setContext(ContextKeys.steeringUnsupported, true);
-  if (service !== undefined) steeringSupport.markNotOffered(service);
+  if (service !== undefined) {
+    steeringSupport.markNotOffered(service);
+  }
   void notify.warn(vscode.l10n.t('This server does not offer {0}.', what));
   return true;
 }
@@ -56,12 +60,23 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
 
   const cancel = deps.guard('Cancel run', async (arg?: unknown) => {
     const target = targetOf(deps, arg) ?? (arg === undefined ? await pickActiveRun(runs) : undefined);
-    if (!target && arg !== undefined) throw new UserFacingError(vscode.l10n.t('Choose a run to cancel.'));
-    if (!target) return undefined;
+    if (!target && arg !== undefined) {
+      throw new UserFacingError(vscode.l10n.t('Choose a run to cancel.'));
+    }
+    if (!target) {
+      return undefined;
+    }
     if (!(deps.trustedAutomation && target.given.confirm === false)) {
       const stop = vscode.l10n.t('Cancel Run');
-      const choice = await askModal('warn', vscode.l10n.t('Cancel this run? The agent stops; steps already done stay done.'), [target.runId], stop);
-      if (choice !== stop) return undefined;
+      const choice = await askModal(
+        'warn',
+        vscode.l10n.t('Cancel this run? The agent stops; steps already done stay done.'),
+        [target.runId],
+        stop,
+      );
+      if (choice !== stop) {
+        return undefined;
+      }
     }
     try {
       const run = await deps.service.client.cancelRun(target.runId);
@@ -74,17 +89,23 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
         await refreshRun(deps, runs, target.runId);
         return undefined;
       }
-      if (reportUnsupported(err, steering, vscode.l10n.t('cancelling runs'), deps.service.client.baseUrl)) return undefined;
+      if (reportUnsupported(err, steering, vscode.l10n.t('cancelling runs'), deps.service.client.baseUrl)) {
+        return undefined;
+      }
       throw err;
     }
   });
 
   const resume = deps.guard('Resume run', async (arg?: unknown) => {
     const target = targetOf(deps, arg);
-    if (!target) throw new UserFacingError(vscode.l10n.t('Choose a failed or cancelled run to resume.'));
+    if (!target) {
+      throw new UserFacingError(vscode.l10n.t('Choose a failed or cancelled run to resume.'));
+    }
     const given = givenInstructions(deps, target.given, 'Resume run');
     const instructions = given ? given.value : await askInstructions('resume');
-    if (instructions === null) return undefined;
+    if (instructions === null) {
+      return undefined;
+    }
     try {
       const run = await deps.service.client.resumeRun(target.runId, { instructions });
       await afterNewRun(run);
@@ -93,32 +114,44 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
       if (isApiError(err, 'conflict') && err.code === SteeringConflict.runNotResumable) {
         throw new UserFacingError(vscode.l10n.t('This run cannot be resumed: only a failed or cancelled run can.'));
       }
-      if (reportUnsupported(err, steering, vscode.l10n.t('resuming runs'), deps.service.client.baseUrl)) return undefined;
+      if (reportUnsupported(err, steering, vscode.l10n.t('resuming runs'), deps.service.client.baseUrl)) {
+        return undefined;
+      }
       throw err;
     }
   });
 
   const fork = deps.guard('Fork run', async (arg?: unknown) => {
     const target = targetOf(deps, arg);
-    if (!target) throw new UserFacingError(vscode.l10n.t('Choose a run to fork.'));
+    if (!target) {
+      throw new UserFacingError(vscode.l10n.t('Choose a run to fork.'));
+    }
     let sequence = numberOrUndefined(target.given.sequence);
     if (sequence === undefined) {
       const end = await lastSequenceOf(deps.service.client, runs, target.runId);
       sequence = await askSequence(end);
-      if (sequence === undefined) return undefined;
+      if (sequence === undefined) {
+        return undefined;
+      }
     }
     const given = givenInstructions(deps, target.given, 'Fork run');
     const instructions = given ? given.value : await askInstructions('fork');
-    if (instructions === null) return undefined;
+    if (instructions === null) {
+      return undefined;
+    }
     try {
       const run = await deps.service.client.forkRun(target.runId, { after_sequence: sequence, instructions });
       await afterNewRun(run);
       return run;
     } catch (err) {
       if (isApiError(err, 'bad_request') && err.param === 'after_sequence') {
-        throw new UserFacingError(vscode.l10n.t('The run has no event {0} to fork after; choose an earlier point.', sequence));
+        throw new UserFacingError(
+          vscode.l10n.t('The run has no event {0} to fork after; choose an earlier point.', sequence),
+        );
       }
-      if (reportUnsupported(err, steering, vscode.l10n.t('forking runs'), deps.service.client.baseUrl)) return undefined;
+      if (reportUnsupported(err, steering, vscode.l10n.t('forking runs'), deps.service.client.baseUrl)) {
+        return undefined;
+      }
       throw err;
     }
   });
@@ -135,8 +168,14 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
  * run, as Sign In's key; from anyone else (a command link, another extension) they are ignored
  * and the person is asked. `{ value }` wraps them (undefined: none); undefined: ask.
  */
-function givenInstructions(deps: CommandDeps, given: Record<string, unknown>, context: string): { value: string | undefined } | undefined {
-  if (!('instructions' in given)) return undefined;
+function givenInstructions(
+  deps: CommandDeps,
+  given: Record<string, unknown>,
+  context: string,
+): { value: string | undefined } | undefined {
+  if (!('instructions' in given)) {
+    return undefined;
+  }
   if (!deps.trustedAutomation) {
     deps.log.warn(`${context}: instructions passed by a command were ignored; asking the user instead.`);
     return undefined;
@@ -156,7 +195,9 @@ async function refreshRun(deps: CommandDeps, runs: RunStore, runId: string): Pro
   try {
     runs.noteRecord(await deps.service.client.getRun(runId));
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof ApiError)) {
+      throw err;
+    }
     deps.log.warn(`Cancel run: could not read the run again: ${err.message}`);
   }
   deps.tasks.refresh();
@@ -165,14 +206,18 @@ async function refreshRun(deps: CommandDeps, runs: RunStore, runId: string): Pro
 /** null when the person pressed Escape; undefined when they left it empty (no instructions). */
 async function askInstructions(kind: 'resume' | 'fork'): Promise<string | undefined | null> {
   const value = await vscode.window.showInputBox({
-    title: kind === 'fork' ? vscode.l10n.t('Fork Run: follow-up instructions') : vscode.l10n.t('Resume Run: instructions'),
-    prompt: kind === 'fork'
-      ? vscode.l10n.t('What should the new run do from this point? Leave empty to go on as before.')
-      : vscode.l10n.t('Anything to add before the run goes on? Leave empty to go on as before.'),
+    title:
+      kind === 'fork' ? vscode.l10n.t('Fork Run: follow-up instructions') : vscode.l10n.t('Resume Run: instructions'),
+    prompt:
+      kind === 'fork'
+        ? vscode.l10n.t('What should the new run do from this point? Leave empty to go on as before.')
+        : vscode.l10n.t('Anything to add before the run goes on? Leave empty to go on as before.'),
     placeHolder: kind === 'fork' ? vscode.l10n.t('e.g. Now also summarise the appendix') : undefined,
     ignoreFocusOut: true,
   });
-  if (value === undefined) return null;
+  if (value === undefined) {
+    return null;
+  }
   return value.trim() === '' ? undefined : value;
 }
 
@@ -182,14 +227,19 @@ async function askSequence(end: number | undefined): Promise<number | undefined>
     prompt: vscode.l10n.t('The new run starts with the events up to this sequence number, then goes on.'),
     value: end === undefined ? '' : String(end),
     ignoreFocusOut: true,
-    validateInput: (text) => (/^[1-9]\d{0,15}$/.test(text.trim()) ? undefined : vscode.l10n.t('A sequence number: 1 or more.')),
+    validateInput: (text) =>
+      /^[1-9]\d{0,15}$/.test(text.trim()) ? undefined : vscode.l10n.t('A sequence number: 1 or more.'),
   });
   return value === undefined ? undefined : Number(value.trim());
 }
 
 async function pickActiveRun(runs: RunStore): Promise<ResolvedRun | undefined> {
   const active = runs.activeRuns().filter((f) => !isTerminalStatus(f.status));
-  if (active.length === 0) throw new UserFacingError(vscode.l10n.t('No run followed in this window is still going. Cancel a run from the Tasks view.'));
+  if (active.length === 0) {
+    throw new UserFacingError(
+      vscode.l10n.t('No run followed in this window is still going. Cancel a run from the Tasks view.'),
+    );
+  }
   const picked = await vscode.window.showQuickPick(
     active.map((f) => ({ label: inert(f.runId), description: inert(f.status ?? ''), runId: f.runId })),
     { title: vscode.l10n.t('Cancel Run'), placeHolder: vscode.l10n.t('Which run should stop?') },

@@ -38,7 +38,11 @@ export function setUpSteering(
   });
   const view = new ApprovalsView(pending, () => service.isSignedIn);
   needsYou.visible = () => view.visible;
-  const steeringDeps: SteeringDeps = { runs, approvals: { refresh: () => void pending.refresh() }, setContext: setContextCommand };
+  const steeringDeps: SteeringDeps = {
+    runs,
+    approvals: { refresh: () => void pending.refresh() },
+    setContext: setContextCommand,
+  };
   let serviceUrl = service.serviceUrl;
   const disposables: vscode.Disposable[] = [
     pending,
@@ -49,8 +53,11 @@ export function setUpSteering(
     // A run that starts or stops waiting (a poll, a panel's approval.requested / .resolved)
     // changes the list within that one event; other changes only say whether to keep polling.
     runs.onDidChange((change) => {
-      if (change.statusChanged) void pending.refresh().catch(() => undefined);
-      else pending.update();
+      if (change.statusChanged) {
+        void pending.refresh().catch(() => undefined);
+      } else {
+        pending.update();
+      }
     }),
     // A task the Tasks view polls starts or stops waiting: reload now rather than at the next
     // poll (or at all, while Needs You is closed: its badge and the notification read this list).
@@ -62,9 +69,13 @@ export function setUpSteering(
         setContextCommand(ContextKeys.steeringUnsupported, !steeringSupport.offered(serviceUrl));
       }
       pending.reset();
-      if (service.isSignedIn) void pending.refresh().catch(() => undefined);
+      if (service.isSignedIn) {
+        void pending.refresh().catch(() => undefined);
+      }
     }),
   ];
-  if (service.isSignedIn) void pending.refresh().catch(() => undefined);
+  if (service.isSignedIn) {
+    void pending.refresh().catch(() => undefined);
+  }
   return { pending, view, disposables };
 }

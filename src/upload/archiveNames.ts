@@ -23,12 +23,16 @@ export function safeEntryName(name: string): string | undefined {
 
 /** Cut to MAX_SEGMENT_BYTES of UTF-8 without splitting a character, keeping a short extension. */
 function shortSegment(segment: string): string {
-  if (Buffer.byteLength(segment, 'utf8') <= MAX_SEGMENT_BYTES) return segment;
+  if (Buffer.byteLength(segment, 'utf8') <= MAX_SEGMENT_BYTES) {
+    return segment;
+  }
   const dot = segment.lastIndexOf('.');
   const extension = dot > 0 && segment.length - dot <= 16 ? segment.slice(dot) : '';
   let stem = segment.slice(0, segment.length - extension.length);
   const room = MAX_SEGMENT_BYTES - Buffer.byteLength(extension, 'utf8');
-  while (Buffer.byteLength(stem, 'utf8') > room) stem = Array.from(stem).slice(0, -1).join('');
+  while (Buffer.byteLength(stem, 'utf8') > room) {
+    stem = Array.from(stem).slice(0, -1).join('');
+  }
   return stem + extension;
 }
 
@@ -37,9 +41,13 @@ export function archiveEntryNames(names: readonly string[]): (string | undefined
   const taken = new Set<string>();
   return names.map((name) => {
     const safe = safeEntryName(name);
-    if (safe === undefined) return undefined;
+    if (safe === undefined) {
+      return undefined;
+    }
     let candidate = safe;
-    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = numbered(safe, n);
+    for (let n = 2; taken.has(candidate.toLowerCase()); n++) {
+      candidate = numbered(safe, n);
+    }
     taken.add(candidate.toLowerCase());
     return candidate;
   });

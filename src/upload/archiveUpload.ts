@@ -32,7 +32,12 @@ export async function uploadArchive(
   client: Pick<ApiClient, 'uploadFile'>,
   files: readonly PlannedFile[],
   purpose: FilePurpose,
-  options: { signal?: AbortSignal; followSymlinks?: boolean; onProgress?: (p: ArchiveUploadProgress) => void; filename?: string } = {},
+  options: {
+    signal?: AbortSignal;
+    followSymlinks?: boolean;
+    onProgress?: (p: ArchiveUploadProgress) => void;
+    filename?: string;
+  } = {},
 ): Promise<ArchiveUploadResult> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-runtime-archive-'));
   try {
@@ -51,7 +56,13 @@ export async function uploadArchive(
       // Each attempt packs anew (timestamps differ), so each gets its own key.
       idempotencyKey: randomUUID(),
       onProgress: (sent, total) =>
-        options.onProgress?.({ phase: 'send', filesDone: files.length, fileCount: files.length, bytesDone: sent, totalBytes: total }),
+        options.onProgress?.({
+          phase: 'send',
+          filesDone: files.length,
+          fileCount: files.length,
+          bytesDone: sent,
+          totalBytes: total,
+        }),
     });
     return { record, filename, entries: written.entries, bytes: written.bytes };
   } finally {

@@ -8,5 +8,7 @@ export function knownAttachmentLimit(serviceUrl: string): number | undefined {
 }
 
 export function rememberAttachmentLimit(serviceUrl: string, limit: number | undefined): void {
-  if (limit !== undefined && Number.isSafeInteger(limit) && limit > 0) limits.set(serviceUrl, limit);
+  if (limit !== undefined && Number.isSafeInteger(limit) && limit > 0) {
+    limits.set(serviceUrl, limit);
+  }
 }

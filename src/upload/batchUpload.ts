@@ -54,7 +54,8 @@ export async function uploadBatch(
   const totalBytes = files.reduce((sum, f) => sum + f.bytes, 0);
   let filesDone = 0;
   let bytesDone = 0;
-  const report = (file: PlannedFile) => options.onProgress?.({ filesDone, fileCount: files.length, bytesDone, totalBytes, file });
+  const report = (file: PlannedFile) =>
+    options.onProgress?.({ filesDone, fileCount: files.length, bytesDone, totalBytes, file });
 
   const uploadOne = async (file: PlannedFile, index: number): Promise<void> => {
     // What this file has added to bytesDone: a retry inside the client starts the file over.

@@ -14,7 +14,8 @@ import { loadYazl } from './yazl';
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
 /** Formats that are already compressed: stored as they are, so no time goes into deflating them. */
-const STORED = /\.(zip|gz|tgz|bz2|xz|zst|7z|rar|jar|whl|png|jpe?g|gif|webp|heic|avif|mp3|mp4|m4a|mov|avi|mkv|webm|pdf|docx|xlsx|pptx|odt|ods|epub)$/i;
+const STORED =
+  /\.(zip|gz|tgz|bz2|xz|zst|7z|rar|jar|whl|png|jpe?g|gif|webp|heic|avif|mp3|mp4|m4a|mov|avi|mkv|webm|pdf|docx|xlsx|pptx|odt|ods|epub)$/i;
 
 export interface ArchiveProgress {
   filesDone: number;
@@ -49,10 +50,16 @@ export async function writeArchive(
   const entries: string[] = [];
   files.forEach((file, i) => {
     const name = names[i];
-    if (name === undefined) return;
+    if (name === undefined) {
+      return;
+    }
     entries.push(name);
     if (file.symlinkTarget !== undefined && options.followSymlinks !== true) {
-      throw new ApiError({ kind: 'validation', param: 'file', message: `"${file.name}" is a symbolic link; it is packed only when following links is confirmed.` });
+      throw new ApiError({
+        kind: 'validation',
+        param: 'file',
+        message: `"${file.name}" is a symbolic link; it is packed only when following links is confirmed.`,
+      });
     }
     const readPath = file.symlinkTarget ?? file.path;
     const entry = { size: file.bytes, compress: !STORED.test(name) };
@@ -72,9 +79,17 @@ export async function writeArchive(
         done(null, stream);
       };
       if (file.read) {
-        file.read().then((bytes) => opened(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)])), fail);
+        file
+          .read()
+          .then(
+            (bytes) => opened(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)])),
+            fail,
+          );
       } else {
-        open(readPath, OPEN_FLAGS).then((handle) => opened(handle.createReadStream({ highWaterMark: 256 * 1024 })), fail);
+        open(readPath, OPEN_FLAGS).then(
+          (handle) => opened(handle.createReadStream({ highWaterMark: 256 * 1024 })),
+          fail,
+        );
       }
     });
   });
@@ -85,7 +100,9 @@ export async function writeArchive(
     return { bytes: out.bytesWritten, entries };
   } catch (err) {
     current?.destroy();
-    if (options.signal?.aborted) throw new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
+    if (options.signal?.aborted) {
+      throw new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
+    }
     throw err;
   }
 }

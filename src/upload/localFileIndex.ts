@@ -67,16 +67,25 @@ export class LocalFileIndex {
   async addUploads(origins: readonly UploadOrigin[]): Promise<void> {
     await this.add(origins.map((o) => o.fileId));
     await this.change((service) => {
-      for (const origin of origins) if (origin.fileId !== '__proto__') service.origins[origin.fileId] = { ...origin };
+      for (const origin of origins) {
+        if (origin.fileId !== '__proto__') {
+          service.origins[origin.fileId] = { ...origin };
+        }
+      }
       return true;
     });
   }
 
   /** Remembers the files a task created here was given: only those can be revised by its runs. */
   async recordTask(taskId: string, fileIds: readonly string[]): Promise<void> {
-    if (taskId === '__proto__') return;
+    if (taskId === '__proto__') {
+      return;
+    }
     await this.change((service) => {
-      service.tasks[taskId] = { fileIds: [...new Set(fileIds)].slice(0, MAX_TASK_FILES), createdAt: new Date().toISOString() };
+      service.tasks[taskId] = {
+        fileIds: [...new Set(fileIds)].slice(0, MAX_TASK_FILES),
+        createdAt: new Date().toISOString(),
+      };
       return true;
     });
   }
@@ -98,7 +107,9 @@ export class LocalFileIndex {
     all[this.baseUrl()] = (all[this.baseUrl()] ?? []).filter((x) => x !== id);
     await this.state.update(STATE_KEY, all);
     await this.change((service) => {
-      if (!Object.hasOwn(service.origins, id)) return false;
+      if (!Object.hasOwn(service.origins, id)) {
+        return false;
+      }
       delete service.origins[id];
       return true;
     });
@@ -123,7 +134,9 @@ export class LocalFileIndex {
       await this.loading;
       const { record } = await readUploadRecord(this.recordPath);
       const url = this.baseUrl();
-      const service: ServiceRecord = Object.hasOwn(record.services, url) ? record.services[url] : { origins: {}, tasks: {}, touchedAt: '' };
+      const service: ServiceRecord = Object.hasOwn(record.services, url)
+        ? record.services[url]
+        : { origins: {}, tasks: {}, touchedAt: '' };
       if (edit(service)) {
         service.touchedAt = new Date().toISOString();
         record.services[url] = service;

@@ -6,8 +6,21 @@
 
 /** Exact file names (lower-case). */
 const SECRET_NAMES = new Set([
-  '.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', '.pgpass', '.htpasswd', '.dockercfg',
-  '.s3cfg', '.vault-token', 'credentials', 'credentials.json', 'secrets.json', 'secrets.yaml', 'secrets.yml',
+  '.npmrc',
+  '.pypirc',
+  '.netrc',
+  '_netrc',
+  '.git-credentials',
+  '.pgpass',
+  '.htpasswd',
+  '.dockercfg',
+  '.s3cfg',
+  '.vault-token',
+  'credentials',
+  'credentials.json',
+  'secrets.json',
+  'secrets.yaml',
+  'secrets.yml',
 ]);
 
 /** `.env`, `.env.local`, `.envrc`, `production.env`. */
@@ -23,7 +36,9 @@ const SECRET_FOLDERS = new Set(['.ssh', '.gnupg', '.aws', '.docker', '.kube']);
 export function looksSecret(name: string): boolean {
   const segments = name.split(/[\\/]/).filter((s) => s !== '');
   const base = segments[segments.length - 1] ?? '';
-  if (segments.slice(0, -1).some((s) => SECRET_FOLDERS.has(s.toLowerCase()))) return true;
+  if (segments.slice(0, -1).some((s) => SECRET_FOLDERS.has(s.toLowerCase()))) {
+    return true;
+  }
   return SECRET_NAMES.has(base.toLowerCase()) || ENV_FILE.test(base) || KEY_FILE.test(base) || SSH_KEY.test(base);
 }
 
@@ -31,7 +46,9 @@ export function looksSecret(name: string): boolean {
 export function splitSecrets<T extends { name: string }>(files: readonly T[]): { ordinary: T[]; secret: T[] } {
   const ordinary: T[] = [];
   const secret: T[] = [];
-  for (const file of files) (looksSecret(file.name) ? secret : ordinary).push(file);
+  for (const file of files) {
+    (looksSecret(file.name) ? secret : ordinary).push(file);
+  }
   return { ordinary, secret };
 }
 
@@ -39,7 +56,17 @@ export function splitSecrets<T extends { name: string }>(files: readonly T[]): {
  * At most `shown` of the names, then how many more there are: what a bounded dialog lists.
  * Every name is cut to `maxChars` so the list stays readable whatever the names.
  */
-export function listedNames(names: readonly string[], shown: number, maxChars = 160): { listed: string[]; more: number } {
-  const listed = names.slice(0, shown).map((n) => (Array.from(n).length > maxChars ? `${Array.from(n).slice(0, maxChars - 1).join('')}…` : n));
+export function listedNames(
+  names: readonly string[],
+  shown: number,
+  maxChars = 160,
+): { listed: string[]; more: number } {
+  const listed = names.slice(0, shown).map((n) =>
+    Array.from(n).length > maxChars
+      ? `${Array.from(n)
+          .slice(0, maxChars - 1)
+          .join('')}…`
+      : n,
+  );
   return { listed, more: Math.max(0, names.length - shown) };
 }

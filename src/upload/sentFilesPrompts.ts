@@ -18,10 +18,19 @@ const LISTED_LEFT_OUT = 5;
  * The files that look like secrets (src/upload/secretFiles.ts) in a pick where none is ticked:
  * the plan keeps only the ticked ones. Undefined when the pick was dismissed (the upload stops).
  */
-export async function leaveOutSecrets(plan: UploadPlan): Promise<{ plan: UploadPlan; leftOut: PlannedFile[] } | undefined> {
+export async function leaveOutSecrets(
+  plan: UploadPlan,
+): Promise<{ plan: UploadPlan; leftOut: PlannedFile[] } | undefined> {
   const { secret } = splitSecrets(plan.files);
-  if (secret.length === 0) return { plan, leftOut: [] };
-  const items = secret.map((file) => ({ label: inert(file.name), description: formatBytes(file.bytes), picked: false, file }));
+  if (secret.length === 0) {
+    return { plan, leftOut: [] };
+  }
+  const items = secret.map((file) => ({
+    label: inert(file.name),
+    description: formatBytes(file.bytes),
+    picked: false,
+    file,
+  }));
   const ticked = await vscode.window.showQuickPick(items, {
     canPickMany: true,
     ignoreFocusOut: true,
@@ -29,7 +38,9 @@ export async function leaveOutSecrets(plan: UploadPlan): Promise<{ plan: UploadP
     title: vscode.l10n.t('{0} of the files look like they hold secrets (keys, tokens, passwords)', secret.length),
     placeHolder: vscode.l10n.t('Tick the ones to upload anyway; the others are left out. Escape cancels the upload.'),
   });
-  if (ticked === undefined) return undefined;
+  if (ticked === undefined) {
+    return undefined;
+  }
   const kept = new Set(ticked.map((item) => item.file));
   const leftOut = secret.filter((file) => !kept.has(file));
   const files = plan.files.filter((file) => !leftOut.includes(file));
@@ -43,18 +54,32 @@ export async function leaveOutSecrets(plan: UploadPlan): Promise<{ plan: UploadP
  */
 export async function confirmFolderFiles(plan: UploadPlan, leftOut: readonly PlannedFile[]): Promise<boolean> {
   const count = plan.files.length;
-  const { listed, more } = listedNames(plan.files.map((f) => f.name), LISTED_IN_DIALOG);
+  const { listed, more } = listedNames(
+    plan.files.map((f) => f.name),
+    LISTED_IN_DIALOG,
+  );
   const lines = [...listed];
-  if (more > 0) lines.push(vscode.l10n.t('... and {0} more (Show All Files lists them)', more));
+  if (more > 0) {
+    lines.push(vscode.l10n.t('... and {0} more (Show All Files lists them)', more));
+  }
   lines.push('', vscode.l10n.t('Left out: the .git and node_modules folders.'));
   if (leftOut.length > 0) {
-    const secrets = listedNames(leftOut.map((f) => f.name), LISTED_LEFT_OUT);
-    const names = secrets.listed.join(', ') + (secrets.more > 0 ? ` ${vscode.l10n.t('and {0} more', secrets.more)}` : '');
+    const secrets = listedNames(
+      leftOut.map((f) => f.name),
+      LISTED_LEFT_OUT,
+    );
+    const names =
+      secrets.listed.join(', ') + (secrets.more > 0 ? ` ${vscode.l10n.t('and {0} more', secrets.more)}` : '');
     lines.push(vscode.l10n.t('Left out as possible secrets (not ticked): {0}', names));
   }
   const size = formatBytes(plan.totalBytes) ?? '?';
   const message = plan.truncated
-    ? vscode.l10n.t('The selected folders hold more than {0} files; only the {1} listed here ({2}) would be uploaded. Go on?', MAX_FILES_PER_BATCH, count, size)
+    ? vscode.l10n.t(
+        'The selected folders hold more than {0} files; only the {1} listed here ({2}) would be uploaded. Go on?',
+        MAX_FILES_PER_BATCH,
+        count,
+        size,
+      )
     : isSingular(count)
       ? vscode.l10n.t('Upload this file ({0}) from the selected folders?', size)
       : vscode.l10n.t('Upload these {0} files ({1}) from the selected folders?', count, size);
@@ -62,8 +87,12 @@ export async function confirmFolderFiles(plan: UploadPlan, leftOut: readonly Pla
   const showAll = vscode.l10n.t('Show All Files');
   for (;;) {
     const choice = await askModal('warn', message, lines, upload, ...(more > 0 ? [showAll] : []));
-    if (choice === upload) return true;
-    if (choice !== showAll) return false;
+    if (choice === upload) {
+      return true;
+    }
+    if (choice !== showAll) {
+      return false;
+    }
     await showAllFiles(plan.files);
   }
 }

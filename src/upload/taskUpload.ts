@@ -34,10 +34,16 @@ export async function uploadForTask(
   const { signal } = options;
   if (options.shape === 'archive') {
     try {
-      const archive = await uploadArchive(client, files, 'task_input', { signal, followSymlinks: options.followSymlinks, onProgress: options.onProgress });
+      const archive = await uploadArchive(client, files, 'task_input', {
+        signal,
+        followSymlinks: options.followSymlinks,
+        onProgress: options.onProgress,
+      });
       uploaded = [archive.record];
     } catch (error) {
-      return isAbort(error) || signal?.aborted ? { kind: 'cancelled', uploaded: [] } : { kind: 'failed', error, uploaded: [] };
+      return isAbort(error) || signal?.aborted
+        ? { kind: 'cancelled', uploaded: [] }
+        : { kind: 'failed', error, uploaded: [] };
     }
   } else {
     const batch = await uploadBatch(client, files, 'task_input', {
@@ -47,12 +53,18 @@ export async function uploadForTask(
       onProgress: options.onProgress,
     });
     uploaded = batch.uploaded.map((u) => u.record);
-    if (batch.cancelled) return { kind: 'cancelled', uploaded };
-    if (batch.failed.length > 0) return { kind: 'failed', error: batch.failed[0].error, uploaded };
+    if (batch.cancelled) {
+      return { kind: 'cancelled', uploaded };
+    }
+    if (batch.failed.length > 0) {
+      return { kind: 'failed', error: batch.failed[0].error, uploaded };
+    }
   }
   // Past this point the task is asked for whole: a cancel now would leave it unknown whether
   // the service created it, so only a cancel that came first stops it.
-  if (signal?.aborted) return { kind: 'cancelled', uploaded };
+  if (signal?.aborted) {
+    return { kind: 'cancelled', uploaded };
+  }
   try {
     const task = await client.createTask(
       { objective: options.objective, attachments: uploaded.map((f) => ({ type: 'document' as const, fileId: f.id })) },

@@ -45,8 +45,14 @@ export function chooseUploadShape(input: UploadChoiceInput): UploadChoice {
   const archiveFits = input.fileCount > 1 && archiveBytes <= MAX_UPLOAD_BYTES;
   const limit = input.forTask ? input.attachmentLimit : undefined;
   const overLimit = limit !== undefined && input.fileCount > limit;
-  if (overLimit) return archiveFits ? { kind: 'ask', separate: false, overLimit, archiveBytes } : { kind: 'refuse', archiveBytes, limit };
+  if (overLimit) {
+    return archiveFits
+      ? { kind: 'ask', separate: false, overLimit, archiveBytes }
+      : { kind: 'refuse', archiveBytes, limit };
+  }
   // Within the limit the files can always go one by one; many of them are worth one question.
-  if (archiveFits && input.fileCount > PACK_SUGGESTED_FILES) return { kind: 'ask', separate: true, overLimit, archiveBytes };
+  if (archiveFits && input.fileCount > PACK_SUGGESTED_FILES) {
+    return { kind: 'ask', separate: true, overLimit, archiveBytes };
+  }
   return { kind: 'separate' };
 }

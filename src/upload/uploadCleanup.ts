@@ -11,7 +11,11 @@ export interface CleanupResult {
 
 const DELETE_CONCURRENCY = 4;
 
-export async function deleteUploaded(client: Pick<ApiClient, 'deleteFile'>, ids: readonly string[], onDeleted?: (id: string) => Promise<void>): Promise<CleanupResult> {
+export async function deleteUploaded(
+  client: Pick<ApiClient, 'deleteFile'>,
+  ids: readonly string[],
+  onDeleted?: (id: string) => Promise<void>,
+): Promise<CleanupResult> {
   const result: CleanupResult = { deleted: [], failed: [] };
   await mapLimited([...new Set(ids)], DELETE_CONCURRENCY, async (id) => {
     try {
@@ -19,8 +23,11 @@ export async function deleteUploaded(client: Pick<ApiClient, 'deleteFile'>, ids:
       result.deleted.push(id);
     } catch (error) {
       // Already gone is what was wanted.
-      if (isApiError(error, 'not_found')) result.deleted.push(id);
-      else return void result.failed.push({ id, error });
+      if (isApiError(error, 'not_found')) {
+        result.deleted.push(id);
+      } else {
+        return void result.failed.push({ id, error });
+      }
     }
     await onDeleted?.(id);
   });

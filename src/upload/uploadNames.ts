@@ -14,12 +14,22 @@ export interface NamedFile {
  * The files with collision-free names where the workspace folders allow it. `rootOf` gives the
  * workspace folder's name of a file (undefined outside every folder: such a file keeps its name).
  */
-export function namesAcrossRoots<T extends NamedFile>(files: readonly T[], rootOf: (file: T) => string | undefined, rootCount: number): T[] {
-  if (rootCount < 2) return [...files];
+export function namesAcrossRoots<T extends NamedFile>(
+  files: readonly T[],
+  rootOf: (file: T) => string | undefined,
+  rootCount: number,
+): T[] {
+  if (rootCount < 2) {
+    return [...files];
+  }
   const counts = new Map<string, number>();
-  for (const file of files) counts.set(key(file.name), (counts.get(key(file.name)) ?? 0) + 1);
+  for (const file of files) {
+    counts.set(key(file.name), (counts.get(key(file.name)) ?? 0) + 1);
+  }
   return files.map((file) => {
-    if ((counts.get(key(file.name)) ?? 0) < 2) return file;
+    if ((counts.get(key(file.name)) ?? 0) < 2) {
+      return file;
+    }
     const root = rootOf(file);
     return root === undefined || root === '' ? file : { ...file, name: `${root}/${file.name}` };
   });

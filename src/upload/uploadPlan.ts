@@ -44,16 +44,22 @@ const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 /** Upper bound on files expanded from folders, so a stray root selection cannot hang the editor. */
 export const MAX_FILES_PER_BATCH = 1000;
 
-export async function planUpload(selected: readonly string[], options: { expandFolders: boolean }): Promise<UploadPlan> {
+export async function planUpload(
+  selected: readonly string[],
+  options: { expandFolders: boolean },
+): Promise<UploadPlan> {
   const plan: UploadPlan = { files: [], refused: [], totalBytes: 0, folders: [], truncated: false };
   const seen = new Set<string>();
   const add = async (file: string, name = path.basename(file), symlinkTarget?: string) => {
     const resolved = path.resolve(file);
-    if (seen.has(resolved)) return;
+    if (seen.has(resolved)) {
+      return;
+    }
     seen.add(resolved);
     const checked = await checkFile(resolved, name, symlinkTarget);
-    if ('reason' in checked) plan.refused.push(checked);
-    else {
+    if ('reason' in checked) {
+      plan.refused.push(checked);
+    } else {
       plan.files.push(checked);
       plan.totalBytes += checked.bytes;
     }
@@ -74,8 +80,11 @@ export async function planUpload(selected: readonly string[], options: { expandF
     }
     if (target !== undefined) {
       // Folder expansion skips links; a link to a folder selected directly is not followed either.
-      if (stat.isDirectory()) plan.refused.push({ path: entry, reason: 'not_a_file', detail: `symbolic link to the folder ${target}` });
-      else await add(entry, path.basename(entry), target);
+      if (stat.isDirectory()) {
+        plan.refused.push({ path: entry, reason: 'not_a_file', detail: `symbolic link to the folder ${target}` });
+      } else {
+        await add(entry, path.basename(entry), target);
+      }
       continue;
     }
     if (!stat.isDirectory()) {
@@ -92,7 +101,9 @@ export async function planUpload(selected: readonly string[], options: { expandF
       plan.refused.push({ path: entry, reason: 'not_a_file', detail: 'folder' });
       continue;
     }
-    if (inside.length === 0) plan.refused.push({ path: entry, reason: 'empty_folder', detail: 'no files' });
+    if (inside.length === 0) {
+      plan.refused.push({ path: entry, reason: 'empty_folder', detail: 'no files' });
+    }
     // "docs/a/index.md" and "docs/b/index.md" must not both reach the task as "index.md".
     const base = path.dirname(path.resolve(entry));
     for (const file of inside) {
@@ -111,11 +122,17 @@ async function checkFile(file: string, name: string, symlinkTarget?: string): Pr
   try {
     const real = symlinkTarget ?? file;
     const stat = await fs.lstat(real);
-    if (!stat.isFile()) return { path: file, reason: 'not_a_file', detail: 'not a regular file' };
-    if (stat.size > MAX_UPLOAD_BYTES) return { path: file, reason: 'too_large', detail: String(stat.size) };
+    if (!stat.isFile()) {
+      return { path: file, reason: 'not_a_file', detail: 'not a regular file' };
+    }
+    if (stat.size > MAX_UPLOAD_BYTES) {
+      return { path: file, reason: 'too_large', detail: String(stat.size) };
+    }
     const handle = await fs.open(real, 'r');
     await handle.close();
-    return symlinkTarget === undefined ? { path: file, name, bytes: stat.size } : { path: file, name, bytes: stat.size, symlinkTarget };
+    return symlinkTarget === undefined
+      ? { path: file, name, bytes: stat.size }
+      : { path: file, name, bytes: stat.size, symlinkTarget };
   } catch (err) {
     return { path: file, reason: 'unreadable', detail: errorCode(err) };
   }
@@ -133,10 +150,14 @@ export async function listFolder(folder: string, limit: number): Promise<string[
     }
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
-      if (out.length >= limit) return;
+      if (out.length >= limit) {
+        return;
+      }
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name)) await walk(full);
+        if (!SKIPPED_FOLDERS.has(entry.name)) {
+          await walk(full);
+        }
       } else if (entry.isFile()) {
         out.push(full);
       }

@@ -45,10 +45,14 @@ export async function readUploadRecord(path: string): Promise<{ record: UploadRe
   let text: string;
   try {
     const stat = await fsp.stat(path);
-    if (!stat.isFile() || stat.size > MAX_RECORD_BYTES) return { record: emptyRecord(), found: true };
+    if (!stat.isFile() || stat.size > MAX_RECORD_BYTES) {
+      return { record: emptyRecord(), found: true };
+    }
     text = await fsp.readFile(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { record: emptyRecord(), found: false };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { record: emptyRecord(), found: false };
+    }
     throw err;
   }
   try {
@@ -75,11 +79,25 @@ export async function writeUploadRecord(path: string, record: UploadRecord): Pro
 export function mergeRecords(into: UploadRecord, from: UploadRecord): UploadRecord {
   const out = sanitizeRecord(into);
   for (const [url, service] of Object.entries(from.services)) {
-    if (!safeKey(url)) continue;
-    const mine = Object.hasOwn(out.services, url) ? out.services[url] : (out.services[url] = { origins: {}, tasks: {}, touchedAt: service.touchedAt });
-    for (const [id, origin] of Object.entries(service.origins)) if (safeKey(id) && !Object.hasOwn(mine.origins, id)) mine.origins[id] = origin;
-    for (const [id, task] of Object.entries(service.tasks)) if (safeKey(id) && !Object.hasOwn(mine.tasks, id)) mine.tasks[id] = task;
-    if (service.touchedAt > mine.touchedAt) mine.touchedAt = service.touchedAt;
+    if (!safeKey(url)) {
+      continue;
+    }
+    const mine = Object.hasOwn(out.services, url)
+      ? out.services[url]
+      : (out.services[url] = { origins: {}, tasks: {}, touchedAt: service.touchedAt });
+    for (const [id, origin] of Object.entries(service.origins)) {
+      if (safeKey(id) && !Object.hasOwn(mine.origins, id)) {
+        mine.origins[id] = origin;
+      }
+    }
+    for (const [id, task] of Object.entries(service.tasks)) {
+      if (safeKey(id) && !Object.hasOwn(mine.tasks, id)) {
+        mine.tasks[id] = task;
+      }
+    }
+    if (service.touchedAt > mine.touchedAt) {
+      mine.touchedAt = service.touchedAt;
+    }
   }
   return bounded(out);
 }
@@ -89,11 +107,22 @@ export function bounded(record: UploadRecord): UploadRecord {
   const services = Object.entries(record.services)
     .sort(([, a], [, b]) => newestFirst(a.touchedAt, b.touchedAt))
     .slice(0, MAX_SERVICES)
-    .map(([url, s]): [string, ServiceRecord] => [url, {
-      origins: Object.fromEntries(Object.entries(s.origins).sort(([, a], [, b]) => newestFirst(a.uploadedAt, b.uploadedAt)).slice(0, MAX_REMEMBERED)),
-      tasks: Object.fromEntries(Object.entries(s.tasks).sort(([, a], [, b]) => newestFirst(a.createdAt, b.createdAt)).slice(0, MAX_REMEMBERED)),
-      touchedAt: s.touchedAt,
-    }]);
+    .map(([url, s]): [string, ServiceRecord] => [
+      url,
+      {
+        origins: Object.fromEntries(
+          Object.entries(s.origins)
+            .sort(([, a], [, b]) => newestFirst(a.uploadedAt, b.uploadedAt))
+            .slice(0, MAX_REMEMBERED),
+        ),
+        tasks: Object.fromEntries(
+          Object.entries(s.tasks)
+            .sort(([, a], [, b]) => newestFirst(a.createdAt, b.createdAt))
+            .slice(0, MAX_REMEMBERED),
+        ),
+        touchedAt: s.touchedAt,
+      },
+    ]);
   return { version: 1, services: Object.fromEntries(services) };
 }
 
@@ -102,10 +131,18 @@ export function sanitizeRecord(value: unknown): UploadRecord {
   const out = emptyRecord();
   const services = isObject(value) && isObject(value.services) ? value.services : {};
   for (const [url, raw] of Object.entries(services)) {
-    if (!isObject(raw) || !safeKey(url)) continue;
-    const service: ServiceRecord = { origins: {}, tasks: {}, touchedAt: typeof raw.touchedAt === 'string' ? raw.touchedAt : '' };
+    if (!isObject(raw) || !safeKey(url)) {
+      continue;
+    }
+    const service: ServiceRecord = {
+      origins: {},
+      tasks: {},
+      touchedAt: typeof raw.touchedAt === 'string' ? raw.touchedAt : '',
+    };
     for (const [id, origin] of Object.entries(isObject(raw.origins) ? raw.origins : {})) {
-      if (safeKey(id) && isOrigin(origin) && origin.fileId === id) service.origins[id] = { ...origin };
+      if (safeKey(id) && isOrigin(origin) && origin.fileId === id) {
+        service.origins[id] = { ...origin };
+      }
     }
     for (const [id, task] of Object.entries(isObject(raw.tasks) ? raw.tasks : {})) {
       if (safeKey(id) && isObject(task) && Array.isArray(task.fileIds) && typeof task.createdAt === 'string') {
@@ -121,15 +158,23 @@ export function sanitizeRecord(value: unknown): UploadRecord {
 /** An older version's globalState value (`{ [baseUrl]: { [fileId]: origin } }`) as a record. */
 export function recordFromLegacy(value: unknown): UploadRecord {
   const out = emptyRecord();
-  if (!isObject(value)) return out;
+  if (!isObject(value)) {
+    return out;
+  }
   for (const [url, origins] of Object.entries(value)) {
-    if (!isObject(origins) || !safeKey(url)) continue;
+    if (!isObject(origins) || !safeKey(url)) {
+      continue;
+    }
     const kept: Record<string, UploadOrigin> = {};
     let touchedAt = '';
     for (const [id, origin] of Object.entries(origins)) {
-      if (!safeKey(id) || !isOrigin(origin) || origin.fileId !== id) continue;
+      if (!safeKey(id) || !isOrigin(origin) || origin.fileId !== id) {
+        continue;
+      }
       kept[id] = { ...origin };
-      if (origin.uploadedAt > touchedAt) touchedAt = origin.uploadedAt;
+      if (origin.uploadedAt > touchedAt) {
+        touchedAt = origin.uploadedAt;
+      }
     }
     out.services[url] = { origins: kept, tasks: {}, touchedAt };
   }
@@ -138,11 +183,19 @@ export function recordFromLegacy(value: unknown): UploadRecord {
 
 /** A stored value from an older version or a hand edit must not crash a review. */
 export function isOrigin(value: unknown): value is UploadOrigin {
-  if (!isObject(value)) return false;
+  if (!isObject(value)) {
+    return false;
+  }
   const o = value;
-  return typeof o.fileId === 'string' && typeof o.uri === 'string' && typeof o.relativePath === 'string'
-    && typeof o.sha256 === 'string' && typeof o.bytes === 'number' && typeof o.uploadedAt === 'string'
-    && (o.workspaceFolder === undefined || typeof o.workspaceFolder === 'string');
+  return (
+    typeof o.fileId === 'string' &&
+    typeof o.uri === 'string' &&
+    typeof o.relativePath === 'string' &&
+    typeof o.sha256 === 'string' &&
+    typeof o.bytes === 'number' &&
+    typeof o.uploadedAt === 'string' &&
+    (o.workspaceFolder === undefined || typeof o.workspaceFolder === 'string')
+  );
 }
 
 /** A key that assigning cannot turn into a prototype change. */

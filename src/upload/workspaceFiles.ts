@@ -17,17 +17,27 @@ export async function planVirtualUpload(uris: readonly vscode.Uri[]): Promise<Up
   const seen = new Set<string>();
   for (const uri of uris) {
     const id = uri.toString();
-    if (seen.has(id)) continue;
+    if (seen.has(id)) {
+      continue;
+    }
     seen.add(id);
     let stat: vscode.FileStat;
     try {
       stat = await vscode.workspace.fs.stat(uri);
     } catch (err) {
-      plan.refused.push({ path: id, reason: 'unreadable', detail: err instanceof vscode.FileSystemError ? err.code : String(err) });
+      plan.refused.push({
+        path: id,
+        reason: 'unreadable',
+        detail: err instanceof vscode.FileSystemError ? err.code : String(err),
+      });
       continue;
     }
     if ((stat.type & vscode.FileType.Directory) !== 0) {
-      plan.refused.push({ path: id, reason: 'not_a_file', detail: 'folder outside this machine\'s disk (select its files)' });
+      plan.refused.push({
+        path: id,
+        reason: 'not_a_file',
+        detail: "folder outside this machine's disk (select its files)",
+      });
       continue;
     }
     if (stat.size > MAX_UPLOAD_BYTES) {
@@ -49,7 +59,15 @@ async function readWithin(uri: vscode.Uri): Promise<Uint8Array> {
   const bytes = await vscode.workspace.fs.readFile(uri);
   // It may have grown since it was planned; the cap holds for what is actually read.
   if (bytes.byteLength > MAX_IN_MEMORY_BYTES) {
-    throw new ApiError({ kind: 'validation', param: 'file', message: vscode.l10n.t('{0} grew beyond {1} MB, the limit for files outside this machine\'s disk.', baseName(uri), MAX_IN_MEMORY_BYTES / (1024 * 1024)) });
+    throw new ApiError({
+      kind: 'validation',
+      param: 'file',
+      message: vscode.l10n.t(
+        "{0} grew beyond {1} MB, the limit for files outside this machine's disk.",
+        baseName(uri),
+        MAX_IN_MEMORY_BYTES / (1024 * 1024),
+      ),
+    });
   }
   return bytes;
 }

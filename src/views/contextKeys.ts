@@ -42,7 +42,9 @@ export class SidebarContextKeys {
   }
 
   private write(key: string, value: boolean): void {
-    if (this.written.get(key) === value) return;
+    if (this.written.get(key) === value) {
+      return;
+    }
     this.written.set(key, value);
     this.setContext(key, value);
   }

@@ -55,7 +55,9 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    if (node !== undefined) return [];
+    if (node !== undefined) {
+      return [];
+    }
     await this.deps.ready;
     if (!this.deps.isSignedIn()) {
       this.reset();
@@ -63,12 +65,18 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
       return [];
     }
     const root = this.ensureRoot();
-    if (!root.started) await this.load(root);
-    if (root !== this.root) return this.getChildren(); // refreshed meanwhile: answer for the new listing
+    if (!root.started) {
+      await this.load(root);
+    }
+    if (root !== this.root) {
+      return this.getChildren();
+    } // refreshed meanwhile: answer for the new listing
     const unreachable = root.items.length === 0 && isUnreachable(root.error);
     this.contextKeys.report('files', { unreachable, empty: root.isEmpty });
     // With nothing to show and no server, the "unreachable" welcome view says it better.
-    if (unreachable) return [];
+    if (unreachable) {
+      return [];
+    }
     this.deps.onFirstRows?.('files', root.items.length);
     return listRows(root, { view: 'files' });
   }
@@ -76,7 +84,9 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
   /** Fetches the next page (or retries the failed one) of the row's level and shows it. */
   async loadMore(node: LoadMoreNode): Promise<void> {
     const root = this.root;
-    if (!root || node.generation !== root.generation || node.view !== 'files') return;
+    if (!root || node.generation !== root.generation || node.view !== 'files') {
+      return;
+    }
     await this.load(root);
     this.changed.fire(undefined);
   }
@@ -90,16 +100,22 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
 
   /** Re-reads one file (its row's "Refresh"); a file the server no longer has leaves the view. */
   async refreshNode(node: TreeNode): Promise<void> {
-    if (!(node instanceof FileNode)) return this.refresh();
+    if (!(node instanceof FileNode)) {
+      return this.refresh();
+    }
     try {
       const file = await withViewProgress(ViewIds.files, () => this.deps.getClient().getFile(node.entityId));
-      if (node.update(file)) this.changed.fire(node);
+      if (node.update(file)) {
+        this.changed.fire(node);
+      }
     } catch (err) {
       if (!isApiError(err, 'not_found')) {
         this.reportError(err);
         throw err;
       }
-      if (this.localIds !== undefined) await this.deps.localFiles.remove(node.entityId);
+      if (this.localIds !== undefined) {
+        await this.deps.localFiles.remove(node.entityId);
+      }
       this.removeFile(node.entityId);
     }
   }
@@ -118,7 +134,9 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   private reset(): void {
-    if (!this.root && this.localIds === undefined) return;
+    if (!this.root && this.localIds === undefined) {
+      return;
+    }
     this.root?.dispose();
     this.root = undefined;
     this.localIds = undefined;
@@ -138,7 +156,9 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
 
   private async load(list: PagedList<FileNode>): Promise<void> {
     await withViewProgress(ViewIds.files, () => list.loadNext(this.fetchFiles, this.deps.pageSize()));
-    if (list.error !== undefined) this.reportError(list.error);
+    if (list.error !== undefined) {
+      this.reportError(list.error);
+    }
   }
 
   private readonly fetchFiles: PageFetcher<FileNode> = async (params, signal) => {
@@ -147,7 +167,9 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
       try {
         return mapPage(await client.listFiles(params, { signal }), (file) => new FileNode(file));
       } catch (err) {
-        if (!isApiError(err, 'not_supported')) throw err;
+        if (!isApiError(err, 'not_supported')) {
+          throw err;
+        }
         this.deps.log.info('Files: the server has no file list; showing the files uploaded from this machine.');
         this.localIds = [...this.deps.localFiles.list()];
         this.updateMessage();
@@ -157,31 +179,47 @@ export class FilesTreeProvider extends DisposableStore implements vscode.TreeDat
     return this.fetchLocalPage(client, this.localIds, params, signal);
   };
 
-  private async fetchLocalPage(client: ViewApiClient, ids: readonly string[], params: PageParams, signal: AbortSignal): Promise<Page<FileNode>> {
+  private async fetchLocalPage(
+    client: ViewApiClient,
+    ids: readonly string[],
+    params: PageParams,
+    signal: AbortSignal,
+  ): Promise<Page<FileNode>> {
     const page = pageOfIds(ids, params);
-    const records = await mapLimited(page.data, LOCAL_REFRESH_CONCURRENCY, async (id): Promise<FileRecord | undefined> => {
-      try {
-        return await client.getFile(id, { signal });
-      } catch (err) {
-        if (!isApiError(err, 'not_found')) throw err;
-        this.deps.log.info(`Files: ${id} is gone from the server; forgetting it.`);
-        await this.deps.localFiles.remove(id);
-        return undefined;
-      }
-    });
+    const records = await mapLimited(
+      page.data,
+      LOCAL_REFRESH_CONCURRENCY,
+      async (id): Promise<FileRecord | undefined> => {
+        try {
+          return await client.getFile(id, { signal });
+        } catch (err) {
+          if (!isApiError(err, 'not_found')) {
+            throw err;
+          }
+          this.deps.log.info(`Files: ${id} is gone from the server; forgetting it.`);
+          await this.deps.localFiles.remove(id);
+          return undefined;
+        }
+      },
+    );
     const data = records.filter((r): r is FileRecord => r !== undefined).map((file) => new FileNode(file));
     return { ...page, data };
   }
 
   private reportError(err: unknown): void {
     this.deps.log.warn(`Files: ${describeError(err)}`);
-    if (isApiError(err, 'authentication')) this.deps.onAuthError(err);
+    if (isApiError(err, 'authentication')) {
+      this.deps.onAuthError(err);
+    }
   }
 
   private updateMessage(): void {
-    if (!this.treeView) return;
-    this.treeView.message = this.localIds !== undefined
-      ? vscode.l10n.t('This server cannot list files: showing the files uploaded from this machine.')
-      : undefined;
+    if (!this.treeView) {
+      return;
+    }
+    this.treeView.message =
+      this.localIds !== undefined
+        ? vscode.l10n.t('This server cannot list files: showing the files uploaded from this machine.')
+        : undefined;
   }
 }

@@ -10,7 +10,9 @@ export const MAX_FILTER_CHARS = 200;
 
 /** The query as kept: trimmed, one space between words, at most MAX_FILTER_CHARS; undefined when empty. */
 export function normalizeFilter(text: unknown): string | undefined {
-  if (typeof text !== 'string') return undefined;
+  if (typeof text !== 'string') {
+    return undefined;
+  }
   const line = Array.from(text.replace(/\s+/g, ' ').trim()).slice(0, MAX_FILTER_CHARS).join('').trim();
   return line === '' ? undefined : line;
 }
@@ -29,9 +31,18 @@ export function matchesFilter(query: string, fields: ReadonlyArray<string | unde
 
 export function taskFilterFields(task: TaskRecord, t: Translate): Array<string | undefined> {
   const status = typeof task.status === 'string' ? task.status : undefined;
-  return [typeof task.objective === 'string' ? task.objective : undefined, task.id, status, statusLabel(task.status, t)];
+  return [
+    typeof task.objective === 'string' ? task.objective : undefined,
+    task.id,
+    status,
+    statusLabel(task.status, t),
+  ];
 }
 
 export function fileFilterFields(file: FileRecord): Array<string | undefined> {
-  return [typeof file.filename === 'string' ? file.filename : undefined, file.id, typeof file.purpose === 'string' ? file.purpose : undefined];
+  return [
+    typeof file.filename === 'string' ? file.filename : undefined,
+    file.id,
+    typeof file.purpose === 'string' ? file.purpose : undefined,
+  ];
 }

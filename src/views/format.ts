@@ -4,7 +4,15 @@
 // tooltip shows a link, an icon or reordered text. Tooltips are plain text, never Markdown.
 // Pure: no vscode, so the rules are tested in plain mocha; the nodes wrap the results.
 import type { ArtifactRecord, FileRecord, RunRecord, TaskRecord } from '../api/types';
-import { formatBytes, formatLocalTime, formatShortLocalTime, formatUtcTime, parseTime, shortenText, type TimeFormatOptions } from '../common/format';
+import {
+  formatBytes,
+  formatLocalTime,
+  formatShortLocalTime,
+  formatUtcTime,
+  parseTime,
+  shortenText,
+  type TimeFormatOptions,
+} from '../common/format';
 import { inert } from '../common/inertText';
 import { statusLabel } from '../runEvents/runStatus';
 import type { Translate } from '../common/translate';
@@ -38,7 +46,9 @@ export function taskLabel(task: TaskRecord): string {
  * ("Run 2"), else when it started; never the raw id, which stays in the tooltip and Copy ID.
  */
 export function runLabel(run: RunRecord, t: Translate, number?: number, opts: TimeFormatOptions = {}): string {
-  if (number !== undefined) return t('Run {0}', number);
+  if (number !== undefined) {
+    return t('Run {0}', number);
+  }
   const started = formatShortLocalTime(run.started_at ?? run.created_at, opts);
   return started ? t('Run started {0}', inert(started)) : t('Run');
 }
@@ -63,7 +73,11 @@ export function taskDescriptionParts(task: TaskRecord, t: Translate, opts: TimeF
 }
 
 export function runDescriptionParts(run: RunRecord, t: Translate, opts: TimeFormatOptions = {}): string[] {
-  return defined([statusLabel(run.status, t), formatShortLocalTime(run.started_at ?? run.created_at, opts), costText(run)]);
+  return defined([
+    statusLabel(run.status, t),
+    formatShortLocalTime(run.started_at ?? run.created_at, opts),
+    costText(run),
+  ]);
 }
 
 export function artifactDescriptionParts(artifact: ArtifactRecord, opts: TimeFormatOptions = {}): string[] {
@@ -77,10 +91,16 @@ export function joinDescription(parts: readonly string[]): string {
 /** A run's cost when the server reports one (PROTOCOL-NOTES "Assumed for spend"): "0.42 USD". */
 export function costText(run: RunRecord): string | undefined {
   const cost: unknown = (run as { usage?: { cost?: unknown } }).usage?.cost;
-  if (!cost || typeof cost !== 'object') return undefined;
+  if (!cost || typeof cost !== 'object') {
+    return undefined;
+  }
   const { amount, currency } = cost as { amount?: unknown; currency?: unknown };
-  if (typeof amount !== 'string' || !/^-?\d+(\.\d+)?$/.test(amount)) return undefined;
-  return typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency) ? `${amount} ${currency.toUpperCase()}` : amount;
+  if (typeof amount !== 'string' || !/^-?\d+(\.\d+)?$/.test(amount)) {
+    return undefined;
+  }
+  return typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency)
+    ? `${amount} ${currency.toUpperCase()}`
+    : amount;
 }
 
 /**
@@ -101,7 +121,9 @@ interface TooltipRow {
 function tooltipText(title: string, rows: TooltipRow[]): string {
   const lines = [inert(title, TOOLTIP_TEXT_MAX), ''];
   for (const row of rows) {
-    if (row.value === undefined || row.value === '') continue;
+    if (row.value === undefined || row.value === '') {
+      continue;
+    }
     lines.push(`${row.label}: ${inert(row.value, TOOLTIP_TEXT_MAX)}`);
   }
   return lines.join('\n').trimEnd();
@@ -109,7 +131,9 @@ function tooltipText(title: string, rows: TooltipRow[]): string {
 
 function sizeText(bytes: number | undefined, t: Translate, locale?: string): string | undefined {
   const short = formatBytes(bytes, locale);
-  if (short === undefined || bytes === undefined) return undefined;
+  if (short === undefined || bytes === undefined) {
+    return undefined;
+  }
   const exact = new Intl.NumberFormat(locale).format(bytes);
   return bytes < 1024 ? t('{0} bytes', exact) : t('{0} ({1} bytes)', short, exact);
 }
@@ -151,11 +175,15 @@ export function taskTooltip(task: TaskRecord, t: Translate, opts: TimeFormatOpti
 
 /** A project task's `context`: `<short commit> (<branch>)`, either alone, or nothing. */
 function contextText(context: unknown): string | undefined {
-  if (!context || typeof context !== 'object') return undefined;
+  if (!context || typeof context !== 'object') {
+    return undefined;
+  }
   const { ref, commit } = context as { ref?: unknown; commit?: unknown };
   const short = nonEmpty(commit) ? commit.slice(0, 12) : undefined;
   const branch = nonEmpty(ref) ? ref : undefined;
-  if (short && branch) return `${short} (${branch})`;
+  if (short && branch) {
+    return `${short} (${branch})`;
+  }
   return short ?? branch;
 }
 
@@ -169,11 +197,17 @@ function runErrorMessage(run: RunRecord): string | undefined {
 
 function originText(run: RunRecord, t: Translate): string | undefined {
   const record = run as { resumed_from?: unknown; forked_from?: unknown };
-  if (nonEmpty(record.resumed_from)) return t('resumed from {0}', record.resumed_from);
+  if (nonEmpty(record.resumed_from)) {
+    return t('resumed from {0}', record.resumed_from);
+  }
   const fork = record.forked_from;
   if (fork && typeof fork === 'object') {
     const { run_id: runId, sequence } = fork as { run_id?: unknown; sequence?: unknown };
-    if (nonEmpty(runId)) return typeof sequence === 'number' ? t('forked from {0} after event {1}', runId, sequence) : t('forked from {0}', runId);
+    if (nonEmpty(runId)) {
+      return typeof sequence === 'number'
+        ? t('forked from {0} after event {1}', runId, sequence)
+        : t('forked from {0}', runId);
+    }
   }
   return undefined;
 }

@@ -8,12 +8,19 @@ import type { Sidebar } from './sidebar';
 export type RevealOutcome = 'revealed' | 'hidden' | 'signedOut';
 
 /** Reveals the task (focused, expanded to its runs); a task not on a loaded page is put first. */
-export async function revealTaskRecord(sidebar: Sidebar, task: TaskRecord): Promise<{ outcome: RevealOutcome; node?: TaskNode }> {
+export async function revealTaskRecord(
+  sidebar: Sidebar,
+  task: TaskRecord,
+): Promise<{ outcome: RevealOutcome; node?: TaskNode }> {
   const tree = sidebar.tasks;
   const root = await tree.loadedRoot();
-  if (!root) return { outcome: 'signedOut' };
+  if (!root) {
+    return { outcome: 'signedOut' };
+  }
   const node = root.find(task.id) ?? tree.prependTask(root, task);
-  if (sidebar.tasksFilter.hides(node)) return { outcome: 'hidden', node };
+  if (sidebar.tasksFilter.hides(node)) {
+    return { outcome: 'hidden', node };
+  }
   await tree.reveal(node, { focus: true, expand: true });
   return { outcome: 'revealed', node };
 }
@@ -22,7 +29,9 @@ export async function revealTaskRecord(sidebar: Sidebar, task: TaskRecord): Prom
 export function loadedRunNode(sidebar: Sidebar, runId: string): RunNode | undefined {
   for (const task of sidebar.tasks.taskNodes) {
     const run = task.children?.find(runId);
-    if (run) return run;
+    if (run) {
+      return run;
+    }
   }
   return undefined;
 }
@@ -32,7 +41,9 @@ export function loadedArtifactNode(sidebar: Sidebar, artifactId: string): Artifa
   for (const task of sidebar.tasks.taskNodes) {
     for (const run of task.children?.items ?? []) {
       const artifact = run.children?.find(artifactId);
-      if (artifact) return artifact;
+      if (artifact) {
+        return artifact;
+      }
     }
   }
   return undefined;
@@ -40,17 +51,25 @@ export function loadedArtifactNode(sidebar: Sidebar, artifactId: string): Artifa
 
 /** Selects a loaded row (never focusing it: the caller opens the record itself). */
 export async function revealLoaded(sidebar: Sidebar, node: RunNode | ArtifactNode): Promise<void> {
-  if (node instanceof RunNode && node.parent && sidebar.tasksFilter.hides(node.parent)) return;
-  if (node instanceof ArtifactNode && node.parent.parent && sidebar.tasksFilter.hides(node.parent.parent)) return;
+  if (node instanceof RunNode && node.parent && sidebar.tasksFilter.hides(node.parent)) {
+    return;
+  }
+  if (node instanceof ArtifactNode && node.parent.parent && sidebar.tasksFilter.hides(node.parent.parent)) {
+    return;
+  }
   await sidebar.tasks.reveal(node, { focus: false, expand: false });
 }
 
 /** Selects the file's row when the Files view shows it (its first page is loaded if it is visible). */
 export async function revealFileIfShown(sidebar: Sidebar, file: FileRecord): Promise<void> {
-  if (!sidebar.filesView.visible) return;
+  if (!sidebar.filesView.visible) {
+    return;
+  }
   const rows = await sidebar.filesFilter.getChildren();
   const node = rows.find((r): r is FileNode => r instanceof FileNode && r.entityId === file.id);
-  if (!node) return;
+  if (!node) {
+    return;
+  }
   try {
     await sidebar.filesView.reveal(node, { select: true, focus: false, expand: false });
   } catch {

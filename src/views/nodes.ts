@@ -54,7 +54,13 @@ function iconUri(name: string): vscode.Uri {
 }
 
 /** A row of stored content (a file or an artifact): named and iconed as a file of that name. */
-function renderStoredFile(item: vscode.TreeItem, kind: string, label: string, parts: readonly string[], tooltip: string): void {
+function renderStoredFile(
+  item: vscode.TreeItem,
+  kind: string,
+  label: string,
+  parts: readonly string[],
+  tooltip: string,
+): void {
   item.label = label;
   item.description = joinDescription(parts);
   item.tooltip = tooltip;
@@ -69,8 +75,16 @@ function renderStoredFile(item: vscode.TreeItem, kind: string, label: string, pa
  * redrawn only when what a person sees changes.
  */
 function shown(item: vscode.TreeItem): string {
-  const icon = item.iconPath instanceof vscode.ThemeIcon ? [item.iconPath.id, item.iconPath.color?.id] : String(item.iconPath);
-  return JSON.stringify([item.label, item.description, item.tooltip, icon, item.contextValue, item.accessibilityInformation?.label]);
+  const icon =
+    item.iconPath instanceof vscode.ThemeIcon ? [item.iconPath.id, item.iconPath.color?.id] : String(item.iconPath);
+  return JSON.stringify([
+    item.label,
+    item.description,
+    item.tooltip,
+    icon,
+    item.contextValue,
+    item.accessibilityInformation?.label,
+  ]);
 }
 
 /** Takes the record, re-renders, and says whether the row looks different. */
@@ -98,12 +112,23 @@ export class FileNode extends vscode.TreeItem {
 
   /** Takes a newer record of the same file; true when the row looks different. */
   update(file: FileRecord): boolean {
-    return rerender(this, (r: FileRecord) => (this.file = r), () => this.render(), file);
+    return rerender(
+      this,
+      (r: FileRecord) => (this.file = r),
+      () => this.render(),
+      file,
+    );
   }
 
   private render(): void {
     const opts = timeOptions();
-    renderStoredFile(this, t('File'), fileLabel(this.file), fileDescriptionParts(this.file, opts), fileTooltip(this.file, t, opts));
+    renderStoredFile(
+      this,
+      t('File'),
+      fileLabel(this.file),
+      fileDescriptionParts(this.file, opts),
+      fileTooltip(this.file, t, opts),
+    );
   }
 }
 
@@ -130,13 +155,19 @@ export class TaskNode extends vscode.TreeItem {
 
   /** Takes a newer record of the same task; true when the row looks different. */
   update(task: TaskRecord): boolean {
-    return rerender(this, (r: TaskRecord) => (this.task = r), () => this.render(), task);
+    return rerender(
+      this,
+      (r: TaskRecord) => (this.task = r),
+      () => this.render(),
+      task,
+    );
   }
-
 
   /** Drops the loaded runs (and theirs): the next expand lists them afresh. */
   forgetChildren(): void {
-    for (const run of this.children?.items ?? []) run.forgetChildren();
+    for (const run of this.children?.items ?? []) {
+      run.forgetChildren();
+    }
     this.children?.dispose();
     this.children = undefined;
   }
@@ -146,7 +177,7 @@ export class TaskNode extends vscode.TreeItem {
     const parts = taskDescriptionParts(this.task, t, opts);
     this.label = taskLabel(this.task);
     this.description = joinDescription(parts);
-    this.tooltip = (taskTooltip(this.task, t, opts));
+    this.tooltip = taskTooltip(this.task, t, opts);
     this.iconPath = themeIcon(this.task.status);
     this.accessibilityInformation = { label: accessibilityLabel(t('Task'), taskLabel(this.task), parts) };
   }
@@ -184,12 +215,18 @@ export class RunNode extends vscode.TreeItem {
 
   /** Takes a newer record of the same run; true when the row looks different. */
   update(run: RunRecord): boolean {
-    return rerender(this, (r: RunRecord) => (this.run = r), () => this.render(), run);
+    return rerender(
+      this,
+      (r: RunRecord) => (this.run = r),
+      () => this.render(),
+      run,
+    );
   }
 
-
   setNumber(number: number | undefined): void {
-    if (number === this.number) return;
+    if (number === this.number) {
+      return;
+    }
     this.number = number;
     this.render();
   }
@@ -207,9 +244,11 @@ export class RunNode extends vscode.TreeItem {
     this.contextValue = runContextValue(runFactsOf(this.run.status));
     this.label = runLabel(this.run, t, this.number, opts);
     this.description = joinDescription(parts);
-    this.tooltip = (runTooltip(this.run, t, opts, this.objective));
+    this.tooltip = runTooltip(this.run, t, opts, this.objective);
     this.iconPath = themeIcon(this.run.status);
-    this.accessibilityInformation = { label: accessibilityLabel(t('Run'), runLabel(this.run, t, this.number, opts), parts) };
+    this.accessibilityInformation = {
+      label: accessibilityLabel(t('Run'), runLabel(this.run, t, this.number, opts), parts),
+    };
   }
 }
 
@@ -237,12 +276,23 @@ export class ArtifactNode extends vscode.TreeItem {
 
   /** Takes a newer record of the same artifact; true when the row looks different. */
   update(artifact: ArtifactRecord): boolean {
-    return rerender(this, (r: ArtifactRecord) => (this.artifact = r), () => this.render(), artifact);
+    return rerender(
+      this,
+      (r: ArtifactRecord) => (this.artifact = r),
+      () => this.render(),
+      artifact,
+    );
   }
 
   private render(): void {
     const opts = timeOptions();
-    renderStoredFile(this, t('Artifact'), artifactLabel(this.artifact), artifactDescriptionParts(this.artifact, opts), artifactTooltip(this.artifact, t, opts));
+    renderStoredFile(
+      this,
+      t('Artifact'),
+      artifactLabel(this.artifact),
+      artifactDescriptionParts(this.artifact, opts),
+      artifactTooltip(this.artifact, t, opts),
+    );
   }
 }
 
@@ -256,7 +306,13 @@ export class LoadMoreNode extends vscode.TreeItem {
   /** True when it retries a failed page rather than fetching the next one. */
   readonly retry: boolean;
 
-  constructor(id: string, view: SidebarView, parent: TaskNode | RunNode | undefined, generation: number, retry: boolean) {
+  constructor(
+    id: string,
+    view: SidebarView,
+    parent: TaskNode | RunNode | undefined,
+    generation: number,
+    retry: boolean,
+  ) {
     const label = retry ? t('Retry') : t('Load more…');
     super(label, vscode.TreeItemCollapsibleState.None);
     this.view = view;
@@ -278,7 +334,11 @@ export class MessageNode extends vscode.TreeItem {
   readonly kind = 'message';
   readonly parent: TaskNode | RunNode | undefined;
 
-  constructor(id: string, text: string, options: { parent?: TaskNode | RunNode; severity?: MessageSeverity; command?: vscode.Command } = {}) {
+  constructor(
+    id: string,
+    text: string,
+    options: { parent?: TaskNode | RunNode; severity?: MessageSeverity; command?: vscode.Command } = {},
+  ) {
     // Messages carry the service's error text: shown inert, like every outside string.
     const shown = inert(text);
     super(shown, vscode.TreeItemCollapsibleState.None);
@@ -302,5 +362,7 @@ export type EntityNode = FileNode | TaskNode | RunNode | ArtifactNode;
 export type TreeNode = EntityNode | LoadMoreNode | MessageNode;
 
 export function isEntityNode(value: unknown): value is EntityNode {
-  return value instanceof FileNode || value instanceof TaskNode || value instanceof RunNode || value instanceof ArtifactNode;
+  return (
+    value instanceof FileNode || value instanceof TaskNode || value instanceof RunNode || value instanceof ArtifactNode
+  );
 }

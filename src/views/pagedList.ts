@@ -84,19 +84,29 @@ export class PagedList<T> {
    * a call after the last page does nothing. Failures are kept in `error`, not thrown.
    */
   loadNext(fetch: PageFetcher<T>, limit: number): Promise<void> {
-    if (this.inFlight) return this.inFlight;
-    if (!this.more || this.abort.signal.aborted) return Promise.resolve();
+    if (this.inFlight) {
+      return this.inFlight;
+    }
+    if (!this.more || this.abort.signal.aborted) {
+      return Promise.resolve();
+    }
     const params: PageParams = { limit: clampPageSize(limit) };
-    if (this.cursor !== undefined) params.after = this.cursor;
+    if (this.cursor !== undefined) {
+      params.after = this.cursor;
+    }
     this.inFlight = fetch(params, this.abort.signal)
       .then(
         (page) => {
-          if (this.abort.signal.aborted) return;
+          if (this.abort.signal.aborted) {
+            return;
+          }
           this.lastError = undefined;
           this.accept(page);
         },
         (err: unknown) => {
-          if (this.abort.signal.aborted) return;
+          if (this.abort.signal.aborted) {
+            return;
+          }
           this.lastError = err;
         },
       )
@@ -108,12 +118,16 @@ export class PagedList<T> {
 
   /** Puts an item first (a task just created that the first page did not hold). */
   prepend(item: T): void {
-    if (this.admit(item)) this.list = [item, ...this.list];
+    if (this.admit(item)) {
+      this.list = [item, ...this.list];
+    }
   }
 
   /** Drops an item (a file just deleted); false when it was not shown. */
   remove(key: string): boolean {
-    if (!this.byKey.delete(key)) return false;
+    if (!this.byKey.delete(key)) {
+      return false;
+    }
     this.list = this.list.filter((item) => this.key(item) !== key);
     return true;
   }
@@ -139,7 +153,11 @@ export class PagedList<T> {
     this.pages++;
     const fresh: T[] = [];
     // Items shift between pages when new ones are created meanwhile: show each once.
-    for (const item of Array.isArray(page.data) ? page.data : []) if (this.admit(item)) fresh.push(item);
+    for (const item of Array.isArray(page.data) ? page.data : []) {
+      if (this.admit(item)) {
+        fresh.push(item);
+      }
+    }
     this.list = [...this.list, ...fresh];
     const next = typeof page.next_cursor === 'string' && page.next_cursor !== '' ? page.next_cursor : undefined;
     // has_more without a new cursor would fetch the same page forever: treat it as the end.

@@ -35,29 +35,44 @@ export class Sidebar extends DisposableStore {
     // Context keys also tell the status bar whether the service can be reached.
     const contextKeys = new SidebarContextKeys((key, value) => {
       setContextCommand(key, value);
-      if (key === ContextKeys.unreachable) this.reachability.fire(!value);
+      if (key === ContextKeys.unreachable) {
+        this.reachability.fire(!value);
+      }
     });
     this.files = this.own(new FilesTreeProvider(deps, contextKeys));
     this.tasks = this.own(new TasksTreeProvider(deps, deps.runs, { contextKeys }));
     const filter = { state: deps.workspaceState, setContext: setContextCommand, pageSize: deps.pageSize };
-    this.filesFilter = this.own(new ViewFilter(this.files, {
-      ...filter,
-      view: 'files',
-      contextKey: ContextKeys.filesFiltered,
-      fields: (node) => (node instanceof FileNode ? fileFilterFields(node.file) : []),
-    }));
-    this.tasksFilter = this.own(new ViewFilter(this.tasks, {
-      ...filter,
-      view: 'tasks',
-      contextKey: ContextKeys.tasksFiltered,
-      fields: (node) => (node instanceof TaskNode ? taskFilterFields(node.task, vscode.l10n.t) : []),
-    }));
+    this.filesFilter = this.own(
+      new ViewFilter(this.files, {
+        ...filter,
+        view: 'files',
+        contextKey: ContextKeys.filesFiltered,
+        fields: (node) => (node instanceof FileNode ? fileFilterFields(node.file) : []),
+      }),
+    );
+    this.tasksFilter = this.own(
+      new ViewFilter(this.tasks, {
+        ...filter,
+        view: 'tasks',
+        contextKey: ContextKeys.tasksFiltered,
+        fields: (node) => (node instanceof TaskNode ? taskFilterFields(node.task, vscode.l10n.t) : []),
+      }),
+    );
     const drop = new UploadDropController((uris) => deps.uploadUris(uris), deps.log);
     this.filesView = this.own(
-      vscode.window.createTreeView(ViewIds.files, { treeDataProvider: this.filesFilter, dragAndDropController: drop, canSelectMany: true }),
+      vscode.window.createTreeView(ViewIds.files, {
+        treeDataProvider: this.filesFilter,
+        dragAndDropController: drop,
+        canSelectMany: true,
+      }),
     );
     this.tasksView = this.own(
-      vscode.window.createTreeView(ViewIds.tasks, { treeDataProvider: this.tasksFilter, dragAndDropController: drop, canSelectMany: true, showCollapseAll: true }),
+      vscode.window.createTreeView(ViewIds.tasks, {
+        treeDataProvider: this.tasksFilter,
+        dragAndDropController: drop,
+        canSelectMany: true,
+        showCollapseAll: true,
+      }),
     );
     this.selection = this.own(new SidebarSelection({ files: this.filesView, tasks: this.tasksView }));
     this.files.attach(this.filesView);

@@ -17,18 +17,25 @@ export class SidebarSelection<T> implements vscode.Disposable {
   constructor(private readonly views: Record<'files' | 'tasks', SelectableView<T>>) {
     this.subscriptions = (['files', 'tasks'] as const).map((view) =>
       views[view].onDidChangeSelection((e) => {
-        if (e.selection.length > 0) this.last = view;
-      }));
+        if (e.selection.length > 0) {
+          this.last = view;
+        }
+      }),
+    );
   }
 
   current(view: SelectionView): readonly T[] {
-    if (view !== 'any') return this.views[view].selection;
+    if (view !== 'any') {
+      return this.views[view].selection;
+    }
     const other = this.last === 'files' ? 'tasks' : 'files';
     const last = this.views[this.last].selection;
     return last.length > 0 ? last : this.views[other].selection;
   }
 
   dispose(): void {
-    for (const s of this.subscriptions.splice(0)) s.dispose();
+    for (const s of this.subscriptions.splice(0)) {
+      s.dispose();
+    }
   }
 }

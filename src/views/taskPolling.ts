@@ -73,21 +73,35 @@ export class TaskPolling {
       try {
         const before = node.task.run_id;
         const statusBefore = node.task.status;
-        if (!node.update(await client.getTask(node.task.id))) return;
-        if (isAwaitingApproval(node.task.status) !== isAwaitingApproval(statusBefore)) waitingChanged = true;
+        if (!node.update(await client.getTask(node.task.id))) {
+          return;
+        }
+        if (isAwaitingApproval(node.task.status) !== isAwaitingApproval(statusBefore)) {
+          waitingChanged = true;
+        }
         // A task that names a run its loaded list does not hold: list its runs again.
         const runs = node.children;
         const runId = node.task.run_id;
-        if (runs?.started && (runs.error !== undefined || (runId !== before && runId && !runs.find(runId)))) node.forgetChildren();
+        if (runs?.started && (runs.error !== undefined || (runId !== before && runId && !runs.find(runId)))) {
+          node.forgetChildren();
+        }
         changed.push(node);
       } catch (err) {
-        if (isApiError(err, 'authentication')) authError = err;
+        if (isApiError(err, 'authentication')) {
+          authError = err;
+        }
         this.deps.log.debug(`Tasks: status of ${node.entityId} not refreshed: ${describeError(err)}`);
       }
     });
-    if (authError !== undefined) this.deps.onAuthError(authError);
-    if (changed.length > 0) this.options.onChanged(changed);
-    if (waitingChanged) this.options.onWaitingChanged?.();
+    if (authError !== undefined) {
+      this.deps.onAuthError(authError);
+    }
+    if (changed.length > 0) {
+      this.options.onChanged(changed);
+    }
+    if (waitingChanged) {
+      this.options.onWaitingChanged?.();
+    }
     return changed.length > 0;
   }
 }

@@ -18,12 +18,15 @@ export class TaskRunsSource {
         // A server that ignores the filter would list every run under every task.
         return { ...page, data: page.data.filter((run) => run.task_id === undefined || run.task_id === task.id) };
       } catch (err) {
-        if (!isApiError(err, 'not_supported')) throw err;
-        this.deps.log.info('Tasks: the server cannot list runs; showing each task\'s run_id instead.');
+        if (!isApiError(err, 'not_supported')) {
+          throw err;
+        }
+        this.deps.log.info("Tasks: the server cannot list runs; showing each task's run_id instead.");
         this.listSupported = false;
       }
     }
-    const data = typeof task.run_id === 'string' && task.run_id !== '' ? [await client.getRun(task.run_id, { signal })] : [];
+    const data =
+      typeof task.run_id === 'string' && task.run_id !== '' ? [await client.getRun(task.run_id, { signal })] : [];
     return { object: 'list', data, has_more: false, next_cursor: null };
   }
 

@@ -91,10 +91,16 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   setVisible(visible: boolean): void {
     const was = this.visible;
     this.visible = visible;
-    if (visible) this.showLoadedRuns();
-    else this.releaseShown();
-    if (visible && !was) this.poller.kick();
-    else this.poller.update();
+    if (visible) {
+      this.showLoadedRuns();
+    } else {
+      this.releaseShown();
+    }
+    if (visible && !was) {
+      this.poller.kick();
+    } else {
+      this.poller.update();
+    }
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -106,24 +112,38 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    if (node === undefined) return this.rootChildren();
-    if (node instanceof TaskNode) return this.childrenOf(this.runsLevel(node));
-    if (node instanceof RunNode) return this.childrenOf(this.artifactsLevel(node));
+    if (node === undefined) {
+      return this.rootChildren();
+    }
+    if (node instanceof TaskNode) {
+      return this.childrenOf(this.runsLevel(node));
+    }
+    if (node instanceof RunNode) {
+      return this.childrenOf(this.artifactsLevel(node));
+    }
     return [];
   }
 
   /** Fetches the next page (or retries the failed one) of the row's level and shows it. */
   async loadMore(node: LoadMoreNode): Promise<void> {
-    if (node.view !== 'tasks' || node.generation !== this.generation) return;
+    if (node.view !== 'tasks' || node.generation !== this.generation) {
+      return;
+    }
     const parent = node.parent;
-    if (parent === undefined) await this.loadShown(this.rootLevel());
-    else if (parent instanceof TaskNode) await this.loadShown(this.runsLevel(parent));
-    else await this.loadShown(this.artifactsLevel(parent));
+    if (parent === undefined) {
+      await this.loadShown(this.rootLevel());
+    } else if (parent instanceof TaskNode) {
+      await this.loadShown(this.runsLevel(parent));
+    } else {
+      await this.loadShown(this.artifactsLevel(parent));
+    }
     this.changed.fire(parent);
   }
 
   private async loadShown<T extends TaskNode | RunNode | ArtifactNode>(level: Level<T>): Promise<void> {
-    if (level.owner.children) await this.loadLevel(level, level.owner.children);
+    if (level.owner.children) {
+      await this.loadLevel(level, level.owner.children);
+    }
   }
 
   /** Forgets every page (tasks, runs, artifacts): the next look starts from the first page. */
@@ -139,21 +159,28 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
    */
   async refreshNode(node: TreeNode): Promise<void> {
     if (!(node instanceof TaskNode) && !(node instanceof RunNode)) {
-      if (node.parent) return this.refreshNode(node.parent);
+      if (node.parent) {
+        return this.refreshNode(node.parent);
+      }
       return this.refresh();
     }
     try {
       await withViewProgress(ViewIds.tasks, async () => {
         const client = this.deps.getClient();
-        if (node instanceof TaskNode) node.update(await client.getTask(node.task.id));
-        else this.runs.noteRecord(await client.getRun(node.runId));
+        if (node instanceof TaskNode) {
+          node.update(await client.getTask(node.task.id));
+        } else {
+          this.runs.noteRecord(await client.getRun(node.runId));
+        }
       });
     } catch (err) {
       this.reportError(err, `Refresh ${node.entityId}`);
       throw err;
     }
     node.forgetChildren();
-    if (node instanceof TaskNode && node.unfinished) this.poller.kick();
+    if (node instanceof TaskNode && node.unfinished) {
+      this.poller.kick();
+    }
     this.changed.fire(node);
   }
 
@@ -169,10 +196,14 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
 
   /** The root level, loaded if it was not (for reveal). Undefined when signed out. */
   async loadedRoot(): Promise<PagedList<TaskNode> | undefined> {
-    if (!this.deps.isSignedIn()) return undefined;
+    if (!this.deps.isSignedIn()) {
+      return undefined;
+    }
     const level = this.rootLevel();
     const list = this.ensure(level);
-    if (!list.started) await this.loadLevel(level, list);
+    if (!list.started) {
+      await this.loadLevel(level, list);
+    }
     return list === this.root.children ? list : undefined;
   }
 
@@ -180,7 +211,9 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   async loadedRuns(task: TaskNode): Promise<PagedList<RunNode>> {
     const level = this.runsLevel(task);
     const list = this.ensure(level);
-    if (!list.started) await this.loadLevel(level, list);
+    if (!list.started) {
+      await this.loadLevel(level, list);
+    }
     return list;
   }
 
@@ -189,13 +222,17 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
     const node = new TaskNode(task);
     list.prepend(node);
     this.changed.fire(undefined);
-    if (node.unfinished) this.poller.kick();
+    if (node.unfinished) {
+      this.poller.kick();
+    }
     return list.find(node.entityId) ?? node;
   }
 
   /** Reveals a row (select, optionally focus and expand); failures are logged, not thrown. */
   async reveal(node: TreeNode, options: { focus?: boolean; expand?: boolean }): Promise<void> {
-    if (!this.treeView) return;
+    if (!this.treeView) {
+      return;
+    }
     try {
       await this.treeView.reveal(node, { select: true, focus: options.focus ?? false, expand: options.expand ?? true });
     } catch (err) {
@@ -205,7 +242,9 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
 
   reportError(err: unknown, what: string): void {
     this.deps.log.warn(`${what}: ${describeError(err)}`);
-    if (isApiError(err, 'authentication')) this.deps.onAuthError(err);
+    if (isApiError(err, 'authentication')) {
+      this.deps.onAuthError(err);
+    }
   }
 
   override dispose(): void {
@@ -221,9 +260,12 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       what: 'Tasks',
       merge: (shown, incoming) => void shown.update(incoming.task),
       afterLoad: () => {
-        if (this.taskNodes.some((n) => n.unfinished)) this.poller.kick();
+        if (this.taskNodes.some((n) => n.unfinished)) {
+          this.poller.kick();
+        }
       },
-      fetch: async (params, signal) => mapPage(await this.deps.getClient().listTasks(params, { signal }), (task) => new TaskNode(task)),
+      fetch: async (params, signal) =>
+        mapPage(await this.deps.getClient().listTasks(params, { signal }), (task) => new TaskNode(task)),
     };
   }
 
@@ -237,11 +279,15 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       merge: (shown, incoming) => void shown.update(incoming.run),
       afterLoad: (list) => {
         this.numberRuns(list);
-        if (this.visible) this.showLoadedRuns();
+        if (this.visible) {
+          this.showLoadedRuns();
+        }
       },
       fetch: async (params, signal) => {
         const page = await this.runsSource.page(task.task, params, signal);
-        for (const run of page.data) this.runs.noteRecord(run);
+        for (const run of page.data) {
+          this.runs.noteRecord(run);
+        }
         return mapPage(page, (run) => new RunNode(this.runs.get(run.id)?.record ?? run, task));
       },
     };
@@ -256,7 +302,10 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       emptyText: run.unfinished ? vscode.l10n.t('No artifacts yet') : vscode.l10n.t('No artifacts'),
       merge: (shown, incoming) => void shown.update(incoming.artifact),
       fetch: async (params, signal) =>
-        mapPage(await this.deps.getClient().listRunArtifacts(run.runId, params, { signal }), (a) => new ArtifactNode(a, run)),
+        mapPage(
+          await this.deps.getClient().listRunArtifacts(run.runId, params, { signal }),
+          (a) => new ArtifactNode(a, run),
+        ),
     };
   }
 
@@ -272,30 +321,45 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
 
   private async childrenOf<T extends TaskNode | RunNode | ArtifactNode>(level: Level<T>): Promise<TreeNode[]> {
     const list = this.ensure(level);
-    if (!list.started) await this.loadLevel(level, list);
+    if (!list.started) {
+      await this.loadLevel(level, list);
+    }
     return listRows(list, { view: 'tasks', parent: level.parent, emptyText: level.emptyText });
   }
 
   private async rootChildren(): Promise<TreeNode[]> {
     await this.deps.ready;
     if (!this.deps.isSignedIn()) {
-      if (this.root.children) this.reset();
+      if (this.root.children) {
+        this.reset();
+      }
       this.contextKeys.clear('tasks');
       return [];
     }
     const list = this.ensure(this.rootLevel());
-    if (!list.started) await this.loadLevel(this.rootLevel(), list);
-    if (list !== this.root.children) return this.rootChildren(); // refreshed meanwhile: answer for the new listing
+    if (!list.started) {
+      await this.loadLevel(this.rootLevel(), list);
+    }
+    if (list !== this.root.children) {
+      return this.rootChildren();
+    } // refreshed meanwhile: answer for the new listing
     const unreachable = list.items.length === 0 && isUnreachable(list.error);
     this.contextKeys.report('tasks', { unreachable, empty: list.isEmpty });
-    if (unreachable) return [];
+    if (unreachable) {
+      return [];
+    }
     this.deps.onFirstRows?.('tasks', list.items.length);
     return listRows(list, { view: 'tasks' });
   }
 
-  private async loadLevel<T extends TaskNode | RunNode | ArtifactNode>(level: Level<T>, list: PagedList<T>): Promise<void> {
+  private async loadLevel<T extends TaskNode | RunNode | ArtifactNode>(
+    level: Level<T>,
+    list: PagedList<T>,
+  ): Promise<void> {
     await withViewProgress(ViewIds.tasks, () => list.loadNext(level.fetch, this.deps.pageSize()));
-    if (list.error !== undefined) this.reportError(list.error, level.what);
+    if (list.error !== undefined) {
+      this.reportError(list.error, level.what);
+    }
     level.afterLoad?.(list);
   }
 
@@ -315,37 +379,53 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   private disposeLists(): void {
-    for (const task of this.taskNodes) task.forgetChildren();
+    for (const task of this.taskNodes) {
+      task.forgetChildren();
+    }
     this.root.children?.dispose();
   }
 
   private *runNodes(): Iterable<RunNode> {
-    for (const task of this.taskNodes) yield* task.children?.items ?? [];
+    for (const task of this.taskNodes) {
+      yield* task.children?.items ?? [];
+    }
   }
 
   // ---- run facts from the store ----
   private showLoadedRuns(): void {
     for (const node of this.runNodes()) {
-      if (!this.shown.has(node.runId)) this.shown.set(node.runId, this.runs.show(node.runId));
+      if (!this.shown.has(node.runId)) {
+        this.shown.set(node.runId, this.runs.show(node.runId));
+      }
     }
   }
 
   private releaseShown(): void {
-    for (const handle of this.shown.values()) handle.dispose();
+    for (const handle of this.shown.values()) {
+      handle.dispose();
+    }
     this.shown.clear();
   }
 
   /** Redraws only the rows of the run that changed; a new run of a task reloads its run list. */
   private onRunChange(change: RunChange): void {
     const record = change.facts.record;
-    if (!record) return;
+    if (!record) {
+      return;
+    }
     const redraw: TreeNode[] = [];
     for (const node of this.runNodes()) {
-      if (node.runId !== record.id || !node.update(record)) continue;
+      if (node.runId !== record.id || !node.update(record)) {
+        continue;
+      }
       // Its artifacts may have changed with its status: reload them when next shown.
-      if (change.statusChanged) node.forgetChildren();
+      if (change.statusChanged) {
+        node.forgetChildren();
+      }
       redraw.push(node);
     }
-    if (redraw.length > 0) this.changed.fire(redraw);
+    if (redraw.length > 0) {
+      this.changed.fire(redraw);
+    }
   }
 }

@@ -14,7 +14,9 @@ export async function revealTask(
 ): Promise<TaskNode | undefined> {
   tree.refresh();
   const root = await tree.loadedRoot();
-  if (!root) return undefined;
+  if (!root) {
+    return undefined;
+  }
   let node = root.find(taskId);
   if (!node) {
     try {
@@ -37,14 +39,20 @@ export async function revealRun(
 ): Promise<RunNode | undefined> {
   try {
     const root = await tree.loadedRoot();
-    if (!root) return undefined;
+    if (!root) {
+      return undefined;
+    }
     // The run's current record: its task id when not given, and a fresh status.
     const run = await client().getRun(runId);
     const taskId = options.taskId ?? run.task_id ?? tree.taskNodes.find((n) => n.task.run_id === runId)?.task.id;
-    if (taskId === undefined) return undefined;
+    if (taskId === undefined) {
+      return undefined;
+    }
     const task = root.find(taskId) ?? tree.prependTask(root, await client().getTask(taskId));
     const node = (await tree.loadedRuns(task)).find(runId);
-    if (!node) return undefined;
+    if (!node) {
+      return undefined;
+    }
     await tree.reveal(node, { focus: options.focus, expand: true });
     return node;
   } catch (err) {

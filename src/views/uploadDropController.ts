@@ -19,9 +19,15 @@ export class UploadDropController implements vscode.TreeDragAndDropController<Tr
     private readonly log: Logger,
   ) {}
 
-  async handleDrop(_target: TreeNode | undefined, dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
+  async handleDrop(
+    _target: TreeNode | undefined,
+    dataTransfer: vscode.DataTransfer,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
     const uris = await droppedUris(dataTransfer);
-    if (token.isCancellationRequested) return;
+    if (token.isCancellationRequested) {
+      return;
+    }
     if (uris.length === 0) {
       this.log.info('Drop: nothing that can be uploaded (no file URIs).');
       return;
@@ -37,7 +43,9 @@ export async function droppedUris(dataTransfer: vscode.DataTransfer): Promise<vs
   const uris: vscode.Uri[] = [];
   const add = (uri: vscode.Uri) => {
     const key = uri.toString();
-    if (seen.has(key)) return;
+    if (seen.has(key)) {
+      return;
+    }
     seen.add(key);
     uris.push(uri);
   };
@@ -53,7 +61,9 @@ export async function droppedUris(dataTransfer: vscode.DataTransfer): Promise<vs
   }
   dataTransfer.forEach((item) => {
     const uri = item.asFile()?.uri;
-    if (uri) add(uri);
+    if (uri) {
+      add(uri);
+    }
   });
   return uris;
 }

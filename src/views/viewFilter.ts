@@ -93,7 +93,9 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
   /** Sets (or with an empty text, clears) the filter; remembered for the workspace. */
   async setQuery(text: string | undefined): Promise<void> {
     const query = normalizeFilter(text);
-    if (query === this.current) return;
+    if (query === this.current) {
+      return;
+    }
     this.current = query;
     this.round = this.freshRound(undefined);
     this.options.setContext(this.options.contextKey, query !== undefined);
@@ -104,7 +106,9 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
 
   /** True when the filter keeps this top-level row out of the view (a reveal would not find it). */
   hides(node: TreeNode): boolean {
-    return this.current !== undefined && isEntityNode(node) && node.parent === undefined && !this.matches(node, this.current);
+    return (
+      this.current !== undefined && isEntityNode(node) && node.parent === undefined && !this.matches(node, this.current)
+    );
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -117,7 +121,9 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (node !== undefined || this.current === undefined) {
-      if (node === undefined) this.describe(undefined);
+      if (node === undefined) {
+        this.describe(undefined);
+      }
       return this.inner.getChildren(node);
     }
     await this.search();
@@ -126,7 +132,9 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
 
   /** The view's "Load more": a filtered search goes on for another page of matches. */
   async loadMore(node: LoadMoreNode): Promise<void> {
-    if (!(node instanceof FilterMoreNode) || this.current === undefined) return this.inner.loadMore(node);
+    if (!(node instanceof FilterMoreNode) || this.current === undefined) {
+      return this.inner.loadMore(node);
+    }
     const shown = this.matchedCount(await this.inner.getChildren());
     this.round = { target: shown + this.pageSize(), pagesLeft: this.maxPages, generation: node.generation };
     await this.search();
@@ -149,8 +157,12 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
         this.round = this.freshRound(more.generation);
         continue;
       }
-      if (more) round.generation = more.generation;
-      if (!more || more.retry || round.pagesLeft <= 0 || this.matchedCount(rows) >= round.target) return;
+      if (more) {
+        round.generation = more.generation;
+      }
+      if (!more || more.retry || round.pagesLeft <= 0 || this.matchedCount(rows) >= round.target) {
+        return;
+      }
       round.pagesLeft--;
       await this.inner.loadMore(more);
     }
@@ -158,14 +170,18 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
 
   private present(rows: TreeNode[]): TreeNode[] {
     const query = this.current;
-    if (query === undefined) return rows;
+    if (query === undefined) {
+      return rows;
+    }
     const entities = rows.filter(isEntityNode);
     const matched = entities.filter((n) => this.matches(n, query));
     const errors = rows.filter((r) => r instanceof MessageNode);
     const more = rows.find((r): r is LoadMoreNode => r instanceof LoadMoreNode);
     this.describe({ matched: matched.length, loaded: entities.length, more: more !== undefined });
     // Signed out or unreachable: the welcome view says it better than a filter row.
-    if (rows.length === 0) return [];
+    if (rows.length === 0) {
+      return [];
+    }
     const out: TreeNode[] = [...matched, ...errors];
     if (matched.length === 0 && errors.length === 0) {
       const text = more
@@ -173,7 +189,9 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
         : vscode.l10n.t('Nothing matches "{0}".', echo(query));
       out.push(new MessageNode(`message:filter:${this.options.view}:${more?.generation ?? ''}:none`, text));
     }
-    if (more) out.push(more.retry ? more : new FilterMoreNode(more, entities.length));
+    if (more) {
+      out.push(more.retry ? more : new FilterMoreNode(more, entities.length));
+    }
     return out;
   }
 
@@ -183,7 +201,9 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
 
   private matchedCount(rows: readonly TreeNode[]): number {
     const query = this.current;
-    if (query === undefined) return 0;
+    if (query === undefined) {
+      return 0;
+    }
     return rows.filter((r) => isEntityNode(r) && this.matches(r, query)).length;
   }
 
@@ -197,16 +217,19 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
 
   /** "Filtered: 'abc' · 12 of 340 loaded" while a filter is set; nothing otherwise. */
   private describe(counts: { matched: number; loaded: number; more: boolean } | undefined): void {
-    if (!this.treeView) return;
+    if (!this.treeView) {
+      return;
+    }
     const query = this.current;
     if (query === undefined) {
       this.treeView.description = undefined;
       return;
     }
-    this.treeView.description = counts === undefined
-      ? vscode.l10n.t('Filtered: "{0}"', echo(query))
-      : counts.more
-        ? vscode.l10n.t('Filtered: "{0}" · {1} of {2} loaded', echo(query), counts.matched, counts.loaded)
-        : vscode.l10n.t('Filtered: "{0}" · {1} of {2}', echo(query), counts.matched, counts.loaded);
+    this.treeView.description =
+      counts === undefined
+        ? vscode.l10n.t('Filtered: "{0}"', echo(query))
+        : counts.more
+          ? vscode.l10n.t('Filtered: "{0}" · {1} of {2} loaded', echo(query), counts.matched, counts.loaded)
+          : vscode.l10n.t('Filtered: "{0}" · {1} of {2}', echo(query), counts.matched, counts.loaded);
   }
 }

@@ -37,20 +37,32 @@ class Region {
 
   add(topic: Topic, name: string): void {
     const p = this.pending.get(topic);
-    if (p) p.count++;
-    else this.pending.set(topic, { count: 1, first: name });
-    if (this.timer !== undefined) return;
+    if (p) {
+      p.count++;
+    } else {
+      this.pending.set(topic, { count: 1, first: name });
+    }
+    if (this.timer !== undefined) {
+      return;
+    }
     const wait = this.last + ANNOUNCE_INTERVAL_MS - this.clock.now();
-    if (wait <= 0) this.flush();
-    else this.timer = this.clock.setTimeout(() => this.flush(), wait);
+    if (wait <= 0) {
+      this.flush();
+    } else {
+      this.timer = this.clock.setTimeout(() => this.flush(), wait);
+    }
   }
 
   /** Speaks something now if the interval allows, else after it (replacing what waited of its kind). */
   private flush(): void {
     this.timer = undefined;
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0) {
+      return;
+    }
     const parts: string[] = [];
-    for (const [topic, p] of this.pending) parts.push(this.say(topic, p));
+    for (const [topic, p] of this.pending) {
+      parts.push(this.say(topic, p));
+    }
     this.pending.clear();
     this.last = this.clock.now();
     // A changed text node is what screen readers announce.
@@ -81,11 +93,17 @@ export class Announcer {
   events(events: readonly WireEvent[]): void {
     for (const event of events) {
       const d = event.data;
-      if (event.event === 'step.started') this.politeRegion.add('step', text(d.title) || text(d.step_id));
-      else if (event.event === 'step.completed' && !matchesFilter(event, { status: 'problems' })) this.politeRegion.add('completed', text(d.title) || text(d.step_id));
-      else if (event.event === 'approval.requested') this.assertiveRegion.add('approval', text(d.tool));
-      else if (matchesFilter(event, { status: 'problems' })) this.assertiveRegion.add('problem', event.event);
-      else if (event.event === 'run.completed') this.politeRegion.add('ended', text(d.status) || 'completed');
+      if (event.event === 'step.started') {
+        this.politeRegion.add('step', text(d.title) || text(d.step_id));
+      } else if (event.event === 'step.completed' && !matchesFilter(event, { status: 'problems' })) {
+        this.politeRegion.add('completed', text(d.title) || text(d.step_id));
+      } else if (event.event === 'approval.requested') {
+        this.assertiveRegion.add('approval', text(d.tool));
+      } else if (matchesFilter(event, { status: 'problems' })) {
+        this.assertiveRegion.add('problem', event.event);
+      } else if (event.event === 'run.completed') {
+        this.politeRegion.add('ended', text(d.status) || 'completed');
+      }
     }
   }
 

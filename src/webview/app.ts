@@ -23,7 +23,14 @@ import {
   type TimelineState,
 } from './reducer';
 import { applyStrings, createLayout, readFilter, type Layout } from './layout';
-import { focusedRowSequence, updateArtifacts, updateEmpty, updateHeader, updateJumpButton, updateSummary } from './render';
+import {
+  focusedRowSequence,
+  updateArtifacts,
+  updateEmpty,
+  updateHeader,
+  updateJumpButton,
+  updateSummary,
+} from './render';
 import { ROW_HEIGHT, createRowElement, fillRow } from './renderRows';
 import { createSteeringUi, updateSteering, type SteeringUi } from './steeringUi';
 import { VirtualList } from './virtualList';
@@ -38,7 +45,16 @@ import { wireControls } from './controls';
 import { wireFindControls } from './findControls';
 import { wireTimelineKeys } from './timelineKeys';
 
-const HOST_MESSAGE_TYPES = new Set<unknown>(['reset', 'events', 'info', 'connection', 'artifacts', 'page', 'found', 'reveal'] satisfies HostMessage['type'][]);
+const HOST_MESSAGE_TYPES = new Set<unknown>([
+  'reset',
+  'events',
+  'info',
+  'connection',
+  'artifacts',
+  'page',
+  'found',
+  'reveal',
+] satisfies HostMessage['type'][]);
 /** A page is asked for when the view comes this many rows from the window's edge. */
 const EDGE_ROWS = 40;
 
@@ -79,7 +95,9 @@ export class RunPanelApp {
     this.steering = createSteeringUi(this.layout, state.strings);
     this.announcer = new Announcer(root, () => this.state.strings);
     this.find = new FindState();
-    if (typeof saved?.query === 'string') this.layout.search.value = saved.query;
+    if (typeof saved?.query === 'string') {
+      this.layout.search.value = saved.query;
+    }
     this.pages = new PageRequests(vscode);
     this.drawer = new DrawScheduler((change) => this.draw(change));
     this.persistence = new Persistence(vscode, state, () => this.layout.search.value);
@@ -100,7 +118,11 @@ export class RunPanelApp {
     });
     this.details = new DetailPlacement(this.layout, this.steering, this.list);
     this.flash = new Flash(() => this.list.render(true));
-    this.outline = createOutline(this.layout.outlineList, () => this.state.strings, (step) => this.goTo(step.startSequence, false));
+    this.outline = createOutline(
+      this.layout.outlineList,
+      () => this.state.strings,
+      (step) => this.goTo(step.startSequence, false),
+    );
   }
 
   /** Listens to the host and the controls, and tells the host the panel is ready. */
@@ -109,7 +131,9 @@ export class RunPanelApp {
     wireControls(this);
     wireTimelineKeys(this);
     const layout = this.layout;
-    for (const select of [layout.kindFilter, layout.toolFilter, layout.stepFilter, layout.statusFilter]) select.addEventListener('change', () => this.applyFilter());
+    for (const select of [layout.kindFilter, layout.toolFilter, layout.stepFilter, layout.statusFilter]) {
+      select.addEventListener('change', () => this.applyFilter());
+    }
     wireFindControls(this);
     // Live figures: elapsed times and the reconnect countdown.
     setInterval(() => this.tick(), 1000);
@@ -126,16 +150,28 @@ export class RunPanelApp {
   private draw(change: Change): void {
     const { layout, state } = this;
     const now = Date.now();
-    if (change.reset) applyStrings(layout, state.strings);
+    if (change.reset) {
+      applyStrings(layout, state.strings);
+    }
     if (change.header || change.rows) {
       updateHeader(layout, state, now, this.secondsLeft());
       updateSummary(layout, state);
       const terminal = state.model.terminalEvent;
-      updateSteering(this.steering, state.info, state.strings, terminal !== undefined, terminal?.status ?? state.info.status);
+      updateSteering(
+        this.steering,
+        state.info,
+        state.strings,
+        terminal !== undefined,
+        terminal?.status ?? state.info.status,
+      );
       this.outline.update(state, change.reset);
     }
-    if (change.artifacts) updateArtifacts(layout, state);
-    if (change.rows || change.header) this.drawRows(change.reset);
+    if (change.artifacts) {
+      updateArtifacts(layout, state);
+    }
+    if (change.rows || change.header) {
+      this.drawRows(change.reset);
+    }
     this.updateJump();
     setText(layout.findStatus, this.find.status(state.strings, state.info.logCappedAfter));
   }
@@ -156,7 +192,9 @@ export class RunPanelApp {
   }
 
   private secondsLeft(): number | undefined {
-    return this.reconnectDeadline === undefined ? undefined : Math.max(0, Math.ceil((this.reconnectDeadline - Date.now()) / 1000));
+    return this.reconnectDeadline === undefined
+      ? undefined
+      : Math.max(0, Math.ceil((this.reconnectDeadline - Date.now()) / 1000));
   }
 
   private tick(): void {
@@ -178,7 +216,9 @@ export class RunPanelApp {
       this.loadAtEdges();
       return;
     }
-    if (this.follow && !atBottom) this.totalWhenLeft = this.state.model.totalEvents;
+    if (this.follow && !atBottom) {
+      this.totalWhenLeft = this.state.model.totalEvents;
+    }
     this.follow = atBottom;
     this.updateJump();
     this.loadAtEdges();
@@ -199,79 +239,128 @@ export class RunPanelApp {
   /** A click, Enter or Space on a row: pages in from the "earlier" / "later" rows, or opens or closes its detail. */
   activate(row: Row): void {
     if (row.kind === 'omitted') {
-      if (!this.pages.loading('before')) this.requestPage('before', firstSequence(this.state), 'scroll');
+      if (!this.pages.loading('before')) {
+        this.requestPage('before', firstSequence(this.state), 'scroll');
+      }
       return;
     }
     if (row.kind === 'later') {
-      if (!this.pages.loading('after')) this.requestPage('after', lastSequence(this.state), 'scroll');
+      if (!this.pages.loading('after')) {
+        this.requestPage('after', lastSequence(this.state), 'scroll');
+      }
       return;
     }
-    if (!row.raw) return;
+    if (!row.raw) {
+      return;
+    }
     this.expanded = this.expanded === row ? undefined : row;
     this.drawer.schedule({ rows: true, reset: true });
   }
 
   // ---- the window: pages from the host ----
 
-  private requestPage(direction: PendingPage['direction'], sequence: number, purpose: Purpose, target?: number, focus?: boolean): void {
-    this.pages.request({ direction, purpose, target, focus, generation: this.generation }, sequence, toLogFilter(this.state.filter));
+  private requestPage(
+    direction: PendingPage['direction'],
+    sequence: number,
+    purpose: Purpose,
+    target?: number,
+    focus?: boolean,
+  ): void {
+    this.pages.request(
+      { direction, purpose, target, focus, generation: this.generation },
+      sequence,
+      toLogFilter(this.state.filter),
+    );
   }
 
   /** Near an edge of the window with more beyond it: ask for the next page that way. */
   private loadAtEdges(): void {
     const { state, list, pages } = this;
-    if (state.rows.length === 0 && !state.window.hasBefore) return;
+    if (state.rows.length === 0 && !state.window.hasBefore) {
+      return;
+    }
     const w = state.window;
-    if (w.hasBefore && list.nearTop(EDGE_ROWS) && !this.follow && !pages.loading('before')) this.requestPage('before', firstSequence(state), 'scroll');
-    else if (w.hasBefore && this.follow && this.items.length * ROW_HEIGHT < this.layout.timeline.clientHeight && !pages.loading('before')) {
+    if (w.hasBefore && list.nearTop(EDGE_ROWS) && !this.follow && !pages.loading('before')) {
+      this.requestPage('before', firstSequence(state), 'scroll');
+    } else if (
+      w.hasBefore &&
+      this.follow &&
+      this.items.length * ROW_HEIGHT < this.layout.timeline.clientHeight &&
+      !pages.loading('before')
+    ) {
       // A filtered window that does not fill the view: fill it from the host.
       this.requestPage('before', firstSequence(state), 'scroll');
     }
-    if (w.hasAfter && list.nearBottom(EDGE_ROWS) && !pages.loading('after')) this.requestPage('after', lastSequence(state), 'scroll');
+    if (w.hasAfter && list.nearBottom(EDGE_ROWS) && !pages.loading('after')) {
+      this.requestPage('after', lastSequence(state), 'scroll');
+    }
   }
 
   private onPage(message: Extract<HostMessage, { type: 'page' }>): void {
     const request = this.pages.take(message.requestId);
-    if (!request) return;
-    if (request.generation !== this.generation) return;
+    if (!request) {
+      return;
+    }
+    if (request.generation !== this.generation) {
+      return;
+    }
     const focused = focusedRowSequence();
     const direction = request.purpose === 'end' ? 'around' : request.direction;
     const page = request.purpose === 'end' ? { ...message, after: false } : message;
     const { addedTop, removedTop } = applyPage(this.state, direction, page);
-    if (direction === 'around') this.expanded = undefined;
-    if (request.purpose === 'jump') this.follow = false;
-    if (request.purpose === 'end') this.follow = true;
+    if (direction === 'around') {
+      this.expanded = undefined;
+    }
+    if (request.purpose === 'jump') {
+      this.follow = false;
+    }
+    if (request.purpose === 'end') {
+      this.follow = true;
+    }
     this.drawRows(true, request.purpose === 'scroll' ? addedTop - removedTop : 0);
-    if (request.target !== undefined) this.show(request.target, request.focus === true);
-    else if (focused !== undefined) this.refocus(focused);
+    if (request.target !== undefined) {
+      this.show(request.target, request.focus === true);
+    } else if (focused !== undefined) {
+      this.refocus(focused);
+    }
     this.updateJump();
     this.drawer.schedule({ header: true });
   }
 
   private refocus(sequence: number): void {
     const index = this.items.findIndex((r) => r.sequence === sequence);
-    if (index >= 0) this.list.elementAt(index)?.focus({ preventScroll: true });
+    if (index >= 0) {
+      this.list.elementAt(index)?.focus({ preventScroll: true });
+    }
   }
 
   /** Scrolls the row of `sequence` (or the nearest after it) into the middle, highlighted briefly. */
   private show(sequence: number, focus: boolean): boolean {
     const items = this.items;
     let index = items.findIndex((r) => r.sequence === sequence);
-    if (index < 0) index = items.findIndex((r) => r.sequence > sequence);
-    if (index < 0) return false;
+    if (index < 0) {
+      index = items.findIndex((r) => r.sequence > sequence);
+    }
+    if (index < 0) {
+      return false;
+    }
     this.follow = false;
     this.flash.set(items[index].sequence);
     this.list.render(true);
     const element = this.list.center(index);
     this.list.render(true);
-    if (focus) element?.focus({ preventScroll: true });
+    if (focus) {
+      element?.focus({ preventScroll: true });
+    }
     this.updateJump();
     return true;
   }
 
   /** "Go to sequence N", a reveal from elsewhere, an outline or find jump. */
   goTo(sequence: number, keepFocus = false): void {
-    if (!Number.isSafeInteger(sequence) || sequence < 0) return;
+    if (!Number.isSafeInteger(sequence) || sequence < 0) {
+      return;
+    }
     if (this.items.some((r) => r.sequence === sequence) && !this.pages.replacing()) {
       this.show(sequence, !keepFocus);
       return;
@@ -297,10 +386,18 @@ export class RunPanelApp {
   startFind(direction: 'next' | 'prev', fromCurrent: boolean): void {
     const { find, layout, state } = this;
     const first = this.items[this.list.firstVisible()]?.sequence ?? 0;
-    const from = fromCurrent && find.current !== undefined ? find.current : direction === 'next' ? Math.max(0, first - 1) : first + 1;
+    const from =
+      fromCurrent && find.current !== undefined
+        ? find.current
+        : direction === 'next'
+          ? Math.max(0, first - 1)
+          : first + 1;
     const message = find.request(layout.search.value, toLogFilter(state.filter), from, direction);
-    if (message) this.vscode.postMessage(message);
-    else this.vscode.postMessage({ type: 'stopFind' });
+    if (message) {
+      this.vscode.postMessage(message);
+    } else {
+      this.vscode.postMessage({ type: 'stopFind' });
+    }
     this.list.render(true);
     setText(layout.findStatus, find.status(state.strings, state.info.logCappedAfter));
     this.persistence.schedule();
@@ -327,21 +424,26 @@ export class RunPanelApp {
     this.expanded = undefined;
     setFilter(state, readFilter(this.layout));
     // The host answers for the whole log; meanwhile the window shows what the model keeps.
-    if (anchor !== undefined && anchor > 0) this.requestPage('around', anchor, 'jump', anchor, false);
-    else {
+    if (anchor !== undefined && anchor > 0) {
+      this.requestPage('around', anchor, 'jump', anchor, false);
+    } else {
       this.follow = true;
       this.requestPage('before', state.model.lastSequence + 1, 'end');
     }
     this.drawer.schedule({ rows: true, header: true, reset: true });
     this.persistence.schedule();
-    if (this.find.query !== '') this.startFind('next', false);
+    if (this.find.query !== '') {
+      this.startFind('next', false);
+    }
   }
 
   // ---- host messages ----
 
   /** A message from the host (checked here: anything else is ignored). */
   onHostMessage(message: HostMessage): void {
-    if (!message || typeof message !== 'object' || !HOST_MESSAGE_TYPES.has(message.type)) return;
+    if (!message || typeof message !== 'object' || !HOST_MESSAGE_TYPES.has(message.type)) {
+      return;
+    }
     const state = this.state;
     switch (message.type) {
       case 'page':
@@ -349,8 +451,11 @@ export class RunPanelApp {
         return;
       case 'found': {
         const taken = this.find.take(message);
-        if (taken?.show !== undefined) this.goTo(taken.show, true);
-        else if (taken) this.list.render(true);
+        if (taken?.show !== undefined) {
+          this.goTo(taken.show, true);
+        } else if (taken) {
+          this.list.render(true);
+        }
         setText(this.layout.findStatus, this.find.status(state.strings, state.info.logCappedAfter));
         return;
       }
@@ -361,7 +466,9 @@ export class RunPanelApp {
         this.expanded = undefined;
         this.generation++;
         this.pages.clear();
-        if (message.connection.state === 'reconnecting') this.reconnectDeadline = Date.now() + message.connection.delayMs;
+        if (message.connection.state === 'reconnecting') {
+          this.reconnectDeadline = Date.now() + message.connection.delayMs;
+        }
         break;
       case 'connection': {
         const c = message.connection;
@@ -376,14 +483,24 @@ export class RunPanelApp {
     }
     const change = reduce(state, message);
     // Tells the host this batch is taken, so it sends the next (and collapses a backlog otherwise).
-    if ((message.type === 'events' || message.type === 'reset') && message.batch !== undefined) this.vscode.postMessage({ type: 'ack', batch: message.batch });
+    if ((message.type === 'events' || message.type === 'reset') && message.batch !== undefined) {
+      this.vscode.postMessage({ type: 'ack', batch: message.batch });
+    }
     if (message.type === 'reset') {
       this.follow = true;
-      if (isFiltered(state.filter)) this.requestPage('before', state.model.lastSequence + 1, 'end');
-      if (this.layout.search.value.trim() !== '') this.startFind('next', false);
+      if (isFiltered(state.filter)) {
+        this.requestPage('before', state.model.lastSequence + 1, 'end');
+      }
+      if (this.layout.search.value.trim() !== '') {
+        this.startFind('next', false);
+      }
     }
     this.drawer.schedule(change);
-    if (change.rows || message.type === 'info') this.persistence.schedule();
-    if (state.model.terminalEvent) this.persistence.schedule();
+    if (change.rows || message.type === 'info') {
+      this.persistence.schedule();
+    }
+    if (state.model.terminalEvent) {
+      this.persistence.schedule();
+    }
   }
 }

@@ -25,7 +25,9 @@ export function wireControls(app: ControlsApp): void {
   type Message = WebviewMessage | (() => WebviewMessage | undefined);
   const send = (message: Message) => {
     const m = typeof message === 'function' ? message() : message;
-    if (m) vscode.postMessage(m);
+    if (m) {
+      vscode.postMessage(m);
+    }
   };
   const postOnClick = (button: HTMLElement, message: Message) => button.addEventListener('click', () => send(message));
   // Buttons inside the timeline (the open event's detail, the approval card) keep their clicks
@@ -42,7 +44,9 @@ export function wireControls(app: ControlsApp): void {
   postOnClick(layout.signIn, { type: 'signIn' });
   postOnClickInTimeline(layout.rawCopy, () => {
     const expanded = app.expanded;
-    if (!expanded?.raw) return undefined;
+    if (!expanded?.raw) {
+      return undefined;
+    }
     // A cut event is copied whole: the host reads it again from the server's log.
     return expanded.raw.truncatedBytes !== undefined
       ? { type: 'copyEvent', sequence: expanded.sequence }
@@ -58,7 +62,9 @@ export function wireControls(app: ControlsApp): void {
   layout.outlineToggle.addEventListener('click', () => {
     layout.outline.hidden = !layout.outline.hidden;
     layout.outlineToggle.setAttribute('aria-expanded', String(!layout.outline.hidden));
-    if (!layout.outline.hidden) app.outlineShown();
+    if (!layout.outline.hidden) {
+      app.outlineShown();
+    }
   });
   for (const { action, button } of steering.actions) {
     if (action.panel === 'header') {
@@ -80,7 +86,12 @@ export function wireControls(app: ControlsApp): void {
   layout.artifactsList.addEventListener('click', (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>('button[data-action]') : null;
     const artifactId = button?.closest<HTMLElement>('[data-artifact-id]')?.dataset.artifactId;
-    if (!button || artifactId === undefined) return;
-    vscode.postMessage({ type: button.dataset.action === 'saveArtifact' ? 'saveArtifact' : 'openArtifact', artifactId });
+    if (!button || artifactId === undefined) {
+      return;
+    }
+    vscode.postMessage({
+      type: button.dataset.action === 'saveArtifact' ? 'saveArtifact' : 'openArtifact',
+      artifactId,
+    });
   });
 }

@@ -19,15 +19,25 @@ export class DetailPlacement {
     private readonly list: VirtualList<Row>,
   ) {}
 
-  place(items: readonly Row[], expanded: Row | undefined, approval: ApprovalCardView | undefined, strings: UiStrings): void {
+  place(
+    items: readonly Row[],
+    expanded: Row | undefined,
+    approval: ApprovalCardView | undefined,
+    strings: UiStrings,
+  ): void {
     const { layout, steering, list } = this;
     const rawIndex = expanded ? items.indexOf(expanded) : -1;
-    if (rawIndex < 0) list.setDetail(-1, undefined, 0, 'raw');
-    else list.setDetail(rawIndex, layout.raw, fillRaw(layout, items[rawIndex], strings), 'raw');
+    if (rawIndex < 0) {
+      list.setDetail(-1, undefined, 0, 'raw');
+    } else {
+      list.setDetail(rawIndex, layout.raw, fillRaw(layout, items[rawIndex], strings), 'raw');
+    }
     let index = -1;
     if (approval) {
       index = items.findIndex((r) => r.sequence === approval.sequence);
-      if (index < 0 && approval.stepId !== undefined) index = items.findIndex((r) => r.kind === 'step' && r.stepId === approval.stepId);
+      if (index < 0 && approval.stepId !== undefined) {
+        index = items.findIndex((r) => r.kind === 'step' && r.stepId === approval.stepId);
+      }
     }
     if (index < 0 || steering.card.hidden) {
       list.setDetail(-1, undefined, 0, 'card');

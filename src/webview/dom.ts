@@ -5,15 +5,27 @@
 // ever come from this code, never from the server.
 import { visibleText } from '../common/visibleText';
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = visibleText(text);
+  if (className) {
+    node.className = className;
+  }
+  if (text !== undefined) {
+    node.textContent = visibleText(text);
+  }
   return node;
 }
 
 /** An element the page's CSS, scripts or tests find by its id. */
-export function elWithId<K extends keyof HTMLElementTagNameMap>(tag: K, id: string, className?: string): HTMLElementTagNameMap[K] {
+export function elWithId<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  id: string,
+  className?: string,
+): HTMLElementTagNameMap[K] {
   const node = el(tag, className);
   node.id = id;
   return node;
@@ -29,19 +41,25 @@ export function codicon(name: string, tone = ''): HTMLSpanElement {
 
 export function setIcon(span: HTMLElement, name: string, tone = ''): void {
   const className = `codicon codicon-${name}${tone ? ` tone-${tone}` : ''}`;
-  if (span.className !== className) span.className = className;
+  if (span.className !== className) {
+    span.className = className;
+  }
 }
 
 /** Sets text (one line: line breaks show as `\n`) only when it changed (cheap to call every frame). */
 export function setText(node: Node, text: string): void {
   const shown = visibleText(text);
-  if (node.textContent !== shown) node.textContent = shown;
+  if (node.textContent !== shown) {
+    node.textContent = shown;
+  }
 }
 
 /** Sets the text of a block that shows several lines (pretty-printed JSON): line feeds stay. */
 export function setBlockText(node: Node, text: string): void {
   const shown = visibleText(text, { lineBreaks: true });
-  if (node.textContent !== shown) node.textContent = shown;
+  if (node.textContent !== shown) {
+    node.textContent = shown;
+  }
 }
 
 /** A tooltip of outside text, under the same rule as the text. */
@@ -54,7 +72,9 @@ export function iconButton(id: string, icon: string, label: string, withText = f
   button.id = id;
   button.type = 'button';
   button.append(codicon(icon));
-  if (withText) button.append(el('span', 'button-label', label));
+  if (withText) {
+    button.append(el('span', 'button-label', label));
+  }
   button.title = label;
   button.setAttribute('aria-label', label);
   return button;
@@ -71,7 +91,9 @@ export function setButtonLabel(button: HTMLButtonElement, label: string): void {
   button.title = label;
   button.setAttribute('aria-label', label);
   const text = button.querySelector('.button-label');
-  if (text) setText(text, label);
+  if (text) {
+    setText(text, label);
+  }
 }
 
 /**
@@ -81,7 +103,9 @@ export function setButtonLabel(button: HTMLButtonElement, label: string): void {
 export function setHighlightedText(node: HTMLElement, raw: string, query: string): void {
   const text = visibleText(raw);
   const key = query === '' ? '' : `${query}\u0000${text}`;
-  if (node.dataset.hl === key && (key !== '' || node.textContent === text)) return;
+  if (node.dataset.hl === key && (key !== '' || node.textContent === text)) {
+    return;
+  }
   const lower = query === '' ? '' : text.toLowerCase();
   // Lower-casing that changes a string's length (rare scripts) would misplace the marks: no marks then.
   if (query === '' || lower.length !== text.length || !lower.includes(query)) {
@@ -92,11 +116,15 @@ export function setHighlightedText(node: HTMLElement, raw: string, query: string
   const parts: Node[] = [];
   let at = 0;
   for (let hit = lower.indexOf(query); hit >= 0; hit = lower.indexOf(query, hit + query.length)) {
-    if (hit > at) parts.push(document.createTextNode(text.slice(at, hit)));
+    if (hit > at) {
+      parts.push(document.createTextNode(text.slice(at, hit)));
+    }
     parts.push(el('mark', 'find-match', text.slice(hit, hit + query.length)));
     at = hit + query.length;
   }
-  if (at < text.length) parts.push(document.createTextNode(text.slice(at)));
+  if (at < text.length) {
+    parts.push(document.createTextNode(text.slice(at)));
+  }
   node.replaceChildren(...parts);
   node.dataset.hl = key;
 }

@@ -27,7 +27,9 @@ export class DrawScheduler {
       reset: pending.reset || !!change.reset,
       appendedOnly: pending.appendedOnly && change.appendedOnly !== false,
     };
-    if (this.frame !== 0 || this.drawTimer !== undefined) return;
+    if (this.frame !== 0 || this.drawTimer !== undefined) {
+      return;
+    }
     const wait = this.lastDraw + MIN_DRAW_INTERVAL_MS - performance.now();
     // User actions (filter, expand) draw at once; streamed events wait for the interval.
     if (wait <= 0 || change.reset) {

@@ -19,10 +19,18 @@ export const NO_FILTER: Filter = { kind: '', tool: '', stepId: '', status: '' };
 /** What the host is asked with: OTHER_KINDS has no LogFilter form, so it stays a local check. */
 export function toLogFilter(filter: Filter): LogFilter {
   const out: LogFilter = {};
-  if (filter.kind !== '' && filter.kind !== OTHER_KINDS) out.kinds = [filter.kind];
-  if (filter.tool) out.tool = filter.tool;
-  if (filter.stepId) out.stepId = filter.stepId;
-  if (filter.status) out.status = filter.status;
+  if (filter.kind !== '' && filter.kind !== OTHER_KINDS) {
+    out.kinds = [filter.kind];
+  }
+  if (filter.tool) {
+    out.tool = filter.tool;
+  }
+  if (filter.stepId) {
+    out.stepId = filter.stepId;
+  }
+  if (filter.status) {
+    out.status = filter.status;
+  }
   return out;
 }
 

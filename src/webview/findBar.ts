@@ -18,13 +18,22 @@ export class FindState {
   private last: Found | undefined;
 
   /** The message that asks the host for the next or previous match after `from`. */
-  request(text: string, filter: LogFilter, from: number, direction: 'next' | 'prev'): Extract<WebviewMessage, { type: 'find' }> | undefined {
-    if (text !== this.text) this.current = undefined;
+  request(
+    text: string,
+    filter: LogFilter,
+    from: number,
+    direction: 'next' | 'prev',
+  ): Extract<WebviewMessage, { type: 'find' }> | undefined {
+    if (text !== this.text) {
+      this.current = undefined;
+    }
     this.text = text;
     this.query = normalizeQuery(text);
     this.last = undefined;
     this.requestId++;
-    if (this.query === '') return undefined;
+    if (this.query === '') {
+      return undefined;
+    }
     return { type: 'find', requestId: this.requestId, query: text.trim(), filter, from, direction };
   }
 
@@ -38,7 +47,9 @@ export class FindState {
 
   /** Takes a `found`; returns the sequence to show when it names a new one. */
   take(message: Found): { show?: number } | undefined {
-    if (message.requestId !== this.requestId || this.query === '') return undefined;
+    if (message.requestId !== this.requestId || this.query === '') {
+      return undefined;
+    }
     this.last = message;
     if (message.sequence !== undefined && message.sequence !== this.current) {
       this.current = message.sequence;
@@ -54,12 +65,22 @@ export class FindState {
   }
 
   private statusText(strings: UiStrings): string {
-    if (this.query === '') return '';
+    if (this.query === '') {
+      return '';
+    }
     const m = this.last;
-    if (!m) return strings.findSearching;
-    if (m.done && m.count === 0) return strings.findNone;
-    if (m.done && m.ordinal !== undefined) return fill(strings.findCount, m.ordinal, m.count);
-    if (m.done) return String(m.count);
+    if (!m) {
+      return strings.findSearching;
+    }
+    if (m.done && m.count === 0) {
+      return strings.findNone;
+    }
+    if (m.done && m.ordinal !== undefined) {
+      return fill(strings.findCount, m.ordinal, m.count);
+    }
+    if (m.done) {
+      return String(m.count);
+    }
     const percent = m.total > 0 ? Math.min(99, Math.floor((m.scanned / m.total) * 100)) : 0;
     return fill(strings.findProgress, m.count, percent);
   }

@@ -19,13 +19,17 @@ export function wireFindControls(app: FindControlsApp): void {
   const { layout } = app;
   let searchTimer: ReturnType<typeof setTimeout> | undefined;
   layout.search.addEventListener('input', () => {
-    if (searchTimer !== undefined) clearTimeout(searchTimer);
+    if (searchTimer !== undefined) {
+      clearTimeout(searchTimer);
+    }
     searchTimer = setTimeout(() => app.startFind('next', false), 200);
   });
   layout.search.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') {
       event.preventDefault();
-      if (searchTimer !== undefined) clearTimeout(searchTimer);
+      if (searchTimer !== undefined) {
+        clearTimeout(searchTimer);
+      }
       app.startFind(event.shiftKey ? 'prev' : 'next', layout.search.value === app.find.text);
     } else if (event.key === 'Escape') {
       event.preventDefault();
@@ -42,15 +46,20 @@ export function wireFindControls(app: FindControlsApp): void {
       layout.timeline.focus();
       return;
     }
-    if (event.key !== 'Enter') return;
+    if (event.key !== 'Enter') {
+      return;
+    }
     event.preventDefault();
     const text = layout.gotoInput.value.trim().replace(/^#/, '');
     const sequence = /^\d+$/.test(text) ? Number(text) : NaN;
     const valid = Number.isSafeInteger(sequence) && sequence > 0;
     // Never a silent no-op: the find bar's status (a live region) says what the box wants.
     layout.gotoInput.setAttribute('aria-invalid', String(!valid));
-    if (valid) app.goTo(sequence);
-    else app.gotoInvalid();
+    if (valid) {
+      app.goTo(sequence);
+    } else {
+      app.gotoInvalid();
+    }
   });
   document.addEventListener('keydown', (event) => {
     const mod = event.ctrlKey || event.metaKey;

@@ -12,7 +12,9 @@ export class Flash {
 
   set(sequence: number): void {
     this.sequence = sequence;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+    }
     this.timer = setTimeout(() => {
       this.sequence = undefined;
       this.redraw();

@@ -23,14 +23,20 @@ export function statusIcon(status: string | undefined): { icon: string; tone: Ro
   return { icon: icon.id, tone: icon.tone };
 }
 
-export function connectionText(connection: ConnectionView, strings: UiStrings, secondsLeft: number | undefined): string {
+export function connectionText(
+  connection: ConnectionView,
+  strings: UiStrings,
+  secondsLeft: number | undefined,
+): string {
   switch (connection.state) {
     case 'connecting':
       return strings.connecting;
     case 'live':
       return strings.live;
     case 'reconnecting':
-      return secondsLeft !== undefined && secondsLeft > 0 ? fill(strings.reconnectingIn, secondsLeft, connection.attempt) : strings.reconnectingNow;
+      return secondsLeft !== undefined && secondsLeft > 0
+        ? fill(strings.reconnectingIn, secondsLeft, connection.attempt)
+        : strings.reconnectingNow;
     case 'ended':
       return strings.ended;
     case 'failed':
@@ -44,7 +50,9 @@ const MAX_DETAIL = 400;
 export function fieldsText(data: Record<string, unknown>, skip: readonly string[] = []): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(data)) {
-    if (key === 'sequence' || skip.includes(key)) continue;
+    if (key === 'sequence' || skip.includes(key)) {
+      continue;
+    }
     parts.push(`${key}: ${fieldText(value)}`);
   }
   const text = parts.join('  ·  ');
@@ -54,10 +62,17 @@ export function fieldsText(data: Record<string, unknown>, skip: readonly string[
 /** The running step's live elapsed time, or the step's duration once it completed. */
 function stepMeta(state: TimelineState, stepId: string | undefined, now: number): { meta: string; running: boolean } {
   const step = stepId === undefined ? undefined : state.model.step(stepId);
-  if (!step) return { meta: '', running: false };
-  if (step.state === 'completed') return { meta: step.durationMs !== undefined ? formatDuration(step.durationMs) : '', running: false };
+  if (!step) {
+    return { meta: '', running: false };
+  }
+  if (step.state === 'completed') {
+    return { meta: step.durationMs !== undefined ? formatDuration(step.durationMs) : '', running: false };
+  }
   const ended = state.model.terminalEvent !== undefined;
-  return { meta: step.startedAt !== undefined && !ended ? formatDuration(Math.max(0, now - step.startedAt)) : '', running: !ended };
+  return {
+    meta: step.startedAt !== undefined && !ended ? formatDuration(Math.max(0, now - step.startedAt)) : '',
+    running: !ended,
+  };
 }
 
 export function rowView(state: TimelineState, row: Row, now: number): RowView {
@@ -65,28 +80,46 @@ export function rowView(state: TimelineState, row: Row, now: number): RowView {
   const data = row.raw?.data ?? { sequence: row.sequence };
   switch (row.kind) {
     case 'omitted':
-      return { icon: 'fold-up', tone: 'muted', label: row.count !== undefined && row.count > 0 ? fill(s.loadEarlier, row.count) : s.loadEarlierUnknown, detail: '', meta: '' };
+      return {
+        icon: 'fold-up',
+        tone: 'muted',
+        label: row.count !== undefined && row.count > 0 ? fill(s.loadEarlier, row.count) : s.loadEarlierUnknown,
+        detail: '',
+        meta: '',
+      };
     case 'later':
       return { icon: 'fold-down', tone: 'muted', label: s.loadLater, detail: '', meta: '' };
     case 'plan':
       return {
         icon: 'list-tree',
         tone: '',
-        label: fill(s.planSummary, typeof data.steps === 'number' ? data.steps : fieldText(data.steps), fieldText(data.strategy)),
+        label: fill(
+          s.planSummary,
+          typeof data.steps === 'number' ? data.steps : fieldText(data.steps),
+          fieldText(data.strategy),
+        ),
         detail: fieldsText(data, ['steps', 'strategy']),
         meta: '',
       };
     case 'step': {
       const step = row.stepId === undefined ? undefined : state.model.step(row.stepId);
       const { meta, running } = stepMeta(state, row.stepId, now);
-      const title = row.raw ? fieldText(row.raw.data.title) : step?.title ?? '';
+      const title = row.raw ? fieldText(row.raw.data.title) : (step?.title ?? '');
       const detail = row.raw
         ? fieldsText(data, ['title'])
         : step
           ? `step_id: ${step.stepId}  ·  ${fill(s.compactedStep, step.toolCalls, step.observations)}`
           : '';
-      if (step?.state === 'completed') return { icon: 'pass', tone: 'ok', label: title, detail, meta };
-      return { icon: running ? 'sync' : 'circle-large-outline', tone: running ? 'spin' : 'muted', label: title, detail, meta };
+      if (step?.state === 'completed') {
+        return { icon: 'pass', tone: 'ok', label: title, detail, meta };
+      }
+      return {
+        icon: running ? 'sync' : 'circle-large-outline',
+        tone: running ? 'spin' : 'muted',
+        label: title,
+        detail,
+        meta,
+      };
     }
     case 'tool':
       return { icon: 'tools', tone: '', label: fieldText(data.tool), detail: fieldsText(data, ['tool']), meta: '' };
@@ -113,9 +146,11 @@ export function rowView(state: TimelineState, row: Row, now: number): RowView {
 /** Elapsed run time: from the run record when known, else from the first event seen. */
 export function elapsedMs(state: TimelineState, now: number): number | undefined {
   const started = parseTime(state.info.startedAt) ?? state.model.firstSeenAt;
-  if (started === undefined) return undefined;
+  if (started === undefined) {
+    return undefined;
+  }
   const terminal = state.model.terminalEvent;
-  const end = parseTime(state.info.completedAt) ?? (terminal ? terminal.receivedAt ?? now : now);
+  const end = parseTime(state.info.completedAt) ?? (terminal ? (terminal.receivedAt ?? now) : now);
   return Math.max(0, end - started);
 }
 
@@ -123,7 +158,9 @@ export function elapsedMs(state: TimelineState, now: number): number | undefined
 export function totalDurationMs(state: TimelineState): number | undefined {
   const started = parseTime(state.info.startedAt);
   const completed = parseTime(state.info.completedAt);
-  if (started !== undefined && completed !== undefined) return Math.max(0, completed - started);
+  if (started !== undefined && completed !== undefined) {
+    return Math.max(0, completed - started);
+  }
   let sum = 0;
   let any = false;
   for (const step of state.model.stepSummaries()) {
@@ -136,7 +173,9 @@ export function totalDurationMs(state: TimelineState): number | undefined {
 }
 
 function parseTime(value: string | undefined): number | undefined {
-  if (!value) return undefined;
+  if (!value) {
+    return undefined;
+  }
   const t = Date.parse(value);
   return Number.isNaN(t) ? undefined : t;
 }

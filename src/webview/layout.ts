@@ -95,10 +95,17 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   const lastSequence = elWithId('span', 'last-sequence', 'fact-value');
   const eventCount = elWithId('span', 'event-count', 'fact-value muted');
   facts.append(
-    connection, retry, signIn,
-    el('span', 'fact', ''), elapsedLabel, elapsed,
-    el('span', 'fact', ''), sequenceLabel, lastSequence,
-    el('span', 'fact', ''), eventCount,
+    connection,
+    retry,
+    signIn,
+    el('span', 'fact', ''),
+    elapsedLabel,
+    elapsed,
+    el('span', 'fact', ''),
+    sequenceLabel,
+    lastSequence,
+    el('span', 'fact', ''),
+    eventCount,
   );
 
   const planRow = el('div', 'plan-row');
@@ -181,7 +188,14 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   const summaryDuration = elWithId('span', 'summary-duration', 'fact-value');
   const summaryStepsLabel = el('span', 'fact-label');
   const summarySteps = elWithId('span', 'summary-steps', 'fact-value');
-  grid.append(summaryStatusLabel, summaryStatus, summaryDurationLabel, summaryDuration, summaryStepsLabel, summarySteps);
+  grid.append(
+    summaryStatusLabel,
+    summaryStatus,
+    summaryDurationLabel,
+    summaryDuration,
+    summaryStepsLabel,
+    summarySteps,
+  );
   const artifactsTitle = el('h3', 'section-title');
   const artifactsMessage = elWithId('div', 'artifacts-message', 'artifacts-message');
   const artifactsList = elWithId('ul', 'artifacts', 'artifacts');
@@ -201,13 +215,66 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
 
   root.replaceChildren(header, toolbar, body, summary);
   const layout: Layout = {
-    root, statusIcon: statusIconEl, runId, copyRunId, status, objective, connection, connectionIcon,
-    connectionText: connectionTextEl, retry, signIn, elapsedLabel, elapsed, sequenceLabel, lastSequence, eventCount,
-    plan, progressFill, progressBar, progressText, logCapped, kindFilter, toolFilter, stepFilter, statusFilter, search, findPrev, findNext,
-    findStatus, gotoInput, exportMarkdown, exportJsonl, openTranscript, outlineToggle, outline, outlineTitle, outlineList, timeline, empty, jump, summary, summaryTitle,
-    summaryStatusLabel, summaryStatus, summaryDurationLabel, summaryDuration, summaryStepsLabel, summarySteps,
-    artifactsTitle, artifactsMessage, artifactsList, artifactsRetry, raw, rawTitle, rawCopy, rawOpen, rawJson, kindsKey: '',
-    toolsKey: '', stepsKey: '',
+    root,
+    statusIcon: statusIconEl,
+    runId,
+    copyRunId,
+    status,
+    objective,
+    connection,
+    connectionIcon,
+    connectionText: connectionTextEl,
+    retry,
+    signIn,
+    elapsedLabel,
+    elapsed,
+    sequenceLabel,
+    lastSequence,
+    eventCount,
+    plan,
+    progressFill,
+    progressBar,
+    progressText,
+    logCapped,
+    kindFilter,
+    toolFilter,
+    stepFilter,
+    statusFilter,
+    search,
+    findPrev,
+    findNext,
+    findStatus,
+    gotoInput,
+    exportMarkdown,
+    exportJsonl,
+    openTranscript,
+    outlineToggle,
+    outline,
+    outlineTitle,
+    outlineList,
+    timeline,
+    empty,
+    jump,
+    summary,
+    summaryTitle,
+    summaryStatusLabel,
+    summaryStatus,
+    summaryDurationLabel,
+    summaryDuration,
+    summaryStepsLabel,
+    summarySteps,
+    artifactsTitle,
+    artifactsMessage,
+    artifactsList,
+    artifactsRetry,
+    raw,
+    rawTitle,
+    rawCopy,
+    rawOpen,
+    rawJson,
+    kindsKey: '',
+    toolsKey: '',
+    stepsKey: '',
   };
   applyStrings(layout, strings);
   return layout;
@@ -245,13 +312,19 @@ export function applyStrings(layout: Layout, strings: UiStrings): void {
   setButtonLabel(layout.openTranscript, strings.openTranscript);
   setButtonLabel(layout.outlineToggle, strings.outlineToggle);
   setText(layout.outlineTitle, strings.outline);
-  const statusChoices: [string, string][] = [['', strings.allStatuses], ['problems', strings.statusProblems], ['approvals', strings.statusApprovals]];
+  const statusChoices: [string, string][] = [
+    ['', strings.allStatuses],
+    ['problems', strings.statusProblems],
+    ['approvals', strings.statusApprovals],
+  ];
   const selectedStatus = layout.statusFilter.value;
-  layout.statusFilter.replaceChildren(...statusChoices.map(([value, text]) => {
-    const option = el('option', undefined, text);
-    option.value = value;
-    return option;
-  }));
+  layout.statusFilter.replaceChildren(
+    ...statusChoices.map(([value, text]) => {
+      const option = el('option', undefined, text);
+      option.value = value;
+      return option;
+    }),
+  );
   layout.statusFilter.value = selectedStatus;
   layout.toolsKey = '';
   layout.stepsKey = '';

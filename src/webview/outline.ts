@@ -16,7 +16,11 @@ export interface Outline {
   update(state: TimelineState, force?: boolean): void;
 }
 
-export function createOutline(container: HTMLElement, strings: () => UiStrings, onJump: (step: StepSummary) => void): Outline {
+export function createOutline(
+  container: HTMLElement,
+  strings: () => UiStrings,
+  onJump: (step: StepSummary) => void,
+): Outline {
   let items: StepSummary[] = [];
   let key = '';
   let ended = false;
@@ -58,7 +62,14 @@ export function createOutline(container: HTMLElement, strings: () => UiStrings, 
   });
   container.addEventListener('keydown', (event) => {
     const current = indexOf(event.target);
-    const moves: Record<string, number> = { ArrowDown: current + 1, ArrowUp: current - 1, Home: 0, End: items.length - 1, PageDown: current + 10, PageUp: current - 10 };
+    const moves: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      Home: 0,
+      End: items.length - 1,
+      PageDown: current + 10,
+      PageUp: current - 10,
+    };
     if (event.key in moves) {
       event.preventDefault();
       list.reveal(Math.max(0, Math.min(items.length - 1, moves[event.key])))?.focus({ preventScroll: true });
@@ -72,9 +83,13 @@ export function createOutline(container: HTMLElement, strings: () => UiStrings, 
   return {
     list,
     update(state, force) {
-      if (force) key = '';
+      if (force) {
+        key = '';
+      }
       const next = `${state.model.kindCounts().get('step.started') ?? 0}/${state.model.completedStepCount}/${state.model.terminalEvent ? 1 : 0}/${state.strings.running}`;
-      if (next === key) return;
+      if (next === key) {
+        return;
+      }
       key = next;
       ended = state.model.terminalEvent !== undefined;
       items = [...state.model.stepSummaries()];

@@ -33,7 +33,11 @@ export class PageRequests {
 
   /** A page that way (or one replacing the window) is awaited. */
   loading(direction: PendingPage['direction']): boolean {
-    for (const p of this.pages.values()) if (p.direction === direction || replacesWindow(p)) return true;
+    for (const p of this.pages.values()) {
+      if (p.direction === direction || replacesWindow(p)) {
+        return true;
+      }
+    }
     return false;
   }
 
@@ -42,17 +46,30 @@ export class PageRequests {
    * holds must then ask for its own page too, or that earlier answer would land after it.
    */
   replacing(): boolean {
-    for (const p of this.pages.values()) if (replacesWindow(p)) return true;
+    for (const p of this.pages.values()) {
+      if (replacesWindow(p)) {
+        return true;
+      }
+    }
     return false;
   }
 
   request(pending: PendingPage, sequence: number, filter: LogFilter): void {
     // A page that replaces the window (a jump, the end) supersedes every earlier request: the host
     // answers them concurrently, and an older answer landing last would undo the newer jump.
-    if (replacesWindow(pending)) this.pages.clear();
+    if (replacesWindow(pending)) {
+      this.pages.clear();
+    }
     const requestId = this.nextRequestId++;
     this.pages.set(requestId, pending);
-    this.vscode.postMessage({ type: 'page', requestId, sequence: Math.max(0, sequence), direction: pending.direction, limit: PAGE_EVENTS, filter });
+    this.vscode.postMessage({
+      type: 'page',
+      requestId,
+      sequence: Math.max(0, sequence),
+      direction: pending.direction,
+      limit: PAGE_EVENTS,
+      filter,
+    });
     // A host that keeps no log never answers: the request is forgotten, and may be asked again.
     setTimeout(() => this.pages.delete(requestId), PAGE_TIMEOUT_MS);
   }

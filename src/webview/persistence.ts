@@ -17,7 +17,9 @@ export class Persistence {
   ) {}
 
   schedule(): void {
-    if (this.timer !== undefined) return;
+    if (this.timer !== undefined) {
+      return;
+    }
     this.timer = setTimeout(() => this.persist(), Math.max(0, this.last + PERSIST_EVERY_MS - Date.now()));
   }
 
@@ -25,7 +27,9 @@ export class Persistence {
     this.timer = undefined;
     this.last = Date.now();
     const state = this.state;
-    if (!state.runId) return;
+    if (!state.runId) {
+      return;
+    }
     this.vscode.setState({
       runId: state.runId,
       lastSequence: state.model.lastSequence,

@@ -6,7 +6,14 @@ import { matchesFilter } from '../runEvents/logQuery';
 import { NO_FILTER, OTHER_KINDS, toLogFilter, type Filter } from './filter';
 import { placeRow, rowFor, type Row } from './timelineRows';
 
-import { DEFAULT_UI_STRINGS, type ArtifactsView, type ConnectionView, type HostMessage, type RunInfo, type UiStrings } from '../runPanel/protocol';
+import {
+  DEFAULT_UI_STRINGS,
+  type ArtifactsView,
+  type ConnectionView,
+  type HostMessage,
+  type RunInfo,
+  type UiStrings,
+} from '../runPanel/protocol';
 import type { RunSnapshot, WireEvent } from '../runEvents/wire';
 
 // Re-exported: the panel's code and tests know them as the reducer's.
@@ -117,30 +124,44 @@ export function reduce(state: TimelineState, message: HostMessage): Change {
 
 /** Whether an event belongs in the window under the current filter (logQuery.ts decides). */
 export function passes(state: TimelineState, event: WireEvent): boolean {
-  if (!matchesFilter(event, toLogFilter(state.filter))) return false;
-  if (state.filter.kind === OTHER_KINDS && state.model.kindCounts().has(event.event)) return false;
+  if (!matchesFilter(event, toLogFilter(state.filter))) {
+    return false;
+  }
+  if (state.filter.kind === OTHER_KINDS && state.model.kindCounts().has(event.event)) {
+    return false;
+  }
   return true;
 }
 
 /** Adds events in stream order; repeats (at or below the last sequence) are ignored. */
 export function applyEvents(state: TimelineState, events: readonly WireEvent[]): Change {
   const accepted = state.model.apply(events);
-  if (accepted.length === 0) return NO_CHANGE;
+  if (accepted.length === 0) {
+    return NO_CHANGE;
+  }
   let appendedOnly = true;
   const filter = toLogFilter(state.filter);
   const other = state.filter.kind === OTHER_KINDS;
   for (const event of accepted) {
     noteTool(state, event);
-    if (!matchesFilter(event, filter) || (other && state.model.kindCounts().has(event.event))) continue;
+    if (!matchesFilter(event, filter) || (other && state.model.kindCounts().has(event.event))) {
+      continue;
+    }
     // Away from the live end the window does not grow: the newest rows are counted for "Jump to newest".
     if (state.window.hasAfter) {
       state.window.newAway++;
       continue;
     }
-    if (state.window.total !== undefined) state.window.total++;
-    if (!placeRow(state.rows, rowFor(state.model, event))) appendedOnly = false;
+    if (state.window.total !== undefined) {
+      state.window.total++;
+    }
+    if (!placeRow(state.rows, rowFor(state.model, event))) {
+      appendedOnly = false;
+    }
   }
-  if (trimStart(state)) appendedOnly = false;
+  if (trimStart(state)) {
+    appendedOnly = false;
+  }
   return { rows: true, header: true, artifacts: false, reset: false, appendedOnly };
 }
 
@@ -158,7 +179,11 @@ export function setFilter(state: TimelineState, filter: Filter): void {
 export function rebuildAtEnd(state: TimelineState): void {
   const snapshot = state.model.snapshot();
   const rows: Row[] = [];
-  for (const event of snapshot.recent) if (passes(state, event)) placeRow(rows, rowFor(state.model, event));
+  for (const event of snapshot.recent) {
+    if (passes(state, event)) {
+      placeRow(rows, rowFor(state.model, event));
+    }
+  }
   setRows(state, rows);
   state.window.scannedFrom = snapshot.recent.length > 0 ? snapshot.recent[0].data.sequence : undefined;
   state.window.hasBefore = snapshot.eventsOmitted > 0;
@@ -178,17 +203,27 @@ export function applyPage(
   direction: 'before' | 'after' | 'around',
   page: { events: WireEvent[]; before: boolean; after: boolean; total?: number },
 ): { addedTop: number; removedTop: number } {
-  if (page.total !== undefined) state.window.total = page.total;
-  for (const event of page.events) noteTool(state, event);
+  if (page.total !== undefined) {
+    state.window.total = page.total;
+  }
+  for (const event of page.events) {
+    noteTool(state, event);
+  }
   const have = new Set<number>();
-  for (const row of state.rows) have.add(row.sequence);
+  for (const row of state.rows) {
+    have.add(row.sequence);
+  }
   const fresh = (e: WireEvent) => Number.isSafeInteger(e.data?.sequence) && passes(state, e);
   if (direction === 'before') {
     const first = firstSequence(state);
-    const added = page.events.filter((e) => fresh(e) && e.data.sequence < first && !have.has(e.data.sequence)).map((e) => rowFor(state.model, e));
+    const added = page.events
+      .filter((e) => fresh(e) && e.data.sequence < first && !have.has(e.data.sequence))
+      .map((e) => rowFor(state.model, e));
     setRows(state, [...added, ...state.rows]);
     const reached = lowestSequence(page.events);
-    if (reached < first) state.window.scannedFrom = reached;
+    if (reached < first) {
+      state.window.scannedFrom = reached;
+    }
     // A page that reached no further up ends the way up (a host that does not move cannot loop us);
     // one that did goes on even when none of its events pass the filter.
     state.window.hasBefore = page.before && reached < first;
@@ -201,23 +236,38 @@ export function applyPage(
   if (direction === 'after') {
     const last = lastSequence(state);
     const before = state.rows.length;
-    for (const e of page.events) if (fresh(e) && e.data.sequence > last && !have.has(e.data.sequence)) state.rows.push(rowFor(state.model, e));
-    if (!page.after || state.rows.length === before) catchUp(state);
-    else state.window.hasAfter = true;
+    for (const e of page.events) {
+      if (fresh(e) && e.data.sequence > last && !have.has(e.data.sequence)) {
+        state.rows.push(rowFor(state.model, e));
+      }
+    }
+    if (!page.after || state.rows.length === before) {
+      catchUp(state);
+    } else {
+      state.window.hasAfter = true;
+    }
     return { addedTop: 0, removedTop: trimStart(state) };
   }
-  setRows(state, page.events.filter(fresh).map((e) => rowFor(state.model, e)));
+  setRows(
+    state,
+    page.events.filter(fresh).map((e) => rowFor(state.model, e)),
+  );
   state.window.scannedFrom = page.events.length > 0 ? lowestSequence(page.events) : undefined;
   state.window.hasBefore = page.before;
-  if (!page.after) catchUp(state);
-  else leaveLiveEnd(state);
+  if (!page.after) {
+    catchUp(state);
+  } else {
+    leaveLiveEnd(state);
+  }
   trimStart(state);
   return { addedTop: 0, removedTop: 0 };
 }
 
 /** The window left the live end: newer events are counted from now on. */
 function leaveLiveEnd(state: TimelineState): void {
-  if (!state.window.hasAfter) state.window.newAway = 0;
+  if (!state.window.hasAfter) {
+    state.window.newAway = 0;
+  }
   state.window.hasAfter = true;
 }
 
@@ -225,7 +275,9 @@ function leaveLiveEnd(state: TimelineState): void {
 function catchUp(state: TimelineState): void {
   const last = lastSequence(state);
   for (const event of state.model.snapshot().recent) {
-    if (event.data.sequence > last && passes(state, event)) placeRow(state.rows, rowFor(state.model, event));
+    if (event.data.sequence > last && passes(state, event)) {
+      placeRow(state.rows, rowFor(state.model, event));
+    }
   }
   state.window.hasAfter = false;
   state.window.newAway = 0;
@@ -235,13 +287,19 @@ function catchUp(state: TimelineState): void {
 export function firstSequence(state: TimelineState): number {
   let first = state.window.scannedFrom ?? Number.POSITIVE_INFINITY;
   // Rows are in sequence order but for children placed under an earlier step: the first few decide.
-  for (let i = 0; i < Math.min(state.rows.length, 64); i++) if (state.rows[i].sequence > 0) first = Math.min(first, state.rows[i].sequence);
+  for (let i = 0; i < Math.min(state.rows.length, 64); i++) {
+    if (state.rows[i].sequence > 0) {
+      first = Math.min(first, state.rows[i].sequence);
+    }
+  }
   return Number.isFinite(first) ? first : state.model.lastSequence + 1;
 }
 
 export function lastSequence(state: TimelineState): number {
   let last = 0;
-  for (let i = state.rows.length - 1; i >= Math.max(0, state.rows.length - 64); i--) last = Math.max(last, state.rows[i].sequence);
+  for (let i = state.rows.length - 1; i >= Math.max(0, state.rows.length - 64); i--) {
+    last = Math.max(last, state.rows[i].sequence);
+  }
   return last;
 }
 
@@ -252,7 +310,9 @@ function setRows(state: TimelineState, rows: Row[]): void {
 
 /** Drops rows from the top past the bound (a quarter more, so trims stay rare); returns how many. */
 function trimStart(state: TimelineState): number {
-  if (state.rows.length <= MAX_WINDOW_ROWS) return 0;
+  if (state.rows.length <= MAX_WINDOW_ROWS) {
+    return 0;
+  }
   const drop = state.rows.length - Math.floor((MAX_WINDOW_ROWS * 3) / 4);
   state.rows.splice(0, drop);
   state.window.scannedFrom = undefined;
@@ -262,13 +322,19 @@ function trimStart(state: TimelineState): number {
 
 function lowestSequence(events: readonly WireEvent[]): number {
   let lowest = Number.POSITIVE_INFINITY;
-  for (const e of events) if (Number.isSafeInteger(e.data?.sequence)) lowest = Math.min(lowest, e.data.sequence);
+  for (const e of events) {
+    if (Number.isSafeInteger(e.data?.sequence)) {
+      lowest = Math.min(lowest, e.data.sequence);
+    }
+  }
   return lowest;
 }
 
 function noteTool(state: TimelineState, event: WireEvent): void {
   const tool = event.data.tool;
-  if (typeof tool === 'string' && tool !== '' && tool.length <= 200 && state.tools.size < MAX_TOOLS) state.tools.add(tool);
+  if (typeof tool === 'string' && tool !== '' && tool.length <= 200 && state.tools.size < MAX_TOOLS) {
+    state.tools.add(tool);
+  }
 }
 
 /**
@@ -278,7 +344,9 @@ function noteTool(state: TimelineState, event: WireEvent): void {
 export function kindsSeen(state: TimelineState): string[] {
   const kinds = state.model.kindCounts();
   const names = [...kinds.keys()].sort((a, b) => (kinds.get(b) ?? 0) - (kinds.get(a) ?? 0) || a.localeCompare(b));
-  if (state.model.otherKindCount > 0) names.push(OTHER_KINDS);
+  if (state.model.otherKindCount > 0) {
+    names.push(OTHER_KINDS);
+  }
   return names;
 }
 
@@ -286,7 +354,9 @@ function resetFromSnapshot(state: TimelineState, snapshot: RunSnapshot): void {
   state.runId = snapshot.runId;
   state.model = new RunModel(snapshot.runId, DEFAULT_LIMITS, snapshot);
   state.window = { hasBefore: false, hasAfter: false, newAway: 0 };
-  for (const event of snapshot.recent) noteTool(state, event);
+  for (const event of snapshot.recent) {
+    noteTool(state, event);
+  }
   // The window is contiguous: what the snapshot summarised is paged in from the host on the way up
   // (the outline lists its steps meanwhile).
   rebuildAtEnd(state);

@@ -14,7 +14,12 @@ export function currentStatus(state: TimelineState): string {
   return state.model.terminalEvent?.status ?? state.info.status ?? (state.model.totalEvents > 0 ? 'running' : '');
 }
 
-export function updateHeader(layout: Layout, state: TimelineState, now: number, reconnectSecondsLeft: number | undefined): void {
+export function updateHeader(
+  layout: Layout,
+  state: TimelineState,
+  now: number,
+  reconnectSecondsLeft: number | undefined,
+): void {
   const s = state.strings;
   setText(layout.runId, state.runId);
   const status = currentStatus(state);
@@ -26,7 +31,9 @@ export function updateHeader(layout: Layout, state: TimelineState, now: number, 
   layout.objective.hidden = !state.info.objective;
 
   const connection = state.connection;
-  if (layout.connection.dataset.state !== connection.state) layout.connection.dataset.state = connection.state;
+  if (layout.connection.dataset.state !== connection.state) {
+    layout.connection.dataset.state = connection.state;
+  }
   const connectionIcons: Record<typeof connection.state, [string, string]> = {
     connecting: ['loading', 'spin'],
     live: ['radio-tower', 'ok'],
@@ -54,7 +61,9 @@ export function updateHeader(layout: Layout, state: TimelineState, now: number, 
   const planned = plan?.steps ?? 0;
   const ratio = planned > 0 ? Math.min(1, done / planned) : 0;
   const width = `${(ratio * 100).toFixed(1)}%`;
-  if (layout.progressFill.style.width !== width) layout.progressFill.style.width = width;
+  if (layout.progressFill.style.width !== width) {
+    layout.progressFill.style.width = width;
+  }
   layout.progressBar.setAttribute('aria-valuemax', String(planned));
   layout.progressBar.setAttribute('aria-valuenow', String(done));
   setText(layout.progressText, planned > 0 ? fill(s.progress, done, planned) : fill(s.progressNoPlan, done));
@@ -87,7 +96,9 @@ const MAX_STEP_CHOICES = 300;
 function updateToolAndStepChoices(layout: Layout, state: TimelineState): void {
   const s = state.strings;
   const tools = [...state.tools].sort();
-  if (state.filter.tool && !state.tools.has(state.filter.tool)) tools.unshift(state.filter.tool);
+  if (state.filter.tool && !state.tools.has(state.filter.tool)) {
+    tools.unshift(state.filter.tool);
+  }
   const toolsKey = `${tools.join('\n')}\n${state.filter.tool}`;
   if (toolsKey !== layout.toolsKey) {
     layout.toolsKey = toolsKey;
@@ -100,12 +111,18 @@ function updateToolAndStepChoices(layout: Layout, state: TimelineState): void {
   if (stepsKey !== layout.stepsKey) {
     layout.stepsKey = stepsKey;
     const steps = [...model.stepSummaries()].slice(-MAX_STEP_CHOICES);
-    const choices = steps.map((step) => option(step.stepId, step.title ? `${step.title} (${step.stepId})` : step.stepId));
-    if (state.filter.stepId && !steps.some((step) => step.stepId === state.filter.stepId)) choices.unshift(option(state.filter.stepId, state.filter.stepId));
+    const choices = steps.map((step) =>
+      option(step.stepId, step.title ? `${step.title} (${step.stepId})` : step.stepId),
+    );
+    if (state.filter.stepId && !steps.some((step) => step.stepId === state.filter.stepId)) {
+      choices.unshift(option(state.filter.stepId, state.filter.stepId));
+    }
     layout.stepFilter.replaceChildren(option('', s.allSteps), ...choices);
     layout.stepFilter.value = state.filter.stepId;
   }
-  if (layout.statusFilter.value !== state.filter.status) layout.statusFilter.value = state.filter.status;
+  if (layout.statusFilter.value !== state.filter.status) {
+    layout.statusFilter.value = state.filter.status;
+  }
 }
 
 function option(value: string, text: string): HTMLOptionElement {
@@ -116,7 +133,12 @@ function option(value: string, text: string): HTMLOptionElement {
 
 export function updateEmpty(layout: Layout, state: TimelineState): void {
   // An empty window with earlier events to load is not "no matches": its "earlier" row shows.
-  const message = state.rows.length > 0 || state.window.hasBefore ? '' : state.model.totalEvents > 0 ? state.strings.noMatches : state.strings.waiting;
+  const message =
+    state.rows.length > 0 || state.window.hasBefore
+      ? ''
+      : state.model.totalEvents > 0
+        ? state.strings.noMatches
+        : state.strings.waiting;
   setText(layout.empty, message);
   layout.empty.hidden = message === '';
 }
@@ -124,7 +146,9 @@ export function updateEmpty(layout: Layout, state: TimelineState): void {
 export function updateSummary(layout: Layout, state: TimelineState): void {
   const ended = state.model.terminalEvent !== undefined || state.connection.state === 'ended';
   layout.summary.hidden = !ended;
-  if (!ended) return;
+  if (!ended) {
+    return;
+  }
   const s = state.strings;
   const status = currentStatus(state);
   setText(layout.summaryStatus, status);
@@ -156,7 +180,9 @@ export function updateArtifacts(layout: Layout, state: TimelineState): void {
   }
   const shown = artifacts.artifacts.slice(0, MAX_ARTIFACT_ROWS);
   let message = artifacts.artifacts.length === 0 ? s.artifactsNone : '';
-  if (artifacts.truncated || artifacts.artifacts.length > shown.length) message = fill(s.artifactsTruncated, shown.length);
+  if (artifacts.truncated || artifacts.artifacts.length > shown.length) {
+    message = fill(s.artifactsTruncated, shown.length);
+  }
   setText(layout.artifactsMessage, message);
   for (const artifact of shown) {
     const item = el('li', 'artifact');
@@ -180,13 +206,19 @@ export function updateArtifacts(layout: Layout, state: TimelineState): void {
 /** "Jump to newest" shows while away from the live end, with how many events came meanwhile. */
 export function updateJumpButton(layout: Layout, state: TimelineState, away: boolean, totalWhenLeft: number): void {
   layout.jump.hidden = !away;
-  if (!away) return;
-  const fresh = state.window.hasAfter ? Math.max(state.window.newAway, state.model.totalEvents - totalWhenLeft) : state.model.totalEvents - totalWhenLeft;
+  if (!away) {
+    return;
+  }
+  const fresh = state.window.hasAfter
+    ? Math.max(state.window.newAway, state.model.totalEvents - totalWhenLeft)
+    : state.model.totalEvents - totalWhenLeft;
   setButtonLabel(layout.jump, fresh > 0 ? fill(state.strings.jumpToNewest, fresh) : state.strings.jumpToLatest);
 }
 
 /** The sequence of the focused row, if a row has the focus (kept across a page's redraw). */
 export function focusedRowSequence(): number | undefined {
   const active = document.activeElement;
-  return active instanceof HTMLElement && active.classList.contains('row') && active.dataset.sequence ? Number(active.dataset.sequence) : undefined;
+  return active instanceof HTMLElement && active.classList.contains('row') && active.dataset.sequence
+    ? Number(active.dataset.sequence)
+    : undefined;
 }

@@ -16,7 +16,14 @@ export const RAW_BAR_HEIGHT = 30;
 export function createRowElement(): HTMLElement {
   const row = el('div', 'row');
   row.setAttribute('role', 'listitem');
-  row.append(codicon('chevron-right'), codicon('circle-large-outline'), el('span', 'label'), el('span', 'detail'), el('span', 'meta'), el('span', 'seq'));
+  row.append(
+    codicon('chevron-right'),
+    codicon('circle-large-outline'),
+    el('span', 'label'),
+    el('span', 'detail'),
+    el('span', 'meta'),
+    el('span', 'seq'),
+  );
   (row.children[0] as HTMLElement).classList.add('twisty');
   (row.children[1] as HTMLElement).classList.add('icon');
   return row;
@@ -42,15 +49,26 @@ export function fillRow(element: HTMLElement, row: Row, state: TimelineState, no
   const className =
     `row kind-${row.kind} depth-${row.depth}${expanded ? ' expanded' : ''}${row.raw ? ' expandable' : ''}` +
     `${match ? ' match' : ''}${current ? ' current-match' : ''}${row.sequence > 0 && row.sequence === marks.flash ? ' flash' : ''}`;
-  if (element.className !== className) element.className = className;
-  if (current) element.setAttribute('aria-current', 'true');
-  else element.removeAttribute('aria-current');
-  if (row.kind === 'omitted' || row.kind === 'later') delete element.dataset.sequence;
-  else element.dataset.sequence = String(row.sequence);
+  if (element.className !== className) {
+    element.className = className;
+  }
+  if (current) {
+    element.setAttribute('aria-current', 'true');
+  } else {
+    element.removeAttribute('aria-current');
+  }
+  if (row.kind === 'omitted' || row.kind === 'later') {
+    delete element.dataset.sequence;
+  } else {
+    element.dataset.sequence = String(row.sequence);
+  }
   element.dataset.kind = row.event;
   element.tabIndex = -1;
-  if (row.raw) element.setAttribute('aria-expanded', String(expanded));
-  else element.removeAttribute('aria-expanded');
+  if (row.raw) {
+    element.setAttribute('aria-expanded', String(expanded));
+  } else {
+    element.removeAttribute('aria-expanded');
+  }
   setIcon(twisty, expanded ? 'chevron-down' : 'chevron-right');
   twisty.classList.add('twisty');
   setIcon(icon, view.icon, view.tone);
@@ -76,4 +94,3 @@ export function fillRaw(layout: Layout, row: Row, strings?: UiStrings): number {
   const lines = Math.min(RAW_MAX_LINES, json.split('\n').length);
   return RAW_BAR_HEIGHT + lines * RAW_LINE_HEIGHT + 12;
 }
-

@@ -30,9 +30,10 @@ export interface SteeringUi {
 export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi {
   const actions = RUN_ACTIONS.map((action) => ({
     action,
-    button: action.panel === 'header'
-      ? hiddenTextButton(action.domId, action.icon, label(strings, action))
-      : iconButton(action.domId, action.icon, label(strings, action), true),
+    button:
+      action.panel === 'header'
+        ? hiddenTextButton(action.domId, action.icon, label(strings, action))
+        : iconButton(action.domId, action.icon, label(strings, action), true),
   }));
   const cost = elWithId('span', 'run-cost', 'fact-value run-cost');
   cost.hidden = true;
@@ -61,7 +62,20 @@ export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi
   live.setAttribute('aria-live', 'polite');
   live.setAttribute('role', 'status');
   layout.root.append(live);
-  return { actions, cost, card, cardTitle, cardWhy, cardMeta, cardArgsLabel, cardArgs, approve, deny, live, announced: '' };
+  return {
+    actions,
+    cost,
+    card,
+    cardTitle,
+    cardWhy,
+    cardMeta,
+    cardArgsLabel,
+    cardArgs,
+    approve,
+    deny,
+    live,
+    announced: '',
+  };
 }
 
 /** The action's label in the panel's strings (English when an older host did not send it). */
@@ -70,13 +84,21 @@ function label(strings: UiStrings, action: RunAction): string {
 }
 
 function localTime(iso: string | undefined): string {
-  if (!iso) return '?';
+  if (!iso) {
+    return '?';
+  }
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) ? iso : at.toLocaleString();
 }
 
 /** Draws the controls from the header's info; `ended`: a terminal event arrived. */
-export function updateSteering(ui: SteeringUi, info: RunInfo, strings: UiStrings, ended: boolean, status: string | undefined): void {
+export function updateSteering(
+  ui: SteeringUi,
+  info: RunInfo,
+  strings: UiStrings,
+  ended: boolean,
+  status: string | undefined,
+): void {
   // What the table offers for this run; a server without the steering endpoints gets none of those.
   const run = { status, ended };
   const service = { steering: info.steering !== false };
@@ -107,6 +129,8 @@ export function updateSteering(ui: SteeringUi, info: RunInfo, strings: UiStrings
   const announcement = info.cancelling ? strings.cancelling : '';
   if (announcement !== ui.announced) {
     ui.announced = announcement;
-    if (announcement) setText(ui.live, announcement);
+    if (announcement) {
+      setText(ui.live, announcement);
+    }
   }
 }

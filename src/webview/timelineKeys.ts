@@ -13,22 +13,31 @@ export interface TimelineKeysApp {
   activate(row: Row): void;
 }
 
-const rowElement = (target: EventTarget | null) => (target instanceof Element ? target.closest<HTMLElement>('.row') : null);
+const rowElement = (target: EventTarget | null) =>
+  target instanceof Element ? target.closest<HTMLElement>('.row') : null;
 
 export function wireTimelineKeys(app: TimelineKeysApp): void {
   const timeline = app.layout.timeline;
   const activate = (target: EventTarget | null) => {
     const element = rowElement(target);
-    if (!element) return;
+    if (!element) {
+      return;
+    }
     const row = app.items[Number(element.dataset.index)];
-    if (row) app.activate(row);
+    if (row) {
+      app.activate(row);
+    }
   };
   timeline.addEventListener('click', (event) => {
-    if (event.target instanceof Element && event.target.closest('#raw-detail, #approval-card')) return;
+    if (event.target instanceof Element && event.target.closest('#raw-detail, #approval-card')) {
+      return;
+    }
     activate(event.target);
   });
   timeline.addEventListener('keydown', (event) => {
-    if (event.target instanceof Element && event.target.closest('#raw-detail, #approval-card')) return;
+    if (event.target instanceof Element && event.target.closest('#raw-detail, #approval-card')) {
+      return;
+    }
     const items = app.items;
     const current = rowElement(event.target) ? Number(rowElement(event.target)?.dataset.index) : -1;
     if ((event.ctrlKey || event.metaKey) && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
@@ -58,7 +67,9 @@ export function wireTimelineKeys(app: TimelineKeysApp): void {
       app.focusIndex(move(current));
       return;
     }
-    if (event.key !== 'Enter' && event.key !== ' ') return;
+    if (event.key !== 'Enter' && event.key !== ' ') {
+      return;
+    }
     event.preventDefault();
     activate(event.target);
   });

@@ -4,7 +4,8 @@ import { isTerminalEvent } from '../runEvents/runStatus';
 import { stepIdOf, type RunModel } from '../runEvents/runModel';
 import type { WireEvent } from '../runEvents/wire';
 
-export type RowKind = 'plan' | 'step' | 'tool' | 'observation' | 'stepCompleted' | 'terminal' | 'unknown' | 'omitted' | 'later';
+export type RowKind =
+  'plan' | 'step' | 'tool' | 'observation' | 'stepCompleted' | 'terminal' | 'unknown' | 'omitted' | 'later';
 
 export interface Row {
   kind: RowKind;
@@ -35,7 +36,9 @@ export function rowFor(model: RunModel, event: WireEvent): Row {
     case 'step.completed':
       return nested(model, 'stepCompleted', event);
     default:
-      if (isTerminalEvent(name)) return { kind: 'terminal', sequence, event: name, depth: 0, stepId: undefined, raw: event };
+      if (isTerminalEvent(name)) {
+        return { kind: 'terminal', sequence, event: name, depth: 0, stepId: undefined, raw: event };
+      }
       return nested(model, 'unknown', event);
   }
 }
@@ -44,7 +47,14 @@ export function rowFor(model: RunModel, event: WireEvent): Row {
 function nested(model: RunModel, kind: RowKind, event: WireEvent): Row {
   const stepId = stepIdOf(event);
   const known = stepId !== undefined && model.step(stepId) !== undefined;
-  return { kind, sequence: event.data.sequence, event: event.event, depth: known ? 1 : 0, stepId: known ? stepId : undefined, raw: event };
+  return {
+    kind,
+    sequence: event.data.sequence,
+    event: event.event,
+    depth: known ? 1 : 0,
+    stepId: known ? stepId : undefined,
+    raw: event,
+  };
 }
 
 /**

@@ -60,10 +60,15 @@ export class VirtualList<T> {
     );
     new ResizeObserver((entries) => {
       const height = entries[entries.length - 1]?.contentRect.height;
-      if (height === undefined || height === this.viewHeight) return;
+      if (height === undefined || height === this.viewHeight) {
+        return;
+      }
       this.viewHeight = height;
-      if (options.onResize) options.onResize();
-      else this.render(false);
+      if (options.onResize) {
+        options.onResize();
+      } else {
+        this.render(false);
+      }
     }).observe(options.container);
   }
 
@@ -78,27 +83,37 @@ export class VirtualList<T> {
   /** Shows `element` (of `height` px) under the row at `index` in its slot; -1 or no element removes it. */
   setDetail(index: number, element: HTMLElement | undefined, height: number, slot = 'raw'): void {
     const old = this.details.get(slot);
-    if (old && old.element !== element) old.element.remove();
+    if (old && old.element !== element) {
+      old.element.remove();
+    }
     if (!element || index < 0 || index >= this.items.length) {
       this.details.delete(slot);
-      if (element?.parentElement === this.canvas) element.remove();
+      if (element?.parentElement === this.canvas) {
+        element.remove();
+      }
     } else {
       this.details.set(slot, { index, element, height });
-      if (element.parentElement !== this.canvas) this.canvas.append(element);
+      if (element.parentElement !== this.canvas) {
+        this.canvas.append(element);
+      }
     }
     this.ordered = [...this.details.values()].sort((a, b) => a.index - b.index);
   }
 
   /** Moves the view by `rows` rows (rows were added or removed above it: it keeps showing the same ones). */
   shiftBy(rows: number): void {
-    if (rows === 0) return;
+    if (rows === 0) {
+      return;
+    }
     this.scrollTop = Math.max(0, this.scrollTop + rows * this.rowHeight);
     this.setScrollTop(this.scrollTop);
   }
 
   /** Puts the row at `index` in the middle of the view, draws, and returns its element. */
   center(index: number): HTMLElement | undefined {
-    if (index < 0 || index >= this.items.length) return undefined;
+    if (index < 0 || index >= this.items.length) {
+      return undefined;
+    }
     this.scrollTop = Math.max(0, this.top(index) - Math.floor(this.height() / 2));
     this.setScrollTop(this.scrollTop);
     this.render(false);
@@ -125,12 +140,17 @@ export class VirtualList<T> {
 
   /** Scrolls just enough for the row at `index` to be in view, draws, and returns its element. */
   reveal(index: number): HTMLElement | undefined {
-    if (index < 0 || index >= this.items.length) return undefined;
+    if (index < 0 || index >= this.items.length) {
+      return undefined;
+    }
     const top = this.top(index);
     const height = this.height();
     let scrollTop = this.scrollTop;
-    if (top < scrollTop) scrollTop = top;
-    else if (top + this.rowHeight > scrollTop + height) scrollTop = top + this.rowHeight - height;
+    if (top < scrollTop) {
+      scrollTop = top;
+    } else if (top + this.rowHeight > scrollTop + height) {
+      scrollTop = top + this.rowHeight - height;
+    }
     if (scrollTop !== this.scrollTop) {
       this.scrollTop = scrollTop;
       this.setScrollTop(scrollTop);
@@ -151,9 +171,13 @@ export class VirtualList<T> {
   render(force: boolean, toBottom = false): void {
     const viewHeight = this.height();
     const total = this.total();
-    const viewTop = toBottom ? Math.max(0, total - viewHeight) : Math.min(this.scrollTop, Math.max(0, total - viewHeight));
+    const viewTop = toBottom
+      ? Math.max(0, total - viewHeight)
+      : Math.min(this.scrollTop, Math.max(0, total - viewHeight));
     const height = `${total}px`;
-    if (this.canvas.style.height !== height) this.canvas.style.height = height;
+    if (this.canvas.style.height !== height) {
+      this.canvas.style.height = height;
+    }
     const start = Math.max(0, this.indexAt(viewTop) - this.overscan);
     const end = Math.min(this.items.length, this.indexAt(viewTop + viewHeight) + 1 + this.overscan);
     const count = Math.max(0, end - start);
@@ -163,7 +187,9 @@ export class VirtualList<T> {
       this.canvas.append(row);
     }
     // Rows beyond what the view needs leave the DOM (a hidden row would still carry its old event).
-    while (this.pool.length > count) this.pool.pop()?.remove();
+    while (this.pool.length > count) {
+      this.pool.pop()?.remove();
+    }
     const position = this.options.position;
     for (let slot = 0; slot < count; slot++) {
       const element = this.pool[slot];
@@ -174,20 +200,32 @@ export class VirtualList<T> {
         this.options.renderRow(element, item, index);
       }
       const transform = `translateY(${this.top(index)}px)`;
-      if (element.style.transform !== transform) element.style.transform = transform;
+      if (element.style.transform !== transform) {
+        element.style.transform = transform;
+      }
       // The position in the whole list, for assistive technology (and tests that scroll through it).
       const place = position ? position(item, index) : { posinset: index + 1, setsize: this.items.length };
       const posinset = String(place.posinset);
-      if (element.getAttribute('aria-posinset') !== posinset) element.setAttribute('aria-posinset', posinset);
-      if (element.dataset.index !== String(index)) element.dataset.index = String(index);
+      if (element.getAttribute('aria-posinset') !== posinset) {
+        element.setAttribute('aria-posinset', posinset);
+      }
+      if (element.dataset.index !== String(index)) {
+        element.dataset.index = String(index);
+      }
       const setSize = String(place.setsize);
-      if (element.getAttribute('aria-setsize') !== setSize) element.setAttribute('aria-setsize', setSize);
+      if (element.getAttribute('aria-setsize') !== setSize) {
+        element.setAttribute('aria-setsize', setSize);
+      }
     }
     for (const detail of this.ordered) {
       const transform = `translateY(${this.top(detail.index) + this.rowHeight}px)`;
-      if (detail.element.style.transform !== transform) detail.element.style.transform = transform;
+      if (detail.element.style.transform !== transform) {
+        detail.element.style.transform = transform;
+      }
       const detailHeight = `${detail.height}px`;
-      if (detail.element.style.height !== detailHeight) detail.element.style.height = detailHeight;
+      if (detail.element.style.height !== detailHeight) {
+        detail.element.style.height = detailHeight;
+      }
     }
     if (toBottom && Math.abs(this.scrollTop - viewTop) >= 1) {
       this.scrollTop = viewTop;
@@ -203,19 +241,27 @@ export class VirtualList<T> {
 
   private total(): number {
     let extra = 0;
-    for (const detail of this.ordered) extra += detail.height;
+    for (const detail of this.ordered) {
+      extra += detail.height;
+    }
     return this.items.length * this.rowHeight + extra;
   }
 
   private height(): number {
     // Read once before the ResizeObserver's first report; cached afterwards.
-    if (this.viewHeight === 0) this.viewHeight = this.options.container.clientHeight;
+    if (this.viewHeight === 0) {
+      this.viewHeight = this.options.container.clientHeight;
+    }
     return this.viewHeight || this.rowHeight * 40;
   }
 
   private top(index: number): number {
     let extra = 0;
-    for (const detail of this.ordered) if (index > detail.index) extra += detail.height;
+    for (const detail of this.ordered) {
+      if (index > detail.index) {
+        extra += detail.height;
+      }
+    }
     return index * this.rowHeight + extra;
   }
 
@@ -223,8 +269,12 @@ export class VirtualList<T> {
     let extra = 0;
     for (const detail of this.ordered) {
       const detailTop = (detail.index + 1) * this.rowHeight + extra;
-      if (y < detailTop) break;
-      if (y < detailTop + detail.height) return detail.index;
+      if (y < detailTop) {
+        break;
+      }
+      if (y < detailTop + detail.height) {
+        return detail.index;
+      }
       extra += detail.height;
     }
     return Math.max(0, Math.floor((y - extra) / this.rowHeight));

@@ -27,7 +27,14 @@ import { chromiumExecutable, launchChromium, newWorkbenchPage } from '../e2e/har
 import { Cleanup } from '../e2e/harness/cleanup';
 import { startCodeServer, type CodeServer } from '../e2e/harness/codeServer';
 import { ensureCodeServer } from '../e2e/harness/install';
-import { describeTarget, repoRoot, VSCODE_ENV, vscodeTarget, vscodeTargets, type VsCodeTarget } from '../e2e/harness/paths';
+import {
+  describeTarget,
+  repoRoot,
+  VSCODE_ENV,
+  vscodeTarget,
+  vscodeTargets,
+  type VsCodeTarget,
+} from '../e2e/harness/paths';
 import { createRunFolder, type RunFolder } from '../e2e/harness/runFolder';
 import { Workbench } from '../e2e/harness/workbench';
 import { UI } from '../e2e/scenarios/ui';
@@ -43,11 +50,21 @@ const OBJECTIVE = 'Activation benchmark task';
 function buildExtensionFolder(dir: string): void {
   const root = repoRoot();
   for (const file of fs.readdirSync(root)) {
-    if (/^package(\.nls(\.[a-z-]+)?)?\.json$/.test(file)) fs.copyFileSync(path.join(root, file), path.join(dir, file));
+    if (/^package(\.nls(\.[a-z-]+)?)?\.json$/.test(file)) {
+      fs.copyFileSync(path.join(root, file), path.join(dir, file));
+    }
   }
-  for (const sub of ['media', 'l10n']) fs.cpSync(path.join(root, sub), path.join(dir, sub), { recursive: true });
-  const built = spawnSync(process.execPath, [path.join(root, 'esbuild.js'), '--production', `--outdir=${path.join(dir, 'dist')}`], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('the production build failed');
+  for (const sub of ['media', 'l10n']) {
+    fs.cpSync(path.join(root, sub), path.join(dir, sub), { recursive: true });
+  }
+  const built = spawnSync(
+    process.execPath,
+    [path.join(root, 'esbuild.js'), '--production', `--outdir=${path.join(dir, 'dist')}`],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (built.status !== 0) {
+    throw new Error('the production build failed');
+  }
 }
 
 /** The floor peer: one view container, one tree, the first page of tasks through Node's fetch. */
@@ -62,7 +79,12 @@ function writeFloorExtension(dir: string, iconFrom: string): void {
     contributes: {
       viewsContainers: { activitybar: [{ id: 'activationFloor', title: 'Activation Floor', icon: 'icon.svg' }] },
       // Two views, as ours has: a container with one view folds the view's name into its title.
-      views: { activationFloor: [{ id: 'activationFloor.tasks', name: 'Floor Tasks' }, { id: 'activationFloor.other', name: 'Floor Other' }] },
+      views: {
+        activationFloor: [
+          { id: 'activationFloor.tasks', name: 'Floor Tasks' },
+          { id: 'activationFloor.other', name: 'Floor Other' },
+        ],
+      },
     },
   };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, undefined, 2));
@@ -96,8 +118,11 @@ function findFiles(dir: string, name: string): string[] {
   const found: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...findFiles(full, name));
-    else if (entry.name === name) found.push(full);
+    if (entry.isDirectory()) {
+      found.push(...findFiles(full, name));
+    } else if (entry.name === name) {
+      found.push(full);
+    }
   }
   return found;
 }
@@ -105,7 +130,9 @@ function findFiles(dir: string, name: string): string[] {
 /** "2026-11-23 15:50:01.123 [info] ..." -> ms since the epoch (local time, as VS Code writes it). */
 function stampOf(line: string): number | undefined {
   const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})/.exec(line);
-  if (!m) return undefined;
+  if (!m) {
+    return undefined;
+  }
   const [y, mo, d, h, mi, s, ms] = m.slice(1).map(Number);
   return new Date(y, mo - 1, d, h, mi, s, ms).getTime();
 }
@@ -148,28 +175,48 @@ async function oneRound(server: CodeServer, run: RunFolder, browser: Browser, su
     for (;;) {
       const fresh = findFiles(logsDir, `${subject.logName}.log`).filter((f) => !before.has(f));
       for (const file of fresh) {
-        const rowsLine = fs.readFileSync(file, 'utf8').split('\n').find((l) => ACTIVATION_LINE.test(l));
-        if (!rowsLine) continue;
+        const rowsLine = fs
+          .readFileSync(file, 'utf8')
+          .split('\n')
+          .find((l) => ACTIVATION_LINE.test(l));
+        if (!rowsLine) {
+          continue;
+        }
         // The extension host's log (code-server: remoteexthost.log) sits beside the extension's log folder.
         const exthostLog = fs.readdirSync(path.dirname(path.dirname(file))).find((f) => /exthost\.log$/.test(f));
         const activationLine = exthostLog
-          ? fs.readFileSync(path.join(path.dirname(path.dirname(file)), exthostLog), 'utf8').split('\n').find((l) => l.includes('_doActivateExtension') && l.toLowerCase().includes(subject.extensionId))
+          ? fs
+              .readFileSync(path.join(path.dirname(path.dirname(file)), exthostLog), 'utf8')
+              .split('\n')
+              .find((l) => l.includes('_doActivateExtension') && l.toLowerCase().includes(subject.extensionId))
           : undefined;
-        if (!activationLine) throw new Error(`no activation line for ${subject.extensionId} in ${exthostLog ?? '(no exthost.log near ' + file + ')'}`);
+        if (!activationLine) {
+          throw new Error(
+            `no activation line for ${subject.extensionId} in ${exthostLog ?? '(no exthost.log near ' + file + ')'}`,
+          );
+        }
         const rowsAt = stampOf(rowsLine);
         const activatedAt = stampOf(activationLine);
-        if (rowsAt === undefined || activatedAt === undefined) throw new Error(`unreadable log stamps: ${activationLine} / ${rowsLine}`);
+        if (rowsAt === undefined || activatedAt === undefined) {
+          throw new Error(`unreadable log stamps: ${activationLine} / ${rowsLine}`);
+        }
         const said = ACTIVATION_LINE.exec(rowsLine);
         return { eventToRows: rowsAt - activatedAt, activateToRows: Number(said?.[3]), windowToRow, steps: said?.[4] };
       }
-      if (Date.now() > deadline) throw new Error(`no "Activation:" line in a new ${subject.logName}.log under ${logsDir}`);
+      if (Date.now() > deadline) {
+        throw new Error(`no "Activation:" line in a new ${subject.logName}.log under ${logsDir}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   } catch (err) {
     // Say why a window did not get there: the extension host's log names a manifest or load error.
     const exthost = fs.existsSync(logsDir) ? findFiles(logsDir, 'remoteexthost.log') : [];
-    const said = exthost.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n')).filter((l) => /error|warn/i.test(l) || l.toLowerCase().includes(subject.extensionId));
-    throw new Error(`${subject.label}: ${err instanceof Error ? err.message : String(err)}\n${said.slice(-15).join('\n')}`);
+    const said = exthost
+      .flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'))
+      .filter((l) => /error|warn/i.test(l) || l.toLowerCase().includes(subject.extensionId));
+    throw new Error(
+      `${subject.label}: ${err instanceof Error ? err.message : String(err)}\n${said.slice(-15).join('\n')}`,
+    );
   } finally {
     await context.close();
   }
@@ -193,7 +240,9 @@ async function measure(): Promise<void> {
     return;
   }
   const targets = process.env[VSCODE_ENV] ? [vscodeTarget()] : vscodeTargets();
-  for (const target of targets) await measureOn(target);
+  for (const target of targets) {
+    await measureOn(target);
+  }
 }
 
 async function measureOn(target: VsCodeTarget): Promise<void> {
@@ -203,7 +252,9 @@ async function measureOn(target: VsCodeTarget): Promise<void> {
   try {
     const rt = await startRuntime();
     cleanup.add('runtime', () => rt.close());
-    for (let i = 1; i <= TASKS; i++) await rt.createSyntheticRun({ events: 3, terminal: 'completed', taskObjective: `${OBJECTIVE} ${i}` });
+    for (let i = 1; i <= TASKS; i++) {
+      await rt.createSyntheticRun({ events: 3, terminal: 'completed', taskObjective: `${OBJECTIVE} ${i}` });
+    }
 
     const run = createRunFolder({ name: 'activation-bench', settings: { 'agentRuntime.baseUrl': rt.baseUrl } });
     cleanup.add('run folder', () => run.remove());
@@ -213,27 +264,55 @@ async function measureOn(target: VsCodeTarget): Promise<void> {
     fs.mkdirSync(floorDir);
     buildExtensionFolder(ours);
     writeFloorExtension(floorDir, path.join(repoRoot(), 'media', 'activity.svg'));
-    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { publisher: string; name: string };
+    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as {
+      publisher: string;
+      name: string;
+    };
 
-    const server = await startCodeServer(run, { target, env: { AGENT_RUNTIME_API_KEY: rt.apiKey, FLOOR_BASE_URL: rt.baseUrl }, developmentPayload: true });
+    const server = await startCodeServer(run, {
+      target,
+      env: { AGENT_RUNTIME_API_KEY: rt.apiKey, FLOOR_BASE_URL: rt.baseUrl },
+      developmentPayload: true,
+    });
     cleanup.add('code-server', () => server.stop());
     const browser = await launchChromium(run.home);
     cleanup.add('chromium', () => browser.close());
 
     const subjects: Subject[] = [
-      { label: 'Agent Runtime', extensionId: `${manifest.publisher}.${manifest.name}`.toLowerCase(), folder: ours, container: UI.container, view: UI.tasksView, logName: 'Agent Runtime' },
-      { label: 'floor', extensionId: 'bench.activation-floor', folder: floorDir, container: 'Activation Floor', view: 'Floor Tasks', logName: 'Activation Floor' },
+      {
+        label: 'Agent Runtime',
+        extensionId: `${manifest.publisher}.${manifest.name}`.toLowerCase(),
+        folder: ours,
+        container: UI.container,
+        view: UI.tasksView,
+        logName: 'Agent Runtime',
+      },
+      {
+        label: 'floor',
+        extensionId: 'bench.activation-floor',
+        folder: floorDir,
+        container: 'Activation Floor',
+        view: 'Floor Tasks',
+        logName: 'Activation Floor',
+      },
     ];
     // One unmeasured window first: code-server's own first start (caches, the workbench's files).
     await oneRound(server, run, browser, subjects[1]);
     const results = new Map<string, Round[]>(subjects.map((s) => [s.label, []]));
     // Alternate the two so that a change in the machine's load colours both alike.
     for (let i = 0; i < ROUNDS; i++) {
-      for (const subject of subjects) results.get(subject.label)?.push(await oneRound(server, run, browser, subject));
+      for (const subject of subjects) {
+        results.get(subject.label)?.push(await oneRound(server, run, browser, subject));
+      }
     }
     const mine = results.get('Agent Runtime') ?? [];
     const floor = results.get('floor') ?? [];
-    console.log(`Activation in ${describeTarget(target)}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${ROUNDS} cold windows each, alternating; median (all rounds).\n`);
+    console.log(
+      `Activation in ${describeTarget(target)}, ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}; ${ROUNDS} cold windows each, alternating; median (all rounds).\n`,
+    );
     console.log('| | Agent Runtime (production bundle) | floor: minimal extension, Node fetch | difference |');
     console.log('|---|---|---|---|');
     console.log(row('activation event -> first task rows (extension host log)', (r) => r.eventToRows, mine, floor));
@@ -241,7 +320,9 @@ async function measureOn(target: VsCodeTarget): Promise<void> {
     console.log(row('window opened -> task row on screen', (r) => r.windowToRow, mine, floor));
     console.log(`\nThe extension's steps from activate(), each round: ${mine.map((r) => r.steps ?? '-').join('; ')}`);
     const m = median(mine.map((r) => r.eventToRows));
-    console.log(`\nTarget: activation to first tree data <= ${TARGET_MS} ms: ${m <= TARGET_MS ? 'met' : 'NOT met'} (${m} ms).`);
+    console.log(
+      `\nTarget: activation to first tree data <= ${TARGET_MS} ms: ${m <= TARGET_MS ? 'met' : 'NOT met'} (${m} ms).`,
+    );
   } finally {
     await cleanup.run();
   }

@@ -15,7 +15,11 @@ export function rareAt(total: number): number {
 export function benchEvent(sequence: number, total: number): WireEvent {
   const g = syntheticEvent(sequence, total, true);
   const data = JSON.parse(g.dataJson) as WireEvent['data'];
-  if (sequence === rareAt(total)) data.note = `the ${RARE} is here`;
-  if (sequence % (total / 10_000) === 0) data.note = `${COMMON} ${sequence}`;
+  if (sequence === rareAt(total)) {
+    data.note = `the ${RARE} is here`;
+  }
+  if (sequence % (total / 10_000) === 0) {
+    data.note = `${COMMON} ${sequence}`;
+  }
   return { event: g.event, data, receivedAt: 1_700_000_000_000 + sequence };
 }

@@ -64,7 +64,9 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 function listFiles(dir: string, base = dir): { file: string; bytes: number }[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return listFiles(full, base);
+    if (entry.isDirectory()) {
+      return listFiles(full, base);
+    }
     return entry.name.endsWith('.js') ? [{ file: path.relative(base, full), bytes: fs.statSync(full).size }] : [];
   });
 }
@@ -72,20 +74,30 @@ function listFiles(dir: string, base = dir): { file: string; bytes: number }[] {
 function main(): void {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-bench-'));
   try {
-    execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js'), '--production', '--metafile', `--outdir=${out}`], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js'), '--production', '--metafile', `--outdir=${out}`], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
     const stub = path.join(out, 'vscode-stub.js');
     fs.writeFileSync(stub, STUB);
     const bundle = path.join(out, 'extension.js');
     const samples: Sample[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const res = spawnSync(process.execPath, ['-e', PROBE], { env: { ...process.env, VSCODE_STUB: stub, BUNDLE: bundle }, encoding: 'utf8' });
-      if (res.status !== 0) throw new Error(`requiring the bundle failed: ${res.stderr.slice(0, 2000)}`);
+      const res = spawnSync(process.execPath, ['-e', PROBE], {
+        env: { ...process.env, VSCODE_STUB: stub, BUNDLE: bundle },
+        encoding: 'utf8',
+      });
+      if (res.status !== 0) {
+        throw new Error(`requiring the bundle failed: ${res.stderr.slice(0, 2000)}`);
+      }
       samples.push(JSON.parse(res.stdout.trim()) as Sample);
     }
     const files = listFiles(out).filter((f) => f.file !== 'vscode-stub.js' && f.file !== 'webview.js');
     const main = files.find((f) => f.file === 'extension.js')?.bytes ?? NaN;
     const total = files.reduce((sum, f) => sum + f.bytes, 0);
-    const meta = JSON.parse(fs.readFileSync(path.join(out, 'meta-extension.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> };
+    const meta = JSON.parse(fs.readFileSync(path.join(out, 'meta-extension.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+    };
     const inputs = Object.values(meta.outputs).flatMap((o) => Object.entries(o.inputs));
     const top = inputs.sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput).slice(0, 10);
     const requireMs = median(samples.map((s) => s.ms));

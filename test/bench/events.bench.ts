@@ -30,7 +30,10 @@ interface RuntimeInfo {
 async function serveRuntime(): Promise<void> {
   const rt = await startRuntime({ keepAliveMs: 15_000 });
   const bigRun = await rt.createSyntheticRun({ events: EVENTS, terminal: 'completed' });
-  const dropRun = await rt.createSyntheticRun({ events: DROPS * EVENTS_PER_CONNECTION + EVENTS_PER_CONNECTION / 2, terminal: 'completed' });
+  const dropRun = await rt.createSyntheticRun({
+    events: DROPS * EVENTS_PER_CONNECTION + EVENTS_PER_CONNECTION / 2,
+    terminal: 'completed',
+  });
   process.on('message', (message: { faults: FaultSettings }) => {
     rt.setFaults(message.faults);
     process.send?.('ok');
@@ -64,14 +67,33 @@ function curlOnce(url: string, apiKey: string): Promise<Figures> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     // GNU time reports curl's own CPU and peak RSS (KB) on stderr.
-    const curl = spawn('/usr/bin/time', ['-f', 'TIME %U %S %M', 'curl', '-sS', '-N', '-o', '/dev/null', '-H', `Authorization: Bearer ${apiKey}`, '-H', 'Accept: text/event-stream', url], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const curl = spawn(
+      '/usr/bin/time',
+      [
+        '-f',
+        'TIME %U %S %M',
+        'curl',
+        '-sS',
+        '-N',
+        '-o',
+        '/dev/null',
+        '-H',
+        `Authorization: Bearer ${apiKey}`,
+        '-H',
+        'Accept: text/event-stream',
+        url,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     curl.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     curl.on('error', reject);
     curl.on('close', (code) => {
       const ms = performance.now() - started;
       const m = /TIME ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
-      if (code !== 0 || !m) return reject(new Error(`curl exited with ${code}: ${stderr}`));
+      if (code !== 0 || !m) {
+        return reject(new Error(`curl exited with ${code}: ${stderr}`));
+      }
       resolve({ ms, cpuMs: (Number(m[1]) + Number(m[2])) * 1000, maxRssMB: Number(m[3]) / 1024, events: NaN });
     });
   });
@@ -83,7 +105,9 @@ function readerOnce(job: ReaderJob): Promise<Figures> {
     const child = fork(__filename, ['--reader'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.once('message', (m: Figures | { error: string }) => ('error' in m ? reject(new Error(m.error)) : resolve(m)));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`reader ${job.method} exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? undefined : reject(new Error(`reader ${job.method} exited with ${code}`)),
+    );
     child.send(job);
   });
 }
@@ -95,7 +119,9 @@ async function read(job: ReaderJob): Promise<number> {
       case 'events': {
         let previous = 0;
         for await (const event of new RunEventSubscription(client, job.runId)) {
-          if (event.data.sequence !== previous + 1) throw new Error(`sequence ${event.data.sequence} after ${previous}`);
+          if (event.data.sequence !== previous + 1) {
+            throw new Error(`sequence ${event.data.sequence} after ${previous}`);
+          }
           previous = event.data.sequence;
         }
         return previous;
@@ -104,7 +130,9 @@ async function read(job: ReaderJob): Promise<number> {
         let previous = 0;
         for await (const batch of new RunEventSubscription(client, job.runId).batches()) {
           for (const event of batch) {
-            if (event.data.sequence !== previous + 1) throw new Error(`sequence ${event.data.sequence} after ${previous}`);
+            if (event.data.sequence !== previous + 1) {
+              throw new Error(`sequence ${event.data.sequence} after ${previous}`);
+            }
             previous = event.data.sequence;
           }
         }
@@ -131,7 +159,9 @@ async function bareParse(client: ApiClient, runId: string): Promise<number> {
   });
   const decoder = new TextDecoder();
   const { body } = await client.openEventStream(runId, {});
-  for await (const chunk of body) parser.feed(decoder.decode(chunk, { stream: true }));
+  for await (const chunk of body) {
+    parser.feed(decoder.decode(chunk, { stream: true }));
+  }
   return events;
 }
 
@@ -142,7 +172,8 @@ async function eventSourceRead(job: ReaderJob): Promise<number> {
     let events = 0;
     let previous = 0;
     const source = new EventSource(`${job.baseUrl}/v1/runs/${job.runId}/events`, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, Authorization: `Bearer ${job.apiKey}` } }),
+      fetch: (input, init) =>
+        fetch(input, { ...init, headers: { ...init?.headers, Authorization: `Bearer ${job.apiKey}` } }),
     });
     const onMessage = (message: MessageEvent): void => {
       const data = JSON.parse(message.data as string) as { sequence: number };
@@ -159,7 +190,16 @@ async function eventSourceRead(job: ReaderJob): Promise<number> {
       }
     };
     // Named events reach only the listeners of their name (the SSE spec): one per kind of the synthetic run.
-    for (const kind of ['plan.created', 'step.started', 'tool.called', 'observation.recorded', 'step.completed', 'run.completed']) source.addEventListener(kind, onMessage);
+    for (const kind of [
+      'plan.created',
+      'step.started',
+      'tool.called',
+      'observation.recorded',
+      'step.completed',
+      'run.completed',
+    ]) {
+      source.addEventListener(kind, onMessage);
+    }
     source.onerror = (err) => {
       source.close();
       reject(new Error(`eventsource: ${err.message ?? 'error'}`));
@@ -175,7 +215,12 @@ async function serveReader(): Promise<void> {
     const events = await read(job);
     const ms = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
-    process.send?.({ ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024, events } satisfies Figures);
+    process.send?.({
+      ms,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      maxRssMB: process.resourceUsage().maxRSS / 1024,
+      events,
+    } satisfies Figures);
   } catch (err) {
     process.send?.({ error: String(err) });
   }
@@ -196,13 +241,17 @@ async function reconnectLatencies(client: ApiClient, runId: string): Promise<Rec
   const sub = new RunEventSubscription(client, runId, {
     signal: AbortSignal.timeout(120_000), // a runtime whose drops lose events would otherwise spin for ever
     onState: (s) => {
-      if (s.state !== 'reconnecting') return;
+      if (s.state !== 'reconnecting') {
+        return;
+      }
       lostAt = performance.now();
       delays.push(s.delayMs);
     },
   });
   for await (const event of sub) {
-    if (event.data.sequence !== delivered + 1) throw new Error(`sequence ${event.data.sequence} after ${delivered}`);
+    if (event.data.sequence !== delivered + 1) {
+      throw new Error(`sequence ${event.data.sequence} after ${delivered}`);
+    }
     delivered++;
     if (lostAt !== undefined) {
       samples.push(performance.now() - lostAt);
@@ -217,12 +266,15 @@ function median(values: number[]): number {
 }
 
 function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
+  if (values.length === 0) {
+    return NaN;
+  }
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main(): Promise<void> {
   const child = fork(__filename, ['--runtime'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -240,8 +292,13 @@ async function main(): Promise<void> {
     const figures = new Map<Method, Figures[]>(METHODS.map((m) => [m, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const method of METHODS) {
-        const f = method === 'curl' ? await curlOnce(url, info.apiKey) : await readerOnce({ method, baseUrl: info.baseUrl, apiKey: info.apiKey, runId: info.bigRun });
-        if (method !== 'curl' && f.events !== total) throw new Error(`${method} read ${f.events} events, not ${total}`);
+        const f =
+          method === 'curl'
+            ? await curlOnce(url, info.apiKey)
+            : await readerOnce({ method, baseUrl: info.baseUrl, apiKey: info.apiKey, runId: info.bigRun });
+        if (method !== 'curl' && f.events !== total) {
+          throw new Error(`${method} read ${f.events} events, not ${total}`);
+        }
         figures.get(method)?.push(f);
       }
     }
@@ -257,7 +314,13 @@ async function main(): Promise<void> {
     const batchRatio = med('batches', (f) => f.ms) / curlMs;
     const eventsRatio = med('events', (f) => f.ms) / curlMs;
     const batchesBeatEventSource = med('batches', (f) => f.ms) < med('eventsource', (f) => f.ms);
-    const names: Record<Method, string> = { curl: 'curl -N > /dev/null', parse: 'parse only (floor)', events: 'subscription, per event', batches: 'subscription.batches()', eventsource: 'eventsource + JSON.parse' };
+    const names: Record<Method, string> = {
+      curl: 'curl -N > /dev/null',
+      parse: 'parse only (floor)',
+      events: 'subscription, per event',
+      batches: 'subscription.batches()',
+      eventsource: 'eventsource + JSON.parse',
+    };
     const row = (label: string, cell: (m: Method) => string) => `| ${label} | ${METHODS.map(cell).join(' | ')} |`;
     const latencyP95 = percentile(reconnect.samples, 95);
     const lines = [
@@ -271,7 +334,7 @@ async function main(): Promise<void> {
       row('peak RSS', (m) => `${fmt(Math.max(...(figures.get(m) ?? []).map((f) => f.maxRssMB)), 0)} MB`),
       row('all rounds (s)', (m) => (figures.get(m) ?? []).map((f) => fmt(f.ms / 1000, 2)).join(', ')),
       '',
-      'Wall time of the Node readers is from the request to the last event inside the reader (Node\'s own start-up not counted); curl\'s includes its process start.',
+      "Wall time of the Node readers is from the request to the last event inside the reader (Node's own start-up not counted); curl's includes its process start.",
       '',
       `| Dropped connection -> first event of the next one (${reconnect.samples.length} drops, every ${EVENTS_PER_CONNECTION} events) | median | p95 | max |`,
       '|---|---|---|---|',

@@ -50,8 +50,11 @@ async function stream(rt: Awaited<ReturnType<typeof startRuntime>>, runId: strin
   let n = 0;
   while (performance.now() - started < DURATION_S * 1000) {
     n++;
-    if (n % 2 === 1) rt.appendEvent(runId, 'observation.recorded', { step_id: 'step_1', summary: text });
-    else rt.appendEvent(runId, `tool.called`, { step_id: 'step_1', tool: 'dump', args: wide });
+    if (n % 2 === 1) {
+      rt.appendEvent(runId, 'observation.recorded', { step_id: 'step_1', summary: text });
+    } else {
+      rt.appendEvent(runId, `tool.called`, { step_id: 'step_1', tool: 'dump', args: wide });
+    }
     const next = started + (n * 1000) / PER_SECOND;
     await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
   }
@@ -111,7 +114,9 @@ async function host(info: RuntimeInfo): Promise<HostFigures> {
       // What VS Code does with it: serialise (the cost, and the copy it holds until delivered).
       const json = JSON.stringify(message);
       const batch = message.type === 'events' || message.type === 'reset' ? message.batch : undefined;
-      if (batch === undefined) return;
+      if (batch === undefined) {
+        return;
+      }
       held.set(batch, json);
       heldBytes += json.length;
       peakHeld = Math.max(peakHeld, heldBytes);
@@ -121,7 +126,14 @@ async function host(info: RuntimeInfo): Promise<HostFigures> {
         channel.ack(batch);
       }, ACK_DELAY_MS);
     },
-    () => ({ type: 'reset', snapshot: model.snapshot(), info: { runId: info.runId }, connection: { state: 'live' }, artifacts: { state: 'none' }, strings: DEFAULT_UI_STRINGS }),
+    () => ({
+      type: 'reset',
+      snapshot: model.snapshot(),
+      info: { runId: info.runId },
+      connection: { state: 'live' },
+      artifacts: { state: 'none' },
+      strings: DEFAULT_UI_STRINGS,
+    }),
   );
   channel.markReady();
   channel.ack(0); // a webview that speaks acks
@@ -140,9 +152,15 @@ async function host(info: RuntimeInfo): Promise<HostFigures> {
   const t0 = performance.now();
   let events = 0;
   let truncated = 0;
-  for await (const event of new RunEventSubscription(client, info.runId, { signal: AbortSignal.timeout((DURATION_S + 120) * 1000) })) {
+  for await (const event of new RunEventSubscription(client, info.runId, {
+    signal: AbortSignal.timeout((DURATION_S + 120) * 1000),
+  })) {
     const accepted = model.apply([{ event: event.event, data: event.data, receivedAt: Date.now() }]);
-    for (const e of accepted) if (e.truncatedBytes !== undefined) truncated++;
+    for (const e of accepted) {
+      if (e.truncatedBytes !== undefined) {
+        truncated++;
+      }
+    }
     channel.events(accepted);
     events++;
   }
@@ -153,33 +171,62 @@ async function host(info: RuntimeInfo): Promise<HostFigures> {
   channel.dispose();
   await client.dispose();
   return {
-    events, truncated, start, peak, end, seconds, posted,
-    peakModelMB: peakModel, peakPendingMB: peakPending, peakHeldByWebviewMB: peakHeld / MB, collapses: channel.collapses,
+    events,
+    truncated,
+    start,
+    peak,
+    end,
+    seconds,
+    posted,
+    peakModelMB: peakModel,
+    peakPendingMB: peakPending,
+    peakHeldByWebviewMB: peakHeld / MB,
+    collapses: channel.collapses,
   };
 }
 
 function curlPeer(info: RuntimeInfo): { done: Promise<{ peakRssMB: number; seconds: number }> } {
   const started = performance.now();
-  const curl = spawn('curl', ['-sS', '-N', '-o', '/dev/null', '-H', `Authorization: Bearer ${info.apiKey}`, '-H', 'Accept: text/event-stream', `${info.baseUrl}/v1/runs/${info.runId}/events`], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const curl = spawn(
+    'curl',
+    [
+      '-sS',
+      '-N',
+      '-o',
+      '/dev/null',
+      '-H',
+      `Authorization: Bearer ${info.apiKey}`,
+      '-H',
+      'Accept: text/event-stream',
+      `${info.baseUrl}/v1/runs/${info.runId}/events`,
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, peakRss(curl.pid ?? -1) ?? 0)), 100);
   const done = new Promise<{ peakRssMB: number; seconds: number }>((resolve, reject) => {
     curl.on('error', reject);
     curl.on('exit', (code) => {
       clearInterval(sampler);
-      if (code === 0) resolve({ peakRssMB: peak, seconds: (performance.now() - started) / 1000 });
-      else reject(new Error(`curl exited with ${code}`));
+      if (code === 0) {
+        resolve({ peakRssMB: peak, seconds: (performance.now() - started) / 1000 });
+      } else {
+        reject(new Error(`curl exited with ${code}`));
+      }
     });
   });
   return { done };
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main(): Promise<void> {
-  if (!gc) console.warn('Run with --expose-gc for heap figures after a collection.');
+  if (!gc) {
+    console.warn('Run with --expose-gc for heap figures after a collection.');
+  }
   const child = fork(__filename, ['--runtime'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     const info = await nextMessage<RuntimeInfo>(child);

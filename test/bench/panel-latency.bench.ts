@@ -62,7 +62,13 @@ function nextEvent(n: number, stamp: number): { event: string; data: Record<stri
   }
 }
 
-async function stream(rt: RuntimeHandle, runId: string, counter: { n: number }, rate: number, seconds: number): Promise<FromRuntime> {
+async function stream(
+  rt: RuntimeHandle,
+  runId: string,
+  counter: { n: number },
+  rate: number,
+  seconds: number,
+): Promise<FromRuntime> {
   const stamps: [number, number][] = [];
   const samples: [number, number][] = [];
   const started = Date.now();
@@ -99,10 +105,15 @@ async function serveRuntime(): Promise<void> {
   process.send?.({ type: 'ready', baseUrl: rt.baseUrl, apiKey: rt.apiKey, runId } satisfies FromRuntime);
 }
 
-function nextMessage<T extends FromRuntime['type']>(child: ChildProcess, type: T): Promise<Extract<FromRuntime, { type: T }>> {
+function nextMessage<T extends FromRuntime['type']>(
+  child: ChildProcess,
+  type: T,
+): Promise<Extract<FromRuntime, { type: T }>> {
   return new Promise((resolve) => {
     const onMessage = (m: FromRuntime) => {
-      if (m.type !== type) return;
+      if (m.type !== type) {
+        return;
+      }
       child.off('message', onMessage);
       resolve(m as Extract<FromRuntime, { type: T }>);
     };
@@ -155,8 +166,12 @@ async function takeObserved(frame: Frame): Promise<Observed> {
 async function waitForHeader(frame: Frame, sequence: number, timeoutMs: number): Promise<void> {
   // Polled from here: frame.waitForFunction evaluates its text with eval, which the webview's CSP refuses.
   const deadline = Date.now() + timeoutMs;
-  while (Number(await frame.evaluate(`Number(document.getElementById('last-sequence').dataset.value || 0)`)) < sequence) {
-    if (Date.now() > deadline) throw new Error(`the panel's header did not reach sequence ${sequence} in ${timeoutMs} ms`);
+  while (
+    Number(await frame.evaluate(`Number(document.getElementById('last-sequence').dataset.value || 0)`)) < sequence
+  ) {
+    if (Date.now() > deadline) {
+      throw new Error(`the panel's header did not reach sequence ${sequence} in ${timeoutMs} ms`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -179,7 +194,9 @@ interface Figures {
 }
 
 function slope(points: [number, number][]): number {
-  if (points.length < 2) return 0;
+  if (points.length < 2) {
+    return 0;
+  }
   const mx = points.reduce((a, [x]) => a + x, 0) / points.length;
   const my = points.reduce((a, [, y]) => a + y, 0) / points.length;
   const sxy = points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0);
@@ -196,15 +213,23 @@ function analyse(streamed: Streamed, series: [number, number][]): Figures | unde
   const delays: number[] = [];
   let j = 0;
   for (const [sequence, appendedAt] of stamps) {
-    while (j < series.length && series[j][1] < sequence) j++;
-    if (j >= series.length) return undefined;
+    while (j < series.length && series[j][1] < sequence) {
+      j++;
+    }
+    if (j >= series.length) {
+      return undefined;
+    }
     delays.push(Math.max(0, series[j][0] - appendedAt));
   }
   const sorted = [...delays].sort((x, y) => x - y);
   // Backlog: how many sequences the runtime had appended beyond the newest shown, over time.
   const newestShownAt = (t: number): number => {
     let newest = stamps[0][0] - 1;
-    for (const [at, sequence] of series) if (at <= t) newest = Math.max(newest, sequence);
+    for (const [at, sequence] of series) {
+      if (at <= t) {
+        newest = Math.max(newest, sequence);
+      }
+    }
     return newest;
   };
   const backlog = samples.map(([t, appended]) => Math.max(0, appended - newestShownAt(t)));
@@ -224,7 +249,9 @@ function analyse(streamed: Streamed, series: [number, number][]): Figures | unde
 }
 
 function line(what: string, f: Figures | undefined): string {
-  if (!f) return `${what}: never reached the last event`;
+  if (!f) {
+    return `${what}: never reached the last event`;
+  }
   return (
     `${what}: delay p50 ${f.p50} ms, p95 ${f.p95} ms, max ${f.max} ms; ${f.draws} draws; ` +
     `backlog first quarter ${f.backlogFirst}, last quarter ${f.backlogLast}, max ${f.backlogMax} events, trend ${f.backlogSlope} events/s; shown ${f.catchUpMs} ms after the last append`
@@ -242,12 +269,22 @@ async function measure(): Promise<void> {
   const cleanup = new Cleanup();
   try {
     const child = fork(__filename, ['runtime'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    cleanup.add('runtime', () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.disconnect(); }));
+    cleanup.add(
+      'runtime',
+      () =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.disconnect();
+        }),
+    );
     const ready = await nextMessage(child, 'ready');
 
     const run = createRunFolder({ name: 'latency-bench', settings: { 'agentRuntime.baseUrl': ready.baseUrl } });
     cleanup.add('run folder', () => run.remove());
-    const server = await startCodeServer(run, { env: { AGENT_RUNTIME_API_KEY: ready.apiKey }, developmentPayload: true });
+    const server = await startCodeServer(run, {
+      env: { AGENT_RUNTIME_API_KEY: ready.apiKey },
+      developmentPayload: true,
+    });
     cleanup.add('code-server', () => server.stop());
     const browser = await launchChromium(run.home);
     cleanup.add('chromium', () => browser.close());
@@ -276,22 +313,40 @@ async function measure(): Promise<void> {
       const observed = await takeObserved(frame);
       const rows = analyse(streamed, observed.shown);
       const header = analyse(streamed, observed.header);
-      const appendedRate = Math.round(stamps.length / Math.max(0.001, (stamps[stamps.length - 1][1] - stamps[0][1]) / 1000));
-      console.log(`${String(rate).padStart(5)}/s: ${stamps.length} events appended (${appendedRate}/s)${observed.lostFollow ? '; "Jump to latest" appeared (the list stopped following the newest row at least once)' : ''}`);
+      const appendedRate = Math.round(
+        stamps.length / Math.max(0.001, (stamps[stamps.length - 1][1] - stamps[0][1]) / 1000),
+      );
+      console.log(
+        `${String(rate).padStart(5)}/s: ${stamps.length} events appended (${appendedRate}/s)${observed.lostFollow ? '; "Jump to latest" appeared (the list stopped following the newest row at least once)' : ''}`,
+      );
       console.log(`       ${line('row in the DOM', rows)}`);
       console.log(`       ${line('header "Sequence N"', header)}`);
       const f = rows ?? header;
       const source = rows ? 'rows' : 'header';
-      if (!f) verdicts.push(`at ${rate}/s: not measured`);
-      else if (rate <= 100) verdicts.push(`target p95 <= ${TARGET_P95_MS} ms at ${rate}/s: ${f.p95 <= TARGET_P95_MS ? 'met' : 'not met'} (${f.p95} ms, ${source})`);
+      if (!f) {
+        verdicts.push(`at ${rate}/s: not measured`);
+      } else if (rate <= 100) {
+        verdicts.push(
+          `target p95 <= ${TARGET_P95_MS} ms at ${rate}/s: ${f.p95 <= TARGET_P95_MS ? 'met' : 'not met'} (${f.p95} ms, ${source})`,
+        );
+      }
       // Growth: the backlog ends more than one draw interval's worth of events (50 ms) above where it started.
       else {
         const met = f.backlogLast <= f.backlogFirst + rate * 0.05;
-        verdicts.push(`target no backlog growth at ${rate}/s: ${met ? 'met' : 'not met'} (${f.backlogFirst} -> ${f.backlogLast} events, trend ${f.backlogSlope} events/s, caught up ${f.catchUpMs} ms after the last append; ${source})`);
+        verdicts.push(
+          `target no backlog growth at ${rate}/s: ${met ? 'met' : 'not met'} (${f.backlogFirst} -> ${f.backlogLast} events, trend ${f.backlogSlope} events/s, caught up ${f.catchUpMs} ms after the last append; ${source})`,
+        );
       }
     }
-    console.log(`\nmachine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    for (const verdict of verdicts) console.log(verdict);
+    console.log(
+      `\nmachine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    for (const verdict of verdicts) {
+      console.log(verdict);
+    }
   } finally {
     await cleanup.run();
   }

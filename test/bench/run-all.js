@@ -17,7 +17,9 @@ const path = require('path');
 
 const dir = path.join(__dirname, '..', '..', 'out', 'test', 'bench');
 const only = process.argv.slice(2);
-const benches = fs.readdirSync(dir).filter((f) => f.endsWith('.bench.js') && (only.length === 0 || only.some((o) => f.includes(o))));
+const benches = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.js') && (only.length === 0 || only.some((o) => f.includes(o))));
 let failed = 0;
 for (const file of benches) {
   console.log(`\n=== ${file} ===`);

@@ -52,7 +52,12 @@ async function makeFolder(dir: string, count: number, bytes: number, sparse: boo
       await writeFile(path, '');
       await truncate(path, bytes);
     } else {
-      await writeFile(path, randomBytes(Math.ceil((bytes * 3) / 4)).toString('base64').slice(0, bytes));
+      await writeFile(
+        path,
+        randomBytes(Math.ceil((bytes * 3) / 4))
+          .toString('base64')
+          .slice(0, bytes),
+      );
     }
     paths.push(path);
   }
@@ -87,8 +92,16 @@ async function ours(client: ApiClient, folder: string, shape: 'separate' | 'arch
     return uploadForTask(client, plan.files, { objective: 'Summarise the folder', shape });
   });
   const outcome = run.value;
-  if (outcome.kind !== 'created') throw new Error(`our ${shape} upload did not create the task: ${String(outcome.kind === 'failed' ? outcome.error : 'cancelled')}`);
-  return { ms: run.ms, rssGrowthMiB: run.rssGrowthMiB, detail: `${outcome.task.attachments?.length ?? '?'} attachment(s)` };
+  if (outcome.kind !== 'created') {
+    throw new Error(
+      `our ${shape} upload did not create the task: ${String(outcome.kind === 'failed' ? outcome.error : 'cancelled')}`,
+    );
+  }
+  return {
+    ms: run.ms,
+    rssGrowthMiB: run.rssGrowthMiB,
+    detail: `${outcome.task.attachments?.length ?? '?'} attachment(s)`,
+  };
 }
 
 function run(command: string, args: string[]): Promise<string> {
@@ -100,16 +113,35 @@ function run(command: string, args: string[]): Promise<string> {
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-4000)));
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} exited with ${code}: ${err}`))));
+    child.once('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} exited with ${code}: ${err}`)),
+    );
   });
 }
 
 async function createTaskWithCurl(baseUrl: string, apiKey: string, ids: string[], work: string): Promise<void> {
   const body = join(work, 'task.json');
-  await writeFile(body, JSON.stringify({ objective: 'Summarise the folder', attachments: ids.map((fileId) => ({ type: 'document', fileId })) }));
-  const out = await run('curl', ['-sS', '--fail-with-body', '-H', `Authorization: Bearer ${apiKey}`, '-H', 'Content-Type: application/json',
-    '--data-binary', `@${body}`, `${baseUrl}/v1/tasks`]);
-  if (!/"id"\s*:\s*"task_/.test(out)) throw new Error(`curl's task was not created: ${out}`);
+  await writeFile(
+    body,
+    JSON.stringify({
+      objective: 'Summarise the folder',
+      attachments: ids.map((fileId) => ({ type: 'document', fileId })),
+    }),
+  );
+  const out = await run('curl', [
+    '-sS',
+    '--fail-with-body',
+    '-H',
+    `Authorization: Bearer ${apiKey}`,
+    '-H',
+    'Content-Type: application/json',
+    '--data-binary',
+    `@${body}`,
+    `${baseUrl}/v1/tasks`,
+  ]);
+  if (!/"id"\s*:\s*"task_/.test(out)) {
+    throw new Error(`curl's task was not created: ${out}`);
+  }
 }
 
 const idsIn = (text: string): string[] => [...text.matchAll(/"id"\s*:\s*"(file_[^"]+)"/g)].map((m) => m[1]);
@@ -118,24 +150,32 @@ const idsIn = (text: string): string[] => [...text.matchAll(/"id"\s*:\s*"(file_[
 async function curlParallel(baseUrl: string, apiKey: string, paths: string[], work: string): Promise<Measured> {
   const answers = join(work, 'answers');
   await mkdir(answers, { recursive: true });
-  const config = paths.map((p, i) => [
-    `url = "${baseUrl}/v1/files"`,
-    `header = "Authorization: Bearer ${apiKey}"`,
-    `header = "Idempotency-Key: ${randomUUID()}"`,
-    'form = "purpose=task_input"',
-    `form = "file=@${p}"`,
-    `output = "${join(answers, `${i}.json`)}"`,
-    'fail-with-body',
-    'silent',
-    'show-error',
-  ].join('\n')).join('\nnext\n');
+  const config = paths
+    .map((p, i) =>
+      [
+        `url = "${baseUrl}/v1/files"`,
+        `header = "Authorization: Bearer ${apiKey}"`,
+        `header = "Idempotency-Key: ${randomUUID()}"`,
+        'form = "purpose=task_input"',
+        `form = "file=@${p}"`,
+        `output = "${join(answers, `${i}.json`)}"`,
+        'fail-with-body',
+        'silent',
+        'show-error',
+      ].join('\n'),
+    )
+    .join('\nnext\n');
   const configPath = join(work, 'curl.config');
   await writeFile(configPath, config);
   const started = performance.now();
   await run('curl', ['-sS', '--parallel', '--parallel-max', '4', '-K', configPath]);
   const ids: string[] = [];
-  for (const name of await readdir(answers)) ids.push(...idsIn(await readFile(join(answers, name), 'utf8')));
-  if (ids.length !== paths.length) throw new Error(`curl --parallel stored ${ids.length} of ${paths.length} files`);
+  for (const name of await readdir(answers)) {
+    ids.push(...idsIn(await readFile(join(answers, name), 'utf8')));
+  }
+  if (ids.length !== paths.length) {
+    throw new Error(`curl --parallel stored ${ids.length} of ${paths.length} files`);
+  }
   await createTaskWithCurl(baseUrl, apiKey, ids, work);
   const ms = performance.now() - started;
   await rm(answers, { recursive: true, force: true });
@@ -143,11 +183,19 @@ async function curlParallel(baseUrl: string, apiKey: string, paths: string[], wo
 }
 
 /** What a user scripts today: a shell loop of curl -F, then the task. */
-async function curlLoop(baseUrl: string, apiKey: string, folder: string, count: number, work: string): Promise<Measured> {
+async function curlLoop(
+  baseUrl: string,
+  apiKey: string,
+  folder: string,
+  count: number,
+  work: string,
+): Promise<Measured> {
   const script = `for f in $(find "${folder}" -type f | sort); do curl -sS --fail-with-body -H "Authorization: Bearer ${apiKey}" -F purpose=task_input -F "file=@$f" "${baseUrl}/v1/files"; echo; done`;
   const started = performance.now();
   const ids = idsIn(await run('bash', ['-c', script]));
-  if (ids.length !== count) throw new Error(`the curl loop stored ${ids.length} of ${count} files`);
+  if (ids.length !== count) {
+    throw new Error(`the curl loop stored ${ids.length} of ${count} files`);
+  }
   await createTaskWithCurl(baseUrl, apiKey, ids, work);
   return { ms: performance.now() - started, detail: `${ids.length} attachment(s)` };
 }
@@ -155,12 +203,17 @@ async function curlLoop(baseUrl: string, apiKey: string, folder: string, count: 
 async function deleteAllFiles(client: ApiClient): Promise<void> {
   for (;;) {
     const page = await client.listFiles({ limit: 100 });
-    if (page.data.length === 0) return;
+    if (page.data.length === 0) {
+      return;
+    }
     await mapLimited(page.data, 4, (f) => client.deleteFile(f.id));
   }
 }
 
-async function cancelLatency(client: ApiClient, folder: string): Promise<{ ms: number; tasksBefore: number; tasksAfter: number; kind: string; uploaded: number; stored: number }> {
+async function cancelLatency(
+  client: ApiClient,
+  folder: string,
+): Promise<{ ms: number; tasksBefore: number; tasksAfter: number; kind: string; uploaded: number; stored: number }> {
   await deleteAllFiles(client);
   const tasksBefore = (await client.listTasks({ limit: 100 })).data.length;
   const plan = await planUpload([folder], { expandFolders: true });
@@ -172,7 +225,11 @@ async function cancelLatency(client: ApiClient, folder: string): Promise<{ ms: n
   }, 1000);
   let outcome: TaskUploadOutcome;
   try {
-    outcome = await uploadForTask(client, plan.files, { objective: 'cancelled', shape: 'separate', signal: controller.signal });
+    outcome = await uploadForTask(client, plan.files, {
+      objective: 'cancelled',
+      shape: 'separate',
+      signal: controller.signal,
+    });
   } finally {
     clearTimeout(timer);
   }
@@ -189,7 +246,9 @@ async function main(): Promise<void> {
   const smallCount = argValue('--small', 1000);
   const largeCount = argValue('--large', 50);
   const rounds = argValue('--rounds', 3);
-  const loadAtStart = loadavg().map((l) => l.toFixed(1)).join(' ');
+  const loadAtStart = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   const work = await mkdtemp(join(tmpdir(), 'upload-folder-bench-'));
   const { child, baseUrl, apiKey } = await startChildRuntime();
   const client = new ApiClient({ baseUrl, getApiKey: async () => apiKey, userAgent: 'agent-runtime-vscode/bench' });
@@ -218,12 +277,16 @@ async function main(): Promise<void> {
         separate.push(await ours(client, folder, 'separate'));
         await deleteAllFiles(client);
         // The editor offers the archive only where it stays under the 512 MB upload limit.
-        if (bytes < 512 * MiB) archive.push(await ours(client, folder, 'archive'));
+        if (bytes < 512 * MiB) {
+          archive.push(await ours(client, folder, 'archive'));
+        }
         await deleteAllFiles(client);
         parallel.push(await curlParallel(baseUrl, apiKey, [...paths], work));
         await deleteAllFiles(client);
-        console.log(`${label}, round ${round + 1}: ours ${fmt(separate[round].ms)} ms` +
-          `${archive[round] ? `, ours as one zip ${fmt(archive[round].ms)} ms` : ''}, curl --parallel ${fmt(parallel[round].ms)} ms`);
+        console.log(
+          `${label}, round ${round + 1}: ours ${fmt(separate[round].ms)} ms` +
+            `${archive[round] ? `, ours as one zip ${fmt(archive[round].ms)} ms` : ''}, curl --parallel ${fmt(parallel[round].ms)} ms`,
+        );
       }
       // The loop is slow and only a reference point: once.
       const loop = await curlLoop(baseUrl, apiKey, folder, paths.length, work);
@@ -233,27 +296,43 @@ async function main(): Promise<void> {
       const parallelMs = median(parallel.map((m) => m.ms));
       const ratio = oursMs / parallelMs;
       const memory = Math.max(...separate.map((m) => m.rssGrowthMiB ?? 0), ...archive.map((m) => m.rssGrowthMiB ?? 0));
-      if (ratio > 1 || memory > 64) failed = true;
-      rows.push(`| ${label} | ${fmt(oursMs)} ms (${separate[0].detail}) | ` +
-        `${archiveMs !== undefined ? `${fmt(archiveMs)} ms (${archive[0].detail})` : 'not offered (over 512 MB)'} | ` +
-        `${fmt(parallelMs)} ms | ${fmt(loop.ms)} ms | ${fmt(ratio, 2)}x ${ratio <= 1 ? 'met' : 'NOT MET'}` +
-        `${archiveMs !== undefined ? ` (zip: ${fmt(archiveMs / parallelMs, 2)}x)` : ''} | ${fmt(memory, 1)} MiB ${memory <= 64 ? 'met' : 'NOT MET'} |`);
+      if (ratio > 1 || memory > 64) {
+        failed = true;
+      }
+      rows.push(
+        `| ${label} | ${fmt(oursMs)} ms (${separate[0].detail}) | ` +
+          `${archiveMs !== undefined ? `${fmt(archiveMs)} ms (${archive[0].detail})` : 'not offered (over 512 MB)'} | ` +
+          `${fmt(parallelMs)} ms | ${fmt(loop.ms)} ms | ${fmt(ratio, 2)}x ${ratio <= 1 ? 'met' : 'NOT MET'}` +
+          `${archiveMs !== undefined ? ` (zip: ${fmt(archiveMs / parallelMs, 2)}x)` : ''} | ${fmt(memory, 1)} MiB ${memory <= 64 ? 'met' : 'NOT MET'} |`,
+      );
     }
     const cancel = await cancelLatency(client, large);
     const cancelMet = cancel.kind === 'cancelled' && cancel.ms <= 200 && cancel.tasksAfter === cancel.tasksBefore;
-    if (!cancelMet) failed = true;
+    if (!cancelMet) {
+      failed = true;
+    }
     console.log('');
     console.log(`Folder upload to the reference runtime on loopback (Node ${process.version}), one run:`);
     console.log('');
-    console.log(`Medians of ${rounds} alternating rounds (the curl loop once); load average at the start ${loadAtStart}.`);
+    console.log(
+      `Medians of ${rounds} alternating rounds (the curl loop once); load average at the start ${loadAtStart}.`,
+    );
     console.log('');
-    console.log('| folder | ours, file by file (4 at a time) | ours, one zip | curl --parallel --parallel-max 4 | for loop of curl -F | ours / parallel curl (<= 1.0x) | peak RSS growth, max (<= 64 MiB) |');
+    console.log(
+      '| folder | ours, file by file (4 at a time) | ours, one zip | curl --parallel --parallel-max 4 | for loop of curl -F | ours / parallel curl (<= 1.0x) | peak RSS growth, max (<= 64 MiB) |',
+    );
     console.log('|---|---|---|---|---|---|---|');
-    for (const row of rows) console.log(row);
+    for (const row of rows) {
+      console.log(row);
+    }
     console.log('');
-    console.log(`Cancel 1 s into the ${largeCount} x 20 MB upload: every request closed ${fmt(cancel.ms, 1)} ms after abort() (target <= 200 ms and no task: ${cancelMet ? 'met' : 'NOT MET'}); ` +
-      `outcome ${cancel.kind}, tasks ${cancel.tasksBefore} -> ${cancel.tasksAfter}; ${cancel.uploaded} file(s) stored before the cancel, ${cancel.stored} on the server after it.`);
-    if (failed) process.exitCode = 1;
+    console.log(
+      `Cancel 1 s into the ${largeCount} x 20 MB upload: every request closed ${fmt(cancel.ms, 1)} ms after abort() (target <= 200 ms and no task: ${cancelMet ? 'met' : 'NOT MET'}); ` +
+        `outcome ${cancel.kind}, tasks ${cancel.tasksBefore} -> ${cancel.tasksAfter}; ${cancel.uploaded} file(s) stored before the cancel, ${cancel.stored} on the server after it.`,
+    );
+    if (failed) {
+      process.exitCode = 1;
+    }
   } finally {
     await client.dispose();
     child.disconnect();

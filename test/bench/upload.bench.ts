@@ -106,8 +106,17 @@ function uploadWithCurl(baseUrl: string, apiKey: string, path: string): Promise<
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const curl = spawn('curl', [
-      '-sS', '--fail-with-body', '-H', `Authorization: Bearer ${apiKey}`, '-H', `Idempotency-Key: ${randomUUID()}`,
-      '-F', 'purpose=dataset', '-F', `file=@${path}`, `${baseUrl}/v1/files`,
+      '-sS',
+      '--fail-with-body',
+      '-H',
+      `Authorization: Bearer ${apiKey}`,
+      '-H',
+      `Idempotency-Key: ${randomUUID()}`,
+      '-F',
+      'purpose=dataset',
+      '-F',
+      `file=@${path}`,
+      `${baseUrl}/v1/files`,
     ]);
     let out = '';
     curl.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -115,7 +124,9 @@ function uploadWithCurl(baseUrl: string, apiKey: string, path: string): Promise<
     curl.once('error', reject);
     curl.once('close', (code) => {
       const ms = performance.now() - started;
-      if (code !== 0) return reject(new Error(`curl exited with ${code}: ${out}`));
+      if (code !== 0) {
+        return reject(new Error(`curl exited with ${code}: ${out}`));
+      }
       resolve({ ms, fileId: (JSON.parse(out) as { id: string }).id });
     });
   });
@@ -148,7 +159,9 @@ async function main(): Promise<void> {
       const theirs = await uploadWithCurl(baseUrl, apiKey, path);
       await client.deleteFile(theirs.fileId);
       curlMs.push(theirs.ms);
-      console.log(`round ${round + 1}: client ${fmt(ours.ms)} ms, curl ${fmt(theirs.ms)} ms, RSS +${fmt(ours.rssGrowthMiB, 1)} MiB, ArrayBuffers +${fmt(ours.arrayBuffersGrowthMiB, 1)} MiB`);
+      console.log(
+        `round ${round + 1}: client ${fmt(ours.ms)} ms, curl ${fmt(theirs.ms)} ms, RSS +${fmt(ours.rssGrowthMiB, 1)} MiB, ArrayBuffers +${fmt(ours.arrayBuffersGrowthMiB, 1)} MiB`,
+      );
     }
 
     const clientMs = median(clientRuns.map((r) => r.ms));
@@ -158,14 +171,22 @@ async function main(): Promise<void> {
     const ratio = clientMs / curlMedian;
     const kind = args.real ? 'random content' : 'sparse';
     console.log('');
-    console.log(`Upload of ${args.mib} MiB (${kind}) to the reference runtime on loopback, median of ${args.rounds} rounds (Node ${process.version}):`);
+    console.log(
+      `Upload of ${args.mib} MiB (${kind}) to the reference runtime on loopback, median of ${args.rounds} rounds (Node ${process.version}):`,
+    );
     console.log('');
     console.log('| | API client | curl -F | target |');
     console.log('|---|---|---|---|');
-    console.log(`| wall time (median) | ${fmt(clientMs)} ms (${fmt(bytes / MiB / (clientMs / 1000))} MiB/s) | ${fmt(curlMedian)} ms (${fmt(bytes / MiB / (curlMedian / 1000))} MiB/s) | client <= 1.2x curl: ${fmt(ratio, 2)}x ${ratio <= 1.2 ? 'met' : 'MISSED'} |`);
+    console.log(
+      `| wall time (median) | ${fmt(clientMs)} ms (${fmt(bytes / MiB / (clientMs / 1000))} MiB/s) | ${fmt(curlMedian)} ms (${fmt(bytes / MiB / (curlMedian / 1000))} MiB/s) | client <= 1.2x curl: ${fmt(ratio, 2)}x ${ratio <= 1.2 ? 'met' : 'MISSED'} |`,
+    );
     console.log(`| peak RSS growth (max) | ${fmt(rss, 1)} MiB | n/a | < 64 MiB ${rss < 64 ? 'met' : 'MISSED'} |`);
-    console.log(`| peak ArrayBuffers growth (max) | ${fmt(arrayBuffers, 1)} MiB | n/a | < 64 MiB ${arrayBuffers < 64 ? 'met' : 'MISSED'} |`);
-    if (ratio > 1.2 || rss >= 64 || arrayBuffers >= 64) process.exitCode = 1;
+    console.log(
+      `| peak ArrayBuffers growth (max) | ${fmt(arrayBuffers, 1)} MiB | n/a | < 64 MiB ${arrayBuffers < 64 ? 'met' : 'MISSED'} |`,
+    );
+    if (ratio > 1.2 || rss >= 64 || arrayBuffers >= 64) {
+      process.exitCode = 1;
+    }
   } finally {
     await client.dispose();
     child.disconnect();

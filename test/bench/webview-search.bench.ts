@@ -64,13 +64,19 @@ interface SearchFigures {
 
 async function buildLog(folder: string): Promise<RunLog> {
   const log = await RunLog.open(folder, 'run_bench', { log: silentLogger });
-  if (!log) throw new Error('the run log could not be opened');
+  if (!log) {
+    throw new Error('the run log could not be opened');
+  }
   const batch: WireEvent[] = [];
   for (let s = 1; s <= TOTAL; s++) {
     batch.push(benchEvent(s, TOTAL));
-    if (batch.length === 1000) log.append(batch.splice(0));
+    if (batch.length === 1000) {
+      log.append(batch.splice(0));
+    }
     // As a live stream would: the writer keeps up (event() waits for what was appended to be written).
-    if (s % 50_000 === 0) await log.event(s);
+    if (s % 50_000 === 0) {
+      await log.event(s);
+    }
   }
   log.append(batch);
   await log.event(TOTAL);
@@ -99,31 +105,61 @@ async function main(): Promise<void> {
 
       // The panel opened on the finished run: its snapshot holds the newest events, the log the rest.
       const recent: WireEvent[] = [];
-      for (let s = TOTAL - 999; s <= TOTAL; s++) recent.push(benchEvent(s, TOTAL));
+      for (let s = TOTAL - 999; s <= TOTAL; s++) {
+        recent.push(benchEvent(s, TOTAL));
+      }
       await openFinishedRun(p, recent, TOTAL);
 
       const results: SearchFigures[] = [];
-      for (const [query, matches] of [[RARE, `1 (sequence ${rareAt(TOTAL).toLocaleString('en')})`], [COMMON, (10_000).toLocaleString('en')]] as const) {
+      for (const [query, matches] of [
+        [RARE, `1 (sequence ${rareAt(TOTAL).toLocaleString('en')})`],
+        [COMMON, (10_000).toLocaleString('en')],
+      ] as const) {
         await p.page.fill('#search', '');
         await p.js(`window.__watchSearch(); true`);
         await p.page.fill('#search', query);
         t0 = performance.now();
         await p.page.press('#search', 'Enter');
-        await p.page.waitForFunction('window.__t.first !== undefined && window.__t.done !== undefined', undefined, { timeout: 600_000 });
-        const t = await p.js<{ enter: number; first: number; done: number; found: number; longTasks: number[]; status: string }>(
+        await p.page.waitForFunction('window.__t.first !== undefined && window.__t.done !== undefined', undefined, {
+          timeout: 600_000,
+        });
+        const t = await p.js<{
+          enter: number;
+          first: number;
+          done: number;
+          found: number;
+          longTasks: number[];
+          status: string;
+        }>(
           `({ ...window.__t, found: window.__found, longTasks: [...window.__longTasks], status: document.getElementById('find-status').textContent })`,
         );
         console.log(`"${query}": ${t.status} (wall ${(performance.now() - t0).toFixed(0)} ms from the key press)`);
-        results.push({ query, matches, firstMs: t.first - t.enter, doneMs: t.done - t.enter, reports: t.found, longTasks: t.longTasks });
+        results.push({
+          query,
+          matches,
+          firstMs: t.first - t.enter,
+          doneMs: t.done - t.enter,
+          reports: t.found,
+          longTasks: t.longTasks,
+        });
       }
       const heap = await heapMb(p);
-      const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
-      console.log(`\nSearch in the run panel: ${TOTAL.toLocaleString('en')}-event finished run, real host (LogRequests over the log on disk) and webview (headless Chromium); ${os.cpus().length} cores, load average ${load}\n`);
-      console.log('| query | matches | first match highlighted | full count shown | progress reports | long tasks (>= 50 ms) in the panel | longest |');
+      const load = os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ');
+      console.log(
+        `\nSearch in the run panel: ${TOTAL.toLocaleString('en')}-event finished run, real host (LogRequests over the log on disk) and webview (headless Chromium); ${os.cpus().length} cores, load average ${load}\n`,
+      );
+      console.log(
+        '| query | matches | first match highlighted | full count shown | progress reports | long tasks (>= 50 ms) in the panel | longest |',
+      );
       console.log('|---|---|---|---|---|---|---|');
       for (const r of results) {
         const longest = r.longTasks.length ? `${Math.max(...r.longTasks).toFixed(0)} ms` : 'none';
-        console.log(`| "${r.query}" | ${r.matches} | ${r.firstMs.toFixed(0)} ms | ${r.doneMs.toFixed(0)} ms | ${r.reports} | ${r.longTasks.length} | ${longest} |`);
+        console.log(
+          `| "${r.query}" | ${r.matches} | ${r.firstMs.toFixed(0)} ms | ${r.doneMs.toFixed(0)} ms | ${r.reports} | ${r.longTasks.length} | ${longest} |`,
+        );
       }
       console.log(`\nPanel JS heap after GC: ${heap.toFixed(1)} MB.`);
       const tasksOk = results.every((r) => r.longTasks.length === 0);

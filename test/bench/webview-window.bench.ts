@@ -79,7 +79,11 @@ async function pageFigures(p: PanelPage): Promise<{ longTasks: number[]; nodes: 
 }
 
 async function finishedRun(): Promise<Figures> {
-  const p = await openPanelPage({ initScript: (await fakeHostScript({ events: TOTAL })) + OBSERVE, height: 800, width: 1200 });
+  const p = await openPanelPage({
+    initScript: (await fakeHostScript({ events: TOTAL })) + OBSERVE,
+    height: 800,
+    width: 1200,
+  });
   try {
     const recent = await p.js<WireEvent[]>(`window.__fakeHostEvents(${TOTAL - 999}, ${TOTAL + 1})`);
     await openFinishedRun(p, recent, TOTAL);
@@ -91,7 +95,9 @@ async function finishedRun(): Promise<Figures> {
       x = (x * 1103515245 + 12345) % 2 ** 31;
       times.push(await p.js<number>(`window.__timeReveal(${1 + (x % TOTAL)})`));
     }
-    for (let i = 0; i < SCROLL_PAGES; i++) times.push(await p.js<number>(`window.__timeScrollUp()`));
+    for (let i = 0; i < SCROLL_PAGES; i++) {
+      times.push(await p.js<number>(`window.__timeScrollUp()`));
+    }
     const page = await pageFigures(p);
     return {
       scenario: `finished run, ${TOTAL.toLocaleString('en')} events: ${JUMPS} jumps + ${SCROLL_PAGES} pages scrolled up`,
@@ -107,7 +113,11 @@ async function finishedRun(): Promise<Figures> {
 }
 
 async function liveRun(): Promise<Figures> {
-  const p = await openPanelPage({ initScript: (await fakeHostScript({ events: TOTAL })) + OBSERVE, height: 800, width: 1200 });
+  const p = await openPanelPage({
+    initScript: (await fakeHostScript({ events: TOTAL })) + OBSERVE,
+    height: 800,
+    width: 1200,
+  });
   if (process.env.BENCH_DEBUG) {
     p.page.on('crash', () => console.log('page crashed'));
     p.page.on('pageerror', (e) => console.log('page error', e.message));
@@ -121,7 +131,9 @@ async function liveRun(): Promise<Figures> {
     // On a busy machine the page may trail the feed by more than the harness's default wait.
     const deadline = Date.now() + 600_000;
     while (!(await p.js<boolean>(`!!document.querySelector('#timeline .row[data-sequence="${TOTAL}"]')`))) {
-      if (Date.now() > deadline) throw new Error('the live run never reached its last event');
+      if (Date.now() > deadline) {
+        throw new Error('the live run never reached its last event');
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     const totalMs = Date.now() - started;
@@ -140,7 +152,9 @@ async function liveRun(): Promise<Figures> {
 }
 
 function row(f: Figures): string {
-  const show = f.showMs ? `median ${f.showMs.median.toFixed(0)} ms, p95 ${f.showMs.p95.toFixed(0)} ms, max ${f.showMs.max.toFixed(0)} ms` : '–';
+  const show = f.showMs
+    ? `median ${f.showMs.median.toFixed(0)} ms, p95 ${f.showMs.p95.toFixed(0)} ms, max ${f.showMs.max.toFixed(0)} ms`
+    : '–';
   const longest = f.longestTaskMs === undefined ? 'none ≥ 50 ms' : `${f.longestTaskMs.toFixed(0)} ms`;
   const total = f.totalMs === undefined ? '–' : `${(f.totalMs / 1000).toFixed(1)} s`;
   return `| ${f.scenario} | ${show} | ${total} | ${f.longTasks} | ${longest} | ${f.domNodes} | ${f.heapMb.toFixed(1)} MB |`;
@@ -149,18 +163,35 @@ function row(f: Figures): string {
 async function main(): Promise<void> {
   const only = process.argv[3];
   const results: Figures[] = [];
-  if (only !== 'live') results.push(await finishedRun());
-  if (process.env.BENCH_DEBUG && results[0]) console.log(row(results[0]));
-  if (only !== 'finished') results.push(await liveRun());
-  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
-  console.log(`\nRun panel window: ${TOTAL.toLocaleString('en')}-event log, fake host in the page (headless Chromium; ${os.cpus().length} cores, load average ${load})\n`);
-  console.log('| Scenario | Time to show a position | Time to stream all | Long tasks (≥ 50 ms) | Longest task | DOM nodes | JS heap after GC |');
+  if (only !== 'live') {
+    results.push(await finishedRun());
+  }
+  if (process.env.BENCH_DEBUG && results[0]) {
+    console.log(row(results[0]));
+  }
+  if (only !== 'finished') {
+    results.push(await liveRun());
+  }
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(
+    `\nRun panel window: ${TOTAL.toLocaleString('en')}-event log, fake host in the page (headless Chromium; ${os.cpus().length} cores, load average ${load})\n`,
+  );
+  console.log(
+    '| Scenario | Time to show a position | Time to stream all | Long tasks (≥ 50 ms) | Longest task | DOM nodes | JS heap after GC |',
+  );
   console.log('|---|---|---|---|---|---|---|');
-  for (const r of results) console.log(row(r));
+  for (const r of results) {
+    console.log(row(r));
+  }
   const heapOk = results.every((r) => r.heapMb <= 80);
   const tasksOk = results.every((r) => r.longTasks === 0);
   const showOk = results.every((r) => !r.showMs || r.showMs.max <= 150);
-  console.log(`\nTargets: heap <= 80 MB ${heapOk ? 'met' : 'NOT met'}; no task over 50 ms ${tasksOk ? 'met' : 'NOT met'}; <= 150 ms to show ${showOk ? 'met' : 'NOT met'}`);
+  console.log(
+    `\nTargets: heap <= 80 MB ${heapOk ? 'met' : 'NOT met'}; no task over 50 ms ${tasksOk ? 'met' : 'NOT met'}; <= 150 ms to show ${showOk ? 'met' : 'NOT met'}`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -79,7 +79,12 @@ interface Figures {
 async function measure(scenario: string, batch: number, peer: boolean): Promise<Figures> {
   const run = recordedRun({ steps: Math.floor((TOTAL - 2) / 10), toolsPerStep: 4 });
   const events = run.slice(0, TOTAL);
-  const p: PanelPage = await openPanelPage({ initScript: OBSERVE + (peer ? COUNT_ONLY : ''), withoutPanel: peer, height: 800, width: 1200 });
+  const p: PanelPage = await openPanelPage({
+    initScript: OBSERVE + (peer ? COUNT_ONLY : ''),
+    withoutPanel: peer,
+    height: 800,
+    width: 1200,
+  });
   try {
     const reset: HostMessage = {
       type: 'reset',
@@ -98,19 +103,30 @@ async function measure(scenario: string, batch: number, peer: boolean): Promise<
     const last = events[events.length - 1].data.sequence;
     const started = performance.now();
     await p.js(`window.__measuring = true; window.__feed()`);
-    if (peer) await p.until(`window.__lastSeq === ${last}`);
-    else await p.until(`document.getElementById('last-sequence')?.dataset.value === '${last}'`);
+    if (peer) {
+      await p.until(`window.__lastSeq === ${last}`);
+    } else {
+      await p.until(`document.getElementById('last-sequence')?.dataset.value === '${last}'`);
+    }
     await p.js(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`);
     const totalMs = performance.now() - started;
     await p.js(`new Promise((r) => setTimeout(r, 200))`);
-    const page = await p.js<{ longTasks: number[]; maxFrameGap: number; nodes: number; heap?: number; slowest: Record<string, number> }>(`({
+    const page = await p.js<{
+      longTasks: number[];
+      maxFrameGap: number;
+      nodes: number;
+      heap?: number;
+      slowest: Record<string, number>;
+    }>(`({
       slowest: window.__slowest,
       longTasks: window.__longTasks,
       maxFrameGap: window.__maxFrameGap,
       nodes: document.getElementsByTagName('*').length,
       heap: performance.memory ? performance.memory.usedJSHeapSize : undefined,
     })`);
-    if (process.env.BENCH_DEBUG) console.log(scenario, page.slowest, page.longTasks);
+    if (process.env.BENCH_DEBUG) {
+      console.log(scenario, page.slowest, page.longTasks);
+    }
     return {
       scenario,
       totalMs,
@@ -141,12 +157,23 @@ async function main(): Promise<void> {
     [`peer: count-only page, 100 per message`, 100, true],
   ];
   const results: Figures[] = [];
-  for (const [name, batch, peer] of scenarios) results.push(await measure(name, batch, peer));
-  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
-  console.log(`\nRun panel webview: ${TOTAL} events, one message per ${INTERVAL_MS} ms (headless Chromium; ${os.cpus().length} cores, load average ${load})\n`);
-  console.log('| Scenario | Time to render all | Long tasks (≥ 50 ms) | Longest task | Longest frame gap | DOM nodes | JS heap |');
+  for (const [name, batch, peer] of scenarios) {
+    results.push(await measure(name, batch, peer));
+  }
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(
+    `\nRun panel webview: ${TOTAL} events, one message per ${INTERVAL_MS} ms (headless Chromium; ${os.cpus().length} cores, load average ${load})\n`,
+  );
+  console.log(
+    '| Scenario | Time to render all | Long tasks (≥ 50 ms) | Longest task | Longest frame gap | DOM nodes | JS heap |',
+  );
   console.log('|---|---|---|---|---|---|---|');
-  for (const r of results) console.log(row(r));
+  for (const r of results) {
+    console.log(row(r));
+  }
   const panel = results.filter((_, i) => !scenarios[i][2]);
   const ok = panel.every((r) => r.longTasks === 0 && r.domNodes < 2000);
   console.log(`\nTargets (no task over 50 ms, < 2,000 DOM nodes): ${ok ? 'met' : 'NOT met'}`);

@@ -33,8 +33,12 @@ export function extensionTestsPath(): string {
 export function checkBuilt(): void {
   const root = repoRoot();
   const bundle = path.join(root, 'dist', 'extension.js');
-  if (!fs.existsSync(bundle)) throw new Error(`${bundle} is missing: build the extension first (npm run compile)`);
-  if (!fs.existsSync(extensionTestsPath())) throw new Error(`${extensionTestsPath()} is missing: compile the tests first (npm run compile:tests)`);
+  if (!fs.existsSync(bundle)) {
+    throw new Error(`${bundle} is missing: build the extension first (npm run compile)`);
+  }
+  if (!fs.existsSync(extensionTestsPath())) {
+    throw new Error(`${extensionTestsPath()} is missing: compile the tests first (npm run compile:tests)`);
+  }
 }
 
 /** Starts the runtime, logging (redacted) into `dir`, where the suite's result file also goes. */
@@ -73,7 +77,9 @@ export function installFixtureExtensions(extensionsDir: string): string[] {
   return FIXTURE_EXTENSIONS.map((name) => {
     const manifest = path.join(repoRoot(), 'test', 'ext', 'fixtures', name, 'package.json');
     const main = path.join(compiledTestDir, 'ext', 'fixtures', name, 'extension.js');
-    if (!fs.existsSync(main)) throw new Error(`${main} is missing: compile the tests first (npm run compile:tests)`);
+    if (!fs.existsSync(main)) {
+      throw new Error(`${main} is missing: compile the tests first (npm run compile:tests)`);
+    }
     const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { publisher: string; name: string; version: string };
     const into = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
     fs.mkdirSync(into, { recursive: true });

@@ -12,7 +12,14 @@ import { describeTarget } from './harness/paths';
 import { addSecretsFromEnv, redact } from './harness/redact';
 import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
 import { Screenshots } from './harness/screenshots';
-import { checkBuilt, EXT_TEST_WORKSPACE_FILES, installFixtureExtensions, readMochaResult, startExtTestSetup, suiteExitCode } from './extHostSetup';
+import {
+  checkBuilt,
+  EXT_TEST_WORKSPACE_FILES,
+  installFixtureExtensions,
+  readMochaResult,
+  startExtTestSetup,
+  suiteExitCode,
+} from './extHostSetup';
 
 const TIMEOUT_MS = Number(process.env.EXT_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
@@ -42,11 +49,16 @@ async function main(): Promise<number> {
     addSecretsFromEnv();
 
     // A key in the developer's own shell must not sign the suites in behind their back.
-    const server = await startCodeServer(run, { env: { ...setup.env, AGENT_RUNTIME_API_KEY: undefined }, developmentPayload: true });
+    const server = await startCodeServer(run, {
+      env: { ...setup.env, AGENT_RUNTIME_API_KEY: undefined },
+      developmentPayload: true,
+    });
     cleanup.add('code-server', () => server.stop());
     const browser = await launchChromium(run.home);
     cleanup.add('chromium', () => browser.close());
-    console.log(`[ext-host] ${describeTarget(server.target)} at ${server.origin} ready after ${seconds(Date.now() - started)}; runtime ${setup.runtime.baseUrl}`);
+    console.log(
+      `[ext-host] ${describeTarget(server.target)} at ${server.origin} ready after ${seconds(Date.now() - started)}; runtime ${setup.runtime.baseUrl}`,
+    );
 
     const shots = new Screenshots('ext-host');
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -57,8 +69,12 @@ async function main(): Promise<number> {
     let sawSummary = false;
     await page.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
       const line = redact(util.format(...(Array.isArray(args) ? args : [args])));
-      if (NOISE.test(line)) return;
-      if (/^\s*\d+ (passing|failing)\b/m.test(line)) sawSummary = true;
+      if (NOISE.test(line)) {
+        return;
+      }
+      if (/^\s*\d+ (passing|failing)\b/m.test(line)) {
+        sawSummary = true;
+      }
       (type === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
     });
     page.on('pageerror', (e) => console.error(`[page error] ${redact(String(e))}`));
@@ -82,12 +98,18 @@ async function main(): Promise<number> {
     if (result && !sawSummary) {
       // The console forwarding lost mocha's epilogue: print the counts from the result file.
       console.log(`\n  ${result.passes} passing`);
-      if (result.failures) console.log(`  ${result.failures} failing`);
+      if (result.failures) {
+        console.log(`  ${result.failures} failing`);
+      }
     }
     code = suiteExitCode('ext-host', code, result);
     await shots.take(page, 'end');
-    console.log(`[ext-host] memory: ${formatMemory('code-server', treeMemory(server.process.pid))}; ${formatMemory('chromium', treeMemory(chromiumPid()))}`);
-    console.log(`[ext-host] ${describeTarget(server.target)}: exit code ${code} after ${seconds(Date.now() - started)}`);
+    console.log(
+      `[ext-host] memory: ${formatMemory('code-server', treeMemory(server.process.pid))}; ${formatMemory('chromium', treeMemory(chromiumPid()))}`,
+    );
+    console.log(
+      `[ext-host] ${describeTarget(server.target)}: exit code ${code} after ${seconds(Date.now() - started)}`,
+    );
     return code;
   } finally {
     await cleanup.run();

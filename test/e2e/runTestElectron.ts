@@ -10,7 +10,14 @@ import { Cleanup, exitOnSignals } from './harness/cleanup';
 import { cacheDir } from './harness/paths';
 import { redact } from './harness/redact';
 import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
-import { checkBuilt, EXT_TEST_WORKSPACE_FILES, installFixtureExtensions, readMochaResult, startExtTestSetup, suiteExitCode } from './extHostSetup';
+import {
+  checkBuilt,
+  EXT_TEST_WORKSPACE_FILES,
+  installFixtureExtensions,
+  readMochaResult,
+  startExtTestSetup,
+  suiteExitCode,
+} from './extHostSetup';
 
 const VSCODE_VERSION = process.env.VSCODE_TEST_VERSION ?? '1.100.3';
 
@@ -31,8 +38,14 @@ function skip(reason: string): number {
 async function main(): Promise<number> {
   const executable = process.env.VSCODE_EXECUTABLE;
   const download = process.env.VSCODE_TEST_DOWNLOAD === '1';
-  if (!executable && !download) return skip('no desktop VS Code is available (VSCODE_EXECUTABLE is not set) and downloading one was not asked for (VSCODE_TEST_DOWNLOAD=1); this machine is offline apart from the npm registry and apt');
-  if (executable && !fs.existsSync(executable)) throw new Error(`VSCODE_EXECUTABLE=${executable} does not exist`);
+  if (!executable && !download) {
+    return skip(
+      'no desktop VS Code is available (VSCODE_EXECUTABLE is not set) and downloading one was not asked for (VSCODE_TEST_DOWNLOAD=1); this machine is offline apart from the npm registry and apt',
+    );
+  }
+  if (executable && !fs.existsSync(executable)) {
+    throw new Error(`VSCODE_EXECUTABLE=${executable} does not exist`);
+  }
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     throw new Error('a desktop VS Code needs a display: run it as `xvfb-run -a npm run test:electron`');
   }
@@ -50,9 +63,14 @@ async function main(): Promise<number> {
     let code: number;
     try {
       code = await runTests({
-        ...(executable ? { vscodeExecutablePath: executable } : { version: VSCODE_VERSION, cachePath: path.join(cacheDir(), 'vscode-test') }),
+        ...(executable
+          ? { vscodeExecutablePath: executable }
+          : { version: VSCODE_VERSION, cachePath: path.join(cacheDir(), 'vscode-test') }),
         // --disable-extensions below leaves installed ones off: the fixtures load as development extensions.
-        extensionDevelopmentPath: [setup.extensionDevelopmentPath, ...installFixtureExtensions(path.join(run.root, 'fixture-extensions'))],
+        extensionDevelopmentPath: [
+          setup.extensionDevelopmentPath,
+          ...installFixtureExtensions(path.join(run.root, 'fixture-extensions')),
+        ],
         extensionTestsPath: setup.extensionTestsPath,
         // A key in the developer's own shell must not sign the suites in behind their back.
         extensionTestsEnv: { ...setup.env, HOME: run.home, AGENT_RUNTIME_API_KEY: undefined },

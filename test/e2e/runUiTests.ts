@@ -90,7 +90,9 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
       console.log(`    run folder kept for inspection: ${session.run.root} (code-server.log inside)`);
       // Offline 404s (gallery, vsda) are expected noise.
       const errors = session.consoleErrors.filter((e) => !/Failed to load resource/.test(e));
-      if (errors.length) console.log(`    last page errors:\n      ${errors.slice(-5).map(redact).join('\n      ')}`);
+      if (errors.length) {
+        console.log(`    last page errors:\n      ${errors.slice(-5).map(redact).join('\n      ')}`);
+      }
     }
     console.log(`    screenshots: ${shots.dir}`);
     throw err;
@@ -116,7 +118,9 @@ async function main(): Promise<number> {
     chromiumExecutable(); // a missing browser stops here, before minutes of code-server set-up
     ensureCodeServer(undefined, target);
     console.log(`[e2e] ${describeTarget(target)}: ${scenarios.length} scenario(s)`);
-    for (const { scenario, why } of plan.skipped) console.log(`SKIP ${scenario.id} on VS Code ${target.vscode}: ${why}`);
+    for (const { scenario, why } of plan.skipped) {
+      console.log(`SKIP ${scenario.id} on VS Code ${target.vscode}: ${why}`);
+    }
     const base = createRunFolder({ name: 'ui-base' });
     cleanup.add('base folder', () => base.remove());
     const installed = await installExtension(base, vsixPath(), extensionId(), target);
@@ -132,7 +136,9 @@ async function main(): Promise<number> {
         console.log(`PASS ${scenario.id}: ${scenario.title} (${seconds(Date.now() - t0)})`);
       } catch (err) {
         failed++;
-        console.log(`FAIL ${scenario.id}: ${scenario.title} (${seconds(Date.now() - t0)})\n    ${message(err).split('\n').join('\n    ')}`);
+        console.log(
+          `FAIL ${scenario.id}: ${scenario.title} (${seconds(Date.now() - t0)})\n    ${message(err).split('\n').join('\n    ')}`,
+        );
       }
     }
   } catch (err) {
@@ -141,9 +147,15 @@ async function main(): Promise<number> {
   } finally {
     await cleanup.run();
   }
-  if (memoryReport) console.log(`[e2e] memory during a scenario: ${memoryReport}`);
-  console.log(`[e2e] ${describeTarget(target)}: ${scenarios.length} scenario(s) in ${seconds(Date.now() - started)}; screenshots in test-results/screenshots/`);
-  if (skipped) console.log(`[e2e] ${skipped} scenario(s) skipped on VS Code ${target.vscode} (the SKIP lines above say why)`);
+  if (memoryReport) {
+    console.log(`[e2e] memory during a scenario: ${memoryReport}`);
+  }
+  console.log(
+    `[e2e] ${describeTarget(target)}: ${scenarios.length} scenario(s) in ${seconds(Date.now() - started)}; screenshots in test-results/screenshots/`,
+  );
+  if (skipped) {
+    console.log(`[e2e] ${skipped} scenario(s) skipped on VS Code ${target.vscode} (the SKIP lines above say why)`);
+  }
   console.log(`${passed} passed, ${failed} failed`);
   return failed ? 1 : 0;
 }

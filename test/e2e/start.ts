@@ -10,7 +10,15 @@ import { SEEDED_APPROVAL_TIMEOUT_MS, seedSandbox } from '../runtime/sandboxSeed'
 import { Cleanup, exitOnSignals } from './harness/cleanup';
 import { installExtension, startCodeServer } from './harness/codeServer';
 import { ensureCodeServer } from './harness/install';
-import { cacheDir, describeTarget, extensionId, vscodeTarget, vscodeTargets, type VsCodeTarget, vsixPath } from './harness/paths';
+import {
+  cacheDir,
+  describeTarget,
+  extensionId,
+  vscodeTarget,
+  vscodeTargets,
+  type VsCodeTarget,
+  vsixPath,
+} from './harness/paths';
 import { freePort, isPortFree } from './harness/ports';
 import { addSecret, redact } from './harness/redact';
 import { createRunFolder } from './harness/runFolder';
@@ -23,8 +31,10 @@ const SANDBOX_KEY = process.env.AGENT_RUNTIME_SANDBOX_KEY || 'sandbox-key';
 const SANDBOX_ADMIN_KEY = 'sandbox-admin-key';
 
 const WORKSPACE_FILES: Record<string, string> = {
-  'README.md': '# Try the Agent Runtime extension\n\nRight-click a file in the Explorer and choose **Upload and Attach to New Task...**,\nthen watch the run in the Agent Runtime sidebar.\n',
-  'notes/meeting.md': '# Weekly sync\n\n## Decisions\n- Ship the upload flow first.\n\n## Open questions\n- Which artifacts open in an editor?\n',
+  'README.md':
+    '# Try the Agent Runtime extension\n\nRight-click a file in the Explorer and choose **Upload and Attach to New Task...**,\nthen watch the run in the Agent Runtime sidebar.\n',
+  'notes/meeting.md':
+    '# Weekly sync\n\n## Decisions\n- Ship the upload flow first.\n\n## Open questions\n- Which artifacts open in an editor?\n',
   'data/sales.csv': 'region,quarter,revenue\nnorth,Q1,120000\nsouth,Q1,98000\n',
 };
 
@@ -32,10 +42,16 @@ const WORKSPACE_FILES: Record<string, string> = {
 function chosenTarget(argv: readonly string[]): VsCodeTarget {
   let which: string | undefined;
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--vscode') which = argv[++i];
-    else if (argv[i].startsWith('--vscode=')) which = argv[i].slice('--vscode='.length);
-    else throw new Error(`unknown argument "${argv[i]}" (npm start -- --vscode newest|floor|<version>)`);
-    if (!which) throw new Error('--vscode needs a version: newest, floor or e.g. 1.100');
+    if (argv[i] === '--vscode') {
+      which = argv[++i];
+    } else if (argv[i].startsWith('--vscode=')) {
+      which = argv[i].slice('--vscode='.length);
+    } else {
+      throw new Error(`unknown argument "${argv[i]}" (npm start -- --vscode newest|floor|<version>)`);
+    }
+    if (!which) {
+      throw new Error('--vscode needs a version: newest, floor or e.g. 1.100');
+    }
   }
   return vscodeTarget(which);
 }
@@ -58,7 +74,12 @@ async function main(): Promise<void> {
     if (!fs.existsSync(seededMarker)) {
       // Seed at full speed on a private port so the example task has already finished.
       // The seeded run waits for a person: its approval must not expire before anyone looks.
-      const seeder = await startRuntime({ dataDir, apiKeys: [SANDBOX_KEY], adminKey: SANDBOX_ADMIN_KEY, approvalTimeoutMs: SEEDED_APPROVAL_TIMEOUT_MS });
+      const seeder = await startRuntime({
+        dataDir,
+        apiKeys: [SANDBOX_KEY],
+        adminKey: SANDBOX_ADMIN_KEY,
+        approvalTimeoutMs: SEEDED_APPROVAL_TIMEOUT_MS,
+      });
       try {
         fs.writeFileSync(seededMarker, JSON.stringify(await seedSandbox(seeder.baseUrl, SANDBOX_KEY)));
       } finally {
@@ -85,7 +106,11 @@ async function main(): Promise<void> {
       settings: { 'agentRuntime.baseUrl': runtime.baseUrl },
     });
     const installed = await installExtension(run, vsixPath(), extensionId(), target);
-    const server = await startCodeServer(run, { target, port: await preferredPort(EDITOR_PORT), env: { AGENT_RUNTIME_API_KEY: SANDBOX_KEY } });
+    const server = await startCodeServer(run, {
+      target,
+      port: await preferredPort(EDITOR_PORT),
+      env: { AGENT_RUNTIME_API_KEY: SANDBOX_KEY },
+    });
     const onUnexpectedExit = (code: number | null, signal: NodeJS.Signals | null): void => {
       console.error(`code-server stopped unexpectedly (${code ?? signal}); see ${server.logFile}`);
       void cleanup.run().finally(() => process.exit(1));
@@ -101,7 +126,10 @@ async function main(): Promise<void> {
         '',
         `Agent Runtime sandbox   ${runtime.baseUrl}   (data in ${path.relative(process.cwd(), dataDir) || dataDir}, events every ${PACE_MS} ms)`,
         `${describeTarget(target)}   ${server.origin}   with ${installed}, signed in to the sandbox`,
-        `  (also tested: ${vscodeTargets().filter((t) => t.vscode !== target.vscode).map((t) => `npm start -- --vscode ${t.vscode}`).join(', ')})`,
+        `  (also tested: ${vscodeTargets()
+          .filter((t) => t.vscode !== target.vscode)
+          .map((t) => `npm start -- --vscode ${t.vscode}`)
+          .join(', ')})`,
         '',
         `  Open this in a browser:  ${server.workbenchUrl()}`,
         '',

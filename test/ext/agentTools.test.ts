@@ -27,7 +27,13 @@ function dataOf<T>(text: string): T {
 }
 
 const invoke = async (name: string, input: object): Promise<string> =>
-  textOf(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
+  textOf(
+    await vscode.lm.invokeTool(
+      name,
+      { input, toolInvocationToken: undefined },
+      new vscode.CancellationTokenSource().token,
+    ),
+  );
 
 describe('language model tools (agent mode)', () => {
   before(async () => {
@@ -41,21 +47,29 @@ describe('language model tools (agent mode)', () => {
       return ours.length === OUR_TOOLS.length ? ours : undefined;
     });
     assert.deepStrictEqual(listed.map((t) => t.name).sort(), [...OUR_TOOLS].sort());
-    for (const tool of listed) assert.deepStrictEqual(tool.tags, ['agent-runtime'], tool.name);
+    for (const tool of listed) {
+      assert.deepStrictEqual(tool.tags, ['agent-runtime'], tool.name);
+    }
   });
 
   it('the confirmation names the workspace file and the service before anything is sent', async () => {
     const api = await extensionApi();
     const tool = api.agents.tools.get('agentRuntime_createTask');
     assert.ok(tool?.prepareInvocation);
-    const prepared = await tool.prepareInvocation({ input: { objective: 'Summarise the notes', files: ['notes.txt'] } }, new vscode.CancellationTokenSource().token);
+    const prepared = await tool.prepareInvocation(
+      { input: { objective: 'Summarise the notes', files: ['notes.txt'] } },
+      new vscode.CancellationTokenSource().token,
+    );
     const message = prepared?.confirmationMessages?.message;
-    const text = typeof message === 'string' ? message : message?.value ?? '';
+    const text = typeof message === 'string' ? message : (message?.value ?? '');
     assert.match(text, /notes\\\.txt/);
     assert.ok(text.includes(testEnv().baseUrl.replace(/[!-/:-@[-`{-~]/g, '\\$&')), `the service's address in: ${text}`);
     assert.strictEqual(typeof message === 'string' ? undefined : message?.isTrusted, false);
     // A file that is not in the workspace is refused before any question.
-    const outside = await tool.prepareInvocation({ input: { objective: 'x', files: ['../etc/passwd'] } }, new vscode.CancellationTokenSource().token);
+    const outside = await tool.prepareInvocation(
+      { input: { objective: 'x', files: ['../etc/passwd'] } },
+      new vscode.CancellationTokenSource().token,
+    );
     assert.strictEqual(outside?.confirmationMessages, undefined);
   });
 
@@ -70,32 +84,51 @@ describe('language model tools (agent mode)', () => {
     try {
       const stored = await client.getTask(task.taskId);
       assert.strictEqual(stored.objective, objective);
-      const names = await Promise.all((stored.attachments ?? []).map(async (a) => (await client.getFile(a.fileId)).filename));
+      const names = await Promise.all(
+        (stored.attachments ?? []).map(async (a) => (await client.getFile(a.fileId)).filename),
+      );
       assert.deepStrictEqual(names, ['notes.txt']);
       await waitFor('the run to end', async () => (await client.getRun(task.runId)).status === 'completed', 60_000);
     } finally {
       await client.dispose();
     }
     const read = await invoke('agentRuntime_getRun', { runId: task.runId });
-    const run = dataOf<{ runId: string; taskId: string; status: string; stepsDone: number; latestEvents: { event: string }[] }>(read);
+    const run = dataOf<{
+      runId: string;
+      taskId: string;
+      status: string;
+      stepsDone: number;
+      latestEvents: { event: string }[];
+    }>(read);
     assert.strictEqual(run.runId, task.runId);
     assert.strictEqual(run.taskId, task.taskId);
     assert.strictEqual(run.status, 'completed');
     assert.ok(run.stepsDone > 0, read);
     assert.strictEqual(run.latestEvents.at(-1)?.event, 'run.completed');
-    const artifacts = dataOf<{ artifactId: string; name: string }[]>(await invoke('agentRuntime_listArtifacts', { runId: task.runId }));
+    const artifacts = dataOf<{ artifactId: string; name: string }[]>(
+      await invoke('agentRuntime_listArtifacts', { runId: task.runId }),
+    );
     assert.ok(artifacts.length > 0, 'the built-in agent writes artifacts');
-    const artifact = dataOf<{ text: string }>(await invoke('agentRuntime_readArtifact', { runId: task.runId, artifactId: artifacts[0].artifactId }));
+    const artifact = dataOf<{ text: string }>(
+      await invoke('agentRuntime_readArtifact', { runId: task.runId, artifactId: artifacts[0].artifactId }),
+    );
     assert.ok(artifact.text.length > 0);
   });
 
   it('no tool, invoked with any input, asks the service for an approval decision', async function () {
     this.timeout(180_000);
-    const { run_id: runId } = (await admin('/runs', { events: 3, terminal: 'completed', approval: { tool: 'write_file' } })) as { run_id: string };
+    const { run_id: runId } = (await admin('/runs', {
+      events: 3,
+      terminal: 'completed',
+      approval: { tool: 'write_file' },
+    })) as { run_id: string };
     const client = directClient();
     let approvalId: string;
     try {
-      approvalId = await waitFor('the approval to be asked', async () => (await client.listApprovals({ status: 'pending', run_id: runId })).data[0]?.id);
+      approvalId = await waitFor(
+        'the approval to be asked',
+        async () => (await client.listApprovals({ status: 'pending', run_id: runId })).data[0]?.id,
+      );
     } finally {
       await client.dispose();
     }
@@ -114,13 +147,22 @@ describe('language model tools (agent mode)', () => {
     for (const name of OUR_TOOLS) {
       for (const input of hostile) {
         // Cancelling the approval's run would expire the approval (not decide it): kept for last.
-        if (name === 'agentRuntime_cancelRun' && (input as { runId?: string }).runId === runId) continue;
+        if (name === 'agentRuntime_cancelRun' && (input as { runId?: string }).runId === runId) {
+          continue;
+        }
         await invoke(name, input);
       }
     }
     const requests = (await runtimeRequestLog()).slice(before);
-    assert.ok(requests.some((line) => line.includes(`/v1/runs/${runId}`)), 'the tools did talk to the service');
-    assert.deepStrictEqual(requests.filter((line) => /\/decision\b/.test(line)), [], 'no decision request');
+    assert.ok(
+      requests.some((line) => line.includes(`/v1/runs/${runId}`)),
+      'the tools did talk to the service',
+    );
+    assert.deepStrictEqual(
+      requests.filter((line) => /\/decision\b/.test(line)),
+      [],
+      'no decision request',
+    );
     const check = directClient();
     try {
       assert.strictEqual((await check.getApproval(approvalId)).status, 'pending', 'nobody decided it');

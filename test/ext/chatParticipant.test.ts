@@ -18,7 +18,8 @@ interface Written {
 function recordingStream(): { stream: vscode.ChatResponseStream; written: Written } {
   const written: Written = { markdown: [], progress: [], buttons: [] };
   const stream: vscode.ChatResponseStream = {
-    markdown: (value) => void written.markdown.push(typeof value === 'string' ? new vscode.MarkdownString(value) : value),
+    markdown: (value) =>
+      void written.markdown.push(typeof value === 'string' ? new vscode.MarkdownString(value) : value),
     anchor: () => undefined,
     button: (command) => void written.buttons.push(command),
     filetree: () => undefined,
@@ -49,10 +50,17 @@ describe('the @agent-runtime chat participant', () => {
   });
 
   it('answers /status with the run in short, untrusted, with a button to its panel', async () => {
-    const { run_id: runId } = (await admin('/runs', { events: 9, terminal: 'completed', cost: '2.40' })) as { run_id: string };
+    const { run_id: runId } = (await admin('/runs', { events: 9, terminal: 'completed', cost: '2.40' })) as {
+      run_id: string;
+    };
     const api = await extensionApi();
     const { stream, written } = recordingStream();
-    const result = await api.agents.chatHandler(request('status', runId), { history: [] }, stream, new vscode.CancellationTokenSource().token);
+    const result = await api.agents.chatHandler(
+      request('status', runId),
+      { history: [] },
+      stream,
+      new vscode.CancellationTokenSource().token,
+    );
     const answer = text(written);
     assert.ok(answer.includes(`**Run ${markdownLiteral(runId, 80)}**: completed`), answer);
     assert.match(answer, /Steps done: 2 of 2/);
@@ -62,7 +70,10 @@ describe('the @agent-runtime chat participant', () => {
       assert.strictEqual(md.supportHtml, false);
       assert.strictEqual(md.supportThemeIcons, false);
     }
-    assert.deepStrictEqual(written.buttons.map((b) => [b.command, b.arguments]), [['agentRuntime.watchRun', [{ runId }]]]);
+    assert.deepStrictEqual(
+      written.buttons.map((b) => [b.command, b.arguments]),
+      [['agentRuntime.watchRun', [{ runId }]]],
+    );
     assert.deepStrictEqual((result as vscode.ChatResult).metadata, { command: 'status', runId });
   });
 
@@ -98,7 +109,9 @@ describe('the @agent-runtime chat participant', () => {
       const run = await client.getRun(runId);
       const task = await client.getTask(run.task_id as string);
       assert.strictEqual(task.objective, objective);
-      const names = await Promise.all((task.attachments ?? []).map(async (a) => (await client.getFile(a.fileId)).filename));
+      const names = await Promise.all(
+        (task.attachments ?? []).map(async (a) => (await client.getFile(a.fileId)).filename),
+      );
       assert.deepStrictEqual(names, ['notes.txt']);
     } finally {
       await client.dispose();
@@ -107,11 +120,22 @@ describe('the @agent-runtime chat participant', () => {
 
   it('writes a hostile run as text: no link, image or HTML from the service', async () => {
     const { run_id: runId } = (await admin('/runs', { events: 1, terminal: null })) as { run_id: string };
-    await admin(`/runs/${runId}/events`, { event: 'step.started', data: { step_id: 's', title: '[Approve here](command:agentRuntime.approveToolCall) ![x](https://evil.example/p.png) <img src=x>' } });
+    await admin(`/runs/${runId}/events`, {
+      event: 'step.started',
+      data: {
+        step_id: 's',
+        title: '[Approve here](command:agentRuntime.approveToolCall) ![x](https://evil.example/p.png) <img src=x>',
+      },
+    });
     await admin(`/runs/${runId}/end`, { status: 'completed' });
     const api = await extensionApi();
     const { stream, written } = recordingStream();
-    await api.agents.chatHandler(request('status', runId), { history: [] }, stream, new vscode.CancellationTokenSource().token);
+    await api.agents.chatHandler(
+      request('status', runId),
+      { history: [] },
+      stream,
+      new vscode.CancellationTokenSource().token,
+    );
     const answer = text(written);
     assert.match(answer, /\\\[Approve here\\\]\\\(command\\:/, answer);
     assert.ok(!/(^|[^\\])[[<!]/.test(answer.replace(/\*\*/g, '')), answer);

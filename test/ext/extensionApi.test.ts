@@ -29,31 +29,70 @@ describe('the API for other extensions', () => {
     this.timeout(60_000);
     const fixture = await consumer();
     assert.strictEqual(fixture.apiVersion, 1);
-    const { run_id: runId } = (await admin('/runs', { events: 40, live: true, terminal: 'completed' })) as { run_id: string };
+    const { run_id: runId } = (await admin('/runs', { events: 40, live: true, terminal: 'completed' })) as {
+      run_id: string;
+    };
     const seen = await fixture.watch(runId);
-    assert.deepStrictEqual(seen.map((e) => e.sequence), range(1, 41));
+    assert.deepStrictEqual(
+      seen.map((e) => e.sequence),
+      range(1, 41),
+    );
     assert.strictEqual(seen.at(-1)?.event, 'run.completed');
     const rest = await fixture.watch(runId, 30);
-    assert.deepStrictEqual(rest.map((e) => e.sequence), range(31, 41));
+    assert.deepStrictEqual(
+      rest.map((e) => e.sequence),
+      range(31, 41),
+    );
   });
 
   it('offers no way to decide an approval, cancel, resume or fork', async () => {
     const { api } = await consumer();
-    assert.deepStrictEqual(Object.keys(api).filter((k) => !['service', 'credentials', 'reauth', 'sidebar', 'runs', 'runPanels', 'steering', 'agents', 'memory', 'agentAccess'].includes(k)).sort(), [
-      'apiVersion', 'createTask', 'getRun', 'listArtifacts', 'onApprovalRequested', 'onDidChangeRunState', 'openRunPanel', 'watchRunEvents',
-    ]);
+    assert.deepStrictEqual(
+      Object.keys(api)
+        .filter(
+          (k) =>
+            ![
+              'service',
+              'credentials',
+              'reauth',
+              'sidebar',
+              'runs',
+              'runPanels',
+              'steering',
+              'agents',
+              'memory',
+              'agentAccess',
+            ].includes(k),
+        )
+        .sort(),
+      [
+        'apiVersion',
+        'createTask',
+        'getRun',
+        'listArtifacts',
+        'onApprovalRequested',
+        'onDidChangeRunState',
+        'openRunPanel',
+        'watchRunEvents',
+      ],
+    );
   });
 
   it('reads a run in short and lists its artifacts; a bad id is an error with a code', async () => {
     const { api } = await consumer();
-    const { run_id: runId } = (await admin('/runs', { events: 5, terminal: 'failed', cost: '0.75' })) as { run_id: string };
+    const { run_id: runId } = (await admin('/runs', { events: 5, terminal: 'failed', cost: '0.75' })) as {
+      run_id: string;
+    };
     const run = await api.getRun(runId);
     assert.strictEqual(run.status, 'failed');
     assert.strictEqual(run.cost, '0.75 USD');
     assert.strictEqual(run.lastSequence, 6);
     assert.deepStrictEqual(await api.listArtifacts(runId), []);
     await assert.rejects(api.getRun('run_doesnotexist'), (err: { code?: string }) => err.code === 'not_found');
-    await assert.rejects(async () => api.getRun('../files'), (err: { code?: string }) => err.code === 'invalid_argument');
+    await assert.rejects(
+      async () => api.getRun('../files'),
+      (err: { code?: string }) => err.code === 'invalid_argument',
+    );
   });
 
   it('creates a task only after the person saw the objective, the file and the service', async function () {
@@ -77,13 +116,19 @@ describe('the API for other extensions', () => {
       const client = directClient();
       try {
         const stored = await client.getTask(task.taskId);
-        const names = await Promise.all((stored.attachments ?? []).map(async (a) => (await client.getFile(a.fileId)).filename));
+        const names = await Promise.all(
+          (stored.attachments ?? []).map(async (a) => (await client.getFile(a.fileId)).filename),
+        );
         assert.deepStrictEqual(names, ['sample.csv']);
       } finally {
         await client.dispose();
       }
       // The run was started here, so the run store follows it to its end and says so.
-      await waitFor('the run state to reach its end', () => states.some((s) => s.runId === task.runId && s.terminal), 60_000);
+      await waitFor(
+        'the run state to reach its end',
+        () => states.some((s) => s.runId === task.runId && s.terminal),
+        60_000,
+      );
       const artifacts = await api.listArtifacts(task.runId);
       assert.ok(artifacts.length > 0 && artifacts.every((a) => a.runId === task.runId));
     } finally {
@@ -99,7 +144,11 @@ describe('the API for other extensions', () => {
     const asked: AgentRuntimeApprovalRequest[] = [];
     const listening = api.onApprovalRequested((a) => asked.push(a));
     try {
-      const { run_id: runId } = (await admin('/runs', { events: 2, terminal: 'completed', approval: { tool: 'write_file', reason: 'needs to write' } })) as { run_id: string };
+      const { run_id: runId } = (await admin('/runs', {
+        events: 2,
+        terminal: 'completed',
+        approval: { tool: 'write_file', reason: 'needs to write' },
+      })) as { run_id: string };
       const seen = await waitFor('the approval to be told', async () => {
         await handles.steering.pending.refresh();
         return asked.find((a) => a.runId === runId);

@@ -28,7 +28,9 @@ function watchPosts(api: Awaited<ReturnType<typeof extensionApi>>, runId: string
  * its bundle, so its classes are not the ones this test imports from src/.
  */
 function isTaskRow(node: unknown): node is TaskNode {
-  return typeof node === 'object' && node !== null && typeof (node as { task?: { id?: unknown } }).task?.id === 'string';
+  return (
+    typeof node === 'object' && node !== null && typeof (node as { task?: { id?: unknown } }).task?.id === 'string'
+  );
 }
 
 describe('Go to, filter and run links', () => {
@@ -43,14 +45,22 @@ describe('Go to, filter and run links', () => {
     try {
       const task = await client.createTask({ objective: 'go-to target' });
       // Put it past the first page: newer tasks come first.
-      for (let i = 0; i < 3; i++) await client.createTask({ objective: `go-to filler ${i}` });
-      await vscode.workspace.getConfiguration('agentRuntime').update('pageSize', 2, vscode.ConfigurationTarget.Workspace);
+      for (let i = 0; i < 3; i++) {
+        await client.createTask({ objective: `go-to filler ${i}` });
+      }
+      await vscode.workspace
+        .getConfiguration('agentRuntime')
+        .update('pageSize', 2, vscode.ConfigurationTarget.Workspace);
       api.sidebar.tasks.refresh();
       const kind = await vscode.commands.executeCommand('agentRuntime.goTo', task.id);
       assert.strictEqual(kind, 'task');
-      await waitFor('the task row selected', () => api.sidebar.tasksView.selection.some((n: TreeNode) => isTaskRow(n) && n.task.id === task.id));
+      await waitFor('the task row selected', () =>
+        api.sidebar.tasksView.selection.some((n: TreeNode) => isTaskRow(n) && n.task.id === task.id),
+      );
     } finally {
-      await vscode.workspace.getConfiguration('agentRuntime').update('pageSize', undefined, vscode.ConfigurationTarget.Workspace);
+      await vscode.workspace
+        .getConfiguration('agentRuntime')
+        .update('pageSize', undefined, vscode.ConfigurationTarget.Workspace);
       await client.dispose();
     }
   });
@@ -61,8 +71,17 @@ describe('Go to, filter and run links', () => {
   });
 
   it('refuses a malformed or hostile id before any request', async () => {
-    for (const input of ['../task_1', 'task_a%2Fb', `task_${'a'.repeat(10_000)}`, 'vscode://other.extension/run/run_1#2']) {
-      assert.strictEqual(await vscode.commands.executeCommand('agentRuntime.goTo', input), undefined, input.slice(0, 40));
+    for (const input of [
+      '../task_1',
+      'task_a%2Fb',
+      `task_${'a'.repeat(10_000)}`,
+      'vscode://other.extension/run/run_1#2',
+    ]) {
+      assert.strictEqual(
+        await vscode.commands.executeCommand('agentRuntime.goTo', input),
+        undefined,
+        input.slice(0, 40),
+      );
     }
   });
 
@@ -71,19 +90,28 @@ describe('Go to, filter and run links', () => {
     const client = directClient();
     try {
       await client.createTask({ objective: 'needle in the stack' });
-      for (let i = 0; i < 4; i++) await client.createTask({ objective: `hay ${i}` });
-      await vscode.workspace.getConfiguration('agentRuntime').update('pageSize', 1, vscode.ConfigurationTarget.Workspace);
+      for (let i = 0; i < 4; i++) {
+        await client.createTask({ objective: `hay ${i}` });
+      }
+      await vscode.workspace
+        .getConfiguration('agentRuntime')
+        .update('pageSize', 1, vscode.ConfigurationTarget.Workspace);
       api.sidebar.tasks.refresh();
       await vscode.commands.executeCommand('agentRuntime.filterTasks', 'needle');
       const rows = await api.sidebar.tasksFilter.getChildren();
-      assert.ok(rows.some((r) => isTaskRow(r) && r.task.objective === 'needle in the stack'), JSON.stringify(rows.map((r) => (isTaskRow(r) ? r.task.objective : r.constructor.name))));
+      assert.ok(
+        rows.some((r) => isTaskRow(r) && r.task.objective === 'needle in the stack'),
+        JSON.stringify(rows.map((r) => (isTaskRow(r) ? r.task.objective : r.constructor.name))),
+      );
       assert.ok(rows.filter(isTaskRow).every((r) => r.task.objective?.includes('needle')));
       assert.match(api.sidebar.tasksView.description ?? '', /needle/);
       await vscode.commands.executeCommand('agentRuntime.clearTasksFilter');
       assert.strictEqual(api.sidebar.tasksFilter.query, undefined);
       assert.strictEqual(api.sidebar.tasksView.description, undefined);
     } finally {
-      await vscode.workspace.getConfiguration('agentRuntime').update('pageSize', undefined, vscode.ConfigurationTarget.Workspace);
+      await vscode.workspace
+        .getConfiguration('agentRuntime')
+        .update('pageSize', undefined, vscode.ConfigurationTarget.Workspace);
       await client.dispose();
     }
   });
@@ -104,7 +132,10 @@ describe('Go to, filter and run links', () => {
       const runId = task.run_id ?? assert.fail('the task names its run');
       api.runPanels.open(runId);
       const posted = watchPosts(api, runId);
-      const kind = await vscode.commands.executeCommand('agentRuntime.goTo', `${vscode.env.uriScheme}://agent-runtime.agent-runtime/run/${runId}#2`);
+      const kind = await vscode.commands.executeCommand(
+        'agentRuntime.goTo',
+        `${vscode.env.uriScheme}://agent-runtime.agent-runtime/run/${runId}#2`,
+      );
       assert.strictEqual(kind, 'run');
       await waitFor('a reveal of event 2', () => posted.some((m) => m.type === 'reveal' && m.sequence === 2));
     } finally {

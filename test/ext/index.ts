@@ -8,8 +8,11 @@ function testFiles(dir: string): string[] {
   const files: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...testFiles(full));
-    else if (entry.name.endsWith('.test.js')) files.push(full);
+    if (entry.isDirectory()) {
+      files.push(...testFiles(full));
+    } else if (entry.name.endsWith('.test.js')) {
+      files.push(full);
+    }
   }
   return files.sort();
 }
@@ -24,20 +27,29 @@ interface Summary {
 /** Lets the runner cross-check the counts even if the console forwarding drops lines. */
 function writeSummary(summary: Summary): void {
   const file = process.env.AGENT_RUNTIME_TEST_RESULT_FILE;
-  if (file) fs.writeFileSync(file, JSON.stringify(summary, null, 2));
+  if (file) {
+    fs.writeFileSync(file, JSON.stringify(summary, null, 2));
+  }
 }
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 30_000 });
-  if (process.env.AGENT_RUNTIME_TEST_GREP) mocha.grep(process.env.AGENT_RUNTIME_TEST_GREP);
-  for (const file of testFiles(__dirname)) mocha.addFile(file);
+  if (process.env.AGENT_RUNTIME_TEST_GREP) {
+    mocha.grep(process.env.AGENT_RUNTIME_TEST_GREP);
+  }
+  for (const file of testFiles(__dirname)) {
+    mocha.addFile(file);
+  }
   return new Promise((resolve, reject) => {
     const failed: string[] = [];
     try {
       const runner = mocha.run((failures) => {
         writeSummary({ passes: runner.stats?.passes ?? 0, failures, pending: runner.stats?.pending ?? 0, failed });
-        if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`));
-        else resolve();
+        if (failures > 0) {
+          reject(new Error(`${failures} extension-host test(s) failed`));
+        } else {
+          resolve();
+        }
       });
       runner.on('fail', (test) => failed.push(test.fullTitle()));
     } catch (err) {

@@ -16,7 +16,12 @@ async function openEdited(id: string, appended: string): Promise<vscode.TextDocu
 
 function compareEditorOpen(id: string): boolean {
   return vscode.window.tabGroups.all.some((g) =>
-    g.tabs.some((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.original.query === 'service' && tab.input.modified.path === `/${id}.md`),
+    g.tabs.some(
+      (tab) =>
+        tab.input instanceof vscode.TabInputTextDiff &&
+        tab.input.original.query === 'service' &&
+        tab.input.modified.path === `/${id}.md`,
+    ),
   );
 }
 
@@ -43,7 +48,11 @@ describe('memory documents (agent-runtime-memory:)', () => {
     const after = await client.getMemory(created.id);
     assert.strictEqual(after.content, 'Alpha\nBeta\n');
     assert.strictEqual(after.version, 2);
-    assert.strictEqual(api.memory.tree.entries.find((r) => r.id === created.id)?.version, 2, 'the row follows the save');
+    assert.strictEqual(
+      api.memory.tree.entries.find((r) => r.id === created.id)?.version,
+      2,
+      'the row follows the save',
+    );
   });
 
   it('on a version conflict keeps the text, opens the compare editor, and Overwrite saves it over theirs', async () => {
@@ -77,10 +86,16 @@ describe('memory documents (agent-runtime-memory:)', () => {
 
   it('deletes an entry (automation skips the question) and Remember Selection creates one', async () => {
     const api = await extensionApi();
-    const remembered = await vscode.commands.executeCommand<{ id: string }>('agentRuntime.rememberSelection', { text: 'Remember this', tags: ['ext'] });
+    const remembered = await vscode.commands.executeCommand<{ id: string }>('agentRuntime.rememberSelection', {
+      text: 'Remember this',
+      tags: ['ext'],
+    });
     assert.ok(remembered?.id);
     assert.strictEqual((await client.getMemory(remembered.id)).content, 'Remember this');
-    assert.strictEqual(await vscode.commands.executeCommand('agentRuntime.deleteMemory', { id: remembered.id, confirm: false }), true);
+    assert.strictEqual(
+      await vscode.commands.executeCommand('agentRuntime.deleteMemory', { id: remembered.id, confirm: false }),
+      true,
+    );
     await assert.rejects(client.getMemory(remembered.id));
     assert.ok(!api.memory.tree.entries.some((r) => r.id === remembered.id));
   });
@@ -93,7 +108,10 @@ describe('memory documents (agent-runtime-memory:)', () => {
       await api.memory.tree.getChildren();
       assert.match(String((api.memory.tree.view as vscode.TreeView<unknown>).message), /does not offer memory/);
     } finally {
-      await fetch(`${process.env.AGENT_RUNTIME_TEST_BASE_URL}/__admin/faults`, { method: 'DELETE', headers: { authorization: `Bearer ${process.env.AGENT_RUNTIME_TEST_ADMIN_KEY}` } });
+      await fetch(`${process.env.AGENT_RUNTIME_TEST_BASE_URL}/__admin/faults`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${process.env.AGENT_RUNTIME_TEST_ADMIN_KEY}` },
+      });
       api.memory.tree.refresh();
     }
   });

@@ -16,7 +16,21 @@ type Show = (...args: unknown[]) => Thenable<unknown>;
 
 function gitIn(dir: string): (...args: string[]) => string {
   return (...args) =>
-    execFileSync('git', ['-C', dir, '-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', ...args], { encoding: 'utf8' }).trim();
+    execFileSync(
+      'git',
+      [
+        '-C',
+        dir,
+        '-c',
+        'user.name=Test',
+        '-c',
+        'user.email=test@example.invalid',
+        '-c',
+        'commit.gpgsign=false',
+        ...args,
+      ],
+      { encoding: 'utf8' },
+    ).trim();
 }
 
 describe('projects with the real Git extension', () => {
@@ -65,7 +79,10 @@ describe('projects with the real Git extension', () => {
       return original(message, ...rest);
     };
     try {
-      const task = await vscode.commands.executeCommand('agentRuntime.newTaskInProject', { folder: local, objective: 'nothing' });
+      const task = await vscode.commands.executeCommand('agentRuntime.newTaskInProject', {
+        folder: local,
+        objective: 'nothing',
+      });
       assert.strictEqual(task, undefined);
       await waitFor('the message', () => warnings.some((w) => /repositories cannot be used/.test(w)));
     } finally {
@@ -80,14 +97,27 @@ describe('projects with the real Git extension', () => {
     assert.ok(extension, 'code-server has no vscode.git');
     const exports = extension.isActive ? extension.exports : await extension.activate();
     await waitFor('git to be enabled', () => exports.enabled);
-    const api = exports.getAPI(1) as ReturnType<GitExtension['getAPI']> & { openRepository(uri: vscode.Uri): Promise<GitRepository | null> };
+    const api = exports.getAPI(1) as ReturnType<GitExtension['getAPI']> & {
+      openRepository(uri: vscode.Uri): Promise<GitRepository | null>;
+    };
     await waitFor('the Git extension to initialise', () => api.state === 'initialized', 30_000);
-    const repository = await waitFor('the repository', async () => (await api.openRepository(vscode.Uri.file(local))) ?? undefined, 30_000);
+    const repository = await waitFor(
+      'the repository',
+      async () => (await api.openRepository(vscode.Uri.file(local))) ?? undefined,
+      30_000,
+    );
     await repository.status();
 
-    const project = await vscode.commands.executeCommand<ProjectRecord>('agentRuntime.createProjectForRepository', { folder: local, name: 'ext-demo' });
+    const project = await vscode.commands.executeCommand<ProjectRecord>('agentRuntime.createProjectForRepository', {
+      folder: local,
+      name: 'ext-demo',
+    });
     assert.ok(project?.id?.startsWith('proj_'), JSON.stringify(project));
-    assert.strictEqual(project.repository?.url, 'https://example.com/team/ext-demo.git', 'the token stays on this machine');
+    assert.strictEqual(
+      project.repository?.url,
+      'https://example.com/team/ext-demo.git',
+      'the token stays on this machine',
+    );
     await admin(`/projects/${project.id}/checkout`, { path: service });
 
     // A commit the service cannot see yet, plus uncommitted work: a change and an untracked file.
@@ -124,7 +154,11 @@ describe('projects with the real Git extension', () => {
 
       // The run reads the pushed commit plus the patch and gives back a patch against that commit.
       const runId = task.run_id as string;
-      await waitFor('the run to end', async () => ['completed', 'failed'].includes(String((await client.getRun(runId)).status)), 30_000);
+      await waitFor(
+        'the run to end',
+        async () => ['completed', 'failed'].includes(String((await client.getRun(runId)).status)),
+        30_000,
+      );
       assert.strictEqual((await client.getRun(runId)).status, 'completed');
       const artifacts = (await client.listRunArtifacts(runId)).data;
       const patch = artifacts.find((a) => a.name === 'changes.patch');

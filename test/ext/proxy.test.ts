@@ -40,9 +40,14 @@ describe('behind a proxy set in the user settings (squid)', function () {
     const api = await extensionApi();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('agentRuntime').update('baseUrl', savedBaseUrl, vscode.ConfigurationTarget.Workspace);
-    if (savedCaEnv === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
-    else process.env.NODE_EXTRA_CA_CERTS = savedCaEnv;
+    await vscode.workspace
+      .getConfiguration('agentRuntime')
+      .update('baseUrl', savedBaseUrl, vscode.ConfigurationTarget.Workspace);
+    if (savedCaEnv === undefined) {
+      delete process.env.NODE_EXTRA_CA_CERTS;
+    } else {
+      process.env.NODE_EXTRA_CA_CERTS = savedCaEnv;
+    }
     await waitFor('the original service address', () => api.service.serviceUrl === testEnv().baseUrl);
     await squid?.close();
     await front?.close();
@@ -52,14 +57,19 @@ describe('behind a proxy set in the user settings (squid)', function () {
   it('signs in, lists tasks, uploads and attaches, and watches a run through squid', async () => {
     assert.ok(ca && front && squid);
     // The claim below rests on this: only squid knows the service's name.
-    await assert.rejects(lookup(SERVICE_HOST), `${SERVICE_HOST} resolves on this machine; the test would not prove the proxy was used`);
+    await assert.rejects(
+      lookup(SERVICE_HOST),
+      `${SERVICE_HOST} resolves on this machine; the test would not prove the proxy was used`,
+    );
     const api = await extensionApi();
     const serviceUrl = `https://${SERVICE_HOST}:${front.port}`;
 
     process.env.NODE_EXTRA_CA_CERTS = ca.certFile;
     await vscode.workspace.getConfiguration('http').update('proxy', squid.url, vscode.ConfigurationTarget.Global);
     assert.strictEqual(vscode.workspace.getConfiguration('http').inspect<string>('proxy')?.globalValue, squid.url);
-    await vscode.workspace.getConfiguration('agentRuntime').update('baseUrl', serviceUrl, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace
+      .getConfiguration('agentRuntime')
+      .update('baseUrl', serviceUrl, vscode.ConfigurationTarget.Workspace);
     await waitFor('the extension to use the proxied service address', () => api.service.serviceUrl === serviceUrl);
 
     // Sign in: the key is checked against the service before it is stored.
@@ -76,7 +86,9 @@ describe('behind a proxy set in the user settings (squid)', function () {
     }
     const rows = await waitFor('the seeded task in the Tasks view', async () => {
       api.sidebar.tasks.refresh();
-      const found = (await children(api.sidebar.tasks)).filter((r) => (r as { entityId?: string }).entityId === seeded.id);
+      const found = (await children(api.sidebar.tasks)).filter(
+        (r) => (r as { entityId?: string }).entityId === seeded.id,
+      );
       return found.length > 0 ? found : undefined;
     });
     assert.strictEqual(rows.length, 1);
@@ -86,7 +98,9 @@ describe('behind a proxy set in the user settings (squid)', function () {
     assert.ok(folder, 'no workspace folder');
     const file = vscode.Uri.joinPath(folder, 'proxied-upload.md');
     await vscode.workspace.fs.writeFile(file, Buffer.from('# Through squid\n\nUploaded behind a proxy.\n'));
-    const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', file, [file], { objective: `Proxied ${Date.now()}` });
+    const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', file, [file], {
+      objective: `Proxied ${Date.now()}`,
+    });
     assert.ok(task && task.id.startsWith('task_'), `no task returned: ${JSON.stringify(task)}`);
     assert.strictEqual(task.attachments?.length, 1);
     const runId = typeof task.run_id === 'string' ? task.run_id : undefined;
@@ -99,7 +113,10 @@ describe('behind a proxy set in the user settings (squid)', function () {
     // Squid logs a tunnel when it closes: close the panel and drop the proxy, which replaces the client.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
-    const line = await squid.waitForLine((l) => l.method === 'CONNECT' && l.url === `${SERVICE_HOST}:${front?.port}`, 'the CONNECT tunnel to the service');
+    const line = await squid.waitForLine(
+      (l) => l.method === 'CONNECT' && l.url === `${SERVICE_HOST}:${front?.port}`,
+      'the CONNECT tunnel to the service',
+    );
     assert.strictEqual(line.result, 'TCP_TUNNEL/200');
     assert.ok(front.handshakes() > 0);
     // Every tunnel is in the log once it closed (one handshake at the front each), so the check
@@ -110,7 +127,9 @@ describe('behind a proxy set in the user settings (squid)', function () {
       return tunnels.length >= (front?.handshakes() ?? 0) && all;
     });
     // The API key travels inside the tunnel only: squid never saw it.
-    for (const l of lines) assert.ok(!l.raw.includes(testEnv().apiKey), l.raw);
+    for (const l of lines) {
+      assert.ok(!l.raw.includes(testEnv().apiKey), l.raw);
+    }
   });
 });
 

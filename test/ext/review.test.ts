@@ -13,13 +13,21 @@ import { directClient, extensionApi, signInForTests, waitFor } from './support';
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';
 
-async function uploadAndRun(files: vscode.Uri[], objective: string, client: ApiClient): Promise<{ runId: string; fileIds: Map<string, string> }> {
-  const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', files[0], files, { objective });
+async function uploadAndRun(
+  files: vscode.Uri[],
+  objective: string,
+  client: ApiClient,
+): Promise<{ runId: string; fileIds: Map<string, string> }> {
+  const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', files[0], files, {
+    objective,
+  });
   assert.ok(task?.run_id, `no run: ${JSON.stringify(task)}`);
   const runId = task.run_id;
   await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(runId)).status), 25_000);
   const fileIds = new Map<string, string>();
-  for (const att of task.attachments ?? []) fileIds.set((await client.getFile(att.fileId)).filename ?? '', att.fileId);
+  for (const att of task.attachments ?? []) {
+    fileIds.set((await client.getFile(att.fileId)).filename ?? '', att.fileId);
+  }
   return { runId, fileIds };
 }
 
@@ -79,10 +87,17 @@ describe('review changes', () => {
     const aRevised = await revisionOf(client, runId, aId);
     const hunks = computeHunks(aText, aRevised);
     assert.ok(hunks.length >= 2, 'the agent should change the file in several places');
-    assert.deepStrictEqual(aFile.hunks?.map((h) => h.id), hunks.map((h) => h.id));
+    assert.deepStrictEqual(
+      aFile.hunks?.map((h) => h.id),
+      hunks.map((h) => h.id),
+    );
 
     const second = hunks[1].id;
-    const one = await vscode.commands.executeCommand<ApplyOutcome>('agentRuntime.applyReviewChanges', { runId, fileId: aId, hunkIds: [second] });
+    const one = await vscode.commands.executeCommand<ApplyOutcome>('agentRuntime.applyReviewChanges', {
+      runId,
+      fileId: aId,
+      hunkIds: [second],
+    });
     assert.strictEqual(one?.applied, true, JSON.stringify(one));
     assert.strictEqual(await textOf(a), applyHunks(aText, hunks, [second]));
     assert.strictEqual(await textOf(b), bText, 'the other file is untouched');
@@ -93,7 +108,10 @@ describe('review changes', () => {
 
     // Save as Patch: every change not applied yet, paths relative to the workspace folder.
     const patchPath = vscode.Uri.joinPath(folder, 'review.patch');
-    const saved = await vscode.commands.executeCommand<vscode.Uri>('agentRuntime.saveReviewPatch', { runId, target: patchPath.fsPath });
+    const saved = await vscode.commands.executeCommand<vscode.Uri>('agentRuntime.saveReviewPatch', {
+      runId,
+      target: patchPath.fsPath,
+    });
     assert.strictEqual(saved?.fsPath, patchPath.fsPath);
     const patch = Buffer.from(await vscode.workspace.fs.readFile(patchPath)).toString('utf8');
     assert.match(patch, /^--- a\/review-a\.md$/m);
@@ -142,28 +160,45 @@ describe('review changes', () => {
     assert.strictEqual(file.changedSinceUpload, true);
     assert.strictEqual(file.conflicts, 1);
 
-    const outcome = await vscode.commands.executeCommand<ApplyOutcome>('agentRuntime.applyReviewChanges', { runId, fileId: cId });
+    const outcome = await vscode.commands.executeCommand<ApplyOutcome>('agentRuntime.applyReviewChanges', {
+      runId,
+      fileId: cId,
+    });
     assert.strictEqual(outcome?.applied, true, JSON.stringify(outcome));
     assert.strictEqual(outcome.files[0].conflicts, 1);
     const result = doc.getText().split('\n');
     assert.ok(result.includes(`${agentsLine} edited by me`), 'the conflicting line stays as the user wrote it');
-    assert.ok(!result.includes(marked), 'the agent\'s side of the conflict is not written');
+    assert.ok(!result.includes(marked), "the agent's side of the conflict is not written");
     const revisedLines = revised.split('\n');
-    assert.strictEqual(result[result.indexOf('gamma line 1') + 1], 'gamma line 2 edited by me', 'the user\'s clean edit is kept');
-    assert.strictEqual(result[0], revisedLines[0], 'the agent\'s new first line is carried over');
-    assert.strictEqual(result[result.length - 2], revisedLines[revisedLines.length - 2], 'the agent\'s closing line is carried over');
+    assert.strictEqual(
+      result[result.indexOf('gamma line 1') + 1],
+      'gamma line 2 edited by me',
+      "the user's clean edit is kept",
+    );
+    assert.strictEqual(result[0], revisedLines[0], "the agent's new first line is carried over");
+    assert.strictEqual(
+      result[result.length - 2],
+      revisedLines[revisedLines.length - 2],
+      "the agent's closing line is carried over",
+    );
   });
 
   it('treats a revision of a file this machine never uploaded as a plain output', async () => {
     // Uploaded by another client: no origin here.
     const folderPath = folder.fsPath;
     const foreign = await client.uploadFile(`${folderPath}/notes.txt`, { purpose: 'task_input' });
-    const task = await client.createTask({ objective: `Foreign ${Date.now()}`, attachments: [{ type: 'document', fileId: foreign.id }] });
+    const task = await client.createTask({
+      objective: `Foreign ${Date.now()}`,
+      attachments: [{ type: 'document', fileId: foreign.id }],
+    });
     assert.ok(task.run_id);
     const runId = task.run_id;
     await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(runId)).status), 25_000);
     const summary = await vscode.commands.executeCommand<ReviewSummary>('agentRuntime.reviewChanges', { runId });
     assert.deepStrictEqual(summary?.files, []);
-    assert.ok(summary.problems.some((p) => p.code === 'unknownSource'), JSON.stringify(summary.problems));
+    assert.ok(
+      summary.problems.some((p) => p.code === 'unknownSource'),
+      JSON.stringify(summary.problems),
+    );
   });
 });

@@ -6,11 +6,17 @@ import * as vscode from 'vscode';
 import type { RunNode, TaskNode, TreeNode } from '../../src/views/nodes';
 import { admin, extensionApi, signInForTests, waitFor } from './support';
 
-
-async function runRow(tasks: { getChildren(node?: TreeNode): Promise<TreeNode[]> }, objective: string): Promise<RunNode> {
+async function runRow(
+  tasks: { getChildren(node?: TreeNode): Promise<TreeNode[]> },
+  objective: string,
+): Promise<RunNode> {
   return waitFor(`the run row of "${objective}"`, async () => {
-    const task = (await tasks.getChildren()).find((n) => n.contextValue === 'task' && (n as TaskNode).task.objective === objective);
-    if (!task) return undefined;
+    const task = (await tasks.getChildren()).find(
+      (n) => n.contextValue === 'task' && (n as TaskNode).task.objective === objective,
+    );
+    if (!task) {
+      return undefined;
+    }
     const [run] = await tasks.getChildren(task);
     return run?.contextValue?.startsWith('run') ? (run as RunNode) : undefined;
   });
@@ -26,10 +32,15 @@ describe('run store', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('updates a run row from the panel\'s stream, without polling the run', async () => {
+  it("updates a run row from the panel's stream, without polling the run", async () => {
     const api = await extensionApi();
     const objective = `streamed ${Date.now()}`;
-    const { run_id: runId } = (await admin('/runs', { events: 3, terminal: null, live: true, taskObjective: objective })) as { run_id: string };
+    const { run_id: runId } = (await admin('/runs', {
+      events: 3,
+      terminal: null,
+      live: true,
+      taskObjective: objective,
+    })) as { run_id: string };
     await vscode.commands.executeCommand('workbench.view.extension.agentRuntime');
     api.sidebar.tasks.refresh();
     const row = await runRow(api.sidebar.tasks, objective);
@@ -59,10 +70,13 @@ describe('run store', () => {
     await vscode.commands.executeCommand('workbench.view.extension.agentRuntime');
     api.sidebar.tasks.refresh();
     await runRow(api.sidebar.tasks, objective);
-    await waitFor('polling while the view shows an unfinished run', () => api.runs.polling || api.sidebar.tasks.polling);
+    await waitFor(
+      'polling while the view shows an unfinished run',
+      () => api.runs.polling || api.sidebar.tasks.polling,
+    );
     await vscode.commands.executeCommand('workbench.view.explorer');
     await waitFor('the Tasks view to be hidden', () => !api.sidebar.tasksView.visible);
-    assert.strictEqual(api.runs.polling, false, 'a hidden view\'s runs are not polled');
-    assert.strictEqual(api.sidebar.tasks.polling, false, 'a hidden view\'s tasks are not polled');
+    assert.strictEqual(api.runs.polling, false, "a hidden view's runs are not polled");
+    assert.strictEqual(api.sidebar.tasks.polling, false, "a hidden view's tasks are not polled");
   });
 });

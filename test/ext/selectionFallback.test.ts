@@ -15,7 +15,10 @@ describe('a sidebar command without a row (selection)', () => {
     const api = await extensionApi();
     const client = directClient();
     try {
-      const file = await client.uploadBytes(new TextEncoder().encode('selected\n'), { filename: `selected-${Date.now()}.txt`, purpose: 'task_input' });
+      const file = await client.uploadBytes(new TextEncoder().encode('selected\n'), {
+        filename: `selected-${Date.now()}.txt`,
+        purpose: 'task_input',
+      });
       api.sidebar.files.refresh();
       const isFile = (n: TreeNode): boolean => (n as { entityId?: string }).entityId === file.id;
       // The view's own reload after refresh() can replace the row objects (and drop the handle a
@@ -23,8 +26,12 @@ describe('a sidebar command without a row (selection)', () => {
       // and the check is by id.
       await waitFor('the file row selected', async () => {
         const row = ((await api.sidebar.filesFilter.getChildren()) ?? []).find(isFile);
-        if (!row) return false;
-        if (!api.sidebar.filesView.selection.some(isFile)) await api.sidebar.filesView.reveal(row, { select: true, focus: true }).then(undefined, () => undefined);
+        if (!row) {
+          return false;
+        }
+        if (!api.sidebar.filesView.selection.some(isFile)) {
+          await api.sidebar.filesView.reveal(row, { select: true, focus: true }).then(undefined, () => undefined);
+        }
         return api.sidebar.filesView.selection.some(isFile);
       });
       const copied = await vscode.commands.executeCommand<string[]>('agentRuntime.copyId');

@@ -30,12 +30,16 @@ describe('sidebar views', () => {
     const api = await extensionApi();
     const client = directClient();
     try {
-      for (let i = 0; i < 5; i++) await client.createTask({ objective: `paging task ${i}` });
+      for (let i = 0; i < 5; i++) {
+        await client.createTask({ objective: `paging task ${i}` });
+      }
       const serverIds: string[] = [];
       for (let after: string | undefined; ;) {
         const page = await client.listTasks({ limit: 100, after });
         serverIds.push(...page.data.map((t) => t.id));
-        if (!page.has_more || !page.next_cursor) break;
+        if (!page.has_more || !page.next_cursor) {
+          break;
+        }
         after = page.next_cursor;
       }
       api.sidebar.tasks.refresh();
@@ -61,7 +65,10 @@ describe('sidebar views', () => {
     api.sidebar.tasks.refresh();
     const again = await children(api.sidebar.tasks);
     assert.strictEqual(again.length, 3);
-    assert.deepStrictEqual(again.slice(0, 2).map((r) => r.id), first.slice(0, 2).map((r) => r.id));
+    assert.deepStrictEqual(
+      again.slice(0, 2).map((r) => r.id),
+      first.slice(0, 2).map((r) => r.id),
+    );
     // A "Load more" row from before the refresh must never collide with the new one.
     assert.notStrictEqual(again[2].id, first[2].id);
   });
@@ -71,13 +78,22 @@ describe('sidebar views', () => {
     const client = directClient();
     try {
       const file = await client.getFile((await uploadText(client)).id);
-      const task = await client.createTask({ objective: 'hierarchy', attachments: [{ type: 'document', fileId: file.id }] });
-      await waitFor('the run to finish', async () => {
-        const t = await client.getTask(task.id);
-        return t.status === 'completed' || t.status === 'failed';
-      }, 20_000);
+      const task = await client.createTask({
+        objective: 'hierarchy',
+        attachments: [{ type: 'document', fileId: file.id }],
+      });
+      await waitFor(
+        'the run to finish',
+        async () => {
+          const t = await client.getTask(task.id);
+          return t.status === 'completed' || t.status === 'failed';
+        },
+        20_000,
+      );
       api.sidebar.tasks.refresh();
-      const taskRow = (await children(api.sidebar.tasks)).find((r) => (r as { entityId?: string }).entityId === task.id);
+      const taskRow = (await children(api.sidebar.tasks)).find(
+        (r) => (r as { entityId?: string }).entityId === task.id,
+      );
       assert.ok(taskRow, 'the new task is on the first page');
       const runRows = await children(api.sidebar.tasks, taskRow);
       assert.ok(runRows.length >= 1 && kindOf(runRows[0]).startsWith('run'), `runs: ${runRows.map(kindOf)}`);
@@ -93,7 +109,9 @@ describe('sidebar views', () => {
     const api = await extensionApi();
     const client = directClient();
     try {
-      for (let i = 0; i < 3; i++) await uploadText(client);
+      for (let i = 0; i < 3; i++) {
+        await uploadText(client);
+      }
       api.sidebar.files.refresh();
       const rows = await children(api.sidebar.files);
       assert.deepStrictEqual(rows.map(kindOf), ['file', 'file', 'loadMore']);

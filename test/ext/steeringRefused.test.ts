@@ -15,7 +15,6 @@ let answerModal: string | undefined;
 type Show = (...args: unknown[]) => Thenable<unknown>;
 const windowApi = vscode.window as unknown as { showWarningMessage: Show };
 
-
 const aliasUrl = (): string => testEnv().baseUrl.replace('//127.0.0.1:', '//localhost:').replace(/\/+$/, '');
 
 async function useBaseUrl(url: string): Promise<void> {
@@ -32,15 +31,24 @@ describe('a runtime that does not offer steering (steer refused)', () => {
 
   before(async () => {
     await extensionApi();
-    assert.notStrictEqual(aliasUrl(), testEnv().baseUrl.replace(/\/+$/, ''), 'the runtime is not on 127.0.0.1: no alias address to use');
+    assert.notStrictEqual(
+      aliasUrl(),
+      testEnv().baseUrl.replace(/\/+$/, ''),
+      'the runtime is not on 127.0.0.1: no alias address to use',
+    );
     await useBaseUrl(aliasUrl());
     await signInForTests();
     original = windowApi.showWarningMessage;
     const wrapped: Show = (message, ...rest) => {
       const options = rest[0];
-      const modal = typeof options === 'object' && options !== null && (options as vscode.MessageOptions).modal === true;
-      if (modal && answerModal !== undefined) return Promise.resolve(answerModal);
-      if (!modal) warnings.push(String(message));
+      const modal =
+        typeof options === 'object' && options !== null && (options as vscode.MessageOptions).modal === true;
+      if (modal && answerModal !== undefined) {
+        return Promise.resolve(answerModal);
+      }
+      if (!modal) {
+        warnings.push(String(message));
+      }
       return (original as Show)(message, ...rest);
     };
     try {
@@ -51,7 +59,9 @@ describe('a runtime that does not offer steering (steer refused)', () => {
     }
   });
   after(async () => {
-    if (watching && original) windowApi.showWarningMessage = original;
+    if (watching && original) {
+      windowApi.showWarningMessage = original;
+    }
     await useBaseUrl(testEnv().baseUrl);
   });
   afterEach(async () => {
@@ -77,7 +87,11 @@ describe('a runtime that does not offer steering (steer refused)', () => {
     const id = runId;
     await admin('/faults', { noSteering: true });
     await vscode.commands.executeCommand('agentRuntime.watchRun', id);
-    const panels = (api.runPanels as unknown as { panels: Map<string, { panel: vscode.WebviewPanel; onMessage(message: unknown): void }> }).panels;
+    const panels = (
+      api.runPanels as unknown as {
+        panels: Map<string, { panel: vscode.WebviewPanel; onMessage(message: unknown): void }>;
+      }
+    ).panels;
     panel = await waitFor('the run panel', () => panels.get(id));
     const refused = /does not offer cancelling runs/;
     const before = warnings.filter((w) => refused.test(w)).length;

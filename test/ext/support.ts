@@ -35,12 +35,20 @@ export async function signInForTests(): Promise<void> {
 }
 
 /** Polls `check` until it returns a value (not undefined/false) or the timeout passes. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (value !== undefined && value !== false) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -67,9 +75,16 @@ export async function runtimeRequestLog(): Promise<string[]> {
   assert.ok(resultFile, 'the runner did not pass AGENT_RUNTIME_TEST_RESULT_FILE');
   const logFile = path.join(path.dirname(resultFile), 'runtime.log');
   const marker = `run_logmarker${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
-  await fetch(`${testEnv().baseUrl}/v1/runs/${marker}`, { headers: { authorization: `Bearer ${testEnv().apiKey}` } }).then((r) => r.arrayBuffer());
+  await fetch(`${testEnv().baseUrl}/v1/runs/${marker}`, {
+    headers: { authorization: `Bearer ${testEnv().apiKey}` },
+  }).then((r) => r.arrayBuffer());
   return waitFor('the runtime log to show the marker request', () => {
-    const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter((line) => line !== '') : [];
+    const lines = fs.existsSync(logFile)
+      ? fs
+          .readFileSync(logFile, 'utf8')
+          .split('\n')
+          .filter((line) => line !== '')
+      : [];
     return lines.some((line) => line.includes(marker)) ? lines : undefined;
   });
 }

@@ -22,17 +22,21 @@ describe('upload and attach to a new task', () => {
     try {
       const before = await countTasks(client);
       const objective = `Summarise both files ${Date.now()}`;
-      const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', a, [a, b], { objective });
+      const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', a, [a, b], {
+        objective,
+      });
       assert.ok(task && task.id.startsWith('task_'), `no task returned: ${JSON.stringify(task)}`);
       assert.strictEqual(await countTasks(client), before + 1);
       const stored = await client.getTask(task.id);
       assert.strictEqual(stored.objective, objective);
       const attachments = stored.attachments ?? [];
       assert.strictEqual(attachments.length, 2);
-      const names = await Promise.all(attachments.map(async (att) => {
-        assert.strictEqual(att.type, 'document');
-        return (await client.getFile(att.fileId)).filename;
-      }));
+      const names = await Promise.all(
+        attachments.map(async (att) => {
+          assert.strictEqual(att.type, 'document');
+          return (await client.getFile(att.fileId)).filename;
+        }),
+      );
       assert.deepStrictEqual(names.sort(), ['upload-a.md', 'upload-b.txt']);
     } finally {
       await client.dispose();
@@ -46,7 +50,9 @@ async function countTasks(client: ReturnType<typeof directClient>): Promise<numb
   for (;;) {
     const page = await client.listTasks({ limit: 100, after });
     n += page.data.length;
-    if (!page.has_more || !page.next_cursor) return n;
+    if (!page.has_more || !page.next_cursor) {
+      return n;
+    }
     after = page.next_cursor;
   }
 }

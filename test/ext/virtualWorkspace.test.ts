@@ -19,7 +19,9 @@ class MemFs implements vscode.FileSystemProvider {
   }
   stat(uri: vscode.Uri): vscode.FileStat {
     const file = this.files.get(uri.path);
-    if (file) return { type: vscode.FileType.File, ctime: file.mtime, mtime: file.mtime, size: file.data.byteLength };
+    if (file) {
+      return { type: vscode.FileType.File, ctime: file.mtime, mtime: file.mtime, size: file.data.byteLength };
+    }
     if ([...this.files.keys()].some((p) => p.startsWith(`${uri.path.replace(/\/$/, '')}/`))) {
       return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     }
@@ -33,7 +35,9 @@ class MemFs implements vscode.FileSystemProvider {
   }
   readFile(uri: vscode.Uri): Uint8Array {
     const file = this.files.get(uri.path);
-    if (!file) throw vscode.FileSystemError.FileNotFound(uri);
+    if (!file) {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
     return file.data;
   }
   writeFile(uri: vscode.Uri, content: Uint8Array): void {
@@ -64,7 +68,9 @@ describe('uploads from a workspace file system that is not the disk', () => {
     const client = directClient();
     try {
       const objective = `Read the virtual brief ${Date.now()}`;
-      const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', uri, [uri], { objective });
+      const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', uri, [uri], {
+        objective,
+      });
       assert.ok(task && task.id.startsWith('task_'), `no task returned: ${JSON.stringify(task)}`);
       const stored = await client.getTask(task.id);
       assert.strictEqual(stored.objective, objective);
@@ -86,7 +92,9 @@ describe('uploads from a workspace file system that is not the disk', () => {
     const client = directClient();
     try {
       const before = await countFiles(client);
-      const result = await vscode.commands.executeCommand<unknown>('agentRuntime.uploadFiles', uri, [uri], { purpose: 'dataset' });
+      const result = await vscode.commands.executeCommand<unknown>('agentRuntime.uploadFiles', uri, [uri], {
+        purpose: 'dataset',
+      });
       assert.strictEqual(result, undefined);
       assert.strictEqual(await countFiles(client), before);
     } finally {
@@ -98,6 +106,10 @@ describe('uploads from a workspace file system that is not the disk', () => {
 
 async function countFiles(client: ReturnType<typeof directClient>): Promise<number> {
   let n = 0;
-  for await (const file of client.iterateFiles({ limit: 100 })) if (file.id) n++;
+  for await (const file of client.iterateFiles({ limit: 100 })) {
+    if (file.id) {
+      n++;
+    }
+  }
   return n;
 }

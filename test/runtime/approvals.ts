@@ -43,7 +43,11 @@ export class ApprovalDesk {
 
   /** Re-arms the expiry of approvals still pending from before a restart (some may be due at once). */
   armPending(): void {
-    for (const approval of this.store.all()) if (approval.status === 'pending') this.arm(approval);
+    for (const approval of this.store.all()) {
+      if (approval.status === 'pending') {
+        this.arm(approval);
+      }
+    }
   }
 
   open(request: ApprovalRequest): ApprovalRecord {
@@ -77,10 +81,15 @@ export class ApprovalDesk {
   decide(id: string, decision: 'approve' | 'deny', note?: string): ApprovalRecord {
     this.expireDue();
     const current = this.store.get(id);
-    if (!current) throw new Error(`unknown approval ${id}`);
+    if (!current) {
+      throw new Error(`unknown approval ${id}`);
+    }
     if (current.status !== 'pending') {
       const code = current.status === 'expired' ? 'approval_expired' : 'approval_already_decided';
-      const message = current.status === 'expired' ? 'This approval expired before a decision was made.' : `This approval was already ${current.status}.`;
+      const message =
+        current.status === 'expired'
+          ? 'This approval expired before a decision was made.'
+          : `This approval was already ${current.status}.`;
       throw conflict(code, message).with({ approval: current });
     }
     return this.settle(id, decision === 'approve' ? 'approved' : 'denied', note);
@@ -89,7 +98,9 @@ export class ApprovalDesk {
   /** Resolves once the approval is no longer pending; rejects when `signal` stops the waiting run. */
   wait(id: string, signal: AbortSignal): Promise<ApprovalOutcome> {
     const current = this.store.get(id);
-    if (current && current.status !== 'pending') return Promise.resolve(current.status);
+    if (current && current.status !== 'pending') {
+      return Promise.resolve(current.status);
+    }
     return new Promise((resolve, reject) => {
       const waiters = this.waiters.get(id) ?? new Set();
       this.waiters.set(id, waiters);
@@ -113,7 +124,9 @@ export class ApprovalDesk {
   /** A run that ends while waiting leaves nobody to decide for: its pending approvals expire. */
   expireForRun(runId: string): void {
     for (const approval of this.store.all()) {
-      if (approval.run_id === runId && approval.status === 'pending') this.settle(approval.id, 'expired');
+      if (approval.run_id === runId && approval.status === 'pending') {
+        this.settle(approval.id, 'expired');
+      }
     }
   }
 
@@ -122,18 +135,26 @@ export class ApprovalDesk {
     this.clock.offsetMs += ms;
     this.expireDue();
     // What is not due yet keeps its place on the moved clock, not its old real-time delay.
-    for (const approval of this.store.all()) if (approval.status === 'pending') this.arm(approval);
+    for (const approval of this.store.all()) {
+      if (approval.status === 'pending') {
+        this.arm(approval);
+      }
+    }
   }
 
   expireDue(): void {
     const now = this.clock.now();
     for (const approval of this.store.all()) {
-      if (approval.status === 'pending' && Date.parse(approval.expires_at) <= now) this.settle(approval.id, 'expired');
+      if (approval.status === 'pending' && Date.parse(approval.expires_at) <= now) {
+        this.settle(approval.id, 'expired');
+      }
     }
   }
 
   close(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const timer of this.timers.values()) {
+      clearTimeout(timer);
+    }
     this.timers.clear();
   }
 
@@ -141,12 +162,20 @@ export class ApprovalDesk {
     clearTimeout(this.timers.get(approval.id));
     const delay = Math.max(0, Date.parse(approval.expires_at) - this.clock.now());
     // setTimeout holds 32-bit delays only; a week-long sandbox expiry is re-armed in pieces.
-    const timer = setTimeout(() => {
-      this.timers.delete(approval.id);
-      if (this.store.get(approval.id)?.status !== 'pending') return;
-      if (Date.parse(approval.expires_at) <= this.clock.now()) this.settle(approval.id, 'expired');
-      else this.arm(approval);
-    }, Math.min(delay, 2 ** 31 - 1));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(approval.id);
+        if (this.store.get(approval.id)?.status !== 'pending') {
+          return;
+        }
+        if (Date.parse(approval.expires_at) <= this.clock.now()) {
+          this.settle(approval.id, 'expired');
+        } else {
+          this.arm(approval);
+        }
+      },
+      Math.min(delay, 2 ** 31 - 1),
+    );
     timer.unref();
     this.timers.set(approval.id, timer);
   }
@@ -155,13 +184,19 @@ export class ApprovalDesk {
     clearTimeout(this.timers.get(id));
     this.timers.delete(id);
     const change: Partial<ApprovalRecord> = { status };
-    if (status !== 'expired') change.decided_at = new Date(this.clock.now()).toISOString(); // one clock for every approval time
-    if (note !== undefined && note !== '') change.note = note;
+    if (status !== 'expired') {
+      change.decided_at = new Date(this.clock.now()).toISOString();
+    } // one clock for every approval time
+    if (note !== undefined && note !== '') {
+      change.note = note;
+    }
     const settled = this.store.update(id, change);
     this.onSettled(settled);
     const waiters = this.waiters.get(id);
     this.waiters.delete(id);
-    for (const resolve of waiters ?? []) resolve(status);
+    for (const resolve of waiters ?? []) {
+      resolve(status);
+    }
     return settled;
   }
 }

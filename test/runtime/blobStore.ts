@@ -31,11 +31,17 @@ export class BlobStore {
     fs.mkdirSync(this.blobDir, { recursive: true });
     fs.mkdirSync(this.tmpDir, { recursive: true });
     // Leftovers of uploads cut by a crash are never committed: drop them.
-    for (const name of fs.readdirSync(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true });
+    for (const name of fs.readdirSync(this.tmpDir)) {
+      fs.rmSync(path.join(this.tmpDir, name), { force: true });
+    }
     const keyFile = path.join(dataDir, 'blob.key');
-    if (!fs.existsSync(keyFile)) fs.writeFileSync(keyFile, randomBytes(32), { mode: 0o600, flag: 'wx' });
+    if (!fs.existsSync(keyFile)) {
+      fs.writeFileSync(keyFile, randomBytes(32), { mode: 0o600, flag: 'wx' });
+    }
     this.key = fs.readFileSync(keyFile);
-    if (this.key.length !== 32) throw new Error('blob.key in the data directory is not a 256-bit key');
+    if (this.key.length !== 32) {
+      throw new Error('blob.key in the data directory is not a 256-bit key');
+    }
   }
 
   blobPath(id: string): string {
@@ -76,7 +82,9 @@ export class BlobStore {
         fs.renameSync(tmp, this.blobPath(id));
       },
       discard: () => {
-        if (settled) return;
+        if (settled) {
+          return;
+        }
         settled = true;
         encrypt.destroy();
         out.destroy();
@@ -102,13 +110,17 @@ export class BlobStore {
     const tag = Buffer.alloc(TAG_BYTES);
     try {
       size = fs.fstatSync(fd).size;
-      if (size < HEADER_BYTES + TAG_BYTES) throw new Error(`blob ${id} is truncated`);
+      if (size < HEADER_BYTES + TAG_BYTES) {
+        throw new Error(`blob ${id} is truncated`);
+      }
       fs.readSync(fd, header, 0, HEADER_BYTES, 0);
       fs.readSync(fd, tag, 0, TAG_BYTES, size - TAG_BYTES);
     } finally {
       fs.closeSync(fd);
     }
-    if (!header.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error(`blob ${id} has an unknown format`);
+    if (!header.subarray(0, MAGIC.length).equals(MAGIC)) {
+      throw new Error(`blob ${id} has an unknown format`);
+    }
     const decipher = createDecipheriv('aes-256-gcm', this.key, header.subarray(MAGIC.length));
     decipher.setAuthTag(tag);
     const cipherBytes = size - HEADER_BYTES - TAG_BYTES;
@@ -123,7 +135,9 @@ export class BlobStore {
 
   async readAll(id: string): Promise<Buffer> {
     const chunks: Buffer[] = [];
-    for await (const chunk of this.openRead(id)) chunks.push(chunk as Buffer);
+    for await (const chunk of this.openRead(id)) {
+      chunks.push(chunk as Buffer);
+    }
     return Buffer.concat(chunks);
   }
 

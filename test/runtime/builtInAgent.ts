@@ -16,7 +16,13 @@ export interface AgentEnvironment {
   emit(event: string, data: Record<string, unknown>): number;
   markRunning(): void;
   finish(status: TerminalStatus, errorMessage?: string): void;
-  saveArtifact(name: string, contentType: string, content: string, sourceFileId?: string, extra?: { base_commit?: string }): Promise<ArtifactRecord>;
+  saveArtifact(
+    name: string,
+    contentType: string,
+    content: string,
+    sourceFileId?: string,
+    extra?: { base_commit?: string },
+  ): Promise<ArtifactRecord>;
   /** Logs approval.requested and waits for the person (or the clock); resolves with the settled record. */
   requestApproval(stepId: string, tool: string, args: Record<string, unknown>, reason: string): Promise<ApprovalRecord>;
   chargeStep(): void;
@@ -52,12 +58,17 @@ export function approvalsRequired(objective: string, instructions?: string): boo
   return /ask before|approv(al|e)/i.test(`${objective}\n${instructions ?? ''}`);
 }
 
-type StepPlan = { id: string; kind: 'read'; index: number } | { id: string; kind: 'revise' | 'report' } | { id: string; kind: 'follow-up'; text: string };
+type StepPlan =
+  | { id: string; kind: 'read'; index: number }
+  | { id: string; kind: 'revise' | 'report' }
+  | { id: string; kind: 'follow-up'; text: string };
 
 /** The task's own steps: one per attachment, a revision step when there are any, the report. */
 export function baseSteps(task: TaskRecord): StepPlan[] {
   const steps: StepPlan[] = task.attachments.map((_, index) => ({ id: `step_${index + 1}`, kind: 'read', index }));
-  if (steps.length > 0) steps.push({ id: `step_${steps.length + 1}`, kind: 'revise' });
+  if (steps.length > 0) {
+    steps.push({ id: `step_${steps.length + 1}`, kind: 'revise' });
+  }
   steps.push({ id: `step_${steps.length + 1}`, kind: 'report' });
   return steps;
 }
@@ -69,7 +80,11 @@ interface DocumentReport {
   analysis: Extract<DocumentAnalysis, { text: true }>;
 }
 
-export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, program: AgentProgram = { doneSteps: new Set(), announcePlan: true }): Promise<void> {
+export async function runBuiltInAgent(
+  task: TaskRecord,
+  env: AgentEnvironment,
+  program: AgentProgram = { doneSteps: new Set(), announcePlan: true },
+): Promise<void> {
   const pace = (): Promise<void> => sleep(env.paceMs, env.signal);
   const emit = async (event: string, data: Record<string, unknown>): Promise<void> => {
     await pace();
@@ -77,24 +92,41 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
   };
   const needsApproval = approvalsRequired(task.objective, program.followUp?.text);
   /** True when the call may go ahead; otherwise the skip is observed and the step goes on without it. */
-  const allowed = async (stepId: string, tool: string, args: Record<string, unknown>, reason: string): Promise<boolean> => {
-    if (!needsApproval) return true;
+  const allowed = async (
+    stepId: string,
+    tool: string,
+    args: Record<string, unknown>,
+    reason: string,
+  ): Promise<boolean> => {
+    if (!needsApproval) {
+      return true;
+    }
     await pace();
     const settled = await env.requestApproval(stepId, tool, args, reason);
-    if (settled.status === 'approved') return true;
+    if (settled.status === 'approved') {
+      return true;
+    }
     const note = settled.note ? ` (note: ${settled.note})` : '';
-    await emit('observation.recorded', { step_id: stepId, summary: `Skipped ${tool}: the approval was ${settled.status}${note}.` });
+    await emit('observation.recorded', {
+      step_id: stepId,
+      summary: `Skipped ${tool}: the approval was ${settled.status}${note}.`,
+    });
     return false;
   };
 
   await pace();
   env.markRunning();
   const documents = task.attachments;
-  const steps = [...(program.followUp ? [{ id: program.followUp.stepId, kind: 'follow-up' as const, text: program.followUp.text }] : []), ...baseSteps(task)].filter(
-    (step) => !program.doneSteps.has(step.id),
-  );
+  const steps = [
+    ...(program.followUp
+      ? [{ id: program.followUp.stepId, kind: 'follow-up' as const, text: program.followUp.text }]
+      : []),
+    ...baseSteps(task),
+  ].filter((step) => !program.doneSteps.has(step.id));
   if (program.announcePlan) {
-    const resumed = program.resumedFrom ? `Resume ${program.resumedFrom} with its ${steps.length} remaining step(s). ` : '';
+    const resumed = program.resumedFrom
+      ? `Resume ${program.resumedFrom} with its ${steps.length} remaining step(s). `
+      : '';
     await emit('plan.created', {
       steps: steps.length,
       strategy:
@@ -110,12 +142,23 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
   /** Measures a document whose read step an earlier run did (its numbers feed the report). */
   const quietly = async (index: number): Promise<DocumentReport | undefined> => {
     const known = reports.get(index);
-    if (known) return known;
+    if (known) {
+      return known;
+    }
     const file = env.openFile(documents[index].fileId);
-    if (!file) return undefined;
+    if (!file) {
+      return undefined;
+    }
     const analysis = await analyseDocument(file.content());
-    if (!analysis.text) return undefined;
-    const report = { fileId: file.record.id, filename: file.record.filename, contentType: file.record.content_type, analysis };
+    if (!analysis.text) {
+      return undefined;
+    }
+    const report = {
+      fileId: file.record.id,
+      filename: file.record.filename,
+      contentType: file.record.content_type,
+      analysis,
+    };
     reports.set(index, report);
     return report;
   };
@@ -137,7 +180,10 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
       }
       const analysis = await analyseDocument(file.content());
       if (!analysis.text) {
-        await emit('observation.recorded', { step_id: stepId, summary: `${filename} cannot be read as text: ${analysis.reason}.` });
+        await emit('observation.recorded', {
+          step_id: stepId,
+          summary: `${filename} cannot be read as text: ${analysis.reason}.`,
+        });
         await pace();
         env.finish('failed', `${filename} cannot be read as text: ${analysis.reason}.`);
         return;
@@ -148,7 +194,11 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
       });
       await emit('tool.called', { tool: 'count_words', step_id: stepId, arguments: { file_id: attachment.fileId } });
       await emit('observation.recorded', { step_id: stepId, summary: `${filename} has ${analysis.words} word(s).` });
-      await emit('tool.called', { tool: 'extract_headings', step_id: stepId, arguments: { file_id: attachment.fileId } });
+      await emit('tool.called', {
+        tool: 'extract_headings',
+        step_id: stepId,
+        arguments: { file_id: attachment.fileId },
+      });
       await emit('observation.recorded', {
         step_id: stepId,
         summary:
@@ -158,9 +208,14 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
       });
       reports.set(step.index, { fileId: attachment.fileId, filename, contentType: file.record.content_type, analysis });
     } else {
-      if (stepId !== program.continueStep) await emit('step.started', { step_id: stepId, title: stepTitle(step) });
+      if (stepId !== program.continueStep) {
+        await emit('step.started', { step_id: stepId, title: stepTitle(step) });
+      }
       if (step.kind === 'follow-up') {
-        await emit('observation.recorded', { step_id: stepId, summary: `Took the follow-up into account: ${step.text}` });
+        await emit('observation.recorded', {
+          step_id: stepId,
+          summary: `Took the follow-up into account: ${step.text}`,
+        });
       } else if (step.kind === 'revise') {
         await reviseStep(stepId);
       } else {
@@ -177,26 +232,63 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
     const revisions: (Revision & { report: DocumentReport })[] = [];
     for (let index = 0; index < documents.length; index++) {
       const report = await quietly(index);
-      if (!report || report.analysis.bytes > MAX_REVISED_BYTES) continue;
+      if (!report || report.analysis.bytes > MAX_REVISED_BYTES) {
+        continue;
+      }
       const file = env.openFile(report.fileId);
-      if (!file) continue;
+      if (!file) {
+        continue;
+      }
       const before = await readText(file.content());
-      revisions.push({ name: report.filename, before, after: reviseText(report.filename, before, task.objective), report });
+      revisions.push({
+        name: report.filename,
+        before,
+        after: reviseText(report.filename, before, task.objective),
+        report,
+      });
     }
     if (revisions.length === 0) {
-      await emit('observation.recorded', { step_id: stepId, summary: 'No attached document is small enough to revise.' });
+      await emit('observation.recorded', {
+        step_id: stepId,
+        summary: 'No attached document is small enough to revise.',
+      });
       return;
     }
     const names = revisions.map((r) => r.name);
     const args = { files: names, patch: 'changes.patch' };
-    if (!(await allowed(stepId, 'edit_files', args, `Writes revised copies of ${names.join(', ')} and a patch of the changes.`))) return;
+    if (
+      !(await allowed(
+        stepId,
+        'edit_files',
+        args,
+        `Writes revised copies of ${names.join(', ')} and a patch of the changes.`,
+      ))
+    ) {
+      return;
+    }
     await emit('tool.called', { tool: 'edit_files', step_id: stepId, arguments: args });
     for (const revision of revisions) {
-      const saved = await env.saveArtifact(revision.name, revision.report.contentType, revision.after, revision.report.fileId);
-      await emit('artifact.created', { artifact_id: saved.id, name: saved.name, file_id: saved.file_id, bytes: saved.bytes, source_file_id: revision.report.fileId });
+      const saved = await env.saveArtifact(
+        revision.name,
+        revision.report.contentType,
+        revision.after,
+        revision.report.fileId,
+      );
+      await emit('artifact.created', {
+        artifact_id: saved.id,
+        name: saved.name,
+        file_id: saved.file_id,
+        bytes: saved.bytes,
+        source_file_id: revision.report.fileId,
+      });
     }
     const patch = await env.saveArtifact('changes.patch', 'text/x-diff', unifiedPatch(revisions));
-    await emit('artifact.created', { artifact_id: patch.id, name: patch.name, file_id: patch.file_id, bytes: patch.bytes });
+    await emit('artifact.created', {
+      artifact_id: patch.id,
+      name: patch.name,
+      file_id: patch.file_id,
+      bytes: patch.bytes,
+    });
     const stats = patchStats(revisions);
     await emit('observation.recorded', {
       step_id: stepId,
@@ -206,26 +298,53 @@ export async function runBuiltInAgent(task: TaskRecord, env: AgentEnvironment, p
 
   async function reportStep(stepId: string): Promise<void> {
     const recalled = env.recallMemory(task.objective);
-    if (recalled.length > 0) await emit('memory.recalled', { step_id: stepId, memory_ids: recalled });
+    if (recalled.length > 0) {
+      await emit('memory.recalled', { step_id: stepId, memory_ids: recalled });
+    }
     const paths = { paths: ['report.md', 'summary.json'] };
-    if (!(await allowed(stepId, 'write_file', paths, 'Writes the report and the JSON summary.'))) return;
+    if (!(await allowed(stepId, 'write_file', paths, 'Writes the report and the JSON summary.'))) {
+      return;
+    }
     await emit('tool.called', { tool: 'write_file', step_id: stepId, arguments: paths });
     const measured: DocumentReport[] = [];
     for (let index = 0; index < documents.length; index++) {
       const report = await quietly(index);
-      if (report) measured.push(report);
+      if (report) {
+        measured.push(report);
+      }
     }
-    const report = await env.saveArtifact('report.md', 'text/markdown; charset=utf-8', markdownReport(task, env.runId, measured));
-    await emit('artifact.created', { artifact_id: report.id, name: report.name, file_id: report.file_id, bytes: report.bytes });
-    const summary = await env.saveArtifact('summary.json', 'application/json', `${JSON.stringify(jsonSummary(task, env.runId, measured), null, 2)}\n`);
-    await emit('artifact.created', { artifact_id: summary.id, name: summary.name, file_id: summary.file_id, bytes: summary.bytes });
+    const report = await env.saveArtifact(
+      'report.md',
+      'text/markdown; charset=utf-8',
+      markdownReport(task, env.runId, measured),
+    );
+    await emit('artifact.created', {
+      artifact_id: report.id,
+      name: report.name,
+      file_id: report.file_id,
+      bytes: report.bytes,
+    });
+    const summary = await env.saveArtifact(
+      'summary.json',
+      'application/json',
+      `${JSON.stringify(jsonSummary(task, env.runId, measured), null, 2)}\n`,
+    );
+    await emit('artifact.created', {
+      artifact_id: summary.id,
+      name: summary.name,
+      file_id: summary.file_id,
+      bytes: summary.bytes,
+    });
     await emit('observation.recorded', {
       step_id: stepId,
       summary: `Wrote report.md (${report.bytes} bytes) and summary.json (${summary.bytes} bytes).`,
     });
     if (remembers(task.objective)) {
       const sum = totals(measured);
-      const memoryId = env.writeMemory(`Report on "${task.objective.replace(/\s+/g, ' ')}": ${measured.length} document(s), ${sum.words} words, ${sum.headings} headings.`, ['report']);
+      const memoryId = env.writeMemory(
+        `Report on "${task.objective.replace(/\s+/g, ' ')}": ${measured.length} document(s), ${sum.words} words, ${sum.headings} headings.`,
+        ['report'],
+      );
       await emit('memory.written', { step_id: stepId, memory_id: memoryId });
     }
   }
@@ -246,7 +365,9 @@ function stepTitle(step: StepPlan): string {
 
 async function readText(content: Readable): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of content) chunks.push(chunk as Buffer);
+  for await (const chunk of content) {
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -276,12 +397,18 @@ function markdownReport(task: TaskRecord, runId: string, reports: DocumentReport
     '| --- | ---: | ---: | ---: | ---: |',
   );
   for (const r of reports) {
-    lines.push(`| ${r.filename.replace(/\|/g, '\\|')} | ${r.analysis.bytes} | ${r.analysis.lines} | ${r.analysis.words} | ${r.analysis.headings.length} |`);
+    lines.push(
+      `| ${r.filename.replace(/\|/g, '\\|')} | ${r.analysis.bytes} | ${r.analysis.lines} | ${r.analysis.words} | ${r.analysis.headings.length} |`,
+    );
   }
   for (const r of reports) {
     lines.push('', `## ${r.filename}`, '');
-    if (r.analysis.headings.length === 0) lines.push('No headings.');
-    for (const heading of r.analysis.headings) lines.push(`- ${heading}`);
+    if (r.analysis.headings.length === 0) {
+      lines.push('No headings.');
+    }
+    for (const heading of r.analysis.headings) {
+      lines.push(`- ${heading}`);
+    }
   }
   lines.push('');
   return lines.join('\n');

@@ -30,8 +30,12 @@ const USAGE = `Usage: node out/test/runtime/cli.js [options]
 
 function repoRoot(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) return process.cwd();
+    if (fs.existsSync(path.join(dir, 'package.json'))) {
+      return dir;
+    }
+    if (path.dirname(dir) === dir) {
+      return process.cwd();
+    }
   }
 }
 
@@ -48,11 +52,15 @@ function parseArgs(argv: string[]): CliOptions {
   };
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1];
-    if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value`);
+    if (v === undefined || v.startsWith('--')) {
+      throw new Error(`${flag} needs a value`);
+    }
     return v;
   };
   const integer = (text: string, flag: string): number => {
-    if (!/^\d+$/.test(text)) throw new Error(`${flag} needs a non-negative integer`);
+    if (!/^\d+$/.test(text)) {
+      throw new Error(`${flag} needs a non-negative integer`);
+    }
     return Number(text);
   };
   for (let i = 0; i < argv.length; i++) {
@@ -105,13 +113,20 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }
-  if (options.reset) fs.rmSync(options.dataDir, { recursive: true, force: true });
+  if (options.reset) {
+    fs.rmSync(options.dataDir, { recursive: true, force: true });
+  }
   fs.mkdirSync(options.dataDir, { recursive: true });
 
   const seededMarker = path.join(options.dataDir, 'sandbox-seeded.json');
   if (!fs.existsSync(seededMarker)) {
     // Seed at full speed on a private port, so the example task is already finished at start.
-    const seeder = await startRuntime({ dataDir: options.dataDir, apiKeys: [options.apiKey], adminKey: options.adminKey, approvalTimeoutMs: SEEDED_APPROVAL_TIMEOUT_MS });
+    const seeder = await startRuntime({
+      dataDir: options.dataDir,
+      apiKeys: [options.apiKey],
+      adminKey: options.adminKey,
+      approvalTimeoutMs: SEEDED_APPROVAL_TIMEOUT_MS,
+    });
     try {
       const seeded = await seedSandbox(seeder.baseUrl, options.apiKey);
       fs.writeFileSync(seededMarker, JSON.stringify(seeded));
@@ -146,7 +161,9 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const stop = (signal: string): void => {
-    if (stopping) return;
+    if (stopping) {
+      return;
+    }
     stopping = true;
     process.stdout.write(`${signal}: stopping the sandbox\n`);
     runtime.close().then(

@@ -8,7 +8,9 @@ export class ConnectorDesk {
 
   constructor(dir: string) {
     this.store = new RecordStore(dir);
-    if (this.store.all().length === 0) this.seed();
+    if (this.store.all().length === 0) {
+      this.seed();
+    }
   }
 
   byKind(kind: string): ConnectorRecord | undefined {
@@ -17,25 +19,36 @@ export class ConnectorDesk {
 
   require(id: string): ConnectorRecord {
     const found = this.store.get(id);
-    if (!found) throw notFound(`No connector with id ${id}.`, 'id');
+    if (!found) {
+      throw notFound(`No connector with id ${id}.`, 'id');
+    }
     return found;
   }
 
   removeGrant(id: string, grantId: string): ConnectorRecord {
     const connector = this.require(id);
-    if (!connector.grants.some((g) => g.id === grantId)) throw notFound(`The connector has no grant ${grantId}.`, 'grant_id');
+    if (!connector.grants.some((g) => g.id === grantId)) {
+      throw notFound(`The connector has no grant ${grantId}.`, 'grant_id');
+    }
     return this.store.update(id, { grants: connector.grants.filter((g) => g.id !== grantId) });
   }
 
   revoke(id: string): ConnectorRecord {
     const connector = this.require(id);
-    if (connector.status === 'revoked') throw conflict('connector_revoked', 'The connector is already revoked.');
+    if (connector.status === 'revoked') {
+      throw conflict('connector_revoked', 'The connector is already revoked.');
+    }
     return this.store.update(id, { status: 'revoked', grants: [] });
   }
 
   private seed(): void {
     const now = nowTimestamp();
-    const grant = (scope: string, resource?: string) => ({ id: newId('grant'), scope, ...(resource ? { resource } : {}), created_at: now });
+    const grant = (scope: string, resource?: string) => ({
+      id: newId('grant'),
+      scope,
+      ...(resource ? { resource } : {}),
+      created_at: now,
+    });
     this.store.insert({
       id: newId('conn'),
       object: 'connector',
@@ -53,7 +66,11 @@ export class ConnectorDesk {
       name: 'GitHub',
       account: 'octo-org',
       status: 'active',
-      grants: [grant('contents:read', 'octo-org/site'), grant('issues:write', 'octo-org/site'), grant('pull_requests:write')],
+      grants: [
+        grant('contents:read', 'octo-org/site'),
+        grant('issues:write', 'octo-org/site'),
+        grant('pull_requests:write'),
+      ],
       created_at: now,
     });
   }

@@ -18,20 +18,28 @@ export async function analyseDocument(content: Readable): Promise<DocumentAnalys
 
   const takeLine = (line: string): void => {
     const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-    if (heading && headings.length < MAX_HEADINGS_KEPT) headings.push(heading[1]);
+    if (heading && headings.length < MAX_HEADINGS_KEPT) {
+      headings.push(heading[1]);
+    }
   };
   const takeText = (text: string): void => {
     for (const ch of text) {
       const space = ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r' || ch === '\f' || ch === '\v';
-      if (!space && !inWord) words++;
+      if (!space && !inWord) {
+        words++;
+      }
       inWord = !space;
     }
     const parts = (partialLine + text).split('\n');
     partialLine = parts.pop() ?? '';
     lines += parts.length;
-    for (const line of parts) takeLine(line.replace(/\r$/, ''));
+    for (const line of parts) {
+      takeLine(line.replace(/\r$/, ''));
+    }
     // A pathological single line must not grow without bound.
-    if (partialLine.length > 64 * 1024) partialLine = partialLine.slice(0, 1024);
+    if (partialLine.length > 64 * 1024) {
+      partialLine = partialLine.slice(0, 1024);
+    }
   };
 
   for await (const chunk of content) {

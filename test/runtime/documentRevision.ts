@@ -22,23 +22,37 @@ export function reviseText(name: string, text: string, objective: string): strin
   const crlf = text.includes('\r\n');
   const lines = text.split(/\r?\n/);
   const endsWithNewline = lines.length > 1 && lines[lines.length - 1] === '';
-  if (endsWithNewline || text === '') lines.pop();
+  if (endsWithNewline || text === '') {
+    lines.pop();
+  }
   const middle = Math.floor(lines.length / 2);
   const target = findNonBlank(lines, middle);
-  if (target !== undefined) lines[target] = `${lines[target].trimEnd()} (reviewed)`;
+  if (target !== undefined) {
+    lines[target] = `${lines[target].trimEnd()} (reviewed)`;
+  }
   const revised = [top, ...(markdown ? [''] : []), ...lines, bottom];
   return `${revised.join(crlf ? '\r\n' : '\n')}${crlf ? '\r\n' : '\n'}`;
 }
 
 function findNonBlank(lines: string[], from: number): number | undefined {
-  for (let i = from; i < lines.length; i++) if (lines[i].trim() !== '') return i;
-  for (let i = from - 1; i >= 0; i--) if (lines[i].trim() !== '') return i;
+  for (let i = from; i < lines.length; i++) {
+    if (lines[i].trim() !== '') {
+      return i;
+    }
+  }
+  for (let i = from - 1; i >= 0; i--) {
+    if (lines[i].trim() !== '') {
+      return i;
+    }
+  }
   return undefined;
 }
 
 /** One patch over every revision, paths `a/<name>` and `b/<name>` as `git diff` writes them. */
 export function unifiedPatch(revisions: Revision[]): string {
-  const patches = revisions.map((r) => structuredPatch(`a/${r.name}`, `b/${r.name}`, r.before, r.after, undefined, undefined, { context: 3 }));
+  const patches = revisions.map((r) =>
+    structuredPatch(`a/${r.name}`, `b/${r.name}`, r.before, r.after, undefined, undefined, { context: 3 }),
+  );
   return formatPatch(patches, FILE_HEADERS_ONLY);
 }
 
@@ -48,12 +62,17 @@ export function patchStats(revisions: Revision[]): { hunks: number; added: numbe
   let added = 0;
   let removed = 0;
   for (const r of revisions) {
-    const patch = structuredPatch(`a/${r.name}`, `b/${r.name}`, r.before, r.after, undefined, undefined, { context: 3 });
+    const patch = structuredPatch(`a/${r.name}`, `b/${r.name}`, r.before, r.after, undefined, undefined, {
+      context: 3,
+    });
     hunks += patch.hunks.length;
     for (const hunk of patch.hunks) {
       for (const line of hunk.lines) {
-        if (line.startsWith('+')) added++;
-        else if (line.startsWith('-')) removed++;
+        if (line.startsWith('+')) {
+          added++;
+        } else if (line.startsWith('-')) {
+          removed++;
+        }
       }
     }
   }

@@ -9,7 +9,8 @@ export interface SyntheticPrefix {
 }
 
 /** What sits at one position of the log: an event with its sequence, or raw SSE text. */
-export type LogEntry = { kind: 'event'; sequence: number; event: string; dataJson: string } | { kind: 'raw'; text: string };
+export type LogEntry =
+  { kind: 'event'; sequence: number; event: string; dataJson: string } | { kind: 'raw'; text: string };
 
 /** `cut`: a live synthetic run ended before its prefix was all released keeps only the first `cut` events of it. */
 type StoredLine = { sequence: number; event: string; data: string } | { raw: string } | { cut: number };
@@ -37,11 +38,17 @@ export class RunEventLog {
     this.lastSeq = prefix.events;
     if (fs.existsSync(file)) {
       for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-        if (line.trim() === '') continue;
+        if (line.trim() === '') {
+          continue;
+        }
         const stored = JSON.parse(line) as StoredLine;
-        if ('cut' in stored) this.cutPrefix(stored.cut);
-        else if ('raw' in stored) this.push({ kind: 'raw', text: stored.raw });
-        else this.push({ kind: 'event', sequence: stored.sequence, event: stored.event, dataJson: stored.data });
+        if ('cut' in stored) {
+          this.cutPrefix(stored.cut);
+        } else if ('raw' in stored) {
+          this.push({ kind: 'raw', text: stored.raw });
+        } else {
+          this.push({ kind: 'event', sequence: stored.sequence, event: stored.event, dataJson: stored.data });
+        }
       }
     }
   }
@@ -74,15 +81,23 @@ export class RunEventLog {
 
   /** The position a stream resuming after `sequence` starts at (raw text before event 1 included). */
   positionAfter(sequence: number): number {
-    if (sequence < 1) return 1;
-    if (sequence <= this.prefixEvents) return sequence + 1;
+    if (sequence < 1) {
+      return 1;
+    }
+    if (sequence <= this.prefixEvents) {
+      return sequence + 1;
+    }
     const position = this.positionOfSequence.get(sequence);
     return position === undefined ? this.size + 1 : position + 1;
   }
 
   append(event: string, data: Record<string, unknown>): number {
-    if (this.terminal) throw new Error(`run has already ended (${this.terminal.status})`);
-    if (TERMINAL_EVENT_NAMES.includes(event) && this.released < this.prefixEvents) this.endPrefix();
+    if (this.terminal) {
+      throw new Error(`run has already ended (${this.terminal.status})`);
+    }
+    if (TERMINAL_EVENT_NAMES.includes(event) && this.released < this.prefixEvents) {
+      this.endPrefix();
+    }
     const sequence = this.lastSeq + 1;
     const { sequence: _ignored, ...fields } = data;
     const dataJson = JSON.stringify({ sequence, ...fields });
@@ -118,7 +133,9 @@ export class RunEventLog {
     const out: { sequence: number; event: string }[] = [];
     for (let position = 1; position <= this.size; position++) {
       const entry = this.entryAt(position);
-      if (entry.kind === 'event') out.push({ sequence: entry.sequence, event: entry.event });
+      if (entry.kind === 'event') {
+        out.push({ sequence: entry.sequence, event: entry.event });
+      }
     }
     return out;
   }
@@ -126,7 +143,9 @@ export class RunEventLog {
   private push(entry: LogEntry): void {
     this.appended.push(entry);
     const position = this.prefixEvents + this.appended.length;
-    if (entry.kind !== 'event') return;
+    if (entry.kind !== 'event') {
+      return;
+    }
     this.lastSeq = entry.sequence;
     this.positionOfSequence.set(entry.sequence, position);
     const status = entry.event.slice('run.'.length);

@@ -16,7 +16,11 @@ export interface EventStreamOptions {
 /** Roughly how much text one write carries: big enough for 1M events to stream in seconds. */
 const BATCH_CHARS = 64 * 1024;
 
-export async function serveEventStream(res: ServerResponse, log: RunEventLog, options: EventStreamOptions): Promise<void> {
+export async function serveEventStream(
+  res: ServerResponse,
+  log: RunEventLog,
+  options: EventStreamOptions,
+): Promise<void> {
   const nl = options.lineEnding;
   let closed = false;
   const closedPromise = new Promise<void>((resolve) =>
@@ -42,20 +46,26 @@ export async function serveEventStream(res: ServerResponse, log: RunEventLog, op
   };
 
   const keepAlive = setTimeout(function beat() {
-    if (closed) return;
+    if (closed) {
+      return;
+    }
     void write(`: keep-alive${nl}${nl}`);
     keepAlive.refresh();
   }, options.keepAliveMs);
   keepAlive.unref();
 
   try {
-    if (options.retryMs !== undefined) await write(`retry: ${options.retryMs}${nl}${nl}`);
+    if (options.retryMs !== undefined) {
+      await write(`retry: ${options.retryMs}${nl}${nl}`);
+    }
     let position = log.positionAfter(options.after);
     if (log.ended && position > log.size && log.size > 0) {
       // A client whose `after` is already at the end still gets the terminal event, then the
       // close (PROTOCOL-NOTES), so it learns the run is over instead of reconnecting for ever.
       const last = log.entryAt(log.size);
-      if (last.kind !== 'raw') await write(`id: ${last.sequence}${nl}event: ${last.event}${nl}data: ${last.dataJson}${nl}${nl}`);
+      if (last.kind !== 'raw') {
+        await write(`id: ${last.sequence}${nl}event: ${last.event}${nl}data: ${last.dataJson}${nl}${nl}`);
+      }
       res.end();
       return;
     }
@@ -69,7 +79,9 @@ export async function serveEventStream(res: ServerResponse, log: RunEventLog, op
           batch += entry.text;
           continue;
         }
-        if (entry.sequence <= options.after) continue;
+        if (entry.sequence <= options.after) {
+          continue;
+        }
         batch += `id: ${entry.sequence}${nl}event: ${entry.event}${nl}data: ${entry.dataJson}${nl}${nl}`;
         eventsSent++;
       }
@@ -77,7 +89,9 @@ export async function serveEventStream(res: ServerResponse, log: RunEventLog, op
         await write(batch);
         keepAlive.refresh();
       }
-      if (closed) return;
+      if (closed) {
+        return;
+      }
       // The terminal event went out: close cleanly even if the drop budget is spent too.
       if (log.ended && position > log.size) {
         res.end();
@@ -87,7 +101,9 @@ export async function serveEventStream(res: ServerResponse, log: RunEventLog, op
         cutConnection(res);
         return;
       }
-      if (position > log.size) await Promise.race([log.changed(), closedPromise]);
+      if (position > log.size) {
+        await Promise.race([log.changed(), closedPromise]);
+      }
     }
   } finally {
     clearTimeout(keepAlive);
@@ -103,7 +119,9 @@ async function writeRespectingBackpressure(
   const bytes = Buffer.from(text, 'utf8');
   const step = chunkBytes && chunkBytes > 0 ? chunkBytes : bytes.length;
   for (let offset = 0; offset < bytes.length; offset += step) {
-    if (isClosed()) return;
+    if (isClosed()) {
+      return;
+    }
     const flushed = res.write(bytes.subarray(offset, offset + step));
     if (!flushed) {
       await new Promise<void>((resolve) => {

@@ -1,7 +1,8 @@
 // The fault switches: what they are, and the per-instance state that counts them down.
 
 /** Endpoints of the assumed (not specified) features that a server may simply not have. */
-export type OptionalEndpoint = 'cancel' | 'resume' | 'fork' | 'approvals' | 'usage' | 'memory' | 'tools' | 'connectors' | 'webhooks' | 'projects';
+export type OptionalEndpoint =
+  'cancel' | 'resume' | 'fork' | 'approvals' | 'usage' | 'memory' | 'tools' | 'connectors' | 'webhooks' | 'projects';
 const OPTIONAL_ENDPOINTS: Record<OptionalEndpoint, RegExp> = {
   cancel: /^\/v1\/runs\/[^/]+\/cancel$/,
   resume: /^\/v1\/runs\/[^/]+\/resume$/,
@@ -19,7 +20,14 @@ const STEERING: OptionalEndpoint[] = ['cancel', 'resume', 'fork', 'approvals'];
 export interface FaultSettings {
   dropStreamAfterEvents?: number;
   dropStreamRandom?: { seed: number; maxEventsPerConnection: number };
-  failNext?: { count: number; status: number; retryAfterSeconds?: number; html?: boolean; pathPrefix?: string; method?: string };
+  failNext?: {
+    count: number;
+    status: number;
+    retryAfterSeconds?: number;
+    html?: boolean;
+    pathPrefix?: string;
+    method?: string;
+  };
   commitThenDrop?: { count: number; method?: string; pathPrefix?: string };
   delayMs?: number;
   cutDownloadAfterBytes?: number;
@@ -55,13 +63,17 @@ export class FaultState {
   set(settings: FaultSettings): void {
     this.settings = structuredClone(settings);
     const seeded = settings.dropStreamRandom;
-    if (seeded) this.random = mulberry32(seeded.seed);
+    if (seeded) {
+      this.random = mulberry32(seeded.seed);
+    }
   }
 
   /** Takes one of the failNext budget if this request matches it. */
   takeFailure(method: string, pathname: string): InjectedFailure | undefined {
     const rule = this.settings.failNext;
-    if (!rule || rule.count <= 0 || !matches(rule, method, pathname)) return undefined;
+    if (!rule || rule.count <= 0 || !matches(rule, method, pathname)) {
+      return undefined;
+    }
     rule.count--;
     return { status: rule.status, retryAfterSeconds: rule.retryAfterSeconds, html: rule.html === true };
   }
@@ -69,7 +81,9 @@ export class FaultState {
   /** Takes one of the commitThenDrop budget (POST by default) if this request matches it. */
   takeCommitThenDrop(method: string, pathname: string): boolean {
     const rule = this.settings.commitThenDrop;
-    if (!rule || rule.count <= 0 || !matches({ method: 'POST', ...rule }, method, pathname)) return false;
+    if (!rule || rule.count <= 0 || !matches({ method: 'POST', ...rule }, method, pathname)) {
+      return false;
+    }
     rule.count--;
     return true;
   }
@@ -77,14 +91,18 @@ export class FaultState {
   /** The status a missing endpoint answers with, if this request is for one. */
   missingEndpoint(pathname: string): 404 | 405 | undefined {
     const missing = [...(this.settings.missingEndpoints ?? []), ...(this.settings.noSteering ? STEERING : [])];
-    if (!missing.some((name) => OPTIONAL_ENDPOINTS[name]?.test(pathname))) return undefined;
+    if (!missing.some((name) => OPTIONAL_ENDPOINTS[name]?.test(pathname))) {
+      return undefined;
+    }
     return this.settings.missingEndpointStatus ?? 404;
   }
 
   /** Takes one of the conflictNextDecision budget: the decision someone else made first, if any. */
   takeDecisionConflict(): 'approve' | 'deny' | undefined {
     const rule = this.settings.conflictNextDecision;
-    if (!rule || rule.count <= 0) return undefined;
+    if (!rule || rule.count <= 0) {
+      return undefined;
+    }
     rule.count--;
     return rule.decision ?? 'approve';
   }
@@ -93,15 +111,23 @@ export class FaultState {
   streamEventBudget(): number | undefined {
     const fixed = this.settings.dropStreamAfterEvents;
     const seeded = this.settings.dropStreamRandom;
-    const randomBudget = seeded ? 1 + Math.floor(this.random() * Math.max(1, seeded.maxEventsPerConnection)) : undefined;
-    if (fixed !== undefined && randomBudget !== undefined) return Math.min(fixed, randomBudget);
+    const randomBudget = seeded
+      ? 1 + Math.floor(this.random() * Math.max(1, seeded.maxEventsPerConnection))
+      : undefined;
+    if (fixed !== undefined && randomBudget !== undefined) {
+      return Math.min(fixed, randomBudget);
+    }
     return fixed ?? randomBudget;
   }
 }
 
 function matches(rule: { method?: string; pathPrefix?: string }, method: string, pathname: string): boolean {
-  if (rule.method && rule.method.toUpperCase() !== method) return false;
-  if (rule.pathPrefix && !pathname.startsWith(rule.pathPrefix)) return false;
+  if (rule.method && rule.method.toUpperCase() !== method) {
+    return false;
+  }
+  if (rule.pathPrefix && !pathname.startsWith(rule.pathPrefix)) {
+    return false;
+  }
   return true;
 }
 

@@ -4,12 +4,26 @@ import { HttpError, sendJson } from './httpErrors';
 import { parseJsonObject, readBody, type Reply, type RequestContext } from './routes/routeTypes';
 import { eventsAreHostile, serveHostileEvents } from './hostile/events';
 import { downloadsAreHostile, serveHostileContent } from './hostile/downloads';
-import { CYCLE_CURSORS, FRESH_CURSOR_PREFIX, poisonError, poisonList, poisonRecord, switchedOn } from './hostile/jsonBodies';
+import {
+  CYCLE_CURSORS,
+  FRESH_CURSOR_PREFIX,
+  poisonError,
+  poisonList,
+  poisonRecord,
+  switchedOn,
+} from './hostile/jsonBodies';
 import { resolveHostile, type HostileOptions } from './hostile/options';
 import { HTML_PAYLOAD, hostileErrorMessage, hostileName } from './hostile/values';
 
 export { HOSTILE_ALL, type HostileOptions } from './hostile/options';
-export { BIDI_OVERRIDE, COMMAND_LINK, HOSTILE_NAMES, HOSTILE_SECRET, HTML_PAYLOAD, ROTATING_PAYLOADS } from './hostile/values';
+export {
+  BIDI_OVERRIDE,
+  COMMAND_LINK,
+  HOSTILE_NAMES,
+  HOSTILE_SECRET,
+  HTML_PAYLOAD,
+  ROTATING_PAYLOADS,
+} from './hostile/values';
 export { BIG_SEQUENCES, HOSTILE_EVENT_NAMES } from './hostile/events';
 export { CYCLE_CURSORS, FRESH_CURSOR_PREFIX } from './hostile/jsonBodies';
 
@@ -56,27 +70,54 @@ export class HostileState {
    */
   async intercept(ctx: RequestContext, method: string): Promise<Reply | 'handled' | undefined> {
     const options = this.options;
-    if (!options) return undefined;
+    if (!options) {
+      return undefined;
+    }
     const { req, url } = ctx;
     const pathname = url.pathname;
     const everything = options.errorEverything;
     if (everything && matchesRule(everything === true ? {} : everything, method, pathname)) {
       await drain(req);
       const status = everything === true ? 400 : (everything.status ?? 400);
-      return { status, body: new HttpError(status, 'invalid_request_error', 'hostile', hostileErrorMessage('Every request fails in this mode.'), HTML_PAYLOAD).body() };
+      return {
+        status,
+        body: new HttpError(
+          status,
+          'invalid_request_error',
+          'hostile',
+          hostileErrorMessage('Every request fails in this mode.'),
+          HTML_PAYLOAD,
+        ).body(),
+      };
     }
-    if (method === 'POST' && (options.conflictEvery ?? 0) > 0 && ++this.posts % (options.conflictEvery as number) === 0) {
+    if (
+      method === 'POST' &&
+      (options.conflictEvery ?? 0) > 0 &&
+      ++this.posts % (options.conflictEvery as number) === 0
+    ) {
       await drain(req);
       const inUse = ++this.conflicts % 2 === 1;
       const code = inUse ? 'idempotency_key_in_use' : 'idempotency_key_reused';
-      const message = inUse ? 'A request with this Idempotency-Key is still being processed; retry after it finishes.' : 'This Idempotency-Key was already used for a different request.';
+      const message = inUse
+        ? 'A request with this Idempotency-Key is still being processed; retry after it finishes.'
+        : 'This Idempotency-Key was already used for a different request.';
       return { status: 409, body: new HttpError(409, 'idempotency_error', code, message, 'Idempotency-Key').body() };
     }
-    if (method !== 'GET') return undefined;
-    if (RECORD_PATH.test(pathname) && (options.redirectEvery ?? 0) > 0 && ++this.recordGets % (options.redirectEvery as number) === 0) {
+    if (method !== 'GET') {
+      return undefined;
+    }
+    if (
+      RECORD_PATH.test(pathname) &&
+      (options.redirectEvery ?? 0) > 0 &&
+      ++this.recordGets % (options.redirectEvery as number) === 0
+    ) {
       const toLoopback = ++this.redirects % 2 === 1;
       const target = toLoopback ? `http://127.0.0.2:${req.socket.localPort ?? 80}` : EVIL_ORIGIN;
-      return { status: toLoopback ? 302 : 307, body: { redirect: target }, headers: { Location: `${target}${pathname}${url.search}` } };
+      return {
+        status: toLoopback ? 302 : 307,
+        body: { redirect: target },
+        headers: { Location: `${target}${pathname}${url.search}` },
+      };
     }
     if (url.searchParams.get('after')?.startsWith(FRESH_CURSOR_PREFIX) && switchedOn(options.freshCursor, pathname)) {
       url.searchParams.delete('after'); // our own cursor: the first page again
@@ -88,12 +129,22 @@ export class HostileState {
       this.notes.set(req, { cyclePage });
     }
     const events = EVENTS_PATH.exec(pathname);
-    if (events && eventsAreHostile(options)) return this.serveEvents(ctx, events[1], options);
+    if (events && eventsAreHostile(options)) {
+      return this.serveEvents(ctx, events[1], options);
+    }
     const content = CONTENT_PATH.exec(pathname);
     if (content && downloadsAreHostile(options)) {
       const file = ctx.core.files.get(decodeURIComponent(content[1]));
-      if (!file) return undefined;
-      await serveHostileContent(ctx.res, ctx.core, file, options.names ? hostileName((options.seed ?? 1) + this.ordinal(file.id)) : file.filename, options);
+      if (!file) {
+        return undefined;
+      }
+      await serveHostileContent(
+        ctx.res,
+        ctx.core,
+        file,
+        options.names ? hostileName((options.seed ?? 1) + this.ordinal(file.id)) : file.filename,
+        options,
+      );
       return 'handled';
     }
     return undefined;
@@ -103,13 +154,27 @@ export class HostileState {
   transformReply(req: IncomingMessage, reply: Reply): Reply {
     const options = this.options;
     const pathname = new URL(req.url ?? '/', 'http://runtime.invalid').pathname;
-    if (!options || !pathname.startsWith('/v1/') || typeof reply.body !== 'object' || reply.body === null || Array.isArray(reply.body)) return reply;
+    if (
+      !options ||
+      !pathname.startsWith('/v1/') ||
+      typeof reply.body !== 'object' ||
+      reply.body === null ||
+      Array.isArray(reply.body)
+    ) {
+      return reply;
+    }
     const body = structuredClone(reply.body) as Record<string, unknown>;
     if (reply.status >= 400) {
-      if (options.errorMessages || options.secretInErrors) poisonError(body, options);
+      if (options.errorMessages || options.secretInErrors) {
+        poisonError(body, options);
+      }
     } else if (body.object === 'list' && Array.isArray(body.data)) {
       const freshCursor = () => `${FRESH_CURSOR_PREFIX}${++this.freshCursors}`;
-      poisonList(body, options, (id) => this.ordinal(id), { pathname, cyclePage: this.notes.get(req)?.cyclePage, freshCursor });
+      poisonList(body, options, (id) => this.ordinal(id), {
+        pathname,
+        cyclePage: this.notes.get(req)?.cyclePage,
+        freshCursor,
+      });
     } else {
       poisonRecord(body, options, (id) => this.ordinal(id));
     }
@@ -118,24 +183,42 @@ export class HostileState {
 
   /** `GET|POST|DELETE /__admin/hostile`; false when the path is another one. */
   async handleAdmin(req: IncomingMessage, res: ServerResponse, method: string, pathname: string): Promise<boolean> {
-    if (pathname !== ADMIN_PATH) return false;
+    if (pathname !== ADMIN_PATH) {
+      return false;
+    }
     if (method === 'POST') {
       const raw = await readBody(req);
       const text = raw.toString('utf8').trim();
-      if (text === 'true' || text === 'false') this.set(text === 'true');
-      else this.set(parseJsonObject(raw) as HostileOptions);
+      if (text === 'true' || text === 'false') {
+        this.set(text === 'true');
+      } else {
+        this.set(parseJsonObject(raw) as HostileOptions);
+      }
     } else if (method === 'DELETE') {
       this.set(false);
     } else if (method !== 'GET') {
-      throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed here; use GET, POST, DELETE.`, undefined, { Allow: 'GET, POST, DELETE' });
+      throw new HttpError(
+        405,
+        'invalid_request_error',
+        'method_not_allowed',
+        `${method} is not allowed here; use GET, POST, DELETE.`,
+        undefined,
+        { Allow: 'GET, POST, DELETE' },
+      );
     }
     sendJson(res, 200, { enabled: this.options !== undefined, options: this.current });
     return true;
   }
 
-  private async serveEvents(ctx: RequestContext, runId: string, options: HostileOptions): Promise<Reply | 'handled' | undefined> {
+  private async serveEvents(
+    ctx: RequestContext,
+    runId: string,
+    options: HostileOptions,
+  ): Promise<Reply | 'handled' | undefined> {
     const log = ctx.core.runs.get(runId) ? ctx.core.logFor(runId) : undefined;
-    if (!log) return undefined;
+    if (!log) {
+      return undefined;
+    }
     const faults = ctx.faults.current;
     await serveHostileEvents(
       ctx.res,
@@ -171,7 +254,9 @@ function afterSequence(ctx: RequestContext): number {
 }
 
 function matchesRule(rule: { method?: string; pathPrefix?: string }, method: string, pathname: string): boolean {
-  if (rule.method && rule.method.toUpperCase() !== method) return false;
+  if (rule.method && rule.method.toUpperCase() !== method) {
+    return false;
+  }
   return !rule.pathPrefix || pathname.startsWith(rule.pathPrefix);
 }
 

@@ -78,8 +78,14 @@ export class HttpDispatcher {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://runtime.invalid');
     // Only method, path and status: never headers, so an API key can never reach the log.
-    res.once('close', () => this.config.log(`${method} ${url.pathname} ${res.statusCode} ${Date.now() - started}ms ${requestId}`));
-    for (const counter of this.counters) if (counter.method === method && counter.pattern.test(url.pathname)) counter.count += 1;
+    res.once('close', () =>
+      this.config.log(`${method} ${url.pathname} ${res.statusCode} ${Date.now() - started}ms ${requestId}`),
+    );
+    for (const counter of this.counters) {
+      if (counter.method === method && counter.pattern.test(url.pathname)) {
+        counter.count += 1;
+      }
+    }
     try {
       if (url.pathname === '/__admin' || url.pathname.startsWith('/__admin/')) {
         await this.handleAdmin(req, res, method, url, requestId);
@@ -91,31 +97,53 @@ export class HttpDispatcher {
     }
   }
 
-  private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, url: URL, requestId: string): Promise<void> {
+  private async handleApi(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    url: URL,
+    requestId: string,
+  ): Promise<void> {
     const delayMs = this.faults.current.delayMs;
-    if (delayMs !== undefined && delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (delayMs !== undefined && delayMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
     const failure = this.faults.takeFailure(method, url.pathname);
     if (failure) {
       this.sendInjectedFailure(req, res, failure);
       return;
     }
-    const apiKey = this.authenticate(req, (key) => this.writeKeys.some((k) => safeEqual(k, key)) || this.readOnlyKeys.some((k) => safeEqual(k, key)));
+    const apiKey = this.authenticate(
+      req,
+      (key) => this.writeKeys.some((k) => safeEqual(k, key)) || this.readOnlyKeys.some((k) => safeEqual(k, key)),
+    );
     const missing = this.faults.missingEndpoint(url.pathname);
-    if (missing) throw missingEndpoint(missing, method, url.pathname);
+    if (missing) {
+      throw missingEndpoint(missing, method, url.pathname);
+    }
     const { route, params } = match(API_ROUTES, method, url.pathname);
     const mayWrite = this.writeKeys.some((k) => safeEqual(k, digest(apiKey)));
     if (method !== 'GET' && !mayWrite) {
-      throw new HttpError(403, 'permission_error', 'forbidden', 'This API key may only read; it cannot create or delete.');
+      throw new HttpError(
+        403,
+        'permission_error',
+        'forbidden',
+        'This API key may only read; it cannot create or delete.',
+      );
     }
     const ctx = this.context(req, res, url, params, requestId);
     const intercepted = await this.hostile.intercept(ctx, method);
     if (intercepted) {
-      if (intercepted !== 'handled') this.sendReply(req, res, intercepted);
+      if (intercepted !== 'handled') {
+        this.sendReply(req, res, intercepted);
+      }
       return;
     }
     if (route.method !== 'POST') {
       const reply = await route.handle(ctx);
-      if (reply) this.sendReply(req, res, reply);
+      if (reply) {
+        this.sendReply(req, res, reply);
+      }
       return;
     }
     const idempotencyKey = req.headers['idempotency-key'];
@@ -125,9 +153,23 @@ export class HttpDispatcher {
       return;
     }
     if (Array.isArray(idempotencyKey) || idempotencyKey === '' || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-      throw new HttpError(400, 'invalid_request_error', 'invalid_idempotency_key', `Idempotency-Key must be one value of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`, 'Idempotency-Key');
+      throw new HttpError(
+        400,
+        'invalid_request_error',
+        'invalid_idempotency_key',
+        `Idempotency-Key must be one value of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
+        'Idempotency-Key',
+      );
     }
-    await this.idempotentWrite(req, res, method, url.pathname, route, ctx, IdempotencyStore.slot(apiKey, idempotencyKey));
+    await this.idempotentWrite(
+      req,
+      res,
+      method,
+      url.pathname,
+      route,
+      ctx,
+      IdempotencyStore.slot(apiKey, idempotencyKey),
+    );
   }
 
   private async idempotentWrite(
@@ -140,52 +182,126 @@ export class HttpDispatcher {
     slot: string,
   ): Promise<void> {
     if (this.idempotency.isInFlight(slot)) {
-      throw new HttpError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry after it finishes.', 'Idempotency-Key');
+      throw new HttpError(
+        409,
+        'idempotency_error',
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed; retry after it finishes.',
+        'Idempotency-Key',
+      );
     }
     const first = this.idempotency.get(slot);
-    if (!first) this.idempotency.begin(slot);
+    if (!first) {
+      this.idempotency.begin(slot);
+    }
     try {
       const prepared = await route.prepare(ctx);
       const fingerprint = createHash('sha256').update(`${method}\0${pathname}\0${prepared.fingerprint}`).digest('hex');
       if (first) {
         prepared.discard();
         if (first.fingerprint !== fingerprint) {
-          throw new HttpError(409, 'idempotency_error', 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request.', 'Idempotency-Key');
+          throw new HttpError(
+            409,
+            'idempotency_error',
+            'idempotency_key_reused',
+            'This Idempotency-Key was already used for a different request.',
+            'Idempotency-Key',
+          );
         }
-        this.deliver(req, res, method, pathname, { ...first.reply, headers: { ...first.reply.headers, 'Idempotent-Replayed': 'true' } });
+        this.deliver(req, res, method, pathname, {
+          ...first.reply,
+          headers: { ...first.reply.headers, 'Idempotent-Replayed': 'true' },
+        });
         return;
       }
       const reply = await commit(prepared);
       // Server faults are not remembered: a retry with the same key gets another chance.
-      if (reply.status < 500) this.idempotency.complete(slot, { method, path: pathname, fingerprint, reply, created_at: nowTimestamp() });
+      if (reply.status < 500) {
+        this.idempotency.complete(slot, { method, path: pathname, fingerprint, reply, created_at: nowTimestamp() });
+      }
       this.deliver(req, res, method, pathname, reply);
     } finally {
-      if (!first) this.idempotency.release(slot);
+      if (!first) {
+        this.idempotency.release(slot);
+      }
     }
   }
 
-  private async handleAdmin(req: IncomingMessage, res: ServerResponse, method: string, url: URL, requestId: string): Promise<void> {
+  private async handleAdmin(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    url: URL,
+    requestId: string,
+  ): Promise<void> {
     this.authenticate(req, (key) => safeEqual(this.adminKey, key));
-    if (await this.hostile.handleAdmin(req, res, method, url.pathname)) return;
+    if (await this.hostile.handleAdmin(req, res, method, url.pathname)) {
+      return;
+    }
     const { route, params } = match(adminRoutes, method, url.pathname);
     const ctx = this.context(req, res, url, params, requestId);
     const reply = route.method === 'POST' ? await commit(await route.prepare(ctx)) : await route.handle(ctx);
-    if (reply) this.sendReply(req, res, reply);
+    if (reply) {
+      this.sendReply(req, res, reply);
+    }
   }
 
   /** The presented key, if it passes `accepts`; otherwise a 401 that never echoes the key. */
   private authenticate(req: IncomingMessage, accepts: (keyDigest: Buffer) => boolean): string {
     const header = req.headers.authorization;
     const challenge = { 'WWW-Authenticate': 'Bearer realm="agent-runtime"' };
-    if (!header) throw new HttpError(401, 'authentication_error', 'missing_api_key', 'No API key: send Authorization: Bearer <API_KEY>.', undefined, challenge);
+    if (!header) {
+      throw new HttpError(
+        401,
+        'authentication_error',
+        'missing_api_key',
+        'No API key: send Authorization: Bearer <API_KEY>.',
+        undefined,
+        challenge,
+      );
+    }
     const found = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!found) throw new HttpError(401, 'authentication_error', 'invalid_authorization', 'The Authorization header must be "Bearer <API_KEY>".', undefined, challenge);
-    if (!accepts(digest(found[1]))) throw new HttpError(401, 'authentication_error', 'invalid_api_key', 'The API key is not valid.', undefined, challenge);
+    if (!found) {
+      throw new HttpError(
+        401,
+        'authentication_error',
+        'invalid_authorization',
+        'The Authorization header must be "Bearer <API_KEY>".',
+        undefined,
+        challenge,
+      );
+    }
+    if (!accepts(digest(found[1]))) {
+      throw new HttpError(
+        401,
+        'authentication_error',
+        'invalid_api_key',
+        'The API key is not valid.',
+        undefined,
+        challenge,
+      );
+    }
     return found[1];
   }
 
-  private context(req: IncomingMessage, res: ServerResponse, url: URL, params: string[], requestId: string): RequestContext {
-    return { req, res, url, params, requestId, core: this.core, faults: this.faults, keepAliveMs: this.config.keepAliveMs, maxUploadBytes: this.config.maxUploadBytes };
+  private context(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    params: string[],
+    requestId: string,
+  ): RequestContext {
+    return {
+      req,
+      res,
+      url,
+      params,
+      requestId,
+      core: this.core,
+      faults: this.faults,
+      keepAliveMs: this.config.keepAliveMs,
+      maxUploadBytes: this.config.maxUploadBytes,
+    };
   }
 
   private deliver(req: IncomingMessage, res: ServerResponse, method: string, pathname: string, reply: Reply): void {
@@ -198,7 +314,9 @@ export class HttpDispatcher {
   }
 
   private sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
-    if (!req.complete) this.closeWithoutReading(req, res);
+    if (!req.complete) {
+      this.closeWithoutReading(req, res);
+    }
     // Hostile mode poisons a copy on the way out: stored replies (idempotency) stay clean.
     const shown = this.hostile.transformReply(req, reply);
     sendJson(res, shown.status, shown.body, shown.headers);
@@ -214,12 +332,19 @@ export class HttpDispatcher {
       return;
     }
     this.config.log(`internal error: ${(err as Error)?.stack ?? String(err)}`);
-    this.sendReply(req, res, { status: 500, body: new HttpError(500, 'api_error', 'internal_error', 'The runtime hit an internal error.').body() });
+    this.sendReply(req, res, {
+      status: 500,
+      body: new HttpError(500, 'api_error', 'internal_error', 'The runtime hit an internal error.').body(),
+    });
   }
 
   private sendInjectedFailure(req: IncomingMessage, res: ServerResponse, failure: InjectedFailure): void {
-    if (failure.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(failure.retryAfterSeconds));
-    if (!req.complete) this.closeWithoutReading(req, res);
+    if (failure.retryAfterSeconds !== undefined) {
+      res.setHeader('Retry-After', String(failure.retryAfterSeconds));
+    }
+    if (!req.complete) {
+      this.closeWithoutReading(req, res);
+    }
     if (failure.html) {
       const title = `${failure.status} ${failure.status === 502 ? 'Bad Gateway' : 'Error'}`;
       const html = `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
@@ -259,7 +384,9 @@ async function commit(prepared: PreparedWrite): Promise<Reply> {
   try {
     return await prepared.commit();
   } catch (err) {
-    if (err instanceof HttpError) return { status: err.status, body: err.body(), headers: err.headers };
+    if (err instanceof HttpError) {
+      return { status: err.status, body: err.body(), headers: err.headers };
+    }
     throw err;
   }
 }
@@ -268,7 +395,9 @@ function match(routes: Route[], method: string, pathname: string): { route: Rout
   const allowed: string[] = [];
   for (const route of routes) {
     const found = route.pattern.exec(pathname);
-    if (!found) continue;
+    if (!found) {
+      continue;
+    }
     if (route.method !== method) {
       allowed.push(route.method);
       continue;
@@ -282,7 +411,14 @@ function match(routes: Route[], method: string, pathname: string): { route: Rout
     return { route, params };
   }
   if (allowed.length > 0) {
-    throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed here; use ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') });
+    throw new HttpError(
+      405,
+      'invalid_request_error',
+      'method_not_allowed',
+      `${method} is not allowed here; use ${allowed.join(', ')}.`,
+      undefined,
+      { Allow: allowed.join(', ') },
+    );
   }
   throw new HttpError(404, 'invalid_request_error', 'not_found', `No endpoint ${method} ${pathname}.`);
 }
@@ -290,7 +426,14 @@ function match(routes: Route[], method: string, pathname: string): { route: Rout
 /** What a server without the feature answers (fault `missingEndpoints` / `noSteering`). */
 function missingEndpoint(status: 404 | 405, method: string, pathname: string): HttpError {
   if (status === 405) {
-    return new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed here; use GET.`, undefined, { Allow: 'GET' });
+    return new HttpError(
+      405,
+      'invalid_request_error',
+      'method_not_allowed',
+      `${method} is not allowed here; use GET.`,
+      undefined,
+      { Allow: 'GET' },
+    );
   }
   return new HttpError(404, 'invalid_request_error', 'not_found', `No endpoint ${method} ${pathname}.`);
 }

@@ -27,7 +27,9 @@ export class HttpError extends Error {
 
   body(): ErrorBody {
     const error: ErrorBody['error'] = { type: this.type, code: this.code, message: this.message };
-    if (this.param !== undefined) error.param = this.param;
+    if (this.param !== undefined) {
+      error.param = this.param;
+    }
     return { error: { ...error, ...this.details } };
   }
 }
@@ -38,9 +40,15 @@ export const badRequest = (message: string, param?: string, code = 'invalid_para
 export const notFound = (message: string, param?: string): HttpError =>
   new HttpError(404, 'invalid_request_error', 'not_found', message, param);
 
-export const conflict = (code: string, message: string, param?: string): HttpError => new HttpError(409, 'invalid_request_error', code, message, param);
+export const conflict = (code: string, message: string, param?: string): HttpError =>
+  new HttpError(409, 'invalid_request_error', code, message, param);
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...headers,

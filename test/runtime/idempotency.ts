@@ -38,9 +38,13 @@ export class IdempotencyStore {
 
   get(slot: string): IdempotencyRecord | undefined {
     const cached = this.cache.get(slot);
-    if (cached) return cached;
+    if (cached) {
+      return cached;
+    }
     const file = path.join(this.dir, `${slot}.json`);
-    if (!fs.existsSync(file)) return undefined;
+    if (!fs.existsSync(file)) {
+      return undefined;
+    }
     const record = readJsonFile<IdempotencyRecord>(file);
     this.cache.set(slot, record);
     return record;

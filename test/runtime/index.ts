@@ -98,10 +98,14 @@ let exitHookInstalled = false;
 
 function removeAtExit(dir: string): void {
   ownedDataDirs.add(dir);
-  if (exitHookInstalled) return;
+  if (exitHookInstalled) {
+    return;
+  }
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const owned of ownedDataDirs) fs.rmSync(owned, { recursive: true, force: true });
+    for (const owned of ownedDataDirs) {
+      fs.rmSync(owned, { recursive: true, force: true });
+    }
   });
 }
 
@@ -110,9 +114,13 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-runtime-'));
   fs.mkdirSync(dataDir, { recursive: true });
-  if (ownsDataDir) removeAtExit(dataDir);
+  if (ownsDataDir) {
+    removeAtExit(dataDir);
+  }
   const apiKeys = options.apiKeys ?? ['test-key'];
-  if (apiKeys.length === 0) throw new Error('startRuntime needs at least one API key');
+  if (apiKeys.length === 0) {
+    throw new Error('startRuntime needs at least one API key');
+  }
   const adminKey = options.adminKey ?? 'admin-key';
   const log = options.log ?? (() => undefined);
 
@@ -126,16 +134,25 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const faults = new FaultState();
   faults.set(options.faults ?? {});
   const hostile = new HostileState(options.hostile);
-  const dispatcher = new HttpDispatcher(core, faults, new IdempotencyStore(path.join(dataDir, 'idempotency')), {
-    apiKeys,
-    readOnlyKeys: options.readOnlyKeys ?? [],
-    adminKey,
-    keepAliveMs: options.keepAliveMs ?? 15000,
-    maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
-    log,
-  }, hostile);
+  const dispatcher = new HttpDispatcher(
+    core,
+    faults,
+    new IdempotencyStore(path.join(dataDir, 'idempotency')),
+    {
+      apiKeys,
+      readOnlyKeys: options.readOnlyKeys ?? [],
+      adminKey,
+      keepAliveMs: options.keepAliveMs ?? 15000,
+      maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
+      log,
+    },
+    hostile,
+  );
   // requestTimeout 0: a 512 MB upload over a slow link must not be cut by Node's default 5 minutes.
-  const server = http.createServer({ noDelay: true, requestTimeout: 0 }, (req, res) => void dispatcher.handle(req, res));
+  const server = http.createServer(
+    { noDelay: true, requestTimeout: 0 },
+    (req, res) => void dispatcher.handle(req, res),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -148,7 +165,9 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   const requireRun = (runId: string) => {
     const eventLog = core.logFor(runId);
-    if (!eventLog) throw new Error(`unknown run ${runId}`);
+    if (!eventLog) {
+      throw new Error(`unknown run ${runId}`);
+    }
     return eventLog;
   };
 
@@ -180,10 +199,16 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       core.approvals.expireDue();
       return [...core.approvals.store.newestFirst()]
         .map((entry) => entry.record)
-        .filter((a) => (filter.runId === undefined || a.run_id === filter.runId) && (filter.status === undefined || a.status === filter.status));
+        .filter(
+          (a) =>
+            (filter.runId === undefined || a.run_id === filter.runId) &&
+            (filter.status === undefined || a.status === filter.status),
+        );
     },
     decideApproval: (approvalId, decision, note) => {
-      if (!core.approvals.get(approvalId)) throw new Error(`unknown approval ${approvalId}`);
+      if (!core.approvals.get(approvalId)) {
+        throw new Error(`unknown approval ${approvalId}`);
+      }
       return core.decide(approvalId, decision, note);
     },
     advanceApprovalClock: (ms) => core.approvals.advance(ms),

@@ -32,14 +32,23 @@ const TYPES_BY_EXTENSION: Record<string, string> = {
 };
 
 export function guessContentType(filename: string, declared: string | undefined): string {
-  if (declared && declared !== 'application/octet-stream') return declared;
+  if (declared && declared !== 'application/octet-stream') {
+    return declared;
+  }
   return TYPES_BY_EXTENSION[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
 }
 
 export function tooLarge(limit = MAX_UPLOAD_BYTES): HttpError {
-  return new HttpError(413, 'invalid_request_error', 'file_too_large', `The file is larger than the limit of ${limit} bytes${limit === MAX_UPLOAD_BYTES ? ' (512 MB)' : ''}.`, 'file', {
-    Connection: 'close',
-  });
+  return new HttpError(
+    413,
+    'invalid_request_error',
+    'file_too_large',
+    `The file is larger than the limit of ${limit} bytes${limit === MAX_UPLOAD_BYTES ? ' (512 MB)' : ''}.`,
+    'file',
+    {
+      Connection: 'close',
+    },
+  );
 }
 
 /** `checkField` may refuse a text field as soon as it arrives, before a large file part is read. */
@@ -52,9 +61,21 @@ export function parseUpload(
   return new Promise<ParsedUpload>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', highWaterMark: 1024 * 1024, fileHwm: 1024 * 1024, limits: { fileSize: maxBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        highWaterMark: 1024 * 1024,
+        fileHwm: 1024 * 1024,
+        limits: { fileSize: maxBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024 },
+      });
     } catch {
-      reject(badRequest('The body must be multipart/form-data with a purpose field and a file part.', 'file', 'invalid_content_type'));
+      reject(
+        badRequest(
+          'The body must be multipart/form-data with a purpose field and a file part.',
+          'file',
+          'invalid_content_type',
+        ),
+      );
       return;
     }
     const fields: Record<string, string> = {};
@@ -64,7 +85,9 @@ export function parseUpload(
     let failed = false;
 
     const fail = (err: HttpError | Error): void => {
-      if (failed) return;
+      if (failed) {
+        return;
+      }
       failed = true;
       req.unpipe(parser);
       // Stop reading at once: the socket fills up and the client's send stalls until it gives up.
@@ -76,7 +99,9 @@ export function parseUpload(
     parser.on('field', (name, value) => {
       fields[name] = value;
       const refusal = checkField(name, value);
-      if (refusal) fail(refusal);
+      if (refusal) {
+        fail(refusal);
+      }
     });
     parser.on('file', (name, stream, info) => {
       if (name !== 'file' || blob) {
@@ -91,9 +116,13 @@ export function parseUpload(
       stream.on('data', (chunk: Buffer) => fileHash.update(chunk));
       stream.pipe(blob.sink);
     });
-    parser.on('error', (err) => fail(badRequest(`The multipart body could not be read: ${(err as Error).message}`, 'file', 'invalid_multipart')));
+    parser.on('error', (err) =>
+      fail(badRequest(`The multipart body could not be read: ${(err as Error).message}`, 'file', 'invalid_multipart')),
+    );
     parser.on('close', () => {
-      if (failed) return;
+      if (failed) {
+        return;
+      }
       if (!blob || !fileInfo) {
         fail(badRequest('The request has no file part named "file".', 'file', 'missing_parameter'));
         return;
@@ -102,7 +131,9 @@ export function parseUpload(
       const info = fileInfo;
       writer.finished().then(
         (bytes) => {
-          if (failed) return;
+          if (failed) {
+            return;
+          }
           const fingerprint = createHash('sha256')
             .update(JSON.stringify(Object.entries(fields).sort()))
             .update(JSON.stringify([info.filename, info.contentType, bytes]))
@@ -114,7 +145,9 @@ export function parseUpload(
       );
     });
     req.once('close', () => {
-      if (!req.complete) fail(new Error('the client went away during the upload'));
+      if (!req.complete) {
+        fail(new Error('the client went away during the upload'));
+      }
     });
     req.pipe(parser);
   });

@@ -24,10 +24,14 @@ export function parsePageParams(query: URLSearchParams): PageParams {
       throw badRequest('limit must be an integer between 1 and 100.', 'limit');
     }
     limit = Number(rawLimit);
-    if (limit > MAX_PAGE_LIMIT) throw badRequest(`limit must be at most ${MAX_PAGE_LIMIT}.`, 'limit');
+    if (limit > MAX_PAGE_LIMIT) {
+      throw badRequest(`limit must be at most ${MAX_PAGE_LIMIT}.`, 'limit');
+    }
   }
   const after = query.get('after');
-  if (after === '') throw badRequest('after must be a cursor taken from next_cursor.', 'after', 'invalid_cursor');
+  if (after === '') {
+    throw badRequest('after must be a cursor taken from next_cursor.', 'after', 'invalid_cursor');
+  }
   return after === null ? { limit } : { limit, after };
 }
 
@@ -45,16 +49,22 @@ export function pageOf<T extends { id: string }>(
   let hasMore = false;
   for (const { record, hidden } of items) {
     if (!started) {
-      if (record.id === params.after) started = true;
+      if (record.id === params.after) {
+        started = true;
+      }
       continue;
     }
-    if (hidden || !include(record)) continue;
+    if (hidden || !include(record)) {
+      continue;
+    }
     if (data.length === params.limit) {
       hasMore = true;
       break;
     }
     data.push(record);
   }
-  if (!started) throw badRequest('Unknown cursor: pass the next_cursor of the previous page as after.', 'after', 'invalid_cursor');
+  if (!started) {
+    throw badRequest('Unknown cursor: pass the next_cursor of the previous page as after.', 'after', 'invalid_cursor');
+  }
   return { object: 'list', data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1].id : null };
 }

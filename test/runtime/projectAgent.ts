@@ -29,7 +29,9 @@ export function isPatchFile(name: string, contentType: string): boolean {
 }
 
 function stripPrefix(name: string | undefined, prefix: 'a/' | 'b/'): string | undefined {
-  if (name === undefined || name === '/dev/null') return undefined;
+  if (name === undefined || name === '/dev/null') {
+    return undefined;
+  }
   const clean = name.split('\t')[0];
   return clean.startsWith(prefix) ? clean.slice(prefix.length) : clean;
 }
@@ -69,7 +71,9 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
   };
   for (const attachment of task.attachments) {
     const file = env.openFile(attachment.fileId);
-    if (!file || !isPatchFile(file.record.filename, file.record.content_type)) continue;
+    if (!file || !isPatchFile(file.record.filename, file.record.content_type)) {
+      continue;
+    }
     await emit('tool.called', { tool: 'apply_patch', step_id: 'step_1' });
     let files: StructuredPatch[];
     try {
@@ -79,18 +83,27 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
     }
     const applied: string[] = [];
     for (const filePatch of files) {
-      if (filePatch.isBinary) continue;
+      if (filePatch.isBinary) {
+        continue;
+      }
       const path = stripPrefix(filePatch.newFileName, 'b/') ?? stripPrefix(filePatch.oldFileName, 'a/');
-      if (!path || stripPrefix(filePatch.newFileName, 'b/') === undefined) continue; // deletions: nothing to edit
+      if (!path || stripPrefix(filePatch.newFileName, 'b/') === undefined) {
+        continue;
+      } // deletions: nothing to edit
       const known = edits.get(path);
       const before = known ? known.before : filePatch.isCreate ? undefined : await read(path);
       const base = known?.working ?? before ?? '';
       const result = applyPatch(base, filePatch);
-      if (result === false) return fail('step_1', `The uncommitted changes to ${path} do not apply to ${short}.`);
+      if (result === false) {
+        return fail('step_1', `The uncommitted changes to ${path} do not apply to ${short}.`);
+      }
       edits.set(path, { path, before, working: result });
       applied.push(path);
     }
-    await emit('observation.recorded', { step_id: 'step_1', summary: `Applied the uncommitted changes to ${applied.length} file(s): ${applied.slice(0, 10).join(', ')}.` });
+    await emit('observation.recorded', {
+      step_id: 'step_1',
+      summary: `Applied the uncommitted changes to ${applied.length} file(s): ${applied.slice(0, 10).join(', ')}.`,
+    });
   }
   await emit('step.completed', { step_id: 'step_1', duration_ms: Date.now() - started });
   env.chargeStep();
@@ -101,24 +114,53 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
   await emit('tool.called', { tool: 'edit_files', step_id: 'step_2' });
   const readme = tracked.find((name) => /^readme(\.md|\.markdown|\.txt)?$/i.test(name));
   const firstText = async (): Promise<string | undefined> => {
-    for (const name of tracked.slice(0, 200)) if ((await read(name)) !== undefined) return name;
+    for (const name of tracked.slice(0, 200)) {
+      if ((await read(name)) !== undefined) {
+        return name;
+      }
+    }
     return undefined;
   };
   const target = readme ?? (edits.size === 0 ? await firstText() : undefined);
   if (target && !edits.has(target)) {
     const text = await read(target);
-    if (text !== undefined) edits.set(target, { path: target, before: text, working: text });
+    if (text !== undefined) {
+      edits.set(target, { path: target, before: text, working: text });
+    }
   }
   const chosen = [...edits.values()].slice(0, MAX_PROJECT_EDITS);
   const patches = chosen.map((edit) =>
-    structuredPatch(edit.before === undefined ? '/dev/null' : `a/${edit.path}`, `b/${edit.path}`, edit.before ?? '', reviseText(edit.path, edit.working, task.objective), undefined, undefined, { context: 3 }),
+    structuredPatch(
+      edit.before === undefined ? '/dev/null' : `a/${edit.path}`,
+      `b/${edit.path}`,
+      edit.before ?? '',
+      reviseText(edit.path, edit.working, task.objective),
+      undefined,
+      undefined,
+      { context: 3 },
+    ),
   );
   if (patches.length === 0) {
     await emit('observation.recorded', { step_id: 'step_2', summary: 'No text file in the repository to edit.' });
   } else {
-    const patch = await env.saveArtifact('changes.patch', 'text/x-diff', formatPatch(patches, FILE_HEADERS_ONLY), undefined, { base_commit: work.commit });
-    await emit('artifact.created', { artifact_id: patch.id, name: patch.name, file_id: patch.file_id, bytes: patch.bytes, base_commit: work.commit });
-    await emit('observation.recorded', { step_id: 'step_2', summary: `Edited ${chosen.map((e) => e.path).join(', ')}; the patch against ${short} is in changes.patch.` });
+    const patch = await env.saveArtifact(
+      'changes.patch',
+      'text/x-diff',
+      formatPatch(patches, FILE_HEADERS_ONLY),
+      undefined,
+      { base_commit: work.commit },
+    );
+    await emit('artifact.created', {
+      artifact_id: patch.id,
+      name: patch.name,
+      file_id: patch.file_id,
+      bytes: patch.bytes,
+      base_commit: work.commit,
+    });
+    await emit('observation.recorded', {
+      step_id: 'step_2',
+      summary: `Edited ${chosen.map((e) => e.path).join(', ')}; the patch against ${short} is in changes.patch.`,
+    });
   }
   await emit('step.completed', { step_id: 'step_2', duration_ms: Date.now() - started });
   env.chargeStep();
@@ -127,11 +169,23 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
   started = Date.now();
   await emit('step.started', { step_id: 'step_3', title: 'Write the report' });
   await emit('tool.called', { tool: 'write_file', step_id: 'step_3' });
-  const lines = [`# Report: ${task.objective.replace(/\s+/g, ' ')}`, '', `Task \`${task.id}\`, run \`${env.runId}\`, commit \`${work.commit}\`.`, ''];
-  for (const edit of chosen) lines.push(`- ${edit.path}${edit.before === undefined ? ' (new)' : ''}`);
+  const lines = [
+    `# Report: ${task.objective.replace(/\s+/g, ' ')}`,
+    '',
+    `Task \`${task.id}\`, run \`${env.runId}\`, commit \`${work.commit}\`.`,
+    '',
+  ];
+  for (const edit of chosen) {
+    lines.push(`- ${edit.path}${edit.before === undefined ? ' (new)' : ''}`);
+  }
   lines.push('');
   const report = await env.saveArtifact('report.md', 'text/markdown; charset=utf-8', lines.join('\n'));
-  await emit('artifact.created', { artifact_id: report.id, name: report.name, file_id: report.file_id, bytes: report.bytes });
+  await emit('artifact.created', {
+    artifact_id: report.id,
+    name: report.name,
+    file_id: report.file_id,
+    bytes: report.bytes,
+  });
   await emit('step.completed', { step_id: 'step_3', duration_ms: Date.now() - started });
   env.chargeStep();
   await sleep(env.paceMs, env.signal);
@@ -140,6 +194,8 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
 
 async function readText(content: Readable): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of content) chunks.push(chunk as Buffer);
+  for await (const chunk of content) {
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

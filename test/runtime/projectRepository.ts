@@ -27,8 +27,14 @@ export function repositoryKey(url: string): string | undefined {
   } else {
     return undefined;
   }
-  const path = rest.replace(/^\/+/, '').replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '');
-  if (host === '' || path === '') return undefined;
+  const path = rest
+    .replace(/^\/+/, '')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .replace(/\/+$/, '');
+  if (host === '' || path === '') {
+    return undefined;
+  }
   return `${host.toLowerCase()}/${path.toLowerCase()}`;
 }
 
@@ -43,9 +49,14 @@ const MAX_GIT_OUTPUT = 64 * 1024 * 1024;
 
 function git(dir: string, args: string[]): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
-    execFile('git', ['-C', dir, ...args], { encoding: 'buffer', maxBuffer: MAX_GIT_OUTPUT, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout) => {
-      resolve(err ? undefined : stdout);
-    });
+    execFile(
+      'git',
+      ['-C', dir, ...args],
+      { encoding: 'buffer', maxBuffer: MAX_GIT_OUTPUT, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+      (err, stdout) => {
+        resolve(err ? undefined : stdout);
+      },
+    );
   });
 }
 
@@ -54,13 +65,17 @@ export class LocalRepository {
   constructor(readonly dir: string) {}
 
   async hasCommit(commit: string): Promise<boolean> {
-    if (!COMMIT_PATTERN.test(commit)) return false;
+    if (!COMMIT_PATTERN.test(commit)) {
+      return false;
+    }
     return (await git(this.dir, ['cat-file', '-e', `${commit}^{commit}`])) !== undefined;
   }
 
   /** The commit a branch names, if it exists. */
   async resolve(ref: string): Promise<string | undefined> {
-    if (ref.startsWith('-')) return undefined;
+    if (ref.startsWith('-')) {
+      return undefined;
+    }
     const out = await git(this.dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
     const commit = out?.toString('utf8').trim();
     return commit && COMMIT_PATTERN.test(commit) ? commit : undefined;
@@ -68,7 +83,12 @@ export class LocalRepository {
 
   async files(commit: string): Promise<string[]> {
     const out = await git(this.dir, ['ls-tree', '-r', '-z', '--name-only', commit]);
-    return out ? out.toString('utf8').split('\0').filter((name) => name !== '') : [];
+    return out
+      ? out
+          .toString('utf8')
+          .split('\0')
+          .filter((name) => name !== '')
+      : [];
   }
 
   /** The bytes of `path` at `commit`, or undefined when it has no such file. */

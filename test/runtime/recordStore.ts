@@ -19,7 +19,9 @@ export class RecordStore<T extends { id: string }, M = undefined> {
   constructor(private readonly dir: string) {
     fs.mkdirSync(dir, { recursive: true });
     for (const name of fs.readdirSync(dir)) {
-      if (!name.endsWith('.json') || name.startsWith('.')) continue;
+      if (!name.endsWith('.json') || name.startsWith('.')) {
+        continue;
+      }
       const entry = readJsonFile<StoredEntry<T, M>>(path.join(dir, name));
       this.entries.push(entry);
       this.byId.set(entry.record.id, entry);
@@ -53,16 +55,22 @@ export class RecordStore<T extends { id: string }, M = undefined> {
 
   update(id: string, change: Partial<T>, meta?: M): T {
     const entry = this.byId.get(id);
-    if (!entry) throw new Error(`unknown record ${id}`);
+    if (!entry) {
+      throw new Error(`unknown record ${id}`);
+    }
     entry.record = { ...entry.record, ...change };
-    if (meta !== undefined) entry.meta = meta;
+    if (meta !== undefined) {
+      entry.meta = meta;
+    }
     this.persist(entry);
     return entry.record;
   }
 
   hide(id: string): void {
     const entry = this.byId.get(id);
-    if (!entry) return;
+    if (!entry) {
+      return;
+    }
     entry.hidden = true;
     this.persist(entry);
   }

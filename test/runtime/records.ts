@@ -181,9 +181,32 @@ export interface WebhookRecord {
 }
 
 /** The event names a webhook may subscribe to ("*" = all of them). */
-export const WEBHOOK_EVENTS: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled', 'approval.requested', 'memory.written', '*'];
+export const WEBHOOK_EVENTS: readonly string[] = [
+  'run.completed',
+  'run.failed',
+  'run.cancelled',
+  'approval.requested',
+  'memory.written',
+  '*',
+];
 
-export function newId(prefix: 'file' | 'task' | 'run' | 'art' | 'req' | 'apr' | 'mem' | 'inv' | 'conn' | 'grant' | 'wh' | 'whsec' | 'evt' | 'proj'): string {
+export function newId(
+  prefix:
+    | 'file'
+    | 'task'
+    | 'run'
+    | 'art'
+    | 'req'
+    | 'apr'
+    | 'mem'
+    | 'inv'
+    | 'conn'
+    | 'grant'
+    | 'wh'
+    | 'whsec'
+    | 'evt'
+    | 'proj',
+): string {
   return `${prefix}_${randomUUID().replace(/-/g, '')}`;
 }
 

@@ -5,7 +5,9 @@ import { TERMINAL_EVENT_NAMES, type RunEventLog } from './eventLog';
 export function completedSteps(log: RunEventLog, throughSequence = Number.POSITIVE_INFINITY): Set<string> {
   const done = new Set<string>();
   for (const event of eventsOf(log, throughSequence)) {
-    if (event.event === 'step.completed' && typeof event.data.step_id === 'string') done.add(event.data.step_id);
+    if (event.event === 'step.completed' && typeof event.data.step_id === 'string') {
+      done.add(event.data.step_id);
+    }
   }
   return done;
 }
@@ -25,7 +27,9 @@ export function nextStepNumber(stepIds: Iterable<string>, baseCount: number): nu
   let highest = baseCount;
   for (const id of stepIds) {
     const found = /^step_(\d+)$/.exec(id);
-    if (found) highest = Math.max(highest, Number(found[1]));
+    if (found) {
+      highest = Math.max(highest, Number(found[1]));
+    }
   }
   return highest + 1;
 }
@@ -40,8 +44,12 @@ function eventsOf(log: RunEventLog, throughSequence: number): { event: string; d
   const out: { event: string; data: Record<string, unknown> }[] = [];
   for (let position = 1; position <= log.size; position++) {
     const entry = log.entryAt(position);
-    if (entry.kind !== 'event') continue;
-    if (entry.sequence > throughSequence) break;
+    if (entry.kind !== 'event') {
+      continue;
+    }
+    if (entry.sequence > throughSequence) {
+      break;
+    }
     out.push({ event: entry.event, data: JSON.parse(entry.dataJson) as Record<string, unknown> });
   }
   return out;

@@ -3,7 +3,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApprovalClock, ApprovalDesk } from './approvals';
 import { BlobStore } from './blobStore';
-import { baseSteps, runBuiltInAgent, sleep, STEP_COST_CENTS, type AgentEnvironment, type AgentProgram } from './builtInAgent';
+import {
+  baseSteps,
+  runBuiltInAgent,
+  sleep,
+  STEP_COST_CENTS,
+  type AgentEnvironment,
+  type AgentProgram,
+} from './builtInAgent';
 import { RunEventLog, TERMINAL_EVENT_NAMES } from './eventLog';
 import { ConnectorDesk } from './connectorDesk';
 import { badRequest, conflict, HttpError } from './httpErrors';
@@ -45,7 +52,13 @@ export interface SyntheticApproval {
 
 /** Kept beside a run's record (never served): how to rebuild its event log after a restart. */
 export interface RunMeta {
-  synthetic?: { events: number; unknownKinds: boolean; terminal: TerminalStatus | null; live: boolean; approval?: SyntheticApproval };
+  synthetic?: {
+    events: number;
+    unknownKinds: boolean;
+    terminal: TerminalStatus | null;
+    live: boolean;
+    approval?: SyntheticApproval;
+  };
   /** A resumed or forked agent run: what it inherited, so a restart can carry it on. */
   agent?: { doneSteps: string[]; followUp?: { stepId: string; text: string } };
 }
@@ -88,7 +101,6 @@ export const DEFAULT_CORE_SETTINGS: CoreSettings = {
   quota: { amount: '100.00', currency: 'USD' },
 };
 
-
 export class RuntimeCore {
   readonly files: RecordStore<FileRecord>;
   readonly tasks: RecordStore<TaskRecord>;
@@ -118,7 +130,11 @@ export class RuntimeCore {
     this.runs = new RecordStore(path.join(records, 'runs'));
     this.artifacts = new RecordStore(path.join(records, 'artifacts'));
     this.projects = new RecordStore(path.join(records, 'projects'));
-    this.approvals = new ApprovalDesk(path.join(records, 'approvals'), (approval) => this.approvalSettled(approval), new ApprovalClock(settings.approvalClockOffsetMs));
+    this.approvals = new ApprovalDesk(
+      path.join(records, 'approvals'),
+      (approval) => this.approvalSettled(approval),
+      new ApprovalClock(settings.approvalClockOffsetMs),
+    );
     this.blobs = new BlobStore(dataDir);
     this.memory = new MemoryStore(path.join(records, 'memory'));
     this.connectors = new ConnectorDesk(path.join(records, 'connectors'));
@@ -137,7 +153,15 @@ export class RuntimeCore {
   // ---- files ----
 
   addFile(id: string, purpose: FilePurpose, filename: string, contentType: string, bytes: number): FileRecord {
-    return this.files.insert({ id, object: 'file', purpose, filename, bytes, content_type: contentType, created_at: nowTimestamp() });
+    return this.files.insert({
+      id,
+      object: 'file',
+      purpose,
+      filename,
+      bytes,
+      content_type: contentType,
+      created_at: nowTimestamp(),
+    });
   }
 
   deleteFile(id: string): void {
@@ -152,11 +176,26 @@ export class RuntimeCore {
   /** 409 project_exists (with the existing record) when the repository already has a project. */
   createProject(name: string, url: string, defaultBranch: string | undefined): ProjectRecord {
     const key = repositoryKey(url);
-    if (key === undefined) throw badRequest('repository.url must be a clone URL (https://host/owner/repo or git@host:owner/repo).', 'repository.url');
+    if (key === undefined) {
+      throw badRequest(
+        'repository.url must be a clone URL (https://host/owner/repo or git@host:owner/repo).',
+        'repository.url',
+      );
+    }
     const existing = this.projects.all().find((p) => repositoryKey(p.repository.url) === key);
-    if (existing) throw conflict('project_exists', `The repository already has a project (${existing.id}).`, 'repository.url').with({ project: existing });
+    if (existing) {
+      throw conflict('project_exists', `The repository already has a project (${existing.id}).`, 'repository.url').with(
+        { project: existing },
+      );
+    }
     return this.projects.insert(
-      { id: newId('proj'), object: 'project', name, repository: { url: withoutUserInfo(url), default_branch: defaultBranch ?? 'main' }, created_at: nowTimestamp() },
+      {
+        id: newId('proj'),
+        object: 'project',
+        name,
+        repository: { url: withoutUserInfo(url), default_branch: defaultBranch ?? 'main' },
+        created_at: nowTimestamp(),
+      },
       {},
     );
   }
@@ -168,7 +207,9 @@ export class RuntimeCore {
   /** Admin: the local git repository the project's commits are read from (tests). */
   setProjectCheckout(id: string, dir: string): void {
     const project = this.projects.get(id);
-    if (!project) throw new Error(`unknown project ${id}`);
+    if (!project) {
+      throw new Error(`unknown project ${id}`);
+    }
     this.projects.update(id, {}, { checkout: dir });
   }
 
@@ -179,17 +220,31 @@ export class RuntimeCore {
   async checkPlacement(placement: TaskPlacement): Promise<void> {
     const { project_id: projectId, context } = placement;
     if (projectId === undefined) {
-      if (context !== undefined) throw badRequest('context needs a project_id.', 'context');
+      if (context !== undefined) {
+        throw badRequest('context needs a project_id.', 'context');
+      }
       return;
     }
     if (!this.projects.get(projectId)) {
-      throw new HttpError(404, 'invalid_request_error', 'project_not_found', `No project with id ${projectId}.`, 'project_id');
+      throw new HttpError(
+        404,
+        'invalid_request_error',
+        'project_not_found',
+        `No project with id ${projectId}.`,
+        'project_id',
+      );
     }
     const commit = context?.commit;
-    if (commit === undefined) return;
+    if (commit === undefined) {
+      return;
+    }
     const checkout = this.projects.meta(projectId)?.checkout;
     if (checkout !== undefined && !(await new LocalRepository(checkout).hasCommit(commit))) {
-      throw badRequest(`The project's repository has no commit ${commit} (is it pushed?).`, 'context.commit', 'unknown_commit');
+      throw badRequest(
+        `The project's repository has no commit ${commit} (is it pushed?).`,
+        'context.commit',
+        'unknown_commit',
+      );
     }
   }
 
@@ -206,7 +261,10 @@ export class RuntimeCore {
       ...(placement.project_id !== undefined ? { project_id: placement.project_id } : {}),
       ...(placement.context !== undefined ? { context: placement.context } : {}),
     });
-    this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: task.created_at, usage: usd('0.00') }, {});
+    this.runs.insert(
+      { id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: task.created_at, usage: usd('0.00') },
+      {},
+    );
     this.startAgent(task, runId);
     return task;
   }
@@ -215,12 +273,24 @@ export class RuntimeCore {
   resumeRun(sourceId: string, instructions?: string): RunRecord {
     const source = this.requireRun(sourceId);
     if (source.status !== 'failed' && source.status !== 'cancelled') {
-      throw conflict('run_not_resumable', `Only a failed or cancelled run can be resumed; this one is ${source.status}.`);
+      throw conflict(
+        'run_not_resumable',
+        `Only a failed or cancelled run can be resumed; this one is ${source.status}.`,
+      );
     }
-    if (this.runs.meta(sourceId)?.synthetic) throw conflict('run_not_resumable', 'A synthetic run has no agent to resume.');
+    if (this.runs.meta(sourceId)?.synthetic) {
+      throw conflict('run_not_resumable', 'A synthetic run has no agent to resume.');
+    }
     const log = this.requireLog(sourceId);
     const done = new Set([...(this.runs.meta(sourceId)?.agent?.doneSteps ?? []), ...completedSteps(log)]);
-    return this.startDerivedRun(source, { resumed_from: sourceId }, done, [...done, ...stepIdsIn(log)], instructions, []);
+    return this.startDerivedRun(
+      source,
+      { resumed_from: sourceId },
+      done,
+      [...done, ...stepIdsIn(log)],
+      instructions,
+      [],
+    );
   }
 
   /** A new run of the same task whose log starts with a copy of the source's events 1..afterSequence. */
@@ -228,19 +298,40 @@ export class RuntimeCore {
     const source = this.requireRun(sourceId);
     const log = this.requireLog(sourceId);
     if (afterSequence > log.lastSequence) {
-      throw badRequest(`after_sequence is past the end of the run's log (last sequence ${log.lastSequence}).`, 'after_sequence', 'sequence_out_of_range');
+      throw badRequest(
+        `after_sequence is past the end of the run's log (last sequence ${log.lastSequence}).`,
+        'after_sequence',
+        'sequence_out_of_range',
+      );
     }
-    const done = new Set([...(this.runs.meta(sourceId)?.agent?.doneSteps ?? []), ...completedSteps(log, afterSequence)]);
+    const done = new Set([
+      ...(this.runs.meta(sourceId)?.agent?.doneSteps ?? []),
+      ...completedSteps(log, afterSequence),
+    ]);
     const copied = copiedEvents(log, afterSequence);
-    return this.startDerivedRun(source, { forked_from: { run_id: sourceId, sequence: afterSequence } }, done, [...done, ...stepIdsIn(log, afterSequence)], instructions, copied);
+    return this.startDerivedRun(
+      source,
+      { forked_from: { run_id: sourceId, sequence: afterSequence } },
+      done,
+      [...done, ...stepIdsIn(log, afterSequence)],
+      instructions,
+      copied,
+    );
   }
 
   logFor(runId: string): RunEventLog | undefined {
     const existing = this.logs.get(runId);
-    if (existing) return existing;
-    if (!this.runs.get(runId)) return undefined;
+    if (existing) {
+      return existing;
+    }
+    if (!this.runs.get(runId)) {
+      return undefined;
+    }
     const synthetic = this.runs.meta(runId)?.synthetic;
-    const log = new RunEventLog(path.join(this.eventsDir, `${runId}.jsonl`), synthetic && { events: synthetic.events, unknownKinds: synthetic.unknownKinds });
+    const log = new RunEventLog(
+      path.join(this.eventsDir, `${runId}.jsonl`),
+      synthetic && { events: synthetic.events, unknownKinds: synthetic.unknownKinds },
+    );
     this.logs.set(runId, log);
     return log;
   }
@@ -267,13 +358,21 @@ export class RuntimeCore {
   endRun(runId: string, status: TerminalStatus, errorMessage?: string, extra: Record<string, unknown> = {}): number {
     const log = this.requireLog(runId);
     this.approvals.expireForRun(runId);
-    const sequence = log.append(`run.${status}`, { ...extra, status, ...(errorMessage ? { error: errorMessage } : {}) });
+    const sequence = log.append(`run.${status}`, {
+      ...extra,
+      status,
+      ...(errorMessage ? { error: errorMessage } : {}),
+    });
     this.setRunStatus(runId, status, {
       completed_at: nowTimestamp(),
       ...(errorMessage ? { error: { message: errorMessage } } : {}),
     });
     this.working.get(runId)?.stop.abort();
-    this.tools.finish(runId, status === 'completed' ? 'succeeded' : 'failed', status === 'completed' ? undefined : `The run ended (${status}) during the call.`);
+    this.tools.finish(
+      runId,
+      status === 'completed' ? 'succeeded' : 'failed',
+      status === 'completed' ? undefined : `The run ended (${status}) during the call.`,
+    );
     this.webhooks.broadcast(`run.${status}`, { run_id: runId, status, sequence });
     return sequence;
   }
@@ -291,9 +390,24 @@ export class RuntimeCore {
   // ---- approvals and spend ----
 
   /** Opens an approval for the run, logs approval.requested and puts the run in awaiting_approval. */
-  requestApproval(runId: string, stepId: string, tool: string, args: Record<string, unknown>, reason: string, timeoutMs = this.settings.approvalTimeoutMs): ApprovalRecord {
+  requestApproval(
+    runId: string,
+    stepId: string,
+    tool: string,
+    args: Record<string, unknown>,
+    reason: string,
+    timeoutMs = this.settings.approvalTimeoutMs,
+  ): ApprovalRecord {
     const run = this.requireRun(runId);
-    const approval = this.approvals.open({ runId, taskId: run.task_id, stepId, tool, arguments: args, reason, timeoutMs });
+    const approval = this.approvals.open({
+      runId,
+      taskId: run.task_id,
+      stepId,
+      tool,
+      arguments: args,
+      reason,
+      timeoutMs,
+    });
     this.appendEvent(runId, 'approval.requested', {
       approval_id: approval.id,
       step_id: stepId,
@@ -329,15 +443,40 @@ export class RuntimeCore {
       created_at: created,
       run_id: runId,
     });
-    const meta: RunMeta = { synthetic: { events, unknownKinds: options.unknownKinds === true, terminal, live, ...(options.approval ? { approval: options.approval } : {}) } };
+    const meta: RunMeta = {
+      synthetic: {
+        events,
+        unknownKinds: options.unknownKinds === true,
+        terminal,
+        live,
+        ...(options.approval ? { approval: options.approval } : {}),
+      },
+    };
     const usage = options.cost === undefined ? {} : { usage: usd(options.cost) };
-    this.runs.insert({ id: runId, object: 'run', task_id: task.id, status: 'running', created_at: created, started_at: created, ...usage }, meta);
-    const log = new RunEventLog(path.join(this.eventsDir, `${runId}.jsonl`), { events, unknownKinds: options.unknownKinds === true }, live ? 0 : events);
+    this.runs.insert(
+      {
+        id: runId,
+        object: 'run',
+        task_id: task.id,
+        status: 'running',
+        created_at: created,
+        started_at: created,
+        ...usage,
+      },
+      meta,
+    );
+    const log = new RunEventLog(
+      path.join(this.eventsDir, `${runId}.jsonl`),
+      { events, unknownKinds: options.unknownKinds === true },
+      live ? 0 : events,
+    );
     this.logs.set(runId, log);
     if (live) {
       this.track(runId, async (signal) => {
         await this.releaseLive(runId, log, events, options.approval ? null : terminal, signal);
-        if (options.approval) await this.syntheticApproval(runId, options.approval, terminal, signal);
+        if (options.approval) {
+          await this.syntheticApproval(runId, options.approval, terminal, signal);
+        }
       });
     } else if (options.approval) {
       const approval = options.approval;
@@ -360,26 +499,35 @@ export class RuntimeCore {
 
   private requireRun(runId: string): RunRecord {
     const run = this.runs.get(runId);
-    if (!run) throw new Error(`unknown run ${runId}`);
+    if (!run) {
+      throw new Error(`unknown run ${runId}`);
+    }
     return run;
   }
 
   /** A task shows the status of its latest run (a resume or fork takes over from its source). */
   private setRunStatus(runId: string, status: RunStatus, extra: Partial<RunRecord> = {}): void {
     const run = this.runs.update(runId, { status, ...extra });
-    if (this.tasks.get(run.task_id)?.run_id === runId) this.tasks.update(run.task_id, { status });
+    if (this.tasks.get(run.task_id)?.run_id === runId) {
+      this.tasks.update(run.task_id, { status });
+    }
   }
 
   private approvalSettled(approval: ApprovalRecord): void {
     const log = this.logFor(approval.run_id);
-    if (!log || log.ended) return;
+    if (!log || log.ended) {
+      return;
+    }
     this.appendEvent(approval.run_id, 'approval.resolved', {
       approval_id: approval.id,
       status: approval.status,
       ...(approval.note !== undefined ? { note: approval.note } : {}),
     });
     const run = this.runs.get(approval.run_id);
-    if (run?.status === 'awaiting_approval' && !this.approvals.store.all().some((a) => a.run_id === run.id && a.status === 'pending')) {
+    if (
+      run?.status === 'awaiting_approval' &&
+      !this.approvals.store.all().some((a) => a.run_id === run.id && a.status === 'pending')
+    ) {
       this.setRunStatus(run.id, 'running');
     }
   }
@@ -397,28 +545,51 @@ export class RuntimeCore {
     copied: { event: string; data: Record<string, unknown> }[],
   ): RunRecord {
     const task = this.tasks.get(source.task_id);
-    if (!task) throw new Error(`run ${source.id} has no task`);
-    const followUp = instructions ? { stepId: `step_${nextStepNumber(usedStepIds, baseSteps(task).length)}`, text: instructions } : undefined;
+    if (!task) {
+      throw new Error(`run ${source.id} has no task`);
+    }
+    const followUp = instructions
+      ? { stepId: `step_${nextStepNumber(usedStepIds, baseSteps(task).length)}`, text: instructions }
+      : undefined;
     const runId = newId('run');
     const run = this.runs.insert(
-      { id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: nowTimestamp(), ...lineage, usage: usd('0.00') },
+      {
+        id: runId,
+        object: 'run',
+        task_id: task.id,
+        status: 'queued',
+        created_at: nowTimestamp(),
+        ...lineage,
+        usage: usd('0.00'),
+      },
       { agent: { doneSteps: [...done], ...(followUp ? { followUp } : {}) } },
     );
     this.tasks.update(task.id, { run_id: runId, status: 'queued' });
-    for (const { event, data } of copied) this.appendEvent(runId, event, data);
-    this.startAgent(task, runId, { doneSteps: done, followUp, announcePlan: copied.length === 0, resumedFrom: lineage.resumed_from });
+    for (const { event, data } of copied) {
+      this.appendEvent(runId, event, data);
+    }
+    this.startAgent(task, runId, {
+      doneSteps: done,
+      followUp,
+      announcePlan: copied.length === 0,
+      resumedFrom: lineage.resumed_from,
+    });
     return this.runs.get(runId) ?? run;
   }
 
   private requireLog(runId: string): RunEventLog {
     const log = this.logFor(runId);
-    if (!log) throw new Error(`unknown run ${runId}`);
+    if (!log) {
+      throw new Error(`unknown run ${runId}`);
+    }
     return log;
   }
 
   private markRunning(runId: string): void {
     const run = this.runs.get(runId);
-    if (!run || run.status !== 'queued') return;
+    if (!run || run.status !== 'queued') {
+      return;
+    }
     this.setRunStatus(runId, 'running', { started_at: nowTimestamp() });
   }
 
@@ -427,10 +598,14 @@ export class RuntimeCore {
     const signal = AbortSignal.any([stop.signal, this.stopAll.signal]);
     const done = work(signal)
       .catch((err: unknown) => {
-        if (signal.aborted) return;
+        if (signal.aborted) {
+          return;
+        }
         this.log(`run ${runId} failed inside the runtime: ${(err as Error).message}`);
         const run = this.runs.get(runId);
-        if (run && !isTerminalStatus(run.status)) this.endRun(runId, 'failed', 'The agent hit an internal error.');
+        if (run && !isTerminalStatus(run.status)) {
+          this.endRun(runId, 'failed', 'The agent hit an internal error.');
+        }
       })
       .finally(() => this.working.delete(runId));
     this.working.set(runId, { stop, done });
@@ -453,7 +628,8 @@ export class RuntimeCore {
         finish: (status, errorMessage) => {
           this.endRun(runId, status, errorMessage);
         },
-        saveArtifact: (name, contentType, content, sourceFileId, extra) => this.saveArtifact(runId, name, contentType, content, sourceFileId, extra),
+        saveArtifact: (name, contentType, content, sourceFileId, extra) =>
+          this.saveArtifact(runId, name, contentType, content, sourceFileId, extra),
         requestApproval: async (stepId, tool, args, reason) => {
           // After a restart the step that was waiting waits on the same approval, not a new one.
           const reused = stepId === program?.continueStep ? waitingApprovalId : undefined;
@@ -466,7 +642,11 @@ export class RuntimeCore {
       const checkout = task.project_id === undefined ? undefined : this.projects.meta(task.project_id)?.checkout;
       const commit = task.context?.commit;
       if (checkout !== undefined && commit !== undefined && COMMIT_PATTERN.test(commit)) {
-        return runProjectAgent(task, env, { repository: new LocalRepository(checkout), commit, ref: task.context?.ref });
+        return runProjectAgent(task, env, {
+          repository: new LocalRepository(checkout),
+          commit,
+          ref: task.context?.ref,
+        });
       }
       return runBuiltInAgent(task, env, program);
     });
@@ -481,25 +661,55 @@ export class RuntimeCore {
     if (event === 'tool.called') {
       const { arguments: args, ...rest } = data;
       const log = this.requireLog(runId);
-      const invocation = this.tools.begin(runId, String(rest.step_id), String(rest.tool), (args as Record<string, unknown> | undefined) ?? {}, log.lastSequence + 1);
+      const invocation = this.tools.begin(
+        runId,
+        String(rest.step_id),
+        String(rest.tool),
+        (args as Record<string, unknown> | undefined) ?? {},
+        log.lastSequence + 1,
+      );
       return this.appendEvent(runId, event, { ...rest, invocation_id: invocation.id });
     }
-    if (event === 'observation.recorded' && typeof data.summary === 'string') this.tools.observe(runId, String(data.step_id), data.summary);
-    if (event === 'memory.written') this.webhooks.broadcast('memory.written', { run_id: runId, memory_id: data.memory_id });
+    if (event === 'observation.recorded' && typeof data.summary === 'string') {
+      this.tools.observe(runId, String(data.step_id), data.summary);
+    }
+    if (event === 'memory.written') {
+      this.webhooks.broadcast('memory.written', { run_id: runId, memory_id: data.memory_id });
+    }
     return this.appendEvent(runId, event, data);
   }
 
-  private async syntheticApproval(runId: string, spec: SyntheticApproval, terminal: TerminalStatus | null, signal: AbortSignal): Promise<void> {
+  private async syntheticApproval(
+    runId: string,
+    spec: SyntheticApproval,
+    terminal: TerminalStatus | null,
+    signal: AbortSignal,
+  ): Promise<void> {
     const stepId = spec.stepId ?? 'step_approval';
     const tool = spec.tool ?? 'write_file';
     const existing = this.approvals.store.all().find((a) => a.run_id === runId);
     const approval =
-      existing ?? this.requestApproval(runId, stepId, tool, spec.arguments ?? { path: 'output.txt' }, spec.reason ?? 'Writes a file.', spec.expiresInMs ?? this.settings.approvalTimeoutMs);
+      existing ??
+      this.requestApproval(
+        runId,
+        stepId,
+        tool,
+        spec.arguments ?? { path: 'output.txt' },
+        spec.reason ?? 'Writes a file.',
+        spec.expiresInMs ?? this.settings.approvalTimeoutMs,
+      );
     const outcome = await this.approvals.wait(approval.id, signal);
     if (outcome === 'approved') {
-      this.agentEvent(runId, 'tool.called', { tool, step_id: stepId, arguments: spec.arguments ?? { path: 'output.txt' } });
+      this.agentEvent(runId, 'tool.called', {
+        tool,
+        step_id: stepId,
+        arguments: spec.arguments ?? { path: 'output.txt' },
+      });
     } else {
-      this.appendEvent(runId, 'observation.recorded', { step_id: stepId, summary: `Skipped ${tool}: the approval was ${outcome}.` });
+      this.appendEvent(runId, 'observation.recorded', {
+        step_id: stepId,
+        summary: `Skipped ${tool}: the approval was ${outcome}.`,
+      });
     }
     if (terminal) {
       await sleep(this.eventDelayMs, signal);
@@ -532,7 +742,13 @@ export class RuntimeCore {
     });
   }
 
-  private async releaseLive(runId: string, log: RunEventLog, events: number, terminal: TerminalStatus | null, signal: AbortSignal): Promise<void> {
+  private async releaseLive(
+    runId: string,
+    log: RunEventLog,
+    events: number,
+    terminal: TerminalStatus | null,
+    signal: AbortSignal,
+  ): Promise<void> {
     // At pace 0 whole batches go out per turn, so big live runs still finish quickly.
     const perTurn = this.eventDelayMs > 0 ? 1 : 1000;
     while (log.size < events) {
@@ -551,21 +767,33 @@ export class RuntimeCore {
    */
   private recoverUnfinishedRuns(): void {
     for (const run of this.runs.all()) {
-      if (isTerminalStatus(run.status)) continue;
+      if (isTerminalStatus(run.status)) {
+        continue;
+      }
       const meta = this.runs.meta(run.id);
       const synthetic = meta?.synthetic;
       const log = this.logFor(run.id);
-      if (!log || log.ended) continue;
+      if (!log || log.ended) {
+        continue;
+      }
       const waiting = this.approvals.store.all().find((a) => a.run_id === run.id && a.status === 'pending');
       const task = this.tasks.get(run.task_id);
       if (!synthetic) {
         if (run.status === 'awaiting_approval' && waiting && task) {
           const done = new Set([...(meta?.agent?.doneSteps ?? []), ...completedSteps(log)]);
-          this.startAgent(task, run.id, { doneSteps: done, continueStep: waiting.step_id, followUp: meta?.agent?.followUp, announcePlan: false }, waiting.id);
+          this.startAgent(
+            task,
+            run.id,
+            { doneSteps: done, continueStep: waiting.step_id, followUp: meta?.agent?.followUp, announcePlan: false },
+            waiting.id,
+          );
         } else {
           this.endRun(run.id, 'failed', 'The runtime restarted while this run was in progress.');
         }
-      } else if (synthetic.approval && (waiting || (synthetic.live && !this.approvals.store.all().some((a) => a.run_id === run.id)))) {
+      } else if (
+        synthetic.approval &&
+        (waiting || (synthetic.live && !this.approvals.store.all().some((a) => a.run_id === run.id)))
+      ) {
         const approval = synthetic.approval;
         this.track(run.id, (signal) => this.syntheticApproval(run.id, approval, synthetic.terminal, signal));
       } else if (synthetic.live && synthetic.terminal) {

@@ -19,7 +19,9 @@ export function usageReport(runs: RunRecord[], quota: Money | null, now = new Da
   let cents = 0;
   for (const run of runs) {
     const created = Date.parse(run.created_at);
-    if (created >= start.getTime() && created < end.getTime() && run.usage) cents += toCents(run.usage.cost.amount);
+    if (created >= start.getTime() && created < end.getTime() && run.usage) {
+      cents += toCents(run.usage.cost.amount);
+    }
   }
   return {
     object: 'usage',

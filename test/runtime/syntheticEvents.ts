@@ -21,15 +21,24 @@ export function syntheticEvent(sequence: number, total: number, unknownKinds: bo
   const stepId = `step_${step}`;
   switch (k % PHASES) {
     case 0:
-      return { event: 'step.started', dataJson: `{"sequence":${sequence},"step_id":"${stepId}","title":"Synthetic step ${step}"}` };
+      return {
+        event: 'step.started',
+        dataJson: `{"sequence":${sequence},"step_id":"${stepId}","title":"Synthetic step ${step}"}`,
+      };
     case 1:
-      return { event: 'tool.called', dataJson: `{"sequence":${sequence},"tool":"${TOOLS[step % TOOLS.length]}","step_id":"${stepId}"}` };
+      return {
+        event: 'tool.called',
+        dataJson: `{"sequence":${sequence},"tool":"${TOOLS[step % TOOLS.length]}","step_id":"${stepId}"}`,
+      };
     case 2:
       return {
         event: 'observation.recorded',
         dataJson: `{"sequence":${sequence},"step_id":"${stepId}","summary":"Observation ${step}: ${(sequence * 37) % 1000} items seen"}`,
       };
     default:
-      return { event: 'step.completed', dataJson: `{"sequence":${sequence},"step_id":"${stepId}","duration_ms":${(sequence * 7) % 100}}` };
+      return {
+        event: 'step.completed',
+        dataJson: `{"sequence":${sequence},"step_id":"${stepId}","duration_ms":${(sequence * 7) % 100}}`,
+      };
   }
 }

@@ -28,7 +28,9 @@ export function signatureHeader(secret: string, body: string, unixSeconds: numbe
 
 function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host) || host === '0.0.0.0';
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host) || host === '0.0.0.0'
+  );
 }
 
 export class WebhookDesk {
@@ -36,19 +38,26 @@ export class WebhookDesk {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   /** `allowLoopback`: tests deliver to a receiver on 127.0.0.1 over plain http. */
-  constructor(dir: string, private readonly allowLoopback: boolean) {
+  constructor(
+    dir: string,
+    private readonly allowLoopback: boolean,
+  ) {
     this.store = new RecordStore(dir);
   }
 
   require(id: string): WebhookRecord {
     const found = this.store.get(id);
-    if (!found) throw notFound(`No webhook with id ${id}.`, 'id');
+    if (!found) {
+      throw notFound(`No webhook with id ${id}.`, 'id');
+    }
     return found;
   }
 
   validate(body: Record<string, unknown>): { url: string; events: string[] } {
     const { url, events } = body;
-    if (typeof url !== 'string' || url === '') throw badRequest('url must be an https URL.', 'url', url === undefined ? 'missing_parameter' : 'invalid_url');
+    if (typeof url !== 'string' || url === '') {
+      throw badRequest('url must be an https URL.', 'url', url === undefined ? 'missing_parameter' : 'invalid_url');
+    }
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -56,12 +65,28 @@ export class WebhookDesk {
       throw badRequest('url is not a valid URL.', 'url', 'invalid_url');
     }
     const loopback = isLoopbackHost(parsed.hostname);
-    const allowedLoopback = this.allowLoopback && loopback && (parsed.protocol === 'http:' || parsed.protocol === 'https:');
-    if (!allowedLoopback && (parsed.protocol !== 'https:' || loopback || url.length > MAX_URL_CHARS || parsed.username || parsed.password)) {
-      throw badRequest('url must be an https URL of a host on the internet (no loopback address, no user info).', 'url', 'invalid_url');
+    const allowedLoopback =
+      this.allowLoopback && loopback && (parsed.protocol === 'http:' || parsed.protocol === 'https:');
+    if (
+      !allowedLoopback &&
+      (parsed.protocol !== 'https:' || loopback || url.length > MAX_URL_CHARS || parsed.username || parsed.password)
+    ) {
+      throw badRequest(
+        'url must be an https URL of a host on the internet (no loopback address, no user info).',
+        'url',
+        'invalid_url',
+      );
     }
-    if (!Array.isArray(events) || events.length === 0 || events.some((e) => typeof e !== 'string' || !WEBHOOK_EVENTS.includes(e))) {
-      throw badRequest(`events must be a non-empty array of: ${WEBHOOK_EVENTS.join(', ')}.`, 'events', events === undefined ? 'missing_parameter' : 'invalid_parameter');
+    if (
+      !Array.isArray(events) ||
+      events.length === 0 ||
+      events.some((e) => typeof e !== 'string' || !WEBHOOK_EVENTS.includes(e))
+    ) {
+      throw badRequest(
+        `events must be a non-empty array of: ${WEBHOOK_EVENTS.join(', ')}.`,
+        'events',
+        events === undefined ? 'missing_parameter' : 'invalid_parameter',
+      );
     }
     return { url, events: [...new Set(events as string[])] };
   }
@@ -69,7 +94,10 @@ export class WebhookDesk {
   /** The record plus its secret: the only time the secret is ever returned. */
   create(url: string, events: string[]): WebhookRecord & { secret: string } {
     const secret = `whsec_${randomBytes(24).toString('hex')}`;
-    const record = this.store.insert({ id: newId('wh'), object: 'webhook', url, events, status: 'enabled', created_at: nowTimestamp() }, { secret });
+    const record = this.store.insert(
+      { id: newId('wh'), object: 'webhook', url, events, status: 'enabled', created_at: nowTimestamp() },
+      { secret },
+    );
     return { ...record, secret };
   }
 
@@ -87,7 +115,9 @@ export class WebhookDesk {
   /** Every enabled webhook subscribed to `type` gets the event (fire and forget; close() waits). */
   broadcast(type: string, data: Record<string, unknown>): void {
     for (const webhook of this.store.all()) {
-      if (webhook.status !== 'enabled' || !(webhook.events.includes(type) || webhook.events.includes('*'))) continue;
+      if (webhook.status !== 'enabled' || !(webhook.events.includes(type) || webhook.events.includes('*'))) {
+        continue;
+      }
       const delivery = this.deliver(webhook, type, data);
       this.inFlight.add(delivery);
       void delivery.finally(() => this.inFlight.delete(delivery));
@@ -121,7 +151,11 @@ export class WebhookDesk {
       return {
         object: 'webhook_delivery',
         duration_ms: Date.now() - started,
-        error: { message: timedOut ? `The receiver did not answer within ${DELIVERY_TIMEOUT_MS} ms.` : 'The receiver could not be reached.' },
+        error: {
+          message: timedOut
+            ? `The receiver did not answer within ${DELIVERY_TIMEOUT_MS} ms.`
+            : 'The receiver could not be reached.',
+        },
       };
     }
   }

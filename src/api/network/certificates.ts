@@ -77,9 +77,13 @@ export function trustedCertificates(
         const found = pemCertificates(readText(file));
         extras.push(...found);
         notes.push(`${found.length} from NODE_EXTRA_CA_CERTS (${file})`);
-        if (found.length === 0) warnings.push(`NODE_EXTRA_CA_CERTS names ${file}, which holds no PEM certificate.`);
+        if (found.length === 0) {
+          warnings.push(`NODE_EXTRA_CA_CERTS names ${file}, which holds no PEM certificate.`);
+        }
       } catch (err) {
-        warnings.push(`NODE_EXTRA_CA_CERTS names ${file}, which could not be read (${errorCode(err)}); its CAs are not trusted.`);
+        warnings.push(
+          `NODE_EXTRA_CA_CERTS names ${file}, which could not be read (${errorCode(err)}); its CAs are not trusted.`,
+        );
       }
     }
     if (settings.systemCertificates !== false) {
@@ -102,6 +106,8 @@ export function trustedCertificates(
       }
     }
   }
-  if (extras.length === 0) return { notes, warnings };
+  if (extras.length === 0) {
+    return { notes, warnings };
+  }
   return { ca: [...new Set([...tls.rootCertificates, ...extras])], notes, warnings };
 }

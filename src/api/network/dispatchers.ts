@@ -29,7 +29,9 @@ const proxyHopErrors = new WeakSet<object>();
 /** True when `err` (or its cause) came from reaching the proxy, not the service. */
 export function isProxyHopError(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if (proxyHopErrors.has(e)) return true;
+    if (proxyHopErrors.has(e)) {
+      return true;
+    }
   }
   return false;
 }
@@ -41,7 +43,11 @@ function serviceTls(trust: TlsTrust): buildConnector.BuildOptions {
 
 export function directDispatcher(options: DispatcherOptions): Dispatcher {
   return new (loadUndici().Agent)({
-    connect: { timeout: options.timeoutMs, ...serviceTls(options.trust), ...(options.lookup ? { lookup: options.lookup } : {}) },
+    connect: {
+      timeout: options.timeoutMs,
+      ...serviceTls(options.trust),
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    },
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
   });
@@ -57,7 +63,9 @@ function proxyClientFactory(origin: URL, opts: object): Dispatcher {
   const marked: buildConnector.connector = (connectOptions, callback) => {
     connect(connectOptions, (...args) => {
       const [err] = args;
-      if (err) proxyHopErrors.add(err);
+      if (err) {
+        proxyHopErrors.add(err);
+      }
       callback(...args);
     });
   };

@@ -18,10 +18,13 @@ export function describeProxy(proxy: ProxyEndpoint): string {
 
 /** Removes the proxy's password and authorization value from a text. */
 export function scrubProxySecrets(text: string, proxy: ProxyEndpoint): string {
-  const secrets = [proxy.url.password, safeDecode(proxy.url.password), proxy.authorization]
-    .filter((s): s is string => typeof s === 'string' && s.length >= 3);
+  const secrets = [proxy.url.password, safeDecode(proxy.url.password), proxy.authorization].filter(
+    (s): s is string => typeof s === 'string' && s.length >= 3,
+  );
   let out = text;
-  for (const secret of secrets) out = out.split(secret).join('***');
+  for (const secret of secrets) {
+    out = out.split(secret).join('***');
+  }
   return out;
 }
 
@@ -48,11 +51,15 @@ function innermostCode(err: unknown): string | undefined {
 }
 
 function cleanCause(err: unknown, proxy: ProxyEndpoint): Error | undefined {
-  if (!(err instanceof Error)) return undefined;
+  if (!(err instanceof Error)) {
+    return undefined;
+  }
   const copy = new Error(scrubProxySecrets(err.message, proxy));
   copy.name = err.name;
   const code = innermostCode(err);
-  if (code) (copy as Error & { code?: string }).code = code;
+  if (code) {
+    (copy as Error & { code?: string }).code = code;
+  }
   copy.stack = `${copy.name}: ${copy.message}`;
   return copy;
 }
@@ -101,11 +108,21 @@ export function proxyFailure(err: unknown, proxy: ProxyEndpoint, target: string)
         cause,
       });
     }
-    const hint = status === 403 ? '; the proxy does not allow this address: ask its administrator, or add the host to http.noProxy if it is reachable without the proxy' : '';
+    const hint =
+      status === 403
+        ? '; the proxy does not allow this address: ask its administrator, or add the host to http.noProxy if it is reachable without the proxy'
+        : '';
     // The code stays out of `status`, where the client would retry a 5xx as the service's own.
-    return new ApiError({ kind: 'proxy', code: 'proxy_refused', message: `The proxy ${p} refused to open a connection to ${host} (it answered ${status})${hint}`, cause });
+    return new ApiError({
+      kind: 'proxy',
+      code: 'proxy_refused',
+      message: `The proxy ${p} refused to open a connection to ${host} (it answered ${status})${hint}`,
+      cause,
+    });
   }
-  if (!isProxyHopError(err)) return undefined;
+  if (!isProxyHopError(err)) {
+    return undefined;
+  }
   const code = innermostCode(err);
   if (code && TLS_CODE.test(code)) {
     return new ApiError({
@@ -116,5 +133,10 @@ export function proxyFailure(err: unknown, proxy: ProxyEndpoint, target: string)
     });
   }
   const reason = (code && REASON[code]) ?? scrubProxySecrets(err instanceof Error ? err.message : String(err), proxy);
-  return new ApiError({ kind: 'proxy', code, message: `Could not connect to the proxy ${p} (${reason}); check ${where(proxy.source)}`, cause });
+  return new ApiError({
+    kind: 'proxy',
+    code,
+    message: `Could not connect to the proxy ${p} (${reason}); check ${where(proxy.source)}`,
+    cause,
+  });
 }

@@ -43,7 +43,10 @@ function defaultPort(protocol: string): number {
 
 /** Lower case, without IPv6 brackets or a trailing dot: the form noProxy entries are compared in. */
 function bareHost(host: string): string {
-  return host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -63,10 +66,16 @@ interface NoProxyEntry {
 
 function parseEntry(raw: string): NoProxyEntry | undefined {
   const entry = raw.trim().toLowerCase();
-  if (entry === '') return undefined;
+  if (entry === '') {
+    return undefined;
+  }
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-  if (bracketed) return { host: bracketed[1], port: bracketed[2] === undefined ? undefined : Number(bracketed[2]) };
-  if (isIP(entry) === 6 || entry.includes('/')) return { host: entry };
+  if (bracketed) {
+    return { host: bracketed[1], port: bracketed[2] === undefined ? undefined : Number(bracketed[2]) };
+  }
+  if (isIP(entry) === 6 || entry.includes('/')) {
+    return { host: entry };
+  }
   const withPort = /^(.+):(\d+)$/.exec(entry);
   const host = withPort ? withPort[1] : entry;
   return { host: host.replace(/^\*?\./, '').replace(/\.$/, ''), port: withPort ? Number(withPort[2]) : undefined };
@@ -76,7 +85,9 @@ function inCidr(ip: string, cidr: string): boolean {
   const [base, bits] = cidr.split('/');
   const family = isIP(base);
   const prefix = Number(bits);
-  if (family === 0 || family !== isIP(ip) || !Number.isInteger(prefix)) return false;
+  if (family === 0 || family !== isIP(ip) || !Number.isInteger(prefix)) {
+    return false;
+  }
   const list = new BlockList();
   try {
     list.addSubnet(base, prefix, family === 4 ? 'ipv4' : 'ipv6');
@@ -96,26 +107,45 @@ export function matchesNoProxy(host: string, port: number, entries: readonly str
   const target = bareHost(host);
   const targetIsIp = isIP(target) !== 0;
   for (const raw of entries) {
-    if (raw.trim() === '*') return true;
+    if (raw.trim() === '*') {
+      return true;
+    }
     const entry = parseEntry(raw);
-    if (!entry || entry.host === '') continue;
-    if (entry.port !== undefined && entry.port !== port) continue;
-    if (entry.host.includes('/')) {
-      if (targetIsIp && inCidr(target, entry.host)) return true;
+    if (!entry || entry.host === '') {
       continue;
     }
-    if (target === entry.host) return true;
-    if (!targetIsIp && isIP(entry.host) === 0 && target.endsWith(`.${entry.host}`)) return true;
+    if (entry.port !== undefined && entry.port !== port) {
+      continue;
+    }
+    if (entry.host.includes('/')) {
+      if (targetIsIp && inCidr(target, entry.host)) {
+        return true;
+      }
+      continue;
+    }
+    if (target === entry.host) {
+      return true;
+    }
+    if (!targetIsIp && isIP(entry.host) === 0 && target.endsWith(`.${entry.host}`)) {
+      return true;
+    }
   }
   return false;
 }
 
-function proxyCandidate(settings: NetworkSettings, env: Record<string, string | undefined>): { text: string; source: ProxySource } | undefined {
+function proxyCandidate(
+  settings: NetworkSettings,
+  env: Record<string, string | undefined>,
+): { text: string; source: ProxySource } | undefined {
   const fromSetting = nonEmpty(settings.proxy);
-  if (fromSetting) return { text: fromSetting, source: 'http.proxy' };
+  if (fromSetting) {
+    return { text: fromSetting, source: 'http.proxy' };
+  }
   for (const name of ENV_PROXY_NAMES) {
     const value = nonEmpty(env[name]);
-    if (value) return { text: value, source: name };
+    if (value) {
+      return { text: value, source: name };
+    }
   }
   return undefined;
 }
@@ -127,10 +157,18 @@ function parseProxy(text: string, source: ProxySource, authorization: string | u
   try {
     url = new URL(withScheme);
   } catch {
-    return { kind: 'invalid', source, message: `The proxy address in ${source} is not a valid URL; use http://host:port.` };
+    return {
+      kind: 'invalid',
+      source,
+      message: `The proxy address in ${source} is not a valid URL; use http://host:port.`,
+    };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { kind: 'invalid', source, message: `The proxy in ${source} uses ${url.protocol}//, which is not supported; use an http:// or https:// proxy.` };
+    return {
+      kind: 'invalid',
+      source,
+      message: `The proxy in ${source} uses ${url.protocol}//, which is not supported; use an http:// or https:// proxy.`,
+    };
   }
   if (url.hostname === '') {
     return { kind: 'invalid', source, message: `The proxy address in ${source} has no host; use http://host:port.` };
@@ -141,23 +179,33 @@ function parseProxy(text: string, source: ProxySource, authorization: string | u
 /** Where a request to `target` goes under these settings. */
 export function resolveProxyRoute(target: string | URL, settings: NetworkSettings): ProxyRoute {
   const url = typeof target === 'string' ? new URL(target) : target;
-  if (isLoopbackHost(url.hostname) || url.protocol === 'http:') return { kind: 'direct', reason: 'loopback' };
-  if (settings.proxySupport === 'off') return { kind: 'direct', reason: 'proxySupport off' };
+  if (isLoopbackHost(url.hostname) || url.protocol === 'http:') {
+    return { kind: 'direct', reason: 'loopback' };
+  }
+  if (settings.proxySupport === 'off') {
+    return { kind: 'direct', reason: 'proxySupport off' };
+  }
   const env = settings.env ?? process.env;
   const port = url.port ? Number(url.port) : defaultPort(url.protocol);
   const configured = (settings.noProxy ?? []).map((entry) => entry.trim()).filter((entry) => entry !== '');
   if (configured.length > 0) {
-    if (matchesNoProxy(url.hostname, port, configured)) return { kind: 'direct', reason: 'http.noProxy' };
+    if (matchesNoProxy(url.hostname, port, configured)) {
+      return { kind: 'direct', reason: 'http.noProxy' };
+    }
   } else if (matchesNoProxy(url.hostname, port, splitNoProxy(nonEmpty(env.no_proxy) ?? env.NO_PROXY))) {
     return { kind: 'direct', reason: 'NO_PROXY' };
   }
   const candidate = proxyCandidate(settings, env);
-  if (!candidate) return { kind: 'direct', reason: 'no proxy configured' };
+  if (!candidate) {
+    return { kind: 'direct', reason: 'no proxy configured' };
+  }
   return parseProxy(candidate.text, candidate.source, nonEmpty(settings.proxyAuthorization));
 }
 
 /** The proxy URL fit for a log line or a message: the password (if any) replaced by ***. */
 export function redactProxyUrl(url: URL): string {
-  if (!url.username && !url.password) return url.origin;
+  if (!url.username && !url.password) {
+    return url.origin;
+  }
   return `${url.protocol}//${url.username ? `${url.username}:` : ''}***@${url.host}`;
 }

@@ -42,11 +42,15 @@ function axeSource(): string {
 
 /** Puts `window.axe` into the frame (once per document). */
 export async function injectAxe(frame: Frame): Promise<void> {
-  if (await frame.evaluate('typeof window.axe === "object" && typeof window.axe.run === "function"')) return;
+  if (await frame.evaluate('typeof window.axe === "object" && typeof window.axe.run === "function"')) {
+    return;
+  }
   // The UMD bundle sets window.axe when the page has no `module`; the trailing `0` keeps the
   // script's completion value (nothing) from being serialised back.
   await frame.evaluate(`${axeSource()}\n;0`);
-  if (!(await frame.evaluate('typeof window.axe === "object"'))) throw new Error('axe-core did not load in the frame');
+  if (!(await frame.evaluate('typeof window.axe === "object"'))) {
+    throw new Error('axe-core did not load in the frame');
+  }
 }
 
 // Only what the report needs crosses back: the nodes' HTML is cut so a long row stays one line.
@@ -84,9 +88,17 @@ export function formatViolations(violations: readonly AxeViolation[]): string {
  * Runs axe in the frame and throws, listing them, when it finds violations of impact serious or
  * critical. Returns every violation (the lesser ones too) so a caller can log them.
  */
-export async function assertNoBlockingViolations(frame: Frame, label: string, scope: AxeScope = {}): Promise<AxeViolation[]> {
+export async function assertNoBlockingViolations(
+  frame: Frame,
+  label: string,
+  scope: AxeScope = {},
+): Promise<AxeViolation[]> {
   const violations = await runAxe(frame, scope);
   const bad = blocking(violations);
-  if (bad.length > 0) throw new Error(`axe-core found ${bad.length} serious or critical violation(s) in ${label}:\n${formatViolations(bad)}`);
+  if (bad.length > 0) {
+    throw new Error(
+      `axe-core found ${bad.length} serious or critical violation(s) in ${label}:\n${formatViolations(bad)}`,
+    );
+  }
   return violations;
 }

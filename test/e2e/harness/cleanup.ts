@@ -31,7 +31,9 @@ export function exitOnSignals(cleanup: Cleanup, onSignal?: (signal: NodeJS.Signa
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
-      if (stopping) return;
+      if (stopping) {
+        return;
+      }
       stopping = true;
       onSignal?.(signal);
       void cleanup.run().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));

@@ -60,8 +60,11 @@ function childEnv(run: RunFolder, extra: Record<string, string | undefined> = {}
   // Only the caller's overrides and the run folder's HOME/XDG differ from ours.
   const env: NodeJS.ProcessEnv = { ...process.env, ...run.env };
   for (const [key, value] of Object.entries(extra)) {
-    if (value === undefined) delete env[key];
-    else env[key] = value;
+    if (value === undefined) {
+      delete env[key];
+    } else {
+      env[key] = value;
+    }
   }
   // A code-server started from inside another one would otherwise talk to its parent.
   delete env.VSCODE_IPC_HOOK_CLI;
@@ -71,20 +74,39 @@ function childEnv(run: RunFolder, extra: Record<string, string | undefined> = {}
 function runCli(run: RunFolder, args: string[], target: VsCodeTarget): Promise<string> {
   const entry = ensureCodeServer(undefined, target);
   return new Promise((resolve, reject) => {
-    execFile(codeServerNode(target), [entry, ...commonArgs(run), ...args], { env: childEnv(run), encoding: 'utf8', timeout: 120_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`code-server ${args.join(' ')} failed: ${redact(String(stderr || err.message)).slice(-2000)}`));
-      else resolve(stdout);
-    });
+    execFile(
+      codeServerNode(target),
+      [entry, ...commonArgs(run), ...args],
+      { env: childEnv(run), encoding: 'utf8', timeout: 120_000 },
+      (err, stdout, stderr) => {
+        if (err) {
+          reject(
+            new Error(`code-server ${args.join(' ')} failed: ${redact(String(stderr || err.message)).slice(-2000)}`),
+          );
+        } else {
+          resolve(stdout);
+        }
+      },
+    );
   });
 }
 
 /** Installs a .vsix into the run folder's extensions folder and checks that it is listed. */
-export async function installExtension(run: RunFolder, vsix: string, expectedId: string, target: VsCodeTarget = vscodeTarget()): Promise<string> {
-  if (!fs.existsSync(vsix)) throw new Error(`${vsix} does not exist: package the extension first (npm run package)`);
+export async function installExtension(
+  run: RunFolder,
+  vsix: string,
+  expectedId: string,
+  target: VsCodeTarget = vscodeTarget(),
+): Promise<string> {
+  if (!fs.existsSync(vsix)) {
+    throw new Error(`${vsix} does not exist: package the extension first (npm run package)`);
+  }
   await runCli(run, ['--install-extension', vsix, '--force'], target);
   const listed = await runCli(run, ['--list-extensions', '--show-versions'], target);
   const line = listed.split('\n').find((l) => l.toLowerCase().startsWith(`${expectedId.toLowerCase()}@`));
-  if (!line) throw new Error(`${expectedId} is not listed after installing ${path.basename(vsix)}:\n${listed}`);
+  if (!line) {
+    throw new Error(`${expectedId} is not listed after installing ${path.basename(vsix)}:\n${listed}`);
+  }
   return line.trim();
 }
 
@@ -95,15 +117,19 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
   const port = options.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
   const logFile = path.join(run.root, 'code-server.log');
-  if (options.locale && !options.locale.startsWith('en')) registerEmptyLanguagePack(run.userDataDir, options.locale);
+  if (options.locale && !options.locale.startsWith('en')) {
+    registerEmptyLanguagePack(run.userDataDir, options.locale);
+  }
   const log = fs.createWriteStream(logFile);
   const child = spawn(
     codeServerNode(target),
     [
       entry,
       ...commonArgs(run),
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
@@ -111,7 +137,11 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
       ...(options.locale ? ['--locale', options.locale] : []),
       run.workspace,
     ],
-    { env: childEnv(run, { ...(options.developmentPayload ? DEVELOPMENT_PAYLOAD_ENV : {}), ...options.env }), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    {
+      env: childEnv(run, { ...(options.developmentPayload ? DEVELOPMENT_PAYLOAD_ENV : {}), ...options.env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
   );
   // If the runner itself dies abruptly, do not leave code-server behind.
   const onExit = (): void => killProcessGroupSync(child);
@@ -123,14 +153,24 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
       const text = redact(chunk.toString('utf8'));
       // The pipes can still deliver output after the process group is stopped and the log ended
       // ('exit' comes before the stdio streams close): a write then would crash the whole run.
-      if (!log.writableEnded) log.write(text);
-      if (options.echo) process.stdout.write(text.replace(/^/gm, '[code-server] '));
-      if (output.length < 100_000) output += text;
-      if (output.includes('HTTP server listening')) resolve();
+      if (!log.writableEnded) {
+        log.write(text);
+      }
+      if (options.echo) {
+        process.stdout.write(text.replace(/^/gm, '[code-server] '));
+      }
+      if (output.length < 100_000) {
+        output += text;
+      }
+      if (output.includes('HTTP server listening')) {
+        resolve();
+      }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code, signal) => reject(new Error(`code-server exited (${code ?? signal}) before listening:\n${output.slice(-3000)}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`code-server exited (${code ?? signal}) before listening:\n${output.slice(-3000)}`)),
+    );
     child.once('error', reject);
   });
 
@@ -141,14 +181,17 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
     origin,
     logFile,
     process: child,
-    remoteUri: (absPath) => `vscode-remote://127.0.0.1:${port}${absPath.split(path.sep).map(encodeURIComponent).join('/')}`,
+    remoteUri: (absPath) =>
+      `vscode-remote://127.0.0.1:${port}${absPath.split(path.sep).map(encodeURIComponent).join('/')}`,
     workbenchUrl: (query = {}) => {
       const params = new URLSearchParams({ folder: run.workspace, ...query });
       return `${origin}/?${params.toString()}`;
     },
     stop: () =>
       (stopped ??= (async () => {
-        const closed = new Promise<void>((resolve) => (child.exitCode !== null && child.stdout?.closed !== false ? resolve() : child.once('close', () => resolve())));
+        const closed = new Promise<void>((resolve) =>
+          child.exitCode !== null && child.stdout?.closed !== false ? resolve() : child.once('close', () => resolve()),
+        );
         await stopProcessGroup(child);
         process.off('exit', onExit);
         // Let the pipes drain into the log first (bounded: a grandchild may hold them open).

@@ -12,6 +12,13 @@ export function registerEmptyLanguagePack(userDataDir: string, locale: string): 
   fs.mkdirSync(path.dirname(translations), { recursive: true });
   fs.writeFileSync(translations, JSON.stringify({ contents: {} }));
   const extension = { extensionIdentifier: { id: `e2e.empty-language-pack-${locale}` }, version: '0.0.0' };
-  const packs = { [locale]: { hash: `e2e-empty-${locale}`, extensions: [extension], translations: { vscode: translations }, label: locale } };
+  const packs = {
+    [locale]: {
+      hash: `e2e-empty-${locale}`,
+      extensions: [extension],
+      translations: { vscode: translations },
+      label: locale,
+    },
+  };
   fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify(packs, undefined, 2));
 }

@@ -9,7 +9,9 @@ interface Proc {
 function allProcesses(): Proc[] {
   const out: Proc[] = [];
   for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       out.push({ pid: Number(entry), ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) });
@@ -22,7 +24,7 @@ function allProcesses(): Proc[] {
 
 function descendantsAndSelf(root: number, procs: Proc[]): number[] {
   const pids = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of procs) {
       if (!pids.has(p.pid) && pids.has(p.ppid)) {
@@ -42,7 +44,9 @@ export interface TreeMemory {
 
 export function treeMemory(rootPid: number | undefined): TreeMemory {
   const result = { processes: 0, rssMB: 0, pssMB: 0 };
-  if (rootPid === undefined) return result;
+  if (rootPid === undefined) {
+    return result;
+  }
   for (const pid of descendantsAndSelf(rootPid, allProcesses())) {
     try {
       const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
@@ -59,7 +63,9 @@ export function treeMemory(rootPid: number | undefined): TreeMemory {
 /** Chromium's browser process: the child of this process running chromium (Debian's /usr/bin/chromium is a wrapper script). */
 export function chromiumPid(): number | undefined {
   return allProcesses().find((p) => {
-    if (p.ppid !== process.pid) return false;
+    if (p.ppid !== process.pid) {
+      return false;
+    }
     try {
       return /chrom/i.test(fs.readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0')[0]);
     } catch {

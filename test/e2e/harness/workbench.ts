@@ -28,7 +28,11 @@ export class Workbench {
 
   /** The activity-bar entry of a view container, by its title (its aria-label starts with it). */
   activityItem(title: string): Locator {
-    return this.page.locator(`.part.activitybar .action-item .action-label[aria-label^="${title}"], .part.activitybar .action-item[aria-label^="${title}"]`).first();
+    return this.page
+      .locator(
+        `.part.activitybar .action-item .action-label[aria-label^="${title}"], .part.activitybar .action-item[aria-label^="${title}"]`,
+      )
+      .first();
   }
 
   /**
@@ -39,10 +43,14 @@ export class Workbench {
   async openContainer(title: string): Promise<void> {
     const item = this.activityItem(title);
     await item.waitFor({ timeout: this.timeoutMs });
-    const shown = this.page.locator('.part.sidebar .composite.title .title-label', { hasText: new RegExp(escapeRegExp(title), 'i') });
+    const shown = this.page.locator('.part.sidebar .composite.title .title-label', {
+      hasText: new RegExp(escapeRegExp(title), 'i'),
+    });
     const deadline = Date.now() + this.timeoutMs;
     while (!(await this.sidebarTitleIs(title))) {
-      if (Date.now() > deadline) throw new Error(`the sidebar does not show "${title}"`);
+      if (Date.now() > deadline) {
+        throw new Error(`the sidebar does not show "${title}"`);
+      }
       await item.click();
       await shown.waitFor({ timeout: 3_000 }).catch(() => undefined);
     }
@@ -56,12 +64,16 @@ export class Workbench {
    */
   private async moveMouseAway(): Promise<void> {
     const viewport = this.page.viewportSize();
-    if (viewport) await this.page.mouse.move(Math.round(viewport.width / 2), viewport.height - 4);
+    if (viewport) {
+      await this.page.mouse.move(Math.round(viewport.width / 2), viewport.height - 4);
+    }
   }
 
   private async sidebarTitleIs(title: string): Promise<boolean> {
     const label = this.page.locator('.part.sidebar .composite.title .title-label');
-    if (!(await label.isVisible())) return false;
+    if (!(await label.isVisible())) {
+      return false;
+    }
     return ((await label.textContent()) ?? '').trim().toLowerCase() === title.toLowerCase();
   }
 
@@ -91,7 +103,9 @@ export class Workbench {
     const view = this.view(name);
     const header = view.locator('.pane-header');
     await header.waitFor({ timeout: this.timeoutMs });
-    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    if ((await header.getAttribute('aria-expanded')) === 'false') {
+      await header.click();
+    }
     await view.locator('.pane-body').waitFor({ timeout: this.timeoutMs });
     return view;
   }
@@ -113,7 +127,11 @@ export class Workbench {
   /** The explorer's row for a workspace file or folder (by its label). */
   async explorerRow(label: string): Promise<Locator> {
     await this.openContainer('Explorer');
-    const row = this.page.locator('.explorer-folders-view .monaco-list-row', { has: this.page.locator('.label-name', { hasText: exactly(label) }) }).first();
+    const row = this.page
+      .locator('.explorer-folders-view .monaco-list-row', {
+        has: this.page.locator('.label-name', { hasText: exactly(label) }),
+      })
+      .first();
     await row.waitFor({ timeout: this.timeoutMs });
     return row;
   }
@@ -127,14 +145,22 @@ export class Workbench {
    */
   async selectExplorerRows(labels: readonly string[]): Promise<Locator[]> {
     const rows: Locator[] = [];
-    for (const label of labels) rows.push(await this.explorerRow(label));
+    for (const label of labels) {
+      rows.push(await this.explorerRow(label));
+    }
     for (let attempt = 0; ; attempt++) {
       await rows[0].click();
       await this.waitForEditorTab(labels[0]);
-      for (const row of rows.slice(1)) await row.click({ modifiers: ['Control'] });
+      for (const row of rows.slice(1)) {
+        await row.click({ modifiers: ['Control'] });
+      }
       const selected = await Promise.all(rows.map((r) => r.getAttribute('aria-selected')));
-      if (selected.every((s) => s === 'true')) return rows;
-      if (attempt >= 3) throw new Error(`the Explorer did not keep ${labels.join(', ')} selected together`);
+      if (selected.every((s) => s === 'true')) {
+        return rows;
+      }
+      if (attempt >= 3) {
+        throw new Error(`the Explorer did not keep ${labels.join(', ')} selected together`);
+      }
     }
   }
 
@@ -142,12 +168,19 @@ export class Workbench {
   async contextMenu(row: Locator, item: string | RegExp): Promise<void> {
     await row.click({ button: 'right' });
     const menu = this.page.locator('.context-view .monaco-menu');
-    const menuItem = menu.locator('.action-item .action-label', { hasText: typeof item === 'string' ? exactly(item) : item }).first();
+    const menuItem = menu
+      .locator('.action-item .action-label', { hasText: typeof item === 'string' ? exactly(item) : item })
+      .first();
     await menuItem.waitFor({ timeout: this.timeoutMs });
     await menuItem.click();
     // A click that lands while the menu is still settling (a busy machine) can be lost; the
     // hovered item is focused, so Enter chooses it.
-    if (!(await menu.waitFor({ state: 'detached', timeout: 5_000 }).then(() => true, () => false))) {
+    if (
+      !(await menu.waitFor({ state: 'detached', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       await menuItem.hover();
       await this.page.keyboard.press('Enter');
       await menu.waitFor({ state: 'detached', timeout: this.timeoutMs });
@@ -165,12 +198,24 @@ export class Workbench {
     await input.waitFor({ state: 'visible', timeout: this.timeoutMs });
     const deadline = Date.now() + this.timeoutMs;
     while (!(await input.inputValue()).endsWith(fileName)) {
-      if (Date.now() > deadline) throw new Error(`the save dialog "${title.source}" did not offer ${fileName}`);
+      if (Date.now() > deadline) {
+        throw new Error(`the save dialog "${title.source}" did not offer ${fileName}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     for (let attempt = 0; attempt < 5; attempt++) {
-      await dialog.getByRole('button', { name: 'OK' }).click({ timeout: 5_000 }).catch(() => undefined);
-      if (await dialog.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
+      await dialog
+        .getByRole('button', { name: 'OK' })
+        .click({ timeout: 5_000 })
+        .catch(() => undefined);
+      if (
+        await dialog.waitFor({ state: 'hidden', timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        return;
+      }
     }
     throw new Error(`the save dialog "${title.source}" did not close`);
   }
@@ -189,8 +234,13 @@ export class Workbench {
         await input.waitFor({ state: 'visible', timeout: 3_000 });
         return input;
       } catch (err) {
-        if (attempt >= 5) throw err;
-        await this.page.locator('.part.statusbar').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+        if (attempt >= 5) {
+          throw err;
+        }
+        await this.page
+          .locator('.part.statusbar')
+          .click({ position: { x: 5, y: 5 } })
+          .catch(() => undefined);
       }
     }
   }
@@ -210,11 +260,18 @@ export class Workbench {
         await row.waitFor({ timeout: Math.min(5_000, Math.max(1_000, deadline - Date.now())) });
       } catch (err) {
         await this.page.keyboard.press('Escape');
-        if (Date.now() >= deadline) throw new Error(`the Command Palette has no command "${title}" (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+        if (Date.now() >= deadline) {
+          throw new Error(
+            `the Command Palette has no command "${title}" (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+          );
+        }
         continue;
       }
       await row.click();
-      await this.quickInput.locator('.quick-input-list').waitFor({ state: 'hidden', timeout: this.timeoutMs }).catch(() => undefined);
+      await this.quickInput
+        .locator('.quick-input-list')
+        .waitFor({ state: 'hidden', timeout: this.timeoutMs })
+        .catch(() => undefined);
       return;
     }
   }
@@ -230,7 +287,11 @@ export class Workbench {
   async hasCommand(title: string): Promise<boolean> {
     const input = await this.openPalette();
     await input.fill(`>${title}`);
-    await this.quickInput.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: this.timeoutMs }).catch(() => undefined);
+    await this.quickInput
+      .locator('.quick-input-list .monaco-list-row')
+      .first()
+      .waitFor({ timeout: this.timeoutMs })
+      .catch(() => undefined);
     const found = (await this.paletteRow(title).count()) > 0;
     await this.page.keyboard.press('Escape');
     return found;
@@ -270,13 +331,18 @@ export class Workbench {
   }
 
   async notificationTexts(): Promise<string[]> {
-    return (await this.notificationToasts().locator('.notification-list-item-message').allTextContents()).map((t) => t.trim());
+    return (await this.notificationToasts().locator('.notification-list-item-message').allTextContents()).map((t) =>
+      t.trim(),
+    );
   }
 
   /** Clicks a button (e.g. "Sign In") on the notification matching `text`. */
   async clickNotificationButton(text: string | RegExp, button: string): Promise<void> {
     const toast = await this.waitForNotification(text);
-    await toast.locator('.monaco-button', { hasText: exactly(button) }).first().click();
+    await toast
+      .locator('.monaco-button', { hasText: exactly(button) })
+      .first()
+      .click();
   }
 
   /** The open modal dialog once it shows `expect`: its message and detail as the page renders them. */
@@ -290,7 +356,9 @@ export class Workbench {
 
   /** A modal dialog's button (e.g. a delete confirmation). */
   async clickDialogButton(button: string): Promise<void> {
-    const btn = this.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: exactly(button) }).first();
+    const btn = this.page
+      .locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: exactly(button) })
+      .first();
     await btn.waitFor({ timeout: this.timeoutMs });
     await btn.click();
   }
@@ -307,11 +375,20 @@ export class Workbench {
     const rows = list.locator('.monaco-list-row');
     const row = rows.filter({ hasText: name }).first();
     await rows.first().waitFor({ timeout: this.timeoutMs });
-    if ((await row.count()) > 0) return row;
+    if ((await row.count()) > 0) {
+      return row;
+    }
     const deadline = Date.now() + this.timeoutMs;
     await rows.first().click();
-    while (!(await row.waitFor({ state: 'attached', timeout: 250 }).then(() => true, () => false))) {
-      if (Date.now() > deadline) throw new Error(`Running Extensions does not list "${name}"`);
+    while (
+      !(await row.waitFor({ state: 'attached', timeout: 250 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      if (Date.now() > deadline) {
+        throw new Error(`Running Extensions does not list "${name}"`);
+      }
       const focused = list.locator('.monaco-list-row.focused').first();
       const atEnd = (await focused.getAttribute('aria-posinset')) === (await focused.getAttribute('aria-setsize'));
       await this.page.keyboard.press(atEnd ? 'Home' : 'ArrowDown');
@@ -321,7 +398,9 @@ export class Workbench {
 
   /** The tab labels of the editor area. */
   async editorTabs(): Promise<string[]> {
-    return (await this.page.locator('.part.editor .tabs-container .tab .label-name').allTextContents()).map((t) => t.trim());
+    return (await this.page.locator('.part.editor .tabs-container .tab .label-name').allTextContents()).map((t) =>
+      t.trim(),
+    );
   }
 
   async waitForEditorTab(label: string | RegExp): Promise<Locator> {
@@ -345,14 +424,20 @@ export class Workbench {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       for (const frame of this.page.frames()) {
-        if (frame.name() !== 'active-frame' && !/webview/i.test(frame.url())) continue;
+        if (frame.name() !== 'active-frame' && !/webview/i.test(frame.url())) {
+          continue;
+        }
         try {
-          if ((await frame.locator(selector).count()) > 0) return frame;
+          if ((await frame.locator(selector).count()) > 0) {
+            return frame;
+          }
         } catch {
           // the frame went away while we looked
         }
       }
-      if (Date.now() > deadline) throw new Error(`no webview contains ${selector} after ${Math.round(timeoutMs / 1000)} s`);
+      if (Date.now() > deadline) {
+        throw new Error(`no webview contains ${selector} after ${Math.round(timeoutMs / 1000)} s`);
+      }
       await this.page.waitForEvent('framenavigated', { timeout: 500 }).catch(() => undefined);
     }
   }

@@ -11,13 +11,20 @@ export const ALL_SCENARIOS: Scenario[] = [...CURRENT_SCENARIOS, ...FEATURE_SCENA
  * e.g. `sign-in,delete-file`, run in the suite's order.
  */
 export function selectScenarios(spec = process.env.E2E_SCENARIOS ?? ''): Scenario[] {
-  const words = spec.split(',').map((w) => w.trim()).filter(Boolean);
-  if (words.length === 0 || words.includes('all')) return ALL_SCENARIOS;
+  const words = spec
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
+  if (words.length === 0 || words.includes('all')) {
+    return ALL_SCENARIOS;
+  }
   const byId = new Map(ALL_SCENARIOS.map((s) => [s.id, s]));
   const chosen = new Set<Scenario>();
   for (const word of words) {
     const scenario = byId.get(word);
-    if (!scenario) throw new Error(`unknown scenario "${word}"; known: ${[...byId.keys()].join(', ')}`);
+    if (!scenario) {
+      throw new Error(`unknown scenario "${word}"; known: ${[...byId.keys()].join(', ')}`);
+    }
     chosen.add(scenario);
   }
   return ALL_SCENARIOS.filter((s) => chosen.has(s));
@@ -35,8 +42,11 @@ export function planScenarios(scenarios: readonly Scenario[], target: VsCodeTarg
   const plan: ScenarioPlan = { run: [], skipped: [] };
   for (const scenario of scenarios) {
     const why = scenario.unsupportedOn?.(target);
-    if (why) plan.skipped.push({ scenario, why });
-    else plan.run.push(scenario);
+    if (why) {
+      plan.skipped.push({ scenario, why });
+    } else {
+      plan.run.push(scenario);
+    }
   }
   return plan;
 }

@@ -29,7 +29,8 @@ export const UI = {
   },
   /** Review Changes: the multi-file diff editor's title and the notification's buttons. */
   /** The multi-diff editor's tab names the task's objective (not the run id). */
-  reviewEditorTitle: (objective: string) => new RegExp(`Changes for “${objective.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}”`),
+  reviewEditorTitle: (objective: string) =>
+    new RegExp(`Changes for “${objective.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}”`),
   review: {
     applyAll: 'Apply All',
     choose: 'Choose Changes...',

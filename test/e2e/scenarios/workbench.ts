@@ -27,7 +27,9 @@ const containerAndViews: Scenario = {
     assert.strictEqual((await workbench.sidebarTitle()).toLowerCase(), UI.container.toLowerCase());
     // Needs You shows once the extension has set agentRuntime.signedIn (it is signed in through
     // the environment here): wait for every view before reading their order.
-    for (const name of [UI.steering.needsYouView, UI.filesView, UI.tasksView]) await workbench.view(name).waitFor({ timeout: workbench.timeoutMs });
+    for (const name of [UI.steering.needsYouView, UI.filesView, UI.tasksView]) {
+      await workbench.view(name).waitFor({ timeout: workbench.timeoutMs });
+    }
     assert.deepStrictEqual(await workbench.viewNames(), [UI.steering.needsYouView, UI.filesView, UI.tasksView]);
     await shot('container');
   },

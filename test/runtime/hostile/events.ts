@@ -38,12 +38,23 @@ const WRONG_TYPES: { event: string; data: Record<string, unknown> }[] = [
 export function openingEvents(options: HostileOptions): { event: string; data: Record<string, unknown> }[] {
   const out: { event: string; data: Record<string, unknown> }[] = [];
   if (options.eventNames) {
-    for (const name of HOSTILE_EVENT_NAMES) out.push({ event: name, data: { title: `${HTML_PAYLOAD} ${COMMAND_LINK}`, summary: '<script>alert(1)</script>' } });
+    for (const name of HOSTILE_EVENT_NAMES) {
+      out.push({
+        event: name,
+        data: { title: `${HTML_PAYLOAD} ${COMMAND_LINK}`, summary: '<script>alert(1)</script>' },
+      });
+    }
   }
-  if (options.eventFieldTypes) out.push(...WRONG_TYPES);
+  if (options.eventFieldTypes) {
+    out.push(...WRONG_TYPES);
+  }
   const hugeBytes = options.hugeEventBytes ?? 0;
-  if (hugeBytes > 0) out.push({ event: 'observation.recorded', data: { step_id: 'step_huge', summary: hugeText(hugeBytes) } });
-  for (let i = 1; i <= (options.manyEventKinds ?? 0); i++) out.push({ event: `hostile.kind.${i}`, data: { summary: `Unknown kind number ${i}` } });
+  if (hugeBytes > 0) {
+    out.push({ event: 'observation.recorded', data: { step_id: 'step_huge', summary: hugeText(hugeBytes) } });
+  }
+  for (let i = 1; i <= (options.manyEventKinds ?? 0); i++) {
+    out.push({ event: `hostile.kind.${i}`, data: { summary: `Unknown kind number ${i}` } });
+  }
   return out;
 }
 
@@ -66,7 +77,9 @@ class HostileEventView {
   ) {
     this.opening = openingEvents(options).map((e, i) => entry(i + 1, e.event, e.data));
     this.closing = options.bigSequences
-      ? BIG_SEQUENCES.map((sequence) => entry(sequence, 'observation.recorded', { step_id: 'step_far_away', summary: `Sequence ${sequence}` }))
+      ? BIG_SEQUENCES.map((sequence) =>
+          entry(sequence, 'observation.recorded', { step_id: 'step_far_away', summary: `Sequence ${sequence}` }),
+        )
       : [];
   }
 
@@ -84,30 +97,48 @@ class HostileEventView {
 
   entryAt(position: number): LogEntry {
     const shift = this.opening.length;
-    if (position <= shift) return this.opening[position - 1];
+    if (position <= shift) {
+      return this.opening[position - 1];
+    }
     const real = position - shift;
     const realSize = this.log.size;
-    if (!this.log.ended || real < realSize) return this.shifted(this.log.entryAt(real));
+    if (!this.log.ended || real < realSize) {
+      return this.shifted(this.log.entryAt(real));
+    }
     const k = real - realSize;
     return k < this.closing.length ? this.closing[k] : this.shifted(this.log.entryAt(realSize));
   }
 
   positionAfter(sequence: number): number {
     const shift = this.opening.length;
-    if (sequence < 1) return 1;
-    if (sequence <= shift) return sequence + 1;
+    if (sequence < 1) {
+      return 1;
+    }
+    if (sequence <= shift) {
+      return sequence + 1;
+    }
     const realSize = this.log.size;
     const closingAt = this.closing.findIndex((e) => e.kind === 'event' && e.sequence === sequence);
-    if (this.log.ended && closingAt >= 0) return shift + realSize + closingAt + 1;
+    if (this.log.ended && closingAt >= 0) {
+      return shift + realSize + closingAt + 1;
+    }
     const next = this.log.positionAfter(sequence - shift);
-    if (!this.log.ended || next < realSize) return next + shift;
+    if (!this.log.ended || next < realSize) {
+      return next + shift;
+    }
     return next === realSize ? shift + realSize : this.size + 1;
   }
 
   private shifted(real: LogEntry): LogEntry {
-    if (real.kind === 'raw') return real;
+    if (real.kind === 'raw') {
+      return real;
+    }
     const data = JSON.parse(real.dataJson) as Record<string, unknown>;
-    poisonRecordStrings(data, { strings: this.options.strings, names: this.options.names, seed: this.options.seed }, real.sequence);
+    poisonRecordStrings(
+      data,
+      { strings: this.options.strings, names: this.options.names, seed: this.options.seed },
+      real.sequence,
+    );
     return entry(real.sequence + this.opening.length, real.event, data);
   }
 }
@@ -115,12 +146,12 @@ class HostileEventView {
 export function eventsAreHostile(options: HostileOptions): boolean {
   return Boolean(
     options.strings ||
-      options.eventNames ||
-      options.eventFieldTypes ||
-      options.bigSequences ||
-      (options.manyEventKinds ?? 0) > 0 ||
-      (options.hugeEventBytes ?? 0) > 0 ||
-      (options.replayAfterDrop ?? 0) > 0,
+    options.eventNames ||
+    options.eventFieldTypes ||
+    options.bigSequences ||
+    (options.manyEventKinds ?? 0) > 0 ||
+    (options.hugeEventBytes ?? 0) > 0 ||
+    (options.replayAfterDrop ?? 0) > 0,
   );
 }
 
@@ -128,7 +159,13 @@ export function eventsAreHostile(options: HostileOptions): boolean {
  * Serves the hostile view with the usual stream machinery (keep-alives, backpressure and the
  * fault switches still apply). `after` is in the view's numbering.
  */
-export async function serveHostileEvents(res: ServerResponse, log: RunEventLog, after: number, streamOptions: Omit<EventStreamOptions, 'after'>, options: HostileOptions): Promise<void> {
+export async function serveHostileEvents(
+  res: ServerResponse,
+  log: RunEventLog,
+  after: number,
+  streamOptions: Omit<EventStreamOptions, 'after'>,
+  options: HostileOptions,
+): Promise<void> {
   const view = new HostileEventView(log, options);
   const replay = options.replayAfterDrop ?? 0;
   let dropAfterEvents = streamOptions.dropAfterEvents;

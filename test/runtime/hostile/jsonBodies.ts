@@ -39,15 +39,20 @@ export function poisonRecordStrings(value: unknown, options: HostileOptions, ord
       node.forEach(visit);
       return;
     }
-    if (typeof node !== 'object' || node === null) return;
+    if (typeof node !== 'object' || node === null) {
+      return;
+    }
     const record = node as Record<string, unknown>;
     for (const [key, field] of Object.entries(record)) {
       if (typeof field !== 'string' || !TEXT_KEYS.has(key)) {
         visit(field);
         continue;
       }
-      if (options.names && NAME_KEYS.has(key)) record[key] = hostileName(seed + ordinal);
-      else if (options.strings) record[key] = poisonText(field, seed + ordinal + hashOf(key));
+      if (options.names && NAME_KEYS.has(key)) {
+        record[key] = hostileName(seed + ordinal);
+      } else if (options.strings) {
+        record[key] = poisonText(field, seed + ordinal + hashOf(key));
+      }
     }
   };
   visit(value);
@@ -56,9 +61,13 @@ export function poisonRecordStrings(value: unknown, options: HostileOptions, ord
 /** Appends the huge filler to the record's first display string (if it is one of the chosen records). */
 function makeHuge(record: Record<string, unknown>, options: HostileOptions, ordinal: number): void {
   const bytes = options.hugeFieldBytes ?? 0;
-  if (bytes <= 0 || ordinal % Math.max(1, options.hugeEvery ?? 5) !== 0) return;
+  if (bytes <= 0 || ordinal % Math.max(1, options.hugeEvery ?? 5) !== 0) {
+    return;
+  }
   const key = Object.keys(record).find((k) => TEXT_KEYS.has(k) && typeof record[k] === 'string');
-  if (key) record[key] = `${record[key] as string}${hugeText(bytes)}`;
+  if (key) {
+    record[key] = `${record[key] as string}${hugeText(bytes)}`;
+  }
 }
 
 export function poisonRecord(record: Record<string, unknown>, options: HostileOptions, ordinalOf: Ordinal): void {
@@ -74,30 +83,55 @@ export function poisonRecord(record: Record<string, unknown>, options: HostileOp
   }
 }
 
-const COMMAND_LINK_NOTE = '[Retry](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%20-rf%5Cn%22%7D) \u202Etxt.exe';
+const COMMAND_LINK_NOTE =
+  '[Retry](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%20-rf%5Cn%22%7D) \u202Etxt.exe';
 
 export function poisonError(body: Record<string, unknown>, options: HostileOptions = { errorMessages: true }): void {
   const error = body.error as Record<string, unknown> | undefined;
-  if (typeof error !== 'object' || error === null || typeof error.message !== 'string') return;
-  if (options.errorMessages) error.message = hostileErrorMessage(error.message);
-  if (options.secretInErrors) error.message = `${error.message as string} (webhook secret ${HOSTILE_SECRET})`;
+  if (typeof error !== 'object' || error === null || typeof error.message !== 'string') {
+    return;
+  }
+  if (options.errorMessages) {
+    error.message = hostileErrorMessage(error.message);
+  }
+  if (options.secretInErrors) {
+    error.message = `${error.message as string} (webhook secret ${HOSTILE_SECRET})`;
+  }
 }
 
 export function switchedOn(setting: ListSwitch | undefined, pathname: string): boolean {
-  if (typeof setting === 'string') return pathname.startsWith(setting);
+  if (typeof setting === 'string') {
+    return pathname.startsWith(setting);
+  }
   return setting === true;
 }
 
 /** The kind of item a list path serves, for junk items that look the part. */
 function kindOf(pathname: string): { object: string; prefix: string } {
-  if (pathname.endsWith('/artifacts')) return { object: 'artifact', prefix: 'art' };
-  if (pathname.startsWith('/v1/memory')) return { object: 'memory', prefix: 'mem' };
-  if (pathname.startsWith('/v1/tools/invocations')) return { object: 'tool_invocation', prefix: 'inv' };
-  if (pathname.startsWith('/v1/tools')) return { object: 'tool', prefix: 'tool' };
-  if (pathname.startsWith('/v1/connectors')) return { object: 'connector', prefix: 'conn' };
-  if (pathname.startsWith('/v1/webhooks')) return { object: 'webhook', prefix: 'wh' };
-  if (pathname.startsWith('/v1/files')) return { object: 'file', prefix: 'file' };
-  if (pathname.startsWith('/v1/tasks')) return { object: 'task', prefix: 'task' };
+  if (pathname.endsWith('/artifacts')) {
+    return { object: 'artifact', prefix: 'art' };
+  }
+  if (pathname.startsWith('/v1/memory')) {
+    return { object: 'memory', prefix: 'mem' };
+  }
+  if (pathname.startsWith('/v1/tools/invocations')) {
+    return { object: 'tool_invocation', prefix: 'inv' };
+  }
+  if (pathname.startsWith('/v1/tools')) {
+    return { object: 'tool', prefix: 'tool' };
+  }
+  if (pathname.startsWith('/v1/connectors')) {
+    return { object: 'connector', prefix: 'conn' };
+  }
+  if (pathname.startsWith('/v1/webhooks')) {
+    return { object: 'webhook', prefix: 'wh' };
+  }
+  if (pathname.startsWith('/v1/files')) {
+    return { object: 'file', prefix: 'file' };
+  }
+  if (pathname.startsWith('/v1/tasks')) {
+    return { object: 'task', prefix: 'task' };
+  }
   return { object: 'run', prefix: 'run' };
 }
 
@@ -107,12 +141,40 @@ function junkItems(pathname: string, firstReal: unknown): unknown[] {
     42,
     `${prefix}_a_bare_string_item`,
     [],
-    { id: 4242, object, status: 'completed', filename: 'numeric id', objective: 'numeric id', name: 'numeric id', bytes: 1 },
+    {
+      id: 4242,
+      object,
+      status: 'completed',
+      filename: 'numeric id',
+      objective: 'numeric id',
+      name: 'numeric id',
+      bytes: 1,
+    },
     { object, status: 'running', filename: 'no id', objective: 'no id', name: 'no id' },
-    { id: `${prefix}_hostile_status_number`, object, status: 7, bytes: '1024', created_at: 'yesterday', filename: 'status 7', objective: 'status 7', name: 'status 7' },
-    { id: `${prefix}_hostile_status_object`, object, status: { value: 'running' }, bytes: -1, created_at: 0, filename: { text: 'an object' }, objective: ['an', 'array'], name: null },
+    {
+      id: `${prefix}_hostile_status_number`,
+      object,
+      status: 7,
+      bytes: '1024',
+      created_at: 'yesterday',
+      filename: 'status 7',
+      objective: 'status 7',
+      name: 'status 7',
+    },
+    {
+      id: `${prefix}_hostile_status_object`,
+      object,
+      status: { value: 'running' },
+      bytes: -1,
+      created_at: 0,
+      filename: { text: 'an object' },
+      objective: ['an', 'array'],
+      name: null,
+    },
   ];
-  if (firstReal !== undefined) junk.push(firstReal);
+  if (firstReal !== undefined) {
+    junk.push(firstReal);
+  }
   return junk;
 }
 
@@ -124,13 +186,20 @@ export interface ListContext {
   freshCursor?: () => string;
 }
 
-export function poisonList(body: Record<string, unknown>, options: HostileOptions, ordinalOf: Ordinal, list: ListContext): void {
+export function poisonList(
+  body: Record<string, unknown>,
+  options: HostileOptions,
+  ordinalOf: Ordinal,
+  list: ListContext,
+): void {
   const data = body.data as unknown[];
   // Copied before the huge field goes in: the duplicate has the first item's id and strings but
   // not its huge field, so one huge record does not make the page twice as big.
   const duplicate = options.listJunk && data.length > 0 ? structuredClone(data[0]) : undefined;
   for (const item of data) {
-    if (typeof item === 'object' && item !== null && !Array.isArray(item)) poisonRecord(item as Record<string, unknown>, options, ordinalOf);
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      poisonRecord(item as Record<string, unknown>, options, ordinalOf);
+    }
   }
   if (options.listJunk) {
     if (typeof duplicate === 'object' && duplicate !== null) {

@@ -84,9 +84,15 @@ export const HOSTILE_ALL: Readonly<Required<Omit<HostileOptions, 'all' | 'errorE
 
 /** The effective switches, or undefined when hostile mode is off. */
 export function resolveHostile(value: HostileOptions | boolean | undefined | null): HostileOptions | undefined {
-  if (value === undefined || value === null || value === false) return undefined;
-  if (value === true) return { ...HOSTILE_ALL };
-  if (typeof value !== 'object' || Array.isArray(value)) throw new Error('hostile must be true, false or an object of switches');
+  if (value === undefined || value === null || value === false) {
+    return undefined;
+  }
+  if (value === true) {
+    return { ...HOSTILE_ALL };
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error('hostile must be true, false or an object of switches');
+  }
   const { all, ...rest } = value;
   return all === true ? { ...HOSTILE_ALL, ...rest } : { ...rest };
 }

@@ -69,7 +69,9 @@ export function hugeText(bytes: number): string {
   if (text === undefined) {
     text = FILLER_UNIT.repeat(Math.ceil(bytes / FILLER_UNIT.length)).slice(0, bytes);
     // A few sizes at most are in use at once (field, event); do not keep old ones alive.
-    if (hugeCache.size >= 4) hugeCache.clear();
+    if (hugeCache.size >= 4) {
+      hugeCache.clear();
+    }
     hugeCache.set(bytes, text);
   }
   return text;
@@ -78,6 +80,8 @@ export function hugeText(bytes: number): string {
 /** Small stable hash, for picking a payload per field name. */
 export function hashOf(text: string): number {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  }
   return hash;
 }

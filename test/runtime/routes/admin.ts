@@ -9,24 +9,38 @@ import { jsonWrite, type RequestContext, type Route } from './routeTypes';
 
 function requireRunId(ctx: RequestContext): string {
   const id = ctx.params[0];
-  if (!ctx.core.runs.get(id)) throw notFound(`No run with id ${id}.`, 'id');
+  if (!ctx.core.runs.get(id)) {
+    throw notFound(`No run with id ${id}.`, 'id');
+  }
   return id;
 }
 
 /** `approval`: true (defaults) or {step_id?, tool?, arguments?, reason?, expires_in_ms?}. */
 function parseSyntheticApproval(value: unknown): SyntheticApproval | undefined {
-  if (value === undefined || value === null || value === false) return undefined;
-  if (value === true) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('approval must be true or an object.', 'approval');
+  if (value === undefined || value === null || value === false) {
+    return undefined;
+  }
+  if (value === true) {
+    return {};
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest('approval must be true or an object.', 'approval');
+  }
   const raw = value as Record<string, unknown>;
   const text = (key: string): string | undefined => {
     const v = raw[key];
-    if (v === undefined) return undefined;
-    if (typeof v !== 'string' || v === '') throw badRequest(`approval.${key} must be a non-empty string.`, `approval.${key}`);
+    if (v === undefined) {
+      return undefined;
+    }
+    if (typeof v !== 'string' || v === '') {
+      throw badRequest(`approval.${key} must be a non-empty string.`, `approval.${key}`);
+    }
     return v;
   };
   const args = raw.arguments;
-  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw badRequest('approval.arguments must be an object.', 'approval.arguments');
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw badRequest('approval.arguments must be an object.', 'approval.arguments');
+  }
   const expires = raw.expires_in_ms;
   if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires) || expires < 0)) {
     throw badRequest('approval.expires_in_ms must be a non-negative integer.', 'approval.expires_in_ms');
@@ -71,13 +85,21 @@ export const adminRoutes: Route[] = [
     prepare: (ctx) =>
       jsonWrite(async (body) => {
         const events = body.events;
-        if (typeof events !== 'number' || !Number.isInteger(events) || events < 0) throw badRequest('events must be a non-negative integer.', 'events');
+        if (typeof events !== 'number' || !Number.isInteger(events) || events < 0) {
+          throw badRequest('events must be a non-negative integer.', 'events');
+        }
         const terminal = body.terminal;
-        if (terminal !== undefined && terminal !== null && (typeof terminal !== 'string' || !isTerminalStatus(terminal))) {
+        if (
+          terminal !== undefined &&
+          terminal !== null &&
+          (typeof terminal !== 'string' || !isTerminalStatus(terminal))
+        ) {
           throw badRequest('terminal must be completed, failed, cancelled or null.', 'terminal');
         }
         const cost = body.cost;
-        if (cost !== undefined && (typeof cost !== 'string' || !/^\d+(\.\d{1,2})?$/.test(cost))) throw badRequest('cost must be a decimal string such as "12.40".', 'cost');
+        if (cost !== undefined && (typeof cost !== 'string' || !/^\d+(\.\d{1,2})?$/.test(cost))) {
+          throw badRequest('cost must be a decimal string such as "12.40".', 'cost');
+        }
         const runId = await ctx.core.createSyntheticRun({
           events,
           terminal,
@@ -97,13 +119,20 @@ export const adminRoutes: Route[] = [
       jsonWrite((body) => {
         const runId = requireRunId(ctx);
         const log = ctx.core.logFor(runId);
-        if (log?.ended) throw badRequest('The run has already ended.', 'id', 'run_ended');
+        if (log?.ended) {
+          throw badRequest('The run has already ended.', 'id', 'run_ended');
+        }
         if (typeof body.raw === 'string') {
           ctx.core.appendRawEvent(runId, body.raw);
           return { status: 200, body: { appended: 'raw' } };
         }
-        if (typeof body.event !== 'string' || body.event === '') throw badRequest('event must be a non-empty string (or pass raw).', 'event');
-        const data = typeof body.data === 'object' && body.data !== null && !Array.isArray(body.data) ? (body.data as Record<string, unknown>) : {};
+        if (typeof body.event !== 'string' || body.event === '') {
+          throw badRequest('event must be a non-empty string (or pass raw).', 'event');
+        }
+        const data =
+          typeof body.data === 'object' && body.data !== null && !Array.isArray(body.data)
+            ? (body.data as Record<string, unknown>)
+            : {};
         return { status: 200, body: { sequence: ctx.core.appendEvent(runId, body.event, data) } };
       })(ctx),
   },
@@ -114,8 +143,12 @@ export const adminRoutes: Route[] = [
       jsonWrite((body) => {
         const runId = requireRunId(ctx);
         const status = body.status ?? 'completed';
-        if (typeof status !== 'string' || !isTerminalStatus(status)) throw badRequest('status must be completed, failed or cancelled.', 'status');
-        if (ctx.core.logFor(runId)?.ended) throw badRequest('The run has already ended.', 'id', 'run_ended');
+        if (typeof status !== 'string' || !isTerminalStatus(status)) {
+          throw badRequest('status must be completed, failed or cancelled.', 'status');
+        }
+        if (ctx.core.logFor(runId)?.ended) {
+          throw badRequest('The run has already ended.', 'id', 'run_ended');
+        }
         return { status: 200, body: { sequence: ctx.core.endRun(runId, status) } };
       })(ctx),
   },
@@ -126,7 +159,9 @@ export const adminRoutes: Route[] = [
     prepare: (ctx) =>
       jsonWrite((body) => {
         const id = ctx.params[0];
-        if (!ctx.core.projects.get(id)) throw notFound(`No project with id ${id}.`, 'id');
+        if (!ctx.core.projects.get(id)) {
+          throw notFound(`No project with id ${id}.`, 'id');
+        }
         if (typeof body.path !== 'string' || !path.isAbsolute(body.path) || !fs.existsSync(body.path)) {
           throw badRequest('path must be the absolute path of a local git repository.', 'path');
         }

@@ -7,7 +7,10 @@ export const connectorRoutes: Route[] = [
     method: 'GET',
     pattern: /^\/v1\/connectors$/,
     async handle(ctx) {
-      return { status: 200, body: pageOf(ctx.core.connectors.store.newestFirst(), parsePageParams(ctx.url.searchParams)) };
+      return {
+        status: 200,
+        body: pageOf(ctx.core.connectors.store.newestFirst(), parsePageParams(ctx.url.searchParams)),
+      };
     },
   },
   {
@@ -31,7 +34,11 @@ export const connectorRoutes: Route[] = [
       const id = ctx.params[0];
       ctx.core.connectors.require(id);
       await readBody(ctx.req);
-      return { fingerprint: 'revoke', commit: async () => ({ status: 200, body: ctx.core.connectors.revoke(id) }), discard: () => undefined };
+      return {
+        fingerprint: 'revoke',
+        commit: async () => ({ status: 200, body: ctx.core.connectors.revoke(id) }),
+        discard: () => undefined,
+      };
     },
   },
 ];

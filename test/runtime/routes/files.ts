@@ -8,7 +8,9 @@ import type { RequestContext, Route } from './routeTypes';
 
 function requireFile(ctx: RequestContext): FileRecord {
   const file = ctx.core.files.get(ctx.params[0]);
-  if (!file) throw notFound(`No file with id ${ctx.params[0]}.`, 'id');
+  if (!file) {
+    throw notFound(`No file with id ${ctx.params[0]}.`, 'id');
+  }
   return file;
 }
 
@@ -18,9 +20,15 @@ export const fileRoutes: Route[] = [
     pattern: /^\/v1\/files$/,
     async prepare(ctx) {
       const badPurpose = (purpose: string | undefined): HttpError =>
-        badRequest(`purpose must be one of ${UPLOAD_PURPOSES.join(', ')}.`, 'purpose', purpose === undefined ? 'missing_parameter' : 'invalid_parameter');
-      const upload = await parseUpload(ctx.req, ctx.core.blobs, (name, value) =>
-        name === 'purpose' && !UPLOAD_PURPOSES.includes(value) ? badPurpose(value) : undefined,
+        badRequest(
+          `purpose must be one of ${UPLOAD_PURPOSES.join(', ')}.`,
+          'purpose',
+          purpose === undefined ? 'missing_parameter' : 'invalid_parameter',
+        );
+      const upload = await parseUpload(
+        ctx.req,
+        ctx.core.blobs,
+        (name, value) => (name === 'purpose' && !UPLOAD_PURPOSES.includes(value) ? badPurpose(value) : undefined),
         ctx.maxUploadBytes,
       );
       const purpose = upload.fields.purpose;
@@ -34,7 +42,13 @@ export const fileRoutes: Route[] = [
         commit: async () => {
           const id = newId('file');
           upload.blob.commit(id);
-          const record = ctx.core.addFile(id, purpose as FilePurpose, upload.filename, upload.contentType, upload.bytes);
+          const record = ctx.core.addFile(
+            id,
+            purpose as FilePurpose,
+            upload.filename,
+            upload.contentType,
+            upload.bytes,
+          );
           return { status: 201, body: record };
         },
       };
@@ -93,10 +107,14 @@ async function sendContent(res: ServerResponse, ctx: RequestContext, file: FileR
   const send = async (chunk: Buffer): Promise<boolean> => {
     let piece = chunk;
     const cutting = cutAfter !== undefined && sent + piece.length > cutAfter;
-    if (cutting) piece = piece.subarray(0, cutAfter - sent);
+    if (cutting) {
+      piece = piece.subarray(0, cutAfter - sent);
+    }
     sent += piece.length;
     await writeChunk(res, piece);
-    if (cutting) res.destroy(); // fault: the first cutAfter bytes leave, then the connection dies
+    if (cutting) {
+      res.destroy();
+    } // fault: the first cutAfter bytes leave, then the connection dies
     return !res.destroyed;
   };
   try {
@@ -107,7 +125,9 @@ async function sendContent(res: ServerResponse, ctx: RequestContext, file: FileR
       }
       held = chunk as Buffer;
     }
-    if (held && !(await send(held))) return;
+    if (held && !(await send(held))) {
+      return;
+    }
     res.end();
   } catch {
     // A blob that fails to decrypt (tampered) or a client that left: the body cannot be trusted.

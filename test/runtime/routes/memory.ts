@@ -14,7 +14,9 @@ export const memoryRoutes: Route[] = [
       const q = ctx.url.searchParams;
       const params = parsePageParams(q);
       const query = q.get('query') ?? undefined;
-      if (query !== undefined && query.length > MAX_QUERY_CHARS) throw badRequest(`query must be at most ${MAX_QUERY_CHARS} characters.`, 'query');
+      if (query !== undefined && query.length > MAX_QUERY_CHARS) {
+        throw badRequest(`query must be at most ${MAX_QUERY_CHARS} characters.`, 'query');
+      }
       const projectId = q.get('project_id') ?? undefined;
       const tags = q.getAll('tag').filter((t) => t !== '');
       return { status: 200, body: ctx.core.memory.list({ query, projectId, tags }, params) };
@@ -35,7 +37,9 @@ export const memoryRoutes: Route[] = [
         const content = validateContent(body.content, true) as string;
         const tags = validateTags(body.tags) ?? [];
         const projectId = body.project_id;
-        if (projectId !== undefined && projectId !== null && (typeof projectId !== 'string' || projectId === '')) throw badRequest('project_id must be a project id.', 'project_id');
+        if (projectId !== undefined && projectId !== null && (typeof projectId !== 'string' || projectId === '')) {
+          throw badRequest('project_id must be a project id.', 'project_id');
+        }
         return { status: 201, body: ctx.core.memory.create(content, tags, (projectId as string | null) ?? undefined) };
       })(ctx),
   },
@@ -48,11 +52,21 @@ export const memoryRoutes: Route[] = [
       const body = await readJsonObject(ctx);
       const { version } = body;
       if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) {
-        throw badRequest('version must be the integer version the change is based on.', 'version', version === undefined ? 'missing_parameter' : 'invalid_parameter');
+        throw badRequest(
+          'version must be the integer version the change is based on.',
+          'version',
+          version === undefined ? 'missing_parameter' : 'invalid_parameter',
+        );
       }
       const content = validateContent(body.content, false);
       const tags = validateTags(body.tags);
-      return { status: 200, body: ctx.core.memory.update(id, version, { ...(content !== undefined ? { content } : {}), ...(tags !== undefined ? { tags } : {}) }) };
+      return {
+        status: 200,
+        body: ctx.core.memory.update(id, version, {
+          ...(content !== undefined ? { content } : {}),
+          ...(tags !== undefined ? { tags } : {}),
+        }),
+      };
     },
   },
   {

@@ -56,7 +56,16 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
       if (size > MAX_JSON_BYTES) {
         cleanup();
         req.pause();
-        reject(new HttpError(413, 'invalid_request_error', 'body_too_large', 'The JSON body is larger than 1 MiB.', undefined, { Connection: 'close' }));
+        reject(
+          new HttpError(
+            413,
+            'invalid_request_error',
+            'body_too_large',
+            'The JSON body is larger than 1 MiB.',
+            undefined,
+            { Connection: 'close' },
+          ),
+        );
         return;
       }
       chunks.push(chunk);
@@ -76,7 +85,9 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** A JSON POST: the fingerprint is the raw body; validation happens at commit so its answer is stored too. */
-export function jsonWrite(run: (body: Record<string, unknown>) => Promise<Reply> | Reply): (ctx: RequestContext) => Promise<PreparedWrite> {
+export function jsonWrite(
+  run: (body: Record<string, unknown>) => Promise<Reply> | Reply,
+): (ctx: RequestContext) => Promise<PreparedWrite> {
   return async (ctx) => {
     const raw = await readBody(ctx.req);
     return {
@@ -93,7 +104,9 @@ export async function readJsonObject(ctx: RequestContext): Promise<Record<string
 }
 
 export function parseJsonObject(raw: Buffer): Record<string, unknown> {
-  if (raw.length === 0) return {};
+  if (raw.length === 0) {
+    return {};
+  }
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));

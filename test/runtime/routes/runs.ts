@@ -10,16 +10,24 @@ const MAX_INSTRUCTIONS_CHARS = 10000;
 /** The optional follow-up of a resume or fork: a string, or absent (an empty one counts as absent). */
 function parseInstructions(body: Record<string, unknown>): string | undefined {
   const { instructions } = body;
-  if (instructions === undefined || instructions === null) return undefined;
-  if (typeof instructions !== 'string') throw badRequest('instructions must be a string.', 'instructions');
-  if (instructions.length > MAX_INSTRUCTIONS_CHARS) throw badRequest(`instructions must be at most ${MAX_INSTRUCTIONS_CHARS} characters.`, 'instructions');
+  if (instructions === undefined || instructions === null) {
+    return undefined;
+  }
+  if (typeof instructions !== 'string') {
+    throw badRequest('instructions must be a string.', 'instructions');
+  }
+  if (instructions.length > MAX_INSTRUCTIONS_CHARS) {
+    throw badRequest(`instructions must be at most ${MAX_INSTRUCTIONS_CHARS} characters.`, 'instructions');
+  }
   const trimmed = instructions.trim();
   return trimmed === '' ? undefined : trimmed;
 }
 
 function requireRun(ctx: RequestContext): RunRecord {
   const run = ctx.core.runs.get(ctx.params[0]);
-  if (!run) throw notFound(`No run with id ${ctx.params[0]}.`, 'id');
+  if (!run) {
+    throw notFound(`No run with id ${ctx.params[0]}.`, 'id');
+  }
   return run;
 }
 
@@ -29,7 +37,9 @@ function parseAfterSequence(ctx: RequestContext): number {
   const header = ctx.req.headers['last-event-id'];
   const raw = query ?? (typeof header === 'string' ? header : null);
   const param = query !== null ? 'after' : 'Last-Event-ID';
-  if (raw === null || raw === '') return 0;
+  if (raw === null || raw === '') {
+    return 0;
+  }
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
     throw badRequest(`${param} must be a non-negative integer sequence.`, param);
   }
@@ -43,7 +53,9 @@ export const runRoutes: Route[] = [
     async handle(ctx) {
       const params = parsePageParams(ctx.url.searchParams);
       const taskId = ctx.url.searchParams.get('task_id');
-      if (taskId !== null && !ctx.core.tasks.get(taskId)) throw notFound(`No task with id ${taskId}.`, 'task_id');
+      if (taskId !== null && !ctx.core.tasks.get(taskId)) {
+        throw notFound(`No task with id ${taskId}.`, 'task_id');
+      }
       const include = (run: RunRecord): boolean => taskId === null || run.task_id === taskId;
       return { status: 200, body: pageOf(ctx.core.runs.newestFirst(), params, include) };
     },
@@ -61,7 +73,10 @@ export const runRoutes: Route[] = [
     async handle(ctx) {
       const run = requireRun(ctx);
       const params = parsePageParams(ctx.url.searchParams);
-      return { status: 200, body: pageOf(ctx.core.artifacts.newestFirst(), params, (artifact) => artifact.run_id === run.id) };
+      return {
+        status: 200,
+        body: pageOf(ctx.core.artifacts.newestFirst(), params, (artifact) => artifact.run_id === run.id),
+      };
     },
   },
   {
@@ -95,7 +110,11 @@ export const runRoutes: Route[] = [
       return jsonWrite((body) => {
         const after = body.after_sequence;
         if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 1) {
-          throw badRequest('after_sequence must be a positive integer: the last event of the source to keep.', 'after_sequence', after === undefined ? 'missing_parameter' : 'invalid_parameter');
+          throw badRequest(
+            'after_sequence must be a positive integer: the last event of the source to keep.',
+            'after_sequence',
+            after === undefined ? 'missing_parameter' : 'invalid_parameter',
+          );
         }
         return { status: 201, body: ctx.core.forkRun(run.id, after, parseInstructions(body)) };
       })(ctx);
@@ -108,7 +127,9 @@ export const runRoutes: Route[] = [
       const run = requireRun(ctx);
       const after = parseAfterSequence(ctx);
       const log = ctx.core.logFor(run.id);
-      if (!log) throw notFound(`No run with id ${run.id}.`, 'id');
+      if (!log) {
+        throw notFound(`No run with id ${run.id}.`, 'id');
+      }
       const faults = ctx.faults.current;
       await serveEventStream(ctx.res, log, {
         after,

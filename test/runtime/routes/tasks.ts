@@ -6,25 +6,48 @@ import type { TaskAttachment, TaskContext } from '../records';
 import type { RuntimeCore, TaskPlacement } from '../runtimeCore';
 import { jsonWrite, type Route } from './routeTypes';
 
-export function validateTaskRequest(body: Record<string, unknown>, core: RuntimeCore): { objective: string; attachments: TaskAttachment[] } {
+export function validateTaskRequest(
+  body: Record<string, unknown>,
+  core: RuntimeCore,
+): { objective: string; attachments: TaskAttachment[] } {
   const { objective, attachments } = body;
   if (typeof objective !== 'string' || objective.trim() === '') {
-    throw badRequest('objective must be a non-empty string.', 'objective', objective === undefined ? 'missing_parameter' : 'invalid_parameter');
+    throw badRequest(
+      'objective must be a non-empty string.',
+      'objective',
+      objective === undefined ? 'missing_parameter' : 'invalid_parameter',
+    );
   }
-  if (attachments === undefined || attachments === null) return { objective, attachments: [] };
-  if (!Array.isArray(attachments)) throw badRequest('attachments must be an array of {type: "document", fileId}.', 'attachments');
+  if (attachments === undefined || attachments === null) {
+    return { objective, attachments: [] };
+  }
+  if (!Array.isArray(attachments)) {
+    throw badRequest('attachments must be an array of {type: "document", fileId}.', 'attachments');
+  }
   const limit = core.settings.maxAttachments;
   if (attachments.length > limit) {
-    throw badRequest(`A task takes at most ${limit} attachments; this one has ${attachments.length}.`, 'attachments', 'too_many_attachments').with({ limit });
+    throw badRequest(
+      `A task takes at most ${limit} attachments; this one has ${attachments.length}.`,
+      'attachments',
+      'too_many_attachments',
+    ).with({ limit });
   }
   const checked: TaskAttachment[] = [];
   attachments.forEach((item: unknown, index) => {
     const at = `attachments[${index}]`;
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw badRequest(`${at} must be an object {type: "document", fileId}.`, at);
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      throw badRequest(`${at} must be an object {type: "document", fileId}.`, at);
+    }
     const { type, fileId } = item as Record<string, unknown>;
-    if (type !== 'document') throw badRequest(`${at}.type must be "document".`, `${at}.type`);
-    if (typeof fileId !== 'string' || fileId === '') throw badRequest(`${at}.fileId must be the id of an uploaded file.`, `${at}.fileId`);
-    if (!core.files.get(fileId)) throw notFound(`No file with id ${fileId} (${at}.fileId).`, `${at}.fileId`);
+    if (type !== 'document') {
+      throw badRequest(`${at}.type must be "document".`, `${at}.type`);
+    }
+    if (typeof fileId !== 'string' || fileId === '') {
+      throw badRequest(`${at}.fileId must be the id of an uploaded file.`, `${at}.fileId`);
+    }
+    if (!core.files.get(fileId)) {
+      throw notFound(`No file with id ${fileId} (${at}.fileId).`, `${at}.fileId`);
+    }
     checked.push({ type: 'document', fileId });
   });
   return { objective, attachments: checked };
@@ -35,19 +58,27 @@ export function parsePlacement(body: Record<string, unknown>): TaskPlacement {
   const { project_id: projectId, context } = body;
   const placement: TaskPlacement = {};
   if (projectId !== undefined && projectId !== null) {
-    if (typeof projectId !== 'string' || projectId === '') throw badRequest('project_id must be the id of a project.', 'project_id');
+    if (typeof projectId !== 'string' || projectId === '') {
+      throw badRequest('project_id must be the id of a project.', 'project_id');
+    }
     placement.project_id = projectId;
   }
   if (context !== undefined && context !== null) {
-    if (typeof context !== 'object' || Array.isArray(context)) throw badRequest('context must be an object {ref?, commit?}.', 'context');
+    if (typeof context !== 'object' || Array.isArray(context)) {
+      throw badRequest('context must be an object {ref?, commit?}.', 'context');
+    }
     const { ref, commit } = context as Record<string, unknown>;
     const checked: TaskContext = {};
     if (ref !== undefined) {
-      if (typeof ref !== 'string' || ref.trim() === '' || ref.length > 250) throw badRequest('context.ref must be a branch name.', 'context.ref');
+      if (typeof ref !== 'string' || ref.trim() === '' || ref.length > 250) {
+        throw badRequest('context.ref must be a branch name.', 'context.ref');
+      }
       checked.ref = ref;
     }
     if (commit !== undefined) {
-      if (typeof commit !== 'string' || !COMMIT_PATTERN.test(commit)) throw badRequest('context.commit must be a 40-hex commit id.', 'context.commit');
+      if (typeof commit !== 'string' || !COMMIT_PATTERN.test(commit)) {
+        throw badRequest('context.commit must be a 40-hex commit id.', 'context.commit');
+      }
       checked.commit = commit;
     }
     placement.context = checked;
@@ -73,7 +104,10 @@ export const taskRoutes: Route[] = [
     async handle(ctx) {
       const projectId = ctx.url.searchParams.get('project_id');
       const include = projectId === null ? undefined : (task: { project_id?: string }) => task.project_id === projectId;
-      return { status: 200, body: pageOf(ctx.core.tasks.newestFirst(), parsePageParams(ctx.url.searchParams), include) };
+      return {
+        status: 200,
+        body: pageOf(ctx.core.tasks.newestFirst(), parsePageParams(ctx.url.searchParams), include),
+      };
     },
   },
   {
@@ -81,7 +115,9 @@ export const taskRoutes: Route[] = [
     pattern: /^\/v1\/tasks\/([^/]+)$/,
     async handle(ctx) {
       const task = ctx.core.tasks.get(ctx.params[0]);
-      if (!task) throw notFound(`No task with id ${ctx.params[0]}.`, 'id');
+      if (!task) {
+        throw notFound(`No task with id ${ctx.params[0]}.`, 'id');
+      }
       return { status: 200, body: task };
     },
   },

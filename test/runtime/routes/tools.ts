@@ -6,7 +6,11 @@ import type { Route } from './routeTypes';
 
 function matchesQuery(tool: ToolRecord, query: string): boolean {
   const text = `${tool.name} ${tool.description}`.toLowerCase();
-  return query.toLowerCase().split(/\s+/).filter(Boolean).every((word) => text.includes(word));
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => text.includes(word));
 }
 
 export const toolRoutes: Route[] = [
@@ -19,9 +23,16 @@ export const toolRoutes: Route[] = [
       const runId = q.get('run_id');
       const tool = q.get('tool');
       const status = q.get('status');
-      if (status !== null && !INVOCATION_STATUSES.includes(status)) throw badRequest(`status must be one of ${INVOCATION_STATUSES.join(', ')}.`, 'status');
-      if (runId !== null && !ctx.core.runs.get(runId)) throw notFound(`No run with id ${runId}.`, 'run_id');
-      const include = (r: InvocationRecord): boolean => (runId === null || r.run_id === runId) && (tool === null || r.tool === tool) && (status === null || r.status === status);
+      if (status !== null && !INVOCATION_STATUSES.includes(status)) {
+        throw badRequest(`status must be one of ${INVOCATION_STATUSES.join(', ')}.`, 'status');
+      }
+      if (runId !== null && !ctx.core.runs.get(runId)) {
+        throw notFound(`No run with id ${runId}.`, 'run_id');
+      }
+      const include = (r: InvocationRecord): boolean =>
+        (runId === null || r.run_id === runId) &&
+        (tool === null || r.tool === tool) &&
+        (status === null || r.status === status);
       return { status: 200, body: pageOf(ctx.core.tools.invocations.newestFirst(), params, include) };
     },
   },
@@ -39,7 +50,10 @@ export const toolRoutes: Route[] = [
       const q = ctx.url.searchParams;
       const params = parsePageParams(q);
       const query = q.get('query')?.trim();
-      return { status: 200, body: pageOf(ctx.core.tools.tools.newestFirst(), params, (t) => !query || matchesQuery(t, query)) };
+      return {
+        status: 200,
+        body: pageOf(ctx.core.tools.tools.newestFirst(), params, (t) => !query || matchesQuery(t, query)),
+      };
     },
   },
   {

@@ -7,7 +7,10 @@ export const webhookRoutes: Route[] = [
     method: 'GET',
     pattern: /^\/v1\/webhooks$/,
     async handle(ctx) {
-      return { status: 200, body: pageOf(ctx.core.webhooks.store.newestFirst(), parsePageParams(ctx.url.searchParams)) };
+      return {
+        status: 200,
+        body: pageOf(ctx.core.webhooks.store.newestFirst(), parsePageParams(ctx.url.searchParams)),
+      };
     },
   },
   {
@@ -42,7 +45,11 @@ export const webhookRoutes: Route[] = [
       const id = ctx.params[0];
       ctx.core.webhooks.require(id);
       await readBody(ctx.req);
-      return { fingerprint: 'test', commit: async () => ({ status: 200, body: await ctx.core.webhooks.test(id) }), discard: () => undefined };
+      return {
+        fingerprint: 'test',
+        commit: async () => ({ status: 200, body: await ctx.core.webhooks.test(id) }),
+        discard: () => undefined,
+      };
     },
   },
 ];

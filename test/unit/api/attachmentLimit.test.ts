@@ -10,12 +10,23 @@ describe('api/errors: too many attachments', () => {
   it('carries code, param and a safe positive integer limit', async () => {
     const limits: unknown[] = [100, '100', -1, 0, 1.5, 1e300, null];
     const server = await startRecordingServer((_req, res, index) =>
-      json(res, 400, { error: { type: 'invalid_request_error', code: 'too_many_attachments', param: 'attachments', message: 'At most 100 attachments.', limit: limits[index] } }));
+      json(res, 400, {
+        error: {
+          type: 'invalid_request_error',
+          code: 'too_many_attachments',
+          param: 'attachments',
+          message: 'At most 100 attachments.',
+          limit: limits[index],
+        },
+      }),
+    );
     const client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k-1234', maxRetries: 0 });
     try {
       const seen: unknown[] = [];
       for (let i = 0; i < limits.length; i++) {
-        const err = await rejectionOf(client.createTask({ objective: 'many', attachments: [{ type: 'document', fileId: 'file_1' }] }));
+        const err = await rejectionOf(
+          client.createTask({ objective: 'many', attachments: [{ type: 'document', fileId: 'file_1' }] }),
+        );
         assert.ok(isApiError(err, 'bad_request'), String(err));
         assert.equal(err.code, 'too_many_attachments');
         assert.equal(err.param, 'attachments');

@@ -6,8 +6,14 @@ import { MAX_RETRY_AFTER_MS, backoffDelay, parseRetryAfter, sleep } from '../../
 describe('api/backoff', () => {
   it('doubles from 0.5 s up to 8 s, with jitter between half and the whole nominal delay', () => {
     const policy = { baseMs: 500, capMs: 8000 };
-    assert.deepEqual([0, 1, 2, 3, 4, 5, 9].map((n) => backoffDelay(n, policy, () => 1)), [500, 1000, 2000, 4000, 8000, 8000, 8000]);
-    assert.deepEqual([0, 4].map((n) => backoffDelay(n, policy, () => 0)), [250, 4000]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5, 9].map((n) => backoffDelay(n, policy, () => 1)),
+      [500, 1000, 2000, 4000, 8000, 8000, 8000],
+    );
+    assert.deepEqual(
+      [0, 4].map((n) => backoffDelay(n, policy, () => 0)),
+      [250, 4000],
+    );
   });
 
   it('reads retry-after-ms, Retry-After seconds and an HTTP date, and clamps to 60 s', () => {

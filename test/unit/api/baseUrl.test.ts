@@ -19,14 +19,29 @@ describe('api/baseUrl', () => {
       assert.equal(normaliseBaseUrl(`http://${host}:8787/`), `http://${host}:8787`);
     }
     for (const host of ['example.com', '10.0.0.5', '192.168.1.2', '[::2]', 'localhost.example.com', '128.0.0.1']) {
-      assert.throws(() => normaliseBaseUrl(`http://${host}:8787`), (err: unknown) => isApiError(err, 'insecure'), host);
+      assert.throws(
+        () => normaliseBaseUrl(`http://${host}:8787`),
+        (err: unknown) => isApiError(err, 'insecure'),
+        host,
+      );
     }
     assert.ok(isLoopbackHost('[::ffff:7f00:1]'));
   });
 
   it('refuses malformed addresses, other schemes, credentials, queries and fragments', () => {
-    for (const raw of ['', 'not a url', 'ftp://example.com', 'https://user:pw@example.com', 'https://example.com/?a=1', 'https://example.com/#x']) {
-      assert.throws(() => normaliseBaseUrl(raw), (err: unknown) => isApiError(err, 'validation'), raw);
+    for (const raw of [
+      '',
+      'not a url',
+      'ftp://example.com',
+      'https://user:pw@example.com',
+      'https://example.com/?a=1',
+      'https://example.com/#x',
+    ]) {
+      assert.throws(
+        () => normaliseBaseUrl(raw),
+        (err: unknown) => isApiError(err, 'validation'),
+        raw,
+      );
     }
   });
 

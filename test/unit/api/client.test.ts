@@ -4,14 +4,27 @@ import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { ApiClient } from '../../../src/api/client';
 import { ApiError, isApiError } from '../../../src/api/errors';
-import { QUICK_BACKOFF, json, rejectionOf, startRecordingServer, startRuntimeWithClient, type RuntimeWithClient } from './fixtures';
+import {
+  QUICK_BACKOFF,
+  json,
+  rejectionOf,
+  startRecordingServer,
+  startRuntimeWithClient,
+  type RuntimeWithClient,
+} from './fixtures';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('api/client request path', () => {
   it('sends the bearer key, Accept, the user agent and JSON as application/json; charset=utf-8 under /v1', async () => {
-    const server = await startRecordingServer((_req, res) => json(res, 201, { id: 'task_1', object: 'task', status: 'queued' }));
-    const client = new ApiClient({ baseUrl: `${server.baseUrl}/prefix//`, getApiKey: async () => 'key-123', userAgent: 'agent-runtime-vscode/1.2.3' });
+    const server = await startRecordingServer((_req, res) =>
+      json(res, 201, { id: 'task_1', object: 'task', status: 'queued' }),
+    );
+    const client = new ApiClient({
+      baseUrl: `${server.baseUrl}/prefix//`,
+      getApiKey: async () => 'key-123',
+      userAgent: 'agent-runtime-vscode/1.2.3',
+    });
     try {
       await client.createTask({ objective: 'Summarise' });
       const [req] = server.requests;
@@ -31,7 +44,9 @@ describe('api/client request path', () => {
 
   it('sends one Idempotency-Key per logical POST, the same on every retry, and a fresh one for the next POST', async () => {
     const server = await startRecordingServer((_req, res, i) =>
-      i < 2 ? json(res, 503, { error: { type: 'server_error', code: 'busy', message: 'busy' } }) : json(res, 201, { id: `task_${i}` }),
+      i < 2
+        ? json(res, 503, { error: { type: 'server_error', code: 'busy', message: 'busy' } })
+        : json(res, 201, { id: `task_${i}` }),
     );
     const client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k', backoff: QUICK_BACKOFF });
     try {
@@ -97,7 +112,10 @@ describe('api/client request path', () => {
       const run = await ctx.client.getRun(task.run_id);
       assert.equal(run.task_id, task.id);
       const runs = await ctx.client.listRuns({ task_id: task.id });
-      assert.deepEqual(runs.data.map((r) => r.id), [task.run_id]);
+      assert.deepEqual(
+        runs.data.map((r) => r.id),
+        [task.run_id],
+      );
       const artifacts = await ctx.client.listRunArtifacts(task.run_id);
       assert.ok(Array.isArray(artifacts.data));
     });
@@ -117,7 +135,9 @@ describe('api/client request path', () => {
       assert.equal(stream.status, 200);
       assert.match(String(stream.headers['content-type']), /^text\/event-stream/);
       let text = '';
-      for await (const chunk of stream.body) text += Buffer.from(chunk).toString('utf8');
+      for await (const chunk of stream.body) {
+        text += Buffer.from(chunk).toString('utf8');
+      }
       assert.ok(!/"sequence":1[,}]/.test(text), 'resumes after sequence 1');
       assert.match(text, /"sequence":2/);
       assert.match(text, /event: run\.completed/);
@@ -140,7 +160,9 @@ describe('api/client request path', () => {
       const controller = new AbortController();
       const stream = await ctx.client.openEventStream(runId, { signal: controller.signal });
       const reading = (async () => {
-        for await (const chunk of stream.body) void chunk;
+        for await (const chunk of stream.body) {
+          void chunk;
+        }
       })();
       controller.abort();
       await assert.rejects(reading);
@@ -150,7 +172,9 @@ describe('api/client request path', () => {
       const controller = new AbortController();
       const client = ctx.clientWith({ backoff: QUICK_BACKOFF });
       ctx.runtime.setFaults({ failNext: { count: 2, status: 503 } });
-      for (let i = 0; i < 5; i++) await client.listTasks({ limit: 2 }, { signal: controller.signal });
+      for (let i = 0; i < 5; i++) {
+        await client.listTasks({ limit: 2 }, { signal: controller.signal });
+      }
       await rejectionOf(client.getFile('file_nope', { signal: controller.signal }));
       assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
     });

@@ -71,7 +71,9 @@ describe('api/download', () => {
       ctx.client.downloadFile(fileId, join(dir, 'c.bin'), {
         signal: controller.signal,
         onProgress: (received) => {
-          if (received > 0) controller.abort();
+          if (received > 0) {
+            controller.abort();
+          }
         },
       }),
     );

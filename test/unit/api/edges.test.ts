@@ -10,7 +10,15 @@ import { RunEventSubscription } from '../../../src/api/events';
 import { decodeRunEvent } from '../../../src/api/runEventDecoding';
 import { safeFileName } from '../../../src/api/safeName';
 import type { RunEvent } from '../../../src/api/types';
-import { CapturingLogger, QUICK_BACKOFF, json, makeTempDir, rejectionOf, startRecordingServer, startRuntimeWithClient } from './fixtures';
+import {
+  CapturingLogger,
+  QUICK_BACKOFF,
+  json,
+  makeTempDir,
+  rejectionOf,
+  startRecordingServer,
+  startRuntimeWithClient,
+} from './fixtures';
 
 function sse(events: { event: string; data: Record<string, unknown> }[]): string {
   return events.map((e) => `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join('');
@@ -20,7 +28,10 @@ describe('api edges', () => {
   it('a sequence at or above MAX_SAFE_INTEGER is refused, skipped and counted, never taken as the last one', async () => {
     const top = Number.MAX_SAFE_INTEGER;
     assert.equal(decodeRunEvent('step.started', JSON.stringify({ sequence: top, step_id: 's', title: 't' })).ok, false);
-    assert.equal(decodeRunEvent('step.started', JSON.stringify({ sequence: top - 1, step_id: 's', title: 't' })).ok, true);
+    assert.equal(
+      decodeRunEvent('step.started', JSON.stringify({ sequence: top - 1, step_id: 's', title: 't' })).ok,
+      true,
+    );
     const body = sse([
       { event: 'step.started', data: { sequence: 1, step_id: 's1', title: 'one' } },
       { event: 'step.started', data: { sequence: top, step_id: 'sx', title: 'huge' } },
@@ -35,11 +46,16 @@ describe('api edges', () => {
     try {
       const sub = new RunEventSubscription(client, 'run_1', { idleTimeoutMs: 0 });
       const seen: number[] = [];
-      for await (const event of sub as AsyncIterable<RunEvent>) seen.push(event.data.sequence);
+      for await (const event of sub as AsyncIterable<RunEvent>) {
+        seen.push(event.data.sequence);
+      }
       assert.deepEqual(seen, [1, 2, 3]);
       assert.equal(sub.skipped, 1);
       assert.equal(sub.lastSequence, 3);
-      assert.throws(() => new RunEventSubscription(client, 'run_1', { after: top }), (e: unknown) => isApiError(e, 'validation'));
+      assert.throws(
+        () => new RunEventSubscription(client, 'run_1', { after: top }),
+        (e: unknown) => isApiError(e, 'validation'),
+      );
     } finally {
       await client.dispose();
       await server.close();
@@ -49,8 +65,14 @@ describe('api edges', () => {
   it('409 idempotency_key_reused is a conflict at once; a 409 still in flight is retried', async () => {
     let code = 'idempotency_key_reused';
     const server = await startRecordingServer((_req, res) =>
-      json(res, 409, { error: { type: 'idempotency_error', code, message: 'conflict', param: 'Idempotency-Key' } }));
-    const client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k-1234', backoff: QUICK_BACKOFF, maxRetries: 2 });
+      json(res, 409, { error: { type: 'idempotency_error', code, message: 'conflict', param: 'Idempotency-Key' } }),
+    );
+    const client = new ApiClient({
+      baseUrl: server.baseUrl,
+      getApiKey: async () => 'k-1234',
+      backoff: QUICK_BACKOFF,
+      maxRetries: 2,
+    });
     try {
       const reused = await rejectionOf(client.createTask({ objective: 'second body' }, { idempotencyKey: 'key-1' }));
       assert.ok(isApiError(reused, 'conflict'), String(reused));
@@ -72,9 +94,14 @@ describe('api edges', () => {
     // The first failed attempt is logged just before the wait: abort right then.
     logger.warn = (m: string) => {
       logger.lines.push(m);
-      if (/retrying in/.test(m)) controller.abort();
+      if (/retrying in/.test(m)) {
+        controller.abort();
+      }
     };
-    const ctx = await startRuntimeWithClient({ faults: { failNext: { count: 1, status: 503, retryAfterSeconds: 3600, pathPrefix: '/v1/tasks' } } }, { logger });
+    const ctx = await startRuntimeWithClient(
+      { faults: { failNext: { count: 1, status: 503, retryAfterSeconds: 3600, pathPrefix: '/v1/tasks' } } },
+      { logger },
+    );
     try {
       const err = await rejectionOf(ctx.client.createTask({ objective: 'wait' }, { signal: controller.signal }));
       assert.ok(isApiError(err, 'aborted'), String(err));
@@ -128,7 +155,9 @@ describe('api edges', () => {
       const more = (): void => {
         while (sent < 48) {
           sent++;
-          if (!res.write(chunk)) return void res.once('drain', more);
+          if (!res.write(chunk)) {
+            return void res.once('drain', more);
+          }
         }
         res.end();
       };
@@ -144,7 +173,9 @@ describe('api edges', () => {
         assert.ok(isApiError(err, 'too_large'), `${id}: ${String(err)}`);
         assert.deepEqual(await readdir(temp.dir), [], id);
       }
-      const small = await client.downloadFile('file_no_length', join(temp.dir, 'ok.bin'), { maxBytes: 4 * 1024 * 1024 } as DownloadOptions);
+      const small = await client.downloadFile('file_no_length', join(temp.dir, 'ok.bin'), {
+        maxBytes: 4 * 1024 * 1024,
+      } as DownloadOptions);
       assert.equal(small.bytes, chunk.length * 48);
     } finally {
       await client.dispose();

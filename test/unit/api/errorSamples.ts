@@ -1,6 +1,12 @@
 // One error of every sentence kind and every wording the API layer writes itself, shared by the
 // English sentence's tests (api/errorSentences) and the translated one's (commandSupport/errorText).
-import { API_ERROR_KINDS, ApiError, errorFromResponse, errorFromTransport, type ApiErrorKind } from '../../../src/api/errors';
+import {
+  API_ERROR_KINDS,
+  ApiError,
+  errorFromResponse,
+  errorFromTransport,
+  type ApiErrorKind,
+} from '../../../src/api/errors';
 
 export const ORIGIN = 'https://agents.example.com:8443';
 
@@ -33,11 +39,33 @@ export function apiWorded(): ApiError[] {
     transport('ERR_TLS_CERT_ALTNAME_INVALID'),
     transport('SELF_SIGNED_CERT_IN_CHAIN'),
     transport('EHOSTUNREACH'),
-    errorFromResponse({ status: 502, bodyText: '<html><title>Bad gateway</title></html>', method: 'GET', path: '/v1/files', requestId: 'req_7' }),
+    errorFromResponse({
+      status: 502,
+      bodyText: '<html><title>Bad gateway</title></html>',
+      method: 'GET',
+      path: '/v1/files',
+      requestId: 'req_7',
+    }),
     errorFromResponse({ status: 500, bodyText: '', method: 'POST', path: '/v1/tasks' }),
-    errorFromResponse({ status: 405, bodyText: '', method: 'POST', path: '/v1/runs/run_1/steer', assumedEndpoint: true }),
-    new ApiError({ kind: 'authentication', code: 'missing_api_key', message: 'No API key is set', detail: { id: 'missingApiKey', args: [] } }),
-    new ApiError({ kind: 'authentication', code: 'api_key_unavailable', message: 'The API key could not be read', detail: { id: 'apiKeyUnavailable', args: [] } }),
+    errorFromResponse({
+      status: 405,
+      bodyText: '',
+      method: 'POST',
+      path: '/v1/runs/run_1/steer',
+      assumedEndpoint: true,
+    }),
+    new ApiError({
+      kind: 'authentication',
+      code: 'missing_api_key',
+      message: 'No API key is set',
+      detail: { id: 'missingApiKey', args: [] },
+    }),
+    new ApiError({
+      kind: 'authentication',
+      code: 'api_key_unavailable',
+      message: 'The API key could not be read',
+      detail: { id: 'apiKeyUnavailable', args: [] },
+    }),
   ];
 }
 
@@ -56,7 +84,11 @@ export function errorSamples(): unknown[] {
     ...steeringConflicts(),
     transport('ECONNRESET', true),
     transport('UND_ERR_DESTROYED'),
-    new ApiError({ kind: 'connection', code: 'proxy_refused', message: 'The proxy refused the tunnel; check http.proxy.' }),
+    new ApiError({
+      kind: 'connection',
+      code: 'proxy_refused',
+      message: 'The proxy refused the tunnel; check http.proxy.',
+    }),
     new ApiError({ kind: 'rate_limit', status: 429, message: 'Slow down', retryAfterMs: 1 }),
     Object.assign(new Error('stopped'), { name: 'AbortError' }),
     new Error('Something broke with Bearer abc.def.'),

@@ -51,7 +51,7 @@ const ENGLISH = [
   'The connection to https://agents.example.com:8443 was closed before the answer was complete; check the service address and your network.',
   'The transfer with https://agents.example.com:8443 ended early (length mismatch); check the service address and your network.',
   'Secure connection to https://agents.example.com:8443 failed: the server does not offer TLS 1.3, which is required.',
-  'The certificate of https://agents.example.com:8443 is not valid now (CERT_HAS_EXPIRED); check this computer\'s clock, or ask the service\'s administrator to renew it.',
+  "The certificate of https://agents.example.com:8443 is not valid now (CERT_HAS_EXPIRED); check this computer's clock, or ask the service's administrator to renew it.",
   'The certificate of https://agents.example.com:8443 is for another host name (ERR_TLS_CERT_ALTNAME_INVALID); use the address the certificate names in agentRuntime.baseUrl.',
   'The certificate of https://agents.example.com:8443 is not trusted (SELF_SIGNED_CERT_IN_CHAIN; issued by a private CA or a TLS-inspecting proxy?); add that CA to the file NODE_EXTRA_CA_CERTS names, or to the system store with http.systemCertificates on.',
   'Request to https://agents.example.com:8443 failed: low-level EHOSTUNREACH; check the service address and your network.',
@@ -85,7 +85,9 @@ function marking(): { t: Translate; used: string[] } {
 
 describe('api/errorSentences', () => {
   it('describeError is the builder through the untranslated Translate', () => {
-    for (const err of errorSamples()) assert.equal(describeError(err), errorSentence(err, untranslated));
+    for (const err of errorSamples()) {
+      assert.equal(describeError(err), errorSentence(err, untranslated));
+    }
   });
 
   it('every sentence kind is said through the Translate, closer and all, and says the English without it', () => {
@@ -96,7 +98,12 @@ describe('api/errorSentences', () => {
       assert.ok(marked.startsWith('«') && marked.endsWith('»'), `the whole sentence goes through t: ${marked}`);
       assert.equal(marked.replace(/[«»]/g, ''), describeError(err));
       const messageOnly = MESSAGE_ONLY.has(parts.kind) || (parts.kind === 'connection' && parts.detailNamesFix);
-      if (!messageOnly) assert.ok(used.some((m) => !CLOSERS.has(m)), `${parts.kind} has its own sentence through t: ${JSON.stringify(used)}`);
+      if (!messageOnly) {
+        assert.ok(
+          used.some((m) => !CLOSERS.has(m)),
+          `${parts.kind} has its own sentence through t: ${JSON.stringify(used)}`,
+        );
+      }
     }
   });
 
@@ -109,14 +116,21 @@ describe('api/errorSentences', () => {
   });
 
   it('every message the builder hands to the Translate is in the l10n bundle (extracted from the builder)', () => {
-    const bundle = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, unknown>;
+    const bundle = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     const all = new Set<string>();
     for (const err of errorSamples()) {
       const { t, used } = marking();
       errorSentence(err, t);
-      for (const message of used) all.add(message);
+      for (const message of used) {
+        all.add(message);
+      }
     }
-    for (const message of all) assert.ok(Object.hasOwn(bundle, message), `not in the bundle: ${message}`);
+    for (const message of all) {
+      assert.ok(Object.hasOwn(bundle, message), `not in the bundle: ${message}`);
+    }
     // 22 sentences (with the 4 steering facts and the 2 closers) and 18 wordings: the samples reach each.
     assert.equal(all.size, 40, JSON.stringify([...all], null, 1));
   });

@@ -11,7 +11,10 @@ describe('api/errors', () => {
   describe('from the runtime', () => {
     let ctx: RuntimeWithClient;
     before(async () => {
-      ctx = await startRuntimeWithClient({ apiKeys: ['rw-key'], readOnlyKeys: ['ro-key'] }, { maxRetries: 0, timeoutMs: 10_000 });
+      ctx = await startRuntimeWithClient(
+        { apiKeys: ['rw-key'], readOnlyKeys: ['ro-key'] },
+        { maxRetries: 0, timeoutMs: 10_000 },
+      );
     });
     after(async () => ctx.close());
     afterEach(() => ctx.runtime.clearFaults());
@@ -96,7 +99,13 @@ describe('api/errors', () => {
     });
     const client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k' });
     try {
-      for (const call of [client.listFiles(), client.listTasks(), client.getTask('task_1'), client.getRun('run_1'), client.listRuns({ task_id: 'task_1' })]) {
+      for (const call of [
+        client.listFiles(),
+        client.listTasks(),
+        client.getTask('task_1'),
+        client.getRun('run_1'),
+        client.listRuns({ task_id: 'task_1' }),
+      ]) {
         const err = await rejectionOf(call);
         assert.ok(isApiError(err, 'not_supported'), String(err));
         assert.match(describeError(err), /not available with this server/);
@@ -111,7 +120,9 @@ describe('api/errors', () => {
 
   it('an answer that is not JSON, or a list without a data array, is a protocol error', async () => {
     const server = await startRecordingServer((req, res) => {
-      if (req.url.startsWith('/v1/tasks?')) return json(res, 200, { object: 'list', items: [] });
+      if (req.url.startsWith('/v1/tasks?')) {
+        return json(res, 200, { object: 'list', items: [] });
+      }
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>hello</html>');
     });
@@ -128,18 +139,45 @@ describe('api/errors', () => {
   it('reads the assumed error shape and tolerates others', () => {
     const shaped = errorFromResponse({
       status: 422,
-      bodyText: JSON.stringify({ error: { type: 'invalid_request_error', code: 'bad_purpose', message: 'purpose is wrong', param: 'purpose' } }),
+      bodyText: JSON.stringify({
+        error: { type: 'invalid_request_error', code: 'bad_purpose', message: 'purpose is wrong', param: 'purpose' },
+      }),
       method: 'POST',
       path: '/v1/files',
     });
-    assert.deepEqual([shaped.kind, shaped.code, shaped.type, shaped.param, shaped.message], ['bad_request', 'bad_purpose', 'invalid_request_error', 'purpose', 'purpose is wrong']);
-    assert.equal(errorFromResponse({ status: 400, bodyText: '{"message":"flat"}', method: 'GET', path: '/v1/x' }).message, 'flat');
-    assert.match(errorFromResponse({ status: 500, bodyText: '', method: 'GET', path: '/v1/x' }).message, /500 Internal Server Error/);
+    assert.deepEqual(
+      [shaped.kind, shaped.code, shaped.type, shaped.param, shaped.message],
+      ['bad_request', 'bad_purpose', 'invalid_request_error', 'purpose', 'purpose is wrong'],
+    );
+    assert.equal(
+      errorFromResponse({ status: 400, bodyText: '{"message":"flat"}', method: 'GET', path: '/v1/x' }).message,
+      'flat',
+    );
+    assert.match(
+      errorFromResponse({ status: 500, bodyText: '', method: 'GET', path: '/v1/x' }).message,
+      /500 Internal Server Error/,
+    );
     assert.equal(errorFromResponse({ status: 599, bodyText: 'odd', method: 'GET', path: '/v1/x' }).kind, 'server');
   });
 
   it('describeError gives one actionable sentence for every kind and for foreign errors', () => {
-    const kinds = ['authentication', 'permission', 'not_found', 'conflict', 'too_large', 'rate_limit', 'bad_request', 'server', 'not_supported', 'connection', 'timeout', 'aborted', 'validation', 'insecure', 'protocol'] as const;
+    const kinds = [
+      'authentication',
+      'permission',
+      'not_found',
+      'conflict',
+      'too_large',
+      'rate_limit',
+      'bad_request',
+      'server',
+      'not_supported',
+      'connection',
+      'timeout',
+      'aborted',
+      'validation',
+      'insecure',
+      'protocol',
+    ] as const;
     for (const kind of kinds) {
       const sentence = describeError(new ApiError({ kind, message: 'Something specific.' }));
       assert.match(sentence, /^[A-Z].*\.$/, kind);

@@ -5,7 +5,18 @@ import * as assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { RunEventSubscription } from '../../../src/api/events';
 import type { RunEvent } from '../../../src/api/types';
-import { clientFor, collectBatches, delay, disposeClients, sseHead, sseMessage, startRawServer, stateRecorder, waitFor, type RawServer } from './eventsSupport';
+import {
+  clientFor,
+  collectBatches,
+  delay,
+  disposeClients,
+  sseHead,
+  sseMessage,
+  startRawServer,
+  stateRecorder,
+  waitFor,
+  type RawServer,
+} from './eventsSupport';
 
 function step(sequence: number): string {
   return sseMessage('step.started', { sequence, step_id: `s${sequence}`, title: `step ${sequence}` });
@@ -33,7 +44,9 @@ describe('RunEventSubscription.batches()', function () {
       sseHead(res);
       // One write, one chunk: 500 events the client has all at once.
       let text = '';
-      for (let s = 1; s <= COUNT; s++) text += step(s);
+      for (let s = 1; s <= COUNT; s++) {
+        text += step(s);
+      }
       await written(res, text);
       await delay(50);
       res.end(sseMessage('run.completed', { sequence: COUNT + 1, status: 'completed' }));
@@ -42,17 +55,28 @@ describe('RunEventSubscription.batches()', function () {
     const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_many', { onState: recorder.onState });
     const batches = await collectBatches(sub);
     const all = batches.flat();
-    assert.deepEqual(sequences(all), Array.from({ length: COUNT + 1 }, (_v, i) => i + 1));
+    assert.deepEqual(
+      sequences(all),
+      Array.from({ length: COUNT + 1 }, (_v, i) => i + 1),
+    );
     assert.ok(batches.length < 20, `${COUNT + 1} events came in ${batches.length} batches`);
-    assert.ok(batches.every((b) => b.length > 0), 'no empty batch');
+    assert.ok(
+      batches.every((b) => b.length > 0),
+      'no empty batch',
+    );
     assert.equal(batches.at(-1)?.at(-1)?.event, 'run.completed');
     assert.equal(sub.lastSequence, COUNT + 1);
-    assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'live', 'ended']);
+    assert.deepEqual(
+      recorder.states.map((s) => s.state),
+      ['connecting', 'live', 'ended'],
+    );
   });
 
   it('an event split across chunks comes once, whole, in the batch after its last byte', async () => {
     const first = Buffer.from(step(1) + step(2) + step(3));
-    const split = Buffer.from(sseMessage('observation.recorded', { sequence: 4, step_id: 's3', summary: 'naïve café — 日本語 🎉' }));
+    const split = Buffer.from(
+      sseMessage('observation.recorded', { sequence: 4, step_id: 's3', summary: 'naïve café — 日本語 🎉' }),
+    );
     const cut = split.indexOf(Buffer.from('日')) + 1; // inside a multi-byte character
     const batches: (readonly RunEvent[])[] = [];
     server = await startRawServer(async (_req, res) => {
@@ -69,7 +93,9 @@ describe('RunEventSubscription.batches()', function () {
       res.end(sseMessage('run.completed', { sequence: 6, status: 'completed' }));
     });
     const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_split');
-    for await (const batch of sub.batches()) batches.push(batch);
+    for await (const batch of sub.batches()) {
+      batches.push(batch);
+    }
     // A batch held back until more bytes came would time the server's wait out and drop the
     // stream (the client reconnects and gets the rest): one request means no batch was held back.
     assert.equal(server.requests.length, 1, 'a batch waited for the next chunk (the server gave up on it)');
@@ -91,7 +117,9 @@ describe('RunEventSubscription.batches()', function () {
     assert.equal(one.done, false);
     assert.equal(sub.lastSequence, 1, 'a single event counts as delivered when it is handed over, not its batch');
     const rest: RunEvent[] = [];
-    for await (const batch of sub.batches()) rest.push(...batch);
+    for await (const batch of sub.batches()) {
+      rest.push(...batch);
+    }
     assert.deepEqual(sequences(rest), [2, 3, 4, 5, 6]);
     assert.deepEqual(sub.state, { state: 'ended', status: 'completed' });
   });

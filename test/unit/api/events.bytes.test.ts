@@ -6,14 +6,30 @@ import type { ServerResponse } from 'node:http';
 import { ApiError } from '../../../src/api/errors';
 import { RunEventSubscription } from '../../../src/api/events';
 import type { RunEvent } from '../../../src/api/types';
-import { afterOf, clientFor, collect, delay, DELIVERY_PATHS, disposeClients, sseHead, sseMessage, startRawServer, stateRecorder, waitFor, type RawServer } from './eventsSupport';
+import {
+  afterOf,
+  clientFor,
+  collect,
+  delay,
+  DELIVERY_PATHS,
+  disposeClients,
+  sseHead,
+  sseMessage,
+  startRawServer,
+  stateRecorder,
+  waitFor,
+  type RawServer,
+} from './eventsSupport';
 
 const SUMMARY = 'naïve café — 日本語 🎉 done';
 
 function write(res: ServerResponse, bytes: Uint8Array | string): Promise<void> {
   return new Promise((resolve) => {
-    if (res.write(bytes)) resolve();
-    else res.once('drain', resolve);
+    if (res.write(bytes)) {
+      resolve();
+    } else {
+      res.once('drain', resolve);
+    }
   });
 }
 
@@ -33,12 +49,16 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
     ['CR', '\r', 'batches'],
   ] as const) {
     it(`decodes messages split at every byte offset, inside multi-byte characters too (${label} line endings, ${via})`, async () => {
-      const template = Buffer.from(sseMessage('observation.recorded', { sequence: 1, step_id: 'step_1', summary: SUMMARY }, eol));
+      const template = Buffer.from(
+        sseMessage('observation.recorded', { sequence: 1, step_id: 'step_1', summary: SUMMARY }, eol),
+      );
       const count = template.length + 1;
       server = await startRawServer(async (_req, res) => {
         sseHead(res);
         for (let offset = 0; offset < count; offset++) {
-          const message = Buffer.from(sseMessage('observation.recorded', { sequence: offset + 1, step_id: 'step_1', summary: SUMMARY }, eol));
+          const message = Buffer.from(
+            sseMessage('observation.recorded', { sequence: offset + 1, step_id: 'step_1', summary: SUMMARY }, eol),
+          );
           await write(res, message.subarray(0, offset));
           await delay(1); // a separate TCP segment, so the client reads it as a separate chunk
           await write(res, message.subarray(offset));
@@ -67,7 +87,9 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
       sseHead(res);
       for (let i = 0; i < stream.length; i++) {
         await write(res, stream.subarray(i, i + 1));
-        if (i % 8 === 0) await delay(0);
+        if (i % 8 === 0) {
+          await delay(0);
+        }
       }
       res.end();
     });
@@ -87,7 +109,9 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
   it('joins multi-line data as the SSE spec says and ignores comments', async () => {
     server = await startRawServer((_req, res) => {
       sseHead(res);
-      res.end(': hello\n\nevent: plan.created\ndata: {"sequence": 1,\ndata:  "steps": 3, "strategy": "split"}\n\n: keep-alive\n\nevent: run.completed\ndata: {"sequence": 2}\n\n');
+      res.end(
+        ': hello\n\nevent: plan.created\ndata: {"sequence": 1,\ndata:  "steps": 3, "strategy": "split"}\n\n: keep-alive\n\nevent: run.completed\ndata: {"sequence": 2}\n\n',
+      );
     });
     const events = await collect(new RunEventSubscription(clientFor(server.baseUrl), 'run_lines'));
     assert.equal(events.length, 2);
@@ -103,7 +127,11 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
         sseHead(res);
         if (index === 0) {
           const third = sseMessage('step.started', { sequence: 3, step_id: 's3', title: 'third' });
-          res.write(sseMessage('plan.created', { sequence: 1, steps: 2, strategy: 's' }) + sseMessage('step.started', { sequence: 2, step_id: 's2', title: 'second' }) + third.slice(0, third.indexOf('"title"') + 4));
+          res.write(
+            sseMessage('plan.created', { sequence: 1, steps: 2, strategy: 's' }) +
+              sseMessage('step.started', { sequence: 2, step_id: 's2', title: 'second' }) +
+              third.slice(0, third.indexOf('"title"') + 4),
+          );
           setTimeout(() => res.socket?.destroy(), 20);
           return;
         }
@@ -115,7 +143,11 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
         res.end(rest.join(''));
       });
       const recorder = stateRecorder();
-      const events = await collect(new RunEventSubscription(clientFor(server.baseUrl), 'run_cut', { onState: recorder.onState }), undefined, via);
+      const events = await collect(
+        new RunEventSubscription(clientFor(server.baseUrl), 'run_cut', { onState: recorder.onState }),
+        undefined,
+        via,
+      );
       assert.deepEqual(
         events.map((e) => e.data.sequence),
         [1, 2, 3, 4],
@@ -139,7 +171,10 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
       res.end(sseMessage('run.completed', { sequence: 2, status: 'completed' }));
     });
     const recorder = stateRecorder();
-    const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_idle', { idleTimeoutMs: 200, onState: recorder.onState });
+    const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_idle', {
+      idleTimeoutMs: 200,
+      onState: recorder.onState,
+    });
     const started = Date.now();
     const events = await collect(sub);
     assert.ok(Date.now() - started >= 190, 'waited about the idle timeout');
@@ -155,7 +190,10 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
   it('a terminal event with unexpected field types is delivered as unknown and still ends the subscription', async () => {
     server = await startRawServer((_req, res) => {
       sseHead(res);
-      res.write(sseMessage('plan.created', { sequence: 1, steps: 1, strategy: 's' }) + sseMessage('run.completed', { sequence: 2, status: 3 }));
+      res.write(
+        sseMessage('plan.created', { sequence: 1, steps: 1, strategy: 's' }) +
+          sseMessage('run.completed', { sequence: 2, status: 3 }),
+      );
       // the connection stays open: the subscription must end on the event, not on the close
     });
     const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_odd_end');
@@ -178,7 +216,10 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
     const baseUrl = server.baseUrl;
     for (const expected of [200, 204]) {
       const sub = new RunEventSubscription(clientFor(baseUrl), 'run_html');
-      await assert.rejects(collect(sub), (err: unknown) => err instanceof ApiError && err.kind === 'protocol' && err.status === expected);
+      await assert.rejects(
+        collect(sub),
+        (err: unknown) => err instanceof ApiError && err.kind === 'protocol' && err.status === expected,
+      );
       assert.equal(sub.state.state, 'failed');
     }
     assert.equal(server.requests.length, 2);
@@ -190,14 +231,20 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
       res.write(sseMessage('plan.created', { sequence: 1, steps: 1, strategy: 's' }));
     });
     const recorder = stateRecorder();
-    const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_no_watchdog', { idleTimeoutMs: Infinity, onState: recorder.onState });
+    const sub = new RunEventSubscription(clientFor(server.baseUrl), 'run_no_watchdog', {
+      idleTimeoutMs: Infinity,
+      onState: recorder.onState,
+    });
     const iterator = sub[Symbol.asyncIterator]();
     assert.equal((await iterator.next()).done, false);
     const pending = iterator.next();
     await delay(300);
     sub.close();
     assert.equal((await pending).done, true);
-    assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'live']);
+    assert.deepEqual(
+      recorder.states.map((s) => s.state),
+      ['connecting', 'live'],
+    );
   });
 
   it('close() mid-stream ends the iteration at once and frees the socket', async () => {
@@ -246,7 +293,9 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
       let sequence = 0;
       while (written < total && !res.destroyed) {
         let batch = '';
-        for (let i = 0; i < 200; i++) batch += sseMessage('observation.recorded', { sequence: ++sequence, step_id: 's', summary: 'x'.repeat(200) });
+        for (let i = 0; i < 200; i++) {
+          batch += sseMessage('observation.recorded', { sequence: ++sequence, step_id: 's', summary: 'x'.repeat(200) });
+        }
         written += Buffer.byteLength(batch);
         if (!res.write(batch)) {
           blockedSince = Date.now();
@@ -274,7 +323,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
     sub.close();
   });
 
-  it('asks the run for its status when a server keeps closing a finished run\'s stream with nothing new', async () => {
+  it("asks the run for its status when a server keeps closing a finished run's stream with nothing new", async () => {
     let opened = 0;
     server = await startRawServer((_req, res) => {
       opened++;
@@ -283,9 +332,16 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
     });
     const client = clientFor(server.baseUrl);
     // The real client opens the stream; the run status comes from a stand-in, as this raw server has no runs.
-    const source = { openEventStream: client.openEventStream.bind(client), getRun: async () => ({ status: 'completed' }) };
+    const source = {
+      openEventStream: client.openEventStream.bind(client),
+      getRun: async () => ({ status: 'completed' }),
+    };
     const recorder = stateRecorder();
-    const sub = new RunEventSubscription(source, 'run_done', { after: 5, backoff: { baseMs: 1, capMs: 5 }, onState: recorder.onState });
+    const sub = new RunEventSubscription(source, 'run_done', {
+      after: 5,
+      backoff: { baseMs: 1, capMs: 5 },
+      onState: recorder.onState,
+    });
     const events = await collect(sub);
     assert.deepEqual(events, []);
     assert.deepEqual(sub.state, { state: 'ended', status: 'completed' });

@@ -8,7 +8,16 @@ import { ApiError } from '../../../src/api/errors';
 import { RunEventSubscription, type ConnectionState, type SubscribeOptions } from '../../../src/api/events';
 import type { RunEvent } from '../../../src/api/types';
 import { startRuntime, type RuntimeHandle, type RuntimeOptions } from '../../runtime';
-import { clientFor, collect, delay, disposeClients, DELIVERY_PATHS, recordingLogger, stateRecorder, waitFor } from './eventsSupport';
+import {
+  clientFor,
+  collect,
+  delay,
+  disposeClients,
+  DELIVERY_PATHS,
+  recordingLogger,
+  stateRecorder,
+  waitFor,
+} from './eventsSupport';
 
 const FAST_BACKOFF = { baseMs: 2, capMs: 20 };
 
@@ -50,7 +59,9 @@ describe('RunEventSubscription (reference runtime)', function () {
     await disposeClients();
     await runtime?.close();
     runtime = undefined;
-    if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
+    if (ownDataDir) {
+      fs.rmSync(ownDataDir, { recursive: true, force: true });
+    }
     ownDataDir = undefined;
   });
 
@@ -63,7 +74,10 @@ describe('RunEventSubscription (reference runtime)', function () {
       rt.appendEvent(runId, 'observation.recorded', { step_id: 'step_é', summary });
       rt.endRun(runId, 'completed');
       const events = await collect(subscribe(rt, runId));
-      assert.deepEqual(events.map((e) => e.event), ['step.started', 'observation.recorded', 'run.completed']);
+      assert.deepEqual(
+        events.map((e) => e.event),
+        ['step.started', 'observation.recorded', 'run.completed'],
+      );
       assert.equal(events[0].data.title, summary);
       assert.equal(events[1].data.summary, summary);
       assert.equal(events[1].data.step_id, 'step_é');
@@ -78,11 +92,20 @@ describe('RunEventSubscription (reference runtime)', function () {
       const sub = subscribe(rt, runId, { onState: recorder.onState });
       const events = await collect(sub, undefined, via);
       const log = rt.eventLog(runId);
-      assert.deepEqual(sequences(events), log.map((e) => e.sequence));
-      assert.deepEqual(events.map((e) => e.event), log.map((e) => e.event));
+      assert.deepEqual(
+        sequences(events),
+        log.map((e) => e.sequence),
+      );
+      assert.deepEqual(
+        events.map((e) => e.event),
+        log.map((e) => e.event),
+      );
       assert.ok(events.slice(0, -1).every((e) => e.known));
       assert.equal(events.at(-1)?.event, 'run.completed');
-      assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'live', 'ended']);
+      assert.deepEqual(
+        recorder.states.map((s) => s.state),
+        ['connecting', 'live', 'ended'],
+      );
       assert.deepEqual(sub.state, { state: 'ended', status: 'completed' });
       assert.equal(sub.lastSequence, log.at(-1)?.sequence);
     });
@@ -91,7 +114,11 @@ describe('RunEventSubscription (reference runtime)', function () {
       const rt = await start({ faults: { dropStreamRandom: { seed: 7, maxEventsPerConnection: 16 } } });
       const runId = await rt.createSyntheticRun({ events: 2000, terminal: 'completed' });
       const recorder = stateRecorder();
-      const events = await collect(subscribe(rt, runId, { onState: recorder.onState, backoff: FAST_BACKOFF }), undefined, via);
+      const events = await collect(
+        subscribe(rt, runId, { onState: recorder.onState, backoff: FAST_BACKOFF }),
+        undefined,
+        via,
+      );
       assert.deepEqual(sequences(events.slice(0, 2000)), range(1, 2000));
       assert.equal(events.length, 2001);
       assert.equal(events[2000].event, 'run.completed');
@@ -123,7 +150,9 @@ describe('RunEventSubscription (reference runtime)', function () {
       let rt = await start({ dataDir: ownDataDir });
       const port = rt.port;
       const runId = await rt.createSyntheticRun({ events: 0, terminal: null, live: true });
-      for (let i = 1; i <= 5; i++) rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `before ${i}` });
+      for (let i = 1; i <= 5; i++) {
+        rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `before ${i}` });
+      }
       const recorder = stateRecorder();
       const sub = subscribe(rt, runId, { onState: recorder.onState });
       const received: RunEvent[] = [];
@@ -133,11 +162,16 @@ describe('RunEventSubscription (reference runtime)', function () {
       runtime = undefined;
       await delay(3000); // the outage itself
       rt = await start({ dataDir: ownDataDir, port });
-      for (let i = 6; i <= 10; i++) rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `after ${i}` });
+      for (let i = 6; i <= 10; i++) {
+        rt.appendEvent(runId, 'step.started', { step_id: `s${i}`, title: `after ${i}` });
+      }
       rt.endRun(runId, 'completed');
       const events = await done;
       const log = rt.eventLog(runId);
-      assert.deepEqual(sequences(events), log.map((e) => e.sequence));
+      assert.deepEqual(
+        sequences(events),
+        log.map((e) => e.sequence),
+      );
       assert.equal(events.length, 11);
       const attempts = reconnects(recorder.states).map((s) => s.attempt);
       assert.ok(attempts.length >= 3, `reconnected ${attempts.length} times`);
@@ -145,14 +179,20 @@ describe('RunEventSubscription (reference runtime)', function () {
     });
 
     it(`honours Retry-After on a 429 before reconnecting (${via})`, async () => {
-      const rt = await start({ faults: { failNext: { count: 1, status: 429, retryAfterSeconds: 1, pathPrefix: '/v1/runs/' } } });
+      const rt = await start({
+        faults: { failNext: { count: 1, status: 429, retryAfterSeconds: 1, pathPrefix: '/v1/runs/' } },
+      });
       const runId = await rt.createSyntheticRun({ events: 10, terminal: 'completed' });
       const recorder = stateRecorder();
       const started = Date.now();
       let firstAt = 0;
-      const events = await collect(subscribe(rt, runId, { onState: recorder.onState }), () => {
-        firstAt ||= Date.now();
-      }, via);
+      const events = await collect(
+        subscribe(rt, runId, { onState: recorder.onState }),
+        () => {
+          firstAt ||= Date.now();
+        },
+        via,
+      );
       assert.equal(events.length, 11);
       const [retry] = reconnects(recorder.states);
       assert.ok(retry.delayMs >= 1000, `waited only ${retry.delayMs} ms`);
@@ -160,7 +200,13 @@ describe('RunEventSubscription (reference runtime)', function () {
     });
 
     it(`retries 5xx with a growing backoff, starts over after a healthy connection, and never sooner than retry: (${via})`, async () => {
-      const rt = await start({ faults: { failNext: { count: 2, status: 503, pathPrefix: '/v1/runs/' }, dropStreamAfterEvents: 4, sseRetryMs: 300 } });
+      const rt = await start({
+        faults: {
+          failNext: { count: 2, status: 503, pathPrefix: '/v1/runs/' },
+          dropStreamAfterEvents: 4,
+          sseRetryMs: 300,
+        },
+      });
       const runId = await rt.createSyntheticRun({ events: 12, terminal: 'completed' });
       const recorder = stateRecorder();
       const events = await collect(subscribe(rt, runId, { onState: recorder.onState }), undefined, via);
@@ -170,7 +216,10 @@ describe('RunEventSubscription (reference runtime)', function () {
       assert.ok(first.delayMs <= 500, `the first retry is planned within 500 ms, not ${first.delayMs}`);
       assert.match(first.reason, /503|server/i);
       assert.equal(later.length, 3);
-      assert.ok(later.every((s) => s.delayMs >= 300 && s.attempt === 1), JSON.stringify(later));
+      assert.ok(
+        later.every((s) => s.delayMs >= 300 && s.attempt === 1),
+        JSON.stringify(later),
+      );
     });
 
     it(`resuming from a caller's after starts exactly after it (${via})`, async () => {
@@ -186,7 +235,11 @@ describe('RunEventSubscription (reference runtime)', function () {
       const rt = await start({ keepAliveMs: 60_000 });
       const runId = await rt.createSyntheticRun({ events: 3, terminal: 'completed' });
       const recorder = stateRecorder();
-      const events = await collect(subscribe(rt, runId, { idleTimeoutMs: 300, onState: recorder.onState }), () => delay(500), via);
+      const events = await collect(
+        subscribe(rt, runId, { idleTimeoutMs: 300, onState: recorder.onState }),
+        () => delay(500),
+        via,
+      );
       assert.equal(events.length, 4);
       assert.deepEqual(reconnects(recorder.states), []);
     });
@@ -204,7 +257,10 @@ describe('RunEventSubscription (reference runtime)', function () {
     rt.appendEvent(runId, 'plan.created', { steps: 1, strategy: 'wait' });
     rt.endRun(runId, 'completed');
     const events = await done;
-    assert.deepEqual(events.map((e) => e.event), ['plan.created', 'run.completed']);
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['plan.created', 'run.completed'],
+    );
     assert.deepEqual(reconnects(recorder.states), []);
   });
 
@@ -215,7 +271,10 @@ describe('RunEventSubscription (reference runtime)', function () {
     assert.ok(err instanceof ApiError);
     assert.equal(err.kind, 'not_found');
     assert.equal(err.status, 404);
-    assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'failed']);
+    assert.deepEqual(
+      recorder.states.map((s) => s.state),
+      ['connecting', 'failed'],
+    );
   });
 
   it('a rejected key fails with the typed authentication error and a 403 with the permission error, without retrying', async () => {
@@ -247,7 +306,11 @@ describe('RunEventSubscription (reference runtime)', function () {
     const odd = rt.appendEvent(live, 'step.completed', { step_id: 's', duration_ms: 'slow' });
     rt.endRun(live, 'completed');
     const [wrongTypes, end] = await collect(subscribe(rt, live));
-    assert.deepEqual(wrongTypes, { event: 'step.completed', known: false, data: { sequence: odd, step_id: 's', duration_ms: 'slow' } });
+    assert.deepEqual(wrongTypes, {
+      event: 'step.completed',
+      known: false,
+      data: { sequence: odd, step_id: 's', duration_ms: 'slow' },
+    });
     assert.equal(end.event, 'run.completed');
   });
 
@@ -257,7 +320,10 @@ describe('RunEventSubscription (reference runtime)', function () {
     const a = rt.appendEvent(runId, 'plan.created', { steps: 1, strategy: 's' });
     rt.appendRawEvent(runId, 'event: step.started\ndata: {"sequence": 99, "step_id": \n\n');
     rt.appendRawEvent(runId, 'event: step.started\ndata: {"step_id": "s1", "title": "no sequence"}\n\n');
-    rt.appendRawEvent(runId, 'event: step.started\ndata: {"sequence": "7", "step_id": "s1", "title": "string sequence"}\n\n');
+    rt.appendRawEvent(
+      runId,
+      'event: step.started\ndata: {"sequence": "7", "step_id": "s1", "title": "string sequence"}\n\n',
+    );
     rt.appendRawEvent(runId, 'event: step.started\ndata: not json at all\n\n');
     const b = rt.appendEvent(runId, 'step.started', { step_id: 's1', title: 'fine' });
     rt.endRun(runId, 'completed');
@@ -277,9 +343,14 @@ describe('RunEventSubscription (reference runtime)', function () {
     const runId = await rt.createSyntheticRun({ events: 10, terminal: 'completed' });
     const last = rt.eventLog(runId).at(-1)?.sequence ?? 0;
     const recorder = stateRecorder();
-    const events = await collect(subscribe(rt, runId, { after: last, onState: recorder.onState, backoff: FAST_BACKOFF }));
+    const events = await collect(
+      subscribe(rt, runId, { after: last, onState: recorder.onState, backoff: FAST_BACKOFF }),
+    );
     assert.deepEqual(events, [], 'nothing is delivered twice');
-    assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'live', 'ended']);
+    assert.deepEqual(
+      recorder.states.map((s) => s.state),
+      ['connecting', 'live', 'ended'],
+    );
   });
 
   it('a disposed client ends the subscription as failed instead of retrying for ever', async () => {
@@ -312,6 +383,9 @@ describe('RunEventSubscription (reference runtime)', function () {
     assert.deepEqual(await pending, { done: true, value: undefined });
     await waitFor(() => sockets() <= before, 'both ends of the stream socket to close');
     assert.deepEqual(await iterator.next(), { done: true, value: undefined });
-    assert.deepEqual(recorder.states.map((s) => s.state), ['connecting', 'live']);
+    assert.deepEqual(
+      recorder.states.map((s) => s.state),
+      ['connecting', 'live'],
+    );
   });
 });

@@ -48,13 +48,29 @@ describe('decodeRunEvent', () => {
   });
 
   it('passes unknown kinds on with their name and raw object, and names a message without event: "message"', () => {
-    assert.deepEqual(decoded('approval.requested', '{"sequence":9,"who":["a"]}'), { event: 'approval.requested', known: false, data: { sequence: 9, who: ['a'] } });
+    assert.deepEqual(decoded('approval.requested', '{"sequence":9,"who":["a"]}'), {
+      event: 'approval.requested',
+      known: false,
+      data: { sequence: 9, who: ['a'] },
+    });
     assert.deepEqual(decoded(undefined, '{"sequence":10}'), { event: 'message', known: false, data: { sequence: 10 } });
     assert.equal(decoded('constructor', '{"sequence":11}').known, false);
   });
 
   it('refuses malformed JSON, non-objects and a missing or non-integer sequence, with a short one-line reason', () => {
-    for (const data of ['{"sequence": 1,', 'not json', '[1,2]', 'null', '7', '{"step_id":"s"}', '{"sequence":"1"}', '{"sequence":1.5}', '{"sequence":1e300}', '{"sequence":-1}', `{"x":"${'y'.repeat(500)}\n"`]) {
+    for (const data of [
+      '{"sequence": 1,',
+      'not json',
+      '[1,2]',
+      'null',
+      '7',
+      '{"step_id":"s"}',
+      '{"sequence":"1"}',
+      '{"sequence":1.5}',
+      '{"sequence":1e300}',
+      '{"sequence":-1}',
+      `{"x":"${'y'.repeat(500)}\n"`,
+    ]) {
       const result = decodeRunEvent('step.started', data);
       assert.equal(result.ok, false, data);
       if (!result.ok) {
@@ -67,23 +83,50 @@ describe('decodeRunEvent', () => {
   it('reads the terminal status from the event, else from its name', () => {
     assert.equal(terminalStatus(decoded('run.failed', '{"sequence":1,"status":"failed"}')), 'failed');
     assert.equal(terminalStatus(decoded('run.cancelled', '{"sequence":1}')), 'cancelled');
-    assert.equal(terminalStatus(decoded('run.completed', '{"sequence":1,"status":"completed_with_warnings"}')), 'completed_with_warnings');
+    assert.equal(
+      terminalStatus(decoded('run.completed', '{"sequence":1,"status":"completed_with_warnings"}')),
+      'completed_with_warnings',
+    );
   });
 });
 
 describe('SseReader', () => {
-  function readAll(chunks: Uint8Array[], end = true): { messages: { event?: string; data: string }[]; retries: number[] } {
+  function readAll(
+    chunks: Uint8Array[],
+    end = true,
+  ): { messages: { event?: string; data: string }[]; retries: number[] } {
     const messages: { event?: string; data: string }[] = [];
     const retries: number[] = [];
-    const reader = new SseReader({ onMessage: (m) => messages.push({ event: m.event, data: m.data }), onRetry: (ms) => retries.push(ms), onTooLarge: () => assert.fail('too large') });
-    for (const chunk of chunks) reader.push(chunk);
-    if (end) reader.end();
+    const reader = new SseReader({
+      onMessage: (m) => messages.push({ event: m.event, data: m.data }),
+      onRetry: (ms) => retries.push(ms),
+      onTooLarge: () => assert.fail('too large'),
+    });
+    for (const chunk of chunks) {
+      reader.push(chunk);
+    }
+    if (end) {
+      reader.end();
+    }
     return { messages, retries };
   }
 
   it('gives the same messages however the bytes are split, for LF, CRLF and CR endings', () => {
     for (const eol of ['\n', '\r\n', '\r']) {
-      const text = [`retry: 250`, ``, `: keep-alive`, ``, `event: a`, `data: {"t":"é日🎉"}`, ``, `event: b`, `data: line1`, `data: line2`, ``, ``].join(eol);
+      const text = [
+        `retry: 250`,
+        ``,
+        `: keep-alive`,
+        ``,
+        `event: a`,
+        `data: {"t":"é日🎉"}`,
+        ``,
+        `event: b`,
+        `data: line1`,
+        `data: line2`,
+        ``,
+        ``,
+      ].join(eol);
       const bytes = Buffer.from(text);
       const whole = readAll([bytes]);
       assert.deepEqual(whole.messages, [
@@ -93,7 +136,11 @@ describe('SseReader', () => {
       assert.deepEqual(whole.retries, [250]);
       for (let i = 0; i <= bytes.length; i++) {
         for (let j = i; j <= bytes.length; j += 7) {
-          assert.deepEqual(readAll([bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]), whole, `split at ${i}/${j} (${JSON.stringify(eol)})`);
+          assert.deepEqual(
+            readAll([bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]),
+            whole,
+            `split at ${i}/${j} (${JSON.stringify(eol)})`,
+          );
         }
       }
     }
@@ -101,7 +148,11 @@ describe('SseReader', () => {
 
   it('drops a message cut before its blank line, and reset() forgets a half-read line and character', () => {
     const messages: string[] = [];
-    const reader = new SseReader({ onMessage: (m) => messages.push(m.data), onRetry: () => undefined, onTooLarge: () => undefined });
+    const reader = new SseReader({
+      onMessage: (m) => messages.push(m.data),
+      onRetry: () => undefined,
+      onTooLarge: () => undefined,
+    });
     reader.push(Buffer.from('data: {"a":1}\n\ndata: {"cut":'));
     reader.push(Buffer.from('日').subarray(0, 2));
     reader.end();
@@ -122,7 +173,14 @@ describe('SseReader', () => {
 
   it('stops at a message larger than its limit and says so', () => {
     let tooLarge = 0;
-    const reader = new SseReader({ onMessage: () => assert.fail('no message expected'), onRetry: () => undefined, onTooLarge: (limit) => (tooLarge = limit) }, 1000);
+    const reader = new SseReader(
+      {
+        onMessage: () => assert.fail('no message expected'),
+        onRetry: () => undefined,
+        onTooLarge: (limit) => (tooLarge = limit),
+      },
+      1000,
+    );
     reader.push(Buffer.from(`data: ${'x'.repeat(2000)}`));
     reader.push(Buffer.from('\n\n'));
     assert.equal(tooLarge, 1000);

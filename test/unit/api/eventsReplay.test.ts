@@ -8,7 +8,10 @@ import { QUICK_BACKOFF, startRecordingServer } from './fixtures';
 
 function message(sequence: number, last: number): string {
   const event = sequence === last ? 'run.completed' : 'step.started';
-  const data = sequence === last ? { sequence, status: 'completed' } : { sequence, step_id: `s${sequence}`, title: `step ${sequence}` };
+  const data =
+    sequence === last
+      ? { sequence, status: 'completed' }
+      : { sequence, step_id: `s${sequence}`, title: `step ${sequence}` };
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 

@@ -42,12 +42,18 @@ export function stateRecorder(): { states: ConnectionState[]; onState: (s: Conne
 export type DeliveryPath = 'events' | 'batches';
 export const DELIVERY_PATHS: readonly DeliveryPath[] = ['events', 'batches'];
 
-export async function collect(sub: RunEventSubscription, onEvent?: (e: RunEvent) => void | Promise<void>, path: DeliveryPath = 'events'): Promise<RunEvent[]> {
+export async function collect(
+  sub: RunEventSubscription,
+  onEvent?: (e: RunEvent) => void | Promise<void>,
+  path: DeliveryPath = 'events',
+): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
   if (path === 'batches') {
     for await (const batch of sub.batches()) {
       // An empty batch would be a wake-up with nothing in it: the consumer pays a step for nothing.
-      if (batch.length === 0) throw new Error('an empty batch');
+      if (batch.length === 0) {
+        throw new Error('an empty batch');
+      }
       for (const event of batch) {
         events.push(event);
         await onEvent?.(event);
@@ -65,14 +71,18 @@ export async function collect(sub: RunEventSubscription, onEvent?: (e: RunEvent)
 /** Every batch a subscription delivers, as it delivered them. */
 export async function collectBatches(sub: RunEventSubscription): Promise<(readonly RunEvent[])[]> {
   const batches: (readonly RunEvent[])[] = [];
-  for await (const batch of sub.batches()) batches.push(batch);
+  for await (const batch of sub.batches()) {
+    batches.push(batch);
+  }
   return batches;
 }
 
 export async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -90,7 +100,9 @@ export interface RawServer {
 }
 
 /** A bare HTTP server: `handler` writes the SSE bytes itself; the response head is sent first. */
-export async function startRawServer(handler: (req: http.IncomingMessage, res: http.ServerResponse, index: number) => void | Promise<void>): Promise<RawServer> {
+export async function startRawServer(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, index: number) => void | Promise<void>,
+): Promise<RawServer> {
   const requests: RawServer['requests'] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
@@ -110,7 +122,9 @@ export async function startRawServer(handler: (req: http.IncomingMessage, res: h
     sockets,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        for (const socket of sockets) {
+          socket.destroy();
+        }
         server.close(() => resolve());
       }),
   };

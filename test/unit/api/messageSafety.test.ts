@@ -11,7 +11,11 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 describe('api messages and log lines', () => {
   it('never echoes user:password of a base URL that cannot be parsed', async () => {
-    for (const raw of ['https://admin:hunter2 pass@ho st/', 'https://admin:hun/ter2@[bad', 'http://admin:hunter2@exa mple.com:99999']) {
+    for (const raw of [
+      'https://admin:hunter2 pass@ho st/',
+      'https://admin:hun/ter2@[bad',
+      'http://admin:hunter2@exa mple.com:99999',
+    ]) {
       const logger = new CapturingLogger();
       const client = new ApiClient({ baseUrl: raw, getApiKey: async () => 'k-1234', logger });
       const err = await rejectionOf(client.getTask('task_1'));
@@ -29,7 +33,10 @@ describe('api messages and log lines', () => {
 
   it('redacts the whole key, even one with spaces after "Bearer", and any non-empty key', () => {
     const spaced = 'my secret key';
-    assert.equal(redact(`Authorization: Bearer ${spaced} was rejected`, spaced), 'Authorization: Bearer *** was rejected');
+    assert.equal(
+      redact(`Authorization: Bearer ${spaced} was rejected`, spaced),
+      'Authorization: Bearer *** was rejected',
+    );
     assert.doesNotMatch(redact(`key=${spaced}; Bearer ${spaced}`, spaced), /secret/);
     assert.equal(redact('the key abc is wrong', 'abc'), 'the key *** is wrong');
     assert.equal(redact('Bearer tok123 refused'), 'Bearer *** refused');
@@ -41,7 +48,9 @@ describe('api messages and log lines', () => {
     const server = await startRecordingServer((req, res) => {
       if (req.url.includes('/events')) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(`event: step.started\ndata: {"no_sequence": "${forged.replace(/\n|\r/g, '').replace(/\u001b/g, '\\u001b')}"}\n\n`);
+        res.end(
+          `event: step.started\ndata: {"no_sequence": "${forged.replace(/\n|\r/g, '').replace(/\u001b/g, '\\u001b')}"}\n\n`,
+        );
         return;
       }
       json(res, 400, { error: { type: 'invalid_request_error', code: 'bad\ncode', message: forged } });
@@ -55,14 +64,27 @@ describe('api messages and log lines', () => {
       // The stream closes after one unreadable message; stop once it has been skipped.
       const pending = iterator.next();
       const deadline = Date.now() + 10_000;
-      while (sub.skipped === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      while (sub.skipped === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
       sub.close();
       await pending;
       assert.equal(sub.skipped, 1);
-      assert.ok(logger.lines.some((l) => l.includes('forged')), logger.lines.join('\n'));
-      for (const line of logger.lines) assert.doesNotMatch(line, CONTROL, JSON.stringify(line));
-      assert.ok(logger.lines.some((l) => l.includes('bad\\n2026')), logger.lines.join('\n'));
-      assert.ok(logger.lines.some((l) => l.includes('\\u001b[31m')), logger.lines.join('\n'));
+      assert.ok(
+        logger.lines.some((l) => l.includes('forged')),
+        logger.lines.join('\n'),
+      );
+      for (const line of logger.lines) {
+        assert.doesNotMatch(line, CONTROL, JSON.stringify(line));
+      }
+      assert.ok(
+        logger.lines.some((l) => l.includes('bad\\n2026')),
+        logger.lines.join('\n'),
+      );
+      assert.ok(
+        logger.lines.some((l) => l.includes('\\u001b[31m')),
+        logger.lines.join('\n'),
+      );
       assert.doesNotMatch(describeError(err), CONTROL);
     } finally {
       await client.dispose();

@@ -11,9 +11,13 @@ describe('api/pagination', () => {
     const ctx = await startRuntimeWithClient();
     try {
       const created: string[] = [];
-      for (let i = 0; i < 57; i++) created.push((await ctx.client.createTask({ objective: `task ${i}` })).id);
+      for (let i = 0; i < 57; i++) {
+        created.push((await ctx.client.createTask({ objective: `task ${i}` })).id);
+      }
       const seen: string[] = [];
-      for await (const task of ctx.client.iterateTasks({ limit: 10 })) seen.push(task.id);
+      for await (const task of ctx.client.iterateTasks({ limit: 10 })) {
+        seen.push(task.id);
+      }
       assert.equal(seen.length, 57);
       assert.equal(new Set(seen).size, 57);
       assert.deepEqual([...seen].sort(), [...created].sort());
@@ -27,7 +31,9 @@ describe('api/pagination', () => {
   });
 
   it('clamps limit to 1..100 on the wire', async () => {
-    const server = await startRecordingServer((_req, res) => json(res, 200, { object: 'list', data: [], has_more: false }));
+    const server = await startRecordingServer((_req, res) =>
+      json(res, 200, { object: 'list', data: [], has_more: false }),
+    );
     const client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k' });
     try {
       await client.listTasks({ limit: 1000 });
@@ -35,14 +41,20 @@ describe('api/pagination', () => {
       await client.listTasks({ limit: -5 });
       await client.listFiles({ limit: 7.9, purpose: 'dataset', after: 'c 1' });
       await client.listTasks();
-      assert.deepEqual(server.requests.map((r) => r.url), [
-        '/v1/tasks?limit=100',
-        '/v1/tasks?limit=1',
-        '/v1/tasks?limit=1',
-        '/v1/files?purpose=dataset&limit=7&after=c+1',
-        '/v1/tasks',
-      ]);
-      assert.deepEqual([clampLimit(undefined), clampLimit(NaN), clampLimit(0), clampLimit(250), clampLimit(42)], [25, 25, 1, 100, 42]);
+      assert.deepEqual(
+        server.requests.map((r) => r.url),
+        [
+          '/v1/tasks?limit=100',
+          '/v1/tasks?limit=1',
+          '/v1/tasks?limit=1',
+          '/v1/files?purpose=dataset&limit=7&after=c+1',
+          '/v1/tasks',
+        ],
+      );
+      assert.deepEqual(
+        [clampLimit(undefined), clampLimit(NaN), clampLimit(0), clampLimit(250), clampLimit(42)],
+        [25, 25, 1, 100, 42],
+      );
     } finally {
       await client.dispose();
       await server.close();
@@ -52,15 +64,21 @@ describe('api/pagination', () => {
   it('stops on a broken server: has_more with a repeated cursor, an empty page, or no cursor', async () => {
     let mode = 'repeat';
     const server = await startRecordingServer((_req, res) => {
-      if (mode === 'repeat') return json(res, 200, { object: 'list', data: [{ id: 'task_a' }], has_more: true, next_cursor: 'same' });
-      if (mode === 'empty') return json(res, 200, { object: 'list', data: [], has_more: true, next_cursor: 'more' });
+      if (mode === 'repeat') {
+        return json(res, 200, { object: 'list', data: [{ id: 'task_a' }], has_more: true, next_cursor: 'same' });
+      }
+      if (mode === 'empty') {
+        return json(res, 200, { object: 'list', data: [], has_more: true, next_cursor: 'more' });
+      }
       return json(res, 200, { object: 'list', data: [{ id: 'task_b' }], has_more: true });
     });
     const client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k' });
     try {
       const collect = async (): Promise<string[]> => {
         const ids: string[] = [];
-        for await (const t of client.iterateTasks()) ids.push(t.id);
+        for await (const t of client.iterateTasks()) {
+          ids.push(t.id);
+        }
         return ids;
       };
       assert.deepEqual(await collect(), ['task_a', 'task_a']);
@@ -83,7 +101,9 @@ describe('api/pagination', () => {
     ];
     const items: number[] = [];
     const walk = paginate((p) => (calls.push(p.after), Promise.resolve(pages[calls.length - 1])), { limit: 2 });
-    for await (const n of walk) items.push(n);
+    for await (const n of walk) {
+      items.push(n);
+    }
     assert.deepEqual(items, [1, 2, 3]);
     assert.deepEqual(calls, [undefined, 'c1']);
     assert.equal(walk.cut, undefined, 'the list ended: nothing was cut');
@@ -100,10 +120,17 @@ describe('api/pagination', () => {
       junkPerPage = 0;
       hold = false;
       server = await startRecordingServer((_req, res) => {
-        if (hold && page > 0) return; // never answers: only the walk's timeout ends it
+        if (hold && page > 0) {
+          return;
+        } // never answers: only the walk's timeout ends it
         page++;
         const junk = Array.from({ length: junkPerPage }, (_, i) => (i % 2 ? null : { status: 'pending' }));
-        json(res, 200, { object: 'list', data: [{ id: `task_${page}` }, ...junk], has_more: true, next_cursor: `fresh-${page}` });
+        json(res, 200, {
+          object: 'list',
+          data: [{ id: `task_${page}` }, ...junk],
+          has_more: true,
+          next_cursor: `fresh-${page}`,
+        });
       });
       client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k' });
     });
@@ -115,7 +142,9 @@ describe('api/pagination', () => {
     it('stops at the page cap and says it cut the list', async () => {
       const walk = client.iterateTasks({}, { maxPages: 7 });
       const ids: string[] = [];
-      for await (const t of walk) ids.push(t.id);
+      for await (const t of walk) {
+        ids.push(t.id);
+      }
       assert.equal(server.requests.length, 7);
       assert.equal(ids.length, 7);
       assert.deepEqual(walk.cut, { reason: 'pages', pages: 7, received: 7 });
@@ -124,7 +153,9 @@ describe('api/pagination', () => {
     it('has a page cap by default', async () => {
       const walk = client.iterateTasks();
       let n = 0;
-      for await (const _ of walk) n++;
+      for await (const _ of walk) {
+        n++;
+      }
       assert.equal(server.requests.length, DEFAULT_MAX_PAGES);
       assert.equal(n, DEFAULT_MAX_PAGES);
       assert.equal(walk.cut?.reason, 'pages');
@@ -134,18 +165,26 @@ describe('api/pagination', () => {
       junkPerPage = 99; // one record and 99 items parsePage drops, per page
       const walk = client.iterateTasks({}, { maxItems: 250 });
       const ids: string[] = [];
-      for await (const t of walk) ids.push(t.id);
+      for await (const t of walk) {
+        ids.push(t.id);
+      }
       assert.equal(server.requests.length, 3, 'three pages hold 300 items: past 250');
       assert.deepEqual(walk.cut, { reason: 'items', pages: 3, received: 300 });
       assert.ok(ids.length <= 3);
     });
 
-    it('stops when the caller\'s signal aborts, and asks for nothing after', async () => {
+    it("stops when the caller's signal aborts, and asks for nothing after", async () => {
       const controller = new AbortController();
       const walk = client.iterateTasks({}, { signal: controller.signal });
-      const err = await rejectionOf((async () => {
-        for await (const t of walk) if (t.id === 'task_3') controller.abort();
-      })());
+      const err = await rejectionOf(
+        (async () => {
+          for await (const t of walk) {
+            if (t.id === 'task_3') {
+              controller.abort();
+            }
+          }
+        })(),
+      );
       assert.ok(isApiError(err, 'aborted'), String(err));
       assert.equal(server.requests.length, 3);
     });
@@ -153,9 +192,13 @@ describe('api/pagination', () => {
     it('gives up on the whole walk past its timeout, with a timeout error', async () => {
       hold = true; // the second page never comes
       const walk = client.iterateTasks({}, { timeoutMs: 50 });
-      const err = await rejectionOf((async () => {
-        for await (const _ of walk) void _;
-      })());
+      const err = await rejectionOf(
+        (async () => {
+          for await (const _ of walk) {
+            void _;
+          }
+        })(),
+      );
       assert.ok(err instanceof ApiError && err.kind === 'timeout' && err.code === 'list_timeout', String(err));
       assert.match(err.message, /did not end within 1 s/);
     });

@@ -16,18 +16,28 @@ describe('api/projects', () => {
 
   it('creates, gets, lists through the pager and deletes a project', async () => {
     const made = [];
-    for (let i = 0; i < 5; i++) made.push(await ctx.client.createProject({ name: `p${i}`, repository: { url: `https://example.com/pager/r${i}.git` } }));
+    for (let i = 0; i < 5; i++) {
+      made.push(
+        await ctx.client.createProject({ name: `p${i}`, repository: { url: `https://example.com/pager/r${i}.git` } }),
+      );
+    }
     assert.match(made[0].id, /^proj_/);
     assert.equal((await ctx.client.getProject(made[2].id)).name, 'p2');
     const walk = ctx.client.iterateProjects({ limit: 2 });
     const seen: string[] = [];
-    for await (const project of walk) seen.push(project.id);
-    for (const project of made) assert.ok(seen.includes(project.id));
+    for await (const project of walk) {
+      seen.push(project.id);
+    }
+    for (const project of made) {
+      assert.ok(seen.includes(project.id));
+    }
     assert.equal(walk.cut, undefined);
 
     const capped = ctx.client.iterateProjects({ limit: 2 }, { maxPages: 1 });
     let count = 0;
-    for await (const _ of capped) count++;
+    for await (const _ of capped) {
+      count++;
+    }
     assert.equal(count, 2);
     assert.equal(capped.cut?.reason, 'pages', 'a capped walk says so');
 
@@ -39,15 +49,22 @@ describe('api/projects', () => {
   });
 
   it('a second project of the same repository is a conflict carrying the existing record', async () => {
-    const first = await ctx.client.createProject({ name: 'dup', repository: { url: 'https://example.com/Team/Dup.git' } });
-    const err = await rejectionOf(ctx.client.createProject({ name: 'dup2', repository: { url: 'git@example.com:team/dup' } }));
+    const first = await ctx.client.createProject({
+      name: 'dup',
+      repository: { url: 'https://example.com/Team/Dup.git' },
+    });
+    const err = await rejectionOf(
+      ctx.client.createProject({ name: 'dup2', repository: { url: 'git@example.com:team/dup' } }),
+    );
     assert.ok(isApiError(err, 'conflict'), String(err));
     assert.equal(existingProject(err)?.id, first.id);
   });
 
   it('refuses a clone URL with user info before sending anything, and never repeats it', async () => {
     const counter = ctx.runtime.countRequests('POST', /^\/v1\/projects/);
-    const err = await rejectionOf(ctx.client.createProject({ name: 'x', repository: { url: 'https://user:tok3n@example.com/x.git' } }));
+    const err = await rejectionOf(
+      ctx.client.createProject({ name: 'x', repository: { url: 'https://user:tok3n@example.com/x.git' } }),
+    );
     counter.stop();
     assert.ok(isApiError(err, 'validation'));
     assert.equal(counter.count, 0, 'nothing reached the server');
@@ -55,26 +72,41 @@ describe('api/projects', () => {
     assert.ok(!ctx.logger.lines.some((l) => l.includes('tok3n')));
   });
 
-  it('creates a task in a project with context, and lists the project\'s tasks', async () => {
-    const project = await ctx.client.createProject({ name: 'tasks', repository: { url: 'https://example.com/team/tasks' } });
+  it("creates a task in a project with context, and lists the project's tasks", async () => {
+    const project = await ctx.client.createProject({
+      name: 'tasks',
+      repository: { url: 'https://example.com/team/tasks' },
+    });
     const commit = 'c'.repeat(40);
-    const task = await ctx.client.createTask({ objective: 'In the project', project_id: project.id, context: { ref: 'main', commit } });
+    const task = await ctx.client.createTask({
+      objective: 'In the project',
+      project_id: project.id,
+      context: { ref: 'main', commit },
+    });
     assert.equal(task.project_id, project.id);
     assert.deepEqual(task.context, { ref: 'main', commit });
     await ctx.client.createTask({ objective: 'Loose' });
     const page = await ctx.client.listTasks({ project_id: project.id });
-    assert.deepEqual(page.data.map((t) => t.id), [task.id]);
+    assert.deepEqual(
+      page.data.map((t) => t.id),
+      [task.id],
+    );
 
     const missing = await rejectionOf(ctx.client.createTask({ objective: 'x', project_id: 'proj_missing' }));
     assert.ok(isApiError(missing, 'not_found'));
     assert.equal((missing as { code?: string }).code, 'project_not_found');
-    const badCommit = await rejectionOf(ctx.client.createTask({ objective: 'x', project_id: project.id, context: { commit: 'HEAD' } }));
+    const badCommit = await rejectionOf(
+      ctx.client.createTask({ objective: 'x', project_id: project.id, context: { commit: 'HEAD' } }),
+    );
     assert.ok(isApiError(badCommit, 'validation'));
   });
 
   for (const status of [404, 405] as const) {
     it(`a server without /v1/projects (${status}) is not_supported for each call`, async () => {
-      const project = await ctx.client.createProject({ name: `gone${status}`, repository: { url: `https://example.com/gone/${status}` } });
+      const project = await ctx.client.createProject({
+        name: `gone${status}`,
+        repository: { url: `https://example.com/gone/${status}` },
+      });
       ctx.runtime.setFaults({ missingEndpoints: ['projects'], missingEndpointStatus: status });
       const calls = [
         () => ctx.client.listProjects(),

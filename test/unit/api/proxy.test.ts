@@ -86,7 +86,8 @@ describe('api/transport through a proxy (squid)', function () {
     return url.href;
   }
 
-  const tunnelTo = (port: number) => (line: AccessLogLine) => line.method === 'CONNECT' && line.url === `${SERVICE_HOST}:${port}`;
+  const tunnelTo = (port: number) => (line: AccessLogLine) =>
+    line.method === 'CONNECT' && line.url === `${SERVICE_HOST}:${port}`;
 
   async function failure(promise: Promise<unknown>): Promise<ApiError> {
     const err = await rejectionOf(promise);
@@ -110,9 +111,15 @@ describe('api/transport through a proxy (squid)', function () {
     const client = clientFor({ proxy }, { logger });
     await client.listTasks({ limit: 1 });
     await client.dispose();
-    const line = await squid.waitForLine((l) => tunnelTo(service.port)(l) && l.user === USER, 'the authenticated tunnel');
+    const line = await squid.waitForLine(
+      (l) => tunnelTo(service.port)(l) && l.user === USER,
+      'the authenticated tunnel',
+    );
     assert.equal(line.result, 'TCP_TUNNEL/200');
-    assert.ok(logger.lines.some((l) => l.includes(`through the proxy http://${USER}:***@127.0.0.1:`)), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((l) => l.includes(`through the proxy http://${USER}:***@127.0.0.1:`)),
+      logger.lines.join('\n'),
+    );
     for (const l of logger.lines) {
       assert.ok(!l.includes(PASSWORD) && !l.includes(encodeURIComponent(PASSWORD)), l);
       assert.ok(!l.includes(API_KEY), l);
@@ -124,7 +131,10 @@ describe('api/transport through a proxy (squid)', function () {
     const client = clientFor({ proxy: squid.authUrl, proxyAuthorization: token });
     await client.listTasks({ limit: 1 });
     await client.dispose();
-    await squid.waitForLine((l) => tunnelTo(service.port)(l) && l.user === HEADER_USER && l.result === 'TCP_TUNNEL/200', 'the tunnel opened with the header');
+    await squid.waitForLine(
+      (l) => tunnelTo(service.port)(l) && l.user === HEADER_USER && l.result === 'TCP_TUNNEL/200',
+      'the tunnel opened with the header',
+    );
   });
 
   it('says the proxy refused the credentials (407) and where to fix them, once, without the password', async () => {
@@ -136,7 +146,10 @@ describe('api/transport through a proxy (squid)', function () {
     assert.equal(err.kind, 'proxy');
     assert.equal(err.status, 407);
     const sentence = describeError(err);
-    assert.match(sentence, /^The proxy http:\/\/alice:\*\*\*@127\.0\.0\.1:\d+ \(from http\.proxy\) refused the credentials \(407 Proxy Authentication Required\); check the user name and password in the http\.proxy setting\.$/);
+    assert.match(
+      sentence,
+      /^The proxy http:\/\/alice:\*\*\*@127\.0\.0\.1:\d+ \(from http\.proxy\) refused the credentials \(407 Proxy Authentication Required\); check the user name and password in the http\.proxy setting\.$/,
+    );
     assert.ok(!JSON.stringify([sentence, err.message, String(err.cause), logger.lines]).includes('wrong-password'));
     // Not retried: a wrong password sent again and again can lock the account.
     assert.equal(await denied(), before + 1);
@@ -146,7 +159,10 @@ describe('api/transport through a proxy (squid)', function () {
     const client = clientFor({ proxy: squid.authUrl });
     const err = await failure(client.listTasks());
     assert.equal(err.kind, 'proxy');
-    assert.match(describeError(err), /asks for credentials \(407 Proxy Authentication Required\); put them in the http\.proxy setting as http:\/\/user:password@host:port, or set http\.proxyAuthorization\.$/);
+    assert.match(
+      describeError(err),
+      /asks for credentials \(407 Proxy Authentication Required\); put them in the http\.proxy setting as http:\/\/user:password@host:port, or set http\.proxyAuthorization\.$/,
+    );
   });
 
   it('uses HTTPS_PROXY from the environment when http.proxy is empty, and http.proxy when both are set', async () => {
@@ -166,7 +182,10 @@ describe('api/transport through a proxy (squid)', function () {
   it('names the environment variable when the proxy from HTTPS_PROXY cannot be reached', async () => {
     const unreachable = `http://127.0.0.1:${await freePort()}`;
     const err = await failure(clientFor({ env: { https_proxy: unreachable } }).listTasks());
-    assert.match(describeError(err), /\(from https_proxy\) \(connection refused\); check the https_proxy environment variable\.$/);
+    assert.match(
+      describeError(err),
+      /\(from https_proxy\) \(connection refused\); check the https_proxy environment variable\.$/,
+    );
   });
 
   it('says when the proxy cannot reach the service (the proxy, not the client, looks the host up)', async () => {
@@ -176,14 +195,19 @@ describe('api/transport through a proxy (squid)', function () {
     assert.equal(err.code, 'proxy_tunnel_failed');
     assert.match(
       describeError(err),
-      new RegExp(`^The proxy http://127\\.0\\.0\\.1:\\d+ \\(from http\\.proxy\\) could not reach agent-runtime\\.test:${closedPort} \\(it answered 50[234]\\); check the service address \\(the proxy looks the host name up itself\\)\\.$`),
+      new RegExp(
+        `^The proxy http://127\\.0\\.0\\.1:\\d+ \\(from http\\.proxy\\) could not reach agent-runtime\\.test:${closedPort} \\(it answered 50[234]\\); check the service address \\(the proxy looks the host name up itself\\)\\.$`,
+      ),
     );
   });
 
   it('refuses an unsupported proxy scheme with a sentence instead of going direct', async () => {
     const err = await failure(clientFor({ proxy: 'socks5://127.0.0.1:1080' }).listTasks());
     assert.equal(err.kind, 'proxy');
-    assert.match(describeError(err), /The proxy in http\.proxy uses socks5:\/\/, which is not supported; use an http:\/\/ or https:\/\/ proxy\./);
+    assert.match(
+      describeError(err),
+      /The proxy in http\.proxy uses socks5:\/\/, which is not supported; use an http:\/\/ or https:\/\/ proxy\./,
+    );
   });
 
   it('refuses a service certificate from an untrusted private CA with the fix in one sentence', async () => {
@@ -206,14 +230,21 @@ describe('api/transport through a proxy (squid)', function () {
     it('is refused with http.proxyStrictSSL on (the default), naming the setting', async () => {
       const err = await failure(clientFor({ proxy: squid.tlsUrl }).listTasks());
       assert.equal(err.kind, 'proxy');
-      assert.match(describeError(err), /^The certificate of the proxy https:\/\/127\.0\.0\.1:\d+ \(from http\.proxy\) is not trusted \([A-Z_]+\); .*set http\.proxyStrictSSL to false/);
+      assert.match(
+        describeError(err),
+        /^The certificate of the proxy https:\/\/127\.0\.0\.1:\d+ \(from http\.proxy\) is not trusted \([A-Z_]+\); .*set http\.proxyStrictSSL to false/,
+      );
     });
 
     it('is used with http.proxyStrictSSL false, which skips checking the proxy certificate only', async () => {
       const client = clientFor({ proxy: squid.tlsUrl, proxyStrictSSL: false });
       await client.listTasks({ limit: 1 });
       // The service's certificate is still checked: without its CA the same request fails.
-      const untrusted = clientFor({ proxy: squid.tlsUrl, proxyStrictSSL: false, env: { NODE_EXTRA_CA_CERTS: undefined } });
+      const untrusted = clientFor({
+        proxy: squid.tlsUrl,
+        proxyStrictSSL: false,
+        env: { NODE_EXTRA_CA_CERTS: undefined },
+      });
       const err = await failure(untrusted.listTasks());
       assert.equal(err.kind, 'connection');
       assert.match(err.message, /^The certificate of https:\/\/agent-runtime\.test:\d+ is not trusted/);
@@ -230,12 +261,22 @@ describe('api/transport through a proxy (squid)', function () {
     for (const seen of recorder.connects) {
       assert.equal(seen.target, `${SERVICE_HOST}:${service.port}`);
       const allowed = new Set(['host', 'proxy-connection', 'connection']);
-      assert.deepEqual(Object.keys(seen.headers).filter((name) => !allowed.has(name)), []);
+      assert.deepEqual(
+        Object.keys(seen.headers).filter((name) => !allowed.has(name)),
+        [],
+      );
       assert.ok(seen.tunnelBytes.length > 0);
-      assert.ok(!seen.tunnelBytes.includes(API_KEY) && !seen.tunnelBytes.includes('Bearer') && !seen.tunnelBytes.includes('/v1/'), 'plain request bytes in the tunnel');
+      assert.ok(
+        !seen.tunnelBytes.includes(API_KEY) &&
+          !seen.tunnelBytes.includes('Bearer') &&
+          !seen.tunnelBytes.includes('/v1/'),
+        'plain request bytes in the tunnel',
+      );
     }
     // Squid's log of every request header it was shown has no trace of the key either.
-    for (const line of await squid.settledLog()) assert.ok(!line.raw.includes(API_KEY) && !/authorization: bearer/i.test(line.headers), line.raw);
+    for (const line of await squid.settledLog()) {
+      assert.ok(!line.raw.includes(API_KEY) && !/authorization: bearer/i.test(line.headers), line.raw);
+    }
   });
 
   describe('bypass (the transport, with a name lookup that knows the service host)', () => {
@@ -243,8 +284,11 @@ describe('api/transport through a proxy (squid)', function () {
     const lookups: string[] = [];
     const lookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
       lookups.push(hostname);
-      if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-      else callback(null, '127.0.0.1', 4);
+      if (options.all) {
+        callback(null, [{ address: '127.0.0.1', family: 4 }]);
+      } else {
+        callback(null, '127.0.0.1', 4);
+      }
     }) as unknown as LookupFunction;
 
     async function get(network: NetworkSettings, host: string, port: number): Promise<number> {
@@ -256,7 +300,9 @@ describe('api/transport through a proxy (squid)', function () {
         method: 'GET',
         headers: { authorization: `Bearer ${API_KEY}` },
       });
-      for await (const _chunk of res.body) void _chunk; // drain it so the connection can close
+      for await (const _chunk of res.body) {
+        void _chunk;
+      } // drain it so the connection can close
       await transport.destroy();
       return res.status;
     }
@@ -268,11 +314,35 @@ describe('api/transport through a proxy (squid)', function () {
       const lines = async () => (await squid.settledLog()).filter((l) => l.url.endsWith(`:${front.port}`));
 
       lookups.length = 0;
-      assert.equal(await get({ env: { HTTPS_PROXY: squid.url, NO_PROXY: 'example.com, bypass-runtime.test' } }, 'bypass-runtime.test', front.port), 200);
-      assert.equal(await get({ proxy: squid.url, noProxy: [`.runtime.test:1`, `bypass-runtime.test:${front.port}`] }, 'bypass-runtime.test', front.port), 200);
+      assert.equal(
+        await get(
+          { env: { HTTPS_PROXY: squid.url, NO_PROXY: 'example.com, bypass-runtime.test' } },
+          'bypass-runtime.test',
+          front.port,
+        ),
+        200,
+      );
+      assert.equal(
+        await get(
+          { proxy: squid.url, noProxy: [`.runtime.test:1`, `bypass-runtime.test:${front.port}`] },
+          'bypass-runtime.test',
+          front.port,
+        ),
+        200,
+      );
       // http.noProxy, when set, replaces NO_PROXY: this one goes through squid.
-      assert.equal(await get({ proxy: squid.url, noProxy: ['other.test'], env: { NO_PROXY: 'bypass-runtime.test' } }, 'bypass-runtime.test', front.port), 200);
-      await squid.waitForLine((l) => l.method === 'CONNECT' && l.url === `bypass-runtime.test:${front.port}`, 'the proxied request');
+      assert.equal(
+        await get(
+          { proxy: squid.url, noProxy: ['other.test'], env: { NO_PROXY: 'bypass-runtime.test' } },
+          'bypass-runtime.test',
+          front.port,
+        ),
+        200,
+      );
+      await squid.waitForLine(
+        (l) => l.method === 'CONNECT' && l.url === `bypass-runtime.test:${front.port}`,
+        'the proxied request',
+      );
       // Squid saw only the last request; the client looked the name up only for the first two.
       assert.equal((await lines()).length, 1, (await lines()).map((l) => l.raw).join('\n'));
       assert.deepEqual(lookups, ['bypass-runtime.test', 'bypass-runtime.test']);

@@ -1,7 +1,13 @@
 // Which way a request goes, as one pure function: VS Code's order of settings and environment,
 // the noProxy forms, loopback always direct, and unusable proxy addresses.
 import * as assert from 'node:assert/strict';
-import { matchesNoProxy, redactProxyUrl, resolveProxyRoute, splitNoProxy, type ProxyRoute } from '../../../src/api/network/proxyRoute';
+import {
+  matchesNoProxy,
+  redactProxyUrl,
+  resolveProxyRoute,
+  splitNoProxy,
+  type ProxyRoute,
+} from '../../../src/api/network/proxyRoute';
 import type { NetworkSettings } from '../../../src/api/network/settings';
 
 const TARGET = 'https://agents.example.com';
@@ -22,19 +28,33 @@ describe('api/network proxy route', () => {
     });
 
     it('takes http.proxy before any environment variable', () => {
-      assert.equal(proxyOf(route({ proxy: 'http://setting:3128', env: { HTTPS_PROXY: 'http://env:3128' } })), 'http://setting:3128/ http.proxy');
+      assert.equal(
+        proxyOf(route({ proxy: 'http://setting:3128', env: { HTTPS_PROXY: 'http://env:3128' } })),
+        'http://setting:3128/ http.proxy',
+      );
     });
 
     it('falls back to https_proxy, HTTPS_PROXY, http_proxy, HTTP_PROXY in that order (as VS Code)', () => {
-      const all = { https_proxy: 'http://a:1', HTTPS_PROXY: 'http://b:1', http_proxy: 'http://c:1', HTTP_PROXY: 'http://d:1' };
+      const all = {
+        https_proxy: 'http://a:1',
+        HTTPS_PROXY: 'http://b:1',
+        http_proxy: 'http://c:1',
+        HTTP_PROXY: 'http://d:1',
+      };
       assert.equal(proxyOf(route({ env: all })), 'http://a:1/ https_proxy');
       assert.equal(proxyOf(route({ env: { ...all, https_proxy: '' } })), 'http://b:1/ HTTPS_PROXY');
-      assert.equal(proxyOf(route({ env: { http_proxy: 'http://c:1', HTTP_PROXY: 'http://d:1' } })), 'http://c:1/ http_proxy');
+      assert.equal(
+        proxyOf(route({ env: { http_proxy: 'http://c:1', HTTP_PROXY: 'http://d:1' } })),
+        'http://c:1/ http_proxy',
+      );
       assert.equal(proxyOf(route({ env: { HTTP_PROXY: 'http://d:1' } })), 'http://d:1/ HTTP_PROXY');
     });
 
     it('treats an empty or blank http.proxy as unset', () => {
-      assert.equal(proxyOf(route({ proxy: '  ', env: { HTTPS_PROXY: 'http://env:8080' } })), 'http://env:8080/ HTTPS_PROXY');
+      assert.equal(
+        proxyOf(route({ proxy: '  ', env: { HTTPS_PROXY: 'http://env:8080' } })),
+        'http://env:8080/ HTTPS_PROXY',
+      );
     });
 
     it('reads a bare host:port as an http:// proxy', () => {
@@ -44,7 +64,9 @@ describe('api/network proxy route', () => {
     it('turns proxying off entirely with http.proxySupport "off", and on with the other three', () => {
       const settings = { proxy: 'http://p:1', env: { HTTPS_PROXY: 'http://e:1' } };
       assert.deepEqual(route({ ...settings, proxySupport: 'off' }), { kind: 'direct', reason: 'proxySupport off' });
-      for (const proxySupport of ['on', 'fallback', 'override'] as const) assert.equal(proxyOf(route({ ...settings, proxySupport })), 'http://p:1/ http.proxy');
+      for (const proxySupport of ['on', 'fallback', 'override'] as const) {
+        assert.equal(proxyOf(route({ ...settings, proxySupport })), 'http://p:1/ http.proxy');
+      }
     });
 
     it('carries http.proxyAuthorization with the proxy, whichever source it came from', () => {
@@ -59,8 +81,11 @@ describe('api/network proxy route', () => {
         const r = resolveProxyRoute(TARGET, {});
         assert.equal(r.kind === 'proxy' ? r.proxy.url.host : r.kind, 'from-process:3128');
       } finally {
-        if (saved === undefined) delete process.env.HTTPS_PROXY;
-        else process.env.HTTPS_PROXY = saved;
+        if (saved === undefined) {
+          delete process.env.HTTPS_PROXY;
+        } else {
+          process.env.HTTPS_PROXY = saved;
+        }
       }
     });
   });
@@ -68,7 +93,13 @@ describe('api/network proxy route', () => {
   describe('always direct', () => {
     it('for loopback targets, whatever is configured (plain http never meets a proxy)', () => {
       const settings = { proxy: 'http://p:1', env: { HTTPS_PROXY: 'http://e:1' } };
-      for (const target of ['http://127.0.0.1:8080', 'https://localhost', 'http://[::1]:9', 'https://127.5.6.7', 'http://LOCALHOST:1']) {
+      for (const target of [
+        'http://127.0.0.1:8080',
+        'https://localhost',
+        'http://[::1]:9',
+        'https://127.5.6.7',
+        'http://LOCALHOST:1',
+      ]) {
         assert.deepEqual(route(settings, target), { kind: 'direct', reason: 'loopback' }, target);
       }
     });
@@ -84,8 +115,14 @@ describe('api/network proxy route', () => {
     });
 
     it('NO_PROXY applies to the http.proxy setting too, and no_proxy is read before NO_PROXY', () => {
-      assert.deepEqual(route({ proxy: 'http://p:1', env: { no_proxy: '.example.com', NO_PROXY: 'nothing.invalid' } }), { kind: 'direct', reason: 'NO_PROXY' });
-      assert.deepEqual(route({ proxy: 'http://p:1', env: { no_proxy: '', NO_PROXY: 'example.com' } }), { kind: 'direct', reason: 'NO_PROXY' });
+      assert.deepEqual(route({ proxy: 'http://p:1', env: { no_proxy: '.example.com', NO_PROXY: 'nothing.invalid' } }), {
+        kind: 'direct',
+        reason: 'NO_PROXY',
+      });
+      assert.deepEqual(route({ proxy: 'http://p:1', env: { no_proxy: '', NO_PROXY: 'example.com' } }), {
+        kind: 'direct',
+        reason: 'NO_PROXY',
+      });
     });
 
     it('splits NO_PROXY on commas and white space', () => {
@@ -107,8 +144,17 @@ describe('api/network proxy route', () => {
     it('honours a port when the entry names one', () => {
       assert.ok(matchesNoProxy('agents.example.com', 8443, ['example.com:8443']));
       assert.ok(!matchesNoProxy('agents.example.com', 443, ['example.com:8443']));
-      assert.deepEqual(route({ env: { HTTPS_PROXY: 'http://e:1', NO_PROXY: 'agents.example.com:443' } }), { kind: 'direct', reason: 'NO_PROXY' });
-      assert.equal(route({ env: { HTTPS_PROXY: 'http://e:1', NO_PROXY: 'agents.example.com:443' } }, 'https://agents.example.com:8443').kind, 'proxy');
+      assert.deepEqual(route({ env: { HTTPS_PROXY: 'http://e:1', NO_PROXY: 'agents.example.com:443' } }), {
+        kind: 'direct',
+        reason: 'NO_PROXY',
+      });
+      assert.equal(
+        route(
+          { env: { HTTPS_PROXY: 'http://e:1', NO_PROXY: 'agents.example.com:443' } },
+          'https://agents.example.com:8443',
+        ).kind,
+        'proxy',
+      );
     });
 
     it('matches IP addresses exactly or by CIDR range, never as a name suffix', () => {

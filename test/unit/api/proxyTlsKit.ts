@@ -31,9 +31,25 @@ export async function makePrivateCa(name: string): Promise<PrivateCa> {
   const caKey = join(dir, 'ca-key.pem');
   const caCert = join(dir, 'ca.pem');
   openssl([
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', `/CN=${name}`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
-    '-keyout', caKey, '-out', caCert,
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+    '-keyout',
+    caKey,
+    '-out',
+    caCert,
   ]);
   let serial = 0;
   return {
@@ -47,8 +63,38 @@ export async function makePrivateCa(name: string): Promise<PrivateCa> {
       const ext = join(dir, `leaf${serial}.ext`);
       const sans = altNames.map((n) => (/^[\d.]+$|:/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',');
       await writeFile(ext, `subjectAltName=${sans}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
-      openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', `/CN=${commonName}`, '-keyout', key, '-out', csr]);
-      openssl(['x509', '-req', '-in', csr, '-CA', caCert, '-CAkey', caKey, '-set_serial', String(1000 + serial), '-days', '1', '-extfile', ext, '-out', cert]);
+      openssl([
+        'req',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-subj',
+        `/CN=${commonName}`,
+        '-keyout',
+        key,
+        '-out',
+        csr,
+      ]);
+      openssl([
+        'x509',
+        '-req',
+        '-in',
+        csr,
+        '-CA',
+        caCert,
+        '-CAkey',
+        caKey,
+        '-set_serial',
+        String(1000 + serial),
+        '-days',
+        '1',
+        '-extfile',
+        ext,
+        '-out',
+        cert,
+      ]);
       return { cert: await readFile(cert, 'utf8'), key: await readFile(key, 'utf8') };
     },
     remove: () => rm(dir, { recursive: true, force: true }),
@@ -70,29 +116,35 @@ export async function startTlsFront(
 ): Promise<TlsFront> {
   let handshakes = 0;
   const sockets = new Set<Socket>();
-  const server: Server = createServer({ ...certificate, minVersion: versions.min, maxVersion: versions.max }, (secure) => {
-    handshakes++;
-    const plain = connect(targetPort, '127.0.0.1');
-    sockets.add(secure).add(plain);
-    secure.pipe(plain).pipe(secure);
-    const end = (): void => {
-      secure.destroy();
-      plain.destroy();
-      sockets.delete(secure);
-      sockets.delete(plain);
-    };
-    secure.on('error', end).on('close', end);
-    plain.on('error', end).on('close', end);
-  });
+  const server: Server = createServer(
+    { ...certificate, minVersion: versions.min, maxVersion: versions.max },
+    (secure) => {
+      handshakes++;
+      const plain = connect(targetPort, '127.0.0.1');
+      sockets.add(secure).add(plain);
+      secure.pipe(plain).pipe(secure);
+      const end = (): void => {
+        secure.destroy();
+        plain.destroy();
+        sockets.delete(secure);
+        sockets.delete(plain);
+      };
+      secure.on('error', end).on('close', end);
+      plain.on('error', end).on('close', end);
+    },
+  );
   server.on('tlsClientError', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
     handshakes: () => handshakes,
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) {
+          socket.destroy();
+        }
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -119,11 +171,17 @@ export async function startRecordingTunnelProxy(targetPort: number): Promise<Rec
     res.writeHead(405).end();
   });
   server.on('connect', (req, client: Socket, head: Buffer) => {
-    const record: RecordedConnect = { target: req.url ?? '', headers: { ...req.headers }, tunnelBytes: Buffer.from(head) };
+    const record: RecordedConnect = {
+      target: req.url ?? '',
+      headers: { ...req.headers },
+      tunnelBytes: Buffer.from(head),
+    };
     connects.push(record);
     const upstream = connect(targetPort, '127.0.0.1', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
+      if (head.length > 0) {
+        upstream.write(head);
+      }
       client.on('data', (chunk: Buffer) => {
         record.tunnelBytes = Buffer.concat([record.tunnelBytes, chunk]);
       });
@@ -141,10 +199,13 @@ export async function startRecordingTunnelProxy(targetPort: number): Promise<Rec
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     connects,
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) {
+          socket.destroy();
+        }
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -9,7 +9,9 @@ import { QUICK_BACKOFF, rejectionOf, startRuntimeWithClient, waitFor, type Runti
 
 async function collect<T>(walk: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
-  for await (const item of walk) out.push(item);
+  for await (const item of walk) {
+    out.push(item);
+  }
   return out;
 }
 
@@ -40,7 +42,10 @@ describe('api/resources', () => {
     assert.equal(current?.content, 'Builds run on Node 22.');
     assert.equal((await ctx.client.getMemory(created.id)).content, 'Builds run on Node 22.');
     assert.equal((await ctx.client.deleteMemory(created.id)).deleted, true);
-    assert.ok(isApiError(await rejectionOf(ctx.client.getMemory(created.id)), 'not_found'), 'a deleted entry is not_found, not not_supported');
+    assert.ok(
+      isApiError(await rejectionOf(ctx.client.getMemory(created.id)), 'not_found'),
+      'a deleted entry is not_found, not not_supported',
+    );
   });
 
   it('memory: over 64 KiB is refused before sending, with the size', async () => {
@@ -53,7 +58,9 @@ describe('api/resources', () => {
   });
 
   it('memory: search by query, filter by tag, and a bounded walk over fresh cursors for ever', async () => {
-    for (let i = 0; i < 5; i++) await ctx.client.createMemory({ content: `Fact ${i} about releases`, tags: i % 2 ? ['odd'] : ['even'] });
+    for (let i = 0; i < 5; i++) {
+      await ctx.client.createMemory({ content: `Fact ${i} about releases`, tags: i % 2 ? ['odd'] : ['even'] });
+    }
     const found = await ctx.client.listMemory({ query: 'releases fact' });
     assert.ok(found.data.length >= 5 && found.data.every((m) => typeof m.score === 'number'));
     const odd = await collect(ctx.client.iterateMemory({ tag: 'odd', limit: 1 }));
@@ -88,7 +95,10 @@ describe('api/resources', () => {
     const github = connectors.find((c) => c.kind === 'github')!;
     const [first, ...rest] = github.grants;
     const after = await ctx.client.removeGrant(github.id, first.id);
-    assert.deepEqual(after.grants.map((g) => g.id), rest.map((g) => g.id));
+    assert.deepEqual(
+      after.grants.map((g) => g.id),
+      rest.map((g) => g.id),
+    );
     const revoked = await ctx.client.revokeConnector(github.id);
     assert.equal(revoked.status, 'revoked');
     assert.deepEqual(revoked.grants, []);
@@ -98,9 +108,17 @@ describe('api/resources', () => {
 
   it('webhooks: https only before sending; the secret comes once and is never logged; a test delivery reports status and time', async () => {
     ctx.logger.lines.length = 0;
-    assert.ok(isApiError(await rejectionOf(ctx.client.createWebhook({ url: 'http://example.com/h', events: ['run.completed'] })), 'validation'));
+    assert.ok(
+      isApiError(
+        await rejectionOf(ctx.client.createWebhook({ url: 'http://example.com/h', events: ['run.completed'] })),
+        'validation',
+      ),
+    );
     assert.equal(ctx.logger.lines.length, 0, 'nothing was sent');
-    const created = await ctx.client.createWebhook({ url: 'https://example.com/hook', events: ['run.completed', 'run.failed'] });
+    const created = await ctx.client.createWebhook({
+      url: 'https://example.com/hook',
+      events: ['run.completed', 'run.failed'],
+    });
     assert.match(created.secret ?? '', /^whsec_/);
     assert.equal('secret' in created.webhook, false);
     assert.ok(!ctx.logger.lines.some((l) => l.includes(created.secret!)));
@@ -144,7 +162,10 @@ describe('api/resources', () => {
 
   for (const status of [404, 405] as const) {
     it(`a server without the resources (${status}) is not_supported for each call`, async () => {
-      ctx.runtime.setFaults({ missingEndpoints: ['memory', 'tools', 'connectors', 'webhooks'], missingEndpointStatus: status });
+      ctx.runtime.setFaults({
+        missingEndpoints: ['memory', 'tools', 'connectors', 'webhooks'],
+        missingEndpointStatus: status,
+      });
       const calls = [
         () => ctx.client.listMemory(),
         () => ctx.client.getMemory('mem_x'),

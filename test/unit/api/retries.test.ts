@@ -5,7 +5,14 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ApiClient } from '../../../src/api/client';
 import { ApiError, isApiError } from '../../../src/api/errors';
-import { CapturingLogger, QUICK_BACKOFF, rejectionOf, startRuntimeWithClient, waitFor, type RuntimeWithClient } from './fixtures';
+import {
+  CapturingLogger,
+  QUICK_BACKOFF,
+  rejectionOf,
+  startRuntimeWithClient,
+  waitFor,
+  type RuntimeWithClient,
+} from './fixtures';
 
 describe('api/client retries', () => {
   let ctx: RuntimeWithClient;
@@ -49,7 +56,10 @@ describe('api/client retries', () => {
     const err = await rejectionOf(client.listTasks());
     assert.ok(isApiError(err, 'server'));
     assert.equal(err.status, 500);
-    assert.deepEqual(logger.lines.map((l) => /attempt (\d\/\d)/.exec(l)?.[1]), ['1/3', '2/3', '3/3']);
+    assert.deepEqual(
+      logger.lines.map((l) => /attempt (\d\/\d)/.exec(l)?.[1]),
+      ['1/3', '2/3', '3/3'],
+    );
   });
 
   it('does not retry other 4xx', async () => {
@@ -74,7 +84,12 @@ describe('api/client retries', () => {
     const { port } = blocker.address() as AddressInfo;
     await new Promise<void>((r) => blocker.close(() => r()));
     const logger = new CapturingLogger();
-    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, getApiKey: async () => 'k', logger, backoff: QUICK_BACKOFF });
+    const client = new ApiClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      getApiKey: async () => 'k',
+      logger,
+      backoff: QUICK_BACKOFF,
+    });
     try {
       const err = await rejectionOf(client.listTasks());
       assert.ok(isApiError(err, 'connection'));

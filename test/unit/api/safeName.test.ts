@@ -10,7 +10,15 @@ describe('api/safeName', () => {
   });
 
   it('never lets a name climb out of the folder or carry a directory', () => {
-    for (const name of ['../../etc/passwd', '..\\..\\windows\\win.ini', '/etc/passwd', 'C:\\x\\y.txt', '..', '.', 'a/../b']) {
+    for (const name of [
+      '../../etc/passwd',
+      '..\\..\\windows\\win.ini',
+      '/etc/passwd',
+      'C:\\x\\y.txt',
+      '..',
+      '.',
+      'a/../b',
+    ]) {
       const safe = safeFileName(name);
       assert.ok(!/[/\\]/.test(safe), `${name} -> ${safe}`);
       assert.ok(!safe.includes('..'), `${name} -> ${safe}`);

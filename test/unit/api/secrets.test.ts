@@ -16,7 +16,12 @@ function everythingSaidAbout(err: unknown): string {
   let current: unknown = err;
   for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
     if (current instanceof Error) {
-      parts.push(current.message, String(current.stack), JSON.stringify(current), JSON.stringify(Object.entries(current)));
+      parts.push(
+        current.message,
+        String(current.stack),
+        JSON.stringify(current),
+        JSON.stringify(Object.entries(current)),
+      );
       current = (current as Error & { cause?: unknown }).cause;
     } else {
       parts.push(String(current), JSON.stringify(current) ?? '');
@@ -37,7 +42,16 @@ describe('api/client secrets', () => {
     // A server that echoes the Authorization header back in its error, as a careless one might.
     const echo = await startRecordingServer((req, res) => {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { type: 'x', code: String(req.headers.authorization), message: `bad key ${req.headers.authorization}`, param: String(req.headers.authorization).slice('Bearer '.length) } }));
+      res.end(
+        JSON.stringify({
+          error: {
+            type: 'x',
+            code: String(req.headers.authorization),
+            message: `bad key ${req.headers.authorization}`,
+            param: String(req.headers.authorization).slice('Bearer '.length),
+          },
+        }),
+      );
     });
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
@@ -53,7 +67,10 @@ describe('api/client secrets', () => {
     };
     const errors: unknown[] = [];
     const capture = async (p: Promise<unknown>): Promise<void> => {
-      await p.then(() => undefined, (e: unknown) => void errors.push(e));
+      await p.then(
+        () => undefined,
+        (e: unknown) => void errors.push(e),
+      );
     };
     try {
       const good = make(goodKey);

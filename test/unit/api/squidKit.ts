@@ -10,7 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SQUID_CANDIDATES = ['/usr/sbin/squid', '/usr/bin/squid'];
-const NCSA_AUTH_CANDIDATES = ['/usr/lib/squid/basic_ncsa_auth', '/usr/lib64/squid/basic_ncsa_auth', '/usr/libexec/squid/basic_ncsa_auth'];
+const NCSA_AUTH_CANDIDATES = [
+  '/usr/lib/squid/basic_ncsa_auth',
+  '/usr/lib64/squid/basic_ncsa_auth',
+  '/usr/libexec/squid/basic_ncsa_auth',
+];
 
 export interface SquidOptions {
   /** Host names squid resolves itself (its hosts_file): name -> address. The client knows none. */
@@ -55,7 +59,11 @@ export interface SquidHandle {
 
 function findExecutable(candidates: string[], what: string): string {
   const found = candidates.find((path) => existsSync(path));
-  if (!found) throw new Error(`${what} is not installed (looked in ${candidates.join(', ')}); install the Debian package "squid" (.ci/run does)`);
+  if (!found) {
+    throw new Error(
+      `${what} is not installed (looked in ${candidates.join(', ')}); install the Debian package "squid" (.ci/run does)`,
+    );
+  }
   return found;
 }
 
@@ -81,7 +89,9 @@ function accepts(port: number): Promise<boolean> {
 /** Sends `GET <path>` (not a proxy request) to squid and waits for its answer. */
 function askSquidItself(port: number, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`),
+    );
     socket.resume();
     socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
     socket.once('close', () => resolve());
@@ -98,7 +108,9 @@ function htpasswdLine(user: string, password: string): string {
 function parseLine(raw: string): AccessLogLine | undefined {
   // logformat agentRuntimeTest: time client result/status method url user [headers]
   const match = /^\S+ \S+ (\S+) (\S+) (\S+) (\S+) \[(.*)\]$/.exec(raw);
-  if (!match) return undefined;
+  if (!match) {
+    return undefined;
+  }
   let headers = match[5];
   try {
     headers = decodeURIComponent(headers);
@@ -109,7 +121,9 @@ function parseLine(raw: string): AccessLogLine | undefined {
 }
 
 function proxyIds(): { uid: number; gid: number } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
+  if (process.getuid?.() !== 0) {
+    return undefined;
+  }
   try {
     return {
       uid: Number(execFileSync('id', ['-u', 'proxy'], { encoding: 'utf8' }).trim()),
@@ -159,16 +173,22 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
     'http_access deny CONNECT !SSL_ports',
     'http_access allow open_port',
   ];
-  if (ids) lines.push('cache_effective_user proxy');
+  if (ids) {
+    lines.push('cache_effective_user proxy');
+  }
   if (tlsPort !== undefined && options.tls) {
     files['proxy-cert.pem'] = options.tls.cert;
     files['proxy-key.pem'] = options.tls.key;
-    lines.unshift(`https_port 127.0.0.1:${tlsPort} name=tls tls-cert=${join(dir, 'proxy-cert.pem')} tls-key=${join(dir, 'proxy-key.pem')}`);
+    lines.unshift(
+      `https_port 127.0.0.1:${tlsPort} name=tls tls-cert=${join(dir, 'proxy-cert.pem')} tls-key=${join(dir, 'proxy-key.pem')}`,
+    );
     lines.push('acl tls_port myportname tls', 'http_access allow tls_port');
   }
   if (authPort !== undefined && options.users) {
     const ncsa = findExecutable(NCSA_AUTH_CANDIDATES, "squid's basic_ncsa_auth helper");
-    files.passwd = `${Object.entries(options.users).map(([user, password]) => htpasswdLine(user, password)).join('\n')}\n`;
+    files.passwd = `${Object.entries(options.users)
+      .map(([user, password]) => htpasswdLine(user, password))
+      .join('\n')}\n`;
     lines.unshift(`http_port 127.0.0.1:${authPort} name=auth`);
     lines.push(
       `auth_param basic program ${ncsa} ${join(dir, 'passwd')}`,
@@ -180,10 +200,14 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
   }
   lines.push('http_access deny all');
   files['squid.conf'] = `${lines.join('\n')}\n`;
-  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text, { mode: 0o644 });
+  for (const [name, text] of Object.entries(files)) {
+    await writeFile(join(dir, name), text, { mode: 0o644 });
+  }
   if (ids) {
     await chown(dir, ids.uid, ids.gid);
-    for (const name of Object.keys(files)) await chown(join(dir, name), ids.uid, ids.gid);
+    for (const name of Object.keys(files)) {
+      await chown(join(dir, name), ids.uid, ids.gid);
+    }
   }
 
   const child: ChildProcess = spawn(squid, ['-N', '-f', join(dir, 'squid.conf')], {
@@ -195,10 +219,12 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
     stderr += chunk.toString();
   });
   let exited = false;
-  const exit = new Promise<void>((resolve) => child.once('exit', () => {
-    exited = true;
-    resolve();
-  }));
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
 
   const stop = async (): Promise<void> => {
     if (!exited && child.pid !== undefined) {
@@ -209,7 +235,9 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
       }
       const killer = setTimeout(() => {
         try {
-          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+          if (child.pid !== undefined) {
+            process.kill(-child.pid, 'SIGKILL');
+          }
         } catch {
           // already gone
         }
@@ -229,7 +257,9 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
       await stop();
       throw new Error(`squid exited during start:\n${stderr}\n${log.split('\n').slice(-20).join('\n')}`);
     }
-    if ((await Promise.all(ports.map(accepts))).every(Boolean)) break;
+    if ((await Promise.all(ports.map(accepts))).every(Boolean)) {
+      break;
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`squid did not accept connections within 30 s:\n${stderr}`);
@@ -239,14 +269,23 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidHandl
 
   const accessLog = async (): Promise<AccessLogLine[]> => {
     const text = await readFile(join(dir, 'access.log'), 'utf8').catch(() => '');
-    return text.split('\n').map(parseLine).filter((line): line is AccessLogLine => line !== undefined);
+    return text
+      .split('\n')
+      .map(parseLine)
+      .filter((line): line is AccessLogLine => line !== undefined);
   };
   const waitForLine = async (match: (line: AccessLogLine) => boolean, what: string): Promise<AccessLogLine> => {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const found = (await accessLog()).find(match);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`squid's access log has no line for ${what}:\n${(await accessLog()).map((l) => l.raw).join('\n')}`);
+      if (found) {
+        return found;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `squid's access log has no line for ${what}:\n${(await accessLog()).map((l) => l.raw).join('\n')}`,
+        );
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   };

@@ -15,9 +15,18 @@ describe('api/steering', () => {
   after(async () => ctx.close());
   afterEach(() => ctx.runtime.clearFaults());
 
-  async function pendingRun(extra: { tool?: string; arguments?: Record<string, unknown> } = {}): Promise<{ runId: string; approvalId: string }> {
-    const runId = await ctx.runtime.createSyntheticRun({ events: 3, terminal: 'completed', approval: { tool: extra.tool ?? 'write_file', arguments: extra.arguments ?? { path: 'out.txt' } } });
-    await waitFor(() => ctx.runtime.listApprovals({ runId, status: 'pending' }).length === 1, 'the approval to be asked');
+  async function pendingRun(
+    extra: { tool?: string; arguments?: Record<string, unknown> } = {},
+  ): Promise<{ runId: string; approvalId: string }> {
+    const runId = await ctx.runtime.createSyntheticRun({
+      events: 3,
+      terminal: 'completed',
+      approval: { tool: extra.tool ?? 'write_file', arguments: extra.arguments ?? { path: 'out.txt' } },
+    });
+    await waitFor(
+      () => ctx.runtime.listApprovals({ runId, status: 'pending' }).length === 1,
+      'the approval to be asked',
+    );
     return { runId, approvalId: ctx.runtime.listApprovals({ runId })[0]!.id };
   }
 
@@ -34,7 +43,10 @@ describe('api/steering', () => {
     const err = await rejectionOf(ctx.client.cancelRun(runId));
     assert.ok(isApiError(err, 'conflict'));
     assert.equal(err.code, 'run_not_active');
-    assert.deepEqual(ctx.logger.lines.filter((l) => l.includes('/cancel')).map((l) => /attempt (\d\/\d)/.exec(l)?.[1]), ['1/3']);
+    assert.deepEqual(
+      ctx.logger.lines.filter((l) => l.includes('/cancel')).map((l) => /attempt (\d\/\d)/.exec(l)?.[1]),
+      ['1/3'],
+    );
   });
 
   it('cancel of a run that just ended is run_not_active', async () => {
@@ -48,7 +60,10 @@ describe('api/steering', () => {
   it('resumes a cancelled run into a new run that names its source', async () => {
     const task = await ctx.client.createTask({ objective: 'Summarise; ask before writing any file' });
     const runId = task.run_id!;
-    await waitFor(async () => (await ctx.client.getRun(runId)).status === 'awaiting_approval', 'the run to wait for approval');
+    await waitFor(
+      async () => (await ctx.client.getRun(runId)).status === 'awaiting_approval',
+      'the run to wait for approval',
+    );
     await ctx.client.cancelRun(runId);
     const resumed = await ctx.client.resumeRun(runId, { instructions: 'Go on.' });
     assert.notEqual(resumed.id, runId);
@@ -67,7 +82,10 @@ describe('api/steering', () => {
     const runId = await ctx.runtime.createSyntheticRun({ events: 6, terminal: 'completed' });
     const fork = await ctx.client.forkRun(runId, { after_sequence: 3, instructions: 'Now also count words.' });
     assert.notEqual(fork.id, runId);
-    assert.deepEqual({ run_id: fork.forked_from?.run_id, sequence: fork.forked_from?.sequence }, { run_id: runId, sequence: 3 });
+    assert.deepEqual(
+      { run_id: fork.forked_from?.run_id, sequence: fork.forked_from?.sequence },
+      { run_id: runId, sequence: 3 },
+    );
     const err = await rejectionOf(ctx.client.forkRun(runId, { after_sequence: 999 }));
     assert.ok(isApiError(err, 'bad_request'));
     assert.equal(err.status, 400);
@@ -79,7 +97,10 @@ describe('api/steering', () => {
   it('lists, reads and approves a pending approval; the run goes on', async () => {
     const { runId, approvalId } = await pendingRun({ arguments: { path: 'a.txt', mode: 'overwrite' } });
     const page = await ctx.client.listApprovals({ status: 'pending', run_id: runId, limit: 10 });
-    assert.deepEqual(page.data.map((a) => a.id), [approvalId]);
+    assert.deepEqual(
+      page.data.map((a) => a.id),
+      [approvalId],
+    );
     const one = await ctx.client.getApproval(approvalId);
     assert.equal(one.tool, 'write_file');
     assert.deepEqual(one.arguments, { path: 'a.txt', mode: 'overwrite' });
@@ -93,10 +114,16 @@ describe('api/steering', () => {
 
   it('iterates every pending approval across pages', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 3; i++) ids.add((await pendingRun()).approvalId);
+    for (let i = 0; i < 3; i++) {
+      ids.add((await pendingRun()).approvalId);
+    }
     const seen: string[] = [];
-    for await (const a of ctx.client.iterateApprovals({ status: 'pending', limit: 1 })) seen.push(a.id);
-    for (const id of ids) assert.ok(seen.includes(id));
+    for await (const a of ctx.client.iterateApprovals({ status: 'pending', limit: 1 })) {
+      seen.push(a.id);
+    }
+    for (const id of ids) {
+      assert.ok(seen.includes(id));
+    }
     assert.equal(new Set(seen).size, seen.length);
   });
 
@@ -111,12 +138,20 @@ describe('api/steering', () => {
 
   it('a caller-given idempotency key repeats the answer instead of a 409', async () => {
     const { approvalId } = await pendingRun();
-    const first = await ctx.client.decideApproval(approvalId, { decision: 'approve' }, { idempotencyKey: 'decide-once' });
-    const again = await ctx.client.decideApproval(approvalId, { decision: 'approve' }, { idempotencyKey: 'decide-once' });
+    const first = await ctx.client.decideApproval(
+      approvalId,
+      { decision: 'approve' },
+      { idempotencyKey: 'decide-once' },
+    );
+    const again = await ctx.client.decideApproval(
+      approvalId,
+      { decision: 'approve' },
+      { idempotencyKey: 'decide-once' },
+    );
     assert.equal(again.status, first.status);
   });
 
-  it('two decisions at once: one wins, the other gets 409 with the winner\'s record', async () => {
+  it("two decisions at once: one wins, the other gets 409 with the winner's record", async () => {
     const { runId, approvalId } = await pendingRun();
     const other = ctx.clientWith({ backoff: QUICK_BACKOFF });
     const results = await Promise.allSettled([
@@ -162,8 +197,15 @@ describe('api/steering', () => {
   });
 
   it('an expired approval answers 409 approval_expired', async () => {
-    const runId = await ctx.runtime.createSyntheticRun({ events: 2, terminal: 'completed', approval: { expiresInMs: 1 } });
-    await waitFor(() => ctx.runtime.listApprovals({ runId }).some((a) => a.status === 'expired'), 'the approval to expire');
+    const runId = await ctx.runtime.createSyntheticRun({
+      events: 2,
+      terminal: 'completed',
+      approval: { expiresInMs: 1 },
+    });
+    await waitFor(
+      () => ctx.runtime.listApprovals({ runId }).some((a) => a.status === 'expired'),
+      'the approval to expire',
+    );
     const approvalId = ctx.runtime.listApprovals({ runId })[0]!.id;
     const err = await rejectionOf(ctx.client.decideApproval(approvalId, { decision: 'approve' }));
     assert.ok(isApiError(err, 'conflict'));
@@ -182,8 +224,14 @@ describe('api/steering', () => {
   });
 
   it('checks ids before sending and decisions before sending', async () => {
-    const calls = [() => ctx.client.cancelRun('../x'), () => ctx.client.getApproval('a/b'), () => ctx.client.decideApproval('apr_1', { decision: 'maybe' as 'approve' })];
-    for (const call of calls) assert.ok(isApiError(await rejectionOf(call()), 'validation'));
+    const calls = [
+      () => ctx.client.cancelRun('../x'),
+      () => ctx.client.getApproval('a/b'),
+      () => ctx.client.decideApproval('apr_1', { decision: 'maybe' as 'approve' }),
+    ];
+    for (const call of calls) {
+      assert.ok(isApiError(await rejectionOf(call()), 'validation'));
+    }
   });
 
   for (const status of [404, 405] as const) {
@@ -191,9 +239,13 @@ describe('api/steering', () => {
       const runId = await ctx.runtime.createSyntheticRun({ events: 3, terminal: null, live: true });
       ctx.runtime.setFaults({ noSteering: true, missingEndpoints: ['usage'], missingEndpointStatus: status });
       const calls = [
-        () => ctx.client.cancelRun(runId), () => ctx.client.resumeRun(runId), () => ctx.client.forkRun(runId, { after_sequence: 1 }),
-        () => ctx.client.listApprovals({ status: 'pending' }), () => ctx.client.getApproval('apr_x'),
-        () => ctx.client.decideApproval('apr_x', { decision: 'approve' }), () => ctx.client.getUsage(),
+        () => ctx.client.cancelRun(runId),
+        () => ctx.client.resumeRun(runId),
+        () => ctx.client.forkRun(runId, { after_sequence: 1 }),
+        () => ctx.client.listApprovals({ status: 'pending' }),
+        () => ctx.client.getApproval('apr_x'),
+        () => ctx.client.decideApproval('apr_x', { decision: 'approve' }),
+        () => ctx.client.getUsage(),
       ];
       for (const call of calls) {
         const err = await rejectionOf(call());
@@ -206,14 +258,30 @@ describe('api/steering', () => {
 
   it('an unknown approval or run is not_found, not not_supported', async () => {
     assert.ok(isApiError(await rejectionOf(ctx.client.getApproval('apr_missing')), 'not_found'));
-    assert.ok(isApiError(await rejectionOf(ctx.client.decideApproval('apr_missing', { decision: 'deny' })), 'not_found'));
+    assert.ok(
+      isApiError(await rejectionOf(ctx.client.decideApproval('apr_missing', { decision: 'deny' })), 'not_found'),
+    );
     assert.ok(isApiError(await rejectionOf(ctx.client.cancelRun('run_missing')), 'not_found'));
   });
 
   it('decodes approval.requested and approval.resolved as known kinds, odd shapes as unknown', () => {
-    const requested = decodeRunEvent('approval.requested', JSON.stringify({ sequence: 4, approval_id: 'apr_1', step_id: 's', tool: 'write_file', arguments: { a: 1 }, reason: 'r', expires_at: '2030-01-01T00:00:00Z' }));
+    const requested = decodeRunEvent(
+      'approval.requested',
+      JSON.stringify({
+        sequence: 4,
+        approval_id: 'apr_1',
+        step_id: 's',
+        tool: 'write_file',
+        arguments: { a: 1 },
+        reason: 'r',
+        expires_at: '2030-01-01T00:00:00Z',
+      }),
+    );
     assert.ok(requested.ok && requested.event.known && requested.event.event === 'approval.requested');
-    const resolved = decodeRunEvent('approval.resolved', JSON.stringify({ sequence: 5, approval_id: 'apr_1', status: 'denied', note: 'no' }));
+    const resolved = decodeRunEvent(
+      'approval.resolved',
+      JSON.stringify({ sequence: 5, approval_id: 'apr_1', status: 'denied', note: 'no' }),
+    );
     assert.ok(resolved.ok && resolved.event.known);
     const odd = decodeRunEvent('approval.resolved', JSON.stringify({ sequence: 6, approval_id: 7, status: 'denied' }));
     assert.ok(odd.ok && !odd.event.known);

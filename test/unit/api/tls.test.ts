@@ -20,11 +20,29 @@ describe('api/transport TLS', () => {
     const temp = await makeTempDir();
     try {
       // A throwaway self-signed certificate for 127.0.0.1, made for this run only.
-      execFileSync('openssl', [
-        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-        '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-keyout', join(temp.dir, 'key.pem'), '-out', join(temp.dir, 'cert.pem'),
-      ], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1,DNS:localhost',
+          '-keyout',
+          join(temp.dir, 'key.pem'),
+          '-out',
+          join(temp.dir, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
       cert = readFileSync(join(temp.dir, 'cert.pem'), 'utf8');
       key = readFileSync(join(temp.dir, 'key.pem'), 'utf8');
     } finally {
@@ -33,13 +51,21 @@ describe('api/transport TLS', () => {
   });
 
   after(async () => {
-    await Promise.all(servers.map((s) => new Promise<void>((r) => {
-      s.closeAllConnections();
-      s.close(() => r());
-    })));
+    await Promise.all(
+      servers.map(
+        (s) =>
+          new Promise<void>((r) => {
+            s.closeAllConnections();
+            s.close(() => r());
+          }),
+      ),
+    );
   });
 
-  async function serve(minVersion: SecureVersion, maxVersion: SecureVersion): Promise<{ url: string; hits: () => number; connections: () => number }> {
+  async function serve(
+    minVersion: SecureVersion,
+    maxVersion: SecureVersion,
+  ): Promise<{ url: string; hits: () => number; connections: () => number }> {
     let hits = 0;
     let connections = 0;
     const server = createServer({ key, cert, minVersion, maxVersion }, (_req, res) => {
@@ -51,7 +77,11 @@ describe('api/transport TLS', () => {
     server.on('connection', () => void connections++);
     servers.push(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits, connections: () => connections };
+    return {
+      url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      hits: () => hits,
+      connections: () => connections,
+    };
   }
 
   it('accepts a TLS 1.3 server whose certificate is passed as ca', async () => {

@@ -8,7 +8,15 @@ import { ApiClient } from '../../../src/api/client';
 import { isApiError } from '../../../src/api/errors';
 import { prepareUpload } from '../../../src/api/upload';
 import { MAX_UPLOAD_BYTES } from '../../../src/api/types';
-import { QUICK_BACKOFF, json, makeTempDir, rejectionOf, startRecordingServer, startRuntimeWithClient, type RuntimeWithClient } from './fixtures';
+import {
+  QUICK_BACKOFF,
+  json,
+  makeTempDir,
+  rejectionOf,
+  startRecordingServer,
+  startRuntimeWithClient,
+  type RuntimeWithClient,
+} from './fixtures';
 
 const sha = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
@@ -39,7 +47,10 @@ describe('api/upload', () => {
   it('uploads a file as multipart with its purpose, name and type, and it downloads back identical', async () => {
     const { path, data } = await fileOf('notes.md', 3 * 1024 * 1024 + 17);
     const progress: [number, number][] = [];
-    const record = await ctx.client.uploadFile(path, { purpose: 'reference', onProgress: (s, t) => progress.push([s, t]) });
+    const record = await ctx.client.uploadFile(path, {
+      purpose: 'reference',
+      onProgress: (s, t) => progress.push([s, t]),
+    });
     assert.match(record.id, /^file_/);
     assert.equal(record.filename, 'notes.md');
     assert.equal(record.purpose, 'reference');
@@ -47,7 +58,9 @@ describe('api/upload', () => {
     assert.equal(record.content_type, 'text/markdown');
     assert.deepEqual(progress[0], [0, data.length]);
     assert.deepEqual(progress[progress.length - 1], [data.length, data.length]);
-    for (let i = 1; i < progress.length; i++) assert.ok(progress[i][0] > progress[i - 1][0]);
+    for (let i = 1; i < progress.length; i++) {
+      assert.ok(progress[i][0] > progress[i - 1][0]);
+    }
     const back = await ctx.client.readFileContent(record.id);
     assert.equal(sha(back.content), sha(data));
     assert.equal((await ctx.client.getFile(record.id)).id, record.id);
@@ -68,7 +81,9 @@ describe('api/upload', () => {
       assert.ok(boundary);
       const text = req.body.toString('latin1');
       const purposeAt = text.indexOf('name="purpose"\r\n\r\ntask_input\r\n');
-      const fileAt = text.indexOf('name="file"; filename="R_sum_ \\"final\\".csv"; filename*=UTF-8\'\'R%C3%A9sum%C3%A9%20%22final%22.csv\r\nContent-Type: text/csv\r\n\r\n');
+      const fileAt = text.indexOf(
+        'name="file"; filename="R_sum_ \\"final\\".csv"; filename*=UTF-8\'\'R%C3%A9sum%C3%A9%20%22final%22.csv\r\nContent-Type: text/csv\r\n\r\n',
+      );
       assert.ok(purposeAt > 0 && fileAt > purposeAt, text.slice(0, 400));
       assert.ok(req.body.includes(data));
       assert.ok(text.endsWith(`\r\n--${boundary}--\r\n`));
@@ -137,7 +152,10 @@ describe('api/upload', () => {
 
   it('reaches the server limit (413) when the client check is lifted', async () => {
     // A runtime with a 1 MiB limit stands in for the spec's 512 MiB, so the 413 costs little.
-    const small = await startRuntimeWithClient({ maxUploadBytes: 1024 * 1024 }, { backoff: QUICK_BACKOFF, maxRetries: 0 });
+    const small = await startRuntimeWithClient(
+      { maxUploadBytes: 1024 * 1024 },
+      { backoff: QUICK_BACKOFF, maxRetries: 0 },
+    );
     try {
       const exact = join(temp.dir, 'server-exact.bin');
       await writeFile(exact, randomBytes(1024 * 1024));
@@ -165,7 +183,9 @@ describe('api/upload', () => {
         signal: controller.signal,
         onProgress: (sent) => {
           lastSent = sent;
-          if (sent >= 4 * 1024 * 1024) controller.abort();
+          if (sent >= 4 * 1024 * 1024) {
+            controller.abort();
+          }
         },
       }),
     );

@@ -6,7 +6,14 @@ import { ApiClient } from '../../../src/api/client';
 import { isApiError } from '../../../src/api/errors';
 import { prepareBytesUpload } from '../../../src/api/upload';
 import { MAX_UPLOAD_BYTES } from '../../../src/api/types';
-import { QUICK_BACKOFF, json, rejectionOf, startRecordingServer, startRuntimeWithClient, type RuntimeWithClient } from './fixtures';
+import {
+  QUICK_BACKOFF,
+  json,
+  rejectionOf,
+  startRecordingServer,
+  startRuntimeWithClient,
+  type RuntimeWithClient,
+} from './fixtures';
 
 const sha = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
@@ -21,7 +28,11 @@ describe('api/upload of bytes in memory', () => {
   it('uploads bytes under the given name, with progress, and they download back identical', async () => {
     const data = randomBytes(1024 * 1024 + 333);
     const progress: [number, number][] = [];
-    const record = await ctx.client.uploadBytes(data, { filename: 'notes.md', purpose: 'reference', onProgress: (s, t) => progress.push([s, t]) });
+    const record = await ctx.client.uploadBytes(data, {
+      filename: 'notes.md',
+      purpose: 'reference',
+      onProgress: (s, t) => progress.push([s, t]),
+    });
     assert.equal(record.filename, 'notes.md');
     assert.equal(record.purpose, 'reference');
     assert.equal(record.bytes, data.length);
@@ -73,8 +84,13 @@ describe('api/upload of bytes in memory', () => {
   it('checks against the spec limit by default', () => {
     // A view with a length beyond the limit, without allocating half a gigabyte.
     const huge = { byteLength: MAX_UPLOAD_BYTES + 1 } as Uint8Array;
-    assert.throws(() => prepareBytesUpload(huge, { filename: 'huge.bin' }), (err: unknown) => isApiError(err, 'validation'));
-    assert.doesNotThrow(() => prepareBytesUpload({ byteLength: MAX_UPLOAD_BYTES } as Uint8Array, { filename: 'exact.bin' }));
+    assert.throws(
+      () => prepareBytesUpload(huge, { filename: 'huge.bin' }),
+      (err: unknown) => isApiError(err, 'validation'),
+    );
+    assert.doesNotThrow(() =>
+      prepareBytesUpload({ byteLength: MAX_UPLOAD_BYTES } as Uint8Array, { filename: 'exact.bin' }),
+    );
   });
 
   it('a retried upload resends the whole bytes under the same key: one file, identical content', async () => {

@@ -31,18 +31,22 @@ describe('api/upload of a file that changes meanwhile', () => {
     const path = join(temp.dir, name);
     await writeFile(path, randomBytes(SIZE));
     let edited = false;
-    return rejectionOf(ctx.client.uploadFile(path, {
-      onProgress: (sent) => {
-        if (edited || sent === 0) return;
-        edited = true;
-        const fd = openSync(path, 'r+');
-        try {
-          edit(fd);
-        } finally {
-          closeSync(fd);
-        }
-      },
-    }));
+    return rejectionOf(
+      ctx.client.uploadFile(path, {
+        onProgress: (sent) => {
+          if (edited || sent === 0) {
+            return;
+          }
+          edited = true;
+          const fd = openSync(path, 'r+');
+          try {
+            edit(fd);
+          } finally {
+            closeSync(fd);
+          }
+        },
+      }),
+    );
   }
 
   it('rewritten in place (same size): fails as validation and nothing is stored', async () => {

@@ -17,7 +17,9 @@ class FakeSecrets {
   }
   async store(key: string, value: string) {
     this.values.set(key, value);
-    for (const l of this.listeners) l({ key });
+    for (const l of this.listeners) {
+      l({ key });
+    }
   }
   async delete(key: string) {
     this.values.delete(key);
@@ -58,14 +60,21 @@ describe('auth/credentialStore', () => {
   it('sends the environment key only to the user-level base URL when no origin is named', async () => {
     const { store } = credentialStore({ [API_KEY_ENV]: 'env-key' }, 'https://service.example');
     assert.deepEqual(await store.find('https://service.example'), { key: 'env-key', source: 'environment' });
-    assert.equal(await store.get('https://service.example:443'), 'env-key', 'the same origin spelled with its default port');
+    assert.equal(
+      await store.get('https://service.example:443'),
+      'env-key',
+      'the same origin spelled with its default port',
+    );
     // What a workspace's .vscode/settings.json could point the extension at:
     assert.equal(await store.get('https://attacker.example'), undefined);
     assert.equal(await store.get('http://service.example'), undefined, 'another scheme is another origin');
   });
 
   it('binds the environment key to AGENT_RUNTIME_BASE_URL when it is set', async () => {
-    const { store, log } = credentialStore({ [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'https://named.example/' }, 'https://user.example');
+    const { store, log } = credentialStore(
+      { [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'https://named.example/' },
+      'https://user.example',
+    );
     assert.equal(await store.get('https://named.example'), 'env-key');
     assert.equal(await store.get('https://user.example'), undefined);
     await store.get('https://user.example');
@@ -96,24 +105,41 @@ describe('auth/credentialStore', () => {
 
   it('gives the environment key to no address that merely starts like the user-level origin', async () => {
     const { store } = credentialStore({ [API_KEY_ENV]: 'env-key' }, 'https://service.example');
-    for (const url of LOOKALIKES) assert.equal(await store.get(url), undefined, `${JSON.stringify(url)} got the key`);
+    for (const url of LOOKALIKES) {
+      assert.equal(await store.get(url), undefined, `${JSON.stringify(url)} got the key`);
+    }
     assert.equal(await store.get('https://service.example/v1/'), 'env-key', 'a path on the bound origin still gets it');
     assert.equal(await store.get('https://SERVICE.example'), 'env-key', 'host names are case-insensitive');
   });
 
   it('gives the environment key to no address that merely starts like AGENT_RUNTIME_BASE_URL', async () => {
-    const { store } = credentialStore({ [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'https://service.example' }, 'https://user.example');
-    for (const url of LOOKALIKES) assert.equal(await store.get(url), undefined, `${JSON.stringify(url)} got the key`);
+    const { store } = credentialStore(
+      { [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'https://service.example' },
+      'https://user.example',
+    );
+    for (const url of LOOKALIKES) {
+      assert.equal(await store.get(url), undefined, `${JSON.stringify(url)} got the key`);
+    }
     assert.equal(await store.get('https://service.example'), 'env-key');
   });
 
   it('binds the environment key to the port it names, and to no origin when the bound URL cannot be parsed', async () => {
-    const withPort = credentialStore({ [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'https://service.example:8443' }).store;
+    const withPort = credentialStore({
+      [API_KEY_ENV]: 'env-key',
+      [API_KEY_URL_ENV]: 'https://service.example:8443',
+    }).store;
     assert.equal(await withPort.get('https://service.example:8443/v1'), 'env-key');
     assert.equal(await withPort.get('https://service.example'), undefined, 'the default port is another origin');
     assert.equal(await withPort.get('https://service.example:84430'), undefined);
-    const unparsable = credentialStore({ [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'service.example' }, 'https://service.example').store;
-    assert.equal(await unparsable.get('https://service.example'), undefined, 'an unparsable AGENT_RUNTIME_BASE_URL binds the key nowhere');
+    const unparsable = credentialStore(
+      { [API_KEY_ENV]: 'env-key', [API_KEY_URL_ENV]: 'service.example' },
+      'https://service.example',
+    ).store;
+    assert.equal(
+      await unparsable.get('https://service.example'),
+      undefined,
+      'an unparsable AGENT_RUNTIME_BASE_URL binds the key nowhere',
+    );
   });
 
   it('prefers a stored key over the environment', async () => {

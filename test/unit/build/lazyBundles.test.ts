@@ -36,7 +36,8 @@ const make = () => new Proxy(function () {}, { get: (t, k) => (k === Symbol.toPr
 module.exports = Object.fromEntries([...names].map((n) => [n, make()]));
 `;
 
-const loadedCheck = (file: string) => `Object.keys(require.cache).some((f) => path.basename(f) === ${JSON.stringify(file)})`;
+const loadedCheck = (file: string) =>
+  `Object.keys(require.cache).some((f) => path.basename(f) === ${JSON.stringify(file)})`;
 const UNDICI_LOADED = loadedCheck('undici.js');
 const LAZY_NAMES = JSON.stringify(['undici.js', 'review.js', 'runpanel.js', ...LAZY_PACKAGES.map((p) => p.file)]);
 
@@ -192,7 +193,10 @@ describe('lazy bundles (production build)', function () {
 
   before(async () => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-bundles-'));
-    execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js'), '--production', '--metafile', `--outdir=${out}`], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js'), '--production', '--metafile', `--outdir=${out}`], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
     fs.writeFileSync(path.join(out, 'vscode-stub.js'), STUB);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js is a CommonJS script without types
     script = require(path.join(ROOT, 'esbuild.js')) as BuildScript;
@@ -235,26 +239,57 @@ describe('lazy bundles (production build)', function () {
   // Each bundle's own re-export of the vscode module (esbuild.js vscodeOnce): it holds no state of
   // its own (its getters read the one vscode module), so a copy per bundle is not a second anything.
   const isVscodeOnce = (input: string) => input === 'vscode-once:vscode';
-  const inputsOf = (name: string) => Object.keys((JSON.parse(fs.readFileSync(path.join(out, `meta-${name}.json`), 'utf8')) as Metafile).inputs);
+  const inputsOf = (name: string) =>
+    Object.keys((JSON.parse(fs.readFileSync(path.join(out, `meta-${name}.json`), 'utf8')) as Metafile).inputs);
 
   it('puts no module in both extension.js and undici.js, and no undici in extension.js', () => {
     const main = inputsOf('extension');
     const lazy = new Set(inputsOf('undici'));
-    assert.ok(main.some((f) => f.startsWith('src/')), 'the metafile lists the start bundle');
-    assert.ok([...lazy].some((f) => f.includes('node_modules/undici/')), 'undici.js holds undici');
-    assert.deepEqual(main.filter((f) => lazy.has(f)), []);
-    assert.deepEqual(main.filter((f) => f.includes('node_modules/undici/')), []);
-    assert.deepEqual([...lazy].filter((f) => f.startsWith('src/') && f !== 'src/api/network/undiciParts.ts'), []);
+    assert.ok(
+      main.some((f) => f.startsWith('src/')),
+      'the metafile lists the start bundle',
+    );
+    assert.ok(
+      [...lazy].some((f) => f.includes('node_modules/undici/')),
+      'undici.js holds undici',
+    );
+    assert.deepEqual(
+      main.filter((f) => lazy.has(f)),
+      [],
+    );
+    assert.deepEqual(
+      main.filter((f) => f.includes('node_modules/undici/')),
+      [],
+    );
+    assert.deepEqual(
+      [...lazy].filter((f) => f.startsWith('src/') && f !== 'src/api/network/undiciParts.ts'),
+      [],
+    );
   });
 
   it('puts yazl and jsdiff in files of their own, with nothing of ours and nothing of extension.js', () => {
     const main = inputsOf('extension');
     for (const lazy of LAZY_PACKAGES) {
       const inputs = inputsOf(lazy.file.replace(/\.js$/, ''));
-      assert.ok(inputs.some((f) => f.includes(lazy.pkg)), `${lazy.file} holds ${lazy.pkg}`);
-      assert.deepEqual(main.filter((f) => f.includes(lazy.pkg)), [], `${lazy.pkg} is not in extension.js`);
-      assert.deepEqual(inputs.filter((f) => main.includes(f)), [], `${lazy.file} shares no module with extension.js`);
-      assert.deepEqual(inputs.filter((f) => f.startsWith('src/')), [], `${lazy.file} holds nothing of src`);
+      assert.ok(
+        inputs.some((f) => f.includes(lazy.pkg)),
+        `${lazy.file} holds ${lazy.pkg}`,
+      );
+      assert.deepEqual(
+        main.filter((f) => f.includes(lazy.pkg)),
+        [],
+        `${lazy.pkg} is not in extension.js`,
+      );
+      assert.deepEqual(
+        inputs.filter((f) => main.includes(f)),
+        [],
+        `${lazy.file} shares no module with extension.js`,
+      );
+      assert.deepEqual(
+        inputs.filter((f) => f.startsWith('src/')),
+        [],
+        `${lazy.file} holds nothing of src`,
+      );
     }
   });
 
@@ -263,11 +298,26 @@ describe('lazy bundles (production build)', function () {
     const review = inputsOf('review');
     const own = review.filter((f) => !f.startsWith('shared:') && !isVscodeOnce(f));
     const taken = review.filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length));
-    assert.ok(own.includes('src/reviewUi/reviewCommands.ts') && own.includes('src/review/changeSet.ts'), 'review.js holds the review');
-    assert.deepEqual(main.filter((f) => f.startsWith('src/review/') || f === 'src/reviewUi/reviewCommands.ts'), [], 'extension.js holds none of it');
-    assert.deepEqual(own.filter((f) => main.includes(f)), [], 'no module is in both bundles');
+    assert.ok(
+      own.includes('src/reviewUi/reviewCommands.ts') && own.includes('src/review/changeSet.ts'),
+      'review.js holds the review',
+    );
+    assert.deepEqual(
+      main.filter((f) => f.startsWith('src/review/') || f === 'src/reviewUi/reviewCommands.ts'),
+      [],
+      'extension.js holds none of it',
+    );
+    assert.deepEqual(
+      own.filter((f) => main.includes(f)),
+      [],
+      'no module is in both bundles',
+    );
     assert.ok(taken.includes('src/reviewUi/reviewContent.ts'), 'the class both use comes from extension.js');
-    assert.deepEqual(taken.filter((f) => !main.includes(f)), [], 'what review.js takes, extension.js has');
+    assert.deepEqual(
+      taken.filter((f) => !main.includes(f)),
+      [],
+      'what review.js takes, extension.js has',
+    );
   });
 
   it('puts the run panel and the run log in runpanel.js, which takes every module it shares with extension.js from extension.js', () => {
@@ -275,25 +325,55 @@ describe('lazy bundles (production build)', function () {
     const panel = inputsOf('runpanel');
     const own = panel.filter((f) => !f.startsWith('shared:') && !isVscodeOnce(f));
     const taken = panel.filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length));
-    for (const file of ['src/runPanel/runPanelManager.ts', 'src/runPanel/runPanel.ts', 'src/runPanel/runSession.ts', 'src/runLog/runLog.ts']) {
+    for (const file of [
+      'src/runPanel/runPanelManager.ts',
+      'src/runPanel/runPanel.ts',
+      'src/runPanel/runSession.ts',
+      'src/runLog/runLog.ts',
+    ]) {
       assert.ok(own.includes(file), `runpanel.js holds ${file}`);
     }
-    assert.deepEqual(main.filter((f) => f.startsWith('src/runLog/') || own.includes(f)), [], 'extension.js holds none of it, and no module is in both bundles');
-    assert.ok(main.includes('src/runPanel/runPanelLoader.ts'), 'the facade that registers the serializer is in extension.js');
-    assert.ok(taken.includes('src/runPanel/protocol.ts') && taken.includes('src/api/errors.ts'), 'what other modules of extension.js use comes from extension.js');
-    assert.deepEqual(taken.filter((f) => !main.includes(f)), [], 'what runpanel.js takes, extension.js has');
+    assert.deepEqual(
+      main.filter((f) => f.startsWith('src/runLog/') || own.includes(f)),
+      [],
+      'extension.js holds none of it, and no module is in both bundles',
+    );
+    assert.ok(
+      main.includes('src/runPanel/runPanelLoader.ts'),
+      'the facade that registers the serializer is in extension.js',
+    );
+    assert.ok(
+      taken.includes('src/runPanel/protocol.ts') && taken.includes('src/api/errors.ts'),
+      'what other modules of extension.js use comes from extension.js',
+    );
+    assert.deepEqual(
+      taken.filter((f) => !main.includes(f)),
+      [],
+      'what runpanel.js takes, extension.js has',
+    );
   });
 
   it('puts no module of ours in two lazy bundles', () => {
     const own = (name: string) => inputsOf(name).filter((f) => f.startsWith('src/'));
     const panel = new Set(own('runpanel'));
-    assert.deepEqual(own('review').filter((f) => panel.has(f)), []);
+    assert.deepEqual(
+      own('review').filter((f) => panel.has(f)),
+      [],
+    );
   });
 
   for (const lazy of SHARING) {
     it(`loads ${lazy.file} beside extension.js, every shared module there with its exports`, () => {
-      const res = runNode(REQUIRE_SHARING, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js'), FILE: lazy.file, MEMBER: lazy.member });
-      const takenBy = (file: string) => inputsOf(file.replace(/\.js$/, '')).filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length));
+      const res = runNode(REQUIRE_SHARING, {
+        VSCODE_STUB: path.join(out, 'vscode-stub.js'),
+        BUNDLE: path.join(out, 'extension.js'),
+        FILE: lazy.file,
+        MEMBER: lazy.member,
+      });
+      const takenBy = (file: string) =>
+        inputsOf(file.replace(/\.js$/, ''))
+          .filter((f) => f.startsWith('shared:'))
+          .map((f) => f.slice('shared:'.length));
       const taken = [...new Set(takenBy(lazy.file))].sort();
       const sharedKeys = [...new Set(SHARING.flatMap((s) => takenBy(s.file)))].sort();
       assert.deepEqual(res, { member: 'function', asked: taken, missing: [], sharedKeys });
@@ -301,18 +381,30 @@ describe('lazy bundles (production build)', function () {
   }
 
   it('copies the vscode module once per bundle, not once per importing file', () => {
-    const res = runNode(COUNT_VSCODE_COPIES, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js'), FILES: JSON.stringify(SHARING.map((s) => s.file)) });
+    const res = runNode(COUNT_VSCODE_COPIES, {
+      VSCODE_STUB: path.join(out, 'vscode-stub.js'),
+      BUNDLE: path.join(out, 'extension.js'),
+      FILES: JSON.stringify(SHARING.map((s) => s.file)),
+    });
     assert.ok(inputsOf('extension').filter((f) => f.startsWith('src/')).length > 50, 'extension.js has many modules');
     assert.deepEqual(res, { 'extension.js': 1, ...Object.fromEntries(SHARING.map((s) => [s.file, 1])) });
   });
 
   it('loads none of the lazy files when extension.js is required', () => {
-    const res = runNode(REQUIRE_EXTENSION, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), BUNDLE: path.join(out, 'extension.js') });
+    const res = runNode(REQUIRE_EXTENSION, {
+      VSCODE_STUB: path.join(out, 'vscode-stub.js'),
+      BUNDLE: path.join(out, 'extension.js'),
+    });
     assert.deepEqual(res, { activate: 'function', lazyLoaded: [] });
   });
 
   for (const lazy of LAZY_PACKAGES) {
-    const run = () => runNode(loadThroughProbe(lazy.file), { PROBE: path.join(out, `probe-${lazy.file}`), LOAD: lazy.load, MEMBER: lazy.member });
+    const run = () =>
+      runNode(loadThroughProbe(lazy.file), {
+        PROBE: path.join(out, `probe-${lazy.file}`),
+        LOAD: lazy.load,
+        MEMBER: lazy.member,
+      });
 
     it(`loads ${lazy.file} beside the bundle at the first ${lazy.load}()`, () => {
       assert.deepEqual(run(), { before: false, after: true, member: 'function' });
@@ -323,14 +415,25 @@ describe('lazy bundles (production build)', function () {
       try {
         const res = run();
         assert.equal(res.member, undefined);
-        assert.match(String(res.error), new RegExp(`The Agent Runtime extension is incomplete: dist/${lazy.file.replace('.', '\\.')} is missing or broken .*Reinstall the extension\\.`, 's'));
+        assert.match(
+          String(res.error),
+          new RegExp(
+            `The Agent Runtime extension is incomplete: dist/${lazy.file.replace('.', '\\.')} is missing or broken .*Reinstall the extension\\.`,
+            's',
+          ),
+        );
       } finally {
         fs.renameSync(path.join(out, `${lazy.file}.away`), path.join(out, lazy.file));
       }
     });
   }
 
-  const restore = () => runNode(RESTORE_THROUGH_PROBE, { VSCODE_STUB: path.join(out, 'vscode-stub.js'), RECORDING_STUB: path.join(out, 'vscode-recording-stub.js'), PROBE: path.join(out, 'probe-runpanel.js') });
+  const restore = () =>
+    runNode(RESTORE_THROUGH_PROBE, {
+      VSCODE_STUB: path.join(out, 'vscode-stub.js'),
+      RECORDING_STUB: path.join(out, 'vscode-recording-stub.js'),
+      PROBE: path.join(out, 'probe-runpanel.js'),
+    });
 
   it('registers the run panel serializer without runpanel.js and loads it at the first restored panel', () => {
     const res = restore();
@@ -347,7 +450,11 @@ describe('lazy bundles (production build)', function () {
         logged: ['info: Run panel: not restoring a panel (no saved state)'],
       },
     );
-    assert.deepEqual(res.shown, ['"not-a-run" is not a run id (a run id starts with run_).'], 'open() reaches the loaded manager');
+    assert.deepEqual(
+      res.shown,
+      ['"not-a-run" is not a run id (a run id starts with run_).'],
+      'open() reaches the loaded manager',
+    );
   });
 
   it('says the extension is incomplete when runpanel.js is missing, and leaves no blank restored panel', () => {
@@ -355,14 +462,21 @@ describe('lazy bundles (production build)', function () {
     try {
       const res = restore();
       // Said as a command's guard says it (describeErrorForUser: "Unexpected error: ..."), with the fix.
-      const incomplete = /The Agent Runtime extension is incomplete: dist\/runpanel\.js is missing or broken .*Reinstall the extension\.$/s;
+      const incomplete =
+        /The Agent Runtime extension is incomplete: dist\/runpanel\.js is missing or broken .*Reinstall the extension\.$/s;
       assert.equal(res.restored, 'resolved', 'the serializer answers VS Code');
       assert.equal(res.disposed, true);
       assert.equal((res.shown as string[]).length, 1);
       assert.match((res.shown as string[])[0], incomplete);
-      assert.match((res.logged as string[])[0], /^error: Run panel: cannot restore a panel: .*The Agent Runtime extension is incomplete: dist\/runpanel\.js/);
+      assert.match(
+        (res.logged as string[])[0],
+        /^error: Run panel: cannot restore a panel: .*The Agent Runtime extension is incomplete: dist\/runpanel\.js/,
+      );
       // A command's guard reports what open() throws.
-      assert.match(String(res.opened), /^threw: The Agent Runtime extension is incomplete: dist\/runpanel\.js is missing or broken/);
+      assert.match(
+        String(res.opened),
+        /^threw: The Agent Runtime extension is incomplete: dist\/runpanel\.js is missing or broken/,
+      );
     } finally {
       fs.renameSync(path.join(out, 'runpanel.js.away'), path.join(out, 'runpanel.js'));
     }
@@ -377,7 +491,14 @@ describe('lazy bundles (production build)', function () {
     fs.rmSync(path.join(out, script.UNDICI_FILE));
     const res = runNode(REQUEST_THROUGH_PROBE, { PROBE: path.join(out, 'probe.js') });
     assert.equal(res.status, undefined);
-    assert.match(String(res.error), /The Agent Runtime extension is incomplete: dist\/undici\.js is missing or broken .*Reinstall the extension\./s);
-    assert.equal(res.code, 'agent_runtime_incomplete', 'marked, so the API layer does not take it for a network failure (INCOMPLETE_INSTALL)');
+    assert.match(
+      String(res.error),
+      /The Agent Runtime extension is incomplete: dist\/undici\.js is missing or broken .*Reinstall the extension\./s,
+    );
+    assert.equal(
+      res.code,
+      'agent_runtime_incomplete',
+      'marked, so the API layer does not take it for a network failure (INCOMPLETE_INSTALL)',
+    );
   });
 });

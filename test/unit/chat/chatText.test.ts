@@ -7,17 +7,29 @@ import { untranslated } from '../../../src/common/translate';
 import { RunDigestBuilder } from '../../../src/runs/runDigest';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const MarkdownIt = require('markdown-it') as new (o: { linkify: boolean; html: boolean }) => { render(md: string): string };
+const MarkdownIt = require('markdown-it') as new (o: { linkify: boolean; html: boolean }) => {
+  render(md: string): string;
+};
 const md = new MarkdownIt({ linkify: true, html: true });
 const OURS = new Set(['<p', '<ul', '<li', '<strong']);
-const foreignTags = (markdown: string): string[] => (md.render(markdown).match(/<[a-z][a-z0-9]*/gi) ?? []).filter((tag) => !OURS.has(tag));
+const foreignTags = (markdown: string): string[] =>
+  (md.render(markdown).match(/<[a-z][a-z0-9]*/gi) ?? []).filter((tag) => !OURS.has(tag));
 
-const HOSTILE = '[click](command:agentRuntime.approveToolCall) ![i](https://evil.example/p.png) <img src=x onerror=alert(1)> `code` $(alert) https://evil.example \u202egnp.exe\n# forged heading';
-const ev = (sequence: number, event: string, data: Record<string, unknown> = {}) => ({ event, data: { sequence, ...data } });
+const HOSTILE =
+  '[click](command:agentRuntime.approveToolCall) ![i](https://evil.example/p.png) <img src=x onerror=alert(1)> `code` $(alert) https://evil.example \u202egnp.exe\n# forged heading';
+const ev = (sequence: number, event: string, data: Record<string, unknown> = {}) => ({
+  event,
+  data: { sequence, ...data },
+});
 
 describe('chat/chatText', () => {
   it('writes a hostile run in short as text only', () => {
-    const b = new RunDigestBuilder({ id: 'run_1', status: HOSTILE, usage: { cost: { amount: HOSTILE, currency: 'USD' } }, error: { message: HOSTILE } });
+    const b = new RunDigestBuilder({
+      id: 'run_1',
+      status: HOSTILE,
+      usage: { cost: { amount: HOSTILE, currency: 'USD' } },
+      error: { message: HOSTILE },
+    });
     b.add(ev(1, 'plan.created', { steps: 2, strategy: HOSTILE }));
     b.add(ev(2, 'step.started', { step_id: HOSTILE, title: HOSTILE }));
     b.add(ev(3, HOSTILE, { summary: HOSTILE }));
@@ -38,10 +50,20 @@ describe('chat/chatText', () => {
   it('follows a run: a line per step done (named by its title), progress for the rest', () => {
     const lines = new RunProgressLines(untranslated);
     assert.deepEqual(lines.next(ev(1, 'plan.created', { steps: 3 })), { line: 'Planned 3 steps.' });
-    assert.deepEqual(lines.next(ev(2, 'step.started', { step_id: 's1', title: 'Read the notes' })), { progress: 'Working on: Read the notes' });
-    assert.deepEqual(lines.next(ev(3, 'tool.called', { step_id: 's1', tool: 'read_file' })), { progress: 'Calling the tool read\\_file' });
-    assert.deepEqual(lines.next(ev(4, 'step.completed', { step_id: 's1', duration_ms: 1500 })).line?.startsWith('✓ Read the notes'), true);
-    assert.match(lines.next(ev(5, 'approval.requested', { approval_id: 'a', tool: 'write_file' })).line ?? '', /Waits for your decision on the tool write\\_file/);
+    assert.deepEqual(lines.next(ev(2, 'step.started', { step_id: 's1', title: 'Read the notes' })), {
+      progress: 'Working on: Read the notes',
+    });
+    assert.deepEqual(lines.next(ev(3, 'tool.called', { step_id: 's1', tool: 'read_file' })), {
+      progress: 'Calling the tool read\\_file',
+    });
+    assert.deepEqual(
+      lines.next(ev(4, 'step.completed', { step_id: 's1', duration_ms: 1500 })).line?.startsWith('✓ Read the notes'),
+      true,
+    );
+    assert.match(
+      lines.next(ev(5, 'approval.requested', { approval_id: 'a', tool: 'write_file' })).line ?? '',
+      /Waits for your decision on the tool write\\_file/,
+    );
     assert.deepEqual(lines.next(ev(6, 'something.else')), {});
   });
 
@@ -52,7 +74,9 @@ describe('chat/chatText', () => {
       lines.next(ev(2, 'observation.recorded', { summary: HOSTILE })),
       lines.next(ev(3, 'step.completed', { step_id: 'x' })),
       lines.next(ev(4, 'approval.requested', { tool: HOSTILE })),
-    ].flatMap((o) => [o.line ?? '', o.progress ?? '']).join('\n\n');
+    ]
+      .flatMap((o) => [o.line ?? '', o.progress ?? ''])
+      .join('\n\n');
     assert.deepEqual(foreignTags(out), [], md.render(out));
   });
 });

@@ -62,53 +62,75 @@ export function prompts(): Prompts {
       p.answerInput = () => undefined;
     },
     install() {
-      const show = (severity: Notice['severity']) => async (message: string, options?: unknown, ...rest: string[]) => {
-        const isOptions = typeof options === 'object' && options !== null;
-        const items = isOptions ? rest : [options as string, ...rest].filter((i) => i !== undefined);
-        if (isOptions && (options as vscode.MessageOptions).modal) {
-          const modal = { message, detail: (options as vscode.MessageOptions).detail, items };
-          p.modals.push(modal);
-          return p.answerModal(modal);
-        }
-        const notice = { severity, message, items };
-        p.notices.push(notice);
-        return p.answerNotice(notice);
-      };
+      const show =
+        (severity: Notice['severity']) =>
+        async (message: string, options?: unknown, ...rest: string[]) => {
+          const isOptions = typeof options === 'object' && options !== null;
+          const items = isOptions ? rest : [options as string, ...rest].filter((i) => i !== undefined);
+          if (isOptions && (options as vscode.MessageOptions).modal) {
+            const modal = { message, detail: (options as vscode.MessageOptions).detail, items };
+            p.modals.push(modal);
+            return p.answerModal(modal);
+          }
+          const notice = { severity, message, items };
+          p.notices.push(notice);
+          return p.answerNotice(notice);
+        };
       const patches: Array<[object, Record<string, unknown>]> = [
-        [stub.commands, {
-          registerCommand: (id: string, handler: Handler) => {
-            p.handlers.set(id, handler);
-            return { dispose: () => p.handlers.delete(id) };
+        [
+          stub.commands,
+          {
+            registerCommand: (id: string, handler: Handler) => {
+              p.handlers.set(id, handler);
+              return { dispose: () => p.handlers.delete(id) };
+            },
+            executeCommand: async (command: string, ...args: unknown[]) => void p.executed.push([command, args]),
           },
-          executeCommand: async (command: string, ...args: unknown[]) => void p.executed.push([command, args]),
-        }],
-        [stub.window, {
-          showWarningMessage: show('warn'),
-          showInformationMessage: show('info'),
-          showErrorMessage: show('error'),
-          showInputBox: async (options: { title?: string; prompt?: string }) => {
-            const prompt = `${options.title ?? ''}: ${options.prompt ?? ''}`;
-            p.inputs.push(prompt);
-            return p.answerInput(prompt);
+        ],
+        [
+          stub.window,
+          {
+            showWarningMessage: show('warn'),
+            showInformationMessage: show('info'),
+            showErrorMessage: show('error'),
+            showInputBox: async (options: { title?: string; prompt?: string }) => {
+              const prompt = `${options.title ?? ''}: ${options.prompt ?? ''}`;
+              p.inputs.push(prompt);
+              return p.answerInput(prompt);
+            },
+            showTextDocument: async (doc: { getText(): string }) => void p.documents.push(doc.getText()),
           },
-          showTextDocument: async (doc: { getText(): string }) => void p.documents.push(doc.getText()),
-        }],
-        [stub.workspace, {
-          registerTextDocumentContentProvider: (scheme: string, provider: { provideTextDocumentContent(uri: unknown): string }) => {
-            providers.set(scheme, provider);
-            return { dispose: () => providers.delete(scheme) };
+        ],
+        [
+          stub.workspace,
+          {
+            registerTextDocumentContentProvider: (
+              scheme: string,
+              provider: { provideTextDocumentContent(uri: unknown): string },
+            ) => {
+              providers.set(scheme, provider);
+              return { dispose: () => providers.delete(scheme) };
+            },
+            openTextDocument: async (uri: { scheme: string }) => {
+              const text = providers.get(uri.scheme)?.provideTextDocumentContent(uri) ?? '';
+              return { uri, getText: () => text };
+            },
           },
-          openTextDocument: async (uri: { scheme: string }) => {
-            const text = providers.get(uri.scheme)?.provideTextDocumentContent(uri) ?? '';
-            return { uri, getText: () => text };
-          },
-        }],
+        ],
       ];
       const undo = patches.map(([target, props]) => {
-        const had = Object.fromEntries(Object.keys(props).filter((key) => key in target).map((key) => [key, (target as Record<string, unknown>)[key]]));
+        const had = Object.fromEntries(
+          Object.keys(props)
+            .filter((key) => key in target)
+            .map((key) => [key, (target as Record<string, unknown>)[key]]),
+        );
         Object.assign(target, props);
         return () => {
-          for (const key of Object.keys(props)) if (!(key in had)) delete (target as Record<string, unknown>)[key];
+          for (const key of Object.keys(props)) {
+            if (!(key in had)) {
+              delete (target as Record<string, unknown>)[key];
+            }
+          }
           Object.assign(target, had);
         };
       });
@@ -119,14 +141,17 @@ export function prompts(): Prompts {
 }
 
 /** Deps for the steering and approval commands: a real client, errors collected instead of shown. */
-export function commandDeps(client: ApiClient, options: {
+export function commandDeps(
+  client: ApiClient,
+  options: {
     trusted: () => boolean;
     errors: unknown[];
     warnings?: string[];
     /** The Tasks view's selected rows, and the active run panel's run (resolveRun). */
     selection?: () => unknown[];
     activePanel?: () => string | undefined;
-  }): CommandDeps {
+  },
+): CommandDeps {
   const deps = {
     service: { client },
     log: {
@@ -134,14 +159,16 @@ export function commandDeps(client: ApiClient, options: {
       warn: (line: string) => void options.warnings?.push(line),
       error: () => undefined,
     },
-    guard: (_name: string, handler: (...args: unknown[]) => unknown) => async (...args: unknown[]) => {
-      try {
-        return await handler(...args);
-      } catch (err) {
-        options.errors.push(err);
-        return undefined;
-      }
-    },
+    guard:
+      (_name: string, handler: (...args: unknown[]) => unknown) =>
+      async (...args: unknown[]) => {
+        try {
+          return await handler(...args);
+        } catch (err) {
+          options.errors.push(err);
+          return undefined;
+        }
+      },
     get trustedAutomation() {
       return options.trusted();
     },

@@ -24,14 +24,18 @@ describe('commandSupport/errorText', () => {
   });
 
   it('with no bundle loaded says exactly what describeError says, for every kind and wording', () => {
-    for (const err of samples()) assert.equal(describeErrorForUser(err), describeError(err), String((err as Error).message ?? err));
+    for (const err of samples()) {
+      assert.equal(describeErrorForUser(err), describeError(err), String((err as Error).message ?? err));
+    }
   });
 
   it('is the one builder (errorSentence) through vscode.l10n.t: the same messages asked for, the same sentence', () => {
     for (const err of samples()) {
       const viaL10n: string[] = [];
       const viaBuilder: string[] = [];
-      const say = (used: string[]) => (message: string, ...args: unknown[]) => (used.push(message), `«${fill(message, ...args.map(String))}»`);
+      const say =
+        (used: string[]) =>
+        (message: string, ...args: unknown[]) => (used.push(message), `«${fill(message, ...args.map(String))}»`);
       l10n.t = say(viaL10n);
       const sentence = describeErrorForUser(err);
       assert.equal(sentence, errorSentence(err, say(viaBuilder)));
@@ -54,7 +58,10 @@ describe('commandSupport/errorText', () => {
         if (MESSAGE_ONLY.has(kind)) {
           assert.ok(sentence.includes('The server said no'), `${kind} keeps the message: ${sentence}`);
         } else {
-          assert.ok(used.some((m) => !CLOSERS.has(m)), `${kind} (status ${withStatus}) has its own translated sentence; used ${JSON.stringify(used)}`);
+          assert.ok(
+            used.some((m) => !CLOSERS.has(m)),
+            `${kind} (status ${withStatus}) has its own translated sentence; used ${JSON.stringify(used)}`,
+          );
         }
       }
     }
@@ -88,17 +95,26 @@ describe('commandSupport/errorText', () => {
   });
 
   it('with the German bundle no sentence is left in English and the address, status and request id stay', () => {
-    const de = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'l10n', 'bundle.l10n.de.json'), 'utf8')) as Record<string, string>;
+    const de = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'l10n', 'bundle.l10n.de.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
     l10n.t = (message: string, ...args: unknown[]) => fill(de[message] ?? message, ...(args as string[]));
     for (const err of samples()) {
       const english = describeError(err);
       const german = describeErrorForUser(err);
       const parts = errorSentenceParts(err);
       const messageOnly = MESSAGE_ONLY.has(parts.kind) || (parts.kind === 'connection' && parts.detailNamesFix);
-      if (!(messageOnly && !parts.apiDetail)) assert.notEqual(german, english, `not translated: ${english}`);
-      if (parts.requestId && parts.kind !== 'cancelled') assert.ok(german.includes(parts.requestId), german);
+      if (!(messageOnly && !parts.apiDetail)) {
+        assert.notEqual(german, english, `not translated: ${english}`);
+      }
+      if (parts.requestId && parts.kind !== 'cancelled') {
+        assert.ok(german.includes(parts.requestId), german);
+      }
       const where = parts.apiDetail?.args[0];
-      if (where !== undefined) assert.ok(german.includes(where), german);
+      if (where !== undefined) {
+        assert.ok(german.includes(where), german);
+      }
     }
     assert.equal(
       describeErrorForUser(transport('ECONNREFUSED')),

@@ -9,15 +9,21 @@ const run = (id: string) => ({ run: { id } });
 const task = (id: string) => ({ task: { id } });
 
 describe('selectionOf', () => {
-  it('takes the multi-selection, else the clicked row, over the view\'s selection', () => {
+  it("takes the multi-selection, else the clicked row, over the view's selection", () => {
     const current = [file('file_sel')];
-    assert.deepStrictEqual(selectionOf(file('file_a'), [file('file_a'), file('file_b')], current), [file('file_a'), file('file_b')]);
+    assert.deepStrictEqual(selectionOf(file('file_a'), [file('file_a'), file('file_b')], current), [
+      file('file_a'),
+      file('file_b'),
+    ]);
     assert.deepStrictEqual(selectionOf(file('file_a'), undefined, current), [file('file_a')]);
     assert.deepStrictEqual(selectionOf(file('file_a'), [], current), [file('file_a')]);
   });
 
-  it('given no row, acts on the view\'s current selection', () => {
-    assert.deepStrictEqual(selectionOf(undefined, undefined, [file('file_x'), file('file_y')]), [file('file_x'), file('file_y')]);
+  it("given no row, acts on the view's current selection", () => {
+    assert.deepStrictEqual(selectionOf(undefined, undefined, [file('file_x'), file('file_y')]), [
+      file('file_x'),
+      file('file_y'),
+    ]);
     assert.deepStrictEqual(selectionOf(undefined, undefined, []), []);
     assert.deepStrictEqual(selectionOf(undefined, undefined), []);
   });

@@ -9,7 +9,11 @@ const taskRow = { task: { id: 'task_1', objective: 'x' } };
 describe('commandSupport/runArgs: resolveRun', () => {
   it('takes what it was given: an id, { runId, ... } with the rest kept, a run row', () => {
     assert.deepEqual(resolveRun('run_1'), { runId: 'run_1', given: {}, via: 'argument' });
-    assert.deepEqual(resolveRun({ runId: 'run_2', sequence: 4 }), { runId: 'run_2', given: { runId: 'run_2', sequence: 4 }, via: 'argument' });
+    assert.deepEqual(resolveRun({ runId: 'run_2', sequence: 4 }), {
+      runId: 'run_2',
+      given: { runId: 'run_2', sequence: 4 },
+      via: 'argument',
+    });
     assert.deepEqual(resolveRun(runRow('run_3')), { runId: 'run_3', given: {}, via: 'argument' });
   });
 
@@ -21,8 +25,15 @@ describe('commandSupport/runArgs: resolveRun', () => {
   });
 
   it('without an argument: the first run row selected, then the active run panel', () => {
-    assert.deepEqual(resolveRun(undefined, { selection: [taskRow, runRow('run_sel')], activePanel: () => 'run_panel' }), { runId: 'run_sel', given: {}, via: 'selection' });
-    assert.deepEqual(resolveRun(undefined, { selection: [taskRow], activePanel: () => 'run_panel' }), { runId: 'run_panel', given: {}, via: 'panel' });
+    assert.deepEqual(
+      resolveRun(undefined, { selection: [taskRow, runRow('run_sel')], activePanel: () => 'run_panel' }),
+      { runId: 'run_sel', given: {}, via: 'selection' },
+    );
+    assert.deepEqual(resolveRun(undefined, { selection: [taskRow], activePanel: () => 'run_panel' }), {
+      runId: 'run_panel',
+      given: {},
+      via: 'panel',
+    });
     assert.equal(resolveRun(undefined, { selection: [], activePanel: () => undefined }), undefined);
     assert.equal(resolveRun(undefined, { activePanel: () => 'not a run' }), undefined);
     assert.equal(resolveRun(undefined), undefined);

@@ -16,27 +16,42 @@ const handlers = new Map<string, Handler>();
 const clipboard: string[] = [];
 const modals: Array<{ message: string; detail?: string }> = [];
 const patches: Array<[object, Record<string, unknown>]> = [
-  [stub.commands, {
-    registerCommand: (id: string, handler: Handler) => {
-      handlers.set(id, handler);
-      return { dispose: () => handlers.delete(id) };
+  [
+    stub.commands,
+    {
+      registerCommand: (id: string, handler: Handler) => {
+        handlers.set(id, handler);
+        return { dispose: () => handlers.delete(id) };
+      },
     },
-  }],
+  ],
   [stub.env, { clipboard: { writeText: async (text: string) => void clipboard.push(text) } }],
-  [stub.window, {
-    setStatusBarMessage: () => ({ dispose: () => undefined }),
-    // The delete confirmation: recorded, then answered Cancel, so nothing is sent.
-    showWarningMessage: async (message: string, options?: { detail?: string }) => void modals.push({ message, detail: options?.detail }),
-  }],
+  [
+    stub.window,
+    {
+      setStatusBarMessage: () => ({ dispose: () => undefined }),
+      // The delete confirmation: recorded, then answered Cancel, so nothing is sent.
+      showWarningMessage: async (message: string, options?: { detail?: string }) =>
+        void modals.push({ message, detail: options?.detail }),
+    },
+  ],
 ];
 
 /** Sets each patch's properties on its object; returns what puts the objects back as they were. */
 function applyPatches(): () => void {
   const undo = patches.map(([target, props]) => {
-    const had = Object.fromEntries(Object.keys(props).filter((key) => key in target).map((key) => [key, (target as Record<string, unknown>)[key]]));
+    const had = Object.fromEntries(
+      Object.keys(props)
+        .filter((key) => key in target)
+        .map((key) => [key, (target as Record<string, unknown>)[key]]),
+    );
     Object.assign(target, props);
     return () => {
-      for (const key of Object.keys(props)) if (!(key in had)) delete (target as Record<string, unknown>)[key];
+      for (const key of Object.keys(props)) {
+        if (!(key in had)) {
+          delete (target as Record<string, unknown>)[key];
+        }
+      }
       Object.assign(target, had);
     };
   });
@@ -45,7 +60,10 @@ function applyPatches(): () => void {
 
 function depsWith(selected: Partial<Record<SelectionView, readonly unknown[]>>, asked: SelectionView[]): CommandDeps {
   const deps = {
-    guard: (_name: string, handler: (...args: unknown[]) => unknown) => async (...args: unknown[]) => handler(...args),
+    guard:
+      (_name: string, handler: (...args: unknown[]) => unknown) =>
+      async (...args: unknown[]) =>
+        handler(...args),
     selection: (view: SelectionView) => {
       asked.push(view);
       return selected[view] ?? [];
@@ -58,7 +76,8 @@ describe('Delete File and Copy ID without a row', () => {
   let disposables: vscode.Disposable[] = [];
   const asked: SelectionView[] = [];
   const run = (id: string, ...args: unknown[]) => (handlers.get(id) as Handler)(...args);
-  const register = (selected: Partial<Record<SelectionView, readonly unknown[]>>) => (disposables = registerFileCommands(depsWith(selected, asked)));
+  const register = (selected: Partial<Record<SelectionView, readonly unknown[]>>) =>
+    (disposables = registerFileCommands(depsWith(selected, asked)));
   let unpatch = (): void => undefined;
   before(() => (unpatch = applyPatches()));
   after(() => unpatch());
@@ -79,17 +98,22 @@ describe('Delete File and Copy ID without a row', () => {
   it('Delete File asks about the files selected in the Files view', async () => {
     register({ files: [{ file: { id: 'file_1', filename: 'notes.md' } }] });
     assert.deepStrictEqual(await run(Commands.deleteFile), []);
-    assert.deepStrictEqual(modals.map((m) => m.message), ['Delete "notes.md" from the Agent Runtime service?']);
+    assert.deepStrictEqual(
+      modals.map((m) => m.message),
+      ['Delete "notes.md" from the Agent Runtime service?'],
+    );
     assert.deepStrictEqual(asked, ['files']);
   });
 
   it('Delete File of several files names each in the confirmation (from the palette the selection may be out of sight)', async () => {
     register({ files: [{ file: { id: 'file_1', filename: 'notes.md' } }, { file: { id: 'file_2' } }] });
     assert.deepStrictEqual(await run(Commands.deleteFile), []);
-    assert.deepStrictEqual(modals, [{
-      message: 'Delete 2 files from the Agent Runtime service?',
-      detail: 'notes.md\nfile_2\n\nTasks that already use it keep their results. This cannot be undone.',
-    }]);
+    assert.deepStrictEqual(modals, [
+      {
+        message: 'Delete 2 files from the Agent Runtime service?',
+        detail: 'notes.md\nfile_2\n\nTasks that already use it keep their results. This cannot be undone.',
+      },
+    ]);
   });
 
   it('a row given still wins over the selection', async () => {

@@ -12,10 +12,23 @@ interface MenuEntry {
 const manifestPath = path.join(__dirname, '..', '..', '..', '..', 'package.json');
 
 // The users of nodeArgs' selection fallback (docs/ARCHITECTURE.md, VS Code layer).
-const SELECTION_COMMANDS = ['deleteFile', 'newTaskWithFiles', 'copyId', 'showArtifacts', 'copyRunLink', 'openArtifact', 'saveArtifact', 'reviewChanges', 'resumeRun', 'forkRun'];
+const SELECTION_COMMANDS = [
+  'deleteFile',
+  'newTaskWithFiles',
+  'copyId',
+  'showArtifacts',
+  'copyRunLink',
+  'openArtifact',
+  'saveArtifact',
+  'reviewChanges',
+  'resumeRun',
+  'forkRun',
+];
 
 describe('Command Palette entries of the selection commands', () => {
-  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { contributes: { menus: { commandPalette: MenuEntry[] } } };
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as {
+    contributes: { menus: { commandPalette: MenuEntry[] } };
+  };
   const palette = manifest.contributes.menus.commandPalette;
 
   for (const name of SELECTION_COMMANDS) {

@@ -1,7 +1,15 @@
 // The shared formatting rules: sizes, durations, times, one-line text and template filling,
 // as every surface (tree, notifications, the run panel) shows them.
 import * as assert from 'node:assert/strict';
-import { fill, formatBytes, formatDuration, formatLocalTime, formatShortLocalTime, formatUtcTime, shortenText } from '../../../src/common/format';
+import {
+  fill,
+  formatBytes,
+  formatDuration,
+  formatLocalTime,
+  formatShortLocalTime,
+  formatUtcTime,
+  shortenText,
+} from '../../../src/common/format';
 
 // Pinned so the expectations hold on any machine.
 const BERLIN = { locale: 'en-GB', timeZone: 'Europe/Berlin', now: new Date('2026-11-21T20:00:00Z') };
@@ -47,7 +55,12 @@ describe('common/format', () => {
   });
 
   it('formats durations from milliseconds to hours', () => {
-    assert.deepEqual([950, 1234, 65_000, 7_380_000].map(formatDuration), ['950 ms', '1.2 s', '1 min 05 s', '2 h 03 min']);
+    assert.deepEqual([950, 1234, 65_000, 7_380_000].map(formatDuration), [
+      '950 ms',
+      '1.2 s',
+      '1 min 05 s',
+      '2 h 03 min',
+    ]);
     assert.equal(formatDuration(-1), '');
   });
 

@@ -8,7 +8,8 @@ const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)
 
 describe('common/inertText', () => {
   it('leaves no link a notification would make clickable', () => {
-    const hostile = 'Your key expired. [Re-authenticate here](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D) now [x](https://evil.example "t")';
+    const hostile =
+      'Your key expired. [Re-authenticate here](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D) now [x](https://evil.example "t")';
     assert.ok(NOTIFICATION_LINK.test(hostile), 'the probe itself finds the link');
     NOTIFICATION_LINK.lastIndex = 0;
     const shown = inert(hostile);

@@ -25,6 +25,9 @@ describe('views/mapLimited', () => {
 
   it('returns an empty list for no items and passes a failure through', async () => {
     assert.deepEqual(await mapLimited([], 4, async () => 1), []);
-    await assert.rejects(mapLimited([1], 4, async () => Promise.reject(new Error('boom'))), /boom/);
+    await assert.rejects(
+      mapLimited([1], 4, async () => Promise.reject(new Error('boom'))),
+      /boom/,
+    );
   });
 });

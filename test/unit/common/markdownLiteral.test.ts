@@ -5,7 +5,9 @@ import * as assert from 'node:assert/strict';
 import { markdownLiteral, MARKDOWN_LITERAL_MAX_CHARS } from '../../../src/common/markdownLiteral';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const MarkdownIt = require('markdown-it') as new (o: { linkify: boolean; html: boolean }) => { render(md: string): string };
+const MarkdownIt = require('markdown-it') as new (o: { linkify: boolean; html: boolean }) => {
+  render(md: string): string;
+};
 const md = new MarkdownIt({ linkify: true, html: true });
 
 /** The tags markdown-it made of `markdown` (the paragraph it is wrapped in excluded). */
@@ -21,11 +23,11 @@ const HOSTILE: Record<string, string> = {
   'an autolink': '<https://evil.example> and <evil@example.com>',
   'a bare URL': 'go to https://evil.example/path or www.evil.example',
   'an e-mail': 'write to someone@evil.example',
-  'HTML': '<img src=x onerror=alert(1)><script>alert(1)</script><a href="https://x">y</a>',
+  HTML: '<img src=x onerror=alert(1)><script>alert(1)</script><a href="https://x">y</a>',
   'an entity': '&lt;b&gt; &#x3C;i&#x3E;',
-  'backticks': '``code`` and `more` and ```fence```',
+  backticks: '``code`` and `more` and ```fence```',
   'a fence on its own line': 'x\n```\ncode\n```',
-  'emphasis': '**bold** _it_ ~~gone~~',
+  emphasis: '**bold** _it_ ~~gone~~',
   'a heading': '# Heading\n## More',
   'a list': '- one\n* two\n1. three',
   'a table': '| a | b |\n|---|---|\n| 1 | 2 |',
@@ -36,13 +38,17 @@ const HOSTILE: Record<string, string> = {
 describe('common/markdownLiteral', () => {
   for (const [what, text] of Object.entries(HOSTILE)) {
     it(`renders ${what} as plain text`, () => {
-      assert.ok(tagsOf(text).length > 0 || what === 'a bare URL' || what === 'an e-mail' || what === 'an entity',
-        `the probe itself finds markup in ${what}: ${md.render(text)}`);
+      assert.ok(
+        tagsOf(text).length > 0 || what === 'a bare URL' || what === 'an e-mail' || what === 'an entity',
+        `the probe itself finds markup in ${what}: ${md.render(text)}`,
+      );
       const shown = markdownLiteral(text, 10_000);
       assert.deepEqual(tagsOf(shown), [], md.render(shown));
       // The words stay (markdown-it decodes the escapes back to the characters).
       const rendered = md.render(shown);
-      for (const word of text.match(/[a-z]{4,}/gi) ?? []) assert.ok(rendered.includes(word), `${word} kept in ${rendered}`);
+      for (const word of text.match(/[a-z]{4,}/gi) ?? []) {
+        assert.ok(rendered.includes(word), `${word} kept in ${rendered}`);
+      }
     });
   }
 

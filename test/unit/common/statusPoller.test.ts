@@ -19,7 +19,9 @@ class ManualClock {
     assert.ok(next, 'a timer is armed');
     this.pending = this.pending.filter((p) => p !== next);
     next.run();
-    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setImmediate(r));
+    }
     return next.ms;
   }
 }
@@ -27,7 +29,10 @@ class ManualClock {
 describe('views/statusPoller', () => {
   it('doubles the delay from 2 s up to 30 s and starts over on reset', () => {
     const b = new PollBackoff();
-    assert.deepEqual([b.next(), b.next(), b.next(), b.next(), b.next(), b.next()], [2000, 4000, 8000, 16000, 30000, 30000]);
+    assert.deepEqual(
+      [b.next(), b.next(), b.next(), b.next(), b.next(), b.next()],
+      [2000, 4000, 8000, 16000, 30000, 30000],
+    );
     b.reset();
     assert.equal(b.next(), 2000);
   });
@@ -52,7 +57,11 @@ describe('views/statusPoller', () => {
     const clock = new ManualClock();
     let wanted = false;
     let polls = 0;
-    const poller = new StatusPoller({ poll: async () => (polls++, false), wanted: () => wanted, schedule: clock.schedule });
+    const poller = new StatusPoller({
+      poll: async () => (polls++, false),
+      wanted: () => wanted,
+      schedule: clock.schedule,
+    });
     poller.kick();
     assert.deepEqual(clock.armed, []);
     wanted = true;
@@ -94,12 +103,18 @@ describe('views/statusPoller', () => {
   it('arms nothing after dispose, even from a poll that was running', async () => {
     const clock = new ManualClock();
     let finish: (v: boolean) => void = () => undefined;
-    const poller = new StatusPoller({ poll: () => new Promise<boolean>((r) => (finish = r)), wanted: () => true, schedule: clock.schedule });
+    const poller = new StatusPoller({
+      poll: () => new Promise<boolean>((r) => (finish = r)),
+      wanted: () => true,
+      schedule: clock.schedule,
+    });
     poller.kick();
     await clock.tick();
     poller.dispose();
     finish(true);
-    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setImmediate(r));
+    }
     assert.deepEqual(clock.armed, []);
     poller.kick();
     assert.deepEqual(clock.armed, []);

@@ -4,7 +4,8 @@ import { parseUriList } from '../../../src/common/uriList';
 
 describe('views/uriList', () => {
   it('reads CRLF-separated URIs, skipping comments, blanks and repeats', () => {
-    const text = '# dragged from the Explorer\r\nfile:///home/u/a.txt\r\n\r\nfile:///home/u/b%20c.md\r\nfile:///home/u/a.txt\r\n';
+    const text =
+      '# dragged from the Explorer\r\nfile:///home/u/a.txt\r\n\r\nfile:///home/u/b%20c.md\r\nfile:///home/u/a.txt\r\n';
     assert.deepEqual(parseUriList(text), ['file:///home/u/a.txt', 'file:///home/u/b%20c.md']);
   });
 

@@ -10,17 +10,38 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 
 /** Every character the rule must make visible (the issue's list and the well-known invisible ones). */
 const MUST_SHOW = [
-  ...range(0x00, 0x1f), 0x7f, ...range(0x80, 0x9f),
-  0x00ad, 0x034f, 0x061c, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e,
-  ...range(0x200b, 0x200f), 0x2028, 0x2029, ...range(0x202a, 0x202e), ...range(0x2060, 0x206f),
-  0x3164, ...range(0xfe00, 0xfe0f), 0xfeff, 0xffa0, ...range(0xfff9, 0xfffb),
-  ...range(0x1d173, 0x1d17a), ...range(0xe0000, 0xe007f), ...range(0xe0100, 0xe01ef),
+  ...range(0x00, 0x1f),
+  0x7f,
+  ...range(0x80, 0x9f),
+  0x00ad,
+  0x034f,
+  0x061c,
+  0x115f,
+  0x1160,
+  0x17b4,
+  0x17b5,
+  0x180e,
+  ...range(0x200b, 0x200f),
+  0x2028,
+  0x2029,
+  ...range(0x202a, 0x202e),
+  ...range(0x2060, 0x206f),
+  0x3164,
+  ...range(0xfe00, 0xfe0f),
+  0xfeff,
+  0xffa0,
+  ...range(0xfff9, 0xfffb),
+  ...range(0x1d173, 0x1d17a),
+  ...range(0xe0000, 0xe007f),
+  ...range(0xe0100, 0xe01ef),
 ];
 
 /** A raw hidden character left in a string, by code point (U+FE0F/FE0E right after a letter allowed). */
 function rawHidden(text: string): string[] {
   const found: string[] = [];
-  for (const m of text.matchAll(new RegExp(HIDDEN.source, 'gu'))) found.push(`U+${m[0].codePointAt(0)?.toString(16)}`);
+  for (const m of text.matchAll(new RegExp(HIDDEN.source, 'gu'))) {
+    found.push(`U+${m[0].codePointAt(0)?.toString(16)}`);
+  }
   return found;
 }
 
@@ -31,8 +52,14 @@ describe('common/visibleText', () => {
       // At the start: an emoji selector is kept only right after a visible character.
       const shown = visibleText(`${ch}b`);
       assert.ok(!shown.includes(ch), `U+${code.toString(16)} is shown raw: ${JSON.stringify(shown)}`);
-      assert.match(shown, /^\\(u[0-9a-f]{4}|u\{[0-9a-f]{5}\}|[nrt])b$/, `U+${code.toString(16)} has one visible mark: ${shown}`);
-      if (code !== 0xfe0e && code !== 0xfe0f) assert.ok(!visibleText(`a${ch}b`).includes(ch), `U+${code.toString(16)} after a letter`);
+      assert.match(
+        shown,
+        /^\\(u[0-9a-f]{4}|u\{[0-9a-f]{5}\}|[nrt])b$/,
+        `U+${code.toString(16)} has one visible mark: ${shown}`,
+      );
+      if (code !== 0xfe0e && code !== 0xfe0f) {
+        assert.ok(!visibleText(`a${ch}b`).includes(ch), `U+${code.toString(16)} after a letter`);
+      }
     }
   });
 
@@ -61,11 +88,17 @@ describe('common/visibleText', () => {
 
   it('is the rule of notifications, transcripts and the log as well', () => {
     const hostile = `ls docs; \u202Erm -rf ~ \u{E0072}\u3164\u00ad\u2064`;
-    for (const [surface, shown] of [['inert', inert(hostile)], ['markdownText', markdownText(hostile)], ['log', escapeControls(hostile)]] as const) {
+    for (const [surface, shown] of [
+      ['inert', inert(hostile)],
+      ['markdownText', markdownText(hostile)],
+      ['log', escapeControls(hostile)],
+    ] as const) {
       assert.deepEqual(rawHidden(shown), [], `${surface}: ${shown}`);
       // Markdown escapes the marks' punctuation too; it renders them as written.
       const read = surface === 'markdownText' ? shown.replace(/\\(?=[{}\\])/g, '') : shown;
-      for (const mark of ['\\u202e', '\\u{e0072}', '\\u3164', '\\u00ad', '\\u2064']) assert.ok(read.includes(mark), `${surface} shows ${mark}: ${shown}`);
+      for (const mark of ['\\u202e', '\\u{e0072}', '\\u3164', '\\u00ad', '\\u2064']) {
+        assert.ok(read.includes(mark), `${surface} shows ${mark}: ${shown}`);
+      }
     }
   });
 });

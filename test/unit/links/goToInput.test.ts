@@ -20,14 +20,27 @@ describe('links/goToInput', () => {
 
   it('is tolerant of what is pasted around an id', () => {
     for (const text of ['  task_1 ', '"task_1"', "'task_1',", '`task_1`', '<task_1>', '(task_1).', '\ttask_1\n']) {
-      assert.deepEqual(parseGoToInput(text), { ok: true, target: { kind: 'task', id: 'task_1' } }, JSON.stringify(text));
+      assert.deepEqual(
+        parseGoToInput(text),
+        { ok: true, target: { kind: 'task', id: 'task_1' } },
+        JSON.stringify(text),
+      );
     }
   });
 
   it('takes a run link (with its event) and an artifact given with its run', () => {
-    assert.deepEqual(parseGoToInput('vscode://agent-runtime.agent-runtime/run/run_7#15'), { ok: true, target: { kind: 'run', id: 'run_7', sequence: 15 } });
-    assert.deepEqual(parseGoToInput('run_7/art_3'), { ok: true, target: { kind: 'artifact', id: 'art_3', runId: 'run_7' } });
-    assert.deepEqual(parseGoToInput('run_7  art_3'), { ok: true, target: { kind: 'artifact', id: 'art_3', runId: 'run_7' } });
+    assert.deepEqual(parseGoToInput('vscode://agent-runtime.agent-runtime/run/run_7#15'), {
+      ok: true,
+      target: { kind: 'run', id: 'run_7', sequence: 15 },
+    });
+    assert.deepEqual(parseGoToInput('run_7/art_3'), {
+      ok: true,
+      target: { kind: 'artifact', id: 'art_3', runId: 'run_7' },
+    });
+    assert.deepEqual(parseGoToInput('run_7  art_3'), {
+      ok: true,
+      target: { kind: 'artifact', id: 'art_3', runId: 'run_7' },
+    });
   });
 
   it('refuses hostile and malformed input with a reason', () => {
@@ -51,7 +64,16 @@ describe('links/goToInput', () => {
   });
 
   it('says every problem and every not-found as a sentence, echoing input shortened and inert', () => {
-    for (const p of ['empty', 'tooLong', 'unknownPrefix', 'badCharacters', 'notOurs', 'notARunLink', 'badRunId', 'badSequence'] as const) {
+    for (const p of [
+      'empty',
+      'tooLong',
+      'unknownPrefix',
+      'badCharacters',
+      'notOurs',
+      'notARunLink',
+      'badRunId',
+      'badSequence',
+    ] as const) {
       assert.ok(problemText(p, untranslated).length > 10, p);
     }
     assert.match(notFoundText('task', 'task_zzz', untranslated), /^No task with id task_zzz\. /);

@@ -9,7 +9,13 @@ import { isApiError } from '../../../src/api/errors';
 import type { ArtifactRecord, Page } from '../../../src/api/types';
 import { MAX_ARTIFACT_PAGES, resolveGoTo, type GoToClient } from '../../../src/links/goToResolve';
 import { ApiClient } from '../../../src/api/client';
-import { CapturingLogger, makeTempDir, startRecordingServer, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import {
+  CapturingLogger,
+  makeTempDir,
+  startRecordingServer,
+  startRuntimeWithClient,
+  type RuntimeWithClient,
+} from '../api/fixtures';
 
 describe('links/goToResolve (reference runtime)', function () {
   this.timeout(30_000);
@@ -29,11 +35,16 @@ describe('links/goToResolve (reference runtime)', function () {
     const path = join(temp.dir, 'notes.md');
     await writeFile(path, '# Notes\n\nbody\n');
     const file = await rt.client.uploadFile(path, { purpose: 'task_input' });
-    const task = await rt.client.createTask({ objective: 'Summarise the notes', attachments: [{ type: 'document', fileId: file.id }] });
+    const task = await rt.client.createTask({
+      objective: 'Summarise the notes',
+      attachments: [{ type: 'document', fileId: file.id }],
+    });
     const runId = task.run_id ?? assert.fail('the task names its run');
     for (;;) {
       const run = await rt.client.getRun(runId);
-      if (run.status === 'completed' || run.status === 'failed') break;
+      if (run.status === 'completed' || run.status === 'failed') {
+        break;
+      }
       await sleep(20);
     }
     return { file, task, runId };
@@ -54,13 +65,20 @@ describe('links/goToResolve (reference runtime)', function () {
     const listed = await rt.client.listRunArtifacts(runId);
     const artifact = listed.data[0] ?? assert.fail('the finished run has an artifact');
     const a = await resolveGoTo({ kind: 'artifact', id: artifact.id, runId }, rt.client);
-    assert.ok('found' in a && a.found.kind === 'artifact' && a.found.artifact.id === artifact.id && a.found.run.id === runId);
+    assert.ok(
+      'found' in a && a.found.kind === 'artifact' && a.found.artifact.id === artifact.id && a.found.run.id === runId,
+    );
     assert.deepEqual(await resolveGoTo({ kind: 'artifact', id: artifact.id }, rt.client), { needsRun: true });
     assert.deepEqual(await resolveGoTo({ kind: 'artifact', id: 'art_nope', runId }, rt.client), { notFound: true });
   });
 
   it('answers "not found" for ids the server does not have (404), of every kind', async () => {
-    for (const target of [{ kind: 'task', id: 'task_nope' }, { kind: 'run', id: 'run_nope' }, { kind: 'file', id: 'file_nope' }, { kind: 'artifact', id: 'art_x', runId: 'run_nope' }] as const) {
+    for (const target of [
+      { kind: 'task', id: 'task_nope' },
+      { kind: 'run', id: 'run_nope' },
+      { kind: 'file', id: 'file_nope' },
+      { kind: 'artifact', id: 'art_x', runId: 'run_nope' },
+    ] as const) {
       assert.deepEqual(await resolveGoTo(target, rt.client), { notFound: true }, target.kind);
     }
   });
@@ -70,10 +88,18 @@ describe('links/goToResolve (reference runtime)', function () {
       res.writeHead(req.url?.startsWith('/v1/tasks/') ? 404 : 405, { 'content-type': 'text/html' });
       res.end('<h1>Not here</h1>');
     });
-    const client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k', logger: new CapturingLogger(), maxRetries: 0 });
+    const client = new ApiClient({
+      baseUrl: server.baseUrl,
+      getApiKey: async () => 'k',
+      logger: new CapturingLogger(),
+      maxRetries: 0,
+    });
     try {
       assert.deepEqual(await resolveGoTo({ kind: 'task', id: 'task_1' }, client), { notFound: true });
-      await assert.rejects(resolveGoTo({ kind: 'run', id: 'run_1' }, client), (err) => isApiError(err) && err.status === 405);
+      await assert.rejects(
+        resolveGoTo({ kind: 'run', id: 'run_1' }, client),
+        (err) => isApiError(err) && err.status === 405,
+      );
     } finally {
       await client.dispose();
       await server.close();
@@ -87,7 +113,9 @@ describe('links/goToResolve (reference runtime)', function () {
     }
     assert.deepEqual(rt.logger.lines.slice(before), [], 'no request was sent');
     // A long but plain id is one segment: the server answers, and it is not found.
-    assert.deepEqual(await resolveGoTo({ kind: 'task', id: `task_${'a'.repeat(10_000)}` }, rt.client), { notFound: true });
+    assert.deepEqual(await resolveGoTo({ kind: 'task', id: `task_${'a'.repeat(10_000)}` }, rt.client), {
+      notFound: true,
+    });
   });
 
   it('stops looking for an artifact after a bounded number of pages of a listing that never ends', async () => {
@@ -98,12 +126,16 @@ describe('links/goToResolve (reference runtime)', function () {
       getRun: async (id) => ({ id }),
       listRunArtifacts: async (): Promise<Page<ArtifactRecord>> => {
         calls++;
-        if (calls > 1000) throw new Error('still paging');
+        if (calls > 1000) {
+          throw new Error('still paging');
+        }
         return { object: 'list', data: [{ id: `art_${calls}` }], has_more: true, next_cursor: `c${calls}` };
       },
     };
     // It did not see the whole list, so it must not claim the artifact is not there.
-    assert.deepEqual(await resolveGoTo({ kind: 'artifact', id: 'art_never', runId: 'run_1' }, endless), { stoppedLooking: { searched: MAX_ARTIFACT_PAGES } });
+    assert.deepEqual(await resolveGoTo({ kind: 'artifact', id: 'art_never', runId: 'run_1' }, endless), {
+      stoppedLooking: { searched: MAX_ARTIFACT_PAGES },
+    });
     assert.equal(calls, MAX_ARTIFACT_PAGES);
   });
 });

@@ -1,14 +1,24 @@
 // Run links: built for any editor scheme, read back from the editor's form and from the https
 // callback a browser-hosted editor makes of it; everything else is refused with a reason.
 import * as assert from 'node:assert/strict';
-import { checkRunLink, EXTENSION_ID, formatRunLink, parseRunLinkText, parseSequence, runLinkParts } from '../../../src/links/runLink';
+import {
+  checkRunLink,
+  EXTENSION_ID,
+  formatRunLink,
+  parseRunLinkText,
+  parseSequence,
+  runLinkParts,
+} from '../../../src/links/runLink';
 
 const RUN = 'run_abc123';
 
 describe('links/runLink', () => {
-  it('builds vscode://agent-runtime.agent-runtime/run/<id>#<sequence> for the editor\'s scheme', () => {
+  it("builds vscode://agent-runtime.agent-runtime/run/<id>#<sequence> for the editor's scheme", () => {
     assert.equal(EXTENSION_ID, 'agent-runtime.agent-runtime');
-    assert.equal(formatRunLink('vscode', { runId: RUN, sequence: 42 }), `vscode://agent-runtime.agent-runtime/run/${RUN}#42`);
+    assert.equal(
+      formatRunLink('vscode', { runId: RUN, sequence: 42 }),
+      `vscode://agent-runtime.agent-runtime/run/${RUN}#42`,
+    );
     assert.equal(formatRunLink('code-oss', { runId: RUN }), `code-oss://agent-runtime.agent-runtime/run/${RUN}`);
     assert.throws(() => formatRunLink('vscode', { runId: '../run_x' }));
     assert.throws(() => formatRunLink('vscode', { runId: RUN, sequence: 0 }));
@@ -17,15 +27,21 @@ describe('links/runLink', () => {
 
   it('reads back what it builds, in every editor scheme', () => {
     for (const scheme of ['vscode', 'vscode-insiders', 'code-oss', 'vscodium']) {
-      assert.deepEqual(parseRunLinkText(formatRunLink(scheme, { runId: RUN, sequence: 7 })), { ok: true, target: { runId: RUN, sequence: 7 } });
+      assert.deepEqual(parseRunLinkText(formatRunLink(scheme, { runId: RUN, sequence: 7 })), {
+        ok: true,
+        target: { runId: RUN, sequence: 7 },
+      });
     }
     assert.deepEqual(parseRunLinkText(formatRunLink('vscode', { runId: RUN })), { ok: true, target: { runId: RUN } });
   });
 
-  it('checks a handled link\'s parts: ours, /run/<run id>, an optional positive sequence', () => {
+  it("checks a handled link's parts: ours, /run/<run id>, an optional positive sequence", () => {
     const ok = runLinkParts({ runId: RUN, sequence: 3 });
     assert.deepEqual(checkRunLink(ok), { ok: true, target: { runId: RUN, sequence: 3 } });
-    assert.deepEqual(checkRunLink({ ...ok, authority: 'Agent-Runtime.Agent-Runtime' }), { ok: true, target: { runId: RUN, sequence: 3 } });
+    assert.deepEqual(checkRunLink({ ...ok, authority: 'Agent-Runtime.Agent-Runtime' }), {
+      ok: true,
+      target: { runId: RUN, sequence: 3 },
+    });
     assert.deepEqual(checkRunLink({ ...ok, path: `/run/${RUN}/` }), { ok: true, target: { runId: RUN, sequence: 3 } });
     const problem = (parts: Partial<typeof ok>) => {
       const result = checkRunLink({ ...ok, ...parts });
@@ -66,20 +82,39 @@ describe('links/runLink', () => {
 
   it('reads the https callback of a browser-hosted editor (code-server), only for our authority', () => {
     const callback = (authority: string, path: string, fragment?: string) => {
-      const q = new URLSearchParams({ 'vscode-reqid': '1', 'vscode-scheme': 'code-oss', 'vscode-authority': authority, 'vscode-path': path });
-      if (fragment !== undefined) q.set('vscode-fragment', fragment);
+      const q = new URLSearchParams({
+        'vscode-reqid': '1',
+        'vscode-scheme': 'code-oss',
+        'vscode-authority': authority,
+        'vscode-path': path,
+      });
+      if (fragment !== undefined) {
+        q.set('vscode-fragment', fragment);
+      }
       return `https://ide.example.test/callback?${q.toString()}`;
     };
-    assert.deepEqual(parseRunLinkText(callback(EXTENSION_ID, `/run/${RUN}`, '12')), { ok: true, target: { runId: RUN, sequence: 12 } });
-    assert.deepEqual(parseRunLinkText(callback('someone.else', `/run/${RUN}`, '12')), { ok: false, problem: 'notOurs' });
-    assert.deepEqual(parseRunLinkText(callback(EXTENSION_ID, '/run/run_x/../../y')), { ok: false, problem: 'notARunLink' });
+    assert.deepEqual(parseRunLinkText(callback(EXTENSION_ID, `/run/${RUN}`, '12')), {
+      ok: true,
+      target: { runId: RUN, sequence: 12 },
+    });
+    assert.deepEqual(parseRunLinkText(callback('someone.else', `/run/${RUN}`, '12')), {
+      ok: false,
+      problem: 'notOurs',
+    });
+    assert.deepEqual(parseRunLinkText(callback(EXTENSION_ID, '/run/run_x/../../y')), {
+      ok: false,
+      problem: 'notARunLink',
+    });
   });
 
   it('reads a callback whose whole query was percent-encoded (as vscode.Uri.toString() writes it)', () => {
     // Seen from code-server 4.100's asExternalUri(...).toString().
     const encoded = `http://127.0.0.1:35093/stable-409c/callback?vscode-reqid%3D1%26vscode-scheme%3Dcode-oss%26vscode-authority%3D${EXTENSION_ID}%26vscode-path%3D%252Frun%252F${RUN}%26vscode-fragment%3D5`;
     assert.deepEqual(parseRunLinkText(encoded), { ok: true, target: { runId: RUN, sequence: 5 } });
-    assert.deepEqual(parseRunLinkText(encoded.replace(EXTENSION_ID, 'someone.else')), { ok: false, problem: 'notOurs' });
+    assert.deepEqual(parseRunLinkText(encoded.replace(EXTENSION_ID, 'someone.else')), {
+      ok: false,
+      problem: 'notOurs',
+    });
   });
 
   it('takes only plain positive whole numbers as sequences', () => {

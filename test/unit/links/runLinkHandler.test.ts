@@ -11,7 +11,11 @@ describe('the run link handler', () => {
   let handler: UriHandler | undefined;
   const shown: string[] = [];
   const logged: string[] = [];
-  const log = { info: () => undefined, warn: () => undefined, error: (line: string) => void logged.push(line) } as unknown as vscode.LogOutputChannel;
+  const log = {
+    info: () => undefined,
+    warn: () => undefined,
+    error: (line: string) => void logged.push(line),
+  } as unknown as vscode.LogOutputChannel;
   const target = stub.window as Record<string, unknown>;
   const patched = ['registerUriHandler', 'showErrorMessage'];
   let had: Record<string, unknown> = {};
@@ -27,17 +31,24 @@ describe('the run link handler', () => {
     });
   });
   after(() => {
-    for (const k of patched) delete target[k];
+    for (const k of patched) {
+      delete target[k];
+    }
     Object.assign(target, had);
   });
 
   it('tells the user and logs why when the run panel cannot open', () => {
-    const incomplete = Object.assign(new Error('The Agent Runtime extension is incomplete: dist/runpanel.js is missing. Reinstall the extension.'), { code: 'agent_runtime_incomplete' });
+    const incomplete = Object.assign(
+      new Error('The Agent Runtime extension is incomplete: dist/runpanel.js is missing. Reinstall the extension.'),
+      { code: 'agent_runtime_incomplete' },
+    );
     const disposable = registerRunLinkHandler(() => {
       throw incomplete;
     }, log);
     try {
-      assert.doesNotThrow(() => handler?.handleUri({ authority: 'agent-runtime.agent-runtime', path: '/run/run_1', fragment: '' }));
+      assert.doesNotThrow(() =>
+        handler?.handleUri({ authority: 'agent-runtime.agent-runtime', path: '/run/run_1', fragment: '' }),
+      );
       assert.strictEqual(shown.length, 1, 'one error notification');
       assert.match(shown[0], /Reinstall the extension/);
       assert.strictEqual(logged.length, 1, 'one error line in the log');

@@ -19,8 +19,18 @@ describe('projects/branchApply', () => {
     fs.writeFileSync(path.join(repo.dir, 'src', 'app.ts'), 'export const a = 10;\nexport const b = 2;\n');
     repo.git('commit', '-q', '-am', 'moved on');
     patch = [
-      createTwoFilesPatch('a/README.md', 'b/README.md', '# Demo\n\nOne.\nTwo.\nThree.\n', '# Demo\n\nOne.\nTwo (reviewed).\nThree.\n'),
-      createTwoFilesPatch('a/src/app.ts', 'b/src/app.ts', 'export const a = 1;\nexport const b = 2;\n', 'export const a = 1;\nexport const b = 3;\n'),
+      createTwoFilesPatch(
+        'a/README.md',
+        'b/README.md',
+        '# Demo\n\nOne.\nTwo.\nThree.\n',
+        '# Demo\n\nOne.\nTwo (reviewed).\nThree.\n',
+      ),
+      createTwoFilesPatch(
+        'a/src/app.ts',
+        'b/src/app.ts',
+        'export const a = 1;\nexport const b = 2;\n',
+        'export const a = 1;\nexport const b = 3;\n',
+      ),
       createTwoFilesPatch('/dev/null', 'b/NOTES.txt', '', 'a note\n'),
       createTwoFilesPatch('a/missing.txt', 'b/missing.txt', 'x\n', 'y\n'),
       createTwoFilesPatch('a/.git/config', 'b/.git/config', 'x\n', 'y\n'),
@@ -33,9 +43,22 @@ describe('projects/branchApply', () => {
     const prepared = await prepareBranchApply('git', repo.dir, patch, base);
     assert.ok(prepared.ok, !prepared.ok ? prepared.message : '');
     const { plan } = prepared;
-    assert.deepEqual(plan.files.map((f) => [f.path, f.created]), [['README.md', false], ['src/app.ts', false], ['NOTES.txt', true]]);
-    assert.deepEqual(plan.failed.map((f) => f.name), ['missing.txt']);
-    assert.deepEqual(plan.refused.map((f) => f.name), ['.git/config']);
+    assert.deepEqual(
+      plan.files.map((f) => [f.path, f.created]),
+      [
+        ['README.md', false],
+        ['src/app.ts', false],
+        ['NOTES.txt', true],
+      ],
+    );
+    assert.deepEqual(
+      plan.failed.map((f) => f.name),
+      ['missing.txt'],
+    );
+    assert.deepEqual(
+      plan.refused.map((f) => f.name),
+      ['.git/config'],
+    );
     assert.deepEqual(plan.binary, ['logo.png']);
     assert.equal(repo.git('status', '--porcelain'), '', 'planning wrote nothing');
   });

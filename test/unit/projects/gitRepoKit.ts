@@ -8,7 +8,21 @@ import * as path from 'node:path';
 export function makeRepository(): { dir: string; git: (...args: string[]) => string; commit: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'project-repo-'));
   const git = (...args: string[]): string =>
-    execFileSync('git', ['-C', dir, '-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', ...args], { encoding: 'utf8' }).trim();
+    execFileSync(
+      'git',
+      [
+        '-C',
+        dir,
+        '-c',
+        'user.name=Test',
+        '-c',
+        'user.email=test@example.invalid',
+        '-c',
+        'commit.gpgsign=false',
+        ...args,
+      ],
+      { encoding: 'utf8' },
+    ).trim();
   git('init', '-q', '-b', 'main');
   fs.writeFileSync(path.join(dir, 'README.md'), '# Demo\n\nOne.\nTwo.\nThree.\n');
   fs.mkdirSync(path.join(dir, 'src'));
@@ -17,4 +31,3 @@ export function makeRepository(): { dir: string; git: (...args: string[]) => str
   git('commit', '-q', '-m', 'first');
   return { dir, git, commit: git('rev-parse', 'HEAD') };
 }
-

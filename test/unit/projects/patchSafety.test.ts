@@ -53,9 +53,17 @@ describe('projects/patchSafety', () => {
     ].join('');
     const plan = await planProjectPatch(text, root);
     assert.ok(plan.ok, !plan.ok ? plan.message : '');
-    assert.deepEqual(plan.targets.writable.map((w) => w.path), ['src/a.ts', 'src/new.ts']);
-    assert.deepEqual(plan.targets.refused.map((r) => r.name), ['../escape.txt', '.git/config', 'out/planted.txt', 'victim-link.txt']);
-    for (const refused of plan.targets.refused) assert.ok(refused.message.includes(refused.name), refused.message);
+    assert.deepEqual(
+      plan.targets.writable.map((w) => w.path),
+      ['src/a.ts', 'src/new.ts'],
+    );
+    assert.deepEqual(
+      plan.targets.refused.map((r) => r.name),
+      ['../escape.txt', '.git/config', 'out/planted.txt', 'victim-link.txt'],
+    );
+    for (const refused of plan.targets.refused) {
+      assert.ok(refused.message.includes(refused.name), refused.message);
+    }
     assert.deepEqual(plan.targets.binary, ['logo.png']);
     assert.equal(fs.readFileSync(path.join(outside, 'victim.txt'), 'utf8'), 'keep\n');
     assert.ok(!fs.existsSync(path.join(outside, 'planted.txt')));

@@ -2,7 +2,13 @@
 // never a request body, a log line or an error.
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/api/client';
-import { matchProject, repositoryName, sameRepository, suggestedProjectName, withoutCredentials } from '../../../src/projects/repositoryUrl';
+import {
+  matchProject,
+  repositoryName,
+  sameRepository,
+  suggestedProjectName,
+  withoutCredentials,
+} from '../../../src/projects/repositoryUrl';
 import { createProjectFor, createProjectRequest } from '../../../src/projects/projectRequests';
 import { CapturingLogger, QUICK_BACKOFF, json, rejectionOf, startRecordingServer } from '../api/fixtures';
 
@@ -17,7 +23,9 @@ describe('projects/repositoryUrl', () => {
       'http://github.com/owner/repo.git/',
       'git://github.com/owner/repo',
     ];
-    for (const url of same) assert.ok(sameRepository(url, 'https://github.com/owner/repo'), url);
+    for (const url of same) {
+      assert.ok(sameRepository(url, 'https://github.com/owner/repo'), url);
+    }
     assert.equal(repositoryName('git@github.com:owner/repo.git')?.key, 'github.com/owner/repo');
   });
 
@@ -25,7 +33,16 @@ describe('projects/repositoryUrl', () => {
     assert.ok(!sameRepository('https://github.com/owner/repo', 'https://gitlab.com/owner/repo'));
     assert.ok(!sameRepository('https://github.com/owner/repo', 'https://github.com/owner/repo2'));
     assert.ok(!sameRepository('https://github.com/owner/repo', 'https://github.com/other/repo'));
-    for (const junk of ['', '/home/me/repo', 'C:\\repos\\x', 'C:/repos/x', 'file:///srv/repo.git', 'https://', 'not a url', 'a\nb']) {
+    for (const junk of [
+      '',
+      '/home/me/repo',
+      'C:\\repos\\x',
+      'C:/repos/x',
+      'file:///srv/repo.git',
+      'https://',
+      'not a url',
+      'a\nb',
+    ]) {
       assert.equal(repositoryName(junk), undefined, JSON.stringify(junk));
     }
     assert.ok(!sameRepository('/home/me/repo', '/home/me/repo'), 'two local paths are not a service repository');
@@ -37,7 +54,11 @@ describe('projects/repositoryUrl', () => {
     assert.equal(withoutCredentials('https://u:p@ss@host/x'), 'https://host/x', 'a password holding @ goes whole');
     assert.equal(withoutCredentials('ssh://git:secret@host/x'), 'ssh://host/x');
     assert.equal(withoutCredentials('git@github.com:o/r.git'), 'git@github.com:o/r.git');
-    assert.equal(withoutCredentials('https://github.com/o/r?x=a@b'), 'https://github.com/o/r?x=a@b', 'an @ after the host is not user info');
+    assert.equal(
+      withoutCredentials('https://github.com/o/r?x=a@b'),
+      'https://github.com/o/r?x=a@b',
+      'an @ after the host is not user info',
+    );
   });
 
   it('finds the project of a remote among many, and suggests a name', () => {
@@ -58,10 +79,21 @@ describe('projects/repositoryUrl', () => {
     const remote = `https://someone:${token}@example.com/team/app.git`;
     const server = await startRecordingServer((req, res) => {
       // A server that echoes the request back in its error: whatever was sent would show.
-      json(res, 400, { error: { type: 'invalid_request_error', code: 'invalid_parameter', message: `You sent ${req.body.toString('utf8')}` } });
+      json(res, 400, {
+        error: {
+          type: 'invalid_request_error',
+          code: 'invalid_parameter',
+          message: `You sent ${req.body.toString('utf8')}`,
+        },
+      });
     });
     const logger = new CapturingLogger();
-    const client = new ApiClient({ baseUrl: server.baseUrl, getApiKey: async () => 'k', logger, backoff: QUICK_BACKOFF });
+    const client = new ApiClient({
+      baseUrl: server.baseUrl,
+      getApiKey: async () => 'k',
+      logger,
+      backoff: QUICK_BACKOFF,
+    });
     try {
       const request = createProjectRequest(remote);
       assert.ok(request);

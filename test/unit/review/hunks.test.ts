@@ -3,11 +3,16 @@ import * as assert from 'node:assert';
 import { applyHunks, computeHunks } from '../../../src/review/hunks';
 
 const base = ['title', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'end'].join('\n') + '\n';
-const target = ['Title', 'one', 'two', 'three', 'five', 'six', 'inserted', 'seven', 'eight', 'end', 'appended'].join('\n') + '\n';
+const target =
+  ['Title', 'one', 'two', 'three', 'five', 'six', 'inserted', 'seven', 'eight', 'end', 'appended'].join('\n') + '\n';
 
 function permutations<T>(items: T[]): T[][] {
-  if (items.length <= 1) return [items];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  if (items.length <= 1) {
+    return [items];
+  }
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 function subsets<T>(items: T[]): T[][] {
@@ -32,7 +37,14 @@ describe('review hunks', () => {
   it('applying no hunk gives the base, all of them the target', () => {
     const hunks = computeHunks(base, target);
     assert.strictEqual(applyHunks(base, hunks, []), base);
-    assert.strictEqual(applyHunks(base, hunks, hunks.map((h) => h.id)), target);
+    assert.strictEqual(
+      applyHunks(
+        base,
+        hunks,
+        hunks.map((h) => h.id),
+      ),
+      target,
+    );
     assert.strictEqual(applyHunks(base, hunks, ['unknown-id']), base);
   });
 
@@ -40,7 +52,9 @@ describe('review hunks', () => {
     const hunks = computeHunks(base, target);
     for (const subset of subsets(hunks.map((h) => h.id))) {
       const expected = applyHunks(base, hunks, subset);
-      for (const order of permutations(subset)) assert.strictEqual(applyHunks(base, hunks, order), expected);
+      for (const order of permutations(subset)) {
+        assert.strictEqual(applyHunks(base, hunks, order), expected);
+      }
     }
   });
 
@@ -50,7 +64,10 @@ describe('review hunks', () => {
       let text = base;
       for (const id of order) {
         const now = computeHunks(text, target);
-        assert.ok(now.some((h) => h.id === id), `hunk ${id} keeps its id after others were applied`);
+        assert.ok(
+          now.some((h) => h.id === id),
+          `hunk ${id} keeps its id after others were applied`,
+        );
         text = applyHunks(text, now, [id]);
       }
       assert.strictEqual(text, target);
@@ -84,7 +101,15 @@ describe('review hunks', () => {
 
   it('handles empty texts on either side', () => {
     const added = computeHunks('', 'a\nb\n');
-    assert.deepStrictEqual(added.map((h) => [h.old, h.new]), [[{ start: 1, count: 0 }, { start: 1, count: 2 }]]);
+    assert.deepStrictEqual(
+      added.map((h) => [h.old, h.new]),
+      [
+        [
+          { start: 1, count: 0 },
+          { start: 1, count: 2 },
+        ],
+      ],
+    );
     assert.strictEqual(applyHunks('', added, [added[0].id]), 'a\nb\n');
     const removed = computeHunks('a\nb\n', '');
     assert.strictEqual(applyHunks('a\nb\n', removed, [removed[0].id]), '');

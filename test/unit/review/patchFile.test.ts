@@ -52,32 +52,42 @@ describe('review patch files', () => {
   });
 
   it('reads several files, git-style headers included, and marks what is not a text edit', () => {
-    const parsed = parsePatchText([
-      'diff --git a/x.md b/x.md',
-      'index 1111111..2222222 100644',
-      '--- a/x.md',
-      '+++ b/x.md',
-      '@@ -1 +1 @@',
-      '-x',
-      '+X',
-      'diff --git a/pic.png b/pic.png',
-      'Binary files a/pic.png and b/pic.png differ',
-      'diff --git a/new.md b/new.md',
-      'new file mode 100644',
-      '--- /dev/null',
-      '+++ b/new.md',
-      '@@ -0,0 +1 @@',
-      '+n',
-      'diff --git a/old.md b/old.md',
-      'deleted file mode 100644',
-      '--- a/old.md',
-      '+++ /dev/null',
-      '@@ -1 +0,0 @@',
-      '-o',
-      '',
-    ].join('\n'));
+    const parsed = parsePatchText(
+      [
+        'diff --git a/x.md b/x.md',
+        'index 1111111..2222222 100644',
+        '--- a/x.md',
+        '+++ b/x.md',
+        '@@ -1 +1 @@',
+        '-x',
+        '+X',
+        'diff --git a/pic.png b/pic.png',
+        'Binary files a/pic.png and b/pic.png differ',
+        'diff --git a/new.md b/new.md',
+        'new file mode 100644',
+        '--- /dev/null',
+        '+++ b/new.md',
+        '@@ -0,0 +1 @@',
+        '+n',
+        'diff --git a/old.md b/old.md',
+        'deleted file mode 100644',
+        '--- a/old.md',
+        '+++ /dev/null',
+        '@@ -1 +0,0 @@',
+        '-o',
+        '',
+      ].join('\n'),
+    );
     assert.ok(parsed.ok);
-    assert.deepStrictEqual(parsed.parts.map((p) => [p.name, p.operation]), [['x.md', 'modify'], ['pic.png', 'binary'], ['new.md', 'create'], ['old.md', 'delete']]);
+    assert.deepStrictEqual(
+      parsed.parts.map((p) => [p.name, p.operation]),
+      [
+        ['x.md', 'modify'],
+        ['pic.png', 'binary'],
+        ['new.md', 'create'],
+        ['old.md', 'delete'],
+      ],
+    );
     const refused = applyPatchPart(parsed.parts[1], 'whatever');
     assert.strictEqual(refused.ok, false);
     assert.match(!refused.ok ? refused.message : '', /binary change to pic\.png/);
@@ -107,7 +117,10 @@ describe('review patch files', () => {
     assert.match(text, /^--- a\/docs\/notes\.md\n\+\+\+ b\/docs\/notes\.md\n/);
     const parsed = parsePatchText(text);
     assert.ok(parsed.ok);
-    assert.deepStrictEqual(parsed.parts.map((p) => p.name), ['docs/notes.md', 'win.txt', 'end.txt']);
+    assert.deepStrictEqual(
+      parsed.parts.map((p) => p.name),
+      ['docs/notes.md', 'win.txt', 'end.txt'],
+    );
     for (const part of parsed.parts) {
       const file = files.find((f) => f.relativePath === part.name);
       assert.ok(file);

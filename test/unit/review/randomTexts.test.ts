@@ -30,15 +30,20 @@ function edit(next: () => number, text: string, tag: string): string {
   for (let i = 0; i < edits; i++) {
     const at = Math.floor(next() * (lines.length + 1));
     const kind = next();
-    if (kind < 0.35 && at < lines.length) lines[at] = `${tag}${i}`;
-    else if (kind < 0.6 && at < lines.length) lines.splice(at, 1);
-    else lines.splice(at, 0, `${tag}${i}`);
+    if (kind < 0.35 && at < lines.length) {
+      lines[at] = `${tag}${i}`;
+    } else if (kind < 0.6 && at < lines.length) {
+      lines.splice(at, 1);
+    } else {
+      lines.splice(at, 0, `${tag}${i}`);
+    }
   }
   const flip = next() < 0.15;
   return lines.join('\n') + (lines.length > 0 && finalNewline !== flip ? '\n' : '');
 }
 
-const slice = (text: string, range: LineRange) => splitLines(text).slice(range.start - 1, range.start - 1 + range.count);
+const slice = (text: string, range: LineRange) =>
+  splitLines(text).slice(range.start - 1, range.start - 1 + range.count);
 
 describe('review rules on seeded random texts', () => {
   it('any subset of hunks in any order gives one text; none gives the base, all the target', () => {
@@ -48,7 +53,15 @@ describe('review rules on seeded random texts', () => {
       const target = edit(next, base, 'x');
       const hunks = computeHunks(base, target);
       assert.strictEqual(applyHunks(base, hunks, []), base, `seed ${seed}`);
-      assert.strictEqual(applyHunks(base, hunks, hunks.map((h) => h.id)), target, `seed ${seed}`);
+      assert.strictEqual(
+        applyHunks(
+          base,
+          hunks,
+          hunks.map((h) => h.id),
+        ),
+        target,
+        `seed ${seed}`,
+      );
       const subset = hunks.filter(() => next() < 0.5).map((h) => h.id);
       const shuffled = [...subset].sort(() => next() - 0.5);
       assert.strictEqual(applyHunks(base, hunks, shuffled), applyHunks(base, hunks, subset), `seed ${seed}`);
@@ -80,23 +93,53 @@ describe('review rules on seeded random texts', () => {
       const base = randomText(next);
       const workspace = edit(next, base, 'w');
       const agent = edit(next, base, 'g');
-      assert.deepStrictEqual([mergeThreeWay(base, base, agent).text, mergeThreeWay(base, base, agent).clean], [agent, true], `seed ${seed}`);
-      assert.deepStrictEqual([mergeThreeWay(base, workspace, base).text, mergeThreeWay(base, workspace, base).clean], [workspace, true], `seed ${seed}`);
-      assert.deepStrictEqual([mergeThreeWay(base, agent, agent).text, mergeThreeWay(base, agent, agent).clean], [agent, true], `seed ${seed}`);
+      assert.deepStrictEqual(
+        [mergeThreeWay(base, base, agent).text, mergeThreeWay(base, base, agent).clean],
+        [agent, true],
+        `seed ${seed}`,
+      );
+      assert.deepStrictEqual(
+        [mergeThreeWay(base, workspace, base).text, mergeThreeWay(base, workspace, base).clean],
+        [workspace, true],
+        `seed ${seed}`,
+      );
+      assert.deepStrictEqual(
+        [mergeThreeWay(base, agent, agent).text, mergeThreeWay(base, agent, agent).clean],
+        [agent, true],
+        `seed ${seed}`,
+      );
       const ours = mergeThreeWay(base, workspace, agent);
       const theirs = mergeThreeWay(base, workspace, agent, { conflictStyle: 'agent' });
       assert.strictEqual(ours.conflicts.length, theirs.conflicts.length, `seed ${seed}`);
       for (const conflict of ours.conflicts) {
         assert.deepStrictEqual(slice(base, conflict.base), conflict.baseLines, `seed ${seed}: base range`);
-        assert.deepStrictEqual(slice(workspace, conflict.workspace), conflict.workspaceLines, `seed ${seed}: workspace range`);
+        assert.deepStrictEqual(
+          slice(workspace, conflict.workspace),
+          conflict.workspaceLines,
+          `seed ${seed}: workspace range`,
+        );
         assert.deepStrictEqual(slice(agent, conflict.agent), conflict.agentLines, `seed ${seed}: agent range`);
-        assert.deepStrictEqual(slice(ours.text, conflict.merged), conflict.workspaceLines, `seed ${seed}: merged range`);
-        assert.notDeepStrictEqual(conflict.workspaceLines, conflict.agentLines, `seed ${seed}: a conflict has two different sides`);
+        assert.deepStrictEqual(
+          slice(ours.text, conflict.merged),
+          conflict.workspaceLines,
+          `seed ${seed}: merged range`,
+        );
+        assert.notDeepStrictEqual(
+          conflict.workspaceLines,
+          conflict.agentLines,
+          `seed ${seed}: a conflict has two different sides`,
+        );
       }
       for (const conflict of theirs.conflicts) {
-        assert.deepStrictEqual(slice(theirs.text, conflict.merged), conflict.agentLines, `seed ${seed}: merged range (agent)`);
+        assert.deepStrictEqual(
+          slice(theirs.text, conflict.merged),
+          conflict.agentLines,
+          `seed ${seed}: merged range (agent)`,
+        );
       }
-      if (ours.clean) assert.strictEqual(ours.text, theirs.text, `seed ${seed}: a clean merge does not depend on the conflict style`);
+      if (ours.clean) {
+        assert.strictEqual(ours.text, theirs.text, `seed ${seed}: a clean merge does not depend on the conflict style`);
+      }
     }
   });
 });

@@ -50,13 +50,19 @@ describe('review write targets', () => {
 
   it('allows a symlink that stays inside the folder, writing to its real target', async () => {
     await fs.symlink(path.join(folder, 'src', 'a.ts'), path.join(folder, 'alias.ts'));
-    assert.deepStrictEqual(await checkWriteTarget(folder, 'alias.ts'), { ok: true, realPath: path.join(folder, 'src', 'a.ts') });
+    assert.deepStrictEqual(await checkWriteTarget(folder, 'alias.ts'), {
+      ok: true,
+      realPath: path.join(folder, 'src', 'a.ts'),
+    });
   });
 
   it('accepts a workspace folder that is itself reached through a symlink', async () => {
     const linkedFolder = path.join(root, 'ws-link');
     await fs.symlink(folder, linkedFolder, 'dir');
-    assert.deepStrictEqual(await checkWriteTarget(linkedFolder, 'src/a.ts'), { ok: true, realPath: path.join(folder, 'src', 'a.ts') });
+    assert.deepStrictEqual(await checkWriteTarget(linkedFolder, 'src/a.ts'), {
+      ok: true,
+      realPath: path.join(folder, 'src', 'a.ts'),
+    });
   });
 
   it('says a file deleted or renamed since upload is gone, and a dangling link too', async () => {

@@ -47,7 +47,10 @@ describe('review three-way merge', () => {
     const workspace = lines('a', 'B-ws', 'c', 'd', 'e', 'f', 'g', 'h');
     const agent = lines('a', 'B-agent', 'c', 'd', 'e', 'f', 'g', 'h');
     const marked = mergeThreeWay(base, workspace, agent, { conflictStyle: 'markers' });
-    assert.strictEqual(marked.text, lines('a', '<<<<<<< workspace', 'B-ws', '=======', 'B-agent', '>>>>>>> agent', 'c', 'd', 'e', 'f', 'g', 'h'));
+    assert.strictEqual(
+      marked.text,
+      lines('a', '<<<<<<< workspace', 'B-ws', '=======', 'B-agent', '>>>>>>> agent', 'c', 'd', 'e', 'f', 'g', 'h'),
+    );
     assert.deepStrictEqual(marked.conflicts[0].merged, { start: 2, count: 5 });
     const theirs = mergeThreeWay(base, workspace, agent, { conflictStyle: 'agent' });
     assert.strictEqual(theirs.text, agent);
@@ -71,7 +74,7 @@ describe('review three-way merge', () => {
     assert.strictEqual(mergeThreeWay(base, workspace, workspace).text, workspace);
   });
 
-  it('groups a change that spans several of the other side\'s changes into one conflict', () => {
+  it("groups a change that spans several of the other side's changes into one conflict", () => {
     const workspace = lines('a', 'B-ws', 'c', 'D-ws', 'e', 'f', 'g', 'h');
     const agent = lines('a', 'one-agent-block', 'e', 'f', 'g', 'h');
     const merge = mergeThreeWay(base, workspace, agent);
@@ -95,19 +98,28 @@ describe('review three-way merge', () => {
     assert.strictEqual(conflict.text, 'a\nb\n<<<<<<< workspace\nc-ws\n=======\nc-agent\n>>>>>>> agent\n');
   });
 
-  it('never glues the other side\'s appended lines onto a last line left without a newline', () => {
+  it("never glues the other side's appended lines onto a last line left without a newline", () => {
     // Found by the seeded random test (seed 67): the workspace rewrote the file ending without a
     // newline, the agent appended a line; taken side by side they made "eg1".
     const merge = mergeThreeWay('c\ne\nb\n', 'w2\nw0\ne', 'c\ng0\ne\nb\ng1\n');
     assert.strictEqual(merge.conflicts.length, 1);
     assert.strictEqual(merge.text, 'w2\nw0\ne');
-    assert.doesNotMatch(mergeThreeWay('a\nb\n', 'a\nB', 'a\nb\nappended\n', { conflictStyle: 'markers' }).text, /Bappended/);
+    assert.doesNotMatch(
+      mergeThreeWay('a\nb\n', 'a\nB', 'a\nb\nappended\n', { conflictStyle: 'markers' }).text,
+      /Bappended/,
+    );
   });
 
   it('numbers conflicts in text order', () => {
     const workspace = lines('A1', 'b', 'c', 'd', 'e', 'f', 'g', 'H1');
     const agent = lines('A2', 'b', 'c', 'd', 'e', 'f', 'g', 'H2');
     const merge = mergeThreeWay(base, workspace, agent);
-    assert.deepStrictEqual(merge.conflicts.map((c) => [c.id, c.base.start]), [['c1', 1], ['c2', 8]]);
+    assert.deepStrictEqual(
+      merge.conflicts.map((c) => [c.id, c.base.start]),
+      [
+        ['c1', 1],
+        ['c2', 8],
+      ],
+    );
   });
 });

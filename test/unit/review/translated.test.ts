@@ -28,9 +28,20 @@ describe('review sentences go through the given Translate', () => {
     const result = decodeText(new Uint8Array([0x61, 0, 0x62]), marked);
     assert.ok(!result.ok && /^«The file is binary/.test(result.message));
     const sent = enc('a\r\nb\r\n');
-    const origin = { fileId: 'file_1', uri: 'file:///ws/a.md', workspaceFolder: 'file:///ws', relativePath: 'a.md', sha256: sha256Hex(sent), bytes: sent.length, uploadedAt: '2026-11-23T07:00:00Z' };
+    const origin = {
+      fileId: 'file_1',
+      uri: 'file:///ws/a.md',
+      workspaceFolder: 'file:///ws',
+      relativePath: 'a.md',
+      sha256: sha256Hex(sent),
+      bytes: sent.length,
+      uploadedAt: '2026-11-23T07:00:00Z',
+    };
     const gone = reviewFile({ origin, workspaceBytes: undefined, agentBytes: enc('x'), t: marked });
-    assert.ok(gone.status === 'gone' && gone.message === '«a.md is no longer in the workspace (deleted or renamed since it was uploaded).»');
+    assert.ok(
+      gone.status === 'gone' &&
+        gone.message === '«a.md is no longer in the workspace (deleted or renamed since it was uploaded).»',
+    );
     const ready = reviewFile({ origin, workspaceBytes: sent, agentBytes: enc('a\nB\n'), t: marked });
     assert.ok(ready.status === 'ready' && ready.notes.every((n) => n.startsWith('«')), JSON.stringify(ready));
   });
@@ -54,7 +65,10 @@ describe('review sentences go through the given Translate', () => {
       readAsSent: async () => enc('one\n'),
       t: marked,
     });
-    assert.ok(set.problems.length > 0 && set.problems.every((p) => p.message.startsWith('«')), JSON.stringify(set.problems));
+    assert.ok(
+      set.problems.length > 0 && set.problems.every((p) => p.message.startsWith('«')),
+      JSON.stringify(set.problems),
+    );
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'review-t-'));
     try {
       const check = await checkWriteTarget(dir, '../outside.md', { t: marked });

@@ -54,9 +54,15 @@ describe('reviewUi: Apply for a run never reviewed here', () => {
     const handlers = review();
     const outcome = await handlers.applyCommand({ runId });
     assert.deepEqual(outcome, { applied: false, files: [], skipped: [] });
-    assert.ok(p.notices.some((n) => NOTHING_TO_REVIEW.test(n.message)), `the review was not shown first: ${JSON.stringify(p.notices)}`);
+    assert.ok(
+      p.notices.some((n) => NOTHING_TO_REVIEW.test(n.message)),
+      `the review was not shown first: ${JSON.stringify(p.notices)}`,
+    );
     assert.ok(warnings.some((w) => /never shown here/.test(w)));
-    assert.ok(p.executed.some(([command]) => command === 'setContext'), 'no review was loaded');
+    assert.ok(
+      p.executed.some(([command]) => command === 'setContext'),
+      'no review was loaded',
+    );
 
     p.reset();
     warnings.length = 0;

@@ -8,7 +8,8 @@ import { describeHunk, lineEditsFor, placeOf, type LineEdit } from '../../../src
 /** What a text editor does with whole-line replacements: positions past the end clamp to the end. */
 function applyLikeAnEditor(text: string, edits: readonly LineEdit[]): string {
   const lines = text.split('\n');
-  const offsetOf = (line: number) => (line >= lines.length ? text.length : lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0));
+  const offsetOf = (line: number) =>
+    line >= lines.length ? text.length : lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0);
   let out = text;
   for (const e of [...edits].sort((a, b) => b.startLine - a.startLine)) {
     out = out.slice(0, offsetOf(e.startLine)) + e.text + out.slice(offsetOf(e.endLine));
@@ -21,7 +22,11 @@ function subsets<T>(items: T[]): T[][] {
 }
 
 const cases: [string, string, string][] = [
-  ['changes, a deletion, an insertion, an append', 'title\none\ntwo\nthree\nfour\nfive\n', 'Title\none\ntwo\nfour\nnew\nfive\nend\n'],
+  [
+    'changes, a deletion, an insertion, an append',
+    'title\none\ntwo\nthree\nfour\nfive\n',
+    'Title\none\ntwo\nfour\nnew\nfive\nend\n',
+  ],
   ['no final newline, last line changed', 'a\nb\nc', 'A\nb\nC'],
   ['no final newline, lines appended', 'a\nb', 'a\nb\nc\nd'],
   ['insert at the start, empty base', '', 'first\nsecond\n'],
@@ -34,7 +39,11 @@ describe('review editor helpers', () => {
       const hunks = computeHunks(base, target);
       assert.ok(hunks.length > 0);
       for (const chosen of subsets(hunks.map((h) => h.id))) {
-        assert.strictEqual(applyLikeAnEditor(base, lineEditsFor(hunks, chosen)), applyHunks(base, hunks, chosen), `subset ${chosen.join(',')}`);
+        assert.strictEqual(
+          applyLikeAnEditor(base, lineEditsFor(hunks, chosen)),
+          applyHunks(base, hunks, chosen),
+          `subset ${chosen.join(',')}`,
+        );
       }
     });
   }
@@ -57,22 +66,39 @@ describe('review editor helpers', () => {
   });
 
   describe('placeOf', () => {
-    const origin = (uri: string, workspaceFolder?: string): UploadOrigin =>
-      ({ fileId: 'file_1', uri, workspaceFolder, relativePath: 'a.md', sha256: '', bytes: 1, uploadedAt: '2026-01-01T00:00:00Z' });
+    const origin = (uri: string, workspaceFolder?: string): UploadOrigin => ({
+      fileId: 'file_1',
+      uri,
+      workspaceFolder,
+      relativePath: 'a.md',
+      sha256: '',
+      bytes: 1,
+      uploadedAt: '2026-01-01T00:00:00Z',
+    });
 
     it('finds a file in an open folder, and keeps two folders with alike names apart', () => {
       const open = ['file:///w/one', 'file:///w/one-two'];
-      assert.deepStrictEqual(placeOf(origin('file:///w/one/a.md', 'file:///w/one'), open), { kind: 'here', folder: 'file:///w/one' });
-      assert.deepStrictEqual(placeOf(origin('file:///w/one-two/a.md', 'file:///w/one-two'), open), { kind: 'here', folder: 'file:///w/one-two' });
+      assert.deepStrictEqual(placeOf(origin('file:///w/one/a.md', 'file:///w/one'), open), {
+        kind: 'here',
+        folder: 'file:///w/one',
+      });
+      assert.deepStrictEqual(placeOf(origin('file:///w/one-two/a.md', 'file:///w/one-two'), open), {
+        kind: 'here',
+        folder: 'file:///w/one-two',
+      });
     });
 
     it('tells a folder of another window from a file uploaded from outside any folder', () => {
-      assert.deepStrictEqual(placeOf(origin('file:///w/other/a.md', 'file:///w/other'), ['file:///w/one']), { kind: 'otherWindow' });
+      assert.deepStrictEqual(placeOf(origin('file:///w/other/a.md', 'file:///w/other'), ['file:///w/one']), {
+        kind: 'otherWindow',
+      });
       assert.deepStrictEqual(placeOf(origin('file:///tmp/a.md'), ['file:///w/one']), { kind: 'outside' });
     });
 
     it('refuses an origin whose file is not below its own folder', () => {
-      assert.deepStrictEqual(placeOf(origin('file:///w/one-two/a.md', 'file:///w/one'), ['file:///w/one']), { kind: 'outside' });
+      assert.deepStrictEqual(placeOf(origin('file:///w/one-two/a.md', 'file:///w/one'), ['file:///w/one']), {
+        kind: 'outside',
+      });
     });
   });
 });

@@ -6,7 +6,13 @@ import * as assert from 'node:assert/strict';
 import type { ArtifactRecord } from '../../../src/api/types';
 import { DEFAULT_MAX_PAGES, type PageWalkOptions } from '../../../src/api/pagination';
 import { buildChangeSet, type UploadOrigin } from '../../../src/review';
-import { hasReviewableOutputs, listRunOutputs, MAX_REVIEW_OUTPUTS, runTaskOf, taskFileIds } from '../../../src/reviewUi/runOutputs';
+import {
+  hasReviewableOutputs,
+  listRunOutputs,
+  MAX_REVIEW_OUTPUTS,
+  runTaskOf,
+  taskFileIds,
+} from '../../../src/reviewUi/runOutputs';
 import { startRuntimeWithClient, waitFor, type RuntimeWithClient } from '../api/fixtures';
 
 const origin = (fileId: string, name: string): UploadOrigin => ({
@@ -36,22 +42,32 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
     ctx = await startRuntimeWithClient({
       log: (line) => {
         log.push(line);
-        if (artifactListRequests(log) > 3 * DEFAULT_MAX_PAGES) guard.abort(new Error(`the walk did not end: ${artifactListRequests(log)} list requests`));
+        if (artifactListRequests(log) > 3 * DEFAULT_MAX_PAGES) {
+          guard.abort(new Error(`the walk did not end: ${artifactListRequests(log)} list requests`));
+        }
       },
     });
   });
   afterEach(() => ctx.close());
 
-  async function finishedRun(objective: string, files: Record<string, string>): Promise<{ runId: string; taskId: string; fileIds: string[] }> {
+  async function finishedRun(
+    objective: string,
+    files: Record<string, string>,
+  ): Promise<{ runId: string; taskId: string; fileIds: string[] }> {
     const fileIds: string[] = [];
-    for (const [name, text] of Object.entries(files)) fileIds.push((await ctx.client.uploadBytes(Buffer.from(text), { filename: name, purpose: 'task_input' })).id);
-    const task = await ctx.client.createTask({ objective, attachments: fileIds.map((fileId) => ({ type: 'document', fileId })) });
+    for (const [name, text] of Object.entries(files)) {
+      fileIds.push((await ctx.client.uploadBytes(Buffer.from(text), { filename: name, purpose: 'task_input' })).id);
+    }
+    const task = await ctx.client.createTask({
+      objective,
+      attachments: fileIds.map((fileId) => ({ type: 'document', fileId })),
+    });
     const runId = String(task.run_id);
     await waitFor(async () => (await ctx.client.getRun(runId)).status === 'completed', `run ${runId} to complete`);
     return { runId, taskId: task.id, fileIds };
   }
 
-  it('a review\'s list of outputs ends on a fresh cursor for ever, and says it was cut (loadSession)', async () => {
+  it("a review's list of outputs ends on a fresh cursor for ever, and says it was cut (loadSession)", async () => {
     const { runId } = await finishedRun('Tidy up', { 'a.md': '# A\n\none\ntwo\n' });
     const whole = await listRunOutputs(ctx.client, runId, guard.signal);
     assert.equal(whole.cut, false);
@@ -70,7 +86,11 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
   it('"has reviewable changes" at a run\'s end ends on a fresh cursor for ever, with a signal (hasReviewableChanges)', async () => {
     const { runId } = await finishedRun('Report only', {});
     const nothingFromHere = () => undefined;
-    assert.equal(await hasReviewableOutputs(ctx.client, runId, nothingFromHere, () => undefined, guard.signal), false, 'report.md and summary.json only');
+    assert.equal(
+      await hasReviewableOutputs(ctx.client, runId, nothingFromHere, () => undefined, guard.signal),
+      false,
+      'report.md and summary.json only',
+    );
 
     ctx.runtime.setHostile({ freshCursor: '/v1/runs/' });
     log.length = 0;
@@ -80,31 +100,58 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
 
     const stop = new AbortController();
     stop.abort();
-    await assert.rejects(hasReviewableOutputs(ctx.client, runId, nothingFromHere, () => undefined, stop.signal), (err: Error) => err.name === 'ApiError');
+    await assert.rejects(
+      hasReviewableOutputs(ctx.client, runId, nothingFromHere, () => undefined, stop.signal),
+      (err: Error) => err.name === 'ApiError',
+    );
   });
 
-  it('a revision of a file another task was given is not this run\'s change (issue 27 item 4)', async () => {
+  it("a revision of a file another task was given is not this run's change (issue 27 item 4)", async () => {
     const a = await finishedRun('Revise A', { 'a.md': '# A\n\none\ntwo\nthree\n' });
     const b = await finishedRun('Revise B', { 'b.md': '# B\n\nuno\ndos\ntres\n' });
-    const origins = new Map([[a.fileIds[0], origin(a.fileIds[0], 'a.md')], [b.fileIds[0], origin(b.fileIds[0], 'b.md')]]);
+    const origins = new Map([
+      [a.fileIds[0], origin(a.fileIds[0], 'a.md')],
+      [b.fileIds[0], origin(b.fileIds[0], 'b.md')],
+    ]);
     const originOf = (id: string) => origins.get(id);
-    const recorded = new Map([[a.taskId, a.fileIds], [b.taskId, b.fileIds]]);
+    const recorded = new Map([
+      [a.taskId, a.fileIds],
+      [b.taskId, b.fileIds],
+    ]);
 
     // A server that lists run A's revision of a.md among run B's outputs (B's own revision and patch left out).
     const aOutputs = (await listRunOutputs(ctx.client, a.runId, guard.signal)).artifacts;
     const bOutputs = (await listRunOutputs(ctx.client, b.runId, guard.signal)).artifacts;
     const foreign = aOutputs.find((x) => x.source_file_id === a.fileIds[0]) as ArtifactRecord;
-    const mixedUp = [foreign, ...bOutputs.filter((x) => x.source_file_id === undefined && x.content_type !== 'text/x-diff')];
+    const mixedUp = [
+      foreign,
+      ...bOutputs.filter((x) => x.source_file_id === undefined && x.content_type !== 'text/x-diff'),
+    ];
     const client = {
       getRun: ctx.client.getRun.bind(ctx.client),
       getTask: ctx.client.getTask.bind(ctx.client),
       iterateRunArtifacts: (runId: string, params: object, opts: PageWalkOptions) => {
-        if (runId !== b.runId) return ctx.client.iterateRunArtifacts(runId, params, opts);
-        return Object.assign((async function* () { yield* mixedUp; })(), { cut: undefined });
+        if (runId !== b.runId) {
+          return ctx.client.iterateRunArtifacts(runId, params, opts);
+        }
+        return Object.assign(
+          (async function* () {
+            yield* mixedUp;
+          })(),
+          { cut: undefined },
+        );
       },
     };
-    assert.equal(await hasReviewableOutputs(client, b.runId, originOf, (id) => recorded.get(id), guard.signal), false, 'no "Review Changes" for another task\'s file');
-    assert.equal(await hasReviewableOutputs(client, a.runId, originOf, (id) => recorded.get(id), guard.signal), true, 'run A still revises a.md');
+    assert.equal(
+      await hasReviewableOutputs(client, b.runId, originOf, (id) => recorded.get(id), guard.signal),
+      false,
+      'no "Review Changes" for another task\'s file',
+    );
+    assert.equal(
+      await hasReviewableOutputs(client, a.runId, originOf, (id) => recorded.get(id), guard.signal),
+      true,
+      'run A still revises a.md',
+    );
 
     // The task's files: the record made when it was created here, else its attachments as the server lists them.
     const { taskId, task } = await runTaskOf(ctx.client, b.runId, guard.signal);
@@ -120,7 +167,10 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
       readAsSent: async () => Buffer.from('sent'),
     });
     assert.deepEqual(set.files, [], 'nothing is offered to write into a.md');
-    assert.deepEqual(set.problems.map((p) => p.code), ['otherTask']);
+    assert.deepEqual(
+      set.problems.map((p) => p.code),
+      ['otherTask'],
+    );
 
     // A patch target too: run A's changes.patch names a.md; for a task given only b.md it is not applied.
     const patch = aOutputs.find((x) => x.content_type === 'text/x-diff') as ArtifactRecord;
@@ -133,8 +183,15 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
     });
     const refused = await buildChangeSet([patch], patchSources(b.fileIds));
     assert.deepEqual(refused.files, []);
-    assert.deepEqual(refused.problems.map((p) => p.code), ['otherTask']);
+    assert.deepEqual(
+      refused.problems.map((p) => p.code),
+      ['otherTask'],
+    );
     const own = await buildChangeSet([patch], patchSources(a.fileIds));
-    assert.deepEqual(own.files.map((f) => f.fileId), a.fileIds, 'its own task\'s file is patched');
+    assert.deepEqual(
+      own.files.map((f) => f.fileId),
+      a.fileIds,
+      "its own task's file is patched",
+    );
   });
 });

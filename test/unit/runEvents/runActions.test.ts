@@ -5,7 +5,14 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  paletteWhen, panelActions, RUN_ACTIONS, runActionById, runContextValue, runFactsOf, runRowMatches, treeMenuEntries,
+  paletteWhen,
+  panelActions,
+  RUN_ACTIONS,
+  runActionById,
+  runContextValue,
+  runFactsOf,
+  runRowMatches,
+  treeMenuEntries,
   type RunAction,
 } from '../../../src/runEvents/runActions';
 import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/uiStrings';
@@ -27,7 +34,9 @@ function manifestProblems(pkg: Manifest, actions: readonly RunAction[]): string[
   const problems: string[] = [];
   const { commands, menus } = pkg.contributes;
   for (const action of actions) {
-    if (!commands.some((c) => c.command === action.command)) problems.push(`contributes.commands: ${action.command}`);
+    if (!commands.some((c) => c.command === action.command)) {
+      problems.push(`contributes.commands: ${action.command}`);
+    }
     const tree = menus['view/item/context'].filter((e) => e.command === action.command);
     const want = treeMenuEntries(action);
     if (JSON.stringify(tree.map(({ command, when, group }) => ({ command, when, group }))) !== JSON.stringify(want)) {
@@ -50,8 +59,15 @@ function whenRegex(clause: string): RegExp {
 
 // A row of this test's own (not a real action), so a real row added to the table never clashes with it.
 const retry: RunAction = {
-  id: 'sampleRetry', command: 'agentRuntime.sampleRetryRun', icon: 'refresh', labelKey: 'sampleRetryRun', domId: 'sample-retry-run',
-  panel: 'header', steering: false, group: '3_steer@4', offered: (run) => run.ended && run.status === 'failed',
+  id: 'sampleRetry',
+  command: 'agentRuntime.sampleRetryRun',
+  icon: 'refresh',
+  labelKey: 'sampleRetryRun',
+  domId: 'sample-retry-run',
+  panel: 'header',
+  steering: false,
+  group: '3_steer@4',
+  offered: (run) => run.ended && run.status === 'failed',
 };
 
 describe('runEvents/runActions: one table of run actions', () => {
@@ -72,8 +88,12 @@ describe('runEvents/runActions: one table of run actions', () => {
     const tokens = (status: unknown) => runContextValue(runFactsOf(status)).split(' ');
     const has = (status: unknown, want: string[], not: string[]) => {
       assert.equal(tokens(status)[0], 'run');
-      for (const t of want) assert.ok(tokens(status).includes(t), `${String(status)}: ${t}`);
-      for (const t of not) assert.ok(!tokens(status).includes(t), `${String(status)}: not ${t}`);
+      for (const t of want) {
+        assert.ok(tokens(status).includes(t), `${String(status)}: ${t}`);
+      }
+      for (const t of not) {
+        assert.ok(!tokens(status).includes(t), `${String(status)}: not ${t}`);
+      }
     };
     has('running', ['active', 'cancel', 'fork'], ['resume', 'review']);
     has('failed', ['resume', 'review', 'fork'], ['active', 'cancel']);
@@ -83,9 +103,16 @@ describe('runEvents/runActions: one table of run actions', () => {
       const value = runContextValue(runFactsOf(status));
       for (const action of RUN_ACTIONS) {
         const shown = whenRegex(treeMenuEntries(action)[0].when).test(value);
-        assert.equal(shown, action.offered(runFactsOf(status), { steering: true }), `${action.id} on a ${status} run ("${value}")`);
+        assert.equal(
+          shown,
+          action.offered(runFactsOf(status), { steering: true }),
+          `${action.id} on a ${status} run ("${value}")`,
+        );
       }
-      assert.equal(whenRegex(runRowMatches('active')).test(value), status !== 'failed' && status !== 'cancelled' && status !== 'completed');
+      assert.equal(
+        whenRegex(runRowMatches('active')).test(value),
+        status !== 'failed' && status !== 'cancelled' && status !== 'completed',
+      );
       assert.ok(/^run/.test(value), 'the menus for every run row match /^run/');
     }
   });
@@ -93,11 +120,23 @@ describe('runEvents/runActions: one table of run actions', () => {
   it('offers the panel the header and event actions the run and service allow', () => {
     // Today's rows: what each placement offers includes (and leaves out) these, whatever rows are added.
     const ids = (a: RunAction[]) => a.map((x) => x.id);
-    const offers = (run: { status: string; ended: boolean }, steering: boolean, placement: RunAction['panel'], want: string[], not: string[]) => {
+    const offers = (
+      run: { status: string; ended: boolean },
+      steering: boolean,
+      placement: RunAction['panel'],
+      want: string[],
+      not: string[],
+    ) => {
       const got = ids(panelActions(run, { steering }, placement));
-      for (const id of want) assert.ok(got.includes(id), `${placement} offers ${id}: ${got.join(', ')}`);
-      for (const id of not) assert.ok(!got.includes(id), `${placement} does not offer ${id}: ${got.join(', ')}`);
-      for (const action of RUN_ACTIONS.filter((a) => got.includes(a.id))) assert.ok(steering || !action.steering, `${action.id} needs steering`);
+      for (const id of want) {
+        assert.ok(got.includes(id), `${placement} offers ${id}: ${got.join(', ')}`);
+      }
+      for (const id of not) {
+        assert.ok(!got.includes(id), `${placement} does not offer ${id}: ${got.join(', ')}`);
+      }
+      for (const action of RUN_ACTIONS.filter((a) => got.includes(a.id))) {
+        assert.ok(steering || !action.steering, `${action.id} needs steering`);
+      }
     };
     offers({ status: 'running', ended: false }, true, 'header', ['cancel'], ['resume', 'review', 'fork']);
     offers({ status: 'failed', ended: true }, true, 'header', ['resume', 'review'], ['cancel', 'fork']);
@@ -108,10 +147,17 @@ describe('runEvents/runActions: one table of run actions', () => {
 
   it('takes the panel message of every row, with a sequence for an event action, and refuses others', () => {
     for (const action of RUN_ACTIONS) {
-      const message = action.panel === 'event' ? { type: 'runAction', action: action.id, sequence: 3 } : { type: 'runAction', action: action.id };
+      const message =
+        action.panel === 'event'
+          ? { type: 'runAction', action: action.id, sequence: 3 }
+          : { type: 'runAction', action: action.id };
       assert.deepEqual(parseWebviewMessage({ ...message, extra: 1 }), message);
     }
-    assert.equal(parseWebviewMessage({ type: 'runAction', action: 'fork' }), undefined, 'an event action needs its sequence');
+    assert.equal(
+      parseWebviewMessage({ type: 'runAction', action: 'fork' }),
+      undefined,
+      'an event action needs its sequence',
+    );
     assert.equal(parseWebviewMessage({ type: 'runAction', action: 'fork', sequence: 0 }), undefined);
     assert.equal(parseWebviewMessage({ type: 'runAction', action: 'rm -rf' }), undefined);
     assert.equal(parseWebviewMessage({ type: 'runAction', action: 'toString' }), undefined);
@@ -123,7 +169,12 @@ describe('runEvents/runActions: one table of run actions', () => {
     assert.match(runContextValue(failed, actions), / sampleRetry$/);
     assert.ok(whenRegex(treeMenuEntries(retry)[0].when).test(runContextValue(failed, actions)));
     assert.ok(!whenRegex(treeMenuEntries(retry)[0].when).test(runContextValue(runFactsOf('completed'), actions)));
-    assert.deepEqual(panelActions(failed, { steering: true }, 'header', actions).map((a) => a.id).slice(-1), ['sampleRetry']);
+    assert.deepEqual(
+      panelActions(failed, { steering: true }, 'header', actions)
+        .map((a) => a.id)
+        .slice(-1),
+      ['sampleRetry'],
+    );
     assert.deepEqual(manifestProblems(manifest(), actions), [
       'contributes.commands: agentRuntime.sampleRetryRun',
       `view/item/context for agentRuntime.sampleRetryRun: want ${JSON.stringify(treeMenuEntries(retry))}`,

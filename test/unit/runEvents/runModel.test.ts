@@ -9,7 +9,13 @@ describe('RunModel', () => {
     model.apply(recordedRun({ steps: 2, toolsPerStep: 3, terminal: null }));
     const step = model.step('step_1');
     assert.deepStrictEqual(
-      { title: step?.title, state: step?.state, duration: step?.durationMs, tools: step?.toolCalls, obs: step?.observations },
+      {
+        title: step?.title,
+        state: step?.state,
+        duration: step?.durationMs,
+        tools: step?.toolCalls,
+        obs: step?.observations,
+      },
       { title: 'Step 1: read the inputs', state: 'completed', duration: 1201, tools: 3, obs: 3 },
     );
     assert.strictEqual(model.completedStepCount, 2);
@@ -22,7 +28,10 @@ describe('RunModel', () => {
     model.apply(all);
     const snap = model.snapshot();
     assert.strictEqual(snap.recent.length, 50);
-    assert.deepStrictEqual(snap.recent.map((e) => e.data.sequence), all.slice(-50).map((e) => e.data.sequence));
+    assert.deepStrictEqual(
+      snap.recent.map((e) => e.data.sequence),
+      all.slice(-50).map((e) => e.data.sequence),
+    );
     assert.strictEqual(snap.eventsOmitted, all.length - 50);
     assert.strictEqual(snap.steps.length, 10);
     assert.strictEqual(snap.steps[9].stepId, 'step_100');
@@ -32,10 +41,19 @@ describe('RunModel', () => {
 
   it('drops events at or below the last sequence (a resumed stream repeating itself)', () => {
     const model = new RunModel('run_a');
-    const accepted1 = model.apply([ev('step.started', 1, { step_id: 's', title: 'S' }), ev('tool.called', 2, { step_id: 's', tool: 't' })]);
-    const accepted2 = model.apply([ev('tool.called', 2, { step_id: 's', tool: 't' }), ev('tool.called', 3, { step_id: 's', tool: 'u' })]);
+    const accepted1 = model.apply([
+      ev('step.started', 1, { step_id: 's', title: 'S' }),
+      ev('tool.called', 2, { step_id: 's', tool: 't' }),
+    ]);
+    const accepted2 = model.apply([
+      ev('tool.called', 2, { step_id: 's', tool: 't' }),
+      ev('tool.called', 3, { step_id: 's', tool: 'u' }),
+    ]);
     assert.strictEqual(accepted1.length, 2);
-    assert.deepStrictEqual(accepted2.map((e) => e.data.sequence), [3]);
+    assert.deepStrictEqual(
+      accepted2.map((e) => e.data.sequence),
+      [3],
+    );
     assert.strictEqual(model.step('s')?.toolCalls, 2);
     assert.strictEqual(model.totalEvents, 3);
   });
@@ -62,7 +80,11 @@ describe('RunModel', () => {
     assert.strictEqual(snap.eventsOmitted + 10, model.totalEvents);
   });
 
-  for (const [name, status] of [['run.completed', 'completed'], ['run.failed', 'failed'], ['run.cancelled', 'cancelled']] as const) {
+  for (const [name, status] of [
+    ['run.completed', 'completed'],
+    ['run.failed', 'failed'],
+    ['run.cancelled', 'cancelled'],
+  ] as const) {
     it(`ends the run at ${name}`, () => {
       const model = new RunModel('run_t');
       model.apply([ev('step.started', 1, { step_id: 's', title: 'Go' })]);

@@ -1,7 +1,15 @@
 // Status -> icon, colour, words, and which statuses and event names end a run: one rule for the
 // tree, the status bar, the notifications, the panel and the event subscription.
 import * as assert from 'node:assert/strict';
-import { isTerminalEvent, isTerminalStatus, isUnfinishedStatus, statusIcon, statusLabel, TERMINAL_EVENTS, terminalEventStatus } from '../../../src/runEvents/runStatus';
+import {
+  isTerminalEvent,
+  isTerminalStatus,
+  isUnfinishedStatus,
+  statusIcon,
+  statusLabel,
+  TERMINAL_EVENTS,
+  terminalEventStatus,
+} from '../../../src/runEvents/runStatus';
 import { untranslated as t } from '../../../src/common/translate';
 
 describe('runEvents/runStatus', () => {
@@ -9,7 +17,12 @@ describe('runEvents/runStatus', () => {
     assert.deepEqual(statusIcon('running'), { id: 'sync', spin: true, color: 'charts.blue', tone: 'spin' });
     assert.deepEqual(statusIcon('completed'), { id: 'pass', spin: false, color: 'testing.iconPassed', tone: 'ok' });
     assert.deepEqual(statusIcon('failed'), { id: 'error', spin: false, color: 'testing.iconFailed', tone: 'error' });
-    assert.deepEqual(statusIcon('cancelled'), { id: 'circle-slash', spin: false, color: 'disabledForeground', tone: 'muted' });
+    assert.deepEqual(statusIcon('cancelled'), {
+      id: 'circle-slash',
+      spin: false,
+      color: 'disabledForeground',
+      tone: 'muted',
+    });
     assert.deepEqual(statusIcon('queued'), { id: 'clock', spin: false, color: 'charts.yellow', tone: 'muted' });
     assert.equal(statusIcon('awaiting_approval').id, 'bell-dot');
   });
@@ -22,8 +35,12 @@ describe('runEvents/runStatus', () => {
   });
 
   it('treats the three end states and common spellings of them as terminal', () => {
-    for (const s of ['completed', 'failed', 'cancelled', 'canceled', 'succeeded', 'COMPLETED', 'expired']) assert.ok(isTerminalStatus(s), s);
-    for (const s of ['queued', 'running', 'awaiting_approval', undefined, 7]) assert.ok(!isTerminalStatus(s), String(s));
+    for (const s of ['completed', 'failed', 'cancelled', 'canceled', 'succeeded', 'COMPLETED', 'expired']) {
+      assert.ok(isTerminalStatus(s), s);
+    }
+    for (const s of ['queued', 'running', 'awaiting_approval', undefined, 7]) {
+      assert.ok(!isTerminalStatus(s), String(s));
+    }
   });
 
   it('knows the terminal event names and the status each stands for', () => {

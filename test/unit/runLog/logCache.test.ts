@@ -22,10 +22,19 @@ describe('RunLogCache', () => {
     assert.strictEqual(cache.append(syntheticEvents(690, 1000)), 300);
     assert.strictEqual(cache.length, 1000);
     const all = await cache.read(0, 1000);
-    assert.deepStrictEqual(all.map((e) => e.data.sequence), syntheticEvents(1, 1000).map((e) => e.data.sequence));
+    assert.deepStrictEqual(
+      all.map((e) => e.data.sequence),
+      syntheticEvents(1, 1000).map((e) => e.data.sequence),
+    );
     const middle = await cache.read(BLOCK_EVENTS - 3, BLOCK_EVENTS + 5);
-    assert.deepStrictEqual(middle.map((e) => e.data.sequence), [254, 255, 256, 257, 258, 259, 260, 261]);
-    assert.deepStrictEqual((await cache.readAt([0, 300, 301, 999])).map((e) => e.data.sequence), [1, 301, 302, 1000]);
+    assert.deepStrictEqual(
+      middle.map((e) => e.data.sequence),
+      [254, 255, 256, 257, 258, 259, 260, 261],
+    );
+    assert.deepStrictEqual(
+      (await cache.readAt([0, 300, 301, 999])).map((e) => e.data.sequence),
+      [1, 301, 302, 1000],
+    );
     assert.strictEqual(await cache.indexAfter(0), 0);
     assert.strictEqual(await cache.indexAfter(512), 512);
     assert.strictEqual(await cache.indexAfter(5000), 1000);
@@ -50,7 +59,10 @@ describe('RunLogCache', () => {
     assert.strictEqual(cache.length, 1000);
     assert.strictEqual(cache.lastSequence, 1000);
     cache.append(syntheticEvents(995, 1100));
-    assert.deepStrictEqual((await cache.read(998, 1002)).map((e) => e.data.sequence), [999, 1000, 1001, 1002]);
+    assert.deepStrictEqual(
+      (await cache.read(998, 1002)).map((e) => e.data.sequence),
+      [999, 1000, 1001, 1002],
+    );
     assert.strictEqual(await cache.indexAfter(1050), 1050);
     await cache.close();
   });
@@ -65,7 +77,10 @@ describe('RunLogCache', () => {
     assert.strictEqual(cache.length, 300);
     cache.append([syntheticEvent(301)]);
     await cache.flushed();
-    assert.deepStrictEqual((await cache.read(299, 301)).map((e) => e.data.sequence), [300, 301]);
+    assert.deepStrictEqual(
+      (await cache.read(299, 301)).map((e) => e.data.sequence),
+      [300, 301],
+    );
     await cache.close();
   });
 
@@ -113,7 +128,9 @@ describe('RunLogCache with a byte cap (issue 27 item 5)', () => {
     const maxBytes = 20_000;
     const { cache } = await RunLogCache.open(file(), { maxBytes });
     let added = 0;
-    for (let from = 1; from <= 5000; from += 100) added += cache.append(syntheticEvents(from, from + 99));
+    for (let from = 1; from <= 5000; from += 100) {
+      added += cache.append(syntheticEvents(from, from + 99));
+    }
     await cache.flushed();
     const size = (await fsp.stat(file())).size;
     assert.ok(size <= maxBytes, `${size} bytes on disk against a cap of ${maxBytes}`);
@@ -122,7 +139,11 @@ describe('RunLogCache with a byte cap (issue 27 item 5)', () => {
     assert.strictEqual(added, cache.length);
     assert.ok(cache.length > 50 && cache.length < 5000, `${cache.length} events kept`);
     assert.strictEqual(cache.append(syntheticEvents(5001, 5010)), 0, 'no more appends, even small ones');
-    assert.deepStrictEqual((await cache.read(cache.length - 1, cache.length)).map((e) => e.data.sequence), [cache.cappedAfter], 'what it has stays readable');
+    assert.deepStrictEqual(
+      (await cache.read(cache.length - 1, cache.length)).map((e) => e.data.sequence),
+      [cache.cappedAfter],
+      'what it has stays readable',
+    );
     await cache.close();
     // Reopened at its cap, it still takes nothing.
     const again = (await RunLogCache.open(file(), { maxBytes: size })).cache;

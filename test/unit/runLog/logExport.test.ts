@@ -9,13 +9,28 @@ import { markdownText } from '../../../src/runLog/markdownText';
 import type { WireEvent } from '../../../src/runEvents/wire';
 import { syntheticEvents, tempFolder } from './synthetic';
 
-const HOSTILE = ['[x](command:foo)', '<img src=x onerror=alert(1)>', '![i](https://evil.example/p.png)', 'https://evil.example', 'www.evil.example', '# heading', '*bold* _it_ `code`', '&lt;b&gt;', 'line1\nline2\r\n- forged item', '\u202eexe.txt', '<https://auto.link>', '[ref]: https://x'];
+const HOSTILE = [
+  '[x](command:foo)',
+  '<img src=x onerror=alert(1)>',
+  '![i](https://evil.example/p.png)',
+  'https://evil.example',
+  'www.evil.example',
+  '# heading',
+  '*bold* _it_ `code`',
+  '&lt;b&gt;',
+  'line1\nline2\r\n- forged item',
+  '\u202eexe.txt',
+  '<https://auto.link>',
+  '[ref]: https://x',
+];
 
 /** markdown-it ships with the dev tools (VS Code's own preview renders with it); absent, that test is skipped. */
 function markdownRenderer(): ((md: string) => string) | undefined {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const MarkdownIt = require('markdown-it') as new (o: { linkify: boolean; html: boolean }) => { render(md: string): string };
+    const MarkdownIt = require('markdown-it') as new (o: { linkify: boolean; html: boolean }) => {
+      render(md: string): string;
+    };
     const md = new MarkdownIt({ linkify: true, html: true });
     return (text) => md.render(text);
   } catch {
@@ -30,8 +45,14 @@ describe('exportLog', function () {
   const hostileEvents: WireEvent[] = [
     { event: 'plan.created', data: { sequence: 1, steps: 2, strategy: HOSTILE[0] } },
     { event: 'step.started', data: { sequence: 2, step_id: 's1', title: HOSTILE[0] } },
-    ...HOSTILE.map((text, i) => ({ event: 'tool.called', data: { sequence: 3 + 2 * i, step_id: 's1', tool: text, arguments: { path: text } } })),
-    ...HOSTILE.map((text, i) => ({ event: 'observation.recorded', data: { sequence: 4 + 2 * i, step_id: 's1', summary: text } })),
+    ...HOSTILE.map((text, i) => ({
+      event: 'tool.called',
+      data: { sequence: 3 + 2 * i, step_id: 's1', tool: text, arguments: { path: text } },
+    })),
+    ...HOSTILE.map((text, i) => ({
+      event: 'observation.recorded',
+      data: { sequence: 4 + 2 * i, step_id: 's1', summary: text },
+    })),
     { event: '<b>odd</b>', data: { sequence: 100, text: HOSTILE[1] } },
     { event: 'step.completed', data: { sequence: 101, step_id: 's1', duration_ms: 12 } },
     { event: 'run.failed', data: { sequence: 102, status: HOSTILE[0] } },
@@ -50,8 +71,14 @@ describe('exportLog', function () {
     cache.append(syntheticEvents(1, 5000));
     const target = path.join(folder.dir, 'out.jsonl');
     const progress: number[] = [];
-    assert.strictEqual(await exportLog(cache, 'jsonl', target, { runId: 'run_e' }, { onProgress: (n) => progress.push(n) }), 5000);
-    const lines = (await fsp.readFile(target, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as WireEvent);
+    assert.strictEqual(
+      await exportLog(cache, 'jsonl', target, { runId: 'run_e' }, { onProgress: (n) => progress.push(n) }),
+      5000,
+    );
+    const lines = (await fsp.readFile(target, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as WireEvent);
     assert.deepStrictEqual(lines, await cache.read(0, 5000));
     assert.strictEqual(progress[progress.length - 1], 5000);
   });
@@ -72,12 +99,17 @@ describe('exportLog', function () {
     const target = path.join(folder.dir, 'hostile.md');
     await exportLog(cache, 'markdown', target, { runId: 'run_e', objective: HOSTILE[1], status: HOSTILE[0] });
     const md = await fsp.readFile(target, 'utf8');
-    assert.ok(!md.includes('](') && !/(?<!\\)</.test(md) && !md.includes('\u202e'), 'no raw link, tag or bidi override');
+    assert.ok(
+      !md.includes('](') && !/(?<!\\)</.test(md) && !md.includes('\u202e'),
+      'no raw link, tag or bidi override',
+    );
     assert.ok(md.includes('\\[x\\]\\(command\\:foo\\)'));
     // Every line of the transcript is one we wrote: a newline in a value cannot forge an item.
     assert.ok(!/^- forged/m.test(md));
     const render = markdownRenderer();
-    if (!render) return;
+    if (!render) {
+      return;
+    }
     const html = render(md);
     assert.ok(!/<a[\s>]|<img|<b>|<script/i.test(html), html);
     assert.strictEqual(html.match(/<h1>/g)?.length, 1);
@@ -94,9 +126,18 @@ describe('exportLog', function () {
     cache.append(syntheticEvents(1, 20_000));
     const target = path.join(folder.dir, 'cancelled.md');
     const controller = new AbortController();
-    const run = exportLog(cache, 'markdown', target, { runId: 'run_e' }, { signal: controller.signal, onProgress: () => controller.abort() });
+    const run = exportLog(
+      cache,
+      'markdown',
+      target,
+      { runId: 'run_e' },
+      { signal: controller.signal, onProgress: () => controller.abort() },
+    );
     await assert.rejects(run);
     assert.ok(!existsSync(target));
-    assert.deepStrictEqual(readdirSync(folder.dir).filter((n) => n.includes('cancelled')), []);
+    assert.deepStrictEqual(
+      readdirSync(folder.dir).filter((n) => n.includes('cancelled')),
+      [],
+    );
   });
 });

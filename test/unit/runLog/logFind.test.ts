@@ -16,7 +16,9 @@ describe('LogFinder', function () {
   before(async () => {
     folder = tempFolder();
     cache = (await RunLogCache.open(path.join(folder.dir, 'run_f.events.jsonl'))).cache;
-    for (let s = 1; s <= N; s += 10_000) cache.append(syntheticEvents(s, s + 9_999));
+    for (let s = 1; s <= N; s += 10_000) {
+      cache.append(syntheticEvents(s, s + 9_999));
+    }
     await cache.flushed();
   });
   after(async () => {
@@ -26,7 +28,9 @@ describe('LogFinder', function () {
 
   async function find(finder: LogFinder, r: Partial<FindRequest>) {
     const reports: FindProgress[] = [];
-    const result = await finder.find({ query: 'needle', filter: {}, from: 0, direction: 'next', ...r }, (p) => reports.push(p));
+    const result = await finder.find({ query: 'needle', filter: {}, from: 0, direction: 'next', ...r }, (p) =>
+      reports.push(p),
+    );
     return { result, reports };
   }
 
@@ -76,7 +80,12 @@ describe('LogFinder', function () {
   });
 
   it('an empty query or one that matches nothing answers done with no sequence', async () => {
-    assert.deepStrictEqual((await find(new LogFinder(cache), { query: '   ' })).result, { count: 0, scanned: N, total: N, done: true });
+    assert.deepStrictEqual((await find(new LogFinder(cache), { query: '   ' })).result, {
+      count: 0,
+      scanned: N,
+      total: N,
+      done: true,
+    });
     const none = (await find(new LogFinder(cache), { query: 'absent-text' })).result;
     assert.deepStrictEqual([none.sequence, none.ordinal, none.count], [undefined, undefined, 0]);
   });

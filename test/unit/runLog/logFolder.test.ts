@@ -14,14 +14,21 @@ describe('transcriptFilePath', () => {
   const one = 'https://one.example.com';
   const other = 'http://127.0.0.1:8080';
 
-  it('names two services\' transcripts of the same run id apart, each beside its own log', () => {
+  it("names two services' transcripts of the same run id apart, each beside its own log", () => {
     const first = transcriptFilePath(folder.dir, 'run_same', one) as string;
     const second = transcriptFilePath(folder.dir, 'run_same', other) as string;
     assert.notStrictEqual(first, second);
     assert.strictEqual(first, path.join(folder.dir, `run_same.${serviceKey(one)}.transcript.md`));
     const stem = (file: string, suffix: string) => path.basename(file).slice(0, -suffix.length);
-    assert.strictEqual(stem(first, '.transcript.md'), stem(logFilePath(folder.dir, 'run_same', one) as string, '.events.jsonl'));
-    assert.strictEqual(transcriptFilePath(folder.dir, 'run_same', `${one}/`), first, 'the service is normalised like the log\'s');
+    assert.strictEqual(
+      stem(first, '.transcript.md'),
+      stem(logFilePath(folder.dir, 'run_same', one) as string, '.events.jsonl'),
+    );
+    assert.strictEqual(
+      transcriptFilePath(folder.dir, 'run_same', `${one}/`),
+      first,
+      "the service is normalised like the log's",
+    );
   });
 
   it('names no file for an id with path characters', () => {

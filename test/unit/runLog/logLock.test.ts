@@ -20,7 +20,9 @@ function liveProcess(): { pid: number; stop(): void } {
 
 /** The pid of a process that has ended. */
 function deadPid(): number {
-  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+  return Number(
+    spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+  );
 }
 
 describe('run log lock', () => {
@@ -33,7 +35,11 @@ describe('run log lock', () => {
     assert.ok(log);
     const lock = lockPath(logFilePath(folder.dir, 'run_a') as string);
     assert.strictEqual(readFileSync(lock, 'utf8'), String(process.pid));
-    assert.strictEqual(await acquireLogLock(logFilePath(folder.dir, 'run_a') as string), true, 'this process holds it already');
+    assert.strictEqual(
+      await acquireLogLock(logFilePath(folder.dir, 'run_a') as string),
+      true,
+      'this process holds it already',
+    );
     await log.close();
     assert.strictEqual(existsSync(lock), false);
   });
@@ -43,7 +49,9 @@ describe('run log lock', () => {
     try {
       writeFileSync(lockPath(logFilePath(folder.dir, 'run_a') as string), String(other.pid));
       const infos: string[] = [];
-      const log = await RunLog.open(folder.dir, 'run_a', { log: { ...quiet, info: (m: string) => void infos.push(m) } });
+      const log = await RunLog.open(folder.dir, 'run_a', {
+        log: { ...quiet, info: (m: string) => void infos.push(m) },
+      });
       assert.strictEqual(log, undefined);
       assert.match(infos.join('\n'), /another window keeps this run's log/);
     } finally {

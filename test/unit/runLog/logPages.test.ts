@@ -25,7 +25,8 @@ describe('readPage', () => {
   });
 
   const seqs = (events: { data: { sequence: number } }[]) => events.map((e) => e.data.sequence);
-  const page = (r: Partial<PageRequest>) => readPage(cache, indexes, { sequence: 0, direction: 'after', limit: 10, filter: {}, ...r });
+  const page = (r: Partial<PageRequest>) =>
+    readPage(cache, indexes, { sequence: 0, direction: 'after', limit: 10, filter: {}, ...r });
   const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 
   it('unfiltered: after, before and around a sequence, with the side flags and the total', async () => {

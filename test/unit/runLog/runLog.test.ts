@@ -47,7 +47,7 @@ describe('RunLog', () => {
     await c?.close();
   });
 
-  it('one run\'s log stops at its cap, and the folder is pruned while it grows, not only at the next open (issue 27 item 5)', async () => {
+  it("one run's log stops at its cap, and the folder is pruned while it grows, not only at the next open (issue 27 item 5)", async () => {
     const log = recordingLogger();
     const infos: string[] = [];
     log.info = (m: string) => void infos.push(m);
@@ -58,12 +58,17 @@ describe('RunLog', () => {
     const run = await RunLog.open(folder.dir, 'run_big', { log, limits });
     assert.ok(run && existsSync(old), 'the folder was within its limits when the log opened');
     // A long run: 60,000 events, about 7 MB as JSON lines.
-    for (let from = 1; from <= 60_000; from += 1000) run.append(syntheticEvents(from, from + 999));
+    for (let from = 1; from <= 60_000; from += 1000) {
+      run.append(syntheticEvents(from, from + 999));
+    }
     await run.housekept();
-    assert.ok(!existsSync(old), 'the old log went while this one grew past the folder\'s room');
+    assert.ok(!existsSync(old), "the old log went while this one grew past the folder's room");
     const size = statSync(logFilePath(folder.dir, 'run_big') as string).size;
     assert.ok(size <= limits.maxBytes, `the run's log stays within its cap: ${size} bytes`);
-    assert.ok(run.cappedAfter !== undefined && run.cappedAfter < 60_000 && run.cappedAfter === run.lastSequence, `capped after ${run.cappedAfter}`);
+    assert.ok(
+      run.cappedAfter !== undefined && run.cappedAfter < 60_000 && run.cappedAfter === run.lastSequence,
+      `capped after ${run.cappedAfter}`,
+    );
     assert.strictEqual(infos.filter((m) => /reached its size limit/.test(m)).length, 1, infos.join('\n'));
     const page = await run.page({ sequence: run.cappedAfter, direction: 'after', limit: 5, filter: {} });
     assert.deepStrictEqual([page.events.length, page.after], [0, false], 'nothing past the cap');

@@ -7,17 +7,22 @@ import { SequenceList } from '../../../src/runLog/logFind';
 
 function positions(values: number[]): PositionList {
   const list = new PositionList();
-  for (const v of values) list.push(v);
+  for (const v of values) {
+    list.push(v);
+  }
   return list;
 }
 
 function sequences(values: number[]): SequenceList {
   const list = new SequenceList();
-  for (const v of values) list.push(v);
+  for (const v of values) {
+    list.push(v);
+  }
   return list;
 }
 
-const all = (list: { length: number; at(i: number): number }): number[] => Array.from({ length: list.length }, (_, i) => list.at(i));
+const all = (list: { length: number; at(i: number): number }): number[] =>
+  Array.from({ length: list.length }, (_, i) => list.at(i));
 
 describe('sorted number lists (runLog/sortedNumbers)', () => {
   it('grow past their first allocation and keep every value in order', () => {

@@ -9,21 +9,40 @@ import type { WireEvent } from '../../../src/runEvents/wire';
 export function syntheticEvent(sequence: number): WireEvent {
   const event = baseEvent(sequence);
   // Every 1000th event carries the text the find tests look for.
-  if (sequence % 1000 === 0) event.data.note = `needle found at ${sequence}`;
+  if (sequence % 1000 === 0) {
+    event.data.note = `needle found at ${sequence}`;
+  }
   return event;
 }
 
 function baseEvent(sequence: number): WireEvent {
   const step = `step_${Math.floor((sequence - 1) / 10)}`;
   const k = (sequence - 1) % 10;
-  if (k === 0) return { event: 'step.started', data: { sequence, step_id: step, title: `Step ${step}` } };
-  if (k % 2 === 1) return { event: 'tool.called', data: { sequence, step_id: step, tool: k === 1 ? 'shell' : 'read_file', arguments: { path: `src/f${sequence}.ts` } } };
-  return { event: 'observation.recorded', data: { sequence, step_id: step, summary: `ok ${sequence}`, status: sequence % 97 === 0 ? 'failed' : 'ok' } };
+  if (k === 0) {
+    return { event: 'step.started', data: { sequence, step_id: step, title: `Step ${step}` } };
+  }
+  if (k % 2 === 1) {
+    return {
+      event: 'tool.called',
+      data: {
+        sequence,
+        step_id: step,
+        tool: k === 1 ? 'shell' : 'read_file',
+        arguments: { path: `src/f${sequence}.ts` },
+      },
+    };
+  }
+  return {
+    event: 'observation.recorded',
+    data: { sequence, step_id: step, summary: `ok ${sequence}`, status: sequence % 97 === 0 ? 'failed' : 'ok' },
+  };
 }
 
 export function syntheticEvents(from: number, to: number): WireEvent[] {
   const out: WireEvent[] = [];
-  for (let s = from; s <= to; s++) out.push(syntheticEvent(s));
+  for (let s = from; s <= to; s++) {
+    out.push(syntheticEvent(s));
+  }
   return out;
 }
 

@@ -7,12 +7,14 @@ const ev = (sequence: number): StreamedEvent => ({ event: 'step.started', data: 
 
 async function collect(source: AsyncIterable<readonly StreamedEvent[]>): Promise<number[][]> {
   const out: number[][] = [];
-  for await (const batch of source) out.push(batch.map((e) => e.data.sequence));
+  for await (const batch of source) {
+    out.push(batch.map((e) => e.data.sequence));
+  }
   return out;
 }
 
 describe('batchesOf', () => {
-  it('takes the source\'s batches as they come', async () => {
+  it("takes the source's batches as they come", async () => {
     const source = {
       async *[Symbol.asyncIterator]() {
         yield ev(99); // never read: the batches are

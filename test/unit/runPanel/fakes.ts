@@ -25,7 +25,9 @@ export class ManualClock implements Timers {
     for (;;) {
       this.tasks.sort((a, b) => a.at - b.at);
       const next = this.tasks[0];
-      if (!next || next.at > end) break;
+      if (!next || next.at > end) {
+        break;
+      }
       this.tasks.shift();
       this.time = next.at;
       next.fn();
@@ -76,8 +78,12 @@ export class ScriptedSource implements EventSource {
         yield next;
         continue;
       }
-      if (this.error !== undefined) throw this.error;
-      if (this.ended) return;
+      if (this.error !== undefined) {
+        throw this.error;
+      }
+      if (this.ended) {
+        return;
+      }
       await new Promise<void>((resolve) => (this.waiting = resolve));
     }
   }
@@ -89,7 +95,9 @@ export class ScriptedSource implements EventSource {
  */
 export async function until(check: () => boolean, what = 'condition', pollMs = 0): Promise<void> {
   for (let i = 0; pollMs > 0 || i < 2000; i++) {
-    if (check()) return;
+    if (check()) {
+      return;
+    }
     await new Promise((resolve) => (pollMs > 0 ? setTimeout(resolve, pollMs) : setImmediate(resolve)));
   }
   throw new Error(`never happened: ${what}`);

@@ -25,12 +25,18 @@ describe('fullEvent against the reference runtime', function () {
   it('reads the whole event the model cut to its budget, and nothing for a sequence the log does not have', async () => {
     const runId = await rt.runtime.createSyntheticRun({ events: 2, terminal: null });
     const summary = `${'é'.repeat(600_000)}<b>end</b>`;
-    const big = rt.runtime.appendEvent(runId, 'observation.recorded', { step_id: 'step_1', summary, extra: { nested: [1, 2, 3] } });
+    const big = rt.runtime.appendEvent(runId, 'observation.recorded', {
+      step_id: 'step_1',
+      summary,
+      extra: { nested: [1, 2, 3] },
+    });
     rt.runtime.appendEvent(runId, 'tool.called', { step_id: 'step_1', tool: 'search' });
     rt.runtime.endRun(runId, 'completed');
 
     const model = new RunModel(runId);
-    for await (const event of subscribe(runId)(0, AbortSignal.timeout(20_000))) model.apply([{ event: event.event, data: event.data }]);
+    for await (const event of subscribe(runId)(0, AbortSignal.timeout(20_000))) {
+      model.apply([{ event: event.event, data: event.data }]);
+    }
     const kept = model.snapshot().recent.find((e) => e.data.sequence === big);
     assert.ok(kept?.truncatedBytes !== undefined && kept.truncatedBytes > 1_200_000, 'the model keeps it cut');
     assert.ok(String(kept.data.summary).length < 20_000);

@@ -15,7 +15,14 @@ function setup(options: { intervalMs?: number; maxEventsPerMessage?: number } = 
     (m) => posted.push(m),
     () => {
       resets++;
-      return { type: 'reset', snapshot: emptySnapshot('run_x'), info: { runId: 'run_x' }, connection: { state: 'live' }, artifacts: { state: 'none' }, strings: DEFAULT_UI_STRINGS };
+      return {
+        type: 'reset',
+        snapshot: emptySnapshot('run_x'),
+        info: { runId: 'run_x' },
+        connection: { state: 'live' },
+        artifacts: { state: 'none' },
+        strings: DEFAULT_UI_STRINGS,
+      };
     },
     clock.now,
     { ...options, timers: clock },
@@ -32,7 +39,10 @@ describe('PanelChannel', () => {
     assert.strictEqual(posted.length, 0);
     assert.strictEqual(clock.pending, 0, 'no timer left behind');
     channel.markReady();
-    assert.deepStrictEqual(posted.map((m) => m.type), ['reset']);
+    assert.deepStrictEqual(
+      posted.map((m) => m.type),
+      ['reset'],
+    );
     assert.strictEqual(resets(), 1);
   });
 
@@ -63,10 +73,15 @@ describe('PanelChannel', () => {
         times.push(clock.time);
       }
     }
-    for (let i = 1; i < times.length; i++) assert.ok(times[i] - times[i - 1] >= 32, `gap ${times[i] - times[i - 1]} ms`);
+    for (let i = 1; i < times.length; i++) {
+      assert.ok(times[i] - times[i - 1] >= 32, `gap ${times[i] - times[i - 1]} ms`);
+    }
     clock.advance(100);
     const delivered = posted.flatMap((m) => (m.type === 'events' ? m.events.map((e) => e.data.sequence) : []));
-    assert.deepStrictEqual(delivered, Array.from({ length: 500 }, (_, i) => i + 1));
+    assert.deepStrictEqual(
+      delivered,
+      Array.from({ length: 500 }, (_, i) => i + 1),
+    );
   });
 
   it('a webview that falls behind gets one fresh reset instead of an ever-growing queue', () => {
@@ -103,7 +118,7 @@ describe('PanelChannel', () => {
     assert.ok(channel.pendingEvents <= 20_000);
     assert.ok(channel.collapses >= 1);
     const last = posted[posted.length - 1];
-    channel.ack(last.type === 'events' || last.type === 'reset' ? last.batch ?? 0 : 0);
+    channel.ack(last.type === 'events' || last.type === 'reset' ? (last.batch ?? 0) : 0);
     clock.advance(40);
     assert.strictEqual(posted[posted.length - 1].type, 'reset', 'caught up, it gets one fresh reset');
     assert.strictEqual(resets(), 2);
@@ -114,21 +129,33 @@ describe('PanelChannel', () => {
     assert.ok(after.type === 'events' && after.events[0].data.sequence === sequence);
   });
 
-  it('answers to the webview\'s requests go at once, past a full window and a pending reset, and only while it listens', () => {
+  it("answers to the webview's requests go at once, past a full window and a pending reset, and only while it listens", () => {
     const { posted, channel } = setup({ maxEventsPerMessage: 100 });
-    const answer: HostMessage = { type: 'page', requestId: 7, events: [ev('tool.called', 1)], before: false, after: false, total: 1 };
+    const answer: HostMessage = {
+      type: 'page',
+      requestId: 7,
+      events: [ev('tool.called', 1)],
+      before: false,
+      after: false,
+      total: 1,
+    };
     channel.reply(answer);
     assert.strictEqual(posted.length, 0, 'nothing before ready');
     channel.markReady();
     channel.ack(0);
     let sequence = 0;
     // Unacknowledged messages fill the window and the backlog collapses into a reset that waits.
-    for (let round = 0; round < 50; round++) channel.events(Array.from({ length: 1000 }, () => ev('tool.called', ++sequence)));
+    for (let round = 0; round < 50; round++) {
+      channel.events(Array.from({ length: 1000 }, () => ev('tool.called', ++sequence)));
+    }
     assert.ok(channel.collapses >= 1);
     const before = posted.length;
     channel.reply(answer);
     channel.reply({ type: 'found', requestId: 8, count: 0, scanned: 0, total: 0, done: true });
-    assert.deepStrictEqual(posted.slice(before).map((m) => m.type), ['page', 'found']);
+    assert.deepStrictEqual(
+      posted.slice(before).map((m) => m.type),
+      ['page', 'found'],
+    );
     channel.markGone();
     channel.reply(answer);
     assert.strictEqual(posted.length, before + 2);
@@ -159,10 +186,16 @@ describe('PanelChannel', () => {
     const { clock, posted, channel } = setup();
     channel.markReady();
     channel.events([ev('a', 1)]);
-    channel.send({ type: 'connection', connection: { state: 'reconnecting', attempt: 1, delayMs: 500, reason: 'drop' } });
+    channel.send({
+      type: 'connection',
+      connection: { state: 'reconnecting', attempt: 1, delayMs: 500, reason: 'drop' },
+    });
     channel.events([ev('a', 2)]);
     clock.advance(100);
-    assert.deepStrictEqual(posted.map((m) => m.type), ['reset', 'events', 'connection', 'events']);
+    assert.deepStrictEqual(
+      posted.map((m) => m.type),
+      ['reset', 'events', 'connection', 'events'],
+    );
   });
 
   it('drops what was queued when the page goes away and sends a fresh reset when it is back', () => {
@@ -171,11 +204,17 @@ describe('PanelChannel', () => {
     channel.events([ev('a', 1)]);
     channel.markGone();
     clock.advance(100);
-    assert.deepStrictEqual(posted.map((m) => m.type), ['reset']);
+    assert.deepStrictEqual(
+      posted.map((m) => m.type),
+      ['reset'],
+    );
     channel.events([ev('a', 2)]);
     channel.markReady();
     clock.advance(100);
-    assert.deepStrictEqual(posted.map((m) => m.type), ['reset', 'reset']);
+    assert.deepStrictEqual(
+      posted.map((m) => m.type),
+      ['reset', 'reset'],
+    );
     assert.strictEqual(resets(), 2);
   });
 

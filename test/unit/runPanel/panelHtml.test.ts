@@ -10,11 +10,20 @@ import { recordedRun } from '../webview/fixtures';
 describe('run panel HTML and messages', () => {
   it('allows nothing by default, scripts only by nonce, styles, fonts and images only from the extension', () => {
     const csp = contentSecurityPolicy('vscode-webview://abc', 'N0nce');
-    assert.strictEqual(csp, "default-src 'none'; script-src 'nonce-N0nce'; style-src vscode-webview://abc; font-src vscode-webview://abc; img-src vscode-webview://abc");
+    assert.strictEqual(
+      csp,
+      "default-src 'none'; script-src 'nonce-N0nce'; style-src vscode-webview://abc; font-src vscode-webview://abc; img-src vscode-webview://abc",
+    );
     assert.ok(!/unsafe|https?:|\*/.test(csp));
   });
 
-  const parts = { cspSource: 'vscode-webview://abc', scriptUri: 's.js', styleUri: 'p.css', codiconUri: 'c.css', title: 'Run <run_1>' };
+  const parts = {
+    cspSource: 'vscode-webview://abc',
+    scriptUri: 's.js',
+    styleUri: 'p.css',
+    codiconUri: 'c.css',
+    title: 'Run <run_1>',
+  };
   const nonceOf = (html: string) => /<script nonce="([^"]+)" src="s\.js">/.exec(html)?.[1];
 
   it('loads exactly one script, carrying the nonce the CSP names', () => {
@@ -29,16 +38,23 @@ describe('run panel HTML and messages', () => {
   it('makes a fresh unguessable nonce for every page', () => {
     const nonces = new Set(Array.from({ length: 50 }, () => nonceOf(panelHtml(parts))));
     assert.strictEqual(nonces.size, 50, 'no nonce repeats');
-    for (const nonce of nonces) assert.ok(nonce && Buffer.from(nonce, 'base64').length >= 16, `at least 128 bits: ${nonce}`);
+    for (const nonce of nonces) {
+      assert.ok(nonce && Buffer.from(nonce, 'base64').length >= 16, `at least 128 bits: ${nonce}`);
+    }
   });
 
   it('accepts run ids with the run_ prefix only', () => {
     assert.ok(isRunId('run_abc-1_2'));
-    for (const bad of ['', 'task_1', 'run_', 'run_a/b', 'run_a b', ' run_a', 42]) assert.ok(!isRunId(bad), String(bad));
+    for (const bad of ['', 'task_1', 'run_', 'run_a/b', 'run_a b', ' run_a', 42]) {
+      assert.ok(!isRunId(bad), String(bad));
+    }
   });
 
   it('refuses malformed webview messages', () => {
-    assert.deepStrictEqual(parseWebviewMessage({ type: 'openArtifact', artifactId: 'art_1' }), { type: 'openArtifact', artifactId: 'art_1' });
+    assert.deepStrictEqual(parseWebviewMessage({ type: 'openArtifact', artifactId: 'art_1' }), {
+      type: 'openArtifact',
+      artifactId: 'art_1',
+    });
     assert.strictEqual(parseWebviewMessage({ type: 'openArtifact' }), undefined);
     assert.strictEqual(parseWebviewMessage({ type: 'eval', code: '1' }), undefined);
     assert.strictEqual(parseWebviewMessage(null), undefined);
@@ -55,6 +71,9 @@ describe('run panel HTML and messages', () => {
     assert.strictEqual(parsePersistedState({ runId: 'nope', lastSequence: 1 }), undefined);
     assert.strictEqual(parsePersistedState(undefined), undefined);
     const outOfOrder = { ...snapshot, recent: [...snapshot.recent].reverse() };
-    assert.strictEqual(parsePersistedState({ runId: 'run_1', lastSequence: model.lastSequence, snapshot: outOfOrder })?.snapshot, undefined);
+    assert.strictEqual(
+      parsePersistedState({ runId: 'run_1', lastSequence: model.lastSequence, snapshot: outOfOrder })?.snapshot,
+      undefined,
+    );
   });
 });

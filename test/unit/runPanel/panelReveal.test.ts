@@ -12,7 +12,9 @@ class Emitter<T> {
     return { dispose: () => (this.listeners = this.listeners.filter((l) => l !== listener)) };
   };
   fire(e: T): void {
-    for (const l of [...this.listeners]) l(e);
+    for (const l of [...this.listeners]) {
+      l(e);
+    }
   }
   get count(): number {
     return this.listeners.length;

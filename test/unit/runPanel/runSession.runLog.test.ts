@@ -33,13 +33,18 @@ describe('RunSession with the run log on disk', function () {
   function watch(runId: string, options: { restored?: RunSnapshot; logFolder?: string | null } = {}) {
     const { session, posted } = rig.watch(runId, {
       restored: options.restored,
-      logFolder: options.logFolder === null ? undefined : options.logFolder ?? folder.dir,
+      logFolder: options.logFolder === null ? undefined : (options.logFolder ?? folder.dir),
     });
     const ended = () => posted.some((m) => m.type === 'artifacts' && m.artifacts.state === 'loaded');
     return { session, posted, ended };
   }
 
-  async function page(w: ReturnType<typeof watch>, sequence: number, direction: 'before' | 'after' | 'around', limit = 5) {
+  async function page(
+    w: ReturnType<typeof watch>,
+    sequence: number,
+    direction: 'before' | 'after' | 'around',
+    limit = 5,
+  ) {
     const requestId = Math.floor(Math.random() * 1e9);
     await w.session.answer({ type: 'page', requestId, sequence, direction, limit, filter: {} });
     const answer = w.posted.find((m) => m.type === 'page' && m.requestId === requestId);
@@ -73,16 +78,26 @@ describe('RunSession with the run log on disk', function () {
     // The bounded model holds only the newest events.
     w.session.webviewReady();
     const latest = [...w.posted].reverse().find((m) => m.type === 'reset');
-    assert.ok(reset && latest?.type === 'reset' && latest.snapshot.recent.length <= 1000 && latest.snapshot.recent[0].data.sequence > 1500);
+    assert.ok(
+      reset &&
+        latest?.type === 'reset' &&
+        latest.snapshot.recent.length <= 1000 &&
+        latest.snapshot.recent[0].data.sequence > 1500,
+    );
 
     const q = normalizeQuery('Synthetic step 12');
     const expected: number[] = [];
     for (let s = 1; s <= EVENTS; s++) {
       const g = syntheticEvent(s, EVENTS, false);
-      if (matchesQuery({ event: g.event, data: JSON.parse(g.dataJson) as WireEvent['data'] }, q)) expected.push(s);
+      if (matchesQuery({ event: g.event, data: JSON.parse(g.dataJson) as WireEvent['data'] }, q)) {
+        expected.push(s);
+      }
     }
     const found = await find(w, 'Synthetic step 12', 0, 'next');
-    assert.deepStrictEqual([found.sequence, found.ordinal, found.count, found.total], [expected[0], 1, expected.length, EVENTS + 1]);
+    assert.deepStrictEqual(
+      [found.sequence, found.ordinal, found.count, found.total],
+      [expected[0], 1, expected.length, EVENTS + 1],
+    );
     const prev = await find(w, 'Synthetic step 12', expected[0], 'prev');
     assert.deepStrictEqual([prev.sequence, prev.ordinal], [expected[expected.length - 1], expected.length]);
     // Whole events not cut by the budget come from the log on disk.
@@ -119,7 +134,7 @@ describe('RunSession with the run log on disk', function () {
     assert.deepStrictEqual([seqs(p.events), p.total], [[1, 2, 3], 1201]);
   });
 
-  it('a run longer than the log\'s cap: the log stops there, the panel, find and export say so (issue 27 item 5)', async () => {
+  it("a run longer than the log's cap: the log stops there, the panel, find and export say so (issue 27 item 5)", async () => {
     const runId = await rig.runtime.createSyntheticRun({ events: EVENTS, terminal: 'completed' });
     const logLimits = { maxBytes: 60_000, maxRuns: 10 };
     const w = rig.watch(runId, { logFolder: folder.dir, logLimits });
@@ -139,14 +154,27 @@ describe('RunSession with the run log on disk', function () {
     await w.session.answer({ type: 'page', requestId, sequence: capped, direction: 'after', limit: 5, filter: {} });
     const past = w.posted.find((m) => m.type === 'page' && m.requestId === requestId);
     assert.ok(past?.type === 'page' && past.events.length === 0 && !past.after);
-    await w.session.answer({ type: 'find', requestId: 8, query: 'run.completed', filter: {}, from: 0, direction: 'next' });
+    await w.session.answer({
+      type: 'find',
+      requestId: 8,
+      query: 'run.completed',
+      filter: {},
+      from: 0,
+      direction: 'next',
+    });
     const found = w.posted.find((m) => m.type === 'found' && m.requestId === 8 && m.done);
-    assert.ok(found?.type === 'found' && found.count === 0 && found.total === capped, 'find searched what the log keeps');
+    assert.ok(
+      found?.type === 'found' && found.count === 0 && found.total === capped,
+      'find searched what the log keeps',
+    );
     // Export writes what it has and says where it stops.
     const target = `${folder.dir}/export.md`;
     const written = await w.session.exportLog('markdown', target);
     assert.strictEqual(written, capped);
-    assert.match(await fsp.readFile(target, 'utf8'), new RegExp(`The log stops after event #${capped}: it reached its size limit`));
+    assert.match(
+      await fsp.readFile(target, 'utf8'),
+      new RegExp(`The log stops after event #${capped}: it reached its size limit`),
+    );
   });
 
   it('without a log folder, pages and finds answer from the bounded model', async () => {

@@ -16,20 +16,31 @@ describe('RunSession against the reference runtime', function () {
   function watch(runId: string, restored?: RunSnapshot) {
     const { session, posted } = rig.watch(runId, { restored });
     const shown = () =>
-      posted.flatMap((m) => (m.type === 'reset' ? m.snapshot.recent : m.type === 'events' ? m.events : [])).map((e) => e.data.sequence);
+      posted
+        .flatMap((m) => (m.type === 'reset' ? m.snapshot.recent : m.type === 'events' ? m.events : []))
+        .map((e) => e.data.sequence);
     const ended = () => posted.some((m) => m.type === 'artifacts' && m.artifacts.state === 'loaded');
     return { session, posted, shown, ended };
   }
 
   it('delivers the whole log once, in order, through dropped streams, then lists the artifacts', async () => {
     const { runtime } = rig;
-    const runId = await runtime.createSyntheticRun({ events: 400, terminal: 'completed', unknownKinds: true, taskObjective: 'Check the figures' });
+    const runId = await runtime.createSyntheticRun({
+      events: 400,
+      terminal: 'completed',
+      unknownKinds: true,
+      taskObjective: 'Check the figures',
+    });
     const w = watch(runId);
     await until(() => w.ended(), 'artifacts listed', 50);
     const log = runtime.eventLog(runId).map((e) => e.sequence);
     assert.deepStrictEqual(w.shown(), log);
     assert.strictEqual(w.session.connectionState.state, 'ended');
-    await until(() => w.posted.some((m) => m.type === 'info' && m.info.objective === 'Check the figures'), 'objective', 50);
+    await until(
+      () => w.posted.some((m) => m.type === 'info' && m.info.objective === 'Check the figures'),
+      'objective',
+      50,
+    );
   });
 
   it('restored from a snapshot, resumes after its last sequence with nothing missing or repeated', async () => {
@@ -41,13 +52,18 @@ describe('RunSession against the reference runtime', function () {
     // What a webview would have saved part way through.
     const model = new RunModel(runId);
     const log = runtime.eventLog(runId);
-    const events = first.posted.flatMap((m) => (m.type === 'reset' ? m.snapshot.recent : m.type === 'events' ? m.events : []));
+    const events = first.posted.flatMap((m) =>
+      m.type === 'reset' ? m.snapshot.recent : m.type === 'events' ? m.events : [],
+    );
     model.apply(events.slice(0, 120));
     const second = watch(runId, JSON.parse(JSON.stringify(model.snapshot({ recent: 50, steps: 100 }))) as RunSnapshot);
     await until(() => second.ended(), 'second watch done', 50);
     const reset = second.posted.find((m) => m.type === 'reset');
     assert.ok(reset?.type === 'reset' && reset.snapshot.lastSequence === log[119].sequence);
     const resumed = second.posted.flatMap((m) => (m.type === 'events' ? m.events : [])).map((e) => e.data.sequence);
-    assert.deepStrictEqual(resumed, log.slice(120).map((e) => e.sequence));
+    assert.deepStrictEqual(
+      resumed,
+      log.slice(120).map((e) => e.sequence),
+    );
   });
 });

@@ -30,13 +30,23 @@ async function startServiceB(): Promise<{ url: string; eventRequests: () => numb
       eventRequests++;
       const after = Number(url.searchParams.get('after') ?? '0');
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (let s = after + 1; s <= after + 3; s++) res.write(`id: ${s}\nevent: step.started\ndata: ${JSON.stringify({ sequence: s, step_id: 'step_b', title: FROM_B })}\n\n`);
+      for (let s = after + 1; s <= after + 3; s++) {
+        res.write(
+          `id: ${s}\nevent: step.started\ndata: ${JSON.stringify({ sequence: s, step_id: 'step_b', title: FROM_B })}\n\n`,
+        );
+      }
       res.end();
       return;
     }
     const run = /^\/v1\/runs\/([^/]+)$/.exec(url.pathname);
     res.writeHead(run ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(run ? { id: run[1], object: 'run', status: 'running' } : { error: { type: 'not_found_error', code: 'not_found', message: 'no' } }));
+    res.end(
+      JSON.stringify(
+        run
+          ? { id: run[1], object: 'run', status: 'running' }
+          : { error: { type: 'not_found_error', code: 'not_found', message: 'no' } },
+      ),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -63,13 +73,15 @@ describe('RunSession bound to the service it opened with (issue 27 item 6)', fun
 
   afterEach(async () => {
     session?.dispose();
-    for (const c of clients.splice(0)) await c.dispose();
+    for (const c of clients.splice(0)) {
+      await c.dispose();
+    }
     await serviceB.close();
     await runtime.close();
     folder.remove();
   });
 
-  it('stops when the base URL changes instead of writing the other service\'s events into this run\'s log, and resumes after a switch back', async () => {
+  it("stops when the base URL changes instead of writing the other service's events into this run's log, and resumes after a switch back", async () => {
     const runId = await runtime.createSyntheticRun({ events: 100_000, live: true, terminal: 'completed' });
     const clientA = new ApiClient({ baseUrl: runtime.baseUrl, getApiKey: async () => runtime.apiKey });
     const clientB = new ApiClient({ baseUrl: serviceB.url, getApiKey: async () => 'key-of-b' });
@@ -82,13 +94,17 @@ describe('RunSession bound to the service it opened with (issue 27 item 6)', fun
       client: () => current,
       // As the panel does: the client is looked up per connection.
       subscribe: (after, onState, signal) =>
-        new RunEventSubscription({ openEventStream: (id, o) => current.openEventStream(id, o), getRun: (id, o) => current.getRun(id, o) }, runId, {
-          after,
-          signal,
-          onState,
-          logger: silentLogger,
-          backoff: { baseMs: 5, capMs: 20 },
-        }),
+        new RunEventSubscription(
+          { openEventStream: (id, o) => current.openEventStream(id, o), getRun: (id, o) => current.getRun(id, o) },
+          runId,
+          {
+            after,
+            signal,
+            onState,
+            logger: silentLogger,
+            backoff: { baseMs: 5, capMs: 20 },
+          },
+        ),
       post: (m) => posted.push(m),
       strings: DEFAULT_UI_STRINGS,
       describeError,
@@ -108,29 +124,39 @@ describe('RunSession bound to the service it opened with (issue 27 item 6)', fun
     current = clientB;
     const stopped = () => posted.some((m) => m.type === 'connection' && m.connection.state === 'failed');
     const fromB = () => posted.some((m) => m.type === 'events' && m.events.some((e) => e.data.title === FROM_B));
-    await until(() => stopped() || fromB(), 'the panel stops, or takes service B\'s events', 10);
+    await until(() => stopped() || fromB(), "the panel stops, or takes service B's events", 10);
     const file = logFilePath(folder.dir, runId, clientA.baseUrl) as string;
     const kept = async () => {
       await session!.logReady;
       const text = await fsp.readFile(file, 'utf8');
-      return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { data: { sequence: number; title?: string } });
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { data: { sequence: number; title?: string } });
     };
     // Let anything service B sent settle into the log before reading it.
     await until(() => session!.logComplete, 'the log holds what the model has', 10);
-    assert.ok(!(await kept()).some((e) => e.data.title === FROM_B), 'service B\'s events are not in service A\'s log');
+    assert.ok(!(await kept()).some((e) => e.data.title === FROM_B), "service B's events are not in service A's log");
     assert.ok(!fromB(), 'nor in the panel');
     const failed = [...posted].reverse().find((m) => m.type === 'connection');
     assert.ok(failed?.type === 'connection' && failed.connection.state === 'failed', 'the stream stopped');
-    assert.ok(failed.connection.message.includes(clientB.baseUrl) && failed.connection.message.includes(runId), failed.connection.message);
+    assert.ok(
+      failed.connection.message.includes(clientB.baseUrl) && failed.connection.message.includes(runId),
+      failed.connection.message,
+    );
     assert.strictEqual(failed.connection.signInNeeded, false, 'Retry is offered');
 
     // Back on service A, Retry resumes where the log ends: its events, in order, no gap.
     current = clientA;
     const before = session.lastSequence;
     session.retry();
-    await until(() => session!.lastSequence >= before + 4, 'service A\'s events again', 10);
+    await until(() => session!.lastSequence >= before + 4, "service A's events again", 10);
     await until(() => session!.logComplete, 'the log caught up', 10);
     const sequences = (await kept()).map((e) => e.data.sequence);
-    assert.deepStrictEqual(sequences, sequences.map((_, i) => i + 1), 'one run\'s events, 1..n');
+    assert.deepStrictEqual(
+      sequences,
+      sequences.map((_, i) => i + 1),
+      "one run's events, 1..n",
+    );
   });
 });

@@ -12,7 +12,14 @@ class AuthError extends Error {
   readonly kind = 'authentication';
 }
 
-function setup(opts: { artifacts?: ArtifactRecord[]; restored?: ReturnType<RunModel['snapshot']>; objective?: string; artifactPages?: RunPanelClient['listRunArtifacts'] } = {}) {
+function setup(
+  opts: {
+    artifacts?: ArtifactRecord[];
+    restored?: ReturnType<RunModel['snapshot']>;
+    objective?: string;
+    artifactPages?: RunPanelClient['listRunArtifacts'];
+  } = {},
+) {
   const clock = new ManualClock();
   const posted: HostMessage[] = [];
   const sources: ScriptedSource[] = [];
@@ -22,12 +29,14 @@ function setup(opts: { artifacts?: ArtifactRecord[]; restored?: ReturnType<RunMo
   const client: RunPanelClient = {
     getRun: async (id) => ({ id, task_id: 'task_1', status: 'running', started_at: '2026-01-01T00:00:00Z' }),
     getTask: async (id) => ({ id, objective: 'Summarise the report' }),
-    listRunArtifacts: opts.artifactPages ?? (async (_runId, params) => {
-      const start = params?.after ? Number(params.after) : 0;
-      const data = artifacts.slice(start, start + 2);
-      const more = start + 2 < artifacts.length;
-      return { object: 'list', data, has_more: more, next_cursor: more ? String(start + 2) : null };
-    }),
+    listRunArtifacts:
+      opts.artifactPages ??
+      (async (_runId, params) => {
+        const start = params?.after ? Number(params.after) : 0;
+        const data = artifacts.slice(start, start + 2);
+        const more = start + 2 < artifacts.length;
+        return { object: 'list', data, has_more: more, next_cursor: more ? String(start + 2) : null };
+      }),
   };
   const session = new RunSession({
     runId: 'run_1',
@@ -83,7 +92,10 @@ describe('RunSession', () => {
     t.sources[0].push(...run.slice(4));
     await until(() => t.session.lastSequence === run.length);
     t.flush();
-    assert.deepStrictEqual(t.delivered(), run.slice(4).map((e) => e.data.sequence));
+    assert.deepStrictEqual(
+      t.delivered(),
+      run.slice(4).map((e) => e.data.sequence),
+    );
     t.session.dispose();
   });
 
@@ -123,7 +135,10 @@ describe('RunSession', () => {
     const t = setup({ artifacts });
     const loaded = await runToEndAndListArtifacts(t);
     assert.ok(loaded?.type === 'artifacts' && loaded.artifacts.state === 'loaded');
-    assert.deepStrictEqual(loaded.artifacts.artifacts.map((a) => a.name), artifacts.map((a) => a.name));
+    assert.deepStrictEqual(
+      loaded.artifacts.artifacts.map((a) => a.name),
+      artifacts.map((a) => a.name),
+    );
     assert.deepStrictEqual(t.statuses, ['completed']);
     assert.strictEqual(t.session.artifact('art_3')?.name, 'out3.md');
     assert.strictEqual(t.session.connectionState.state, 'ended');
@@ -136,18 +151,22 @@ describe('RunSession', () => {
       artifactPages: async () => {
         calls++;
         // A broken server: first a page with a bad item, then empty pages that always say "more".
-        const data = calls === 1 ? ([{ id: 'art_1', name: 'ok.md' }, null, { id: 7 }] as unknown as ArtifactRecord[]) : [];
+        const data =
+          calls === 1 ? ([{ id: 'art_1', name: 'ok.md' }, null, { id: 7 }] as unknown as ArtifactRecord[]) : [];
         return { object: 'list', data, has_more: true, next_cursor: `c${calls}` };
       },
     });
     const loaded = await runToEndAndListArtifacts(t);
     assert.ok(loaded?.type === 'artifacts' && loaded.artifacts.state === 'loaded');
-    assert.deepStrictEqual(loaded.artifacts.artifacts.map((a) => a.name), ['ok.md']);
+    assert.deepStrictEqual(
+      loaded.artifacts.artifacts.map((a) => a.name),
+      ['ok.md'],
+    );
     assert.strictEqual(calls, 2, 'the empty page ends the listing');
     t.session.dispose();
   });
 
-  it('fills in the objective from the run\'s task when not given', async () => {
+  it("fills in the objective from the run's task when not given", async () => {
     const t = setup();
     t.session.start();
     t.session.webviewReady();
@@ -173,7 +192,10 @@ describe('RunSession', () => {
     t.sources[0].push(...run.slice(6));
     await until(() => t.session.lastSequence === run.length);
     t.flush();
-    assert.deepStrictEqual(t.delivered(), run.slice(7).map((e) => e.data.sequence));
+    assert.deepStrictEqual(
+      t.delivered(),
+      run.slice(7).map((e) => e.data.sequence),
+    );
     t.session.dispose();
   });
 

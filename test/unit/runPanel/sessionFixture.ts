@@ -23,7 +23,8 @@ function watchSession(client: ApiClient, runId: string, options: SessionOptions 
   const session = new RunSession({
     runId,
     client: () => client,
-    subscribe: (after, onState, signal) => new RunEventSubscription(client, runId, { after, signal, onState, logger: silentLogger }),
+    subscribe: (after, onState, signal) =>
+      new RunEventSubscription(client, runId, { after, signal, onState, logger: silentLogger }),
     post: (m) => posted.push(m),
     strings: DEFAULT_UI_STRINGS,
     describeError,
@@ -48,12 +49,16 @@ export class SessionRig {
   private readonly sessions: RunSession[] = [];
 
   get runtime(): RuntimeHandle {
-    if (!this.handle) throw new Error('SessionRig: start() first');
+    if (!this.handle) {
+      throw new Error('SessionRig: start() first');
+    }
     return this.handle;
   }
 
   get client(): ApiClient {
-    if (!this.apiClient) throw new Error('SessionRig: start() first');
+    if (!this.apiClient) {
+      throw new Error('SessionRig: start() first');
+    }
     return this.apiClient;
   }
 
@@ -72,7 +77,9 @@ export class SessionRig {
   async stop(): Promise<void> {
     // The runtime closes even when a session's dispose or the client's throws: no server left behind.
     try {
-      for (const s of this.sessions.splice(0)) s.dispose();
+      for (const s of this.sessions.splice(0)) {
+        s.dispose();
+      }
       await this.apiClient?.dispose();
     } finally {
       this.apiClient = undefined;

@@ -31,7 +31,8 @@ describe('runPanel/steeringSupport', () => {
     beforeEach(() => rig.start());
     afterEach(() => rig.stop());
 
-    const watch = (runId: string, service: string, support: SteeringSupport) => rig.watch(runId, { service, steering: support }).posted;
+    const watch = (runId: string, service: string, support: SteeringSupport) =>
+      rig.watch(runId, { service, steering: support }).posted;
 
     const steeringOf = (posted: HostMessage[]) => {
       const infos = posted.flatMap((m) => (m.type === 'info' ? [m.info] : m.type === 'reset' ? [m.info] : []));
@@ -61,7 +62,10 @@ describe('runPanel/steeringSupport', () => {
       const runId = await runtime.createSyntheticRun({ events: 5, terminal: null });
       const panel = watch(runId, client.baseUrl, support);
       // What reportUnsupported does with the answer of the cancel command.
-      const err = await client.cancelRun(runId).then(() => assert.fail('cancel is not offered'), (e: unknown) => e);
+      const err = await client.cancelRun(runId).then(
+        () => assert.fail('cancel is not offered'),
+        (e: unknown) => e,
+      );
       assert.ok(isApiError(err, 'not_supported'), describeError(err));
       assert.strictEqual(support.markNotOffered(client.baseUrl), true);
       await until(() => steeringOf(panel) === false, 'the panel hides steering', 20);

@@ -6,17 +6,27 @@ import { DIGEST_LATEST, LINE_CHARS, RunDigestBuilder } from '../../../src/runs/r
 import { readRunDigest } from '../../../src/runs/readRunDigest';
 import { startRuntime, type RuntimeHandle } from '../../runtime';
 
-const ev = (sequence: number, event: string, data: Record<string, unknown> = {}) => ({ event, data: { sequence, ...data } });
+const ev = (sequence: number, event: string, data: Record<string, unknown> = {}) => ({
+  event,
+  data: { sequence, ...data },
+});
 
 describe('runs/runDigest', () => {
   it('counts planned and done steps once each, keeps the newest events and the cost', () => {
-    const b = new RunDigestBuilder({ id: 'run_1', task_id: 'task_1', status: 'running', usage: { cost: { amount: '0.10', currency: 'USD' } } });
+    const b = new RunDigestBuilder({
+      id: 'run_1',
+      task_id: 'task_1',
+      status: 'running',
+      usage: { cost: { amount: '0.10', currency: 'USD' } },
+    });
     b.add(ev(1, 'plan.created', { steps: 3, strategy: 'plan' }));
     b.add(ev(2, 'step.started', { step_id: 's1', title: 'Read the notes' }));
     b.add(ev(3, 'step.completed', { step_id: 's1' }));
     b.add(ev(4, 'step.completed', { step_id: 's1' }));
     b.add(ev(5, 'usage.updated', { cost: { amount: '0.25', currency: 'USD' } }));
-    for (let s = 6; s < 20; s++) b.add(ev(s, 'tool.called', { tool: `tool_${s}` }));
+    for (let s = 6; s < 20; s++) {
+      b.add(ev(s, 'tool.called', { tool: `tool_${s}` }));
+    }
     const d = b.digest();
     assert.equal(d.stepsPlanned, 3);
     assert.equal(d.stepsDone, 1);
@@ -48,7 +58,9 @@ describe('runs/runDigest', () => {
     b.add(ev(1, 'step.started', { title: huge }));
     b.add(ev(2, huge, { summary: huge }));
     const d = b.digest();
-    for (const text of [d.status, d.error, ...d.latest.flatMap((l) => [l.text, l.event])]) assert.ok((text ?? '').length <= LINE_CHARS, String(text?.length));
+    for (const text of [d.status, d.error, ...d.latest.flatMap((l) => [l.text, l.event])]) {
+      assert.ok((text ?? '').length <= LINE_CHARS, String(text?.length));
+    }
   });
 
   describe('read against the reference runtime', () => {

@@ -23,7 +23,9 @@ class ManualClock {
     assert.ok(next, 'a poll is scheduled');
     this.pending = this.pending.filter((p) => p !== next);
     next.run();
-    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setImmediate(r));
+    }
   }
 }
 
@@ -35,8 +37,12 @@ function store(records: Map<string, RunRecord | Error>) {
     fetchRun: async (id) => {
       fetched.push(id);
       const r = records.get(id);
-      if (r instanceof Error) throw r;
-      if (!r) throw new ApiError({ kind: 'not_found', message: 'no' });
+      if (r instanceof Error) {
+        throw r;
+      }
+      if (!r) {
+        throw new ApiError({ kind: 'not_found', message: 'no' });
+      }
       return { ...r };
     },
     log: new CapturingLogger(),
@@ -77,7 +83,7 @@ describe('runs/runStore', () => {
     runs.dispose();
   });
 
-  it('announces a run\'s end exactly once, whether the stream or a poll saw it first', async () => {
+  it("announces a run's end exactly once, whether the stream or a poll saw it first", async () => {
     const records = new Map<string, RunRecord | Error>([['run_1', { id: 'run_1', status: 'running' }]]);
     const { runs, clock, changes } = store(records);
     runs.follow('run_1', 'task_1');
@@ -85,7 +91,9 @@ describe('runs/runStore', () => {
     records.set('run_1', { id: 'run_1', status: 'completed' });
     runs.noteStreamEvents('run_1', 9, 'run.completed');
     await clock.tick().catch(() => undefined);
-    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setImmediate(r));
+    }
     const finished = changes.filter((c) => c.finished);
     assert.equal(finished.length, 1);
     assert.equal(finished[0].facts.status, 'completed');
@@ -103,15 +111,21 @@ describe('runs/runStore', () => {
     const stream = runs.stream('run_1');
     runs.noteStreamEvents('run_1', 9, 'run.completed');
     // The one re-read after the end brings the older record.
-    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setImmediate(r));
+    }
     runs.noteRecord({ id: 'run_1', status: 'running', task_id: 'task_1' });
     stream.dispose();
     assert.equal(runs.get('run_1')?.status, 'completed');
     assert.equal(runs.get('run_1')?.terminal, true);
-    assert.equal(runs.get('run_1')?.record?.status, 'completed', 'the record shown carries the stream\'s status');
+    assert.equal(runs.get('run_1')?.record?.status, 'completed', "the record shown carries the stream's status");
     assert.equal(clock.armed, 0, 'an ended run is not polled, though a row shows it');
     assert.equal(runs.activeFollowed, 0);
-    assert.deepEqual(changes.filter((c) => c.finished).map((c) => c.facts.status), ['completed'], 'announced once, never taken back');
+    assert.deepEqual(
+      changes.filter((c) => c.finished).map((c) => c.facts.status),
+      ['completed'],
+      'announced once, never taken back',
+    );
     runs.dispose();
   });
 

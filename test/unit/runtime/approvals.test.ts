@@ -1,7 +1,18 @@
 // Approvals: the built-in agent asks before writing, waits, and goes on after a decision or expiry.
 import * as assert from 'node:assert';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
-import { call, createTask, decide, errorOf, firstApproval, pendingApproval, readEvents, runToEnd, untilRunStatus, uploadOk } from './runtimeTestKit';
+import {
+  call,
+  createTask,
+  decide,
+  errorOf,
+  firstApproval,
+  pendingApproval,
+  readEvents,
+  runToEnd,
+  untilRunStatus,
+  uploadOk,
+} from './runtimeTestKit';
 
 const NOTES = '# Notes\n\nOne.\nTwo.\nThree.\n';
 const ASKING = 'Tidy the notes, and ask before writing anything';
@@ -40,7 +51,9 @@ describe('runtime: approvals', () => {
     assert.deepStrictEqual((await call(rt, 'GET', `/v1/approvals/${approval.id}`)).json, approval);
     assert.strictEqual((await call(rt, 'GET', '/v1/approvals/apr_none')).status, 404);
 
-    const reading = await readEvents(rt, task.run_id, { stopWhen: (r) => r.events.some((e) => e.event === 'approval.requested') });
+    const reading = await readEvents(rt, task.run_id, {
+      stopWhen: (r) => r.events.some((e) => e.event === 'approval.requested'),
+    });
     const requested = reading.events.find((e) => e.event === 'approval.requested');
     const { sequence, ...fields } = requested?.data ?? {};
     assert.ok(Number.isInteger(sequence));
@@ -68,7 +81,9 @@ describe('runtime: approvals', () => {
     assert.strictEqual((await decide(rt, second.id as string, 'approve')).status, 200);
 
     const { events } = await runToEnd(rt, task.run_id);
-    const resolved = events.filter((e) => e.event === 'approval.resolved').map((e) => ({ ...e.data, sequence: undefined }));
+    const resolved = events
+      .filter((e) => e.event === 'approval.resolved')
+      .map((e) => ({ ...e.data, sequence: undefined }));
     assert.deepStrictEqual(resolved, [
       { sequence: undefined, approval_id: first.id, status: 'approved', note: 'looks fine' },
       { sequence: undefined, approval_id: second.id, status: 'approved' },
@@ -77,7 +92,12 @@ describe('runtime: approvals', () => {
     assert.strictEqual(names[names.indexOf('approval.resolved') + 1], 'tool.called');
     assert.strictEqual(names[names.length - 1], 'run.completed');
     const artifacts = (await call(rt, 'GET', `/v1/runs/${task.run_id}/artifacts`)).json.data as { name: string }[];
-    assert.deepStrictEqual(artifacts.map((a) => a.name).sort(), ['changes.patch', 'notes.md', 'report.md', 'summary.json']);
+    assert.deepStrictEqual(artifacts.map((a) => a.name).sort(), [
+      'changes.patch',
+      'notes.md',
+      'report.md',
+      'summary.json',
+    ]);
     assert.strictEqual((await call(rt, 'GET', `/v1/runs/${task.run_id}`)).json.status, 'completed');
   });
 
@@ -90,7 +110,10 @@ describe('runtime: approvals', () => {
     const { events } = await runToEnd(rt, task.run_id);
     const skipped = events.find((e) => e.event === 'observation.recorded' && e.data.step_id === 'step_2');
     assert.strictEqual(skipped?.data.summary, 'Skipped edit_files: the approval was denied (note: not now).');
-    assert.ok(!events.some((e) => e.event === 'tool.called' && e.data.tool === 'edit_files'), 'the denied call never happened');
+    assert.ok(
+      !events.some((e) => e.event === 'tool.called' && e.data.tool === 'edit_files'),
+      'the denied call never happened',
+    );
     assert.strictEqual(events[events.length - 1].event, 'run.completed');
     const artifacts = (await call(rt, 'GET', `/v1/runs/${task.run_id}/artifacts`)).json.data as { name: string }[];
     assert.deepStrictEqual(artifacts.map((a) => a.name).sort(), ['report.md', 'summary.json']);
@@ -108,11 +131,14 @@ describe('runtime: approvals', () => {
     assert.strictEqual(current.status, 'denied');
   });
 
-  it('lets one of two simultaneous decisions win; the other gets 409 with the winner\'s record', async () => {
+  it("lets one of two simultaneous decisions win; the other gets 409 with the winner's record", async () => {
     rt.setFaults({ decisionDelayMs: 50 });
     const task = await askingRun();
     const approval = await pendingApproval(rt, task.run_id);
-    const answers = await Promise.all([decide(rt, approval.id as string, 'approve'), decide(rt, approval.id as string, 'deny')]);
+    const answers = await Promise.all([
+      decide(rt, approval.id as string, 'approve'),
+      decide(rt, approval.id as string, 'deny'),
+    ]);
     const won = answers.filter((a) => a.status === 200);
     const lost = answers.filter((a) => a.status === 409);
     assert.strictEqual(won.length, 1);
@@ -129,12 +155,23 @@ describe('runtime: approvals', () => {
       const task = await askingRun(quick);
       const { events } = await runToEnd(quick, task.run_id);
       const resolved = events.filter((e) => e.event === 'approval.resolved');
-      assert.deepStrictEqual(resolved.map((e) => e.data.status), ['expired', 'expired']);
-      const skipped = events.filter((e) => e.event === 'observation.recorded' && /^Skipped/.test(e.data.summary as string));
-      assert.deepStrictEqual(skipped.map((e) => e.data.summary), ['Skipped edit_files: the approval was expired.', 'Skipped write_file: the approval was expired.']);
+      assert.deepStrictEqual(
+        resolved.map((e) => e.data.status),
+        ['expired', 'expired'],
+      );
+      const skipped = events.filter(
+        (e) => e.event === 'observation.recorded' && /^Skipped/.test(e.data.summary as string),
+      );
+      assert.deepStrictEqual(
+        skipped.map((e) => e.data.summary),
+        ['Skipped edit_files: the approval was expired.', 'Skipped write_file: the approval was expired.'],
+      );
       assert.strictEqual(events[events.length - 1].event, 'run.completed');
       const approvals = (await call(quick, 'GET', `/v1/approvals?run_id=${task.run_id}`)).json.data as Approval[];
-      assert.deepStrictEqual(approvals.map((a) => a.status), ['expired', 'expired']);
+      assert.deepStrictEqual(
+        approvals.map((a) => a.status),
+        ['expired', 'expired'],
+      );
       assert.ok(approvals.every((a) => a.decided_at === undefined));
     } finally {
       await quick.close();
@@ -175,9 +212,14 @@ describe('runtime: approvals', () => {
       assert.notStrictEqual(second.id, approval.id);
       quick.advanceApprovalClock(10 * 60 * 1000);
       const { events } = await runToEnd(quick, task.run_id); // the second approval expired
-      assert.ok(events.some((e) => e.event === 'approval.resolved' && e.data.status === 'expired'), 'the clock did run');
+      assert.ok(
+        events.some((e) => e.event === 'approval.resolved' && e.data.status === 'expired'),
+        'the clock did run',
+      );
       assert.deepStrictEqual(
-        events.filter((e) => e.data.approval_id === approval.id && e.event === 'approval.resolved').map((e) => e.data.status),
+        events
+          .filter((e) => e.data.approval_id === approval.id && e.event === 'approval.resolved')
+          .map((e) => e.data.status),
         ['approved'],
       );
       assert.strictEqual((await call(quick, 'GET', `/v1/approvals/${approval.id}`)).json.status, 'approved');
@@ -190,7 +232,10 @@ describe('runtime: approvals', () => {
     const task = await askingRun();
     const approval = await pendingApproval(rt, task.run_id);
     rt.setFaults({ commitThenDrop: { count: 1, pathPrefix: '/v1/approvals/' } });
-    await assert.rejects(decide(rt, approval.id as string, 'approve', { key: 'decide-once' }), 'the first answer never arrives');
+    await assert.rejects(
+      decide(rt, approval.id as string, 'approve', { key: 'decide-once' }),
+      'the first answer never arrives',
+    );
     const retry = await decide(rt, approval.id as string, 'approve', { key: 'decide-once' });
     assert.strictEqual(retry.status, 200);
     assert.strictEqual(retry.headers.get('idempotent-replayed'), 'true');
@@ -233,19 +278,32 @@ describe('runtime: approvals', () => {
 
   it('lists approvals newest first, filtered by status and run, paged like the other lists', async () => {
     const runIds: string[] = [];
-    for (let i = 0; i < 3; i++) runIds.push(await rt.createSyntheticRun({ events: 3, approval: {} }));
+    for (let i = 0; i < 3; i++) {
+      runIds.push(await rt.createSyntheticRun({ events: 3, approval: {} }));
+    }
     const approvals = () => rt.listApprovals();
     assert.strictEqual(approvals().length, 3);
     rt.decideApproval(approvals()[2].id, 'deny');
     const pending = (await call(rt, 'GET', '/v1/approvals?status=pending')).json;
-    assert.deepStrictEqual((pending.data as Approval[]).map((a) => a.run_id), [runIds[2], runIds[1]]);
+    assert.deepStrictEqual(
+      (pending.data as Approval[]).map((a) => a.run_id),
+      [runIds[2], runIds[1]],
+    );
     const ofRun = (await call(rt, 'GET', `/v1/approvals?run_id=${runIds[0]}`)).json.data as Approval[];
-    assert.deepStrictEqual(ofRun.map((a) => a.status), ['denied']);
+    assert.deepStrictEqual(
+      ofRun.map((a) => a.status),
+      ['denied'],
+    );
 
     const seen: string[] = [];
     let url = '/v1/approvals?limit=2';
     for (;;) {
-      const page = (await call(rt, 'GET', url)).json as { object: string; data: Approval[]; has_more: boolean; next_cursor: string | null };
+      const page = (await call(rt, 'GET', url)).json as {
+        object: string;
+        data: Approval[];
+        has_more: boolean;
+        next_cursor: string | null;
+      };
       assert.strictEqual(page.object, 'list');
       seen.push(...page.data.map((a) => a.id));
       if (!page.has_more) {
@@ -254,7 +312,10 @@ describe('runtime: approvals', () => {
       }
       url = `/v1/approvals?limit=2&after=${page.next_cursor}`;
     }
-    assert.deepStrictEqual(seen, approvals().map((a) => a.id));
+    assert.deepStrictEqual(
+      seen,
+      approvals().map((a) => a.id),
+    );
     assert.strictEqual((await call(rt, 'GET', '/v1/approvals?status=maybe')).status, 400);
     assert.strictEqual((await call(rt, 'GET', '/v1/approvals?run_id=run_none')).status, 404);
     assert.strictEqual((await call(rt, 'GET', '/v1/approvals?limit=101')).status, 400);
@@ -264,18 +325,31 @@ describe('runtime: approvals', () => {
   it('lets a synthetic run (admin) ask for approval after its events, then go on to its end', async () => {
     const created = await call(rt, 'POST', '/__admin/runs', {
       key: rt.adminKey,
-      body: { events: 5, terminal: 'completed', approval: { tool: 'run_command', arguments: { command: 'make test' }, reason: 'Runs the tests.' } },
+      body: {
+        events: 5,
+        terminal: 'completed',
+        approval: { tool: 'run_command', arguments: { command: 'make test' }, reason: 'Runs the tests.' },
+      },
     });
     assert.strictEqual(created.status, 201);
     const runId = created.json.run_id as string;
     const approval = await pendingApproval(rt, runId);
-    assert.deepStrictEqual([approval.tool, approval.arguments, approval.reason], ['run_command', { command: 'make test' }, 'Runs the tests.']);
+    assert.deepStrictEqual(
+      [approval.tool, approval.arguments, approval.reason],
+      ['run_command', { command: 'make test' }, 'Runs the tests.'],
+    );
     assert.strictEqual((await untilRunStatus(rt, runId, 'awaiting_approval')).status, 'awaiting_approval');
     await decide(rt, approval.id as string, 'approve');
     const { events } = await runToEnd(rt, runId);
-    assert.deepStrictEqual(events.slice(5).map((e) => e.event), ['approval.requested', 'approval.resolved', 'tool.called', 'run.completed']);
+    assert.deepStrictEqual(
+      events.slice(5).map((e) => e.event),
+      ['approval.requested', 'approval.resolved', 'tool.called', 'run.completed'],
+    );
     assert.strictEqual(events[6].data.sequence, 7);
-    const bad = await call(rt, 'POST', '/__admin/runs', { key: rt.adminKey, body: { events: 1, approval: { expires_in_ms: -1 } } });
+    const bad = await call(rt, 'POST', '/__admin/runs', {
+      key: rt.adminKey,
+      body: { events: 1, approval: { expires_in_ms: -1 } },
+    });
     assert.strictEqual(bad.status, 400);
   });
 
@@ -286,7 +360,13 @@ describe('runtime: approvals', () => {
     assert.strictEqual(cancelled.status, 200);
     assert.strictEqual(cancelled.json.status, 'cancelled');
     const { events } = await runToEnd(rt, task.run_id);
-    assert.deepStrictEqual(events.slice(-2).map((e) => [e.event, e.data.status]), [['approval.resolved', 'expired'], ['run.cancelled', 'cancelled']]);
+    assert.deepStrictEqual(
+      events.slice(-2).map((e) => [e.event, e.data.status]),
+      [
+        ['approval.resolved', 'expired'],
+        ['run.cancelled', 'cancelled'],
+      ],
+    );
     assert.strictEqual((await call(rt, 'GET', `/v1/approvals/${approval.id}`)).json.status, 'expired');
     assert.strictEqual((await decide(rt, approval.id as string, 'approve')).status, 409);
   });

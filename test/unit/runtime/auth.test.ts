@@ -24,7 +24,11 @@ const ENDPOINTS: [string, string][] = [
 describe('runtime: authentication', () => {
   let rt: RuntimeHandle;
   beforeEach(async () => {
-    rt = await startRuntime({ apiKeys: ['secret-key-1', 'secret-key-2'], readOnlyKeys: ['reader-key'], adminKey: 'the-admin' });
+    rt = await startRuntime({
+      apiKeys: ['secret-key-1', 'secret-key-2'],
+      readOnlyKeys: ['reader-key'],
+      adminKey: 'the-admin',
+    });
   });
   afterEach(() => rt.close());
 
@@ -74,7 +78,12 @@ describe('runtime: authentication', () => {
     const fileId = await uploadOk(rt, 'a.txt', 'hello');
     const task = await createTask(rt, 'Look', [fileId]);
     const ids = new Set<string>();
-    for (const path of ['/v1/files', `/v1/files/${fileId}/content`, '/v1/files/file_nope', `/v1/runs/${task.run_id}/events`]) {
+    for (const path of [
+      '/v1/files',
+      `/v1/files/${fileId}/content`,
+      '/v1/files/file_nope',
+      `/v1/runs/${task.run_id}/events`,
+    ]) {
       const res = await call(rt, 'GET', path);
       const id = res.headers.get('x-request-id');
       assert.match(id ?? '', /^req_[0-9a-f]{32}$/, path);
@@ -98,7 +107,11 @@ describe('runtime: authentication', () => {
       assert.strictEqual(errorOf(res).type, 'authentication_error');
     }
     assert.strictEqual((await call(rt, 'GET', '/__admin/faults', { key: 'the-admin' })).status, 200);
-    assert.strictEqual((await call(rt, 'GET', '/v1/files', { key: 'the-admin' })).status, 401, 'the admin key is no API key');
+    assert.strictEqual(
+      (await call(rt, 'GET', '/v1/files', { key: 'the-admin' })).status,
+      401,
+      'the admin key is no API key',
+    );
   });
 
   it('answers 404 for unknown endpoints and 405 with Allow for a wrong method', async () => {

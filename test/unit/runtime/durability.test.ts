@@ -4,7 +4,18 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startRuntime } from '../../runtime/index';
-import { call, createTask, decide, pendingApproval, readEvents, runToEnd, tempDir, untilRunStatus, upload, uploadOk } from './runtimeTestKit';
+import {
+  call,
+  createTask,
+  decide,
+  pendingApproval,
+  readEvents,
+  runToEnd,
+  tempDir,
+  untilRunStatus,
+  upload,
+  uploadOk,
+} from './runtimeTestKit';
 
 describe('runtime: durability', () => {
   let dataDir: string;
@@ -49,11 +60,18 @@ describe('runtime: durability', () => {
       assert.strictEqual(second.appendEvent(syntheticId, 'later', {}), 1002);
       second.endRun(syntheticId, 'completed');
       const tail = await readEvents(second, syntheticId, { after: 999 });
-      assert.deepStrictEqual(tail.events.map((e) => e.event), ['observation.recorded', 'extra.kind', 'later', 'run.completed']);
+      assert.deepStrictEqual(
+        tail.events.map((e) => e.event),
+        ['observation.recorded', 'extra.kind', 'later', 'run.completed'],
+      );
 
       const next = await uploadOk(second, 'new.txt', 'after restart');
       const list = (await call(second, 'GET', '/v1/files')).json.data as { id: string }[];
-      assert.deepStrictEqual(list.map((f) => f.id), [next, fileId], 'new records still go in front');
+      assert.deepStrictEqual(
+        list.map((f) => f.id),
+        [next, fileId],
+        'new records still go in front',
+      );
     } finally {
       await second.close();
     }
@@ -81,7 +99,9 @@ describe('runtime: durability', () => {
     const approval = await pendingApproval(first, task.run_id);
     const decided = await decide(first, approval.id as string, 'deny', { key: 'decision-key', note: 'no' });
     const open = await first.createSyntheticRun({ events: 3, terminal: null });
-    const cancelled = await call(first, 'POST', `/v1/runs/${open}/cancel`, { headers: { 'Idempotency-Key': 'cancel-key' } });
+    const cancelled = await call(first, 'POST', `/v1/runs/${open}/cancel`, {
+      headers: { 'Idempotency-Key': 'cancel-key' },
+    });
     await first.close();
 
     const second = await startRuntime({ dataDir });
@@ -97,7 +117,9 @@ describe('runtime: durability', () => {
       assert.strictEqual((await call(second, 'GET', `/v1/runs/${open}`)).json.status, 'cancelled');
       const { events } = await runToEnd(second, open);
       assert.strictEqual(events[events.length - 1].event, 'run.cancelled');
-      const again = await call(second, 'POST', `/v1/runs/${open}/cancel`, { headers: { 'Idempotency-Key': 'cancel-key' } });
+      const again = await call(second, 'POST', `/v1/runs/${open}/cancel`, {
+        headers: { 'Idempotency-Key': 'cancel-key' },
+      });
       assert.strictEqual(again.headers.get('idempotent-replayed'), 'true');
       assert.deepStrictEqual(again.json, cancelled.json);
       assert.strictEqual((await call(second, 'POST', `/v1/runs/${open}/cancel`)).status, 409);
@@ -122,7 +144,11 @@ describe('runtime: durability', () => {
       const next = await pendingApproval(second, task.run_id);
       await decide(second, next.id as string, 'approve');
       const { events } = await runToEnd(second, task.run_id);
-      assert.deepStrictEqual(events.filter((e) => e.event === 'step.started').map((e) => e.data.step_id), ['step_1', 'step_2', 'step_3'], 'no step started twice');
+      assert.deepStrictEqual(
+        events.filter((e) => e.event === 'step.started').map((e) => e.data.step_id),
+        ['step_1', 'step_2', 'step_3'],
+        'no step started twice',
+      );
       assert.strictEqual(events.filter((e) => e.event === 'approval.requested').length, 2);
       assert.strictEqual(events[events.length - 1].event, 'run.completed');
       const artifacts = (await call(second, 'GET', `/v1/runs/${task.run_id}/artifacts`)).json.data as unknown[];
@@ -162,7 +188,10 @@ describe('runtime: durability', () => {
       const [approval] = second.listApprovals({ runId, status: 'pending' });
       second.decideApproval(approval.id, 'approve');
       const { events } = await runToEnd(second, runId);
-      assert.deepStrictEqual(events.slice(4).map((e) => e.event), ['approval.requested', 'approval.resolved', 'tool.called', 'run.completed']);
+      assert.deepStrictEqual(
+        events.slice(4).map((e) => e.event),
+        ['approval.requested', 'approval.resolved', 'tool.called', 'run.completed'],
+      );
     } finally {
       await second.close();
     }

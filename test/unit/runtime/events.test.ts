@@ -24,15 +24,18 @@ describe('runtime: run event stream', () => {
       assert.strictEqual(JSON.parse(m.data ?? '{}').sequence, i + 1);
     });
     assert.ok(reading.raw.startsWith('id: 1\nevent: plan.created\ndata: {"sequence":1,'));
-    assert.deepStrictEqual(reading.events.map((e) => e.event), [
-      'plan.created',
-      'step.started',
-      'tool.called',
-      'observation.recorded',
-      'step.completed',
-      'step.started',
-      'run.completed',
-    ]);
+    assert.deepStrictEqual(
+      reading.events.map((e) => e.event),
+      [
+        'plan.created',
+        'step.started',
+        'tool.called',
+        'observation.recorded',
+        'step.completed',
+        'step.started',
+        'run.completed',
+      ],
+    );
   });
 
   it('ends with the terminal event {sequence, status} and then closes the response', async () => {
@@ -51,16 +54,25 @@ describe('runtime: run event stream', () => {
   it('resumes after a sequence without losing or repeating events', async () => {
     const runId = await rt.createSyntheticRun({ events: 50 });
     const resumed = await readEvents(rt, runId, { after: 37 });
-    assert.deepStrictEqual(resumed.events.map((e) => e.data.sequence), Array.from({ length: 14 }, (_, i) => 38 + i));
+    assert.deepStrictEqual(
+      resumed.events.map((e) => e.data.sequence),
+      Array.from({ length: 14 }, (_, i) => 38 + i),
+    );
     const past = await readEvents(rt, runId, { after: 51 });
     // A client already at the end is told again how the run ended, so it does not reconnect for ever.
-    assert.deepStrictEqual(past.events.map((e) => [e.event, e.data.sequence]), [['run.completed', 51]], 'after the terminal event: the terminal event again, then the close');
+    assert.deepStrictEqual(
+      past.events.map((e) => [e.event, e.data.sequence]),
+      [['run.completed', 51]],
+      'after the terminal event: the terminal event again, then the close',
+    );
     assert.strictEqual(past.outcome, 'ended');
   });
 
   it('resumes from the Last-Event-ID header when after is absent', async () => {
     const runId = await rt.createSyntheticRun({ events: 5 });
-    const res = await fetch(`${rt.baseUrl}/v1/runs/${runId}/events`, { headers: { Authorization: `Bearer ${rt.apiKey}`, 'Last-Event-ID': '4' } });
+    const res = await fetch(`${rt.baseUrl}/v1/runs/${runId}/events`, {
+      headers: { Authorization: `Bearer ${rt.apiKey}`, 'Last-Event-ID': '4' },
+    });
     const ids = [...(await res.text()).matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
     assert.deepStrictEqual(ids, [5, 6]);
   });
@@ -91,15 +103,21 @@ describe('runtime: run event stream', () => {
     assert.strictEqual(rt.appendEvent(runId, 'custom.kind', { anything: true }), 4);
     rt.endRun(runId, 'completed');
     const result = await reading;
-    assert.deepStrictEqual(result.events.map((e) => [e.data.sequence, e.event]), [
-      [2, 'step.started'],
-      [3, 'step.started'],
-      [4, 'custom.kind'],
-      [5, 'run.completed'],
-    ]);
+    assert.deepStrictEqual(
+      result.events.map((e) => [e.data.sequence, e.event]),
+      [
+        [2, 'step.started'],
+        [3, 'step.started'],
+        [4, 'custom.kind'],
+        [5, 'run.completed'],
+      ],
+    );
     assert.strictEqual(result.events[1].data.title, 'Later');
     assert.strictEqual(result.outcome, 'ended');
-    assert.deepStrictEqual(rt.eventLog(runId).map((e) => e.event), ['plan.created', 'step.started', 'step.started', 'custom.kind', 'run.completed']);
+    assert.deepStrictEqual(
+      rt.eventLog(runId).map((e) => e.event),
+      ['plan.created', 'step.started', 'step.started', 'custom.kind', 'run.completed'],
+    );
   });
 
   it('sends ": keep-alive" comments while idle, at about the configured interval', async () => {
@@ -115,12 +133,17 @@ describe('runtime: run event stream', () => {
   it('serves any number of concurrent subscribers the same events', async () => {
     const runId = await rt.createSyntheticRun({ events: 20, terminal: null });
     const readers = Array.from({ length: 25 }, (_, i) => readEvents(rt, runId, { after: i }));
-    for (let i = 0; i < 10; i++) rt.appendEvent(runId, 'tick', { i });
+    for (let i = 0; i < 10; i++) {
+      rt.appendEvent(runId, 'tick', { i });
+    }
     rt.endRun(runId, 'completed');
     const readings = await Promise.all(readers);
     readings.forEach((r, i) => {
       assert.strictEqual(r.outcome, 'ended');
-      assert.deepStrictEqual(r.events.map((e) => e.data.sequence), Array.from({ length: 31 - i }, (_, k) => i + 1 + k));
+      assert.deepStrictEqual(
+        r.events.map((e) => e.data.sequence),
+        Array.from({ length: 31 - i }, (_, k) => i + 1 + k),
+      );
     });
   });
 
@@ -155,7 +178,9 @@ describe('runtime: run event stream', () => {
     const memory = (): number => process.memoryUsage().heapUsed + process.memoryUsage().external;
     const before = memory();
     let received = 0;
-    const req = http.get(`${rt.baseUrl}/v1/runs/${runId}/events`, { headers: { Authorization: `Bearer ${rt.apiKey}` } });
+    const req = http.get(`${rt.baseUrl}/v1/runs/${runId}/events`, {
+      headers: { Authorization: `Bearer ${rt.apiKey}` },
+    });
     const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
     res.on('data', (chunk: Buffer) => {
       received += chunk.length;
@@ -180,7 +205,10 @@ describe('runtime: run event stream', () => {
     const runId = await rt.createSyntheticRun({ events: 5, terminal: null });
     rt.endRun(runId, 'failed');
     const reading = await readEvents(rt, runId, { after: 3 });
-    assert.deepStrictEqual(reading.events.map((e) => e.event), ['observation.recorded', 'step.completed', 'run.failed']);
+    assert.deepStrictEqual(
+      reading.events.map((e) => e.event),
+      ['observation.recorded', 'step.completed', 'run.failed'],
+    );
     assert.strictEqual(reading.outcome, 'ended');
   });
 
@@ -190,7 +218,11 @@ describe('runtime: run event stream', () => {
     rt.endRun(runId, 'completed');
     const res = await call(rt, 'GET', `/v1/runs/${runId}/events`);
     assert.ok(res.text.includes('\n\nevent: weird\ndata: {not json\n\nid: 2\nevent: run.completed\n'), res.text);
-    assert.deepStrictEqual(rt.eventLog(runId).map((e) => e.sequence), [1, 2], 'raw text takes no sequence');
+    assert.deepStrictEqual(
+      rt.eventLog(runId).map((e) => e.sequence),
+      [1, 2],
+      'raw text takes no sequence',
+    );
   });
 
   it('mixes in unknown event kinds when asked', async () => {
@@ -220,7 +252,10 @@ describe('runtime: run event stream', () => {
     const paced = await startRuntime({ eventDelayMs: 5, dataDir });
     let runId = '';
     try {
-      const created = await call(paced, 'POST', '/__admin/runs', { key: paced.adminKey, body: { events: 100_000, live: true, terminal: 'completed' } });
+      const created = await call(paced, 'POST', '/__admin/runs', {
+        key: paced.adminKey,
+        body: { events: 100_000, live: true, terminal: 'completed' },
+      });
       assert.strictEqual(created.status, 201, created.text);
       runId = created.json.run_id as string;
       // Some events are out (the run is under way) when the cancel comes.
@@ -230,8 +265,13 @@ describe('runtime: run event stream', () => {
       const whole = await readEvents(paced, runId);
       assertEndsCancelled(whole, 'read from the start');
       // Asked again from the last event before the end (a client that saw that one): the terminal event, then the close.
-      const tail = await readEvents(paced, runId, { after: Number(whole.events[whole.events.length - 2]?.data.sequence ?? 0) });
-      assert.deepStrictEqual(tail.events.map((e) => e.event), ['run.cancelled']);
+      const tail = await readEvents(paced, runId, {
+        after: Number(whole.events[whole.events.length - 2]?.data.sequence ?? 0),
+      });
+      assert.deepStrictEqual(
+        tail.events.map((e) => e.event),
+        ['run.cancelled'],
+      );
       assert.strictEqual(tail.outcome, 'ended');
     } finally {
       await paced.close();
@@ -252,7 +292,18 @@ function assertEndsCancelled(reading: Awaited<ReturnType<typeof readEvents>>, wh
   assert.strictEqual(reading.outcome, 'ended', `${when}: the stream closes after the terminal event`);
   const events = reading.events;
   assert.ok(events.length >= 1, `${when}: events came`);
-  assert.strictEqual(events[events.length - 1].event, 'run.cancelled', `${when}: the log ends with its terminal event (got ${events.slice(-2).map((e) => e.event).join(', ')})`);
+  assert.strictEqual(
+    events[events.length - 1].event,
+    'run.cancelled',
+    `${when}: the log ends with its terminal event (got ${events
+      .slice(-2)
+      .map((e) => e.event)
+      .join(', ')})`,
+  );
   assert.ok(events.length < 100_001, `${when}: events after the cancel were not released`);
-  assert.deepStrictEqual(events.map((e) => e.data.sequence), events.map((_, i) => i + 1), `${when}: sequences without a gap`);
+  assert.deepStrictEqual(
+    events.map((e) => e.data.sequence),
+    events.map((_, i) => i + 1),
+    `${when}: sequences without a gap`,
+  );
 }

@@ -5,7 +5,13 @@ import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { call, createTask, errorOf, readEvents, runToEnd, upload, uploadOk } from './runtimeTestKit';
 
 /** Sends a request and reports whether the server answered or dropped the connection. */
-function rawRequest(rt: RuntimeHandle, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status?: number; text: string; dropped: boolean; headers?: http.IncomingHttpHeaders }> {
+function rawRequest(
+  rt: RuntimeHandle,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status?: number; text: string; dropped: boolean; headers?: http.IncomingHttpHeaders }> {
   return new Promise((resolve) => {
     const req = http.request(`${rt.baseUrl}${path}`, {
       method,
@@ -39,11 +45,16 @@ describe('runtime: fault switches', () => {
       const reading = await readEvents(rt, runId, { after });
       received.push(...reading.events.map((e) => e.data.sequence as number));
       after = received[received.length - 1] ?? after;
-      if (reading.outcome === 'ended') break;
+      if (reading.outcome === 'ended') {
+        break;
+      }
       assert.strictEqual(reading.outcome, 'cut');
       assert.strictEqual(reading.events.length, 4);
     }
-    assert.deepStrictEqual(received, Array.from({ length: 11 }, (_, i) => i + 1));
+    assert.deepStrictEqual(
+      received,
+      Array.from({ length: 11 }, (_, i) => i + 1),
+    );
   });
 
   it('dropStreamRandom cuts at seeded random points: the same seed gives the same cuts', async () => {
@@ -56,7 +67,9 @@ describe('runtime: fault switches', () => {
         for (;;) {
           const reading = await readEvents(other, runId, { after });
           sizes.push(reading.events.length);
-          if (reading.outcome === 'ended') break;
+          if (reading.outcome === 'ended') {
+            break;
+          }
           after = reading.events[reading.events.length - 1].data.sequence as number;
         }
         return sizes;
@@ -66,7 +79,10 @@ describe('runtime: fault switches', () => {
     };
     const first = await cutsFor(42);
     assert.deepStrictEqual(await cutsFor(42), first);
-    assert.ok(first.every((n) => n >= 1 && n <= 5), JSON.stringify(first));
+    assert.ok(
+      first.every((n) => n >= 1 && n <= 5),
+      JSON.stringify(first),
+    );
     assert.ok(new Set(first.slice(0, -1)).size > 1, 'the cut points vary');
   });
 
@@ -106,7 +122,11 @@ describe('runtime: fault switches', () => {
     const dropped = await rawRequest(rt, 'POST', '/v1/tasks', { objective: 'Committed' }, headers);
     assert.strictEqual(dropped.dropped, true);
     const tasks = (await call(rt, 'GET', '/v1/tasks')).json.data as { id: string; objective: string }[];
-    assert.deepStrictEqual(tasks.map((t) => t.objective), ['Committed'], 'the work was done');
+    assert.deepStrictEqual(
+      tasks.map((t) => t.objective),
+      ['Committed'],
+      'the work was done',
+    );
     const retry = await rawRequest(rt, 'POST', '/v1/tasks', { objective: 'Committed' }, headers);
     assert.strictEqual(retry.status, 201);
     assert.strictEqual(retry.headers?.['idempotent-replayed'], 'true');
@@ -119,7 +139,11 @@ describe('runtime: fault switches', () => {
     assert.strictEqual((await rawRequest(rt, 'GET', '/v1/files')).status, 200);
     const form = await upload(rt, 'a.txt', 'x').catch(() => undefined);
     assert.strictEqual(form, undefined, 'the upload connection was dropped');
-    assert.strictEqual(((await call(rt, 'GET', '/v1/files')).json.data as unknown[]).length, 1, 'but the file was stored');
+    assert.strictEqual(
+      ((await call(rt, 'GET', '/v1/files')).json.data as unknown[]).length,
+      1,
+      'but the file was stored',
+    );
   });
 
   it('delayMs delays every response by at least about that long', async () => {
@@ -200,7 +224,9 @@ describe('runtime: admin endpoints', () => {
   it('sets, reads and clears faults over HTTP', async () => {
     const set = await admin('POST', '/__admin/faults', { failNext: { count: 1, status: 503, retryAfterSeconds: 1 } });
     assert.strictEqual(set.status, 200);
-    assert.deepStrictEqual((await admin('GET', '/__admin/faults')).json, { failNext: { count: 1, status: 503, retryAfterSeconds: 1 } });
+    assert.deepStrictEqual((await admin('GET', '/__admin/faults')).json, {
+      failNext: { count: 1, status: 503, retryAfterSeconds: 1 },
+    });
     assert.strictEqual((await call(rt, 'GET', '/v1/files')).status, 503);
     assert.strictEqual((await call(rt, 'GET', '/v1/files')).status, 200);
     await admin('POST', '/__admin/faults', { delayMs: 5 });
@@ -213,20 +239,29 @@ describe('runtime: admin endpoints', () => {
     assert.strictEqual(created.status, 201);
     const runId = created.json.run_id as string;
     assert.strictEqual((await call(rt, 'GET', `/v1/tasks/${created.json.task_id}`)).json.objective, 'Bench');
-    const appended = await admin('POST', `/__admin/runs/${runId}/events`, { event: 'note.added', data: { text: 'hi' } });
+    const appended = await admin('POST', `/__admin/runs/${runId}/events`, {
+      event: 'note.added',
+      data: { text: 'hi' },
+    });
     assert.strictEqual(appended.json.sequence, 4);
-    assert.strictEqual((await admin('POST', `/__admin/runs/${runId}/events`, { raw: ': raw comment\n\n' })).status, 200);
+    assert.strictEqual(
+      (await admin('POST', `/__admin/runs/${runId}/events`, { raw: ': raw comment\n\n' })).status,
+      200,
+    );
     assert.strictEqual((await admin('POST', `/__admin/runs/${runId}/end`, { status: 'cancelled' })).json.sequence, 5);
     assert.strictEqual((await admin('POST', `/__admin/runs/${runId}/events`, { event: 'late', data: {} })).status, 400);
     const log = await admin('GET', `/__admin/runs/${runId}/log`);
-    assert.deepStrictEqual((log.json.data as { event: string }[]).map((e) => e.event), ['plan.created', 'step.started', 'tool.called', 'note.added', 'run.cancelled']);
+    assert.deepStrictEqual(
+      (log.json.data as { event: string }[]).map((e) => e.event),
+      ['plan.created', 'step.started', 'tool.called', 'note.added', 'run.cancelled'],
+    );
     const reading = await runToEnd(rt, runId);
     assert.ok(reading.comments.includes('raw comment'));
     assert.strictEqual((await admin('POST', '/__admin/runs', { events: -1 })).status, 400);
     assert.strictEqual((await admin('GET', '/__admin/runs/run_none/log')).status, 404);
   });
 
-  it('reports the built-in agent\'s log too', async () => {
+  it("reports the built-in agent's log too", async () => {
     const task = await createTask(rt, 'Log me');
     await runToEnd(rt, task.run_id);
     const log = await admin('GET', `/__admin/runs/${task.run_id}/log`);
@@ -253,7 +288,10 @@ describe('runtime: steering fault switches', () => {
   it('noSteering (set over /__admin/faults) answers 404 on every steering endpoint, as a server without them', async () => {
     const runId = await rt.createSyntheticRun({ events: 2, approval: {} });
     const approvalId = rt.listApprovals()[0].id;
-    assert.strictEqual((await call(rt, 'POST', '/__admin/faults', { key: 'adm', body: { noSteering: true } })).status, 200);
+    assert.strictEqual(
+      (await call(rt, 'POST', '/__admin/faults', { key: 'adm', body: { noSteering: true } })).status,
+      200,
+    );
     for (const [method, path, body] of steeringCalls(runId, approvalId)) {
       const res = await call(rt, method, path, { body });
       assert.strictEqual(res.status, 404, `${method} ${path}`);

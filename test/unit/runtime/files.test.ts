@@ -22,7 +22,11 @@ describe('runtime: files', () => {
     assert.strictEqual(file.purpose, 'reference');
     assert.strictEqual(file.filename, 'notes.md');
     assert.strictEqual(file.bytes, 11);
-    assert.strictEqual(file.content_type, 'text/markdown', 'guessed from the extension when the part says octet-stream');
+    assert.strictEqual(
+      file.content_type,
+      'text/markdown',
+      'guessed from the extension when the part says octet-stream',
+    );
     assert.match(file.created_at as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     const got = await call(rt, 'GET', `/v1/files/${file.id}`);
     assert.deepStrictEqual(got.json, file);
@@ -36,20 +40,29 @@ describe('runtime: files', () => {
   it('serves the content with Content-Type, Content-Length and Content-Disposition', async () => {
     const content = 'naïve café, ünïcode ✓\n';
     const id = await uploadOk(rt, 'résumé notes.txt', content);
-    const res = await fetch(`${rt.baseUrl}/v1/files/${id}/content`, { headers: { Authorization: `Bearer ${rt.apiKey}` } });
+    const res = await fetch(`${rt.baseUrl}/v1/files/${id}/content`, {
+      headers: { Authorization: `Bearer ${rt.apiKey}` },
+    });
     assert.strictEqual(res.status, 200);
     assert.strictEqual(res.headers.get('content-type'), 'text/plain');
     assert.strictEqual(res.headers.get('content-length'), String(Buffer.byteLength(content)));
     const disposition = res.headers.get('content-disposition') ?? '';
-    assert.match(disposition, /^attachment; filename="r_sum_ notes.txt"; filename\*=UTF-8''r%C3%A9sum%C3%A9%20notes.txt$/);
+    assert.match(
+      disposition,
+      /^attachment; filename="r_sum_ notes.txt"; filename\*=UTF-8''r%C3%A9sum%C3%A9%20notes.txt$/,
+    );
     assert.strictEqual(await res.text(), content);
   });
 
   it('round-trips binary content of several megabytes byte for byte', async () => {
     const content = Buffer.alloc(3 * 1024 * 1024 + 17);
-    for (let i = 0; i < content.length; i++) content[i] = (i * 31 + (i >> 8)) & 0xff;
+    for (let i = 0; i < content.length; i++) {
+      content[i] = (i * 31 + (i >> 8)) & 0xff;
+    }
     const id = await uploadOk(rt, 'blob.bin', content);
-    const res = await fetch(`${rt.baseUrl}/v1/files/${id}/content`, { headers: { Authorization: `Bearer ${rt.apiKey}` } });
+    const res = await fetch(`${rt.baseUrl}/v1/files/${id}/content`, {
+      headers: { Authorization: `Bearer ${rt.apiKey}` },
+    });
     assert.ok(Buffer.from(await res.arrayBuffer()).equals(content));
   });
 
@@ -91,7 +104,11 @@ describe('runtime: files', () => {
   it('rejects a body without a file part with 400 naming file', async () => {
     const form = new FormData();
     form.append('purpose', 'task_input');
-    const res = await fetch(`${rt.baseUrl}/v1/files`, { method: 'POST', headers: { Authorization: `Bearer ${rt.apiKey}` }, body: form });
+    const res = await fetch(`${rt.baseUrl}/v1/files`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${rt.apiKey}` },
+      body: form,
+    });
     assert.strictEqual(res.status, 400);
     const body = (await res.json()) as { error: { param: string; code: string } };
     assert.strictEqual(body.error.param, 'file');
@@ -105,7 +122,11 @@ describe('runtime: files', () => {
   });
 
   it('answers 404 naming id for unknown files', async () => {
-    for (const [method, suffix] of [['GET', ''], ['GET', '/content'], ['DELETE', '']]) {
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['GET', '/content'],
+      ['DELETE', ''],
+    ]) {
       const res = await call(rt, method, `/v1/files/file_unknown${suffix}`);
       assert.strictEqual(res.status, 404);
       assert.strictEqual(errorOf(res).code, 'not_found');
@@ -130,11 +151,17 @@ describe('runtime: files', () => {
     const c = await uploadOk(rt, 'c.txt', 'c', 'reference');
     const all = await call(rt, 'GET', '/v1/files');
     assert.strictEqual(all.json.object, 'list');
-    assert.deepStrictEqual((all.json.data as { id: string }[]).map((f) => f.id), [c, b, a]);
+    assert.deepStrictEqual(
+      (all.json.data as { id: string }[]).map((f) => f.id),
+      [c, b, a],
+    );
     assert.strictEqual(all.json.has_more, false);
     assert.strictEqual(all.json.next_cursor, null);
     const datasets = await call(rt, 'GET', '/v1/files?purpose=dataset');
-    assert.deepStrictEqual((datasets.json.data as { id: string }[]).map((f) => f.id), [b]);
+    assert.deepStrictEqual(
+      (datasets.json.data as { id: string }[]).map((f) => f.id),
+      [b],
+    );
   });
 
   it('encrypts contents at rest: the blob on disk holds no plaintext and is AES-GCM sized', async () => {
@@ -155,7 +182,9 @@ describe('runtime: files', () => {
     blob[5000] ^= 0xff;
     fs.writeFileSync(file, blob);
     await assert.rejects(async () => {
-      const res = await fetch(`${rt.baseUrl}/v1/files/${id}/content`, { headers: { Authorization: `Bearer ${rt.apiKey}` } });
+      const res = await fetch(`${rt.baseUrl}/v1/files/${id}/content`, {
+        headers: { Authorization: `Bearer ${rt.apiKey}` },
+      });
       await res.arrayBuffer();
     }, 'the body is cut, never completed');
   });

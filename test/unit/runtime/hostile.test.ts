@@ -15,7 +15,18 @@ import {
   ROTATING_PAYLOADS,
 } from '../../runtime/hostile';
 import { startRuntime, type HostileOptions, type RuntimeHandle } from '../../runtime/index';
-import { call, createTask, errorOf, readEvents, runToEnd, tempDir, upload, uploadOk, waitFor, type SseReading } from './runtimeTestKit';
+import {
+  call,
+  createTask,
+  errorOf,
+  readEvents,
+  runToEnd,
+  tempDir,
+  upload,
+  uploadOk,
+  waitFor,
+  type SseReading,
+} from './runtimeTestKit';
 
 type Item = Record<string, unknown>;
 
@@ -32,7 +43,9 @@ function rawGet(rt: RuntimeHandle, urlPath: string): Promise<Raw> {
       .get(`${rt.baseUrl}${urlPath}`, { headers: { Authorization: `Bearer ${rt.apiKey}` } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       })
       .on('error', reject);
@@ -40,14 +53,20 @@ function rawGet(rt: RuntimeHandle, urlPath: string): Promise<Raw> {
 }
 
 /** POST /v1/tasks as a client that retries a 409 with the same key (what ours does). */
-async function createTaskRetrying(rt: RuntimeHandle, objective: string, fileIds: string[]): Promise<{ id: string; run_id: string }> {
+async function createTaskRetrying(
+  rt: RuntimeHandle,
+  objective: string,
+  fileIds: string[],
+): Promise<{ id: string; run_id: string }> {
   const key = `key-${objective}-${fileIds.join()}`;
   for (let attempt = 0; attempt < 3; attempt++) {
     const res = await call(rt, 'POST', '/v1/tasks', {
       body: { objective, attachments: fileIds.map((fileId) => ({ type: 'document', fileId })) },
       headers: { 'Idempotency-Key': key },
     });
-    if (res.status === 201) return res.json as { id: string; run_id: string };
+    if (res.status === 201) {
+      return res.json as { id: string; run_id: string };
+    }
     assert.strictEqual(res.status, 409, res.text.slice(0, 200));
   }
   throw new Error('create task kept answering 409');
@@ -56,29 +75,42 @@ async function createTaskRetrying(rt: RuntimeHandle, objective: string, fileIds:
 async function uploadRetrying(rt: RuntimeHandle, filename: string, content: string): Promise<string> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const res = await upload(rt, filename, content, { headers: { 'Idempotency-Key': `upload-${filename}` } });
-    if (res.status === 201) return res.json.id as string;
+    if (res.status === 201) {
+      return res.json.id as string;
+    }
     assert.strictEqual(res.status, 409, res.text.slice(0, 200));
   }
   throw new Error('upload kept answering 409');
 }
 
-async function listData(rt: RuntimeHandle, urlPath: string): Promise<{ data: unknown[]; has_more: unknown; next_cursor: unknown }> {
+async function listData(
+  rt: RuntimeHandle,
+  urlPath: string,
+): Promise<{ data: unknown[]; has_more: unknown; next_cursor: unknown }> {
   const res = await call(rt, 'GET', urlPath);
   assert.strictEqual(res.status, 200, res.text.slice(0, 200));
   return res.json as { data: unknown[]; has_more: unknown; next_cursor: unknown };
 }
 
 /** Follows a run as a resuming client would, until its terminal event; returns every event in order of arrival. */
-async function followToTerminal(rt: RuntimeHandle, runId: string, maxConnections: number): Promise<{ events: SseReading['events']; connections: number }> {
+async function followToTerminal(
+  rt: RuntimeHandle,
+  runId: string,
+  maxConnections: number,
+): Promise<{ events: SseReading['events']; connections: number }> {
   const events: SseReading['events'] = [];
   let after: number | undefined;
   for (let connections = 1; connections <= maxConnections; connections++) {
     const reading = await readEvents(rt, runId, { after });
     assert.strictEqual(reading.status, 200);
     events.push(...reading.events);
-    if (reading.events.some((e) => /^run\.(completed|failed|cancelled)$/.test(e.event))) return { events, connections };
+    if (reading.events.some((e) => /^run\.(completed|failed|cancelled)$/.test(e.event))) {
+      return { events, connections };
+    }
     const last = reading.events[reading.events.length - 1];
-    if (last) after = last.data.sequence as number;
+    if (last) {
+      after = last.data.sequence as number;
+    }
   }
   throw new Error(`no terminal event after ${maxConnections} connections`);
 }
@@ -111,7 +143,10 @@ describe('runtime: hostile mode', function () {
     for (const text of [reading.raw, textOf(files), textOf(tasks), missing.text]) {
       assert.ok(!text.includes(COMMAND_LINK) && !text.includes(HTML_PAYLOAD), text.slice(0, 200));
     }
-    assert.deepStrictEqual(files.data.map((f) => (f as Item).filename), ['notes.md']);
+    assert.deepStrictEqual(
+      files.data.map((f) => (f as Item).filename),
+      ['notes.md'],
+    );
     assert.strictEqual(files.has_more, false);
     assert.strictEqual(files.next_cursor, null);
     assert.strictEqual(reading.events[0].event, 'plan.created');
@@ -122,26 +157,56 @@ describe('runtime: hostile mode', function () {
     r.setHostile({ strings: true });
     assert.ok(textOf(await listData(r, '/v1/files')).includes(COMMAND_LINK), 'switched on at run time');
     r.setHostile(false);
-    assert.deepStrictEqual((await listData(r, '/v1/files')).data.map((f) => (f as Item).filename), ['notes.md'], 'and off again; the stored record was never touched');
+    assert.deepStrictEqual(
+      (await listData(r, '/v1/files')).data.map((f) => (f as Item).filename),
+      ['notes.md'],
+      'and off again; the stored record was never touched',
+    );
   });
 
   it('strings: every display string carries a command link, HTML and a rotating payload; every hugeEvery-th record one huge field', async () => {
     const r = await start({ strings: true, hugeFieldBytes: 100_000, hugeEvery: 2 });
     const uploads = [];
-    for (const name of ['a.md', 'b.md', 'c.md']) uploads.push((await upload(r, name, `# ${name}\n`)).json);
+    for (const name of ['a.md', 'b.md', 'c.md']) {
+      uploads.push((await upload(r, name, `# ${name}\n`)).json);
+    }
     // Ordinals follow first appearance: the 1st and 3rd records get the huge field.
-    assert.deepStrictEqual(uploads.map((f) => (f.filename as string).length >= 100_000), [true, false, true]);
+    assert.deepStrictEqual(
+      uploads.map((f) => (f.filename as string).length >= 100_000),
+      [true, false, true],
+    );
     const files = (await listData(r, '/v1/files')).data as Item[];
-    assert.deepStrictEqual(files.map((f) => f.id), uploads.slice().reverse().map((f) => f.id), 'ids intact');
+    assert.deepStrictEqual(
+      files.map((f) => f.id),
+      uploads
+        .slice()
+        .reverse()
+        .map((f) => f.id),
+      'ids intact',
+    );
     for (const file of files) {
       const name = file.filename as string;
-      assert.ok(name.startsWith(`${['a.md', 'b.md', 'c.md'][uploads.findIndex((u) => u.id === file.id)]} ${COMMAND_LINK} ${HTML_PAYLOAD} `));
-      assert.strictEqual(name, uploads.find((u) => u.id === file.id)?.filename, 'the same record gets the same poison every time');
+      assert.ok(
+        name.startsWith(
+          `${['a.md', 'b.md', 'c.md'][uploads.findIndex((u) => u.id === file.id)]} ${COMMAND_LINK} ${HTML_PAYLOAD} `,
+        ),
+      );
+      assert.strictEqual(
+        name,
+        uploads.find((u) => u.id === file.id)?.filename,
+        'the same record gets the same poison every time',
+      );
     }
     const task = await createTask(r, 'Summarise', [files[0].id as string]);
     const shownTask = await call(r, 'GET', `/v1/tasks/${task.id}`);
     assert.ok((shownTask.json.objective as string).startsWith(`Summarise ${COMMAND_LINK}`));
-    assert.strictEqual(shownTask.json.status === 'queued' || shownTask.json.status === 'running' || shownTask.json.status === 'completed', true, 'statuses untouched');
+    assert.strictEqual(
+      shownTask.json.status === 'queued' ||
+        shownTask.json.status === 'running' ||
+        shownTask.json.status === 'completed',
+      true,
+      'statuses untouched',
+    );
     const rotating = new Set(files.map((f) => ROTATING_PAYLOADS.findIndex((p) => (f.filename as string).includes(p))));
     assert.ok(!rotating.has(-1) && rotating.size > 1, 'payloads rotate between records');
     const reading = await runToEnd(r, task.run_id);
@@ -152,10 +217,14 @@ describe('runtime: hostile mode', function () {
   it('names: filename and artifact names are hostile path names, in the records and in Content-Disposition', async () => {
     const r = await start({ names: true });
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push(await uploadOk(r, `plain-${i}.md`, `# ${i}\n`));
+    for (let i = 0; i < 4; i++) {
+      ids.push(await uploadOk(r, `plain-${i}.md`, `# ${i}\n`));
+    }
     const files = (await listData(r, '/v1/files')).data as Item[];
     const names = files.map((f) => f.filename as string);
-    for (const name of names) assert.ok(HOSTILE_NAMES.includes(name), JSON.stringify(name));
+    for (const name of names) {
+      assert.ok(HOSTILE_NAMES.includes(name), JSON.stringify(name));
+    }
     assert.strictEqual(new Set(names).size, 4, 'a different one per record');
     assert.ok(names.includes('../../etc/passwd') || names.includes('..') || names.includes('CON .txt'));
     const content = await rawGet(r, `/v1/files/${ids[0]}/content`);
@@ -180,7 +249,10 @@ describe('runtime: hostile mode', function () {
 
   it('errorEverything: every matching request answers 400 with a command link; others are served', async () => {
     const r = await start({ errorEverything: { pathPrefix: '/v1/tasks' } });
-    for (const res of [await call(r, 'GET', '/v1/tasks'), await call(r, 'POST', '/v1/tasks', { body: { objective: 'x' } })]) {
+    for (const res of [
+      await call(r, 'GET', '/v1/tasks'),
+      await call(r, 'POST', '/v1/tasks', { body: { objective: 'x' } }),
+    ]) {
       assert.strictEqual(res.status, 400);
       assert.strictEqual(errorOf(res).code, 'hostile');
       assert.ok(errorOf(res).message?.startsWith(COMMAND_LINK));
@@ -198,7 +270,11 @@ describe('runtime: hostile mode', function () {
     const ids = [await uploadOk(r, 'one.md', '1'), await uploadOk(r, 'two.md', '2')];
     const data = (await listData(r, '/v1/files')).data;
     assert.strictEqual(data[0], null);
-    assert.deepStrictEqual([(data[1] as Item).id, (data[2] as Item).id], [ids[1], ids[0]], 'the real page follows, untouched');
+    assert.deepStrictEqual(
+      [(data[1] as Item).id, (data[2] as Item).id],
+      [ids[1], ids[0]],
+      'the real page follows, untouched',
+    );
     assert.strictEqual((data[1] as Item).filename, 'two.md', 'no string poisoning with this switch alone');
     const junk = data.slice(3);
     assert.ok(junk.includes(42));
@@ -209,7 +285,10 @@ describe('runtime: hostile mode', function () {
     assert.ok(objects.some((o) => !('id' in o)));
     assert.ok(objects.some((o) => typeof o.status === 'number' && typeof o.bytes === 'string'));
     assert.ok(objects.some((o) => typeof o.status === 'object'));
-    assert.ok(objects.some((o) => o.id === ids[1]), 'a duplicate of the first item');
+    assert.ok(
+      objects.some((o) => o.id === ids[1]),
+      'a duplicate of the first item',
+    );
     const tasks = (await listData(r, '/v1/tasks')).data;
     assert.strictEqual(tasks[0], null, 'every list, even an empty one');
 
@@ -217,7 +296,10 @@ describe('runtime: hostile mode', function () {
     const poisoned = (await listData(r, '/v1/files')).data.filter((f): f is Item => (f as Item | null)?.id === ids[1]);
     assert.strictEqual(poisoned.length, 2);
     assert.ok((poisoned[0].filename as string).length >= 100_000, 'the first record met carries the huge field');
-    assert.ok((poisoned[1].filename as string).length < 1000, 'its duplicate does not, so the page is not twice as big');
+    assert.ok(
+      (poisoned[1].filename as string).length < 1000,
+      'its duplicate does not, so the page is not twice as big',
+    );
     assert.ok((poisoned[1].filename as string).includes(COMMAND_LINK));
   });
 
@@ -228,7 +310,11 @@ describe('runtime: hostile mode', function () {
     assert.deepStrictEqual(first, { object: 'list', data: first.data, has_more: true, next_cursor: CYCLE_CURSORS[1] });
     assert.strictEqual((first.data[0] as Item).filename, 'only.md', 'nothing else is switched on');
     const second = await listData(r, `/v1/files?after=${CYCLE_CURSORS[1]}`);
-    assert.deepStrictEqual(second.data.map((f) => (f as Item).id), [id], 'the same items again');
+    assert.deepStrictEqual(
+      second.data.map((f) => (f as Item).id),
+      [id],
+      'the same items again',
+    );
     assert.strictEqual(second.next_cursor, CYCLE_CURSORS[0]);
     const third = await listData(r, `/v1/files?after=${CYCLE_CURSORS[0]}`);
     assert.strictEqual(third.next_cursor, CYCLE_CURSORS[1]);
@@ -245,9 +331,16 @@ describe('runtime: hostile mode', function () {
     let after = '';
     for (let i = 0; i < 5; i++) {
       const page = await listData(r, `/v1/files${after}`);
-      assert.deepStrictEqual(page.data.map((f) => (f as Item).id), [id], 'the same items again');
+      assert.deepStrictEqual(
+        page.data.map((f) => (f as Item).id),
+        [id],
+        'the same items again',
+      );
       assert.strictEqual(page.has_more, true);
-      assert.ok(typeof page.next_cursor === 'string' && page.next_cursor.startsWith(FRESH_CURSOR_PREFIX), String(page.next_cursor));
+      assert.ok(
+        typeof page.next_cursor === 'string' && page.next_cursor.startsWith(FRESH_CURSOR_PREFIX),
+        String(page.next_cursor),
+      );
       cursors.push(page.next_cursor);
       after = `?after=${page.next_cursor}`;
     }
@@ -269,7 +362,14 @@ describe('runtime: hostile mode', function () {
   });
 
   it('event streams: hostile names, wrong field types, a huge event and many kinds first, big sequences before the terminal', async () => {
-    const r = await start({ eventNames: true, eventFieldTypes: true, hugeEventBytes: 200_000, manyEventKinds: 50, bigSequences: true, strings: true });
+    const r = await start({
+      eventNames: true,
+      eventFieldTypes: true,
+      hugeEventBytes: 200_000,
+      manyEventKinds: 50,
+      bigSequences: true,
+      strings: true,
+    });
     const runId = await r.createSyntheticRun({ events: 10 });
     const reading = await runToEnd(r, runId);
     const names = reading.events.map((e) => e.event);
@@ -279,15 +379,28 @@ describe('runtime: hostile mode', function () {
     assert.ok(reading.events.some((e) => e.event === 'step.completed' && e.data.duration_ms === '12'));
     assert.ok(reading.events.some((e) => typeof e.data.summary === 'string' && e.data.summary.length === 200_000));
     assert.strictEqual(new Set(names.filter((n) => n.startsWith('hostile.kind.'))).size, 50);
-    const opening = reading.events.findIndex((e) => e.event === 'plan.created' && e.data.strategy !== 42 && e.data.strategy !== null);
-    assert.deepStrictEqual(reading.events.slice(0, opening).map((e) => e.data.sequence), Array.from({ length: opening }, (_, i) => i + 1), 'sequences 1..E');
+    const opening = reading.events.findIndex(
+      (e) => e.event === 'plan.created' && e.data.strategy !== 42 && e.data.strategy !== null,
+    );
+    assert.deepStrictEqual(
+      reading.events.slice(0, opening).map((e) => e.data.sequence),
+      Array.from({ length: opening }, (_, i) => i + 1),
+      'sequences 1..E',
+    );
     const real = reading.events.slice(opening);
-    assert.deepStrictEqual(real.map((e) => e.data.sequence), [...Array.from({ length: 10 }, (_, i) => opening + i + 1), ...BIG_SEQUENCES, opening + 11]);
+    assert.deepStrictEqual(
+      real.map((e) => e.data.sequence),
+      [...Array.from({ length: 10 }, (_, i) => opening + i + 1), ...BIG_SEQUENCES, opening + 11],
+    );
     assert.strictEqual(real[real.length - 1].event, 'run.completed');
     assert.ok(reading.raw.includes(`id: ${2 ** 60}\n`) && reading.raw.includes(`id: ${Number.MAX_SAFE_INTEGER}\n`));
     assert.ok((real[1].data.title as string).includes(COMMAND_LINK), 'real event strings are poisoned too');
     const resumed = await readEvents(r, runId, { after: opening + 10 });
-    assert.deepStrictEqual(resumed.events.map((e) => e.data.sequence), [...BIG_SEQUENCES, opening + 11], 'a resume in the hostile numbering loses nothing');
+    assert.deepStrictEqual(
+      resumed.events.map((e) => e.data.sequence),
+      [...BIG_SEQUENCES, opening + 11],
+      'a resume in the hostile numbering loses nothing',
+    );
   });
 
   it('replayAfterDrop: every connection starts again at sequence 1 and is cut N events past its after; a resuming client still finishes', async () => {
@@ -295,12 +408,22 @@ describe('runtime: hostile mode', function () {
     const runId = await r.createSyntheticRun({ events: 10 });
     const first = await readEvents(r, runId);
     assert.strictEqual(first.outcome, 'cut');
-    assert.deepStrictEqual(first.events.map((e) => e.data.sequence), [1, 2, 3]);
+    assert.deepStrictEqual(
+      first.events.map((e) => e.data.sequence),
+      [1, 2, 3],
+    );
     const second = await readEvents(r, runId, { after: 3 });
     assert.strictEqual(second.outcome, 'cut');
-    assert.deepStrictEqual(second.events.map((e) => e.data.sequence), [1, 2, 3, 4, 5, 6], 'replayed from 1');
+    assert.deepStrictEqual(
+      second.events.map((e) => e.data.sequence),
+      [1, 2, 3, 4, 5, 6],
+      'replayed from 1',
+    );
     const followed = await followToTerminal(r, runId, 10);
-    assert.deepStrictEqual([...new Set(followed.events.map((e) => e.data.sequence))].sort((a, b) => (a as number) - (b as number)), Array.from({ length: 11 }, (_, i) => i + 1));
+    assert.deepStrictEqual(
+      [...new Set(followed.events.map((e) => e.data.sequence))].sort((a, b) => (a as number) - (b as number)),
+      Array.from({ length: 11 }, (_, i) => i + 1),
+    );
     assert.strictEqual(followed.connections, 4);
   });
 
@@ -309,7 +432,10 @@ describe('runtime: hostile mode', function () {
     const statuses = [];
     const codes = [];
     for (let i = 0; i < 4; i++) {
-      const res = await call(r, 'POST', '/v1/tasks', { body: { objective: `t${i}` }, headers: { 'Idempotency-Key': `k${i}` } });
+      const res = await call(r, 'POST', '/v1/tasks', {
+        body: { objective: `t${i}` },
+        headers: { 'Idempotency-Key': `k${i}` },
+      });
       statuses.push(res.status);
       codes.push(errorOf(res).code);
     }
@@ -326,11 +452,18 @@ describe('runtime: hostile mode', function () {
     const r = await start({ redirectEvery: 2 });
     const id = await uploadOk(r, 'x.md', 'x');
     const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(await rawGet(r, i % 2 === 0 ? `/v1/files/${id}` : `/v1/files/${id}/content`));
-    assert.deepStrictEqual(answers.map((a) => a.status), [200, 302, 200, 307]);
+    for (let i = 0; i < 4; i++) {
+      answers.push(await rawGet(r, i % 2 === 0 ? `/v1/files/${id}` : `/v1/files/${id}/content`));
+    }
+    assert.deepStrictEqual(
+      answers.map((a) => a.status),
+      [200, 302, 200, 307],
+    );
     assert.strictEqual(answers[1].headers.location, `http://127.0.0.2:${r.port}/v1/files/${id}/content`);
     assert.strictEqual(answers[3].headers.location, `https://evil.example/v1/files/${id}/content`);
-    for (let i = 0; i < 3; i++) assert.strictEqual((await rawGet(r, '/v1/files')).status, 200);
+    for (let i = 0; i < 3; i++) {
+      assert.strictEqual((await rawGet(r, '/v1/files')).status, 200);
+    }
   });
 
   it('chunkedDownloads and endlessDownloadBytes: content without Content-Length that goes on past the real end', async () => {
@@ -344,14 +477,22 @@ describe('runtime: hostile mode', function () {
     assert.ok(content.body.subarray(0, 13).equals(Buffer.from('real content\n')));
     r.setHostile({ endlessDownloadBytes: 10 });
     const announced = await rawGet(r, `/v1/files/${id}/content`);
-    assert.strictEqual(announced.headers['content-length'], String('real content\n'.length + 10), 'without chunking the length counts the extra bytes');
+    assert.strictEqual(
+      announced.headers['content-length'],
+      String('real content\n'.length + 10),
+      'without chunking the length counts the extra bytes',
+    );
   });
 
   it('/__admin/hostile: GET, POST (options, true, all plus overrides) and DELETE, with the admin key only', async () => {
     const r = await start();
     const admin = { Authorization: `Bearer ${r.adminKey}`, 'Content-Type': 'application/json' };
-    const post = async (body: string) => (await fetch(`${r.baseUrl}/__admin/hostile`, { method: 'POST', headers: admin, body })).json() as Promise<Item>;
-    assert.deepStrictEqual(await (await fetch(`${r.baseUrl}/__admin/hostile`, { headers: admin })).json(), { enabled: false, options: {} });
+    const post = async (body: string) =>
+      (await fetch(`${r.baseUrl}/__admin/hostile`, { method: 'POST', headers: admin, body })).json() as Promise<Item>;
+    assert.deepStrictEqual(await (await fetch(`${r.baseUrl}/__admin/hostile`, { headers: admin })).json(), {
+      enabled: false,
+      options: {},
+    });
     assert.deepStrictEqual(await post('{"listJunk":true}'), { enabled: true, options: { listJunk: true } });
     assert.strictEqual((await listData(r, '/v1/files')).data[0], null);
     const all = await post('{"all":true,"hugeFieldBytes":1000}');
@@ -361,12 +502,23 @@ describe('runtime: hostile mode', function () {
     const off = await fetch(`${r.baseUrl}/__admin/hostile`, { method: 'DELETE', headers: admin });
     assert.deepStrictEqual(await off.json(), { enabled: false, options: {} });
     assert.deepStrictEqual((await listData(r, '/v1/files')).data, []);
-    const withApiKey = await fetch(`${r.baseUrl}/__admin/hostile`, { method: 'POST', headers: { Authorization: `Bearer ${r.apiKey}` }, body: 'true' });
+    const withApiKey = await fetch(`${r.baseUrl}/__admin/hostile`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${r.apiKey}` },
+      body: 'true',
+    });
     assert.strictEqual(withApiKey.status, 401);
   });
 
   it('with every family on, the service still works end to end: upload, create a task, follow its run to the end, list and download its artifacts', async () => {
-    const r = await start({ all: true, hugeFieldBytes: 50_000, hugeEventBytes: 50_000, manyEventKinds: 100, replayAfterDrop: 40, endlessDownloadBytes: 10_000 });
+    const r = await start({
+      all: true,
+      hugeFieldBytes: 50_000,
+      hugeEventBytes: 50_000,
+      manyEventKinds: 100,
+      replayAfterDrop: 40,
+      endlessDownloadBytes: 10_000,
+    });
     const fileId = await uploadRetrying(r, 'notes.md', '# Notes\n\n## Decisions\n\nShip it.\n');
     const task = await createTaskRetrying(r, 'Summarise the notes', [fileId]);
     const followed = await followToTerminal(r, task.run_id, 20);
@@ -377,11 +529,15 @@ describe('runtime: hostile mode', function () {
 
     const tasks = (await listData(r, '/v1/tasks')).data;
     assert.ok(tasks.some((t) => (t as Item | null)?.id === task.id));
-    const artifacts = ((await listData(r, `/v1/runs/${task.run_id}/artifacts`)).data as (Item | null)[]).filter((a) => typeof a?.id === 'string' && (a.id as string).startsWith('art_') && a.run_id === task.run_id);
+    const artifacts = ((await listData(r, `/v1/runs/${task.run_id}/artifacts`)).data as (Item | null)[]).filter(
+      (a) => typeof a?.id === 'string' && (a.id as string).startsWith('art_') && a.run_id === task.run_id,
+    );
     // report.md, summary.json, the revised notes.md and changes.patch (the built-in agent revises text attachments).
     assert.strictEqual(new Set(artifacts.map((a) => a?.id)).size, 4);
     let content: Raw | undefined;
-    for (let attempt = 0; attempt < 3 && content?.status !== 200; attempt++) content = await rawGet(r, `/v1/files/${artifacts[0]?.file_id as string}/content`);
+    for (let attempt = 0; attempt < 3 && content?.status !== 200; attempt++) {
+      content = await rawGet(r, `/v1/files/${artifacts[0]?.file_id as string}/content`);
+    }
     assert.strictEqual(content?.status, 200, 'a retry gets past a redirect');
     assert.strictEqual(content?.headers['content-length'], undefined);
     assert.ok((content?.body.length ?? 0) > 10_000);
@@ -406,22 +562,38 @@ describe('runtime: sandbox CLI --hostile', function () {
 
   it('starts in hostile mode: seeded files come back with hostile names among junk items', async () => {
     const cli = path.join(__dirname, '..', '..', 'runtime', 'cli.js');
-    const started = spawn(process.execPath, [cli, '--port', '0', '--quiet', '--hostile', '--data-dir', dataDir, '--key', 'k'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(
+      process.execPath,
+      [cli, '--port', '0', '--quiet', '--hostile', '--data-dir', dataDir, '--key', 'k'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     child = started;
     let out = '';
     started.stdout.on('data', (d: Buffer) => (out += d.toString()));
     started.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    await waitFor(() => /listening on (http:\/\/\S+)/.test(out) || started.exitCode !== null, 'the sandbox to start', 20000);
+    await waitFor(
+      () => /listening on (http:\/\/\S+)/.test(out) || started.exitCode !== null,
+      'the sandbox to start',
+      20000,
+    );
     const baseUrl = /listening on (http:\/\/\S+)/.exec(out)?.[1];
     assert.ok(baseUrl, out);
     assert.match(out, /Hostile mode: on/);
-    const page = (await (await fetch(`${baseUrl}/v1/files`, { headers: { Authorization: 'Bearer k' } })).json()) as { data: unknown[]; next_cursor: unknown };
+    const page = (await (await fetch(`${baseUrl}/v1/files`, { headers: { Authorization: 'Bearer k' } })).json()) as {
+      data: unknown[];
+      next_cursor: unknown;
+    };
     assert.strictEqual(page.data[0], null);
-    const seeded = page.data.filter((f): f is Item => typeof f === 'object' && f !== null && /^file_[0-9a-f]{32}$/.test(String((f as Item).id)));
+    const seeded = page.data.filter(
+      (f): f is Item => typeof f === 'object' && f !== null && /^file_[0-9a-f]{32}$/.test(String((f as Item).id)),
+    );
     assert.ok(seeded.length >= 3);
     const names = seeded.map((f) => f.filename as string);
     assert.ok(!names.some((n) => /^(welcome|meeting-notes|sales)\./.test(n)), 'no seeded name shows through');
-    assert.ok(names.filter((n) => HOSTILE_NAMES.includes(n)).length >= 2, JSON.stringify(names.map((n) => n.slice(0, 40))));
+    assert.ok(
+      names.filter((n) => HOSTILE_NAMES.includes(n)).length >= 2,
+      JSON.stringify(names.map((n) => n.slice(0, 40))),
+    );
     assert.strictEqual(page.next_cursor, CYCLE_CURSORS[1]);
   });
 });

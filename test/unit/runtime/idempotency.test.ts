@@ -30,7 +30,10 @@ describe('runtime: idempotency', () => {
 
   it('answers 409 for the same key with a different body', async () => {
     await call(rt, 'POST', '/v1/tasks', { body: { objective: 'A' }, headers: { 'Idempotency-Key': 'key-2' } });
-    const res = await call(rt, 'POST', '/v1/tasks', { body: { objective: 'B' }, headers: { 'Idempotency-Key': 'key-2' } });
+    const res = await call(rt, 'POST', '/v1/tasks', {
+      body: { objective: 'B' },
+      headers: { 'Idempotency-Key': 'key-2' },
+    });
     assert.strictEqual(res.status, 409);
     assert.strictEqual(errorOf(res).code, 'idempotency_key_reused');
     assert.strictEqual(errorOf(res).param, 'Idempotency-Key');
@@ -44,8 +47,16 @@ describe('runtime: idempotency', () => {
   });
 
   it('scopes keys to the API key that sent them', async () => {
-    const a = await call(rt, 'POST', '/v1/tasks', { key: 'key-a', body: { objective: 'A' }, headers: { 'Idempotency-Key': 'shared' } });
-    const b = await call(rt, 'POST', '/v1/tasks', { key: 'key-b', body: { objective: 'A' }, headers: { 'Idempotency-Key': 'shared' } });
+    const a = await call(rt, 'POST', '/v1/tasks', {
+      key: 'key-a',
+      body: { objective: 'A' },
+      headers: { 'Idempotency-Key': 'shared' },
+    });
+    const b = await call(rt, 'POST', '/v1/tasks', {
+      key: 'key-b',
+      body: { objective: 'A' },
+      headers: { 'Idempotency-Key': 'shared' },
+    });
     assert.strictEqual(b.status, 201);
     assert.notStrictEqual(b.json.id, a.json.id);
     assert.strictEqual(b.headers.get('idempotent-replayed'), null);
@@ -103,14 +114,19 @@ describe('runtime: idempotency', () => {
     // The first request is now being read; wait until its partial blob exists on disk.
     await waitFor(() => fs.readdirSync(path.join(rt.dataDir, 'tmp')).length > 0, 'the first upload to start');
 
-    const duplicate = await upload(rt, 'slow.txt', 'first half second half', { headers: { 'Idempotency-Key': 'upload-3' } });
+    const duplicate = await upload(rt, 'slow.txt', 'first half second half', {
+      headers: { 'Idempotency-Key': 'upload-3' },
+    });
     assert.strictEqual(duplicate.status, 409);
     assert.strictEqual(errorOf(duplicate).code, 'idempotency_key_in_use');
 
     slow.end(`second half\r\n--${boundary}--\r\n`);
     const first = await firstResponse;
     assert.strictEqual(first.status, 201);
-    const retry = await upload(rt, 'slow.txt', 'first half second half', { headers: { 'Idempotency-Key': 'upload-3' }, type: 'text/plain' });
+    const retry = await upload(rt, 'slow.txt', 'first half second half', {
+      headers: { 'Idempotency-Key': 'upload-3' },
+      type: 'text/plain',
+    });
     assert.strictEqual(retry.status, 201, retry.text);
     assert.strictEqual(retry.headers.get('idempotent-replayed'), 'true');
     assert.strictEqual(retry.json.id, JSON.parse(first.body).id);
@@ -123,7 +139,10 @@ describe('runtime: idempotency', () => {
   });
 
   it('rejects an over-long Idempotency-Key with 400', async () => {
-    const res = await call(rt, 'POST', '/v1/tasks', { body: { objective: 'A' }, headers: { 'Idempotency-Key': 'k'.repeat(300) } });
+    const res = await call(rt, 'POST', '/v1/tasks', {
+      body: { objective: 'A' },
+      headers: { 'Idempotency-Key': 'k'.repeat(300) },
+    });
     assert.strictEqual(res.status, 400);
     assert.strictEqual(errorOf(res).param, 'Idempotency-Key');
   });

@@ -10,7 +10,9 @@ describe('runtime: pagination', () => {
   const fileIds: string[] = [];
   before(async () => {
     rt = await startRuntime();
-    for (let i = 0; i < 130; i++) fileIds.push(await uploadOk(rt, `f${i}.txt`, `file ${i}`));
+    for (let i = 0; i < 130; i++) {
+      fileIds.push(await uploadOk(rt, `f${i}.txt`, `file ${i}`));
+    }
     fileIds.reverse(); // newest first
   });
   after(() => rt.close());
@@ -24,7 +26,10 @@ describe('runtime: pagination', () => {
   it('serves 25 items by default, newest first, with a cursor to the next page', async () => {
     const first = await page('/v1/files');
     assert.strictEqual(first.object, 'list');
-    assert.deepStrictEqual(first.data.map((f) => f.id), fileIds.slice(0, 25));
+    assert.deepStrictEqual(
+      first.data.map((f) => f.id),
+      fileIds.slice(0, 25),
+    );
     assert.strictEqual(first.has_more, true);
     assert.strictEqual(first.next_cursor, fileIds[24]);
   });
@@ -36,7 +41,9 @@ describe('runtime: pagination', () => {
       const p: Page = await page(`/v1/files?limit=40${cursor ? `&after=${cursor}` : ''}`);
       seen.push(...p.data.map((f) => f.id));
       cursor = p.has_more ? p.next_cursor : null;
-      if (!p.has_more) assert.strictEqual(p.next_cursor, null);
+      if (!p.has_more) {
+        assert.strictEqual(p.next_cursor, null);
+      }
     } while (cursor);
     assert.deepStrictEqual(seen, fileIds);
   });
@@ -64,7 +71,10 @@ describe('runtime: pagination', () => {
     const first = await page('/v1/files?limit=10');
     const added = await uploadOk(rt, 'new.txt', 'new');
     const second = await page(`/v1/files?limit=10&after=${first.next_cursor}`);
-    assert.deepStrictEqual(second.data.map((f) => f.id), fileIds.slice(10, 20));
+    assert.deepStrictEqual(
+      second.data.map((f) => f.id),
+      fileIds.slice(10, 20),
+    );
     assert.strictEqual((await page('/v1/files?limit=1')).data[0].id, added, 'the new item leads the list');
     await call(rt, 'DELETE', `/v1/files/${added}`);
   });
@@ -73,11 +83,14 @@ describe('runtime: pagination', () => {
     const first = await page('/v1/files?limit=5');
     await call(rt, 'DELETE', `/v1/files/${first.next_cursor}`);
     const second = await page(`/v1/files?limit=5&after=${first.next_cursor}`);
-    assert.deepStrictEqual(second.data.map((f) => f.id), fileIds.slice(5, 10));
+    assert.deepStrictEqual(
+      second.data.map((f) => f.id),
+      fileIds.slice(5, 10),
+    );
     fileIds.splice(4, 1);
   });
 
-  it('pages tasks, runs filtered by task_id, and a run\'s artifacts', async () => {
+  it("pages tasks, runs filtered by task_id, and a run's artifacts", async () => {
     const a = await createTask(rt, 'A');
     const b = await createTask(rt, 'B');
     await runToEnd(rt, a.run_id);
@@ -88,7 +101,10 @@ describe('runtime: pagination', () => {
     assert.strictEqual((await page(`/v1/tasks?limit=1&after=${tasks.next_cursor}`)).data[0].id, a.id);
 
     const runs = await page(`/v1/runs?task_id=${a.id}`);
-    assert.deepStrictEqual(runs.data.map((r) => r.id), [a.run_id]);
+    assert.deepStrictEqual(
+      runs.data.map((r) => r.id),
+      [a.run_id],
+    );
     assert.strictEqual((await call(rt, 'GET', '/v1/runs?task_id=task_missing')).status, 404);
 
     const art1 = await page(`/v1/runs/${a.run_id}/artifacts?limit=1`);

@@ -17,7 +17,9 @@ describe('runtime: projects', () => {
   });
   afterEach(async () => {
     await rt.close();
-    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of dirs.splice(0)) {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   const createProject = async (url: string, name = 'demo'): Promise<Record<string, unknown>> => {
@@ -33,13 +35,22 @@ describe('runtime: projects', () => {
     assert.deepStrictEqual(project.repository, { url: 'https://github.com/Owner/Repo.git', default_branch: 'main' });
     assert.deepStrictEqual((await call(rt, 'GET', `/v1/projects/${project.id}`)).json, project);
 
-    const again = await call(rt, 'POST', '/v1/projects', { body: { name: 'other', repository: { url: 'git@github.com:owner/repo' } } });
+    const again = await call(rt, 'POST', '/v1/projects', {
+      body: { name: 'other', repository: { url: 'git@github.com:owner/repo' } },
+    });
     assert.strictEqual(again.status, 409);
     assert.strictEqual(errorOf(again).code, 'project_exists');
-    assert.deepStrictEqual((again.json.error as Record<string, unknown>).project, project, 'the existing record rides on the error');
+    assert.deepStrictEqual(
+      (again.json.error as Record<string, unknown>).project,
+      project,
+      'the existing record rides on the error',
+    );
 
     const list = (await call(rt, 'GET', '/v1/projects?limit=10')).json;
-    assert.deepStrictEqual((list.data as { id: string }[]).map((p) => p.id), [project.id]);
+    assert.deepStrictEqual(
+      (list.data as { id: string }[]).map((p) => p.id),
+      [project.id],
+    );
 
     const deleted = await call(rt, 'DELETE', `/v1/projects/${project.id}`);
     assert.deepStrictEqual(deleted.json, { id: project.id, object: 'project', deleted: true });
@@ -74,7 +85,9 @@ describe('runtime: projects', () => {
     dirs.push(repo.dir);
     const project = await createProject('https://example.com/team/demo');
     rt.setProjectCheckout(project.id as string, repo.dir);
-    const res = await call(rt, 'POST', '/v1/tasks', { body: { objective: 'Tidy', project_id: project.id, context: { ref: 'main', commit: repo.commit } } });
+    const res = await call(rt, 'POST', '/v1/tasks', {
+      body: { objective: 'Tidy', project_id: project.id, context: { ref: 'main', commit: repo.commit } },
+    });
     assert.strictEqual(res.status, 201, res.text);
     assert.strictEqual(res.json.project_id, project.id);
     assert.deepStrictEqual(res.json.context, { ref: 'main', commit: repo.commit });
@@ -82,17 +95,24 @@ describe('runtime: projects', () => {
     assert.strictEqual(loose.status, 201);
 
     const filtered = (await call(rt, 'GET', `/v1/tasks?project_id=${project.id}`)).json.data as { id: string }[];
-    assert.deepStrictEqual(filtered.map((t) => t.id), [res.json.id]);
+    assert.deepStrictEqual(
+      filtered.map((t) => t.id),
+      [res.json.id],
+    );
 
     const missing = await call(rt, 'POST', '/v1/tasks', { body: { objective: 'x', project_id: 'proj_nope' } });
     assert.strictEqual(missing.status, 404);
     assert.deepStrictEqual([errorOf(missing).code, errorOf(missing).param], ['project_not_found', 'project_id']);
 
-    const unpushed = await call(rt, 'POST', '/v1/tasks', { body: { objective: 'x', project_id: project.id, context: { commit: 'a'.repeat(40) } } });
+    const unpushed = await call(rt, 'POST', '/v1/tasks', {
+      body: { objective: 'x', project_id: project.id, context: { commit: 'a'.repeat(40) } },
+    });
     assert.strictEqual(unpushed.status, 400);
     assert.deepStrictEqual([errorOf(unpushed).code, errorOf(unpushed).param], ['unknown_commit', 'context.commit']);
 
-    const malformed = await call(rt, 'POST', '/v1/tasks', { body: { objective: 'x', project_id: project.id, context: { commit: 'HEAD' } } });
+    const malformed = await call(rt, 'POST', '/v1/tasks', {
+      body: { objective: 'x', project_id: project.id, context: { commit: 'HEAD' } },
+    });
     assert.strictEqual(malformed.status, 400);
     assert.strictEqual(errorOf(malformed).param, 'context.commit');
     await runToEnd(rt, res.json.run_id as string);
@@ -114,13 +134,23 @@ describe('runtime: projects', () => {
     assert.strictEqual(patchFile.status, 201, patchFile.text);
 
     const task = await call(rt, 'POST', '/v1/tasks', {
-      body: { objective: 'Polish', project_id: project.id, context: { ref: 'main', commit: repo.commit }, attachments: [{ type: 'document', fileId: patchFile.json.id }] },
+      body: {
+        objective: 'Polish',
+        project_id: project.id,
+        context: { ref: 'main', commit: repo.commit },
+        attachments: [{ type: 'document', fileId: patchFile.json.id }],
+      },
     });
     assert.strictEqual(task.status, 201, task.text);
     const { events } = await runToEnd(rt, task.json.run_id as string);
     assert.strictEqual(events[events.length - 1].event, 'run.completed', JSON.stringify(events.slice(-3)));
 
-    const artifacts = (await call(rt, 'GET', `/v1/runs/${task.json.run_id}/artifacts`)).json.data as { name: string; file_id: string; content_type: string; base_commit?: string }[];
+    const artifacts = (await call(rt, 'GET', `/v1/runs/${task.json.run_id}/artifacts`)).json.data as {
+      name: string;
+      file_id: string;
+      content_type: string;
+      base_commit?: string;
+    }[];
     const patchArtifact = artifacts.find((a) => a.name === 'changes.patch');
     assert.ok(patchArtifact, 'a patch artifact');
     assert.strictEqual(patchArtifact.content_type, 'text/x-diff');
@@ -131,8 +161,14 @@ describe('runtime: projects', () => {
 
     // Applied to the files at the base commit, the patch holds the uncommitted change and the agent's.
     const app = files.find((f) => f.newFileName === 'b/src/app.ts');
-    const after = applyPatch(execFileSync('git', ['-C', repo.dir, 'show', `${repo.commit}:src/app.ts`], { encoding: 'utf8' }), app as never);
-    assert.ok(typeof after === 'string' && after.includes('export const b = 3;') && after.includes('# Revised for: Polish'), String(after));
+    const after = applyPatch(
+      execFileSync('git', ['-C', repo.dir, 'show', `${repo.commit}:src/app.ts`], { encoding: 'utf8' }),
+      app as never,
+    );
+    assert.ok(
+      typeof after === 'string' && after.includes('export const b = 3;') && after.includes('# Revised for: Polish'),
+      String(after),
+    );
     const notes = files.find((f) => f.newFileName === 'b/NOTES.txt');
     assert.strictEqual(notes?.oldFileName, '/dev/null', 'a new file is a creation');
   });

@@ -11,7 +11,9 @@ type Json = Record<string, unknown>;
 const items = (res: { json: Json }): Json[] => res.json.data as Json[];
 
 /** A loopback receiver that records every request (raw body and headers) and answers `status`. */
-async function receiver(status = 204): Promise<{ url: string; got: { headers: http.IncomingHttpHeaders; body: string }[]; close(): Promise<void> }> {
+async function receiver(
+  status = 204,
+): Promise<{ url: string; got: { headers: http.IncomingHttpHeaders; body: string }[]; close(): Promise<void> }> {
   const got: { headers: http.IncomingHttpHeaders; body: string }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -37,7 +39,9 @@ describe('runtime: memory', () => {
   afterEach(() => rt.close());
 
   it('creates, gets, patches with the current version, and answers 409 version_conflict with the current record otherwise', async () => {
-    const created = await call(rt, 'POST', '/v1/memory', { body: { content: 'The deploy needs VPN.', tags: ['ops'], project_id: 'proj_1' } });
+    const created = await call(rt, 'POST', '/v1/memory', {
+      body: { content: 'The deploy needs VPN.', tags: ['ops'], project_id: 'proj_1' },
+    });
     assert.strictEqual(created.status, 201);
     const mem = created.json;
     assert.match(mem.id as string, /^mem_/);
@@ -45,7 +49,9 @@ describe('runtime: memory', () => {
     assert.strictEqual(mem.version, 1);
     assert.deepStrictEqual(mem.tags, ['ops']);
     assert.strictEqual(mem.project_id, 'proj_1');
-    const patched = await call(rt, 'PATCH', `/v1/memory/${mem.id}`, { body: { content: 'The deploy needs the VPN and a token.', version: 1 } });
+    const patched = await call(rt, 'PATCH', `/v1/memory/${mem.id}`, {
+      body: { content: 'The deploy needs the VPN and a token.', version: 1 },
+    });
     assert.strictEqual(patched.status, 200);
     assert.strictEqual(patched.json.version, 2);
     assert.deepStrictEqual(patched.json.tags, ['ops'], 'tags kept when not sent');
@@ -55,12 +61,23 @@ describe('runtime: memory', () => {
     const current = (stale.json.error as Json).memory as Json;
     assert.strictEqual(current.version, 2);
     assert.strictEqual(current.content, 'The deploy needs the VPN and a token.');
-    assert.strictEqual((await call(rt, 'GET', `/v1/memory/${mem.id}`)).json.content, current.content, 'nothing changed by the refused PATCH');
-    assert.strictEqual((await call(rt, 'PATCH', `/v1/memory/${mem.id}`, { body: { content: 'x' } })).status, 400, 'version is required');
+    assert.strictEqual(
+      (await call(rt, 'GET', `/v1/memory/${mem.id}`)).json.content,
+      current.content,
+      'nothing changed by the refused PATCH',
+    );
+    assert.strictEqual(
+      (await call(rt, 'PATCH', `/v1/memory/${mem.id}`, { body: { content: 'x' } })).status,
+      400,
+      'version is required',
+    );
     const deleted = await call(rt, 'DELETE', `/v1/memory/${mem.id}`);
     assert.deepStrictEqual(deleted.json, { id: mem.id, object: 'memory', deleted: true });
     assert.strictEqual((await call(rt, 'GET', `/v1/memory/${mem.id}`)).status, 404);
-    assert.strictEqual((await call(rt, 'PATCH', `/v1/memory/${mem.id}`, { body: { content: 'x', version: 2 } })).status, 404);
+    assert.strictEqual(
+      (await call(rt, 'PATCH', `/v1/memory/${mem.id}`, { body: { content: 'x', version: 2 } })).status,
+      404,
+    );
   });
 
   it('refuses content over 64 KiB (content_too_large) and empty content', async () => {
@@ -68,35 +85,69 @@ describe('runtime: memory', () => {
     assert.strictEqual(big.status, 400);
     assert.strictEqual(errorOf(big).code, 'content_too_large');
     assert.strictEqual(errorOf(big).param, 'content');
-    assert.strictEqual((await call(rt, 'POST', '/v1/memory', { body: { content: 'a'.repeat(64 * 1024) } })).status, 201, 'exactly 64 KiB is fine');
+    assert.strictEqual(
+      (await call(rt, 'POST', '/v1/memory', { body: { content: 'a'.repeat(64 * 1024) } })).status,
+      201,
+      'exactly 64 KiB is fine',
+    );
     assert.strictEqual((await call(rt, 'POST', '/v1/memory', { body: { content: ' ' } })).status, 400);
     assert.strictEqual((await call(rt, 'POST', '/v1/memory', { body: { content: 'x', tags: 'ops' } })).status, 400);
   });
 
   it('lists newest updated first, filters by project and tag, searches by query with a score, and pages with after', async () => {
-    const make = async (content: string, tags: string[], project_id?: string) => (await call(rt, 'POST', '/v1/memory', { body: { content, tags, project_id } })).json;
+    const make = async (content: string, tags: string[], project_id?: string) =>
+      (await call(rt, 'POST', '/v1/memory', { body: { content, tags, project_id } })).json;
     const a = await make('Release checklist: run the smoke tests', ['release'], 'proj_a');
     const b = await make('Deploys go through the staging cluster', ['ops'], 'proj_a');
     const c = await make('The smoke tests live in test/smoke', ['release', 'tests'], 'proj_b');
-    assert.deepStrictEqual(items(await call(rt, 'GET', '/v1/memory')).map((m) => m.id), [c.id, b.id, a.id]);
-    await call(rt, 'PATCH', `/v1/memory/${a.id}`, { body: { content: 'Release checklist: run the smoke tests first', version: 1 } });
-    assert.deepStrictEqual(items(await call(rt, 'GET', '/v1/memory')).map((m) => m.id), [a.id, c.id, b.id], 'an update moves it to the front');
-    assert.deepStrictEqual(items(await call(rt, 'GET', '/v1/memory?project_id=proj_a')).map((m) => m.id), [a.id, b.id]);
-    assert.deepStrictEqual(items(await call(rt, 'GET', '/v1/memory?tag=release')).map((m) => m.id), [a.id, c.id]);
-    assert.deepStrictEqual(items(await call(rt, 'GET', '/v1/memory?tag=release&tag=tests')).map((m) => m.id), [c.id]);
+    assert.deepStrictEqual(
+      items(await call(rt, 'GET', '/v1/memory')).map((m) => m.id),
+      [c.id, b.id, a.id],
+    );
+    await call(rt, 'PATCH', `/v1/memory/${a.id}`, {
+      body: { content: 'Release checklist: run the smoke tests first', version: 1 },
+    });
+    assert.deepStrictEqual(
+      items(await call(rt, 'GET', '/v1/memory')).map((m) => m.id),
+      [a.id, c.id, b.id],
+      'an update moves it to the front',
+    );
+    assert.deepStrictEqual(
+      items(await call(rt, 'GET', '/v1/memory?project_id=proj_a')).map((m) => m.id),
+      [a.id, b.id],
+    );
+    assert.deepStrictEqual(
+      items(await call(rt, 'GET', '/v1/memory?tag=release')).map((m) => m.id),
+      [a.id, c.id],
+    );
+    assert.deepStrictEqual(
+      items(await call(rt, 'GET', '/v1/memory?tag=release&tag=tests')).map((m) => m.id),
+      [c.id],
+    );
     const found = items(await call(rt, 'GET', '/v1/memory?query=smoke%20tests%20live'));
-    assert.deepStrictEqual(found.map((m) => m.id), [c.id, a.id], 'by relevance');
+    assert.deepStrictEqual(
+      found.map((m) => m.id),
+      [c.id, a.id],
+      'by relevance',
+    );
     assert.strictEqual(found[0].score, 1);
     assert.ok((found[1].score as number) > 0 && (found[1].score as number) < 1);
     const first = await call(rt, 'GET', '/v1/memory?limit=2');
     assert.strictEqual(first.json.has_more, true);
     const second = await call(rt, 'GET', `/v1/memory?limit=2&after=${first.json.next_cursor}`);
-    assert.deepStrictEqual(items(second).map((m) => m.id), [b.id]);
+    assert.deepStrictEqual(
+      items(second).map((m) => m.id),
+      [b.id],
+    );
     assert.strictEqual(second.json.next_cursor, null);
   });
 
   it('the built-in agent recalls relevant memory and writes one when asked to remember (memory.recalled / memory.written)', async () => {
-    const known = (await call(rt, 'POST', '/v1/memory', { body: { content: 'Quarterly summaries use the house style.', tags: ['style'] } })).json;
+    const known = (
+      await call(rt, 'POST', '/v1/memory', {
+        body: { content: 'Quarterly summaries use the house style.', tags: ['style'] },
+      })
+    ).json;
     const fileId = await uploadOk(rt, 'q.md', '# Q3\nNumbers.\n');
     const task = await createTask(rt, 'Remember the quarterly summary', [fileId]);
     const { events } = await runToEnd(rt, task.run_id);
@@ -111,7 +162,10 @@ describe('runtime: memory', () => {
     assert.deepStrictEqual(mem.source, { run_id: task.run_id });
     const plain = await createTask(rt, 'Nothing in common');
     const quiet = await runToEnd(rt, plain.run_id);
-    assert.ok(!quiet.events.some((e) => e.event.startsWith('memory.')), 'no recall without relevant memory, no write unless asked');
+    assert.ok(
+      !quiet.events.some((e) => e.event.startsWith('memory.')),
+      'no recall without relevant memory, no write unless asked',
+    );
   });
 });
 
@@ -125,13 +179,18 @@ describe('runtime: tools and invocation records', () => {
   it('serves the registry with search, and one tool by id', async () => {
     const all = items(await call(rt, 'GET', '/v1/tools?limit=100'));
     const names = all.map((t) => t.name);
-    for (const name of ['read_file', 'edit_files', 'write_file', 'create_issue']) assert.ok(names.includes(name), name);
+    for (const name of ['read_file', 'edit_files', 'write_file', 'create_issue']) {
+      assert.ok(names.includes(name), name);
+    }
     const edit = all.find((t) => t.name === 'edit_files') as Json;
     assert.strictEqual(edit.requires_approval, true);
     assert.strictEqual((edit.input_schema as Json).type, 'object');
     const issue = all.find((t) => t.name === 'create_issue') as Json;
     assert.match(issue.connector_id as string, /^conn_/);
-    assert.deepStrictEqual(items(await call(rt, 'GET', '/v1/tools?query=slack')).map((t) => t.name), ['post_message']);
+    assert.deepStrictEqual(
+      items(await call(rt, 'GET', '/v1/tools?query=slack')).map((t) => t.name),
+      ['post_message'],
+    );
     assert.deepStrictEqual((await call(rt, 'GET', `/v1/tools/${edit.id}`)).json, edit);
     assert.strictEqual((await call(rt, 'GET', '/v1/tools/tool_none')).status, 404);
   });
@@ -158,7 +217,10 @@ describe('runtime: tools and invocation records', () => {
     assert.deepStrictEqual(read.arguments, { file_id: fileId });
     assert.match(read.output as string, /^Read n\.md: /);
     const listed = items(await call(rt, 'GET', `/v1/tools/invocations?run_id=${task.run_id}&tool=read_file`));
-    assert.deepStrictEqual(listed.map((i) => i.id), [calls[0].data.invocation_id]);
+    assert.deepStrictEqual(
+      listed.map((i) => i.id),
+      [calls[0].data.invocation_id],
+    );
     assert.strictEqual((await call(rt, 'GET', '/v1/tools/invocations?status=maybe')).status, 400);
   });
 });
@@ -179,7 +241,10 @@ describe('runtime: connectors', () => {
     assert.strictEqual(grants.length, 3);
     const without = await call(rt, 'DELETE', `/v1/connectors/${github.id}/grants/${grants[0].id}`);
     assert.strictEqual(without.status, 200);
-    assert.deepStrictEqual((without.json.grants as Json[]).map((g) => g.id), grants.slice(1).map((g) => g.id));
+    assert.deepStrictEqual(
+      (without.json.grants as Json[]).map((g) => g.id),
+      grants.slice(1).map((g) => g.id),
+    );
     assert.strictEqual((await call(rt, 'DELETE', `/v1/connectors/${github.id}/grants/${grants[0].id}`)).status, 404);
     const revoked = await call(rt, 'POST', `/v1/connectors/${github.id}/revoke`);
     assert.strictEqual(revoked.status, 200);
@@ -195,12 +260,20 @@ describe('runtime: webhooks', () => {
 
   it('refuses a non-https or loopback URL (invalid_url) and unknown events', async () => {
     rt = await startRuntime();
-    for (const url of ['http://example.com/h', 'https://127.0.0.1/h', 'https://localhost/h', 'ftp://example.com', 'nope']) {
+    for (const url of [
+      'http://example.com/h',
+      'https://127.0.0.1/h',
+      'https://localhost/h',
+      'ftp://example.com',
+      'nope',
+    ]) {
       const res = await call(rt, 'POST', '/v1/webhooks', { body: { url, events: ['run.completed'] } });
       assert.strictEqual(res.status, 400, url);
       assert.strictEqual(errorOf(res).code, 'invalid_url', url);
     }
-    const events = await call(rt, 'POST', '/v1/webhooks', { body: { url: 'https://example.com/h', events: ['run.exploded'] } });
+    const events = await call(rt, 'POST', '/v1/webhooks', {
+      body: { url: 'https://example.com/h', events: ['run.exploded'] },
+    });
     assert.strictEqual(errorOf(events).param, 'events');
   });
 
@@ -240,7 +313,11 @@ describe('runtime: webhooks', () => {
       assert.strictEqual((runEvent.data as Json).run_id, task.run_id);
       rt = await startRuntime({ allowLoopbackWebhooks: true });
       const other = (await call(rt, 'POST', '/v1/webhooks', { body: { url: hook.url, events: ['*'] } })).json;
-      assert.deepStrictEqual((await call(rt, 'DELETE', `/v1/webhooks/${other.id}`)).json, { id: other.id, object: 'webhook', deleted: true });
+      assert.deepStrictEqual((await call(rt, 'DELETE', `/v1/webhooks/${other.id}`)).json, {
+        id: other.id,
+        object: 'webhook',
+        deleted: true,
+      });
       assert.strictEqual((await call(rt, 'POST', `/v1/webhooks/${other.id}/test`)).status, 404);
     } finally {
       await hook.close();
@@ -265,25 +342,49 @@ describe('runtime: the new resources on a server without them, and in hostile mo
 
   it('answers 404 (or 405) for each missing resource', async () => {
     rt = await startRuntime({ faults: { missingEndpoints: ['memory', 'tools', 'connectors', 'webhooks'] } });
-    for (const p of ['/v1/memory', '/v1/tools', '/v1/tools/invocations', '/v1/connectors', '/v1/webhooks']) assert.strictEqual((await call(rt, 'GET', p)).status, 404, p);
+    for (const p of ['/v1/memory', '/v1/tools', '/v1/tools/invocations', '/v1/connectors', '/v1/webhooks']) {
+      assert.strictEqual((await call(rt, 'GET', p)).status, 404, p);
+    }
     rt.setFaults({ missingEndpoints: ['memory'], missingEndpointStatus: 405 });
     assert.strictEqual((await call(rt, 'GET', '/v1/memory')).status, 405);
     assert.strictEqual((await call(rt, 'GET', '/v1/tools')).status, 200);
   });
 
   it('poisons names and contents, makes outputs huge, duplicates ids, and puts a secret in error messages', async () => {
-    rt = await startRuntime({ hostile: { strings: true, names: true, listJunk: true, hugeOutputs: true, secretInErrors: true, errorMessages: true } });
+    rt = await startRuntime({
+      hostile: {
+        strings: true,
+        names: true,
+        listJunk: true,
+        hugeOutputs: true,
+        secretInErrors: true,
+        errorMessages: true,
+      },
+    });
     await call(rt, 'POST', '/v1/memory', { body: { content: 'plain words' } });
     const mem = items(await call(rt, 'GET', '/v1/memory'));
-    const real = mem.filter((m) => typeof m === 'object' && m !== null && typeof (m as Json).id === 'string' && ((m as Json).id as string).startsWith('mem_') && (m as Json).version === 1);
+    const real = mem.filter(
+      (m) =>
+        typeof m === 'object' &&
+        m !== null &&
+        typeof (m as Json).id === 'string' &&
+        ((m as Json).id as string).startsWith('mem_') &&
+        (m as Json).version === 1,
+    );
     assert.strictEqual(real.length, 2, 'the real item and its duplicate');
     assert.ok((real[0].content as string).includes(COMMAND_LINK));
-    const tools = items(await call(rt, 'GET', '/v1/tools?limit=100')).filter((t) => t && typeof t === 'object' && typeof (t as Json).name === 'string') as Json[];
-    assert.ok(tools.some((t) => t.name === BIDI_OVERRIDE || (t.description as string | undefined)?.includes(COMMAND_LINK)));
+    const tools = items(await call(rt, 'GET', '/v1/tools?limit=100')).filter(
+      (t) => t && typeof t === 'object' && typeof (t as Json).name === 'string',
+    ) as Json[];
+    assert.ok(
+      tools.some((t) => t.name === BIDI_OVERRIDE || (t.description as string | undefined)?.includes(COMMAND_LINK)),
+    );
     const fileId = await uploadOk(rt, 'a.md', '# A\n');
     const task = await createTask(rt, 'x', [fileId]);
     await runToEnd(rt, task.run_id);
-    const inv = items(await call(rt, 'GET', `/v1/tools/invocations?run_id=${task.run_id}`)).find((i) => i && typeof (i as Json).id === 'string' && ((i as Json).id as string).startsWith('inv_')) as Json;
+    const inv = items(await call(rt, 'GET', `/v1/tools/invocations?run_id=${task.run_id}`)).find(
+      (i) => i && typeof (i as Json).id === 'string' && ((i as Json).id as string).startsWith('inv_'),
+    ) as Json;
     assert.strictEqual(Buffer.byteLength(inv.output as string), 1024 * 1024);
     assert.strictEqual(inv.output_truncated, true);
     const missing = await call(rt, 'GET', '/v1/webhooks/wh_none');

@@ -23,7 +23,8 @@ describe('runtime: revised attachments and the patch', () => {
   });
   afterEach(() => rt.close());
 
-  const content = async (fileId: string): Promise<string> => (await call(rt, 'GET', `/v1/files/${fileId}/content`)).text;
+  const content = async (fileId: string): Promise<string> =>
+    (await call(rt, 'GET', `/v1/files/${fileId}/content`)).text;
 
   it('writes a revised copy of each text attachment, named after it and pointing at it by source_file_id', async () => {
     const md = await uploadOk(rt, 'plan.md', LONG_MD);
@@ -32,14 +33,24 @@ describe('runtime: revised attachments and the patch', () => {
     const { events } = await runToEnd(rt, task.run_id);
     const artifacts = (await call(rt, 'GET', `/v1/runs/${task.run_id}/artifacts`)).json.data as Artifact[];
     const revised = artifacts.filter((a) => a.source_file_id !== undefined);
-    assert.deepStrictEqual(revised.map((a) => [a.name, a.source_file_id]).sort(), [['list.txt', txt], ['plan.md', md]]);
+    assert.deepStrictEqual(revised.map((a) => [a.name, a.source_file_id]).sort(), [
+      ['list.txt', txt],
+      ['plan.md', md],
+    ]);
     for (const artifact of revised) {
       const source = (await call(rt, 'GET', `/v1/files/${artifact.source_file_id}`)).json;
-      assert.strictEqual(artifact.content_type, source.content_type, 'the revision keeps its source\'s type');
+      assert.strictEqual(artifact.content_type, source.content_type, "the revision keeps its source's type");
       assert.notStrictEqual(await content(artifact.file_id), await content(artifact.source_file_id as string));
     }
-    const plain = artifacts.filter((a) => a.source_file_id === undefined).map((a) => a.name).sort();
-    assert.deepStrictEqual(plain, ['changes.patch', 'report.md', 'summary.json'], 'the report and the summary are as before');
+    const plain = artifacts
+      .filter((a) => a.source_file_id === undefined)
+      .map((a) => a.name)
+      .sort();
+    assert.deepStrictEqual(
+      plain,
+      ['changes.patch', 'report.md', 'summary.json'],
+      'the report and the summary are as before',
+    );
     const created = events.filter((e) => e.event === 'artifact.created' && e.data.source_file_id !== undefined);
     assert.strictEqual(created.length, 2);
 
@@ -61,13 +72,23 @@ describe('runtime: revised attachments and the patch', () => {
     assert.strictEqual(Buffer.byteLength(text), patchArtifact.bytes);
 
     const files = parsePatch(text);
-    assert.deepStrictEqual(files.map((f) => [f.oldFileName, f.newFileName]), [['a/plan.md', 'b/plan.md'], ['a/list.txt', 'b/list.txt']]);
+    assert.deepStrictEqual(
+      files.map((f) => [f.oldFileName, f.newFileName]),
+      [
+        ['a/plan.md', 'b/plan.md'],
+        ['a/list.txt', 'b/list.txt'],
+      ],
+    );
     assert.strictEqual(files[0].hunks.length, 3, 'top, middle and end of a long file are separate hunks');
     const originals: Record<string, string> = { 'plan.md': LONG_MD, 'list.txt': SHORT_TXT };
     for (const file of files) {
       const name = (file.newFileName as string).slice('b/'.length);
       const revision = artifacts.find((a) => a.name === name && a.source_file_id !== undefined) as Artifact;
-      assert.strictEqual(applyPatch(originals[name], file), await content(revision.file_id), `${name}: original + patch = revision`);
+      assert.strictEqual(
+        applyPatch(originals[name], file),
+        await content(revision.file_id),
+        `${name}: original + patch = revision`,
+      );
     }
   });
 
@@ -77,8 +98,14 @@ describe('runtime: revised attachments and the patch', () => {
     const task = await createTask(rt, 'Tidy', [big, small]);
     await runToEnd(rt, task.run_id);
     const artifacts = (await call(rt, 'GET', `/v1/runs/${task.run_id}/artifacts`)).json.data as Artifact[];
-    assert.deepStrictEqual(artifacts.filter((a) => a.source_file_id).map((a) => a.name), ['list.txt']);
+    assert.deepStrictEqual(
+      artifacts.filter((a) => a.source_file_id).map((a) => a.name),
+      ['list.txt'],
+    );
     const patch = parsePatch(await content((artifacts.find((a) => a.name === 'changes.patch') as Artifact).file_id));
-    assert.deepStrictEqual(patch.map((f) => f.newFileName), ['b/list.txt']);
+    assert.deepStrictEqual(
+      patch.map((f) => f.newFileName),
+      ['b/list.txt'],
+    );
   });
 });

@@ -20,10 +20,17 @@ export interface CallOptions {
   key?: string | null;
 }
 
-export async function call(rt: RuntimeHandle, method: string, urlPath: string, options: CallOptions = {}): Promise<CallResult> {
+export async function call(
+  rt: RuntimeHandle,
+  method: string,
+  urlPath: string,
+  options: CallOptions = {},
+): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? rt.apiKey : options.key;
-  if (key !== null) headers.Authorization = `Bearer ${key}`;
+  if (key !== null) {
+    headers.Authorization = `Bearer ${key}`;
+  }
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
@@ -47,7 +54,9 @@ export async function upload(
   options: { purpose?: string | null; headers?: Record<string, string>; type?: string } = {},
 ): Promise<CallResult> {
   const form = new FormData();
-  if (options.purpose !== null) form.append('purpose', options.purpose ?? 'task_input');
+  if (options.purpose !== null) {
+    form.append('purpose', options.purpose ?? 'task_input');
+  }
   form.append('file', new Blob([content], { type: options.type ?? 'application/octet-stream' }), filename);
   const res = await fetch(`${rt.baseUrl}/v1/files`, {
     method: 'POST',
@@ -58,17 +67,30 @@ export async function upload(
   return { status: res.status, headers: res.headers, text, json: safeJson(text) };
 }
 
-export async function uploadOk(rt: RuntimeHandle, filename: string, content: string | Buffer, purpose = 'task_input'): Promise<string> {
+export async function uploadOk(
+  rt: RuntimeHandle,
+  filename: string,
+  content: string | Buffer,
+  purpose = 'task_input',
+): Promise<string> {
   const res = await upload(rt, filename, content, { purpose });
-  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${res.text}`);
+  if (res.status !== 201) {
+    throw new Error(`upload failed: ${res.status} ${res.text}`);
+  }
   return res.json.id as string;
 }
 
-export async function createTask(rt: RuntimeHandle, objective: string, fileIds: string[] = []): Promise<{ id: string; run_id: string; status?: string }> {
+export async function createTask(
+  rt: RuntimeHandle,
+  objective: string,
+  fileIds: string[] = [],
+): Promise<{ id: string; run_id: string; status?: string }> {
   const res = await call(rt, 'POST', '/v1/tasks', {
     body: { objective, attachments: fileIds.map((fileId) => ({ type: 'document', fileId })) },
   });
-  if (res.status !== 201) throw new Error(`create task failed: ${res.status} ${res.text}`);
+  if (res.status !== 201) {
+    throw new Error(`create task failed: ${res.status} ${res.text}`);
+  }
   return res.json as { id: string; run_id: string; status?: string };
 }
 
@@ -108,11 +130,22 @@ export function readEvents(
       `${rt.baseUrl}/v1/runs/${runId}/events${query}`,
       { headers: { Authorization: `Bearer ${options.key ?? rt.apiKey}`, Accept: 'text/event-stream' } },
       (res) => {
-        const reading: SseReading = { status: res.statusCode ?? 0, headers: res.headers, raw: '', messages: [], events: [], comments: [], chunks: 0, outcome: 'ended' };
+        const reading: SseReading = {
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          raw: '',
+          messages: [],
+          events: [],
+          comments: [],
+          chunks: 0,
+          outcome: 'ended',
+        };
         let settled = false;
         const timer = setTimeout(() => finish('stopped'), options.timeoutMs ?? 20000);
         const finish = (outcome: SseReading['outcome']): void => {
-          if (settled) return;
+          if (settled) {
+            return;
+          }
           settled = true;
           clearTimeout(timer);
           reading.outcome = outcome;
@@ -159,11 +192,17 @@ function parseInto(reading: SseReading): void {
       const colon = line.indexOf(':');
       const field = colon < 0 ? line : line.slice(0, colon);
       const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (field === 'id' || field === 'event' || field === 'retry') message[field] = value;
-      if (field === 'data') message.data = message.data === undefined ? value : `${message.data}\n${value}`;
+      if (field === 'id' || field === 'event' || field === 'retry') {
+        message[field] = value;
+      }
+      if (field === 'data') {
+        message.data = message.data === undefined ? value : `${message.data}\n${value}`;
+      }
       hasField = true;
     }
-    if (!hasField) continue;
+    if (!hasField) {
+      continue;
+    }
     reading.messages.push(message);
     if (message.event !== undefined && message.data !== undefined) {
       reading.events.push({ event: message.event, data: JSON.parse(message.data) as Record<string, unknown> });
@@ -174,7 +213,9 @@ function parseInto(reading: SseReading): void {
 /** Follows the run's events to the end and returns them. */
 export async function runToEnd(rt: RuntimeHandle, runId: string): Promise<SseReading> {
   const reading = await readEvents(rt, runId);
-  if (reading.outcome !== 'ended') throw new Error(`event stream of ${runId} did not end cleanly (${reading.outcome})`);
+  if (reading.outcome !== 'ended') {
+    throw new Error(`event stream of ${runId} did not end cleanly (${reading.outcome})`);
+  }
   return reading;
 }
 
@@ -191,10 +232,16 @@ export function safeJson(text: string): Record<string, unknown> {
 }
 
 /** Polls `condition` until it holds (a condition exists, so no fixed sleeps). */
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10000): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -204,7 +251,11 @@ export function errorOf(result: CallResult): { type?: string; code?: string; mes
 }
 
 /** Polls the run until it has `status` (e.g. awaiting_approval) and returns its record. */
-export async function untilRunStatus(rt: RuntimeHandle, runId: string, status: string): Promise<Record<string, unknown>> {
+export async function untilRunStatus(
+  rt: RuntimeHandle,
+  runId: string,
+  status: string,
+): Promise<Record<string, unknown>> {
   let run: Record<string, unknown> = {};
   await waitFor(async () => {
     run = (await call(rt, 'GET', `/v1/runs/${runId}`)).json;
@@ -236,7 +287,12 @@ export async function pendingApproval(rt: RuntimeHandle, runId: string): Promise
   return found as Record<string, unknown>;
 }
 
-export function decide(rt: RuntimeHandle, approvalId: string, decision: string, options: { note?: string; key?: string } = {}): Promise<CallResult> {
+export function decide(
+  rt: RuntimeHandle,
+  approvalId: string,
+  decision: string,
+  options: { note?: string; key?: string } = {},
+): Promise<CallResult> {
   return call(rt, 'POST', `/v1/approvals/${approvalId}/decision`, {
     body: { decision, ...(options.note !== undefined ? { note: options.note } : {}) },
     headers: options.key ? { 'Idempotency-Key': options.key } : {},

@@ -8,8 +8,10 @@ const DOC_B = '# B\n\nbeta\n';
 
 type RunEvent = SseReading['events'][number];
 
-const stepsStarted = (events: RunEvent[]): string[] => events.filter((e) => e.event === 'step.started').map((e) => e.data.step_id as string);
-const stepsCompleted = (events: RunEvent[]): string[] => events.filter((e) => e.event === 'step.completed').map((e) => e.data.step_id as string);
+const stepsStarted = (events: RunEvent[]): string[] =>
+  events.filter((e) => e.event === 'step.started').map((e) => e.data.step_id as string);
+const stepsCompleted = (events: RunEvent[]): string[] =>
+  events.filter((e) => e.event === 'step.completed').map((e) => e.data.step_id as string);
 const withoutSequence = (events: RunEvent[]): { event: string; data: Record<string, unknown> }[] =>
   events.map(({ event, data }) => {
     const { sequence: _ignored, ...rest } = data;
@@ -24,7 +26,9 @@ describe('runtime: steering runs', () => {
   afterEach(() => rt.close());
 
   /** A two-document run cancelled once its first step is complete (paced, so it is mid-way). */
-  const cancelledAfterFirstStep = async (runtime: RuntimeHandle): Promise<{ id: string; run_id: string; source: RunEvent[] }> => {
+  const cancelledAfterFirstStep = async (
+    runtime: RuntimeHandle,
+  ): Promise<{ id: string; run_id: string; source: RunEvent[] }> => {
     const a = await uploadOk(runtime, 'a.md', DOC_A);
     const b = await uploadOk(runtime, 'b.md', DOC_B);
     const task = await createTask(runtime, 'Read both', [a, b]);
@@ -41,7 +45,11 @@ describe('runtime: steering runs', () => {
       const late = await call(rt, 'POST', `/v1/runs/${task.run_id}/cancel`);
       assert.strictEqual(late.status, 409);
       assert.strictEqual(errorOf(late).code, 'run_not_active');
-      assert.strictEqual((await call(rt, 'GET', `/v1/runs/${task.run_id}`)).json.status, 'completed', 'nothing changed');
+      assert.strictEqual(
+        (await call(rt, 'GET', `/v1/runs/${task.run_id}`)).json.status,
+        'completed',
+        'nothing changed',
+      );
       assert.strictEqual((await call(rt, 'POST', '/v1/runs/run_none/cancel')).status, 404);
     });
 
@@ -49,12 +57,18 @@ describe('runtime: steering runs', () => {
       const paced = await startRuntime({ eventDelayMs: 20 });
       try {
         const task = await createTask(paced, 'Stop me');
-        const first = await call(paced, 'POST', `/v1/runs/${task.run_id}/cancel`, { headers: { 'Idempotency-Key': 'cancel-1' } });
+        const first = await call(paced, 'POST', `/v1/runs/${task.run_id}/cancel`, {
+          headers: { 'Idempotency-Key': 'cancel-1' },
+        });
         assert.strictEqual(first.json.status, 'cancelled');
-        const replay = await call(paced, 'POST', `/v1/runs/${task.run_id}/cancel`, { headers: { 'Idempotency-Key': 'cancel-1' } });
+        const replay = await call(paced, 'POST', `/v1/runs/${task.run_id}/cancel`, {
+          headers: { 'Idempotency-Key': 'cancel-1' },
+        });
         assert.strictEqual(replay.status, 200);
         assert.strictEqual(replay.headers.get('idempotent-replayed'), 'true');
-        const again = await call(paced, 'POST', `/v1/runs/${task.run_id}/cancel`, { headers: { 'Idempotency-Key': 'cancel-2' } });
+        const again = await call(paced, 'POST', `/v1/runs/${task.run_id}/cancel`, {
+          headers: { 'Idempotency-Key': 'cancel-2' },
+        });
         assert.strictEqual(again.status, 409);
         const { events } = await runToEnd(paced, task.run_id);
         assert.strictEqual(events.filter((e) => e.event === 'run.cancelled').length, 1);
@@ -79,7 +93,11 @@ describe('runtime: steering runs', () => {
         assert.strictEqual(run.object, 'run');
         assert.strictEqual(run.task_id, source.id);
         assert.strictEqual(run.resumed_from, source.run_id);
-        assert.strictEqual((await call(paced, 'GET', `/v1/tasks/${source.id}`)).json.run_id, run.id, 'the task follows its newest run');
+        assert.strictEqual(
+          (await call(paced, 'GET', `/v1/tasks/${source.id}`)).json.run_id,
+          run.id,
+          'the task follows its newest run',
+        );
 
         const { events } = await runToEnd(paced, run.id as string);
         const remaining = ['step_1', 'step_2', 'step_3', 'step_4'].filter((id) => !done.includes(id));
@@ -88,22 +106,30 @@ describe('runtime: steering runs', () => {
         assert.strictEqual(events[0].data.steps, remaining.length);
         assert.strictEqual(events[0].data.resumed_from, source.run_id);
         assert.strictEqual(events[events.length - 1].event, 'run.completed');
-        const report = ((await call(paced, 'GET', `/v1/runs/${run.id}/artifacts`)).json.data as { name: string; file_id: string }[]).find((a) => a.name === 'report.md');
+        const report = (
+          (await call(paced, 'GET', `/v1/runs/${run.id}/artifacts`)).json.data as { name: string; file_id: string }[]
+        ).find((a) => a.name === 'report.md');
         const text = (await call(paced, 'GET', `/v1/files/${report?.file_id}/content`)).text;
         assert.match(text, /\| a\.md \|/, 'the report still covers the document read by the first run');
         assert.match(text, /\| b\.md \|/);
-        assert.strictEqual((await call(paced, 'GET', `/v1/runs/${source.run_id}`)).json.status, 'cancelled', 'the source is left as it was');
+        assert.strictEqual(
+          (await call(paced, 'GET', `/v1/runs/${source.run_id}`)).json.status,
+          'cancelled',
+          'the source is left as it was',
+        );
       } finally {
         await paced.close();
       }
     });
 
-    it('does the instructions as a follow-up step first, numbered after the task\'s own steps', async () => {
+    it("does the instructions as a follow-up step first, numbered after the task's own steps", async () => {
       const paced = await startRuntime({ eventDelayMs: 20 });
       try {
         const task = await createTask(paced, 'Nothing attached');
         assert.strictEqual((await call(paced, 'POST', `/v1/runs/${task.run_id}/cancel`)).status, 200);
-        const resumed = await call(paced, 'POST', `/v1/runs/${task.run_id}/resume`, { body: { instructions: 'Also list the risks' } });
+        const resumed = await call(paced, 'POST', `/v1/runs/${task.run_id}/resume`, {
+          body: { instructions: 'Also list the risks' },
+        });
         assert.strictEqual(resumed.status, 201);
         const { events } = await runToEnd(paced, resumed.json.id as string);
         const started = events.filter((e) => e.event === 'step.started').map((e) => [e.data.step_id, e.data.title]);
@@ -111,7 +137,10 @@ describe('runtime: steering runs', () => {
           ['step_2', 'Follow-up: Also list the risks'],
           ['step_1', 'Write the report'],
         ]);
-        assert.match(events.find((e) => e.event === 'observation.recorded')?.data.summary as string, /Also list the risks/);
+        assert.match(
+          events.find((e) => e.event === 'observation.recorded')?.data.summary as string,
+          /Also list the risks/,
+        );
         assert.strictEqual(events[events.length - 1].event, 'run.completed');
       } finally {
         await paced.close();
@@ -125,21 +154,31 @@ describe('runtime: steering runs', () => {
       assert.strictEqual(completed.status, 409);
       assert.strictEqual(errorOf(completed).code, 'run_not_resumable');
       const open = await rt.createSyntheticRun({ events: 2, terminal: null });
-      assert.strictEqual(errorOf(await call(rt, 'POST', `/v1/runs/${open}/resume`, { body: {} })).code, 'run_not_resumable');
+      assert.strictEqual(
+        errorOf(await call(rt, 'POST', `/v1/runs/${open}/resume`, { body: {} })).code,
+        'run_not_resumable',
+      );
       const failed = await rt.createSyntheticRun({ events: 2, terminal: 'failed' });
-      assert.strictEqual(errorOf(await call(rt, 'POST', `/v1/runs/${failed}/resume`, { body: {} })).code, 'run_not_resumable');
+      assert.strictEqual(
+        errorOf(await call(rt, 'POST', `/v1/runs/${failed}/resume`, { body: {} })).code,
+        'run_not_resumable',
+      );
       assert.strictEqual((await call(rt, 'POST', '/v1/runs/run_none/resume', { body: {} })).status, 404);
-      assert.strictEqual(errorOf(await call(rt, 'POST', `/v1/runs/${task.run_id}/resume`, { body: { instructions: 5 } })).param, 'instructions');
+      assert.strictEqual(
+        errorOf(await call(rt, 'POST', `/v1/runs/${task.run_id}/resume`, { body: { instructions: 5 } })).param,
+        'instructions',
+      );
     });
   });
 
   describe('fork', () => {
-    it('starts a new run whose log begins with a copy of the source\'s events 1..after_sequence, then goes on', async () => {
+    it("starts a new run whose log begins with a copy of the source's events 1..after_sequence, then goes on", async () => {
       const a = await uploadOk(rt, 'a.md', DOC_A);
       const b = await uploadOk(rt, 'b.md', DOC_B);
       const task = await createTask(rt, 'Read both', [a, b]);
       const source = (await runToEnd(rt, task.run_id)).events;
-      const cut = source.find((e) => e.event === 'step.completed' && e.data.step_id === 'step_1')?.data.sequence as number;
+      const cut = source.find((e) => e.event === 'step.completed' && e.data.step_id === 'step_1')?.data
+        .sequence as number;
 
       const forked = await call(rt, 'POST', `/v1/runs/${task.run_id}/fork`, { body: { after_sequence: cut } });
       assert.strictEqual(forked.status, 201);
@@ -147,7 +186,11 @@ describe('runtime: steering runs', () => {
       assert.strictEqual(forked.json.task_id, task.id);
       const { events } = await runToEnd(rt, forked.json.id as string);
       events.forEach((e, i) => assert.strictEqual(e.data.sequence, i + 1, 'numbered from 1 without gaps'));
-      assert.deepStrictEqual(withoutSequence(events.slice(0, cut)), withoutSequence(source.slice(0, cut)), 'same kinds and data');
+      assert.deepStrictEqual(
+        withoutSequence(events.slice(0, cut)),
+        withoutSequence(source.slice(0, cut)),
+        'same kinds and data',
+      );
       assert.deepStrictEqual(stepsStarted(events.slice(cut)), ['step_2', 'step_3', 'step_4']);
       assert.strictEqual(events[events.length - 1].event, 'run.completed');
     });
@@ -156,11 +199,16 @@ describe('runtime: steering runs', () => {
       const task = await createTask(rt, 'Short');
       const source = (await runToEnd(rt, task.run_id)).events;
       const last = source.length;
-      const forked = await call(rt, 'POST', `/v1/runs/${task.run_id}/fork`, { body: { after_sequence: last, instructions: 'Now also do X' } });
+      const forked = await call(rt, 'POST', `/v1/runs/${task.run_id}/fork`, {
+        body: { after_sequence: last, instructions: 'Now also do X' },
+      });
       assert.strictEqual(forked.status, 201);
       const { events } = await runToEnd(rt, forked.json.id as string);
       assert.deepStrictEqual(withoutSequence(events.slice(0, last - 1)), withoutSequence(source.slice(0, last - 1)));
-      assert.deepStrictEqual(events.slice(last - 1).map((e) => e.event), ['step.started', 'observation.recorded', 'step.completed', 'run.completed']);
+      assert.deepStrictEqual(
+        events.slice(last - 1).map((e) => e.event),
+        ['step.started', 'observation.recorded', 'step.completed', 'run.completed'],
+      );
       assert.strictEqual(events[last - 1].data.title, 'Follow-up: Now also do X');
     });
 
@@ -193,9 +241,19 @@ describe('runtime: steering runs', () => {
         assert.strictEqual(res.status, 400, `after_sequence ${JSON.stringify(after)}`);
         assert.strictEqual(errorOf(res).param, 'after_sequence');
       }
-      assert.strictEqual(errorOf(await call(rt, 'POST', `/v1/runs/${runId}/fork`, { body: {} })).code, 'missing_parameter');
-      assert.strictEqual((await call(rt, 'POST', '/v1/runs/run_none/fork', { body: { after_sequence: 1 } })).status, 404);
-      assert.strictEqual((await call(rt, 'POST', `/v1/runs/${runId}/fork`, { body: { after_sequence: 5 } })).status, 201, 'the terminal event is still inside the log');
+      assert.strictEqual(
+        errorOf(await call(rt, 'POST', `/v1/runs/${runId}/fork`, { body: {} })).code,
+        'missing_parameter',
+      );
+      assert.strictEqual(
+        (await call(rt, 'POST', '/v1/runs/run_none/fork', { body: { after_sequence: 1 } })).status,
+        404,
+      );
+      assert.strictEqual(
+        (await call(rt, 'POST', `/v1/runs/${runId}/fork`, { body: { after_sequence: 5 } })).status,
+        201,
+        'the terminal event is still inside the log',
+      );
     });
   });
 });

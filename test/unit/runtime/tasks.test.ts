@@ -32,8 +32,15 @@ describe('runtime: tasks and the built-in agent', () => {
       await expect400({ objective: 'x', attachments: 'nope' }, 'attachments');
       await expect400({ objective: 'x', attachments: ['nope'] }, 'attachments[0]');
       await expect400({ objective: 'x', attachments: [{ type: 'image', fileId }] }, 'attachments[0].type');
-      await expect400({ objective: 'x', attachments: [{ type: 'document', fileId }, { type: 'document' }] }, 'attachments[1].fileId');
-      await expect400({ objective: 'x', attachments: [{ type: 'document', fileId: 'file_missing' }] }, 'attachments[0].fileId', 404);
+      await expect400(
+        { objective: 'x', attachments: [{ type: 'document', fileId }, { type: 'document' }] },
+        'attachments[1].fileId',
+      );
+      await expect400(
+        { objective: 'x', attachments: [{ type: 'document', fileId: 'file_missing' }] },
+        'attachments[0].fileId',
+        404,
+      );
     });
 
     it('rejects a body that is not a JSON object', async () => {
@@ -51,7 +58,9 @@ describe('runtime: tasks and the built-in agent', () => {
 
   it('returns a queued task with its run id, and the task and run records', async () => {
     const fileId = await uploadOk(rt, 'notes.md', NOTES);
-    const res = await call(rt, 'POST', '/v1/tasks', { body: { objective: 'Summarise', attachments: [{ type: 'document', fileId }] } });
+    const res = await call(rt, 'POST', '/v1/tasks', {
+      body: { objective: 'Summarise', attachments: [{ type: 'document', fileId }] },
+    });
     assert.strictEqual(res.status, 201);
     const task = res.json;
     assert.match(task.id as string, /^task_/);
@@ -116,7 +125,12 @@ describe('runtime: tasks and the built-in agent', () => {
     await runToEnd(rt, task.run_id);
     const list = await call(rt, 'GET', `/v1/runs/${task.run_id}/artifacts`);
     const artifacts = list.json.data as Record<string, unknown>[];
-    assert.deepStrictEqual(artifacts.map((a) => a.name).sort(), ['changes.patch', 'notes.md', 'report.md', 'summary.json']);
+    assert.deepStrictEqual(artifacts.map((a) => a.name).sort(), [
+      'changes.patch',
+      'notes.md',
+      'report.md',
+      'summary.json',
+    ]);
     for (const artifact of artifacts.filter((a) => a.name === 'report.md' || a.name === 'summary.json')) {
       assert.match(artifact.id as string, /^art_/);
       assert.strictEqual(artifact.object, 'artifact');
@@ -130,14 +144,21 @@ describe('runtime: tasks and the built-in agent', () => {
         assert.match(content.text, /\| notes\.md \| 82 \| 9 \| 16 \| 3 \|/);
         assert.match(content.text, /- Goals/);
       } else {
-        const summary = JSON.parse(content.text) as { documents: { headings: string[]; words: number }[]; run_id: string };
+        const summary = JSON.parse(content.text) as {
+          documents: { headings: string[]; words: number }[];
+          run_id: string;
+        };
         assert.strictEqual(summary.run_id, task.run_id);
         assert.deepStrictEqual(summary.documents[0].headings, ['Project notes', 'Goals', 'Risks']);
         assert.strictEqual(summary.documents[0].words, 16);
       }
     }
     const uploads = (await call(rt, 'GET', '/v1/files')).json.data as { id: string }[];
-    assert.deepStrictEqual(uploads.map((f) => f.id), [fileId], 'artifact files stay out of the plain file list');
+    assert.deepStrictEqual(
+      uploads.map((f) => f.id),
+      [fileId],
+      'artifact files stay out of the plain file list',
+    );
     assert.strictEqual(((await call(rt, 'GET', '/v1/files?purpose=artifact')).json.data as unknown[]).length, 4);
   });
 
@@ -147,9 +168,16 @@ describe('runtime: tasks and the built-in agent', () => {
     const res = await call(rt, 'POST', '/v1/tasks', { body: { objective: 'Too many', attachments: attachments(101) } });
     assert.strictEqual(res.status, 400);
     const error = res.json.error as Record<string, unknown>;
-    assert.deepStrictEqual([error.type, error.code, error.param, error.limit], ['invalid_request_error', 'too_many_attachments', 'attachments', 100]);
+    assert.deepStrictEqual(
+      [error.type, error.code, error.param, error.limit],
+      ['invalid_request_error', 'too_many_attachments', 'attachments', 100],
+    );
     assert.strictEqual(typeof error.message, 'string');
-    assert.strictEqual((await call(rt, 'POST', '/v1/tasks', { body: { objective: 'Just enough', attachments: attachments(100) } })).status, 201);
+    assert.strictEqual(
+      (await call(rt, 'POST', '/v1/tasks', { body: { objective: 'Just enough', attachments: attachments(100) } }))
+        .status,
+      201,
+    );
 
     const small = await startRuntime({ maxAttachments: 2 });
     try {
@@ -202,11 +230,16 @@ describe('runtime: tasks and the built-in agent', () => {
       // Queued as created; by the time a second request is answered the agent may have started
       // (its first pace is 30 ms, and a loaded machine takes longer than that between requests).
       assert.strictEqual(task.status, 'queued');
-      assert.ok(['queued', 'running'].includes((await call(paced, 'GET', `/v1/runs/${task.run_id}`)).json.status as string));
+      assert.ok(
+        ['queued', 'running'].includes((await call(paced, 'GET', `/v1/runs/${task.run_id}`)).json.status as string),
+      );
       const { events } = await runToEnd(paced, task.run_id);
       assert.strictEqual((await call(paced, 'GET', `/v1/runs/${task.run_id}`)).json.status, 'completed');
       const elapsed = Date.now() - started;
-      assert.ok(elapsed >= 30 * (events.length - 1) * 0.8, `events are paced (took ${elapsed} ms for ${events.length})`);
+      assert.ok(
+        elapsed >= 30 * (events.length - 1) * 0.8,
+        `events are paced (took ${elapsed} ms for ${events.length})`,
+      );
       const stepDone = events.find((e) => e.event === 'step.completed');
       assert.ok((stepDone?.data.duration_ms as number) >= 30 * 3 * 0.8, 'duration_ms is measured, pace included');
     } finally {

@@ -76,7 +76,10 @@ describe('runtime: upload size limit', function () {
     assert.strictEqual(error.code, 'file_too_large');
     assert.strictEqual(error.param, 'file');
     assert.ok(counter.pulled > LIMIT, 'the limit was really passed');
-    assert.ok(counter.pulled < LIMIT + 64 * 1024 * 1024, `the server stopped reading (client produced ${counter.pulled} bytes)`);
+    assert.ok(
+      counter.pulled < LIMIT + 64 * 1024 * 1024,
+      `the server stopped reading (client produced ${counter.pulled} bytes)`,
+    );
 
     const list = await call(rt, 'GET', '/v1/files');
     assert.deepStrictEqual(list.json.data, []);

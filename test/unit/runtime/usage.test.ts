@@ -28,22 +28,35 @@ describe('runtime: usage and spend', () => {
     const first = await createTask(rt, 'Three steps', [fileId]);
     await runToEnd(rt, first.run_id);
     const run = (await call(rt, 'GET', `/v1/runs/${first.run_id}`)).json;
-    assert.deepStrictEqual(run.usage, { cost: { amount: '0.06', currency: 'USD' } }, 'read, revise, report at 0.02 each');
+    assert.deepStrictEqual(
+      run.usage,
+      { cost: { amount: '0.06', currency: 'USD' } },
+      'read, revise, report at 0.02 each',
+    );
     const second = await createTask(rt, 'One step');
     await runToEnd(rt, second.run_id);
     assert.deepStrictEqual((await call(rt, 'GET', '/v1/usage')).json.spend, { amount: '0.08', currency: 'USD' });
     const synthetic = await rt.createSyntheticRun({ events: 5 });
-    assert.strictEqual((await call(rt, 'GET', `/v1/runs/${synthetic}`)).json.usage, undefined, 'a run may carry no usage at all');
+    assert.strictEqual(
+      (await call(rt, 'GET', `/v1/runs/${synthetic}`)).json.usage,
+      undefined,
+      'a run may carry no usage at all',
+    );
     assert.deepStrictEqual((await call(rt, 'GET', '/v1/usage')).json.spend, { amount: '0.08', currency: 'USD' });
   });
 
   it('lets a synthetic run (admin) carry a given cost, counted in the spend', async () => {
     const created = await call(rt, 'POST', '/__admin/runs', { key: rt.adminKey, body: { events: 2, cost: '12.40' } });
     assert.strictEqual(created.status, 201);
-    assert.deepStrictEqual((await call(rt, 'GET', `/v1/runs/${created.json.run_id}`)).json.usage, { cost: { amount: '12.40', currency: 'USD' } });
+    assert.deepStrictEqual((await call(rt, 'GET', `/v1/runs/${created.json.run_id}`)).json.usage, {
+      cost: { amount: '12.40', currency: 'USD' },
+    });
     await rt.createSyntheticRun({ events: 1, cost: '0.60' });
     assert.deepStrictEqual((await call(rt, 'GET', '/v1/usage')).json.spend, { amount: '13.00', currency: 'USD' });
-    assert.strictEqual((await call(rt, 'POST', '/__admin/runs', { key: rt.adminKey, body: { events: 1, cost: 12.4 } })).status, 400);
+    assert.strictEqual(
+      (await call(rt, 'POST', '/__admin/runs', { key: rt.adminKey, body: { events: 1, cost: 12.4 } })).status,
+      400,
+    );
   });
 
   it('reports the quota given in the options, or null for none', async () => {

@@ -18,9 +18,13 @@ const json = (value: unknown) => `${JSON.stringify(value, undefined, 2)}\n`;
 /** A complete tree: one editor module, one pure module taking a `Translate`, the manifest. */
 function completeTree(): Tree {
   return {
-    'package.json': json({ name: 'fixture', l10n: './l10n', contributes: { commands: [{ command: 'x.go', title: '%command.go%' }] } }),
-    'package.nls.json': json({ 'command.go': 'Go', 'welcome': 'Nothing yet.\n[Sign In](command:x.signIn)' }),
-    'package.nls.de.json': json({ 'command.go': 'Los', 'welcome': 'Noch nichts.\n[Anmelden](command:x.signIn)' }),
+    'package.json': json({
+      name: 'fixture',
+      l10n: './l10n',
+      contributes: { commands: [{ command: 'x.go', title: '%command.go%' }] },
+    }),
+    'package.nls.json': json({ 'command.go': 'Go', welcome: 'Nothing yet.\n[Sign In](command:x.signIn)' }),
+    'package.nls.de.json': json({ 'command.go': 'Los', welcome: 'Noch nichts.\n[Anmelden](command:x.signIn)' }),
     'src/editor.ts': [
       "import * as vscode from 'vscode';",
       "export const hello = (name: string) => vscode.l10n.t('Hello {0}', name);",
@@ -33,8 +37,16 @@ function completeTree(): Tree {
       '',
     ].join('\n'),
     'src/translate.ts': 'export type Translate = (message: string, ...args: Array<string | number>) => string;\n',
-    'l10n/bundle.l10n.json': json({ 'Hello {0}': 'Hello {0}', '$(cloud-upload) Upload': '$(cloud-upload) Upload', '{0} bytes': '{0} bytes' }),
-    'l10n/bundle.l10n.de.json': json({ 'Hello {0}': 'Hallo {0}', '$(cloud-upload) Upload': '$(cloud-upload) Hochladen', '{0} bytes': '{0} Bytes' }),
+    'l10n/bundle.l10n.json': json({
+      'Hello {0}': 'Hello {0}',
+      '$(cloud-upload) Upload': '$(cloud-upload) Upload',
+      '{0} bytes': '{0} bytes',
+    }),
+    'l10n/bundle.l10n.de.json': json({
+      'Hello {0}': 'Hallo {0}',
+      '$(cloud-upload) Upload': '$(cloud-upload) Hochladen',
+      '{0} bytes': '{0} Bytes',
+    }),
   };
 }
 
@@ -57,7 +69,10 @@ function write(tree: Tree): string {
 }
 
 function runCli(tree: Tree): { code: number | null; out: string } {
-  const r = spawnSync(process.execPath, [SCRIPT, '--root', write(tree)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, [SCRIPT, '--root', write(tree)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -68,12 +83,16 @@ async function assertFails(tree: Tree, ...expected: RegExp[]): Promise<void> {
   const problems = await checkL10n(write(tree));
   const out = problems.join('\n');
   assert.ok(problems.length > 0, 'the check passed');
-  for (const pattern of expected) assert.match(out, pattern);
+  for (const pattern of expected) {
+    assert.match(out, pattern);
+  }
 }
 
 describe('scripts/check-l10n.js', () => {
   afterEach(() => {
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of dirs) {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
     dirs = [];
   });
 
@@ -94,7 +113,11 @@ describe('scripts/check-l10n.js', () => {
   it('(a) fails when a vscode.l10n.t string of src/ is not in bundle.l10n.json', async () => {
     const tree = completeTree();
     tree['src/editor.ts'] += "export const bye = () => vscode.l10n.t('Goodbye');\n";
-    await assertFails(tree, /bundle\.l10n\.json: 1 strings of src\/ are missing \(run `npm run l10n:export`\)/, /"Goodbye"/);
+    await assertFails(
+      tree,
+      /bundle\.l10n\.json: 1 strings of src\/ are missing \(run `npm run l10n:export`\)/,
+      /"Goodbye"/,
+    );
   });
 
   it('(a) fails when a pure module calls its Translate with a string the bundle lacks', async () => {
@@ -121,24 +144,37 @@ describe('scripts/check-l10n.js', () => {
 
   it('(c) fails when a translation loses or changes a placeholder', async () => {
     const tree = editJson(completeTree(), 'l10n/bundle.l10n.de.json', (b) => (b['Hello {0}'] = 'Hallo {1}'));
-    await assertFails(tree, /placeholders, codicons or command links differ/, /"Hello \{0\}": expected \[\{0\}\], found \[\{1\}\]/);
+    await assertFails(
+      tree,
+      /placeholders, codicons or command links differ/,
+      /"Hello \{0\}": expected \[\{0\}\], found \[\{1\}\]/,
+    );
   });
 
   it('(c) fails when a translation changes a codicon', async () => {
-    const tree = editJson(completeTree(), 'l10n/bundle.l10n.de.json', (b) => (b['$(cloud-upload) Upload'] = '$(hochladen) Hochladen'));
+    const tree = editJson(
+      completeTree(),
+      'l10n/bundle.l10n.de.json',
+      (b) => (b['$(cloud-upload) Upload'] = '$(hochladen) Hochladen'),
+    );
     await assertFails(tree, /"\$\(cloud-upload\) Upload": expected \[\$\(cloud-upload\)\]/);
   });
 
   it('(d) fails when package.json uses a %key% package.nls.json lacks', async () => {
     const tree = editJson(completeTree(), 'package.json', (m) => {
-      (m.contributes as { commands: Array<Record<string, string>> }).commands.push({ command: 'x.stop', title: '%command.stop%' });
+      (m.contributes as { commands: Array<Record<string, string>> }).commands.push({
+        command: 'x.stop',
+        title: '%command.stop%',
+      });
     });
     await assertFails(tree, /package\.nls\.json: 1 %keys% package\.json uses are missing/, /command\.stop/);
   });
 
   it('(f) fails when a walkthrough page has no German page beside it, passes once it has', async () => {
     const tree = editJson(completeTree(), 'package.json', (m) => {
-      (m.contributes as Record<string, unknown>).walkthroughs = [{ id: 'w', steps: [{ id: 's', media: { markdown: 'media/walkthrough/start.md' } }] }];
+      (m.contributes as Record<string, unknown>).walkthroughs = [
+        { id: 'w', steps: [{ id: 's', media: { markdown: 'media/walkthrough/start.md' } }] },
+      ];
     });
     tree['media/walkthrough/start.md'] = '# Start\n';
     await assertFails(tree, /walkthrough pages without a de translation:\n {4}media\/walkthrough\/start\.nls\.de\.md/);
@@ -152,7 +188,11 @@ describe('scripts/check-l10n.js', () => {
   });
 
   it('(e) fails when a manifest translation changes a command link', async () => {
-    const tree = editJson(completeTree(), 'package.nls.de.json', (n) => (n.welcome = 'Noch nichts.\n[Anmelden](command:x.anmelden)'));
+    const tree = editJson(
+      completeTree(),
+      'package.nls.de.json',
+      (n) => (n.welcome = 'Noch nichts.\n[Anmelden](command:x.anmelden)'),
+    );
     await assertFails(tree, /package\.nls\.de\.json: placeholders, codicons or command links differ/, /"welcome"/);
   });
 

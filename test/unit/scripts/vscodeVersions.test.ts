@@ -4,7 +4,14 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { codeServerDir, codeServerNode, installerScript, vscodeTarget, vscodeTargets, type VsCodeTarget } from '../../e2e/harness/paths';
+import {
+  codeServerDir,
+  codeServerNode,
+  installerScript,
+  vscodeTarget,
+  vscodeTargets,
+  type VsCodeTarget,
+} from '../../e2e/harness/paths';
 import { planScenarios } from '../../e2e/scenarios';
 import { type Scenario } from '../../e2e/scenarios/types';
 
@@ -12,7 +19,11 @@ import { type Scenario } from '../../e2e/scenarios/types';
 function installerNode(which: string): { code: number | null; stdout: string; stderr: string } {
   const env = { ...process.env };
   delete env.E2E_VSCODE;
-  const r = spawnSync('bash', [installerScript(), '--vscode', which, '--print', 'node'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync('bash', [installerScript(), '--vscode', which, '--print', 'node'], {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return { code: r.status, stdout: r.stdout.trim(), stderr: r.stderr };
 }
 
@@ -25,7 +36,11 @@ describe('the tested VS Code versions (test/e2e/vscode-versions.json)', () => {
       targets.map((t) => t.role),
       ['newest', 'floor'],
     );
-    const engines = (JSON.parse(fs.readFileSync(require.resolve('../../../../package.json'), 'utf8')) as { engines: { vscode: string } }).engines.vscode;
+    const engines = (
+      JSON.parse(fs.readFileSync(require.resolve('../../../../package.json'), 'utf8')) as {
+        engines: { vscode: string };
+      }
+    ).engines.vscode;
     assert.equal(engines, `^${vscodeTarget('floor').vscode}.0`);
   });
 
@@ -44,12 +59,20 @@ describe('the tested VS Code versions (test/e2e/vscode-versions.json)', () => {
     const r = installerNode('1.2');
     assert.equal(r.code, 2);
     assert.match(r.stderr, /unknown VS Code version "1\.2"; known: newest, floor, .*1\.100/);
-    assert.throws(() => vscodeTarget('1.2'), /unknown VS Code version "1\.2" \(E2E_VSCODE\); known: newest, floor, .*1\.100/);
+    assert.throws(
+      () => vscodeTarget('1.2'),
+      /unknown VS Code version "1\.2" \(E2E_VSCODE\); known: newest, floor, .*1\.100/,
+    );
   });
 });
 
 describe('planScenarios', () => {
-  const scenario = (id: string, unsupportedOn?: (t: VsCodeTarget) => string | undefined): Scenario => ({ id, title: id, unsupportedOn, run: async () => undefined });
+  const scenario = (id: string, unsupportedOn?: (t: VsCodeTarget) => string | undefined): Scenario => ({
+    id,
+    title: id,
+    unsupportedOn,
+    run: async () => undefined,
+  });
   const newestOnly = scenario('chat', (t) => (t.role === 'floor' ? 'the Chat view needs a newer VS Code' : undefined));
   const everywhere = scenario('sign-in');
 

@@ -10,7 +10,11 @@ describe('statusBar/usageCache', () => {
   it('reads at most once a minute unless forced', async () => {
     let clock = 0;
     let reads = 0;
-    const cache = new UsageCache(async () => ({ spend: { amount: String(++reads), currency: 'USD' } }), () => undefined, () => clock);
+    const cache = new UsageCache(
+      async () => ({ spend: { amount: String(++reads), currency: 'USD' } }),
+      () => undefined,
+      () => clock,
+    );
     await cache.refresh();
     await cache.refresh();
     assert.equal(reads, 1);
@@ -25,10 +29,14 @@ describe('statusBar/usageCache', () => {
   it('stops asking a server without the endpoint', async () => {
     let reads = 0;
     let clock = 0;
-    const cache = new UsageCache(async () => {
-      reads++;
-      throw new ApiError({ kind: 'not_supported', status: 404, message: 'no' });
-    }, () => undefined, () => clock);
+    const cache = new UsageCache(
+      async () => {
+        reads++;
+        throw new ApiError({ kind: 'not_supported', status: 404, message: 'no' });
+      },
+      () => undefined,
+      () => clock,
+    );
     await cache.refresh();
     clock += 10 * USAGE_MIN_INTERVAL_MS;
     await cache.refresh(true);
@@ -37,9 +45,21 @@ describe('statusBar/usageCache', () => {
   });
 
   it('says spend with or without a quota, nothing without spend', () => {
-    const usage: UsageRecord = { spend: { amount: '12.40', currency: 'USD' }, quota: { amount: '100.00', currency: 'USD' } };
-    assert.equal(spendLine(usage, untranslated, () => undefined), 'Spend this period: 12.40 USD of a 100.00 USD quota');
-    assert.equal(spendLine({ ...usage, quota: null }, untranslated, () => undefined), 'Spend this period: 12.40 USD');
-    assert.equal(spendLine({}, untranslated, () => undefined), undefined);
+    const usage: UsageRecord = {
+      spend: { amount: '12.40', currency: 'USD' },
+      quota: { amount: '100.00', currency: 'USD' },
+    };
+    assert.equal(
+      spendLine(usage, untranslated, () => undefined),
+      'Spend this period: 12.40 USD of a 100.00 USD quota',
+    );
+    assert.equal(
+      spendLine({ ...usage, quota: null }, untranslated, () => undefined),
+      'Spend this period: 12.40 USD',
+    );
+    assert.equal(
+      spendLine({}, untranslated, () => undefined),
+      undefined,
+    );
   });
 });

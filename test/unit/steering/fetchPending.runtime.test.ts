@@ -6,7 +6,12 @@
 import * as assert from 'node:assert/strict';
 import { DEFAULT_MAX_PAGES } from '../../../src/api/pagination';
 import type { ApprovalRecord } from '../../../src/api/types';
-import { fetchPendingApprovals, isPendingApproval, PendingApprovals, type PendingChange } from '../../../src/steering/pendingApprovals';
+import {
+  fetchPendingApprovals,
+  isPendingApproval,
+  PendingApprovals,
+  type PendingChange,
+} from '../../../src/steering/pendingApprovals';
 import { CapturingLogger, startRuntimeWithClient, waitFor, type RuntimeWithClient } from '../api/fixtures';
 
 function approvalListRequests(lines: readonly string[]): number {
@@ -24,15 +29,23 @@ describe('approvals/fetchPendingApprovals (reference runtime)', () => {
     ctx = await startRuntimeWithClient({
       log: (line) => {
         log.push(line);
-        if (approvalListRequests(log) > 3 * DEFAULT_MAX_PAGES) guard.abort(new Error(`the walk did not end: ${approvalListRequests(log)} list requests`));
+        if (approvalListRequests(log) > 3 * DEFAULT_MAX_PAGES) {
+          guard.abort(new Error(`the walk did not end: ${approvalListRequests(log)} list requests`));
+        }
       },
     });
   });
   afterEach(() => ctx.close());
 
   async function waitingApproval(): Promise<string> {
-    const file = await ctx.client.uploadBytes(Buffer.from('# Notes\n\none\n'), { filename: 'notes.md', purpose: 'task_input' });
-    const task = await ctx.client.createTask({ objective: 'Tidy up, ask before writing', attachments: [{ type: 'document', fileId: file.id }] });
+    const file = await ctx.client.uploadBytes(Buffer.from('# Notes\n\none\n'), {
+      filename: 'notes.md',
+      purpose: 'task_input',
+    });
+    const task = await ctx.client.createTask({
+      objective: 'Tidy up, ask before writing',
+      attachments: [{ type: 'document', fileId: file.id }],
+    });
     let id = '';
     await waitFor(() => {
       id = ctx.runtime.listApprovals({ runId: String(task.run_id), status: 'pending' })[0]?.id ?? '';
@@ -53,7 +66,10 @@ describe('approvals/fetchPendingApprovals (reference runtime)', () => {
     const id = await waitingApproval();
     ctx.runtime.setHostile({ listJunk: true }); // a duplicate of the first item, statuses 7 and {value}, ids that are not apr_
     const loaded = await fetchPendingApprovals(ctx.client, guard.signal);
-    assert.deepEqual(loaded.approvals.map((a) => a.id), [id]);
+    assert.deepEqual(
+      loaded.approvals.map((a) => a.id),
+      [id],
+    );
     assert.equal(loaded.cut, false);
     assert.equal(isPendingApproval({ id: 'apr_x', status: { value: 'pending' } }), false);
     assert.equal(isPendingApproval({ id: 'run_x', status: 'pending' }), false);
@@ -74,8 +90,15 @@ describe('approvals/fetchPendingApprovals (reference runtime)', () => {
     list.onDidChange((c) => changes.push(c));
     await list.refresh();
     await list.refresh();
-    assert.deepEqual(list.pending.map((x) => x.id), ['apr_a', 'apr_b']);
-    assert.deepEqual(changes.at(-1)?.added.map((x) => x.id), ['apr_b'], 'announced once');
+    assert.deepEqual(
+      list.pending.map((x) => x.id),
+      ['apr_a', 'apr_b'],
+    );
+    assert.deepEqual(
+      changes.at(-1)?.added.map((x) => x.id),
+      ['apr_b'],
+      'announced once',
+    );
     list.dispose();
   });
 });

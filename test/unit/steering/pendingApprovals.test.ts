@@ -22,7 +22,9 @@ class ManualClock {
     assert.ok(next, 'a timer is armed');
     this.pending = this.pending.filter((p) => p !== next);
     next.run();
-    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setImmediate(r));
+    }
   }
 }
 
@@ -39,7 +41,9 @@ describe('steering/pendingApprovals', () => {
     const list = new PendingApprovals({
       fetchPending: async () => {
         fetches++;
-        if (failWith) throw failWith;
+        if (failWith) {
+          throw failWith;
+        }
         return { approvals: answers.length > 1 ? answers.shift()! : answers[0]!, cut: false };
       },
       watching: () => watching,
@@ -49,11 +53,21 @@ describe('steering/pendingApprovals', () => {
     });
     list.onDidChange((c) => changes.push(c));
     return {
-      clock, list, changes,
-      get fetches() { return fetches; },
-      get unsupported() { return unsupported; },
-      fail(err: unknown) { failWith = err; },
-      setWatching(w: boolean) { watching = w; },
+      clock,
+      list,
+      changes,
+      get fetches() {
+        return fetches;
+      },
+      get unsupported() {
+        return unsupported;
+      },
+      fail(err: unknown) {
+        failWith = err;
+      },
+      setWatching(w: boolean) {
+        watching = w;
+      },
     };
   }
 
@@ -64,8 +78,14 @@ describe('steering/pendingApprovals', () => {
     assert.ok(s.changes[0]!.firstLoad);
     assert.deepEqual(s.changes[0]!.added, []);
     await s.list.refresh();
-    assert.deepEqual(s.changes.at(-1)!.added.map((a) => a.id), ['b']);
-    assert.deepEqual(s.list.pending.map((a) => a.id), ['a', 'b']);
+    assert.deepEqual(
+      s.changes.at(-1)!.added.map((a) => a.id),
+      ['b'],
+    );
+    assert.deepEqual(
+      s.list.pending.map((a) => a.id),
+      ['a', 'b'],
+    );
   });
 
   it('polls while something waits and stops when nothing waits and no run is watched', async () => {
@@ -106,14 +126,23 @@ describe('steering/pendingApprovals', () => {
     s.fail(undefined);
     await s.list.refresh();
     assert.equal(s.list.error, undefined);
-    assert.deepEqual(s.list.pending.map((a) => a.id), ['a']);
+    assert.deepEqual(
+      s.list.pending.map((a) => a.id),
+      ['a'],
+    );
   });
 
   it('a decision made here drops the approval at once', async () => {
     const s = setUp([[approval('a'), approval('b')]]);
     await s.list.refresh();
     s.list.forget('a');
-    assert.deepEqual(s.list.pending.map((a) => a.id), ['b']);
-    assert.deepEqual(s.changes.at(-1)!.pending.map((a) => a.id), ['b']);
+    assert.deepEqual(
+      s.list.pending.map((a) => a.id),
+      ['b'],
+    );
+    assert.deepEqual(
+      s.changes.at(-1)!.pending.map((a) => a.id),
+      ['b'],
+    );
   });
 });

@@ -29,8 +29,10 @@ describe('upload/archiveNames', () => {
   });
 
   it('numbers names that would collide (ignoring case), and leaves out names with nothing left', () => {
-    assert.deepEqual(archiveEntryNames(['a/README.md', 'a/readme.md', './a/README.md', '..', 'a/Makefile', 'a/makefile']),
-      ['a/README.md', 'a/readme (2).md', 'a/README (3).md', undefined, 'a/Makefile', 'a/makefile (2)']);
+    assert.deepEqual(
+      archiveEntryNames(['a/README.md', 'a/readme.md', './a/README.md', '..', 'a/Makefile', 'a/makefile']),
+      ['a/README.md', 'a/readme (2).md', 'a/README (3).md', undefined, 'a/Makefile', 'a/makefile (2)'],
+    );
   });
 
   it('names the archive after the one folder all entries are in, else by its file count', () => {

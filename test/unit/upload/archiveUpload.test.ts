@@ -52,19 +52,31 @@ describe('upload/archiveUpload', () => {
     const stored = await ctx.client.readFileContent(result.record.id);
     assert.equal(stored.content.byteLength, result.bytes);
     const read = await zipContents(stored.content);
-    const expected = Object.entries(files).map(([name, bytes]) => ({ name: `project/${name}`, bytes })).sort((a, b) => (a.name < b.name ? -1 : 1));
-    assert.deepEqual(read.map((e) => e.name).sort(), expected.map((e) => e.name));
-    for (const e of expected) assert.ok(read.find((r) => r.name === e.name)?.bytes.equals(e.bytes), e.name);
+    const expected = Object.entries(files)
+      .map(([name, bytes]) => ({ name: `project/${name}`, bytes }))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
+    assert.deepEqual(
+      read.map((e) => e.name).sort(),
+      expected.map((e) => e.name),
+    );
+    for (const e of expected) {
+      assert.ok(read.find((r) => r.name === e.name)?.bytes.equals(e.bytes), e.name);
+    }
 
     const packed = progress.filter((p) => p.phase === 'pack');
     const last = packed[packed.length - 1];
-    assert.deepEqual([last.filesDone, last.fileCount, last.bytesDone, last.totalBytes], [6, 6, plan.totalBytes, plan.totalBytes]);
+    assert.deepEqual(
+      [last.filesDone, last.fileCount, last.bytesDone, last.totalBytes],
+      [6, 6, plan.totalBytes, plan.totalBytes],
+    );
     const sent = progress.filter((p) => p.phase === 'send');
     assert.equal(sent[sent.length - 1].bytesDone, result.bytes);
   });
 
   it('leaves out a link inside the folder whose target climbs out with "..", and keeps a name of 255 bytes whole', async function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32') {
+      this.skip();
+    }
     await writeFile(join(temp.dir, 'secret.txt'), 'not for the service');
     const longName = `${'n'.repeat(251)}.txt`;
     const root = await folderOf({ 'a.txt': 'a', [longName]: 'long' });
@@ -83,17 +95,25 @@ describe('upload/archiveUpload', () => {
     const hostile = plan.files.map((f, i) => ({ ...f, name: i === 0 ? '../../etc/x.txt' : '/abs/y.txt' }));
     const result = await uploadArchive(ctx.client, hostile, 'task_input');
     const read = await zipContents((await ctx.client.readFileContent(result.record.id)).content);
-    assert.deepEqual(read.map((e) => e.name), ['etc/x.txt', 'abs/y.txt']);
+    assert.deepEqual(
+      read.map((e) => e.name),
+      ['etc/x.txt', 'abs/y.txt'],
+    );
   });
 
   it('a cancel while packing stores nothing and leaves no temporary archive', async () => {
-    const root = await folderOf(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}.bin`, randomBytes(64 * 1024)])));
+    const root = await folderOf(
+      Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}.bin`, randomBytes(64 * 1024)])),
+    );
     const plan = await planUpload([root], { expandFolders: true });
     const temps = async () => (await readdir(tmpdir())).filter((n) => n.startsWith('agent-runtime-archive-')).length;
     const tempsBefore = await temps();
     const controller = new AbortController();
     await assert.rejects(
-      uploadArchive(ctx.client, plan.files, 'task_input', { signal: controller.signal, onProgress: (p) => p.filesDone >= 3 && controller.abort() }),
+      uploadArchive(ctx.client, plan.files, 'task_input', {
+        signal: controller.signal,
+        onProgress: (p) => p.filesDone >= 3 && controller.abort(),
+      }),
       (err: unknown) => isAbort(err),
     );
     assert.deepEqual((await ctx.client.listFiles()).data, []);

@@ -12,7 +12,9 @@ describe('upload/attachmentLimits', () => {
     rememberAttachmentLimit(b, undefined);
     assert.equal(knownAttachmentLimit(a), 10);
     assert.equal(knownAttachmentLimit(b), undefined);
-    for (const bad of [0, -1, 2.5, Number.NaN]) rememberAttachmentLimit(a, bad);
+    for (const bad of [0, -1, 2.5, Number.NaN]) {
+      rememberAttachmentLimit(a, bad);
+    }
     assert.equal(knownAttachmentLimit(a), 10);
     rememberAttachmentLimit(a, 20);
     assert.equal(knownAttachmentLimit(a), 20);

@@ -35,19 +35,35 @@ describe('upload/batchUpload', () => {
     ctx.runtime.setFaults({ commitThenDrop: { count: 1, pathPrefix: '/v1/files' } });
     // One at a time, so the fault meets a.txt: which of two parallel requests lands first is chance.
     const first = await uploadBatch(ctx.client, files, 'task_input', { keys, concurrency: 1 });
-    assert.deepEqual(first.failed.map((f) => f.file.name), ['a.txt']);
-    assert.deepEqual(first.uploaded.map((f) => f.file.name), ['b.txt']);
+    assert.deepEqual(
+      first.failed.map((f) => f.file.name),
+      ['a.txt'],
+    );
+    assert.deepEqual(
+      first.uploaded.map((f) => f.file.name),
+      ['b.txt'],
+    );
     assert.equal(first.cancelled, false);
 
-    const retry = await uploadBatch(ctx.client, first.failed.map((f) => f.file), 'task_input', { keys });
-    assert.deepEqual(retry.uploaded.map((f) => f.file.name), ['a.txt']);
+    const retry = await uploadBatch(
+      ctx.client,
+      first.failed.map((f) => f.file),
+      'task_input',
+      { keys },
+    );
+    assert.deepEqual(
+      retry.uploaded.map((f) => f.file.name),
+      ['a.txt'],
+    );
     assert.deepEqual(retry.failed, []);
     const stored = (await ctx.client.listFiles({ limit: 100 })).data.map((f) => f.filename).sort();
     assert.deepEqual(stored, ['a.txt', 'b.txt']);
   });
 
   it('sends a planned symbolic link only when the batch is told the user confirmed it', async function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32') {
+      this.skip();
+    }
     const target = join(temp.dir, 'target.txt');
     await writeFile(target, 'linked content');
     const link = join(temp.dir, 'link.txt');
@@ -58,6 +74,9 @@ describe('upload/batchUpload', () => {
     assert.ok(isApiError(unconfirmed.failed[0].error, 'validation'), String(unconfirmed.failed[0].error));
     const confirmed = await uploadBatch(ctx.client, [planned], 'task_input', { followSymlinks: true });
     assert.equal(confirmed.uploaded.length, 1);
-    assert.equal(new TextDecoder().decode((await ctx.client.readFileContent(confirmed.uploaded[0].record.id)).content), 'linked content');
+    assert.equal(
+      new TextDecoder().decode((await ctx.client.readFileContent(confirmed.uploaded[0].record.id)).content),
+      'linked content',
+    );
   });
 });

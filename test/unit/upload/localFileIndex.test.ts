@@ -21,8 +21,11 @@ class MemoryMemento {
     return this.values.has(key) ? (JSON.parse(JSON.stringify(this.values.get(key))) as T) : fallback;
   }
   update(key: string, value: unknown): Thenable<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, value);
+    if (value === undefined) {
+      this.values.delete(key);
+    } else {
+      this.values.set(key, value);
+    }
     return Promise.resolve();
   }
 }
@@ -48,7 +51,7 @@ describe('LocalFileIndex', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('remembers each upload\'s origin by file id; alike names in two folders stay apart', async () => {
+  it("remembers each upload's origin by file id; alike names in two folders stay apart", async () => {
     const state = new MemoryMemento();
     let base = 'http://one';
     const index = new LocalFileIndex(memento(state), () => base, file);
@@ -84,7 +87,9 @@ describe('LocalFileIndex', () => {
 
   it('moves the origins an older version kept in globalState into the file, once', async () => {
     const state = new MemoryMemento();
-    await state.update(LEGACY_ORIGINS_KEY, { 'http://one': { file_old: origin('file_old', 'one'), file_bad: { fileId: 'file_bad', uri: 42 } } });
+    await state.update(LEGACY_ORIGINS_KEY, {
+      'http://one': { file_old: origin('file_old', 'one'), file_bad: { fileId: 'file_bad', uri: 42 } },
+    });
     const index = new LocalFileIndex(memento(state), () => 'http://one', file);
     await index.refresh();
     assert.deepStrictEqual(index.origin('file_old'), origin('file_old', 'one'));
@@ -105,19 +110,24 @@ describe('LocalFileIndex', () => {
     await one.addUploads([origin('file_a', 'one')]);
     await two.addUploads([origin('file_b', 'two')]);
     await one.refresh();
-    assert.ok(one.origin('file_a') && one.origin('file_b'), 'both windows\' uploads are in the file');
+    assert.ok(one.origin('file_a') && one.origin('file_b'), "both windows' uploads are in the file");
   });
 
   it('stays bounded: the newest uploads are kept, a file that is not ours is ignored', async () => {
     const index = new LocalFileIndex(memento(new MemoryMemento()), () => 'http://one', file);
-    const many = Array.from({ length: MAX_REMEMBERED + 20 }, (_, i) => origin(`file_${i}`, 'one', new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()));
+    const many = Array.from({ length: MAX_REMEMBERED + 20 }, (_, i) =>
+      origin(`file_${i}`, 'one', new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()),
+    );
     await index.addUploads(many);
     const { record } = await readUploadRecord(file);
     assert.strictEqual(Object.keys(record.services['http://one'].origins).length, MAX_REMEMBERED);
     assert.ok(index.origin(`file_${MAX_REMEMBERED + 19}`), 'the newest is kept');
     assert.strictEqual(index.origin('file_0'), undefined, 'the oldest went');
 
-    fs.writeFileSync(file, '{"services": {"http://one": {"origins": {"__proto__": {"polluted": true}}}}} trailing junk');
+    fs.writeFileSync(
+      file,
+      '{"services": {"http://one": {"origins": {"__proto__": {"polluted": true}}}}} trailing junk',
+    );
     await index.refresh();
     assert.strictEqual(index.origin('file_1'), undefined, 'unreadable: nothing trusted');
     assert.strictEqual(({} as Record<string, unknown>).polluted, undefined);

@@ -5,27 +5,71 @@ import { listedNames, looksSecret, splitSecrets } from '../../../src/upload/secr
 describe('upload/secretFiles', () => {
   it('recognises environment files, private keys, SSH keys and token files by name, in any case', () => {
     const secret = [
-      '.env', 'app/.env', '.env.local', 'web/.env.production', '.envrc', 'deploy/prod.env',
-      'certs/server.pem', 'tls.key', 'KEYS/Signing.KEY', 'store.p12', 'cert.pfx', 'release.jks',
-      'id_rsa', 'home/.ssh/id_rsa.pub', 'id_ed25519', 'ID_ECDSA', 'id_dsa',
-      '.npmrc', 'pkg/.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', '.pgpass', '.htpasswd',
-      'conf/.aws/credentials', '.aws/config', '.ssh/config', '.ssh/known_hosts', '.gnupg/pubring.kbx', '.docker/config.json',
+      '.env',
+      'app/.env',
+      '.env.local',
+      'web/.env.production',
+      '.envrc',
+      'deploy/prod.env',
+      'certs/server.pem',
+      'tls.key',
+      'KEYS/Signing.KEY',
+      'store.p12',
+      'cert.pfx',
+      'release.jks',
+      'id_rsa',
+      'home/.ssh/id_rsa.pub',
+      'id_ed25519',
+      'ID_ECDSA',
+      'id_dsa',
+      '.npmrc',
+      'pkg/.npmrc',
+      '.pypirc',
+      '.netrc',
+      '_netrc',
+      '.git-credentials',
+      '.pgpass',
+      '.htpasswd',
+      'conf/.aws/credentials',
+      '.aws/config',
+      '.ssh/config',
+      '.ssh/known_hosts',
+      '.gnupg/pubring.kbx',
+      '.docker/config.json',
       'backslash\\.env',
     ];
-    for (const name of secret) assert.equal(looksSecret(name), true, name);
+    for (const name of secret) {
+      assert.equal(looksSecret(name), true, name);
+    }
   });
 
   it('leaves ordinary files alone, dotfiles that hold no secrets included', () => {
     const ordinary = [
-      'README.md', 'src/index.ts', '.gitignore', '.editorconfig', 'docs/environment.md', 'keyboard.txt',
-      'monkey.ts', 'notes.key.md', 'id.txt', 'env/settings.json', 'src/env.ts', '.github/workflows/ci.yml', 'ssh/notes.md',
+      'README.md',
+      'src/index.ts',
+      '.gitignore',
+      '.editorconfig',
+      'docs/environment.md',
+      'keyboard.txt',
+      'monkey.ts',
+      'notes.key.md',
+      'id.txt',
+      'env/settings.json',
+      'src/env.ts',
+      '.github/workflows/ci.yml',
+      'ssh/notes.md',
     ];
-    for (const name of ordinary) assert.equal(looksSecret(name), false, name);
+    for (const name of ordinary) {
+      assert.equal(looksSecret(name), false, name);
+    }
   });
 
   it('splits files in order into the secret-looking and the others', () => {
     const files = [{ name: 'a.md' }, { name: '.env' }, { name: 'b.md' }, { name: 'id_rsa' }];
-    assert.deepEqual(splitSecrets(files), { ordinary: [{ name: 'a.md' }, { name: 'b.md' }], secret: [{ name: '.env' }, { name: 'id_rsa' }] });
+    assert.deepEqual(splitSecrets(files), {
+      ordinary: [{ name: 'a.md' }, { name: 'b.md' }],
+      secret: [{ name: '.env' }, { name: 'id_rsa' }],
+    });
   });
 
   it('lists a bounded number of names, each cut, and counts the rest', () => {

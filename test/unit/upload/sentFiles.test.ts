@@ -30,32 +30,48 @@ let answerModal: (modal: Modal) => string | undefined = () => undefined;
 let answerPick: (pick: Pick) => string[] | undefined = () => undefined;
 
 const patches: Array<[object, Record<string, unknown>]> = [
-  [stub.window, {
-    showWarningMessage: async (message: string, options: { detail?: string }, ...items: string[]) => {
-      const modal = { message, detail: options?.detail ?? '', items };
-      modals.push(modal);
-      return answerModal(modal);
+  [
+    stub.window,
+    {
+      showWarningMessage: async (message: string, options: { detail?: string }, ...items: string[]) => {
+        const modal = { message, detail: options?.detail ?? '', items };
+        modals.push(modal);
+        return answerModal(modal);
+      },
+      showErrorMessage: async (message: string) => void notices.push(message),
+      showInformationMessage: async (message: string) => void notices.push(message),
+      showQuickPick: async (
+        items: Array<{ label: string; picked?: boolean }>,
+        options: { title?: string; canPickMany?: boolean },
+      ) => {
+        const pick = { title: options.title, canPickMany: options.canPickMany === true, items };
+        picks.push(pick);
+        const labels = answerPick(pick);
+        if (labels === undefined) {
+          return undefined;
+        }
+        const chosen = items.filter((i) => labels.includes(i.label));
+        return pick.canPickMany ? chosen : chosen[0];
+      },
     },
-    showErrorMessage: async (message: string) => void notices.push(message),
-    showInformationMessage: async (message: string) => void notices.push(message),
-    showQuickPick: async (items: Array<{ label: string; picked?: boolean }>, options: { title?: string; canPickMany?: boolean }) => {
-      const pick = { title: options.title, canPickMany: options.canPickMany === true, items };
-      picks.push(pick);
-      const labels = answerPick(pick);
-      if (labels === undefined) return undefined;
-      const chosen = items.filter((i) => labels.includes(i.label));
-      return pick.canPickMany ? chosen : chosen[0];
-    },
-  }],
+  ],
   [stub, { workspace: { workspaceFolders: [], getWorkspaceFolder: () => undefined } }],
 ];
 
 function applyPatches(): () => void {
   const undo = patches.map(([target, props]) => {
-    const had = Object.fromEntries(Object.keys(props).filter((key) => key in target).map((key) => [key, (target as Record<string, unknown>)[key]]));
+    const had = Object.fromEntries(
+      Object.keys(props)
+        .filter((key) => key in target)
+        .map((key) => [key, (target as Record<string, unknown>)[key]]),
+    );
     Object.assign(target, props);
     return () => {
-      for (const key of Object.keys(props)) if (!(key in had)) delete (target as Record<string, unknown>)[key];
+      for (const key of Object.keys(props)) {
+        if (!(key in had)) {
+          delete (target as Record<string, unknown>)[key];
+        }
+      }
       Object.assign(target, had);
     };
   });
@@ -85,7 +101,9 @@ describe('upload/sentFiles: what a folder upload sends, by name, secrets left ou
     notices.length = 0;
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sent-files-'));
     project = path.join(dir, 'project');
-    for (let i = 0; i < 20; i++) await write(`project/docs/page-${String(i).padStart(2, '0')}.md`);
+    for (let i = 0; i < 20; i++) {
+      await write(`project/docs/page-${String(i).padStart(2, '0')}.md`);
+    }
     await write('project/README.md');
     await write('project/.env');
     await write('project/.npmrc');
@@ -103,12 +121,25 @@ describe('upload/sentFiles: what a folder upload sends, by name, secrets left ou
     assert.ok(confirmed, `the upload went on: ${JSON.stringify(modals)}`);
     const secretPick = picks[0];
     assert.ok(secretPick?.canPickMany, 'a multi-select pick of the secret-looking files');
-    assert.deepEqual(secretPick.items.map((i) => i.label).sort(), ['project/.env', 'project/.npmrc', 'project/certs/server.pem', 'project/keys/id_rsa']);
-    assert.ok(secretPick.items.every((i) => i.picked === false), 'none is ticked to begin with');
+    assert.deepEqual(secretPick.items.map((i) => i.label).sort(), [
+      'project/.env',
+      'project/.npmrc',
+      'project/certs/server.pem',
+      'project/keys/id_rsa',
+    ]);
+    assert.ok(
+      secretPick.items.every((i) => i.picked === false),
+      'none is ticked to begin with',
+    );
     const sent = confirmed.plan.files.map((f) => f.name);
     assert.equal(sent.length, 21);
-    for (const leftOut of ['.env', '.npmrc', 'id_rsa', 'server.pem']) assert.ok(!sent.some((n) => n.endsWith(leftOut)), `${leftOut} is not sent: ${sent.join(', ')}`);
-    assert.equal(confirmed.plan.totalBytes, confirmed.plan.files.reduce((n, f) => n + f.bytes, 0));
+    for (const leftOut of ['.env', '.npmrc', 'id_rsa', 'server.pem']) {
+      assert.ok(!sent.some((n) => n.endsWith(leftOut)), `${leftOut} is not sent: ${sent.join(', ')}`);
+    }
+    assert.equal(
+      confirmed.plan.totalBytes,
+      confirmed.plan.files.reduce((n, f) => n + f.bytes, 0),
+    );
     assert.match(modals[0].detail, /Left out as possible secrets \(not ticked\): .*project\/\.env/);
   });
 
@@ -139,11 +170,17 @@ describe('upload/sentFiles: what a folder upload sends, by name, secrets left ou
     const first = modals[0];
     assert.match(first.message, /21 files/);
     const detailLines = first.detail.split('\n');
-    assert.deepEqual(detailLines.slice(0, LISTED_IN_DIALOG), confirmed.plan.files.slice(0, LISTED_IN_DIALOG).map((f) => f.name));
+    assert.deepEqual(
+      detailLines.slice(0, LISTED_IN_DIALOG),
+      confirmed.plan.files.slice(0, LISTED_IN_DIALOG).map((f) => f.name),
+    );
     assert.ok(detailLines.includes('... and 6 more (Show All Files lists them)'), first.detail);
     const all = picks[1];
     assert.ok(all && !all.canPickMany, 'the whole list, after Show All Files');
-    assert.deepEqual(all.items.map((i) => i.label), confirmed.plan.files.map((f) => f.name));
+    assert.deepEqual(
+      all.items.map((i) => i.label),
+      confirmed.plan.files.map((f) => f.name),
+    );
     assert.equal(modals.length, 2, 'back to the question after the list');
   });
 
@@ -160,8 +197,14 @@ describe('upload/sentFiles: what a folder upload sends, by name, secrets left ou
     answerModal = () => assert.fail('no folder dialog for files selected one by one');
     const confirmed = await confirmPlan([fileUri(readme), fileUri(pem)]);
     assert.ok(confirmed);
-    assert.deepEqual(picks[0].items.map((i) => i.label), ['server.pem']);
-    assert.deepEqual(confirmed.plan.files.map((f) => f.name), ['README.md']);
+    assert.deepEqual(
+      picks[0].items.map((i) => i.label),
+      ['server.pem'],
+    );
+    assert.deepEqual(
+      confirmed.plan.files.map((f) => f.name),
+      ['README.md'],
+    );
   });
 
   it('says so when every file was left out as a possible secret', async () => {

@@ -16,7 +16,9 @@ describe('upload of a symbolic link', function () {
   let link: string;
   let folderLink: string;
   before(async function () {
-    if (process.platform === 'win32') this.skip(); // symlinks need privileges there
+    if (process.platform === 'win32') {
+      this.skip();
+    } // symlinks need privileges there
     ctx = await startRuntimeWithClient();
     temp = await makeTempDir();
     const secrets = join(temp.dir, 'outside');
@@ -47,13 +49,19 @@ describe('upload of a symbolic link', function () {
     const planned = plan.files[0] as { path: string; name: string; symlinkTarget?: string };
     assert.equal(planned.name, 'notes.txt');
     assert.equal(planned.symlinkTarget, await realpath(target));
-    assert.deepEqual(plan.refused.map((r) => [r.path, r.reason]), [[folderLink, 'not_a_file']]);
+    assert.deepEqual(
+      plan.refused.map((r) => [r.path, r.reason]),
+      [[folderLink, 'not_a_file']],
+    );
     assert.deepEqual(plan.folders, []);
   });
 
   it('folder expansion still leaves links out', async () => {
     const plan = await planUpload([join(temp.dir, 'project')], { expandFolders: true });
-    assert.deepEqual(plan.files.map((f) => f.name), ['project/real.txt']);
+    assert.deepEqual(
+      plan.files.map((f) => f.name),
+      ['project/real.txt'],
+    );
   });
 
   it('the client refuses a link unless told to follow it, sending nothing, and then sends the target', async () => {

@@ -45,13 +45,19 @@ describe('upload/taskUpload', () => {
     const total = files.reduce((n, f) => n + f.bytes, 0);
     assert.ok(reports.every((p) => p.fileCount === 7 && p.totalBytes === total));
     for (let i = 1; i < reports.length; i++) {
-      assert.ok(reports[i].bytesDone >= reports[i - 1].bytesDone && reports[i].filesDone >= reports[i - 1].filesDone, `report ${i} went back`);
+      assert.ok(
+        reports[i].bytesDone >= reports[i - 1].bytesDone && reports[i].filesDone >= reports[i - 1].filesDone,
+        `report ${i} went back`,
+      );
     }
     assert.deepEqual([...new Set(reports.map((p) => p.filesDone))], [0, 1, 2, 3, 4, 5, 6, 7]);
     const last = reports[reports.length - 1];
     assert.deepEqual([last.filesDone, last.bytesDone], [7, total]);
     // Uploaded in the order of the plan, whatever order they ended in.
-    assert.deepEqual(result.uploaded.map((u) => u.file.name), files.map((f) => f.name));
+    assert.deepEqual(
+      result.uploaded.map((u) => u.file.name),
+      files.map((f) => f.name),
+    );
   });
 
   it('a cancel mid-upload creates no task, names the files stored for it, and the cleanup deletes exactly those', async () => {
@@ -66,7 +72,9 @@ describe('upload/taskUpload', () => {
       concurrency: 2,
       signal: controller.signal,
       onProgress: (p) => {
-        if (p.filesDone >= 2) controller.abort();
+        if (p.filesDone >= 2) {
+          controller.abort();
+        }
       },
     });
     ctx.runtime.clearFaults();
@@ -76,7 +84,10 @@ describe('upload/taskUpload', () => {
     const stored = async () => (await ctx.client.listFiles({ limit: 100 })).data.map((f) => f.id).sort();
     assert.deepEqual(await stored(), [other.id, ...outcome.uploaded.map((f) => f.id)].sort());
 
-    const cleanup = await deleteUploaded(ctx.client, outcome.uploaded.map((f) => f.id));
+    const cleanup = await deleteUploaded(
+      ctx.client,
+      outcome.uploaded.map((f) => f.id),
+    );
     assert.deepEqual(cleanup.deleted.sort(), outcome.uploaded.map((f) => f.id).sort());
     assert.deepEqual(cleanup.failed, []);
     assert.deepEqual(await stored(), [other.id]);
@@ -88,13 +99,18 @@ describe('upload/taskUpload', () => {
     assert.equal(separate.kind, 'failed');
     const error = separate.kind === 'failed' ? separate.error : undefined;
     assert.ok(isApiError(error), String(error));
-    assert.deepEqual([error.status, error.code, error.param, error.limit], [400, 'too_many_attachments', 'attachments', 3]);
+    assert.deepEqual(
+      [error.status, error.code, error.param, error.limit],
+      [400, 'too_many_attachments', 'attachments', 3],
+    );
     assert.equal(separate.uploaded.length, 4);
     assert.deepEqual((await ctx.client.listTasks()).data, []);
 
     const archive = await uploadForTask(ctx.client, files, { objective: 'Summarise', shape: 'archive' });
     assert.equal(archive.kind, 'created');
-    if (archive.kind !== 'created') return;
+    if (archive.kind !== 'created') {
+      return;
+    }
     assert.equal(archive.uploaded.length, 1);
     assert.deepEqual(archive.task.attachments, [{ type: 'document', fileId: archive.uploaded[0].id }]);
   });

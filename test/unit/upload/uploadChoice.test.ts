@@ -5,13 +5,19 @@ import { MAX_UPLOAD_BYTES } from '../../../src/api/types';
 import { chooseUploadShape, estimateArchiveBytes, PACK_SUGGESTED_FILES } from '../../../src/upload/uploadChoice';
 
 const KB = 1024;
-const size = (fileCount: number, bytesEach = 20 * KB) => ({ fileCount, totalBytes: fileCount * bytesEach, nameBytes: fileCount * 20 });
+const size = (fileCount: number, bytesEach = 20 * KB) => ({
+  fileCount,
+  totalBytes: fileCount * bytesEach,
+  nameBytes: fileCount * 20,
+});
 
 describe('upload/uploadChoice', () => {
   it('uploads a small selection within the limit one by one without asking', () => {
     assert.deepEqual(chooseUploadShape({ ...size(3), forTask: true, attachmentLimit: 100 }), { kind: 'separate' });
     assert.deepEqual(chooseUploadShape({ ...size(PACK_SUGGESTED_FILES), forTask: true }), { kind: 'separate' });
-    assert.deepEqual(chooseUploadShape({ ...size(1, MAX_UPLOAD_BYTES), forTask: true, attachmentLimit: 1 }), { kind: 'separate' });
+    assert.deepEqual(chooseUploadShape({ ...size(1, MAX_UPLOAD_BYTES), forTask: true, attachmentLimit: 1 }), {
+      kind: 'separate',
+    });
   });
 
   it('offers only the archive when the selection is over the known attachment limit', () => {
@@ -41,7 +47,11 @@ describe('upload/uploadChoice', () => {
 
   it('refuses a selection over the limit whose archive would pass the size limit; never offers such an archive', () => {
     const huge = { fileCount: 300, totalBytes: MAX_UPLOAD_BYTES, nameBytes: 300 * 20 };
-    assert.deepEqual(chooseUploadShape({ ...huge, forTask: true, attachmentLimit: 100 }), { kind: 'refuse', archiveBytes: estimateArchiveBytes(huge), limit: 100 });
+    assert.deepEqual(chooseUploadShape({ ...huge, forTask: true, attachmentLimit: 100 }), {
+      kind: 'refuse',
+      archiveBytes: estimateArchiveBytes(huge),
+      limit: 100,
+    });
     assert.deepEqual(chooseUploadShape({ ...huge, forTask: true, attachmentLimit: 1000 }), { kind: 'separate' });
   });
 

@@ -11,5 +11,9 @@ declare module 'yauzl' {
     openReadStream(entry: Entry, callback: (err: Error | null, stream: Readable) => void): void;
     close(): void;
   }
-  export function fromBuffer(buffer: Buffer, options: { lazyEntries: boolean }, callback: (err: Error | null, zip: ZipFile) => void): void;
+  export function fromBuffer(
+    buffer: Buffer,
+    options: { lazyEntries: boolean },
+    callback: (err: Error | null, zip: ZipFile) => void,
+  ): void;
 }

@@ -27,10 +27,13 @@ describe('views/contextKeys', () => {
     keys.report('tasks', { unreachable: false, empty: false });
     assert.ok(!writes.some(([k, v]) => k === 'agentRuntime.unreachable' && !v));
     keys.report('files', { unreachable: false, empty: false });
-    assert.deepEqual(writes.filter(([k]) => k === 'agentRuntime.unreachable'), [
-      ['agentRuntime.unreachable', true],
-      ['agentRuntime.unreachable', false],
-    ]);
+    assert.deepEqual(
+      writes.filter(([k]) => k === 'agentRuntime.unreachable'),
+      [
+        ['agentRuntime.unreachable', true],
+        ['agentRuntime.unreachable', false],
+      ],
+    );
   });
 
   it('clears a view so no welcome view of ours shows for it', () => {

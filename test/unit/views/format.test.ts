@@ -34,15 +34,26 @@ describe('views/format', () => {
   });
 
   it('describes a file as purpose · size · time, skipping what is missing', () => {
-    const parts = fileDescriptionParts({ id: 'f', purpose: 'dataset', bytes: 2048, created_at: '2026-11-21T09:05:00Z' }, BERLIN);
+    const parts = fileDescriptionParts(
+      { id: 'f', purpose: 'dataset', bytes: 2048, created_at: '2026-11-21T09:05:00Z' },
+      BERLIN,
+    );
     assert.equal(joinDescription(parts), 'dataset · 2.0 KB · 10:05');
     assert.deepEqual(fileDescriptionParts({ id: 'f' }), []);
   });
 
   it('describes tasks and runs by status (unknown ones verbatim) and time', () => {
-    const task = taskDescriptionParts({ id: 't', status: 'paused_for_lunch', created_at: '2026-11-21T09:05:00Z' }, t, BERLIN);
+    const task = taskDescriptionParts(
+      { id: 't', status: 'paused_for_lunch', created_at: '2026-11-21T09:05:00Z' },
+      t,
+      BERLIN,
+    );
     assert.deepEqual(task, ['paused_for_lunch', '10:05']);
-    const run = runDescriptionParts({ id: 'r', status: 'running', created_at: '2026-11-21T08:00:00Z', started_at: '2026-11-21T09:05:00Z' }, t, BERLIN);
+    const run = runDescriptionParts(
+      { id: 'r', status: 'running', created_at: '2026-11-21T08:00:00Z', started_at: '2026-11-21T09:05:00Z' },
+      t,
+      BERLIN,
+    );
     assert.deepEqual(run, ['running', '10:05']);
     assert.deepEqual(artifactDescriptionParts({ id: 'a', bytes: 10 }, BERLIN), ['10 B']);
   });
@@ -52,7 +63,11 @@ describe('views/format', () => {
   });
 
   it('puts id, purpose, bytes and created time (local and UTC) in the file tooltip, as plain text', () => {
-    const text = fileTooltip({ id: 'file_abc', filename: 'data.csv', purpose: 'dataset', bytes: 4096, created_at: '2026-11-21T23:28:52Z' }, t, BERLIN);
+    const text = fileTooltip(
+      { id: 'file_abc', filename: 'data.csv', purpose: 'dataset', bytes: 4096, created_at: '2026-11-21T23:28:52Z' },
+      t,
+      BERLIN,
+    );
     assert.match(text, /^data\.csv\n/);
     assert.match(text, /ID: file_abc/);
     assert.match(text, /Purpose: dataset/);
@@ -61,11 +76,17 @@ describe('views/format', () => {
     assert.match(text, /Created \(UTC\): 2026-11-21 23:28:52 UTC/);
   });
 
-  it('names a project task\'s project and commit in its tooltip (issue 23)', () => {
-    const tip = taskTooltip({ id: 'task_1', objective: 'x', project_id: 'proj_9', context: { ref: 'main', commit: 'a'.repeat(40) } }, t);
+  it("names a project task's project and commit in its tooltip (issue 23)", () => {
+    const tip = taskTooltip(
+      { id: 'task_1', objective: 'x', project_id: 'proj_9', context: { ref: 'main', commit: 'a'.repeat(40) } },
+      t,
+    );
     assert.match(tip, /Project: proj_9/);
     assert.match(tip, /Commit: aaaaaaaaaaaa \(main\)/);
-    const hostile = taskTooltip({ id: 'task_1', project_id: 'p\n[x](command:evil)', context: { ref: 'b\u202Ead', commit: 5 } } as never, t);
+    const hostile = taskTooltip(
+      { id: 'task_1', project_id: 'p\n[x](command:evil)', context: { ref: 'b\u202Ead', commit: 5 } } as never,
+      t,
+    );
     assert.ok(!/\]\(|[\u202a-\u202e]/.test(hostile), hostile);
     assert.doesNotMatch(taskTooltip({ id: 'task_2' }, t), /Project|Commit/);
   });
@@ -81,12 +102,29 @@ describe('views/format', () => {
       assert.ok(!/[\u202a-\u202e\n]/.test(text), `no bidi or newline: ${text}`);
       assert.match(text, /\\u202e/, 'the override is shown escaped');
     }
-    assert.equal(tip.split('\n').length, tip.split('\n').filter((l) => l === '' || /^[A-Z][\w ()]*: |^\[/.test(l)).length, 'one line per row');
+    assert.equal(
+      tip.split('\n').length,
+      tip.split('\n').filter((l) => l === '' || /^[A-Z][\w ()]*: |^\[/.test(l)).length,
+      'one line per row',
+    );
     assert.equal(fileLabel({ id: 'file_1', filename: 'a\nb' }), 'a\\nb');
   });
 
   it('names the run, its task, status, error, cost and times in the run tooltip', () => {
-    const md = runTooltip({ id: 'run_1', task_id: 'task_1', status: 'failed', error: { message: 'tool crashed' }, created_at: '2026-11-21T09:00:00Z', completed_at: '2026-11-21T09:05:00Z', usage: { cost: { amount: '0.42', currency: 'usd' } } } as never, t, BERLIN, 'Summarise');
+    const md = runTooltip(
+      {
+        id: 'run_1',
+        task_id: 'task_1',
+        status: 'failed',
+        error: { message: 'tool crashed' },
+        created_at: '2026-11-21T09:00:00Z',
+        completed_at: '2026-11-21T09:05:00Z',
+        usage: { cost: { amount: '0.42', currency: 'usd' } },
+      } as never,
+      t,
+      BERLIN,
+      'Summarise',
+    );
     assert.match(md, /^Summarise\n/);
     assert.match(md, /ID: run_1/);
     assert.match(md, /Cost: 0\.42 USD/);

@@ -10,7 +10,12 @@ interface Item {
 }
 
 function list(generation = 1): PagedList<Item> {
-  return new PagedList<Item>({ parentKey: 'tasks', generation, key: (i) => i.id, merge: (shown, incoming) => (shown.v = incoming.v) });
+  return new PagedList<Item>({
+    parentKey: 'tasks',
+    generation,
+    key: (i) => i.id,
+    merge: (shown, incoming) => (shown.v = incoming.v),
+  });
 }
 
 function page(ids: string[], next: string | null, v = 0): Page<Item> {
@@ -23,8 +28,12 @@ function scripted(pages: Array<Page<Item> | Error>): { fetch: PageFetcher<Item>;
   const fetch: PageFetcher<Item> = async (params) => {
     calls.push(params);
     const next = pages.shift();
-    if (!next) throw new Error('no more scripted pages');
-    if (next instanceof Error) throw next;
+    if (!next) {
+      throw new Error('no more scripted pages');
+    }
+    if (next instanceof Error) {
+      throw next;
+    }
     return next;
   };
   return { fetch, calls };
@@ -35,11 +44,17 @@ describe('views/pagedList', () => {
     const l = list();
     const { fetch, calls } = scripted([page(['a', 'b'], 'c1'), page(['c'], null)]);
     await l.loadNext(fetch, 2);
-    assert.deepEqual(l.items.map((i) => i.id), ['a', 'b']);
+    assert.deepEqual(
+      l.items.map((i) => i.id),
+      ['a', 'b'],
+    );
     assert.ok(l.hasMore);
     await l.loadNext(fetch, 2);
     assert.deepEqual(calls, [{ limit: 2 }, { limit: 2, after: 'c1' }]);
-    assert.deepEqual(l.items.map((i) => i.id), ['a', 'b', 'c']);
+    assert.deepEqual(
+      l.items.map((i) => i.id),
+      ['a', 'b', 'c'],
+    );
     assert.ok(!l.hasMore);
     await l.loadNext(fetch, 2);
     assert.equal(calls.length, 2, 'no request after the last page');
@@ -59,7 +74,10 @@ describe('views/pagedList', () => {
     const { fetch } = scripted([page(['a', 'b'], 'c1', 1), page(['b', 'c'], null, 2)]);
     await l.loadNext(fetch, 2);
     await l.loadNext(fetch, 2);
-    assert.deepEqual(l.items.map((i) => i.id), ['a', 'b', 'c']);
+    assert.deepEqual(
+      l.items.map((i) => i.id),
+      ['a', 'b', 'c'],
+    );
     assert.equal(l.find('b')?.v, 2);
   });
 
@@ -91,11 +109,20 @@ describe('views/pagedList', () => {
     await l.loadNext(fetch, 1);
     await l.loadNext(fetch, 1);
     assert.equal(l.error, boom);
-    assert.deepEqual(l.items.map((i) => i.id), ['a']);
+    assert.deepEqual(
+      l.items.map((i) => i.id),
+      ['a'],
+    );
     await l.loadNext(fetch, 1);
     assert.equal(l.error, undefined);
-    assert.deepEqual(calls.slice(1), [{ limit: 1, after: 'n1' }, { limit: 1, after: 'n1' }]);
-    assert.deepEqual(l.items.map((i) => i.id), ['a', 'b']);
+    assert.deepEqual(calls.slice(1), [
+      { limit: 1, after: 'n1' },
+      { limit: 1, after: 'n1' },
+    ]);
+    assert.deepEqual(
+      l.items.map((i) => i.id),
+      ['a', 'b'],
+    );
   });
 
   it('counts as started after a failed first page, and as empty only after an empty one', async () => {
@@ -142,7 +169,10 @@ describe('views/pagedList', () => {
     await l.loadNext(scripted([page(['a'], 'n')]).fetch, 1);
     l.prepend({ id: 'new', v: 1 });
     await l.loadNext(scripted([page(['new', 'b'], null, 5)]).fetch, 1);
-    assert.deepEqual(l.items.map((i) => i.id), ['new', 'a', 'b']);
+    assert.deepEqual(
+      l.items.map((i) => i.id),
+      ['new', 'a', 'b'],
+    );
     assert.equal(l.find('new')?.v, 5);
   });
 
@@ -151,7 +181,10 @@ describe('views/pagedList', () => {
     await l.loadNext(scripted([page(['a', 'b'], null)]).fetch, 5);
     assert.ok(l.remove('a'));
     assert.ok(!l.remove('a'));
-    assert.deepEqual(l.items.map((i) => i.id), ['b']);
+    assert.deepEqual(
+      l.items.map((i) => i.id),
+      ['b'],
+    );
     assert.equal(l.find('a'), undefined);
     l.remove('b');
     assert.ok(l.isEmpty);

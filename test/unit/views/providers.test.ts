@@ -9,7 +9,15 @@ import { ApiError, isApiError } from '../../../src/api/errors';
 import type { RunRecord, TaskRecord } from '../../../src/api/types';
 import { SidebarContextKeys } from '../../../src/views/contextKeys';
 import { FilesTreeProvider } from '../../../src/views/filesProvider';
-import { ArtifactNode, FileNode, LoadMoreNode, MessageNode, RunNode, TaskNode, type TreeNode } from '../../../src/views/nodes';
+import {
+  ArtifactNode,
+  FileNode,
+  LoadMoreNode,
+  MessageNode,
+  RunNode,
+  TaskNode,
+  type TreeNode,
+} from '../../../src/views/nodes';
 import type { Schedule } from '../../../src/common/statusPoller';
 import { TasksTreeProvider } from '../../../src/views/tasksProvider';
 import { revealTask } from '../../../src/views/tasksReveal';
@@ -71,7 +79,8 @@ function clientWith(base: ApiClient, overrides: Partial<ViewApiClient>): ViewApi
   };
 }
 
-const notSupported = (): Promise<never> => Promise.reject(new ApiError({ kind: 'not_supported', message: 'No such endpoint.' }));
+const notSupported = (): Promise<never> =>
+  Promise.reject(new ApiError({ kind: 'not_supported', message: 'No such endpoint.' }));
 
 /** A fake TreeView: visibility and the reveals asked for. */
 function fakeTreeView(visible: boolean) {
@@ -107,10 +116,15 @@ function ids(rows: readonly TreeNode[]): string[] {
   return rows.map((r) => r.id ?? '');
 }
 
-function nextEvent<T>(event: (listener: (value: T) => void) => { dispose(): void }, accept: (value: T) => boolean = () => true): Promise<T> {
+function nextEvent<T>(
+  event: (listener: (value: T) => void) => { dispose(): void },
+  accept: (value: T) => boolean = () => true,
+): Promise<T> {
   return new Promise((resolve) => {
     const sub = event((value) => {
-      if (!accept(value)) return;
+      if (!accept(value)) {
+        return;
+      }
       sub.dispose();
       resolve(value);
     });
@@ -273,14 +287,21 @@ describe('views/providers (reference runtime)', function () {
 
   describe('Tasks', () => {
     /** A tree over its own run store; both poll on the given clock (or a real timer). */
-    function tasksTree(h: Harness, options: { schedule?: Schedule; pollDelays?: { firstMs: number; maxMs: number } } = {}) {
+    function tasksTree(
+      h: Harness,
+      options: { schedule?: Schedule; pollDelays?: { firstMs: number; maxMs: number } } = {},
+    ) {
       const runs = new RunStore({
         fetchRun: (id, signal) => h.deps.getClient().getRun(id, { signal }),
         log: h.deps.log,
         schedule: options.schedule,
         delays: options.pollDelays,
       });
-      const tasks = new TasksTreeProvider(h.deps, runs, { contextKeys: h.contextKeys, schedule: options.schedule, pollDelays: options.pollDelays });
+      const tasks = new TasksTreeProvider(h.deps, runs, {
+        contextKeys: h.contextKeys,
+        schedule: options.schedule,
+        pollDelays: options.pollDelays,
+      });
       return { runs, tasks, dispose: () => (tasks.dispose(), runs.dispose()) };
     }
 
@@ -290,20 +311,34 @@ describe('views/providers (reference runtime)', function () {
       h.signedIn.value = false; // not known yet: the key is still being read
       let markReady = (): void => undefined;
       const firstRows: string[] = [];
-      h.deps = { ...h.deps, ready: new Promise<void>((resolve) => (markReady = resolve)), onFirstRows: (view, rows) => firstRows.push(`${view}:${rows}`) };
+      h.deps = {
+        ...h.deps,
+        ready: new Promise<void>((resolve) => (markReady = resolve)),
+        onFirstRows: (view, rows) => firstRows.push(`${view}:${rows}`),
+      };
       const { tasks, dispose } = tasksTree(h);
       const answer = tasks.getChildren();
       h.signedIn.value = true;
       markReady();
       const rows = await answer;
-      assert.ok(rows.length > 0 && rows[0] instanceof TaskNode, 'answered for the signed-in state, not with the welcome view');
-      assert.deepEqual(firstRows, [`tasks:${rows.filter((r) => r instanceof TaskNode).length}`], 'the activation timing heard of the rows');
+      assert.ok(
+        rows.length > 0 && rows[0] instanceof TaskNode,
+        'answered for the signed-in state, not with the welcome view',
+      );
+      assert.deepEqual(
+        firstRows,
+        [`tasks:${rows.filter((r) => r instanceof TaskNode).length}`],
+        'the activation timing heard of the rows',
+      );
       dispose();
     });
 
     it('opens a task to its runs and a finished run to its artifacts, with parents for reveal', async () => {
       const [fileId] = await upload(1);
-      const task = await rt.client.createTask({ objective: 'Report on the doc', attachments: [{ type: 'document', fileId }] });
+      const task = await rt.client.createTask({
+        objective: 'Report on the doc',
+        attachments: [{ type: 'document', fileId }],
+      });
       const h = harness(rt.client, 10);
       const { runs, tasks, dispose } = tasksTree(h, { pollDelays: { firstMs: 10, maxMs: 50 } });
       const finished = nextEvent(runs.onDidChange, (c) => c.finished);
@@ -320,21 +355,26 @@ describe('views/providers (reference runtime)', function () {
       assert.equal(runNode.label, 'Run 1', 'a run reads as its number, not its id');
       assert.match(String(runNode.tooltip), new RegExp(task.run_id ?? 'missing'), 'the id stays in the tooltip');
       const artifacts = await tasks.getChildren(runNode);
-      assert.ok(artifacts.length > 0 && artifacts.every((a) => a instanceof ArtifactNode && a.contextValue === 'artifact'));
+      assert.ok(
+        artifacts.length > 0 && artifacts.every((a) => a instanceof ArtifactNode && a.contextValue === 'artifact'),
+      );
       assert.equal(tasks.getParent(artifacts[0]), runNode);
       assert.equal(tasks.getParent(runNode), taskNode);
       assert.equal(tasks.getParent(taskNode), undefined);
       dispose();
     });
 
-    it('falls back to the task\'s run_id when the server cannot list runs', async () => {
+    it("falls back to the task's run_id when the server cannot list runs", async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1 });
       const h = harness(clientWith(rt.client, { listRuns: notSupported }), 10);
       const { tasks, dispose } = tasksTree(h);
       const [taskNode] = await tasks.getChildren();
       assert.ok(taskNode instanceof TaskNode);
       const runs = await tasks.getChildren(taskNode);
-      assert.deepEqual(runs.map((r) => (r as RunNode).runId), [runId]);
+      assert.deepEqual(
+        runs.map((r) => (r as RunNode).runId),
+        [runId],
+      );
       dispose();
     });
 
@@ -356,7 +396,9 @@ describe('views/providers (reference runtime)', function () {
       assert.ok(runs.polling, 'a visible unfinished run is polled by the store');
       rt.runtime.endRun(runId, 'completed');
       const runRow = nextEvent(tasks.onDidChangeTreeData, (c) => Array.isArray(c) && c.includes(runNode));
-      while (clock.armed > 0) clock.fire();
+      while (clock.armed > 0) {
+        clock.fire();
+      }
       const changed = await runRow;
       assert.deepEqual(changed, [runNode], 'only the run row that changed is redrawn');
       assert.equal(runNode.contextValue, 'run review fork');
@@ -365,7 +407,11 @@ describe('views/providers (reference runtime)', function () {
     });
 
     it('says when a polled task starts or stops waiting for approval, and not for other changes (Needs You reloads then)', async () => {
-      const waiting = await rt.runtime.createSyntheticRun({ events: 1, terminal: 'completed', approval: { tool: 'write_file' } });
+      const waiting = await rt.runtime.createSyntheticRun({
+        events: 1,
+        terminal: 'completed',
+        approval: { tool: 'write_file' },
+      });
       const going = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
       const clock = new ManualClock();
       const h = harness(rt.client, 10);
@@ -378,17 +424,24 @@ describe('views/providers (reference runtime)', function () {
       assert.ok(rows.every((n) => n.unfinished));
       rt.runtime.endRun(going, 'completed');
       for (let i = 0; i < 200 && rows.some((n) => n.task.run_id === going && n.unfinished); i++) {
-        while (clock.armed > 0) clock.fire();
+        while (clock.armed > 0) {
+          clock.fire();
+        }
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       assert.equal(told, 0, 'running -> completed is not a change in waiting');
       const [approval] = rt.runtime.listApprovals({ runId: waiting, status: 'pending' });
       rt.runtime.decideApproval(approval.id, 'approve');
       for (let i = 0; i < 200 && rows.some((n) => n.unfinished); i++) {
-        while (clock.armed > 0) clock.fire();
+        while (clock.armed > 0) {
+          clock.fire();
+        }
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      assert.ok(rows.every((n) => !n.unfinished), 'both tasks ended');
+      assert.ok(
+        rows.every((n) => !n.unfinished),
+        'both tasks ended',
+      );
       assert.equal(told, 1, 'stopping to wait was told once');
       sub.dispose();
       dispose();
@@ -408,7 +461,11 @@ describe('views/providers (reference runtime)', function () {
       const redraw = nextEvent(tasks.onDidChangeTreeData, (c) => Array.isArray(c) && c.includes(runNode));
       runs.noteStreamEvents(runId, 2, 'run.failed');
       await redraw;
-      assert.equal(runNode.contextValue, 'run resume review fork', 'the terminal event ended the row at once (a failed run offers Resume)');
+      assert.equal(
+        runNode.contextValue,
+        'run resume review fork',
+        'the terminal event ended the row at once (a failed run offers Resume)',
+      );
       assert.match(String(runNode.description), /^failed/);
       streaming.dispose();
       dispose();

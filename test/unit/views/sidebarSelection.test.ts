@@ -9,7 +9,9 @@ import { EventEmitter } from './vscodeStub';
 class FakeView implements SelectableView<string> {
   selection: readonly string[] = [];
   private readonly changed = new EventEmitter<vscode.TreeViewSelectionChangeEvent<string>>();
-  readonly onDidChangeSelection = this.changed.event as unknown as vscode.Event<vscode.TreeViewSelectionChangeEvent<string>>;
+  readonly onDidChangeSelection = this.changed.event as unknown as vscode.Event<
+    vscode.TreeViewSelectionChangeEvent<string>
+  >;
   select(...rows: string[]): void {
     this.selection = rows;
     this.changed.fire({ selection: rows });
@@ -27,7 +29,7 @@ describe('SidebarSelection', () => {
   });
   afterEach(() => selection.dispose());
 
-  it('gives a view\'s own selection as it is now', () => {
+  it("gives a view's own selection as it is now", () => {
     files.select('file_1', 'file_2');
     tasks.select('run_1');
     assert.deepStrictEqual(selection.current('files'), ['file_1', 'file_2']);

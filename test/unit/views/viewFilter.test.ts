@@ -23,8 +23,11 @@ class MemoryMemento {
     return this.values.has(key) ? (this.values.get(key) as T) : fallback;
   }
   update(key: string, value: unknown): Thenable<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, value);
+    if (value === undefined) {
+      this.values.delete(key);
+    } else {
+      this.values.set(key, value);
+    }
     return Promise.resolve();
   }
 }
@@ -49,7 +52,11 @@ interface Setup {
   dispose(): void;
 }
 
-function tasksFilter(client: ViewApiClient, pageSize: number, options: { state?: MemoryMemento; maxPagesPerRound?: number } = {}): Setup {
+function tasksFilter(
+  client: ViewApiClient,
+  pageSize: number,
+  options: { state?: MemoryMemento; maxPagesPerRound?: number } = {},
+): Setup {
   const deps = viewDeps(client, pageSize);
   const runs = new RunStore({ fetchRun: (id, signal) => client.getRun(id, { signal }), log: deps.log });
   const tasks = new TasksTreeProvider(deps, runs, { contextKeys: new SidebarContextKeys(() => undefined) });
@@ -82,8 +89,12 @@ describe('views/viewFilter', () => {
       assert.ok(matchesFilter('awaiting_approval', fields), 'the raw status');
       assert.ok(matchesFilter('task_9', fields));
       assert.ok(!matchesFilter('report failed', fields), 'every word must match');
-      assert.ok(matchesFilter('notes.MD', fileFilterFields({ id: 'file_1', filename: 'Notes.md', purpose: 'task_input' })));
-      assert.ok(matchesFilter('task_input', fileFilterFields({ id: 'file_1', filename: 'Notes.md', purpose: 'task_input' })));
+      assert.ok(
+        matchesFilter('notes.MD', fileFilterFields({ id: 'file_1', filename: 'Notes.md', purpose: 'task_input' })),
+      );
+      assert.ok(
+        matchesFilter('task_input', fileFilterFields({ id: 'file_1', filename: 'Notes.md', purpose: 'task_input' })),
+      );
     });
 
     it('keeps a filter to one trimmed line of at most 200 characters; empty is no filter', () => {
@@ -101,7 +112,9 @@ describe('views/viewFilter', () => {
     before(async () => {
       rt = await startRuntimeWithClient({ eventDelayMs: 0 });
       // 12 tasks; "alpha" in every third (2, 5, 8, 11 in creation order).
-      for (let i = 0; i < 12; i++) await rt.client.createTask({ objective: i % 3 === 2 ? `alpha ${i}` : `beta ${i}` });
+      for (let i = 0; i < 12; i++) {
+        await rt.client.createTask({ objective: i % 3 === 2 ? `alpha ${i}` : `beta ${i}` });
+      }
     });
     after(async () => rt.close());
 
@@ -137,7 +150,10 @@ describe('views/viewFilter', () => {
       assert.ok(more instanceof FilterMoreNode);
       await s.filter.loadMore(more);
       const after = await s.filter.getChildren();
-      assert.equal(after.find((r) => r instanceof MessageNode)?.label, 'Nothing matches "gamma" among the 10 loaded so far.');
+      assert.equal(
+        after.find((r) => r instanceof MessageNode)?.label,
+        'Nothing matches "gamma" among the 10 loaded so far.',
+      );
       s.dispose();
     });
 
@@ -145,12 +161,15 @@ describe('views/viewFilter', () => {
       const s = tasksFilter(rt.client, 50);
       await s.filter.setQuery('gamma');
       const rows = await s.filter.getChildren();
-      assert.deepEqual(rows.map((r) => r.label), ['Nothing matches "gamma".']);
+      assert.deepEqual(
+        rows.map((r) => r.label),
+        ['Nothing matches "gamma".'],
+      );
       assert.equal(s.view.description, 'Filtered: "gamma" · 0 of 12');
       s.dispose();
     });
 
-    it('shows the provider\'s rows unchanged without a filter, and again once it is cleared', async () => {
+    it("shows the provider's rows unchanged without a filter, and again once it is cleared", async () => {
       const s = tasksFilter(rt.client, 5);
       let rows = await s.filter.getChildren();
       assert.equal(taskRows(rows).length, 5);
@@ -198,11 +217,21 @@ describe('views/viewFilter', () => {
       let calls = 0;
       const listTasks = async (): Promise<Page<TaskRecord>> => {
         calls++;
-        if (calls > 1000) throw new Error('still paging');
-        return { object: 'list', data: [{ id: `task_${calls}`, objective: `noise ${calls}`, status: 'completed' }], has_more: true, next_cursor: `c${calls}` };
+        if (calls > 1000) {
+          throw new Error('still paging');
+        }
+        return {
+          object: 'list',
+          data: [{ id: `task_${calls}`, objective: `noise ${calls}`, status: 'completed' }],
+          has_more: true,
+          next_cursor: `c${calls}`,
+        };
       };
       const no = () => Promise.reject(new Error('not asked'));
-      return { client: { listTasks, getTask: no, listFiles: no, getFile: no, listRuns: no, getRun: no, listRunArtifacts: no }, calls: () => calls };
+      return {
+        client: { listTasks, getTask: no, listFiles: no, getFile: no, listRuns: no, getRun: no, listRunArtifacts: no },
+        calls: () => calls,
+      };
     }
 
     it('never loads more than the first page and maxPagesPerRound more per search or Load more', async () => {
@@ -230,15 +259,28 @@ describe('views/viewFilter', () => {
       const client: ViewApiClient = {
         listTasks: async () => {
           calls++;
-          return { object: 'list', data: [{ id: `task_${calls}`, objective: 'noise' }], has_more: true, next_cursor: 'same' };
+          return {
+            object: 'list',
+            data: [{ id: `task_${calls}`, objective: 'noise' }],
+            has_more: true,
+            next_cursor: 'same',
+          };
         },
-        getTask: no, listFiles: no, getFile: no, listRuns: no, getRun: no, listRunArtifacts: no,
+        getTask: no,
+        listFiles: no,
+        getFile: no,
+        listRuns: no,
+        getRun: no,
+        listRunArtifacts: no,
       };
       const s = tasksFilter(client, 3);
       await s.filter.setQuery('signal');
       const rows = await s.filter.getChildren();
       assert.equal(calls, 2, 'the second page named the same cursor: the end');
-      assert.deepEqual(rows.map((r) => r.label), ['Nothing matches "signal".']);
+      assert.deepEqual(
+        rows.map((r) => r.label),
+        ['Nothing matches "signal".'],
+      );
       s.dispose();
     });
   });
@@ -246,8 +288,20 @@ describe('views/viewFilter', () => {
   it('filters the Files view by name the same way', async () => {
     const no = () => Promise.reject(new Error('not asked'));
     const client: ViewApiClient = {
-      listFiles: async () => ({ object: 'list', data: [{ id: 'file_1', filename: 'notes.md' }, { id: 'file_2', filename: 'data.csv' }], has_more: false }),
-      listTasks: no, getTask: no, getFile: no, listRuns: no, getRun: no, listRunArtifacts: no,
+      listFiles: async () => ({
+        object: 'list',
+        data: [
+          { id: 'file_1', filename: 'notes.md' },
+          { id: 'file_2', filename: 'data.csv' },
+        ],
+        has_more: false,
+      }),
+      listTasks: no,
+      getTask: no,
+      getFile: no,
+      listRuns: no,
+      getRun: no,
+      listRunArtifacts: no,
     };
     const files = new FilesTreeProvider(viewDeps(client, 10), new SidebarContextKeys(() => undefined));
     const filter = new ViewFilter(files, {
@@ -260,7 +314,10 @@ describe('views/viewFilter', () => {
     });
     await filter.setQuery('CSV');
     const rows = await filter.getChildren();
-    assert.deepEqual(rows.map((r) => r.id), ['file:file_2']);
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      ['file:file_2'],
+    );
     assert.ok(filter.hides((await files.getChildren())[0]));
     filter.dispose();
     files.dispose();

@@ -12,7 +12,9 @@ export class EventEmitter<T> {
     return { dispose: () => (this.listeners = this.listeners.filter((l) => l !== listener)) };
   };
   fire(value: T): void {
-    for (const l of [...this.listeners]) l(value);
+    for (const l of [...this.listeners]) {
+      l(value);
+    }
   }
   dispose(): void {
     this.listeners = [];
@@ -70,7 +72,9 @@ export class Uri {
 
 export const l10n = {
   t: (message: string, ...args: unknown[]): string =>
-    message.replace(/\{(\d+)\}/g, (whole, i: string) => (args[Number(i)] === undefined ? whole : String(args[Number(i)]))),
+    message.replace(/\{(\d+)\}/g, (whole, i: string) =>
+      args[Number(i)] === undefined ? whole : String(args[Number(i)]),
+    ),
 };
 
 export const env = { language: 'en' };
@@ -109,7 +113,9 @@ export const window = {
 
 export const commands = {
   executeCommand: async (command: string, ...args: unknown[]): Promise<void> => {
-    if (command === 'setContext') contextWrites.push([String(args[0]), args[1]]);
+    if (command === 'setContext') {
+      contextWrites.push([String(args[0]), args[1]]);
+    }
   },
 };
 

@@ -7,9 +7,10 @@ import * as path from 'node:path';
 import { build } from 'esbuild';
 import { tapPostedMessages } from './postTap';
 
-const ROOT = [path.resolve(__dirname, '..', '..', '..', '..'), process.cwd()].find((dir) =>
-  fs.existsSync(path.join(dir, 'src', 'runPanel', 'logQuery.ts')),
-) ?? process.cwd();
+const ROOT =
+  [path.resolve(__dirname, '..', '..', '..', '..'), process.cwd()].find((dir) =>
+    fs.existsSync(path.join(dir, 'src', 'runPanel', 'logQuery.ts')),
+  ) ?? process.cwd();
 
 let bundle: Promise<string> | undefined;
 

@@ -9,7 +9,12 @@ export function ev(event: string, sequence: number, fields: Record<string, unkno
  * A run as the reference agent writes it: a plan, then per step started, tool calls and
  * observations, completed; optionally unknown kinds mixed in, and a terminal event.
  */
-export function recordedRun(opts: { steps: number; toolsPerStep?: number; unknownEvery?: number; terminal?: string | null }): WireEvent[] {
+export function recordedRun(opts: {
+  steps: number;
+  toolsPerStep?: number;
+  unknownEvery?: number;
+  terminal?: string | null;
+}): WireEvent[] {
   const tools = opts.toolsPerStep ?? 2;
   const events: WireEvent[] = [];
   let seq = 0;
@@ -19,12 +24,21 @@ export function recordedRun(opts: { steps: number; toolsPerStep?: number; unknow
     events.push(ev('step.started', ++seq, { step_id: stepId, title: `Step ${s}: read the inputs` }));
     for (let t = 0; t < tools; t++) {
       events.push(ev('tool.called', ++seq, { step_id: stepId, tool: t % 2 === 0 ? 'search' : 'read_file' }));
-      events.push(ev('observation.recorded', ++seq, { step_id: stepId, summary: `Found ${t + s} matching passages in the document` }));
-      if (opts.unknownEvery && seq % opts.unknownEvery === 0) events.push(ev('token.usage', ++seq, { step_id: stepId, tokens: seq }));
+      events.push(
+        ev('observation.recorded', ++seq, {
+          step_id: stepId,
+          summary: `Found ${t + s} matching passages in the document`,
+        }),
+      );
+      if (opts.unknownEvery && seq % opts.unknownEvery === 0) {
+        events.push(ev('token.usage', ++seq, { step_id: stepId, tokens: seq }));
+      }
     }
     events.push(ev('step.completed', ++seq, { step_id: stepId, duration_ms: 1200 + s }));
   }
-  if (opts.terminal !== null) events.push(ev(`run.${opts.terminal ?? 'completed'}`, ++seq, { status: opts.terminal ?? 'completed' }));
+  if (opts.terminal !== null) {
+    events.push(ev(`run.${opts.terminal ?? 'completed'}`, ++seq, { status: opts.terminal ?? 'completed' }));
+  }
   return events;
 }
 
@@ -36,5 +50,15 @@ export function runOfSize(count: number, terminal = true): WireEvent[] {
 }
 
 export function emptySnapshot(runId: string): RunSnapshot {
-  return { runId, lastSequence: 0, eventCount: 0, steps: [], stepsOmitted: 0, completedSteps: 0, recent: [], eventsOmitted: 0, kinds: {} };
+  return {
+    runId,
+    lastSequence: 0,
+    eventCount: 0,
+    steps: [],
+    stepsOmitted: 0,
+    completedSteps: 0,
+    recent: [],
+    eventsOmitted: 0,
+    kinds: {},
+  };
 }

@@ -35,7 +35,10 @@ describe('webview format', () => {
 
   it('takes the elapsed and total time from the run record when it has them, else from the events', () => {
     const state = initialState('run_f');
-    applyEvents(state, [{ ...ev('step.started', 1, { step_id: 'a' }), receivedAt: 1000 }, ev('step.completed', 2, { step_id: 'a', duration_ms: 300 })]);
+    applyEvents(state, [
+      { ...ev('step.started', 1, { step_id: 'a' }), receivedAt: 1000 },
+      ev('step.completed', 2, { step_id: 'a', duration_ms: 300 }),
+    ]);
     assert.strictEqual(elapsedMs(state, 4000), 3000);
     assert.strictEqual(totalDurationMs(state), 300);
     state.info = { runId: 'run_f', startedAt: '2026-01-01T00:00:00Z', completedAt: '2026-01-01T00:01:00Z' };

@@ -59,8 +59,13 @@ describe('run panel page (headless Chromium)', function () {
     const run = recordedRun({ steps: 2, toolsPerStep: 1, terminal: null });
     await p.send(reset(), { type: 'events', events: run.slice(0, 4) }, { type: 'events', events: run.slice(4) });
     await waitForSequence(p, run.length);
-    assert.deepStrictEqual(await renderedSequences(p), run.map((e) => e.data.sequence));
-    const depth = await p.js<number[]>(`[...document.querySelectorAll('#timeline .row[data-sequence]')].map((r) => (r.classList.contains('depth-1') ? 1 : 0))`);
+    assert.deepStrictEqual(
+      await renderedSequences(p),
+      run.map((e) => e.data.sequence),
+    );
+    const depth = await p.js<number[]>(
+      `[...document.querySelectorAll('#timeline .row[data-sequence]')].map((r) => (r.classList.contains('depth-1') ? 1 : 0))`,
+    );
     assert.deepStrictEqual(depth, [0, 0, 1, 1, 1, 0, 1, 1, 1]);
     const text = (sel: string) => p.page.$eval(sel, (e) => e.textContent ?? '');
     assert.strictEqual(await text('#run-id'), RUN);
@@ -75,8 +80,19 @@ describe('run panel page (headless Chromium)', function () {
 
   it('shows the summary and artifacts when the run ends, and Open/Save ask the host', async () => {
     const run = recordedRun({ steps: 1, terminal: 'completed' });
-    await p.send(reset(), { type: 'events', events: run }, { type: 'connection', connection: { state: 'ended', status: 'completed' } });
-    await p.send({ type: 'artifacts', artifacts: { state: 'loaded', truncated: false, artifacts: [{ id: 'art_1', name: 'report.md', bytes: 2048, contentType: 'text/markdown' }] } });
+    await p.send(
+      reset(),
+      { type: 'events', events: run },
+      { type: 'connection', connection: { state: 'ended', status: 'completed' } },
+    );
+    await p.send({
+      type: 'artifacts',
+      artifacts: {
+        state: 'loaded',
+        truncated: false,
+        artifacts: [{ id: 'art_1', name: 'report.md', bytes: 2048, contentType: 'text/markdown' }],
+      },
+    });
     await p.page.waitForSelector('#summary:not([hidden]) #artifacts li');
     assert.strictEqual(await p.page.$eval('#summary-status', (e) => e.textContent), 'completed');
     assert.strictEqual(await p.page.$eval('#summary-steps', (e) => e.textContent), '1 of 1 completed');
@@ -85,12 +101,14 @@ describe('run panel page (headless Chromium)', function () {
     await p.send({ type: 'artifacts', artifacts: { state: 'failed', message: 'The service had a problem.' } });
     await p.page.click('#artifacts-retry');
     const posted = await p.posted();
-    assert.deepStrictEqual(posted.filter((m) => m.type === 'openArtifact' || m.type === 'saveArtifact' || m.type === 'retry'), [
-      { type: 'openArtifact', artifactId: 'art_1' },
-      { type: 'saveArtifact', artifactId: 'art_1' },
-      { type: 'retry' },
-    ]);
-    assert.strictEqual(await p.page.textContent('#artifacts-message'), 'Could not list the artifacts: The service had a problem.');
+    assert.deepStrictEqual(
+      posted.filter((m) => m.type === 'openArtifact' || m.type === 'saveArtifact' || m.type === 'retry'),
+      [{ type: 'openArtifact', artifactId: 'art_1' }, { type: 'saveArtifact', artifactId: 'art_1' }, { type: 'retry' }],
+    );
+    assert.strictEqual(
+      await p.page.textContent('#artifacts-message'),
+      'Could not list the artifacts: The service had a problem.',
+    );
   });
 
   it('shows markup in every server-provided string as text and runs none of it', async () => {
@@ -114,7 +132,10 @@ describe('run panel page (headless Chromium)', function () {
       reset({ info: { runId: RUN, objective: x(3), status: x(1) } }),
       { type: 'events', events },
       { type: 'connection', connection: { state: 'failed', message: x(2), signInNeeded: false } },
-      { type: 'artifacts', artifacts: { state: 'loaded', truncated: false, artifacts: [{ id: x(0), name: x(1), contentType: x(2) }] } },
+      {
+        type: 'artifacts',
+        artifacts: { state: 'loaded', truncated: false, artifacts: [{ id: x(0), name: x(1), contentType: x(2) }] },
+      },
     );
     await waitForSequence(p, 7);
     await p.page.waitForSelector('#artifacts li');
@@ -128,7 +149,9 @@ describe('run panel page (headless Chromium)', function () {
     })`);
     assert.strictEqual(result.pwned, undefined);
     assert.strictEqual(result.injected, 0);
-    for (const payload of xss) assert.ok(result.text.includes(payload), `shown as text: ${payload}`);
+    for (const payload of xss) {
+      assert.ok(result.text.includes(payload), `shown as text: ${payload}`);
+    }
     assert.deepStrictEqual(p.requests(), []);
   });
 
@@ -141,15 +164,31 @@ describe('run panel page (headless Chromium)', function () {
       ev('step.started', 2, { step_id: 'step_1', title: hostile }),
       ev('tool.called', 3, { step_id: 'step_1', tool: hostile, arguments: { command: hostile } }),
       ev('observation.recorded', 4, { step_id: 'step_1', summary: hostile }),
-      ev('approval.requested', 5, { approval_id: 'apr_1', tool: hostile, step_id: 'step_1', reason: hostile, arguments: { command: hostile } }),
+      ev('approval.requested', 5, {
+        approval_id: 'apr_1',
+        tool: hostile,
+        step_id: 'step_1',
+        reason: hostile,
+        arguments: { command: hostile },
+      }),
     ];
     const argumentsJson = JSON.stringify({ command: hostile }, null, 2);
-    const approval = { approvalId: 'apr_1', sequence: 5, tool: hostile, stepId: 'step_1', reason: hostile, argumentsJson };
+    const approval = {
+      approvalId: 'apr_1',
+      sequence: 5,
+      tool: hostile,
+      stepId: 'step_1',
+      reason: hostile,
+      argumentsJson,
+    };
     await p.send(
       reset({ info: { runId: RUN, objective: hostile, status: hostile, approval } }),
       { type: 'events', events },
       { type: 'connection', connection: { state: 'failed', message: hostile, signInNeeded: false } },
-      { type: 'artifacts', artifacts: { state: 'loaded', truncated: false, artifacts: [{ id: hostile, name: hostile }] } },
+      {
+        type: 'artifacts',
+        artifacts: { state: 'loaded', truncated: false, artifacts: [{ id: hostile, name: hostile }] },
+      },
     );
     await waitForSequence(p, 5);
     await p.page.waitForSelector('#timeline #approval-card:not([hidden])');
@@ -179,18 +218,41 @@ describe('run panel page (headless Chromium)', function () {
     for (const [part, text] of Object.entries(seen)) {
       assert.ok(!raw.test(text), `${part} shows a hidden character raw: ${JSON.stringify(text.slice(0, 300))}`);
     }
-    for (const part of ['row', 'detail', 'observation', 'cardTitle', 'cardArgs', 'outline', 'objective', 'plan', 'connection', 'raw', 'titles', 'options']) {
-      assert.ok(seen[part].includes('ls docs; \\u202erm -rf ~'), `${part} reads in order with the mark: ${seen[part].slice(0, 200)}`);
-      assert.ok(seen[part].includes('\\u{e0063}\\u{e0075}'), `${part} spells out the tag characters: ${seen[part].slice(0, 300)}`);
+    for (const part of [
+      'row',
+      'detail',
+      'observation',
+      'cardTitle',
+      'cardArgs',
+      'outline',
+      'objective',
+      'plan',
+      'connection',
+      'raw',
+      'titles',
+      'options',
+    ]) {
+      assert.ok(
+        seen[part].includes('ls docs; \\u202erm -rf ~'),
+        `${part} reads in order with the mark: ${seen[part].slice(0, 200)}`,
+      );
+      assert.ok(
+        seen[part].includes('\\u{e0063}\\u{e0075}'),
+        `${part} spells out the tag characters: ${seen[part].slice(0, 300)}`,
+      );
     }
     assert.ok(seen.cardArgs.split('\n').length >= 3, 'the arguments stay a block of lines');
   });
 
-  it('says when the run\'s log stopped at its size limit, in the header and in the find bar (issue 27 item 5)', async () => {
+  it("says when the run's log stopped at its size limit, in the header and in the find bar (issue 27 item 5)", async () => {
     const run = recordedRun({ steps: 2, terminal: null });
     await p.send(reset(), { type: 'events', events: run });
     await waitForSequence(p, run.length);
-    assert.strictEqual(await p.js<boolean>(`document.getElementById('log-capped').hidden`), true, 'nothing to say while the log has room');
+    assert.strictEqual(
+      await p.js<boolean>(`document.getElementById('log-capped').hidden`),
+      true,
+      'nothing to say while the log has room',
+    );
     await p.send({ type: 'info', info: { runId: RUN, status: 'running', logCappedAfter: 4 } });
     await p.until(`!document.getElementById('log-capped').hidden`);
     const said = await p.js<string>(`document.getElementById('log-capped').textContent`);
@@ -201,7 +263,10 @@ describe('run panel page (headless Chromium)', function () {
     assert.ok(ask?.type === 'find');
     await p.send({ type: 'found', requestId: ask.requestId, count: 0, scanned: 4, total: 4, done: true });
     await p.until(`document.getElementById('find-status').textContent.includes('#4')`);
-    assert.strictEqual(await p.js<string>(`document.getElementById('find-status').textContent`), 'No results · searched up to #4');
+    assert.strictEqual(
+      await p.js<string>(`document.getElementById('find-status').textContent`),
+      'No results · searched up to #4',
+    );
   });
 
   it('follows the newest event, pauses when the user scrolls up, and Jump to latest resumes', async () => {
@@ -233,10 +298,14 @@ describe('run panel page (headless Chromium)', function () {
   it('keeps the DOM small however many events arrive (only visible rows exist) and keeps following while the window drops rows above', async () => {
     const run = recordedRun({ steps: 2000, toolsPerStep: 2 });
     await p.send(reset());
-    for (let i = 0; i < run.length; i += 2000) await p.send({ type: 'events', events: run.slice(i, i + 2000) });
+    for (let i = 0; i < run.length; i += 2000) {
+      await p.send({ type: 'events', events: run.slice(i, i + 2000) });
+    }
     await waitForSequence(p, run.length);
     // Still following at a live pace (a batch a frame): the window drops rows above, the view stays at the end.
-    const more = recordedRun({ steps: 4000, toolsPerStep: 2 }).slice(run.length, run.length + 8000).map((e, i) => ({ ...e, data: { ...e.data, sequence: run.length + 1 + i } }));
+    const more = recordedRun({ steps: 4000, toolsPerStep: 2 })
+      .slice(run.length, run.length + 8000)
+      .map((e, i) => ({ ...e, data: { ...e.data, sequence: run.length + 1 + i } }));
     for (let i = 0; i < more.length; i += 200) {
       await p.send({ type: 'events', events: more.slice(i, i + 200) });
       await p.js(`new Promise((r) => setTimeout(r, 20))`);
@@ -258,7 +327,9 @@ describe('run panel page (headless Chromium)', function () {
     assert.strictEqual((await renderedSequences(p)).length, 6);
     await p.page.selectOption('#tool-filter', 'read_file');
     await p.until(`document.querySelectorAll('#timeline .row').length === 3`);
-    const tools = await p.js<string[]>(`[...document.querySelectorAll('#timeline .row .label')].map((r) => r.textContent)`);
+    const tools = await p.js<string[]>(
+      `[...document.querySelectorAll('#timeline .row .label')].map((r) => r.textContent)`,
+    );
     assert.deepStrictEqual(tools, ['read_file', 'read_file', 'read_file']);
     await p.page.selectOption('#kind-filter', '');
     await p.page.selectOption('#tool-filter', '');
@@ -292,15 +363,26 @@ describe('run panel page (headless Chromium)', function () {
     await p.page.waitForSelector('#raw-detail[data-for-sequence="3"]');
     await p.page.click('#copy-json');
     const posted = await p.posted();
-    assert.deepStrictEqual(posted.filter((m) => m.type === 'copyEvent'), [{ type: 'copyEvent', sequence: 3 }]);
-    assert.deepStrictEqual(posted.filter((m) => m.type === 'copy'), [], 'the cut JSON is not copied');
+    assert.deepStrictEqual(
+      posted.filter((m) => m.type === 'copyEvent'),
+      [{ type: 'copyEvent', sequence: 3 }],
+    );
+    assert.deepStrictEqual(
+      posted.filter((m) => m.type === 'copy'),
+      [],
+      'the cut JSON is not copied',
+    );
   });
 
   it('shows a field the host cut to its budget with the "truncated, N bytes" mark, as text', async () => {
     const run = recordedRun({ steps: 1, terminal: null });
     const hostModel = new RunModel(RUN);
     const huge = `<img src=x onerror="window.__injected=1">${'y'.repeat(1_000_000)}`;
-    const sent = hostModel.apply([...run.slice(0, 2), ev('observation.recorded', 3, { step_id: 'step_1', summary: huge }), ...run.slice(3)]);
+    const sent = hostModel.apply([
+      ...run.slice(0, 2),
+      ev('observation.recorded', 3, { step_id: 'step_1', summary: huge }),
+      ...run.slice(3),
+    ]);
     await p.send(reset(), { type: 'events', events: sent });
     await waitForSequence(p, run.length);
     const label = await p.page.$eval('#timeline .row[data-sequence="3"] .label', (e) => e.textContent ?? '');
@@ -317,16 +399,24 @@ describe('run panel page (headless Chromium)', function () {
 
   it('offers the counted kinds and one "Other kinds" choice past the cap, which shows the rest', async () => {
     const events: WireEvent[] = [];
-    for (let i = 0; i < 100; i++) events.push(ev(`custom.${i}`, i + 1));
+    for (let i = 0; i < 100; i++) {
+      events.push(ev(`custom.${i}`, i + 1));
+    }
     await p.send(reset(), { type: 'events', events });
     await waitForSequence(p, 100);
-    const options = await p.js<string[]>(`[...document.querySelectorAll('#kind-filter option')].map((o) => o.textContent)`);
+    const options = await p.js<string[]>(
+      `[...document.querySelectorAll('#kind-filter option')].map((o) => o.textContent)`,
+    );
     assert.strictEqual(options.length, 1 + 64 + 1);
     assert.strictEqual(options[options.length - 1], 'Other kinds');
     await p.page.selectOption('#kind-filter', { label: 'Other kinds' });
     // The rows in view (the list follows the newest): only kinds past the first 64.
-    await p.until(`(() => { const rows = [...document.querySelectorAll('#timeline .row[data-sequence]')]; return rows.length > 0 && rows.every((r) => Number(r.dataset.sequence) > 64); })()`);
-    const kinds = await p.js<string[]>(`[...document.querySelectorAll('#timeline .row[data-sequence]')].map((r) => r.dataset.kind)`);
+    await p.until(
+      `(() => { const rows = [...document.querySelectorAll('#timeline .row[data-sequence]')]; return rows.length > 0 && rows.every((r) => Number(r.dataset.sequence) > 64); })()`,
+    );
+    const kinds = await p.js<string[]>(
+      `[...document.querySelectorAll('#timeline .row[data-sequence]')].map((r) => r.dataset.kind)`,
+    );
     assert.ok(kinds.length > 0 && kinds.every((k) => Number(k.slice('custom.'.length)) >= 64), kinds.join(', '));
   });
 
@@ -344,12 +434,23 @@ describe('run panel page (headless Chromium)', function () {
   });
 
   it('shows the connection state: reconnecting with a countdown, errors with Retry or Sign in', async () => {
-    await p.send(reset(), { type: 'connection', connection: { state: 'reconnecting', attempt: 3, delayMs: 9000, reason: 'reset' } });
-    await p.until(`/Reconnecting in \\d s \\(attempt 3\\)/.test(document.getElementById('connection-state').textContent)`);
-    await p.send({ type: 'connection', connection: { state: 'failed', message: 'The service had a problem.', signInNeeded: false } });
+    await p.send(reset(), {
+      type: 'connection',
+      connection: { state: 'reconnecting', attempt: 3, delayMs: 9000, reason: 'reset' },
+    });
+    await p.until(
+      `/Reconnecting in \\d s \\(attempt 3\\)/.test(document.getElementById('connection-state').textContent)`,
+    );
+    await p.send({
+      type: 'connection',
+      connection: { state: 'failed', message: 'The service had a problem.', signInNeeded: false },
+    });
     await p.page.waitForSelector('#retry-button:not([hidden])');
     await p.page.click('#retry-button');
-    await p.send({ type: 'connection', connection: { state: 'failed', message: 'The API key was rejected.', signInNeeded: true } });
+    await p.send({
+      type: 'connection',
+      connection: { state: 'failed', message: 'The API key was rejected.', signInNeeded: true },
+    });
     await p.page.waitForSelector('#sign-in-button:not([hidden])');
     assert.strictEqual(await p.js(`document.getElementById('retry-button').hidden`), true);
     await p.page.click('#sign-in-button');
@@ -386,9 +487,23 @@ describe('run panel page (headless Chromium)', function () {
 
   it('Cancel, Deny, Fork from here, Open, Resume and Review tell the host, with the event or approval they act on', async () => {
     const run = recordedRun({ steps: 1, terminal: null });
-    const asked = ev('approval.requested', run.length + 1, { approval_id: 'ap_4', tool: 'write_file', step_id: 'step_1', arguments: {} });
-    const approval = { approvalId: 'ap_4', sequence: asked.data.sequence, tool: 'write_file', stepId: 'step_1', argumentsJson: '{}' };
-    await p.send(reset({ info: { runId: RUN, status: 'running', approval } }), { type: 'events', events: [...run, asked] });
+    const asked = ev('approval.requested', run.length + 1, {
+      approval_id: 'ap_4',
+      tool: 'write_file',
+      step_id: 'step_1',
+      arguments: {},
+    });
+    const approval = {
+      approvalId: 'ap_4',
+      sequence: asked.data.sequence,
+      tool: 'write_file',
+      stepId: 'step_1',
+      argumentsJson: '{}',
+    };
+    await p.send(reset({ info: { runId: RUN, status: 'running', approval } }), {
+      type: 'events',
+      events: [...run, asked],
+    });
     await p.page.waitForSelector('#timeline #approval-card:not([hidden])');
     await p.page.click('#cancel-run');
     await p.page.click('#deny-tool-call');

@@ -10,9 +10,10 @@ import type { HostMessage, WebviewMessage } from '../../../src/runPanel/protocol
 import { CHROMIUM_ARGS, chromiumExecutable } from '../../e2e/harness/browser';
 
 /** The repository: next to out/ normally, else the working directory (a build into another outDir). */
-const ROOT = [path.resolve(__dirname, '..', '..', '..', '..'), process.cwd()].find((dir) =>
-  fs.existsSync(path.join(dir, 'src', 'webview', 'main.ts')),
-) ?? process.cwd();
+const ROOT =
+  [path.resolve(__dirname, '..', '..', '..', '..'), process.cwd()].find((dir) =>
+    fs.existsSync(path.join(dir, 'src', 'webview', 'main.ts')),
+  ) ?? process.cwd();
 
 let bundle: Promise<string> | undefined;
 
@@ -75,7 +76,12 @@ export async function openPanelPage(options: HarnessOptions = {}): Promise<Panel
   let context: BrowserContext | undefined;
   try {
     context = userDataDir
-      ? await chromium.launchPersistentContext(userDataDir, { executablePath: chromiumExecutable(), args: CHROMIUM_ARGS, headless: true, viewport })
+      ? await chromium.launchPersistentContext(userDataDir, {
+          executablePath: chromiumExecutable(),
+          args: CHROMIUM_ARGS,
+          headless: true,
+          viewport,
+        })
       : await (options.browser as Browser).newContext({ viewport });
     const page = context.pages()[0] ?? (await context.newPage());
     // Any request the page tries to make is a failure of the "no network" rule.
@@ -87,7 +93,9 @@ export async function openPanelPage(options: HarnessOptions = {}): Promise<Panel
     const inline = (code: string) => `<script>${code.replace(/<\/script/gi, '<\\/script')}</script>`;
     const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><style>${css}</style>${inline(`${STUB}\n${options.initScript ?? ''}`)}</head><body><div id="app"></div>${inline(script)}</body></html>`;
     await page.setContent(html, { waitUntil: 'load' });
-    if (!options.withoutPanel) await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
+    if (!options.withoutPanel) {
+      await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
+    }
     return {
       page,
       send: async (...messages) => {
@@ -102,12 +110,16 @@ export async function openPanelPage(options: HarnessOptions = {}): Promise<Panel
       },
       close: async () => {
         await context?.close();
-        if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+        if (userDataDir) {
+          fs.rmSync(userDataDir, { recursive: true, force: true });
+        }
       },
     };
   } catch (err) {
     await context?.close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+    if (userDataDir) {
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    }
     throw err;
   }
 }

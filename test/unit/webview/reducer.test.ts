@@ -1,6 +1,18 @@
 // The run panel's view model: events in stream order become rows nested under their steps.
 import * as assert from 'node:assert';
-import { applyEvents, applyPage, firstSequence, initialState, kindsSeen, MAX_WINDOW_ROWS, NO_FILTER, OTHER_KINDS, reduce, setFilter, type TimelineState } from '../../../src/webview/reducer';
+import {
+  applyEvents,
+  applyPage,
+  firstSequence,
+  initialState,
+  kindsSeen,
+  MAX_WINDOW_ROWS,
+  NO_FILTER,
+  OTHER_KINDS,
+  reduce,
+  setFilter,
+  type TimelineState,
+} from '../../../src/webview/reducer';
 import { RunModel } from '../../../src/runEvents/runModel';
 import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/protocol';
 import type { WireEvent } from '../../../src/runEvents/wire';
@@ -49,7 +61,12 @@ describe('webview reducer', () => {
       ev('tool.called', 3, { step_id: 'a', tool: 'x' }),
       ev('observation.recorded', 4, { step_id: 'b', summary: 'y' }),
     ]);
-    assert.deepStrictEqual(rowsOf(state), ['step.started#1', '  tool.called#3', 'step.started#2', '  observation.recorded#4']);
+    assert.deepStrictEqual(rowsOf(state), [
+      'step.started#1',
+      '  tool.called#3',
+      'step.started#2',
+      '  observation.recorded#4',
+    ]);
   });
 
   it('shows unknown kinds as rows of their own, nested when they name a known step', () => {
@@ -60,9 +77,19 @@ describe('webview reducer', () => {
       ev('token.usage', 3, { step_id: 's', tokens: 5 }),
       ev('tool.called', 4, { step_id: 'nowhere', tool: 't' }),
     ]);
-    assert.deepStrictEqual(rowsOf(state), ['approval.requested#1', 'step.started#2', '  token.usage#3', 'tool.called#4']);
+    assert.deepStrictEqual(rowsOf(state), [
+      'approval.requested#1',
+      'step.started#2',
+      '  token.usage#3',
+      'tool.called#4',
+    ]);
     assert.strictEqual(state.visible[0].kind, 'unknown');
-    assert.deepStrictEqual(kindsSeen(state).sort(), ['approval.requested', 'step.started', 'token.usage', 'tool.called']);
+    assert.deepStrictEqual(kindsSeen(state).sort(), [
+      'approval.requested',
+      'step.started',
+      'token.usage',
+      'tool.called',
+    ]);
   });
 
   it('records the terminal event and its status', () => {
@@ -96,7 +123,10 @@ describe('webview reducer', () => {
     assert.strictEqual(change.rows, true);
     applyEvents(state, all.slice(0, all.length));
     const sequences = state.rows.map((r) => r.sequence).sort((a, b) => a - b);
-    assert.deepStrictEqual(sequences, all.map((e) => e.data.sequence));
+    assert.deepStrictEqual(
+      sequences,
+      all.map((e) => e.data.sequence),
+    );
   });
 
   it('reports no change for a batch of repeats', () => {
@@ -113,7 +143,10 @@ describe('webview reducer', () => {
     reset(state, model);
     // The window is contiguous: the summarised part is paged in from the host on the way up.
     assert.strictEqual(state.window.hasBefore, true);
-    assert.deepStrictEqual(state.rows.map((r) => r.sequence), all.slice(180, 200).map((e) => e.data.sequence));
+    assert.deepStrictEqual(
+      state.rows.map((r) => r.sequence),
+      all.slice(180, 200).map((e) => e.data.sequence),
+    );
     applyEvents(state, all.slice(150));
     const seqs = state.rows.map((r) => r.sequence);
     assert.strictEqual(new Set(seqs).size, seqs.length, 'no sequence twice');
@@ -128,13 +161,28 @@ describe('webview reducer', () => {
     setFilter(state, { ...NO_FILTER, kind: 'tool.called' });
     assert.ok(state.visible.length === 4 && state.visible.every((r) => r.event === 'tool.called'));
     setFilter(state, { ...NO_FILTER, kind: 'tool.called', tool: 'read_file', stepId: 'step_2' });
-    assert.deepStrictEqual(state.visible.map((r) => r.sequence), [11]);
-    applyEvents(state, [ev('tool.called', 100, { step_id: 'step_2', tool: 'read_file' }), ev('tool.called', 101, { step_id: 'step_2', tool: 'other' })]);
-    assert.deepStrictEqual(state.visible.map((r) => r.sequence), [11, 100]);
+    assert.deepStrictEqual(
+      state.visible.map((r) => r.sequence),
+      [11],
+    );
+    applyEvents(state, [
+      ev('tool.called', 100, { step_id: 'step_2', tool: 'read_file' }),
+      ev('tool.called', 101, { step_id: 'step_2', tool: 'other' }),
+    ]);
+    assert.deepStrictEqual(
+      state.visible.map((r) => r.sequence),
+      [11, 100],
+    );
     setFilter(state, { ...NO_FILTER, status: 'problems' });
     assert.strictEqual(state.visible.length, 0);
-    applyEvents(state, [ev('tool.called', 102, { step_id: 'step_2', tool: 'x', status: 'failed' }), ev('run.failed', 103, { status: 'failed' })]);
-    assert.deepStrictEqual(state.visible.map((r) => r.sequence), [102, 103]);
+    applyEvents(state, [
+      ev('tool.called', 102, { step_id: 'step_2', tool: 'x', status: 'failed' }),
+      ev('run.failed', 103, { status: 'failed' }),
+    ]);
+    assert.deepStrictEqual(
+      state.visible.map((r) => r.sequence),
+      [102, 103],
+    );
     setFilter(state, NO_FILTER);
     assert.strictEqual(state.visible, state.rows);
     assert.strictEqual(state.rows.length, 13 + 4);
@@ -160,7 +208,11 @@ describe('webview reducer', () => {
     assert.strictEqual(state.window.hasAfter, true, 'the live end was dropped');
     const lastRow = state.rows[state.rows.length - 1].sequence;
     applyEvents(state, all.slice(9000, 9010));
-    assert.strictEqual(state.rows[state.rows.length - 1].sequence, lastRow, 'away from the end, live events are not appended');
+    assert.strictEqual(
+      state.rows[state.rows.length - 1].sequence,
+      lastRow,
+      'away from the end, live events are not appended',
+    );
     assert.strictEqual(state.window.newAway, 10);
     // Down again to the end of the host's log: the window follows the stream again.
     let bottom = lastRow;
@@ -181,8 +233,14 @@ describe('webview reducer', () => {
   it('takes header facts and artifacts from their messages', () => {
     const state = initialState(RUN);
     reduce(state, { type: 'info', info: { runId: RUN, objective: 'Summarise', status: 'running' } });
-    reduce(state, { type: 'connection', connection: { state: 'reconnecting', attempt: 2, delayMs: 3000, reason: 'reset' } });
-    const change = reduce(state, { type: 'artifacts', artifacts: { state: 'loaded', truncated: false, artifacts: [{ id: 'art_1', name: 'report.md' }] } });
+    reduce(state, {
+      type: 'connection',
+      connection: { state: 'reconnecting', attempt: 2, delayMs: 3000, reason: 'reset' },
+    });
+    const change = reduce(state, {
+      type: 'artifacts',
+      artifacts: { state: 'loaded', truncated: false, artifacts: [{ id: 'art_1', name: 'report.md' }] },
+    });
     assert.strictEqual(change.artifacts, true);
     assert.strictEqual(state.info.objective, 'Summarise');
     assert.strictEqual(state.connection.state, 'reconnecting');
@@ -191,7 +249,9 @@ describe('webview reducer', () => {
   it('stays fast and bounded in its model over 100,000 events', () => {
     const state = initialState(RUN);
     const all = recordedRun({ steps: 10_000, toolsPerStep: 4 });
-    for (let i = 0; i < all.length; i += 1000) applyEvents(state, all.slice(i, i + 1000));
+    for (let i = 0; i < all.length; i += 1000) {
+      applyEvents(state, all.slice(i, i + 1000));
+    }
     assert.ok(state.rows.length <= MAX_WINDOW_ROWS, `${state.rows.length} rows held`);
     assert.strictEqual(state.rows[state.rows.length - 1].sequence, all.length);
     const snap = state.model.snapshot();
@@ -204,19 +264,28 @@ describe('kind filter past the kind cap', () => {
   it('offers the counted kinds and one "other kinds" choice that shows the rest', () => {
     const state = initialState('run_k');
     const events = [ev('plan.created', 1, { steps: 0 })];
-    for (let i = 0; i < 200; i++) events.push(ev(`custom.${i}`, events.length + 1));
+    for (let i = 0; i < 200; i++) {
+      events.push(ev(`custom.${i}`, events.length + 1));
+    }
     applyEvents(state, events);
     const kinds = kindsSeen(state);
     assert.strictEqual(kinds.length, 1 + 64 + 1);
     assert.strictEqual(kinds[kinds.length - 1], OTHER_KINDS);
     setFilter(state, { ...NO_FILTER, kind: OTHER_KINDS });
-    assert.deepStrictEqual(state.visible.map((r) => r.event), events.slice(1 + 64).map((e) => e.event));
+    assert.deepStrictEqual(
+      state.visible.map((r) => r.event),
+      events.slice(1 + 64).map((e) => e.event),
+    );
   });
 });
 
 describe('paging back under a filter', () => {
   /** The host's `before` page (src/runLog/logPages.ts): the last `limit` events before a sequence. */
-  function hostBefore(all: WireEvent[], sequence: number, limit: number): { events: WireEvent[]; before: boolean; after: boolean } {
+  function hostBefore(
+    all: WireEvent[],
+    sequence: number,
+    limit: number,
+  ): { events: WireEvent[]; before: boolean; after: boolean } {
     const earlier = all.filter((e) => e.data.sequence < sequence);
     const events = earlier.slice(Math.max(0, earlier.length - limit));
     return { events, before: earlier.length > events.length, after: all.some((e) => e.data.sequence >= sequence) };
@@ -226,8 +295,12 @@ describe('paging back under a filter', () => {
     const state = initialState('run_o');
     // Kinds past the model's cap first, then far more than one page of the spec's kinds.
     const all = [ev('plan.created', 1, { steps: 0 })];
-    for (let i = 0; i < 200; i++) all.push(ev(`custom.${i}`, all.length + 1));
-    for (let i = 0; i < 1500; i++) all.push(ev('tool.called', all.length + 1, { tool: 'search' }));
+    for (let i = 0; i < 200; i++) {
+      all.push(ev(`custom.${i}`, all.length + 1));
+    }
+    for (let i = 0; i < 1500; i++) {
+      all.push(ev('tool.called', all.length + 1, { tool: 'search' }));
+    }
     const model = new RunModel('run_o');
     model.apply(all);
     reset(state, model);
@@ -235,7 +308,9 @@ describe('paging back under a filter', () => {
     assert.strictEqual(state.visible.length, 0, 'the kept recent events hold no other kinds');
     assert.strictEqual(state.window.hasBefore, true);
     // OTHER_KINDS has no host form: the host answers unfiltered pages and the reducer filters them.
-    for (let i = 0; i < 50 && state.window.hasBefore; i++) applyPage(state, 'before', hostBefore(all, firstSequence(state), 250));
+    for (let i = 0; i < 50 && state.window.hasBefore; i++) {
+      applyPage(state, 'before', hostBefore(all, firstSequence(state), 250));
+    }
     assert.strictEqual(state.window.hasBefore, false, 'the log was paged back to its start');
     assert.deepStrictEqual(
       state.visible.map((r) => r.event),

@@ -4,7 +4,12 @@
 // outline, follow mode, keyboard and ARIA positions, rate-limited announcements, the approval
 // card in the timeline.
 import * as assert from 'node:assert';
-import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState, type WebviewMessage } from '../../../src/runPanel/protocol';
+import {
+  DEFAULT_UI_STRINGS,
+  type HostMessage,
+  type PersistedState,
+  type WebviewMessage,
+} from '../../../src/runPanel/protocol';
 import type { WireEvent } from '../../../src/runEvents/wire';
 import { RunModel } from '../../../src/runEvents/runModel';
 import { MAX_WINDOW_ROWS } from '../../../src/webview/reducer';
@@ -71,7 +76,10 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
   });
 
   async function open(host: Partial<FakeHostOptions> = {}, extra = ''): Promise<PanelPage> {
-    p = await openPanelPage({ browser: chromium?.browser, initScript: (await fakeHostScript({ events: TOTAL, ...host })) + extra });
+    p = await openPanelPage({
+      browser: chromium?.browser,
+      initScript: (await fakeHostScript({ events: TOTAL, ...host })) + extra,
+    });
     return p;
   }
 
@@ -85,7 +93,9 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
       await p.until(`(${VISIBLE})[0] < ${top}`);
       const visible = await p.js<number[]>(VISIBLE);
       top = visible[0];
-      for (let j = 1; j < visible.length; j++) assert.strictEqual(visible[j], visible[j - 1] + 1, `contiguous at ${visible[j]}`);
+      for (let j = 1; j < visible.length; j++) {
+        assert.strictEqual(visible[j], visible[j - 1] + 1, `contiguous at ${visible[j]}`);
+      }
       assert.ok((await p.js<number>(HELD)) <= MAX_WINDOW_ROWS + 2, 'bounded');
     }
     assert.ok(top < TOTAL - 5000, `scrolled up to ${top}`);
@@ -102,7 +112,10 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     const nodes = await p.js<number>(`document.getElementsByTagName('*').length`);
     assert.ok(nodes < 2500, `${nodes} DOM nodes`);
     const asked = pages(await p.js<WebviewMessage[]>('window.__hostLog'));
-    assert.ok(asked.every((m) => m.limit <= 500), 'pages within the protocol limit');
+    assert.ok(
+      asked.every((m) => m.limit <= 500),
+      'pages within the protocol limit',
+    );
   });
 
   it('goes to a sequence (Ctrl+G, Enter) and to a revealed one: paged in around it, in view, focused, highlighted', async () => {
@@ -142,7 +155,10 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     })`);
     await p.js(FRAMES);
     const shown = await p.js<number[]>(VISIBLE);
-    assert.ok(shown.includes(20000) && !shown.some((s) => s >= 49000), `the window is around 20000: ${shown[0]}..${shown[shown.length - 1]}`);
+    assert.ok(
+      shown.includes(20000) && !shown.some((s) => s >= 49000),
+      `the window is around 20000: ${shown[0]}..${shown[shown.length - 1]}`,
+    );
   });
 
   it('keeps a jump to a row already shown when an earlier jump is answered after it', async () => {
@@ -162,7 +178,10 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     })`);
     await p.until(`document.querySelector('#timeline .row.flash[data-sequence="${near}"]')`);
     const shown = await p.js<number[]>(VISIBLE);
-    assert.ok(shown.includes(near) && !shown.includes(50000), `the window is at the end: ${shown[0]}..${shown[shown.length - 1]}`);
+    assert.ok(
+      shown.includes(near) && !shown.includes(50000),
+      `the window is at the end: ${shown[0]}..${shown[shown.length - 1]}`,
+    );
   });
 
   it('finds with a count, steps next and previous (F3, Shift+F3, Enter), marks the text, and Escape closes', async () => {
@@ -176,8 +195,13 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     await p.until(`/\\+ so far \\(50% searched\\)/.test(document.getElementById('find-status').textContent)`);
     await p.until(`document.getElementById('find-status').textContent === '1 of 1'`);
     const matchSeq = 2 + 6 * 10 + 3;
-    await p.until(`document.querySelector('#timeline .row.current-match[data-sequence="${matchSeq}"] mark.find-match')`);
-    assert.strictEqual(await p.js(`document.querySelector('#timeline .row.current-match mark.find-match').textContent`), 'file_7_1.md');
+    await p.until(
+      `document.querySelector('#timeline .row.current-match[data-sequence="${matchSeq}"] mark.find-match')`,
+    );
+    assert.strictEqual(
+      await p.js(`document.querySelector('#timeline .row.current-match mark.find-match').textContent`),
+      'file_7_1.md',
+    );
     // A wider query: several matches, stepped through.
     await p.page.fill('#search', 'file_7_');
     await p.until(`document.getElementById('find-status').textContent === '1 of 4'`);
@@ -196,7 +220,9 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     await p.until(`document.getElementById('find-status').textContent === '1 of 4'`);
     await p.page.focus('#search');
     await p.page.keyboard.press('Escape');
-    await p.until(`document.querySelectorAll('#timeline mark').length === 0 && document.getElementById('find-status').textContent === ''`);
+    await p.until(
+      `document.querySelectorAll('#timeline mark').length === 0 && document.getElementById('find-status').textContent === ''`,
+    );
     const log = await p.js<WebviewMessage[]>('window.__hostLog');
     assert.ok(log.some((m) => m.type === 'stopFind'));
     assert.ok(log.filter((m) => m.type === 'find').every((m) => m.type === 'find' && m.query.length > 0));
@@ -208,22 +234,33 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     await p1.until(`document.querySelector('#timeline .row[data-sequence="${TOTAL}"]')`);
     await p1.page.selectOption('#kind-filter', 'tool.called');
     await p1.page.selectOption('#tool-filter', 'read_file');
-    const step = await p1.js<string>(`[...document.querySelectorAll('#step-filter option')].map((o) => o.value).filter(Boolean).slice(-3)[0]`);
+    const step = await p1.js<string>(
+      `[...document.querySelectorAll('#step-filter option')].map((o) => o.value).filter(Boolean).slice(-3)[0]`,
+    );
     await p1.page.selectOption('#step-filter', step);
-    await p1.until(`(() => { const rows = [...document.querySelectorAll('#timeline .row[data-sequence]')]; return rows.length === 2 && rows.every((r) => r.dataset.kind === 'tool.called'); })()`);
+    await p1.until(
+      `(() => { const rows = [...document.querySelectorAll('#timeline .row[data-sequence]')]; return rows.length === 2 && rows.every((r) => r.dataset.kind === 'tool.called'); })()`,
+    );
     const asked = pages(await p1.js<WebviewMessage[]>('window.__hostLog')).slice(-1)[0];
     assert.deepStrictEqual(asked.filter, { kinds: ['tool.called'], tool: 'read_file', stepId: step });
     // The set size is the host's count for the filter.
-    assert.strictEqual(await p1.js(`document.querySelector('#timeline .row[data-sequence]').getAttribute('aria-setsize')`), '2');
+    assert.strictEqual(
+      await p1.js(`document.querySelector('#timeline .row[data-sequence]').getAttribute('aria-setsize')`),
+      '2',
+    );
     await p1.page.fill('#search', 'read_file');
-    await p1.until(`window.__state?.query === 'read_file' && window.__state?.filter?.stepId === ${JSON.stringify(step)}`);
+    await p1.until(
+      `window.__state?.query === 'read_file' && window.__state?.filter?.stepId === ${JSON.stringify(step)}`,
+    );
     const saved = await p1.js<PersistedState>('window.__state');
     assert.deepStrictEqual(saved.filter, { kinds: ['tool.called'], tool: 'read_file', stepId: step });
     await p1.close();
 
     const p2 = await open({}, `\nwindow.__state = ${JSON.stringify(saved)};`);
     await p2.send(await longReset(p2));
-    await p2.until(`document.getElementById('tool-filter').value === 'read_file' && document.getElementById('kind-filter').value === 'tool.called'`);
+    await p2.until(
+      `document.getElementById('tool-filter').value === 'read_file' && document.getElementById('kind-filter').value === 'tool.called'`,
+    );
     assert.strictEqual(await p2.js(`document.getElementById('step-filter').value`), step);
     assert.strictEqual(await p2.js(`document.getElementById('search').value`), 'read_file');
     await p2.until(`document.querySelectorAll('#timeline .row[data-sequence]').length === 2`);
@@ -249,7 +286,9 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     await p.until(`document.querySelector('#timeline .row.flash[data-sequence="${target}"]')`);
     assert.strictEqual(await p.js(`document.querySelector('#timeline .row.flash').dataset.kind`), 'step.started');
     // A click jumps too.
-    const first = await p.js<string>(`document.querySelector('#outline-list .outline-item[data-index="0"]').dataset.sequence`);
+    const first = await p.js<string>(
+      `document.querySelector('#outline-list .outline-item[data-index="0"]').dataset.sequence`,
+    );
     await p.page.click('#outline-list .outline-item[data-index="0"]');
     await p.until(`document.querySelector('#timeline .row.flash[data-sequence="${first}"]')`);
   });
@@ -257,7 +296,10 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
   it('follows the newest event, stops when the user scrolls up, counts what came since, and jumps back', async () => {
     const p = await open();
     const run = recordedRun({ steps: 100, toolsPerStep: 2, terminal: null });
-    await p.send(reset({ connection: { state: 'live' }, info: { runId: RUN, status: 'running' } }), { type: 'events', events: run.slice(0, 300) });
+    await p.send(reset({ connection: { state: 'live' }, info: { runId: RUN, status: 'running' } }), {
+      type: 'events',
+      events: run.slice(0, 300),
+    });
     await p.until(`document.getElementById('timeline').scrollTop > 0 && ${AT_BOTTOM}`);
     await p.send({ type: 'events', events: run.slice(300, 320) });
     await p.until(`document.querySelector('#timeline .row[data-sequence="320"]') && ${AT_BOTTOM}`);
@@ -277,7 +319,11 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     const p = await open();
     await p.send(await longReset(p));
     await p.until(`document.querySelector('#timeline .row[data-sequence="${TOTAL}"]')`);
-    const last = await p.js<{ setsize: string | null; posinset: string | null; role: string | null }>(`(() => { const r = document.querySelector('#timeline .row[data-sequence="${TOTAL}"]');
+    const last = await p.js<{
+      setsize: string | null;
+      posinset: string | null;
+      role: string | null;
+    }>(`(() => { const r = document.querySelector('#timeline .row[data-sequence="${TOTAL}"]');
       return { setsize: r.getAttribute('aria-setsize'), posinset: r.getAttribute('aria-posinset'), role: r.getAttribute('role') }; })()`);
     assert.deepStrictEqual(last, { setsize: String(TOTAL), posinset: String(TOTAL), role: 'listitem' });
     assert.strictEqual(await p.js(`document.getElementById('timeline').getAttribute('role')`), 'list');
@@ -299,33 +345,59 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
   });
 
   it('announces steps politely and failures and approvals assertively, at most once per interval, coalesced', async () => {
-    const p = await open({}, `
+    const p = await open(
+      {},
+      `
       window.__said = { polite: [], assertive: [] };
       addEventListener('DOMContentLoaded', () => {
         for (const [id, key] of [['announcer-polite', 'polite'], ['announcer-assertive', 'assertive']]) {
           const node = document.getElementById(id);
           new MutationObserver(() => window.__said[key].push(node.textContent)).observe(node, { childList: true, characterData: true, subtree: true });
         }
-      });`);
+      });`,
+    );
     const events: WireEvent[] = [];
-    for (let s = 1; s <= 30; s++) events.push(ev('step.started', s, { step_id: `s${s}`, title: `Step ${s}` }));
+    for (let s = 1; s <= 30; s++) {
+      events.push(ev('step.started', s, { step_id: `s${s}`, title: `Step ${s}` }));
+    }
     events.push(ev('approval.requested', 31, { approval_id: 'ap_1', tool: 'write_file', step_id: 's30' }));
     events.push(ev('tool.called', 32, { step_id: 's30', tool: 'x', status: 'failed' }));
-    await p.send(reset({ connection: { state: 'live' } }), { type: 'events', events: events.slice(0, 10) }, { type: 'events', events: events.slice(10) });
+    await p.send(
+      reset({ connection: { state: 'live' } }),
+      { type: 'events', events: events.slice(0, 10) },
+      { type: 'events', events: events.slice(10) },
+    );
     await p.until(`window.__said.polite.length >= 2 && window.__said.assertive.length >= 2`);
     const said = await p.js<{ polite: string[]; assertive: string[] }>('window.__said');
     assert.deepStrictEqual(said.polite, ['Step started: Step 1', '29 new steps']);
     assert.deepStrictEqual(said.assertive, ['Approval requested: write_file', 'Failure: tool.called']);
     assert.strictEqual(await p.js(`document.getElementById('announcer-polite').getAttribute('aria-live')`), 'polite');
-    assert.strictEqual(await p.js(`document.getElementById('announcer-assertive').getAttribute('aria-live')`), 'assertive');
+    assert.strictEqual(
+      await p.js(`document.getElementById('announcer-assertive').getAttribute('aria-live')`),
+      'assertive',
+    );
   });
 
   it('puts the approval card in the timeline under the row that asked, and hides Cancel where steering is not offered', async () => {
     const p = await open();
     const run = recordedRun({ steps: 2, toolsPerStep: 1, terminal: null });
-    const asked = ev('approval.requested', run.length + 1, { approval_id: 'ap_9', tool: 'write_file', step_id: 'step_2', arguments: { path: 'a.md' } });
-    const approval = { approvalId: 'ap_9', sequence: asked.data.sequence, tool: 'write_file', stepId: 'step_2', argumentsJson: '{\n  "path": "a.md"\n}' };
-    await p.send(reset({ connection: { state: 'live' }, info: { runId: RUN, status: 'running', approval } }), { type: 'events', events: [...run, asked] });
+    const asked = ev('approval.requested', run.length + 1, {
+      approval_id: 'ap_9',
+      tool: 'write_file',
+      step_id: 'step_2',
+      arguments: { path: 'a.md' },
+    });
+    const approval = {
+      approvalId: 'ap_9',
+      sequence: asked.data.sequence,
+      tool: 'write_file',
+      stepId: 'step_2',
+      argumentsJson: '{\n  "path": "a.md"\n}',
+    };
+    await p.send(reset({ connection: { state: 'live' }, info: { runId: RUN, status: 'running', approval } }), {
+      type: 'events',
+      events: [...run, asked],
+    });
     await p.page.waitForSelector('#timeline #approval-card:not([hidden])');
     const place = await p.js<{ card: number; row: number }>(`(() => {
       const card = document.getElementById('approval-card').getBoundingClientRect();
@@ -350,8 +422,14 @@ describe('run panel page: the whole log (headless Chromium, fake host)', functio
     await p.page.focus('#open-transcript');
     await p.page.keyboard.press('Space');
     const posted = (await p.posted()).filter((m) => m.type === 'export' || m.type === 'openTranscript');
-    assert.deepStrictEqual(posted, [{ type: 'export', format: 'markdown' }, { type: 'export', format: 'jsonl' }, { type: 'openTranscript' }]);
-    const labels = await p.js<string[]>(`['export-markdown', 'export-jsonl', 'open-transcript'].map((id) => document.getElementById(id).getAttribute('aria-label'))`);
+    assert.deepStrictEqual(posted, [
+      { type: 'export', format: 'markdown' },
+      { type: 'export', format: 'jsonl' },
+      { type: 'openTranscript' },
+    ]);
+    const labels = await p.js<string[]>(
+      `['export-markdown', 'export-jsonl', 'open-transcript'].map((id) => document.getElementById(id).getAttribute('aria-label'))`,
+    );
     assert.deepStrictEqual(labels, ['Export as Markdown…', 'Export as JSON lines…', 'Open as text']);
   });
 });

@@ -13,13 +13,17 @@ async function finishedArtifactRow(ctx: ScenarioContext, objective: string, pick
   const task = await createTask(runtime, objective);
   assert.ok(task.run_id);
   const runId = task.run_id;
-  await until('the run to complete', async () => (TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined));
+  await until('the run to complete', async () =>
+    TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined,
+  );
   const artifact = (await listArtifacts(runtime, runId)).find(pick);
   assert.ok(artifact, 'the run produced no such artifact');
   await workbench.openContainer(UI.container);
   await refreshView(ctx, 'tasks');
   const taskRow = await workbench.treeRow(UI.tasksView, objective);
-  if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
+  if ((await taskRow.getAttribute('aria-expanded')) === 'false') {
+    await taskRow.click();
+  }
   const runRow = await workbench.treeRow(UI.tasksView, UI.firstRunRow);
   await workbench.contextMenu(runRow, UI.menu.showArtifacts);
   return { runId, artifact, row: await workbench.treeRow(UI.tasksView, artifact.name) };
@@ -44,14 +48,16 @@ export const saveArtifact: Scenario = {
   runtime: { eventDelayMs: 0 },
   async run(ctx) {
     const { workbench, workspace, shot } = ctx;
-    const { runId, artifact, row } = await finishedArtifactRow(ctx, 'Write a summary to save', (a) => a.name.endsWith('.json'));
+    const { runId, artifact, row } = await finishedArtifactRow(ctx, 'Write a summary to save', (a) =>
+      a.name.endsWith('.json'),
+    );
     await workbench.contextMenu(row, UI.menu.saveArtifact);
     const target = path.join(workspace, artifact.name);
     await workbench.confirmSaveDialog(/Save Artifact As/i, artifact.name);
     await workbench.waitForNotification(new RegExp(`Saved ${artifact.name.replace(/[.]/g, '\\.')}`));
     await shot('artifact-saved');
     const saved = JSON.parse(fs.readFileSync(target, 'utf8')) as { run_id?: string };
-    assert.strictEqual(saved.run_id, runId, 'the saved file is the run\'s summary');
+    assert.strictEqual(saved.run_id, runId, "the saved file is the run's summary");
     const leftovers = fs.readdirSync(workspace).filter((f) => f.endsWith('.part'));
     assert.deepStrictEqual(leftovers, [], 'no temporary file is left beside it');
   },

@@ -15,8 +15,13 @@ export const deleteFile: Scenario = {
     await shot('before-delete');
     await workbench.contextMenu(row, UI.menu.deleteFile);
     await workbench.clickDialogButton('Delete');
-    await workbench.treeRows(UI.filesView, 'to-delete.txt').first().waitFor({ state: 'detached', timeout: workbench.timeoutMs });
-    await until('the server to forget the file', async () => ((await fileStatus(runtime, file.id)) === 404 ? true : undefined));
+    await workbench
+      .treeRows(UI.filesView, 'to-delete.txt')
+      .first()
+      .waitFor({ state: 'detached', timeout: workbench.timeoutMs });
+    await until('the server to forget the file', async () =>
+      (await fileStatus(runtime, file.id)) === 404 ? true : undefined,
+    );
     assert.strictEqual(await fileStatus(runtime, file.id), 404);
     await shot('after-delete');
   },

@@ -15,7 +15,9 @@ export const PICTURE_SETTINGS: Record<string, unknown> = { 'workbench.secondaryS
 
 export async function docsShot(ctx: ScenarioContext, name: string): Promise<void> {
   const file = await ctx.shots.take(ctx.page, name);
-  if (process.env.E2E_DOCS_IMAGES !== '1' || !file) return;
+  if (process.env.E2E_DOCS_IMAGES !== '1' || !file) {
+    return;
+  }
   const target = path.join(repoRoot(), 'docs', 'images', `${name}.png`);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.copyFileSync(file, target);

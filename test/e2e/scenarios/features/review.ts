@@ -30,7 +30,9 @@ async function revisions(runtime: RuntimeHandle, runId: string): Promise<Revisio
   };
   const out: Revision[] = [];
   for (const a of list.data) {
-    if (typeof a.source_file_id !== 'string') continue;
+    if (typeof a.source_file_id !== 'string') {
+      continue;
+    }
     const res = await fetch(`${runtime.baseUrl}/v1/files/${a.file_id ?? a.id}/content`, { headers });
     out.push({ name: a.name, sourceFileId: a.source_file_id, text: await res.text() });
   }
@@ -43,7 +45,9 @@ async function uploadAttachAndFinish(ctx: ScenarioContext, names: string[], obje
   const rows = await workbench.selectExplorerRows(names);
   await workbench.contextMenu(rows[rows.length - 1], UI.menu.uploadAndAttach);
   await workbench.answerInput(UI.objectivePrompt, objective);
-  const task = await until('the task on the server', async () => (await listTasks(runtime)).find((t) => t.objective === objective));
+  const task = await until('the task on the server', async () =>
+    (await listTasks(runtime)).find((t) => t.objective === objective),
+  );
   assert.ok(task.run_id, 'the server gave the task no run');
   const runId = task.run_id;
   await until('the run to end', async () => (TERMINAL.has((await getRun(runtime, runId)).status) ? true : undefined));
@@ -56,7 +60,9 @@ async function reviewFromRunRow(ctx: ScenarioContext, objective: string): Promis
   await workbench.openContainer(UI.container);
   await refreshView(ctx, 'tasks');
   const taskRow = await workbench.treeRow(UI.tasksView, objective);
-  if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
+  if ((await taskRow.getAttribute('aria-expanded')) === 'false') {
+    await taskRow.click();
+  }
   // The task's only run: rows are labelled "Run 1", "Run 2"... once the task's runs are listed.
   const runRow = await workbench.treeRow(UI.tasksView, /Run 1(?!\d)/);
   await workbench.contextMenu(runRow, UI.menu.reviewChanges);
@@ -74,24 +80,44 @@ const marker = (text: string) => text.split('\n').find((l) => l.endsWith(' (revi
 /** Waits until the active text editor's visible lines satisfy `check`. */
 export async function editorShows(ctx: ScenarioContext, check: (text: string) => boolean, what: string): Promise<void> {
   const lines = ctx.page.locator(EDITOR_LINES).filter({ visible: true }).first();
-  await until(what, async () => (check((await lines.innerText().catch(() => '')).replace(/\u00a0/g, ' ')) ? true : undefined), 30_000);
+  await until(
+    what,
+    async () => (check((await lines.innerText().catch(() => '')).replace(/\u00a0/g, ' ')) ? true : undefined),
+    30_000,
+  );
 }
 
 /** File: Save All (its palette title differs between VS Code versions). */
 async function saveAll(ctx: ScenarioContext): Promise<void> {
   for (const title of UI.commands.saveAll) {
-    if (await ctx.workbench.runCommand(title, 8_000).then(() => true, () => false)) return;
+    if (
+      await ctx.workbench.runCommand(title, 8_000).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      return;
+    }
   }
   throw new Error('the Command Palette has no Save All command');
 }
 
 const read = (ctx: ScenarioContext, name: string) => fs.readFileSync(path.join(ctx.workspace, name), 'utf8');
 
-async function diskBecomes(ctx: ScenarioContext, name: string, expected: (text: string) => boolean, what: string): Promise<string> {
-  return until(what, async () => {
-    const text = read(ctx, name);
-    return expected(text) ? text : undefined;
-  }, 30_000);
+async function diskBecomes(
+  ctx: ScenarioContext,
+  name: string,
+  expected: (text: string) => boolean,
+  what: string,
+): Promise<string> {
+  return until(
+    what,
+    async () => {
+      const text = read(ctx, name);
+      return expected(text) ? text : undefined;
+    },
+    30_000,
+  );
 }
 
 /**
@@ -99,12 +125,18 @@ async function diskBecomes(ctx: ScenarioContext, name: string, expected: (text: 
  * (truncate, then write): a read in between saw an empty file and the checks failed on it.
  */
 async function diskSettles(ctx: ScenarioContext, name: string, before: string, what: string): Promise<string> {
-  return until(what, async () => {
-    const first = read(ctx, name);
-    if (first === before || first === '') return undefined;
-    await new Promise((r) => setTimeout(r, 300));
-    return read(ctx, name) === first ? first : undefined;
-  }, 30_000);
+  return until(
+    what,
+    async () => {
+      const first = read(ctx, name);
+      if (first === before || first === '') {
+        return undefined;
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      return read(ctx, name) === first ? first : undefined;
+    },
+    30_000,
+  );
 }
 
 export const reviewChanges: Scenario = {
@@ -125,13 +157,19 @@ export const reviewChanges: Scenario = {
 
     await reviewFromRunRow(ctx, objective);
     // The picture shows the diff itself, not the editor still loading it.
-    await ctx.page.locator('.monaco-diff-editor .view-line', { hasText: 'Revised for' }).first().waitFor({ timeout: workbench.timeoutMs });
+    await ctx.page
+      .locator('.monaco-diff-editor .view-line', { hasText: 'Revised for' })
+      .first()
+      .waitFor({ timeout: workbench.timeoutMs });
     await docsShot(ctx, 'review-changes');
 
     // One hunk: the agent's closing line of review-a.md.
     await workbench.clickNotificationButton(/The run changed 2 files/, UI.review.choose);
     const closing = revisedA.trimEnd().split('\n').pop() ?? '';
-    const item = workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: closing }).filter({ hasText: 'review-a.md' }).first();
+    const item = workbench.quickInput
+      .locator('.quick-input-list .monaco-list-row', { hasText: closing })
+      .filter({ hasText: 'review-a.md' })
+      .first();
     await item.waitFor({ timeout: 30_000 });
     await shot('hunk-pick');
     // In a multi-select quick pick a click on the row toggles its check box.
@@ -141,13 +179,21 @@ export const reviewChanges: Scenario = {
     // A one-file edit is left unsaved (VS Code saves refactorings only across several files): look in the editor.
     await workbench.explorerRow('review-a.md').then((row) => row.dblclick());
     await workbench.waitForEditorTab('review-a.md');
-    await editorShows(ctx, (text) => text.includes('alpha line 14') && text.includes(closing) && !text.includes(marker(revisedA)), 'the chosen hunk alone in review-a.md');
+    await editorShows(
+      ctx,
+      (text) => text.includes('alpha line 14') && text.includes(closing) && !text.includes(marker(revisedA)),
+      'the chosen hunk alone in review-a.md',
+    );
     assert.strictEqual(read(ctx, 'review-b.md'), B, 'the other file is untouched');
 
     // Undo in the file's editor takes the edit back.
     await page.locator(EDITOR_LINES).filter({ visible: true }).first().click();
     await page.keyboard.press('Control+z');
-    await editorShows(ctx, (text) => text.includes('alpha line 14') && !text.includes(closing), 'undo to take the hunk back');
+    await editorShows(
+      ctx,
+      (text) => text.includes('alpha line 14') && !text.includes(closing),
+      'undo to take the hunk back',
+    );
     await shot('undone');
 
     await workbench.runCommand(UI.commands.applyReviewChanges);
@@ -161,7 +207,7 @@ export const reviewChanges: Scenario = {
 
 export const reviewChangesThreeWay: Scenario = {
   id: 'review-changes-three-way',
-  title: 'Review Changes on a file edited after upload: three-way view, the conflict shown and kept as the user\'s',
+  title: "Review Changes on a file edited after upload: three-way view, the conflict shown and kept as the user's",
   files: { 'review-c.md': C },
   runtime: { eventDelayMs: 0 },
   async run(ctx) {
@@ -192,9 +238,13 @@ export const reviewChangesThreeWay: Scenario = {
     const revisedLines = revision.text.trimEnd().split('\n');
     const mergedLines = merged.trimEnd().split('\n');
     assert.ok(mergedLines.includes(`${agentsLine} edited by me`), 'the conflicting line stays as the user wrote it');
-    assert.ok(!mergedLines.includes(marked), 'the agent\'s side of the conflict is not written');
-    assert.strictEqual(mergedLines[0], revisedLines[0], 'the agent\'s first line is carried over');
-    assert.strictEqual(mergedLines[mergedLines.length - 1], revisedLines[revisedLines.length - 1], 'the agent\'s closing line is carried over');
+    assert.ok(!mergedLines.includes(marked), "the agent's side of the conflict is not written");
+    assert.strictEqual(mergedLines[0], revisedLines[0], "the agent's first line is carried over");
+    assert.strictEqual(
+      mergedLines[mergedLines.length - 1],
+      revisedLines[revisedLines.length - 1],
+      "the agent's closing line is carried over",
+    );
     await shot('merged');
   },
 };

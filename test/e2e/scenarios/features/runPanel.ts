@@ -61,7 +61,10 @@ export async function watchForReconnecting(frame: Frame): Promise<() => Promise<
 
 /** Waits until the panel shows the row of the server's last (terminal) event. */
 export async function waitForRow(frame: Frame, sequence: number, timeoutMs = 120_000): Promise<void> {
-  await frame.locator(`#timeline [data-sequence="${sequence}"]`).first().waitFor({ state: 'attached', timeout: timeoutMs });
+  await frame
+    .locator(`#timeline [data-sequence="${sequence}"]`)
+    .first()
+    .waitFor({ state: 'attached', timeout: timeoutMs });
 }
 
 /**
@@ -70,7 +73,11 @@ export async function waitForRow(frame: Frame, sequence: number, timeoutMs = 120
  */
 export function assertSameSequences(rendered: number[], serverLog: { sequence: number }[]): void {
   const sorted = [...rendered].sort((a, b) => a - b);
-  assert.deepStrictEqual(sorted, serverLog.map((e) => e.sequence).sort((a, b) => a - b), 'rendered rows differ from the server event log');
+  assert.deepStrictEqual(
+    sorted,
+    serverLog.map((e) => e.sequence).sort((a, b) => a - b),
+    'rendered rows differ from the server event log',
+  );
 }
 
 /** Opens the run of the task with this objective in the run panel: Tasks view, Watch Run. */

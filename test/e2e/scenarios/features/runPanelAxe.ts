@@ -23,13 +23,21 @@ async function lastSequence(frame: Frame): Promise<number> {
  * list, so an older row need not be in the DOM.
  */
 async function waitForSequence(frame: Frame, sequence: number): Promise<void> {
-  await until(`sequence ${sequence} in the panel`, async () => ((await lastSequence(frame)) >= sequence ? true : undefined), 120_000);
+  await until(
+    `sequence ${sequence} in the panel`,
+    async () => ((await lastSequence(frame)) >= sequence ? true : undefined),
+    120_000,
+  );
 }
 
 /** Waits until every row on screen satisfies `test` (a JS predicate over the row element, as text). */
 async function waitForRows(frame: Frame, predicate: string, what: string): Promise<void> {
   await until(what, async () =>
-    (await frame.evaluate(`(() => { const rows = Array.from(document.querySelectorAll(${JSON.stringify(UI.runPanelRow)})); return rows.length > 0 && rows.every(${predicate}); })()`)) ? true : undefined,
+    (await frame.evaluate(
+      `(() => { const rows = Array.from(document.querySelectorAll(${JSON.stringify(UI.runPanelRow)})); return rows.length > 0 && rows.every(${predicate}); })()`,
+    ))
+      ? true
+      : undefined,
   );
 }
 
@@ -39,16 +47,24 @@ type Findings = { label: string; violations: AxeViolation[] }[];
 async function check(ctx: ScenarioContext, frame: Frame, label: string, findings: Findings): Promise<void> {
   const violations = await runAxe(frame);
   const bad = blocking(violations);
-  if (bad.length > 0) findings.push({ label, violations: bad });
+  if (bad.length > 0) {
+    findings.push({ label, violations: bad });
+  }
   const lesser = violations.filter((v) => !bad.includes(v));
-  const summary = lesser.map((v) => `${v.id} (${v.impact ?? 'no impact'}, ${v.nodes.length} node${v.nodes.length === 1 ? '' : 's'})`).join(', ');
+  const summary = lesser
+    .map((v) => `${v.id} (${v.impact ?? 'no impact'}, ${v.nodes.length} node${v.nodes.length === 1 ? '' : 's'})`)
+    .join(', ');
   ctx.log(`axe, run panel ${label}: ${bad.length} serious or critical${summary ? `; lesser: ${summary}` : ''}`);
 }
 
 function assertNone(findings: Findings): void {
-  if (findings.length === 0) return;
+  if (findings.length === 0) {
+    return;
+  }
   const count = findings.reduce((n, f) => n + f.violations.length, 0);
-  throw new Error(`axe-core found ${count} serious or critical violation(s) in the run panel:\n${findings.map((f) => `${f.label}:\n${formatViolations(f.violations)}`).join('\n')}`);
+  throw new Error(
+    `axe-core found ${count} serious or critical violation(s) in the run panel:\n${findings.map((f) => `${f.label}:\n${formatViolations(f.violations)}`).join('\n')}`,
+  );
 }
 
 /** The engine must see the panel: a search box without any name is a critical `label` violation. */
@@ -58,8 +74,13 @@ async function canary(ctx: ScenarioContext, frame: Frame): Promise<void> {
     `((names) => { const s = document.getElementById('search'); const v = names.map((n) => s.getAttribute(n)); names.forEach((n) => s.removeAttribute(n)); return v; })(${JSON.stringify(NAMES)})`,
   )) as (string | null)[];
   try {
-    const found = (await runAxe(frame)).filter((v) => v.id === 'label' && v.nodes.some((n) => n.target.join(' ').includes('#search')));
-    assert.ok(found.length > 0 && (found[0].impact === 'critical' || found[0].impact === 'serious'), 'axe did not report the search box stripped of its name: it is not checking the panel');
+    const found = (await runAxe(frame)).filter(
+      (v) => v.id === 'label' && v.nodes.some((n) => n.target.join(' ').includes('#search')),
+    );
+    assert.ok(
+      found.length > 0 && (found[0].impact === 'critical' || found[0].impact === 'serious'),
+      'axe did not report the search box stripped of its name: it is not checking the panel',
+    );
     ctx.log(`axe canary (search box stripped of its name on purpose) reported:\n${formatViolations(found)}`);
   } finally {
     await frame.evaluate(
@@ -72,9 +93,13 @@ async function canary(ctx: ScenarioContext, frame: Frame): Promise<void> {
 async function sidebarReport(ctx: ScenarioContext): Promise<void> {
   try {
     const violations = await runAxe(ctx.page.mainFrame(), { include: '.part.sidebar' });
-    ctx.log(`axe, sidebar (report only): ${violations.length === 0 ? 'no violation' : `\n${formatViolations(violations)}`}`);
+    ctx.log(
+      `axe, sidebar (report only): ${violations.length === 0 ? 'no violation' : `\n${formatViolations(violations)}`}`,
+    );
   } catch (err) {
-    ctx.log(`axe, sidebar (report only): could not run: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    ctx.log(
+      `axe, sidebar (report only): could not run: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+    );
   }
 }
 
@@ -84,7 +109,13 @@ export const runPanelAxe: Scenario = {
   runtime: { eventDelayMs: 100 },
   async run(ctx) {
     const { workbench, runtime } = ctx;
-    const runId = await runtime.createSyntheticRun({ events: 600, terminal: null, live: true, unknownKinds: true, taskObjective: OBJECTIVE });
+    const runId = await runtime.createSyntheticRun({
+      events: 600,
+      terminal: null,
+      live: true,
+      unknownKinds: true,
+      taskObjective: OBJECTIVE,
+    });
     await workbench.openContainer(UI.container);
     await refreshView(ctx, 'tasks');
     const task = await workbench.treeRow(UI.tasksView, OBJECTIVE);
@@ -96,8 +127,14 @@ export const runPanelAxe: Scenario = {
     // Live: events keep arriving while the engine looks.
     const before = await lastSequence(frame);
     await check(ctx, frame, 'live', findings);
-    await until('more events after the live check', async () => ((await lastSequence(frame)) > before ? true : undefined));
-    assert.strictEqual(await frame.locator('#connection-state').getAttribute('data-state'), 'live', 'the panel was not live during the check');
+    await until('more events after the live check', async () =>
+      (await lastSequence(frame)) > before ? true : undefined,
+    );
+    assert.strictEqual(
+      await frame.locator('#connection-state').getAttribute('data-state'),
+      'live',
+      'the panel was not live during the check',
+    );
     await ctx.shot('axe-live');
 
     // Filtered: the kind filter, then the search on top of it, then a search matching nothing.
@@ -121,7 +158,8 @@ export const runPanelAxe: Scenario = {
     await waitForRows(frame, `(r) => r.dataset.kind === 'tool.called'`, 'tool.called rows again');
     await frame.selectOption('#kind-filter', '');
     await until('rows of every kind again', async () =>
-      (await frame.locator(`${UI.runPanelRow}:not([data-kind="tool.called"])`).count()) > 0 ? true : undefined);
+      (await frame.locator(`${UI.runPanelRow}:not([data-kind="tool.called"])`).count()) > 0 ? true : undefined,
+    );
 
     await canary(ctx, frame);
 

@@ -21,8 +21,13 @@ export const signIn: Scenario = {
     // Signed in with no files yet: the Files view shows its empty welcome content.
     await files.locator('.welcome-view-content', { hasText: 'No files yet' }).waitFor({ timeout: workbench.timeoutMs });
     await shot('signed-in');
-    for (const file of [path.join(session.run.userDataDir, 'User', 'settings.json'), path.join(session.run.workspace, '.vscode', 'settings.json')]) {
-      if (fs.existsSync(file)) assert.ok(!fs.readFileSync(file, 'utf8').includes(runtime.apiKey), `the key was written to ${file}`);
+    for (const file of [
+      path.join(session.run.userDataDir, 'User', 'settings.json'),
+      path.join(session.run.workspace, '.vscode', 'settings.json'),
+    ]) {
+      if (fs.existsSync(file)) {
+        assert.ok(!fs.readFileSync(file, 'utf8').includes(runtime.apiKey), `the key was written to ${file}`);
+      }
     }
   },
 };

@@ -6,13 +6,16 @@ import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
 import { runPanelFrame, waitForRow, watchFromTasks } from './runPanel';
 
-
 async function waitForEvent(ctx: ScenarioContext, runId: string, event: string, timeoutMs = 60_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const hit = ctx.runtime.eventLog(runId).find((e) => e.event === event);
-    if (hit) return hit.sequence;
-    if (Date.now() > deadline) throw new Error(`${event} never reached the log of ${runId}`);
+    if (hit) {
+      return hit.sequence;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${event} never reached the log of ${runId}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -23,7 +26,12 @@ export const steerCancel: Scenario = {
   runtime: { eventDelayMs: 50 },
   async run(ctx) {
     const objective = 'Cancel me from the panel';
-    const runId = await ctx.runtime.createSyntheticRun({ events: 6, terminal: null, live: true, taskObjective: objective });
+    const runId = await ctx.runtime.createSyntheticRun({
+      events: 6,
+      terminal: null,
+      live: true,
+      taskObjective: objective,
+    });
     await watchFromTasks(ctx, objective);
     const frame = await runPanelFrame(ctx.workbench);
     await waitForRow(frame, 6);
@@ -43,7 +51,12 @@ export const steerApproveFromNotification: Scenario = {
     const objective = 'Approve my write';
     // The extension is running before the run asks: the notification is the "started waiting" one.
     await ctx.workbench.openContainer(UI.container);
-    const runId = await ctx.runtime.createSyntheticRun({ events: 3, terminal: 'completed', taskObjective: objective, approval: { tool: 'write_file', arguments: { path: 'report.md' } } });
+    const runId = await ctx.runtime.createSyntheticRun({
+      events: 3,
+      terminal: 'completed',
+      taskObjective: objective,
+      approval: { tool: 'write_file', arguments: { path: 'report.md' } },
+    });
     await watchFromTasks(ctx, objective);
     await ctx.workbench.waitForNotification(UI.steering.waitsNotification);
     await ctx.shot('notification');
@@ -65,7 +78,12 @@ export const steerDenyFromNeedsYou: Scenario = {
   runtime: { eventDelayMs: 50 },
   async run(ctx) {
     const objective = 'Deny my write';
-    const runId = await ctx.runtime.createSyntheticRun({ events: 3, terminal: 'completed', taskObjective: objective, approval: { tool: 'write_file', arguments: { path: 'notes.txt' } } });
+    const runId = await ctx.runtime.createSyntheticRun({
+      events: 3,
+      terminal: 'completed',
+      taskObjective: objective,
+      approval: { tool: 'write_file', arguments: { path: 'notes.txt' } },
+    });
     await ctx.workbench.openContainer(UI.container);
     const row = await ctx.workbench.treeRow(UI.steering.needsYouView, 'write_file');
     await ctx.shot('needs-you');
@@ -77,7 +95,10 @@ export const steerDenyFromNeedsYou: Scenario = {
     const frame = await runPanelFrame(ctx.workbench);
     await waitForRow(frame, end);
     const text = await frame.locator(UI.runPanelRow).allTextContents();
-    assert.ok(text.some((t) => /Skipped/i.test(t)), 'the timeline shows the skipped call');
+    assert.ok(
+      text.some((t) => /Skipped/i.test(t)),
+      'the timeline shows the skipped call',
+    );
   },
 };
 
@@ -97,7 +118,9 @@ export const steerFork: Scenario = {
     // The new run opens in a second panel, whose first rows are the copied events 1..4.
     const deadline = Date.now() + 60_000;
     while ((await ctx.workbench.editorTabs()).filter((t) => /^Run/.test(t)).length < 2) {
-      if (Date.now() > deadline) throw new Error(`no second run panel; tabs: ${(await ctx.workbench.editorTabs()).join(', ')}`);
+      if (Date.now() > deadline) {
+        throw new Error(`no second run panel; tabs: ${(await ctx.workbench.editorTabs()).join(', ')}`);
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
     await waitForRow(await runPanelFrame(ctx.workbench), 5);
@@ -105,4 +128,9 @@ export const steerFork: Scenario = {
   },
 };
 
-export const STEERING_SCENARIOS: Scenario[] = [steerCancel, steerApproveFromNotification, steerDenyFromNeedsYou, steerFork];
+export const STEERING_SCENARIOS: Scenario[] = [
+  steerCancel,
+  steerApproveFromNotification,
+  steerDenyFromNeedsYou,
+  steerFork,
+];

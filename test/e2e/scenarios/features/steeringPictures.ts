@@ -30,7 +30,9 @@ async function approvalPictures(ctx: ScenarioContext, theme: string): Promise<vo
   // The card's Approve shows the whole call in a dialog first.
   await ctx.workbench.dialogText(UI.steering.approveDialog);
   await ctx.workbench.clickDialogButton(UI.steering.approve);
-  await until('the run to end', async () => (TERMINAL.has((await getRun(ctx.runtime, runId)).status) ? true : undefined));
+  await until('the run to end', async () =>
+    TERMINAL.has((await getRun(ctx.runtime, runId)).status) ? true : undefined,
+  );
   const log = ctx.runtime.eventLog(runId);
   await waitForRow(frame, log[log.length - 1].sequence);
 }
@@ -45,4 +47,7 @@ function themed(theme: 'light' | 'dark', colorTheme: string): Scenario {
   };
 }
 
-export const STEERING_PICTURE_SCENARIOS: Scenario[] = [themed('light', 'Default Light Modern'), themed('dark', 'Default Dark Modern')];
+export const STEERING_PICTURE_SCENARIOS: Scenario[] = [
+  themed('light', 'Default Light Modern'),
+  themed('dark', 'Default Dark Modern'),
+];

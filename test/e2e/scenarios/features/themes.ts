@@ -33,15 +33,28 @@ interface RunLabels {
   summary?: string;
 }
 
-const ENGLISH: RunLabels = { tasksView: UI.tasksView, refreshTasks: UI.commands.refreshTasks, watchRun: UI.menu.watchRun };
+const ENGLISH: RunLabels = {
+  tasksView: UI.tasksView,
+  refreshTasks: UI.commands.refreshTasks,
+  watchRun: UI.menu.watchRun,
+};
 
 async function watchRealRun(ctx: ScenarioContext, shotName: string, labels: RunLabels = ENGLISH): Promise<void> {
   const { workbench, runtime } = ctx;
-  const files = [await uploadFile(runtime, 'design-notes.md', NOTES), await uploadFile(runtime, 'release-checklist.md', CHECKLIST)];
+  const files = [
+    await uploadFile(runtime, 'design-notes.md', NOTES),
+    await uploadFile(runtime, 'release-checklist.md', CHECKLIST),
+  ];
   const objective = 'Summarise the design notes and the release checklist';
-  const task = await createTask(runtime, objective, files.map((f) => f.id));
+  const task = await createTask(
+    runtime,
+    objective,
+    files.map((f) => f.id),
+  );
   const runId = task.run_id;
-  if (!runId) throw new Error('the task has no run');
+  if (!runId) {
+    throw new Error('the task has no run');
+  }
   await workbench.openContainer(UI.container);
   await refreshView(ctx, 'tasks', labels.refreshTasks);
   const row = await workbench.treeRow(labels.tasksView, objective);
@@ -53,7 +66,9 @@ async function watchRealRun(ctx: ScenarioContext, shotName: string, labels: RunL
   // The summary lists the artifacts once the host has fetched them.
   // (Scoped to the list: timeline rows name report.md too, before the artifacts arrive.)
   await frame.locator('#artifacts li', { hasText: 'report.md' }).first().waitFor({ timeout: 30_000 });
-  if (labels.summary) await frame.getByText(labels.summary, { exact: true }).first().waitFor({ timeout: 30_000 });
+  if (labels.summary) {
+    await frame.getByText(labels.summary, { exact: true }).first().waitFor({ timeout: 30_000 });
+  }
   await refreshView(ctx, 'tasks', labels.refreshTasks);
   await docsShot(ctx, shotName);
 }

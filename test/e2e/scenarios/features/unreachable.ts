@@ -5,7 +5,8 @@ import { UI } from '../ui';
 
 export const unreachableWelcome: Scenario = {
   id: 'unreachable-welcome',
-  title: 'an unreachable service shows the "cannot be reached" welcome (Retry, Open Settings) and an offline status bar',
+  title:
+    'an unreachable service shows the "cannot be reached" welcome (Retry, Open Settings) and an offline status bar',
   auth: 'env',
   // Port 9 (discard) on loopback: nothing listens, so every request is refused at once.
   settings: { 'agentRuntime.baseUrl': 'http://127.0.0.1:9' },

@@ -22,8 +22,14 @@ export const uploadAndAttach: Scenario = {
     await workbench.contextMenu(second, UI.menu.uploadAndAttach);
     await workbench.answerInput(UI.objectivePrompt, OBJECTIVE);
 
-    const task = await until('the task on the server', async () => (await listTasks(runtime)).find((t) => t.objective === OBJECTIVE));
-    assert.strictEqual((await listTasks(runtime)).filter((t) => t.objective === OBJECTIVE).length, 1, 'exactly one task');
+    const task = await until('the task on the server', async () =>
+      (await listTasks(runtime)).find((t) => t.objective === OBJECTIVE),
+    );
+    assert.strictEqual(
+      (await listTasks(runtime)).filter((t) => t.objective === OBJECTIVE).length,
+      1,
+      'exactly one task',
+    );
     const files = await listFiles(runtime);
     const ids = ['notes.md', 'report.md'].map((name) => files.find((f) => f.filename === name)?.id);
     assert.ok(ids.every(Boolean), `not both files were uploaded: ${files.map((f) => f.filename).join(', ')}`);
@@ -50,7 +56,9 @@ export const uploadAndAttach: Scenario = {
     await workbench.treeRow(UI.tasksView, new RegExp(`${escapeRegExp(OBJECTIVE)}.*${ended}`, 'i'));
     await refreshView(ctx, 'tasks');
     const taskRow = await workbench.treeRow(UI.tasksView, OBJECTIVE);
-    if ((await taskRow.getAttribute('aria-expanded')) === 'false') await taskRow.click();
+    if ((await taskRow.getAttribute('aria-expanded')) === 'false') {
+      await taskRow.click();
+    }
     const runRow = await workbench.treeRow(UI.tasksView, new RegExp(`${UI.firstRunRow.source}.*${ended}`, 'i'));
     await workbench.contextMenu(runRow, UI.menu.showArtifacts);
     await workbench.treeRow(UI.tasksView, artifact.name);

@@ -8,9 +8,18 @@ import { UI } from '../ui';
 import { assertSameSequences, renderedSequences, runPanelFrame, waitForRow, watchForReconnecting } from './runPanel';
 
 /** A live synthetic run on the server, opened from the Tasks view with "Watch Run". */
-async function startAndWatch(ctx: ScenarioContext, objective: string, run: { events: number; terminal: 'completed' | null }): Promise<string> {
+async function startAndWatch(
+  ctx: ScenarioContext,
+  objective: string,
+  run: { events: number; terminal: 'completed' | null },
+): Promise<string> {
   const { workbench, runtime } = ctx;
-  const runId = await runtime.createSyntheticRun({ events: run.events, terminal: run.terminal, live: true, taskObjective: objective });
+  const runId = await runtime.createSyntheticRun({
+    events: run.events,
+    terminal: run.terminal,
+    live: true,
+    taskObjective: objective,
+  });
   await workbench.openContainer(UI.container);
   await refreshView(ctx, 'tasks');
   const row = await workbench.treeRow(UI.tasksView, objective);
@@ -20,13 +29,18 @@ async function startAndWatch(ctx: ScenarioContext, objective: string, run: { eve
 
 /** Appends one event on the server and waits for the panel to show it: proof the panel is live. */
 async function appendAndSee(ctx: ScenarioContext, runId: string): Promise<void> {
-  const sequence = ctx.runtime.appendEvent(runId, 'observation.recorded', { step_id: 'step_1', summary: 'appended by the e2e scenario' });
+  const sequence = ctx.runtime.appendEvent(runId, 'observation.recorded', {
+    step_id: 'step_1',
+    summary: 'appended by the e2e scenario',
+  });
   await waitForRow(await runPanelFrame(ctx.workbench), sequence);
 }
 
 /** Ends the run on the server, waits for the panel to show the terminal row, compares with the log. */
 async function endAndCompare(ctx: ScenarioContext, runId: string): Promise<void> {
-  if (!ctx.runtime.eventLog(runId).some((e) => /^run\./.test(e.event))) ctx.runtime.endRun(runId, 'completed');
+  if (!ctx.runtime.eventLog(runId).some((e) => /^run\./.test(e.event))) {
+    ctx.runtime.endRun(runId, 'completed');
+  }
   const log = ctx.runtime.eventLog(runId);
   const frame = await runPanelFrame(ctx.workbench);
   await waitForRow(frame, log[log.length - 1].sequence);
