@@ -1,16 +1,41 @@
 // Runs every test suite the README promises (unit, extension host, UI end to end) one after
 // the other, echoes their output, and ends with one `N passed, N failed` line for all of them.
+// The real-editor suites run once per tested VS Code: `test:ext@floor` is `npm run test:ext`
+// with E2E_VSCODE=floor (test/e2e/vscode-versions.json says which versions those are).
 // First it makes sure the system packages are there (installing them when it can), so a fresh
 // machine stops at once with the command to run instead of minutes later in a suite.
 'use strict';
 const { spawn, spawnSync } = require('child_process');
 const path = require('path');
 
-const suites = (process.env.TEST_SUITES || 'test:unit,test:ext,test:e2e').split(',');
+const fs = require('fs');
 
-function run(script) {
+const DEFAULT_SUITES = 'test:unit,test:ext@newest,test:ext@floor,test:e2e@newest,test:e2e@floor';
+const suites = (process.env.TEST_SUITES || DEFAULT_SUITES)
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+
+/** "newest" -> "1.139", from the one file that pins the versions. */
+function vscodeVersion(which) {
+  const file = JSON.parse(fs.readFileSync(path.join(__dirname, 'e2e', 'vscode-versions.json'), 'utf8'));
+  return file[which] || which;
+}
+
+/** `test:ext@floor` -> the npm script and the environment that picks its VS Code. */
+function parseSuite(suite) {
+  const [script, which] = suite.split('@');
+  if (!which) return { script, env: {}, label: script };
+  return { script, env: { E2E_VSCODE: which }, label: `${script} on VS Code ${vscodeVersion(which)}` };
+}
+
+function run(script, env) {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    const child = spawn('npm', ['run', '--silent', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: false,
+      env: { ...process.env, ...env },
+    });
     let out = '';
     const tee = (stream, dest) =>
       stream.on('data', (d) => {
@@ -55,19 +80,25 @@ function systemPackagesReady() {
   let passed = 0;
   let failed = 0;
   const broken = [];
+  const times = [];
   for (const suite of suites) {
-    console.log(`\n=== npm run ${suite} ===`);
-    const { code, out } = await run(suite);
+    const { script, env, label } = parseSuite(suite);
+    console.log(`\n=== npm run ${script}${env.E2E_VSCODE ? ` (E2E_VSCODE=${env.E2E_VSCODE})` : ''} ===`);
+    const started = Date.now();
+    const { code, out } = await run(script, env);
+    const took = `${Math.round((Date.now() - started) / 1000)} s`;
+    times.push(`${label} ${took}`);
     const c = counts(out);
     passed += c.passed;
     failed += c.failed;
-    console.log(`=== ${suite}: ${c.passed} passed, ${c.failed} failed (exit ${code}) ===`);
+    console.log(`=== ${label}: ${c.passed} passed, ${c.failed} failed (exit ${code}) in ${took} ===`);
     if (code !== 0) {
-      broken.push(suite);
+      broken.push(label);
       if (c.failed === 0) failed += 1; // a suite that died without counting still counts as a failure
     }
   }
-  if (broken.length) console.log(`\nsuites that failed: ${broken.join(', ')}`);
+  console.log(`\ntimes: ${times.join('; ')}`);
+  if (broken.length) console.log(`suites that failed: ${broken.join(', ')}`);
   console.log(`\n${passed} passed, ${failed} failed`);
   process.exit(broken.length || failed ? 1 : 0);
 })();

@@ -14,8 +14,10 @@
 // - "activate() -> first rows": the figure inside that line (from activate()'s first statement).
 // - "window opened -> row on screen": from page.goto to the row in the DOM (the user's wait,
 //   mostly the workbench's own start).
-// Run: `npm run bench -- activation` (about 2 min; prints SKIPPED without Chromium).
-// ACTIVATION_ROUNDS (5) sets the rounds per extension.
+// Run: `npm run bench -- activation` (about 2 min per VS Code; prints SKIPPED without Chromium).
+// It measures on every tested VS Code (test/e2e/vscode-versions.json), one after the other;
+// E2E_VSCODE=floor (or newest, or a version) measures one. ACTIVATION_ROUNDS (5) sets the rounds
+// per extension.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -25,7 +27,14 @@ import { chromiumExecutable, launchChromium, newWorkbenchPage } from '../e2e/har
 import { Cleanup } from '../e2e/harness/cleanup';
 import { startCodeServer, type CodeServer } from '../e2e/harness/codeServer';
 import { ensureCodeServer } from '../e2e/harness/install';
-import { repoRoot } from '../e2e/harness/paths';
+import {
+  describeTarget,
+  repoRoot,
+  VSCODE_ENV,
+  vscodeTarget,
+  vscodeTargets,
+  type VsCodeTarget,
+} from '../e2e/harness/paths';
 import { createRunFolder, type RunFolder } from '../e2e/harness/runFolder';
 import { Workbench } from '../e2e/harness/workbench';
 import { UI } from '../e2e/scenarios/ui';
@@ -230,7 +239,15 @@ async function measure(): Promise<void> {
     console.log(`SKIPPED activation: ${err instanceof Error ? err.message : String(err)}`);
     return;
   }
-  ensureCodeServer();
+  const targets = process.env[VSCODE_ENV] ? [vscodeTarget()] : vscodeTargets();
+  for (const target of targets) {
+    await measureOn(target);
+  }
+}
+
+async function measureOn(target: VsCodeTarget): Promise<void> {
+  console.log(`\n--- ${describeTarget(target)} ---`);
+  ensureCodeServer(undefined, target);
   const cleanup = new Cleanup();
   try {
     const rt = await startRuntime();
@@ -253,7 +270,9 @@ async function measure(): Promise<void> {
     };
 
     const server = await startCodeServer(run, {
+      target,
       env: { AGENT_RUNTIME_API_KEY: rt.apiKey, FLOOR_BASE_URL: rt.baseUrl },
+      developmentPayload: true,
     });
     cleanup.add('code-server', () => server.stop());
     const browser = await launchChromium(run.home);
@@ -289,7 +308,7 @@ async function measure(): Promise<void> {
     const mine = results.get('Agent Runtime') ?? [];
     const floor = results.get('floor') ?? [];
     console.log(
-      `Activation in code-server 4.100.3, ${os.cpus().length} cores, Node ${process.version}, load average ${os
+      `Activation in ${describeTarget(target)}, ${os.cpus().length} cores, load average ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}; ${ROUNDS} cold windows each, alternating; median (all rounds).\n`,

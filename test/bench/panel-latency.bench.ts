@@ -281,7 +281,10 @@ async function measure(): Promise<void> {
 
     const run = createRunFolder({ name: 'latency-bench', settings: { 'agentRuntime.baseUrl': ready.baseUrl } });
     cleanup.add('run folder', () => run.remove());
-    const server = await startCodeServer(run, { env: { AGENT_RUNTIME_API_KEY: ready.apiKey } });
+    const server = await startCodeServer(run, {
+      env: { AGENT_RUNTIME_API_KEY: ready.apiKey },
+      developmentPayload: true,
+    });
     cleanup.add('code-server', () => server.stop());
     const browser = await launchChromium(run.home);
     cleanup.add('chromium', () => browser.close());

@@ -8,6 +8,7 @@ import { Cleanup, exitOnSignals, withTimeout } from './harness/cleanup';
 import { startCodeServer } from './harness/codeServer';
 import { ensureCodeServer } from './harness/install';
 import { chromiumPid, formatMemory, treeMemory } from './harness/memory';
+import { describeTarget } from './harness/paths';
 import { addSecretsFromEnv, redact } from './harness/redact';
 import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
 import { Screenshots } from './harness/screenshots';
@@ -22,9 +23,10 @@ import {
 
 const TIMEOUT_MS = Number(process.env.EXT_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
-// Workbench chatter that is not the suite's output (offline gallery, missing wasm, stacks).
+// Workbench chatter that is not the suite's output (offline gallery, missing wasm, stacks; on
+// VS Code 1.139 also its agent host, chat model picker and account policy, with no account here).
 const NOISE =
-  /^Creation of workbench contribution|ENOTFOUND|EAI_AGAIN|open-vsx|connection token|Creating a socket|builtin extensions cache|Service Worker|ChatSessionStore|vsda|^\s+at /;
+  /^Creation of workbench contribution|ENOTFOUND|EAI_AGAIN|open-vsx|connection token|Creating a socket|builtin extensions cache|Service Worker|ChatSessionStore|vsda|^\s+at |^\[(AgentHost|AgentHost:remote|RemoteAgentHostProtocol|ChatModelSelection|AccountPolicyGate|reconnection-grace-time)\] /;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
@@ -47,12 +49,15 @@ async function main(): Promise<number> {
     addSecretsFromEnv();
 
     // A key in the developer's own shell must not sign the suites in behind their back.
-    const server = await startCodeServer(run, { env: { ...setup.env, AGENT_RUNTIME_API_KEY: undefined } });
+    const server = await startCodeServer(run, {
+      env: { ...setup.env, AGENT_RUNTIME_API_KEY: undefined },
+      developmentPayload: true,
+    });
     cleanup.add('code-server', () => server.stop());
     const browser = await launchChromium(run.home);
     cleanup.add('chromium', () => browser.close());
     console.log(
-      `[ext-host] code-server ${server.origin} ready after ${seconds(Date.now() - started)}; runtime ${setup.runtime.baseUrl}`,
+      `[ext-host] ${describeTarget(server.target)} at ${server.origin} ready after ${seconds(Date.now() - started)}; runtime ${setup.runtime.baseUrl}`,
     );
 
     const shots = new Screenshots('ext-host');
@@ -102,7 +107,9 @@ async function main(): Promise<number> {
     console.log(
       `[ext-host] memory: ${formatMemory('code-server', treeMemory(server.process.pid))}; ${formatMemory('chromium', treeMemory(chromiumPid()))}`,
     );
-    console.log(`[ext-host] exit code ${code} after ${seconds(Date.now() - started)}`);
+    console.log(
+      `[ext-host] ${describeTarget(server.target)}: exit code ${code} after ${seconds(Date.now() - started)}`,
+    );
     return code;
   } finally {
     await cleanup.run();

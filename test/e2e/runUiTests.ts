@@ -11,12 +11,12 @@ import { Cleanup, exitOnSignals, withTimeout } from './harness/cleanup';
 import { installExtension } from './harness/codeServer';
 import { ensureCodeServer } from './harness/install';
 import { chromiumPid, formatMemory, treeMemory } from './harness/memory';
-import { extensionId, vsixPath } from './harness/paths';
+import { describeTarget, extensionId, vscodeTarget, type VsCodeTarget, vsixPath } from './harness/paths';
 import { addSecret, addSecretsFromEnv, redact } from './harness/redact';
 import { createRunFolder, type RunFolder } from './harness/runFolder';
 import { Screenshots } from './harness/screenshots';
 import { openSession, type Session } from './harness/session';
-import { selectScenarios } from './scenarios';
+import { planScenarios, selectScenarios } from './scenarios';
 import { type Scenario, type ScenarioContext } from './scenarios/types';
 import { UI } from './scenarios/ui';
 
@@ -28,7 +28,7 @@ const message = (err: unknown): string => redact(err instanceof Error ? (err.sta
 
 let memoryReport: string | undefined;
 
-async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder): Promise<void> {
+async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder, target: VsCodeTarget): Promise<void> {
   const cleanup = new Cleanup();
   const shots = new Screenshots(scenario.id);
   let session: Session | undefined;
@@ -60,6 +60,7 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
       extensionsFrom: base.extensionsDir,
       env: { AGENT_RUNTIME_API_KEY: apiKey },
       locale: scenario.locale,
+      target,
     });
     const opened = session;
     cleanup.add('session', () => opened.close({ keep: failed }));
@@ -68,6 +69,7 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
     await opened.workbench.activityItem(UI.container).waitFor({ timeout: 60_000 });
 
     const ctx: ScenarioContext = {
+      target,
       workbench: opened.workbench,
       page: opened.page,
       runtime,
@@ -101,19 +103,27 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
 
 async function main(): Promise<number> {
   const started = Date.now();
+  const target = vscodeTarget();
   let scenarios: Scenario[] = [];
   const cleanup = new Cleanup();
   exitOnSignals(cleanup, (s) => console.error(`\n${s}: stopping code-server, Chromium and the runtime`));
   addSecretsFromEnv();
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   try {
-    scenarios = selectScenarios();
+    const plan = planScenarios(selectScenarios(), target);
+    scenarios = plan.run;
+    skipped = plan.skipped.length;
     chromiumExecutable(); // a missing browser stops here, before minutes of code-server set-up
-    ensureCodeServer();
+    ensureCodeServer(undefined, target);
+    console.log(`[e2e] ${describeTarget(target)}: ${scenarios.length} scenario(s)`);
+    for (const { scenario, why } of plan.skipped) {
+      console.log(`SKIP ${scenario.id} on VS Code ${target.vscode}: ${why}`);
+    }
     const base = createRunFolder({ name: 'ui-base' });
     cleanup.add('base folder', () => base.remove());
-    const installed = await installExtension(base, vsixPath(), extensionId());
+    const installed = await installExtension(base, vsixPath(), extensionId(), target);
     console.log(`[e2e] installed ${installed} from ${path.basename(vsixPath())} (${seconds(Date.now() - started)})`);
     const browser = await launchChromium(base.home);
     cleanup.add('chromium', () => browser.close());
@@ -121,7 +131,7 @@ async function main(): Promise<number> {
     for (const scenario of scenarios) {
       const t0 = Date.now();
       try {
-        await runScenario(scenario, browser, base);
+        await runScenario(scenario, browser, base, target);
         passed++;
         console.log(`PASS ${scenario.id}: ${scenario.title} (${seconds(Date.now() - t0)})`);
       } catch (err) {
@@ -141,8 +151,11 @@ async function main(): Promise<number> {
     console.log(`[e2e] memory during a scenario: ${memoryReport}`);
   }
   console.log(
-    `[e2e] ${scenarios.length} scenario(s) in ${seconds(Date.now() - started)}; screenshots in test-results/screenshots/`,
+    `[e2e] ${describeTarget(target)}: ${scenarios.length} scenario(s) in ${seconds(Date.now() - started)}; screenshots in test-results/screenshots/`,
   );
+  if (skipped) {
+    console.log(`[e2e] ${skipped} scenario(s) skipped on VS Code ${target.vscode} (the SKIP lines above say why)`);
+  }
   console.log(`${passed} passed, ${failed} failed`);
   return failed ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 // `npm start`: the product at once. Starts the sandbox runtime and code-server with the packaged
 // extension installed and pointed at the sandbox, prints the URL to open, and stops everything
-// on Ctrl+C. The sandbox key reaches the extension only through AGENT_RUNTIME_API_KEY in
+// on Ctrl+C. It opens the newest tested VS Code; `npm start -- --vscode 1.100` (or `floor`) the
+// oldest it supports. The sandbox key reaches the extension only through AGENT_RUNTIME_API_KEY in
 // code-server's environment: it is never written to settings or printed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,7 +10,15 @@ import { SEEDED_APPROVAL_TIMEOUT_MS, seedSandbox } from '../runtime/sandboxSeed'
 import { Cleanup, exitOnSignals } from './harness/cleanup';
 import { installExtension, startCodeServer } from './harness/codeServer';
 import { ensureCodeServer } from './harness/install';
-import { cacheDir, extensionId, vsixPath } from './harness/paths';
+import {
+  cacheDir,
+  describeTarget,
+  extensionId,
+  vscodeTarget,
+  vscodeTargets,
+  type VsCodeTarget,
+  vsixPath,
+} from './harness/paths';
 import { freePort, isPortFree } from './harness/ports';
 import { addSecret, redact } from './harness/redact';
 import { createRunFolder } from './harness/runFolder';
@@ -29,6 +38,24 @@ const WORKSPACE_FILES: Record<string, string> = {
   'data/sales.csv': 'region,quarter,revenue\nnorth,Q1,120000\nsouth,Q1,98000\n',
 };
 
+/** `--vscode 1.100`, `--vscode=floor`: the VS Code to open (default the newest; E2E_VSCODE too). */
+function chosenTarget(argv: readonly string[]): VsCodeTarget {
+  let which: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--vscode') {
+      which = argv[++i];
+    } else if (argv[i].startsWith('--vscode=')) {
+      which = argv[i].slice('--vscode='.length);
+    } else {
+      throw new Error(`unknown argument "${argv[i]}" (npm start -- --vscode newest|floor|<version>)`);
+    }
+    if (!which) {
+      throw new Error('--vscode needs a version: newest, floor or e.g. 1.100');
+    }
+  }
+  return vscodeTarget(which);
+}
+
 async function preferredPort(port: number): Promise<number> {
   return (await isPortFree(port)) ? port : freePort();
 }
@@ -39,7 +66,8 @@ async function main(): Promise<void> {
   addSecret(SANDBOX_KEY);
   addSecret(SANDBOX_ADMIN_KEY);
   try {
-    ensureCodeServer();
+    const target = chosenTarget(process.argv.slice(2));
+    ensureCodeServer(undefined, target);
     const dataDir = path.join(cacheDir(), 'sandbox-data');
     fs.mkdirSync(dataDir, { recursive: true });
     const seededMarker = path.join(dataDir, 'sandbox-seeded.json');
@@ -71,14 +99,15 @@ async function main(): Promise<void> {
     });
     cleanup.add('sandbox runtime', () => runtime.close());
 
-    // A kept session folder: the editor's state and the workspace survive restarts.
+    // A kept session folder per VS Code version: the editor's state and the workspace survive restarts.
     const run = createRunFolder({
-      root: path.join(cacheDir(), 'start'),
+      root: path.join(cacheDir(), `start-${target.vscode}`),
       files: WORKSPACE_FILES,
       settings: { 'agentRuntime.baseUrl': runtime.baseUrl },
     });
-    const installed = await installExtension(run, vsixPath(), extensionId());
+    const installed = await installExtension(run, vsixPath(), extensionId(), target);
     const server = await startCodeServer(run, {
+      target,
       port: await preferredPort(EDITOR_PORT),
       env: { AGENT_RUNTIME_API_KEY: SANDBOX_KEY },
     });
@@ -96,7 +125,11 @@ async function main(): Promise<void> {
       [
         '',
         `Agent Runtime sandbox   ${runtime.baseUrl}   (data in ${path.relative(process.cwd(), dataDir) || dataDir}, events every ${PACE_MS} ms)`,
-        `VS Code (code-server)   ${server.origin}   with ${installed}, signed in to the sandbox`,
+        `${describeTarget(target)}   ${server.origin}   with ${installed}, signed in to the sandbox`,
+        `  (also tested: ${vscodeTargets()
+          .filter((t) => t.vscode !== target.vscode)
+          .map((t) => `npm start -- --vscode ${t.vscode}`)
+          .join(', ')})`,
         '',
         `  Open this in a browser:  ${server.workbenchUrl()}`,
         '',

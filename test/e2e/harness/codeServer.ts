@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { withTimeout } from './cleanup';
 import { ensureCodeServer } from './install';
 import { registerEmptyLanguagePack } from './languagePack';
+import { codeServerNode, vscodeTarget, type VsCodeTarget } from './paths';
 import { freePort } from './ports';
 import { killProcessGroupSync, stopProcessGroup } from './processGroup';
 import { redact } from './redact';
@@ -20,9 +21,18 @@ export interface CodeServerOptions {
   startTimeoutMs?: number;
   /** `--locale`: the display language (an empty language pack is registered so that it takes effect). */
   locale?: string;
+  /** Which VS Code (default: the one E2E_VSCODE names, else the newest). */
+  target?: VsCodeTarget;
+  /**
+   * Honour the workbench URL's `payload` (extensionDevelopmentPath, extensionTestsPath): built
+   * VS Code 1.139 reads it only with the smoke-test driver on (1.100 read it always).
+   */
+  developmentPayload?: boolean;
 }
 
 export interface CodeServer {
+  /** The VS Code this code-server serves. */
+  target: VsCodeTarget;
   port: number;
   /** http://127.0.0.1:PORT */
   origin: string;
@@ -34,6 +44,13 @@ export interface CodeServer {
   process: ChildProcess;
   stop(): Promise<void>;
 }
+
+/**
+ * `--enable-smoke-test-driver` for the VS Code server, through code-server's VSCODE_OPTIONS (its
+ * `--vscode-option` passthrough, which 4.139 has); code-server 4.100 has no passthrough and
+ * ignores the variable, and its VS Code honours the payload without the driver anyway.
+ */
+const DEVELOPMENT_PAYLOAD_ENV = { VSCODE_OPTIONS: 'enable-smoke-test-driver' };
 
 function commonArgs(run: RunFolder): string[] {
   return ['--config', run.configFile, '--user-data-dir', run.userDataDir, '--extensions-dir', run.extensionsDir];
@@ -54,11 +71,11 @@ function childEnv(run: RunFolder, extra: Record<string, string | undefined> = {}
   return env;
 }
 
-function runCli(run: RunFolder, args: string[]): Promise<string> {
-  const entry = ensureCodeServer();
+function runCli(run: RunFolder, args: string[], target: VsCodeTarget): Promise<string> {
+  const entry = ensureCodeServer(undefined, target);
   return new Promise((resolve, reject) => {
     execFile(
-      process.execPath,
+      codeServerNode(target),
       [entry, ...commonArgs(run), ...args],
       { env: childEnv(run), encoding: 'utf8', timeout: 120_000 },
       (err, stdout, stderr) => {
@@ -75,12 +92,17 @@ function runCli(run: RunFolder, args: string[]): Promise<string> {
 }
 
 /** Installs a .vsix into the run folder's extensions folder and checks that it is listed. */
-export async function installExtension(run: RunFolder, vsix: string, expectedId: string): Promise<string> {
+export async function installExtension(
+  run: RunFolder,
+  vsix: string,
+  expectedId: string,
+  target: VsCodeTarget = vscodeTarget(),
+): Promise<string> {
   if (!fs.existsSync(vsix)) {
     throw new Error(`${vsix} does not exist: package the extension first (npm run package)`);
   }
-  await runCli(run, ['--install-extension', vsix, '--force']);
-  const listed = await runCli(run, ['--list-extensions', '--show-versions']);
+  await runCli(run, ['--install-extension', vsix, '--force'], target);
+  const listed = await runCli(run, ['--list-extensions', '--show-versions'], target);
   const line = listed.split('\n').find((l) => l.toLowerCase().startsWith(`${expectedId.toLowerCase()}@`));
   if (!line) {
     throw new Error(`${expectedId} is not listed after installing ${path.basename(vsix)}:\n${listed}`);
@@ -90,7 +112,8 @@ export async function installExtension(run: RunFolder, vsix: string, expectedId:
 
 /** Starts code-server on the run folder's workspace and resolves once it listens. */
 export async function startCodeServer(run: RunFolder, options: CodeServerOptions = {}): Promise<CodeServer> {
-  const entry = ensureCodeServer();
+  const target = options.target ?? vscodeTarget();
+  const entry = ensureCodeServer(undefined, target);
   const port = options.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
   const logFile = path.join(run.root, 'code-server.log');
@@ -99,7 +122,7 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
   }
   const log = fs.createWriteStream(logFile);
   const child = spawn(
-    process.execPath,
+    codeServerNode(target),
     [
       entry,
       ...commonArgs(run),
@@ -114,7 +137,11 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
       ...(options.locale ? ['--locale', options.locale] : []),
       run.workspace,
     ],
-    { env: childEnv(run, options.env), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    {
+      env: childEnv(run, { ...(options.developmentPayload ? DEVELOPMENT_PAYLOAD_ENV : {}), ...options.env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
   );
   // If the runner itself dies abruptly, do not leave code-server behind.
   const onExit = (): void => killProcessGroupSync(child);
@@ -149,6 +176,7 @@ export async function startCodeServer(run: RunFolder, options: CodeServerOptions
 
   let stopped: Promise<void> | undefined;
   const server: CodeServer = {
+    target,
     port,
     origin,
     logFile,

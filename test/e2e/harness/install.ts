@@ -3,7 +3,15 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CODE_SERVER_VERSION, codeServerDir, codeServerEntry, installerScript } from './paths';
+import {
+  codeServerDir,
+  codeServerEntry,
+  codeServerNode,
+  describeTarget,
+  installerScript,
+  vscodeTarget,
+  type VsCodeTarget,
+} from './paths';
 
 /**
  * An error for a set-up step the user still has to do (install a package, say). Its message names
@@ -15,22 +23,30 @@ export function setupError(message: string): Error {
   return err;
 }
 
-/** Returns the path of code-server's entry.js, installing it first if the cache is missing. */
-export function ensureCodeServer(log: (line: string) => void = console.log): string {
-  const stamp = path.join(codeServerDir(), `.code-server-${CODE_SERVER_VERSION}.ok`);
-  if (fs.existsSync(stamp) && fs.existsSync(codeServerEntry())) {
-    return codeServerEntry();
+/**
+ * Returns the path of code-server's entry.js for `target` (by default the VS Code E2E_VSCODE
+ * names, else the newest), installing it first if the cache is missing.
+ */
+export function ensureCodeServer(
+  log: (line: string) => void = console.log,
+  target: VsCodeTarget = vscodeTarget(),
+): string {
+  const stamp = path.join(codeServerDir(target), `.code-server-${target.codeServer}.ok`);
+  if (fs.existsSync(stamp) && fs.existsSync(codeServerEntry(target)) && fs.existsSync(codeServerNode(target))) {
+    return codeServerEntry(target);
   }
   log(
-    `code-server ${CODE_SERVER_VERSION} is not in ${codeServerDir()}: installing it (about a minute, npm registry + apt only)`,
+    `${describeTarget(target)} is not in ${codeServerDir(target)}: installing it (one to two minutes, npm registry + apt only)`,
   );
   const started = Date.now();
-  const result = spawnSync('bash', [installerScript(), codeServerDir()], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const result = spawnSync('bash', [installerScript(), '--vscode', target.vscode, codeServerDir(target)], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (result.status !== 0) {
     throw setupError(
-      `test/e2e/install-code-server.sh failed (exit ${result.status ?? result.signal ?? result.error?.message}); its output above says why`,
+      `test/e2e/install-code-server.sh --vscode ${target.vscode} failed (exit ${result.status ?? result.signal ?? result.error?.message}); its output above says why`,
     );
   }
   log(`code-server installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return codeServerEntry();
+  return codeServerEntry(target);
 }

@@ -3,6 +3,7 @@
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { newWorkbenchPage } from './browser';
 import { type CodeServer, startCodeServer } from './codeServer';
+import { type VsCodeTarget } from './paths';
 import { createRunFolder, type RunFolder, type RunFolderOptions } from './runFolder';
 import { Workbench } from './workbench';
 
@@ -13,6 +14,8 @@ export interface SessionOptions extends RunFolderOptions {
   query?: Record<string, string>;
   /** code-server's `--locale`. */
   locale?: string;
+  /** Which VS Code (default: the one E2E_VSCODE names, else the newest). */
+  target?: VsCodeTarget;
   /** Keep the run folder after close() (for debugging a failure). */
   keep?: boolean;
 }
@@ -40,7 +43,7 @@ export async function openSession(browser: Browser, options: SessionOptions): Pr
     }
   };
   try {
-    server = await startCodeServer(run, { env: options.env, locale: options.locale });
+    server = await startCodeServer(run, { env: options.env, locale: options.locale, target: options.target });
     const opened = await newWorkbenchPage(browser);
     context = opened.context;
     const consoleErrors: string[] = [];

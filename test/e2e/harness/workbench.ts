@@ -363,6 +363,39 @@ export class Workbench {
     await btn.click();
   }
 
+  /**
+   * The row of an extension in the open "Running Extensions" editor, by its display name. The
+   * list is sorted by activation time and renders only the rows in view: VS Code 1.139 opens it
+   * in a modal about nine rows high, beside more running built-ins than 1.100, so an extension
+   * that activated quickly can sit below them, out of the DOM. Walks the list with the arrow keys
+   * (each reveals the row it focuses; Home again at the end, while the list may still grow).
+   */
+  async runningExtensionRow(name: string): Promise<Locator> {
+    const list = this.page.locator('.part.editor .runtime-extensions-editor .monaco-list').first();
+    const rows = list.locator('.monaco-list-row');
+    const row = rows.filter({ hasText: name }).first();
+    await rows.first().waitFor({ timeout: this.timeoutMs });
+    if ((await row.count()) > 0) {
+      return row;
+    }
+    const deadline = Date.now() + this.timeoutMs;
+    await rows.first().click();
+    while (
+      !(await row.waitFor({ state: 'attached', timeout: 250 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      if (Date.now() > deadline) {
+        throw new Error(`Running Extensions does not list "${name}"`);
+      }
+      const focused = list.locator('.monaco-list-row.focused').first();
+      const atEnd = (await focused.getAttribute('aria-posinset')) === (await focused.getAttribute('aria-setsize'));
+      await this.page.keyboard.press(atEnd ? 'Home' : 'ArrowDown');
+    }
+    return row;
+  }
+
   /** The tab labels of the editor area. */
   async editorTabs(): Promise<string[]> {
     return (await this.page.locator('.part.editor .tabs-container .tab .label-name').allTextContents()).map((t) =>

@@ -1,4 +1,5 @@
 // Every UI scenario, and the choice of which to run (E2E_SCENARIOS).
+import { type VsCodeTarget } from '../harness/paths';
 import { FEATURE_SCENARIOS } from './features';
 import { type Scenario } from './types';
 import { CURRENT_SCENARIOS } from './workbench';
@@ -27,4 +28,25 @@ export function selectScenarios(spec = process.env.E2E_SCENARIOS ?? ''): Scenari
     chosen.add(scenario);
   }
   return ALL_SCENARIOS.filter((s) => chosen.has(s));
+}
+
+export interface ScenarioPlan {
+  /** The scenarios that run on this VS Code, in the suite's order. */
+  run: Scenario[];
+  /** Those that cannot, each with the reason its SKIP line gives. */
+  skipped: { scenario: Scenario; why: string }[];
+}
+
+/** Splits `scenarios` into those that run on `target` and those that say why they cannot. */
+export function planScenarios(scenarios: readonly Scenario[], target: VsCodeTarget): ScenarioPlan {
+  const plan: ScenarioPlan = { run: [], skipped: [] };
+  for (const scenario of scenarios) {
+    const why = scenario.unsupportedOn?.(target);
+    if (why) {
+      plan.skipped.push({ scenario, why });
+    } else {
+      plan.run.push(scenario);
+    }
+  }
+  return plan;
 }

@@ -2,10 +2,13 @@
 import { type Page } from 'playwright-core';
 import { type RuntimeHandle, type RuntimeOptions } from '../../runtime';
 import { type Screenshots } from '../harness/screenshots';
+import { type VsCodeTarget } from '../harness/paths';
 import { type Session } from '../harness/session';
 import { type Workbench } from '../harness/workbench';
 
 export interface ScenarioContext {
+  /** The VS Code this run drives (E2E_VSCODE). */
+  target: VsCodeTarget;
   workbench: Workbench;
   page: Page;
   runtime: RuntimeHandle;
@@ -38,5 +41,11 @@ export interface Scenario {
   settings?: Record<string, unknown>;
   /** code-server's `--locale` (e.g. 'de'): vscode.env.language, so the extension's l10n bundle. */
   locale?: string;
+  /**
+   * Why this scenario cannot run on `target` (a workbench difference between the tested VS Code
+   * versions), or undefined when it can. The runner prints `SKIP <id> on VS Code <v>: <why>` for
+   * it, never a PASS.
+   */
+  unsupportedOn?(target: VsCodeTarget): string | undefined;
   run(ctx: ScenarioContext): Promise<void>;
 }

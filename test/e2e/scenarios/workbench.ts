@@ -7,14 +7,13 @@ import { UI } from './ui';
 const workbenchLoads: Scenario = {
   id: 'workbench-loads',
   title: 'the workbench loads with the extension installed and activated',
-  async run({ workbench, page, shot }) {
+  async run({ workbench, shot }) {
     await workbench.activityItem(UI.container).waitFor({ timeout: workbench.timeoutMs });
     await shot('workbench');
     // Opening a view of the extension activates it (onView); the running-extensions editor proves it.
     await workbench.openContainer(UI.container);
     await workbench.runCommand('Developer: Show Running Extensions');
-    const row = page.locator('.part.editor .monaco-list-row', { hasText: 'Agent Runtime' }).first();
-    await row.waitFor({ timeout: workbench.timeoutMs });
+    const row = await workbench.runningExtensionRow('Agent Runtime');
     assert.match(await row.innerText(), /Agent Runtime/);
     await shot('running-extensions');
   },

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { RuntimeHandle } from '../../../runtime';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
-import { docsShot } from './docsImages';
+import { docsShot, PICTURE_SETTINGS } from './docsImages';
 import { getRun, listTasks, TERMINAL, until, refreshView } from './api';
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';
@@ -143,7 +143,7 @@ export const reviewChanges: Scenario = {
   id: 'review-changes',
   title: 'Review Changes on a run: the multi-file diff, one hunk from the quick pick, undo, apply all',
   files: { 'review-a.md': A, 'review-b.md': B },
-  settings: EXPLORER_MULTI_SELECT,
+  settings: { ...EXPLORER_MULTI_SELECT, ...PICTURE_SETTINGS },
   runtime: { eventDelayMs: 0 },
   async run(ctx) {
     const { workbench, page, runtime, shot } = ctx;

@@ -4,7 +4,7 @@
 // flow, not a staged page).
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
-import { docsShot } from './docsImages';
+import { docsShot, PICTURE_SETTINGS } from './docsImages';
 import { runPanelFrame, waitForRow } from './runPanel';
 import { until, getRun, TERMINAL, refreshView } from './api';
 
@@ -42,7 +42,7 @@ function themed(theme: 'light' | 'dark', colorTheme: string): Scenario {
     id: `steer-pictures-${theme}`,
     title: `Steering pictures in the ${colorTheme} theme: Needs You and the approval card`,
     runtime: { eventDelayMs: 50 },
-    settings: { 'workbench.colorTheme': colorTheme },
+    settings: { ...PICTURE_SETTINGS, 'workbench.colorTheme': colorTheme },
     run: (ctx) => approvalPictures(ctx, theme),
   };
 }

@@ -5,7 +5,7 @@
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI, UI_DE } from '../ui';
 import { createTask, getRun, TERMINAL, until, uploadFile, refreshView } from './api';
-import { docsShot } from './docsImages';
+import { docsShot, PICTURE_SETTINGS } from './docsImages';
 import { runPanelFrame, waitForRow } from './runPanel';
 
 const NOTES = `# Design notes
@@ -78,7 +78,7 @@ function themed(theme: string, colorTheme: string): Scenario {
     id: `run-panel-${theme}`,
     title: `a real run watched to its artifacts in the ${colorTheme} theme`,
     runtime: { eventDelayMs: 150 },
-    settings: { 'workbench.colorTheme': colorTheme },
+    settings: { ...PICTURE_SETTINGS, 'workbench.colorTheme': colorTheme },
     run: (ctx) => watchRealRun(ctx, `run-panel-${theme}`),
   };
 }
@@ -91,7 +91,7 @@ export const runPanelGerman: Scenario = {
   id: 'run-panel-german',
   title: 'a real run watched to its artifacts with the editor in German (the l10n bundle and manifest)',
   runtime: { eventDelayMs: 150 },
-  settings: { 'workbench.colorTheme': 'Default Light Modern' },
+  settings: { ...PICTURE_SETTINGS, 'workbench.colorTheme': 'Default Light Modern' },
   locale: 'de',
   run: (ctx) => watchRealRun(ctx, 'run-panel-german', { ...UI_DE }),
 };
