@@ -47,6 +47,8 @@ export const UI = {
   reconnecting: /reconnecting/i,
   /** A task's only run reads as "Run 1" (runs show as people read them, never as raw ids). */
   firstRunRow: /\bRun 1(?!\d)/,
+  /** What the agent knows and may use (issue 24): the views below Tasks, in this order. */
+  agentViews: ['Memory', 'Tools', 'Connectors', 'Webhooks'],
   /** Steering (issue #12). */
   steering: {
     needsYouView: 'Needs You',

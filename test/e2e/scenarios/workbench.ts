@@ -21,16 +21,18 @@ const workbenchLoads: Scenario = {
 
 const containerAndViews: Scenario = {
   id: 'activity-bar-container',
-  title: 'the "Agent Runtime" activity-bar container shows its views Needs You, Files and Tasks',
+  title:
+    'the "Agent Runtime" activity-bar container shows its views: Needs You, Files, Tasks, Memory, Tools, Connectors, Webhooks',
   async run({ workbench, shot }) {
     await workbench.openContainer(UI.container);
     assert.strictEqual((await workbench.sidebarTitle()).toLowerCase(), UI.container.toLowerCase());
     // Needs You shows once the extension has set agentRuntime.signedIn (it is signed in through
     // the environment here): wait for every view before reading their order.
-    for (const name of [UI.steering.needsYouView, UI.filesView, UI.tasksView]) {
+    const views = [UI.steering.needsYouView, UI.filesView, UI.tasksView, ...UI.agentViews];
+    for (const name of views) {
       await workbench.view(name).waitFor({ timeout: workbench.timeoutMs });
     }
-    assert.deepStrictEqual(await workbench.viewNames(), [UI.steering.needsYouView, UI.filesView, UI.tasksView]);
+    assert.deepStrictEqual(await workbench.viewNames(), views);
     await shot('container');
   },
 };
