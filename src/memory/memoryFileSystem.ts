@@ -26,6 +26,8 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   private readonly known = new Map<string, MemoryRecord>();
   /** The service's record from the last conflict of each entry, until it is resolved. */
   private readonly theirs = new Map<string, MemoryRecord>();
+  /** The write in progress per entry: writes of one entry go one after the other (see writeFile). */
+  private readonly writing = new Map<string, Promise<void>>();
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   private readonly conflicted = new vscode.EventEmitter<MemoryConflict>();
   private readonly saved = new vscode.EventEmitter<MemoryRecord>();
@@ -105,7 +107,33 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     return new TextEncoder().encode((await this.fetch(address.id, true)).content);
   }
 
-  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+  /**
+   * One entry's writes run one at a time, each on the version the one before left: an editor may
+   * write the same document twice in quick succession (seen on VS Code 1.139), and two PATCHes
+   * sent together with the same base version would make the second a false conflict. A write of
+   * exactly the text the service already holds for that version sends nothing.
+   */
+  writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    const id = this.address(uri).id;
+    const before = this.writing.get(id) ?? Promise.resolve();
+    const next = before.then(
+      () => this.writeOne(uri, content),
+      () => this.writeOne(uri, content),
+    );
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.writing.set(id, settled);
+    void settled.then(() => {
+      if (this.writing.get(id) === settled) {
+        this.writing.delete(id);
+      }
+    });
+    return next;
+  }
+
+  private async writeOne(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const address = this.address(uri);
     if (address.serviceCopy) {
       throw vscode.FileSystemError.NoPermissions(t('This is the service’s copy of the memory; it cannot be edited.'));
@@ -121,6 +149,9 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       throw vscode.FileSystemError.NoPermissions(tooLarge);
     }
     const base = this.known.get(address.id) ?? (await this.fetch(address.id, true));
+    if (base.content === text && !this.theirs.has(address.id)) {
+      return;
+    }
     if (base.version === undefined) {
       throw vscode.FileSystemError.Unavailable(
         t('The service did not say which version of this memory it holds, so it cannot be changed safely.'),

@@ -55,6 +55,24 @@ describe('memory documents (agent-runtime-memory:)', () => {
     );
   });
 
+  it('takes two writes of one entry in quick succession one after the other, not as a conflict', async () => {
+    // The provider itself (not VS Code's file service, which queues writes per file): a second
+    // write arriving while the first is on its way (seen from VS Code 1.139's save) must wait for
+    // it and go on from the version it left.
+    const created = await client.createMemory({ content: 'One\n' });
+    const api = await extensionApi();
+    const uri = memoryUri(created.id);
+    await api.memory.fs.readFile(uri);
+    const encode = (text: string) => new TextEncoder().encode(text);
+    await Promise.all([
+      api.memory.fs.writeFile(uri, encode('One\nTwo\n')),
+      api.memory.fs.writeFile(uri, encode('One\nTwo\nThree\n')),
+    ]);
+    const after = await client.getMemory(created.id);
+    assert.strictEqual(after.content, 'One\nTwo\nThree\n');
+    assert.strictEqual(after.version, 3);
+  });
+
   it('on a version conflict keeps the text, opens the compare editor, and Overwrite saves it over theirs', async () => {
     const created = await client.createMemory({ content: 'Shared fact\n' });
     const doc = await openEdited(created.id, 'mine\n');
