@@ -1,8 +1,11 @@
 // Which run a command acts on, the one rule for every run command (steering, review, links, the
 // run log): what it was given (a run id, `{ runId, ... }` from the run panel, a link or a test, a
 // run row or record), else the first run row selected in the Tasks view (the Command Palette or a
-// keybinding), else the run of the active run panel. Ids are checked as the panel checks them.
+// keybinding), else the run of the active run panel; when those two name different runs it asks
+// the person to choose where they act instead. Ids are checked as the panel checks them.
+import * as vscode from 'vscode';
 import { isRunId } from '../runEvents/ids';
+import { UserFacingError } from './commandErrors';
 import { runOf } from './nodeArgs';
 
 export interface ResolvedRun {
@@ -45,12 +48,26 @@ export function resolveRun(arg: unknown, context: RunContext = {}): ResolvedRun 
     const named = runNamedBy(arg);
     return named && { ...named, via: 'argument' };
   }
+  let selected: ResolvedRun | undefined;
   for (const row of context.selection ?? []) {
     const named = runNamedBy(row);
     if (named && runOf(row)) {
-      return { ...named, via: 'selection' };
+      selected = { ...named, via: 'selection' };
+      break;
     }
   }
   const panelRun = context.activePanel?.();
-  return isRunId(panelRun) ? { runId: panelRun, given: {}, via: 'panel' } : undefined;
+  const inPanel: ResolvedRun | undefined = isRunId(panelRun) ? { runId: panelRun, given: {}, via: 'panel' } : undefined;
+  // The selection outlives a move into a panel: when the two name different runs, which one the
+  // person means is not known, so nothing is acted on (never the run they are not looking at).
+  if (selected && inPanel && selected.runId !== inPanel.runId) {
+    throw new UserFacingError(
+      vscode.l10n.t(
+        "Two runs could be meant: {0}, selected in the Tasks view, and {1}, in the run panel. Use the run panel's button or the run's row in the Tasks view.",
+        selected.runId,
+        inPanel.runId,
+      ),
+    );
+  }
+  return selected ?? inPanel;
 }

@@ -102,7 +102,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
       throw new UserFacingError(vscode.l10n.t('Choose a failed or cancelled run to resume.'));
     }
     const given = givenInstructions(deps, target.given, 'Resume run');
-    const instructions = given ? given.value : await askInstructions('resume');
+    const instructions = given ? given.value : await askInstructions('resume', target.runId);
     if (instructions === null) {
       return undefined;
     }
@@ -135,7 +135,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
       }
     }
     const given = givenInstructions(deps, target.given, 'Fork run');
-    const instructions = given ? given.value : await askInstructions('fork');
+    const instructions = given ? given.value : await askInstructions('fork', target.runId, sequence);
     if (instructions === null) {
       return undefined;
     }
@@ -204,10 +204,17 @@ async function refreshRun(deps: CommandDeps, runs: RunStore, runId: string): Pro
 }
 
 /** null when the person pressed Escape; undefined when they left it empty (no instructions). */
-async function askInstructions(kind: 'resume' | 'fork'): Promise<string | undefined | null> {
+async function askInstructions(
+  kind: 'resume' | 'fork',
+  runId: string,
+  sequence?: number,
+): Promise<string | undefined | null> {
+  // The title names the run (and the fork point): the person sees which run they steer.
   const value = await vscode.window.showInputBox({
     title:
-      kind === 'fork' ? vscode.l10n.t('Fork Run: follow-up instructions') : vscode.l10n.t('Resume Run: instructions'),
+      kind === 'fork'
+        ? vscode.l10n.t('Fork {0} after event #{1}: follow-up instructions', runId, sequence ?? '?')
+        : vscode.l10n.t('Resume {0}: instructions', runId),
     prompt:
       kind === 'fork'
         ? vscode.l10n.t('What should the new run do from this point? Leave empty to go on as before.')

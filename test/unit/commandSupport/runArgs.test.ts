@@ -25,10 +25,16 @@ describe('commandSupport/runArgs: resolveRun', () => {
   });
 
   it('without an argument: the first run row selected, then the active run panel', () => {
-    assert.deepEqual(
-      resolveRun(undefined, { selection: [taskRow, runRow('run_sel')], activePanel: () => 'run_panel' }),
-      { runId: 'run_sel', given: {}, via: 'selection' },
-    );
+    assert.deepEqual(resolveRun(undefined, { selection: [taskRow, runRow('run_sel')], activePanel: () => undefined }), {
+      runId: 'run_sel',
+      given: {},
+      via: 'selection',
+    });
+    assert.deepEqual(resolveRun(undefined, { selection: [runRow('run_same')], activePanel: () => 'run_same' }), {
+      runId: 'run_same',
+      given: {},
+      via: 'selection',
+    });
     assert.deepEqual(resolveRun(undefined, { selection: [taskRow], activePanel: () => 'run_panel' }), {
       runId: 'run_panel',
       given: {},
@@ -37,5 +43,12 @@ describe('commandSupport/runArgs: resolveRun', () => {
     assert.equal(resolveRun(undefined, { selection: [], activePanel: () => undefined }), undefined);
     assert.equal(resolveRun(undefined, { activePanel: () => 'not a run' }), undefined);
     assert.equal(resolveRun(undefined), undefined);
+  });
+
+  it('acts on neither when the selected row and the run panel name different runs, and says both', () => {
+    assert.throws(
+      () => resolveRun(undefined, { selection: [runRow('run_sel')], activePanel: () => 'run_panel' }),
+      (err: Error) => /run_sel/.test(err.message) && /run_panel/.test(err.message),
+    );
   });
 });

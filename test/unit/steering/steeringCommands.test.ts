@@ -93,7 +93,7 @@ describe('commands/steering: what a command may do without asking', () => {
     }
   });
 
-  it("acts on the active run panel's run from the Command Palette, and on a selected run row before it", async () => {
+  it("acts on the active run panel's run or the selected run row, and on neither when they differ", async () => {
     const inPanel = await ctx.runtime.createSyntheticRun({ events: 2, terminal: null, live: true });
     const inTree = await ctx.runtime.createSyntheticRun({ events: 2, terminal: null, live: true });
     p.answerModal = () => 'Cancel Run';
@@ -107,9 +107,20 @@ describe('commands/steering: what a command may do without asking', () => {
     assert.equal((await ctx.client.getRun(inTree)).status, 'running');
     p.reset();
     p.answerModal = () => 'Cancel Run';
+    activePanel = undefined;
     selected = [{ task: { id: 'task_x' } }, { run: { id: inTree, status: 'running' } }];
     assert.equal((await run(Commands.cancelRun, undefined))?.id, inTree);
     assert.equal(errors.length, 0);
+    // A selected row and a panel that name different runs: neither is cancelled, both are named.
+    const third = await ctx.runtime.createSyntheticRun({ events: 2, terminal: null, live: true });
+    p.reset();
+    p.answerModal = () => 'Cancel Run';
+    selected = [{ run: { id: third, status: 'running' } }];
+    activePanel = inPanel;
+    assert.equal(await run(Commands.cancelRun, undefined), undefined);
+    assert.deepEqual(p.modals, [], 'nothing was asked, so nothing could be confirmed');
+    assert.match(String((errors[0] as Error | undefined)?.message), new RegExp(`${third}.*${inPanel}`));
+    assert.equal((await ctx.client.getRun(third)).status, 'running');
   });
 
   it('the test run cancels with confirm: false without a question', async () => {
