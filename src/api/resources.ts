@@ -21,7 +21,13 @@ import {
   type WebhookDelivery,
   type WebhookRecord,
 } from './resourceTypes';
-import { orUnsupported, type SteeringCaller, type SteeringOptions } from './steering';
+import {
+  assumedGet as get,
+  assumedSend as send,
+  orUnsupported,
+  type SteeringCaller,
+  type SteeringOptions,
+} from './steering';
 import type { DeletedFile, Page, PageParams } from './types';
 
 type Json = Record<string, unknown>;
@@ -156,42 +162,6 @@ function pageOf<T>(
 }
 
 // ---- the request shapes ----
-
-function get<T>(
-  caller: SteeringCaller,
-  path: string,
-  query: Query | undefined,
-  signal: AbortSignal | undefined,
-  parse: (v: unknown) => T,
-): Promise<T> {
-  return caller.call({
-    method: 'GET',
-    path,
-    query,
-    signal,
-    assumed: true,
-    consume: async (res) => parse(await readJson(res)),
-  });
-}
-
-function send<T>(
-  caller: SteeringCaller,
-  method: 'POST' | 'PATCH' | 'DELETE',
-  path: string,
-  json: unknown,
-  opts: SteeringOptions,
-  parse: (v: unknown) => T,
-): Promise<T> {
-  return caller.call({
-    method,
-    path,
-    json,
-    idempotencyKey: method === 'POST' ? opts.idempotencyKey : undefined,
-    signal: opts.signal,
-    assumed: true,
-    consume: async (res) => parse(await readJson(res)),
-  });
-}
 
 function pageQuery(params: PageParams, extra: Query = {}): Query {
   return { ...extra, limit: params.limit === undefined ? undefined : clampLimit(params.limit), after: params.after };

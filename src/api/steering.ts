@@ -173,18 +173,31 @@ function post<T>(
   opts: SteeringOptions,
   parse: (v: unknown) => T,
 ): Promise<T> {
+  return assumedSend(caller, 'POST', path, json, opts, parse);
+}
+
+/** A request of an endpoint PROTOCOL-NOTES assumes (steering, memory, tools...): JSON in, parsed JSON out. */
+export function assumedSend<T>(
+  caller: SteeringCaller,
+  method: 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  json: unknown,
+  opts: SteeringOptions,
+  parse: (v: unknown) => T,
+): Promise<T> {
   return caller.call({
-    method: 'POST',
+    method,
     path,
     json,
-    idempotencyKey: opts.idempotencyKey,
+    idempotencyKey: method === 'POST' ? opts.idempotencyKey : undefined,
     signal: opts.signal,
     assumed: true,
     consume: async (res) => parse(await readJson(res)),
   });
 }
 
-function get<T>(
+/** A GET of an endpoint PROTOCOL-NOTES assumes. */
+export function assumedGet<T>(
   caller: SteeringCaller,
   path: string,
   query: Query | undefined,
@@ -200,6 +213,8 @@ function get<T>(
     consume: async (res) => parse(await readJson(res)),
   });
 }
+
+const get = assumedGet;
 
 const runRecord = (v: unknown): RunRecord => parseRecord<RunRecord>(v, 'run');
 
