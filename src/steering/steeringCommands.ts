@@ -10,6 +10,7 @@ import { SteeringConflict } from '../api/steering';
 import type { RunRecord } from '../api/types';
 import { Commands, ContextKeys } from '../common/ids';
 import { inert } from '../common/inertText';
+import { shortenText } from '../common/format';
 import { askModal, notify } from '../common/notify';
 import { isTerminalStatus } from '../runEvents/runStatus';
 import { steeringSupport } from '../runPanel/steeringSupport';
@@ -68,10 +69,11 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
     }
     if (!(deps.trustedAutomation && target.given.confirm === false)) {
       const stop = vscode.l10n.t('Cancel Run');
+      const objective = await objectiveOf(deps, runs, target.runId);
       const choice = await askModal(
         'warn',
         vscode.l10n.t('Cancel this run? The agent stops; steps already done stay done.'),
-        [target.runId],
+        objective === undefined ? [target.runId] : [objective, target.runId],
         stop,
       );
       if (choice !== stop) {
@@ -102,7 +104,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
       throw new UserFacingError(vscode.l10n.t('Choose a failed or cancelled run to resume.'));
     }
     const given = givenInstructions(deps, target.given, 'Resume run');
-    const instructions = given ? given.value : await askInstructions('resume', target.runId);
+    const instructions = given ? given.value : await askInstructions('resume', await nameOf(deps, runs, target.runId));
     if (instructions === null) {
       return undefined;
     }
@@ -135,7 +137,9 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
       }
     }
     const given = givenInstructions(deps, target.given, 'Fork run');
-    const instructions = given ? given.value : await askInstructions('fork', target.runId, sequence);
+    const instructions = given
+      ? given.value
+      : await askInstructions('fork', await nameOf(deps, runs, target.runId), sequence);
     if (instructions === null) {
       return undefined;
     }
@@ -203,18 +207,50 @@ async function refreshRun(deps: CommandDeps, runs: RunStore, runId: string): Pro
   deps.tasks.refresh();
 }
 
+/** How long a question waits for the run's task to name it; then it names the run by its id. */
+const OBJECTIVE_WAIT_MS = 3000;
+const OBJECTIVE_MAX = 80;
+
+/**
+ * The objective of the run's task, shortened and made inert, for the question that steers it (a
+ * person decides on the run they recognise, not only on an id); undefined when it cannot be read
+ * in time. Never fails: the question is still asked with the id.
+ */
+async function objectiveOf(deps: CommandDeps, runs: RunStore, runId: string): Promise<string | undefined> {
+  const signal = AbortSignal.timeout(OBJECTIVE_WAIT_MS);
+  try {
+    const taskId = runs.get(runId)?.taskId ?? (await deps.service.client.getRun(runId, { signal })).task_id;
+    if (typeof taskId !== 'string') {
+      return undefined;
+    }
+    const objective = (await deps.service.client.getTask(taskId, { signal })).objective;
+    return typeof objective === 'string' && objective.trim() !== ''
+      ? `"${inert(shortenText(objective.trim(), OBJECTIVE_MAX))}"`
+      : undefined;
+  } catch (err) {
+    deps.log.warn(`Could not read the objective of ${runId}: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+/** `"objective" (run_…)`, or the run's id alone. */
+async function nameOf(deps: CommandDeps, runs: RunStore, runId: string): Promise<string> {
+  const objective = await objectiveOf(deps, runs, runId);
+  return objective === undefined ? runId : `${objective} (${runId})`;
+}
+
 /** null when the person pressed Escape; undefined when they left it empty (no instructions). */
 async function askInstructions(
   kind: 'resume' | 'fork',
-  runId: string,
+  runName: string,
   sequence?: number,
 ): Promise<string | undefined | null> {
   // The title names the run (and the fork point): the person sees which run they steer.
   const value = await vscode.window.showInputBox({
     title:
       kind === 'fork'
-        ? vscode.l10n.t('Fork {0} after event #{1}: follow-up instructions', runId, sequence ?? '?')
-        : vscode.l10n.t('Resume {0}: instructions', runId),
+        ? vscode.l10n.t('Fork {0} after event #{1}: follow-up instructions', runName, sequence ?? '?')
+        : vscode.l10n.t('Resume {0}: instructions', runName),
     prompt:
       kind === 'fork'
         ? vscode.l10n.t('What should the new run do from this point? Leave empty to go on as before.')
