@@ -74,7 +74,26 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   /** A record just fetched or created elsewhere (the tree, Remember Selection). */
   remember(record: MemoryRecord): void {
+    this.keep(record);
+  }
+
+  /**
+   * The editor's base only moves forward: a read or a list that left before a save and answers
+   * after it carries the older version, and basing the next save on it would make that save a
+   * false conflict (and show the older text). Returns the record the editor is based on now.
+   */
+  private keep(record: MemoryRecord): MemoryRecord {
+    const mine = this.known.get(record.id);
+    if (
+      mine &&
+      typeof mine.version === 'number' &&
+      typeof record.version === 'number' &&
+      mine.version > record.version
+    ) {
+      return mine;
+    }
     this.known.set(record.id, record);
+    return record;
   }
 
   forget(id: string): void {
@@ -159,7 +178,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     }
     try {
       const saved = await this.getClient().updateMemory(address.id, { content: text, version: base.version });
-      this.known.set(saved.id, saved);
+      this.keep(saved);
       this.theirs.delete(saved.id);
       this.saved.fire(saved);
     } catch (err) {
@@ -211,10 +230,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   private async fetch(id: string, keep: boolean): Promise<MemoryRecord> {
     try {
       const record = await this.getClient().getMemory(id);
-      if (keep) {
-        this.known.set(id, record);
-      }
-      return record;
+      return keep ? this.keep(record) : record;
     } catch (err) {
       throw asFileSystemError(err, memoryUri(id));
     }

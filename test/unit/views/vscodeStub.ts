@@ -99,6 +99,38 @@ export class WorkspaceEdit {
 /** Empty: a test patches in what its code calls (text documents, content providers). */
 export const workspace = {};
 
+export enum FileType {
+  File = 1,
+}
+
+export enum FileChangeType {
+  Changed = 1,
+  Created = 2,
+  Deleted = 3,
+}
+
+export const FilePermission = { Readonly: 1 };
+
+export class Disposable {
+  constructor(private readonly onDispose: () => void) {}
+  dispose(): void {
+    this.onDispose();
+  }
+}
+
+/** The file system provider's errors: an Error with the code VS Code gives it. */
+export class FileSystemError extends Error {
+  constructor(
+    message: unknown,
+    readonly code: string = 'Unknown',
+  ) {
+    super(typeof message === 'string' ? message : String(message));
+  }
+  static FileNotFound = (what?: unknown) => new FileSystemError(what, 'FileNotFound');
+  static NoPermissions = (what?: unknown) => new FileSystemError(what, 'NoPermissions');
+  static Unavailable = (what?: unknown) => new FileSystemError(what, 'Unavailable');
+}
+
 /** View ids that showed a progress bar, in order. */
 export const progressViews: string[] = [];
 /** setContext calls, in order. */

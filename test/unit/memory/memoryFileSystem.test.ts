@@ -1,0 +1,73 @@
+// The memory documents' base version only moves forward: a read that left before a save and
+// answers after it must not make the next save a false conflict, nor show the older text.
+import '../views/vscodeStub';
+import * as assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import type { ApiClient } from '../../../src/api/client';
+import type { MemoryRecord } from '../../../src/api/resourceTypes';
+import { MemoryFileSystem } from '../../../src/memory/memoryFileSystem';
+
+const ID = 'mem_1';
+const uri = { scheme: 'agent-runtime-memory', path: `/${ID}.md`, query: '' } as unknown as vscode.Uri;
+const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+const bytes = (value: string): Uint8Array => new TextEncoder().encode(value);
+
+/** A service holding one entry; each GET answers only when the test releases it. */
+function fakeService() {
+  let record: MemoryRecord = { id: ID, content: 'one', version: 1 } as MemoryRecord;
+  const gets: Array<() => void> = [];
+  const patches: Array<{ content?: string; version: number }> = [];
+  const client = {
+    getMemory: (id: string) => {
+      const answer = { ...record, id };
+      return new Promise<MemoryRecord>((resolve) => gets.push(() => resolve(answer)));
+    },
+    updateMemory: async (id: string, body: { content?: string; version: number }) => {
+      patches.push(body);
+      if (body.version !== record.version) {
+        throw new Error(`version_conflict: sent ${body.version}, holds ${record.version}`);
+      }
+      record = { ...record, id, content: body.content ?? record.content, version: record.version + 1 };
+      return { ...record };
+    },
+  } as unknown as ApiClient;
+  return { client, gets, patches };
+}
+
+describe('memory/memoryFileSystem: the base version only moves forward', () => {
+  it('a read answered after a save keeps the saved version and text', async () => {
+    const service = fakeService();
+    const fs = new MemoryFileSystem(() => service.client);
+    const first = fs.readFile(uri);
+    service.gets.shift()!();
+    assert.equal(text(await first), 'one');
+
+    // A read leaves (it will carry version 1), then a save lands (version 2), then the read answers.
+    const late = fs.readFile(uri);
+    await fs.writeFile(uri, bytes('two'));
+    service.gets.shift()!();
+    assert.equal(text(await late), 'two', 'the late read showed the older text');
+    assert.equal(fs.knownRecord(ID)?.version, 2, 'the late read moved the base version back');
+
+    await fs.writeFile(uri, bytes('three'));
+    assert.deepEqual(
+      service.patches.map((p) => p.version),
+      [1, 2],
+      'the next save was based on the older version',
+    );
+    fs.dispose();
+  });
+
+  it('a tree listing older than a save does not move the base back either', async () => {
+    const service = fakeService();
+    const fs = new MemoryFileSystem(() => service.client);
+    fs.remember({ id: ID, content: 'one', version: 1 } as MemoryRecord);
+    await fs.writeFile(uri, bytes('two'));
+    fs.remember({ id: ID, content: 'one', version: 1 } as MemoryRecord);
+    assert.equal(fs.knownRecord(ID)?.version, 2);
+    assert.equal(fs.knownRecord(ID)?.content, 'two');
+    fs.remember({ id: ID, content: 'theirs', version: 5 } as MemoryRecord);
+    assert.equal(fs.knownRecord(ID)?.version, 5, 'a newer record is taken');
+    fs.dispose();
+  });
+});
