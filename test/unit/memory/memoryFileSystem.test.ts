@@ -70,4 +70,15 @@ describe('memory/memoryFileSystem: the base version only moves forward', () => {
     assert.equal(fs.knownRecord(ID)?.version, 5, 'a newer record is taken');
     fs.dispose();
   });
+
+  it('a write of the text the service holds for the known version sends nothing', async () => {
+    const service = fakeService();
+    const fs = new MemoryFileSystem(() => service.client);
+    fs.remember({ id: ID, content: 'one', version: 1 } as MemoryRecord);
+    await fs.writeFile(uri, bytes('one'));
+    assert.deepEqual(service.patches, [], 'an unchanged text was sent');
+    await fs.writeFile(uri, bytes('one!'));
+    assert.equal(service.patches.length, 1);
+    fs.dispose();
+  });
 });
