@@ -17,6 +17,7 @@ import {
   writeUploadRecord,
   type ServiceRecord,
   type UploadRecord,
+  withRecordLock,
 } from './uploadRecordFile';
 
 const STATE_KEY = 'agentRuntime.uploadedFiles';
@@ -132,17 +133,19 @@ export class LocalFileIndex {
         throw err;
       });
       await this.loading;
-      const { record } = await readUploadRecord(this.recordPath);
-      const url = this.baseUrl();
-      const service: ServiceRecord = Object.hasOwn(record.services, url)
-        ? record.services[url]
-        : { origins: {}, tasks: {}, touchedAt: '' };
-      if (edit(service)) {
-        service.touchedAt = new Date().toISOString();
-        record.services[url] = service;
-        await writeUploadRecord(this.recordPath, record);
-      }
-      this.record = bounded(record);
+      await withRecordLock(this.recordPath, async () => {
+        const { record } = await readUploadRecord(this.recordPath);
+        const url = this.baseUrl();
+        const service: ServiceRecord = Object.hasOwn(record.services, url)
+          ? record.services[url]
+          : { origins: {}, tasks: {}, touchedAt: '' };
+        if (edit(service)) {
+          service.touchedAt = new Date().toISOString();
+          record.services[url] = service;
+          await writeUploadRecord(this.recordPath, record);
+        }
+        this.record = bounded(record);
+      });
     };
     const next = this.writing.then(run, run);
     this.writing = next.catch(() => undefined);
@@ -153,9 +156,11 @@ export class LocalFileIndex {
   private async migrate(): Promise<void> {
     const legacy = this.state.get<unknown>(LEGACY_ORIGINS_KEY);
     if (legacy !== undefined) {
-      const { record } = await readUploadRecord(this.recordPath);
-      // What the file already says wins; then the old copy is dropped (never read twice).
-      await writeUploadRecord(this.recordPath, mergeRecords(record, recordFromLegacy(legacy)));
+      await withRecordLock(this.recordPath, async () => {
+        const { record } = await readUploadRecord(this.recordPath);
+        // What the file already says wins; then the old copy is dropped (never read twice).
+        await writeUploadRecord(this.recordPath, mergeRecords(record, recordFromLegacy(legacy)));
+      });
       await this.state.update(LEGACY_ORIGINS_KEY, undefined);
     }
     this.record = (await readUploadRecord(this.recordPath)).record;

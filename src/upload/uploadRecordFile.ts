@@ -3,8 +3,9 @@
 // extension's global storage folder, so it lives on the machine that has the files. globalState
 // is not that place under code-server (the browser keeps it: a second browser or a cleared
 // profile forgot every upload). Written atomically (a temporary file renamed over it), bounded
-// in size, and merged with what another window wrote meanwhile (every write reads it first).
-// Plain Node: no vscode.
+// in size, and merged with what another window wrote meanwhile: every change reads it first,
+// inside a lock file (`<record>.lock`, created exclusively) so two windows changing it at the same
+// instant do not lose one update. Plain Node: no vscode.
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
@@ -38,6 +39,46 @@ export interface UploadRecord {
 
 export function emptyRecord(): UploadRecord {
   return { version: 1, services: {} };
+}
+
+/** A lock older than this was left by a window that stopped in the middle of a change: taken over. */
+export const STALE_LOCK_MS = 10_000;
+/** How long a change waits between tries for the lock. */
+const LOCK_RETRY_MS = 15;
+
+/**
+ * Runs `change` (read, edit, write) holding the record's lock file, so a second window's change
+ * waits for this one and then reads what it wrote. A lock left behind (a crashed window) is taken
+ * over once it is STALE_LOCK_MS old; so the wait is bounded.
+ */
+export async function withRecordLock<T>(path: string, change: () => Promise<T>): Promise<T> {
+  const lock = `${path}.lock`;
+  await fsp.mkdir(dirname(path), { recursive: true });
+  for (;;) {
+    try {
+      const handle = await fsp.open(lock, 'wx', 0o600);
+      await handle.close();
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw err;
+      }
+    }
+    const age = await fsp.stat(lock).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
+    if (age > STALE_LOCK_MS) {
+      await fsp.rm(lock, { force: true });
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+    }
+  }
+  try {
+    return await change();
+  } finally {
+    await fsp.rm(lock, { force: true }).catch(() => undefined);
+  }
 }
 
 /** The record in the file; an empty one when the file is missing, too large or not ours. */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { UploadOrigin } from '../../../src/review/types';
 import { LEGACY_ORIGINS_KEY, LocalFileIndex } from '../../../src/upload/localFileIndex';
-import { MAX_REMEMBERED, readUploadRecord } from '../../../src/upload/uploadRecordFile';
+import { MAX_REMEMBERED, readUploadRecord, STALE_LOCK_MS } from '../../../src/upload/uploadRecordFile';
 
 class MemoryMemento {
   readonly values = new Map<string, unknown>();
@@ -111,6 +111,31 @@ describe('LocalFileIndex', () => {
     await two.addUploads([origin('file_b', 'two')]);
     await one.refresh();
     assert.ok(one.origin('file_a') && one.origin('file_b'), "both windows' uploads are in the file");
+  });
+
+  it('loses no update when two windows change the file at the same instant (the lock)', async () => {
+    const one = new LocalFileIndex(memento(new MemoryMemento()), () => 'http://one', file);
+    const two = new LocalFileIndex(memento(new MemoryMemento()), () => 'http://one', file);
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? one : two).addUploads([origin(`file_${i}`, `f${i}`)])),
+    );
+    const { record } = await readUploadRecord(file);
+    assert.deepStrictEqual(
+      Object.keys(record.services['http://one'].origins).sort(),
+      Array.from({ length: 12 }, (_, i) => `file_${i}`).sort(),
+      "one window's write replaced the other's",
+    );
+    assert.ok(!fs.existsSync(`${file}.lock`), 'the lock file was left behind');
+  });
+
+  it('takes over a lock a stopped window left behind, once it is old', async () => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(`${file}.lock`, '');
+    const old = (Date.now() - STALE_LOCK_MS - 1000) / 1000;
+    fs.utimesSync(`${file}.lock`, old, old);
+    const index = new LocalFileIndex(memento(new MemoryMemento()), () => 'http://one', file);
+    await index.addUploads([origin('file_a', 'one')]);
+    assert.ok(index.origin('file_a'));
   });
 
   it('stays bounded: the newest uploads are kept, a file that is not ours is ignored', async () => {
