@@ -27,8 +27,8 @@ export const LAYERS = {
   chat: ['common', 'runEvents', 'api', 'runs'],
   extensionApi: ['common', 'runEvents', 'api', 'runs'],
   // Issue 24: what the agent knows and may use.
-  memory: ['common', 'api', 'commandSupport'],
-  agentAccess: ['common', 'api', 'commandSupport'],
+  memory: ['common', 'api', 'commandSupport', 'views'],
+  agentAccess: ['common', 'api', 'commandSupport', 'views'],
   // Issue 23: projects bound to git repositories.
   projects: ['common', 'runEvents', 'api', 'review', 'commandSupport'],
   commands: [

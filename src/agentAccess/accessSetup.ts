@@ -5,7 +5,7 @@
 // kept nowhere, Send Test Delivery, delete after asking). Each view shows a message when the
 // service does not offer its resource; the rest of the extension is not affected.
 import * as vscode from 'vscode';
-import { isAbort, isApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
 import {
   WEBHOOK_EVENT_NAMES,
   type ConnectorGrant,
@@ -16,6 +16,7 @@ import {
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeErrorForUser } from '../commandSupport/errorText';
+import { showSearchPick } from '../commandSupport/searchPick';
 import { Commands, ViewIds } from '../common/ids';
 import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';
@@ -35,13 +36,12 @@ import {
   webhookLabel,
   webhookUrlProblem,
 } from './accessText';
-import { PagedTree, type PagedNode } from './pagedTree';
+import { PagedTree, pagedTreeDeps, registerPagedTree, type PagedNode } from '../views/pagedTree';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 
 export const TOOLS_SCHEME = 'agent-runtime-tools';
 const SAFE_ID = /^[A-Za-z0-9_-]{1,200}$/;
-const SEARCH_DEBOUNCE_MS = 250;
 
 export function toolUri(id: string): vscode.Uri {
   if (!SAFE_ID.test(id)) {
@@ -130,20 +130,17 @@ type ConnectorNode = PagedNode<ConnectorRecord, ConnectorGrant>;
 
 export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) => void): AgentAccess {
   const client = () => deps.service.client;
-  const common = {
-    isSignedIn: () => deps.service.isSignedIn,
-    pageSize: () => deps.settings().pageSize,
-    log: deps.log,
-    onAuthError,
-  };
+  const common = pagedTreeDeps(deps, onAuthError);
 
   const tools = new PagedTree<ToolRecord>({
     ...common,
     what: t('tools'),
     endpoint: 'GET /v1/tools',
+    viewId: ViewIds.tools,
+    refreshCommand: Commands.refreshTools,
     loadMoreCommand: Commands.loadMoreTools,
-    fetchPage: (after, limit) => client().listTools({ after, limit }),
-    emptyMessage: () => t('The service lists no tools.'),
+    fetchPage: (params, signal) => client().listTools(params, { signal }),
+    note: (shown) => (shown === 0 ? t('The service lists no tools.') : undefined),
     item: (tool) => {
       const item = new vscode.TreeItem(toolLabel(tool, t));
       item.id = `tool:${tool.id}`;
@@ -160,9 +157,12 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
     ...common,
     what: t('connectors'),
     endpoint: 'GET /v1/connectors',
+    viewId: ViewIds.connectors,
+    refreshCommand: Commands.refreshConnectors,
     loadMoreCommand: Commands.loadMoreConnectors,
-    fetchPage: (after, limit) => client().listConnectors({ after, limit }),
-    emptyMessage: () => t('No connectors are installed. Connectors are installed on the service’s website.'),
+    fetchPage: (params, signal) => client().listConnectors(params, { signal }),
+    note: (shown) =>
+      shown === 0 ? t('No connectors are installed. Connectors are installed on the service’s website.') : undefined,
     item: (connector) => {
       const item = new vscode.TreeItem(
         connectorLabel(connector, t),
@@ -190,9 +190,14 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
     ...common,
     what: t('webhooks'),
     endpoint: 'GET /v1/webhooks',
+    viewId: ViewIds.webhooks,
+    refreshCommand: Commands.refreshWebhooks,
     loadMoreCommand: Commands.loadMoreWebhooks,
-    fetchPage: (after, limit) => client().listWebhooks({ after, limit }),
-    emptyMessage: () => t('No webhooks yet. Create one to have the service call your endpoint when a run ends.'),
+    fetchPage: (params, signal) => client().listWebhooks(params, { signal }),
+    note: (shown) =>
+      shown === 0
+        ? t('No webhooks yet. Create one to have the service call your endpoint when a run ends.')
+        : undefined,
     item: (webhook) => {
       const item = new vscode.TreeItem(webhookLabel(webhook, t));
       item.id = `webhook:${webhook.id}`;
@@ -203,15 +208,6 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
       return item;
     },
   });
-
-  const views = [
-    vscode.window.createTreeView(ViewIds.tools, { treeDataProvider: tools }),
-    vscode.window.createTreeView(ViewIds.connectors, { treeDataProvider: connectors }),
-    vscode.window.createTreeView(ViewIds.webhooks, { treeDataProvider: webhooks }),
-  ] as const;
-  tools.view = views[0];
-  connectors.view = views[1];
-  webhooks.view = views[2];
 
   const documents = new ToolDocuments(deps);
 
@@ -232,77 +228,23 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
     await vscode.window.showTextDocument(invocationUri(id), { preview: true });
   };
 
-  const searchTools = async (): Promise<void> => {
-    if (!(await deps.ensureSignedIn())) {
-      return;
-    }
-    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { id?: string }>();
-    pick.title = t('Search Tools');
-    pick.placeholder = t('Type to search the service’s tools');
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let inFlight: AbortController | undefined;
-    const run = async (query: string): Promise<void> => {
-      inFlight?.abort();
-      const controller = new AbortController();
-      inFlight = controller;
-      pick.busy = true;
-      try {
-        const page = await client().listTools({ query, limit: 50 }, { signal: controller.signal });
-        if (controller.signal.aborted) {
-          return;
-        }
-        pick.items = page.data.map((tool) => ({
+  const searchTools = (): Promise<void> =>
+    showSearchPick(deps, {
+      title: t('Search Tools'),
+      placeholder: t('Type to search the service’s tools'),
+      search: async (query, signal) => {
+        const page = await client().listTools({ query, limit: 50 }, { signal });
+        return page.data.map((tool) => ({
           id: tool.id,
           label: toolLabel(tool, t),
           description: toolDescription(tool, t),
-          alwaysShow: true,
         }));
-        if (pick.items.length === 0) {
-          pick.items = [{ label: t('No tool matches.'), alwaysShow: true }];
-        }
-      } catch (err) {
-        if (controller.signal.aborted || isAbort(err)) {
-          return;
-        }
-        pick.items = [
-          {
-            label: inert(
-              isApiError(err, 'not_supported') ? t('This service does not offer tools.') : describeErrorForUser(err),
-              200,
-            ),
-            alwaysShow: true,
-          },
-        ];
-      } finally {
-        if (inFlight === controller) {
-          pick.busy = false;
-        }
-      }
-    };
-    pick.onDidChangeValue((value) => {
-      if (timer) {
-        clearTimeout(timer);
-      }
-      timer = setTimeout(() => void run(value), SEARCH_DEBOUNCE_MS);
+      },
+      noMatch: () => t('No tool matches.'),
+      unsupported: t('This service does not offer tools.'),
+      open: (id) => openTool({ id }),
+      openName: 'Open tool',
     });
-    pick.onDidAccept(() => {
-      const id = pick.selectedItems[0]?.id;
-      if (!id) {
-        return;
-      }
-      pick.hide();
-      void openTool({ id }).catch((err: unknown) => deps.log.warn(`Open tool: ${String(err)}`));
-    });
-    pick.onDidHide(() => {
-      if (timer) {
-        clearTimeout(timer);
-      }
-      inFlight?.abort();
-      pick.dispose();
-    });
-    pick.show();
-    await run('');
-  };
 
   /** Revokes one grant (a grant row) or the whole connector (a connector row), after asking. */
   const revoke = async (wholeConnector: boolean, arg?: unknown): Promise<ConnectorRecord | undefined> => {
@@ -340,7 +282,7 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
     const updated = grant
       ? await client().removeGrant(connector.id, grant.id)
       : await client().revokeConnector(connector.id);
-    connectors.replace(updated);
+    connectors.upsert(updated);
     return updated;
   };
 
@@ -383,7 +325,7 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
       throw new UserFacingError(problem);
     }
     const created = await client().createWebhook({ url: url.trim(), events: events ?? [] });
-    webhooks.replace(created.webhook);
+    webhooks.upsert(created.webhook);
     // The secret: shown here once, copied on request, then dropped (never stored, never logged).
     const secret = created.secret;
     if (secret && !automated) {
@@ -448,21 +390,14 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
     connectors,
     webhooks,
     disposables: [
-      tools,
-      connectors,
-      webhooks,
-      ...views,
+      ...registerPagedTree(tools, deps),
+      ...registerPagedTree(connectors, deps),
+      ...registerPagedTree(webhooks, deps),
       documents,
       vscode.workspace.registerFileSystemProvider(TOOLS_SCHEME, documents, { isReadonly: true, isCaseSensitive: true }),
-      vscode.commands.registerCommand(Commands.refreshTools, () => tools.refresh()),
       vscode.commands.registerCommand(Commands.searchTools, guard('Search tools', searchTools)),
       vscode.commands.registerCommand(Commands.openTool, guard('Open tool', openTool)),
       vscode.commands.registerCommand(Commands.openToolInvocation, guard('Open tool call', openInvocation)),
-      vscode.commands.registerCommand(
-        Commands.loadMoreTools,
-        guard('Load more tools', () => tools.loadMore()),
-      ),
-      vscode.commands.registerCommand(Commands.refreshConnectors, () => connectors.refresh()),
       vscode.commands.registerCommand(
         Commands.revokeGrant,
         guard('Revoke grant', (arg?: unknown) => revoke(false, arg)),
@@ -471,23 +406,9 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
         Commands.revokeConnector,
         guard('Revoke connector', (arg?: unknown) => revoke(true, arg)),
       ),
-      vscode.commands.registerCommand(
-        Commands.loadMoreConnectors,
-        guard('Load more connectors', () => connectors.loadMore()),
-      ),
-      vscode.commands.registerCommand(Commands.refreshWebhooks, () => webhooks.refresh()),
       vscode.commands.registerCommand(Commands.createWebhook, guard('Create webhook', createWebhook)),
       vscode.commands.registerCommand(Commands.testWebhook, guard('Send test delivery', testWebhook)),
       vscode.commands.registerCommand(Commands.deleteWebhook, guard('Delete webhook', deleteWebhook)),
-      vscode.commands.registerCommand(
-        Commands.loadMoreWebhooks,
-        guard('Load more webhooks', () => webhooks.loadMore()),
-      ),
-      deps.service.onDidChange(() => {
-        tools.refresh();
-        connectors.refresh();
-        webhooks.refresh();
-      }),
     ],
   };
 }

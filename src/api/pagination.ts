@@ -4,7 +4,8 @@
 // server sent counts, kept by the caller or not (a server handing out a fresh cursor for ever,
 // or pages of junk, is cut all the same), when the caller's signal aborts, and when the whole
 // walk outlasts its timeout (ApiError 'timeout'). A walk cut by a cap says so in `cut`, so the
-// caller can tell the user ("showing the first N") instead of cutting silently.
+// caller can tell the user ("showing the first N") instead of cutting silently. `takePage` is that
+// rule for one page; a list paged one click at a time (src/views/pagedList.ts) keeps it too.
 import { ApiError, type ApiDetail } from './errors';
 import { apiDetailText } from './apiDetailText';
 import { untranslated } from '../common/translate';
@@ -55,13 +56,88 @@ export interface PageWalk<T> extends AsyncIterable<T> {
 /** One page: `signal` is the walk's (the caller's signal and the walk's timeout). */
 export type PageFetch<T> = (params: PageParams, signal: AbortSignal) => Promise<Page<T>>;
 
+/** The caps of one walk: pages asked for and items received at most. */
+export interface PageCaps {
+  maxPages: number;
+  maxItems: number;
+}
+
+/** The caps of `options`, the defaults where a value is absent or not a positive number. */
+export function pageCaps(options: Pick<PageWalkOptions, 'maxPages' | 'maxItems'> = {}): PageCaps {
+  return {
+    maxPages: positive(options.maxPages, DEFAULT_MAX_PAGES),
+    maxItems: positive(options.maxItems, DEFAULT_MAX_ITEMS),
+  };
+}
+
+/** What one walk has received so far: pages, items (kept or not) and the cursors it followed. */
+export interface PageCount {
+  pages: number;
+  received: number;
+  readonly followed: Set<string>;
+}
+
+export function startCount(): PageCount {
+  return { pages: 0, received: 0, followed: new Set() };
+}
+
+/** What to do with one page of a walk. */
+export interface PageStep<T> {
+  /** The page's items to hand out: all, or as many as fit under the item cap. */
+  items: T[];
+  /** The cursor to ask for next; undefined when the walk ends here (its end or a cap). */
+  next: string | undefined;
+  /** Set when a cap ends the walk with more to come. */
+  cut: PageWalkCut | undefined;
+}
+
+/**
+ * The one rule of a bounded walk, for `paginate` and for lists paged one click at a time
+ * (src/views/pagedList.ts): counts the page into `count` and says what of it to keep and whether
+ * to go on. The list ends on has_more false, an empty page, a missing or already followed cursor;
+ * a cap ends it with `cut` once the pages reach `maxPages` or the items received (every item the
+ * server sent) reach `maxItems`.
+ */
+export function takePage<T>(page: Page<T> | undefined, count: PageCount, caps: PageCaps): PageStep<T> {
+  count.pages++;
+  const data: T[] = Array.isArray(page?.data) ? page.data : [];
+  const sent = Math.max(
+    data.length,
+    typeof page?.received === 'number' && Number.isFinite(page.received) ? page.received : 0,
+  );
+  const room = caps.maxItems - count.received;
+  count.received += sent;
+  const next = page?.next_cursor;
+  const more =
+    page?.has_more === true && data.length > 0 && typeof next === 'string' && next !== '' && !count.followed.has(next);
+  const cutBy = (reason: PageWalkCut['reason']): PageWalkCut => ({
+    reason,
+    pages: count.pages,
+    received: count.received,
+  });
+  if (sent > room) {
+    // Over the cap within this page: hand out what fits and stop.
+    return { items: data.slice(0, Math.max(0, room)), next: undefined, cut: cutBy('items') };
+  }
+  if (!more) {
+    return { items: data, next: undefined, cut: undefined };
+  }
+  if (count.received >= caps.maxItems) {
+    return { items: data, next: undefined, cut: cutBy('items') };
+  }
+  if (count.pages >= caps.maxPages) {
+    return { items: data, next: undefined, cut: cutBy('pages') };
+  }
+  count.followed.add(next);
+  return { items: data, next, cut: undefined };
+}
+
 export function paginate<T>(
   fetchPage: PageFetch<T>,
   params: PageParams = {},
   options: PageWalkOptions = {},
 ): PageWalk<T> {
-  const maxPages = positive(options.maxPages, DEFAULT_MAX_PAGES);
-  const maxItems = positive(options.maxItems, DEFAULT_MAX_ITEMS);
+  const caps = pageCaps(options);
   const timeoutMs = Math.min(positive(options.timeoutMs, DEFAULT_WALK_TIMEOUT_MS), MAX_TIMER_MS);
   const limit = params.limit === undefined ? undefined : clampLimit(params.limit);
   let cut: PageWalkCut | undefined;
@@ -87,17 +163,11 @@ export function paginate<T>(
       const stopped = (err?: unknown): unknown =>
         timedOut ? listTimeout(timeoutMs) : options.signal?.aborted ? cancelled(err) : err;
       try {
-        const seen = new Set<string>();
+        const count = startCount();
         let after = params.after;
-        let pages = 0;
-        let received = 0;
         for (;;) {
           if (walk.signal.aborted) {
             throw stopped();
-          }
-          if (pages >= maxPages) {
-            cut = { reason: 'pages', pages, received };
-            return;
           }
           let page: Page<T>;
           try {
@@ -105,37 +175,15 @@ export function paginate<T>(
           } catch (err) {
             throw walk.signal.aborted ? stopped(err) : err;
           }
-          pages++;
-          const data: T[] = Array.isArray(page?.data) ? page.data : [];
-          const sent = Math.max(
-            data.length,
-            typeof page?.received === 'number' && Number.isFinite(page.received) ? page.received : 0,
-          );
-          const room = maxItems - received;
-          received += sent;
-          const next = page?.next_cursor;
-          const more =
-            page?.has_more === true && data.length > 0 && typeof next === 'string' && next !== '' && !seen.has(next);
-          if (sent > room) {
-            // Over the cap within this page: hand out what fits and stop.
-            for (let i = 0; i < Math.min(room, data.length); i++) {
-              yield data[i];
-            }
-            cut = { reason: 'items', pages, received };
-            return;
-          }
-          for (const item of data) {
+          const step = takePage(page, count, caps);
+          for (const item of step.items) {
             yield item;
           }
-          if (!more) {
+          cut = step.cut;
+          if (step.next === undefined) {
             return;
           }
-          if (received >= maxItems) {
-            cut = { reason: 'items', pages, received };
-            return;
-          }
-          seen.add(next);
-          after = next;
+          after = step.next;
         }
       } finally {
         clearTimeout(timer);

@@ -1,6 +1,7 @@
 // The names the extension shares with package.json: command ids, context keys, view ids and
-// setting keys. One home, so a rename is one edit here plus the manifest (a unit test checks
-// that every command named here is contributed there, and the other way round).
+// setting keys. One home, so a rename is one edit here plus the manifest
+// (test/unit/common/ids.test.ts checks that every command, view and setting named here is
+// contributed there, and every agentRuntime.* one contributed there is named here).
 
 export const Commands = {
   exportRun: 'agentRuntime.exportRun',

@@ -1,25 +1,23 @@
 // Memory in the editor (issue 24): the file system of entries, the Memory view, Search Memory...,
 // Remember Selection, Delete (asks first), and the conflict compare. One setup for extension.ts.
 import * as vscode from 'vscode';
-import { isAbort, isApiError } from '../api/errors';
 import type { MemoryRecord } from '../api/resourceTypes';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
-import { describeErrorForUser } from '../commandSupport/errorText';
-import { Commands, ViewIds } from '../common/ids';
+import { showSearchPick } from '../commandSupport/searchPick';
+import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';
 import type { Translate } from '../common/translate';
+import { pagedTreeDeps, registerPagedTree } from '../views/pagedTree';
 import { MemoryConflicts } from './memoryConflict';
 import { MemoryFileSystem } from './memoryFileSystem';
 import { memoryDescription, memoryLabel, tooLargeMessage } from './memoryText';
-import { MemoryTree, type MemoryNode } from './memoryTree';
+import { MemoryTree } from './memoryTree';
 import { MEMORY_SCHEME, memoryUri, parseMemoryUri } from './memoryUris';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 
-/** How long typing pauses before Search Memory asks the service. */
-const SEARCH_DEBOUNCE_MS = 250;
 const SEARCH_RESULTS = 25;
 
 export interface MemoryFeature {
@@ -39,7 +37,7 @@ function idOf(arg: unknown): string | undefined {
   }
   if (typeof arg === 'object' && arg !== null) {
     const node = arg as { kind?: unknown; record?: { id?: unknown }; id?: unknown };
-    if (node.kind === 'entry' && typeof node.record?.id === 'string') {
+    if (node.kind === 'record' && typeof node.record?.id === 'string') {
       return node.record.id;
     }
     if (typeof node.id === 'string') {
@@ -53,100 +51,34 @@ function idOf(arg: unknown): string | undefined {
 export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => void): MemoryFeature {
   const client = () => deps.service.client;
   const fs = new MemoryFileSystem(client);
-  const tree = new MemoryTree({
-    getClient: client,
-    isSignedIn: () => deps.service.isSignedIn,
-    pageSize: () => deps.settings().pageSize,
-    log: deps.log,
-    onAuthError,
-  });
-  const view = vscode.window.createTreeView<MemoryNode>(ViewIds.memory, {
-    treeDataProvider: tree,
-    showCollapseAll: false,
-  });
-  tree.view = view;
+  const tree = new MemoryTree({ getClient: client, ...pagedTreeDeps(deps, onAuthError) });
   const conflicts = new MemoryConflicts(fs, deps.log);
 
   const open = async (id: string): Promise<void> => {
     await vscode.window.showTextDocument(memoryUri(id), { preview: false });
   };
 
-  const search = async (): Promise<void> => {
-    if (!(await deps.ensureSignedIn())) {
-      return;
-    }
-    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { id?: string }>();
-    pick.title = t('Search Memory');
-    pick.placeholder = t('Type to search what the agent remembers');
-    pick.matchOnDescription = false;
-    pick.matchOnDetail = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let inFlight: AbortController | undefined;
-    const run = async (query: string): Promise<void> => {
-      inFlight?.abort();
-      const controller = new AbortController();
-      inFlight = controller;
-      pick.busy = true;
-      try {
-        const page = await client().listMemory(
-          { query: query.trim() || undefined, limit: SEARCH_RESULTS },
-          { signal: controller.signal },
-        );
-        if (controller.signal.aborted) {
-          return;
-        }
+  const search = (): Promise<void> =>
+    showSearchPick(deps, {
+      title: t('Search Memory'),
+      placeholder: t('Type to search what the agent remembers'),
+      search: async (query, signal) => {
+        const page = await client().listMemory({ query: query.trim() || undefined, limit: SEARCH_RESULTS }, { signal });
         const seen = new Set<string>();
-        // alwaysShow: the service ranked them; the quick pick must not filter its answer again.
-        pick.items = page.data
+        return page.data
           .filter((r) => !seen.has(r.id) && seen.add(r.id))
           .map((r) => ({
             id: r.id,
             label: memoryLabel(r, t),
             description: memoryDescription(r),
             detail: r.score !== undefined ? t('Relevance {0}%', Math.round(r.score * 100)) : undefined,
-            alwaysShow: true,
           }));
-        if (pick.items.length === 0) {
-          pick.items = [{ label: query.trim() ? t('No memory matches.') : t('No memories yet.'), alwaysShow: true }];
-        }
-      } catch (err) {
-        if (controller.signal.aborted || isAbort(err)) {
-          return;
-        }
-        const text = isApiError(err, 'not_supported')
-          ? t('This service does not offer memory.')
-          : describeErrorForUser(err);
-        pick.items = [{ label: inert(text, 200), alwaysShow: true }];
-      } finally {
-        if (inFlight === controller) {
-          pick.busy = false;
-        }
-      }
-    };
-    pick.onDidChangeValue((value) => {
-      if (timer) {
-        clearTimeout(timer);
-      }
-      timer = setTimeout(() => void run(value), SEARCH_DEBOUNCE_MS);
+      },
+      noMatch: (query) => (query.trim() ? t('No memory matches.') : t('No memories yet.')),
+      unsupported: t('This service does not offer memory.'),
+      open,
+      openName: 'Open memory',
     });
-    pick.onDidAccept(() => {
-      const chosen = pick.selectedItems[0];
-      if (!chosen?.id) {
-        return;
-      }
-      pick.hide();
-      void open(chosen.id).catch((err: unknown) => deps.log.warn(`Open memory: ${String(err)}`));
-    });
-    pick.onDidHide(() => {
-      if (timer) {
-        clearTimeout(timer);
-      }
-      inFlight?.abort();
-      pick.dispose();
-    });
-    pick.show();
-    await run('');
-  };
 
   const rememberSelection = async (args?: { text?: string; tags?: string[] }): Promise<MemoryRecord | undefined> => {
     const automated = deps.trustedAutomation && typeof args?.text === 'string';
@@ -246,20 +178,14 @@ export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => vo
   const guard = deps.guard;
   const disposables: vscode.Disposable[] = [
     fs,
-    tree,
-    view,
+    ...registerPagedTree(tree, deps),
     conflicts,
     vscode.workspace.registerFileSystemProvider(MEMORY_SCHEME, fs, { isCaseSensitive: true }),
     fs.onDidSave((record) => tree.upsert(record)),
     vscode.commands.registerCommand(Commands.searchMemory, guard('Search memory', search)),
     vscode.commands.registerCommand(Commands.rememberSelection, guard('Remember selection', rememberSelection)),
     vscode.commands.registerCommand(Commands.deleteMemory, guard('Delete memory', remove)),
-    vscode.commands.registerCommand(Commands.refreshMemory, () => tree.refresh()),
     vscode.commands.registerCommand(Commands.filterMemory, guard('Filter memory', filter)),
-    vscode.commands.registerCommand(
-      Commands.loadMoreMemory,
-      guard('Load more memory', () => tree.loadMore()),
-    ),
     vscode.commands.registerCommand(
       Commands.openMemory,
       guard('Open memory', async (arg?: unknown) => {
@@ -269,7 +195,6 @@ export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => vo
         }
       }),
     ),
-    deps.service.onDidChange(() => tree.refresh()),
   ];
   return { fs, tree, conflicts, disposables };
 }

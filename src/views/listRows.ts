@@ -1,5 +1,6 @@
-// What a paged level of the tree shows: its items, then a message row for a failure or an empty
-// level, then one "Load more" (or "Retry") row; and the view's progress bar around a load.
+// What a paged level of the tree shows: its items, then a message row for a failure, an empty
+// level or a list the pager's caps cut, then one "Load more" (or "Retry") row; and the view's
+// progress bar around a load.
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeErrorForUser } from '../commandSupport/errorText';
@@ -33,6 +34,14 @@ export function listRows<T extends TreeNode>(list: PagedList<T>, options: RowsOp
     );
   } else if (list.isEmpty && options.emptyText !== undefined) {
     rows.push(new MessageNode(list.messageId('empty'), options.emptyText, { parent }));
+  } else if (list.cut !== undefined) {
+    rows.push(
+      new MessageNode(
+        list.messageId('cut'),
+        vscode.l10n.t('Showing the first {0}; the service lists more.', list.items.length),
+        { parent },
+      ),
+    );
   }
   if (list.hasMore || list.error !== undefined) {
     rows.push(new LoadMoreNode(list.moreId(), view, parent, list.generation, list.error !== undefined));

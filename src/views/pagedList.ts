@@ -1,6 +1,9 @@
 // The paging state of one tree level: items loaded so far (deduplicated by key), the cursor of
 // the next page, the last error, and the ids of its "Load more" row. A refresh makes a new
 // PagedList with a higher generation, so rows of an old listing never collide with new ones.
+// Clicks page it one page at a time under the bounded pager's rule (`takePage`, src/api/pagination.ts):
+// at most 100 pages and 2,000 items received, then `cut` says the service lists more.
+import { pageCaps, startCount, takePage, type PageCaps, type PageWalkCut } from '../api/pagination';
 import type { Page, PageParams } from '../api/types';
 import { clampPageSize } from '../api/pageSize';
 
@@ -15,6 +18,8 @@ export interface PagedListOptions<T> {
   key: (item: T) => string;
   /** Called with the item already shown and the same item from a later page. */
   merge?: (shown: T, incoming: T) => void;
+  /** The pager's caps (DEFAULT_MAX_PAGES, DEFAULT_MAX_ITEMS unless a test says otherwise). */
+  caps?: Partial<PageCaps>;
 }
 
 export class PagedList<T> {
@@ -26,7 +31,9 @@ export class PagedList<T> {
   private list: T[] = [];
   private cursor: string | undefined;
   private more = true;
-  private pages = 0;
+  private readonly caps: PageCaps;
+  private readonly count = startCount();
+  private cutBy: PageWalkCut | undefined;
   private lastError: unknown;
   private inFlight: Promise<void> | undefined;
   private readonly abort = new AbortController();
@@ -36,6 +43,7 @@ export class PagedList<T> {
     this.generation = options.generation;
     this.key = options.key;
     this.merge = options.merge;
+    this.caps = pageCaps(options.caps);
   }
 
   get items(): readonly T[] {
@@ -43,15 +51,19 @@ export class PagedList<T> {
   }
   /** Pages received so far. */
   get loadedPages(): number {
-    return this.pages;
+    return this.count.pages;
   }
-  /** True until a page says there is nothing after it. */
+  /** True until a page says there is nothing after it, or a cap of the pager is reached. */
   get hasMore(): boolean {
     return this.more;
   }
+  /** Set when a cap of the pager stopped the list with more to come (no "Load more" then). */
+  get cut(): PageWalkCut | undefined {
+    return this.cutBy;
+  }
   /** True once a first page arrived (or failed): the level can be drawn. */
   get started(): boolean {
-    return this.pages > 0 || this.lastError !== undefined;
+    return this.count.pages > 0 || this.lastError !== undefined;
   }
   get loading(): boolean {
     return this.inFlight !== undefined;
@@ -62,12 +74,12 @@ export class PagedList<T> {
   }
   /** True when every page is loaded and nothing is in them. */
   get isEmpty(): boolean {
-    return this.pages > 0 && this.list.length === 0 && !this.more;
+    return this.count.pages > 0 && this.list.length === 0 && !this.more;
   }
 
   /** The id of the "Load more" row, unique per listing and per page. */
   moreId(): string {
-    return `more:${this.parentKey}:${this.generation}:${this.pages}`;
+    return `more:${this.parentKey}:${this.generation}:${this.count.pages}`;
   }
 
   /** The id of a message row of this level. */
@@ -123,6 +135,18 @@ export class PagedList<T> {
     }
   }
 
+  /** Puts a newer record of a shown item in its place; false when it is not shown. */
+  replace(item: T): boolean {
+    const key = this.key(item);
+    const shown = this.byKey.get(key);
+    if (shown === undefined) {
+      return false;
+    }
+    this.byKey.set(key, item);
+    this.list = this.list.map((x) => (x === shown ? item : x));
+    return true;
+  }
+
   /** Drops an item (a file just deleted); false when it was not shown. */
   remove(key: string): boolean {
     if (!this.byKey.delete(key)) {
@@ -150,19 +174,18 @@ export class PagedList<T> {
   }
 
   private accept(page: Page<T>): void {
-    this.pages++;
+    const step = takePage(page, this.count, this.caps);
     const fresh: T[] = [];
     // Items shift between pages when new ones are created meanwhile: show each once.
-    for (const item of Array.isArray(page.data) ? page.data : []) {
+    for (const item of step.items) {
       if (this.admit(item)) {
         fresh.push(item);
       }
     }
     this.list = [...this.list, ...fresh];
-    const next = typeof page.next_cursor === 'string' && page.next_cursor !== '' ? page.next_cursor : undefined;
-    // has_more without a new cursor would fetch the same page forever: treat it as the end.
-    this.more = page.has_more === true && next !== undefined && next !== this.cursor;
-    this.cursor = next;
+    this.more = step.next !== undefined;
+    this.cursor = step.next;
+    this.cutBy = step.cut;
   }
 }
 

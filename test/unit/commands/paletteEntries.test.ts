@@ -11,7 +11,8 @@ interface MenuEntry {
 
 const manifestPath = path.join(__dirname, '..', '..', '..', '..', 'package.json');
 
-// The users of nodeArgs' selection fallback (docs/ARCHITECTURE.md, VS Code layer).
+// The users of nodeArgs' selection fallback (docs/ARCHITECTURE.md, "The composition root and
+// commands", **Which row.**).
 const SELECTION_COMMANDS = [
   'deleteFile',
   'newTaskWithFiles',

@@ -1,30 +1,7 @@
 // Status polling: the backoff schedule and when the timer runs, on a manual clock.
 import * as assert from 'node:assert/strict';
-import { PollBackoff, StatusPoller, type Schedule } from '../../../src/common/statusPoller';
-
-/** A timer that fires only when the test says so. */
-class ManualClock {
-  pending: Array<{ run: () => void; ms: number; cancelled: boolean }> = [];
-  readonly schedule: Schedule = (run, ms) => {
-    const entry = { run, ms, cancelled: false };
-    this.pending.push(entry);
-    return { cancel: () => (entry.cancelled = true) };
-  };
-  get armed(): number[] {
-    return this.pending.filter((p) => !p.cancelled).map((p) => p.ms);
-  }
-  /** Fires the next live timer and lets the poll's promise settle. */
-  async tick(): Promise<number> {
-    const next = this.pending.find((p) => !p.cancelled);
-    assert.ok(next, 'a timer is armed');
-    this.pending = this.pending.filter((p) => p !== next);
-    next.run();
-    for (let i = 0; i < 5; i++) {
-      await new Promise((r) => setImmediate(r));
-    }
-    return next.ms;
-  }
-}
+import { PollBackoff, StatusPoller } from '../../../src/common/statusPoller';
+import { ManualSchedule } from './manualSchedule';
 
 describe('views/statusPoller', () => {
   it('doubles the delay from 2 s up to 30 s and starts over on reset', () => {
@@ -38,7 +15,7 @@ describe('views/statusPoller', () => {
   });
 
   it('backs off while nothing changes and starts over when something does', async () => {
-    const clock = new ManualClock();
+    const clock = new ManualSchedule();
     const answers = [false, false, true, false];
     let polls = 0;
     const poller = new StatusPoller({
@@ -54,7 +31,7 @@ describe('views/statusPoller', () => {
   });
 
   it('does not poll while nothing is wanted (e.g. the view is hidden) and stops when that changes', async () => {
-    const clock = new ManualClock();
+    const clock = new ManualSchedule();
     let wanted = false;
     let polls = 0;
     const poller = new StatusPoller({
@@ -74,7 +51,7 @@ describe('views/statusPoller', () => {
   });
 
   it('keeps one timer however often it is kicked', () => {
-    const clock = new ManualClock();
+    const clock = new ManualSchedule();
     const poller = new StatusPoller({ poll: async () => false, wanted: () => true, schedule: clock.schedule });
     poller.kick();
     poller.kick();
@@ -84,7 +61,7 @@ describe('views/statusPoller', () => {
   });
 
   it('goes on after a failed poll, with a longer delay, and reports the failure', async () => {
-    const clock = new ManualClock();
+    const clock = new ManualSchedule();
     const errors: unknown[] = [];
     const poller = new StatusPoller({
       poll: async () => {
@@ -101,7 +78,7 @@ describe('views/statusPoller', () => {
   });
 
   it('arms nothing after dispose, even from a poll that was running', async () => {
-    const clock = new ManualClock();
+    const clock = new ManualSchedule();
     let finish: (v: boolean) => void = () => undefined;
     const poller = new StatusPoller({
       poll: () => new Promise<boolean>((r) => (finish = r)),

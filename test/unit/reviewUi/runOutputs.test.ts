@@ -13,7 +13,8 @@ import {
   runTaskOf,
   taskFileIds,
 } from '../../../src/reviewUi/runOutputs';
-import { startRuntimeWithClient, waitFor, type RuntimeWithClient } from '../api/fixtures';
+import { waitFor } from '../api/fixtures';
+import { walkedRuntime } from '../api/walkedRuntime';
 
 const origin = (fileId: string, name: string): UploadOrigin => ({
   fileId,
@@ -25,30 +26,8 @@ const origin = (fileId: string, name: string): UploadOrigin => ({
   uploadedAt: '2026-01-01T00:00:00.000Z',
 });
 
-/** GETs of a run's artifact list the runtime answered so far. */
-function artifactListRequests(lines: readonly string[]): number {
-  return lines.filter((line) => /^GET \/v1\/runs\/[^/]+\/artifacts /.test(line)).length;
-}
-
 describe('reviewUi/runOutputs (reference runtime)', () => {
-  let ctx: RuntimeWithClient;
-  const log: string[] = [];
-  /** Aborts a walk that asks three times the page cap: a red test ends instead of hanging. */
-  let guard: AbortController;
-
-  beforeEach(async () => {
-    log.length = 0;
-    guard = new AbortController();
-    ctx = await startRuntimeWithClient({
-      log: (line) => {
-        log.push(line);
-        if (artifactListRequests(log) > 3 * DEFAULT_MAX_PAGES) {
-          guard.abort(new Error(`the walk did not end: ${artifactListRequests(log)} list requests`));
-        }
-      },
-    });
-  });
-  afterEach(() => ctx.close());
+  const rt = walkedRuntime((line) => /^GET \/v1\/runs\/[^/]+\/artifacts /.test(line));
 
   async function finishedRun(
     objective: string,
@@ -56,29 +35,29 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
   ): Promise<{ runId: string; taskId: string; fileIds: string[] }> {
     const fileIds: string[] = [];
     for (const [name, text] of Object.entries(files)) {
-      fileIds.push((await ctx.client.uploadBytes(Buffer.from(text), { filename: name, purpose: 'task_input' })).id);
+      fileIds.push((await rt.ctx.client.uploadBytes(Buffer.from(text), { filename: name, purpose: 'task_input' })).id);
     }
-    const task = await ctx.client.createTask({
+    const task = await rt.ctx.client.createTask({
       objective,
       attachments: fileIds.map((fileId) => ({ type: 'document', fileId })),
     });
     const runId = String(task.run_id);
-    await waitFor(async () => (await ctx.client.getRun(runId)).status === 'completed', `run ${runId} to complete`);
+    await waitFor(async () => (await rt.ctx.client.getRun(runId)).status === 'completed', `run ${runId} to complete`);
     return { runId, taskId: task.id, fileIds };
   }
 
   it("a review's list of outputs ends on a fresh cursor for ever, and says it was cut (loadSession)", async () => {
     const { runId } = await finishedRun('Tidy up', { 'a.md': '# A\n\none\ntwo\n' });
-    const whole = await listRunOutputs(ctx.client, runId, guard.signal);
+    const whole = await listRunOutputs(rt.ctx.client, runId, rt.signal);
     assert.equal(whole.cut, false);
     assert.equal(whole.artifacts.length, 4, 'the revision, changes.patch, report.md, summary.json');
 
-    ctx.runtime.setHostile({ freshCursor: '/v1/runs/' });
-    log.length = 0;
+    rt.ctx.runtime.setHostile({ freshCursor: '/v1/runs/' });
+    rt.resetCount();
     const counted: number[] = [];
-    const cut = await listRunOutputs(ctx.client, runId, guard.signal, (n) => counted.push(n));
+    const cut = await listRunOutputs(rt.ctx.client, runId, rt.signal, (n) => counted.push(n));
     assert.equal(cut.cut, true, 'the review is told it read only the first outputs');
-    assert.ok(artifactListRequests(log) <= DEFAULT_MAX_PAGES, `${artifactListRequests(log)} list requests`);
+    assert.ok(rt.requests() <= DEFAULT_MAX_PAGES, `${rt.requests()} list requests`);
     assert.ok(cut.artifacts.length <= MAX_REVIEW_OUTPUTS);
     assert.equal(counted.at(-1), cut.artifacts.length);
   });
@@ -87,21 +66,21 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
     const { runId } = await finishedRun('Report only', {});
     const nothingFromHere = () => undefined;
     assert.equal(
-      await hasReviewableOutputs(ctx.client, runId, nothingFromHere, () => undefined, guard.signal),
+      await hasReviewableOutputs(rt.ctx.client, runId, nothingFromHere, () => undefined, rt.signal),
       false,
       'report.md and summary.json only',
     );
 
-    ctx.runtime.setHostile({ freshCursor: '/v1/runs/' });
-    log.length = 0;
+    rt.ctx.runtime.setHostile({ freshCursor: '/v1/runs/' });
+    rt.resetCount();
     // The list never ends: cut by the cap, the check says "maybe" (the review then says what it read).
-    assert.equal(await hasReviewableOutputs(ctx.client, runId, nothingFromHere, () => undefined, guard.signal), true);
-    assert.ok(artifactListRequests(log) <= DEFAULT_MAX_PAGES, `${artifactListRequests(log)} list requests`);
+    assert.equal(await hasReviewableOutputs(rt.ctx.client, runId, nothingFromHere, () => undefined, rt.signal), true);
+    assert.ok(rt.requests() <= DEFAULT_MAX_PAGES, `${rt.requests()} list requests`);
 
     const stop = new AbortController();
     stop.abort();
     await assert.rejects(
-      hasReviewableOutputs(ctx.client, runId, nothingFromHere, () => undefined, stop.signal),
+      hasReviewableOutputs(rt.ctx.client, runId, nothingFromHere, () => undefined, stop.signal),
       (err: Error) => err.name === 'ApiError',
     );
   });
@@ -120,19 +99,19 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
     ]);
 
     // A server that lists run A's revision of a.md among run B's outputs (B's own revision and patch left out).
-    const aOutputs = (await listRunOutputs(ctx.client, a.runId, guard.signal)).artifacts;
-    const bOutputs = (await listRunOutputs(ctx.client, b.runId, guard.signal)).artifacts;
+    const aOutputs = (await listRunOutputs(rt.ctx.client, a.runId, rt.signal)).artifacts;
+    const bOutputs = (await listRunOutputs(rt.ctx.client, b.runId, rt.signal)).artifacts;
     const foreign = aOutputs.find((x) => x.source_file_id === a.fileIds[0]) as ArtifactRecord;
     const mixedUp = [
       foreign,
       ...bOutputs.filter((x) => x.source_file_id === undefined && x.content_type !== 'text/x-diff'),
     ];
     const client = {
-      getRun: ctx.client.getRun.bind(ctx.client),
-      getTask: ctx.client.getTask.bind(ctx.client),
+      getRun: rt.ctx.client.getRun.bind(rt.ctx.client),
+      getTask: rt.ctx.client.getTask.bind(rt.ctx.client),
       iterateRunArtifacts: (runId: string, params: object, opts: PageWalkOptions) => {
         if (runId !== b.runId) {
-          return ctx.client.iterateRunArtifacts(runId, params, opts);
+          return rt.ctx.client.iterateRunArtifacts(runId, params, opts);
         }
         return Object.assign(
           (async function* () {
@@ -143,18 +122,18 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
       },
     };
     assert.equal(
-      await hasReviewableOutputs(client, b.runId, originOf, (id) => recorded.get(id), guard.signal),
+      await hasReviewableOutputs(client, b.runId, originOf, (id) => recorded.get(id), rt.signal),
       false,
       'no "Review Changes" for another task\'s file',
     );
     assert.equal(
-      await hasReviewableOutputs(client, a.runId, originOf, (id) => recorded.get(id), guard.signal),
+      await hasReviewableOutputs(client, a.runId, originOf, (id) => recorded.get(id), rt.signal),
       true,
       'run A still revises a.md',
     );
 
     // The task's files: the record made when it was created here, else its attachments as the server lists them.
-    const { taskId, task } = await runTaskOf(ctx.client, b.runId, guard.signal);
+    const { taskId, task } = await runTaskOf(rt.ctx.client, b.runId, rt.signal);
     assert.equal(taskId, b.taskId);
     assert.deepEqual([...taskFileIds(task, undefined)], b.fileIds);
     assert.deepEqual([...taskFileIds(task, recorded.get(b.taskId))], b.fileIds);
@@ -178,8 +157,8 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
       originOf,
       taskFileIds: new Set(fileIds),
       attachments: [{ fileId: a.fileIds[0], filename: 'a.md' }],
-      readArtifact: async (x: ArtifactRecord) => (await ctx.client.readFileContent(x.file_id ?? x.id)).content,
-      readAsSent: async (id: string) => (await ctx.client.readFileContent(id)).content,
+      readArtifact: async (x: ArtifactRecord) => (await rt.ctx.client.readFileContent(x.file_id ?? x.id)).content,
+      readAsSent: async (id: string) => (await rt.ctx.client.readFileContent(id)).content,
     });
     const refused = await buildChangeSet([patch], patchSources(b.fileIds));
     assert.deepEqual(refused.files, []);

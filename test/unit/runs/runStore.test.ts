@@ -3,34 +3,12 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import type { RunRecord } from '../../../src/api/types';
-import type { Schedule } from '../../../src/common/statusPoller';
 import { RunStore, type RunChange } from '../../../src/runs/runStore';
 import { CapturingLogger } from '../api/fixtures';
-
-class ManualClock {
-  private pending: Array<{ run: () => void; cancelled: boolean }> = [];
-  readonly schedule: Schedule = (run) => {
-    const entry = { run, cancelled: false };
-    this.pending.push(entry);
-    return { cancel: () => (entry.cancelled = true) };
-  };
-  get armed(): number {
-    return this.pending.filter((p) => !p.cancelled).length;
-  }
-  /** Fires the armed poll and waits until its requests have settled. */
-  async tick(): Promise<void> {
-    const next = this.pending.find((p) => !p.cancelled);
-    assert.ok(next, 'a poll is scheduled');
-    this.pending = this.pending.filter((p) => p !== next);
-    next.run();
-    for (let i = 0; i < 10; i++) {
-      await new Promise((r) => setImmediate(r));
-    }
-  }
-}
+import { ManualSchedule } from '../common/manualSchedule';
 
 function store(records: Map<string, RunRecord | Error>) {
-  const clock = new ManualClock();
+  const clock = new ManualSchedule();
   const fetched: string[] = [];
   const changes: RunChange[] = [];
   const runs = new RunStore({
@@ -56,11 +34,11 @@ describe('runs/runStore', () => {
   it('polls nothing until a row shows a run or the run was started here', async () => {
     const { runs, clock } = store(new Map([['run_1', { id: 'run_1', status: 'running' }]]));
     runs.noteRecord({ id: 'run_1', status: 'running' });
-    assert.equal(clock.armed, 0, 'known but wanted by nobody');
+    assert.equal(clock.armed.length, 0, 'known but wanted by nobody');
     const shown = runs.show('run_1');
-    assert.equal(clock.armed, 1);
+    assert.equal(clock.armed.length, 1);
     shown.dispose();
-    assert.equal(clock.armed, 0, 'the row went away: polling stops');
+    assert.equal(clock.armed.length, 0, 'the row went away: polling stops');
     runs.dispose();
   });
 
@@ -69,7 +47,7 @@ describe('runs/runStore', () => {
     runs.noteRecord({ id: 'run_1', status: 'queued', task_id: 'task_1' });
     runs.show('run_1');
     const stream = runs.stream('run_1');
-    assert.equal(clock.armed, 0, 'the stream covers it');
+    assert.equal(clock.armed.length, 0, 'the stream covers it');
     runs.noteStreamEvents('run_1', 3, 'approval.requested');
     assert.equal(runs.get('run_1')?.status, 'awaiting_approval');
     assert.equal(runs.get('run_1')?.record?.status, 'awaiting_approval', 'the record shown carries the fresher status');
@@ -79,7 +57,7 @@ describe('runs/runStore', () => {
     assert.deepEqual(fetched, [], 'no request while streaming');
     assert.ok(changes.every((c) => !c.finished));
     stream.dispose();
-    assert.equal(clock.armed, 1, 'the panel closed: the shown row is polled again');
+    assert.equal(clock.armed.length, 1, 'the panel closed: the shown row is polled again');
     runs.dispose();
   });
 
@@ -99,7 +77,7 @@ describe('runs/runStore', () => {
     assert.equal(finished[0].facts.status, 'completed');
     assert.ok(finished[0].facts.followed);
     assert.equal(runs.activeFollowed, 0);
-    assert.equal(clock.armed, 0, 'an ended run is not polled');
+    assert.equal(clock.armed.length, 0, 'an ended run is not polled');
     runs.dispose();
   });
 
@@ -119,7 +97,7 @@ describe('runs/runStore', () => {
     assert.equal(runs.get('run_1')?.status, 'completed');
     assert.equal(runs.get('run_1')?.terminal, true);
     assert.equal(runs.get('run_1')?.record?.status, 'completed', "the record shown carries the stream's status");
-    assert.equal(clock.armed, 0, 'an ended run is not polled, though a row shows it');
+    assert.equal(clock.armed.length, 0, 'an ended run is not polled, though a row shows it');
     assert.equal(runs.activeFollowed, 0);
     assert.deepEqual(
       changes.filter((c) => c.finished).map((c) => c.facts.status),
@@ -136,7 +114,7 @@ describe('runs/runStore', () => {
     const before = changes.length;
     await clock.tick();
     assert.equal(changes.length, before, 'an unchanged run redraws nothing');
-    assert.equal(clock.armed, 1, 'still unfinished: polled again later');
+    assert.equal(clock.armed.length, 1, 'still unfinished: polled again later');
     runs.dispose();
   });
 
@@ -146,7 +124,7 @@ describe('runs/runStore', () => {
     await clock.tick();
     assert.deepEqual(fetched, ['run_gone']);
     assert.equal(runs.get('run_gone'), undefined);
-    assert.equal(clock.armed, 0);
+    assert.equal(clock.armed.length, 0);
     runs.dispose();
   });
 
@@ -156,7 +134,7 @@ describe('runs/runStore', () => {
     runs.reset();
     assert.equal(runs.get('run_1'), undefined);
     assert.equal(runs.activeFollowed, 0);
-    assert.equal(clock.armed, 0);
+    assert.equal(clock.armed.length, 0);
     runs.dispose();
   });
 });

@@ -12,60 +12,41 @@ import {
   PendingApprovals,
   type PendingChange,
 } from '../../../src/steering/pendingApprovals';
-import { CapturingLogger, startRuntimeWithClient, waitFor, type RuntimeWithClient } from '../api/fixtures';
-
-function approvalListRequests(lines: readonly string[]): number {
-  return lines.filter((line) => line.startsWith('GET /v1/approvals ')).length;
-}
+import { CapturingLogger, waitFor } from '../api/fixtures';
+import { walkedRuntime } from '../api/walkedRuntime';
 
 describe('approvals/fetchPendingApprovals (reference runtime)', () => {
-  let ctx: RuntimeWithClient;
-  const log: string[] = [];
-  let guard: AbortController;
-
-  beforeEach(async () => {
-    log.length = 0;
-    guard = new AbortController();
-    ctx = await startRuntimeWithClient({
-      log: (line) => {
-        log.push(line);
-        if (approvalListRequests(log) > 3 * DEFAULT_MAX_PAGES) {
-          guard.abort(new Error(`the walk did not end: ${approvalListRequests(log)} list requests`));
-        }
-      },
-    });
-  });
-  afterEach(() => ctx.close());
+  const rt = walkedRuntime((line) => line.startsWith('GET /v1/approvals '));
 
   async function waitingApproval(): Promise<string> {
-    const file = await ctx.client.uploadBytes(Buffer.from('# Notes\n\none\n'), {
+    const file = await rt.ctx.client.uploadBytes(Buffer.from('# Notes\n\none\n'), {
       filename: 'notes.md',
       purpose: 'task_input',
     });
-    const task = await ctx.client.createTask({
+    const task = await rt.ctx.client.createTask({
       objective: 'Tidy up, ask before writing',
       attachments: [{ type: 'document', fileId: file.id }],
     });
     let id = '';
     await waitFor(() => {
-      id = ctx.runtime.listApprovals({ runId: String(task.run_id), status: 'pending' })[0]?.id ?? '';
+      id = rt.ctx.runtime.listApprovals({ runId: String(task.run_id), status: 'pending' })[0]?.id ?? '';
       return id !== '';
     }, 'the run to ask for an approval');
     return id;
   }
 
   it('ends on a fresh cursor for ever with pages of records that are not pending, and says it cut', async () => {
-    ctx.runtime.setHostile({ listJunk: true, freshCursor: '/v1/approvals' });
-    const loaded = await fetchPendingApprovals(ctx.client, guard.signal);
+    rt.ctx.runtime.setHostile({ listJunk: true, freshCursor: '/v1/approvals' });
+    const loaded = await fetchPendingApprovals(rt.ctx.client, rt.signal);
     assert.deepEqual(loaded.approvals, [], 'junk records are never pending');
     assert.equal(loaded.cut, true);
-    assert.ok(approvalListRequests(log) <= DEFAULT_MAX_PAGES, `${approvalListRequests(log)} list requests`);
+    assert.ok(rt.requests() <= DEFAULT_MAX_PAGES, `${rt.requests()} list requests`);
   });
 
   it('returns each pending approval once and no junk record (status {value: "running"}, a number, no apr_ id)', async () => {
     const id = await waitingApproval();
-    ctx.runtime.setHostile({ listJunk: true }); // a duplicate of the first item, statuses 7 and {value}, ids that are not apr_
-    const loaded = await fetchPendingApprovals(ctx.client, guard.signal);
+    rt.ctx.runtime.setHostile({ listJunk: true }); // a duplicate of the first item, statuses 7 and {value}, ids that are not apr_
+    const loaded = await fetchPendingApprovals(rt.ctx.client, rt.signal);
     assert.deepEqual(
       loaded.approvals.map((a) => a.id),
       [id],

@@ -4,35 +4,14 @@ import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import type { ApprovalRecord } from '../../../src/api/types';
 import { PendingApprovals, type PendingChange } from '../../../src/steering/pendingApprovals';
-import type { Schedule } from '../../../src/common/statusPoller';
 import { CapturingLogger } from '../api/fixtures';
-
-class ManualClock {
-  pending: Array<{ run: () => void; ms: number; cancelled: boolean }> = [];
-  readonly schedule: Schedule = (run, ms) => {
-    const entry = { run, ms, cancelled: false };
-    this.pending.push(entry);
-    return { cancel: () => (entry.cancelled = true) };
-  };
-  get armed(): number[] {
-    return this.pending.filter((p) => !p.cancelled).map((p) => p.ms);
-  }
-  async tick(): Promise<void> {
-    const next = this.pending.find((p) => !p.cancelled);
-    assert.ok(next, 'a timer is armed');
-    this.pending = this.pending.filter((p) => p !== next);
-    next.run();
-    for (let i = 0; i < 5; i++) {
-      await new Promise((r) => setImmediate(r));
-    }
-  }
-}
+import { ManualSchedule } from '../common/manualSchedule';
 
 const approval = (id: string): ApprovalRecord => ({ id, tool: 'write_file', status: 'pending', run_id: `run_${id}` });
 
 describe('steering/pendingApprovals', () => {
   function setUp(initial: ApprovalRecord[][], watching = false) {
-    const clock = new ManualClock();
+    const clock = new ManualSchedule();
     const answers = [...initial];
     let fetches = 0;
     let failWith: unknown;

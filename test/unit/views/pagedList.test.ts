@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import type { Page, PageParams } from '../../../src/api/types';
 import { mapPage, PagedList, pageOfIds, type PageFetcher } from '../../../src/views/pagedList';
 import { clampPageSize } from '../../../src/api/pageSize';
+import { DEFAULT_MAX_ITEMS, DEFAULT_MAX_PAGES } from '../../../src/api/pagination';
 
 interface Item {
   id: string;
@@ -146,6 +147,82 @@ describe('views/pagedList', () => {
     await same.loadNext(s.fetch, 5);
     await same.loadNext(s.fetch, 5);
     assert.ok(!same.hasMore);
+  });
+
+  it('stops "Load more" at the pager\'s page cap when the server hands out a fresh cursor for ever', async () => {
+    const l = list();
+    let asked = 0;
+    const endless: PageFetcher<Item> = async () => {
+      asked++;
+      return page([`i${asked}`], `c${asked}`);
+    };
+    for (let click = 0; click < DEFAULT_MAX_PAGES + 5; click++) {
+      await l.loadNext(endless, 1);
+    }
+    assert.equal(asked, DEFAULT_MAX_PAGES, 'no request past the page cap');
+    assert.ok(!l.hasMore, 'no "Load more" row once capped');
+    assert.equal(l.cut?.reason, 'pages');
+    assert.equal(l.items.length, DEFAULT_MAX_PAGES);
+  });
+
+  it("stops at the pager's item cap, counting every item the server sent (dropped junk and repeats too)", async () => {
+    const l = list();
+    let asked = 0;
+    // 100 items a page, each page also reporting 100 items dropped as junk by parsePage.
+    const junky: PageFetcher<Item> = async () => {
+      asked++;
+      const p = page(
+        Array.from({ length: 60 }, (_, i) => `p${asked}-${i}`),
+        `c${asked}`,
+      );
+      return { ...p, received: 100 };
+    };
+    for (let click = 0; click < DEFAULT_MAX_PAGES; click++) {
+      await l.loadNext(junky, 100);
+    }
+    assert.equal(asked, DEFAULT_MAX_ITEMS / 100);
+    assert.equal(l.cut?.reason, 'items');
+    assert.ok(!l.hasMore);
+    // Repeats count as received as well: the same items over and over still end the list.
+    const repeats = list();
+    let again = 0;
+    const same: PageFetcher<Item> = async () => page(['a', 'b'], `c${++again}`);
+    for (let click = 0; click < DEFAULT_MAX_PAGES + 5; click++) {
+      await repeats.loadNext(same, 2);
+    }
+    assert.deepEqual(
+      repeats.items.map((i) => i.id),
+      ['a', 'b'],
+    );
+    assert.ok(!repeats.hasMore);
+    assert.ok(repeats.cut !== undefined);
+  });
+
+  it('keeps what fits under the item cap of a page that passes it', async () => {
+    const l = new PagedList<Item>({ parentKey: 'x', generation: 1, key: (i) => i.id, caps: { maxItems: 3 } });
+    const { fetch } = scripted([page(['a', 'b'], 'n1'), page(['c', 'd'], 'n2')]);
+    await l.loadNext(fetch, 2);
+    await l.loadNext(fetch, 2);
+    assert.deepEqual(
+      l.items.map((i) => i.id),
+      ['a', 'b', 'c'],
+    );
+    assert.equal(l.cut?.reason, 'items');
+  });
+
+  it('puts a newer record of a shown item in its place, and refuses one not shown', async () => {
+    const l = list();
+    await l.loadNext(scripted([page(['a', 'b'], null, 1)]).fetch, 5);
+    assert.ok(l.replace({ id: 'b', v: 7 }));
+    assert.ok(!l.replace({ id: 'z', v: 7 }));
+    assert.deepEqual(
+      l.items.map((i) => [i.id, i.v]),
+      [
+        ['a', 1],
+        ['b', 7],
+      ],
+    );
+    assert.equal(l.find('b')?.v, 7);
   });
 
   it('ignores the answer of a request in flight when the listing is disposed', async () => {

@@ -26,6 +26,7 @@ import { droppedUris, UploadDropController } from '../../../src/views/uploadDrop
 import type { ViewApiClient, ViewDeps } from '../../../src/views/viewDeps';
 import { CapturingLogger, makeTempDir, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
 import { progressViews } from './vscodeStub';
+import { ManualSchedule } from '../common/manualSchedule';
 
 interface Harness {
   deps: ViewDeps;
@@ -92,24 +93,6 @@ function fakeTreeView(visible: boolean) {
     reveal: async (node: TreeNode, options: unknown) => void reveals.push({ node, options }),
   };
   return { view: view as unknown as import('vscode').TreeView<TreeNode>, raw: view, reveals };
-}
-
-class ManualClock {
-  private pending: Array<{ run: () => void; cancelled: boolean }> = [];
-  readonly schedule: Schedule = (run) => {
-    const entry = { run, cancelled: false };
-    this.pending.push(entry);
-    return { cancel: () => (entry.cancelled = true) };
-  };
-  get armed(): number {
-    return this.pending.filter((p) => !p.cancelled).length;
-  }
-  fire(): void {
-    const next = this.pending.find((p) => !p.cancelled);
-    assert.ok(next, 'a poll is scheduled');
-    this.pending = this.pending.filter((p) => p !== next);
-    next.run();
-  }
 }
 
 function ids(rows: readonly TreeNode[]): string[] {
@@ -380,7 +363,7 @@ describe('views/providers (reference runtime)', function () {
 
     it('polls unfinished rows only while visible and refreshes just the rows that changed', async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
-      const clock = new ManualClock();
+      const clock = new ManualSchedule();
       const h = harness(rt.client, 10);
       const { runs, tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
       tasks.setVisible(true);
@@ -390,13 +373,13 @@ describe('views/providers (reference runtime)', function () {
       assert.ok(runNode instanceof RunNode);
       assert.equal(runNode.contextValue, 'run active cancel fork');
       tasks.setVisible(false);
-      assert.equal(clock.armed, 0, 'hidden: no polling of tasks or runs');
+      assert.equal(clock.armed.length, 0, 'hidden: no polling of tasks or runs');
       assert.ok(!runs.polling);
       tasks.setVisible(true);
       assert.ok(runs.polling, 'a visible unfinished run is polled by the store');
       rt.runtime.endRun(runId, 'completed');
       const runRow = nextEvent(tasks.onDidChangeTreeData, (c) => Array.isArray(c) && c.includes(runNode));
-      while (clock.armed > 0) {
+      while (clock.armed.length > 0) {
         clock.fire();
       }
       const changed = await runRow;
@@ -413,7 +396,7 @@ describe('views/providers (reference runtime)', function () {
         approval: { tool: 'write_file' },
       });
       const going = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
-      const clock = new ManualClock();
+      const clock = new ManualSchedule();
       const h = harness(rt.client, 10);
       const { tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
       let told = 0;
@@ -424,7 +407,7 @@ describe('views/providers (reference runtime)', function () {
       assert.ok(rows.every((n) => n.unfinished));
       rt.runtime.endRun(going, 'completed');
       for (let i = 0; i < 200 && rows.some((n) => n.task.run_id === going && n.unfinished); i++) {
-        while (clock.armed > 0) {
+        while (clock.armed.length > 0) {
           clock.fire();
         }
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -433,7 +416,7 @@ describe('views/providers (reference runtime)', function () {
       const [approval] = rt.runtime.listApprovals({ runId: waiting, status: 'pending' });
       rt.runtime.decideApproval(approval.id, 'approve');
       for (let i = 0; i < 200 && rows.some((n) => n.unfinished); i++) {
-        while (clock.armed > 0) {
+        while (clock.armed.length > 0) {
           clock.fire();
         }
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -449,7 +432,7 @@ describe('views/providers (reference runtime)', function () {
 
     it('updates a run row from a stream without a poll, and polls nothing the stream covers', async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
-      const clock = new ManualClock();
+      const clock = new ManualSchedule();
       const h = harness(rt.client, 10);
       const { runs, tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
       tasks.setVisible(true);
@@ -473,7 +456,7 @@ describe('views/providers (reference runtime)', function () {
 
     it('announces once when a followed run ends, even while the view is hidden', async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null, taskObjective: 'Watch me' });
-      const clock = new ManualClock();
+      const clock = new ManualSchedule();
       const h = harness(rt.client, 10);
       const { runs, tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
       const seen: RunChange[] = [];
@@ -489,7 +472,7 @@ describe('views/providers (reference runtime)', function () {
       assert.equal(event.facts.status, 'failed');
       assert.ok(event.facts.followed);
       assert.equal(runs.activeFollowed, 0);
-      assert.equal(clock.armed, 0, 'nothing left to watch');
+      assert.equal(clock.armed.length, 0, 'nothing left to watch');
       assert.equal(seen.length, 1);
       dispose();
     });
@@ -514,7 +497,7 @@ describe('views/providers (reference runtime)', function () {
     it('refreshing a task row re-reads it and reloads its runs when next shown', async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
       const h = harness(rt.client, 10);
-      const { tasks, dispose } = tasksTree(h, { schedule: new ManualClock().schedule });
+      const { tasks, dispose } = tasksTree(h, { schedule: new ManualSchedule().schedule });
       const [taskNode] = await tasks.getChildren();
       assert.ok(taskNode instanceof TaskNode);
       const [before] = await tasks.getChildren(taskNode);
@@ -539,7 +522,7 @@ describe('views/providers (reference runtime)', function () {
           listRuns: async () => ({ object: 'list', data: [] as RunRecord[], has_more: false, next_cursor: null }),
         }),
       );
-      const { tasks, dispose } = tasksTree(h, { schedule: new ManualClock().schedule });
+      const { tasks, dispose } = tasksTree(h, { schedule: new ManualSchedule().schedule });
       const [row] = await tasks.getChildren();
       assert.ok(row instanceof TaskNode);
       assert.match(String(row.description), /^thinking_hard/);
