@@ -1,6 +1,6 @@
 // The one escaping rule for text from outside the extension, whatever surface shows it:
 // notifications, labels and quick picks (inert() in inertText.ts), the run panel's rows, details,
-// approval card, outline and header (the webview's dom.ts), transcripts (markdownText.ts) and the
+// approval card, outline and header (the webview's dom.ts), Markdown (markdownLiteral.ts) and the
 // log. Characters that reorder, hide or break text are shown as visible marks instead of acting:
 // `ls docs; \u202Erm -rf ~` reads as `ls docs; \u202erm -rf ~`, not reversed, and text hidden
 // in tag characters or fillers shows up. Pure: no vscode, no DOM, no Node (the webview runs it too).

@@ -1,6 +1,7 @@
 // The one home of what "matches" means in a run's log: the filter (kind, tool, step, status) and
 // the text search. Pure and shared: the host applies it over the whole log on disk (src/runLog),
 // the webview to the live events it is shown, so both always agree.
+import { fieldText } from './runModel';
 import { isTerminalEvent } from './runStatus';
 import type { WireEvent } from './wire';
 
@@ -137,21 +138,10 @@ export function matchesQuery(event: WireEvent, query: string): boolean {
     return true;
   }
   for (const [key, value] of Object.entries(event.data)) {
-    const text = typeof value === 'string' ? value : key === 'sequence' ? String(value) : jsonText(value);
+    const text = key === 'sequence' && typeof value !== 'string' ? String(value) : fieldText(value);
     if (text.toLowerCase().includes(query)) {
       return true;
     }
   }
   return false;
-}
-
-function jsonText(value: unknown): string {
-  if (value === undefined || value === null) {
-    return '';
-  }
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return String(value);
-  }
 }

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { WireEvent } from '../runEvents/wire';
 import type { RunLogCache } from './logCache';
 import { chunks, countLines } from './logScan';
-import { markdownText } from './markdownText';
+import { markdownText } from '../common/markdownLiteral';
 import { fill } from '../common/format';
 
 export type ExportFormat = 'markdown' | 'jsonl';

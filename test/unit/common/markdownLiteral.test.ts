@@ -2,7 +2,7 @@
 // Rendered with markdown-it (CommonMark, the GFM-style linkify on, HTML allowed: the most a
 // renderer could make of it), the output holds no element but the paragraph.
 import * as assert from 'node:assert/strict';
-import { markdownLiteral, MARKDOWN_LITERAL_MAX_CHARS } from '../../../src/common/markdownLiteral';
+import { markdownLiteral, markdownText, MARKDOWN_LITERAL_MAX_CHARS } from '../../../src/common/markdownLiteral';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const MarkdownIt = require('markdown-it') as new (o: { linkify: boolean; html: boolean }) => {
@@ -67,6 +67,19 @@ describe('common/markdownLiteral', () => {
     const shown = markdownLiteral('txt\u202Eexe.txt \u2066x\u2069 zero\u200bwidth \u001b[31m');
     assert.ok(!/[\u0000-\u001f\u202a-\u202e\u2066-\u2069\u200b]/.test(shown), shown);
     assert.match(md.render(shown), /txt\\u202eexe\.txt/);
+  });
+
+  it('marks a hidden character beyond U+FFFF whole, as the shared rule (visibleText) does', () => {
+    const shown = markdownLiteral('a\u{e0041}b \u{e0100}\u{e0101}c');
+    assert.ok(!/[\ud800-\udfff]/.test(shown), `no half of a surrogate pair: ${JSON.stringify(shown)}`);
+    assert.match(md.render(shown), /a\\u\{e0041\}b \\u\{e0100\}\\u\{e0101\}c/);
+  });
+
+  it('writes a whole transcript value by the same rule, uncut (markdownText)', () => {
+    const value = `$(alert) [x](https://e.example)\u202e\n${'z'.repeat(2 * MARKDOWN_LITERAL_MAX_CHARS)}`;
+    assert.equal(markdownText(value), markdownLiteral(value, value.length));
+    assert.ok(!markdownText(value).includes('$('), 'no theme icon in a transcript either');
+    assert.ok(markdownText(value).endsWith('z'.repeat(2 * MARKDOWN_LITERAL_MAX_CHARS)), 'not cut');
   });
 
   it('keeps a value on one line: a newline cannot forge a second one', () => {

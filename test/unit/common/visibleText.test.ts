@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { HIDDEN, visibleText } from '../../../src/common/visibleText';
 import { inert } from '../../../src/common/inertText';
-import { markdownText } from '../../../src/runLog/markdownText';
+import { markdownText } from '../../../src/common/markdownLiteral';
 import { escapeControls } from '../../../src/common/logger';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);

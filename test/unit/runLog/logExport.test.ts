@@ -5,7 +5,7 @@ import { existsSync, promises as fsp, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { RunLogCache } from '../../../src/runLog/logCache';
 import { exportLog } from '../../../src/runLog/logExport';
-import { markdownText } from '../../../src/runLog/markdownText';
+import { markdownText } from '../../../src/common/markdownLiteral';
 import type { WireEvent } from '../../../src/runEvents/wire';
 import { syntheticEvents, tempFolder } from './synthetic';
 
