@@ -51,6 +51,8 @@ const HOSTILE_INPUTS: unknown[] = [
 
 interface Recorder {
   calls: string[];
+  /** Each client call with its arguments (the options with the signal left out). */
+  sent: [string, unknown[]][];
   ctx: ToolContext;
   started: { objective: string; files: readonly ToolFile[] }[];
 }
@@ -58,8 +60,10 @@ interface Recorder {
 /** A context whose client records every property any tool touches (and answers like a service would). */
 function recordingContext(
   resolve: ToolContext['resolveFiles'] = async (names) => ({ files: names.map((name) => fakeFile(name)), refused: [] }),
+  overrides: Record<string, (...args: unknown[]) => unknown> = {},
 ): Recorder {
   const calls: string[] = [];
+  const sent: Recorder['sent'] = [];
   const run: RunRecord = { id: 'run_waiting', task_id: 'task_1', status: 'awaiting_approval' };
   const answers: Record<string, (...args: unknown[]) => unknown> = {
     getRun: async () => run,
@@ -81,18 +85,24 @@ function recordingContext(
     cancelRun: async () => ({ ...run, status: 'cancelled' }),
     resumeRun: async () => ({ id: 'run_new', task_id: 'task_1', status: 'queued' }),
     forkRun: async () => ({ id: 'run_fork', task_id: 'task_1', status: 'queued' }),
+    ...overrides,
   };
   const client = new Proxy(
     {},
     {
       get(_target, property) {
-        calls.push(String(property));
-        return (
-          answers[String(property)] ??
-          (async () => {
-            throw new Error(`the tools called ${String(property)}`);
-          })
-        );
+        const name = String(property);
+        calls.push(name);
+        const answer = answers[name];
+        if (!answer) {
+          return async () => {
+            throw new Error(`the tools called ${name}`);
+          };
+        }
+        return (...args: unknown[]) => {
+          sent.push([name, args.filter((a) => !(typeof a === 'object' && a !== null && 'signal' in a))]);
+          return answer(...args);
+        };
       },
     },
   ) as ReturnType<ToolContext['client']>;
@@ -110,7 +120,7 @@ function recordingContext(
     },
     t: untranslated,
   };
-  return { calls, ctx, started };
+  return { calls, sent, ctx, started };
 }
 
 function fakeFile(name: string, bytes = 12): ToolFile {
@@ -272,6 +282,120 @@ describe('languageModelTools/toolSpecs', () => {
       assert.match(text, /Nothing was sent/);
       assert.match(text, /\.env/);
       assert.deepEqual(rec.started, []);
+    });
+  });
+
+  describe('cancel, resume and fork: each confirms its own action and sends exactly the plan', () => {
+    const spec = (name: string) => TOOL_SPECS.find((s) => s.name === name)!;
+    const signal = new AbortController().signal;
+    const cases = [
+      {
+        name: 'agentRuntime_cancelRun',
+        input: { runId: 'run_waiting' },
+        progress: /^Cancelling run run\\_waiting$/,
+        title: 'Cancel run run_waiting?',
+        asks: 'Asks https\\:\\/\\/agents\\.example\\.test\\:8443 to stop the run. The agent stops; steps already done stay done.',
+        plan: { runId: 'run_waiting' },
+        sent: ['cancelRun', ['run_waiting']],
+        result: /^Cancelled run run_waiting\.\n/,
+        followed: false,
+      },
+      {
+        name: 'agentRuntime_resumeRun',
+        input: { runId: 'run_waiting', instructions: 'use *bold* care' },
+        progress: /^Resuming run run\\_waiting$/,
+        title: 'Resume run run_waiting?',
+        asks: 'Asks https\\:\\/\\/agents\\.example\\.test\\:8443 for a new run that goes on from where this failed or cancelled run stopped.\n\nInstructions: use \\*bold\\* care',
+        plan: { runId: 'run_waiting', instructions: 'use *bold* care' },
+        sent: ['resumeRun', ['run_waiting', { instructions: 'use *bold* care' }]],
+        result: /^Resumed run run_waiting as a new run; read it with agentRuntime_getRun\.\n/,
+        followed: true,
+      },
+      {
+        name: 'agentRuntime_forkRun',
+        input: { runId: 'run_waiting', afterSequence: 3 },
+        progress: /^Forking run run\\_waiting$/,
+        title: 'Fork run run_waiting?',
+        asks: 'Asks https\\:\\/\\/agents\\.example\\.test\\:8443 for a new run that starts with events 1 to 3 of this run, then goes on.',
+        plan: { runId: 'run_waiting', after: 3, instructions: undefined },
+        sent: ['forkRun', ['run_waiting', { after_sequence: 3, instructions: undefined }]],
+        result: /^Forked run run_waiting after event 3 as a new run; read it with agentRuntime_getRun\.\n/,
+        followed: true,
+      },
+    ];
+
+    for (const c of cases) {
+      it(`${c.name}: the confirmation, the call, the record noted${c.followed ? ' and the new run followed' : ''}`, async () => {
+        const rec = recordingContext();
+        const prepared = await spec(c.name).prepare(c.input, rec.ctx);
+        assert.match(prepared.invocationMessage, c.progress);
+        assert.equal(prepared.confirmation?.title, c.title);
+        assert.equal(prepared.confirmation?.message, c.asks);
+        assert.deepEqual(prepared.plan, c.plan);
+        const text = await spec(c.name).invoke(c.input, rec.ctx, prepared.plan, signal);
+        assert.match(text, c.result);
+        assert.deepEqual(rec.sent, [c.sent]);
+        assert.deepEqual(
+          rec.calls.filter((call) => call.startsWith('runs.')),
+          c.followed ? ['runs.noteRecord', 'runs.follow'] : ['runs.noteRecord'],
+        );
+      });
+    }
+
+    it('says what the service refused in the words of the action, anything else as a failure', async () => {
+      const refusals: [string, object, ApiError, RegExp][] = [
+        [
+          'agentRuntime_cancelRun',
+          { runId: 'run_waiting' },
+          new ApiError({ kind: 'conflict', status: 409, code: 'run_not_active', message: 'ended' }),
+          /^Run run_waiting had already ended; nothing was cancelled\.$/,
+        ],
+        [
+          'agentRuntime_resumeRun',
+          { runId: 'run_waiting' },
+          new ApiError({ kind: 'conflict', status: 409, code: 'run_not_resumable', message: 'no' }),
+          /^Run run_waiting cannot be resumed: only a failed or cancelled run can\.$/,
+        ],
+        [
+          'agentRuntime_forkRun',
+          { runId: 'run_waiting', afterSequence: 9 },
+          new ApiError({ kind: 'bad_request', status: 400, param: 'after_sequence', message: 'no such event' }),
+          /^Run run_waiting has no event 9 to fork after; choose an earlier one\.$/,
+        ],
+        [
+          'agentRuntime_cancelRun',
+          { runId: 'run_waiting' },
+          new ApiError({ kind: 'conflict', status: 409, code: 'run_not_resumable', message: 'other' }),
+          /^The request to the service failed\./,
+        ],
+      ];
+      for (const [name, input, err, sentence] of refusals) {
+        const method = name.replace('agentRuntime_', '');
+        const rec = recordingContext(undefined, {
+          [method]: async () => {
+            throw err;
+          },
+        });
+        const prepared = await spec(name).prepare(input, rec.ctx);
+        assert.match(await spec(name).invoke(input, rec.ctx, prepared.plan, signal), sentence, name);
+        assert.deepEqual(
+          rec.calls.filter((call) => call.startsWith('runs.')),
+          [],
+          name,
+        );
+      }
+    });
+
+    it('a fork needs the event it starts after, and acts only on the event confirmed', async () => {
+      const rec = recordingContext();
+      const fork = spec('agentRuntime_forkRun');
+      const missing = await fork.prepare({ runId: 'run_waiting' }, rec.ctx);
+      assert.equal(missing.confirmation, undefined);
+      assert.match(await fork.invoke({ runId: 'run_waiting' }, rec.ctx, undefined, signal), /^Give afterSequence/);
+      const confirmed = await fork.prepare({ runId: 'run_waiting', afterSequence: 2 }, rec.ctx);
+      const text = await fork.invoke({ runId: 'run_waiting', afterSequence: 3 }, rec.ctx, confirmed.plan, signal);
+      assert.match(text, /only after the person confirmed/);
+      assert.deepEqual(rec.sent, []);
     });
   });
 
