@@ -13,6 +13,7 @@ import type { ApiClient } from '../api/client';
 import { describeError } from '../api/errorSentences';
 import { isApiError } from '../api/errors';
 import { SteeringConflict } from '../api/steering';
+import type { MemoryRecord } from '../api/resourceTypes';
 import type { ArtifactRecord, RunRecord, TaskRecord } from '../api/types';
 import { formatBytes } from '../common/format';
 import { markdownLiteral } from '../common/markdownLiteral';
@@ -20,7 +21,7 @@ import type { Translate } from '../common/translate';
 import { isRunId } from '../runEvents/ids';
 import { readRunDigest } from '../runs/readRunDigest';
 import type { RunDigest } from '../runs/runDigest';
-import { toolText } from './toolResult';
+import { cutString, toolText } from './toolResult';
 
 /** The calls the tools may make. Deliberately without decideApproval. */
 export type ToolClient = Pick<
@@ -33,6 +34,7 @@ export type ToolClient = Pick<
   | 'cancelRun'
   | 'resumeRun'
   | 'forkRun'
+  | 'listMemory'
 >;
 
 /** A workspace file a tool would send: the name shown (relative to its workspace folder) and where it is. */
@@ -85,6 +87,14 @@ const ARTIFACT_MAX_BYTES = 1024 * 1024;
 /** Characters of an artifact's text handed to the model. */
 export const ARTIFACT_TEXT_MAX_CHARS = 12_000;
 const ARTIFACTS_LISTED = 100;
+const MEMORY_QUERY_MAX_CHARS = 500;
+/** Memory entries one search hands back, at most (10 unless the model asks for fewer or more). */
+export const MEMORY_RESULTS_MAX = 20;
+/** Characters of one memory entry's text handed back (the Memory view opens the whole entry). */
+export const MEMORY_TEXT_MAX_CHARS = 600;
+/** Tags of one entry handed back, and characters of one tag. */
+const MEMORY_TAGS_MAX = 10;
+const MEMORY_TAG_MAX_CHARS = 80;
 const FILES_SHOWN = 20;
 
 const NOT_SIGNED_IN =
@@ -413,6 +423,61 @@ const readArtifact: ToolSpec = {
   },
 };
 
+// ---- memory (read only, where the service has it) ----
+
+function memoryData(m: MemoryRecord): Record<string, unknown> {
+  return {
+    memoryId: m.id,
+    text: cutString(m.content, MEMORY_TEXT_MAX_CHARS),
+    tags: m.tags.slice(0, MEMORY_TAGS_MAX).map((tag) => cutString(tag, MEMORY_TAG_MAX_CHARS)),
+    score: m.score,
+    projectId: m.project_id,
+    sourceRunId: m.source?.run_id,
+    sourceSequence: m.source?.sequence,
+    updatedAt: m.updated_at,
+  };
+}
+
+const searchMemory: ToolSpec = {
+  name: 'agentRuntime_searchMemory',
+  effect: false,
+  async prepare(input, ctx) {
+    const t: Translate = ctx.t;
+    const query = text(asObject(input), 'query', MEMORY_QUERY_MAX_CHARS);
+    return { invocationMessage: t('Searching Agent Runtime memory for {0}', md(query ?? '?', 80)) };
+  },
+  async invoke(input, ctx, _plan, signal) {
+    const given = asObject(input);
+    const query = text(given, 'query', MEMORY_QUERY_MAX_CHARS);
+    if (query === undefined) {
+      return `Give query: the words to look for in what the service remembers (at most ${MEMORY_QUERY_MAX_CHARS} characters).`;
+    }
+    if (!ctx.isSignedIn()) {
+      return NOT_SIGNED_IN;
+    }
+    const limit = given.limit;
+    const n =
+      typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 1 ? Math.min(limit, MEMORY_RESULTS_MAX) : 10;
+    try {
+      const page = await ctx.client().listMemory({ query, tag: text(given, 'tag', 200), limit: n }, { signal });
+      const seen = new Set<string>();
+      const entries = page.data.filter((m) => !seen.has(m.id) && seen.add(m.id)).slice(0, n);
+      if (entries.length === 0) {
+        return 'Nothing the service remembers matches the query.';
+      }
+      return toolText(
+        `The ${entries.length} memory entries that match best, most relevant first (each text at most ${MEMORY_TEXT_MAX_CHARS} characters; the person can open an entry whole in the Memory view).`,
+        entries.map(memoryData),
+      );
+    } catch (err) {
+      if (isApiError(err, 'not_supported')) {
+        return 'This Agent Runtime service has no memory (it does not offer the memory endpoints): there is nothing to search.';
+      }
+      return failure(err);
+    }
+  },
+};
+
 // ---- steering: cancel, resume, fork (one builder; each action says only what is its own) ----
 
 /** What a steering tool confirmed: the run, and for a fork the event it starts after; the instructions given. */
@@ -574,4 +639,5 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   cancelRun,
   resumeRun,
   forkRun,
+  searchMemory,
 ];
