@@ -59,7 +59,8 @@ export function boundData(value: unknown, fieldMax = TOOL_FIELD_MAX_CHARS, depth
   return out;
 }
 
-function cutString(text: string, max: number): string {
+/** `text` cut to `max` characters (never inside a surrogate pair), saying how long it was. */
+export function cutString(text: string, max: number): string {
   if (text.length <= max) {
     return text;
   }
@@ -83,6 +84,6 @@ export function toolText(sentence: string, data?: unknown): string {
   if (text.length <= TOOL_RESULT_MAX_CHARS) {
     return text;
   }
-  const mark = `\n[cut: the result was ${text.length} characters; open the run in VS Code for the rest]`;
+  const mark = `\n[cut: the result was ${text.length} characters; the person sees the rest in VS Code]`;
   return text.slice(0, TOOL_RESULT_MAX_CHARS - mark.length) + mark;
 }

@@ -13,6 +13,7 @@ import type { ApiClient } from '../api/client';
 import { describeError } from '../api/errorSentences';
 import { isApiError } from '../api/errors';
 import { SteeringConflict } from '../api/steering';
+import type { MemoryRecord } from '../api/resourceTypes';
 import type { ArtifactRecord, RunRecord, TaskRecord } from '../api/types';
 import { formatBytes } from '../common/format';
 import { markdownLiteral } from '../common/markdownLiteral';
@@ -20,7 +21,7 @@ import type { Translate } from '../common/translate';
 import { isRunId } from '../runEvents/ids';
 import { readRunDigest } from '../runs/readRunDigest';
 import type { RunDigest } from '../runs/runDigest';
-import { toolText } from './toolResult';
+import { cutString, toolText } from './toolResult';
 
 /** The calls the tools may make. Deliberately without decideApproval. */
 export type ToolClient = Pick<
@@ -33,6 +34,7 @@ export type ToolClient = Pick<
   | 'cancelRun'
   | 'resumeRun'
   | 'forkRun'
+  | 'listMemory'
 >;
 
 /** A workspace file a tool would send: the name shown (relative to its workspace folder) and where it is. */
@@ -85,6 +87,14 @@ const ARTIFACT_MAX_BYTES = 1024 * 1024;
 /** Characters of an artifact's text handed to the model. */
 export const ARTIFACT_TEXT_MAX_CHARS = 12_000;
 const ARTIFACTS_LISTED = 100;
+const MEMORY_QUERY_MAX_CHARS = 500;
+/** Memory entries one search hands back, at most (10 unless the model asks for fewer or more). */
+export const MEMORY_RESULTS_MAX = 20;
+/** Characters of one memory entry's text handed back (the Memory view opens the whole entry). */
+export const MEMORY_TEXT_MAX_CHARS = 600;
+/** Tags of one entry handed back, and characters of one tag. */
+const MEMORY_TAGS_MAX = 10;
+const MEMORY_TAG_MAX_CHARS = 80;
 const FILES_SHOWN = 20;
 
 const NOT_SIGNED_IN =
@@ -413,158 +423,206 @@ const readArtifact: ToolSpec = {
   },
 };
 
-const cancelRun: ToolSpec = {
-  name: 'agentRuntime_cancelRun',
-  effect: true,
-  async prepare(input, ctx) {
-    const t: Translate = ctx.t;
-    const runId = runIdOf(input);
-    const invocationMessage = t('Cancelling run {0}', md(runId ?? '?', 80));
-    if (!runId || !ctx.isSignedIn()) {
-      return { invocationMessage };
-    }
-    return {
-      invocationMessage,
-      confirmation: {
-        title: t('Cancel run {0}?', runId),
-        message: t('Asks {0} to stop the run. The agent stops; steps already done stay done.', md(ctx.serviceUrl())),
-      },
-      plan: { runId },
-    };
-  },
-  async invoke(input, ctx, plan) {
-    const runId = runIdOf(input);
-    if (!runId) {
-      return BAD_RUN_ID;
-    }
-    if (!ctx.isSignedIn()) {
-      return NOT_SIGNED_IN;
-    }
-    if ((plan as { runId?: string } | undefined)?.runId !== runId) {
-      return NOT_CONFIRMED;
-    }
-    try {
-      const run = await ctx.client().cancelRun(runId);
-      ctx.runs.noteRecord(run);
-      return toolText(`Cancelled run ${runId}.`, runData(run));
-    } catch (err) {
-      if (isApiError(err, 'conflict') && err.code === SteeringConflict.runNotActive) {
-        return `Run ${runId} had already ended; nothing was cancelled.`;
-      }
-      return failure(err);
-    }
-  },
-};
+// ---- memory (read only, where the service has it) ----
 
-const resumeRun: ToolSpec = {
-  name: 'agentRuntime_resumeRun',
-  effect: true,
-  async prepare(input, ctx) {
-    const t: Translate = ctx.t;
-    const runId = runIdOf(input);
-    const instructions = text(asObject(input), 'instructions', INSTRUCTIONS_MAX_CHARS);
-    const invocationMessage = t('Resuming run {0}', md(runId ?? '?', 80));
-    if (!runId || !ctx.isSignedIn()) {
-      return { invocationMessage };
-    }
-    const lines = [
-      t('Asks {0} for a new run that goes on from where this failed or cancelled run stopped.', md(ctx.serviceUrl())),
-    ];
-    if (instructions !== undefined) {
-      lines.push('', t('Instructions: {0}', md(instructions, 500)));
-    }
-    return {
-      invocationMessage,
-      confirmation: { title: t('Resume run {0}?', runId), message: lines.join('\n') },
-      plan: { runId, instructions },
-    };
-  },
-  async invoke(input, ctx, plan) {
-    const runId = runIdOf(input);
-    if (!runId) {
-      return BAD_RUN_ID;
-    }
-    if (!ctx.isSignedIn()) {
-      return NOT_SIGNED_IN;
-    }
-    const confirmed = plan as { runId?: string; instructions?: string } | undefined;
-    if (confirmed?.runId !== runId) {
-      return NOT_CONFIRMED;
-    }
-    try {
-      const run = await ctx.client().resumeRun(runId, { instructions: confirmed.instructions });
-      ctx.runs.noteRecord(run);
-      ctx.runs.follow(run.id, typeof run.task_id === 'string' ? run.task_id : undefined);
-      return toolText(`Resumed run ${runId} as a new run; read it with agentRuntime_getRun.`, runData(run));
-    } catch (err) {
-      if (isApiError(err, 'conflict') && err.code === SteeringConflict.runNotResumable) {
-        return `Run ${runId} cannot be resumed: only a failed or cancelled run can.`;
-      }
-      return failure(err);
-    }
-  },
-};
+function memoryData(m: MemoryRecord): Record<string, unknown> {
+  return {
+    memoryId: m.id,
+    text: cutString(m.content, MEMORY_TEXT_MAX_CHARS),
+    tags: m.tags.slice(0, MEMORY_TAGS_MAX).map((tag) => cutString(tag, MEMORY_TAG_MAX_CHARS)),
+    score: m.score,
+    projectId: m.project_id,
+    sourceRunId: m.source?.run_id,
+    sourceSequence: m.source?.sequence,
+    updatedAt: m.updated_at,
+  };
+}
 
-const forkRun: ToolSpec = {
-  name: 'agentRuntime_forkRun',
-  effect: true,
+const searchMemory: ToolSpec = {
+  name: 'agentRuntime_searchMemory',
+  effect: false,
   async prepare(input, ctx) {
     const t: Translate = ctx.t;
-    const runId = runIdOf(input);
-    const after = sequenceOf(input);
-    const instructions = text(asObject(input), 'instructions', INSTRUCTIONS_MAX_CHARS);
-    const invocationMessage = t('Forking run {0}', md(runId ?? '?', 80));
-    if (!runId || after === undefined || !ctx.isSignedIn()) {
-      return { invocationMessage };
-    }
-    const lines = [
-      t(
-        'Asks {0} for a new run that starts with events 1 to {1} of this run, then goes on.',
-        md(ctx.serviceUrl()),
-        after,
-      ),
-    ];
-    if (instructions !== undefined) {
-      lines.push('', t('Instructions: {0}', md(instructions, 500)));
-    }
-    return {
-      invocationMessage,
-      confirmation: { title: t('Fork run {0}?', runId), message: lines.join('\n') },
-      plan: { runId, after, instructions },
-    };
+    const query = text(asObject(input), 'query', MEMORY_QUERY_MAX_CHARS);
+    return { invocationMessage: t('Searching Agent Runtime memory for {0}', md(query ?? '?', 80)) };
   },
-  async invoke(input, ctx, plan) {
-    const runId = runIdOf(input);
-    if (!runId) {
-      return BAD_RUN_ID;
-    }
-    const after = sequenceOf(input);
-    if (after === undefined) {
-      return 'Give afterSequence: the last event (a sequence number, 1 or more) the new run keeps.';
+  async invoke(input, ctx, _plan, signal) {
+    const given = asObject(input);
+    const query = text(given, 'query', MEMORY_QUERY_MAX_CHARS);
+    if (query === undefined) {
+      return `Give query: the words to look for in what the service remembers (at most ${MEMORY_QUERY_MAX_CHARS} characters).`;
     }
     if (!ctx.isSignedIn()) {
       return NOT_SIGNED_IN;
     }
-    const confirmed = plan as { runId?: string; after?: number; instructions?: string } | undefined;
-    if (confirmed?.runId !== runId || confirmed.after !== after) {
-      return NOT_CONFIRMED;
-    }
+    const limit = given.limit;
+    const n =
+      typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 1 ? Math.min(limit, MEMORY_RESULTS_MAX) : 10;
     try {
-      const run = await ctx.client().forkRun(runId, { after_sequence: after, instructions: confirmed.instructions });
-      ctx.runs.noteRecord(run);
-      ctx.runs.follow(run.id, typeof run.task_id === 'string' ? run.task_id : undefined);
+      const page = await ctx.client().listMemory({ query, tag: text(given, 'tag', 200), limit: n }, { signal });
+      const seen = new Set<string>();
+      const entries = page.data.filter((m) => !seen.has(m.id) && seen.add(m.id)).slice(0, n);
+      if (entries.length === 0) {
+        return 'Nothing the service remembers matches the query.';
+      }
       return toolText(
-        `Forked run ${runId} after event ${after} as a new run; read it with agentRuntime_getRun.`,
-        runData(run),
+        `The ${entries.length} memory entries that match best, most relevant first (each text at most ${MEMORY_TEXT_MAX_CHARS} characters; the person can open an entry whole in the Memory view).`,
+        entries.map(memoryData),
       );
     } catch (err) {
-      if (isApiError(err, 'bad_request') && err.param === 'after_sequence') {
-        return `Run ${runId} has no event ${after} to fork after; choose an earlier one.`;
+      if (isApiError(err, 'not_supported')) {
+        return 'This Agent Runtime service has no memory (it does not offer the memory endpoints): there is nothing to search.';
       }
       return failure(err);
     }
   },
 };
+
+// ---- steering: cancel, resume, fork (one builder; each action says only what is its own) ----
+
+/** What a steering tool confirmed: the run, and for a fork the event it starts after; the instructions given. */
+interface SteeringPlan {
+  runId: string;
+  after?: number;
+  instructions?: string;
+}
+
+interface SteeringAction {
+  readonly name: string;
+  /** Takes optional instructions for the new run (resume, fork). */
+  readonly instructions: boolean;
+  /** Needs `afterSequence` (fork): its sentence when missing. */
+  readonly needsSequence?: string;
+  /** The new run is followed (RunStore.follow) like one started here. */
+  readonly follows: boolean;
+  progress(t: Translate, runId: string): string;
+  title(t: Translate, runId: string): string;
+  /** The confirmation's sentence: what the service (escaped) is asked to do. */
+  asks(t: Translate, service: string, plan: SteeringPlan): string;
+  act(client: ToolClient, plan: SteeringPlan): Promise<RunRecord>;
+  done(plan: SteeringPlan): string;
+  /** The sentence for a refusal that belongs to this action; undefined: the common failure(). */
+  refused(err: unknown, plan: SteeringPlan): string | undefined;
+}
+
+function steeringTool(action: SteeringAction): ToolSpec {
+  /** The plan the input asks for (instructions as given), or undefined when the run or the sequence is missing. */
+  const planOf = (input: unknown): SteeringPlan | undefined => {
+    const runId = runIdOf(input);
+    const after = sequenceOf(input);
+    if (!runId || (action.needsSequence !== undefined && after === undefined)) {
+      return undefined;
+    }
+    const instructions = text(asObject(input), 'instructions', INSTRUCTIONS_MAX_CHARS);
+    return {
+      runId,
+      ...(action.needsSequence !== undefined ? { after } : {}),
+      ...(action.instructions ? { instructions } : {}),
+    };
+  };
+  return {
+    name: action.name,
+    effect: true,
+    async prepare(input, ctx) {
+      const t: Translate = ctx.t;
+      const invocationMessage = action.progress(t, md(runIdOf(input) ?? '?', 80));
+      const plan = planOf(input);
+      if (!plan || !ctx.isSignedIn()) {
+        return { invocationMessage };
+      }
+      const lines = [action.asks(t, md(ctx.serviceUrl()), plan)];
+      if (plan.instructions !== undefined) {
+        lines.push('', t('Instructions: {0}', md(plan.instructions, 500)));
+      }
+      return {
+        invocationMessage,
+        confirmation: { title: action.title(t, plan.runId), message: lines.join('\n') },
+        plan,
+      };
+    },
+    async invoke(input, ctx, plan) {
+      const runId = runIdOf(input);
+      if (!runId) {
+        return BAD_RUN_ID;
+      }
+      const after = sequenceOf(input);
+      if (action.needsSequence !== undefined && after === undefined) {
+        return action.needsSequence;
+      }
+      if (!ctx.isSignedIn()) {
+        return NOT_SIGNED_IN;
+      }
+      // The confirmed plan, for this run (and event); what is sent is the plan, never the input.
+      const confirmed = plan as SteeringPlan | undefined;
+      if (confirmed?.runId !== runId || (action.needsSequence !== undefined && confirmed.after !== after)) {
+        return NOT_CONFIRMED;
+      }
+      try {
+        const run = await action.act(ctx.client(), confirmed);
+        ctx.runs.noteRecord(run);
+        if (action.follows) {
+          ctx.runs.follow(run.id, typeof run.task_id === 'string' ? run.task_id : undefined);
+        }
+        return toolText(action.done(confirmed), runData(run));
+      } catch (err) {
+        return action.refused(err, confirmed) ?? failure(err);
+      }
+    },
+  };
+}
+
+const cancelRun = steeringTool({
+  name: 'agentRuntime_cancelRun',
+  instructions: false,
+  follows: false,
+  progress: (t, runId) => t('Cancelling run {0}', runId),
+  title: (t, runId) => t('Cancel run {0}?', runId),
+  asks: (t, service) => t('Asks {0} to stop the run. The agent stops; steps already done stay done.', service),
+  act: (client, plan) => client.cancelRun(plan.runId),
+  done: (plan) => `Cancelled run ${plan.runId}.`,
+  refused: (err, plan) =>
+    isApiError(err, 'conflict') && err.code === SteeringConflict.runNotActive
+      ? `Run ${plan.runId} had already ended; nothing was cancelled.`
+      : undefined,
+});
+
+const resumeRun = steeringTool({
+  name: 'agentRuntime_resumeRun',
+  instructions: true,
+  follows: true,
+  progress: (t, runId) => t('Resuming run {0}', runId),
+  title: (t, runId) => t('Resume run {0}?', runId),
+  asks: (t, service) =>
+    t('Asks {0} for a new run that goes on from where this failed or cancelled run stopped.', service),
+  act: (client, plan) => client.resumeRun(plan.runId, { instructions: plan.instructions }),
+  done: (plan) => `Resumed run ${plan.runId} as a new run; read it with agentRuntime_getRun.`,
+  refused: (err, plan) =>
+    isApiError(err, 'conflict') && err.code === SteeringConflict.runNotResumable
+      ? `Run ${plan.runId} cannot be resumed: only a failed or cancelled run can.`
+      : undefined,
+});
+
+const forkRun = steeringTool({
+  name: 'agentRuntime_forkRun',
+  instructions: true,
+  needsSequence: 'Give afterSequence: the last event (a sequence number, 1 or more) the new run keeps.',
+  follows: true,
+  progress: (t, runId) => t('Forking run {0}', runId),
+  title: (t, runId) => t('Fork run {0}?', runId),
+  asks: (t, service, plan) =>
+    t(
+      'Asks {0} for a new run that starts with events 1 to {1} of this run, then goes on.',
+      service,
+      plan.after as number,
+    ),
+  act: (client, plan) =>
+    client.forkRun(plan.runId, { after_sequence: plan.after as number, instructions: plan.instructions }),
+  done: (plan) => `Forked run ${plan.runId} after event ${plan.after} as a new run; read it with agentRuntime_getRun.`,
+  refused: (err, plan) =>
+    isApiError(err, 'bad_request') && err.param === 'after_sequence'
+      ? `Run ${plan.runId} has no event ${plan.after} to fork after; choose an earlier one.`
+      : undefined,
+});
 
 function sequenceOf(input: unknown): number | undefined {
   const value = asObject(input).afterSequence;
@@ -581,4 +639,5 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   cancelRun,
   resumeRun,
   forkRun,
+  searchMemory,
 ];

@@ -49,6 +49,17 @@ export const UI = {
   firstRunRow: /\bRun 1(?!\d)/,
   /** What the agent knows and may use (issue 24): the views below Tasks, in this order. */
   agentViews: ['Memory', 'Tools', 'Connectors', 'Webhooks'],
+  /** VS Code's Chat view and the @agent-runtime participant (issue 25; the Chat view from VS Code 1.139 on). */
+  chat: {
+    participant: '@agent-runtime',
+    /** The name a response of the participant carries (its fullName). */
+    participantName: 'Agent Runtime',
+    commands: ['/review', '/runs', '/status', '/task'],
+    /** The participant's follow-up after an answer without a run (src/chat/chatHandler.ts). */
+    recentTasksFollowup: 'Show recent tasks',
+    /** VS Code's answer when no language model provider is installed (its extension host, getModelForRequest). */
+    modelUnavailable: 'Language model unavailable',
+  },
   /** Steering (issue #12). */
   steering: {
     needsYouView: 'Needs You',

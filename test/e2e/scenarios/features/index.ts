@@ -2,6 +2,7 @@
 // watch a run (live, through a dropped stream, across a window reload), artifacts, delete, 401.
 import { type Scenario } from '../types';
 import { openArtifact, saveArtifact } from './artifacts';
+import { chatParticipant } from './chatParticipant';
 import { deleteFile } from './deleteFile';
 import { hostileServer } from './hostile';
 import { reviewChanges, reviewChangesThreeWay } from './review';
@@ -38,4 +39,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runLogTools,
   ...STEERING_SCENARIOS,
   ...STEERING_PICTURE_SCENARIOS,
+  chatParticipant,
 ];
