@@ -64,6 +64,8 @@ export interface Layout {
   rawTitle: HTMLElement;
   rawCopy: HTMLButtonElement;
   rawOpen: HTMLButtonElement;
+  /** The records the expanded event names (runEvents/recordLinks.ts), one button each. */
+  rawLinks: HTMLElement;
   rawJson: HTMLElement;
   kindsKey: string;
   toolsKey: string;
@@ -209,7 +211,8 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   const rawTitle = el('span', 'raw-title');
   const rawCopy = iconButton('copy-json', 'copy', strings.copyJson, true);
   const rawOpen = iconButton('open-json', 'go-to-file', strings.openEvent, true);
-  rawBar.append(codicon('json'), rawTitle, rawCopy, rawOpen);
+  const rawLinks = elWithId('span', 'record-links', 'record-links');
+  rawBar.append(codicon('json'), rawTitle, rawCopy, rawOpen, rawLinks);
   const rawJson = el('pre', 'raw-json');
   raw.append(rawBar, rawJson);
 
@@ -271,6 +274,7 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
     rawTitle,
     rawCopy,
     rawOpen,
+    rawLinks,
     rawJson,
     kindsKey: '',
     toolsKey: '',
