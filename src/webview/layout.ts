@@ -211,10 +211,12 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   const rawTitle = el('span', 'raw-title');
   const rawCopy = iconButton('copy-json', 'copy', strings.copyJson, true);
   const rawOpen = iconButton('open-json', 'go-to-file', strings.openEvent, true);
-  const rawLinks = elWithId('span', 'record-links', 'record-links');
-  rawBar.append(codicon('json'), rawTitle, rawCopy, rawOpen, rawLinks);
+  rawBar.append(codicon('json'), rawTitle, rawCopy, rawOpen);
+  // A row of its own under the bar: the bar's buttons leave no room in a narrow panel.
+  const rawLinks = elWithId('div', 'record-links', 'record-links');
+  rawLinks.hidden = true;
   const rawJson = el('pre', 'raw-json');
-  raw.append(rawBar, rawJson);
+  raw.append(rawBar, rawLinks, rawJson);
 
   root.replaceChildren(header, toolbar, body, summary);
   const layout: Layout = {

@@ -13,6 +13,8 @@ export const ROW_HEIGHT = 24;
 export const RAW_MAX_LINES = 16;
 export const RAW_LINE_HEIGHT = 18;
 export const RAW_BAR_HEIGHT = 30;
+/** The row of record links under the bar, when the event names records. */
+export const RAW_LINKS_HEIGHT = 30;
 
 export function createRowElement(): HTMLElement {
   const row = el('div', 'row');
@@ -90,23 +92,23 @@ export function fillRaw(layout: Layout, row: Row, strings?: UiStrings): number {
   setText(layout.rawTitle, `${row.event} #${row.sequence}${mark}`);
   layout.raw.classList.toggle('truncated', cut !== undefined);
   setBlockText(layout.rawJson, json);
-  fillRecordLinks(layout.rawLinks, row, strings ?? DEFAULT_UI_STRINGS);
+  const linked = fillRecordLinks(layout.rawLinks, row, strings ?? DEFAULT_UI_STRINGS);
   // Not data-sequence: only the timeline's rows carry that (the e2e suite counts them).
   layout.raw.dataset.forSequence = String(row.sequence);
   const lines = Math.min(RAW_MAX_LINES, json.split('\n').length);
-  return RAW_BAR_HEIGHT + lines * RAW_LINE_HEIGHT + 12;
+  return RAW_BAR_HEIGHT + (linked ? RAW_LINKS_HEIGHT : 0) + lines * RAW_LINE_HEIGHT + 12;
 }
 
 /**
  * The expanded event's record links: one real button per record it names (a tool call's record,
  * memory entries), carrying the record kind and id the click sends; the id shows as text.
  */
-function fillRecordLinks(container: HTMLElement, row: Row, strings: UiStrings): void {
+function fillRecordLinks(container: HTMLElement, row: Row, strings: UiStrings): boolean {
   const links = recordLinks(row.raw);
   const more = unlinkedCount(row.raw);
   const key = `${row.sequence}\u0000${links.map((l) => `${l.record}:${l.id}`).join(' ')}\u0000${more}\u0000${strings.openInvocation}\u0000${strings.openMemoryEntry}`;
   if (container.dataset.key === key) {
-    return;
+    return !container.hidden;
   }
   container.dataset.key = key;
   const buttons = links.map((link) => {
@@ -124,4 +126,5 @@ function fillRecordLinks(container: HTMLElement, row: Row, strings: UiStrings): 
     ...(more > 0 ? [el('span', 'muted', fill(strings.moreRecordLinks, more))] : []),
   );
   container.hidden = buttons.length === 0;
+  return !container.hidden;
 }
