@@ -49,6 +49,21 @@ export const UI = {
   firstRunRow: /\bRun 1(?!\d)/,
   /** What the agent knows and may use (issue 24): the views below Tasks, in this order. */
   agentViews: ['Memory', 'Tools', 'Connectors', 'Webhooks'],
+  /** Memory, tools and webhooks at work (issue 24, scenario agent-access). */
+  access: {
+    searchMemory: 'Agent Runtime: Search Memory...',
+    createWebhook: 'Agent Runtime: Create Webhook...',
+    closeAllEditors: 'View: Close All Editors',
+    conflictNotice: /Someone changed this memory meanwhile/,
+    overwrite: 'Overwrite',
+    webhookUrlPrompt: /https URL the service calls/,
+    webhookEventsTitle: 'Create Webhook: events',
+    secretDialog: /signing secret/,
+    copySecret: 'Copy Secret',
+    webhooksView: 'Webhooks',
+    sendTestDelivery: 'Send Test Delivery',
+    testDelivery: /Test delivery/,
+  },
   /** Steering (issue #12). */
   steering: {
     needsYouView: 'Needs You',

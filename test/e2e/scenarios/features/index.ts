@@ -1,6 +1,7 @@
 // The user stories of issue 7, each from a fresh user data folder: sign in, upload and attach,
 // watch a run (live, through a dropped stream, across a window reload), artifacts, delete, 401.
 import { type Scenario } from '../types';
+import { agentAccess } from './agentAccess';
 import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
 import { hostileServer } from './hostile';
@@ -38,4 +39,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runLogTools,
   ...STEERING_SCENARIOS,
   ...STEERING_PICTURE_SCENARIOS,
+  agentAccess,
 ];
