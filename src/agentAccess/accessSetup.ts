@@ -211,12 +211,35 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
 
   const documents = new ToolDocuments(deps);
 
+  /**
+   * `{ id }` (a Tools row), or a tool by name: `{ name }` (the run panel's approval card) or a
+   * Needs You row (`{ kind: 'approval', approval: { tool } }`), looked up in the registry.
+   */
   const openTool = async (arg?: unknown): Promise<void> => {
-    const id = recordId(arg, 'id');
+    const name = toolNameOf(arg);
+    const approvalRow = (arg as { kind?: unknown } | undefined)?.kind === 'approval';
+    const id = name !== undefined ? await toolIdByName(name) : approvalRow ? undefined : recordId(arg, 'id');
     if (!id) {
       throw new UserFacingError(t('Select a tool in the Tools view first.'));
     }
     await vscode.window.showTextDocument(toolUri(id), { preview: true });
+  };
+
+  const toolIdByName = async (name: string): Promise<string> => {
+    let page;
+    try {
+      page = await client().listTools({ query: name, limit: 50 });
+    } catch (err) {
+      if (isApiError(err, 'not_supported')) {
+        throw new UserFacingError(t('This service does not offer tools.'));
+      }
+      throw err;
+    }
+    const tool = page.data.find((candidate) => candidate.name === name);
+    if (!tool) {
+      throw new UserFacingError(t('The service lists no tool named {0}.', inert(name, 200)));
+    }
+    return tool.id;
   };
 
   /** The hook for a run panel's tool.called row: `{ invocationId }`. */
@@ -411,6 +434,18 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
       vscode.commands.registerCommand(Commands.deleteWebhook, guard('Delete webhook', deleteWebhook)),
     ],
   };
+}
+
+const MAX_TOOL_NAME = 200;
+
+/** A tool named rather than given by id: `{ name }` or an approval row (matched by shape). */
+function toolNameOf(arg: unknown): string | undefined {
+  if (typeof arg !== 'object' || arg === null) {
+    return undefined;
+  }
+  const node = arg as { kind?: unknown; approval?: { tool?: unknown }; name?: unknown };
+  const name = node.kind === 'approval' ? node.approval?.tool : node.name;
+  return typeof name === 'string' && name !== '' && name.length <= MAX_TOOL_NAME ? name : undefined;
 }
 
 function recordId(arg: unknown, key: string): string | undefined {

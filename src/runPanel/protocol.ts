@@ -4,6 +4,7 @@
 import { parseLogFilter, MAX_QUERY_CHARS, type LogFilter } from '../runEvents/logQuery';
 import { APPROVAL_ID } from '../runEvents/ids';
 import { runActionById } from '../runEvents/runActions';
+import { isRecordId, type LinkedRecord } from '../runEvents/recordLinks';
 import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
 import type { UiStringKey } from './uiStrings';
 
@@ -122,6 +123,14 @@ export type WebviewMessage =
   | { type: 'runAction'; action: string; sequence?: number }
   | { type: 'decide'; approvalId: string; decision: 'approve' | 'deny' }
   /**
+   * Open a record the event at `sequence` names (runEvents/recordLinks.ts): a tool call's
+   * invocation record or a memory entry. The host reads the event again and opens only a record
+   * it names.
+   */
+  | { type: 'openRecord'; sequence: number; record: LinkedRecord; id: string }
+  /** The description of the tool the approval card (of this approval) asks for. */
+  | { type: 'openTool'; approvalId: string }
+  /**
    * Events of the whole log that pass `filter`: up to `limit` before (older than) `sequence`,
    * after (newer than) it, or around it (it included when it passes). Answered by `page`.
    */
@@ -202,6 +211,16 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
         (m.decision === 'approve' || m.decision === 'deny')
       ) {
         return { type: 'decide', approvalId: m.approvalId, decision: m.decision };
+      }
+      return undefined;
+    case 'openRecord':
+      if (isSequence(m.sequence, false) && (m.record === 'invocation' || m.record === 'memory') && isRecordId(m.id)) {
+        return { type: 'openRecord', sequence: m.sequence, record: m.record, id: m.id };
+      }
+      return undefined;
+    case 'openTool':
+      if (typeof m.approvalId === 'string' && APPROVAL_ID.test(m.approvalId)) {
+        return { type: 'openTool', approvalId: m.approvalId };
       }
       return undefined;
     case 'page': {

@@ -20,6 +20,7 @@ import { exportRunToFile, openRunTranscript } from './runExport';
 import type { ExportFormat } from '../runLog/logExport';
 import { vscodeTranslate } from '../common/vscodeTranslate';
 import { uiStringTable } from './uiStrings';
+import { approvalToolCommand, recordLinkCommand, type LinkCommand } from './recordLinkTarget';
 
 export interface RunPanelDeps {
   extensionUri: vscode.Uri;
@@ -165,6 +166,27 @@ export class RunPanel implements vscode.Disposable {
     }
   }
 
+  /**
+   * A record link of a row: the event is read again (the log on disk, else the server) and the
+   * record opened only when that event names it.
+   */
+  private async openRecord(message: Extract<WebviewMessage, { type: 'openRecord' }>): Promise<void> {
+    let target: LinkCommand | undefined;
+    try {
+      target = recordLinkCommand(message, await this.session.fullEvent(message.sequence));
+    } catch (err) {
+      this.deps.log.warn(`Run panel ${this.runId}: event ${message.sequence} could not be read: ${describeError(err)}`);
+      void notify.error(vscode.l10n.t('Event {0} could not be read: {1}', message.sequence, describeErrorForUser(err)));
+      return;
+    }
+    if (!target) {
+      this.deps.log.warn(`Run panel ${this.runId}: event ${message.sequence} names no such ${message.record}`);
+      void notify.warn(vscode.l10n.t('Event {0} does not name that record. Nothing was opened.', message.sequence));
+      return;
+    }
+    await this.steer(target.command, target.arg);
+  }
+
   /** Steering commands report their own errors (guarded); the panel only needs their result. */
   private async steer(command: string, arg: Record<string, unknown>): Promise<unknown> {
     try {
@@ -290,6 +312,19 @@ export class RunPanel implements vscode.Disposable {
           approvalId: card.approvalId,
           expect,
         });
+        return;
+      }
+      case 'openRecord':
+        void this.openRecord(message);
+        return;
+      case 'openTool': {
+        // Only the tool of the card this panel shows.
+        const target = approvalToolCommand(message, this.session.approvalCard);
+        if (!target) {
+          void notify.warn(vscode.l10n.t('This panel no longer shows that approval. Nothing was opened.'));
+          return;
+        }
+        void this.steer(target.command, target.arg);
         return;
       }
       case 'openArtifact':

@@ -1,5 +1,5 @@
 // The panel's buttons that only tell the host something (copy, retry, export, steering,
-// artifacts) and the outline's toggle: no state of the timeline changes here.
+// artifacts, record links) and the outline's toggle: no state of the timeline changes here.
 import type { WebviewMessage } from '../runPanel/protocol';
 import type { Row } from './reducer';
 import type { Layout } from './layout';
@@ -56,6 +56,18 @@ export function wireControls(app: ControlsApp): void {
     const expanded = app.expanded;
     return expanded?.raw ? { type: 'openEvent', sequence: expanded.sequence } : undefined;
   });
+  // The expanded event's record links: the row's sequence, the record kind and id the button carries.
+  layout.rawLinks.addEventListener('click', (event) => {
+    event.stopPropagation();
+    const button = event.target instanceof Element ? event.target.closest<HTMLElement>('button.record-link') : null;
+    const expanded = app.expanded;
+    const record = button?.dataset.record;
+    const id = button?.dataset.id;
+    if (!expanded?.raw || (record !== 'invocation' && record !== 'memory') || id === undefined) {
+      return;
+    }
+    vscode.postMessage({ type: 'openRecord', sequence: expanded.sequence, record, id });
+  });
   postOnClick(layout.exportMarkdown, { type: 'export', format: 'markdown' });
   postOnClick(layout.exportJsonl, { type: 'export', format: 'jsonl' });
   postOnClick(layout.openTranscript, { type: 'openTranscript' });
@@ -82,6 +94,10 @@ export function wireControls(app: ControlsApp): void {
   };
   postOnClickInTimeline(steering.approve, decide('approve'));
   postOnClickInTimeline(steering.deny, decide('deny'));
+  postOnClickInTimeline(steering.openTool, () => {
+    const approvalId = steering.card.dataset.approvalId;
+    return approvalId ? { type: 'openTool', approvalId } : undefined;
+  });
   layout.jump.addEventListener('click', () => app.jumpToNewest());
   layout.artifactsList.addEventListener('click', (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>('button[data-action]') : null;

@@ -64,6 +64,8 @@ export interface Layout {
   rawTitle: HTMLElement;
   rawCopy: HTMLButtonElement;
   rawOpen: HTMLButtonElement;
+  /** The records the expanded event names (runEvents/recordLinks.ts), one button each. */
+  rawLinks: HTMLElement;
   rawJson: HTMLElement;
   kindsKey: string;
   toolsKey: string;
@@ -210,8 +212,11 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
   const rawCopy = iconButton('copy-json', 'copy', strings.copyJson, true);
   const rawOpen = iconButton('open-json', 'go-to-file', strings.openEvent, true);
   rawBar.append(codicon('json'), rawTitle, rawCopy, rawOpen);
+  // A row of its own under the bar: the bar's buttons leave no room in a narrow panel.
+  const rawLinks = elWithId('div', 'record-links', 'record-links');
+  rawLinks.hidden = true;
   const rawJson = el('pre', 'raw-json');
-  raw.append(rawBar, rawJson);
+  raw.append(rawBar, rawLinks, rawJson);
 
   root.replaceChildren(header, toolbar, body, summary);
   const layout: Layout = {
@@ -271,6 +276,7 @@ export function createLayout(root: HTMLElement, strings: UiStrings): Layout {
     rawTitle,
     rawCopy,
     rawOpen,
+    rawLinks,
     rawJson,
     kindsKey: '',
     toolsKey: '',

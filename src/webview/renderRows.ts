@@ -2,7 +2,8 @@
 // by the virtual list and filled from the view model. Server strings go in as text only.
 import { DEFAULT_UI_STRINGS, type UiStrings } from '../runPanel/protocol';
 import { matchesQuery } from '../runEvents/logQuery';
-import { codicon, el, setBlockText, setHighlightedText, setIcon, setText } from './dom';
+import { recordLinks, unlinkedCount } from '../runEvents/recordLinks';
+import { codicon, el, setBlockText, setButtonLabel, setHighlightedText, setIcon, setText } from './dom';
 import { fill, rowView } from './format';
 import type { Row, TimelineState } from './reducer';
 import type { Layout } from './layout';
@@ -12,6 +13,8 @@ export const ROW_HEIGHT = 24;
 export const RAW_MAX_LINES = 16;
 export const RAW_LINE_HEIGHT = 18;
 export const RAW_BAR_HEIGHT = 30;
+/** The row of record links under the bar, when the event names records. */
+export const RAW_LINKS_HEIGHT = 30;
 
 export function createRowElement(): HTMLElement {
   const row = el('div', 'row');
@@ -89,8 +92,39 @@ export function fillRaw(layout: Layout, row: Row, strings?: UiStrings): number {
   setText(layout.rawTitle, `${row.event} #${row.sequence}${mark}`);
   layout.raw.classList.toggle('truncated', cut !== undefined);
   setBlockText(layout.rawJson, json);
+  const linked = fillRecordLinks(layout.rawLinks, row, strings ?? DEFAULT_UI_STRINGS);
   // Not data-sequence: only the timeline's rows carry that (the e2e suite counts them).
   layout.raw.dataset.forSequence = String(row.sequence);
   const lines = Math.min(RAW_MAX_LINES, json.split('\n').length);
-  return RAW_BAR_HEIGHT + lines * RAW_LINE_HEIGHT + 12;
+  return RAW_BAR_HEIGHT + (linked ? RAW_LINKS_HEIGHT : 0) + lines * RAW_LINE_HEIGHT + 12;
+}
+
+/**
+ * The expanded event's record links: one real button per record it names (a tool call's record,
+ * memory entries), carrying the record kind and id the click sends; the id shows as text.
+ */
+function fillRecordLinks(container: HTMLElement, row: Row, strings: UiStrings): boolean {
+  const links = recordLinks(row.raw);
+  const more = unlinkedCount(row.raw);
+  const key = `${row.sequence}\u0000${links.map((l) => `${l.record}:${l.id}`).join(' ')}\u0000${more}\u0000${strings.openInvocation}\u0000${strings.openMemoryEntry}`;
+  if (container.dataset.key === key) {
+    return !container.hidden;
+  }
+  container.dataset.key = key;
+  const buttons = links.map((link) => {
+    const label = link.record === 'invocation' ? strings.openInvocation : fill(strings.openMemoryEntry, link.id);
+    const button = el('button', 'text-button record-link');
+    button.type = 'button';
+    button.dataset.record = link.record;
+    button.dataset.id = link.id;
+    button.append(codicon(link.record === 'invocation' ? 'tools' : 'lightbulb'), el('span', 'button-label'));
+    setButtonLabel(button, label);
+    return button;
+  });
+  container.replaceChildren(
+    ...buttons,
+    ...(more > 0 ? [el('span', 'muted', fill(strings.moreRecordLinks, more))] : []),
+  );
+  container.hidden = buttons.length === 0;
+  return !container.hidden;
 }

@@ -1,7 +1,7 @@
 // The run panel's steering controls: the run actions of src/runEvents/runActions.ts (Cancel, and
 // "Cancelling…" until the end; Resume, Review Changes; "Fork from here…" on an expanded event),
 // each shown when the table offers it, the card of the tool call the run waits on (tool, reason, time, the
-// full arguments as text) with Approve / Deny, the run's cost, and a polite live region that announces a cancel. The card is placed in the
+// full arguments as text) with Approve / Deny and the tool's description, the run's cost, and a polite live region that announces a cancel. The card is placed in the
 // timeline under the row that asked (app.ts); the announcer says approval requests. Every server string is set
 // with textContent; the host confirms and asks for notes and instructions.
 import { RUN_ACTIONS, type RunAction } from '../runEvents/runActions';
@@ -22,6 +22,8 @@ export interface SteeringUi {
   cardArgs: HTMLElement;
   approve: HTMLButtonElement;
   deny: HTMLButtonElement;
+  /** Opens the description of the tool the card asks for (the host looks it up by name). */
+  openTool: HTMLButtonElement;
   live: HTMLElement;
   /** What was last announced, so a redraw does not announce it again. */
   announced: string;
@@ -52,7 +54,8 @@ export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi
   const decisions = el('div', 'approval-actions');
   const approve = iconButton('approve-tool-call', 'check', strings.approve, true);
   const deny = iconButton('deny-tool-call', 'close', strings.deny, true);
-  decisions.append(approve, deny);
+  const openTool = iconButton('open-approval-tool', 'tools', strings.openToolDescription, true);
+  decisions.append(approve, deny, openTool);
   card.append(cardTitle, cardWhy, cardMeta, cardArgsLabel, cardArgs, decisions);
   card.setAttribute('aria-labelledby', 'approval-title');
 
@@ -73,6 +76,7 @@ export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi
     cardArgs,
     approve,
     deny,
+    openTool,
     live,
     announced: '',
   };
@@ -121,6 +125,7 @@ export function updateSteering(
     setBlockText(ui.cardArgs, approval.argumentsJson);
     setButtonLabel(ui.approve, strings.approve);
     setButtonLabel(ui.deny, strings.deny);
+    setButtonLabel(ui.openTool, strings.openToolDescription);
     ui.card.dataset.approvalId = approval.approvalId;
   } else {
     delete ui.card.dataset.approvalId;

@@ -60,6 +60,21 @@ export const UI = {
     /** VS Code's answer when no language model provider is installed (its extension host, getModelForRequest). */
     modelUnavailable: 'Language model unavailable',
   },
+  /** Memory, tools and webhooks at work (issue 24, scenario agent-access). */
+  access: {
+    searchMemory: 'Agent Runtime: Search Memory...',
+    createWebhook: 'Agent Runtime: Create Webhook...',
+    closeAllEditors: 'View: Close All Editors',
+    conflictNotice: /Someone changed this memory meanwhile/,
+    overwrite: 'Overwrite',
+    webhookUrlPrompt: /https URL the service calls/,
+    webhookEventsTitle: 'Create Webhook: events',
+    secretDialog: /signing secret/,
+    copySecret: 'Copy Secret',
+    webhooksView: 'Webhooks',
+    sendTestDelivery: 'Send Test Delivery',
+    testDelivery: /Test delivery/,
+  },
   /** Steering (issue #12). */
   steering: {
     needsYouView: 'Needs You',

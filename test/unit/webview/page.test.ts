@@ -528,4 +528,101 @@ describe('run panel page (headless Chromium)', function () {
       { type: 'runAction', action: 'review' },
     ]);
   });
+  it('links a tool call to its invocation record and memory events to their entries with real buttons; ids only (issue 24)', async () => {
+    const events = [
+      ev('plan.created', 1, { steps: 1, strategy: 'sequential' }),
+      ev('step.started', 2, { step_id: 'step_1', title: 'Recall' }),
+      ev('tool.called', 3, { step_id: 'step_1', tool: 'search', invocation_id: 'inv_3' }),
+      ev('memory.recalled', 4, { step_id: 'step_1', memory_ids: ['mem_a', '../x', 'mem_\u202eb', 'mem_a', 'mem_c'] }),
+      ev('memory.written', 5, { step_id: 'step_1', memory_id: 'mem_w' }),
+      ev('tool.called', 6, { step_id: 'step_1', tool: 'read_file', invocation_id: '<img src=x onerror=alert(1)>' }),
+    ];
+    await p.send(reset(), { type: 'events', events });
+    await waitForSequence(p, 6);
+    const links = () =>
+      p.js<{ tag: string; text: string; record: string; id: string }[]>(
+        `[...document.querySelectorAll('#raw-detail #record-links .record-link')].map((b) => ({ tag: b.tagName, text: b.textContent, record: b.dataset.record, id: b.dataset.id }))`,
+      );
+    const expand = async (sequence: number) => {
+      await p.page.click(`#timeline .row[data-sequence="${sequence}"]`);
+      await p.page.waitForSelector(`#raw-detail[data-for-sequence="${sequence}"]`);
+    };
+
+    await expand(3);
+    assert.deepEqual(await links(), [
+      { tag: 'BUTTON', text: 'Open tool call record', record: 'invocation', id: 'inv_3' },
+    ]);
+    await p.page.click('#record-links .record-link');
+
+    await expand(4);
+    assert.deepEqual(
+      (await links()).map((l) => [l.tag, l.text, l.id]),
+      [
+        ['BUTTON', 'Open memory mem_a', 'mem_a'],
+        ['BUTTON', 'Open memory mem_c', 'mem_c'],
+      ],
+    );
+    // By keyboard: Tab from the detail's buttons reaches the links; the focus shows; Enter opens.
+    await p.page.focus('#open-json');
+    for (let i = 0; i < 5 && !(await p.js<boolean>(`document.activeElement?.dataset?.id === 'mem_a'`)); i++) {
+      await p.page.keyboard.press('Tab');
+    }
+    assert.equal(await p.js<string>(`document.activeElement.dataset.id`), 'mem_a');
+    assert.equal(await p.js<string>(`getComputedStyle(document.activeElement).outlineStyle`), 'solid');
+    await p.page.keyboard.press('Tab');
+    await p.page.keyboard.press('Enter');
+
+    await expand(5);
+    assert.deepEqual(
+      (await links()).map((l) => l.id),
+      ['mem_w'],
+    );
+    await p.page.click('#record-links .record-link');
+
+    // Not an id: no link, the id stays text in the JSON.
+    await expand(6);
+    assert.deepEqual(await links(), []);
+    assert.equal(await p.js<boolean>(`document.getElementById('record-links').hidden`), true);
+    assert.equal(await p.js<number>(`document.querySelectorAll('img').length`), 0);
+
+    const told = (await p.posted()).filter((m) => m.type === 'openRecord');
+    assert.deepEqual(told, [
+      { type: 'openRecord', sequence: 3, record: 'invocation', id: 'inv_3' },
+      { type: 'openRecord', sequence: 4, record: 'memory', id: 'mem_c' },
+      { type: 'openRecord', sequence: 5, record: 'memory', id: 'mem_w' },
+    ]);
+  });
+
+  it("links the approval card to its tool's description, by click and by keyboard (issue 24)", async () => {
+    const run = recordedRun({ steps: 1, terminal: null });
+    const asked = ev('approval.requested', run.length + 1, {
+      approval_id: 'ap_9',
+      tool: 'write_file',
+      step_id: 'step_1',
+    });
+    const approval = {
+      approvalId: 'ap_9',
+      sequence: asked.data.sequence,
+      tool: 'write_file',
+      stepId: 'step_1',
+      argumentsJson: '{}',
+    };
+    await p.send(reset({ info: { runId: RUN, status: 'running', approval } }), {
+      type: 'events',
+      events: [...run, asked],
+    });
+    await p.page.waitForSelector('#timeline #approval-card:not([hidden]) #open-approval-tool');
+    assert.equal(await p.js<string>(`document.getElementById('open-approval-tool').tagName`), 'BUTTON');
+    assert.equal(await p.js<string>(`document.getElementById('open-approval-tool').textContent`), 'Tool description');
+    await p.page.click('#open-approval-tool');
+    await p.page.focus('#deny-tool-call');
+    await p.page.keyboard.press('Tab');
+    assert.equal(await p.js<string>(`document.activeElement.id`), 'open-approval-tool');
+    await p.page.keyboard.press('Enter');
+    const told = (await p.posted()).filter((m) => m.type === 'openTool' || m.type === 'decide');
+    assert.deepEqual(told, [
+      { type: 'openTool', approvalId: 'ap_9' },
+      { type: 'openTool', approvalId: 'ap_9' },
+    ]);
+  });
 });

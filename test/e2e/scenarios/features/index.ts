@@ -1,6 +1,7 @@
 // The user stories of issue 7, each from a fresh user data folder: sign in, upload and attach,
 // watch a run (live, through a dropped stream, across a window reload), artifacts, delete, 401.
 import { type Scenario } from '../types';
+import { agentAccess } from './agentAccess';
 import { openArtifact, saveArtifact } from './artifacts';
 import { chatParticipant } from './chatParticipant';
 import { deleteFile } from './deleteFile';
@@ -40,4 +41,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   ...STEERING_SCENARIOS,
   ...STEERING_PICTURE_SCENARIOS,
   chatParticipant,
+  agentAccess,
 ];
