@@ -8,7 +8,7 @@
 // (the stamp also rides in the event's data as `appended_at_ms`, bench-only, so a row's raw JSON
 // shows it). A MutationObserver in the panel's webview frame records Date.now() whenever the
 // newest sequence present among the rows grows. Both clocks are this machine's wall clock.
-// The panel draws at most every 50 ms (src/webview/main.ts) and keeps only the rows in view in
+// The panel draws once per animation frame at most (src/webview/drawScheduler.ts) and keeps only the rows in view in
 // its DOM (a virtual list), so a row skipped over by a draw never appears: an event counts as
 // shown when the row of its sequence or of a later one is in the DOM. The header's "Sequence N"
 // is recorded the same way: it is written in the same drawing pass as the rows, and it stays
