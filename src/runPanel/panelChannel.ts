@@ -1,7 +1,8 @@
 // The host's side of the wire to one webview: nothing goes out until the webview says `ready`,
 // then a full `reset` first, then events. The first event after a quiet spell goes at once;
-// events that come while a post is in flight (not yet acknowledged) or within one frame's time of
-// the last post are merged into the next post, one frame after the last. What waits for a webview
+// events that come within one frame's time of the last post are merged into one post a frame
+// after it, and those that come while a post is in flight (not yet acknowledged) into one post at
+// its ack (at most two frames later). What waits for a webview
 // that falls behind is bounded: past the cap the backlog is dropped for one fresh `reset`.
 // Pure (timers injected).
 import { jsonBytes } from '../runEvents/eventBudget';
@@ -24,6 +25,11 @@ export interface PanelChannelOptions {
    * posting more often only splits what one drawing shows).
    */
   intervalMs?: number;
+  /**
+   * While a post is unacknowledged, how long what comes meanwhile waits for its ack before it is
+   * posted anyway (within `maxUnacked`).
+   */
+  inFlightWaitMs?: number;
   /** Most events in one message; a backlog goes out over several intervals. */
   maxEventsPerMessage?: number;
   /**
@@ -68,6 +74,7 @@ export class PanelChannel {
   private lastFlush = Number.NEGATIVE_INFINITY;
   private disposed = false;
   private readonly intervalMs: number;
+  private readonly inFlightWaitMs: number;
   private readonly maxEvents: number;
   private readonly maxPendingEvents: number;
   private readonly maxPendingBytes: number;
@@ -89,6 +96,7 @@ export class PanelChannel {
     options: PanelChannelOptions = {},
   ) {
     this.intervalMs = options.intervalMs ?? FRAME_MS;
+    this.inFlightWaitMs = options.inFlightWaitMs ?? 2 * FRAME_MS;
     this.maxEvents = options.maxEventsPerMessage ?? 1000;
     this.maxPendingEvents = options.maxPendingEvents ?? 20_000;
     this.maxPendingBytes = options.maxPendingBytes ?? 16 * 1024 * 1024;
@@ -216,8 +224,9 @@ export class PanelChannel {
         this.flush();
         return;
       }
-      // A post is in flight: its ack posts what came meanwhile (ack()), or this, a frame on.
-      wait = this.intervalMs;
+      // A post is in flight: its ack posts what came meanwhile (ack()), so that a webview that
+      // takes longer (a busy machine) gets fewer, larger messages; without an ack, this timer does.
+      wait = this.inFlightWaitMs;
     }
     this.timer = this.timers.setTimeout(() => {
       this.timer = undefined;

@@ -131,6 +131,13 @@ describe('PanelChannel', () => {
     assert.strictEqual(posted.length, 3, 'the ack lets what waited go at once');
     const last = posted[2];
     assert.deepStrictEqual(last.type === 'events' && last.events.map((e) => e.data.sequence), [2, 3]);
+    // No ack for that one: what comes next waits past a frame, and goes after two at the latest.
+    clock.advance(20);
+    channel.events([ev('tool.called', 4)]);
+    clock.advance(20);
+    assert.strictEqual(posted.length, 3, 'a frame is not enough while a post is in flight');
+    clock.advance(12);
+    assert.strictEqual(posted.length, 4, 'without an ack it goes after the in-flight wait');
   });
 
   it('takes a huge array of events onto a queued message without throwing', () => {
