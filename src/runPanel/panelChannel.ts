@@ -1,5 +1,8 @@
 // The host's side of the wire to one webview: nothing goes out until the webview says `ready`,
-// then a full `reset` first and batched events at most once per interval. What waits for a webview
+// then a full `reset` first, then events. The first event after a quiet spell goes at once;
+// events that come within one frame's time of the last post are merged into one post a frame
+// after it, and those that come while a post is in flight (not yet acknowledged) into one post at
+// its ack (at most two frames later). What waits for a webview
 // that falls behind is bounded: past the cap the backlog is dropped for one fresh `reset`.
 // Pure (timers injected).
 import { jsonBytes } from '../runEvents/eventBudget';
@@ -17,8 +20,16 @@ export const realTimers: Timers = {
 };
 
 export interface PanelChannelOptions {
-  /** Least time between two posts of events (the webview then draws at most once a frame or so). */
+  /**
+   * Least time between two posts of events: one frame (the webview draws at most once a frame, so
+   * posting more often only splits what one drawing shows).
+   */
   intervalMs?: number;
+  /**
+   * While a post is unacknowledged, how long what comes meanwhile waits for its ack before it is
+   * posted anyway (within `maxUnacked`).
+   */
+  inFlightWaitMs?: number;
   /** Most events in one message; a backlog goes out over several intervals. */
   maxEventsPerMessage?: number;
   /**
@@ -37,6 +48,9 @@ export interface PanelChannelOptions {
   eventBytes?: (event: WireEvent) => number;
   timers?: Timers;
 }
+
+/** One frame at 60 Hz. */
+export const FRAME_MS = 16;
 
 interface InFlight {
   batch: number;
@@ -60,6 +74,7 @@ export class PanelChannel {
   private lastFlush = Number.NEGATIVE_INFINITY;
   private disposed = false;
   private readonly intervalMs: number;
+  private readonly inFlightWaitMs: number;
   private readonly maxEvents: number;
   private readonly maxPendingEvents: number;
   private readonly maxPendingBytes: number;
@@ -80,7 +95,8 @@ export class PanelChannel {
     private readonly now: () => number = Date.now,
     options: PanelChannelOptions = {},
   ) {
-    this.intervalMs = options.intervalMs ?? 32;
+    this.intervalMs = options.intervalMs ?? FRAME_MS;
+    this.inFlightWaitMs = options.inFlightWaitMs ?? 2 * FRAME_MS;
     this.maxEvents = options.maxEventsPerMessage ?? 1000;
     this.maxPendingEvents = options.maxPendingEvents ?? 20_000;
     this.maxPendingBytes = options.maxPendingBytes ?? 16 * 1024 * 1024;
@@ -135,6 +151,10 @@ export class PanelChannel {
     this.acksSeen = true;
     this.inFlight = this.inFlight.filter((f) => f.batch > batch);
     if (this.ready && (this.queue.length > 0 || this.resetDue)) {
+      if (this.inFlight.length === 0) {
+        // Nothing in flight any more: what waited for this ack goes now if a frame has passed.
+        this.cancelTimer();
+      }
       this.schedule();
     }
   }
@@ -145,7 +165,10 @@ export class PanelChannel {
     }
     const last = this.queue[this.queue.length - 1];
     if (last?.type === 'events') {
-      last.events.push(...events);
+      // One by one: push(...events) passes every element as an argument, which throws for a huge array.
+      for (const event of events) {
+        last.events.push(event);
+      }
     } else {
       this.queue.push({ type: 'events', events: [...events] });
     }
@@ -187,11 +210,24 @@ export class PanelChannel {
     this.markGone();
   }
 
+  /**
+   * Posts now when the wire is quiet (nothing posted and unacknowledged, the last post at least a
+   * frame ago); otherwise once, a frame after the last post, for whatever came meanwhile.
+   */
   private schedule(): void {
     if (this.timer !== undefined) {
       return;
     }
-    const wait = Math.max(0, this.lastFlush + this.intervalMs - this.now());
+    let wait = Math.max(0, this.lastFlush + this.intervalMs - this.now());
+    if (wait === 0) {
+      if (this.inFlight.length === 0) {
+        this.flush();
+        return;
+      }
+      // A post is in flight: its ack posts what came meanwhile (ack()), so that a webview that
+      // takes longer (a busy machine) gets fewer, larger messages; without an ack, this timer does.
+      wait = this.inFlightWaitMs;
+    }
     this.timer = this.timers.setTimeout(() => {
       this.timer = undefined;
       this.flush();

@@ -36,7 +36,7 @@ import { createSteeringUi, updateSteering, type SteeringUi } from './steeringUi'
 import { VirtualList } from './virtualList';
 import { DetailPlacement } from './detailPlacement';
 import { Flash } from './flash';
-import { DrawScheduler } from './drawScheduler';
+import { DrawScheduler, type FrameClock } from './drawScheduler';
 import { Persistence } from './persistence';
 import { rowPosition, windowItems } from './windowItems';
 import { PageRequests, type PendingPage, type Purpose } from './pageRequests';
@@ -55,6 +55,12 @@ const HOST_MESSAGE_TYPES = new Set<unknown>([
   'found',
   'reveal',
 ] satisfies HostMessage['type'][]);
+/** Animation frames and the clock of this page, for drawing. */
+const PAGE_FRAMES: FrameClock = {
+  requestFrame: (fn) => requestAnimationFrame(() => fn()),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  now: () => performance.now(),
+};
 /** A page is asked for when the view comes this many rows from the window's edge. */
 const EDGE_ROWS = 40;
 
@@ -99,7 +105,7 @@ export class RunPanelApp {
       this.layout.search.value = saved.query;
     }
     this.pages = new PageRequests(vscode);
-    this.drawer = new DrawScheduler((change) => this.draw(change));
+    this.drawer = new DrawScheduler((change) => this.draw(change), PAGE_FRAMES);
     this.persistence = new Persistence(vscode, state, () => this.layout.search.value);
     this.list = new VirtualList<Row>({
       container: this.layout.timeline,

@@ -1,22 +1,29 @@
-// Draws at most once a frame, and streamed batches at most every MIN_DRAW_INTERVAL_MS: what
-// changed meanwhile is merged, so a burst of messages costs one draw.
+// Draws in the next animation frame: what changed meanwhile is merged, so a burst of messages
+// costs one draw. The first change after a quiet spell is drawn in the very next frame; only
+// when drawing itself is costly are draws spaced out, so that it takes at most half of the
+// page's thread while a run streams (after a draw that took d ms, the next waits d ms more).
 import type { Change } from './reducer';
-
-/**
- * Redraws of the rows are spaced at least this far apart: while a fast run streams, every draw
- * reflows all visible rows (new text), and 20 a second reads as live.
- */
-const MIN_DRAW_INTERVAL_MS = 50;
 
 const NOTHING: Change = { rows: false, header: false, artifacts: false, reset: false, appendedOnly: true };
 
+/** What the scheduler needs from the page (app.ts passes the page's; tests a fake clock and frames). */
+export interface FrameClock {
+  requestFrame(fn: () => void): void;
+  setTimeout(fn: () => void, ms: number): void;
+  now(): number;
+}
+
 export class DrawScheduler {
   private pending: Change = { ...NOTHING };
-  private frame = 0;
-  private drawTimer: ReturnType<typeof setTimeout> | undefined;
-  private lastDraw = 0;
+  private waiting = false;
+  /** When the last draw ended, and how long it took. */
+  private lastEnd = Number.NEGATIVE_INFINITY;
+  private lastCost = 0;
 
-  constructor(private readonly draw: (change: Change) => void) {}
+  constructor(
+    private readonly draw: (change: Change) => void,
+    private readonly clock: FrameClock,
+  ) {}
 
   schedule(change: Partial<Change>): void {
     const pending = this.pending;
@@ -27,26 +34,26 @@ export class DrawScheduler {
       reset: pending.reset || !!change.reset,
       appendedOnly: pending.appendedOnly && change.appendedOnly !== false,
     };
-    if (this.frame !== 0 || this.drawTimer !== undefined) {
+    if (this.waiting) {
       return;
     }
-    const wait = this.lastDraw + MIN_DRAW_INTERVAL_MS - performance.now();
-    // User actions (filter, expand) draw at once; streamed events wait for the interval.
+    this.waiting = true;
+    const wait = this.lastEnd + this.lastCost - this.clock.now();
+    // User actions (filter, expand) draw in the next frame whatever the last draw cost.
     if (wait <= 0 || change.reset) {
-      this.frame = requestAnimationFrame(this.run);
+      this.clock.requestFrame(this.run);
     } else {
-      this.drawTimer = setTimeout(() => {
-        this.drawTimer = undefined;
-        this.frame = requestAnimationFrame(this.run);
-      }, wait);
+      this.clock.setTimeout(() => this.clock.requestFrame(this.run), wait);
     }
   }
 
   private readonly run = (): void => {
-    this.frame = 0;
-    this.lastDraw = performance.now();
+    this.waiting = false;
     const change = this.pending;
     this.pending = { ...NOTHING };
+    const started = this.clock.now();
     this.draw(change);
+    this.lastEnd = this.clock.now();
+    this.lastCost = this.lastEnd - started;
   };
 }

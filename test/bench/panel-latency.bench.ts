@@ -8,7 +8,7 @@
 // (the stamp also rides in the event's data as `appended_at_ms`, bench-only, so a row's raw JSON
 // shows it). A MutationObserver in the panel's webview frame records Date.now() whenever the
 // newest sequence present among the rows grows. Both clocks are this machine's wall clock.
-// The panel draws at most every 50 ms (src/webview/main.ts) and keeps only the rows in view in
+// The panel draws once per animation frame at most (src/webview/drawScheduler.ts) and keeps only the rows in view in
 // its DOM (a virtual list), so a row skipped over by a draw never appears: an event counts as
 // shown when the row of its sequence or of a later one is in the DOM. The header's "Sequence N"
 // is recorded the same way: it is written in the same drawing pass as the rows, and it stays
@@ -35,7 +35,8 @@ import { UI } from '../e2e/scenarios/ui';
 const RATES = [10, 100, 1000];
 const SECONDS = Number(process.env.LATENCY_SECONDS ?? 10);
 const OBJECTIVE = 'Latency benchmark run';
-const TARGET_P95_MS = 100;
+/** Issue 29: server to row, p95, per rate (events/s). */
+const TARGET_P95_MS: Record<number, number> = { 10: 50, 100: 100, 1000: 150 };
 /** How often the runtime notes how far it has appended (for the backlog over time). */
 const SAMPLE_EVERY_MS = 250;
 
@@ -325,13 +326,16 @@ async function measure(): Promise<void> {
       const source = rows ? 'rows' : 'header';
       if (!f) {
         verdicts.push(`at ${rate}/s: not measured`);
-      } else if (rate <= 100) {
-        verdicts.push(
-          `target p95 <= ${TARGET_P95_MS} ms at ${rate}/s: ${f.p95 <= TARGET_P95_MS ? 'met' : 'not met'} (${f.p95} ms, ${source})`,
-        );
+      } else {
+        const target = TARGET_P95_MS[rate];
+        if (target !== undefined) {
+          verdicts.push(
+            `target p95 <= ${target} ms at ${rate}/s: ${f.p95 <= target ? 'met' : 'not met'} (${f.p95} ms, ${source})`,
+          );
+        }
       }
-      // Growth: the backlog ends more than one draw interval's worth of events (50 ms) above where it started.
-      else {
+      // Growth: the backlog ends more than 50 ms worth of events above where it started.
+      if (f && rate >= 1000) {
         const met = f.backlogLast <= f.backlogFirst + rate * 0.05;
         verdicts.push(
           `target no backlog growth at ${rate}/s: ${met ? 'met' : 'not met'} (${f.backlogFirst} -> ${f.backlogLast} events, trend ${f.backlogSlope} events/s, caught up ${f.catchUpMs} ms after the last append; ${source})`,

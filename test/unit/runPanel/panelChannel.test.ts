@@ -84,6 +84,72 @@ describe('PanelChannel', () => {
     );
   });
 
+  it('posts the first event after a quiet spell at once, and merges a burst into one post a frame later', () => {
+    const { clock, posted, channel } = setup({ intervalMs: 16 });
+    channel.markReady();
+    clock.advance(1000); // quiet
+    channel.events([ev('tool.called', 1)]);
+    assert.deepStrictEqual(
+      posted.map((m) => m.type),
+      ['reset', 'events'],
+      'the first event goes without waiting for any timer',
+    );
+    // A burst: 99 events within the frame after that post.
+    for (let i = 2; i <= 100; i++) {
+      channel.events([ev('tool.called', i)]);
+      clock.advance(0.1);
+    }
+    assert.strictEqual(posted.length, 2, 'the burst waits for the frame');
+    clock.advance(16);
+    assert.strictEqual(posted.length, 3, 'one post for the whole burst');
+    const delivered = posted.flatMap((m) => (m.type === 'events' ? m.events.map((e) => e.data.sequence) : []));
+    assert.deepStrictEqual(
+      delivered,
+      Array.from({ length: 100 }, (_, i) => i + 1),
+      'nothing dropped, in order',
+    );
+    // Quiet again: the next event goes at once again.
+    clock.advance(500);
+    channel.events([ev('tool.called', 101)]);
+    assert.strictEqual(posted.length, 4);
+  });
+
+  it('merges events while a post is in flight and posts them when it is acknowledged', () => {
+    const { clock, posted, channel } = setup({ intervalMs: 16 });
+    channel.markReady();
+    channel.ack(1); // the reset
+    clock.advance(100);
+    channel.events([ev('tool.called', 1)]);
+    assert.strictEqual(posted.length, 2, 'quiet: posted at once');
+    clock.advance(20); // a frame has passed, but the post is not acknowledged yet
+    channel.events([ev('tool.called', 2)]);
+    channel.events([ev('tool.called', 3)]);
+    assert.strictEqual(posted.length, 2, 'waits while a post is in flight');
+    clock.advance(2);
+    const first = posted[1];
+    channel.ack(first.type === 'events' ? (first.batch ?? 0) : 0);
+    assert.strictEqual(posted.length, 3, 'the ack lets what waited go at once');
+    const last = posted[2];
+    assert.deepStrictEqual(last.type === 'events' && last.events.map((e) => e.data.sequence), [2, 3]);
+    // No ack for that one: what comes next waits past a frame, and goes after two at the latest.
+    clock.advance(20);
+    channel.events([ev('tool.called', 4)]);
+    clock.advance(20);
+    assert.strictEqual(posted.length, 3, 'a frame is not enough while a post is in flight');
+    clock.advance(12);
+    assert.strictEqual(posted.length, 4, 'without an ack it goes after the in-flight wait');
+  });
+
+  it('takes a huge array of events onto a queued message without throwing', () => {
+    const { clock, posted, channel } = setup({ intervalMs: 16 });
+    channel.markReady();
+    channel.events([ev('tool.called', 1)]); // queued: within a frame of the reset
+    const huge = Array.from({ length: 300_000 }, (_, i) => ev('tool.called', i + 2));
+    channel.events(huge); // past the cap: collapses into a reset, but must not throw first
+    clock.advance(100);
+    assert.strictEqual(posted[posted.length - 1].type, 'reset');
+  });
+
   it('a webview that falls behind gets one fresh reset instead of an ever-growing queue', () => {
     const { clock, posted, channel, resets } = setup({ maxEventsPerMessage: 1000 });
     channel.markReady();
