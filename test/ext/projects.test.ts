@@ -10,28 +10,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ProjectRecord, TaskRecord } from '../../src/api/types';
 import type { GitExtension, GitRepository } from '../../src/projects/gitTypes';
+import { gitIn } from '../unit/projects/gitRepoKit';
 import { admin, directClient, extensionApi, signInForTests, waitFor } from './support';
 
 type Show = (...args: unknown[]) => Thenable<unknown>;
-
-function gitIn(dir: string): (...args: string[]) => string {
-  return (...args) =>
-    execFileSync(
-      'git',
-      [
-        '-C',
-        dir,
-        '-c',
-        'user.name=Test',
-        '-c',
-        'user.email=test@example.invalid',
-        '-c',
-        'commit.gpgsign=false',
-        ...args,
-      ],
-      { encoding: 'utf8' },
-    ).trim();
-}
 
 describe('projects with the real Git extension', () => {
   let root: string;
