@@ -38,9 +38,13 @@ export function repositoryFor(
   if (typeof url !== 'string') {
     return undefined;
   }
-  for (const wsFolder of vscode.workspace.workspaceFolders ?? []) {
-    const repository = git.getRepository(wsFolder.uri);
-    if (repository && usableRemotes(repository).some((r) => sameRepository(r.url, url))) {
+  // Every repository the Git extension knows in this window: a folder's own, or one inside a folder.
+  const known = [
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => git.getRepository(f.uri)),
+    ...git.repositories,
+  ].filter((r): r is GitRepository => r !== null && vscode.workspace.getWorkspaceFolder(r.rootUri) !== undefined);
+  for (const repository of known) {
+    if (usableRemotes(repository).some((r) => sameRepository(r.url, url))) {
       return repository;
     }
   }
