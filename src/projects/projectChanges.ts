@@ -2,8 +2,9 @@
 // already knows: one FileChange per file the patch edits, its "as sent" side the file at
 // base_commit, so src/review compares two ways while the working tree still holds base_commit's
 // text and merges three ways once it moved on. What cannot be offered becomes a problem that
-// names the file: refused paths, binary parts, new files (Apply to a New Branch writes those),
+// names the file (inert): refused paths, binary parts, new files (Apply to a New Branch writes those),
 // files or hunks that do not apply at base_commit. Plain Node (no vscode).
+import { inert } from '../common/inertText';
 import { untranslated, type Translate } from '../common/translate';
 import { sha256Hex, type FileChange, type ReviewProblem } from '../review';
 import type { PatchAtBase } from './patchAtBase';
@@ -36,8 +37,9 @@ export function projectChanges(
 ): { files: FileChange[]; problems: ReviewProblem[] } {
   const files: FileChange[] = [];
   const problems: ReviewProblem[] = [];
+  // Names come from the patch: every message is shown as data (hidden characters visible, no link).
   const problem = (code: ReviewProblem['code'], file: string, message: string) =>
-    problems.push({ code, artifactId: source.artifactId, file, message });
+    problems.push({ code, artifactId: source.artifactId, file, message: inert(message) });
   for (const r of plan.refused) {
     problem('refusedPath', r.name, r.message);
   }

@@ -110,8 +110,7 @@ export async function reviewProjectPatches(
       },
       vscode.l10n.t,
     );
-    // Names come from the patch: shown as data (hidden characters visible, no links).
-    out.problems.push(...changes.problems.map((p) => ({ ...p, message: inert(p.message) })));
+    out.problems.push(...changes.problems);
     for (const change of changes.files) {
       if (taken.has(change.origin.uri)) {
         out.problems.push({
