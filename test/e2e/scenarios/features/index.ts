@@ -4,6 +4,7 @@ import { type Scenario } from '../types';
 import { openArtifact, saveArtifact } from './artifacts';
 import { deleteFile } from './deleteFile';
 import { hostileServer } from './hostile';
+import { workingInRepository } from './projects';
 import { reviewChanges, reviewChangesThreeWay } from './review';
 import { runLogTools } from './runLogTools';
 import { runPanelAxe } from './runPanelAxe';
@@ -35,6 +36,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   hostileServer,
   reviewChanges,
   reviewChangesThreeWay,
+  workingInRepository,
   runLogTools,
   ...STEERING_SCENARIOS,
   ...STEERING_PICTURE_SCENARIOS,
