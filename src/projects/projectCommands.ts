@@ -117,6 +117,18 @@ async function projectOf(deps: CommandDeps, bound: Bound): Promise<ProjectRecord
   return undefined;
 }
 
+/** projectOf, with a server without projects reported once ('unsupported'). */
+async function projectOrReport(deps: CommandDeps, bound: Bound): Promise<ProjectRecord | undefined | 'unsupported'> {
+  try {
+    return await projectOf(deps, bound);
+  } catch (err) {
+    if (reportProjectsUnsupported(err)) {
+      return 'unsupported';
+    }
+    throw err;
+  }
+}
+
 async function createProjectFlow(deps: CommandDeps, arg: unknown): Promise<ProjectRecord | undefined> {
   if (!(await deps.ensureSignedIn())) {
     return undefined;
@@ -262,15 +274,11 @@ async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord 
   if (!bound) {
     return undefined;
   }
-  let project: ProjectRecord | undefined;
-  try {
-    project = await projectOf(deps, bound);
-  } catch (err) {
-    if (reportProjectsUnsupported(err)) {
-      return undefined;
-    }
-    throw err;
+  const found = await projectOrReport(deps, bound);
+  if (found === 'unsupported') {
+    return undefined;
   }
+  let project = found;
   if (!project) {
     const create = vscode.l10n.t('Create Project');
     const choice = interactive
@@ -474,17 +482,12 @@ async function toggleProjectTasks(
   if (!bound) {
     return undefined;
   }
-  let project: ProjectRecord | undefined;
-  try {
-    project = await projectOf(deps, bound);
-  } catch (err) {
-    if (reportProjectsUnsupported(err)) {
-      return undefined;
-    }
-    throw err;
+  const project = await projectOrReport(deps, bound);
+  if (project === 'unsupported') {
+    return undefined;
   }
   if (!project) {
-    const create = vscode.l10n.t('Create Project...');
+    const create = vscode.l10n.t('Create Project');
     void notify
       .info(vscode.l10n.t('This repository has no project on the service yet.'), create)
       .then((choice) =>

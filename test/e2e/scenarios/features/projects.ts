@@ -9,30 +9,12 @@ import * as path from 'node:path';
 import { type Scenario } from '../types';
 import { UI } from '../ui';
 import { docsShot, PICTURE_SETTINGS } from './docsImages';
+import { gitIn } from '../../../unit/projects/gitRepoKit';
 import { getRun, listTasks, refreshView, TERMINAL, until } from './api';
 
 const REMOTE = 'https://example.com/team/ui-demo.git';
 const OBJECTIVE = 'Polish the demo';
 const BRANCH = 'agent/ui-demo';
-
-function gitIn(dir: string): (...args: string[]) => string {
-  return (...args) =>
-    execFileSync(
-      'git',
-      [
-        '-C',
-        dir,
-        '-c',
-        'user.name=Test',
-        '-c',
-        'user.email=test@example.invalid',
-        '-c',
-        'commit.gpgsign=false',
-        ...args,
-      ],
-      { encoding: 'utf8' },
-    ).trim();
-}
 
 /** The service's clone of the repository: a bare one beside the workspace. */
 const serviceOf = (workspace: string) => path.join(path.dirname(workspace), 'service.git');
