@@ -170,11 +170,17 @@ describe('projects with the real Git extension', () => {
       assert.match(reviewed, /^One\. \(reviewed\)$/m, "the agent's change is there");
       // Both added lines at the end: one conflict, left as the working tree has it.
       assert.strictEqual(readme.conflicts, 1);
+      // The edit is saved (by files.refactoring.autoSave, or here) before the tree is cleaned:
+      // a save landing after the checkout would leave README.md changed again.
       if (doc.isDirty) {
         await doc.save();
       }
+      await waitFor('the applied README on disk', () =>
+        fs.readFileSync(path.join(local, 'README.md'), 'utf8') === reviewed ? true : undefined,
+      );
       git('checkout', '--', 'README.md');
       await repository.status();
+      assert.strictEqual(git('status', '--porcelain', '--untracked-files=no'), '', 'a clean tree to branch from');
 
       // Apply to a New Branch, with the working tree clean again: the patch from base_commit.
       const branch = await vscode.commands.executeCommand<{ branch: string; written: string[] }>(
