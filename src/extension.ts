@@ -187,7 +187,7 @@ export async function activate(
     registerGoToCommand(deps, { sidebar, runPanels, openArtifact: artifacts.open, state: context.workspaceState }),
     ...registerFilterCommands(deps, sidebar),
     ...registerLinkCommands(deps),
-    ...registerProjectCommands(deps),
+    ...registerProjectCommands(deps, sidebar.tasks),
     registerRunLinkHandler((link) => runPanels.open(link.runId, { revealSequence: link.sequence }), log),
     vscode.commands.registerCommand(Commands.showLog, () => log.show()),
     // One way into the Settings editor: the extension's settings, or one of ours or of http.*.

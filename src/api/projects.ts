@@ -5,8 +5,8 @@ import { ApiError } from './errors';
 import { clampLimit } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
-import { readJson, type Query } from './requestPath';
-import type { SteeringCaller, SteeringOptions } from './steering';
+import type { Query } from './requestPath';
+import { assumedGet, assumedSend, whenListMissing, type SteeringCaller, type SteeringOptions } from './steering';
 import type { CreateProjectRequest, DeletedFile, Page, PageParams, ProjectRecord } from './types';
 
 /** The codes of the project answers, on ApiError.code. */
@@ -71,23 +71,6 @@ async function orUnsupported<T>(request: Promise<T>, endpointMissing: () => Prom
 
 const always = async (): Promise<boolean> => true;
 
-function whenListMissing(caller: SteeringCaller): () => Promise<boolean> {
-  return async () => {
-    try {
-      await caller.call({
-        method: 'GET',
-        path: '/projects',
-        query: { limit: 1 },
-        assumed: true,
-        consume: async (res) => readJson(res),
-      });
-      return false;
-    } catch (err) {
-      return err instanceof ApiError && (err.status === 404 || err.kind === 'not_supported');
-    }
-  };
-}
-
 export async function listProjects(
   caller: SteeringCaller,
   params: PageParams = {},
@@ -97,26 +80,15 @@ export async function listProjects(
     limit: params.limit === undefined ? undefined : clampLimit(params.limit),
     after: params.after,
   };
-  const request = caller.call({
-    method: 'GET',
-    path: '/projects',
-    query,
-    signal,
-    assumed: true,
-    consume: async (res) => parsePage<ProjectRecord>(await readJson(res), WHAT, caller.logger),
-  });
+  const request = assumedGet(caller, '/projects', query, signal, (v) =>
+    parsePage<ProjectRecord>(v, WHAT, caller.logger),
+  );
   return orUnsupported(request, always);
 }
 
 export async function getProject(caller: SteeringCaller, id: string, signal?: AbortSignal): Promise<ProjectRecord> {
-  const request = caller.call({
-    method: 'GET',
-    path: `/projects/${pathSegment(id)}`,
-    signal,
-    assumed: true,
-    consume: async (res) => projectRecord(await readJson(res)),
-  });
-  return orUnsupported(request, whenListMissing(caller));
+  const request = assumedGet(caller, `/projects/${pathSegment(id)}`, undefined, signal, projectRecord);
+  return orUnsupported(request, whenListMissing(caller, '/projects'));
 }
 
 /** 201 the project; 409 project_exists with the existing one (`existingProject(err)`). */
@@ -149,15 +121,14 @@ export async function createProject(
     typeof body.repository.default_branch === 'string' && body.repository.default_branch.trim() !== ''
       ? { default_branch: body.repository.default_branch }
       : {};
-  const request = caller.call({
-    method: 'POST',
-    path: '/projects',
-    json: { name, repository: { url, ...branch } },
-    idempotencyKey: opts.idempotencyKey,
-    signal: opts.signal,
-    assumed: true,
-    consume: async (res) => projectRecord(await readJson(res)),
-  });
+  const request = assumedSend(
+    caller,
+    'POST',
+    '/projects',
+    { name, repository: { url, ...branch } },
+    opts,
+    projectRecord,
+  );
   return orUnsupported(request, always);
 }
 
@@ -166,12 +137,8 @@ export async function deleteProject(
   id: string,
   opts: { signal?: AbortSignal } = {},
 ): Promise<DeletedFile> {
-  const request = caller.call({
-    method: 'DELETE',
-    path: `/projects/${pathSegment(id)}`,
-    signal: opts.signal,
-    assumed: true,
-    consume: async (res) => parseDeleted(await readJson(res), id),
-  });
-  return orUnsupported(request, whenListMissing(caller));
+  const request = assumedSend(caller, 'DELETE', `/projects/${pathSegment(id)}`, undefined, opts, (v) =>
+    parseDeleted(v, id),
+  );
+  return orUnsupported(request, whenListMissing(caller, '/projects'));
 }

@@ -6,7 +6,7 @@ import { ApiError, redactWebhookSecrets } from './errors';
 import { clampLimit } from './pagination';
 import { parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
-import { readJson, type Query } from './requestPath';
+import type { Query } from './requestPath';
 import {
   MAX_MEMORY_BYTES,
   type ConnectorGrant,
@@ -25,6 +25,7 @@ import {
   assumedGet as get,
   assumedSend as send,
   orUnsupported,
+  whenListMissing,
   type SteeringCaller,
   type SteeringOptions,
 } from './steering';
@@ -168,24 +169,6 @@ function pageQuery(params: PageParams, extra: Query = {}): Query {
 }
 
 const always = async (): Promise<boolean> => true;
-
-/** A 404 on one record is "no such endpoint" only when the resource's list is missing too. */
-function whenListMissing(caller: SteeringCaller, listPath: string): () => Promise<boolean> {
-  return async () => {
-    try {
-      await caller.call({
-        method: 'GET',
-        path: listPath,
-        query: { limit: 1 },
-        assumed: true,
-        consume: async (res) => readJson(res),
-      });
-      return false;
-    } catch (err) {
-      return err instanceof ApiError && (err.status === 404 || err.kind === 'not_supported');
-    }
-  };
-}
 
 const deleted =
   (id: string) =>

@@ -149,16 +149,14 @@ function whenRunExists(caller: SteeringCaller, runId: string): () => Promise<boo
   };
 }
 
-function whenApprovalsMissing(caller: SteeringCaller): () => Promise<boolean> {
+/**
+ * A 404 on one record of an assumed resource is "no such endpoint" only when the resource's list
+ * is missing too: this looks at the list (`GET listPath?limit=1`) and says which.
+ */
+export function whenListMissing(caller: SteeringCaller, listPath: string): () => Promise<boolean> {
   return async () => {
     try {
-      await caller.call({
-        method: 'GET',
-        path: '/approvals',
-        query: { limit: 1 },
-        assumed: true,
-        consume: async (res) => readJson(res),
-      });
+      await assumedGet(caller, listPath, { limit: 1 }, undefined, (v) => v);
       return false;
     } catch (err) {
       return err instanceof ApiError && (err.status === 404 || err.kind === 'not_supported');
@@ -285,7 +283,11 @@ export async function listApprovals(
     return { ...page, data: page.data.map(approvalFrom) };
   });
   // A run_id filter may name a run the server does not know (404 with the list there).
-  return orUnsupported(request, 'approvals', params.run_id === undefined ? always : whenApprovalsMissing(caller));
+  return orUnsupported(
+    request,
+    'approvals',
+    params.run_id === undefined ? always : whenListMissing(caller, '/approvals'),
+  );
 }
 
 export async function getApproval(
@@ -296,7 +298,7 @@ export async function getApproval(
   return orUnsupported(
     get(caller, `/approvals/${pathSegment(approvalId)}`, undefined, signal, parseApproval),
     'approvals',
-    whenApprovalsMissing(caller),
+    whenListMissing(caller, '/approvals'),
   );
 }
 
@@ -321,7 +323,7 @@ export async function decideApproval(
     opts,
     parseApproval,
   );
-  return orUnsupported(request, 'approvals', whenApprovalsMissing(caller));
+  return orUnsupported(request, 'approvals', whenListMissing(caller, '/approvals'));
 }
 
 export async function getUsage(caller: SteeringCaller, signal?: AbortSignal): Promise<UsageRecord> {

@@ -70,6 +70,7 @@ export const Commands = {
   // Issue #23: projects.
   createProjectForRepository: 'agentRuntime.createProjectForRepository',
   newTaskInProject: 'agentRuntime.newTaskInProject',
+  toggleProjectTasks: 'agentRuntime.toggleProjectTasks',
   applyToNewBranch: 'agentRuntime.applyToNewBranch',
 } as const;
 

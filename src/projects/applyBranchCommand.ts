@@ -10,12 +10,11 @@ import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { resolveRun } from '../commandSupport/runArgs';
 import { applyOnNewBranch, prepareBranchApply } from './branchApply';
+import { isProjectPatch, MAX_BASE_FILE_BYTES as MAX_PATCH_BYTES } from './patchAtBase';
 import { gitAccess, usableRemotes } from './gitAccess';
 import type { GitAPI, GitRepository } from './gitTypes';
 import { sameRepository } from './repositoryUrl';
 
-/** The largest patch read for this command. */
-const MAX_PATCH_BYTES = 50 * 1024 * 1024;
 /** Lines of the confirmation's detail (the rest is counted). */
 const MAX_LISTED = 40;
 
@@ -26,14 +25,12 @@ interface BranchAutomation {
   artifactId?: string;
 }
 
-function isProjectPatch(a: ArtifactRecord): boolean {
-  return (
-    typeof a.base_commit === 'string' &&
-    (/^text\/x-(diff|patch)\b/i.test(a.content_type ?? '') || /\.(diff|patch)$/i.test(a.name ?? ''))
-  );
-}
-
-function repositoryFor(git: GitAPI, project: ProjectRecord, folder: string | undefined): GitRepository | undefined {
+/** The open repository that is a clone of the project (or the one in `folder`, when given). */
+export function repositoryFor(
+  git: GitAPI,
+  project: ProjectRecord,
+  folder: string | undefined,
+): GitRepository | undefined {
   if (folder) {
     return git.getRepository(vscode.Uri.file(folder)) ?? undefined;
   }
@@ -41,9 +38,13 @@ function repositoryFor(git: GitAPI, project: ProjectRecord, folder: string | und
   if (typeof url !== 'string') {
     return undefined;
   }
-  for (const wsFolder of vscode.workspace.workspaceFolders ?? []) {
-    const repository = git.getRepository(wsFolder.uri);
-    if (repository && usableRemotes(repository).some((r) => sameRepository(r.url, url))) {
+  // Every repository the Git extension knows in this window: a folder's own, or one inside a folder.
+  const known = [
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => git.getRepository(f.uri)),
+    ...git.repositories,
+  ].filter((r): r is GitRepository => r !== null && vscode.workspace.getWorkspaceFolder(r.rootUri) !== undefined);
+  for (const repository of known) {
+    if (usableRemotes(repository).some((r) => sameRepository(r.url, url))) {
       return repository;
     }
   }

@@ -3,12 +3,11 @@
 // user to commit. prepareBranchApply computes every file's new text from `git show
 // base_commit:path` first, so the person sees what applies, what does not, what is refused and
 // what is binary before anything is written; applyOnNewBranch writes only that. No vscode.
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { untranslated, type Translate } from '../common/translate';
-import { loadDiff } from '../review/jsdiff';
-import { checkProjectTarget, planProjectPatch, type RefusedPart } from './patchSafety';
+import { planPatchAtBase, runGit as git } from './patchAtBase';
+import { checkProjectTarget, type RefusedPart } from './patchSafety';
 
 export interface BranchFile {
   /** Relative to the repository root, `/`-separated. */
@@ -20,7 +19,7 @@ export interface BranchFile {
 export interface BranchApplyPlan {
   baseCommit: string;
   files: BranchFile[];
-  /** Parts whose hunks do not match the file at base_commit: listed, nothing of them written. */
+  /** Parts whose hunks do not all match the file at base_commit: listed, nothing of them written. */
   failed: RefusedPart[];
   refused: RefusedPart[];
   binary: string[];
@@ -30,41 +29,10 @@ export type Prepared = { ok: true; plan: BranchApplyPlan } | { ok: false; messag
 export type Applied =
   { ok: true; branch: string; written: string[]; refused: RefusedPart[] } | { ok: false; message: string };
 
-const MAX_FILE_BYTES = 50 * 1024 * 1024;
-
-function git(
-  gitPath: string,
-  root: string,
-  args: string[],
-  okCodes: number[] = [0],
-): Promise<{ code: number; out: Buffer; err: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      gitPath,
-      ['-C', root, ...args],
-      {
-        encoding: 'buffer',
-        maxBuffer: MAX_FILE_BYTES,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
-        windowsHide: true,
-      },
-      (error, stdout, stderr) => {
-        const code = error
-          ? typeof (error as { code?: unknown }).code === 'number'
-            ? (error as { code: number }).code
-            : -1
-          : 0;
-        resolve({
-          code: okCodes.includes(code) ? 0 : code || -1,
-          out: stdout,
-          err: stderr.toString('utf8').trim().split('\n')[0] ?? '',
-        });
-      },
-    );
-  });
-}
-
-/** Reads each file at base_commit and applies its part exactly (no fuzz). Writes nothing. */
+/**
+ * Every file's new text from the file at base_commit (patchAtBase.ts). A branch takes a file
+ * whole or not at all: a file of which some hunk does not match is listed as failed.
+ */
 export async function prepareBranchApply(
   gitPath: string,
   root: string,
@@ -72,63 +40,28 @@ export async function prepareBranchApply(
   baseCommit: string,
   t: Translate = untranslated,
 ): Promise<Prepared> {
-  if (!/^[0-9a-f]{40}$/.test(baseCommit)) {
-    return { ok: false, message: t('The patch names no usable base commit.') };
-  }
-  const exists = await git(gitPath, root, ['cat-file', '-e', `${baseCommit}^{commit}`]);
-  if (exists.code !== 0) {
-    return {
-      ok: false,
-      message: t(
-        'This repository does not have the commit {0} the patch is based on; fetch first.',
-        baseCommit.slice(0, 7),
-      ),
-    };
-  }
-  const planned = await planProjectPatch(patchText, root, t, { editedMayBeMissing: true });
+  const planned = await planPatchAtBase(gitPath, root, patchText, baseCommit, t);
   if (!planned.ok) {
     return planned;
   }
-  const { applyPatch } = loadDiff();
+  const at = planned.plan;
+  const short = baseCommit.slice(0, 7);
   const plan: BranchApplyPlan = {
     baseCommit,
     files: [],
-    failed: [],
-    refused: planned.targets.refused,
-    binary: planned.targets.binary,
+    failed: [...at.failed],
+    refused: at.refused,
+    binary: at.binary,
   };
-  for (const target of planned.targets.writable) {
-    const created = target.part.operation === 'create';
-    let base = '';
-    if (!created) {
-      const shown = await git(gitPath, root, ['show', `${baseCommit}:${target.path}`]);
-      if (shown.code !== 0) {
-        plan.failed.push({
-          name: target.path,
-          message: t('{0} does not exist at {1}.', target.path, baseCommit.slice(0, 7)),
-        });
-        continue;
-      }
-      if (shown.out.subarray(0, 8000).includes(0)) {
-        plan.binary.push(target.path);
-        continue;
-      }
-      base = shown.out.toString('utf8');
-    }
-    let result: string | false;
-    try {
-      result = applyPatch(base, target.part.patch, { fuzzFactor: 0 });
-    } catch {
-      result = false;
-    }
-    if (result === false) {
+  for (const file of at.files) {
+    if (file.applied < file.hunks) {
       plan.failed.push({
-        name: target.path,
-        message: t('The changes to {0} do not apply to it at {1}.', target.path, baseCommit.slice(0, 7)),
+        name: file.path,
+        message: t('The changes to {0} do not apply to it at {1}.', file.path, short),
       });
-      continue;
+    } else {
+      plan.files.push({ path: file.path, created: file.created, text: file.agentText });
     }
-    plan.files.push({ path: target.path, created, text: result });
   }
   return { ok: true, plan };
 }

@@ -117,6 +117,18 @@ async function projectOf(deps: CommandDeps, bound: Bound): Promise<ProjectRecord
   return undefined;
 }
 
+/** projectOf, with a server without projects reported once ('unsupported'). */
+async function projectOrReport(deps: CommandDeps, bound: Bound): Promise<ProjectRecord | undefined | 'unsupported'> {
+  try {
+    return await projectOf(deps, bound);
+  } catch (err) {
+    if (reportProjectsUnsupported(err)) {
+      return 'unsupported';
+    }
+    throw err;
+  }
+}
+
 async function createProjectFlow(deps: CommandDeps, arg: unknown): Promise<ProjectRecord | undefined> {
   if (!(await deps.ensureSignedIn())) {
     return undefined;
@@ -262,15 +274,11 @@ async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord 
   if (!bound) {
     return undefined;
   }
-  let project: ProjectRecord | undefined;
-  try {
-    project = await projectOf(deps, bound);
-  } catch (err) {
-    if (reportProjectsUnsupported(err)) {
-      return undefined;
-    }
-    throw err;
+  const found = await projectOrReport(deps, bound);
+  if (found === 'unsupported') {
+    return undefined;
   }
+  let project = found;
   if (!project) {
     const create = vscode.l10n.t('Create Project');
     const choice = interactive
@@ -445,8 +453,65 @@ function announce(deps: CommandDeps, task: TaskRecord, objective: string): void 
     .catch((err: unknown) => deps.log.warn(`Revealing ${task.id}: ${describeError(err)}`));
 }
 
-export function registerProjectCommands(deps: CommandDeps): vscode.Disposable[] {
+/** The Tasks view as the toggle sees it (src/views/tasksProvider.ts has it). */
+export interface ProjectTasksView {
+  readonly projectScope: { id: string; label: string } | undefined;
+  setProjectScope(scope: { id: string; label: string } | undefined): void;
+}
+
+/**
+ * Shows only the current folder's project's tasks in the Tasks view, or all tasks again. The
+ * current folder: the active editor's, else the one folder that is a repository (else asked).
+ */
+async function toggleProjectTasks(
+  deps: CommandDeps,
+  view: ProjectTasksView,
+  arg: unknown,
+): Promise<{ id: string; label: string } | undefined> {
+  if (view.projectScope) {
+    view.setProjectScope(undefined);
+    return undefined;
+  }
+  if (!(await deps.ensureSignedIn())) {
+    return undefined;
+  }
+  const automation = automationOf(deps, arg);
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const activeFolder = active ? vscode.workspace.getWorkspaceFolder(active)?.uri : undefined;
+  const bound = await bind(arg instanceof vscode.Uri || automation.folder ? arg : activeFolder, automation);
+  if (!bound) {
+    return undefined;
+  }
+  const project = await projectOrReport(deps, bound);
+  if (project === 'unsupported') {
+    return undefined;
+  }
+  if (!project) {
+    const create = vscode.l10n.t('Create Project');
+    void notify
+      .info(vscode.l10n.t('This repository has no project on the service yet.'), create)
+      .then((choice) =>
+        choice === create
+          ? vscode.commands.executeCommand(Commands.createProjectForRepository, bound.folder)
+          : undefined,
+      );
+    return undefined;
+  }
+  const label =
+    typeof project.name === 'string' && project.name.trim() !== ''
+      ? project.name
+      : vscode.workspace.asRelativePath(bound.repository.rootUri, true);
+  const scope = { id: project.id, label };
+  view.setProjectScope(scope);
+  return scope;
+}
+
+export function registerProjectCommands(deps: CommandDeps, tasksView: ProjectTasksView): vscode.Disposable[] {
   return [
+    vscode.commands.registerCommand(
+      Commands.toggleProjectTasks,
+      deps.guard("Show the project's tasks", (arg?: unknown) => toggleProjectTasks(deps, tasksView, arg)),
+    ),
     vscode.commands.registerCommand(
       Commands.createProjectForRepository,
       deps.guard('Create project for this repository', (arg?: unknown) => createProjectFlow(deps, arg)),

@@ -50,6 +50,7 @@ export type ReviewProblemCode =
   | 'patchUnparsable' // not a unified diff jsdiff can read
   | 'patchDoesNotApply' // a file's part does not match the file as sent
   | 'unsupportedPatch' // creates, deletes, renames or binary changes: not reviewable here
+  | 'refusedPath' // a project patch names a path outside the repository, into .git/, or through a link
   | 'notText' // binary or not UTF-8
   | 'noAttachments' // a patch, but the task's attachments are not known
   | 'readFailed'; // fetching a content failed

@@ -10,6 +10,7 @@ import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../rev
 import type { FileChange, FileReview, OriginLookup, ReviewProblem, TaskAttachment } from '../review';
 import { reviewUri, type ReviewContent } from './reviewContent';
 import { placeOf, type OriginPlace } from './reviewText';
+import { reviewProjectPatches } from './projectReview';
 import { listRunOutputs, runTaskOf, taskFileIds } from './runOutputs';
 
 /** Largest content read for a review (artifact or file as sent). */
@@ -60,11 +61,15 @@ export async function loadSession(
   );
   const artifacts = outputs.artifacts;
   const { taskId, task } = await runTaskOf(client, runId, signal);
+  // A project run's patches (paths relative to the repository, base_commit) are planned in the
+  // workspace's clone; the rest are reviewed against uploads as before.
+  const project = await reviewProjectPatches(client, task, artifacts, signal);
+  const uploadArtifacts = artifacts.filter((a) => !project.handled.has(a.id));
   // Only the files this task was given may be revised or patched by its runs.
   const fileIds = taskFileIds(task, taskId === undefined ? undefined : sources.taskFiles(taskId));
-  const needsAttachments = artifacts.some((a) => classifyArtifact(a, originOf, fileIds).kind === 'patch');
+  const needsAttachments = uploadArtifacts.some((a) => classifyArtifact(a, originOf, fileIds).kind === 'patch');
   const attachments = needsAttachments ? await attachmentsOf(client, fileIds, signal) : undefined;
-  const changeSet = await buildChangeSet(artifacts, {
+  const changeSet = await buildChangeSet(uploadArtifacts, {
     t: vscodeTranslate,
     originOf,
     taskFileIds: fileIds,
@@ -82,12 +87,12 @@ export async function loadSession(
     runId,
     objective,
     files: [],
-    problems: changeSet.problems,
+    problems: [...project.problems, ...changeSet.problems],
     artifacts,
     outputsCut: outputs.cut,
   };
   const openFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
-  for (const change of changeSet.files) {
+  for (const change of [...changeSet.files, ...project.files]) {
     report(vscode.l10n.t('Comparing {0}', change.origin.relativePath));
     const file: ReviewedFile = {
       change,

@@ -159,7 +159,13 @@ export function fileTooltip(file: FileRecord, t: Translate, opts: TimeFormatOpti
   ]);
 }
 
-export function taskTooltip(task: TaskRecord, t: Translate, opts: TimeFormatOptions = {}): string {
+/** `projectLabel`: the project's name (made inert by the caller); the id is not a name a person knows. */
+export function taskTooltip(
+  task: TaskRecord,
+  t: Translate,
+  opts: TimeFormatOptions = {},
+  projectLabel?: string,
+): string {
   const title = nonEmpty(task.objective) ? shortenText(task.objective, TOOLTIP_TEXT_MAX) : task.id;
   const attachments = Array.isArray(task.attachments) ? task.attachments.length : undefined;
   return tooltipText(title, [
@@ -167,7 +173,7 @@ export function taskTooltip(task: TaskRecord, t: Translate, opts: TimeFormatOpti
     { label: t('Status'), value: statusLabel(task.status, t) },
     { label: t('Run'), value: id(task.run_id) },
     { label: t('Attachments'), value: attachments === undefined ? undefined : String(attachments) },
-    { label: t('Project'), value: id(task.project_id) },
+    { label: t('Project'), value: projectLabel ?? id(task.project_id) },
     { label: t('Commit'), value: contextText(task.context) },
     ...createdRows(task.created_at, t, opts),
   ]);

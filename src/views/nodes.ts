@@ -32,6 +32,9 @@ export type SidebarView = 'files' | 'tasks';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 
+/** A project's name in a task row, at most (the tooltip says the same). */
+const PROJECT_LABEL_CHARS = 40;
+
 function timeOptions(): TimeFormatOptions {
   const language = vscode.env.language;
   try {
@@ -140,7 +143,11 @@ export class TaskNode extends vscode.TreeItem {
   /** The task's runs, once expanded (loaded by the tasks provider). */
   children: PagedList<RunNode> | undefined;
 
-  constructor(task: TaskRecord) {
+  constructor(
+    task: TaskRecord,
+    /** The name of the task's project (never its id), when the task is in one and it is known. */
+    private projectLabel?: string,
+  ) {
     super(taskLabel(task), vscode.TreeItemCollapsibleState.Collapsed);
     this.task = task;
     this.entityId = task.id;
@@ -172,12 +179,23 @@ export class TaskNode extends vscode.TreeItem {
     this.children = undefined;
   }
 
+  /** Names the task's project; true when the row looks different. */
+  setProjectLabel(label: string | undefined): boolean {
+    if (label === this.projectLabel) {
+      return false;
+    }
+    this.projectLabel = label;
+    this.render();
+    return true;
+  }
+
   private render(): void {
     const opts = timeOptions();
-    const parts = taskDescriptionParts(this.task, t, opts);
+    const project = this.projectLabel === undefined ? undefined : inert(this.projectLabel, PROJECT_LABEL_CHARS);
+    const parts = [...taskDescriptionParts(this.task, t, opts), ...(project ? [project] : [])];
     this.label = taskLabel(this.task);
     this.description = joinDescription(parts);
-    this.tooltip = taskTooltip(this.task, t, opts);
+    this.tooltip = taskTooltip(this.task, t, opts, project);
     this.iconPath = themeIcon(this.task.status);
     this.accessibilityInformation = { label: accessibilityLabel(t('Task'), taskLabel(this.task), parts) };
   }

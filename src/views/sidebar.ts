@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { SidebarContextKeys } from './contextKeys';
 import { DisposableStore } from '../common/disposableStore';
+import { inert } from '../common/inertText';
 import { FilesTreeProvider } from './filesProvider';
 import { fileFilterFields, taskFilterFields } from './filterQuery';
 import { FileNode, LoadMoreNode, TaskNode, type TreeNode } from './nodes';
@@ -79,6 +80,11 @@ export class Sidebar extends DisposableStore {
     this.tasks.attach(this.tasksView);
     this.filesFilter.attach(this.filesView);
     this.tasksFilter.attach(this.tasksView);
+    this.own(
+      this.tasks.onDidChangeProjectScope((scope) =>
+        this.tasksFilter.setScope(scope ? vscode.l10n.t('Project: {0}', inert(scope.label, 60)) : undefined),
+      ),
+    );
   }
 
   /** Both views start over from their first page (sign-in, sign-out, settings changed). */

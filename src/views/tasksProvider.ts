@@ -20,6 +20,17 @@ import { setContextCommand } from '../common/setContext';
 import { TaskPolling } from './taskPolling';
 import { TaskRunsSource } from './taskRunsSource';
 
+/** The project the view shows the tasks of (the current folder's), by id and by name. */
+export interface ProjectScope {
+  id: string;
+  label: string;
+}
+
+/** Projects looked up at most per page of tasks, to name their rows (a cache keeps the names). */
+export const MAX_PROJECT_LOOKUPS = 10;
+/** Project names kept at most. */
+const MAX_PROJECT_LABELS = 500;
+
 export interface TasksProviderOptions {
   contextKeys?: SidebarContextKeys;
   /** Task poll delays; default 2 s doubling to 30 s. */
@@ -58,6 +69,12 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   private readonly shown = new Map<string, { dispose(): void }>();
   private treeView: vscode.TreeView<TreeNode> | undefined;
   private visible = false;
+  private scope: ProjectScope | undefined;
+  /** Project id -> name; null: looked up and not known (not asked again until a refresh). */
+  private readonly projectLabels = new Map<string, string | null>();
+  private readonly scopeChanged = this.own(new vscode.EventEmitter<ProjectScope | undefined>());
+  /** Fires when the view starts or stops showing one project's tasks. */
+  readonly onDidChangeProjectScope = this.scopeChanged.event;
 
   constructor(
     private readonly deps: ViewDeps,
@@ -147,7 +164,23 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   /** Forgets every page (tasks, runs, artifacts): the next look starts from the first page. */
+  /** The project whose tasks alone the view shows, if any. */
+  get projectScope(): ProjectScope | undefined {
+    return this.scope;
+  }
+
+  /** Shows only this project's tasks (`?project_id=`), or all tasks again; starts from the first page. */
+  setProjectScope(scope: ProjectScope | undefined): void {
+    this.scope = scope;
+    if (scope) {
+      this.projectLabels.set(scope.id, scope.label);
+    }
+    this.scopeChanged.fire(scope);
+    this.refresh();
+  }
+
   refresh(): void {
+    this.forgetUnknownProjects();
     this.contextKeys.forgetUnreachable('tasks');
     this.reset();
     this.changed.fire(undefined);
@@ -219,7 +252,7 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
 
   /** Puts a task row first (a task just created that the first page did not hold). */
   prependTask(list: PagedList<TaskNode>, task: TaskRecord): TaskNode {
-    const node = new TaskNode(task);
+    const node = new TaskNode(task, this.projectLabelOf(task));
     list.prepend(node);
     this.changed.fire(undefined);
     if (node.unfinished) {
@@ -237,6 +270,51 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       await this.treeView.reveal(node, { select: true, focus: options.focus ?? false, expand: options.expand ?? true });
     } catch (err) {
       this.deps.log.warn(`Tasks: could not reveal a row: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private projectLabelOf(task: TaskRecord): string | undefined {
+    const id = task.project_id;
+    return typeof id === 'string' ? (this.projectLabels.get(id) ?? undefined) : undefined;
+  }
+
+  /** Names the projects of a page's tasks: at most MAX_PROJECT_LOOKUPS lookups, failures left unnamed. */
+  private async lookUpProjects(tasks: readonly TaskRecord[], signal: AbortSignal): Promise<void> {
+    const unknown = [
+      ...new Set(tasks.map((t) => t.project_id).filter((id): id is string => typeof id === 'string' && id !== '')),
+    ].filter((id) => !this.projectLabels.has(id));
+    const client = this.deps.getClient();
+    if (!client.getProject) {
+      return;
+    }
+    for (const id of unknown.slice(0, MAX_PROJECT_LOOKUPS)) {
+      if (this.projectLabels.size >= MAX_PROJECT_LABELS) {
+        this.forgetUnknownProjects();
+        if (this.projectLabels.size >= MAX_PROJECT_LABELS) {
+          return;
+        }
+      }
+      try {
+        const project = await client.getProject(id, { signal });
+        const name = typeof project.name === 'string' && project.name.trim() !== '' ? project.name : null;
+        this.projectLabels.set(id, name);
+      } catch (err) {
+        if (signal.aborted) {
+          throw err;
+        }
+        this.projectLabels.set(id, null);
+        if (isApiError(err, 'not_supported') || isApiError(err, 'authentication')) {
+          return;
+        }
+      }
+    }
+  }
+
+  private forgetUnknownProjects(): void {
+    for (const [id, label] of this.projectLabels) {
+      if (label === null) {
+        this.projectLabels.delete(id);
+      }
     }
   }
 
@@ -264,8 +342,13 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
           this.poller.kick();
         }
       },
-      fetch: async (params, signal) =>
-        mapPage(await this.deps.getClient().listTasks(params, { signal }), (task) => new TaskNode(task)),
+      fetch: async (params, signal) => {
+        const scope = this.scope;
+        const client = this.deps.getClient();
+        const page = await client.listTasks(scope ? { ...params, project_id: scope.id } : params, { signal });
+        await this.lookUpProjects(page.data, signal);
+        return mapPage(page, (task) => new TaskNode(task, this.projectLabelOf(task)));
+      },
     };
   }
 

@@ -4,7 +4,7 @@
 import type * as vscode from 'vscode';
 import type { RunStore } from '../runs/runStore';
 import type { Logger } from '../common/logger';
-import type { ArtifactRecord, FileRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
+import type { ArtifactRecord, FileRecord, Page, PageParams, RunRecord, TaskRecord, ProjectRecord } from '../api/types';
 
 interface CallOptions {
   signal?: AbortSignal;
@@ -14,11 +14,14 @@ interface CallOptions {
 export interface ViewApiClient {
   listFiles(params?: PageParams & { purpose?: string }, opts?: CallOptions): Promise<Page<FileRecord>>;
   getFile(id: string, opts?: CallOptions): Promise<FileRecord>;
-  listTasks(params?: PageParams, opts?: CallOptions): Promise<Page<TaskRecord>>;
+  /** `project_id`: only that project's tasks (PROTOCOL-NOTES "Projects"). */
+  listTasks(params?: PageParams & { project_id?: string }, opts?: CallOptions): Promise<Page<TaskRecord>>;
   getTask(id: string, opts?: CallOptions): Promise<TaskRecord>;
   listRuns(params: PageParams & { task_id?: string }, opts?: CallOptions): Promise<Page<RunRecord>>;
   getRun(id: string, opts?: CallOptions): Promise<RunRecord>;
   listRunArtifacts(runId: string, params?: PageParams, opts?: CallOptions): Promise<Page<ArtifactRecord>>;
+  /** Names a task row's project; without it, rows go unnamed. */
+  getProject?(id: string, opts?: CallOptions): Promise<ProjectRecord>;
 }
 
 /**

@@ -63,6 +63,9 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
   private round: Round;
   private filling: Promise<void> | undefined;
   private treeView: vscode.TreeView<TreeNode> | undefined;
+  /** What the provider itself narrows the view to ("Project: x"), said first in the description. */
+  private scope: string | undefined;
+  private lastCounts: { matched: number; loaded: number; more: boolean } | undefined;
   private readonly maxPages: number;
   private readonly stateKey: string;
 
@@ -88,6 +91,12 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
   attach(treeView: vscode.TreeView<TreeNode>): void {
     this.treeView = treeView;
     this.describe(undefined);
+  }
+
+  /** Says in the description what the provider narrows the view to (made inert by the caller). */
+  setScope(text: string | undefined): void {
+    this.scope = text;
+    this.describe(this.lastCounts);
   }
 
   /** Sets (or with an empty text, clears) the filter; remembered for the workspace. */
@@ -220,16 +229,17 @@ export class ViewFilter extends DisposableStore implements vscode.TreeDataProvid
     if (!this.treeView) {
       return;
     }
+    this.lastCounts = counts;
     const query = this.current;
-    if (query === undefined) {
-      this.treeView.description = undefined;
-      return;
-    }
-    this.treeView.description =
-      counts === undefined
-        ? vscode.l10n.t('Filtered: "{0}"', echo(query))
-        : counts.more
-          ? vscode.l10n.t('Filtered: "{0}" · {1} of {2} loaded', echo(query), counts.matched, counts.loaded)
-          : vscode.l10n.t('Filtered: "{0}" · {1} of {2}', echo(query), counts.matched, counts.loaded);
+    const filtered =
+      query === undefined
+        ? undefined
+        : counts === undefined
+          ? vscode.l10n.t('Filtered: "{0}"', echo(query))
+          : counts.more
+            ? vscode.l10n.t('Filtered: "{0}" · {1} of {2} loaded', echo(query), counts.matched, counts.loaded)
+            : vscode.l10n.t('Filtered: "{0}" · {1} of {2}', echo(query), counts.matched, counts.loaded);
+    const parts = [this.scope, filtered].filter((p): p is string => p !== undefined);
+    this.treeView.description = parts.length > 0 ? parts.join(' · ') : undefined;
   }
 }

@@ -57,6 +57,7 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
       name: scenario.id,
       files: scenario.files ?? { 'README.md': '# UI test workspace\n', 'notes.txt': 'notes for the agent\n' },
       settings: { 'agentRuntime.baseUrl': runtime.baseUrl, ...scenario.settings },
+      prepareWorkspace: scenario.prepareWorkspace,
       extensionsFrom: base.extensionsDir,
       env: { AGENT_RUNTIME_API_KEY: apiKey },
       locale: scenario.locale,

@@ -10,28 +10,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ProjectRecord, TaskRecord } from '../../src/api/types';
 import type { GitExtension, GitRepository } from '../../src/projects/gitTypes';
+import type { ApplyOutcome } from '../../src/reviewUi/reviewApply';
+import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
+import { gitIn } from '../unit/projects/gitRepoKit';
 import { admin, directClient, extensionApi, signInForTests, waitFor } from './support';
 
 type Show = (...args: unknown[]) => Thenable<unknown>;
-
-function gitIn(dir: string): (...args: string[]) => string {
-  return (...args) =>
-    execFileSync(
-      'git',
-      [
-        '-C',
-        dir,
-        '-c',
-        'user.name=Test',
-        '-c',
-        'user.email=test@example.invalid',
-        '-c',
-        'commit.gpgsign=false',
-        ...args,
-      ],
-      { encoding: 'utf8' },
-    ).trim();
-}
 
 describe('projects with the real Git extension', () => {
   let root: string;
@@ -164,6 +148,49 @@ describe('projects with the real Git extension', () => {
       const patch = artifacts.find((a) => a.name === 'changes.patch');
       assert.ok(patch, JSON.stringify(artifacts.map((a) => a.name)));
       assert.strictEqual(patch.base_commit, unpushed);
+
+      // Review Changes: README.md moved on from base_commit (the uncommitted line), so the
+      // agent's patch is merged three ways; the new file is listed, not offered.
+      const summary = await vscode.commands.executeCommand<ReviewSummary>('agentRuntime.reviewChanges', { runId });
+      const readme = summary?.files.find((f) => f.relativePath === 'README.md');
+      assert.ok(readme, JSON.stringify(summary));
+      assert.strictEqual(readme.status, 'ready');
+      assert.strictEqual(readme.changedSinceUpload, true);
+      assert.ok(
+        summary?.problems.some((p) => p.code === 'unsupportedPatch' && p.message.includes('new.txt')),
+        JSON.stringify(summary?.problems),
+      );
+      const outcome = await vscode.commands.executeCommand<ApplyOutcome>('agentRuntime.applyReviewChanges', {
+        runId,
+      });
+      assert.ok(outcome?.applied, JSON.stringify(outcome));
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(local, 'README.md')));
+      const reviewed = doc.getText();
+      assert.match(reviewed, /^Three\.$/m, 'the uncommitted line is kept');
+      assert.match(reviewed, /^One\. \(reviewed\)$/m, "the agent's change is there");
+      // Both added lines at the end: one conflict, left as the working tree has it.
+      assert.strictEqual(readme.conflicts, 1);
+      // The edit is saved (by files.refactoring.autoSave, or here) before the tree is cleaned:
+      // a save landing after the checkout would leave README.md changed again.
+      if (doc.isDirty) {
+        await doc.save();
+      }
+      await waitFor('the applied README on disk', () =>
+        fs.readFileSync(path.join(local, 'README.md'), 'utf8') === reviewed ? true : undefined,
+      );
+      git('checkout', '--', 'README.md');
+      await repository.status();
+      assert.strictEqual(git('status', '--porcelain', '--untracked-files=no'), '', 'a clean tree to branch from');
+
+      // Apply to a New Branch, with the working tree clean again: the patch from base_commit.
+      const branch = await vscode.commands.executeCommand<{ branch: string; written: string[] }>(
+        'agentRuntime.applyToNewBranch',
+        { runId, folder: local, branch: 'agent/ext-review' },
+      );
+      assert.deepStrictEqual(branch?.written.includes('README.md'), true, JSON.stringify(branch));
+      const onBranch = git('diff', '--', 'README.md');
+      assert.match(onBranch, /^\+Three\.$/m, 'the uncommitted change');
+      assert.match(onBranch, /^\+One\. \(reviewed\)$/m, "the agent's change");
     } finally {
       await client.dispose();
     }

@@ -13,6 +13,7 @@ import {
   switchedOn,
 } from './hostile/jsonBodies';
 import { resolveHostile, type HostileOptions } from './hostile/options';
+import { hostileProjectPatch, isProjectPatchArtifact } from './hostile/projectPatches';
 import { HTML_PAYLOAD, hostileErrorMessage, hostileName } from './hostile/values';
 
 export { HOSTILE_ALL, type HostileOptions } from './hostile/options';
@@ -25,6 +26,7 @@ export {
   ROTATING_PAYLOADS,
 } from './hostile/values';
 export { BIG_SEQUENCES, HOSTILE_EVENT_NAMES } from './hostile/events';
+export { HOSTILE_BINARY_PATH, HOSTILE_PATCH_NAMES, HOSTILE_PATCH_PATHS } from './hostile/projectPatches';
 export { CYCLE_CURSORS, FRESH_CURSOR_PREFIX } from './hostile/jsonBodies';
 
 const RECORD_PATH = /^\/v1\/(?:files|tasks|runs)\/[^/]+(?:\/content)?$/;
@@ -133,6 +135,20 @@ export class HostileState {
       return this.serveEvents(ctx, events[1], options);
     }
     const content = CONTENT_PATH.exec(pathname);
+    if (content && options.projectPatches) {
+      const fileId = decodeURIComponent(content[1]);
+      const artifact = ctx.core.artifacts.all().find((a) => a.file_id === fileId);
+      if (isProjectPatchArtifact(artifact)) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of ctx.core.blobs.openRead(fileId)) {
+          chunks.push(chunk as Buffer);
+        }
+        const body = hostileProjectPatch(Buffer.concat(chunks).toString('utf8'), options.hugeProjectPatchBytes ?? 0);
+        ctx.res.writeHead(200, { 'Content-Type': 'text/x-diff', 'Content-Length': String(body.length) });
+        ctx.res.end(body);
+        return 'handled';
+      }
+    }
     if (content && downloadsAreHostile(options)) {
       const file = ctx.core.files.get(decodeURIComponent(content[1]));
       if (!file) {

@@ -15,6 +15,8 @@ export interface RunFolderOptions {
   files?: Record<string, string | Buffer>;
   /** Copy an existing extensions folder (one .vsix installed once for many sessions). */
   extensionsFrom?: string;
+  /** Runs once the workspace holds its files, before code-server opens it (e.g. `git init`). */
+  prepareWorkspace?(workspace: string): void;
   /** A fixed folder kept between sessions (npm start) instead of a fresh temp one; existing workspace files are kept. */
   root?: string;
 }
@@ -78,6 +80,7 @@ export function createRunFolder(options: RunFolderOptions = {}): RunFolder {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
   }
+  options.prepareWorkspace?.(workspace);
 
   const env = {
     HOME: home,

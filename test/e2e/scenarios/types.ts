@@ -37,6 +37,8 @@ export interface Scenario {
   runtime?: RuntimeOptions;
   /** Workspace files: relative path -> content. */
   files?: Record<string, string>;
+  /** Runs once the workspace holds `files`, before VS Code opens it (a git repository, say). */
+  prepareWorkspace?(workspace: string): void;
   /** Extra user settings. */
   settings?: Record<string, unknown>;
   /** code-server's `--locale` (e.g. 'de'): vscode.env.language, so the extension's l10n bundle. */

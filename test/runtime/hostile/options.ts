@@ -52,6 +52,10 @@ export interface HostileOptions {
   chunkedDownloads?: boolean;
   /** File content goes on for this many bytes past the real end. */
   endlessDownloadBytes?: number;
+  /** A project run's patch (an artifact with base_commit) is followed by parts with `..`, absolute and `.git/` paths, a path through `linked/`, names with a bidi override and a command link, and a binary part (hostile/projectPatches.ts). */
+  projectPatches?: boolean;
+  /** With projectPatches: the patch is padded (a created file of filler lines) to at least this many bytes. 0 = not padded. */
+  hugeProjectPatchBytes?: number;
 }
 
 const MB = 1024 * 1024;
@@ -80,6 +84,8 @@ export const HOSTILE_ALL: Readonly<Required<Omit<HostileOptions, 'all' | 'errorE
   redirectEvery: 3,
   chunkedDownloads: true,
   endlessDownloadBytes: 64 * MB,
+  projectPatches: true,
+  hugeProjectPatchBytes: 50 * MB + 1,
 };
 
 /** The effective switches, or undefined when hostile mode is off. */

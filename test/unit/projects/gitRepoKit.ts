@@ -4,10 +4,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-/** A real repository in a temp folder: README.md and src/app.ts committed on main. */
-export function makeRepository(): { dir: string; git: (...args: string[]) => string; commit: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'project-repo-'));
-  const git = (...args: string[]): string =>
+/** git run in `dir` as a test user (no signing), its output trimmed. */
+export function gitIn(dir: string): (...args: string[]) => string {
+  return (...args: string[]): string =>
     execFileSync(
       'git',
       [
@@ -23,6 +22,12 @@ export function makeRepository(): { dir: string; git: (...args: string[]) => str
       ],
       { encoding: 'utf8' },
     ).trim();
+}
+
+/** A real repository in a temp folder: README.md and src/app.ts committed on main. */
+export function makeRepository(): { dir: string; git: (...args: string[]) => string; commit: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'project-repo-'));
+  const git = gitIn(dir);
   git('init', '-q', '-b', 'main');
   fs.writeFileSync(path.join(dir, 'README.md'), '# Demo\n\nOne.\nTwo.\nThree.\n');
   fs.mkdirSync(path.join(dir, 'src'));

@@ -6,6 +6,7 @@ import { openArtifact, saveArtifact } from './artifacts';
 import { chatParticipant } from './chatParticipant';
 import { deleteFile } from './deleteFile';
 import { hostileServer } from './hostile';
+import { workingInRepository } from './projects';
 import { reviewChanges, reviewChangesThreeWay } from './review';
 import { runLogTools } from './runLogTools';
 import { runPanelAxe } from './runPanelAxe';
@@ -37,6 +38,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   hostileServer,
   reviewChanges,
   reviewChangesThreeWay,
+  workingInRepository,
   runLogTools,
   ...STEERING_SCENARIOS,
   ...STEERING_PICTURE_SCENARIOS,

@@ -1,0 +1,233 @@
+// The one owner of "a project patch against base_commit": it reads every file the patch names at
+// base_commit (`git show base_commit:path`) and applies the file's hunks there, hunk by hunk, so
+// a part that does not apply whole still offers the hunks that do and lists the rest. Patch
+// safety (patchSafety.ts) decides first which names may be touched at all. Both Apply to a New
+// Branch (branchApply.ts) and Review Changes (src/reviewUi/projectReview.ts) start here. Writes
+// nothing. Plain Node (no vscode).
+import { execFile } from 'node:child_process';
+import type { StructuredPatch } from 'diff';
+import { untranslated, type Translate } from '../common/translate';
+import { loadDiff } from '../review/jsdiff';
+import { planProjectPatch, type RefusedPart } from './patchSafety';
+
+/** The largest file read at base_commit (and the largest patch a command reads). */
+export const MAX_BASE_FILE_BYTES = 50 * 1024 * 1024;
+
+/** The fields of an artifact record that make it a project patch. */
+export interface PatchArtifactFields {
+  name?: string;
+  content_type?: string;
+  base_commit?: unknown;
+}
+
+/** A patch artifact of a project run: a diff (by type or name) that names the commit it applies to. */
+export function isProjectPatch(a: PatchArtifactFields): boolean {
+  return (
+    typeof a.base_commit === 'string' &&
+    (/^text\/x-(diff|patch)\b/i.test(a.content_type ?? '') || /\.(diff|patch)$/i.test(a.name ?? ''))
+  );
+}
+
+export interface GitRun {
+  code: number;
+  out: Buffer;
+  /** The first line of stderr. */
+  err: string;
+}
+
+/** Runs git in `root` (no prompt, output capped at MAX_BASE_FILE_BYTES). Never throws. */
+export function runGit(gitPath: string, root: string, args: string[]): Promise<GitRun> {
+  return new Promise((resolve) => {
+    execFile(
+      gitPath,
+      ['-C', root, ...args],
+      {
+        encoding: 'buffer',
+        maxBuffer: MAX_BASE_FILE_BYTES,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+        windowsHide: true,
+      },
+      (error, stdout, stderr) => {
+        const code = error
+          ? typeof (error as { code?: unknown }).code === 'number'
+            ? (error as { code: number }).code
+            : -1
+          : 0;
+        resolve({
+          code: code === 0 ? 0 : code || -1,
+          out: stdout,
+          err: stderr.toString('utf8').trim().split('\n')[0] ?? '',
+        });
+      },
+    );
+  });
+}
+
+/** The file's bytes at `commit`; undefined when it is not there (or git failed). */
+export async function readAtCommit(
+  gitPath: string,
+  root: string,
+  commit: string,
+  path: string,
+): Promise<Buffer | undefined> {
+  const shown = await runGit(gitPath, root, ['show', `${commit}:${path}`]);
+  return shown.code === 0 ? shown.out : undefined;
+}
+
+/** One file of the patch at base_commit. */
+export interface FileAtBase {
+  /** Relative to the repository root, `/`-separated. */
+  path: string;
+  created: boolean;
+  /** The file at base_commit (empty for a created file). */
+  baseBytes: Buffer;
+  /** The base text with every hunk that applies (the agent's version, as far as it applies). */
+  agentText: string;
+  /** Hunks of this file's part, and how many of them applied. */
+  hunks: number;
+  applied: number;
+}
+
+export interface HunkNotApplied {
+  path: string;
+  /** 1-based, of the file's part. */
+  hunk: number;
+  hunks: number;
+  /** Where it says it starts at base_commit. */
+  line: number;
+  message: string;
+}
+
+export interface PatchAtBase {
+  baseCommit: string;
+  files: FileAtBase[];
+  /** Files of which nothing applies (missing at base_commit, or no hunk matches). */
+  failed: RefusedPart[];
+  /** Hunks of offered files that do not match at base_commit: listed, not offered. */
+  hunksNotApplied: HunkNotApplied[];
+  refused: RefusedPart[];
+  /** Binary parts (or files binary at base_commit): listed, never applied. */
+  binary: string[];
+  /** Files past MAX_PATCH_FILES, not considered. */
+  skipped: number;
+}
+
+export type PlannedAtBase = { ok: true; plan: PatchAtBase } | { ok: false; message: string };
+
+function tryApply(text: string, patch: StructuredPatch): string | false {
+  try {
+    return loadDiff().applyPatch(text, patch, { fuzzFactor: 0 });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads each file the patch may touch at base_commit and applies its hunks exactly (no fuzz),
+ * one at a time: a hunk that does not match is left out and listed. Never throws.
+ */
+export async function planPatchAtBase(
+  gitPath: string,
+  root: string,
+  patchText: string,
+  baseCommit: string,
+  t: Translate = untranslated,
+): Promise<PlannedAtBase> {
+  if (!/^[0-9a-f]{40}$/.test(baseCommit)) {
+    return { ok: false, message: t('The patch names no usable base commit.') };
+  }
+  const exists = await runGit(gitPath, root, ['cat-file', '-e', `${baseCommit}^{commit}`]);
+  if (exists.code !== 0) {
+    return {
+      ok: false,
+      message: t(
+        'This repository does not have the commit {0} the patch is based on; fetch first.',
+        baseCommit.slice(0, 7),
+      ),
+    };
+  }
+  const planned = await planProjectPatch(patchText, root, t, { editedMayBeMissing: true });
+  if (!planned.ok) {
+    return planned;
+  }
+  const short = baseCommit.slice(0, 7);
+  const plan: PatchAtBase = {
+    baseCommit,
+    files: [],
+    failed: [],
+    hunksNotApplied: [],
+    refused: planned.targets.refused,
+    binary: planned.targets.binary,
+    skipped: planned.targets.skipped,
+  };
+  for (const target of planned.targets.writable) {
+    const created = target.part.operation === 'create';
+    let baseBytes: Buffer = Buffer.alloc(0);
+    if (!created) {
+      const shown = await readAtCommit(gitPath, root, baseCommit, target.path);
+      if (shown === undefined) {
+        plan.failed.push({ name: target.path, message: t('{0} does not exist at {1}.', target.path, short) });
+        continue;
+      }
+      if (shown.subarray(0, 8000).includes(0)) {
+        plan.binary.push(target.path);
+        continue;
+      }
+      baseBytes = shown;
+    }
+    const base = baseBytes.toString('utf8');
+    const all = target.part.patch.hunks;
+    const whole = tryApply(base, target.part.patch);
+    if (whole !== false) {
+      plan.files.push({
+        path: target.path,
+        created,
+        baseBytes,
+        agentText: whole,
+        hunks: all.length,
+        applied: all.length,
+      });
+      continue;
+    }
+    const kept: StructuredPatch['hunks'] = [];
+    const left: HunkNotApplied[] = [];
+    all.forEach((hunk, i) => {
+      if (tryApply(base, { ...target.part.patch, hunks: [...kept, hunk] }) !== false) {
+        kept.push(hunk);
+      } else {
+        left.push({
+          path: target.path,
+          hunk: i + 1,
+          hunks: all.length,
+          line: hunk.oldStart,
+          message: t(
+            'Change {0} of {1} to {2} (at line {3}) does not match the file at {4}; it is not offered.',
+            i + 1,
+            all.length,
+            target.path,
+            hunk.oldStart,
+            short,
+          ),
+        });
+      }
+    });
+    const text = kept.length > 0 ? tryApply(base, { ...target.part.patch, hunks: kept }) : false;
+    if (text === false) {
+      plan.failed.push({
+        name: target.path,
+        message: t('The changes to {0} do not apply to it at {1}.', target.path, short),
+      });
+      continue;
+    }
+    plan.hunksNotApplied.push(...left);
+    plan.files.push({
+      path: target.path,
+      created,
+      baseBytes,
+      agentText: text,
+      hunks: all.length,
+      applied: kept.length,
+    });
+  }
+  return { ok: true, plan };
+}

@@ -1,0 +1,134 @@
+// A project run's patch artifacts in Review Changes (issue 23): each patch is planned at its
+// base_commit in the workspace's clone of the project (src/projects/patchAtBase.ts, the one
+// owner of `git show base_commit:path`) and joins the review as ordinary file changes, so the
+// multi-file diff, the per-hunk choice, the one undoable edit and the three-way merge all work
+// as for uploads. Without git, or without a clone open here, the patches are listed with why.
+import * as vscode from 'vscode';
+import type { ApiClient } from '../api/client';
+import type { ArtifactRecord, TaskRecord } from '../api/types';
+import { inert } from '../common/inertText';
+import { repositoryFor } from '../projects/applyBranchCommand';
+import { gitAccess } from '../projects/gitAccess';
+import { isProjectPatch, MAX_BASE_FILE_BYTES, planPatchAtBase } from '../projects/patchAtBase';
+import { projectChanges } from '../projects/projectChanges';
+import type { FileChange, ReviewProblem } from '../review';
+import { describeErrorForUser } from '../commandSupport/errorText';
+
+export interface ProjectReview {
+  /** The artifacts handled here (the rest go to the upload review). */
+  handled: Set<string>;
+  files: FileChange[];
+  problems: ReviewProblem[];
+}
+
+/** The project patches among `artifacts`, when the run's task is in a project. */
+export function projectPatchesOf(task: TaskRecord | undefined, artifacts: readonly ArtifactRecord[]): ArtifactRecord[] {
+  return typeof task?.project_id === 'string' && task.project_id !== '' ? artifacts.filter(isProjectPatch) : [];
+}
+
+export async function reviewProjectPatches(
+  client: ApiClient,
+  task: TaskRecord | undefined,
+  artifacts: readonly ArtifactRecord[],
+  signal: AbortSignal,
+): Promise<ProjectReview> {
+  const patches = projectPatchesOf(task, artifacts);
+  const out: ProjectReview = { handled: new Set(patches.map((a) => a.id)), files: [], problems: [] };
+  if (patches.length === 0 || !task?.project_id) {
+    return out;
+  }
+  const allFail = (message: string) => {
+    for (const a of patches) {
+      out.problems.push({ code: 'readFailed', artifactId: a.id, file: a.name, message });
+    }
+    return out;
+  };
+  const access = await gitAccess();
+  if (!access.ok) {
+    return allFail(access.message);
+  }
+  let project;
+  try {
+    project = await client.getProject(task.project_id, { signal });
+  } catch (err) {
+    signal.throwIfAborted();
+    return allFail(vscode.l10n.t("The run's project could not be read: {0}", describeErrorForUser(err)));
+  }
+  const repository = repositoryFor(access.api, project, undefined);
+  const folder = repository ? vscode.workspace.getWorkspaceFolder(repository.rootUri) : undefined;
+  if (!repository || !folder) {
+    return allFail(
+      vscode.l10n.t('No folder of this workspace is a clone of the project "{0}".', inert(project.name ?? project.id)),
+    );
+  }
+  const taken = new Set<string>();
+  for (const artifact of patches) {
+    let text: string;
+    try {
+      const read = await client.readFileContent(artifact.file_id ?? artifact.id, {
+        signal,
+        maxBytes: MAX_BASE_FILE_BYTES,
+      });
+      text = Buffer.from(read.content).toString('utf8');
+    } catch (err) {
+      signal.throwIfAborted();
+      out.problems.push({
+        code: 'readFailed',
+        artifactId: artifact.id,
+        file: artifact.name,
+        message: vscode.l10n.t(
+          'Could not read {0}: {1}',
+          inert(artifact.name ?? artifact.id),
+          describeErrorForUser(err),
+        ),
+      });
+      continue;
+    }
+    const planned = await planPatchAtBase(
+      access.api.git.path,
+      repository.rootUri.fsPath,
+      text,
+      artifact.base_commit as string,
+      vscode.l10n.t,
+    );
+    signal.throwIfAborted();
+    if (!planned.ok) {
+      out.problems.push({
+        code: 'patchUnparsable',
+        artifactId: artifact.id,
+        file: artifact.name,
+        message: inert(planned.message),
+      });
+      continue;
+    }
+    const changes = projectChanges(
+      planned.plan,
+      { artifactId: artifact.id, artifactName: artifact.name },
+      {
+        workspaceFolder: folder.uri.toString(),
+        uriOf: (path) => vscode.Uri.joinPath(repository.rootUri, ...path.split('/')).toString(),
+      },
+      vscode.l10n.t,
+    );
+    out.problems.push(...changes.problems);
+    for (const change of changes.files) {
+      if (taken.has(change.origin.uri)) {
+        out.problems.push({
+          code: 'duplicate',
+          artifactId: artifact.id,
+          file: change.origin.relativePath,
+          message: inert(
+            vscode.l10n.t(
+              '{0} already has a new version from another patch; this one is left out.',
+              change.origin.relativePath,
+            ),
+          ),
+        });
+        continue;
+      }
+      taken.add(change.origin.uri);
+      out.files.push(change);
+    }
+  }
+  return out;
+}

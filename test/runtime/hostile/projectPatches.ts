@@ -1,0 +1,72 @@
+// Hostile project patches: the content of a project run's patch artifact (one with base_commit)
+// is the real patch followed by parts a client must refuse or bound: paths with `..`, absolute
+// paths, `.git/`, a path through `linked/` (a test makes that a symlink out of the folder), a
+// binary part, names with a bidi override and a command link; `hugeProjectPatchBytes` pads the
+// patch past a size a client must not read whole.
+import type { ArtifactRecord } from '../records';
+import { BIDI_OVERRIDE, COMMAND_LINK } from './values';
+
+/** The paths of the refused parts, in the order they come (after the real patch). */
+export const HOSTILE_PATCH_PATHS: readonly string[] = [
+  '../outside.txt',
+  '/etc/hostile-passwd',
+  '.git/config',
+  'linked/escape.txt',
+];
+
+/** The binary part's path. */
+export const HOSTILE_BINARY_PATH = 'logo.png';
+
+/** Names a person must see as they are (no link, no reordering); created files, never a file that exists. */
+export const HOSTILE_PATCH_NAMES: readonly string[] = [`notes-${BIDI_OVERRIDE}`, `${COMMAND_LINK}.md`];
+
+function editPart(path: string): string {
+  return [`diff --git a/${path} b/${path}`, `--- a/${path}`, `+++ b/${path}`, '@@ -1 +1 @@', '-x', '+hostile', ''].join(
+    '\n',
+  );
+}
+
+function createPart(path: string): string {
+  return [
+    `diff --git a/${path} b/${path}`,
+    'new file mode 100644',
+    '--- /dev/null',
+    `+++ b/${path}`,
+    '@@ -0,0 +1 @@',
+    '+hostile',
+    '',
+  ].join('\n');
+}
+
+function binaryPart(path: string): string {
+  return [
+    `diff --git a/${path} b/${path}`,
+    'index 1111111..2222222 100644',
+    `Binary files a/${path} and b/${path} differ`,
+    '',
+  ].join('\n');
+}
+
+/** The patch a client gets for `real` (the real patch's text). */
+export function hostileProjectPatch(real: string, padToBytes = 0): Buffer {
+  const parts = [
+    real.endsWith('\n') || real === '' ? real : `${real}\n`,
+    ...HOSTILE_PATCH_PATHS.map(editPart),
+    ...HOSTILE_PATCH_NAMES.map(createPart),
+    // Last: a plain part after a git binary header would be read as part of it.
+    binaryPart(HOSTILE_BINARY_PATH),
+  ];
+  let text = parts.join('');
+  const missing = padToBytes - Buffer.byteLength(text);
+  if (missing > 0) {
+    // A created file of filler lines: the patch stays a valid diff however big it gets.
+    const line = '+hostile padding hostile padding hostile padding hostile padding\n';
+    const lines = Math.ceil(missing / line.length);
+    text = `${createPart('padding.txt').replace('@@ -0,0 +1 @@\n+hostile\n', `@@ -0,0 +1,${lines} @@\n`)}${line.repeat(lines)}${text}`;
+  }
+  return Buffer.from(text, 'utf8');
+}
+
+export function isProjectPatchArtifact(artifact: ArtifactRecord | undefined): boolean {
+  return typeof artifact?.base_commit === 'string';
+}
