@@ -13,6 +13,7 @@ export async function revealTaskRecord(
   task: TaskRecord,
 ): Promise<{ outcome: RevealOutcome; node?: TaskNode }> {
   const tree = sidebar.tasks;
+  const ticket = tree.startReveal();
   const root = await tree.loadedRoot();
   if (!root) {
     return { outcome: 'signedOut' };
@@ -21,7 +22,7 @@ export async function revealTaskRecord(
   if (sidebar.tasksFilter.hides(node)) {
     return { outcome: 'hidden', node };
   }
-  await tree.reveal(node, { focus: true, expand: true });
+  await tree.reveal(node, { focus: true, expand: true, ticket });
   return { outcome: 'revealed', node };
 }
 

@@ -68,6 +68,8 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   /** The store's "a row shows this run" handles, held while the view is visible. */
   private readonly shown = new Map<string, { dispose(): void }>();
   private treeView: vscode.TreeView<TreeNode> | undefined;
+  /** Reveals started so far (startReveal): only the newest one selects. */
+  private reveals = 0;
   private visible = false;
   private scope: ProjectScope | undefined;
   /** Project id -> name; null: looked up and not known (not asked again until a refresh). */
@@ -262,7 +264,21 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   /** Reveals a row (select, optionally focus and expand); failures are logged, not thrown. */
-  async reveal(node: TreeNode, options: { focus?: boolean; expand?: boolean }): Promise<void> {
+  /**
+   * Starts a reveal that has to load first (a task just created, Go to): a later reveal makes it
+   * stale, so a slow background reveal never takes the selection from one the person asked for
+   * after it. Pass the ticket to `reveal`.
+   */
+  startReveal(): number {
+    return ++this.reveals;
+  }
+
+  async reveal(node: TreeNode, options: { focus?: boolean; expand?: boolean; ticket?: number }): Promise<void> {
+    if (options.ticket === undefined) {
+      this.reveals++;
+    } else if (options.ticket !== this.reveals) {
+      return;
+    }
     if (!this.treeView) {
       return;
     }

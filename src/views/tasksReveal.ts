@@ -12,6 +12,7 @@ export async function revealTask(
   taskId: string,
   options: { focus?: boolean; expand?: boolean } = {},
 ): Promise<TaskNode | undefined> {
+  const ticket = tree.startReveal();
   tree.refresh();
   const root = await tree.loadedRoot();
   if (!root) {
@@ -26,7 +27,7 @@ export async function revealTask(
       return undefined;
     }
   }
-  await tree.reveal(node, { focus: options.focus, expand: options.expand ?? true });
+  await tree.reveal(node, { focus: options.focus, expand: options.expand ?? true, ticket });
   return node;
 }
 
@@ -37,6 +38,7 @@ export async function revealRun(
   runId: string,
   options: { taskId?: string; focus?: boolean } = {},
 ): Promise<RunNode | undefined> {
+  const ticket = tree.startReveal();
   try {
     const root = await tree.loadedRoot();
     if (!root) {
@@ -53,7 +55,7 @@ export async function revealRun(
     if (!node) {
       return undefined;
     }
-    await tree.reveal(node, { focus: options.focus, expand: true });
+    await tree.reveal(node, { focus: options.focus, expand: true, ticket });
     return node;
   } catch (err) {
     // The caller (Show Artifacts) reports it: "not found among the loaded tasks" would mislead.

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { HostMessage } from '../../src/runPanel/protocol';
 import { parseRunLinkText } from '../../src/links/runLink';
 import type { TaskNode, TreeNode } from '../../src/views/nodes';
-import { directClient, extensionApi, signInForTests, waitFor } from './support';
+import { directClient, extensionApi, signInForTests, waitFor, setWorkspaceSetting } from './support';
 
 /** The posts of one run panel, seen by wrapping its webview's postMessage (test-only access). */
 function watchPosts(api: Awaited<ReturnType<typeof extensionApi>>, runId: string): HostMessage[] {
@@ -48,9 +48,7 @@ describe('Go to, filter and run links', () => {
       for (let i = 0; i < 3; i++) {
         await client.createTask({ objective: `go-to filler ${i}` });
       }
-      await vscode.workspace
-        .getConfiguration('agentRuntime')
-        .update('pageSize', 2, vscode.ConfigurationTarget.Workspace);
+      await setWorkspaceSetting('pageSize', 2);
       api.sidebar.tasks.refresh();
       const kind = await vscode.commands.executeCommand('agentRuntime.goTo', task.id);
       assert.strictEqual(kind, 'task');
@@ -58,9 +56,7 @@ describe('Go to, filter and run links', () => {
         api.sidebar.tasksView.selection.some((n: TreeNode) => isTaskRow(n) && n.task.id === task.id),
       );
     } finally {
-      await vscode.workspace
-        .getConfiguration('agentRuntime')
-        .update('pageSize', undefined, vscode.ConfigurationTarget.Workspace);
+      await setWorkspaceSetting('pageSize', undefined);
       await client.dispose();
     }
   });
@@ -93,9 +89,7 @@ describe('Go to, filter and run links', () => {
       for (let i = 0; i < 4; i++) {
         await client.createTask({ objective: `hay ${i}` });
       }
-      await vscode.workspace
-        .getConfiguration('agentRuntime')
-        .update('pageSize', 1, vscode.ConfigurationTarget.Workspace);
+      await setWorkspaceSetting('pageSize', 1);
       api.sidebar.tasks.refresh();
       await vscode.commands.executeCommand('agentRuntime.filterTasks', 'needle');
       const rows = await api.sidebar.tasksFilter.getChildren();
@@ -109,9 +103,7 @@ describe('Go to, filter and run links', () => {
       assert.strictEqual(api.sidebar.tasksFilter.query, undefined);
       assert.strictEqual(api.sidebar.tasksView.description, undefined);
     } finally {
-      await vscode.workspace
-        .getConfiguration('agentRuntime')
-        .update('pageSize', undefined, vscode.ConfigurationTarget.Workspace);
+      await setWorkspaceSetting('pageSize', undefined);
       await client.dispose();
     }
   });

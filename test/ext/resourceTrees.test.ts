@@ -5,7 +5,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { PagedNode, PagedTree } from '../../src/views/pagedTree';
-import { admin, directClient, extensionApi, signInForTests } from './support';
+import { admin, directClient, extensionApi, signInForTests, setWorkspaceSetting } from './support';
 
 type AnyTree = PagedTree<{ id: string }, unknown>;
 
@@ -28,16 +28,15 @@ async function clearFaults(): Promise<void> {
 }
 
 describe('resource trees (Memory, Tools, Connectors, Webhooks)', () => {
-  const config = () => vscode.workspace.getConfiguration('agentRuntime');
   const client = directClient();
 
   before(async () => {
     await extensionApi();
     await signInForTests();
-    await config().update('pageSize', 2, vscode.ConfigurationTarget.Workspace);
+    await setWorkspaceSetting('pageSize', 2);
   });
   after(async () => {
-    await config().update('pageSize', undefined, vscode.ConfigurationTarget.Workspace);
+    await setWorkspaceSetting('pageSize', undefined);
     await client.dispose();
   });
 

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TreeNode } from '../../src/views/nodes';
-import { directClient, extensionApi, signInForTests, waitFor } from './support';
+import { directClient, extensionApi, signInForTests, waitFor, setWorkspaceSetting } from './support';
 
 type Provider = { getChildren(node?: TreeNode): Promise<TreeNode[]> | TreeNode[] | undefined | null };
 
@@ -15,15 +15,14 @@ async function children(provider: Provider, node?: TreeNode): Promise<TreeNode[]
 const kindOf = (n: TreeNode) => n.contextValue ?? '';
 
 describe('sidebar views', () => {
-  const config = () => vscode.workspace.getConfiguration('agentRuntime');
 
   before(async () => {
     await extensionApi();
     await signInForTests();
-    await config().update('pageSize', 2, vscode.ConfigurationTarget.Workspace);
+    await setWorkspaceSetting('pageSize', 2);
   });
   after(async () => {
-    await config().update('pageSize', undefined, vscode.ConfigurationTarget.Workspace);
+    await setWorkspaceSetting('pageSize', undefined);
   });
 
   it('loads tasks two at a time and "Load more" appends the next page until all are shown', async () => {

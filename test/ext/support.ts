@@ -35,6 +35,39 @@ export async function signInForTests(): Promise<void> {
 }
 
 /** Polls `check` until it returns a value (not undefined/false) or the timeout passes. */
+/**
+ * Sets `agentRuntime.<key>` in the workspace and waits until the extension host has seen the
+ * change: `update()` can resolve before onDidChangeConfiguration arrives, and the extension's
+ * own reaction to it (a pageSize change refreshes the sidebar) would then land in the middle of
+ * the next step.
+ */
+export async function setWorkspaceSetting(key: string, value: unknown): Promise<void> {
+  const config = vscode.workspace.getConfiguration('agentRuntime');
+  if (config.inspect(key)?.workspaceValue === value) {
+    return;
+  }
+  let listener: vscode.Disposable | undefined;
+  const seen = new Promise<void>((resolve) => {
+    listener = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`agentRuntime.${key}`)) {
+        resolve();
+      }
+    });
+  });
+  try {
+    await config.update(key, value, vscode.ConfigurationTarget.Workspace);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      seen,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the change of agentRuntime.${key} never arrived`)), 15_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
+  } finally {
+    listener?.dispose();
+  }
+}
+
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,

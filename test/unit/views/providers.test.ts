@@ -494,6 +494,46 @@ describe('views/providers (reference runtime)', function () {
       dispose();
     });
 
+    it('a slow reveal does not take the selection from a reveal asked for after it', async () => {
+      const first = await rt.client.createTask({ objective: 'revealed in the background' });
+      const second = await rt.client.createTask({ objective: 'gone to' });
+      // The background reveal of a task just created waits on its GET until the test releases it.
+      let asked = (): void => undefined;
+      const askedFirst = new Promise<void>((resolve) => (asked = resolve));
+      let release = (): void => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const client = new Proxy(rt.client, {
+        get(target, key) {
+          if (key === 'getTask') {
+            return async (id: string, options?: object) => {
+              if (id === first.id) {
+                asked();
+                await gate;
+              }
+              return target.getTask(id, options);
+            };
+          }
+          const value = Reflect.get(target, key, target) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const h = harness(client, 1);
+      const { tasks, dispose } = tasksTree(h);
+      const tv = fakeTreeView(true);
+      tasks.attach(tv.view);
+      const background = revealTask(tasks, () => client, first.id);
+      await askedFirst;
+      const goneTo = await revealTask(tasks, () => client, second.id);
+      release();
+      await background;
+      assert.deepEqual(
+        tv.reveals.map((r) => (r.node as TaskNode).task.id),
+        [goneTo?.task.id],
+        'the older reveal selected its row after the newer one',
+      );
+      dispose();
+    });
+
     it('refreshing a task row re-reads it and reloads its runs when next shown', async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
       const h = harness(rt.client, 10);
