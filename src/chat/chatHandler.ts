@@ -118,7 +118,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
   ): Promise<RunDigest> => {
     const client = deps.client();
     const builder = new RunDigestBuilder(await client.getRun(runId));
-    const lines = new RunProgressLines(t);
+    const lines = new RunProgressLines(t, isSingular);
     const stop = new AbortController();
     const cancel = token.onCancellationRequested(() => stop.abort());
     const limit = setTimeout(() => stop.abort(), deps.followLimitMs ?? FOLLOW_LIMIT_MS);

@@ -4,6 +4,7 @@
 import type { TaskRecord } from '../api/types';
 import { formatDuration } from '../common/format';
 import { markdownLiteral } from '../common/markdownLiteral';
+import { singular } from '../common/plural';
 import type { Translate } from '../common/translate';
 import { statusLabel } from '../runEvents/runStatus';
 import type { RunDigest } from '../runs/runDigest';
@@ -80,7 +81,11 @@ export class RunProgressLines {
   private readonly titles = new Map<string, string>();
   private readonly maxTitles = 500;
 
-  constructor(private readonly t: Translate) {}
+  /** `isOne`: whether a count takes the singular form (the editor's language; plural.ts). */
+  constructor(
+    private readonly t: Translate,
+    private readonly isOne: (count: number) => boolean = (count) => singular(count),
+  ) {}
 
   /** `line`: Markdown to keep in the answer; `progress`: a transient status. */
   next(event: { event: string; data: { sequence: number; [field: string]: unknown } }): {
@@ -92,7 +97,10 @@ export class RunProgressLines {
     const text = md(lineText(event), 120);
     switch (event.event) {
       case 'plan.created':
-        return { line: typeof data.steps === 'number' ? t('Planned {0} steps.', data.steps) : undefined };
+        if (typeof data.steps !== 'number') {
+          return {};
+        }
+        return { line: this.isOne(data.steps) ? t('Planned 1 step.') : t('Planned {0} steps.', data.steps) };
       case 'step.started': {
         if (typeof data.step_id === 'string' && this.titles.size < this.maxTitles) {
           this.titles.set(data.step_id, lineText(event));

@@ -10,6 +10,7 @@ import { chromiumExecutable, launchChromium } from './harness/browser';
 import { Cleanup, exitOnSignals, withTimeout } from './harness/cleanup';
 import { installExtension } from './harness/codeServer';
 import { ensureCodeServer } from './harness/install';
+import { fixtureExtensionId, packageFixtureExtension } from './harness/fixtureExtensions';
 import { chromiumPid, formatMemory, treeMemory } from './harness/memory';
 import { describeTarget, extensionId, vscodeTarget, type VsCodeTarget, vsixPath } from './harness/paths';
 import { addSecret, addSecretsFromEnv, redact } from './harness/redact';
@@ -24,6 +25,7 @@ const SCENARIO_TIMEOUT_MS = Number(process.env.E2E_SCENARIO_TIMEOUT_MS ?? 180_00
 const EVENT_DELAY_MS = Number(process.env.E2E_EVENT_DELAY_MS ?? 100);
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const ctxLog = (line: string): void => console.log(`    ${redact(line)}`);
 const message = (err: unknown): string => redact(err instanceof Error ? (err.stack ?? err.message) : String(err));
 
 let memoryReport: string | undefined;
@@ -50,6 +52,18 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
     addSecret(runtime.apiKey);
     addSecret(runtime.adminKey);
 
+    // Fixture extensions go into a copy of the base extensions folder, for this scenario alone.
+    let extensionsFrom = base.extensionsDir;
+    if (scenario.fixtureExtensions?.length) {
+      const withFixtures = createRunFolder({ name: `${scenario.id}-extensions`, extensionsFrom });
+      cleanup.add('fixture extensions folder', () => withFixtures.remove());
+      for (const name of scenario.fixtureExtensions) {
+        const vsix = packageFixtureExtension(name, withFixtures.root);
+        ctxLog(`installed ${await installExtension(withFixtures, vsix, fixtureExtensionId(name), target)} (fixture)`);
+      }
+      extensionsFrom = withFixtures.extensionsDir;
+    }
+
     const auth = scenario.auth ?? 'env';
     const apiKey = auth === 'env' ? runtime.apiKey : auth === 'none' ? undefined : auth.wrongKey;
     addSecret(apiKey);
@@ -58,7 +72,7 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
       files: scenario.files ?? { 'README.md': '# UI test workspace\n', 'notes.txt': 'notes for the agent\n' },
       settings: { 'agentRuntime.baseUrl': runtime.baseUrl, ...scenario.settings },
       prepareWorkspace: scenario.prepareWorkspace,
-      extensionsFrom: base.extensionsDir,
+      extensionsFrom,
       env: { AGENT_RUNTIME_API_KEY: apiKey },
       locale: scenario.locale,
       target,
@@ -79,7 +93,7 @@ async function runScenario(scenario: Scenario, browser: Browser, base: RunFolder
       workspace: opened.run.workspace,
       shots,
       shot: async (name) => void (await shots.take(opened.page, name)),
-      log: (line) => console.log(`    ${redact(line)}`),
+      log: ctxLog,
     };
     await withTimeout(scenario.run(ctx), SCENARIO_TIMEOUT_MS, `scenario ${scenario.id}`);
     await ctx.shot('end');

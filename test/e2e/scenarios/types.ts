@@ -41,6 +41,11 @@ export interface Scenario {
   prepareWorkspace?(workspace: string): void;
   /** Extra user settings. */
   settings?: Record<string, unknown>;
+  /**
+   * Test-only extensions installed for this scenario alone, beside the packaged one: folder names
+   * under test/e2e/fixtures (plain JavaScript, never in the .vsix).
+   */
+  fixtureExtensions?: string[];
   /** code-server's `--locale` (e.g. 'de'): vscode.env.language, so the extension's l10n bundle. */
   locale?: string;
   /**

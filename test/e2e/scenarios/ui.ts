@@ -57,8 +57,12 @@ export const UI = {
     commands: ['/review', '/runs', '/status', '/task'],
     /** The participant's follow-up after an answer without a run (src/chat/chatHandler.ts). */
     recentTasksFollowup: 'Show recent tasks',
-    /** VS Code's answer when no language model provider is installed (its extension host, getModelForRequest). */
-    modelUnavailable: 'Language model unavailable',
+    /** The model of the UI tests' stub language model provider (test/e2e/fixtures/stubModel). */
+    stubModel: 'Stub Model',
+    /** The participant's /status answer when the service has no run yet (src/chat/chatHandler.ts). */
+    noRunYet: 'No run to show yet: name one (/status run_...) or start a task with /task.',
+    /** The start of the participant's /task answer once the task is created (src/chat/chatHandler.ts). */
+    createdTask: /Created task \S+\./,
   },
   /** Memory, tools and webhooks at work (issue 24, scenario agent-access). */
   access: {

@@ -50,6 +50,9 @@ describe('chat/chatText', () => {
   it('follows a run: a line per step done (named by its title), progress for the rest', () => {
     const lines = new RunProgressLines(untranslated);
     assert.deepEqual(lines.next(ev(1, 'plan.created', { steps: 3 })), { line: 'Planned 3 steps.' });
+    assert.deepEqual(new RunProgressLines(untranslated).next(ev(1, 'plan.created', { steps: 1 })), {
+      line: 'Planned 1 step.',
+    });
     assert.deepEqual(lines.next(ev(2, 'step.started', { step_id: 's1', title: 'Read the notes' })), {
       progress: 'Working on: Read the notes',
     });

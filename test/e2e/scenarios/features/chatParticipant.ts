@@ -1,12 +1,12 @@
-// @agent-runtime in VS Code's Chat view (issues 25 and 28). VS Code 1.139 shows the Chat view
-// without a language model provider: the participant is offered in the `@` completion list, its
-// commands in the `/` list, and a request typed in the view is routed to it (the response carries
-// its name and icon, and its follow-up provider answers). The handler itself is not called there:
-// before any participant's handler runs, VS Code's extension host looks up a language model for
-// the request (`getModelForRequest`: the model picked in the view, else a default Copilot model)
-// and, finding none, answers "Language model unavailable". So this scenario proves the wiring
-// up to that point and that nothing reached the service; the handler's answers to /status and
-// /task are proved in the extension host (test/ext/chatParticipant.test.ts). VS Code 1.100
+// @agent-runtime in VS Code's Chat view (issues 25 and 28). VS Code 1.139 calls a participant's
+// handler only once a language model is picked for the request (its extension host's
+// `getModelForRequest`: the model picked in the view, else a default Copilot model; none: "Language
+// model unavailable"), and code-server has none. So this scenario alone installs the fixture
+// extension test/e2e/fixtures/stubModel (a language model provider answering a fixed text, never in
+// the .vsix) and picks its model. Then: the participant is offered in the `@` completion list, its
+// commands in the `/` list; /status shows the participant's own answer (a fresh runtime has no run),
+// with its icon and follow-up; /task with an objective and no files creates one task on the
+// reference runtime (a person typed exactly that: no question, nothing uploaded). VS Code 1.100
 // (code-server 4.100.3) has no Chat view at all without a model provider: skipped there, saying so.
 import * as assert from 'node:assert';
 import { type Locator, type Page } from 'playwright-core';
@@ -78,14 +78,50 @@ async function send(ctx: ScenarioContext, n: number): Promise<Locator> {
   return responses.nth(n - 1);
 }
 
+/**
+ * Makes sure the Chat view's model is the fixture's stub model (test/e2e/fixtures/stubModel), so that
+ * VS Code has a model for the request and calls the participant's handler. VS Code selects the only
+ * model by itself once the provider has reported it; until then the picker offers only "Sign in to use
+ * Copilot", so it is opened again (each try logged) and the stub picked when it is listed.
+ */
+async function pickStubModel(ctx: ScenarioContext): Promise<void> {
+  const toolbar = ctx.page.locator('.part.auxiliarybar .chat-input-toolbars');
+  const picker = toolbar.getByText(/^(Models|Stub Model)$/).first();
+  const picked = toolbar.getByText(UI.chat.stubModel, { exact: true }).first();
+  const rows = ctx.page.locator('.action-widget .monaco-list-row');
+  const stubRow = rows.filter({ hasText: UI.chat.stubModel }).first();
+  const within = (locator: Locator, ms: number): Promise<boolean> =>
+    locator.waitFor({ timeout: ms }).then(
+      () => true,
+      () => false,
+    );
+  await picker.waitFor({ timeout: ctx.workbench.timeoutMs });
+  for (let attempt = 1; attempt <= 6; attempt++) {
+    if (await within(picked, 5_000)) {
+      return;
+    }
+    await picker.click();
+    if (await within(stubRow, 5_000)) {
+      await stubRow.click();
+      continue;
+    }
+    ctx.log(`attempt ${attempt}: the model picker offers only ${(await rows.allInnerTexts()).join(', ')}`);
+    await ctx.page.keyboard.press('Escape');
+  }
+  throw new Error(`the Chat view's model picker never offered ${UI.chat.stubModel}`);
+}
+
 export const chatParticipant: Scenario = {
   id: 'chat-participant',
   title:
-    'Chat view (1.139): @agent-runtime and its commands are offered, /status and /task reach it; without a model VS Code answers "Language model unavailable" and nothing is sent',
+    'Chat view (1.139, stub model installed): @agent-runtime and its commands are offered, /status shows its answer, /task creates one task',
+  fixtureExtensions: ['stubModel'],
   unsupportedOn: (target) => (target.vscode === '1.100' ? FLOOR_WHY : undefined),
   async run(ctx) {
     const { page } = ctx;
     await chatInput(page).waitFor({ timeout: ctx.workbench.timeoutMs });
+
+    await pickStubModel(ctx);
 
     // `@`: the participant is in the completion list.
     await completionRow(ctx, '@', new RegExp(`^${UI.chat.participant}$`));
@@ -98,11 +134,11 @@ export const chatParticipant: Scenario = {
     ctx.log(`"/" after ${UI.chat.participant} lists: ${(await completions(page, /./).allInnerTexts()).join(', ')}`);
     await ctx.shot('slash-commands');
 
-    // /status: routed to the participant (its name and icon on the response, its follow-up below).
+    // /status: the participant's own answer (a fresh runtime has no run yet), with its icon and follow-up.
     const before = ctx.runtimeLog.length;
     await typeInChat(ctx, `${UI.chat.participant} /status`);
     const status = await send(ctx, 1);
-    await status.getByText(UI.chat.modelUnavailable).waitFor({ timeout: ctx.workbench.timeoutMs });
+    await status.getByText(UI.chat.noRunYet).waitFor({ timeout: ctx.workbench.timeoutMs });
     assert.ok(await status.locator('.header img.icon').count(), "the response carries the participant's icon");
     await page
       .locator('.part.auxiliarybar')
@@ -111,15 +147,16 @@ export const chatParticipant: Scenario = {
       .waitFor({ timeout: ctx.workbench.timeoutMs });
     await ctx.shot('status-answer');
 
-    // /task with an objective: the same answer, and no task was created.
+    // /task with an objective and no files: a person typed exactly this, so no question; the task is created.
     await typeInChat(ctx, `${UI.chat.participant} /task Summarise notes.txt`);
     const task = await send(ctx, 2);
-    await task.getByText(UI.chat.modelUnavailable).waitFor({ timeout: ctx.workbench.timeoutMs });
+    await task.getByText(UI.chat.createdTask).waitFor({ timeout: ctx.workbench.timeoutMs });
     await ctx.shot('task-answer');
     const sent = ctx.runtimeLog.slice(before).filter((line) => /^POST \/v1\/(tasks|files)\b/.test(line));
-    assert.deepStrictEqual(sent, [], 'the chat created no task and uploaded nothing');
-    ctx.log(
-      `VS Code ${ctx.target.vscode} routes @agent-runtime requests to the participant but answers "${UI.chat.modelUnavailable}" before its handler runs (no language model provider installed)`,
+    assert.deepStrictEqual(
+      sent.map((line) => line.split(' ').slice(0, 3).join(' ')),
+      ['POST /v1/tasks 201'],
+      'the chat created one task and uploaded nothing',
     );
   },
 };
