@@ -15,7 +15,6 @@ async function children(provider: Provider, node?: TreeNode): Promise<TreeNode[]
 const kindOf = (n: TreeNode) => n.contextValue ?? '';
 
 describe('sidebar views', () => {
-
   before(async () => {
     await extensionApi();
     await signInForTests();
