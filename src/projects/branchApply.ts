@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { untranslated, type Translate } from '../common/translate';
-import { planPatchAtBase, runGit as git } from './patchAtBase';
+import { gitAtBase as git, planPatchAtBase } from './patchAtBase';
 import { checkProjectTarget, type RefusedPart } from './patchSafety';
 
 export interface BranchFile {

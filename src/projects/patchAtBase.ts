@@ -4,10 +4,10 @@
 // safety (patchSafety.ts) decides first which names may be touched at all. Both Apply to a New
 // Branch (branchApply.ts) and Review Changes (src/reviewUi/projectReview.ts) start here. Writes
 // nothing. Plain Node (no vscode).
-import { execFile } from 'node:child_process';
 import type { StructuredPatch } from 'diff';
 import { untranslated, type Translate } from '../common/translate';
 import { loadDiff } from '../review/jsdiff';
+import { runGit, type GitRun } from './gitExec';
 import { planProjectPatch, type RefusedPart } from './patchSafety';
 
 /** The largest file read at base_commit (and the largest patch a command reads). */
@@ -28,39 +28,9 @@ export function isProjectPatch(a: PatchArtifactFields): boolean {
   );
 }
 
-export interface GitRun {
-  code: number;
-  out: Buffer;
-  /** The first line of stderr. */
-  err: string;
-}
-
 /** Runs git in `root` (no prompt, output capped at MAX_BASE_FILE_BYTES). Never throws. */
-export function runGit(gitPath: string, root: string, args: string[]): Promise<GitRun> {
-  return new Promise((resolve) => {
-    execFile(
-      gitPath,
-      ['-C', root, ...args],
-      {
-        encoding: 'buffer',
-        maxBuffer: MAX_BASE_FILE_BYTES,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
-        windowsHide: true,
-      },
-      (error, stdout, stderr) => {
-        const code = error
-          ? typeof (error as { code?: unknown }).code === 'number'
-            ? (error as { code: number }).code
-            : -1
-          : 0;
-        resolve({
-          code: code === 0 ? 0 : code || -1,
-          out: stdout,
-          err: stderr.toString('utf8').trim().split('\n')[0] ?? '',
-        });
-      },
-    );
-  });
+export function gitAtBase(gitPath: string, root: string, args: string[]): Promise<GitRun> {
+  return runGit(gitPath, root, args, { maxBuffer: MAX_BASE_FILE_BYTES });
 }
 
 /** The file's bytes at `commit`; undefined when it is not there (or git failed). */
@@ -70,7 +40,7 @@ export async function readAtCommit(
   commit: string,
   path: string,
 ): Promise<Buffer | undefined> {
-  const shown = await runGit(gitPath, root, ['show', `${commit}:${path}`]);
+  const shown = await gitAtBase(gitPath, root, ['show', `${commit}:${path}`]);
   return shown.code === 0 ? shown.out : undefined;
 }
 
@@ -136,7 +106,7 @@ export async function planPatchAtBase(
   if (!/^[0-9a-f]{40}$/.test(baseCommit)) {
     return { ok: false, message: t('The patch names no usable base commit.') };
   }
-  const exists = await runGit(gitPath, root, ['cat-file', '-e', `${baseCommit}^{commit}`]);
+  const exists = await gitAtBase(gitPath, root, ['cat-file', '-e', `${baseCommit}^{commit}`]);
   if (exists.code !== 0) {
     return {
       ok: false,

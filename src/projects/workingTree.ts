@@ -2,7 +2,7 @@
 // changed against HEAD (tracked) and which are new (untracked, .gitignore honoured), and one
 // unified diff of them against a commit (`git diff <commit>`, untracked files added only when the
 // user ticked them). Bounded: a diff past MAX_PATCH_BYTES is refused, not cut. No vscode.
-import { execFile } from 'node:child_process';
+import { runGit } from './gitExec';
 
 /** The largest uncommitted patch offered as an attachment. */
 export const MAX_PATCH_BYTES = 50 * 1024 * 1024;
@@ -22,40 +22,18 @@ export class GitCommandError extends Error {
   override readonly name = 'GitCommandError';
 }
 
-function run(gitPath: string, root: string, args: string[], okCodes: number[] = [0]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      gitPath,
-      ['-C', root, '-c', 'core.quotepath=off', ...args],
-      {
-        encoding: 'buffer',
-        maxBuffer: MAX_PATCH_BYTES + 1024 * 1024,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
-        windowsHide: true,
-      },
-      (err, stdout, stderr) => {
-        const code = err
-          ? typeof (err as { code?: unknown }).code === 'number'
-            ? (err as { code: number }).code
-            : -1
-          : 0;
-        if (okCodes.includes(code)) {
-          resolve(stdout);
-          return;
-        }
-        if ((err as NodeJS.ErrnoException | null)?.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-          reject(new GitCommandError(`The uncommitted changes are larger than ${MAX_PATCH_BYTES / (1024 * 1024)} MB.`));
-          return;
-        }
-        const first =
-          stderr
-            .toString('utf8')
-            .split('\n')
-            .find((l) => l.trim() !== '') ?? (err as Error).message;
-        reject(new GitCommandError(`git ${args[0]} failed: ${first.trim().slice(0, 300)}`));
-      },
-    );
+async function run(gitPath: string, root: string, args: string[], okCodes: number[] = [0]): Promise<Buffer> {
+  const ran = await runGit(gitPath, root, ['-c', 'core.quotepath=off', ...args], {
+    maxBuffer: MAX_PATCH_BYTES + 1024 * 1024,
+    env: { GIT_OPTIONAL_LOCKS: '0' },
   });
+  if (okCodes.includes(ran.code)) {
+    return ran.out;
+  }
+  if (ran.overflow) {
+    throw new GitCommandError(`The uncommitted changes are larger than ${MAX_PATCH_BYTES / (1024 * 1024)} MB.`);
+  }
+  throw new GitCommandError(`git ${args[0]} failed: ${ran.err.slice(0, 300)}`);
 }
 
 function names(out: Buffer): string[] {
