@@ -76,6 +76,7 @@ export function projectChanges(
       sha256: sha256Hex(file.baseBytes),
       bytes: file.baseBytes.length,
       uploadedAt: '',
+      baseCommit: plan.baseCommit,
     };
     files.push({
       fileId: origin.fileId,

@@ -19,6 +19,8 @@ export interface UploadOrigin {
   bytes: number;
   /** RFC 3339. */
   uploadedAt: string;
+  /** Not uploaded: the file as it is at this commit of a project's repository (a project patch). */
+  baseCommit?: string;
 }
 
 /**

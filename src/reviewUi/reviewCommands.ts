@@ -14,7 +14,7 @@ import { formatChangeSetPatch } from '../review';
 import { applyPicks, type ApplyOutcome, type ApplyPick } from './reviewApply';
 import { parseReviewUri, type ReviewContent } from './reviewContent';
 import { loadSession, refreshFile, type ReviewedFile, type ReviewSession, type SessionSources } from './reviewSession';
-import { describeHunk } from './reviewText';
+import { changedSinceSentences, describeHunk } from './reviewText';
 import { openConflicts, openDiffs } from './reviewDiffs';
 import { hasReviewableOutputs } from './runOutputs';
 import { describeError } from '../api/errorSentences';
@@ -177,13 +177,11 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       ready.length === 1
         ? vscode.l10n.t('The run changed {0}.', ready[0].change.origin.relativePath)
         : vscode.l10n.t('The run changed {0} files.', ready.length);
-    if (changed.length > 0) {
-      message +=
-        ' ' +
-        vscode.l10n.t(
-          "{0} changed since it was uploaded: the agent's changes are merged onto it (the diff shows the file as sent, your edits and the agent's).",
-          changed.map((f) => f.change.origin.relativePath).join(', '),
-        );
+    for (const sentence of changedSinceSentences(
+      changed.map((f) => f.change.origin),
+      (message, ...args) => vscode.l10n.t(message, ...args),
+    )) {
+      message += ' ' + sentence;
     }
     if (conflicts > 0) {
       message +=

@@ -1,6 +1,7 @@
 // Pure helpers of the review's editor layer (no vscode): how a hunk is described in a quick
 // pick, the line edits that apply chosen hunks to an open document, and whether an upload's
-// origin can be written from this window.
+// origin can be written from this window, and what the review's notice says of files that moved on.
+import type { Translate } from '../common/translate';
 import type { Hunk } from '../review/hunks';
 import type { UploadOrigin } from '../review/types';
 
@@ -73,4 +74,41 @@ export function placeOf(origin: UploadOrigin, openFolders: readonly string[]): O
 
 function stripSlash(uri: string): string {
   return uri.endsWith('/') ? uri.slice(0, -1) : uri;
+}
+
+/**
+ * The notice's sentences for files that changed since the agent's copy was taken: an uploaded file
+ * "since it was uploaded", a project file since the commit the agent worked on (never "uploaded":
+ * nothing was).
+ */
+export function changedSinceSentences(
+  origins: readonly Pick<UploadOrigin, 'relativePath' | 'baseCommit'>[],
+  t: Translate,
+): string[] {
+  const sentences: string[] = [];
+  const uploaded = origins.filter((o) => o.baseCommit === undefined);
+  if (uploaded.length > 0) {
+    sentences.push(
+      t(
+        "{0} changed since it was uploaded: the agent's changes are merged onto it (the diff shows the file as sent, your edits and the agent's).",
+        uploaded.map((o) => o.relativePath).join(', '),
+      ),
+    );
+  }
+  const byCommit = new Map<string, string[]>();
+  for (const o of origins) {
+    if (o.baseCommit !== undefined) {
+      byCommit.set(o.baseCommit, [...(byCommit.get(o.baseCommit) ?? []), o.relativePath]);
+    }
+  }
+  for (const [commit, paths] of byCommit) {
+    sentences.push(
+      t(
+        "{0} changed since commit {1}, which the agent worked on: the agent's changes are merged onto it (the diff shows the file at that commit, your edits and the agent's).",
+        paths.join(', '),
+        commit.slice(0, 7),
+      ),
+    );
+  }
+  return sentences;
 }

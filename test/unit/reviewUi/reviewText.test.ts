@@ -3,7 +3,14 @@
 import * as assert from 'node:assert';
 import { applyHunks, computeHunks } from '../../../src/review/hunks';
 import type { UploadOrigin } from '../../../src/review/types';
-import { describeHunk, lineEditsFor, placeOf, type LineEdit } from '../../../src/reviewUi/reviewText';
+import { untranslated } from '../../../src/common/translate';
+import {
+  changedSinceSentences,
+  describeHunk,
+  lineEditsFor,
+  placeOf,
+  type LineEdit,
+} from '../../../src/reviewUi/reviewText';
 
 /** What a text editor does with whole-line replacements: positions past the end clamp to the end. */
 function applyLikeAnEditor(text: string, edits: readonly LineEdit[]): string {
@@ -100,5 +107,20 @@ describe('review editor helpers', () => {
         kind: 'outside',
       });
     });
+  });
+});
+
+describe('reviewUi/reviewText: what the notice says of files that moved on', () => {
+  it('an uploaded file "since it was uploaded"; a project file since its commit, never "uploaded"', () => {
+    const commit = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
+    const sentences = changedSinceSentences(
+      [{ relativePath: 'notes.md' }, { relativePath: 'README.md', baseCommit: commit }],
+      untranslated,
+    );
+    assert.strictEqual(sentences.length, 2);
+    assert.match(sentences[0], /^notes\.md changed since it was uploaded/);
+    assert.match(sentences[1], /^README\.md changed since commit a1b2c3d, which the agent worked on/);
+    assert.ok(!/uploaded|as sent/.test(sentences[1]), sentences[1]);
+    assert.deepStrictEqual(changedSinceSentences([], untranslated), []);
   });
 });
