@@ -44,6 +44,11 @@ export function runNamedBy(arg: unknown): Omit<ResolvedRun, 'via'> | undefined {
  * selection or the panel: the caller says what it expected instead of acting on another run.
  */
 export function resolveRun(arg: unknown, context: RunContext = {}): ResolvedRun | undefined {
+  // A button in a webview's title bar (the run panel's Export, Transcript) passes the panel's
+  // `webview-panel:` URI: that names the panel in front, as no argument does.
+  if (isWebviewPanelUri(arg)) {
+    arg = undefined;
+  }
   if (arg !== undefined) {
     const named = runNamedBy(arg);
     return named && { ...named, via: 'argument' };
@@ -70,4 +75,9 @@ export function resolveRun(arg: unknown, context: RunContext = {}): ResolvedRun 
     );
   }
   return selected ?? inPanel;
+}
+
+/** The URI VS Code passes to a command run from a webview panel's title bar. */
+function isWebviewPanelUri(arg: unknown): boolean {
+  return typeof arg === 'object' && arg !== null && (arg as { scheme?: unknown }).scheme === 'webview-panel';
 }

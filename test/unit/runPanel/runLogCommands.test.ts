@@ -61,6 +61,13 @@ describe('runPanel/runLogCommands: which run Export and Transcript act on', () =
     assert.deepEqual(errors, []);
   });
 
+  it("the run panel's title bar button (VS Code passes a webview-panel: URI) acts on the panel in front", async () => {
+    activePanel = RUN_B;
+    await exportRun({ scheme: 'webview-panel', authority: '', path: '/webview-panel/webview-1', query: '' });
+    assert.deepEqual(exported, [RUN_B]);
+    assert.deepEqual(errors, []);
+  });
+
   it('something given that names no run exports nothing, with a message', async () => {
     activePanel = RUN_B;
     for (const arg of ['not a run', { runId: '../x' }, 42]) {
