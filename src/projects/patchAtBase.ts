@@ -40,9 +40,29 @@ export async function readAtCommit(
   commit: string,
   path: string,
 ): Promise<Buffer | undefined> {
-  const shown = await gitAtBase(gitPath, root, ['show', `${commit}:${path}`]);
-  return shown.code === 0 ? shown.out : undefined;
+  const shown = await readFileAtCommit(gitPath, root, commit, path);
+  return 'bytes' in shown ? shown.bytes : undefined;
 }
+
+/** The file's bytes at `commit`, or why not: larger than MAX_BASE_FILE_BYTES, or git's line. */
+async function readFileAtCommit(
+  gitPath: string,
+  root: string,
+  commit: string,
+  path: string,
+): Promise<{ bytes: Buffer } | { tooLarge: true } | { failed: string }> {
+  const shown = await gitAtBase(gitPath, root, ['show', `${commit}:${path}`]);
+  if (shown.code === 0) {
+    return { bytes: shown.out };
+  }
+  return shown.overflow ? { tooLarge: true } : { failed: shown.err };
+}
+
+/**
+ * Hunks of one file tried one by one when the whole part does not apply: each try applies the
+ * kept ones again, so the cost grows with the square of this; past it the file is not offered.
+ */
+export const MAX_HUNKS_ONE_BY_ONE = 500;
 
 /** One file of the patch at base_commit. */
 export interface FileAtBase {
@@ -133,17 +153,31 @@ export async function planPatchAtBase(
   for (const target of planned.targets.writable) {
     const created = target.part.operation === 'create';
     let baseBytes: Buffer = Buffer.alloc(0);
+    // One part at a time, each in a task of its own: a long patch never holds the host for long.
+    await new Promise((resolve) => setImmediate(resolve));
     if (!created) {
-      const shown = await readAtCommit(gitPath, root, baseCommit, target.path);
-      if (shown === undefined) {
+      const shown = await readFileAtCommit(gitPath, root, baseCommit, target.path);
+      if ('tooLarge' in shown) {
+        plan.failed.push({
+          name: target.path,
+          message: t(
+            '{0} is larger than {1} MB at {2}; it is not offered.',
+            target.path,
+            MAX_BASE_FILE_BYTES / 2 ** 20,
+            short,
+          ),
+        });
+        continue;
+      }
+      if ('failed' in shown) {
         plan.failed.push({ name: target.path, message: t('{0} does not exist at {1}.', target.path, short) });
         continue;
       }
-      if (shown.subarray(0, 8000).includes(0)) {
+      if (shown.bytes.subarray(0, 8000).includes(0)) {
         plan.binary.push(target.path);
         continue;
       }
-      baseBytes = shown;
+      baseBytes = shown.bytes;
     }
     const base = baseBytes.toString('utf8');
     const all = target.part.patch.hunks;
@@ -156,6 +190,18 @@ export async function planPatchAtBase(
         agentText: whole,
         hunks: all.length,
         applied: all.length,
+      });
+      continue;
+    }
+    if (all.length > MAX_HUNKS_ONE_BY_ONE) {
+      plan.failed.push({
+        name: target.path,
+        message: t(
+          'The changes to {0} do not apply to it at {1}, and its {2} changes are too many to offer one by one.',
+          target.path,
+          short,
+          all.length,
+        ),
       });
       continue;
     }

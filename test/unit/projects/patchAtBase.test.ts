@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { planPatchAtBase, readAtCommit } from '../../../src/projects/patchAtBase';
+import { MAX_HUNKS_ONE_BY_ONE, planPatchAtBase, readAtCommit } from '../../../src/projects/patchAtBase';
 import { projectChanges, projectFileId } from '../../../src/projects/projectChanges';
 import { applyReviewHunks, reviewFile } from '../../../src/review';
 import { makeRepository } from './gitRepoKit';
@@ -116,6 +116,32 @@ describe('projects/patchAtBase with the review core', () => {
       [['patchDoesNotApply', 'long.txt']],
     );
     assert.match(problems[0].message, /Change 2 of 2 to long\.txt/);
+  });
+
+  it('a part of more hunks than are tried one by one is not offered, and says why', async () => {
+    const lines = Array.from({ length: (MAX_HUNKS_ONE_BY_ONE + 1) * 8 }, (_, i) => `row ${i}`);
+    fs.writeFileSync(path.join(repo.dir, 'many.txt'), lines.join('\n') + '\n');
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'many');
+    const at = repo.git('rev-parse', 'HEAD');
+    // One change every eight lines: MAX + 1 hunks; the last made against a text the commit never had.
+    const agent = lines.map((l, i) => (i % 8 === 0 ? `${l} (agent)` : l));
+    const patch = createTwoFilesPatch(
+      'a/many.txt',
+      'b/many.txt',
+      lines.join('\n') + '\n',
+      agent.join('\n') + '\n',
+      '',
+      '',
+      {
+        context: 1,
+      },
+    ).replace(/^ row 8 \(agent\)$|^ row \d+$(?![\s\S]*^ row \d+$)/m, ' row elsewhere');
+    const planned = await planPatchAtBase('git', repo.dir, patch, at);
+    assert.ok(planned.ok, !planned.ok ? planned.message : '');
+    assert.deepEqual(planned.plan.files, []);
+    assert.equal(planned.plan.failed.length, 1);
+    assert.match(planned.plan.failed[0].message, /too many to offer one by one/);
   });
 
   it('refused paths, binary parts and new files are listed by name; nothing of them is offered', async () => {
