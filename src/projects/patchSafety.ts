@@ -4,6 +4,8 @@
 // writes; the caller applies only `writable`. Plain Node (no vscode).
 import { untranslated, type Translate } from '../common/translate';
 import { parsePatchText, type PatchPart } from '../review/patchFile';
+import { promises as fs } from 'node:fs';
+import * as nodePath from 'node:path';
 import { checkWriteTarget } from '../review/safeTarget';
 
 /** Files of one patch considered at most (a patch naming more is cut and says so). */
@@ -67,7 +69,33 @@ export async function checkProjectTarget(
     return { ok: false, message: byName };
   }
   const check = await checkWriteTarget(root, name.replace(/\\/g, '/'), { allowCreate: create, t });
-  return check.ok ? { ok: true, realPath: check.realPath } : { ok: false, message: check.message };
+  if (!check.ok) {
+    return { ok: false, message: check.message };
+  }
+  const throughLink = await refusedWhereItLands(root, check.realPath, name, t);
+  return throughLink ? { ok: false, message: throughLink } : { ok: true, realPath: check.realPath };
+}
+
+/**
+ * The name passed refusedByName, but links may lead elsewhere: where the file really lands (links
+ * resolved) must pass it too, so `hooks/pre-commit` through a link `hooks -> .git/hooks` is refused.
+ */
+async function refusedWhereItLands(
+  root: string,
+  realPath: string,
+  name: string,
+  t: Translate,
+): Promise<string | undefined> {
+  let realRoot: string;
+  try {
+    realRoot = await fs.realpath(root);
+  } catch {
+    realRoot = nodePath.resolve(root);
+  }
+  const landed = nodePath.relative(realRoot, realPath);
+  return refusedByName(landed, t) === undefined
+    ? undefined
+    : t('{0} leads through a link to {1}; a patch never writes there.', name, landed);
 }
 
 /** Sorts a patch's files into writable, refused and binary for the repository at `root`. Never throws. */
@@ -117,6 +145,11 @@ export async function planProjectPatch(
     });
     if (!check.ok) {
       targets.refused.push({ name: shown, message: check.message });
+      continue;
+    }
+    const throughLink = await refusedWhereItLands(root, check.realPath, shown, t);
+    if (throughLink) {
+      targets.refused.push({ name: shown, message: throughLink });
       continue;
     }
     targets.writable.push({ part, path, realPath: check.realPath });

