@@ -18,7 +18,10 @@ export async function revealTaskRecord(
   if (!root) {
     return { outcome: 'signedOut' };
   }
-  const node = root.find(task.id) ?? tree.prependTask(root, task);
+  const node = root.find(task.id) ?? (await tree.showTask(root, task));
+  if (!node) {
+    return { outcome: 'signedOut' };
+  }
   if (sidebar.tasksFilter.hides(node)) {
     return { outcome: 'hidden', node };
   }

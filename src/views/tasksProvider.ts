@@ -252,6 +252,20 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
     return list;
   }
 
+  /**
+   * The task's row, put first when the loaded pages lack it (a task just created, Go to). A task
+   * of another project than the one the view is limited to leaves that limit first: it is never
+   * shown under "Project: <another>". Undefined when signed out meanwhile.
+   */
+  async showTask(root: PagedList<TaskNode>, task: TaskRecord): Promise<TaskNode | undefined> {
+    if (this.scope && task.project_id !== this.scope.id) {
+      this.setProjectScope(undefined);
+      const all = await this.loadedRoot();
+      return all && (all.find(task.id) ?? this.prependTask(all, task));
+    }
+    return root.find(task.id) ?? this.prependTask(root, task);
+  }
+
   /** Puts a task row first (a task just created that the first page did not hold). */
   prependTask(list: PagedList<TaskNode>, task: TaskRecord): TaskNode {
     const node = new TaskNode(task, this.projectLabelOf(task));

@@ -21,9 +21,12 @@ export async function revealTask(
   let node = root.find(taskId);
   if (!node) {
     try {
-      node = tree.prependTask(root, await client().getTask(taskId));
+      node = await tree.showTask(root, await client().getTask(taskId));
     } catch (err) {
       tree.reportError(err, 'Tasks');
+      return undefined;
+    }
+    if (!node) {
       return undefined;
     }
   }
@@ -50,7 +53,10 @@ export async function revealRun(
     if (taskId === undefined) {
       return undefined;
     }
-    const task = root.find(taskId) ?? tree.prependTask(root, await client().getTask(taskId));
+    const task = root.find(taskId) ?? (await tree.showTask(root, await client().getTask(taskId)));
+    if (!task) {
+      return undefined;
+    }
     const node = (await tree.loadedRuns(task)).find(runId);
     if (!node) {
       return undefined;

@@ -12,6 +12,7 @@ import { TaskNode, type TreeNode } from '../../../src/views/nodes';
 import { MAX_PROJECT_LOOKUPS, TasksTreeProvider } from '../../../src/views/tasksProvider';
 import type { ViewApiClient, ViewDeps } from '../../../src/views/viewDeps';
 import { ViewFilter } from '../../../src/views/viewFilter';
+import { revealTask } from '../../../src/views/tasksReveal';
 import { CapturingLogger } from '../api/fixtures';
 
 const HOSTILE_NAME = 'web\u202Egnp.exe [run](command:workbench.action.terminal.new)';
@@ -36,8 +37,12 @@ function fakeClient(tasks: TaskRecord[], names: Record<string, string>) {
       listed.push(params?.project_id);
       return page(params?.project_id ? tasks.filter((t) => t.project_id === params.project_id) : tasks);
     },
-    getTask: async () => {
-      throw new Error('not used');
+    getTask: async (id) => {
+      const found = tasks.find((t) => t.id === id);
+      if (!found) {
+        throw new Error(`no task ${id}`);
+      }
+      return found;
     },
     listRuns: async () => page([]),
     getRun: async () => {
@@ -137,6 +142,27 @@ describe('views/project tasks', () => {
     assert.equal(view.description, undefined);
     assert.deepEqual(scopes, [{ id: 'proj_a', label: 'Website' }, undefined]);
     filter.dispose();
+    tasks.dispose();
+  });
+
+  it('going to a task of another project leaves the project limit: never shown under the wrong project', async () => {
+    const fake = fakeClient([task('task_1', 'proj_a'), task('task_2', 'proj_b')], { proj_a: 'Website' });
+    const tasks = provider(fake.client);
+    tasks.setProjectScope({ id: 'proj_a', label: 'Website' });
+    const scoped = (await tasks.loadedRoot())!;
+    assert.deepEqual(
+      scoped.items.map((n) => n.task.id),
+      ['task_1'],
+    );
+    const node = await revealTask(tasks, () => fake.client, 'task_2');
+    assert.equal(node?.task.id, 'task_2');
+    assert.equal(tasks.projectScope, undefined, 'a task of proj_b was put into the proj_a list');
+    const shown = ((await tasks.getChildren()) as TaskNode[]).map((n) => n.task.id);
+    assert.ok(shown.includes('task_2') && shown.includes('task_1'), shown.join(','));
+    // A task of the project in scope keeps the limit.
+    tasks.setProjectScope({ id: 'proj_a', label: 'Website' });
+    await revealTask(tasks, () => fake.client, 'task_1');
+    assert.equal((tasks.projectScope as { id: string } | undefined)?.id, 'proj_a');
     tasks.dispose();
   });
 });
