@@ -48,16 +48,18 @@ const LOCK_RETRY_MS = 15;
 
 /**
  * Runs `change` (read, edit, write) holding the record's lock file, so a second window's change
- * waits for this one and then reads what it wrote. A lock left behind (a crashed window) is taken
- * over once it is STALE_LOCK_MS old; so the wait is bounded.
+ * waits for this one and then reads what it wrote. The lock holds a token of this change: only
+ * its owner removes it. A lock left behind (a crashed window) is taken over once it is
+ * STALE_LOCK_MS old, by renaming it away (only one window's rename can win; a fresh lock renamed
+ * by mistake is linked back); so the wait is bounded.
  */
 export async function withRecordLock<T>(path: string, change: () => Promise<T>): Promise<T> {
   const lock = `${path}.lock`;
+  const token = randomBytes(8).toString('hex');
   await fsp.mkdir(dirname(path), { recursive: true });
   for (;;) {
     try {
-      const handle = await fsp.open(lock, 'wx', 0o600);
-      await handle.close();
+      await fsp.writeFile(lock, token, { flag: 'wx', mode: 0o600 });
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
@@ -69,7 +71,7 @@ export async function withRecordLock<T>(path: string, change: () => Promise<T>):
       () => 0,
     );
     if (age > STALE_LOCK_MS) {
-      await fsp.rm(lock, { force: true });
+      await takeOverStale(lock, token);
     } else {
       await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
     }
@@ -77,8 +79,31 @@ export async function withRecordLock<T>(path: string, change: () => Promise<T>):
   try {
     return await change();
   } finally {
-    await fsp.rm(lock, { force: true }).catch(() => undefined);
+    const held = await fsp.readFile(lock, 'utf8').catch(() => undefined);
+    if (held === token) {
+      await fsp.rm(lock, { force: true }).catch(() => undefined);
+    }
   }
+}
+
+/** Moves a stale lock away; one that turns out fresh (another window just took it) goes back. */
+async function takeOverStale(lock: string, token: string): Promise<void> {
+  const away = `${lock}.${token}.stale`;
+  try {
+    await fsp.rename(lock, away);
+  } catch {
+    return; // another window moved it first
+  }
+  const age = await fsp.stat(away).then(
+    (s) => Date.now() - s.mtimeMs,
+    () => Infinity,
+  );
+  if (age <= STALE_LOCK_MS) {
+    // Not the stale one: a window took the lock between our look and our rename. Put it back
+    // unless a lock is there again (link fails then, and that lock is respected).
+    await fsp.link(away, lock).catch(() => undefined);
+  }
+  await fsp.rm(away, { force: true }).catch(() => undefined);
 }
 
 /** The record in the file; an empty one when the file is missing, too large or not ours. */

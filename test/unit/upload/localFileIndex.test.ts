@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { UploadOrigin } from '../../../src/review/types';
 import { LEGACY_ORIGINS_KEY, LocalFileIndex } from '../../../src/upload/localFileIndex';
-import { MAX_REMEMBERED, readUploadRecord, STALE_LOCK_MS } from '../../../src/upload/uploadRecordFile';
+import { MAX_REMEMBERED, readUploadRecord, STALE_LOCK_MS, withRecordLock } from '../../../src/upload/uploadRecordFile';
 
 class MemoryMemento {
   readonly values = new Map<string, unknown>();
@@ -136,6 +136,13 @@ describe('LocalFileIndex', () => {
     const index = new LocalFileIndex(memento(new MemoryMemento()), () => 'http://one', file);
     await index.addUploads([origin('file_a', 'one')]);
     assert.ok(index.origin('file_a'));
+  });
+
+  it("removes only its own lock: a window whose lock was taken over leaves the new owner's", async () => {
+    await withRecordLock(file, async () => {
+      fs.writeFileSync(`${file}.lock`, 'another-window');
+    });
+    assert.equal(fs.readFileSync(`${file}.lock`, 'utf8'), 'another-window');
   });
 
   it('stays bounded: the newest uploads are kept, a file that is not ours is ignored', async () => {
