@@ -16,6 +16,9 @@ export interface FrameClock {
 export class DrawScheduler {
   private pending: Change = { ...NOTHING };
   private waiting = false;
+  /** The spacing timer is pending; a newer generation makes a pending one do nothing. */
+  private spaced = false;
+  private timerGeneration = 0;
   /** When the last draw ended, and how long it took. */
   private lastEnd = Number.NEGATIVE_INFINITY;
   private lastCost = 0;
@@ -34,16 +37,29 @@ export class DrawScheduler {
       reset: pending.reset || !!change.reset,
       appendedOnly: pending.appendedOnly && change.appendedOnly !== false,
     };
+    // User actions (filter, expand) draw in the next frame whatever the last draw cost, also
+    // when a spaced-out draw is already waiting for its timer (that timer then does nothing).
     if (this.waiting) {
+      if (change.reset && this.spaced) {
+        this.spaced = false;
+        this.timerGeneration++;
+        this.clock.requestFrame(this.run);
+      }
       return;
     }
     this.waiting = true;
     const wait = this.lastEnd + this.lastCost - this.clock.now();
-    // User actions (filter, expand) draw in the next frame whatever the last draw cost.
     if (wait <= 0 || change.reset) {
       this.clock.requestFrame(this.run);
     } else {
-      this.clock.setTimeout(() => this.clock.requestFrame(this.run), wait);
+      this.spaced = true;
+      const generation = ++this.timerGeneration;
+      this.clock.setTimeout(() => {
+        if (generation === this.timerGeneration) {
+          this.spaced = false;
+          this.clock.requestFrame(this.run);
+        }
+      }, wait);
     }
   }
 

@@ -97,4 +97,20 @@ describe('DrawScheduler', () => {
     assert.strictEqual(draws.length, 3);
     assert.strictEqual(draws[2].reset, true);
   });
+
+  it('a user action (reset) waiting behind a spaced-out draw is drawn in the next frame, once', () => {
+    const { clock, draws, scheduler } = setup(40);
+    scheduler.schedule({ rows: true, appendedOnly: true });
+    clock.frame(); // a costly draw: the next streamed one waits 40 ms
+    scheduler.schedule({ rows: true, appendedOnly: true });
+    assert.equal(clock.frames.length, 0, 'the streamed draw waits for its timer');
+    scheduler.schedule({ rows: true, reset: true, appendedOnly: false });
+    assert.equal(clock.frames.length, 1, 'the user action waited behind the spacing timer');
+    clock.frame();
+    assert.equal(draws.length, 2);
+    assert.equal(draws[1].reset, true);
+    clock.advance(100);
+    clock.frame();
+    assert.equal(draws.length, 2, 'the stale timer drew again');
+  });
 });
