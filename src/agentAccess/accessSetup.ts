@@ -220,7 +220,11 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
     const approvalRow = (arg as { kind?: unknown } | undefined)?.kind === 'approval';
     const id = name !== undefined ? await toolIdByName(name) : approvalRow ? undefined : recordId(arg, 'id');
     if (!id) {
-      throw new UserFacingError(t('Select a tool in the Tools view first.'));
+      throw new UserFacingError(
+        approvalRow
+          ? t('This approval names no tool, so there is no description to open.')
+          : t('Select a tool in the Tools view first.'),
+      );
     }
     await vscode.window.showTextDocument(toolUri(id), { preview: true });
   };

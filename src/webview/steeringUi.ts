@@ -126,6 +126,8 @@ export function updateSteering(
     setButtonLabel(ui.approve, strings.approve);
     setButtonLabel(ui.deny, strings.deny);
     setButtonLabel(ui.openTool, strings.openToolDescription);
+    // An approval that names no tool has no description to open.
+    ui.openTool.hidden = !approval.tool;
     ui.card.dataset.approvalId = approval.approvalId;
   } else {
     delete ui.card.dataset.approvalId;

@@ -624,5 +624,14 @@ describe('run panel page (headless Chromium)', function () {
       { type: 'openTool', approvalId: 'ap_9' },
       { type: 'openTool', approvalId: 'ap_9' },
     ]);
+
+    // An approval that names no tool offers no description to open.
+    await p.send(reset({ info: { runId: RUN, status: 'running', approval: { ...approval, tool: '' } } }), {
+      type: 'events',
+      events: [...run, asked],
+    });
+    await p.page.waitForSelector('#timeline #approval-card:not([hidden]) #open-approval-tool[hidden]', {
+      state: 'attached',
+    });
   });
 });
