@@ -32,17 +32,42 @@ export function elWithId<K extends keyof HTMLElementTagNameMap>(
 }
 
 /** A codicon glyph (decorative; the text beside it carries the meaning). */
-export function codicon(name: string, tone = ''): HTMLSpanElement {
+export function codicon(name: string, tone = '', extra = ''): HTMLSpanElement {
   const span = el('span');
-  setIcon(span, name, tone);
+  setIcon(span, name, tone, extra);
   span.setAttribute('aria-hidden', 'true');
   return span;
 }
 
-export function setIcon(span: HTMLElement, name: string, tone = ''): void {
-  const className = `codicon codicon-${name}${tone ? ` tone-${tone}` : ''}`;
+/** `extra`: a class of the page's own the glyph keeps (set in one write: a class change costs a style pass). */
+export function setIcon(span: HTMLElement, name: string, tone = '', extra = ''): void {
+  const className = `codicon codicon-${name}${tone ? ` tone-${tone}` : ''}${extra ? ` ${extra}` : ''}`;
   if (span.className !== className) {
     span.className = className;
+  }
+}
+
+/**
+ * Shows or hides an element, writing only on a change: the draws run every frame while a run
+ * streams, and writing even the same attribute value costs the page a style pass (issue 29).
+ */
+export function setHidden(node: HTMLElement, hidden: boolean): void {
+  if (node.hidden !== hidden) {
+    node.hidden = hidden;
+  }
+}
+
+/** The same for an attribute. */
+export function setAttr(node: Element, name: string, value: string): void {
+  if (node.getAttribute(name) !== value) {
+    node.setAttribute(name, value);
+  }
+}
+
+/** The same for a button's disabled state. */
+export function setDisabled(node: HTMLButtonElement, disabled: boolean): void {
+  if (node.disabled !== disabled) {
+    node.disabled = disabled;
   }
 }
 
@@ -88,8 +113,12 @@ export function hiddenTextButton(id: string, icon: string, label: string): HTMLB
 }
 
 export function setButtonLabel(button: HTMLButtonElement, label: string): void {
-  button.title = label;
-  button.setAttribute('aria-label', label);
+  if (button.title !== label) {
+    button.title = label;
+  }
+  if (button.getAttribute('aria-label') !== label) {
+    button.setAttribute('aria-label', label);
+  }
   const text = button.querySelector('.button-label');
   if (text) {
     setText(text, label);

@@ -1,7 +1,7 @@
 // Updates the run panel's DOM (layout.ts) from the view model: header, plan and progress, the
 // toolbar's filter choices, summary and artifacts (the timeline's rows are in renderRows.ts).
 // Every server string goes in with textContent (through dom.ts), never as markup.
-import { codicon, el, setButtonLabel, setIcon, setText, setTitle } from './dom';
+import { codicon, el, setAttr, setButtonLabel, setHidden, setIcon, setText, setTitle } from './dom';
 import { formatBytes } from '../common/format';
 import { connectionText, elapsedMs, fill, formatDuration, statusIcon, totalDurationMs } from './format';
 import { kindsSeen, OTHER_KINDS, type TimelineState } from './reducer';
@@ -28,7 +28,7 @@ export function updateHeader(
   setText(layout.status, status);
   layout.status.dataset.status = status;
   setText(layout.objective, state.info.objective ?? '');
-  layout.objective.hidden = !state.info.objective;
+  setHidden(layout.objective, !state.info.objective);
 
   const connection = state.connection;
   if (layout.connection.dataset.state !== connection.state) {
@@ -44,8 +44,8 @@ export function updateHeader(
   const [cIcon, cTone] = connectionIcons[connection.state];
   setIcon(layout.connectionIcon, cIcon, cTone);
   setText(layout.connectionText, connectionText(connection, s, reconnectSecondsLeft));
-  layout.retry.hidden = connection.state !== 'failed' || connection.signInNeeded;
-  layout.signIn.hidden = connection.state !== 'failed' || !connection.signInNeeded;
+  setHidden(layout.retry, connection.state !== 'failed' || connection.signInNeeded);
+  setHidden(layout.signIn, connection.state !== 'failed' || !connection.signInNeeded);
 
   const elapsed = elapsedMs(state, now);
   setText(layout.elapsed, elapsed === undefined ? '–' : formatDuration(elapsed));
@@ -64,28 +64,22 @@ export function updateHeader(
   if (layout.progressFill.style.width !== width) {
     layout.progressFill.style.width = width;
   }
-  layout.progressBar.setAttribute('aria-valuemax', String(planned));
-  layout.progressBar.setAttribute('aria-valuenow', String(done));
+  setAttr(layout.progressBar, 'aria-valuemax', String(planned));
+  setAttr(layout.progressBar, 'aria-valuenow', String(done));
   setText(layout.progressText, planned > 0 ? fill(s.progress, done, planned) : fill(s.progressNoPlan, done));
   const capped = state.info.logCappedAfter;
   setText(layout.logCapped, capped === undefined ? '' : fill(s.logCapped, capped));
-  layout.logCapped.hidden = capped === undefined;
+  setHidden(layout.logCapped, capped === undefined);
 
   const kinds = kindsSeen(state);
   const kindsKey = kinds.slice().sort().join('\n');
   if (kindsKey !== layout.kindsKey) {
     layout.kindsKey = kindsKey;
-    const selected = state.filter.kind;
-    const all = el('option', undefined, s.allKinds);
-    all.value = '';
-    const options = [all];
-    for (const kind of kinds) {
-      const option = el('option', undefined, kind === OTHER_KINDS ? s.otherKinds : kind);
-      option.value = kind;
-      options.push(option);
-    }
-    layout.kindFilter.replaceChildren(...options);
-    layout.kindFilter.value = selected;
+    syncOptions(layout.kindFilter, [
+      ['', s.allKinds],
+      ...kinds.map((kind): [string, string] => [kind, kind === OTHER_KINDS ? s.otherKinds : kind]),
+    ]);
+    layout.kindFilter.value = state.filter.kind;
   }
   updateToolAndStepChoices(layout, state);
 }
@@ -102,7 +96,7 @@ function updateToolAndStepChoices(layout: Layout, state: TimelineState): void {
   const toolsKey = `${tools.join('\n')}\n${state.filter.tool}`;
   if (toolsKey !== layout.toolsKey) {
     layout.toolsKey = toolsKey;
-    layout.toolFilter.replaceChildren(option('', s.allTools), ...tools.map((tool) => option(tool, tool)));
+    syncOptions(layout.toolFilter, [['', s.allTools], ...tools.map((tool): [string, string] => [tool, tool])]);
     layout.toolFilter.value = state.filter.tool;
   }
   const model = state.model;
@@ -111,17 +105,52 @@ function updateToolAndStepChoices(layout: Layout, state: TimelineState): void {
   if (stepsKey !== layout.stepsKey) {
     layout.stepsKey = stepsKey;
     const steps = [...model.stepSummaries()].slice(-MAX_STEP_CHOICES);
-    const choices = steps.map((step) =>
-      option(step.stepId, step.title ? `${step.title} (${step.stepId})` : step.stepId),
-    );
+    const choices = steps.map((step): [string, string] => [
+      step.stepId,
+      step.title ? `${step.title} (${step.stepId})` : step.stepId,
+    ]);
     if (state.filter.stepId && !steps.some((step) => step.stepId === state.filter.stepId)) {
-      choices.unshift(option(state.filter.stepId, state.filter.stepId));
+      choices.unshift([state.filter.stepId, state.filter.stepId]);
     }
-    layout.stepFilter.replaceChildren(option('', s.allSteps), ...choices);
+    syncOptions(layout.stepFilter, [['', s.allSteps], ...choices]);
     layout.stepFilter.value = state.filter.stepId;
   }
   if (layout.statusFilter.value !== state.filter.status) {
     layout.statusFilter.value = state.filter.status;
+  }
+}
+
+/**
+ * Makes a select's options `wanted` ([value, text], in order) by touching only those that differ:
+ * while a run streams, a step starts every few events, and rebuilding up to 300 options each
+ * time cost a style pass over all of them every frame (issue 29). Values are unique.
+ */
+export function syncOptions(select: HTMLSelectElement, wanted: readonly (readonly [string, string])[]): void {
+  const values = new Set(wanted.map(([value]) => value));
+  let i = 0;
+  let node = select.firstElementChild as HTMLOptionElement | null;
+  while (node !== null && i < wanted.length) {
+    const next = node.nextElementSibling as HTMLOptionElement | null;
+    const [value, text] = wanted[i];
+    if (node.value === value) {
+      setText(node, text);
+      i++;
+    } else if (!values.has(node.value)) {
+      node.remove();
+    } else {
+      select.insertBefore(option(value, text), node);
+      i++;
+      continue;
+    }
+    node = next;
+  }
+  while (node !== null) {
+    const next = node.nextElementSibling as HTMLOptionElement | null;
+    node.remove();
+    node = next;
+  }
+  for (; i < wanted.length; i++) {
+    select.append(option(wanted[i][0], wanted[i][1]));
   }
 }
 
@@ -140,12 +169,12 @@ export function updateEmpty(layout: Layout, state: TimelineState): void {
         ? state.strings.noMatches
         : state.strings.waiting;
   setText(layout.empty, message);
-  layout.empty.hidden = message === '';
+  setHidden(layout.empty, message === '');
 }
 
 export function updateSummary(layout: Layout, state: TimelineState): void {
   const ended = state.model.terminalEvent !== undefined || state.connection.state === 'ended';
-  layout.summary.hidden = !ended;
+  setHidden(layout.summary, !ended);
   if (!ended) {
     return;
   }
@@ -164,7 +193,7 @@ export function updateArtifacts(layout: Layout, state: TimelineState): void {
   const s = state.strings;
   const artifacts = state.artifacts;
   layout.artifactsList.replaceChildren();
-  layout.artifactsRetry.hidden = artifacts.state !== 'failed';
+  setHidden(layout.artifactsRetry, artifacts.state !== 'failed');
   switch (artifacts.state) {
     case 'none':
       setText(layout.artifactsMessage, '');
@@ -205,7 +234,7 @@ export function updateArtifacts(layout: Layout, state: TimelineState): void {
 
 /** "Jump to newest" shows while away from the live end, with how many events came meanwhile. */
 export function updateJumpButton(layout: Layout, state: TimelineState, away: boolean, totalWhenLeft: number): void {
-  layout.jump.hidden = !away;
+  setHidden(layout.jump, !away);
   if (!away) {
     return;
   }

@@ -20,15 +20,13 @@ export function createRowElement(): HTMLElement {
   const row = el('div', 'row');
   row.setAttribute('role', 'listitem');
   row.append(
-    codicon('chevron-right'),
-    codicon('circle-large-outline'),
+    codicon('chevron-right', '', 'twisty'),
+    codicon('circle-large-outline', '', 'icon'),
     el('span', 'label'),
     el('span', 'detail'),
     el('span', 'meta'),
     el('span', 'seq'),
   );
-  (row.children[0] as HTMLElement).classList.add('twisty');
-  (row.children[1] as HTMLElement).classList.add('icon');
   return row;
 }
 
@@ -72,10 +70,8 @@ export function fillRow(element: HTMLElement, row: Row, state: TimelineState, no
   } else {
     element.removeAttribute('aria-expanded');
   }
-  setIcon(twisty, expanded ? 'chevron-down' : 'chevron-right');
-  twisty.classList.add('twisty');
-  setIcon(icon, view.icon, view.tone);
-  icon.classList.add('icon');
+  setIcon(twisty, expanded ? 'chevron-down' : 'chevron-right', '', 'twisty');
+  setIcon(icon, view.icon, view.tone, 'icon');
   setHighlightedText(label, view.label, match ? marks.query : '');
   setHighlightedText(detail, view.detail, match ? marks.query : '');
   setText(meta, view.meta);

@@ -6,7 +6,17 @@
 // with textContent; the host confirms and asks for notes and instructions.
 import { RUN_ACTIONS, type RunAction } from '../runEvents/runActions';
 import type { RunInfo, UiStrings, UiStringKey } from '../runPanel/protocol';
-import { el, elWithId, hiddenTextButton, iconButton, setBlockText, setButtonLabel, setText } from './dom';
+import {
+  el,
+  elWithId,
+  hiddenTextButton,
+  iconButton,
+  setBlockText,
+  setButtonLabel,
+  setDisabled,
+  setHidden,
+  setText,
+} from './dom';
 import { fill } from './format';
 import type { Layout } from './layout';
 
@@ -109,14 +119,14 @@ export function updateSteering(
   for (const { action, button } of ui.actions) {
     const cancelling = action.id === 'cancel' && info.cancelling === true;
     setButtonLabel(button, cancelling ? strings.cancelling : label(strings, action));
-    button.hidden = !action.offered(run, service);
-    button.disabled = cancelling;
+    setHidden(button, !action.offered(run, service));
+    setDisabled(button, cancelling);
   }
-  ui.cost.hidden = !info.cost;
+  setHidden(ui.cost, !info.cost);
   setText(ui.cost, info.cost ? `${strings.cost}: ${info.cost}` : '');
 
   const approval = info.approval ?? undefined;
-  ui.card.hidden = approval === undefined;
+  setHidden(ui.card, approval === undefined);
   if (approval) {
     setText(ui.cardTitle, fill(strings.approvalWaits, approval.tool));
     setText(ui.cardWhy, approval.reason ? fill(strings.approvalWhy, approval.reason) : '');
@@ -127,7 +137,7 @@ export function updateSteering(
     setButtonLabel(ui.deny, strings.deny);
     setButtonLabel(ui.openTool, strings.openToolDescription);
     // An approval that names no tool has no description to open.
-    ui.openTool.hidden = !approval.tool;
+    setHidden(ui.openTool, !approval.tool);
     ui.card.dataset.approvalId = approval.approvalId;
   } else {
     delete ui.card.dataset.approvalId;

@@ -181,6 +181,7 @@ export class VirtualList<T> {
     const start = Math.max(0, this.indexAt(viewTop) - this.overscan);
     const end = Math.min(this.items.length, this.indexAt(viewTop + viewHeight) + 1 + this.overscan);
     const count = Math.max(0, end - start);
+    this.keepRowsInPlace(start, count);
     while (this.pool.length < count) {
       const row = this.options.createRow();
       this.pool.push(row);
@@ -230,6 +231,47 @@ export class VirtualList<T> {
     if (toBottom && Math.abs(this.scrollTop - viewTop) >= 1) {
       this.scrollTop = viewTop;
       this.setScrollTop(viewTop);
+    }
+  }
+
+  /**
+   * When the window moved by fewer rows than it shows (a row streamed in at the bottom, a few
+   * rows scrolled), the row elements that still show an item in view keep it: the elements that
+   * left at one end move to the other, so only they are filled again. Otherwise every slot would
+   * show a new item, and each draw would refill, lay out and paint every row in view (the largest
+   * cost of a live panel's frame, issue 29). The pool stays in DOM order, which is index order.
+   */
+  private keepRowsInPlace(start: number, count: number): void {
+    const pool = this.pool;
+    const first = this.items[start];
+    if (pool.length < 2 || count === 0 || this.shown.get(pool[0]) === first) {
+      return;
+    }
+    // Scrolled down: the new first item is shown further down the pool.
+    const down = pool.findIndex((element) => this.shown.get(element) === first);
+    if (down > 0) {
+      const moved = pool.splice(0, down);
+      this.canvas.append(...moved);
+      pool.push(...moved);
+      return;
+    }
+    // Scrolled up: the old first item is now `up` rows down the window. The rows that left at
+    // the bottom (beyond the new window's end) move to the front; new ones make up the rest.
+    const oldFirst = this.shown.get(pool[0]);
+    const limit = Math.min(count, pool.length);
+    for (let up = 1; up < limit; up++) {
+      if (this.items[start + up] === oldFirst) {
+        const leftAtBottom = Math.max(0, pool.length - (count - up));
+        const front = pool.splice(pool.length - Math.min(up, leftAtBottom));
+        while (front.length < up) {
+          front.push(this.options.createRow());
+        }
+        for (const element of front) {
+          this.canvas.insertBefore(element, pool[0]);
+        }
+        pool.unshift(...front);
+        return;
+      }
     }
   }
 

@@ -17,7 +17,14 @@
 // The extension is loaded from this folder (extensionDevelopmentPath, `npm run compile`'s dist/),
 // not from a .vsix. Run: `npm run bench -- panel-latency` (or node out/test/bench/panel-latency.bench.js
 // after `npm run compile && npm run compile:tests`); LATENCY_SECONDS (10) sets each rate's length.
+// Besides the row, each rate prints where the time goes: the extension host's receipt (the host's
+// `receivedAt` stamp of the newest event of each message), the message's arrival in the webview,
+// and how busy the page's main thread was (Chromium's own counters; in code-server the workbench
+// and the webview share it). LATENCY_PROFILE=<path prefix> writes a CPU profile of the page per
+// rate (<prefix>-<rate>.cpuprofile); with LATENCY_TRACE=1 a timeline trace instead (=inv: with
+// style and layout invalidation tracking), to open in Chromium's DevTools.
 import { fork, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { Frame } from 'playwright-core';
 import { startRuntime, type RuntimeHandle } from '../runtime';
@@ -145,6 +152,14 @@ const OBSERVE_NEWEST = `(() => {
     if (jump && !jump.hidden) window.__lostFollow++;
   };
   look();
+  window.__arrived = [];
+  window.addEventListener('message', (e) => {
+    const m = e.data;
+    if (m && m.type === 'events' && Array.isArray(m.events) && m.events.length > 0) {
+      const last = m.events[m.events.length - 1];
+      window.__arrived.push([Date.now(), last.data.sequence, m.events.length, last.receivedAt || 0]);
+    }
+  });
   const options = { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-sequence', 'data-value', 'hidden'] };
   const observer = new MutationObserver(look);
   observer.observe(timeline, options);
@@ -153,6 +168,7 @@ const OBSERVE_NEWEST = `(() => {
 })()`;
 
 interface Observed {
+  arrived: [number, number, number, number][];
   shown: [number, number][];
   header: [number, number][];
   lostFollow: number;
@@ -160,7 +176,7 @@ interface Observed {
 
 async function takeObserved(frame: Frame): Promise<Observed> {
   return (await frame.evaluate(
-    '(() => { const o = { shown: window.__shown, header: window.__header, lostFollow: window.__lostFollow }; window.__shown = []; window.__header = []; window.__lostFollow = 0; return o; })()',
+    '(() => { const o = { arrived: window.__arrived, shown: window.__shown, header: window.__header, lostFollow: window.__lostFollow }; window.__arrived = []; window.__shown = []; window.__header = []; window.__lostFollow = 0; return o; })()',
   )) as Observed;
 }
 
@@ -303,10 +319,46 @@ async function measure(): Promise<void> {
     const shots = new Screenshots('panel-latency');
 
     const verdicts: string[] = [];
+    // The page's main thread (the workbench and the webview share it in code-server): how busy it
+    // was while each rate streamed, from Chromium's own counters.
+    const metricsSession = await page.context().newCDPSession(page);
+    await metricsSession.send('Performance.enable');
+    const busy = async (): Promise<Record<string, number>> => {
+      const { metrics } = await metricsSession.send('Performance.getMetrics');
+      return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+    };
     for (const rate of RATES) {
+      const before = await busy();
+      const cdp = process.env.LATENCY_PROFILE ? await page.context().newCDPSession(page) : undefined;
+      const traceEvents: unknown[] = [];
+      if (cdp && process.env.LATENCY_TRACE) {
+        cdp.on('Tracing.dataCollected', (e: { value: unknown[] }) => traceEvents.push(...e.value));
+        await cdp.send('Tracing.start', {
+          categories:
+            process.env.LATENCY_TRACE === 'inv'
+              ? 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.invalidationTracking'
+              : 'devtools.timeline,disabled-by-default-devtools.timeline',
+          transferMode: 'ReportEvents',
+        } as never);
+      } else if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.start');
+      }
       child.send({ type: 'stream', rate, seconds: SECONDS } satisfies ToRuntime);
       const streamed = await nextMessage(child, 'streamed');
+      const after = await busy();
       const { stamps } = streamed;
+      if (cdp && process.env.LATENCY_TRACE) {
+        const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+        await cdp.send('Tracing.end');
+        await done;
+        fs.writeFileSync(`${process.env.LATENCY_PROFILE}-${rate}.trace.json`, JSON.stringify(traceEvents));
+      } else if (cdp) {
+        const { profile } = await cdp.send('Profiler.stop');
+        const file = `${process.env.LATENCY_PROFILE}-${rate}.cpuprofile`;
+        fs.writeFileSync(file, JSON.stringify(profile));
+        console.log(`profile: ${file}`);
+      }
       await waitForHeader(frame, stamps[stamps.length - 1][0], 60_000);
       // A last draw for the rows (they are drawn in the same pass as the header).
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -320,8 +372,22 @@ async function measure(): Promise<void> {
       console.log(
         `${String(rate).padStart(5)}/s: ${stamps.length} events appended (${appendedRate}/s)${observed.lostFollow ? '; "Jump to latest" appeared (the list stopped following the newest row at least once)' : ''}`,
       );
+      const wall = after.Timestamp - before.Timestamp;
+      const share = (name: string) => `${Math.round(((after[name] - before[name]) / wall) * 100)}%`;
+      console.log(
+        `       page main thread busy ${share('TaskDuration')} of the time (script ${share('ScriptDuration')}, style ${share('RecalcStyleDuration')}, layout ${share('LayoutDuration')})`,
+      );
       console.log(`       ${line('row in the DOM', rows)}`);
       console.log(`       ${line('header "Sequence N"', header)}`);
+      const arrived = analyse(
+        streamed,
+        observed.arrived.map(([t, s]) => [t, s] as [number, number]),
+      );
+      console.log(`       ${line('message in the webview', arrived).replace(' draws;', ' messages;')}`);
+      const hostSeries = observed.arrived.map((a) => [a[3], a[1]] as [number, number]).sort((x, y) => x[1] - y[1]);
+      console.log(
+        `       ${line('received by the extension host', analyse(streamed, hostSeries)).replace(' draws;', ' messages;')}`,
+      );
       const f = rows ?? header;
       const source = rows ? 'rows' : 'header';
       if (!f) {

@@ -295,6 +295,68 @@ describe('run panel page (headless Chromium)', function () {
     assert.ok((await renderedSequences(p)).includes(run.length));
   });
 
+  it('keeps the rows still in view when a row streams in or the list scrolls a little: only the rows that came into view are filled (issue 29)', async () => {
+    const run = recordedRun({ steps: 100, toolsPerStep: 2, terminal: null });
+    await p.send(reset(), { type: 'events', events: run.slice(0, 300) });
+    await waitForSequence(p, 300);
+    await p.until(`document.querySelector('#timeline .row[data-sequence="300"]') && ${AT_BOTTOM}`);
+    // Each row element is marked with the sequence it showed; a row filled again with another event shows the mismatch.
+    const mark = `[...document.querySelectorAll('#timeline .row[data-sequence]')].forEach((r) => { r.__was = r.dataset.sequence; })`;
+    // A row that shows an event that was in view before, in another element, was filled again for nothing.
+    const refilled = `(() => { const rows = [...document.querySelectorAll('#timeline .row[data-sequence]')]; const was = new Set(rows.map((r) => r.__was)); return rows.filter((r) => was.has(r.dataset.sequence) && r.__was !== r.dataset.sequence).length; })()`;
+    const kept = `[...document.querySelectorAll('#timeline .row[data-sequence]')].filter((r) => r.__was === r.dataset.sequence).length`;
+    // The DOM order of the rows is their order on screen (assistive technology reads the DOM).
+    const inOrder = `(() => { const ix = [...document.querySelectorAll('#timeline .row')].map((r) => Number(r.dataset.index)); return ix.every((v, i) => i === 0 || v > ix[i - 1]); })()`;
+    await p.js(mark);
+    const before = await p.js<number>(kept);
+    await p.send({ type: 'events', events: run.slice(300, 301) });
+    await waitForSequence(p, 301);
+    await p.until(`document.querySelector('#timeline .row[data-sequence="301"]') && ${AT_BOTTOM}`);
+    await p.js(FRAMES);
+    assert.strictEqual(await p.js(refilled), 0, 'no row element was filled with another event');
+    assert.ok((await p.js<number>(kept)) >= before - 2, `${await p.js<number>(kept)} of ${before} rows kept`);
+    assert.strictEqual(await p.js(inOrder), true, 'DOM order is screen order after streaming');
+
+    await p.js(mark);
+    await p.js(`document.getElementById('timeline').scrollTop -= 3 * 24`);
+    await p.js(FRAMES);
+    await p.js(FRAMES);
+    assert.strictEqual(await p.js(refilled), 0, 'no row element was filled with another event when scrolling up');
+    assert.strictEqual(await p.js(inOrder), true, 'DOM order is screen order after scrolling up');
+  });
+
+  it('a streamed step adds its one filter choice and writes nothing else of the header: the other choices and the buttons stay untouched (issue 29)', async () => {
+    const run = recordedRun({ steps: 20, toolsPerStep: 1, terminal: null });
+    // Up to step 10's step.completed (sequence 41); the next event is step 11's step.started.
+    await p.send(reset(), { type: 'events', events: run.slice(0, 41) });
+    await waitForSequence(p, 41);
+    await p.js(FRAMES);
+    await p.js(`(() => {
+      window.__mutations = [];
+      const observer = new MutationObserver((records) => { for (const r of records) window.__mutations.push(r.type + ' ' + (r.target.id || r.target.tagName) + ' ' + (r.attributeName || '') + ' -' + r.removedNodes.length); });
+      for (const id of ['step-filter', 'kind-filter', 'tool-filter', 'retry-button', 'sign-in-button', 'progress', 'cancel-run', 'resume-run', 'review-changes', 'run-cost']) {
+        const node = document.getElementById(id);
+        if (!node) throw new Error('no #' + id);
+        observer.observe(node, { attributes: true, childList: true });
+      }
+      window.__observer = observer;
+    })()`);
+    const choicesBefore = await p.js<number>(`document.getElementById('step-filter').options.length`);
+    // The next step starts: one new step choice (a childList record adding one node, removing none).
+    await p.send({ type: 'events', events: run.slice(41, 42) });
+    await waitForSequence(p, 42);
+    await p.js(FRAMES);
+    const mutations = await p.js<string[]>(
+      `(() => { window.__observer.takeRecords().forEach(() => {}); return window.__mutations; })()`,
+    );
+    assert.strictEqual(await p.js(`document.getElementById('step-filter').options.length`), choicesBefore + 1);
+    assert.deepStrictEqual(
+      mutations.filter((m) => !m.startsWith('childList step-filter  -0')),
+      [],
+      'only the new step choice was added',
+    );
+  });
+
   it('keeps the DOM small however many events arrive (only visible rows exist) and keeps following while the window drops rows above', async () => {
     const run = recordedRun({ steps: 2000, toolsPerStep: 2 });
     await p.send(reset());
