@@ -251,7 +251,7 @@ export class VirtualList<T> {
     const down = pool.findIndex((element) => this.shown.get(element) === first);
     if (down > 0) {
       const moved = pool.splice(0, down);
-      this.canvas.append(...moved);
+      this.keepingFocus(moved, () => this.canvas.append(...moved));
       pool.push(...moved);
       return;
     }
@@ -266,13 +266,27 @@ export class VirtualList<T> {
         while (front.length < up) {
           front.push(this.options.createRow());
         }
-        for (const element of front) {
-          this.canvas.insertBefore(element, pool[0]);
-        }
+        this.keepingFocus(front, () => {
+          for (const element of front) {
+            this.canvas.insertBefore(element, pool[0]);
+          }
+        });
         pool.unshift(...front);
         return;
       }
     }
+  }
+
+  /**
+   * Moves rows without losing the keyboard: a row taken out of the DOM loses the focus (to the
+   * page's body, where the arrow keys do nothing), so the moved row that had it takes it back,
+   * as the row the slot shows now (following the end, that is the newest row).
+   */
+  private keepingFocus(moved: readonly HTMLElement[], move: () => void): void {
+    const active = document.activeElement;
+    const focused = moved.find((element) => element === active || element.contains(active));
+    move();
+    focused?.focus({ preventScroll: true });
   }
 
   private setScrollTop(top: number): void {

@@ -325,6 +325,31 @@ describe('run panel page (headless Chromium)', function () {
     assert.strictEqual(await p.js(inOrder), true, 'DOM order is screen order after scrolling up');
   });
 
+  it('keeps the keyboard focus on a timeline row while events stream in and the focused row scrolls away', async () => {
+    const run = recordedRun({ steps: 100, toolsPerStep: 2, terminal: null });
+    await p.send(reset(), { type: 'events', events: run.slice(0, 300) });
+    await waitForSequence(p, 300);
+    await p.page.focus('#timeline');
+    await p.page.keyboard.press('End');
+    assert.strictEqual(await p.js(`document.activeElement.dataset.sequence`), '300');
+    // One event a frame, more than a view and its overscan: the focused row's element leaves the window.
+    for (let i = 300; i < 360; i++) {
+      await p.send({ type: 'events', events: run.slice(i, i + 1) });
+      await p.js(FRAMES);
+    }
+    await waitForSequence(p, 360);
+    await p.js(FRAMES);
+    assert.strictEqual(
+      await p.js(
+        `document.activeElement?.closest('#timeline') !== null && document.activeElement.classList.contains('row')`,
+      ),
+      true,
+      'a timeline row still has the focus',
+    );
+    await p.page.keyboard.press('Home');
+    assert.strictEqual(await p.js(`document.activeElement.classList.contains('row')`), true, 'the keys still move it');
+  });
+
   it('a streamed step adds its one filter choice and writes nothing else of the header: the other choices and the buttons stay untouched (issue 29)', async () => {
     const run = recordedRun({ steps: 20, toolsPerStep: 1, terminal: null });
     // Up to step 10's step.completed (sequence 41); the next event is step 11's step.started.
