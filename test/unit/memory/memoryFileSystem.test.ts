@@ -100,6 +100,17 @@ describe('memory/memoryFileSystem: an entry deleted and created again under its 
         }
         return { ...state.record };
       },
+      updateMemory: async (id: string) => {
+        if (!state.record) {
+          throw new ApiError({
+            kind: 'not_found',
+            status: 404,
+            code: 'not_found',
+            message: `No memory with id ${id}.`,
+          });
+        }
+        throw new Error('not used here');
+      },
     } as unknown as ApiClient;
     return { client, state };
   }
@@ -130,6 +141,23 @@ describe('memory/memoryFileSystem: an entry deleted and created again under its 
     service.state.record = { id: ID, content: 'new', version: 1 } as MemoryRecord;
     assert.equal(text(await fs.readFile(uri)), 'new', 'the entry created after the 404 showed the old text');
     assert.equal(fs.knownRecord(ID)?.version, 1);
+    fs.dispose();
+  });
+
+  it('a save answered 404 forgets the base too, so the entry created again is read as new', async () => {
+    const service = switchableService({ id: ID, content: 'old', version: 5 } as MemoryRecord);
+    const fs = new MemoryFileSystem(() => service.client);
+    assert.equal(text(await fs.readFile(uri)), 'old');
+
+    service.state.record = undefined;
+    await assert.rejects(
+      fs.writeFile(uri, bytes('edited')),
+      (err: Error & { code?: string }) => err.code === 'FileNotFound',
+    );
+    assert.equal(fs.knownRecord(ID), undefined, 'the deleted entry is still the base');
+
+    service.state.record = { id: ID, content: 'new', version: 1 } as MemoryRecord;
+    assert.equal(text(await fs.readFile(uri)), 'new');
     fs.dispose();
   });
 });
