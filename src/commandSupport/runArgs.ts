@@ -14,6 +14,11 @@ export interface ResolvedRun {
   given: Record<string, unknown>;
   /** Where the run came from. */
   via: 'argument' | 'selection' | 'panel';
+  /**
+   * The objective of the run's task (raw text) when the row that named the run knows it (a run
+   * row of the Tasks view): a question can name the run without reading it from the service.
+   */
+  objective?: string;
 }
 
 export interface RunContext {
@@ -36,7 +41,13 @@ export function runNamedBy(arg: unknown): Omit<ResolvedRun, 'via'> | undefined {
     return isRunId(given.runId) ? { runId: given.runId, given } : undefined;
   }
   const run = runOf(arg);
-  return run && isRunId(run.id) ? { runId: run.id, given: {} } : undefined;
+  if (!run || !isRunId(run.id)) {
+    return undefined;
+  }
+  const objective = (arg as { objective?: unknown }).objective;
+  return typeof objective === 'string' && objective.trim() !== ''
+    ? { runId: run.id, given: {}, objective }
+    : { runId: run.id, given: {} };
 }
 
 /**

@@ -81,6 +81,9 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
    * The editor's base only moves forward: a read or a list that left before a save and answers
    * after it carries the older version, and basing the next save on it would make that save a
    * false conflict (and show the older text). Returns the record the editor is based on now.
+   * An entry deleted and created again under the same id is another entry, not an older read:
+   * its `created_at` differs from the known one's (a stale read carries the same), so it is taken
+   * whatever its version (a 404 meanwhile forgets the known one, see `fetch`).
    */
   private keep(record: MemoryRecord): MemoryRecord {
     const mine = this.known.get(record.id);
@@ -88,7 +91,8 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       mine &&
       typeof mine.version === 'number' &&
       typeof record.version === 'number' &&
-      mine.version > record.version
+      mine.version > record.version &&
+      !recreated(mine, record)
     ) {
       return mine;
     }
@@ -194,6 +198,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
           ),
         );
       }
+      this.forgetIfGone(address.id, err);
       throw asFileSystemError(err, uri);
     }
   }
@@ -232,9 +237,28 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       const record = await this.getClient().getMemory(id);
       return keep ? this.keep(record) : record;
     } catch (err) {
+      if (keep) {
+        this.forgetIfGone(id, err);
+      }
       throw asFileSystemError(err, memoryUri(id));
     }
   }
+
+  /** A 404: the entry is gone, so an entry created later under its id starts a base of its own. */
+  private forgetIfGone(id: string, err: unknown): void {
+    if (isApiError(err, 'not_found')) {
+      this.known.delete(id);
+    }
+  }
+}
+
+/** Both records name their creation time and they differ: the entry was deleted and created again. */
+function recreated(known: MemoryRecord, record: MemoryRecord): boolean {
+  if (typeof known.created_at !== 'string' || typeof record.created_at !== 'string') {
+    return false;
+  }
+  const [a, b] = [Date.parse(known.created_at), Date.parse(record.created_at)];
+  return Number.isFinite(a) && Number.isFinite(b) ? a !== b : known.created_at !== record.created_at;
 }
 
 function statOf(record: MemoryRecord): vscode.FileStat {

@@ -39,6 +39,7 @@ export class MemoryTree extends PagedTree<MemoryRecord> {
       fetchPage: (params, signal) => deps.getClient().listMemory({ ...current.filter, ...params }, { signal }),
       item: memoryItem,
       note: (shown) => filterNote(current.filter, shown),
+      matches: (record) => matchesFilter(current.filter, record),
     });
     this.current = current;
   }
@@ -62,6 +63,13 @@ function memoryItem(record: MemoryRecord): vscode.TreeItem {
   item.contextValue = 'memoryEntry';
   item.command = { command: 'vscode.open', title: t('Open Memory'), arguments: [memoryUri(record.id)] };
   return item;
+}
+
+/** The service's rule for GET /v1/memory?tag&project_id: the entry has the tag and is in the project. */
+export function matchesFilter(filter: MemoryFilter, record: MemoryRecord): boolean {
+  return (
+    (!filter.tag || record.tags.includes(filter.tag)) && (!filter.project_id || record.project_id === filter.project_id)
+  );
 }
 
 function filterNote(filter: MemoryFilter, shown: number): string | undefined {

@@ -69,7 +69,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
     }
     if (!(deps.trustedAutomation && target.given.confirm === false)) {
       const stop = vscode.l10n.t('Cancel Run');
-      const objective = await objectiveOf(deps, runs, target.runId);
+      const objective = await objectiveOf(deps, runs, target);
       const choice = await askModal(
         'warn',
         vscode.l10n.t('Cancel this run? The agent stops; steps already done stay done.'),
@@ -104,7 +104,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
       throw new UserFacingError(vscode.l10n.t('Choose a failed or cancelled run to resume.'));
     }
     const given = givenInstructions(deps, target.given, 'Resume run');
-    const instructions = given ? given.value : await askInstructions('resume', await nameOf(deps, runs, target.runId));
+    const instructions = given ? given.value : await askInstructions('resume', await nameOf(deps, runs, target));
     if (instructions === null) {
       return undefined;
     }
@@ -139,7 +139,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
     const given = givenInstructions(deps, target.given, 'Fork run');
     const instructions = given
       ? given.value
-      : await askInstructions('fork', await nameOf(deps, runs, target.runId), sequence);
+      : await askInstructions('fork', await nameOf(deps, runs, target), sequence);
     if (instructions === null) {
       return undefined;
     }
@@ -213,30 +213,39 @@ const OBJECTIVE_MAX = 80;
 
 /**
  * The objective of the run's task, shortened and made inert, for the question that steers it (a
- * person decides on the run they recognise, not only on an id); undefined when it cannot be read
- * in time. Never fails: the question is still asked with the id.
+ * person decides on the run they recognise, not only on an id): the one the run's row knows
+ * (resolveRun), else read from the service; undefined when it cannot be read in time. Never
+ * fails: the question is still asked with the id.
  */
-async function objectiveOf(deps: CommandDeps, runs: RunStore, runId: string): Promise<string | undefined> {
+async function objectiveOf(deps: CommandDeps, runs: RunStore, target: ResolvedRun): Promise<string | undefined> {
+  const runId = target.runId;
+  if (target.objective !== undefined) {
+    return quoted(target.objective);
+  }
   const signal = AbortSignal.timeout(OBJECTIVE_WAIT_MS);
   try {
     const taskId = runs.get(runId)?.taskId ?? (await deps.service.client.getRun(runId, { signal })).task_id;
     if (typeof taskId !== 'string') {
       return undefined;
     }
-    const objective = (await deps.service.client.getTask(taskId, { signal })).objective;
-    return typeof objective === 'string' && objective.trim() !== ''
-      ? `"${inert(shortenText(objective.trim(), OBJECTIVE_MAX))}"`
-      : undefined;
+    return quoted((await deps.service.client.getTask(taskId, { signal })).objective);
   } catch (err) {
     deps.log.warn(`Could not read the objective of ${runId}: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   }
 }
 
+/** `"objective"`, shortened and inert; undefined for none. */
+function quoted(objective: unknown): string | undefined {
+  return typeof objective === 'string' && objective.trim() !== ''
+    ? `"${inert(shortenText(objective.trim(), OBJECTIVE_MAX))}"`
+    : undefined;
+}
+
 /** `"objective" (run_…)`, or the run's id alone. */
-async function nameOf(deps: CommandDeps, runs: RunStore, runId: string): Promise<string> {
-  const objective = await objectiveOf(deps, runs, runId);
-  return objective === undefined ? runId : `${objective} (${runId})`;
+async function nameOf(deps: CommandDeps, runs: RunStore, target: ResolvedRun): Promise<string> {
+  const objective = await objectiveOf(deps, runs, target);
+  return objective === undefined ? target.runId : `${objective} (${target.runId})`;
 }
 
 /** null when the person pressed Escape; undefined when they left it empty (no instructions). */

@@ -34,6 +34,11 @@ export interface PagedTreeSpec<T extends { id: string }, C> {
   childItem?(parent: T, child: C): vscode.TreeItem;
   /** The message line after a page arrived, given how many records are shown (empty, filtered). */
   note(shown: number): string | undefined;
+  /**
+   * Whether a record belongs in the list as it is filtered now (the Memory view's tag/project);
+   * `upsert` shows only those. Absent: every record does.
+   */
+  matches?(record: T): boolean;
   isSignedIn(): boolean;
   pageSize(): number;
   log: vscode.LogOutputChannel;
@@ -71,8 +76,17 @@ export class PagedTree<T extends { id: string }, C = never>
     this.changed.fire(undefined);
   }
 
-  /** Puts a changed record in place, or a new one first, without a reload. */
+  /**
+   * Puts a changed record in place, or a new one first, without a reload; only one that matches
+   * the list's filter (spec.matches): one that does not is taken out if shown, else left unshown.
+   */
   upsert(record: T): void {
+    if (this.spec.matches && !this.spec.matches(record)) {
+      if (this.list.remove(record.id)) {
+        this.changed.fire(undefined);
+      }
+      return;
+    }
     if (!this.list.replace(record) && this.list.started) {
       this.list.prepend(record);
     }

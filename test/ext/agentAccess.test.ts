@@ -8,7 +8,7 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { PagedNode } from '../../src/views/pagedTree';
 import type { ConnectorGrant, ConnectorRecord } from '../../src/api/resourceTypes';
-import { admin, directClient, extensionApi, signInForTests, testEnv } from './support';
+import { admin, extensionApi, suiteWithService, testEnv } from './support';
 
 type Shown = { message: string; options: vscode.MessageOptions | undefined; items: string[] };
 type WindowStubs = Record<string, unknown>;
@@ -45,15 +45,7 @@ async function clearFaults(): Promise<void> {
 }
 
 describe('tools, connectors and webhooks views', () => {
-  const client = directClient();
-  before(async () => {
-    await extensionApi();
-    await signInForTests();
-  });
-  after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await client.dispose();
-  });
+  const client = suiteWithService();
 
   it('the Tools view lists the registry; a tool opens as its description, by id and by name', async () => {
     const { agentAccess } = await extensionApi();

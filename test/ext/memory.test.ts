@@ -3,7 +3,7 @@
 // Overwrite or Discard; delete; a service without memory shows a message in the view.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import { admin, directClient, extensionApi, signInForTests, waitFor } from './support';
+import { admin, extensionApi, suiteWithService, waitFor } from './support';
 
 const memoryUri = (id: string) => vscode.Uri.from({ scheme: 'agent-runtime-memory', path: `/${id}.md` });
 
@@ -26,15 +26,7 @@ function compareEditorOpen(id: string): boolean {
 }
 
 describe('memory documents (agent-runtime-memory:)', () => {
-  const client = directClient();
-  before(async () => {
-    await extensionApi();
-    await signInForTests();
-  });
-  after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await client.dispose();
-  });
+  const client = suiteWithService();
 
   it('opens an entry as text and saves an edit with PATCH {content, version}', async () => {
     const created = await client.createMemory({ content: 'Alpha\n', tags: ['ext'] });

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { PagedNode, PagedTree } from '../../src/views/pagedTree';
-import { admin, directClient, extensionApi, signInForTests, setWorkspaceSetting } from './support';
+import { admin, extensionApi, suiteWithService } from './support';
 
 type AnyTree = PagedTree<{ id: string }, unknown>;
 
@@ -28,17 +28,7 @@ async function clearFaults(): Promise<void> {
 }
 
 describe('resource trees (Memory, Tools, Connectors, Webhooks)', () => {
-  const client = directClient();
-
-  before(async () => {
-    await extensionApi();
-    await signInForTests();
-    await setWorkspaceSetting('pageSize', 2);
-  });
-  after(async () => {
-    await setWorkspaceSetting('pageSize', undefined);
-    await client.dispose();
-  });
+  const client = suiteWithService({ pageSize: 2 });
 
   it('Tools: two rows and "Load more", which appends pages until every tool is shown once', async () => {
     const api = await extensionApi();

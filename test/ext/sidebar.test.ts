@@ -4,7 +4,8 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TreeNode } from '../../src/views/nodes';
-import { directClient, extensionApi, signInForTests, waitFor, setWorkspaceSetting } from './support';
+import type { ApiClient } from '../../src/api/client';
+import { extensionApi, suiteWithService, waitFor } from './support';
 
 type Provider = { getChildren(node?: TreeNode): Promise<TreeNode[]> | TreeNode[] | undefined | null };
 
@@ -15,45 +16,33 @@ async function children(provider: Provider, node?: TreeNode): Promise<TreeNode[]
 const kindOf = (n: TreeNode) => n.contextValue ?? '';
 
 describe('sidebar views', () => {
-  before(async () => {
-    await extensionApi();
-    await signInForTests();
-    await setWorkspaceSetting('pageSize', 2);
-  });
-  after(async () => {
-    await setWorkspaceSetting('pageSize', undefined);
-  });
+  const client = suiteWithService({ pageSize: 2 });
 
   it('loads tasks two at a time and "Load more" appends the next page until all are shown', async () => {
     const api = await extensionApi();
-    const client = directClient();
-    try {
-      for (let i = 0; i < 5; i++) {
-        await client.createTask({ objective: `paging task ${i}` });
-      }
-      const serverIds: string[] = [];
-      for (let after: string | undefined; ;) {
-        const page = await client.listTasks({ limit: 100, after });
-        serverIds.push(...page.data.map((t) => t.id));
-        if (!page.has_more || !page.next_cursor) {
-          break;
-        }
-        after = page.next_cursor;
-      }
-      api.sidebar.tasks.refresh();
-      let rows = await children(api.sidebar.tasks);
-      assert.deepStrictEqual(rows.map(kindOf), ['task', 'task', 'loadMore']);
-      for (let guard = 0; rows.some((r) => kindOf(r) === 'loadMore') && guard < 100; guard++) {
-        const more = rows.find((r) => kindOf(r) === 'loadMore');
-        await vscode.commands.executeCommand('agentRuntime.loadMore', more);
-        rows = await children(api.sidebar.tasks);
-      }
-      const shown = rows.map((r) => (r as { entityId?: string }).entityId);
-      assert.deepStrictEqual(shown, serverIds, 'the view shows every task once, in the server order');
-      assert.strictEqual(new Set(rows.map((r) => r.id)).size, rows.length, 'row ids are unique');
-    } finally {
-      await client.dispose();
+    for (let i = 0; i < 5; i++) {
+      await client.createTask({ objective: `paging task ${i}` });
     }
+    const serverIds: string[] = [];
+    for (let after: string | undefined; ;) {
+      const page = await client.listTasks({ limit: 100, after });
+      serverIds.push(...page.data.map((t) => t.id));
+      if (!page.has_more || !page.next_cursor) {
+        break;
+      }
+      after = page.next_cursor;
+    }
+    api.sidebar.tasks.refresh();
+    let rows = await children(api.sidebar.tasks);
+    assert.deepStrictEqual(rows.map(kindOf), ['task', 'task', 'loadMore']);
+    for (let guard = 0; rows.some((r) => kindOf(r) === 'loadMore') && guard < 100; guard++) {
+      const more = rows.find((r) => kindOf(r) === 'loadMore');
+      await vscode.commands.executeCommand('agentRuntime.loadMore', more);
+      rows = await children(api.sidebar.tasks);
+    }
+    const shown = rows.map((r) => (r as { entityId?: string }).entityId);
+    assert.deepStrictEqual(shown, serverIds, 'the view shows every task once, in the server order');
+    assert.strictEqual(new Set(rows.map((r) => r.id)).size, rows.length, 'row ids are unique');
   });
 
   it('starts over from the first page on refresh: same ids for the same items, a new one for "Load more"', async () => {
@@ -73,53 +62,41 @@ describe('sidebar views', () => {
 
   it('opens a finished task to its run, and the run to its artifacts', async () => {
     const api = await extensionApi();
-    const client = directClient();
-    try {
-      const file = await client.getFile((await uploadText(client)).id);
-      const task = await client.createTask({
-        objective: 'hierarchy',
-        attachments: [{ type: 'document', fileId: file.id }],
-      });
-      await waitFor(
-        'the run to finish',
-        async () => {
-          const t = await client.getTask(task.id);
-          return t.status === 'completed' || t.status === 'failed';
-        },
-        20_000,
-      );
-      api.sidebar.tasks.refresh();
-      const taskRow = (await children(api.sidebar.tasks)).find(
-        (r) => (r as { entityId?: string }).entityId === task.id,
-      );
-      assert.ok(taskRow, 'the new task is on the first page');
-      const runRows = await children(api.sidebar.tasks, taskRow);
-      assert.ok(runRows.length >= 1 && kindOf(runRows[0]).startsWith('run'), `runs: ${runRows.map(kindOf)}`);
-      const artifactRows = await children(api.sidebar.tasks, runRows[0]);
-      const artifacts = artifactRows.filter((r) => kindOf(r) === 'artifact');
-      assert.ok(artifacts.length >= 1, `artifacts: ${artifactRows.map((r) => r.label)}`);
-    } finally {
-      await client.dispose();
-    }
+    const file = await client.getFile((await uploadText(client)).id);
+    const task = await client.createTask({
+      objective: 'hierarchy',
+      attachments: [{ type: 'document', fileId: file.id }],
+    });
+    await waitFor(
+      'the run to finish',
+      async () => {
+        const t = await client.getTask(task.id);
+        return t.status === 'completed' || t.status === 'failed';
+      },
+      20_000,
+    );
+    api.sidebar.tasks.refresh();
+    const taskRow = (await children(api.sidebar.tasks)).find((r) => (r as { entityId?: string }).entityId === task.id);
+    assert.ok(taskRow, 'the new task is on the first page');
+    const runRows = await children(api.sidebar.tasks, taskRow);
+    assert.ok(runRows.length >= 1 && kindOf(runRows[0]).startsWith('run'), `runs: ${runRows.map(kindOf)}`);
+    const artifactRows = await children(api.sidebar.tasks, runRows[0]);
+    const artifacts = artifactRows.filter((r) => kindOf(r) === 'artifact');
+    assert.ok(artifacts.length >= 1, `artifacts: ${artifactRows.map((r) => r.label)}`);
   });
 
   it('lists uploaded files with a "Load more" row when there are more than a page', async () => {
     const api = await extensionApi();
-    const client = directClient();
-    try {
-      for (let i = 0; i < 3; i++) {
-        await uploadText(client);
-      }
-      api.sidebar.files.refresh();
-      const rows = await children(api.sidebar.files);
-      assert.deepStrictEqual(rows.map(kindOf), ['file', 'file', 'loadMore']);
-    } finally {
-      await client.dispose();
+    for (let i = 0; i < 3; i++) {
+      await uploadText(client);
     }
+    api.sidebar.files.refresh();
+    const rows = await children(api.sidebar.files);
+    assert.deepStrictEqual(rows.map(kindOf), ['file', 'file', 'loadMore']);
   });
 });
 
-async function uploadText(client: ReturnType<typeof directClient>) {
+async function uploadText(client: ApiClient) {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   assert.ok(folder);
   const uri = vscode.Uri.joinPath(folder, `sidebar-${Date.now()}-${Math.round(Math.random() * 1e6)}.md`);

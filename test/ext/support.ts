@@ -34,7 +34,31 @@ export async function signInForTests(): Promise<void> {
   assert.strictEqual(ok, true, 'sign in with the runtime key failed');
 }
 
-/** Polls `check` until it returns a value (not undefined/false) or the timeout passes. */
+/**
+ * The mocha setup of a suite that works against the reference runtime (call it inside
+ * `describe`): before, the extension is active and signed in (and, given `pageSize`, the
+ * workspace setting holds it); after, the setting is cleared, every editor closed and the
+ * returned direct client disposed.
+ */
+export function suiteWithService(options: { pageSize?: number } = {}): ApiClient {
+  const client = directClient();
+  before(async () => {
+    await extensionApi();
+    await signInForTests();
+    if (options.pageSize !== undefined) {
+      await setWorkspaceSetting('pageSize', options.pageSize);
+    }
+  });
+  after(async () => {
+    if (options.pageSize !== undefined) {
+      await setWorkspaceSetting('pageSize', undefined);
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await client.dispose();
+  });
+  return client;
+}
+
 /**
  * Sets `agentRuntime.<key>` in the workspace and waits until the extension host has seen the
  * change: `update()` can resolve before onDidChangeConfiguration arrives, and the extension's
@@ -68,6 +92,7 @@ export async function setWorkspaceSetting(key: string, value: unknown): Promise<
   }
 }
 
+/** Polls `check` until it returns a value (not undefined/false) or the timeout passes. */
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,

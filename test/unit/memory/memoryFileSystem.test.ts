@@ -4,6 +4,7 @@ import '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import type { ApiClient } from '../../../src/api/client';
+import { ApiError } from '../../../src/api/errors';
 import type { MemoryRecord } from '../../../src/api/resourceTypes';
 import { MemoryFileSystem } from '../../../src/memory/memoryFileSystem';
 
@@ -79,6 +80,84 @@ describe('memory/memoryFileSystem: the base version only moves forward', () => {
     assert.deepEqual(service.patches, [], 'an unchanged text was sent');
     await fs.writeFile(uri, bytes('one!'));
     assert.equal(service.patches.length, 1);
+    fs.dispose();
+  });
+});
+
+describe('memory/memoryFileSystem: an entry deleted and created again under its id is new', () => {
+  /** A service whose entry the test replaces (or deletes: undefined); GETs answer at once. */
+  function switchableService(first: MemoryRecord) {
+    const state: { record: MemoryRecord | undefined } = { record: first };
+    const client = {
+      getMemory: async (id: string) => {
+        if (!state.record) {
+          throw new ApiError({
+            kind: 'not_found',
+            status: 404,
+            code: 'not_found',
+            message: `No memory with id ${id}.`,
+          });
+        }
+        return { ...state.record };
+      },
+      updateMemory: async (id: string) => {
+        if (!state.record) {
+          throw new ApiError({
+            kind: 'not_found',
+            status: 404,
+            code: 'not_found',
+            message: `No memory with id ${id}.`,
+          });
+        }
+        throw new Error('not used here');
+      },
+    } as unknown as ApiClient;
+    return { client, state };
+  }
+
+  it('a record of another created_at is taken even at a lower version; a stale one of the same is not', async () => {
+    const old = { id: ID, content: 'old', version: 5, created_at: '2026-01-01T00:00:00Z' } as MemoryRecord;
+    const service = switchableService(old);
+    const fs = new MemoryFileSystem(() => service.client);
+    assert.equal(text(await fs.readFile(uri)), 'old');
+
+    fs.remember({ ...old, content: 'stale', version: 4 });
+    assert.equal(fs.knownRecord(ID)?.version, 5, 'a stale read of the same entry moved the base back');
+
+    service.state.record = { id: ID, content: 'new', version: 1, created_at: '2026-02-01T00:00:00Z' } as MemoryRecord;
+    assert.equal(text(await fs.readFile(uri)), 'new', 'the recreated entry showed the old text');
+    assert.equal(fs.knownRecord(ID)?.version, 1, 'the recreated entry kept the old base version');
+    fs.dispose();
+  });
+
+  it('after a 404 the entry created again is read as new (no created_at needed)', async () => {
+    const service = switchableService({ id: ID, content: 'old', version: 5 } as MemoryRecord);
+    const fs = new MemoryFileSystem(() => service.client);
+    assert.equal(text(await fs.readFile(uri)), 'old');
+
+    service.state.record = undefined;
+    await assert.rejects(fs.readFile(uri), (err: Error & { code?: string }) => err.code === 'FileNotFound');
+
+    service.state.record = { id: ID, content: 'new', version: 1 } as MemoryRecord;
+    assert.equal(text(await fs.readFile(uri)), 'new', 'the entry created after the 404 showed the old text');
+    assert.equal(fs.knownRecord(ID)?.version, 1);
+    fs.dispose();
+  });
+
+  it('a save answered 404 forgets the base too, so the entry created again is read as new', async () => {
+    const service = switchableService({ id: ID, content: 'old', version: 5 } as MemoryRecord);
+    const fs = new MemoryFileSystem(() => service.client);
+    assert.equal(text(await fs.readFile(uri)), 'old');
+
+    service.state.record = undefined;
+    await assert.rejects(
+      fs.writeFile(uri, bytes('edited')),
+      (err: Error & { code?: string }) => err.code === 'FileNotFound',
+    );
+    assert.equal(fs.knownRecord(ID), undefined, 'the deleted entry is still the base');
+
+    service.state.record = { id: ID, content: 'new', version: 1 } as MemoryRecord;
+    assert.equal(text(await fs.readFile(uri)), 'new');
     fs.dispose();
   });
 });

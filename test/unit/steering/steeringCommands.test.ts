@@ -128,6 +128,38 @@ describe('commands/steering: what a command may do without asking', () => {
     assert.equal((await ctx.client.getRun(third)).status, 'running');
   });
 
+  it("a run row that knows its task's objective names the run without a request before the question", async () => {
+    const runId = await ctx.runtime.createSyntheticRun({ events: 6, terminal: null, live: true });
+    const reads = [
+      ctx.runtime.countRequests('GET', new RegExp(`^/v1/runs/${runId}$`)),
+      ctx.runtime.countRequests('GET', /^\/v1\/tasks\//),
+    ];
+    // A run row of the Tasks view (RunNode) carries its run record and its task's objective.
+    const row = { run: { id: runId, status: 'running' }, objective: 'Known from the row' };
+    try {
+      assert.equal(await run(Commands.cancelRun, row), undefined, 'Cancel was dismissed');
+      assert.deepEqual(
+        p.modals.map((m) => m.detail),
+        [`"Known from the row"\n${runId}`],
+      );
+      selected = [row];
+      assert.equal(await run(Commands.cancelRun, undefined), undefined);
+      assert.equal(p.modals.length, 2);
+      assert.deepEqual(
+        reads.map((r) => r.count),
+        [0, 0],
+        'the run or its task was read although the row knew the objective',
+      );
+      // Fork from the row: its input box names the run the same way (the fork point is typed).
+      p.answerInput = (prompt) => (prompt.startsWith('Fork Run: from which event?') ? '3' : undefined);
+      assert.equal(await run(Commands.forkRun, row), undefined);
+      assert.match(p.inputs.at(-1)!, new RegExp(`^Fork "Known from the row" \\(${runId}\\) after event #3`));
+      assert.equal(reads[1]!.count, 0, 'the task was read although the row knew the objective');
+    } finally {
+      reads.forEach((r) => r.stop());
+    }
+  });
+
   it('the test run cancels with confirm: false without a question', async () => {
     const runId = await ctx.runtime.createSyntheticRun({ events: 2, terminal: null, live: true });
     trusted = true;
