@@ -15,6 +15,23 @@ function record<T extends { id: string }>(value: unknown, key: string): T | unde
   return undefined;
 }
 
+/**
+ * The key under which a run row the extension drew (the Tasks view's RunNode) offers its task's
+ * objective. A symbol of this module: a command argument from another extension, a command link
+ * or a test's plain object cannot carry it, so a question names the run by an objective only this
+ * extension read from the service, never by one an outside caller made up.
+ */
+export const ROW_OBJECTIVE: unique symbol = Symbol('agentRuntime.rowObjective');
+
+/** The objective a row of this extension's views offers (see ROW_OBJECTIVE); undefined otherwise. */
+export function rowObjective(arg: unknown): string | undefined {
+  if (typeof arg !== 'object' || arg === null) {
+    return undefined;
+  }
+  const objective = (arg as { [ROW_OBJECTIVE]?: unknown })[ROW_OBJECTIVE];
+  return typeof objective === 'string' && objective.trim() !== '' ? objective : undefined;
+}
+
 export const fileOf = (arg: unknown) => record<FileRecord>(arg, 'file');
 export const taskOf = (arg: unknown) => record<TaskRecord>(arg, 'task');
 export const runOf = (arg: unknown) => record<RunRecord>(arg, 'run');

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { isRunId } from '../runEvents/ids';
 import { UserFacingError } from './commandErrors';
-import { runOf } from './nodeArgs';
+import { rowObjective, runOf } from './nodeArgs';
 
 export interface ResolvedRun {
   runId: string;
@@ -44,10 +44,8 @@ export function runNamedBy(arg: unknown): Omit<ResolvedRun, 'via'> | undefined {
   if (!run || !isRunId(run.id)) {
     return undefined;
   }
-  const objective = (arg as { objective?: unknown }).objective;
-  return typeof objective === 'string' && objective.trim() !== ''
-    ? { runId: run.id, given: {}, objective }
-    : { runId: run.id, given: {} };
+  const objective = rowObjective(arg);
+  return objective !== undefined ? { runId: run.id, given: {}, objective } : { runId: run.id, given: {} };
 }
 
 /**

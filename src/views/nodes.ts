@@ -20,6 +20,7 @@ import {
   taskTooltip,
   type TimeFormatOptions,
 } from './format';
+import { ROW_OBJECTIVE } from '../commandSupport/nodeArgs';
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import type { PagedList } from './pagedList';
@@ -225,6 +226,11 @@ export class RunNode extends vscode.TreeItem {
   /** The objective of the run's task, for titles (the run panel's). */
   get objective(): string | undefined {
     return this.parent?.task.objective;
+  }
+
+  /** The same, offered to the steering questions (only a row of ours carries this key). */
+  get [ROW_OBJECTIVE](): string | undefined {
+    return this.objective;
   }
 
   get unfinished(): boolean {

@@ -9,6 +9,7 @@ import type * as vscode from 'vscode';
 import type { RunRecord } from '../../../src/api/types';
 import { registerSteeringCommands, type SteeringDeps } from '../../../src/steering/steeringCommands';
 import { Commands } from '../../../src/common/ids';
+import { ROW_OBJECTIVE } from '../../../src/commandSupport/nodeArgs';
 import type { RunStore } from '../../../src/runs/runStore';
 import { QUICK_BACKOFF, startRuntimeWithClient, waitFor, type RuntimeWithClient } from '../api/fixtures';
 import { commandDeps, prompts } from '../commandSupport/commandHarness';
@@ -134,8 +135,9 @@ describe('commands/steering: what a command may do without asking', () => {
       ctx.runtime.countRequests('GET', new RegExp(`^/v1/runs/${runId}$`)),
       ctx.runtime.countRequests('GET', /^\/v1\/tasks\//),
     ];
-    // A run row of the Tasks view (RunNode) carries its run record and its task's objective.
-    const row = { run: { id: runId, status: 'running' }, objective: 'Known from the row' };
+    // A run row of the Tasks view (RunNode) carries its run record and offers its task's objective
+    // under a key only the extension's own rows have.
+    const row = { run: { id: runId, status: 'running' }, [ROW_OBJECTIVE]: 'Known from the row' };
     try {
       assert.equal(await run(Commands.cancelRun, row), undefined, 'Cancel was dismissed');
       assert.deepEqual(
@@ -155,6 +157,14 @@ describe('commands/steering: what a command may do without asking', () => {
       assert.equal(await run(Commands.forkRun, row), undefined);
       assert.match(p.inputs.at(-1)!, new RegExp(`^Fork "Known from the row" \\(${runId}\\) after event #3`));
       assert.equal(reads[1]!.count, 0, 'the task was read although the row knew the objective');
+
+      // An argument from outside (another extension, a command link) cannot name the run: a plain
+      // `objective` is not taken, the question names the objective the service gives.
+      const before = p.modals.length;
+      assert.equal(await run(Commands.cancelRun, { run: { id: runId }, objective: 'Made up by a caller' }), undefined);
+      assert.equal(p.modals.length, before + 1);
+      assert.doesNotMatch(p.modals.at(-1)!.detail ?? '', /Made up by a caller/);
+      assert.ok(reads[1]!.count > 0, "the task's objective was read from the service");
     } finally {
       reads.forEach((r) => r.stop());
     }
