@@ -65,6 +65,9 @@ const problemMatcher = {
 // - the language model tools (src/languageModelTools/toolHandlers.ts with toolSpecs.ts and
 //   toolResult.ts): at the first tool call; their names are registered at activation
 //   (src/languageModelTools/toolsLoader.ts). `shares`.
+// - the project commands' flows (src/projects/projectCommands.ts with what only they use): at the
+//   first project command; the commands are registered at activation (src/projects/projectLoader.ts).
+//   `shares`.
 // - inside undici, llhttp (about 70 KB of base64 WebAssembly each, two variants): undici compiles
 //   one on the first connection; bundled, both would be parsed and kept at every activation.
 // - inside undici, fetch/body.js (with webidl, FormData and fetch utilities, about 40 KB and
@@ -108,6 +111,13 @@ const LAZY_FILES = [
     shares: true,
   },
   {
+    request: './projectCommands',
+    from: 'src/projects/projectLoader.ts',
+    file: 'projects.js',
+    entry: 'src/projects/projectCommands.ts',
+    shares: true,
+  },
+  {
     request: '../llhttp/llhttp_simd-wasm.js',
     from: 'node_modules/undici/',
     file: 'llhttp/llhttp_simd-wasm.js',
@@ -133,9 +143,15 @@ const UNDICI_FILE = 'undici.js';
  * Modules of ours that activation does not use but two or more `shares` bundles do: extension.js
  * holds them all the same (pass 1 takes them as entries), so each lazy bundle takes the one copy
  * from `__shared` and no module is in two of them (test/unit/build/lazyBundles.test.ts fails on a
- * module missing here). src/common/markdownLiteral.ts: chat.js, tools.js and runpanel.js (export).
+ * module missing here). markdownLiteral.ts: chat.js, tools.js and runpanel.js (export); the git
+ * access and remote matching of src/projects: projects.js and review.js (apply to a branch).
  */
-const HOST_KEEPS = ['src/common/markdownLiteral.ts'];
+const HOST_KEEPS = [
+  'src/common/markdownLiteral.ts',
+  'src/projects/gitAccess.ts',
+  'src/projects/gitExec.ts',
+  'src/projects/repositoryUrl.ts',
+];
 
 /** The guard module for a file beside the bundle: loads it, or says the install is incomplete. */
 function guardModule(file) {

@@ -21,7 +21,7 @@ import { registerFileCommands } from './commands/fileCommands';
 import { registerFilterCommands } from './commands/filterCommands';
 import { registerGoToCommand } from './navigation/goToCommand';
 import { registerLinkCommands } from './navigation/linkCommands';
-import { registerProjectCommands } from './projects/projectCommands';
+import { registerProjectCommands } from './projects/projectLoader';
 import { registerSidebarCommands } from './commands/sidebarCommands';
 import { registerSignInCommands } from './commands/signInCommands';
 import { registerUploadCommands } from './commands/uploadCommands';

@@ -1,5 +1,5 @@
 // The production build's lazy files (esbuild.js LAZY_FILES): undici, yazl, jsdiff, Review Changes,
-// the run panel, the chat handler and the language model tools ship as files of their own, loaded on first use and not when extension.js is
+// the run panel, the chat handler, the language model tools and the project commands ship as files of their own, loaded on first use and not when extension.js is
 // required; no module is in two of them (a second copy of a module would be a second class or a
 // second singleton); and a missing file says how to fix it.
 import * as assert from 'node:assert/strict';
@@ -45,6 +45,7 @@ const LAZY_NAMES = JSON.stringify([
   'runpanel.js',
   'chat.js',
   'tools.js',
+  'projects.js',
   ...LAZY_PACKAGES.map((p) => p.file),
 ]);
 
@@ -54,6 +55,7 @@ const SHARING = [
   { file: 'runpanel.js', member: 'RunPanelManager' },
   { file: 'chat.js', member: 'createChatHandler' },
   { file: 'tools.js', member: 'createToolHandlers' },
+  { file: 'projects.js', member: 'newTaskFlow' },
 ];
 
 // Requires the bundle (vscode stubbed) and reports whether dist/undici.js came with it.
@@ -134,16 +136,17 @@ console.log(JSON.stringify(copies));
 // A vscode module that records what the run panel's loader registers and shows; the rest as STUB.
 const RECORDING_STUB = `
 const stub = require(process.env.VSCODE_STUB);
-const record = (global.vscodeRecord = { serializers: [], shown: [], tools: [], participants: [] });
+const record = (global.vscodeRecord = { serializers: [], shown: [], tools: [], participants: [], commands: [] });
 const show = (message) => { record.shown.push(message); return Promise.resolve(undefined); };
 const lm = { registerTool: (name, tool) => { record.tools.push({ name, tool }); return { dispose() {} }; } };
 // A tool's result as data (the deep stub's objects are thenables, which an await never settles).
 class LanguageModelTextPart { constructor(value) { this.value = value; } }
 class LanguageModelToolResult { constructor(content) { this.content = content; } }
+const commands = { registerCommand: (id, run) => { record.commands.push({ id, run }); return { dispose() {} }; } };
 const chat = { createChatParticipant: (id, handler) => { const participant = { id, handler, dispose() {} }; record.participants.push(participant); return participant; } };
 const window = { registerWebviewPanelSerializer: (viewType, provider) => { record.serializers.push({ viewType, provider }); return { dispose() {} }; }, showErrorMessage: show, showWarningMessage: show, showInformationMessage: show };
 const l10n = { t: (message, ...args) => String(message).replace(/\\{(\\d+)\\}/g, (m, i) => String(args[Number(i)])) };
-module.exports = { ...stub, window: new Proxy(window, { get: (t, k) => (k in t ? t[k] : stub.window[k]) }), l10n, lm, chat, LanguageModelTextPart, LanguageModelToolResult };
+module.exports = { ...stub, window: new Proxy(window, { get: (t, k) => (k in t ? t[k] : stub.window[k]) }), l10n, lm, chat, commands, LanguageModelTextPart, LanguageModelToolResult };
 `;
 
 // The run panel's loader bundled as extension.js has it: registers the serializer as activation
@@ -235,6 +238,27 @@ const deps = { isSignedIn: () => false, log: { warn: (m) => logged.push('warn: '
 })();
 `;
 
+// The project commands' loader bundled as extension.js has it: registers the commands as
+// activation does, then Show the Project's Tasks runs (a project shown: it goes back to all tasks).
+const PROJECT_COMMAND_THROUGH_PROBE = `
+const path = require('node:path');
+const Module = require('node:module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? process.env.RECORDING_STUB : resolve.call(this, request, ...rest); };
+const { registerProjectCommands } = require(process.env.PROBE);
+// A command's guard as activation gives it (CommandDeps.guard): what it reports, it returns here.
+const deps = { guard: (name, run) => async (...args) => { try { return await run(...args); } catch (err) { return name + ': ' + (err && err.message); } } };
+const scopes = [];
+const view = { projectScope: { id: 'prj_1', label: 'p' }, setProjectScope: (scope) => scopes.push(scope === undefined ? 'all tasks' : scope) };
+(async () => {
+  registerProjectCommands(deps, view);
+  const before = ${loadedCheck('projects.js')};
+  const ids = global.vscodeRecord.commands.map((c) => c.id);
+  const toggled = await global.vscodeRecord.commands.find((c) => c.id === 'agentRuntime.toggleProjectTasks').run();
+  console.log(JSON.stringify({ ids, before, after: ${loadedCheck('projects.js')}, toggled: toggled === undefined ? 'done' : toggled, scopes }));
+})();
+`;
+
 // Loads a loader of ours bundled as extension.js has it, and calls it once.
 const loadThroughProbe = (file: string) => `
 const path = require('node:path');
@@ -293,6 +317,7 @@ describe('lazy bundles (production build)', function () {
     for (const [loader, probe] of [
       ['src/chat/chatLoader.ts', 'probe-chat.js'],
       ['src/languageModelTools/toolsLoader.ts', 'probe-tools.js'],
+      ['src/projects/projectLoader.ts', 'probe-projects.js'],
     ]) {
       await esbuild.build({
         entryPoints: [path.join(ROOT, loader)],
@@ -437,7 +462,7 @@ describe('lazy bundles (production build)', function () {
     );
   });
 
-  it('puts the chat handler in chat.js and the language model tools in tools.js, each taking every module it shares with extension.js from extension.js', () => {
+  it('puts the chat handler in chat.js, the language model tools in tools.js and the project commands in projects.js, each taking every module it shares with extension.js from extension.js', () => {
     const main = inputsOf('extension');
     const moved = {
       chat: ['src/chat/chatHandler.ts', 'src/chat/chatText.ts'],
@@ -446,6 +471,7 @@ describe('lazy bundles (production build)', function () {
         'src/languageModelTools/toolSpecs.ts',
         'src/languageModelTools/toolResult.ts',
       ],
+      projects: ['src/projects/projectCommands.ts'],
     };
     for (const [name, files] of Object.entries(moved)) {
       const inputs = inputsOf(name);
@@ -466,8 +492,10 @@ describe('lazy bundles (production build)', function () {
       );
     }
     assert.ok(
-      main.includes('src/chat/chatLoader.ts') && main.includes('src/languageModelTools/toolsLoader.ts'),
-      'the loaders that register the participant and the tools are in extension.js',
+      ['src/chat/chatLoader.ts', 'src/languageModelTools/toolsLoader.ts', 'src/projects/projectLoader.ts'].every((f) =>
+        main.includes(f),
+      ),
+      'the loaders that register the participant, the tools and the project commands are in extension.js',
     );
   });
 
@@ -690,6 +718,43 @@ describe('lazy bundles (production build)', function () {
       );
     } finally {
       fs.renameSync(path.join(out, 'chat.js.away'), path.join(out, 'chat.js'));
+    }
+  });
+
+  const projectCommand = () =>
+    runNode(PROJECT_COMMAND_THROUGH_PROBE, {
+      VSCODE_STUB: path.join(out, 'vscode-stub.js'),
+      RECORDING_STUB: path.join(out, 'vscode-recording-stub.js'),
+      PROBE: path.join(out, 'probe-projects.js'),
+    });
+  const PROJECT_COMMANDS = [
+    'agentRuntime.toggleProjectTasks',
+    'agentRuntime.createProjectForRepository',
+    'agentRuntime.newTaskInProject',
+  ];
+
+  it('registers the project commands without projects.js and loads it at the first of them', () => {
+    assert.deepEqual(projectCommand(), {
+      ids: PROJECT_COMMANDS,
+      before: false,
+      after: true,
+      toggled: 'done',
+      scopes: ['all tasks'],
+    });
+  });
+
+  it("says the extension is incomplete when projects.js is missing, through the command's guard", () => {
+    fs.renameSync(path.join(out, 'projects.js'), path.join(out, 'projects.js.away'));
+    try {
+      const res = projectCommand();
+      assert.deepEqual(res.ids, PROJECT_COMMANDS);
+      assert.deepEqual(res.scopes, []);
+      assert.match(
+        String(res.toggled),
+        /^Show the project's tasks: The Agent Runtime extension is incomplete: dist\/projects\.js is missing or broken .*Reinstall the extension\.$/s,
+      );
+    } finally {
+      fs.renameSync(path.join(out, 'projects.js.away'), path.join(out, 'projects.js'));
     }
   });
 
