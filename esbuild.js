@@ -60,6 +60,14 @@ const problemMatcher = {
 //   command or the first finished run (src/reviewUi/reviewLoader.ts). `shares`: see hostContexts.
 // - the run panel (RunPanelManager with the panel, its session and src/runLog, about 57 KB), our
 //   own code: at the first panel opened or restored (src/runPanel/runPanelLoader.ts). `shares`.
+// - the chat participant's handler (src/chat/chatHandler.ts with chatText.ts): at the first chat
+//   request; the participant itself is registered at activation (src/chat/chatLoader.ts). `shares`.
+// - the language model tools (src/languageModelTools/toolHandlers.ts with toolSpecs.ts and
+//   toolResult.ts): at the first tool call; their names are registered at activation
+//   (src/languageModelTools/toolsLoader.ts). `shares`.
+// - the project commands' flows (src/projects/projectCommands.ts with what only they use): at the
+//   first project command; the commands are registered at activation (src/projects/projectLoader.ts).
+//   `shares`.
 // - inside undici, llhttp (about 70 KB of base64 WebAssembly each, two variants): undici compiles
 //   one on the first connection; bundled, both would be parsed and kept at every activation.
 // - inside undici, fetch/body.js (with webidl, FormData and fetch utilities, about 40 KB and
@@ -89,6 +97,27 @@ const LAZY_FILES = [
     shares: true,
   },
   {
+    request: './chatHandler',
+    from: 'src/chat/chatLoader.ts',
+    file: 'chat.js',
+    entry: 'src/chat/chatHandler.ts',
+    shares: true,
+  },
+  {
+    request: './toolHandlers',
+    from: 'src/languageModelTools/toolsLoader.ts',
+    file: 'tools.js',
+    entry: 'src/languageModelTools/toolHandlers.ts',
+    shares: true,
+  },
+  {
+    request: './projectCommands',
+    from: 'src/projects/projectLoader.ts',
+    file: 'projects.js',
+    entry: 'src/projects/projectCommands.ts',
+    shares: true,
+  },
+  {
     request: '../llhttp/llhttp_simd-wasm.js',
     from: 'node_modules/undici/',
     file: 'llhttp/llhttp_simd-wasm.js',
@@ -109,6 +138,20 @@ const LAZY_FILES = [
 ];
 
 const UNDICI_FILE = 'undici.js';
+
+/**
+ * Modules of ours that activation does not use but two or more `shares` bundles do: extension.js
+ * holds them all the same (pass 1 takes them as entries), so each lazy bundle takes the one copy
+ * from `__shared` and no module is in two of them (test/unit/build/lazyBundles.test.ts fails on a
+ * module missing here). markdownLiteral.ts: chat.js, tools.js and runpanel.js (export); the git
+ * access and remote matching of src/projects: projects.js and review.js (apply to a branch).
+ */
+const HOST_KEEPS = [
+  'src/common/markdownLiteral.ts',
+  'src/projects/gitAccess.ts',
+  'src/projects/gitExec.ts',
+  'src/projects/repositoryUrl.ts',
+];
 
 /** The guard module for a file beside the bundle: loads it, or says the install is incomplete. */
 function guardModule(file) {
@@ -260,7 +303,7 @@ function sharedFromExtension(host, used) {
 /**
  * extension.js and the lazy bundles of our own code (LAZY_FILES `shares`), in three passes:
  * 1. extension.js as it would be, not written (the `first` context): its inputs are the modules
- *    activation loads;
+ *    activation loads, and HOST_KEEPS;
  * 2. each sharing bundle (a context of its own), taking those modules from extension.js
  *    (sharedFromExtension);
  * 3. extension.js written from an entry that re-exports src/extension.ts and adds `__shared`:
@@ -355,8 +398,9 @@ function hostContexts() {
   return Promise.all(sharing.map(async (s) => (s.context = await sharingContext(s)))).then(async (sharingContexts) => ({
     first: await esbuild.context({
       ...node,
-      entryPoints: ['src/extension.ts'],
-      outfile: path.join(outdir, 'extension.js'),
+      entryPoints: ['src/extension.ts', ...HOST_KEEPS],
+      // Not written: only its inputs count (an outdir, as there are two entries).
+      outdir,
       write: false,
       metafile: true,
       plugins: [...common.plugins, vscodeOnce, lazyFiles, firstPass],

@@ -4,6 +4,8 @@
 // then summed up. Buttons open the run panel or the review; no button and no text decides an
 // approval (the answer says where a person decides it). Every service string is escaped
 // (src/common/markdownLiteral.ts) and every MarkdownString is untrusted, without HTML or icons.
+// Loaded at the first request: the participant is registered at activation by chatLoader.ts, and
+// in the bundle this file is dist/chat.js (esbuild.js LAZY_FILES), with chatText.ts.
 import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
@@ -17,6 +19,7 @@ import { isRunId } from '../runEvents/ids';
 import { isTerminalStatus } from '../runEvents/runStatus';
 import { readRunDigest } from '../runs/readRunDigest';
 import { RunDigestBuilder, type RunDigest } from '../runs/runDigest';
+import { CHAT_PARTICIPANT_ID } from './chatLoader';
 import { digestMarkdown, RunProgressLines, tasksMarkdown } from './chatText';
 
 export type ChatClient = Pick<ApiClient, 'getRun' | 'openEventStream' | 'listTasks'>;
@@ -42,7 +45,6 @@ export interface AgentChatMetadata {
   runId?: string;
 }
 
-export const CHAT_PARTICIPANT_ID = 'agentRuntime.chat';
 /** Lines a followed run writes into one answer; past them only the progress text moves. */
 export const FOLLOW_MAX_LINES = 40;
 const FOLLOW_LIMIT_MS = 15 * 60_000;
@@ -358,15 +360,3 @@ export const chatFollowups: vscode.ChatFollowupProvider = {
     return followups;
   },
 };
-
-/** `handler`: the registered handler itself (the extension-host tests call it with a stream of their own). */
-export function registerChatParticipant(
-  deps: ChatDeps,
-  extensionUri: vscode.Uri,
-): { participant: vscode.Disposable; handler: vscode.ChatRequestHandler } {
-  const handler = createChatHandler(deps);
-  const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, handler);
-  participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
-  participant.followupProvider = chatFollowups;
-  return { participant, handler };
-}

@@ -1,7 +1,7 @@
 // The language model tools (agent mode, #-references in chat), as one table: what each takes,
-// what it asks the person before it acts, and what it hands back. Registration with VS Code is
-// src/languageModelTools/registerTools.ts; this file needs nothing of vscode at run time, so the
-// rules are unit-tested with fakes.
+// what it asks the person before it acts, and what it hands back. VS Code's side is
+// src/languageModelTools/toolHandlers.ts (registered by toolsLoader.ts); this file needs nothing
+// of vscode at run time, so the rules are unit-tested with fakes.
 //
 // The rules: a tool that sends or changes something (create a task, cancel, resume, fork) has a
 // confirmation that names exactly what will happen (the files by name, the service's address);
@@ -629,7 +629,7 @@ function sequenceOf(input: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : undefined;
 }
 
-/** Every tool, in the order package.json contributes them (a unit test holds the two together). */
+/** Every tool, in the order package.json contributes them and toolNames.ts lists them (a unit test holds the three together). */
 export const TOOL_SPECS: readonly ToolSpec[] = [
   createTask,
   getRun,

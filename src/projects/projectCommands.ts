@@ -4,6 +4,8 @@
 // project_id and context {ref, commit} from the branch and HEAD; uncommitted changes travel as
 // one patch, listed file by file before anything is sent. A commit the service cannot see gets
 // the choice to push (the Git extension's repository.push()) or to use the upstream commit.
+// Loaded at the first of these commands: they are registered at activation by projectLoader.ts,
+// and in the bundle this file is dist/projects.js (esbuild.js LAZY_FILES).
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { isApiError } from '../api/errors';
@@ -129,7 +131,7 @@ async function projectOrReport(deps: CommandDeps, bound: Bound): Promise<Project
   }
 }
 
-async function createProjectFlow(deps: CommandDeps, arg: unknown): Promise<ProjectRecord | undefined> {
+export async function createProjectFlow(deps: CommandDeps, arg: unknown): Promise<ProjectRecord | undefined> {
   if (!(await deps.ensureSignedIn())) {
     return undefined;
   }
@@ -264,7 +266,7 @@ async function choosePatch(
   return { text, files: [...tracked, ...untracked] };
 }
 
-async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord | undefined> {
+export async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<TaskRecord | undefined> {
   if (!(await deps.ensureSignedIn())) {
     return undefined;
   }
@@ -463,7 +465,7 @@ export interface ProjectTasksView {
  * Shows only the current folder's project's tasks in the Tasks view, or all tasks again. The
  * current folder: the active editor's, else the one folder that is a repository (else asked).
  */
-async function toggleProjectTasks(
+export async function toggleProjectTasks(
   deps: CommandDeps,
   view: ProjectTasksView,
   arg: unknown,
@@ -504,21 +506,4 @@ async function toggleProjectTasks(
   const scope = { id: project.id, label };
   view.setProjectScope(scope);
   return scope;
-}
-
-export function registerProjectCommands(deps: CommandDeps, tasksView: ProjectTasksView): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand(
-      Commands.toggleProjectTasks,
-      deps.guard("Show the project's tasks", (arg?: unknown) => toggleProjectTasks(deps, tasksView, arg)),
-    ),
-    vscode.commands.registerCommand(
-      Commands.createProjectForRepository,
-      deps.guard('Create project for this repository', (arg?: unknown) => createProjectFlow(deps, arg)),
-    ),
-    vscode.commands.registerCommand(
-      Commands.newTaskInProject,
-      deps.guard('New task in project', (arg?: unknown) => newTaskFlow(deps, arg)),
-    ),
-  ];
 }

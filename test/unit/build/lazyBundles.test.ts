@@ -1,5 +1,5 @@
-// The production build's lazy files (esbuild.js LAZY_FILES): undici, yazl, jsdiff, Review Changes
-// and the run panel ship as files of their own, loaded on first use and not when extension.js is
+// The production build's lazy files (esbuild.js LAZY_FILES): undici, yazl, jsdiff, Review Changes,
+// the run panel, the chat handler, the language model tools and the project commands ship as files of their own, loaded on first use and not when extension.js is
 // required; no module is in two of them (a second copy of a module would be a second class or a
 // second singleton); and a missing file says how to fix it.
 import * as assert from 'node:assert/strict';
@@ -39,12 +39,23 @@ module.exports = Object.fromEntries([...names].map((n) => [n, make()]));
 const loadedCheck = (file: string) =>
   `Object.keys(require.cache).some((f) => path.basename(f) === ${JSON.stringify(file)})`;
 const UNDICI_LOADED = loadedCheck('undici.js');
-const LAZY_NAMES = JSON.stringify(['undici.js', 'review.js', 'runpanel.js', ...LAZY_PACKAGES.map((p) => p.file)]);
+const LAZY_NAMES = JSON.stringify([
+  'undici.js',
+  'review.js',
+  'runpanel.js',
+  'chat.js',
+  'tools.js',
+  'projects.js',
+  ...LAZY_PACKAGES.map((p) => p.file),
+]);
 
 // The lazy bundles of our own code (LAZY_FILES `shares`), and an export that proves each loaded.
 const SHARING = [
   { file: 'review.js', member: 'createReview' },
   { file: 'runpanel.js', member: 'RunPanelManager' },
+  { file: 'chat.js', member: 'createChatHandler' },
+  { file: 'tools.js', member: 'createToolHandlers' },
+  { file: 'projects.js', member: 'newTaskFlow' },
 ];
 
 // Requires the bundle (vscode stubbed) and reports whether dist/undici.js came with it.
@@ -125,11 +136,17 @@ console.log(JSON.stringify(copies));
 // A vscode module that records what the run panel's loader registers and shows; the rest as STUB.
 const RECORDING_STUB = `
 const stub = require(process.env.VSCODE_STUB);
-const record = (global.vscodeRecord = { serializers: [], shown: [] });
+const record = (global.vscodeRecord = { serializers: [], shown: [], tools: [], participants: [], commands: [] });
 const show = (message) => { record.shown.push(message); return Promise.resolve(undefined); };
+const lm = { registerTool: (name, tool) => { record.tools.push({ name, tool }); return { dispose() {} }; } };
+// A tool's result as data (the deep stub's objects are thenables, which an await never settles).
+class LanguageModelTextPart { constructor(value) { this.value = value; } }
+class LanguageModelToolResult { constructor(content) { this.content = content; } }
+const commands = { registerCommand: (id, run) => { record.commands.push({ id, run }); return { dispose() {} }; } };
+const chat = { createChatParticipant: (id, handler) => { const participant = { id, handler, dispose() {} }; record.participants.push(participant); return participant; } };
 const window = { registerWebviewPanelSerializer: (viewType, provider) => { record.serializers.push({ viewType, provider }); return { dispose() {} }; }, showErrorMessage: show, showWarningMessage: show, showInformationMessage: show };
 const l10n = { t: (message, ...args) => String(message).replace(/\\{(\\d+)\\}/g, (m, i) => String(args[Number(i)])) };
-module.exports = { ...stub, window: new Proxy(window, { get: (t, k) => (k in t ? t[k] : stub.window[k]) }), l10n };
+module.exports = { ...stub, window: new Proxy(window, { get: (t, k) => (k in t ? t[k] : stub.window[k]) }), l10n, lm, chat, commands, LanguageModelTextPart, LanguageModelToolResult };
 `;
 
 // The run panel's loader bundled as extension.js has it: registers the serializer as activation
@@ -163,6 +180,82 @@ const log = { info: (m) => logged.push('info: ' + m), error: (m) => logged.push(
     opened = 'threw: ' + (err && err.message);
   }
   console.log(JSON.stringify({ viewType: serializer.viewType, before, after: ${loadedCheck('runpanel.js')}, restored, disposed, opened, shown: global.vscodeRecord.shown, logged }));
+})();
+`;
+
+// The tools' loader bundled as extension.js has it: registers the tools as activation does, then
+// VS Code invokes one (its spec runs: the context's isSignedIn throws, which the tool logs).
+const INVOKE_TOOL_THROUGH_PROBE = `
+const path = require('node:path');
+const Module = require('node:module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? process.env.RECORDING_STUB : resolve.call(this, request, ...rest); };
+const { registerTools } = require(process.env.PROBE);
+const logged = [];
+const log = { info: (m) => logged.push('info: ' + m), error: (m) => logged.push('error: ' + m), warn: (m) => logged.push('warn: ' + m) };
+const ctx = { isSignedIn: () => { throw new Error('the spec ran'); } };
+(async () => {
+  const registered = registerTools(ctx, log);
+  const before = ${loadedCheck('tools.js')};
+  const named = global.vscodeRecord.tools.map((t) => t.name);
+  const tool = global.vscodeRecord.tools.find((t) => t.name === 'agentRuntime_getRun').tool;
+  const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+  let invoked;
+  try {
+    const result = await tool.invoke({ input: { runId: 'run_abc' } }, token);
+    invoked = result.content.map((part) => part.value).join('');
+  } catch (err) {
+    invoked = 'rejected: ' + (err && err.message);
+  }
+  console.log(JSON.stringify({ named, handles: [...registered.tools.keys()], before, after: ${loadedCheck('tools.js')}, invoked, logged }));
+})();
+`;
+
+// The chat participant's loader bundled as extension.js has it: registers the participant as
+// activation does, then a request comes (not signed in: the handler answers with a Sign In button).
+const CHAT_THROUGH_PROBE = `
+const path = require('node:path');
+const Module = require('node:module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? process.env.RECORDING_STUB : resolve.call(this, request, ...rest); };
+const { registerChatParticipant } = require(process.env.PROBE);
+const logged = [];
+const deps = { isSignedIn: () => false, log: { warn: (m) => logged.push('warn: ' + m) } };
+(async () => {
+  registerChatParticipant(deps, {});
+  const before = ${loadedCheck('chat.js')};
+  const [participant] = global.vscodeRecord.participants;
+  const buttons = [];
+  const stream = { markdown: () => undefined, progress: () => undefined, button: (b) => buttons.push(b.command) };
+  const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+  let answered;
+  try {
+    answered = await participant.handler({ prompt: '', command: undefined, references: [] }, { history: [] }, stream, token);
+  } catch (err) {
+    answered = 'rejected: ' + (err && err.message);
+  }
+  console.log(JSON.stringify({ id: participant.id, before, after: ${loadedCheck('chat.js')}, answered, buttons, logged }));
+})();
+`;
+
+// The project commands' loader bundled as extension.js has it: registers the commands as
+// activation does, then Show the Project's Tasks runs (a project shown: it goes back to all tasks).
+const PROJECT_COMMAND_THROUGH_PROBE = `
+const path = require('node:path');
+const Module = require('node:module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? process.env.RECORDING_STUB : resolve.call(this, request, ...rest); };
+const { registerProjectCommands } = require(process.env.PROBE);
+// A command's guard as activation gives it (CommandDeps.guard): what it reports, it returns here.
+const deps = { guard: (name, run) => async (...args) => { try { return await run(...args); } catch (err) { return name + ': ' + (err && err.message); } } };
+const scopes = [];
+const view = { projectScope: { id: 'prj_1', label: 'p' }, setProjectScope: (scope) => scopes.push(scope === undefined ? 'all tasks' : scope) };
+(async () => {
+  registerProjectCommands(deps, view);
+  const before = ${loadedCheck('projects.js')};
+  const ids = global.vscodeRecord.commands.map((c) => c.id);
+  const toggled = await global.vscodeRecord.commands.find((c) => c.id === 'agentRuntime.toggleProjectTasks').run();
+  console.log(JSON.stringify({ ids, before, after: ${loadedCheck('projects.js')}, toggled: toggled === undefined ? 'done' : toggled, scopes }));
 })();
 `;
 
@@ -221,6 +314,22 @@ describe('lazy bundles (production build)', function () {
       // As extension.js has it: the vscode module through the one re-exporting module.
       plugins: [script.vscodeOnce, script.lazyFiles],
     });
+    for (const [loader, probe] of [
+      ['src/chat/chatLoader.ts', 'probe-chat.js'],
+      ['src/languageModelTools/toolsLoader.ts', 'probe-tools.js'],
+      ['src/projects/projectLoader.ts', 'probe-projects.js'],
+    ]) {
+      await esbuild.build({
+        entryPoints: [path.join(ROOT, loader)],
+        outfile: path.join(out, probe),
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        external: ['vscode'],
+        logLevel: 'silent',
+        plugins: [script.vscodeOnce, script.lazyFiles],
+      });
+    }
     for (const lazy of LAZY_PACKAGES) {
       await esbuild.build({
         entryPoints: [path.join(ROOT, lazy.loader)],
@@ -353,13 +462,55 @@ describe('lazy bundles (production build)', function () {
     );
   });
 
-  it('puts no module of ours in two lazy bundles', () => {
-    const own = (name: string) => inputsOf(name).filter((f) => f.startsWith('src/'));
-    const panel = new Set(own('runpanel'));
-    assert.deepEqual(
-      own('review').filter((f) => panel.has(f)),
-      [],
+  it('puts the chat handler in chat.js, the language model tools in tools.js and the project commands in projects.js, each taking every module it shares with extension.js from extension.js', () => {
+    const main = inputsOf('extension');
+    const moved = {
+      chat: ['src/chat/chatHandler.ts', 'src/chat/chatText.ts'],
+      tools: [
+        'src/languageModelTools/toolHandlers.ts',
+        'src/languageModelTools/toolSpecs.ts',
+        'src/languageModelTools/toolResult.ts',
+      ],
+      projects: ['src/projects/projectCommands.ts'],
+    };
+    for (const [name, files] of Object.entries(moved)) {
+      const inputs = inputsOf(name);
+      const own = inputs.filter((f) => !f.startsWith('shared:') && !isVscodeOnce(f));
+      const taken = inputs.filter((f) => f.startsWith('shared:')).map((f) => f.slice('shared:'.length));
+      for (const file of files) {
+        assert.ok(own.includes(file), `${name}.js holds ${file}`);
+      }
+      assert.deepEqual(
+        main.filter((f) => files.includes(f) || own.includes(f)),
+        [],
+        `extension.js holds none of ${name}.js, and no module is in both bundles`,
+      );
+      assert.deepEqual(
+        taken.filter((f) => !main.includes(f)),
+        [],
+        `what ${name}.js takes, extension.js has`,
+      );
+    }
+    assert.ok(
+      ['src/chat/chatLoader.ts', 'src/languageModelTools/toolsLoader.ts', 'src/projects/projectLoader.ts'].every((f) =>
+        main.includes(f),
+      ),
+      'the loaders that register the participant, the tools and the project commands are in extension.js',
     );
+  });
+
+  it('puts no module of ours in two lazy bundles', () => {
+    const own = (file: string) => inputsOf(file.replace(/\.js$/, '')).filter((f) => f.startsWith('src/'));
+    for (const [i, a] of SHARING.entries()) {
+      const first = new Set(own(a.file));
+      for (const b of SHARING.slice(i + 1)) {
+        assert.deepEqual(
+          own(b.file).filter((f) => first.has(f)),
+          [],
+          `in ${a.file} and ${b.file}`,
+        );
+      }
+    }
   });
 
   for (const lazy of SHARING) {
@@ -479,6 +630,131 @@ describe('lazy bundles (production build)', function () {
       );
     } finally {
       fs.renameSync(path.join(out, 'runpanel.js.away'), path.join(out, 'runpanel.js'));
+    }
+  });
+
+  const invokeTool = () =>
+    runNode(INVOKE_TOOL_THROUGH_PROBE, {
+      VSCODE_STUB: path.join(out, 'vscode-stub.js'),
+      RECORDING_STUB: path.join(out, 'vscode-recording-stub.js'),
+      PROBE: path.join(out, 'probe-tools.js'),
+    });
+  const TOOL_NAMES = [
+    'agentRuntime_createTask',
+    'agentRuntime_getRun',
+    'agentRuntime_listTasks',
+    'agentRuntime_listArtifacts',
+    'agentRuntime_readArtifact',
+    'agentRuntime_cancelRun',
+    'agentRuntime_resumeRun',
+    'agentRuntime_forkRun',
+    'agentRuntime_searchMemory',
+  ];
+
+  it('registers the tools without tools.js and loads it at the first invocation', () => {
+    const res = invokeTool();
+    assert.deepEqual(
+      { ...res, invoked: undefined },
+      {
+        named: TOOL_NAMES,
+        handles: TOOL_NAMES,
+        before: false,
+        after: true,
+        invoked: undefined,
+        logged: ['error: Tool agentRuntime_getRun failed: the spec ran'],
+      },
+    );
+    // The tool's own answer to the model when its spec throws (toolHandlers.ts toolOf).
+    assert.match(
+      String(res.invoked),
+      /^The tool failed inside VS Code; nothing more was done\..*"error":"the spec ran"/s,
+    );
+  });
+
+  it('says the extension is incomplete when tools.js is missing, and still registers the tools', () => {
+    fs.renameSync(path.join(out, 'tools.js'), path.join(out, 'tools.js.away'));
+    try {
+      const res = invokeTool();
+      assert.deepEqual(res.named, TOOL_NAMES);
+      assert.match(
+        String(res.invoked),
+        /^rejected: The Agent Runtime extension is incomplete: dist\/tools\.js is missing or broken .*Reinstall the extension\.$/s,
+      );
+      assert.match(
+        (res.logged as string[])[0],
+        /^error: Tool agentRuntime_getRun: The Agent Runtime extension is incomplete: dist\/tools\.js/,
+      );
+    } finally {
+      fs.renameSync(path.join(out, 'tools.js.away'), path.join(out, 'tools.js'));
+    }
+  });
+
+  const chatRequest = () =>
+    runNode(CHAT_THROUGH_PROBE, {
+      VSCODE_STUB: path.join(out, 'vscode-stub.js'),
+      RECORDING_STUB: path.join(out, 'vscode-recording-stub.js'),
+      PROBE: path.join(out, 'probe-chat.js'),
+    });
+
+  it('registers the chat participant without chat.js and loads it at the first request', () => {
+    assert.deepEqual(chatRequest(), {
+      id: 'agentRuntime.chat',
+      before: false,
+      after: true,
+      answered: { metadata: { command: 'help' } },
+      buttons: ['agentRuntime.signIn'],
+      logged: [],
+    });
+  });
+
+  it('says the extension is incomplete when chat.js is missing, and still registers the participant', () => {
+    fs.renameSync(path.join(out, 'chat.js'), path.join(out, 'chat.js.away'));
+    try {
+      const res = chatRequest();
+      assert.equal(res.id, 'agentRuntime.chat');
+      assert.match(
+        String(res.answered),
+        /^rejected: The Agent Runtime extension is incomplete: dist\/chat\.js is missing or broken .*Reinstall the extension\.$/s,
+      );
+    } finally {
+      fs.renameSync(path.join(out, 'chat.js.away'), path.join(out, 'chat.js'));
+    }
+  });
+
+  const projectCommand = () =>
+    runNode(PROJECT_COMMAND_THROUGH_PROBE, {
+      VSCODE_STUB: path.join(out, 'vscode-stub.js'),
+      RECORDING_STUB: path.join(out, 'vscode-recording-stub.js'),
+      PROBE: path.join(out, 'probe-projects.js'),
+    });
+  const PROJECT_COMMANDS = [
+    'agentRuntime.toggleProjectTasks',
+    'agentRuntime.createProjectForRepository',
+    'agentRuntime.newTaskInProject',
+  ];
+
+  it('registers the project commands without projects.js and loads it at the first of them', () => {
+    assert.deepEqual(projectCommand(), {
+      ids: PROJECT_COMMANDS,
+      before: false,
+      after: true,
+      toggled: 'done',
+      scopes: ['all tasks'],
+    });
+  });
+
+  it("says the extension is incomplete when projects.js is missing, through the command's guard", () => {
+    fs.renameSync(path.join(out, 'projects.js'), path.join(out, 'projects.js.away'));
+    try {
+      const res = projectCommand();
+      assert.deepEqual(res.ids, PROJECT_COMMANDS);
+      assert.deepEqual(res.scopes, []);
+      assert.match(
+        String(res.toggled),
+        /^Show the project's tasks: The Agent Runtime extension is incomplete: dist\/projects\.js is missing or broken .*Reinstall the extension\.$/s,
+      );
+    } finally {
+      fs.renameSync(path.join(out, 'projects.js.away'), path.join(out, 'projects.js'));
     }
   });
 

@@ -1,5 +1,5 @@
-// The language model tools' rules, without the editor: the manifest contributes exactly the
-// tools of the table; no tool decides an approval whatever it is given; an effect runs only on
+// The language model tools' rules, without the editor: the manifest and toolNames.ts name exactly
+// the tools of the table; no tool decides an approval whatever it is given; an effect runs only on
 // the plan its confirmation showed, and that confirmation names the files and the service;
 // results carry the service's text as quoted, bounded data.
 import * as assert from 'node:assert/strict';
@@ -9,6 +9,7 @@ import { ApiClient } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
 import type { RunRecord, TaskRecord } from '../../../src/api/types';
 import { untranslated } from '../../../src/common/translate';
+import { TOOL_NAMES } from '../../../src/languageModelTools/toolNames';
 import { DATA_HEADER, TOOL_RESULT_MAX_CHARS } from '../../../src/languageModelTools/toolResult';
 import {
   MEMORY_RESULTS_MAX,
@@ -147,6 +148,11 @@ describe('languageModelTools/toolSpecs', () => {
   it('contributes exactly the tools of the table, in its order', () => {
     assert.deepEqual(
       manifest.contributes.languageModelTools.map((t) => t.name),
+      TOOL_SPECS.map((s) => s.name),
+    );
+    // What activation registers before the tools load (toolsLoader.ts).
+    assert.deepEqual(
+      TOOL_NAMES,
       TOOL_SPECS.map((s) => s.name),
     );
     for (const tool of manifest.contributes.languageModelTools) {

@@ -1,7 +1,9 @@
-// Registers the tools of toolSpecs.ts with VS Code (vscode.lm.registerTool, stable since 1.95; the
-// manifest's contributes.languageModelTools names them). prepareInvocation gives VS Code the
-// confirmation to show; what it showed (the plan) is kept until the invocation that follows, so
-// an effect acts on exactly the files and run the person saw, and on nothing when they saw none.
+// The tools of toolSpecs.ts as VS Code calls them (vscode.lm.registerTool, stable since 1.95).
+// prepareInvocation gives VS Code the confirmation to show; what it showed (the plan) is kept
+// until the invocation that follows, so an effect acts on exactly the files and run the person
+// saw, and on nothing when they saw none. Loaded at the first tool call: the names are registered
+// at activation by toolsLoader.ts, and in the bundle this file is dist/tools.js (esbuild.js
+// LAZY_FILES), with toolSpecs.ts and toolResult.ts.
 import * as vscode from 'vscode';
 import { TOOL_SPECS, type ToolContext, type ToolSpec } from './toolSpecs';
 import { toolText } from './toolResult';
@@ -90,14 +92,11 @@ export function toolOf(
   };
 }
 
-export interface RegisteredTools {
-  disposables: vscode.Disposable[];
-  /** Each tool as registered, by name (for the extension-host tests). */
-  tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
-}
-
-export function registerTools(ctx: ToolContext, log: vscode.LogOutputChannel): RegisteredTools {
+/** Every tool of TOOL_SPECS by name, as VS Code calls it; one store of confirmed plans for all. */
+export function createToolHandlers(
+  ctx: ToolContext,
+  log: vscode.LogOutputChannel,
+): ReadonlyMap<string, vscode.LanguageModelTool<unknown>> {
   const plans = new ConfirmedPlans();
-  const tools = new Map(TOOL_SPECS.map((spec) => [spec.name, toolOf(spec, ctx, plans, log)] as const));
-  return { disposables: [...tools].map(([name, tool]) => vscode.lm.registerTool(name, tool)), tools };
+  return new Map(TOOL_SPECS.map((spec) => [spec.name, toolOf(spec, ctx, plans, log)] as const));
 }
