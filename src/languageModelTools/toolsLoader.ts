@@ -29,7 +29,7 @@ export function registerTools(ctx: ToolContext, log: vscode.LogOutputChannel): R
     }
     const handler = handlers.get(name);
     if (!handler) {
-      throw new Error(`No tool ${name} in this version of the extension.`);
+      throw new Error(vscode.l10n.t('No tool {0} in this version of the extension.', name));
     }
     return handler;
   };
