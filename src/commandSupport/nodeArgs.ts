@@ -16,20 +16,32 @@ function record<T extends { id: string }>(value: unknown, key: string): T | unde
 }
 
 /**
- * The key under which a run row the extension drew (the Tasks view's RunNode) offers its task's
- * objective. A symbol of this module: a command argument from another extension, a command link
- * or a test's plain object cannot carry it, so a question names the run by an objective only this
- * extension read from the service, never by one an outside caller made up.
+ * The key under which a run row the extension drew (the Tasks view's RunNode) offers its run's id
+ * and its task's objective. A symbol of this module: a command argument from another extension, a
+ * command link or a test's plain object cannot carry it, so a question names the run by an
+ * objective only this extension read from the service, never by one an outside caller made up;
+ * and the id it came with must be the run the command acts on (an object made from a real row with
+ * another `run` would otherwise pair one task's objective with another run).
  */
 export const ROW_OBJECTIVE: unique symbol = Symbol('agentRuntime.rowObjective');
 
-/** The objective a row of this extension's views offers (see ROW_OBJECTIVE); undefined otherwise. */
-export function rowObjective(arg: unknown): string | undefined {
+/** What a row offers under ROW_OBJECTIVE. */
+export interface RowObjective {
+  runId: string;
+  objective: string | undefined;
+}
+
+/** The objective a row of this extension's views offers for `runId` (see ROW_OBJECTIVE); undefined otherwise. */
+export function rowObjective(arg: unknown, runId: string): string | undefined {
   if (typeof arg !== 'object' || arg === null) {
     return undefined;
   }
-  const objective = (arg as { [ROW_OBJECTIVE]?: unknown })[ROW_OBJECTIVE];
-  return typeof objective === 'string' && objective.trim() !== '' ? objective : undefined;
+  const offered = (arg as { [ROW_OBJECTIVE]?: unknown })[ROW_OBJECTIVE];
+  if (typeof offered !== 'object' || offered === null) {
+    return undefined;
+  }
+  const { runId: offeredFor, objective } = offered as Partial<RowObjective>;
+  return offeredFor === runId && typeof objective === 'string' && objective.trim() !== '' ? objective : undefined;
 }
 
 export const fileOf = (arg: unknown) => record<FileRecord>(arg, 'file');

@@ -37,15 +37,22 @@ export function runNamedBy(arg: unknown): Omit<ResolvedRun, 'via'> | undefined {
     return undefined;
   }
   const given = arg as Record<string, unknown>;
+  let named: Omit<ResolvedRun, 'via'>;
   if ('runId' in given) {
-    return isRunId(given.runId) ? { runId: given.runId, given } : undefined;
+    if (!isRunId(given.runId)) {
+      return undefined;
+    }
+    named = { runId: given.runId, given };
+  } else {
+    const run = runOf(arg);
+    if (!run || !isRunId(run.id)) {
+      return undefined;
+    }
+    named = { runId: run.id, given: {} };
   }
-  const run = runOf(arg);
-  if (!run || !isRunId(run.id)) {
-    return undefined;
-  }
-  const objective = rowObjective(arg);
-  return objective !== undefined ? { runId: run.id, given: {}, objective } : { runId: run.id, given: {} };
+  // A row of ours (the Tasks view's RunNode, which has both `runId` and `run`) also names its task.
+  const objective = rowObjective(arg, named.runId);
+  return objective === undefined ? named : { ...named, objective };
 }
 
 /**

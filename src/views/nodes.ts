@@ -20,7 +20,7 @@ import {
   taskTooltip,
   type TimeFormatOptions,
 } from './format';
-import { ROW_OBJECTIVE } from '../commandSupport/nodeArgs';
+import { ROW_OBJECTIVE, type RowObjective } from '../commandSupport/nodeArgs';
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import type { PagedList } from './pagedList';
@@ -220,17 +220,22 @@ export class RunNode extends vscode.TreeItem {
     this.entityId = run.id;
     this.parent = parent;
     this.id = `run:${parent?.task.id ?? run.task_id ?? ''}:${run.id}`;
+    // The objective with the run it belongs to, offered to the steering questions (only a row of
+    // ours carries this key). Fixed here, not read from `this`: an object made from this row that
+    // names another run still offers this run's id, so the objective is not taken for the other.
+    const offered: RowObjective = {
+      runId: run.id,
+      get objective() {
+        return parent?.task.objective;
+      },
+    };
+    Object.defineProperty(this, ROW_OBJECTIVE, { value: offered });
     this.render();
   }
 
   /** The objective of the run's task, for titles (the run panel's). */
   get objective(): string | undefined {
     return this.parent?.task.objective;
-  }
-
-  /** The same, offered to the steering questions (only a row of ours carries this key). */
-  get [ROW_OBJECTIVE](): string | undefined {
-    return this.objective;
   }
 
   get unfinished(): boolean {

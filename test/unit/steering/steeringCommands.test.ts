@@ -6,10 +6,10 @@
 import '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import type { RunRecord } from '../../../src/api/types';
+import type { RunRecord, TaskRecord } from '../../../src/api/types';
 import { registerSteeringCommands, type SteeringDeps } from '../../../src/steering/steeringCommands';
 import { Commands } from '../../../src/common/ids';
-import { ROW_OBJECTIVE } from '../../../src/commandSupport/nodeArgs';
+import { RunNode, TaskNode } from '../../../src/views/nodes';
 import type { RunStore } from '../../../src/runs/runStore';
 import { QUICK_BACKOFF, startRuntimeWithClient, waitFor, type RuntimeWithClient } from '../api/fixtures';
 import { commandDeps, prompts } from '../commandSupport/commandHarness';
@@ -135,9 +135,10 @@ describe('commands/steering: what a command may do without asking', () => {
       ctx.runtime.countRequests('GET', new RegExp(`^/v1/runs/${runId}$`)),
       ctx.runtime.countRequests('GET', /^\/v1\/tasks\//),
     ];
-    // A run row of the Tasks view (RunNode) carries its run record and offers its task's objective
+    // A run row of the Tasks view, as the view makes it: it knows its task's objective and offers it
     // under a key only the extension's own rows have.
-    const row = { run: { id: runId, status: 'running' }, [ROW_OBJECTIVE]: 'Known from the row' };
+    const task = { id: 'task_known', objective: 'Known from the row', status: 'running' } as TaskRecord;
+    const row = new RunNode({ id: runId, task_id: task.id, status: 'running' } as RunRecord, new TaskNode(task));
     try {
       assert.equal(await run(Commands.cancelRun, row), undefined, 'Cancel was dismissed');
       assert.deepEqual(
@@ -165,6 +166,12 @@ describe('commands/steering: what a command may do without asking', () => {
       assert.equal(p.modals.length, before + 1);
       assert.doesNotMatch(p.modals.at(-1)!.detail ?? '', /Made up by a caller/);
       assert.ok(reads[1]!.count > 0, "the task's objective was read from the service");
+
+      // Nor can an object made from a real row that names another run: the row's objective is its own run's.
+      const other = await ctx.runtime.createSyntheticRun({ events: 2, terminal: null, live: true });
+      const forged = Object.create(row, { runId: { value: other }, run: { value: { id: other, status: 'running' } } });
+      assert.equal(await run(Commands.cancelRun, forged), undefined);
+      assert.doesNotMatch(p.modals.at(-1)!.detail ?? '', /Known from the row/);
     } finally {
       reads.forEach((r) => r.stop());
     }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { ApiClient } from '../../../src/api/client';
 import { ApiError, isApiError } from '../../../src/api/errors';
 import type { RunRecord, TaskRecord } from '../../../src/api/types';
-import { rowObjective } from '../../../src/commandSupport/nodeArgs';
+import { resolveRun } from '../../../src/commandSupport/runArgs';
 import { SidebarContextKeys } from '../../../src/views/contextKeys';
 import { FilesTreeProvider } from '../../../src/views/filesProvider';
 import {
@@ -336,7 +336,7 @@ describe('views/providers (reference runtime)', function () {
       assert.equal(runNode.id, `run:${task.id}:${task.run_id}`);
       assert.equal(runNode.contextValue, 'run review fork');
       assert.equal(runNode.objective, 'Report on the doc');
-      assert.equal(rowObjective(runNode), 'Report on the doc', 'the steering questions take it from the row');
+      assert.equal(resolveRun(runNode)?.objective, 'Report on the doc', 'the steering questions take it from the row');
       assert.equal(runNode.label, 'Run 1', 'a run reads as its number, not its id');
       assert.match(String(runNode.tooltip), new RegExp(task.run_id ?? 'missing'), 'the id stays in the tooltip');
       const artifacts = await tasks.getChildren(runNode);
