@@ -120,6 +120,8 @@ export class RunPanelApp {
         }),
       onScroll: (ours) => this.onScroll(ours),
       onResize: () => this.list.render(false, this.follow),
+      // A step's row shows the step's state (running, done, its duration), which later events change.
+      refill: (row) => row.kind === 'step',
       position: (row, index) => rowPosition(this.state, this.items, row, index),
     });
     this.details = new DetailPlacement(this.layout, this.steering, this.list);

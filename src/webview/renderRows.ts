@@ -3,7 +3,7 @@
 import { DEFAULT_UI_STRINGS, type UiStrings } from '../runPanel/protocol';
 import { matchesQuery } from '../runEvents/logQuery';
 import { recordLinks, unlinkedCount } from '../runEvents/recordLinks';
-import { codicon, el, setBlockText, setButtonLabel, setHighlightedText, setIcon, setText } from './dom';
+import { codicon, el, setAttr, setBlockText, setButtonLabel, setHighlightedText, setIcon, setText } from './dom';
 import { fill, rowView } from './format';
 import type { Row, TimelineState } from './reducer';
 import type { Layout } from './layout';
@@ -58,15 +58,17 @@ export function fillRow(element: HTMLElement, row: Row, state: TimelineState, no
   } else {
     element.removeAttribute('aria-current');
   }
+  // Every write only on a change: a step's row is filled at every draw (VirtualList `refill`).
   if (row.kind === 'omitted' || row.kind === 'later') {
-    delete element.dataset.sequence;
+    element.removeAttribute('data-sequence');
   } else {
-    element.dataset.sequence = String(row.sequence);
+    setAttr(element, 'data-sequence', String(row.sequence));
   }
-  element.dataset.kind = row.event;
-  element.tabIndex = -1;
+  setAttr(element, 'data-kind', row.event);
+  // The attribute, not the property: a div's tabIndex reads -1 without it, and is not focusable then.
+  setAttr(element, 'tabindex', '-1');
   if (row.raw) {
-    element.setAttribute('aria-expanded', String(expanded));
+    setAttr(element, 'aria-expanded', String(expanded));
   } else {
     element.removeAttribute('aria-expanded');
   }
@@ -76,7 +78,7 @@ export function fillRow(element: HTMLElement, row: Row, state: TimelineState, no
   setHighlightedText(detail, view.detail, match ? marks.query : '');
   setText(meta, view.meta);
   setText(seq, row.sequence > 0 ? `#${row.sequence}` : '');
-  element.title = row.raw ? state.strings.expand : '';
+  setAttr(element, 'title', row.raw ? state.strings.expand : '');
 }
 
 /** Fills the raw JSON block for a row; returns its height in px. */

@@ -14,6 +14,11 @@ export interface VirtualListOptions<T> {
   onScroll?(ours: boolean): void;
   /** The view changed size (redraw it, and keep it at the bottom if it was following). */
   onResize?(): void;
+  /**
+   * Items whose row shows more than the item itself (a step's row shows the step's state), filled
+   * at every render even on the element that already shows them; a fill writes only what changed.
+   */
+  refill?(item: T): boolean;
   /** The item's place in the whole log for assistive technology (setsize -1: unknown); default: its index. */
   position?(item: T, index: number): { posinset: number; setsize: number };
 }
@@ -184,8 +189,13 @@ export class VirtualList<T> {
     this.keepRowsInPlace(start, count);
     while (this.pool.length < count) {
       const row = this.options.createRow();
+      const last = this.pool[this.pool.length - 1];
+      if (last) {
+        last.after(row);
+      } else {
+        this.canvas.prepend(row);
+      }
       this.pool.push(row);
-      this.canvas.append(row);
     }
     // Rows beyond what the view needs leave the DOM (a hidden row would still carry its old event).
     while (this.pool.length > count) {
@@ -196,7 +206,7 @@ export class VirtualList<T> {
       const element = this.pool[slot];
       const index = start + slot;
       const item = this.items[index];
-      if (force || this.shown.get(element) !== item) {
+      if (force || this.shown.get(element) !== item || this.options.refill?.(item) === true) {
         this.shown.set(element, item);
         this.options.renderRow(element, item, index);
       }
@@ -251,7 +261,9 @@ export class VirtualList<T> {
     const down = pool.findIndex((element) => this.shown.get(element) === first);
     if (down > 0) {
       const moved = pool.splice(0, down);
-      this.keepingFocus(moved, () => this.canvas.append(...moved));
+      // After the last row, not at the canvas's end: the detail blocks stay after the rows.
+      const last = pool[pool.length - 1];
+      this.keepingFocus(moved, () => last.after(...moved));
       pool.push(...moved);
       return;
     }
