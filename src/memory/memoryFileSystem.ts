@@ -81,19 +81,23 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
    * The editor's base only moves forward: a read or a list that left before a save and answers
    * after it carries the older version, and basing the next save on it would make that save a
    * false conflict (and show the older text). Returns the record the editor is based on now.
-   * An entry deleted and created again under the same id is another entry, not an older read:
-   * its `created_at` differs from the known one's (a stale read carries the same), so it is taken
-   * whatever its version (a 404 meanwhile forgets the known one, see `fetch`).
+   * An entry deleted and created again under the same id is another entry: when both records
+   * name their creation time and they differ, the one created later wins whatever the versions
+   * (the new entry starts again at a low version; a late read of the deleted one carries a higher
+   * version and the earlier time, and must not become the base). Otherwise the version decides
+   * (a 404 meanwhile forgets the known one, see `fetch`).
    */
   private keep(record: MemoryRecord): MemoryRecord {
     const mine = this.known.get(record.id);
-    if (
-      mine &&
-      typeof mine.version === 'number' &&
-      typeof record.version === 'number' &&
-      mine.version > record.version &&
-      !recreated(mine, record)
-    ) {
+    const order = mine ? creationOrder(mine, record) : 0;
+    const older =
+      order < 0 ||
+      (order === 0 &&
+        mine !== undefined &&
+        typeof mine.version === 'number' &&
+        typeof record.version === 'number' &&
+        mine.version > record.version);
+    if (mine && older) {
       return mine;
     }
     this.known.set(record.id, record);
@@ -252,13 +256,14 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 }
 
-/** Both records name their creation time and they differ: the entry was deleted and created again. */
-function recreated(known: MemoryRecord, record: MemoryRecord): boolean {
-  if (typeof known.created_at !== 'string' || typeof record.created_at !== 'string') {
-    return false;
-  }
-  const [a, b] = [Date.parse(known.created_at), Date.parse(record.created_at)];
-  return Number.isFinite(a) && Number.isFinite(b) ? a !== b : known.created_at !== record.created_at;
+/**
+ * 1: `record` is of an entry created after the known one's (deleted and created again); -1: of an
+ * entry created before it (a late read of the deleted one); 0: the same entry, or not known (a
+ * time missing or not a date).
+ */
+function creationOrder(known: MemoryRecord, record: MemoryRecord): number {
+  const [a, b] = [Date.parse(known.created_at ?? ''), Date.parse(record.created_at ?? '')];
+  return Number.isFinite(a) && Number.isFinite(b) ? Math.sign(b - a) : 0;
 }
 
 function statOf(record: MemoryRecord): vscode.FileStat {

@@ -127,6 +127,11 @@ describe('memory/memoryFileSystem: an entry deleted and created again under its 
     service.state.record = { id: ID, content: 'new', version: 1, created_at: '2026-02-01T00:00:00Z' } as MemoryRecord;
     assert.equal(text(await fs.readFile(uri)), 'new', 'the recreated entry showed the old text');
     assert.equal(fs.knownRecord(ID)?.version, 1, 'the recreated entry kept the old base version');
+
+    // A read of the deleted entry that left before and answers now: a higher version, the earlier creation time.
+    fs.remember(old);
+    assert.equal(fs.knownRecord(ID)?.version, 1, 'a late read of the deleted entry became the base');
+    assert.equal(fs.knownRecord(ID)?.content, 'new');
     fs.dispose();
   });
 
