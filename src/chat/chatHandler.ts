@@ -19,7 +19,7 @@ import { isRunId } from '../runEvents/ids';
 import { isTerminalStatus } from '../runEvents/runStatus';
 import { readRunDigest } from '../runs/readRunDigest';
 import { RunDigestBuilder, type RunDigest } from '../runs/runDigest';
-import { CHAT_PARTICIPANT_ID } from './chatLoader';
+import { CHAT_PARTICIPANT_ID } from '../common/ids';
 import { digestMarkdown, RunProgressLines, tasksMarkdown } from './chatText';
 
 export type ChatClient = Pick<ApiClient, 'getRun' | 'openEventStream' | 'listTasks'>;

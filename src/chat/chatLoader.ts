@@ -6,8 +6,7 @@
 import * as vscode from 'vscode';
 import type * as ChatHandler from './chatHandler';
 import type { ChatDeps } from './chatHandler';
-
-export const CHAT_PARTICIPANT_ID = 'agentRuntime.chat';
+import { CHAT_PARTICIPANT_ID } from '../common/ids';
 
 let loaded: typeof ChatHandler | undefined;
 

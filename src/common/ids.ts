@@ -114,3 +114,5 @@ export const SETTINGS_QUERY = '@ext:agent-runtime.agent-runtime';
 /** The command that shows this extension's sidebar container. */
 export const SHOW_SIDEBAR_COMMAND = `workbench.view.extension.${ViewIds.container}`;
 export const STATUS_BAR_ITEM_ID = 'agentRuntime.status';
+/** The chat participant (package.json `contributes.chatParticipants`). */
+export const CHAT_PARTICIPANT_ID = 'agentRuntime.chat';

@@ -4,13 +4,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Commands, Settings, ViewIds } from '../../../src/common/ids';
+import { CHAT_PARTICIPANT_ID, Commands, Settings, ViewIds } from '../../../src/common/ids';
 
 interface Manifest {
   contributes: {
     commands: Array<{ command: string }>;
     views: Record<string, Array<{ id: string }>>;
     viewsContainers: Record<string, Array<{ id: string }>>;
+    chatParticipants: Array<{ id: string }>;
     configuration: { properties: Record<string, unknown> } | Array<{ properties: Record<string, unknown> }>;
   };
 }
@@ -55,5 +56,12 @@ describe('common/ids and package.json', () => {
     assert.deepEqual(missing(Object.values(namedSettings), settings), [], 'in ids.ts, not contributed');
     assert.ok(settings.every((key) => key.startsWith(`${section}.`)));
     assert.deepEqual(missing(settings.filter(ours), Object.values(namedSettings)), [], 'contributed, not in ids.ts');
+  });
+
+  it('contributes the chat participant ids.ts names, and only it', () => {
+    assert.deepEqual(
+      contributes.chatParticipants.map((c) => c.id),
+      [CHAT_PARTICIPANT_ID],
+    );
   });
 });
