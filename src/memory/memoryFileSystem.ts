@@ -89,15 +89,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
    */
   private keep(record: MemoryRecord): MemoryRecord {
     const mine = this.known.get(record.id);
-    const order = mine ? creationOrder(mine, record) : 0;
-    const older =
-      order < 0 ||
-      (order === 0 &&
-        mine !== undefined &&
-        typeof mine.version === 'number' &&
-        typeof record.version === 'number' &&
-        mine.version > record.version);
-    if (mine && older) {
+    if (mine && olderThan(record, mine)) {
       return mine;
     }
     this.known.set(record.id, record);
@@ -257,13 +249,15 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 }
 
 /**
- * 1: `record` is of an entry created after the known one's (deleted and created again); -1: of an
- * entry created before it (a late read of the deleted one); 0: the same entry, or not known (a
- * time missing or not a date).
+ * `record` is older than the known one: of an entry created before it (a late read of a deleted
+ * entry), or, when the creation times do not tell, of a lower version of the same entry.
  */
-function creationOrder(known: MemoryRecord, record: MemoryRecord): number {
+function olderThan(record: MemoryRecord, known: MemoryRecord): boolean {
   const [a, b] = [Date.parse(known.created_at ?? ''), Date.parse(record.created_at ?? '')];
-  return Number.isFinite(a) && Number.isFinite(b) ? Math.sign(b - a) : 0;
+  if (Number.isFinite(a) && Number.isFinite(b) && a !== b) {
+    return b < a;
+  }
+  return typeof known.version === 'number' && typeof record.version === 'number' && known.version > record.version;
 }
 
 function statOf(record: MemoryRecord): vscode.FileStat {
