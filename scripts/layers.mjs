@@ -22,14 +22,14 @@ export const LAYERS = {
   reviewUi: ['common', 'runEvents', 'api', 'review', 'upload', 'commandSupport', 'projects'],
   steering: ['common', 'runEvents', 'api', 'runs', 'runPanel', 'commandSupport'],
   navigation: ['common', 'runEvents', 'api', 'links', 'views', 'commandSupport'],
-  // Issue 25: VS Code's own agents (tools for agent mode, the @agent-runtime participant, the API for other extensions).
+  // VS Code's own agents (tools for agent mode, the @agent-runtime participant, the API for other extensions).
   languageModelTools: ['common', 'runEvents', 'api', 'runs', 'upload'],
   chat: ['common', 'runEvents', 'api', 'runs'],
   extensionApi: ['common', 'runEvents', 'api', 'runs'],
-  // Issue 24: what the agent knows and may use.
+  // What the agent knows and may use.
   memory: ['common', 'api', 'commandSupport', 'views'],
   agentAccess: ['common', 'api', 'commandSupport', 'views'],
-  // Issue 23: projects bound to git repositories.
+  // Projects bound to git repositories.
   projects: ['common', 'runEvents', 'api', 'review', 'commandSupport'],
   commands: [
     'common',

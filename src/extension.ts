@@ -221,7 +221,7 @@ export async function activate(
     }),
   );
 
-  // VS Code's own agents (issue 25): tools for agent mode, @agent-runtime, the API for other extensions.
+  // VS Code's own agents: tools for agent mode, @agent-runtime, the API for other extensions.
   const taskRequests = createTaskRequests(deps);
   const tools = registerTools(
     {

@@ -1,4 +1,4 @@
-// What the agent may use and who hears about it (issue 24): the Tools view (search, a tool's
+// What the agent may use and who hears about it: the Tools view (search, a tool's
 // description and input schema as a document, an invocation record as a document), the
 // Connectors view (revoke one grant or a whole connector after a modal naming exactly what goes)
 // and the Webhooks view (create with https and picked events, the secret shown once with Copy and

@@ -242,7 +242,7 @@ export class ApiClient {
     return this.getJson(`/tasks/${pathSegment(id)}`, opts, (v) => parseRecord<TaskRecord>(v, 'task'), true);
   }
 
-  /** `project_id`: only that project's tasks (PROTOCOL-NOTES "Projects"). */
+  /** `project_id`: only that project's tasks (docs/PROTOCOL.md, Projects). */
   async listTasks(
     params: PageParams & { project_id?: string } = {},
     opts: CallOptions = {},

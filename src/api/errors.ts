@@ -180,7 +180,7 @@ export interface ResponseErrorInit {
   /** Method and path (without query) of the request, for messages. */
   method: string;
   path: string;
-  /** The endpoint is one PROTOCOL-NOTES assumes: 404/405 means the server lacks it. */
+  /** An assumed endpoint (docs/PROTOCOL.md): 404/405 means the server lacks it. */
   assumedEndpoint?: boolean;
   /** Removed from anything taken from the body. */
   secret?: string;

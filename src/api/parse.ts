@@ -13,7 +13,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-// The text fields of the spec's and PROTOCOL-NOTES' records; views put them in labels and paths.
+// The text fields of the records (docs/PROTOCOL.md); views put them in labels and paths.
 const TEXT_FIELDS = [
   'object',
   'purpose',

@@ -1,4 +1,4 @@
-// Projects (PROTOCOL-NOTES "Projects", assumed): list, get, create, delete. The ApiClient methods
+// Projects (docs/PROTOCOL.md, Projects; assumed): list, get, create, delete. The ApiClient methods
 // delegate here, through the one request path like steering.ts. A server without /v1/projects
 // (404/405) gives ApiError 'not_supported': the extension hides the project actions with a message.
 import { ApiError } from './errors';

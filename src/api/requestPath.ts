@@ -31,7 +31,7 @@ export interface RequestSpec<T> {
   headers?: Record<string, string>;
   idempotencyKey?: string;
   signal?: AbortSignal;
-  /** An endpoint PROTOCOL-NOTES assumes: 404/405 means "not supported by this server". */
+  /** An assumed endpoint (docs/PROTOCOL.md): 404/405 means "not supported by this server". */
   assumed?: boolean;
   /**
    * A response that outlives the call (an event stream): one attempt (its owner reconnects), no
@@ -57,7 +57,7 @@ export interface RequestPathOptions {
 
 const RETRY_STATUSES = new Set([408, 409, 429]);
 /**
- * 409 answers that state a fact about the resource (PROTOCOL-NOTES, steering): asking again
+ * 409 answers that state a fact about the resource (docs/PROTOCOL.md, Errors): asking again
  * gets the same answer, so they are not retried like a request still in flight.
  */
 const FINAL_CONFLICT_CODES = new Set([

@@ -1,7 +1,7 @@
-// The records of memory, tools, connectors and webhooks (PROTOCOL-NOTES, "the rest of the resource
-// map"): all assumed, so every field but the id is optional and unknown fields are kept.
+// The records of memory, tools, connectors and webhooks (docs/PROTOCOL.md, the sections of the resource
+// map): all assumed, so every field but the id is optional and unknown fields are kept.
 
-/** At most 64 KiB of UTF-8 per memory (PROTOCOL-NOTES). */
+/** At most 64 KiB of UTF-8 per memory (docs/PROTOCOL.md, Memory). */
 export const MAX_MEMORY_BYTES = 64 * 1024;
 
 export interface MemoryRecord {
@@ -120,5 +120,5 @@ export interface WebhookDelivery {
   error?: { message: string };
 }
 
-/** The webhook events PROTOCOL-NOTES names ("*" = all). */
+/** The webhook events the client offers (docs/PROTOCOL.md, Webhooks; "*" = all). */
 export const WEBHOOK_EVENT_NAMES = ['run.completed', 'run.failed', 'run.cancelled', 'approval.requested', '*'] as const;

@@ -1,4 +1,4 @@
-// Memory, tools, connectors and webhooks (PROTOCOL-NOTES, "the rest of the resource map"). Every
+// Memory, tools, connectors and webhooks (docs/PROTOCOL.md, their sections). Every
 // endpoint is assumed: 404/405 -> ApiError 'not_supported' (as for steering), so one feature hides
 // with a message and the rest works. Records are parsed loosely: the fields the views show made
 // safe, unknown fields kept. Plain Node.

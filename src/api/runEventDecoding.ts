@@ -14,7 +14,7 @@ const isString = (v: unknown): boolean => typeof v === 'string';
 const isOptionalString = (v: unknown): boolean => v === undefined || typeof v === 'string';
 const endedShape: ShapeCheck = (d) => isOptionalString(d.status);
 
-// The field types of spec section 2 ("Run event record"); terminal and approval events from PROTOCOL-NOTES.
+// The field types of spec section 2 ("Run event record"); the others from docs/PROTOCOL.md, Event types.
 const KNOWN_SHAPES: ReadonlyMap<string, ShapeCheck> = new Map<string, ShapeCheck>([
   ['plan.created', (d) => Number.isInteger(d.steps) && isString(d.strategy)],
   ['step.started', (d) => isString(d.step_id) && isString(d.title)],
@@ -24,7 +24,7 @@ const KNOWN_SHAPES: ReadonlyMap<string, ShapeCheck> = new Map<string, ShapeCheck
   ['run.completed', endedShape],
   ['run.failed', endedShape],
   ['run.cancelled', endedShape],
-  // PROTOCOL-NOTES (steering): the id and what a person decides on, or what was decided.
+  // docs/PROTOCOL.md, Approvals: the id and what a person decides on, or what was decided.
   [
     'approval.requested',
     (d) =>

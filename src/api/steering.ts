@@ -1,4 +1,4 @@
-// Steering a run and spend (PROTOCOL-NOTES, "Assumed for steering runs" and "Assumed for spend"):
+// Steering a run and spend (docs/PROTOCOL.md, Steering; Usage and spend):
 // cancel, resume, fork, approvals and usage. The ApiClient methods delegate here so every call
 // takes the one request path (ids through pathSegment, one Idempotency-Key per call reused on
 // each retry, 404/405 -> 'not_supported' since the endpoints are assumed). Plain Node.
@@ -95,7 +95,7 @@ function money(value: unknown): Money | undefined {
   return amount !== undefined && currency !== undefined ? { amount, currency } : undefined;
 }
 
-/** Missing or odd fields are absent, never an error (PROTOCOL-NOTES: "Missing: not shown"). */
+/** Missing or odd fields are absent, never an error (docs/PROTOCOL.md, Usage and spend). */
 export function parseUsage(value: unknown): UsageRecord {
   if (!isObject(value)) {
     throw new ApiError({ kind: 'protocol', message: 'The usage answer is not an object.' });
@@ -174,7 +174,7 @@ function post<T>(
   return assumedSend(caller, 'POST', path, json, opts, parse);
 }
 
-/** A request of an endpoint PROTOCOL-NOTES assumes (steering, memory, tools...): JSON in, parsed JSON out. */
+/** A request of an assumed endpoint (docs/PROTOCOL.md: steering, memory, tools...): JSON in, parsed JSON out. */
 export function assumedSend<T>(
   caller: SteeringCaller,
   method: 'POST' | 'PATCH' | 'DELETE',
@@ -194,7 +194,7 @@ export function assumedSend<T>(
   });
 }
 
-/** A GET of an endpoint PROTOCOL-NOTES assumes. */
+/** A GET of an assumed endpoint (docs/PROTOCOL.md). */
 export function assumedGet<T>(
   caller: SteeringCaller,
   path: string,

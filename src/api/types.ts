@@ -1,4 +1,4 @@
-// The records of the Agent Runtime API, typed from the spec (strict) and PROTOCOL-NOTES
+// The records of the Agent Runtime API, typed from the spec (strict) and docs/PROTOCOL.md
 // (assumed, so optional). Unknown fields are kept through the index signatures and unknown
 // status values stay plain strings: a server that differs from our assumptions never breaks us.
 
@@ -50,7 +50,7 @@ export interface TaskRecord {
   attachments?: Attachment[];
   created_at?: string;
   run_id?: string;
-  /** The project the task was made in (PROTOCOL-NOTES "Projects"). */
+  /** The project the task was made in (docs/PROTOCOL.md, Projects). */
   project_id?: string;
   context?: TaskContext;
   [extra: string]: unknown;
@@ -69,7 +69,7 @@ export interface CreateTaskRequest {
   context?: TaskContext;
 }
 
-/** PROTOCOL-NOTES "Projects": a repository-bound build context (assumed, so mostly optional). */
+/** docs/PROTOCOL.md, Projects: a repository-bound build context (assumed, so mostly optional). */
 export interface ProjectRecord {
   id: string;
   object?: string;
@@ -92,14 +92,14 @@ export interface RunRecord {
   created_at?: string;
   started_at?: string;
   completed_at?: string;
-  /** PROTOCOL-NOTES (steering): the run this one resumed. */
+  /** docs/PROTOCOL.md, Resume: the run this one resumed. */
   resumed_from?: string;
-  /** PROTOCOL-NOTES (steering): the run and the last copied sequence this one was forked from. */
+  /** docs/PROTOCOL.md, Fork: the run and the last copied sequence this one was forked from. */
   forked_from?: { run_id?: string; sequence?: number; [extra: string]: unknown };
   [extra: string]: unknown;
 }
 
-// ---- steering and spend (PROTOCOL-NOTES, assumed: every field but the id is optional) ----
+// ---- steering and spend (docs/PROTOCOL.md, assumed: every field but the id is optional) ----
 
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired' | (string & {});
 export type ApprovalDecision = 'approve' | 'deny';

@@ -1,6 +1,6 @@
 // Where a run's event log ends, for "Fork Run..." offered from a tree row: what a panel's stream
 // saw, else (for a finished run) the sequence of its terminal event, which the server sends again
-// to a client connecting past the end (PROTOCOL-NOTES). Undefined when neither is known quickly.
+// to a client connecting past the end (docs/PROTOCOL.md, The stream). Undefined when neither is known quickly.
 import type { ApiClient } from '../api/client';
 import { RunEventSubscription } from '../api/events';
 import { isTerminalStatus } from '../runEvents/runStatus';

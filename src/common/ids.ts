@@ -29,7 +29,7 @@ export const Commands = {
   applyReviewChanges: 'agentRuntime.applyReviewChanges',
   chooseReviewChanges: 'agentRuntime.chooseReviewChanges',
   saveReviewPatch: 'agentRuntime.saveReviewPatch',
-  // Steering (issue #12): each also takes a plain object for automation (see steeringCommands.ts).
+  // Steering: each also takes a plain object for automation (see steeringCommands.ts).
   cancelRun: 'agentRuntime.cancelRun',
   resumeRun: 'agentRuntime.resumeRun',
   forkRun: 'agentRuntime.forkRun',
@@ -37,14 +37,14 @@ export const Commands = {
   denyToolCall: 'agentRuntime.denyToolCall',
   decideApproval: 'agentRuntime.decideApproval',
   refreshApprovals: 'agentRuntime.refreshApprovals',
-  // Issue #15: find and link.
+  // The run log as a working tool: find and link.
   goTo: 'agentRuntime.goTo',
   filterFiles: 'agentRuntime.filterFiles',
   filterTasks: 'agentRuntime.filterTasks',
   clearFilesFilter: 'agentRuntime.clearFilesFilter',
   clearTasksFilter: 'agentRuntime.clearTasksFilter',
   copyRunLink: 'agentRuntime.copyRunLink',
-  // Issue #24: memory (src/memory).
+  // Memory (src/memory).
   searchMemory: 'agentRuntime.searchMemory',
   rememberSelection: 'agentRuntime.rememberSelection',
   deleteMemory: 'agentRuntime.deleteMemory',
@@ -52,7 +52,7 @@ export const Commands = {
   filterMemory: 'agentRuntime.filterMemory',
   loadMoreMemory: 'agentRuntime.loadMoreMemory',
   openMemory: 'agentRuntime.openMemory',
-  // Issue #24: tools, connectors, webhooks (src/agentAccess).
+  // Tools, connectors, webhooks (src/agentAccess).
   refreshTools: 'agentRuntime.refreshTools',
   searchTools: 'agentRuntime.searchTools',
   openTool: 'agentRuntime.openTool',
@@ -67,7 +67,7 @@ export const Commands = {
   testWebhook: 'agentRuntime.testWebhook',
   deleteWebhook: 'agentRuntime.deleteWebhook',
   loadMoreWebhooks: 'agentRuntime.loadMoreWebhooks',
-  // Issue #23: projects.
+  // Projects.
   createProjectForRepository: 'agentRuntime.createProjectForRepository',
   newTaskInProject: 'agentRuntime.newTaskInProject',
   toggleProjectTasks: 'agentRuntime.toggleProjectTasks',

@@ -1,5 +1,5 @@
 // What "Go to…" makes of the text a person pasted or typed: which kind of record it names (by the
-// spec's id prefixes, PROTOCOL-NOTES' `file_`), or a run link, or why it is neither. Pure (no
+// spec's id prefixes, the assumed `file_`), or a run link, or why it is neither. Pure (no
 // vscode): the quick pick shows the problem as it is typed, and mocha tests every rule.
 import { MAX_LINK_CHARS, parseRunLinkText, type RunLinkProblem } from './runLink';
 

@@ -1,4 +1,4 @@
-// Memory in the editor (issue 24): the file system of entries, the Memory view, Search Memory...,
+// Memory in the editor: the file system of entries, the Memory view, Search Memory...,
 // Remember Selection, Delete (asks first), and the conflict compare. One setup for extension.ts.
 import * as vscode from 'vscode';
 import type { MemoryRecord } from '../api/resourceTypes';

@@ -1,4 +1,4 @@
-// "Apply to a New Branch..." on a project run (issue 23 item 3): its patch artifact (text/x-diff
+// "Apply to a New Branch..." on a project run: its patch artifact (text/x-diff
 // with base_commit) becomes a branch at base_commit with the patch applied, left uncommitted.
 // Before anything is written, one modal lists every file that will change and every one that
 // will not (and why); refused paths and binary parts are never written.

@@ -1,4 +1,4 @@
-// Projects in VS Code (issue 23): each workspace folder that is a git repository is bound to the
+// Projects in VS Code: each workspace folder that is a git repository is bound to the
 // service's project of its remote; "Create Project for This Repository" and "New Task in
 // Project..." (palette, Source Control title, Explorer folder). A project task carries
 // project_id and context {ref, commit} from the branch and HEAD; uncommitted changes travel as

@@ -1,4 +1,4 @@
-// Which service project a git remote belongs to (PROTOCOL-NOTES "Projects"): two clone URLs name
+// Which service project a git remote belongs to (docs/PROTOCOL.md, Projects): two clone URLs name
 // one repository when host and path match, case-insensitive, ignoring a trailing `.git`, user
 // info and the scheme (`git@host:owner/repo.git` = `https://host/owner/repo`). User info (a
 // token in `https://user:token@host/...`) is removed before a URL is matched, sent, logged or

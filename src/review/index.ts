@@ -3,7 +3,7 @@
 // README
 // ------
 // A run's artifacts may be new versions of files the user uploaded from this workspace
-// (PROTOCOL-NOTES, "Assumed for reviewing what a run produced"): an artifact with
+// (docs/PROTOCOL.md, Artifacts, review and patches): an artifact with
 // `source_file_id` revises that upload; a patch artifact (`text/x-diff`, or `.diff`/`.patch`)
 // is a unified diff of the attachments (`a/<filename>`, `b/<filename>`). This folder turns
 // them into per-file, per-hunk changes the editor layer can show and write:

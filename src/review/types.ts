@@ -26,7 +26,7 @@ export interface UploadOrigin {
 /**
  * The fields of an artifact record the review reads (an `ArtifactRecord` from src/api fits).
  * Everything but `id` is optional because a server may leave it out; `source_file_id` is
- * `unknown` because it is an assumed field (PROTOCOL-NOTES) and is checked before use.
+ * `unknown` because it is an assumed field (docs/PROTOCOL.md) and is checked before use.
  */
 export interface ReviewArtifact {
   id: string;

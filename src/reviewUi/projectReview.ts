@@ -1,4 +1,4 @@
-// A project run's patch artifacts in Review Changes (issue 23): each patch is planned at its
+// A project run's patch artifacts in Review Changes: each patch is planned at its
 // base_commit in the workspace's clone of the project (src/projects/patchAtBase.ts, the one
 // owner of `git show base_commit:path`) and joins the review as ordinary file changes, so the
 // multi-file diff, the per-hunk choice, the one undoable edit and the three-way merge all work

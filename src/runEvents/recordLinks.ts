@@ -1,4 +1,4 @@
-// The records a run event names, which the run panel links to (issue 24): a `tool.called` with
+// The records a run event names, which the run panel links to: a `tool.called` with
 // `invocation_id` (its invocation record), `memory.recalled {memory_ids}` and
 // `memory.written {memory_id}` (the memory entries). One rule for both sides: the webview offers
 // a link only for what this returns, and the host opens one only when the event, read again,

@@ -1,11 +1,11 @@
 // Run and task statuses, one home for every surface (tree, status bar, notifications, the run
 // panel's webview, the event subscription): which statuses and event names end a run, the
 // codicon and colour of each, and the words shown. Pure: no vscode, no DOM.
-// Unknown statuses are kept verbatim and treated as unfinished (PROTOCOL-NOTES: others shown
+// Unknown statuses are kept verbatim and treated as unfinished (docs/PROTOCOL.md, Statuses: others shown
 // verbatim), so they are watched rather than ignored.
 import type { Translate } from '../common/translate';
 
-/** The event names that end a run's log (PROTOCOL-NOTES: "the run's end is an event ..."). */
+/** The event names that end a run's log (docs/PROTOCOL.md, Event types). */
 export const TERMINAL_EVENTS = ['run.completed', 'run.failed', 'run.cancelled'] as const;
 export type TerminalEventName = (typeof TERMINAL_EVENTS)[number];
 

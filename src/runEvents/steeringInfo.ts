@@ -51,7 +51,7 @@ export function nextApproval(
   return approval;
 }
 
-/** "0.12 USD" from a run record's `usage.cost` (PROTOCOL-NOTES, spend); undefined when absent or odd. */
+/** "0.12 USD" from a run record's `usage.cost` (docs/PROTOCOL.md, Usage and spend); undefined when absent or odd. */
 export function costText(run: unknown): string | undefined {
   const cost = (run as { usage?: { cost?: { amount?: unknown; currency?: unknown } } } | undefined)?.usage?.cost;
   const amount = typeof cost?.amount === 'number' ? String(cost.amount) : cost?.amount;

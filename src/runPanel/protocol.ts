@@ -17,7 +17,7 @@ export interface RunInfo {
   status?: string;
   startedAt?: string;
   completedAt?: string;
-  /** The run's cost, e.g. "0.12 USD" (PROTOCOL-NOTES, spend). */
+  /** The run's cost, e.g. "0.12 USD" (docs/PROTOCOL.md, Usage and spend). */
   cost?: string;
   /** A cancel was accepted; shown until the terminal event. */
   cancelling?: boolean;
@@ -29,7 +29,7 @@ export interface RunInfo {
    */
   steering?: boolean;
   /**
-   * The run's log on disk reached its size limit after this sequence (issue 27 item 5): paging,
+   * The run's log on disk reached its size limit after this sequence: paging,
    * find, filters and export reach no further; later events show only as they arrive.
    */
   logCappedAfter?: number;

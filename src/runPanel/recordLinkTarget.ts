@@ -1,4 +1,4 @@
-// What the run panel's record links open (issue 24), decided on the host: the command and its
+// What the run panel's record links open, decided on the host: the command and its
 // argument for a checked `openRecord` or `openTool` message, or nothing when the event (read again
 // from the log) or the approval card shown does not offer that link. A page that asks for
 // another record than its row names gets nothing. Pure: no vscode.

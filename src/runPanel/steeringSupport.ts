@@ -1,5 +1,5 @@
 // Which services answered a steering request (cancel, resume, fork) with "not offered" (404/405,
-// PROTOCOL-NOTES: steering): remembered per normalised base URL for the extension host's life,
+// docs/PROTOCOL.md, Steering): remembered per normalised base URL for the extension host's life,
 // so every run panel of that service hides Cancel/Resume/Fork (and its menus, see
 // src/steering/steeringSetup.ts), also after switching to another service and back.
 // Plain Node: the commands mark, the panels' sessions listen.

@@ -50,7 +50,7 @@ export function uiStringTable(t: Translate) {
     otherKinds: t('Other kinds'),
     eventTruncated: t('truncated: {0} bytes as sent', '{0}'),
     openEvent: t('Open as JSON'),
-    /** Record links of an expanded row (issue 24): a tool call's invocation record, a memory entry. */
+    /** Record links of an expanded row: a tool call's invocation record, a memory entry. */
     openInvocation: t('Open tool call record'),
     openMemoryEntry: t('Open memory {0}', '{0}'),
     moreRecordLinks: t('{0} more in the JSON', '{0}'),

@@ -1,4 +1,4 @@
-// Spend and quota for the status bar's tooltip (PROTOCOL-NOTES, "Assumed for spend"): read at most
+// Spend and quota for the status bar's tooltip (docs/PROTOCOL.md, Usage and spend): read at most
 // once a minute, again when a followed run ends, never again from a server without the endpoint.
 // Pure (no vscode): the fetch and the clock are injected.
 import { isApiError } from '../api/errors';

@@ -88,7 +88,7 @@ export function joinDescription(parts: readonly string[]): string {
   return parts.join(' · ');
 }
 
-/** A run's cost when the server reports one (PROTOCOL-NOTES "Assumed for spend"): "0.42 USD". */
+/** A run's cost when the server reports one (docs/PROTOCOL.md, Usage and spend): "0.42 USD". */
 export function costText(run: RunRecord): string | undefined {
   const cost: unknown = (run as { usage?: { cost?: unknown } }).usage?.cost;
   if (!cost || typeof cost !== 'object') {

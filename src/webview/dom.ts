@@ -49,7 +49,7 @@ export function setIcon(span: HTMLElement, name: string, tone = '', extra = ''):
 
 /**
  * Shows or hides an element, writing only on a change: the draws run every frame while a run
- * streams, and writing even the same attribute value costs the page a style pass (issue 29).
+ * streams, and writing even the same attribute value costs the page a style pass.
  */
 export function setHidden(node: HTMLElement, hidden: boolean): void {
   if (node.hidden !== hidden) {

@@ -123,7 +123,7 @@ function updateToolAndStepChoices(layout: Layout, state: TimelineState): void {
 /**
  * Makes a select's options `wanted` ([value, text], in order) by touching only those that differ:
  * while a run streams, a step starts every few events, and rebuilding up to 300 options each
- * time cost a style pass over all of them every frame (issue 29). Values are unique.
+ * time cost a style pass over all of them every frame. Values are unique.
  */
 export function syncOptions(select: HTMLSelectElement, wanted: readonly (readonly [string, string])[]): void {
   const values = new Set(wanted.map(([value]) => value));

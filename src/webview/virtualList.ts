@@ -249,7 +249,7 @@ export class VirtualList<T> {
    * rows scrolled), the row elements that still show an item in view keep it: the elements that
    * left at one end move to the other, so only they are filled again. Otherwise every slot would
    * show a new item, and each draw would refill, lay out and paint every row in view (the largest
-   * cost of a live panel's frame, issue 29). The pool stays in DOM order, which is index order.
+   * cost of a live panel's frame). The pool stays in DOM order, which is index order.
    */
   private keepRowsInPlace(start: number, count: number): void {
     const pool = this.pool;

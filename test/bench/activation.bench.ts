@@ -1,4 +1,4 @@
-// Benchmark "loading the extension" (issue 16, item 4), the part only a real VS Code can show: the
+// Benchmark "loading the extension", the part only a real VS Code can show: the
 // time from the activation event to the Tasks view's first rows, in code-server against the
 // reference runtime, beside a floor peer in the same run: a minimal extension whose one tree view
 // fetches the same first page of tasks with Node's own fetch and shows it (what any extension pays

@@ -1,4 +1,4 @@
-// Benchmark of loading the extension (issue 16, item 4): the production bundle's size, the
+// Benchmark of loading the extension: the production bundle's size, the
 // largest inputs in it (esbuild's metafile), and the time to require it in a fresh Node process
 // with a stub `vscode` module (median of RUNS processes; wall and CPU time of the require alone),
 // then the time to require dist/undici.js, which the first request loads, and dist/review.js

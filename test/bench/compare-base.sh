@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one benchmark on an older build and on this one, alternating, in one run (issue 29):
+# Runs one benchmark on an older build and on this one, alternating, in one run (the live panel targets):
 #   test/bench/compare-base.sh <base folder> <bench name> [rounds]
 # The base folder is a built copy of an older commit outside the repo, e.g.
 #   git archive e1f168e | tar -x -C /tmp/base && ln -s "$PWD/node_modules" /tmp/base/node_modules &&

@@ -1,4 +1,4 @@
-// Benchmark of the run event stream (issues 4 and 16): a finished 1,000,000-event run read by
+// Benchmark of the run event stream: a finished 1,000,000-event run read by
 // `curl -N` into /dev/null, by RunEventSubscription one event per step, by its batches(), and by
 // the `eventsource` package with JSON.parse on each message (same runtime, same run, alternating
 // rounds, each reader in a fresh process so that its CPU time and peak RSS are its own); then the

@@ -1,4 +1,4 @@
-// Benchmark of the run panel's memory budgets (issue 10, finding 3): the reference runtime streams
+// Benchmark of the run panel's memory budgets: the reference runtime streams
 // 8 MB events for a minute; the host reads them through the real RunEventSubscription, its
 // RunModel and PanelChannel, with a fake webview that acknowledges each message only after a
 // delay (and holds the message until then, as an IPC queue would). We record the host's heap and

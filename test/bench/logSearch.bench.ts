@@ -1,4 +1,4 @@
-// Benchmark of the run log on the host (issue 15 / 16 item 1): a 1,000,000-event log written
+// Benchmark of the run log on the host: a 1,000,000-event log written
 // into a cache file (src/runLog), reopened (index rebuilt), then found: a text that occurs once
 // near the end and a text that occurs 10,000 times. Recorded: time to the first match, time to
 // the full count, the longest event-loop block while searching (a setImmediate gap probe and

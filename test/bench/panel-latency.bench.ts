@@ -1,4 +1,4 @@
-// Benchmark "from the server to the screen" (issue 16, item 5): the delay from the moment the
+// Benchmark "from the server to the screen": the delay from the moment the
 // reference runtime appends an event to the moment the run panel, in code-server, has a row for
 // it in its DOM, at 10, 100 and 1,000 events per second (about 10 s each), and whether the panel
 // falls behind (a growing backlog) at 1,000 events per second.
@@ -42,7 +42,7 @@ import { UI } from '../e2e/scenarios/ui';
 const RATES = [10, 100, 1000];
 const SECONDS = Number(process.env.LATENCY_SECONDS ?? 10);
 const OBJECTIVE = 'Latency benchmark run';
-/** Issue 29: server to row, p95, per rate (events/s). */
+/** The live panel targets: server to row, p95, per rate (events/s). */
 const TARGET_P95_MS: Record<number, number> = { 10: 50, 100: 100, 1000: 150 };
 /** How often the runtime notes how far it has appended (for the backlog over time). */
 const SAMPLE_EVERY_MS = 250;

@@ -1,14 +1,14 @@
 // `npm run bench`: runs every compiled benchmark (out/test/bench/*.bench.js) one after the
 // other, each in its own process so one's memory does not colour another's figures. Every
-// *.bench.js is found by name: hostile-events.bench.js (issue 10) runs its full 60 s here
-// unless HOSTILE_DURATION_S says otherwise; logSearch.bench.js (issue 15/16) builds a
+// *.bench.js is found by name: hostile-events.bench.js (hostile event sizes) runs its full 60 s here
+// unless HOSTILE_DURATION_S says otherwise; logSearch.bench.js (run log search) builds a
 // 1,000,000-event log (about 125 MB in the temp folder, removed at the end); bundle.bench.js
-// (issue 16) builds the production bundle into a temporary directory, so it needs no
-// `npm run build` first; upload-folder.bench.js (issue 16) uploads a folder of 1,000 x 20 KB and
+// (loading the extension) builds the production bundle into a temporary directory, so it needs no
+// `npm run build` first; upload-folder.bench.js (folder upload) uploads a folder of 1,000 x 20 KB and
 // one of 50 x 20 MB beside curl --parallel and a curl loop (about 1 min); panel-latency.bench.js
-// (issue 16, item 5) starts code-server and Chromium through the UI harness (about 2 min; it
-// prints SKIPPED without Chromium); activation.bench.js (issue 16, item 4) opens cold code-server windows on
-// the production bundle beside a minimal-extension floor (about 2 min); webview-search.bench.js (issue 15)
+// (from the server to the screen) starts code-server and Chromium through the UI harness (about 2 min; it
+// prints SKIPPED without Chromium); activation.bench.js (loading the extension) opens cold code-server windows on
+// the production bundle beside a minimal-extension floor (about 2 min); webview-search.bench.js (search in the panel)
 // searches a 1,000,000-event run from the panel in Chromium through the real host side (about 1 min).
 'use strict';
 const { spawnSync } = require('child_process');

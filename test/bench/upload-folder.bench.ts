@@ -1,4 +1,4 @@
-// Folder upload benchmark (issue 16, item 3): 1,000 files of 20 KB and 50 files of 20 MB
+// Folder upload benchmark: 1,000 files of 20 KB and 50 files of 20 MB
 // uploaded and attached to one task by our code path (planUpload + uploadForTask: the batch,
 // four at a time over kept-alive connections, or one streamed zip), by one
 // `curl --parallel --parallel-max 4` invocation, and by a shell `for` loop of `curl -F`, each

@@ -1,4 +1,4 @@
-// Upload benchmark (issue 3): a 512 MiB file sent to the reference runtime (in a child process,
+// Upload benchmark: a 512 MiB file sent to the reference runtime (in a child process,
 // so its memory is not ours) by the API client and by `curl -F`, alternately, in the same run.
 // Prints wall times side by side and the client's peak RSS and ArrayBuffers growth.
 // Run: npm run bench (or node out/test/bench/upload.bench.js [--real] [--rounds N] [--mib N]).

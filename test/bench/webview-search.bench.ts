@@ -1,4 +1,4 @@
-// Benchmark of search in the run panel over a finished run of 1,000,000 events (issue 15): the
+// Benchmark of search in the run panel over a finished run of 1,000,000 events: the
 // real webview script in headless Chromium, wired to the real host side, not a fake: the panel's
 // `page` / `find` / `stopFind` go to LogRequests (src/runPanel/logRequests.ts) over a RunLog on
 // disk (src/runLog), whose answers come back as `page` / `found` messages, as in VS Code (the only

@@ -1,4 +1,4 @@
-// Benchmark of the run panel's window onto the whole log (issue 16, item 1): the real webview
+// Benchmark of the run panel's window onto the whole log: the real webview
 // script in headless Chromium against a fake host (test/unit/webview/fakeHost.ts) that keeps a
 // 1,000,000-event log and answers `page`. Two scenarios:
 //  - a finished run of 1,000,000 events opened: 30 jumps to random sequences (`reveal`) and

@@ -1,4 +1,4 @@
-// Benchmark of the run panel's webview (issue 6): the real script in headless Chromium receives
+// Benchmark of the run panel's webview: the real script in headless Chromium receives
 // 100,000 events in the batches the host sends (one message per 32 ms interval, from a Worker
 // standing in for the extension host), and we record
 // the time until all are drawn, the longest main-thread task, frame gaps, DOM nodes and heap.

@@ -1,5 +1,5 @@
 // "Go to…", the views' filter, Copy Link and run links inside a real VS Code, against the
-// reference runtime. (Written with issue #15's sidebar part; not yet run by its author: the
+// reference runtime. (Written with the sidebar part of the run log tools; not yet run by its author: the
 // extension-host suite is the lead's to run.)
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';

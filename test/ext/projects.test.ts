@@ -1,4 +1,4 @@
-// Projects against code-server's real Git extension (issue 23): with git turned off, a clear
+// Projects against code-server's real Git extension: with git turned off, a clear
 // message; with it on, Create Project for This Repository (the remote's token never sent), New
 // Task in Project with an uncommitted change and a ticked untracked file, and a commit the
 // service cannot see pushed through the Git extension's repository.push() before the retry.

@@ -61,7 +61,7 @@ export async function serveEventStream(
     let position = log.positionAfter(options.after);
     if (log.ended && position > log.size && log.size > 0) {
       // A client whose `after` is already at the end still gets the terminal event, then the
-      // close (PROTOCOL-NOTES), so it learns the run is over instead of reconnecting for ever.
+      // close (docs/PROTOCOL.md, The stream), so it learns the run is over instead of reconnecting for ever.
       const last = log.entryAt(log.size);
       if (last.kind !== 'raw') {
         await write(`id: ${last.sequence}${nl}event: ${last.event}${nl}data: ${last.dataJson}${nl}${nl}`);

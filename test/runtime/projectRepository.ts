@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 
 /**
- * The key two clone URLs share when they name the same repository (PROTOCOL-NOTES "Projects"):
+ * The key two clone URLs share when they name the same repository (docs/PROTOCOL.md, Projects):
  * host + path, lower case, no scheme, no user info, no port-less difference, no trailing `.git`.
  * `git@host:owner/repo.git` and `https://host/owner/repo` give the same key. Undefined: not a URL.
  */

@@ -1,4 +1,4 @@
-// The records the reference runtime stores and serves, shaped as PROTOCOL-NOTES assumes.
+// The records the reference runtime stores and serves, shaped as docs/PROTOCOL.md assumes.
 import { randomUUID } from 'node:crypto';
 
 export type FilePurpose = 'task_input' | 'dataset' | 'reference' | 'artifact';
@@ -31,7 +31,7 @@ export interface TaskRecord {
   attachments: TaskAttachment[];
   created_at: string;
   run_id: string;
-  /** Set on a task made in a project (PROTOCOL-NOTES "Projects"). */
+  /** Set on a task made in a project (docs/PROTOCOL.md, Projects). */
   project_id?: string;
   /** The branch and the 40-hex commit the agent builds on. */
   context?: TaskContext;
@@ -64,7 +64,7 @@ export interface RunRecord {
   usage?: { cost: Money };
 }
 
-/** Amounts are decimal strings ("12.40"), as PROTOCOL-NOTES assumes for spend. */
+/** Amounts are decimal strings ("12.40"), as docs/PROTOCOL.md assumes (Usage and spend). */
 export interface Money {
   amount: string;
   currency: string;
@@ -104,7 +104,7 @@ export interface ArtifactRecord {
   base_commit?: string;
 }
 
-/** Memory: what the agent knows (PROTOCOL-NOTES "Memory"). */
+/** Memory: what the agent knows (docs/PROTOCOL.md, Memory). */
 export interface MemoryRecord {
   id: string;
   object: 'memory';

@@ -68,7 +68,7 @@ export interface ProjectMeta {
   checkout?: string;
 }
 
-/** What a new task may carry besides its objective and attachments (PROTOCOL-NOTES "Projects"). */
+/** What a new task may carry besides its objective and attachments (docs/PROTOCOL.md, Projects). */
 export interface TaskPlacement {
   project_id?: string;
   context?: TaskContext;

@@ -47,9 +47,9 @@ export const UI = {
   reconnecting: /reconnecting/i,
   /** A task's only run reads as "Run 1" (runs show as people read them, never as raw ids). */
   firstRunRow: /\bRun 1(?!\d)/,
-  /** What the agent knows and may use (issue 24): the views below Tasks, in this order. */
+  /** What the agent knows and may use: the views below Tasks, in this order. */
   agentViews: ['Memory', 'Tools', 'Connectors', 'Webhooks'],
-  /** VS Code's Chat view and the @agent-runtime participant (issue 25; the Chat view from VS Code 1.139 on). */
+  /** VS Code's Chat view and the @agent-runtime participant (the Chat view from VS Code 1.139 on). */
   chat: {
     participant: '@agent-runtime',
     /** The name a response of the participant carries (its fullName). */
@@ -64,7 +64,7 @@ export const UI = {
     /** The start of the participant's /task answer once the task is created (src/chat/chatHandler.ts). */
     createdTask: /Created task \S+\./,
   },
-  /** Memory, tools and webhooks at work (issue 24, scenario agent-access). */
+  /** Memory, tools and webhooks at work (scenario agent-access). */
   access: {
     searchMemory: 'Agent Runtime: Search Memory...',
     createWebhook: 'Agent Runtime: Create Webhook...',
@@ -79,7 +79,7 @@ export const UI = {
     sendTestDelivery: 'Send Test Delivery',
     testDelivery: /Test delivery/,
   },
-  /** Steering (issue #12). */
+  /** Steering. */
   steering: {
     needsYouView: 'Needs You',
     cancelConfirm: 'Cancel Run',

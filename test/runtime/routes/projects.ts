@@ -1,4 +1,4 @@
-// /v1/projects (PROTOCOL-NOTES "Projects"): create (409 project_exists), get, list, delete.
+// /v1/projects (docs/PROTOCOL.md, Projects): create (409 project_exists), get, list, delete.
 import { badRequest, HttpError } from '../httpErrors';
 import { pageOf, parsePageParams } from '../pagination';
 import type { ProjectRecord } from '../records';

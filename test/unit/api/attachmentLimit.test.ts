@@ -1,4 +1,4 @@
-// The 400 for too many attachments (PROTOCOL-NOTES) reaches the caller with its code, param and
+// The 400 for too many attachments (docs/PROTOCOL.md, Tasks) reaches the caller with its code, param and
 // numeric limit, so the editor can plan (pack or split); a limit that is not a safe positive
 // integer is left out.
 import * as assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // The one escaping rule for server text in every surface: characters that reorder, hide or break
-// text show as visible marks, and everything else stays as it is (issue 27 item 8).
+// text show as visible marks, and everything else stays as it is.
 import * as assert from 'node:assert/strict';
 import { HIDDEN, visibleText } from '../../../src/common/visibleText';
 import { inert } from '../../../src/common/inertText';

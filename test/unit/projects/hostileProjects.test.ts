@@ -1,4 +1,4 @@
-// Hostile mode of the reference runtime on project records (issue 23): a project run's patch
+// Hostile mode of the reference runtime on project records: a project run's patch
 // comes with parts into `..`, an absolute path, `.git/`, through a symlink out of the folder,
 // a binary part and names with a bidi override and a command link; padded, it is past the 50 MB
 // a client reads. The extension's plan refuses each by name, lists the binary part, shows the

@@ -1,4 +1,4 @@
-// Remote URL matching (PROTOCOL-NOTES "Projects") and what a remote with credentials may reach:
+// Remote URL matching (docs/PROTOCOL.md, Projects) and what a remote with credentials may reach:
 // never a request body, a log line or an error.
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/api/client';

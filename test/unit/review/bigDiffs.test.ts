@@ -1,4 +1,4 @@
-// The review diff has a bound (issue 27 item 3): versions too different to diff line by line
+// The review diff has a bound: versions too different to diff line by line
 // say so (open or save the file instead) rather than block the extension host, and very long
 // texts never reach a spread of their lines as arguments (RangeError past ~130,000).
 import * as assert from 'node:assert';

@@ -1,6 +1,6 @@
 // Apply Changes asked for by a command (a link, another extension) for a run whose changes were
 // never shown in this window: outside the test run (trusted automation) the review is shown
-// instead and nothing is applied; once shown, Apply goes on as asked. Issue 27 item 7.
+// instead and nothing is applied; once shown, Apply goes on as asked.
 import * as stub from '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
 import type { ReviewContent } from '../../../src/reviewUi/reviewContent';

@@ -1,6 +1,6 @@
 // What a review reads before it compares (src/reviewUi/runOutputs.ts), over HTTP against the
 // reference runtime: the run's outputs and the "has reviewable changes" check end on a server
-// that hands out a fresh cursor for ever (issue 27 item 2), and only the files the run's task
+// that hands out a fresh cursor for ever, and only the files the run's task
 // was given count as revised or patched (item 4).
 import * as assert from 'node:assert/strict';
 import type { ArtifactRecord } from '../../../src/api/types';
@@ -85,7 +85,7 @@ describe('reviewUi/runOutputs (reference runtime)', () => {
     );
   });
 
-  it("a revision of a file another task was given is not this run's change (issue 27 item 4)", async () => {
+  it("a revision of a file another task was given is not this run's change", async () => {
     const a = await finishedRun('Revise A', { 'a.md': '# A\n\none\ntwo\nthree\n' });
     const b = await finishedRun('Revise B', { 'b.md': '# B\n\nuno\ndos\ntres\n' });
     const origins = new Map([

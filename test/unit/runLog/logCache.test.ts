@@ -118,7 +118,7 @@ describe('RunLogCache', () => {
   });
 });
 
-describe('RunLogCache with a byte cap (issue 27 item 5)', () => {
+describe('RunLogCache with a byte cap', () => {
   let folder: ReturnType<typeof tempFolder>;
   beforeEach(() => (folder = tempFolder()));
   afterEach(() => folder.remove());

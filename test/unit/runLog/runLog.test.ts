@@ -47,7 +47,7 @@ describe('RunLog', () => {
     await c?.close();
   });
 
-  it("one run's log stops at its cap, and the folder is pruned while it grows, not only at the next open (issue 27 item 5)", async () => {
+  it("one run's log stops at its cap, and the folder is pruned while it grows, not only at the next open", async () => {
     const log = recordingLogger();
     const infos: string[] = [];
     log.info = (m: string) => void infos.push(m);

@@ -1,4 +1,4 @@
-// The run panel's record links (issue 24), host side: the messages a page may send for them are
+// The run panel's record links, host side: the messages a page may send for them are
 // checked as ids, and a link opens only a record that the event (read again) or the approval card
 // shown actually names.
 import * as assert from 'node:assert/strict';

@@ -134,7 +134,7 @@ describe('RunSession with the run log on disk', function () {
     assert.deepStrictEqual([seqs(p.events), p.total], [[1, 2, 3], 1201]);
   });
 
-  it("a run longer than the log's cap: the log stops there, the panel, find and export say so (issue 27 item 5)", async () => {
+  it("a run longer than the log's cap: the log stops there, the panel, find and export say so", async () => {
     const runId = await rig.runtime.createSyntheticRun({ events: EVENTS, terminal: 'completed' });
     const logLimits = { maxBytes: 60_000, maxRuns: 10 };
     const w = rig.watch(runId, { logFolder: folder.dir, logLimits });

@@ -1,4 +1,4 @@
-// A run panel stays with the service it opened with (issue 27 item 6): when the base URL changes
+// A run panel stays with the service it opened with: when the base URL changes
 // under it, the client the extension hands out talks to another service, and that service's
 // events must not reach this run's model, log on disk or store. The panel stops with a message;
 // Retry once the base URL is back resumes where its log ends.
@@ -56,7 +56,7 @@ async function startServiceB(): Promise<{ url: string; eventRequests: () => numb
   };
 }
 
-describe('RunSession bound to the service it opened with (issue 27 item 6)', function () {
+describe('RunSession bound to the service it opened with', function () {
   this.timeout(60_000);
   let runtime: RuntimeHandle;
   let serviceB: Awaited<ReturnType<typeof startServiceB>>;

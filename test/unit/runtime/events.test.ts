@@ -246,7 +246,7 @@ describe('runtime: run event stream', () => {
     }
   });
 
-  it('ends a live synthetic run cancelled before all its events are released with run.cancelled, also after a restart (issue 27 item 13)', async () => {
+  it('ends a live synthetic run cancelled before all its events are released with run.cancelled, also after a restart', async () => {
     const dataDir = tempDir();
     // 5 ms per event: 100,000 events take minutes, so the cancel comes long before the last.
     const paced = await startRuntime({ eventDelayMs: 5, dataDir });

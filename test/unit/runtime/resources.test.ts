@@ -1,4 +1,4 @@
-// Memory, tools, connectors and webhooks in the reference runtime, over HTTP (PROTOCOL-NOTES "the rest of the resource map").
+// Memory, tools, connectors and webhooks in the reference runtime, over HTTP (docs/PROTOCOL.md, Memory to Webhooks).
 import * as assert from 'node:assert';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';

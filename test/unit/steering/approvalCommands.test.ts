@@ -3,7 +3,7 @@
 // command's tail) and sends nothing when dismissed; a call too long for a dialog opens whole in
 // a document before anything can be approved; a note handed in by a command decides without a
 // person only in the test run; the run panel's card decides only the call of its own run; a
-// decision made elsewhere is told and never sent again. Issue 27 items 1, 7 and 10.
+// decision made elsewhere is told and never sent again.
 import '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';

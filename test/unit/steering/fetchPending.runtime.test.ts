@@ -1,6 +1,6 @@
 // Loading the pending approvals (fetchPendingApprovals) over HTTP against the reference runtime:
 // it ends on a server handing out a fresh cursor for ever with pages of records that are not
-// pending (every record read counts toward the cap, issue 27 item 2), and what it returns is
+// pending (every record read counts toward the cap), and what it returns is
 // each pending approval once, never a junk record (item 9). Also the list itself de-duplicates
 // whatever it is given, so Needs You never has two rows of one id and announces once.
 import * as assert from 'node:assert/strict';

@@ -2,7 +2,7 @@
 // recorded: Cancel asks first unless the caller is the test run (trusted automation), and a
 // dismissed question sends nothing; instructions handed in by a command skip the input box only
 // in the test run; resume and fork carry the instructions to the server (what the runtime
-// received is checked). Issue 27 item 7 and its rules.
+// received is checked).
 import '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';

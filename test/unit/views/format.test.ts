@@ -76,7 +76,7 @@ describe('views/format', () => {
     assert.match(text, /Created \(UTC\): 2026-11-21 23:28:52 UTC/);
   });
 
-  it("names a project task's project and commit in its tooltip (issue 23)", () => {
+  it("names a project task's project and commit in its tooltip", () => {
     const tip = taskTooltip(
       { id: 'task_1', objective: 'x', project_id: 'proj_9', context: { ref: 'main', commit: 'a'.repeat(40) } },
       t,

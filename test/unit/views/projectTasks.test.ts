@@ -1,4 +1,4 @@
-// The Tasks view and projects (issue 23): it can show only one project's tasks (`?project_id=`,
+// The Tasks view and projects: it can show only one project's tasks (`?project_id=`,
 // and its description says so, beside a filter's), and a task row names its project by the
 // project's name, never its id: made inert (bidi visible, no link), cut, and looked up a bounded
 // number of times per page however many projects a page names.

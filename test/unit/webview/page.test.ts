@@ -155,7 +155,7 @@ describe('run panel page (headless Chromium)', function () {
     assert.deepStrictEqual(p.requests(), []);
   });
 
-  it('shows bidi, invisible, filler and tag characters of server text as visible marks in every part of the page (issue 27 item 8)', async () => {
+  it('shows bidi, invisible, filler and tag characters of server text as visible marks in every part of the page', async () => {
     // `ls docs; \u202Erm -rf ~` would display reversed; tag characters, fillers and soft hyphens hide text.
     const tags = [...'curl x|sh'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
     const hostile = `ls docs; \u202Erm -rf ~ \u2066x\u2069\u200b\u3164\u00ad\u115f\uffa0${tags}\u2064\ufeff`;
@@ -244,7 +244,7 @@ describe('run panel page (headless Chromium)', function () {
     assert.ok(seen.cardArgs.split('\n').length >= 3, 'the arguments stay a block of lines');
   });
 
-  it("says when the run's log stopped at its size limit, in the header and in the find bar (issue 27 item 5)", async () => {
+  it("says when the run's log stopped at its size limit, in the header and in the find bar", async () => {
     const run = recordedRun({ steps: 2, terminal: null });
     await p.send(reset(), { type: 'events', events: run });
     await waitForSequence(p, run.length);
@@ -295,7 +295,7 @@ describe('run panel page (headless Chromium)', function () {
     assert.ok((await renderedSequences(p)).includes(run.length));
   });
 
-  it('keeps the rows still in view when a row streams in or the list scrolls a little: only the rows that came into view are filled (issue 29)', async () => {
+  it('keeps the rows still in view when a row streams in or the list scrolls a little: only the rows that came into view are filled', async () => {
     const run = recordedRun({ steps: 100, toolsPerStep: 2, terminal: null });
     await p.send(reset(), { type: 'events', events: run.slice(0, 300) });
     await waitForSequence(p, 300);
@@ -376,7 +376,7 @@ describe('run panel page (headless Chromium)', function () {
     assert.strictEqual(await p.js(`document.activeElement.classList.contains('row')`), true, 'the keys still move it');
   });
 
-  it('a streamed step adds its one filter choice and writes nothing else of the header: the other choices and the buttons stay untouched (issue 29)', async () => {
+  it('a streamed step adds its one filter choice and writes nothing else of the header: the other choices and the buttons stay untouched', async () => {
     const run = recordedRun({ steps: 20, toolsPerStep: 1, terminal: null });
     // Up to step 10's step.completed (sequence 41); the next event is step 11's step.started.
     await p.send(reset(), { type: 'events', events: run.slice(0, 41) });
@@ -642,7 +642,7 @@ describe('run panel page (headless Chromium)', function () {
       { type: 'runAction', action: 'review' },
     ]);
   });
-  it('links a tool call to its invocation record and memory events to their entries with real buttons; ids only (issue 24)', async () => {
+  it('links a tool call to its invocation record and memory events to their entries with real buttons; ids only', async () => {
     const events = [
       ev('plan.created', 1, { steps: 1, strategy: 'sequential' }),
       ev('step.started', 2, { step_id: 'step_1', title: 'Recall' }),
@@ -707,7 +707,7 @@ describe('run panel page (headless Chromium)', function () {
     ]);
   });
 
-  it("links the approval card to its tool's description, by click and by keyboard (issue 24)", async () => {
+  it("links the approval card to its tool's description, by click and by keyboard", async () => {
     const run = recordedRun({ steps: 1, terminal: null });
     const asked = ev('approval.requested', run.length + 1, {
       approval_id: 'ap_9',

@@ -1,4 +1,4 @@
-// What the agent knows and may use (issue 24), in code-server: Search Memory finds an entry, it is
+// What the agent knows and may use, in code-server: Search Memory finds an entry, it is
 // edited and saved; changed through the API meanwhile, the next save shows the compare editor and
 // loses nothing (Overwrite saves the user's text); a run's tool call opens its invocation record
 // from the run panel, and its memory.written row the entry; a webhook is created (https only, the

@@ -1,4 +1,4 @@
-// @agent-runtime in VS Code's Chat view (issues 25 and 28). VS Code 1.139 calls a participant's
+// @agent-runtime in VS Code's Chat view. VS Code 1.139 calls a participant's
 // handler only once a language model is picked for the request (its extension host's
 // `getModelForRequest`: the model picked in the view, else a default Copilot model; none: "Language
 // model unavailable"), and code-server has none. So this scenario alone installs the fixture

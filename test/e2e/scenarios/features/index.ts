@@ -1,4 +1,4 @@
-// The user stories of issue 7, each from a fresh user data folder: sign in, upload and attach,
+// The user stories, each from a fresh user data folder: sign in, upload and attach,
 // watch a run (live, through a dropped stream, across a window reload), artifacts, delete, 401.
 import { type Scenario } from '../types';
 import { agentAccess } from './agentAccess';

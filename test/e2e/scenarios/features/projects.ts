@@ -1,4 +1,4 @@
-// Working in a repository (issue 23): a git workspace whose remote the service knows, Create
+// Working in a repository: a git workspace whose remote the service knows, Create
 // Project for This Repository, New Task in Project... with one uncommitted change, the run's
 // patch in Review Changes (the README picture), then Apply to a New Branch...: `git diff` on
 // that branch shows the agent's change and the uncommitted one.

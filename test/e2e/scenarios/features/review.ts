@@ -1,4 +1,4 @@
-// Review Changes (issue 13): two workspace files uploaded and attached from the Explorer, the
+// Review Changes: two workspace files uploaded and attached from the Explorer, the
 // built-in agent revises them, Review Changes on the run row opens one multi-file diff; one
 // hunk applied from the quick pick, undone, then all applied. A file edited after upload gets
 // the three-way view, its conflict shown and kept as the user's version.

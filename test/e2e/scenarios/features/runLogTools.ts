@@ -1,4 +1,4 @@
-// The run log as a working tool (issue #15), in code-server against a finished run of 400 events
+// The run log as a working tool, in code-server against a finished run of 400 events
 // with one failing tool call in it: find the call by text (its row marked, "1 of 1"), filter to
 // problems (only the failing call and the run's end remain), jump to an early step from the
 // outline, export the run's events as JSON lines to a file picked in the save dialog and open

@@ -1,4 +1,4 @@
-// The run panel checked by a real accessibility engine (issue 15): axe-core runs inside the
+// The run panel checked by a real accessibility engine: axe-core runs inside the
 // panel's webview while events stream in, with the kind filter and the search applied, and once
 // the run has finished with a row expanded. Any violation of impact serious or critical fails the
 // scenario, listed with its rule, impact, help and the nodes. A canary proves the engine sees

@@ -1,4 +1,4 @@
-// Steering in code-server (issue #12): cancel a live run from the panel; approve a pending tool
+// Steering in code-server: cancel a live run from the panel; approve a pending tool
 // call from the notification (its dialog shows the whole call first) and see the run go on; deny one from the "Needs You" list and see
 // the skip recorded in the timeline; fork from a step with instructions and watch the new run.
 import * as assert from 'node:assert';

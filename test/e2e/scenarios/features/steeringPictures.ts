@@ -1,4 +1,4 @@
-// The README's pictures of steering (issue #12), in the light and the dark theme: a run waits for
+// The README's pictures of steering, in the light and the dark theme: a run waits for
 // approval; the "Needs You" list names it; the run panel shows its approval card beside the
 // notification. Approving from the card then lets the run finish (the pictures are of a real
 // flow, not a staged page).
