@@ -9,6 +9,12 @@ export interface PollDelays {
 
 export const DEFAULT_POLL_DELAYS: PollDelays = { firstMs: 2_000, maxMs: 30_000 };
 
+/**
+ * For a poll that reads one list whatever is watched (docs/PROTOCOL.md, Staying current): its
+ * cost is flat, so it never slows past 8 s, and a change anywhere shows within 10 s.
+ */
+export const FEED_POLL_DELAYS: PollDelays = { firstMs: 2_000, maxMs: 8_000 };
+
 /** The delays between polls: first, 2x first, 4x first... capped at max. */
 export class PollBackoff {
   private attempt = 0;
