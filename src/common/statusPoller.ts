@@ -32,6 +32,11 @@ export class PollBackoff {
   reset(): void {
     this.attempt = 0;
   }
+
+  /** The first (shortest) delay. */
+  get first(): number {
+    return this.delays.firstMs;
+  }
 }
 
 export type Schedule = (run: () => void, ms: number) => { cancel(): void };
@@ -56,6 +61,8 @@ export class StatusPoller {
   private readonly backoff: PollBackoff;
   private readonly schedule: Schedule;
   private timer: { cancel(): void } | undefined;
+  /** The delay the armed timer was set with. */
+  private armedMs = 0;
   private running = false;
   private disposed = false;
 
@@ -78,6 +85,11 @@ export class StatusPoller {
       return;
     }
     this.backoff.reset();
+    // A timer already due after the first delay stays: kicks coming faster than that (rows shown
+    // one after another, a busy account) would otherwise put the poll off for ever.
+    if (this.timer && this.armedMs <= this.backoff.first) {
+      return;
+    }
     this.timer?.cancel();
     this.timer = undefined;
     this.arm();
@@ -106,7 +118,8 @@ export class StatusPoller {
     if (this.timer || this.running || this.disposed || !this.options.wanted()) {
       return;
     }
-    this.timer = this.schedule(() => void this.fire(), this.backoff.next());
+    this.armedMs = this.backoff.next();
+    this.timer = this.schedule(() => void this.fire(), this.armedMs);
   }
 
   private async fire(): Promise<void> {

@@ -213,7 +213,13 @@ export class RunStore implements Disposable {
   show(runId: string): Disposable {
     const entry = this.entry(runId);
     entry.shows++;
-    this.poller.kick();
+    // A row shows a record just read; with a runs list to look at, the next look is soon enough
+    // (rows shown one after another must not keep the looks at their shortest delay).
+    if (this.feed) {
+      this.poller.update();
+    } else {
+      this.poller.kick();
+    }
     return this.release(() => entry.shows--);
   }
 
