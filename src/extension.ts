@@ -87,6 +87,8 @@ export async function activate(
   const reporter = { log, onAuthError: (err: unknown) => reauth.handle(err) };
   const runs = new RunStore({
     fetchRun: (runId, signal) => service.client.getRun(runId, { signal }),
+    listRuns: (params, signal) => service.client.listRuns(params, { signal }),
+    listScope: () => service.client.baseUrl,
     log,
     onAuthError: reporter.onAuthError,
   });

@@ -244,13 +244,13 @@ export class ApiClient {
 
   /** `project_id`: only that project's tasks (docs/PROTOCOL.md, Projects). */
   async listTasks(
-    params: PageParams & { project_id?: string } = {},
+    params: PageParams & { project_id?: string; updated_after?: string } = {},
     opts: CallOptions = {},
   ): Promise<Page<TaskRecord>> {
     return this.getPage<TaskRecord>(
       '/tasks',
       'tasks',
-      pageQuery(params, { project_id: params.project_id }),
+      pageQuery(params, { project_id: params.project_id, updated_after: params.updated_after }),
       opts,
       true,
     );
@@ -266,8 +266,18 @@ export class ApiClient {
     return this.getJson(`/runs/${pathSegment(id)}`, opts, (v) => parseRecord<RunRecord>(v, 'run'), true);
   }
 
-  async listRuns(params: PageParams & { task_id?: string } = {}, opts: CallOptions = {}): Promise<Page<RunRecord>> {
-    return this.getPage<RunRecord>('/runs', 'runs', pageQuery(params, { task_id: params.task_id }), opts, true);
+  /** `updated_after`: only the runs changed after that instant, oldest change first (docs/PROTOCOL.md, Staying current). */
+  async listRuns(
+    params: PageParams & { task_id?: string; updated_after?: string } = {},
+    opts: CallOptions = {},
+  ): Promise<Page<RunRecord>> {
+    return this.getPage<RunRecord>(
+      '/runs',
+      'runs',
+      pageQuery(params, { task_id: params.task_id, updated_after: params.updated_after }),
+      opts,
+      true,
+    );
   }
 
   iterateRuns(params: PageParams & { task_id?: string } = {}, opts: PageWalkOptions = {}): PageWalk<RunRecord> {

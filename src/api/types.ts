@@ -49,6 +49,8 @@ export interface TaskRecord {
   status?: Status;
   attachments?: Attachment[];
   created_at?: string;
+  /** The last change, when the server says (docs/PROTOCOL.md, Staying current). */
+  updated_at?: string;
   run_id?: string;
   /** The project the task was made in (docs/PROTOCOL.md, Projects). */
   project_id?: string;
@@ -90,6 +92,8 @@ export interface RunRecord {
   task_id?: string;
   status?: Status;
   created_at?: string;
+  /** The last change, when the server says (docs/PROTOCOL.md, Staying current). */
+  updated_at?: string;
   started_at?: string;
   completed_at?: string;
   /** docs/PROTOCOL.md, Resume: the run this one resumed. */

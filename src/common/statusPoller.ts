@@ -9,6 +9,12 @@ export interface PollDelays {
 
 export const DEFAULT_POLL_DELAYS: PollDelays = { firstMs: 2_000, maxMs: 30_000 };
 
+/**
+ * For a poll that reads one list whatever is watched (docs/PROTOCOL.md, Staying current): its
+ * cost is flat, so it never slows past 8 s, and a change anywhere shows within 10 s.
+ */
+export const FEED_POLL_DELAYS: PollDelays = { firstMs: 2_000, maxMs: 8_000 };
+
 /** The delays between polls: first, 2x first, 4x first... capped at max. */
 export class PollBackoff {
   private attempt = 0;
@@ -25,6 +31,11 @@ export class PollBackoff {
 
   reset(): void {
     this.attempt = 0;
+  }
+
+  /** The first (shortest) delay. */
+  get first(): number {
+    return this.delays.firstMs;
   }
 }
 
@@ -50,6 +61,8 @@ export class StatusPoller {
   private readonly backoff: PollBackoff;
   private readonly schedule: Schedule;
   private timer: { cancel(): void } | undefined;
+  /** The delay the armed timer was set with. */
+  private armedMs = 0;
   private running = false;
   private disposed = false;
 
@@ -72,6 +85,11 @@ export class StatusPoller {
       return;
     }
     this.backoff.reset();
+    // A timer already due after the first delay stays: kicks coming faster than that (rows shown
+    // one after another, a busy account) would otherwise put the poll off for ever.
+    if (this.timer && this.armedMs <= this.backoff.first) {
+      return;
+    }
     this.timer?.cancel();
     this.timer = undefined;
     this.arm();
@@ -100,7 +118,8 @@ export class StatusPoller {
     if (this.timer || this.running || this.disposed || !this.options.wanted()) {
       return;
     }
-    this.timer = this.schedule(() => void this.fire(), this.backoff.next());
+    this.armedMs = this.backoff.next();
+    this.timer = this.schedule(() => void this.fire(), this.armedMs);
   }
 
   private async fire(): Promise<void> {

@@ -6,7 +6,10 @@
 // Facts come in from three places: pages and records the tree loads (noteRecord), events a
 // panel's stream delivers (noteStreamEvent), and this store's own polling. It polls only the
 // runs that are unfinished, that nobody streams, and that somebody wants: a visible row shows
-// them, or they were started here. A change is announced only when what a surface shows
+// them, or they were started here. A poll is one read of the runs list (ChangeFeed: what
+// changed since the last look), so its cost does not grow with the number of runs; a run the
+// list cannot vouch for (a server without `updated_after`, a run past its first page) is read
+// on its own. A change is announced only when what a surface shows
 // differs (status or record), so rows are redrawn only when their data changed.
 // Pure (no vscode): the timer is injected, so tests drive it by hand.
 import type { Logger } from '../common/logger';
@@ -15,7 +18,9 @@ import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
 import { mapLimited } from '../common/mapLimited';
 import { isTerminalEvent, isTerminalStatus, statusKind, terminalEventStatus } from '../runEvents/runStatus';
-import { StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
+import { FEED_POLL_DELAYS, StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
+import type { Page } from '../api/types';
+import { ChangeFeed, type ChangeListParams, type ChangeLook } from './changeFeed';
 
 export interface RunFacts {
   readonly runId: string;
@@ -44,6 +49,10 @@ export interface RunChange {
 export interface RunStoreOptions {
   /** GET /v1/runs/{id} through the current client. */
   fetchRun(runId: string, signal: AbortSignal): Promise<RunRecord>;
+  /** GET /v1/runs (with `updated_after`) through the current client: a poll reads it once. */
+  listRuns?(params: ChangeListParams, signal?: AbortSignal): Promise<Page<RunRecord>>;
+  /** Which server `listRuns` reads: when it changes, the feed starts over. */
+  listScope?(): string;
   log: Logger;
   /** Told about a 401 from a poll (the extension asks once to sign in again). */
   onAuthError?(err: unknown): void;
@@ -74,14 +83,17 @@ export class RunStore implements Disposable {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(change: RunChange) => void>();
   private readonly poller: StatusPoller;
+  private readonly feed: ChangeFeed<RunRecord> | undefined;
   private abort = new AbortController();
   private disposed = false;
 
   constructor(private readonly options: RunStoreOptions) {
+    const listRuns = options.listRuns;
+    this.feed = listRuns && new ChangeFeed<RunRecord>({ list: listRuns, scope: options.listScope });
     this.poller = new StatusPoller({
       poll: () => this.poll(),
       wanted: () => this.pollTargets().length > 0,
-      delays: options.delays,
+      delays: options.delays ?? (this.feed ? FEED_POLL_DELAYS : undefined),
       schedule: options.schedule,
       onError: (err) => options.log.warn(`Runs: status poll failed: ${describeError(err)}`),
     });
@@ -201,7 +213,13 @@ export class RunStore implements Disposable {
   show(runId: string): Disposable {
     const entry = this.entry(runId);
     entry.shows++;
-    this.poller.kick();
+    // A row shows a record just read; with a runs list to look at, the next look is soon enough
+    // (rows shown one after another must not keep the looks at their shortest delay).
+    if (this.feed) {
+      this.poller.update();
+    } else {
+      this.poller.kick();
+    }
     return this.release(() => entry.shows--);
   }
 
@@ -325,12 +343,48 @@ export class RunStore implements Disposable {
     }
   }
 
-  /** One round of status requests; true when anything changed (the delay starts over). */
+  /**
+   * One poll. With a list to read: one look at what changed (the cadence stays flat, so this
+   * answers false), then a request of its own only for a run the list cannot vouch for.
+   * Without: a request per run, true when anything changed (the delay starts over).
+   */
   private async poll(): Promise<boolean> {
     const signal = this.abort.signal;
+    if (!this.feed) {
+      return this.pollEach(this.pollTargets(), signal);
+    }
+    let look: ChangeLook<RunRecord> | undefined;
+    try {
+      look = await this.feed.read(signal);
+    } catch (err) {
+      if (signal.aborted) {
+        return false;
+      }
+      if (isApiError(err, 'authentication')) {
+        this.options.onAuthError?.(err);
+        return false;
+      }
+      this.options.log.debug(`Runs: the runs list was not read: ${describeError(err)}`);
+    }
+    if (signal.aborted) {
+      return false;
+    }
+    for (const run of look?.changed ?? []) {
+      // Only runs somebody here knows: the list names every run on the server.
+      if (this.entries.has(run.id)) {
+        this.noteRecord(run);
+      }
+    }
+    const rest = this.pollTargets().filter((entry) => !look?.covers(entry.runId));
+    await this.pollEach(rest, signal);
+    return false;
+  }
+
+  /** A status request per run; true when anything changed. */
+  private async pollEach(targets: Entry[], signal: AbortSignal): Promise<boolean> {
     let changed = false;
     let authError: unknown;
-    await mapLimited(this.pollTargets(), POLL_CONCURRENCY, async (entry) => {
+    await mapLimited(targets, POLL_CONCURRENCY, async (entry) => {
       try {
         const run = await this.options.fetchRun(entry.runId, signal);
         if (signal.aborted) {

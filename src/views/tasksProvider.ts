@@ -2,10 +2,12 @@
 // Every level is a PagedList owned by the row above it (the root's by the provider) and loaded
 // by one routine (childrenOf/loadLevel). Run facts come from the RunStore: the tree tells it
 // which runs its visible rows show and redraws a run row only when the store says its data
-// changed. Unfinished tasks are polled here, only while the view is visible.
+// changed. While the view is visible, one read of the tasks list at a time keeps it current
+// (TaskPolling): new tasks come in first, changed rows are redrawn.
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
+import { DEFAULT_MAX_ITEMS } from '../api/pagination';
 import type { TaskRecord } from '../api/types';
 import { DisposableStore } from '../common/disposableStore';
 import { ViewIds } from '../common/ids';
@@ -89,6 +91,8 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
     this.poller = new TaskPolling(deps, {
       tasks: () => this.taskNodes,
       visible: () => this.visible,
+      projectId: () => this.scope?.id,
+      onNew: (task) => this.showNewTask(task),
       onChanged: (nodes) => this.changed.fire(nodes),
       onWaitingChanged: () => this.waitingChanged.fire(),
       delays: options.pollDelays,
@@ -264,6 +268,31 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       return all && (all.find(task.id) ?? this.prependTask(all, task));
     }
     return root.find(task.id) ?? this.prependTask(root, task);
+  }
+
+  /**
+   * A task the loaded rows lack that the tasks list says changed: created anywhere since the
+   * rows were loaded (or past them). Shown first when the first page is loaded and it belongs
+   * to the project the view is limited to; a task older than the oldest row shown waits for
+   * its page.
+   */
+  private showNewTask(task: TaskRecord): void {
+    const root = this.root.children;
+    if (!root?.started || root.loading || root.find(task.id) || typeof task.id !== 'string') {
+      return;
+    }
+    if (this.scope && task.project_id !== this.scope.id) {
+      return;
+    }
+    // A server that makes tasks without end cannot grow the view past what a list holds.
+    if (root.items.length >= DEFAULT_MAX_ITEMS) {
+      return;
+    }
+    const oldest = root.items.at(-1)?.task.created_at;
+    if (root.hasMore && oldest && task.created_at && task.created_at < oldest) {
+      return;
+    }
+    this.prependTask(root, task);
   }
 
   /** Puts a task row first (a task just created that the first page did not hold). */

@@ -15,7 +15,10 @@ export interface ViewApiClient {
   listFiles(params?: PageParams & { purpose?: string }, opts?: CallOptions): Promise<Page<FileRecord>>;
   getFile(id: string, opts?: CallOptions): Promise<FileRecord>;
   /** `project_id`: only that project's tasks (docs/PROTOCOL.md, Projects). */
-  listTasks(params?: PageParams & { project_id?: string }, opts?: CallOptions): Promise<Page<TaskRecord>>;
+  listTasks(
+    params?: PageParams & { project_id?: string; updated_after?: string },
+    opts?: CallOptions,
+  ): Promise<Page<TaskRecord>>;
   getTask(id: string, opts?: CallOptions): Promise<TaskRecord>;
   listRuns(params: PageParams & { task_id?: string }, opts?: CallOptions): Promise<Page<RunRecord>>;
   getRun(id: string, opts?: CallOptions): Promise<RunRecord>;

@@ -68,3 +68,19 @@ export function pageOf<T extends { id: string }>(
   }
   return { object: 'list', data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1].id : null };
 }
+
+/**
+ * `updated_after` (docs/PROTOCOL.md, Staying current): the instant in milliseconds, or
+ * undefined when the parameter is absent; 400 for text that is not an RFC 3339 timestamp.
+ */
+export function parseUpdatedAfter(query: URLSearchParams): number | undefined {
+  const raw = query.get('updated_after');
+  if (raw === null) {
+    return undefined;
+  }
+  const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(raw) ? Date.parse(raw) : NaN;
+  if (!Number.isFinite(ms)) {
+    throw badRequest('updated_after must be an RFC 3339 timestamp.', 'updated_after');
+  }
+  return ms;
+}

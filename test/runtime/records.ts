@@ -30,6 +30,8 @@ export interface TaskRecord {
   status: RunStatus;
   attachments: TaskAttachment[];
   created_at: string;
+  /** The last change (docs/PROTOCOL.md, Staying current). */
+  updated_at?: string;
   run_id: string;
   /** Set on a task made in a project (docs/PROTOCOL.md, Projects). */
   project_id?: string;
@@ -56,6 +58,8 @@ export interface RunRecord {
   task_id: string;
   status: RunStatus;
   created_at: string;
+  /** The last change (docs/PROTOCOL.md, Staying current). */
+  updated_at?: string;
   started_at?: string;
   completed_at?: string;
   error?: { message: string };

@@ -126,8 +126,8 @@ export class RuntimeCore {
   ) {
     const records = path.join(dataDir, 'records');
     this.files = new RecordStore(path.join(records, 'files'));
-    this.tasks = new RecordStore(path.join(records, 'tasks'));
-    this.runs = new RecordStore(path.join(records, 'runs'));
+    this.tasks = new RecordStore(path.join(records, 'tasks'), { stampUpdates: true });
+    this.runs = new RecordStore(path.join(records, 'runs'), { stampUpdates: true });
     this.artifacts = new RecordStore(path.join(records, 'artifacts'));
     this.projects = new RecordStore(path.join(records, 'projects'));
     this.approvals = new ApprovalDesk(

@@ -1,7 +1,7 @@
 // /v1/runs: get, list (by task), artifacts (paged), cancel, resume, fork, and the SSE event stream.
 import { serveEventStream } from '../eventStream';
 import { badRequest, notFound } from '../httpErrors';
-import { pageOf, parsePageParams } from '../pagination';
+import { pageOf, parsePageParams, parseUpdatedAfter } from '../pagination';
 import type { RunRecord } from '../records';
 import { jsonWrite, type RequestContext, type Route } from './routeTypes';
 
@@ -57,7 +57,9 @@ export const runRoutes: Route[] = [
         throw notFound(`No task with id ${taskId}.`, 'task_id');
       }
       const include = (run: RunRecord): boolean => taskId === null || run.task_id === taskId;
-      return { status: 200, body: pageOf(ctx.core.runs.newestFirst(), params, include) };
+      const after = parseUpdatedAfter(ctx.url.searchParams);
+      const records = after === undefined ? ctx.core.runs.newestFirst() : ctx.core.runs.changedAfter(after);
+      return { status: 200, body: pageOf(records, params, include) };
     },
   },
   {

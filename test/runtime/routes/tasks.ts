@@ -1,6 +1,6 @@
 // /v1/tasks: create (validated; starts the built-in agent), get, list.
 import { badRequest, notFound } from '../httpErrors';
-import { pageOf, parsePageParams } from '../pagination';
+import { pageOf, parsePageParams, parseUpdatedAfter } from '../pagination';
 import { COMMIT_PATTERN } from '../projectRepository';
 import type { TaskAttachment, TaskContext } from '../records';
 import type { RuntimeCore, TaskPlacement } from '../runtimeCore';
@@ -104,10 +104,10 @@ export const taskRoutes: Route[] = [
     async handle(ctx) {
       const projectId = ctx.url.searchParams.get('project_id');
       const include = projectId === null ? undefined : (task: { project_id?: string }) => task.project_id === projectId;
-      return {
-        status: 200,
-        body: pageOf(ctx.core.tasks.newestFirst(), parsePageParams(ctx.url.searchParams), include),
-      };
+      const params = parsePageParams(ctx.url.searchParams);
+      const after = parseUpdatedAfter(ctx.url.searchParams);
+      const records = after === undefined ? ctx.core.tasks.newestFirst() : ctx.core.tasks.changedAfter(after);
+      return { status: 200, body: pageOf(records, params, include) };
     },
   },
   {

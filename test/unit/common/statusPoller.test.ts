@@ -60,6 +60,28 @@ describe('views/statusPoller', () => {
     assert.ok(poller.scheduled);
   });
 
+  it('is not put off by kicks that come faster than its first delay', async () => {
+    const clock = new ManualSchedule();
+    let armings = 0;
+    let polls = 0;
+    const poller = new StatusPoller({
+      poll: async () => (polls++, false),
+      wanted: () => true,
+      schedule: (run, ms) => (armings++, clock.schedule(run, ms)),
+    });
+    poller.kick();
+    poller.kick();
+    poller.kick();
+    assert.equal(armings, 1, 'the timer due after the first delay was kept, not set again');
+    await clock.tick();
+    await clock.tick();
+    assert.deepEqual(clock.armed, [4000], 'the delay started over at the last kick');
+    poller.kick();
+    assert.deepEqual(clock.armed, [2000], 'a longer wait is cut short by a kick');
+    assert.equal(polls, 2);
+    poller.dispose();
+  });
+
   it('goes on after a failed poll, with a longer delay, and reports the failure', async () => {
     const clock = new ManualSchedule();
     const errors: unknown[] = [];

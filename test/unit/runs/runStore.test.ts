@@ -42,6 +42,27 @@ describe('runs/runStore', () => {
     runs.dispose();
   });
 
+  it('with a runs list, looks at it at a flat cadence however many rows are shown meanwhile', async () => {
+    const clock = new ManualSchedule();
+    let lists = 0;
+    const runs = new RunStore({
+      fetchRun: async () => assert.fail('no request per run'),
+      listRuns: async () => (lists++, { object: 'list', data: [], has_more: false, next_cursor: null }),
+      log: new CapturingLogger(),
+      schedule: clock.schedule,
+    });
+    const delays: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      runs.show(`run_${i}`); // rows shown one after another, between looks
+      delays.push(await clock.tick());
+    }
+    assert.deepEqual(delays, [2000, 4000, 8000, 8000, 8000], 'shown rows do not keep the looks at 2 s');
+    assert.equal(lists, 5, 'one list a look');
+    runs.follow('run_new');
+    assert.deepEqual(clock.armed, [2000], 'a run started here is looked at soon');
+    runs.dispose();
+  });
+
   it('does not poll a run a panel streams, and takes its status from the stream', async () => {
     const { runs, clock, fetched, changes } = store(new Map([['run_1', { id: 'run_1', status: 'running' }]]));
     runs.noteRecord({ id: 'run_1', status: 'queued', task_id: 'task_1' });

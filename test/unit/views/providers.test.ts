@@ -273,10 +273,11 @@ describe('views/providers (reference runtime)', function () {
     /** A tree over its own run store; both poll on the given clock (or a real timer). */
     function tasksTree(
       h: Harness,
-      options: { schedule?: Schedule; pollDelays?: { firstMs: number; maxMs: number } } = {},
+      options: { schedule?: Schedule; pollDelays?: { firstMs: number; maxMs: number }; runsList?: boolean } = {},
     ) {
       const runs = new RunStore({
         fetchRun: (id, signal) => h.deps.getClient().getRun(id, { signal }),
+        listRuns: options.runsList ? (params, signal) => h.deps.getClient().listRuns(params, { signal }) : undefined,
         log: h.deps.log,
         schedule: options.schedule,
         delays: options.pollDelays,
@@ -553,6 +554,118 @@ describe('views/providers (reference runtime)', function () {
       assert.notEqual(after, before, 'the runs were fetched again');
       assert.equal(after.id, before.id, 'with the same row id');
       assert.equal(after.run.status, 'cancelled');
+      dispose();
+    });
+
+    /** A client that counts its calls by name. */
+    function counting(overrides: Partial<ViewApiClient> = {}) {
+      const calls = new Map<string, number>();
+      const base = clientWith(rt.client, overrides);
+      const client = Object.fromEntries(
+        Object.entries(base).map(([name, call]) => [
+          name,
+          (...args: unknown[]) => (
+            calls.set(name, (calls.get(name) ?? 0) + 1),
+            (call as (...a: unknown[]) => unknown)(...args)
+          ),
+        ]),
+      ) as unknown as ViewApiClient;
+      return { client, calls, reset: () => calls.clear() };
+    }
+
+    /** Fires every armed poll timer and waits until each poll has ended (its timer armed again). */
+    async function pollOnce(clock: ManualSchedule): Promise<void> {
+      const pollers = clock.armed.length;
+      while (clock.armed.length > 0) {
+        clock.fire();
+      }
+      for (let i = 0; i < 1_000 && clock.armed.length < pollers; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(clock.armed.length, pollers, 'every poll ended');
+    }
+
+    it('stays current without Refresh: a task created elsewhere comes in first, a status change shows, one list read a look', async () => {
+      const live: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        live.push(await rt.runtime.createSyntheticRun({ events: 1, terminal: null, taskObjective: `Live ${i}` }));
+      }
+      const clock = new ManualSchedule();
+      const counted = counting();
+      const h = harness(counted.client, 40);
+      const { tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
+      tasks.setVisible(true);
+      const rows = (await tasks.getChildren()).filter((n): n is TaskNode => n instanceof TaskNode);
+      assert.equal(rows.length, 30);
+      assert.ok(rows.every((n) => n.unfinished));
+      await pollOnce(clock); // the first look: the first page
+      counted.reset();
+      const made = await rt.client.createTask({ objective: 'Made in another window' });
+      rt.runtime.endRun(live[3], 'completed');
+      const redraw = nextEvent(tasks.onDidChangeTreeData, (c) => c === undefined);
+      await pollOnce(clock);
+      await redraw;
+      const after = await tasks.getChildren();
+      assert.equal(after[0].id, `task:${made.id}`, 'the new task is the first row, no Refresh');
+      const ended = after.find((n) => n instanceof TaskNode && n.task.run_id === live[3]);
+      assert.ok(ended instanceof TaskNode && !ended.unfinished, 'the status change shows');
+      for (let i = 0; i < 4; i++) {
+        await pollOnce(clock);
+      }
+      assert.equal(counted.calls.get('listTasks'), 5, 'one tasks list read a look');
+      assert.equal(counted.calls.get('getTask') ?? 0, 0, 'no request per task, though 30 are live');
+      dispose();
+    });
+
+    it('stays current against a server that ignores updated_after', async () => {
+      await rt.runtime.createSyntheticRun({ events: 1, terminal: null, taskObjective: 'Older' });
+      const clock = new ManualSchedule();
+      const counted = counting({
+        listTasks: (p, o) => rt.client.listTasks({ ...p, updated_after: undefined }, o),
+      });
+      const h = harness(counted.client, 10);
+      const { tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
+      tasks.setVisible(true);
+      await tasks.getChildren();
+      await pollOnce(clock);
+      await pollOnce(clock);
+      const made = await rt.client.createTask({ objective: 'Made elsewhere' });
+      await pollOnce(clock);
+      const after = await tasks.getChildren();
+      assert.deepEqual(
+        after.map((n) => n.id),
+        [`task:${made.id}`, after[1].id],
+        'the new task first, once',
+      );
+      assert.equal(counted.calls.get('getTask') ?? 0, 0, 'every row was on the first page');
+      dispose();
+    });
+
+    it('keeps the shown runs current with one runs list read a look, not a request per run', async () => {
+      for (let i = 0; i < 12; i++) {
+        await rt.runtime.createSyntheticRun({ events: 1, terminal: null, taskObjective: `Run ${i}` });
+      }
+      const clock = new ManualSchedule();
+      const counted = counting();
+      const h = harness(counted.client, 20);
+      const { runs, tasks, dispose } = tasksTree(h, { schedule: clock.schedule, runsList: true });
+      tasks.setVisible(true);
+      const rows = (await tasks.getChildren()).filter((n): n is TaskNode => n instanceof TaskNode);
+      const runRows: RunNode[] = [];
+      for (const row of rows) {
+        runRows.push(...(await tasks.getChildren(row)).filter((n): n is RunNode => n instanceof RunNode));
+      }
+      assert.equal(runRows.length, 12);
+      assert.ok(runs.polling);
+      counted.reset();
+      const target = runRows[5];
+      rt.runtime.endRun(target.runId, 'failed');
+      for (let i = 0; i < 3; i++) {
+        await pollOnce(clock);
+      }
+      assert.match(String(target.description), /^failed/, 'the run row shows its end');
+      assert.equal(counted.calls.get('getRun') ?? 0, 0, 'no request per run');
+      assert.equal(counted.calls.get('listRuns'), 3, 'one runs list read a look');
       dispose();
     });
 
