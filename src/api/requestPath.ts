@@ -14,7 +14,7 @@ import {
   type ApiDetail,
 } from './errors';
 import type { Logger } from '../common/logger';
-import type { ResponseHeaders, Transport, TransportResponse } from './transport';
+import type { HttpTransport, ResponseHeaders, TransportResponse } from './transport';
 
 export type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH';
 export type Query = Record<string, string | number | undefined>;
@@ -52,7 +52,7 @@ export interface RequestPathOptions {
   userAgent: string;
   maxRetries: number;
   backoff: BackoffPolicy;
-  transport: Transport;
+  transport: HttpTransport;
 }
 
 const RETRY_STATUSES = new Set([408, 409, 429]);

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
 import { prepareUpload } from '../../../src/api/upload';
 import { MAX_UPLOAD_BYTES } from '../../../src/api/types';
