@@ -2,7 +2,8 @@
 // path (requestPath.ts: auth, idempotency, retries, errors, logging). Never imports vscode.
 import type { BackoffPolicy } from './backoff';
 import { normaliseBaseUrl, withoutUserInfo } from './baseUrl';
-import { downloadToFile, readLimited } from './download';
+import { downloadToFile } from './download';
+import { readLimited } from './readLimited';
 import { ApiError } from './errors';
 import type { OpenedEventStream } from './events';
 import { escapingLogger, silentLogger, type Logger } from '../common/logger';
@@ -12,7 +13,8 @@ import { pathSegment } from './pathSegment';
 import { header, readJson, RequestPath, type Query, type RequestSpec } from './requestPath';
 import { platformTransport } from './platformTransport';
 import type { HttpTransport, NetworkSettings, TransportFactory } from './transport';
-import { prepareBytesUpload, prepareUpload, type PreparedUpload, type UploadOptions } from './upload';
+import { prepareBytesUpload, type PreparedUpload, type UploadOptions } from './upload';
+import { prepareUpload } from './uploadFromDisk';
 import * as resources from './resources';
 import type {
   ConnectorRecord,

@@ -6,7 +6,7 @@ import { chmod, mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
-import { prepareUpload } from '../../../src/api/upload';
+import { prepareUpload } from '../../../src/api/uploadFromDisk';
 import { MAX_UPLOAD_BYTES } from '../../../src/api/types';
 import {
   QUICK_BACKOFF,
