@@ -1,5 +1,6 @@
 // Builds the extension host bundle (Node, CommonJS, `vscode` external), the files it loads only
-// when needed, and the run panel's webview script (browser). `--production` minifies and drops
+// when needed, the web bundle (extension.web.js: VS Code for the Web's web worker, CommonJS,
+// only `vscode` external) and the run panel's webview script (browser). `--production` minifies and drops
 // source maps; `--watch` rebuilds on change; `--outdir=<dir>` builds elsewhere than dist/ (the
 // activation benchmark); `--metafile` writes <outdir>/meta-extension.json for `esbuild --analyze`.
 const esbuild = require('esbuild');
@@ -260,6 +261,50 @@ const node = {
   define: { 'process.env.EXTENSION_VERSION': JSON.stringify(require('./package.json').version) },
 };
 
+const SKIP_TWIN = Symbol('skip-twin');
+
+/**
+ * Web twins: in the web bundle, a relative import of ours that resolves to `x.ts` takes `x.web.ts`
+ * when there is one (src/api/platformTransport.web.ts: fetch instead of undici; a leaf that
+ * reads this computer's disk says the browser cannot). The twin exports the same names
+ * (test/unit/build/webBundle.test.ts checks both, and that no Node built-in reaches the bundle).
+ */
+const webTwins = {
+  name: 'web-twins',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData === SKIP_TWIN) return undefined;
+      const resolved = await build.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        kind: args.kind,
+        pluginData: SKIP_TWIN,
+      });
+      if (resolved.errors.length > 0 || !resolved.path.endsWith('.ts') || resolved.path.endsWith('.web.ts'))
+        return undefined;
+      const twin = resolved.path.replace(/\.ts$/, '.web.ts');
+      return fs.existsSync(twin) ? { path: twin } : undefined;
+    });
+  },
+};
+
+/** The web bundle: one CommonJS file for a web worker, only `vscode` external (see webTwins). */
+function webOptions(dir) {
+  return {
+    ...common,
+    entryPoints: ['src/extension.web.ts'],
+    outfile: path.join(dir, 'extension.web.js'),
+    platform: 'browser',
+    target: 'es2022',
+    format: 'cjs',
+    external: ['vscode'],
+    absWorkingDir: __dirname,
+    define: node.define,
+    plugins: [...common.plugins, vscodeOnce, webTwins, metafileWriter('extension.web')],
+    metafile: true,
+  };
+}
+
 const SKIP_SHARED = Symbol('skip-shared');
 const posixRelative = (file) => path.relative(__dirname, file).split(path.sep).join('/');
 
@@ -425,6 +470,7 @@ async function main() {
         metafile: writeMetafile,
       }),
     ),
+    esbuild.context(webOptions(outdir)),
     esbuild.context({
       ...common,
       entryPoints: ['src/webview/main.ts'],
@@ -456,4 +502,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { lazyFiles, vscodeOnce, LAZY_FILES, UNDICI_FILE, copyLazyFiles };
+module.exports = { lazyFiles, vscodeOnce, LAZY_FILES, UNDICI_FILE, copyLazyFiles, webOptions };

@@ -18,7 +18,8 @@ export type ApiDetail =
         | 'dnsFailed'
         | 'closedEarly'
         | 'lengthMismatch'
-        | 'tlsVersion';
+        | 'tlsVersion'
+        | 'browserUnreachable';
       args: [where: string];
     }
   | { id: 'certNotValidNow' | 'certWrongHost' | 'certUntrusted'; args: [where: string, code: string] }
@@ -74,6 +75,11 @@ export function apiDetailText(t: Translate, detail: ApiDetail): string {
       return t("The service's list did not end within {0} s", ...detail.args);
     case 'requestFailed':
       return t('Request to {0} failed: {1}', ...detail.args);
+    case 'browserUnreachable':
+      return t(
+        'The browser could not reach {0}: it is offline, blocked, or does not allow requests from this page (CORS); check agentRuntime.baseUrl and that the service allows this origin',
+        ...detail.args,
+      );
     case 'serviceAnswered':
       return t('The service answered {0} to {1} {2}', ...detail.args);
     case 'serviceAnsweredText':

@@ -1,7 +1,9 @@
 // The base URL setting checked before any request: well formed, normalised, and never plain
 // http to a host other than this machine, because a bearer key must not cross a network in clear.
-import { isIP } from 'node:net';
 import { ApiError } from './errors';
+
+/** A dotted-quad IPv4 address, each part 0 to 255. */
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 /** True for 127.0.0.0/8, ::1 (and its IPv4-mapped loopback form) and `localhost`. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -9,7 +11,7 @@ export function isLoopbackHost(hostname: string): boolean {
   if (host === 'localhost' || host === '::1') {
     return true;
   }
-  if (isIP(host) === 4) {
+  if (IPV4.test(host)) {
     return host.startsWith('127.');
   }
   // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1 (7f = 127).

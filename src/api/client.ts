@@ -1,8 +1,9 @@
 // ApiClient: the typed resource calls of the Agent Runtime API, each through the one request
-// path (requestPath.ts: auth, idempotency, retries, errors, logging). Plain Node; never imports vscode.
+// path (requestPath.ts: auth, idempotency, retries, errors, logging). Never imports vscode.
 import type { BackoffPolicy } from './backoff';
 import { normaliseBaseUrl, withoutUserInfo } from './baseUrl';
-import { downloadToFile, readLimited } from './download';
+import { downloadToFile } from './download';
+import { readLimited } from './readLimited';
 import { ApiError } from './errors';
 import type { OpenedEventStream } from './events';
 import { escapingLogger, silentLogger, type Logger } from '../common/logger';
@@ -10,8 +11,10 @@ import { clampLimit, paginate, type PageWalk, type PageWalkOptions } from './pag
 import { parseDeleted, parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
 import { header, readJson, RequestPath, type Query, type RequestSpec } from './requestPath';
-import { Transport, type NetworkSettings } from './transport';
-import { prepareBytesUpload, prepareUpload, type PreparedUpload, type UploadOptions } from './upload';
+import { platformTransport } from './platformTransport';
+import type { HttpTransport, NetworkSettings, TransportFactory } from './transport';
+import { prepareBytesUpload, type PreparedUpload, type UploadOptions } from './upload';
+import { prepareUpload } from './uploadFromDisk';
 import * as resources from './resources';
 import type {
   ConnectorRecord,
@@ -62,6 +65,8 @@ export interface ApiClientOptions {
   network?: NetworkSettings;
   /** Backoff between retries; default 0.5 s x 2^n capped at 8 s. */
   backoff?: BackoffPolicy;
+  /** What carries the requests; default the platform's (undici on Node, fetch in a browser). */
+  transport?: TransportFactory;
 }
 
 export interface CallOptions {
@@ -95,7 +100,7 @@ export class ApiClient {
   /** Why the base URL cannot be used, if it cannot (every call rejects with it). */
   readonly configError?: ApiError;
   private readonly logger: Logger;
-  private readonly transport: Transport;
+  private readonly transport: HttpTransport;
   private readonly requests: RequestPath;
   private disposed = false;
 
@@ -121,7 +126,8 @@ export class ApiClient {
     }
     const timeoutMs = options.timeoutMs ?? 30_000;
     this.logger = escapingLogger(options.logger ?? silentLogger);
-    this.transport = new Transport({ timeoutMs, ca: options.ca, network: options.network, logger: this.logger });
+    const transport = options.transport ?? platformTransport;
+    this.transport = transport({ timeoutMs, ca: options.ca, network: options.network, logger: this.logger });
     this.requests = new RequestPath({
       origin,
       prefix,

@@ -1,5 +1,4 @@
 // The Content-Type of an upload, guessed from the file's extension (the server may refine it).
-import { extname } from 'node:path';
 
 const TYPES: Record<string, string> = {
   '.txt': 'text/plain',
@@ -38,6 +37,13 @@ const TYPES: Record<string, string> = {
   '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
+/** The last dot and what follows it in the base name ('' for none or a leading dot), as path.extname. */
+function extension(filename: string): string {
+  const base = filename.slice(filename.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot <= 0 ? '' : base.slice(dot);
+}
+
 export function contentTypeFor(filename: string): string {
-  return TYPES[extname(filename).toLowerCase()] ?? 'application/octet-stream';
+  return TYPES[extension(filename).toLowerCase()] ?? 'application/octet-stream';
 }

@@ -1,34 +1,11 @@
-// Reading response bodies: small ones into memory with a limit, file content streamed to a
-// temporary file beside the target and renamed on success, so no partial file is ever left.
+// Downloads to this machine's disk (Node): file content streamed to a temporary file beside the
+// target and renamed on success, so no partial file is ever left. The web bundle takes
+// download.web.ts. Small bodies read into memory: readLimited.ts.
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ApiError } from './errors';
-import type { ResponseBody, TransportResponse } from './transport';
-
-/** The whole body, at most `maxBytes`: beyond that 'too_large' (overflow 'error') or cut off. */
-export async function readLimited(
-  body: ResponseBody,
-  maxBytes: number,
-  overflow: 'error' | 'truncate',
-): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of body) {
-    if (length + chunk.length > maxBytes) {
-      body.destroy();
-      if (overflow === 'error') {
-        throw new ApiError({ kind: 'too_large', message: `The content is larger than ${maxBytes} bytes` });
-      }
-      chunks.push(chunk.subarray(0, maxBytes - length));
-      length = maxBytes;
-      break;
-    }
-    chunks.push(chunk);
-    length += chunk.length;
-  }
-  return Buffer.concat(chunks, length);
-}
+import type { TransportResponse } from './transport';
 
 function contentLength(res: TransportResponse): number | undefined {
   const raw = res.headers['content-length'];

@@ -3,6 +3,7 @@
 import { untranslated } from '../common/translate';
 import { apiDetailText, type ApiDetail } from './apiDetailText';
 import { escapeControls } from '../common/logger';
+import { FETCH_FAILED } from './transport';
 
 /** Every kind, so the editor's translated sentences can be checked to cover each one. */
 export const API_ERROR_KINDS = [
@@ -378,6 +379,8 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext): Ap
     case 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH':
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
       return transportError('connection', code, { id: 'lengthMismatch', args: [where] }, cause);
+    case FETCH_FAILED:
+      return transportError('connection', code, { id: 'browserUnreachable', args: [where] }, cause);
     case 'UND_ERR_DESTROYED':
       return new ApiError({
         kind: 'aborted',

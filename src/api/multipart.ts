@@ -1,14 +1,13 @@
 // The framing of a multipart/form-data body whose file part is streamed: the bytes before and
 // after the file are built up front, so the exact Content-Length is known before sending.
-import { randomBytes } from 'node:crypto';
 
 export interface MultipartFrame {
   boundary: string;
   contentType: string;
   /** Every text field, then the file part's headers. */
-  head: Buffer;
+  head: Uint8Array;
   /** The closing boundary after the file's bytes. */
-  tail: Buffer;
+  tail: Uint8Array;
 }
 
 /** A quoted-string parameter value: no CR/LF, quotes and backslashes escaped. */
@@ -33,7 +32,8 @@ export function buildMultipartFrame(
   fields: Record<string, string>,
   file: { field: string; filename: string; contentType: string },
 ): MultipartFrame {
-  const boundary = `----agent-runtime-${randomBytes(16).toString('hex')}`;
+  const random = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  const boundary = `----agent-runtime-${Array.from(random, (b) => b.toString(16).padStart(2, '0')).join('')}`;
   let head = '';
   for (const [name, value] of Object.entries(fields)) {
     head += `--${boundary}\r\nContent-Disposition: form-data; name=${quoted(name)}\r\n\r\n${value}\r\n`;
@@ -44,7 +44,7 @@ export function buildMultipartFrame(
   return {
     boundary,
     contentType: `multipart/form-data; boundary=${boundary}`,
-    head: Buffer.from(head, 'utf8'),
-    tail: Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'),
+    head: new TextEncoder().encode(head),
+    tail: new TextEncoder().encode(`\r\n--${boundary}--\r\n`),
   };
 }

@@ -1,9 +1,8 @@
 // The one request path under every call of ApiClient: the API key, the Idempotency-Key of a
 // POST, retries with backoff that a caller's abort cuts short, error mapping and one log line
 // per attempt. An event stream takes the same path with one attempt and no body timeout.
-import { randomUUID } from 'node:crypto';
 import { backoffDelay, parseRetryAfter, sleep, type BackoffPolicy } from './backoff';
-import { readLimited } from './download';
+import { readLimited } from './readLimited';
 import {
   ApiError,
   errorFromResponse,
@@ -14,7 +13,7 @@ import {
   type ApiDetail,
 } from './errors';
 import type { Logger } from '../common/logger';
-import type { ResponseHeaders, Transport, TransportResponse } from './transport';
+import type { HttpTransport, ResponseHeaders, TransportResponse } from './transport';
 
 export type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH';
 export type Query = Record<string, string | number | undefined>;
@@ -52,7 +51,7 @@ export interface RequestPathOptions {
   userAgent: string;
   maxRetries: number;
   backoff: BackoffPolicy;
-  transport: Transport;
+  transport: HttpTransport;
 }
 
 const RETRY_STATUSES = new Set([408, 409, 429]);
@@ -149,7 +148,7 @@ export class RequestPath {
   async call<T>(spec: RequestSpec<T>): Promise<T> {
     const { signal } = spec;
     const key = await this.apiKey(signal);
-    const idempotencyKey = spec.method === 'POST' ? (spec.idempotencyKey ?? randomUUID()) : undefined;
+    const idempotencyKey = spec.method === 'POST' ? (spec.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
     const attempts = spec.stream ? 1 : this.o.maxRetries + 1;
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) {

@@ -181,7 +181,7 @@ const MEMORY = 'memory';
 
 /** The size check the service makes, before sending: 'validation' with `limit` and the size in the message. */
 export function checkMemorySize(content: string): void {
-  const bytes = Buffer.byteLength(content, 'utf8');
+  const bytes = new TextEncoder().encode(content).length;
   if (bytes > MAX_MEMORY_BYTES) {
     throw new ApiError({
       kind: 'validation',

@@ -1,26 +1,12 @@
-// The Node transport: the narrow slice of undici the API layer uses, loaded by deep path so the
-// extension bundle leaves out the rest of undici (fetch, mocks, caches). Everything about how
-// bytes reach the service lives below this file: TLS 1.3, trusted CAs, proxies (network/).
-// Nothing above it knows whether undici, fetch or a browser carries the request.
-//
-// What an extension can reach of VS Code's networking, and what we do (see also proxyRoute.ts):
-// with http.proxySupport "on"/"fallback"/"override", VS Code's extension host patches the http,
-// https, net and tls modules that extensions require, global fetch, and a plain
-// require('undici'). It does not patch a bundled undici loaded by path, as ours is, so the
-// transport applies the settings itself: http.proxy, http.proxyAuthorization, http.noProxy,
-// http.proxyStrictSSL, http.proxySupport, then the proxy environment variables, through undici's
-// ProxyAgent. VS Code's last step, the OS or PAC resolver, runs in the main process and is only
-// reachable through those patched modules, so a system or PAC proxy is not resolved here.
-import type { Dispatcher } from 'undici';
+// The seam between the API layer and whatever carries its bytes. Everything above this file (the
+// request path with its retries and idempotency keys, event subscriptions, uploads) is one code
+// for every host; below it are two transports: undici on Node (network/undiciTransport.ts, with
+// proxies and private CAs) and fetch in a browser or web worker (fetchTransport.ts, where the
+// browser applies its own proxy and certificate settings). The composition picks one
+// (ApiClientOptions.transport, else platformTransport.ts, whose .web.ts twin the web bundle
+// takes); nothing here imports either.
 import type { LookupFunction } from 'node:net';
-import { createSecureContext, type SecureContext } from 'node:tls';
-import { ApiError } from './errors';
-import { silentLogger, type Logger } from '../common/logger';
-import { trustedCertificates } from './network/certificates';
-import { directDispatcher, proxyDispatcher, type TlsTrust } from './network/dispatchers';
-import { loadUndici } from './network/undici';
-import { describeProxy, proxyFailure } from './network/proxyErrors';
-import { resolveProxyRoute, type ProxyRoute } from './network/proxyRoute';
+import type { Logger } from '../common/logger';
 import type { NetworkSettings } from './network/settings';
 
 export type { NetworkSettings } from './network/settings';
@@ -34,6 +20,7 @@ export interface ResponseBody extends AsyncIterable<Uint8Array> {
 
 export interface TransportResponse {
   status: number;
+  /** Lower-case names. */
   headers: ResponseHeaders;
   body: ResponseBody;
 }
@@ -52,126 +39,29 @@ export interface TransportRequest {
 }
 
 export interface TransportOptions {
+  /** Connect, headers and body-idle timeout. */
   timeoutMs: number;
-  /** An extra trusted CA, added to the others. */
+  /** An extra trusted CA, added to the others (Node only; a browser trusts what it trusts). */
   ca?: string | Buffer;
-  /** Proxies and trusted CAs (VS Code's http.* settings); absent: direct, Node's roots plus `ca`. */
+  /** Proxies and trusted CAs (VS Code's http.* settings); absent: direct. Node only. */
   network?: NetworkSettings;
   logger?: Logger;
-  /** Name lookup for direct connections (tests point made-up names at loopback). */
+  /** Name lookup for direct connections (tests point made-up names at loopback). Node only. */
   lookup?: LookupFunction;
 }
 
-/** Connection pools per route (direct, or each proxy): TLS 1.3 only, a connect timeout, trusted CAs. */
-export class Transport {
-  private readonly options: TransportOptions;
-  private readonly logger: Logger;
-  private readonly routes = new Map<string, ProxyRoute>();
-  private readonly dispatchers = new Map<string, Dispatcher>();
-  private trust?: TlsTrust;
-
-  constructor(options: TransportOptions) {
-    this.options = options;
-    this.logger = options.logger ?? silentLogger;
-  }
-
-  async request(req: TransportRequest): Promise<TransportResponse> {
-    const route = this.routeFor(req.origin);
-    if (route.kind === 'invalid') {
-      throw new ApiError({ kind: 'proxy', code: 'proxy_invalid', message: route.message });
-    }
-    const options: Dispatcher.RequestOptions = {
-      origin: req.origin,
-      path: req.path,
-      method: req.method,
-      headers: req.headers,
-      // undici streams any async iterable with backpressure; its typings list only Readable.
-      body: req.body as Dispatcher.RequestOptions['body'],
-      signal: req.signal,
-      headersTimeout: req.headersTimeout,
-      bodyTimeout: req.bodyTimeout,
-    };
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await loadUndici().request.call(this.dispatcherFor(route), options);
-    } catch (err) {
-      if (route.kind === 'proxy' && !req.signal?.aborted) {
-        throw proxyFailure(err, route.proxy, req.origin) ?? err;
-      }
-      throw err;
-    }
-    // destroy() without an error makes undici emit one; with nobody listening that would be an
-    // uncaught exception. Readers (for await) still see every error.
-    res.body.on('error', () => undefined);
-    return { status: res.statusCode, headers: res.headers, body: res.body };
-  }
-
+/**
+ * Carries one request and hands back its status, headers and streamed body. A failure that got
+ * no answer throws an Error whose `code` is one errors.ts's errorFromTransport knows (undici's
+ * codes; the fetch transport uses the same ones for the same failures).
+ */
+export interface HttpTransport {
+  request(req: TransportRequest): Promise<TransportResponse>;
   /** Closes every connection at once; requests still running fail. */
-  async destroy(): Promise<void> {
-    const all = [...this.dispatchers.values()];
-    this.dispatchers.clear();
-    await Promise.all(all.map((d) => d.destroy()));
-  }
-
-  private routeFor(origin: string): ProxyRoute {
-    let route = this.routes.get(origin);
-    if (!route) {
-      route = this.options.network
-        ? resolveProxyRoute(origin, this.options.network)
-        : { kind: 'direct', reason: 'no proxy configured' };
-      this.routes.set(origin, route);
-      if (this.options.network) {
-        this.logger.info(`Network: ${origin} ${describeRoute(route)}`);
-      }
-    }
-    return route;
-  }
-
-  private dispatcherFor(route: ProxyRoute & { kind: 'direct' | 'proxy' }): Dispatcher {
-    const key = route.kind === 'proxy' ? `proxy ${route.proxy.url.href} ${route.proxy.authorization ?? ''}` : 'direct';
-    let dispatcher = this.dispatchers.get(key);
-    if (!dispatcher) {
-      const options = { timeoutMs: this.options.timeoutMs, trust: this.tlsTrust(), lookup: this.options.lookup };
-      dispatcher =
-        route.kind === 'proxy'
-          ? proxyDispatcher(route.proxy, this.options.network?.proxyStrictSSL !== false, options)
-          : directDispatcher(options);
-      this.dispatchers.set(key, dispatcher);
-    }
-    return dispatcher;
-  }
-
-  /** Built on first use: gathering the system store and building a context with it takes a moment. */
-  private tlsTrust(): TlsTrust {
-    if (this.trust) {
-      return this.trust;
-    }
-    const { ca, notes, warnings } = trustedCertificates(this.options.network, this.options.ca);
-    for (const warning of warnings) {
-      this.logger.warn(`Network: ${warning}`);
-    }
-    if (notes.length > 0) {
-      this.logger.info(`Network: trusting extra CA certificates: ${notes.join(', ')}`);
-    }
-    let proxyContext: SecureContext | undefined;
-    this.trust =
-      ca === undefined
-        ? {}
-        : {
-            service: createSecureContext({ ca, minVersion: 'TLSv1.3' }),
-            proxy: () => (proxyContext ??= createSecureContext({ ca })),
-          };
-    return this.trust;
-  }
+  destroy(): Promise<void>;
 }
 
-function describeRoute(route: ProxyRoute): string {
-  switch (route.kind) {
-    case 'proxy':
-      return `through the proxy ${describeProxy(route.proxy)}`;
-    case 'invalid':
-      return `cannot be reached: ${route.message}`;
-    default:
-      return `direct (${route.reason})`;
-  }
-}
+/** The code of a fetch that got no answer and says nothing about why (a browser never does). */
+export const FETCH_FAILED = 'agent_runtime_fetch_failed';
+
+export type TransportFactory = (options: TransportOptions) => HttpTransport;

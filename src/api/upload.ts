@@ -1,9 +1,7 @@
-// The streamed upload: checks made before any byte is sent, then a multipart body read from disk
-// in chunks (memory stays flat whatever the size), reopened for each retry. Bytes already in
-// memory (a file read through another file system by the editor) go through the same checks.
-import { constants } from 'node:fs';
-import { lstat, open, realpath, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+// The streamed upload: checks made before any byte is sent, then a multipart body sent in chunks,
+// built afresh for each retry. Bytes already in memory (a file read through the editor's file
+// system; every upload in the browser) are framed here; a file on this machine's disk is read in
+// chunks by uploadFromDisk.ts (memory stays flat whatever the size) through the same checks.
 import { contentTypeFor } from './contentType';
 import { ApiError } from './errors';
 import { buildMultipartFrame } from './multipart';
@@ -38,13 +36,9 @@ export interface PreparedUpload {
   body(signal: AbortSignal): AsyncIterable<Uint8Array>;
 }
 
-const CHUNK_BYTES = 512 * 1024;
+export const CHUNK_BYTES = 512 * 1024;
 
-// The file checked is the file read: a path swapped for a link after the checks fails to open
-// (ELOOP) instead of sending the link's target. Windows has no O_NOFOLLOW (and no such links by default).
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
-
-function invalid(message: string, param = 'file'): ApiError {
+export function invalid(message: string, param = 'file'): ApiError {
   return new ApiError({ kind: 'validation', param, message });
 }
 
@@ -52,24 +46,7 @@ function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-function fsProblem(err: unknown, name: string): ApiError {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return invalid(`The file "${name}" does not exist.`);
-  }
-  if (code === 'EACCES' || code === 'EPERM') {
-    return invalid(`The file "${name}" cannot be read (permission denied).`);
-  }
-  if (code === 'EISDIR') {
-    return invalid(`"${name}" is a folder, not a file.`);
-  }
-  if (code === 'ELOOP') {
-    return invalid(`"${name}" was replaced by a symbolic link; nothing was sent.`);
-  }
-  return invalid(`The file "${name}" cannot be read (${typeof code === 'string' ? code : 'unknown error'}).`);
-}
-
-function checkedPurpose(opts: UploadOptions): FilePurpose {
+export function checkedPurpose(opts: UploadOptions): FilePurpose {
   const purpose = opts.purpose ?? 'task_input';
   if (!(FILE_PURPOSES as readonly string[]).includes(purpose)) {
     throw invalid(`"${String(purpose)}" is not a file purpose; use one of ${FILE_PURPOSES.join(', ')}.`, 'purpose');
@@ -83,7 +60,7 @@ type MultipartFrame = ReturnType<typeof buildMultipartFrame>;
  * The multipart framing both sources share (a file on disk, bytes in memory): the headers with
  * the exact length, and a body that yields the frame's head, the content, then its tail.
  */
-function framed(
+export function framed(
   purpose: FilePurpose,
   filename: string,
   size: number,
@@ -105,7 +82,7 @@ function framed(
   };
 }
 
-function checkSize(name: string, size: number, opts: UploadOptions): void {
+export function checkSize(name: string, size: number, opts: UploadOptions): void {
   const limit = opts.maxBytes ?? MAX_UPLOAD_BYTES;
   if (size > limit) {
     throw invalid(
@@ -140,93 +117,5 @@ export function prepareBytesUpload(bytes: Uint8Array, opts: UploadOptions & { fi
       onProgress?.(sent, size);
     }
     yield frame.tail;
-  });
-}
-
-/** Runs every check that can fail without the network and frames the body. */
-export async function prepareUpload(path: string, opts: UploadOptions = {}): Promise<PreparedUpload> {
-  const purpose = checkedPurpose(opts);
-  const name = basename(path);
-  const filename = opts.filename ?? name;
-  if (filename.trim() === '') {
-    throw invalid('The file name is empty.');
-  }
-  let size: number;
-  let readPath = path;
-  try {
-    if ((await lstat(path)).isSymbolicLink()) {
-      readPath = await realpath(path);
-      if (opts.followSymlinks !== true) {
-        throw invalid(
-          `"${name}" is a symbolic link to ${readPath}; it is sent only when following links is confirmed.`,
-        );
-      }
-    }
-    const info = await stat(readPath);
-    if (info.isDirectory()) {
-      throw invalid(`"${name}" is a folder, not a file.`);
-    }
-    if (!info.isFile()) {
-      throw invalid(`"${name}" is not a regular file.`);
-    }
-    size = info.size;
-  } catch (err) {
-    throw err instanceof ApiError ? err : fsProblem(err, name);
-  }
-  checkSize(name, size, opts);
-  try {
-    await (await open(readPath, OPEN_FLAGS)).close();
-  } catch (err) {
-    throw fsProblem(err, name);
-  }
-
-  const onProgress = opts.onProgress;
-  return framed(purpose, filename, size, opts, async function* (signal, frame) {
-    const cancelled = () => new ApiError({ kind: 'aborted', message: 'The upload was cancelled.' });
-    let handle;
-    try {
-      handle = await open(readPath, OPEN_FLAGS);
-    } catch (err) {
-      throw fsProblem(err, name);
-    }
-    // Thrown before the closing boundary: the request is abandoned and the server keeps nothing.
-    const changed = () => invalid(`"${name}" changed while it was being uploaded; nothing was kept.`);
-    try {
-      const atOpen = await handle.stat({ bigint: true });
-      if (atOpen.size !== BigInt(size)) {
-        throw changed();
-      }
-      yield frame.head;
-      onProgress?.(0, size);
-      let sent = 0;
-      while (sent < size) {
-        if (signal.aborted) {
-          throw cancelled();
-        }
-        const length = Math.min(CHUNK_BYTES, size - sent);
-        // A fresh buffer per chunk: the socket may still hold the previous one.
-        const chunk = Buffer.allocUnsafe(length);
-        let bytesRead: number;
-        try {
-          ({ bytesRead } = await handle.read(chunk, 0, length, sent));
-        } catch (err) {
-          throw fsProblem(err, name);
-        }
-        if (bytesRead === 0) {
-          throw changed();
-        }
-        yield bytesRead === length ? chunk : chunk.subarray(0, bytesRead);
-        sent += bytesRead;
-        onProgress?.(sent, size);
-      }
-      // An edit in place keeps the size: the modification time tells (nanoseconds where the OS has them).
-      const atEnd = await handle.stat({ bigint: true });
-      if (atEnd.size !== atOpen.size || atEnd.mtimeNs !== atOpen.mtimeNs) {
-        throw changed();
-      }
-      yield frame.tail;
-    } finally {
-      await handle.close();
-    }
   });
 }

@@ -30,7 +30,7 @@ export class CredentialStore implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     /** The user-level base URL (never a workspace's): where the environment key may go without AGENT_RUNTIME_BASE_URL. */
     private readonly userBaseUrl: () => string,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly env: NodeJS.ProcessEnv = typeof process === 'undefined' ? {} : process.env,
   ) {
     this.subscription = secrets.onDidChange((e) => {
       if (e.key.startsWith(SECRET_PREFIX)) {

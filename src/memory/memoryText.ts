@@ -38,7 +38,7 @@ export function memoryTooltip(record: MemoryRecord, t: Translate): string {
 }
 
 export function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
+  return new TextEncoder().encode(text).length;
 }
 
 /** The message for text too large to remember, or undefined when it fits. */

@@ -12,13 +12,11 @@ import {
   emptyRecord,
   MAX_TASK_FILES,
   mergeRecords,
-  readUploadRecord,
   recordFromLegacy,
-  writeUploadRecord,
   type ServiceRecord,
   type UploadRecord,
-  withRecordLock,
 } from './uploadRecordFile';
+import { readUploadRecord, withRecordLock, writeUploadRecord } from './uploadRecordDisk';
 
 const STATE_KEY = 'agentRuntime.uploadedFiles';
 /** Where an older version kept the origins; read once into the record file, then cleared. */

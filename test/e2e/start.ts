@@ -1,7 +1,8 @@
 // `npm start`: the product at once. Starts the sandbox runtime and code-server with the packaged
 // extension installed and pointed at the sandbox, prints the URL to open, and stops everything
 // on Ctrl+C. It opens the newest tested VS Code; `npm start -- --vscode 1.100` (or `floor`) the
-// oldest it supports. The sandbox key reaches the extension only through AGENT_RUNTIME_API_KEY in
+// oldest it supports. `npm start -- --web` runs the extension's web build in code-server's web
+// worker extension host (as in VS Code for the Web); sign in there with the sandbox key. The sandbox key reaches the extension only through AGENT_RUNTIME_API_KEY in
 // code-server's environment: it is never written to settings or printed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -38,22 +39,30 @@ const WORKSPACE_FILES: Record<string, string> = {
   'data/sales.csv': 'region,quarter,revenue\nnorth,Q1,120000\nsouth,Q1,98000\n',
 };
 
-/** `--vscode 1.100`, `--vscode=floor`: the VS Code to open (default the newest; E2E_VSCODE too). */
-function chosenTarget(argv: readonly string[]): VsCodeTarget {
+/**
+ * `--vscode 1.100`, `--vscode=floor`: the VS Code to open (default the newest; E2E_VSCODE too);
+ * `--web`: the web build in the web worker extension host.
+ */
+function chosenTarget(argv: readonly string[]): { target: VsCodeTarget; web: boolean } {
   let which: string | undefined;
+  let web = false;
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--web') {
+      web = true;
+      continue;
+    }
     if (argv[i] === '--vscode') {
       which = argv[++i];
     } else if (argv[i].startsWith('--vscode=')) {
       which = argv[i].slice('--vscode='.length);
     } else {
-      throw new Error(`unknown argument "${argv[i]}" (npm start -- --vscode newest|floor|<version>)`);
+      throw new Error(`unknown argument "${argv[i]}" (npm start -- [--web] [--vscode newest|floor|<version>])`);
     }
     if (!which) {
       throw new Error('--vscode needs a version: newest, floor or e.g. 1.100');
     }
   }
-  return vscodeTarget(which);
+  return { target: vscodeTarget(which), web };
 }
 
 async function preferredPort(port: number): Promise<number> {
@@ -66,7 +75,7 @@ async function main(): Promise<void> {
   addSecret(SANDBOX_KEY);
   addSecret(SANDBOX_ADMIN_KEY);
   try {
-    const target = chosenTarget(process.argv.slice(2));
+    const { target, web } = chosenTarget(process.argv.slice(2));
     ensureCodeServer(undefined, target);
     const dataDir = path.join(cacheDir(), 'sandbox-data');
     fs.mkdirSync(dataDir, { recursive: true });
@@ -101,9 +110,13 @@ async function main(): Promise<void> {
 
     // A kept session folder per VS Code version: the editor's state and the workspace survive restarts.
     const run = createRunFolder({
-      root: path.join(cacheDir(), `start-${target.vscode}`),
+      root: path.join(cacheDir(), `start-${target.vscode}${web ? '-web' : ''}`),
       files: WORKSPACE_FILES,
-      settings: { 'agentRuntime.baseUrl': runtime.baseUrl },
+      settings: {
+        'agentRuntime.baseUrl': runtime.baseUrl,
+        // The extension's `browser` entry in the web worker extension host, as in VS Code for the Web.
+        ...(web ? { 'remote.extensionKind': { [extensionId()]: ['web'] } } : {}),
+      },
     });
     const installed = await installExtension(run, vsixPath(), extensionId(), target);
     const server = await startCodeServer(run, {
@@ -125,7 +138,9 @@ async function main(): Promise<void> {
       [
         '',
         `Agent Runtime sandbox   ${runtime.baseUrl}   (data in ${path.relative(process.cwd(), dataDir) || dataDir}, events every ${PACE_MS} ms)`,
-        `${describeTarget(target)}   ${server.origin}   with ${installed}, signed in to the sandbox`,
+        web
+          ? `${describeTarget(target)}   ${server.origin}   with ${installed} in the web worker (VS Code for the Web): sign in with the sandbox key (AGENT_RUNTIME_SANDBOX_KEY, else the sandbox's default)`
+          : `${describeTarget(target)}   ${server.origin}   with ${installed}, signed in to the sandbox`,
         `  (also tested: ${vscodeTargets()
           .filter((t) => t.vscode !== target.vscode)
           .map((t) => `npm start -- --vscode ${t.vscode}`)

@@ -42,6 +42,17 @@ const API_ROUTES: Route[] = [
   ...projectRoutes,
 ];
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/**
+ * CORS, so the extension in VS Code for the Web (a page or web worker of another origin) can call
+ * the API: a preflight of any /v1 path is answered without authentication, and every response
+ * allows the caller's origin and lets it read the headers the client reads.
+ */
+export const CORS = {
+  methods: 'GET, POST, PATCH, DELETE',
+  headers: 'authorization, content-type, idempotency-key, last-event-id, accept',
+  exposed: 'x-request-id, idempotent-replayed, retry-after',
+  maxAgeSeconds: 600,
+};
 /** How long a connection whose request body we refused to read may linger half-closed. */
 const LINGER_MS = 5000;
 
@@ -77,6 +88,7 @@ export class HttpDispatcher {
     res.setHeader('x-request-id', requestId);
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://runtime.invalid');
+    allowCrossOrigin(req, res);
     // Only method, path and status: never headers, so an API key can never reach the log.
     res.once('close', () =>
       this.config.log(`${method} ${url.pathname} ${res.statusCode} ${Date.now() - started}ms ${requestId}`),
@@ -87,6 +99,15 @@ export class HttpDispatcher {
       }
     }
     try {
+      if (method === 'OPTIONS' && (url.pathname === '/v1' || url.pathname.startsWith('/v1/'))) {
+        res.writeHead(204, {
+          'access-control-allow-methods': CORS.methods,
+          'access-control-allow-headers': CORS.headers,
+          'access-control-max-age': String(CORS.maxAgeSeconds),
+        });
+        res.end();
+        return;
+      }
       if (url.pathname === '/__admin' || url.pathname.startsWith('/__admin/')) {
         await this.handleAdmin(req, res, method, url, requestId);
       } else {
@@ -436,6 +457,16 @@ function missingEndpoint(status: 404 | 405, method: string, pathname: string): H
     );
   }
   return new HttpError(404, 'invalid_request_error', 'not_found', `No endpoint ${method} ${pathname}.`);
+}
+
+/** The request's Origin (or * without one) may read this response and the headers the client reads. */
+function allowCrossOrigin(req: IncomingMessage, res: ServerResponse): void {
+  const origin = req.headers.origin;
+  res.setHeader('access-control-allow-origin', typeof origin === 'string' && origin !== '' ? origin : '*');
+  if (typeof origin === 'string' && origin !== '') {
+    res.setHeader('vary', 'Origin');
+  }
+  res.setHeader('access-control-expose-headers', CORS.exposed);
 }
 
 function digest(key: string): Buffer {

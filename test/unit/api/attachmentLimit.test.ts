@@ -2,7 +2,7 @@
 // numeric limit, so the editor can plan (pack or split); a limit that is not a safe positive
 // integer is left out.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
 import { json, rejectionOf, startRecordingServer } from './fixtures';
 

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { isLoopbackHost, normaliseBaseUrl } from '../../../src/api/baseUrl';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { ApiError, isApiError } from '../../../src/api/errors';
 import { rejectionOf } from './fixtures';
 

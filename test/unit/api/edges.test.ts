@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiClient, type DownloadOptions } from '../../../src/api/client';
+import type { DownloadOptions } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
 import { RunEventSubscription } from '../../../src/api/events';
 import { decodeRunEvent } from '../../../src/api/runEventDecoding';

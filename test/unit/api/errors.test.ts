@@ -2,7 +2,7 @@
 // id; readable messages for non-JSON bodies; "not supported" for missing assumed endpoints;
 // and describeError's one sentence.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { ApiError, errorFromResponse, isApiError } from '../../../src/api/errors';
 import { describeError } from '../../../src/api/errorSentences';
 import { json, rejectionOf, startRecordingServer, startRuntimeWithClient, type RuntimeWithClient } from './fixtures';

@@ -1,7 +1,7 @@
 // Duplicate filtering: a server that ignores `after` and replays the whole run from sequence 1
 // after a mid-run drop still gives the consumer each event once, in order.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { RunEventSubscription } from '../../../src/api/events';
 import { collect, DELIVERY_PATHS } from './eventsSupport';
 import { QUICK_BACKOFF, startRecordingServer } from './fixtures';

@@ -11,7 +11,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { ApiClient, type ApiClientOptions } from '../../../src/api/client';
+import type { ApiClientOptions } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import type { Logger } from '../../../src/common/logger';
 import { startRuntime, type RuntimeHandle, type RuntimeOptions } from '../../runtime/index';
 

@@ -1,7 +1,7 @@
 // A hostile or broken server's records: list items that are not records are dropped (one warning
 // per page), and the text fields the views show are strings or absent, whatever the server sent.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
 import { CapturingLogger, json, rejectionOf, startRecordingServer, type RecordedRequest } from './fixtures';
 import type { ServerResponse } from 'node:http';

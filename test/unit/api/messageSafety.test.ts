@@ -1,7 +1,7 @@
 // What the API layer says (errors, log lines) never carries a password from the base URL, never
 // part of an API key, and never lets server text start a line of its own in the log.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { redact } from '../../../src/api/errors';
 import { describeError } from '../../../src/api/errorSentences';
 import { RunEventSubscription } from '../../../src/api/events';

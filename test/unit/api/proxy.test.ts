@@ -5,10 +5,11 @@
 // that succeeds went through the proxy, and the proxy, not the client, looked the name up.
 import * as assert from 'node:assert/strict';
 import type { LookupFunction } from 'node:net';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient, describeUndiciOnly } from './transportUnderTest';
 import { isApiError, type ApiError } from '../../../src/api/errors';
 import { describeError } from '../../../src/api/errorSentences';
-import { Transport, type NetworkSettings } from '../../../src/api/transport';
+import { UndiciTransport as Transport } from '../../../src/api/network/undiciTransport';
+import type { NetworkSettings } from '../../../src/api/transport';
 import { startRuntime, type RuntimeHandle } from '../../runtime/index';
 import { CapturingLogger, QUICK_BACKOFF, rejectionOf } from './fixtures';
 import { makePrivateCa, startRecordingTunnelProxy, startTlsFront, type PrivateCa, type TlsFront } from './proxyTlsKit';
@@ -21,7 +22,7 @@ const HEADER_USER = 'bob';
 const PASSWORD = 'pr0xy-p@ss';
 const SERVICE_HOST = 'agent-runtime.test';
 
-describe('api/transport through a proxy (squid)', function () {
+describeUndiciOnly('api/transport through a proxy (squid)', function () {
   // Squid and openssl take seconds to start; the requests themselves are quick.
   this.timeout(60_000);
 

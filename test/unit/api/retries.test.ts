@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { ApiError, isApiError } from '../../../src/api/errors';
 import {
   CapturingLogger,

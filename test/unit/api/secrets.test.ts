@@ -6,7 +6,7 @@ import { writeFile, truncate } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { describeError } from '../../../src/api/errorSentences';
 import { CapturingLogger, QUICK_BACKOFF, makeTempDir, startRecordingServer } from './fixtures';
 import { startRuntime } from '../../runtime/index';

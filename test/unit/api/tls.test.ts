@@ -7,11 +7,11 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { SecureVersion } from 'node:tls';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient, describeUndiciOnly } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
 import { makeTempDir, rejectionOf } from './fixtures';
 
-describe('api/transport TLS', () => {
+describeUndiciOnly('api/transport TLS', () => {
   let cert: string;
   let key: string;
   const servers: Server[] = [];

@@ -4,9 +4,9 @@ import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
-import { prepareUpload } from '../../../src/api/upload';
+import { prepareUpload } from '../../../src/api/uploadFromDisk';
 import { MAX_UPLOAD_BYTES } from '../../../src/api/types';
 import {
   QUICK_BACKOFF,

@@ -2,7 +2,7 @@
 // multipart framing, checks before sending, progress, and a retry that resends them whole.
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { ApiClient } from '../../../src/api/client';
+import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
 import { prepareBytesUpload } from '../../../src/api/upload';
 import { MAX_UPLOAD_BYTES } from '../../../src/api/types';

@@ -73,7 +73,7 @@ console.log(JSON.stringify({ activate: typeof ext.activate, lazyLoaded }));
 const REQUEST_THROUGH_PROBE = `
 const path = require('node:path');
 const http = require('node:http');
-const { Transport } = require(process.env.PROBE);
+const { UndiciTransport: Transport } = require(process.env.PROBE);
 (async () => {
   const before = ${UNDICI_LOADED};
   const server = http.createServer((req, res) => res.end('pong'));
@@ -294,7 +294,7 @@ describe('lazy bundles (production build)', function () {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js is a CommonJS script without types
     script = require(path.join(ROOT, 'esbuild.js')) as BuildScript;
     await esbuild.build({
-      entryPoints: [path.join(ROOT, 'src', 'api', 'transport.ts')],
+      entryPoints: [path.join(ROOT, 'src', 'api', 'network', 'undiciTransport.ts')],
       outfile: path.join(out, 'probe.js'),
       bundle: true,
       platform: 'node',

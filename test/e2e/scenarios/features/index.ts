@@ -17,6 +17,7 @@ import { uploadAndAttach } from './uploadAttach';
 import { runPanelDark, runPanelGerman, runPanelHighContrast, runPanelLight } from './themes';
 import { unreachableWelcome } from './unreachable';
 import { reloadMidRun, streamDropReconnect, watchRunLive } from './watchRun';
+import { webWorker } from './webWorker';
 import { wrongKeyPromptsOnce } from './wrongKey';
 
 export const FEATURE_SCENARIOS: Scenario[] = [
@@ -44,4 +45,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   ...STEERING_PICTURE_SCENARIOS,
   chatParticipant,
   agentAccess,
+  webWorker,
 ];

@@ -1,0 +1,203 @@
+// The composition root of VS Code for the Web (package.json "browser": vscode.dev, github.dev,
+// code-server's web worker extension host). The same services as extension.ts, on the fetch
+// transport (the web bundle takes the .web.ts twins, esbuild.js), without what needs this
+// computer's disk, programs or Node: uploads from paths and folders, the run panel (its run log
+// is a file), Review Changes, projects (git), chat and the language model tools, the API for
+// other extensions. Their commands say so in one sentence instead of failing (README, "In the
+// browser"). Proxies and certificates are the browser's.
+import * as vscode from 'vscode';
+import { ArtifactFileSystem } from './artifacts/artifactFileSystem';
+import { ARTIFACT_SCHEME } from './artifacts/artifactUris';
+import { setUpSteering, type Steering } from './steering/steeringSetup';
+import { CredentialStore } from './auth/credentialStore';
+import { ReauthPrompt } from './auth/reauthPrompt';
+import type { CommandDeps } from './commandSupport/commandDeps';
+import { guarded } from './commandSupport/commandErrors';
+import { registerFileCommands } from './commands/fileCommands';
+import { registerFilterCommands } from './commands/filterCommands';
+import { registerLinkCommands } from './navigation/linkCommands';
+import { registerSidebarCommands } from './commands/sidebarCommands';
+import { registerSignInCommands } from './commands/signInCommands';
+import { Commands, SETTINGS_QUERY } from './common/ids';
+import { notify } from './common/notify';
+import { setUpAgentAccess, type AgentAccess } from './agentAccess/accessSetup';
+import { setUpMemory, type MemoryFeature } from './memory/memorySetup';
+import { RunStore } from './runs/runStore';
+import { ServiceConnection } from './service/serviceConnection';
+import { readSettings, userLevelBaseUrl } from './service/settings';
+import { RunStatusTracker } from './statusBar/runStatusTracker';
+import { LocalFileIndex, UPLOAD_RECORD_FILE } from './upload/localFileIndex';
+import { Sidebar } from './views/sidebar';
+import { revealTask } from './views/tasksReveal';
+
+/** Handles for the test run only (ExtensionMode.Test), as extension.ts gives. */
+export interface AgentRuntimeWebTestApi {
+  web: true;
+  service: ServiceConnection;
+  credentials: CredentialStore;
+  sidebar: Sidebar;
+  runs: RunStore;
+  steering: Steering;
+  memory: MemoryFeature;
+  agentAccess: AgentAccess;
+}
+
+/** The sentence a command that is not in the web build says, naming it. */
+function notInBrowser(title: string): string {
+  return vscode.l10n.t(
+    '{0} is not available in VS Code for the Web: it needs files or programs of this computer. Use VS Code on the desktop (or a remote window) for it; the README says what works in the browser ("In the browser").',
+    title,
+  );
+}
+
+interface ContributedCommand {
+  command?: unknown;
+  title?: unknown;
+  category?: unknown;
+}
+
+/** Every contributed command the web build does not register answers with notInBrowser(). */
+async function registerAbsentCommands(context: vscode.ExtensionContext): Promise<vscode.Disposable[]> {
+  const manifest = context.extension.packageJSON as { contributes?: { commands?: ContributedCommand[] } };
+  const registered = new Set(await vscode.commands.getCommands(true));
+  const absent: vscode.Disposable[] = [];
+  for (const entry of manifest.contributes?.commands ?? []) {
+    const id = entry.command;
+    if (typeof id !== 'string' || !id.startsWith('agentRuntime.') || registered.has(id)) {
+      continue;
+    }
+    // The manifest as VS Code read it has its titles in the user's language; a raw %key% is not shown.
+    const title = typeof entry.title === 'string' && !entry.title.startsWith('%') ? entry.title : id;
+    absent.push(vscode.commands.registerCommand(id, () => void notify.info(notInBrowser(title))));
+  }
+  return absent;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<AgentRuntimeWebTestApi | undefined> {
+  const subs = context.subscriptions;
+  const log = vscode.window.createOutputChannel('Agent Runtime', { log: true });
+  subs.push(log);
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? 'dev');
+
+  // No environment here: the AGENT_RUNTIME_API_KEY of a desktop's shell does not exist in a browser.
+  const credentials = new CredentialStore(context.secrets, log, userLevelBaseUrl, {});
+  const service = new ServiceConnection(credentials, log, `agent-runtime-vscode/${version}`);
+  const reauth = new ReauthPrompt(Commands.signIn);
+  const localFiles = new LocalFileIndex(
+    context.globalState,
+    () => service.serviceUrl,
+    vscode.Uri.joinPath(context.globalStorageUri, UPLOAD_RECORD_FILE).toString(),
+  );
+  const reporter = { log, onAuthError: (err: unknown) => reauth.handle(err) };
+  const runs = new RunStore({
+    fetchRun: (runId, signal) => service.client.getRun(runId, { signal }),
+    log,
+    onAuthError: reporter.onAuthError,
+  });
+  const status = new RunStatusTracker(service, runs);
+  subs.push(credentials, service, runs, status);
+  const serviceReady = service.update();
+
+  const sidebar = new Sidebar({
+    getClient: () => service.client,
+    pageSize: () => readSettings().pageSize,
+    isSignedIn: () => service.isSignedIn,
+    onAuthError: reporter.onAuthError,
+    log,
+    localFiles,
+    runs,
+    ready: serviceReady,
+    uploadUris: (uris) => vscode.commands.executeCommand(Commands.uploadFiles, uris[0], uris),
+    workspaceState: context.workspaceState,
+  });
+  subs.push(sidebar);
+  await serviceReady;
+
+  const deps: CommandDeps = {
+    service,
+    credentials,
+    log,
+    settings: readSettings,
+    localFiles,
+    files: sidebar.files,
+    selection: (view) => sidebar.selection.current(view),
+    activeRunPanel: () => undefined,
+    tasks: {
+      refresh: () => sidebar.tasks.refresh(),
+      followNewTask: async (task) => {
+        if (typeof task.run_id === 'string') {
+          runs.follow(task.run_id, task.id);
+        }
+        await revealTask(sidebar.tasks, () => service.client, task.id, { focus: false, expand: true });
+      },
+    },
+    guard: (name, handler) => guarded(reporter, name, handler),
+    trustedAutomation: context.extensionMode === vscode.ExtensionMode.Test,
+    ensureSignedIn: async () => {
+      if (service.isSignedIn) {
+        return true;
+      }
+      const signIn = vscode.l10n.t('Sign In');
+      const choice = await notify.warn(vscode.l10n.t('Sign in to the Agent Runtime service first.'), signIn);
+      if (choice === signIn) {
+        await vscode.commands.executeCommand(Commands.signIn);
+      }
+      return service.isSignedIn;
+    },
+  };
+
+  const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);
+  subs.push(...steering.disposables);
+  const memory = setUpMemory(deps, reporter.onAuthError);
+  subs.push(...memory.disposables);
+  const agentAccess = setUpAgentAccess(deps, reporter.onAuthError);
+  subs.push(...agentAccess.disposables);
+
+  let runsOf = service.serviceUrl;
+  const artifactFs = new ArtifactFileSystem(() => service.client);
+  subs.push(
+    artifactFs,
+    vscode.workspace.registerFileSystemProvider(ARTIFACT_SCHEME, artifactFs, {
+      isReadonly: true,
+      isCaseSensitive: true,
+    }),
+    ...registerSignInCommands(deps),
+    ...registerFileCommands(deps),
+    ...registerSidebarCommands(deps, sidebar),
+    ...registerFilterCommands(deps, sidebar),
+    ...registerLinkCommands(deps),
+    vscode.commands.registerCommand(Commands.showLog, () => log.show()),
+    vscode.commands.registerCommand(Commands.openSettings, (query?: unknown) =>
+      vscode.commands.executeCommand(
+        'workbench.action.openSettings',
+        typeof query === 'string' && /^agentRuntime\.\w+$/.test(query) ? query : SETTINGS_QUERY,
+      ),
+    ),
+    sidebar.onDidChangeReachability((reachable) => status.setReachable(reachable)),
+    service.onDidChange(() => {
+      reauth.reset();
+      if (service.serviceUrl !== runsOf) {
+        runsOf = service.serviceUrl;
+        runs.reset();
+        status.resetUsage();
+      }
+      sidebar.refresh();
+      status.refresh();
+    }),
+  );
+  subs.push(...(await registerAbsentCommands(context)));
+
+  // Where a user (and the UI tests) see that this is the web build, in a web worker without Node.
+  log.info(
+    `Agent Runtime ${version} activated for VS Code for the Web (web worker: typeof process is ${typeof process}). ` +
+      "Proxies and certificates are the browser's: the http.* settings are not read here.",
+  );
+  if (context.extensionMode !== vscode.ExtensionMode.Test) {
+    return undefined;
+  }
+  return { web: true, service, credentials, sidebar, runs, steering, memory, agentAccess };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

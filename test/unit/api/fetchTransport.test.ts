@@ -1,0 +1,47 @@
+// What only the fetch transport does (the suites of this folder run on it as well): headers a
+// browser sets itself stay out, a streamed body is sent whole with its length, and a fetch that
+// failed without saying why (a browser's TypeError) is a connection failure naming CORS.
+import * as assert from 'node:assert/strict';
+import { errorFromTransport } from '../../../src/api/errors';
+import { describeError } from '../../../src/api/errorSentences';
+import { fetchTransport } from '../../../src/api/fetchTransport';
+import { FETCH_FAILED } from '../../../src/api/transport';
+import { startRecordingServer } from './fixtures';
+
+describe('api/fetchTransport', () => {
+  it('sends a streamed body whole, without user-agent or content-length of ours', async () => {
+    const server = await startRecordingServer((_req, res) => res.writeHead(204).end());
+    const transport = fetchTransport({ timeoutMs: 10_000 });
+    try {
+      async function* parts(): AsyncIterable<Uint8Array> {
+        yield new TextEncoder().encode('hello, ');
+        yield new TextEncoder().encode('world');
+      }
+      const res = await transport.request({
+        origin: server.baseUrl,
+        path: '/v1/files',
+        method: 'POST',
+        headers: { 'user-agent': 'agent-runtime-vscode/x', 'content-length': '999', 'x-kept': 'yes' },
+        body: parts(),
+      });
+      res.body.destroy();
+      const [req] = server.requests;
+      assert.equal(res.status, 204);
+      assert.equal(req.body.toString('utf8'), 'hello, world');
+      assert.equal(req.headers['content-length'], '12');
+      assert.notEqual(req.headers['user-agent'], 'agent-runtime-vscode/x');
+      assert.equal(req.headers['x-kept'], 'yes');
+    } finally {
+      await transport.destroy();
+      await server.close();
+    }
+  });
+
+  it('makes a fetch that failed without a reason a retryable connection failure that names CORS', () => {
+    const failed = Object.assign(new Error('Failed to fetch'), { code: FETCH_FAILED });
+    const err = errorFromTransport(failed, { origin: 'https://agents.example', callerAborted: false });
+    assert.equal(err.kind, 'connection');
+    assert.match(err.message, /could not reach https:\/\/agents\.example.*CORS/);
+    assert.match(describeError(err), /CORS/);
+  });
+});
