@@ -13,8 +13,8 @@ import {
   HOSTILE_NAMES,
   HTML_PAYLOAD,
   ROTATING_PAYLOADS,
-} from '../../runtime/hostile';
-import { startRuntime, type HostileOptions, type RuntimeHandle } from '../../runtime/index';
+} from '../hostile';
+import { startRuntime, type HostileOptions, type RuntimeHandle } from '../index';
 import {
   call,
   createTask,
@@ -561,7 +561,7 @@ describe('runtime: sandbox CLI --hostile', function () {
   });
 
   it('starts in hostile mode: seeded files come back with hostile names among junk items', async () => {
-    const cli = path.join(__dirname, '..', '..', 'runtime', 'cli.js');
+    const cli = path.join(__dirname, '..', 'cli.js');
     const started = spawn(
       process.execPath,
       [cli, '--port', '0', '--quiet', '--hostile', '--data-dir', dataDir, '--key', 'k'],

@@ -3,8 +3,8 @@ import * as assert from 'node:assert';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
-import { startRuntime, type RuntimeHandle } from '../../runtime/index';
-import { BIDI_OVERRIDE, COMMAND_LINK, HOSTILE_SECRET } from '../../runtime/hostile';
+import { startRuntime, type RuntimeHandle } from '../index';
+import { BIDI_OVERRIDE, COMMAND_LINK, HOSTILE_SECRET } from '../hostile';
 import { call, createTask, errorOf, runToEnd, uploadOk } from './runtimeTestKit';
 
 type Json = Record<string, unknown>;

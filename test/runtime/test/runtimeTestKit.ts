@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { RuntimeHandle } from '../../runtime/index';
+import type { RuntimeHandle } from '../index';
 
 export interface CallResult {
   status: number;
