@@ -86,6 +86,8 @@ export default tseslint.config(
       '@typescript-eslint/return-await': ['error', 'in-try-catch'],
       // A switch over a union names every member, or has a default that decides for the rest.
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      // An `as` or `!` that changes nothing only hides the day it would (autofixed).
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
     },
   },
   {

@@ -530,7 +530,7 @@ describe('runtime: hostile mode', function () {
     const tasks = (await listData(r, '/v1/tasks')).data;
     assert.ok(tasks.some((t) => (t as Item | null)?.id === task.id));
     const artifacts = ((await listData(r, `/v1/runs/${task.run_id}/artifacts`)).data as (Item | null)[]).filter(
-      (a) => typeof a?.id === 'string' && (a.id as string).startsWith('art_') && a.run_id === task.run_id,
+      (a) => typeof a?.id === 'string' && a.id.startsWith('art_') && a.run_id === task.run_id,
     );
     // report.md, summary.json, the revised notes.md and changes.patch (the built-in agent revises text attachments).
     assert.strictEqual(new Set(artifacts.map((a) => a?.id)).size, 4);

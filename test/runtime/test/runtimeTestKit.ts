@@ -247,7 +247,7 @@ export async function waitFor(
 }
 
 export function errorOf(result: CallResult): { type?: string; code?: string; message?: string; param?: string } {
-  return (result.json.error ?? {}) as { type?: string; code?: string; message?: string; param?: string };
+  return result.json.error ?? {};
 }
 
 /** Polls the run until it has `status` (e.g. awaiting_approval) and returns its record. */

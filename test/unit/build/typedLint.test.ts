@@ -74,6 +74,11 @@ describe('type-checked lint (eslint.config.mjs)', function () {
     ]);
   });
 
+  it('reports a type assertion that changes nothing', async () => {
+    const code = 'export function name(value: string): string {\n  return value as string;\n}\n';
+    assert.deepEqual(await lint('src/common/plural.ts', code), ['2 @typescript-eslint/no-unnecessary-type-assertion']);
+  });
+
   it('checks the webview against its own project, which knows the DOM', async () => {
     // Without the DOM types, writeText would be of no known type and its promise would go unseen.
     const code = 'export function copy(text: string): void {\n  navigator.clipboard.writeText(text);\n}\n';
