@@ -1,8 +1,16 @@
-// Lint configuration: typescript-eslint's recommended rules for src/ and test/, plus the
-// project's own: type-only imports say so, Node built-ins are imported as `node:...`,
-// notifications go through src/common/notify.ts (which makes outside text inert), and the
-// folders of src/ import only the folders LAYERS allows them (docs/ARCHITECTURE.md draws it).
+// Lint configuration: typescript-eslint's recommended rules for src/ and test/, with the rules that
+// need the types (the TypeScript projects: tsconfig.json, and src/webview/tsconfig.json with the DOM
+// for the webview) for promises nobody waits for, promises where a callback returns nothing,
+// awaits of what is no promise and switches that miss a case; plus the project's own: type-only
+// imports say so, Node built-ins are imported as `node:...`, notifications go through
+// src/common/notify.ts (which makes outside text inert), and the folders of src/ import only the
+// folders LAYERS allows them (docs/ARCHITECTURE.md draws it). The JavaScript (esbuild.js,
+// scripts/, the test launchers) gets ESLint's recommended rules with Node's globals.
 import { builtinModules } from 'node:module';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { LAYERS, PURE_FOLDERS, VSCODE_IN_COMMON, WEBVIEW_RUN_PANEL_FILES } from './scripts/layers.mjs';
 
@@ -12,6 +20,7 @@ const noVscode = {
   name: 'vscode',
   message: 'This folder is plain TypeScript (tested without VS Code): it never imports vscode.',
 };
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** One block per folder of src/: imports of the folders it may not use are errors. */
@@ -50,18 +59,37 @@ function boundaries() {
 
 export default tseslint.config(
   {
-    ignores: [
-      'out/**',
-      'dist/**',
-      'node_modules/**',
-      '.cache/**',
-      '.vscode-test/**',
-      'test-results/**',
-      '**/*.js',
-      '**/*.mjs',
-    ],
+    ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'test-results/**'],
   },
-  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...js.configs.recommended,
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+  ...tseslint.configs.recommended.map((config) => ({ ...config, files: ['**/*.ts'] })),
+  {
+    // Rules that read the types. The project service gives each file its nearest tsconfig.json:
+    // the webview (src/webview/tsconfig.json, with the DOM) is checked against its own project.
+    files: ['src/**/*.ts', 'test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: ROOT } },
+    rules: {
+      // A promise is awaited, returned, handled with .catch, or marked `void` on purpose.
+      '@typescript-eslint/no-floating-promises': 'error',
+      // No promise where a callback's result is ignored (an event listener, forEach, setTimeout).
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      // Inside try, `return await`: a bare returned promise would reject past the catch.
+      '@typescript-eslint/return-await': ['error', 'in-try-catch'],
+      // A switch over a union names every member, or has a default that decides for the rest.
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      // An `as` or `!` that changes nothing only hides the day it would (autofixed).
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
   {
     files: ['**/*.ts'],
     rules: {

@@ -50,6 +50,7 @@ function run(script, env) {
 
 /** Counts from mocha's spec reporter ("N passing", "N failing") or our own "N passed, N failed". */
 function counts(out) {
+  // eslint-disable-next-line no-control-regex -- the escape that starts a terminal colour code
   const clean = out.replace(/\x1b\[[0-9;]*m/g, '');
   let passed = 0;
   let failed = 0;

@@ -72,7 +72,7 @@ export function parseDeleted(value: unknown, id: string): DeletedFile {
   if (!isObject(value)) {
     throw protocol('The answer to the delete is not an object.');
   }
-  return { ...value, id: typeof value.id === 'string' ? value.id : id } as DeletedFile;
+  return { ...value, id: typeof value.id === 'string' ? value.id : id };
 }
 
 /**

@@ -41,7 +41,7 @@ export async function pickPurpose(preferred: FilePurpose): Promise<FilePurpose |
     title: vscode.l10n.t('Upload as...'),
     placeHolder: vscode.l10n.t('Purpose of the upload'),
   });
-  return pick?.label as FilePurpose | undefined;
+  return pick?.label;
 }
 
 function purposeDetail(purpose: FilePurpose): string {

@@ -164,7 +164,7 @@ export function shortArguments(args: unknown, max = 80, t: Translate = untransla
   if (shown === 0 && parts.length > 0) {
     // Not even the first key fits: its beginning, cut, and the count of the others.
     const suffix = notes(keys.length - 1, true);
-    return `${fit(parts[0]!.text, max - suffix.length)}${suffix}`;
+    return `${fit(parts[0].text, max - suffix.length)}${suffix}`;
   }
   return `${body}${notes(keys.length - shown, cut)}`;
 }

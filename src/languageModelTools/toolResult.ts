@@ -41,7 +41,7 @@ export function boundData(value: unknown, fieldMax = TOOL_FIELD_MAX_CHARS, depth
   }
   const out: Record<string, unknown> = {};
   let n = 0;
-  for (const key of Object.keys(value as object)) {
+  for (const key of Object.keys(value)) {
     if (n++ >= TOOL_LIST_MAX) {
       out['[more fields]'] = 'not shown';
       break;

@@ -201,7 +201,7 @@ const createTask: ToolSpec = {
     ) {
       return { invocationMessage };
     }
-    const resolved = await ctx.resolveFiles(names as string[]);
+    const resolved = await ctx.resolveFiles(names);
     if (resolved.refused.length > 0) {
       return { invocationMessage, plan: { refused: resolved.refused } };
     }

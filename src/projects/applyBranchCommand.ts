@@ -58,8 +58,7 @@ export async function applyToNewBranch(
   if (!(await deps.ensureSignedIn())) {
     return undefined;
   }
-  const automation: BranchAutomation =
-    deps.trustedAutomation && typeof arg === 'object' && arg !== null ? (arg as BranchAutomation) : {};
+  const automation: BranchAutomation = deps.trustedAutomation && typeof arg === 'object' && arg !== null ? arg : {};
   const target = resolveRun(automation.runId ?? arg, {
     selection: deps.selection('tasks'),
     activePanel: deps.activeRunPanel,

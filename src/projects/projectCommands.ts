@@ -50,7 +50,7 @@ function automationOf(deps: CommandDeps, arg: unknown): ProjectAutomation {
   if (!deps.trustedAutomation || typeof arg !== 'object' || arg === null || arg instanceof vscode.Uri) {
     return {};
   }
-  return arg as ProjectAutomation;
+  return arg;
 }
 
 /** The folder a command was invoked on: an Explorer folder (Uri), an SCM title (rootUri), else asked. */

@@ -19,7 +19,7 @@ export function announceApprovals(pending: PendingApprovals): vscode.Disposable 
     if (change.firstLoad) {
       // One waiting call gets its own actions; several get one summary pointing at the view.
       if (change.pending.length === 1) {
-        void one(change.pending[0]!);
+        void one(change.pending[0]);
       } else if (change.pending.length > 1) {
         void summary(change.pending.length);
       }

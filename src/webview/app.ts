@@ -488,6 +488,9 @@ export class RunPanelApp {
         this.announcer.events(message.events.filter((e) => e?.data?.sequence > last));
         break;
       }
+      case 'info':
+      case 'artifacts':
+        break;
     }
     const change = reduce(state, message);
     // Tells the host this batch is taken, so it sends the next (and collapses a backlog otherwise).

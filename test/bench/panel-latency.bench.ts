@@ -175,9 +175,9 @@ interface Observed {
 }
 
 async function takeObserved(frame: Frame): Promise<Observed> {
-  return (await frame.evaluate(
+  return frame.evaluate<Observed>(
     '(() => { const o = { arrived: window.__arrived, shown: window.__shown, header: window.__header, lostFollow: window.__lostFollow }; window.__arrived = []; window.__shown = []; window.__header = []; window.__lostFollow = 0; return o; })()',
-  )) as Observed;
+  );
 }
 
 async function waitForHeader(frame: Frame, sequence: number, timeoutMs: number): Promise<void> {

@@ -160,7 +160,7 @@ describe('tools, connectors and webhooks views', () => {
     const created = await withWindow(
       {
         showInputBox: (options: vscode.InputBoxOptions) => {
-          validate = options.validateInput as (value: string) => unknown;
+          validate = options.validateInput;
           return Promise.resolve(url);
         },
         showQuickPick: (items: readonly (vscode.QuickPickItem & { picked?: boolean })[]) =>

@@ -164,7 +164,7 @@ describe('steering a run (steer)', () => {
       assert.strictEqual(forked?.forked_from?.run_id, source);
       assert.strictEqual(forked?.forked_from?.sequence, 3);
       const api = await extensionApi();
-      assert.ok(api.runs.get(forked!.id)?.followed, 'the new run is followed');
+      assert.ok(api.runs.get(forked.id)?.followed, 'the new run is followed');
     } finally {
       await client.dispose();
     }

@@ -208,7 +208,7 @@ export class HostileState {
       if (text === 'true' || text === 'false') {
         this.set(text === 'true');
       } else {
-        this.set(parseJsonObject(raw) as HostileOptions);
+        this.set(parseJsonObject(raw));
       }
     } else if (method === 'DELETE') {
       this.set(false);

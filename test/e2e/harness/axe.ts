@@ -67,7 +67,7 @@ const RUN_AXE = `(async (scope) => {
 /** Every axe violation (all impacts) in the frame's document, or in `scope` of it. */
 export async function runAxe(frame: Frame, scope: AxeScope = {}): Promise<AxeViolation[]> {
   await injectAxe(frame);
-  return (await frame.evaluate(`${RUN_AXE}(${JSON.stringify(scope)})`)) as AxeViolation[];
+  return frame.evaluate<AxeViolation[]>(`${RUN_AXE}(${JSON.stringify(scope)})`);
 }
 
 export function blocking(violations: readonly AxeViolation[]): AxeViolation[] {

@@ -1,7 +1,6 @@
 // /__admin: fault switches and synthetic runs for tests and benchmarks in another process.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FaultSettings } from '../faults';
 import type { SyntheticApproval } from '../runtimeCore';
 import { badRequest, notFound } from '../httpErrors';
 import { isTerminalStatus } from '../records';
@@ -50,7 +49,7 @@ function parseSyntheticApproval(value: unknown): SyntheticApproval | undefined {
     tool: text('tool'),
     reason: text('reason'),
     arguments: args as Record<string, unknown> | undefined,
-    expiresInMs: expires as number | undefined,
+    expiresInMs: expires,
   };
 }
 
@@ -67,7 +66,7 @@ export const adminRoutes: Route[] = [
     pattern: /^\/__admin\/faults$/,
     prepare: (ctx) =>
       jsonWrite((body) => {
-        ctx.faults.set(body as FaultSettings);
+        ctx.faults.set(body);
         return { status: 200, body: ctx.faults.current };
       })(ctx),
   },

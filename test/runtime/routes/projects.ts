@@ -35,7 +35,7 @@ function createProject(ctx: RequestContext, body: Record<string, unknown>): Proj
   if (branch !== undefined && (typeof branch !== 'string' || branch.trim() === '' || branch.length > 250)) {
     throw badRequest('repository.default_branch must be a branch name.', 'repository.default_branch');
   }
-  return ctx.core.createProject(name, url, branch as string | undefined);
+  return ctx.core.createProject(name, url, branch);
 }
 
 export const projectRoutes: Route[] = [

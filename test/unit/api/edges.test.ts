@@ -4,7 +4,6 @@
 import * as assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DownloadOptions } from '../../../src/api/client';
 import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
 import { RunEventSubscription } from '../../../src/api/events';
@@ -170,13 +169,13 @@ describe('api edges', () => {
     try {
       for (const id of ['file_no_length', 'file_with_length']) {
         const target = join(temp.dir, `${id}.bin`);
-        const err = await rejectionOf(client.downloadFile(id, target, { maxBytes: 1024 * 1024 } as DownloadOptions));
+        const err = await rejectionOf(client.downloadFile(id, target, { maxBytes: 1024 * 1024 }));
         assert.ok(isApiError(err, 'too_large'), `${id}: ${String(err)}`);
         assert.deepEqual(await readdir(temp.dir), [], id);
       }
       const small = await client.downloadFile('file_no_length', join(temp.dir, 'ok.bin'), {
         maxBytes: 4 * 1024 * 1024,
-      } as DownloadOptions);
+      });
       assert.equal(small.bytes, chunk.length * 48);
     } finally {
       await client.dispose();

@@ -27,7 +27,7 @@ describe('api/steering', () => {
       () => ctx.runtime.listApprovals({ runId, status: 'pending' }).length === 1,
       'the approval to be asked',
     );
-    return { runId, approvalId: ctx.runtime.listApprovals({ runId })[0]!.id };
+    return { runId, approvalId: ctx.runtime.listApprovals({ runId })[0].id };
   }
 
   function resolvedCount(runId: string): number {
@@ -162,7 +162,7 @@ describe('api/steering', () => {
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     assert.equal(won.length, 1);
     assert.equal(lost.length, 1);
-    const err = lost[0]!.reason as unknown;
+    const err = lost[0].reason as unknown;
     assert.ok(isApiError(err, 'conflict'));
     assert.equal(err.code, 'approval_already_decided');
     const current = conflictApproval(err);
@@ -206,7 +206,7 @@ describe('api/steering', () => {
       () => ctx.runtime.listApprovals({ runId }).some((a) => a.status === 'expired'),
       'the approval to expire',
     );
-    const approvalId = ctx.runtime.listApprovals({ runId })[0]!.id;
+    const approvalId = ctx.runtime.listApprovals({ runId })[0].id;
     const err = await rejectionOf(ctx.client.decideApproval(approvalId, { decision: 'approve' }));
     assert.ok(isApiError(err, 'conflict'));
     assert.equal(err.code, 'approval_expired');

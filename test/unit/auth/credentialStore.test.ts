@@ -32,7 +32,7 @@ class FakeSecrets {
 function credentialStore(env: Record<string, string> = {}, userBaseUrl = 'http://127.0.0.1:8787') {
   const secrets = new FakeSecrets();
   const log = new CapturingLogger();
-  const store = new CredentialStore(secrets as never, log as never, () => userBaseUrl, env);
+  const store = new CredentialStore(secrets, log as never, () => userBaseUrl, env);
   return { store, secrets, log };
 }
 

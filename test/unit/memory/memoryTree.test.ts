@@ -8,8 +8,13 @@ import type { MemoryRecord } from '../../../src/api/resourceTypes';
 import { MemoryTree } from '../../../src/memory/memoryTree';
 import { CapturingLogger } from '../api/fixtures';
 
-const entry = (id: string, tags: string[], project_id?: string): MemoryRecord =>
-  ({ id, content: id, tags, ...(project_id ? { project_id } : {}), version: 1 }) as MemoryRecord;
+const entry = (id: string, tags: string[], project_id?: string): MemoryRecord => ({
+  id,
+  content: id,
+  tags,
+  ...(project_id ? { project_id } : {}),
+  version: 1,
+});
 
 /** A Memory view over a service holding `records`; it lists by the view's filter as the service does. */
 function memoryTree(records: MemoryRecord[]) {

@@ -37,7 +37,7 @@ describe('projects: hostile project records', function () {
       objective: 'Polish',
       project_id: project.id,
       context: { ref: 'main', commit: repo.commit },
-    } as never);
+    });
     const runId = task.run_id as string;
     for (;;) {
       const status = (await client.getRun(runId)).status;

@@ -10,7 +10,7 @@ import { SessionRig } from './sessionFixture';
 
 const ev = (event: string, data: Record<string, unknown>): WireEvent => ({
   event,
-  data: { sequence: 1, ...data } as WireEvent['data'],
+  data: { sequence: 1, ...data },
 });
 
 describe('runPanel/steering', () => {

@@ -73,7 +73,7 @@ describe('commands/approvals: a person decides on the whole call', () => {
       () => ctx.runtime.listApprovals({ runId, status: 'pending' }).length === 1,
       'the approval to be asked',
     );
-    return { runId, approvalId: ctx.runtime.listApprovals({ runId })[0]!.id };
+    return { runId, approvalId: ctx.runtime.listApprovals({ runId })[0].id };
   }
 
   const status = (approvalId: string) => ctx.runtime.listApprovals().find((a) => a.id === approvalId);
@@ -99,9 +99,9 @@ describe('commands/approvals: a person decides on the whole call', () => {
       );
       assert.equal(p.modals.length, 1, 'Approve asked nothing first');
       const [modal] = p.modals;
-      assert.match(modal!.message, /shell/);
-      assert.deepEqual(modal!.items, ['Approve', 'Approve with Note...', 'Deny']);
-      const detail = modal!.detail ?? '';
+      assert.match(modal.message, /shell/);
+      assert.deepEqual(modal.items, ['Approve', 'Approve with Note...', 'Deny']);
+      const detail = modal.detail ?? '';
       for (const line of [
         'Tool: shell',
         `Run: ${runId}`,
@@ -160,9 +160,9 @@ describe('commands/approvals: a person decides on the whole call', () => {
       [['Show Whole Call', 'Deny']],
       'the dialog offered Approve on a call it could not show',
     );
-    assert.match(p.modals[0]!.message, /too long for this dialog/);
+    assert.match(p.modals[0].message, /too long for this dialog/);
     assert.equal(p.documents.length, 1, 'the whole call was not opened');
-    const whole = JSON.parse(p.documents[0]!) as { approval_id: string; arguments: Record<string, unknown> };
+    const whole = JSON.parse(p.documents[0]) as { approval_id: string; arguments: Record<string, unknown> };
     assert.equal(whole.approval_id, approvalId);
     assert.deepEqual(whole.arguments, args, 'the document is not the whole call');
     assert.deepEqual(p.notices.find((n) => n.items.includes('Approve'))?.items, [

@@ -23,7 +23,7 @@ describe('steering/pendingApprovals', () => {
         if (failWith) {
           throw failWith;
         }
-        return { approvals: answers.length > 1 ? answers.shift()! : answers[0]!, cut: false };
+        return { approvals: answers.length > 1 ? answers.shift()! : answers[0], cut: false };
       },
       watching: () => watching,
       log: new CapturingLogger(),
@@ -54,8 +54,8 @@ describe('steering/pendingApprovals', () => {
     const s = setUp([[approval('a')], [approval('a'), approval('b')]]);
     await s.list.refresh();
     assert.equal(s.changes.length, 1);
-    assert.ok(s.changes[0]!.firstLoad);
-    assert.deepEqual(s.changes[0]!.added, []);
+    assert.ok(s.changes[0].firstLoad);
+    assert.deepEqual(s.changes[0].added, []);
     await s.list.refresh();
     assert.deepEqual(
       s.changes.at(-1)!.added.map((a) => a.id),

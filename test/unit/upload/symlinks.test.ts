@@ -5,7 +5,6 @@ import * as assert from 'node:assert/strict';
 import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isApiError } from '../../../src/api/errors';
-import type { UploadOptions } from '../../../src/api/upload';
 import { planUpload } from '../../../src/upload/uploadPlan';
 import { makeTempDir, rejectionOf, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
 
@@ -70,7 +69,7 @@ describe('upload of a symbolic link', function () {
     assert.ok(err.message.includes(await realpath(target)), err.message);
     assert.deepEqual(await storedNames(), []);
 
-    const record = await ctx.client.uploadFile(link, { followSymlinks: true } as UploadOptions);
+    const record = await ctx.client.uploadFile(link, { followSymlinks: true });
     assert.equal(record.filename, 'notes.txt');
     assert.equal(new TextDecoder().decode((await ctx.client.readFileContent(record.id)).content), 'PRIVATE KEY');
   });

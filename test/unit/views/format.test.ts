@@ -120,7 +120,7 @@ describe('views/format', () => {
         created_at: '2026-11-21T09:00:00Z',
         completed_at: '2026-11-21T09:05:00Z',
         usage: { cost: { amount: '0.42', currency: 'usd' } },
-      } as never,
+      },
       t,
       BERLIN,
       'Summarise',

@@ -5,7 +5,7 @@
 import './vscodeStub';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import type { Page, ProjectRecord, TaskRecord } from '../../../src/api/types';
+import type { Page, TaskRecord } from '../../../src/api/types';
 import { RunStore } from '../../../src/runs/runStore';
 import { SidebarContextKeys } from '../../../src/views/contextKeys';
 import { TaskNode, type TreeNode } from '../../../src/views/nodes';
@@ -18,7 +18,7 @@ import { CapturingLogger } from '../api/fixtures';
 const HOSTILE_NAME = 'web\u202Egnp.exe [run](command:workbench.action.terminal.new)';
 
 function task(id: string, projectId?: string): TaskRecord {
-  return { id, object: 'task', status: 'succeeded', objective: `Task ${id}`, project_id: projectId } as TaskRecord;
+  return { id, object: 'task', status: 'succeeded', objective: `Task ${id}`, project_id: projectId };
 }
 
 function page<T>(data: T[]): Page<T> {
@@ -51,7 +51,7 @@ function fakeClient(tasks: TaskRecord[], names: Record<string, string>) {
     listRunArtifacts: async () => page([]),
     getProject: async (id) => {
       looked.push(id);
-      return { id, object: 'project', name: names[id] } as ProjectRecord;
+      return { id, object: 'project', name: names[id] };
     },
   };
   return { client, listed, looked };

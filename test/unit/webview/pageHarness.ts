@@ -102,9 +102,9 @@ export async function openPanelPage(options: HarnessOptions = {}): Promise<Panel
         // In-page code is written as strings: the node tests compile without the DOM library.
         await page.evaluate(`for (const m of ${JSON.stringify(messages)}) window.postMessage(m, '*');`);
       },
-      posted: () => page.evaluate('window.__posted') as Promise<WebviewMessage[]>,
+      posted: () => page.evaluate<WebviewMessage[]>('window.__posted'),
       requests: () => [...requests],
-      js: <T>(expression: string) => page.evaluate(expression) as Promise<T>,
+      js: <T>(expression: string) => page.evaluate<T>(expression),
       until: async (expression: string) => {
         await page.waitForFunction(expression);
       },

@@ -15,8 +15,8 @@ import { runPanelFrame, waitForRow, watchFromTasks } from './runPanel';
 
 /** The sequences of the timeline rows on screen, in order. */
 async function visibleSequences(frame: Frame): Promise<number[]> {
-  return (await frame.evaluate(`Array.from(document.querySelectorAll(${JSON.stringify(UI.runPanelRow)}))
-    .filter((r) => r.getClientRects().length > 0).map((r) => Number(r.dataset.sequence)).sort((a, b) => a - b)`)) as number[];
+  return frame.evaluate<number[]>(`Array.from(document.querySelectorAll(${JSON.stringify(UI.runPanelRow)}))
+    .filter((r) => r.getClientRects().length > 0).map((r) => Number(r.dataset.sequence)).sort((a, b) => a - b)`);
 }
 
 export const runLogTools: Scenario = {

@@ -43,7 +43,7 @@ const COLLECT_SEQUENCES = `((selector) => {
  * aria-posinset when present, else the sequence itself); duplicates within one screenful stay.
  */
 export async function renderedSequences(frame: Frame): Promise<number[]> {
-  return (await frame.evaluate(`${COLLECT_SEQUENCES}(${JSON.stringify(UI.runPanelRow)})`)) as number[];
+  return frame.evaluate<number[]>(`${COLLECT_SEQUENCES}(${JSON.stringify(UI.runPanelRow)})`);
 }
 
 const WATCH_RECONNECTING = `((source) => {

@@ -70,9 +70,9 @@ function assertNone(findings: Findings): void {
 /** The engine must see the panel: a search box without any name is a critical `label` violation. */
 async function canary(ctx: ScenarioContext, frame: Frame): Promise<void> {
   const NAMES = ['aria-label', 'title', 'placeholder'];
-  const saved = (await frame.evaluate(
+  const saved = await frame.evaluate<(string | null)[]>(
     `((names) => { const s = document.getElementById('search'); const v = names.map((n) => s.getAttribute(n)); names.forEach((n) => s.removeAttribute(n)); return v; })(${JSON.stringify(NAMES)})`,
-  )) as (string | null)[];
+  );
   try {
     const found = (await runAxe(frame)).filter(
       (v) => v.id === 'label' && v.nodes.some((n) => n.target.join(' ').includes('#search')),

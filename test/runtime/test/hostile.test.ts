@@ -13,8 +13,8 @@ import {
   HOSTILE_NAMES,
   HTML_PAYLOAD,
   ROTATING_PAYLOADS,
-} from '../../runtime/hostile';
-import { startRuntime, type HostileOptions, type RuntimeHandle } from '../../runtime/index';
+} from '../hostile';
+import { startRuntime, type HostileOptions, type RuntimeHandle } from '../index';
 import {
   call,
   createTask,
@@ -530,7 +530,7 @@ describe('runtime: hostile mode', function () {
     const tasks = (await listData(r, '/v1/tasks')).data;
     assert.ok(tasks.some((t) => (t as Item | null)?.id === task.id));
     const artifacts = ((await listData(r, `/v1/runs/${task.run_id}/artifacts`)).data as (Item | null)[]).filter(
-      (a) => typeof a?.id === 'string' && (a.id as string).startsWith('art_') && a.run_id === task.run_id,
+      (a) => typeof a?.id === 'string' && a.id.startsWith('art_') && a.run_id === task.run_id,
     );
     // report.md, summary.json, the revised notes.md and changes.patch (the built-in agent revises text attachments).
     assert.strictEqual(new Set(artifacts.map((a) => a?.id)).size, 4);
@@ -561,7 +561,7 @@ describe('runtime: sandbox CLI --hostile', function () {
   });
 
   it('starts in hostile mode: seeded files come back with hostile names among junk items', async () => {
-    const cli = path.join(__dirname, '..', '..', 'runtime', 'cli.js');
+    const cli = path.join(__dirname, '..', 'cli.js');
     const started = spawn(
       process.execPath,
       [cli, '--port', '0', '--quiet', '--hostile', '--data-dir', dataDir, '--key', 'k'],

@@ -3,8 +3,8 @@ import * as assert from 'node:assert';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
-import { startRuntime, type RuntimeHandle } from '../../runtime/index';
-import { BIDI_OVERRIDE, COMMAND_LINK, HOSTILE_SECRET } from '../../runtime/hostile';
+import { startRuntime, type RuntimeHandle } from '../index';
+import { BIDI_OVERRIDE, COMMAND_LINK, HOSTILE_SECRET } from '../hostile';
 import { call, createTask, errorOf, runToEnd, uploadOk } from './runtimeTestKit';
 
 type Json = Record<string, unknown>;
@@ -365,17 +365,13 @@ describe('runtime: the new resources on a server without them, and in hostile mo
     const mem = items(await call(rt, 'GET', '/v1/memory'));
     const real = mem.filter(
       (m) =>
-        typeof m === 'object' &&
-        m !== null &&
-        typeof (m as Json).id === 'string' &&
-        ((m as Json).id as string).startsWith('mem_') &&
-        (m as Json).version === 1,
+        typeof m === 'object' && m !== null && typeof m.id === 'string' && m.id.startsWith('mem_') && m.version === 1,
     );
     assert.strictEqual(real.length, 2, 'the real item and its duplicate');
     assert.ok((real[0].content as string).includes(COMMAND_LINK));
     const tools = items(await call(rt, 'GET', '/v1/tools?limit=100')).filter(
-      (t) => t && typeof t === 'object' && typeof (t as Json).name === 'string',
-    ) as Json[];
+      (t) => t && typeof t === 'object' && typeof t.name === 'string',
+    );
     assert.ok(
       tools.some((t) => t.name === BIDI_OVERRIDE || (t.description as string | undefined)?.includes(COMMAND_LINK)),
     );
@@ -383,7 +379,7 @@ describe('runtime: the new resources on a server without them, and in hostile mo
     const task = await createTask(rt, 'x', [fileId]);
     await runToEnd(rt, task.run_id);
     const inv = items(await call(rt, 'GET', `/v1/tools/invocations?run_id=${task.run_id}`)).find(
-      (i) => i && typeof (i as Json).id === 'string' && ((i as Json).id as string).startsWith('inv_'),
+      (i) => i && typeof i.id === 'string' && i.id.startsWith('inv_'),
     ) as Json;
     assert.strictEqual(Buffer.byteLength(inv.output as string), 1024 * 1024);
     assert.strictEqual(inv.output_truncated, true);

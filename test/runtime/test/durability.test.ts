@@ -3,7 +3,7 @@ import * as assert from 'node:assert';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { startRuntime } from '../../runtime/index';
+import { startRuntime } from '../index';
 import {
   call,
   createTask,
@@ -211,7 +211,7 @@ describe('runtime: durability', () => {
   });
 
   it('removes its own temporary data dir when the process exits without close()', async () => {
-    const index = require.resolve('../../runtime/index');
+    const index = require.resolve('../index');
     const script = `require(${JSON.stringify(index)}).startRuntime().then((rt) => { console.log(rt.dataDir); process.exit(0); });`;
     const printed = await new Promise<string>((resolve, reject) =>
       execFile(process.execPath, ['-e', script], (err, stdout) => (err ? reject(err) : resolve(stdout.trim()))),

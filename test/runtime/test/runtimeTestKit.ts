@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { RuntimeHandle } from '../../runtime/index';
+import type { RuntimeHandle } from '../index';
 
 export interface CallResult {
   status: number;
@@ -247,7 +247,7 @@ export async function waitFor(
 }
 
 export function errorOf(result: CallResult): { type?: string; code?: string; message?: string; param?: string } {
-  return (result.json.error ?? {}) as { type?: string; code?: string; message?: string; param?: string };
+  return result.json.error ?? {};
 }
 
 /** Polls the run until it has `status` (e.g. awaiting_approval) and returns its record. */

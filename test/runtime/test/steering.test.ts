@@ -1,6 +1,6 @@
 // Steering runs: cancel, resume after the last completed step, fork from a point of the log.
 import * as assert from 'node:assert';
-import { startRuntime, type RuntimeHandle } from '../../runtime/index';
+import { startRuntime, type RuntimeHandle } from '../index';
 import { call, createTask, errorOf, readEvents, runToEnd, uploadOk, type SseReading } from './runtimeTestKit';
 
 const DOC_A = '# A\n\nalpha\n';

@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyPatch, parsePatch } from 'diff';
-import { startRuntime, type RuntimeHandle } from '../../runtime/index';
-import { makeRepository } from '../projects/gitRepoKit';
+import { startRuntime, type RuntimeHandle } from '../index';
+import { makeRepository } from '../../unit/projects/gitRepoKit';
 import { call, errorOf, runToEnd, upload } from './runtimeTestKit';
 
 describe('runtime: projects', () => {

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDir, waitFor } from './runtimeTestKit';
 
-const CLI = path.join(__dirname, '..', '..', 'runtime', 'cli.js');
+const CLI = path.join(__dirname, '..', 'cli.js');
 
 interface Started {
   child: ChildProcess;
