@@ -1,11 +1,12 @@
 // The actions a person takes on one run, in one table. Each row drives every surface that offers
 // it: the Tasks view's run rows (combinable flags in the row's contextValue, matched by the menus
 // with `viewItem =~`), the run panel's buttons (one `runAction` message carrying the id), and the
-// Command Palette (the `when` clause). package.json's menus are checked against the table by
-// test/unit/runEvents/runActions.test.ts, which prints the entries a new row needs.
-// Adding an action: a row here, its handler (a command registered by its feature), the manifest
-// (command, menus) and the strings (package.nls*.json, the panel's label in runPanel/uiStrings.ts).
+// manifest: `runActionContributions` makes each row's command, `view/item/context` and
+// `commandPalette` entries, which `npm run contributions` writes into package.json.
+// Adding an action: a row here, its handler (a command registered by its feature), and its strings
+// (the English here; the German in package.nls.de.json and l10n/bundle.l10n.de.json).
 // Pure: no vscode, no DOM.
+import type { CommandDeclaration, FeatureContributions, OurId } from '../common/contributionTypes';
 import { isResumableStatus, isUnfinishedStatus } from './runStatus';
 
 /** What a row knows of the run: its status, and whether it has ended (a terminal status or event). */
@@ -22,7 +23,9 @@ export interface ServiceFacts {
 export interface RunAction {
   /** The flag in a row's contextValue and the `action` of the panel's message. */
   id: string;
-  command: string;
+  command: OurId;
+  /** The command's English title (the tree's menu and the palette; German in package.nls.de.json). */
+  title: string;
   /** A codicon id. */
   icon: string;
   /** The panel's label: a key of runPanel/uiStrings.ts (the tree and palette use the command's title). */
@@ -45,6 +48,7 @@ export const RUN_ACTIONS: readonly RunAction[] = [
   {
     id: 'cancel',
     command: 'agentRuntime.cancelRun',
+    title: 'Cancel Run',
     icon: 'debug-stop',
     labelKey: 'cancelRun',
     domId: 'cancel-run',
@@ -57,6 +61,7 @@ export const RUN_ACTIONS: readonly RunAction[] = [
   {
     id: 'resume',
     command: 'agentRuntime.resumeRun',
+    title: 'Resume Run...',
     icon: 'debug-continue',
     labelKey: 'resumeRun',
     domId: 'resume-run',
@@ -68,6 +73,7 @@ export const RUN_ACTIONS: readonly RunAction[] = [
   {
     id: 'review',
     command: 'agentRuntime.reviewChanges',
+    title: 'Review Changes',
     icon: 'diff-multiple',
     labelKey: 'reviewChanges',
     domId: 'review-changes',
@@ -79,6 +85,7 @@ export const RUN_ACTIONS: readonly RunAction[] = [
   {
     id: 'fork',
     command: 'agentRuntime.forkRun',
+    title: 'Fork Run...',
     icon: 'repo-forked',
     labelKey: 'forkFromHere',
     domId: 'fork-from-here',
@@ -134,6 +141,18 @@ export function treeMenuEntries(action: RunAction): MenuEntry[] {
 /** The Command Palette's `when` for a row: signed in, and the service steers when the row needs it. */
 export function paletteWhen(action: RunAction): string {
   return ['agentRuntime.signedIn', ...(action.steering ? [STEERING_OFFERED] : [])].join(' && ');
+}
+
+/** The commands the rows need, with the menu and palette entries above: what package.json gets. */
+export function runActionContributions(actions: readonly RunAction[] = RUN_ACTIONS): FeatureContributions {
+  const commands = actions.map((action): CommandDeclaration => ({
+    id: action.command,
+    title: action.title,
+    icon: action.icon,
+    palette: paletteWhen(action),
+    menus: { 'view/item/context': treeMenuEntries(action).map(({ when, group }) => ({ when, group })) },
+  }));
+  return { commands };
 }
 
 /** The panel's actions offered now, in table order, for one placement. */

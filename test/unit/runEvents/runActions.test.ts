@@ -61,6 +61,7 @@ function whenRegex(clause: string): RegExp {
 const retry: RunAction = {
   id: 'sampleRetry',
   command: 'agentRuntime.sampleRetryRun',
+  title: 'Sample Retry Run',
   icon: 'refresh',
   labelKey: 'sampleRetryRun',
   domId: 'sample-retry-run',
