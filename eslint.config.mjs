@@ -1,6 +1,7 @@
 // Lint configuration: typescript-eslint's recommended rules for src/ and test/, plus the
 // project's own: type-only imports say so, Node built-ins are imported as `node:...`,
-// notifications go through src/common/notify.ts (which makes outside text inert), and the
+// notifications go through src/common/notify.ts (which makes outside text inert), our command ids
+// are `Commands.x` (never a string literal), and the
 // folders of src/ import only the folders LAYERS allows them (docs/ARCHITECTURE.md draws it).
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
@@ -90,6 +91,14 @@ export default tseslint.config(
         {
           selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
           message: 'Show notifications through src/common/notify.ts: it makes outside text inert.',
+        },
+        {
+          // A command id is `Commands.x` (src/common/ids.ts, generated from the declarations), so a
+          // misspelt id does not compile.
+          selector:
+            'CallExpression[callee.property.name=/^(registerCommand|executeCommand)$/] > :matches(Literal, TemplateLiteral).arguments:first-child[value=/^agentRuntime\\./], CallExpression[callee.property.name=/^(registerCommand|executeCommand)$/] > TemplateLiteral.arguments:first-child[quasis.0.value.raw=/^agentRuntime\\./]',
+          message:
+            'Name our commands as Commands.x from src/common/ids.ts (declared in src/<feature>/contributions.ts), not as a string: a typo then does not compile.',
         },
       ],
     },

@@ -7,6 +7,7 @@
 // (the English here; the German in package.nls.de.json and l10n/bundle.l10n.de.json).
 // Pure: no vscode, no DOM.
 import type { CommandDeclaration, FeatureContributions, OurId } from '../common/contributionTypes';
+import type { Translate } from '../common/translate';
 import { isResumableStatus, isUnfinishedStatus } from './runStatus';
 
 /** What a row knows of the run: its status, and whether it has ended (a terminal status or event). */
@@ -28,8 +29,11 @@ export interface RunAction {
   title: string;
   /** A codicon id. */
   icon: string;
-  /** The panel's label: a key of runPanel/uiStrings.ts (the tree and palette use the command's title). */
-  labelKey: string;
+  /**
+   * The panel button's label, English in a `t('...')` call (`npm run l10n:export` finds it; the
+   * host sends it translated as the panel string `runAction.<id>`, see runPanel/uiStrings.ts).
+   */
+  label: (t: Translate) => string;
   /** The panel button's element id (the page and UI tests find it by it). */
   domId: string;
   /** Where the panel shows it: the header, or beside the expanded event (the action takes its sequence). */
@@ -50,7 +54,7 @@ export const RUN_ACTIONS: readonly RunAction[] = [
     command: 'agentRuntime.cancelRun',
     title: 'Cancel Run',
     icon: 'debug-stop',
-    labelKey: 'cancelRun',
+    label: (t: Translate) => t('Cancel run'),
     domId: 'cancel-run',
     panel: 'header',
     steering: true,
@@ -63,7 +67,7 @@ export const RUN_ACTIONS: readonly RunAction[] = [
     command: 'agentRuntime.resumeRun',
     title: 'Resume Run...',
     icon: 'debug-continue',
-    labelKey: 'resumeRun',
+    label: (t: Translate) => t('Resume…'),
     domId: 'resume-run',
     panel: 'header',
     steering: true,
@@ -75,7 +79,7 @@ export const RUN_ACTIONS: readonly RunAction[] = [
     command: 'agentRuntime.reviewChanges',
     title: 'Review Changes',
     icon: 'diff-multiple',
-    labelKey: 'reviewChanges',
+    label: (t: Translate) => t('Review Changes'),
     domId: 'review-changes',
     panel: 'header',
     steering: false,
@@ -87,7 +91,7 @@ export const RUN_ACTIONS: readonly RunAction[] = [
     command: 'agentRuntime.forkRun',
     title: 'Fork Run...',
     icon: 'repo-forked',
-    labelKey: 'forkFromHere',
+    label: (t: Translate) => t('Fork from here…'),
     domId: 'fork-from-here',
     panel: 'event',
     steering: true,
@@ -141,6 +145,21 @@ export function treeMenuEntries(action: RunAction): MenuEntry[] {
 /** The Command Palette's `when` for a row: signed in, and the service steers when the row needs it. */
 export function paletteWhen(action: RunAction): string {
   return ['agentRuntime.signedIn', ...(action.steering ? [STEERING_OFFERED] : [])].join(' && ');
+}
+
+/** The panel string that carries a row's label (runPanel/uiStrings.ts). */
+export type RunActionLabelKey = `runAction.${string}`;
+
+export function runActionLabelKey(action: RunAction): RunActionLabelKey {
+  return `runAction.${action.id}`;
+}
+
+/** Every row's panel label, by its panel string key. */
+export function runActionLabels(
+  t: Translate,
+  actions: readonly RunAction[] = RUN_ACTIONS,
+): Record<RunActionLabelKey, string> {
+  return Object.fromEntries(actions.map((a) => [runActionLabelKey(a), a.label(t)]));
 }
 
 /** The commands the rows need, with the menu and palette entries above: what package.json gets. */
