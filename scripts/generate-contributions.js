@@ -11,7 +11,9 @@ const path = require('node:path');
 const Module = require('node:module');
 const esbuild = require('esbuild');
 
-const ROOT = path.join(__dirname, '..');
+// `--root <dir>` works on another tree laid out like this one (the unit tests use a copy).
+const rootAt = process.argv.indexOf('--root');
+const ROOT = path.resolve(rootAt >= 0 ? process.argv[rootAt + 1] : path.join(__dirname, '..'));
 const FILES = {
   manifest: path.join(ROOT, 'package.json'),
   nls: path.join(ROOT, 'package.nls.json'),
@@ -120,10 +122,10 @@ function main() {
     return 1;
   }
 
-  const undeclared = differences.filter((d) => d.includes('which no declaration makes'));
+  const undeclared = differences.filter((d) => d.includes(': package.json has '));
   if (undeclared.length > 0 && !force) {
     console.error(
-      "package.json's contributes has entries no declaration makes; writing would drop them:\n" +
+      "package.json's contributes has entries the declarations do not make; writing would drop them:\n" +
         `${undeclared.map((d) => `  ${d}`).join('\n')}\n(declare them first, or run with --force to drop them)`,
     );
     return 1;

@@ -306,7 +306,9 @@ export function manifestDifferences(
       for (const e of extra) {
         const subject = subjectOf(e) ?? '?';
         lines.push(
-          `${path}: package.json has ${entryKey(e)}, which no declaration makes: declare ${subject} in ${declareIn(subject)} and run npm run contributions`,
+          sourceOf.has(subject)
+            ? `${path}: package.json has ${entryKey(e)}, which ${subject}'s declaration does not make: change it in ${declareIn(subject)} and run npm run contributions`
+            : `${path}: package.json has ${entryKey(e)}, which no declaration makes: declare ${subject} in ${declareIn(subject)} and run npm run contributions`,
         );
       }
       for (const e of lacking) {
