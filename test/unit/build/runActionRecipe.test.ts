@@ -60,21 +60,24 @@ function added<T>(before: readonly T[], after: readonly T[]): T[] {
 describe("README's recipe for a run action, held to the code", () => {
   const text = recipe();
   const row = recipeRow(text);
-  const actions = [...RUN_ACTIONS, row];
+  // The table as it would be without the recipe's row (once someone adds that very row, the
+  // recipe still holds: it is checked against the table without it).
+  const table = RUN_ACTIONS.filter((a) => a.id !== row.id);
+  const actions = [...table, row];
 
   it('shows a row with every field the table has, and a new id and command', () => {
-    const fields = new Set(RUN_ACTIONS.flatMap((a) => Object.keys(a)));
+    const fields = new Set(table.flatMap((a) => Object.keys(a)));
     for (const key of Object.keys(row)) {
       assert.ok(fields.has(key), `the recipe's row has ${key}, which no row of the table has`);
     }
     for (const key of fields) {
       assert.ok(key in row || key === 'inline', `the recipe's row lacks ${key}`);
     }
-    assert.ok(!RUN_ACTIONS.some((a) => a.id === row.id || a.command === row.command));
+    assert.ok(!table.some((a) => a.id === row.id || a.command === row.command));
   });
 
   it('given the row, the generator adds its command, tree menu and palette entries, title and id, and nothing else', () => {
-    const before = declaredContributions();
+    const before = declaredContributions(table);
     const after = declaredContributions(actions);
     assert.deepEqual(after.problems, []);
     const name = row.command.replace(/^agentRuntime\./, '');
