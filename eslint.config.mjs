@@ -3,7 +3,8 @@
 // for the webview) for promises nobody waits for, promises where a callback returns nothing,
 // awaits of what is no promise and switches that miss a case; plus the project's own: type-only
 // imports say so, Node built-ins are imported as `node:...`, notifications go through
-// src/common/notify.ts (which makes outside text inert), and the folders of src/ import only the
+// src/common/notify.ts (which makes outside text inert), our command ids are `Commands.x` (never a
+// string literal), and the folders of src/ import only the
 // folders LAYERS allows them (docs/ARCHITECTURE.md draws it). The JavaScript (esbuild.js,
 // scripts/, the test launchers) gets ESLint's recommended rules with Node's globals.
 import { builtinModules } from 'node:module';
@@ -118,6 +119,14 @@ export default tseslint.config(
         {
           selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
           message: 'Show notifications through src/common/notify.ts: it makes outside text inert.',
+        },
+        {
+          // A command id is `Commands.x` (src/common/ids.ts, generated from the declarations), so a
+          // misspelt id does not compile.
+          selector:
+            'CallExpression[callee.property.name=/^(registerCommand|executeCommand)$/] > :matches(Literal, TemplateLiteral).arguments:first-child[value=/^agentRuntime\\./], CallExpression[callee.property.name=/^(registerCommand|executeCommand)$/] > TemplateLiteral.arguments:first-child[quasis.0.value.raw=/^agentRuntime\\./]',
+          message:
+            'Name our commands as Commands.x from src/common/ids.ts (declared in src/<feature>/contributions.ts), not as a string: a typo then does not compile.',
         },
       ],
     },

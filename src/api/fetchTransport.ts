@@ -59,7 +59,7 @@ async function requestBody(body: TransportRequest['body']): Promise<string | Blo
     return body;
   }
   if (body instanceof Uint8Array) {
-    return new Blob([body as Uint8Array<ArrayBuffer>]);
+    return new Blob([body]);
   }
   const parts: Uint8Array<ArrayBuffer>[] = [];
   for await (const chunk of body) {

@@ -1,6 +1,7 @@
 // "Sign in again" asked once: many requests may fail with 401 at the same moment (two trees,
 // a run panel, polling); the user sees one prompt, not one per request.
 import * as vscode from 'vscode';
+import type { CommandId } from '../common/ids';
 import { notify } from '../common/notify';
 import { isApiError } from '../api/errors';
 
@@ -8,7 +9,7 @@ export class ReauthPrompt {
   private open = false;
   private shown = 0;
 
-  constructor(private readonly signInCommand: string) {}
+  constructor(private readonly signInCommand: CommandId) {}
 
   /** Call with any error; prompts only for a rejected key, and only when no prompt is open. */
   handle(err: unknown): void {

@@ -1,78 +1,12 @@
-// The names the extension shares with package.json: command ids, context keys, view ids and
-// setting keys. One home, so a rename is one edit here plus the manifest
-// (test/unit/common/ids.test.ts checks that every command, view and setting named here is
-// contributed there, and every agentRuntime.* one contributed there is named here).
+// The names the extension shares with package.json: command ids (generated from the declarations),
+// context keys, view ids and setting keys. test/unit/common/ids.test.ts checks that every command,
+// view and setting named here is contributed there, and every agentRuntime.* one contributed there
+// is named here.
 
-export const Commands = {
-  exportRun: 'agentRuntime.exportRun',
-  openRunTranscript: 'agentRuntime.openRunTranscript',
-  signIn: 'agentRuntime.signIn',
-  signOut: 'agentRuntime.signOut',
-  uploadFiles: 'agentRuntime.uploadFiles',
-  uploadAndCreateTask: 'agentRuntime.uploadAndCreateTask',
-  createTask: 'agentRuntime.createTask',
-  newTaskWithFiles: 'agentRuntime.newTaskWithFiles',
-  deleteFile: 'agentRuntime.deleteFile',
-  copyId: 'agentRuntime.copyId',
-  watchRun: 'agentRuntime.watchRun',
-  showArtifacts: 'agentRuntime.showArtifacts',
-  openArtifact: 'agentRuntime.openArtifact',
-  saveArtifact: 'agentRuntime.saveArtifact',
-  loadMore: 'agentRuntime.loadMore',
-  refreshFiles: 'agentRuntime.refreshFiles',
-  refreshTasks: 'agentRuntime.refreshTasks',
-  refreshItem: 'agentRuntime.refreshItem',
-  retryConnection: 'agentRuntime.retryConnection',
-  showLog: 'agentRuntime.showLog',
-  openSettings: 'agentRuntime.openSettings',
-  reviewChanges: 'agentRuntime.reviewChanges',
-  applyReviewChanges: 'agentRuntime.applyReviewChanges',
-  chooseReviewChanges: 'agentRuntime.chooseReviewChanges',
-  saveReviewPatch: 'agentRuntime.saveReviewPatch',
-  // Steering: each also takes a plain object for automation (see steeringCommands.ts).
-  cancelRun: 'agentRuntime.cancelRun',
-  resumeRun: 'agentRuntime.resumeRun',
-  forkRun: 'agentRuntime.forkRun',
-  approveToolCall: 'agentRuntime.approveToolCall',
-  denyToolCall: 'agentRuntime.denyToolCall',
-  decideApproval: 'agentRuntime.decideApproval',
-  refreshApprovals: 'agentRuntime.refreshApprovals',
-  // The run log as a working tool: find and link.
-  goTo: 'agentRuntime.goTo',
-  filterFiles: 'agentRuntime.filterFiles',
-  filterTasks: 'agentRuntime.filterTasks',
-  clearFilesFilter: 'agentRuntime.clearFilesFilter',
-  clearTasksFilter: 'agentRuntime.clearTasksFilter',
-  copyRunLink: 'agentRuntime.copyRunLink',
-  // Memory (src/memory).
-  searchMemory: 'agentRuntime.searchMemory',
-  rememberSelection: 'agentRuntime.rememberSelection',
-  deleteMemory: 'agentRuntime.deleteMemory',
-  refreshMemory: 'agentRuntime.refreshMemory',
-  filterMemory: 'agentRuntime.filterMemory',
-  loadMoreMemory: 'agentRuntime.loadMoreMemory',
-  openMemory: 'agentRuntime.openMemory',
-  // Tools, connectors, webhooks (src/agentAccess).
-  refreshTools: 'agentRuntime.refreshTools',
-  searchTools: 'agentRuntime.searchTools',
-  openTool: 'agentRuntime.openTool',
-  openToolInvocation: 'agentRuntime.openToolInvocation',
-  loadMoreTools: 'agentRuntime.loadMoreTools',
-  refreshConnectors: 'agentRuntime.refreshConnectors',
-  revokeGrant: 'agentRuntime.revokeGrant',
-  revokeConnector: 'agentRuntime.revokeConnector',
-  loadMoreConnectors: 'agentRuntime.loadMoreConnectors',
-  refreshWebhooks: 'agentRuntime.refreshWebhooks',
-  createWebhook: 'agentRuntime.createWebhook',
-  testWebhook: 'agentRuntime.testWebhook',
-  deleteWebhook: 'agentRuntime.deleteWebhook',
-  loadMoreWebhooks: 'agentRuntime.loadMoreWebhooks',
-  // Projects.
-  createProjectForRepository: 'agentRuntime.createProjectForRepository',
-  newTaskInProject: 'agentRuntime.newTaskInProject',
-  toggleProjectTasks: 'agentRuntime.toggleProjectTasks',
-  applyToNewBranch: 'agentRuntime.applyToNewBranch',
-} as const;
+// The command ids come from the declarations beside each feature (`src/<feature>/contributions.ts`,
+// listed in src/contributions.ts): `npm run contributions` writes them to commandIds.generated.ts,
+// so a misspelt `Commands.x` or a `CommandId` that no feature declares does not compile.
+export { Commands, type CommandId } from './commandIds.generated';
 
 export const ContextKeys = {
   signedIn: 'agentRuntime.signedIn',

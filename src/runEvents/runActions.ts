@@ -1,11 +1,13 @@
 // The actions a person takes on one run, in one table. Each row drives every surface that offers
 // it: the Tasks view's run rows (combinable flags in the row's contextValue, matched by the menus
 // with `viewItem =~`), the run panel's buttons (one `runAction` message carrying the id), and the
-// Command Palette (the `when` clause). package.json's menus are checked against the table by
-// test/unit/runEvents/runActions.test.ts, which prints the entries a new row needs.
-// Adding an action: a row here, its handler (a command registered by its feature), the manifest
-// (command, menus) and the strings (package.nls*.json, the panel's label in runPanel/uiStrings.ts).
+// manifest: `runActionContributions` makes each row's command, `view/item/context` and
+// `commandPalette` entries, which `npm run contributions` writes into package.json.
+// Adding an action: a row here, its handler (a command registered by its feature), and its strings
+// (the English here; the German in package.nls.de.json and l10n/bundle.l10n.de.json).
 // Pure: no vscode, no DOM.
+import type { CommandDeclaration, FeatureContributions, OurId } from '../common/contributionTypes';
+import type { Translate } from '../common/translate';
 import { isResumableStatus, isUnfinishedStatus } from './runStatus';
 
 /** What a row knows of the run: its status, and whether it has ended (a terminal status or event). */
@@ -22,11 +24,16 @@ export interface ServiceFacts {
 export interface RunAction {
   /** The flag in a row's contextValue and the `action` of the panel's message. */
   id: string;
-  command: string;
+  command: OurId;
+  /** The command's English title (the tree's menu and the palette; German in package.nls.de.json). */
+  title: string;
   /** A codicon id. */
   icon: string;
-  /** The panel's label: a key of runPanel/uiStrings.ts (the tree and palette use the command's title). */
-  labelKey: string;
+  /**
+   * The panel button's label, English in a `t('...')` call (`npm run l10n:export` finds it; the
+   * host sends it translated as the panel string `runAction.<id>`, see runPanel/uiStrings.ts).
+   */
+  label: (t: Translate) => string;
   /** The panel button's element id (the page and UI tests find it by it). */
   domId: string;
   /** Where the panel shows it: the header, or beside the expanded event (the action takes its sequence). */
@@ -45,8 +52,9 @@ export const RUN_ACTIONS: readonly RunAction[] = [
   {
     id: 'cancel',
     command: 'agentRuntime.cancelRun',
+    title: 'Cancel Run',
     icon: 'debug-stop',
-    labelKey: 'cancelRun',
+    label: (t: Translate) => t('Cancel run'),
     domId: 'cancel-run',
     panel: 'header',
     steering: true,
@@ -57,8 +65,9 @@ export const RUN_ACTIONS: readonly RunAction[] = [
   {
     id: 'resume',
     command: 'agentRuntime.resumeRun',
+    title: 'Resume Run...',
     icon: 'debug-continue',
-    labelKey: 'resumeRun',
+    label: (t: Translate) => t('Resume…'),
     domId: 'resume-run',
     panel: 'header',
     steering: true,
@@ -68,8 +77,9 @@ export const RUN_ACTIONS: readonly RunAction[] = [
   {
     id: 'review',
     command: 'agentRuntime.reviewChanges',
+    title: 'Review Changes',
     icon: 'diff-multiple',
-    labelKey: 'reviewChanges',
+    label: (t: Translate) => t('Review Changes'),
     domId: 'review-changes',
     panel: 'header',
     steering: false,
@@ -79,8 +89,9 @@ export const RUN_ACTIONS: readonly RunAction[] = [
   {
     id: 'fork',
     command: 'agentRuntime.forkRun',
+    title: 'Fork Run...',
     icon: 'repo-forked',
-    labelKey: 'forkFromHere',
+    label: (t: Translate) => t('Fork from here…'),
     domId: 'fork-from-here',
     panel: 'event',
     steering: true,
@@ -134,6 +145,33 @@ export function treeMenuEntries(action: RunAction): MenuEntry[] {
 /** The Command Palette's `when` for a row: signed in, and the service steers when the row needs it. */
 export function paletteWhen(action: RunAction): string {
   return ['agentRuntime.signedIn', ...(action.steering ? [STEERING_OFFERED] : [])].join(' && ');
+}
+
+/** The panel string that carries a row's label (runPanel/uiStrings.ts). */
+export type RunActionLabelKey = `runAction.${string}`;
+
+export function runActionLabelKey(action: RunAction): RunActionLabelKey {
+  return `runAction.${action.id}`;
+}
+
+/** Every row's panel label, by its panel string key. */
+export function runActionLabels(
+  t: Translate,
+  actions: readonly RunAction[] = RUN_ACTIONS,
+): Record<RunActionLabelKey, string> {
+  return Object.fromEntries(actions.map((a) => [runActionLabelKey(a), a.label(t)]));
+}
+
+/** The commands the rows need, with the menu and palette entries above: what package.json gets. */
+export function runActionContributions(actions: readonly RunAction[] = RUN_ACTIONS): FeatureContributions {
+  const commands = actions.map((action): CommandDeclaration => ({
+    id: action.command,
+    title: action.title,
+    icon: action.icon,
+    palette: paletteWhen(action),
+    menus: { 'view/item/context': treeMenuEntries(action).map(({ when, group }) => ({ when, group })) },
+  }));
+  return { commands };
 }
 
 /** The panel's actions offered now, in table order, for one placement. */

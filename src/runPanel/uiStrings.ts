@@ -3,8 +3,9 @@
 // (DEFAULT_UI_STRINGS) for a key an older host did not send. Placeholders are passed through as
 // themselves: the webview fills them. Pure: no vscode (scripts/l10n-strings.js extracts the `t` calls).
 import { untranslated, type Translate } from '../common/translate';
+import { runActionLabels, type RunActionLabelKey } from '../runEvents/runActions';
 
-export function uiStringTable(t: Translate) {
+function fixedUiStrings(t: Translate) {
   return {
     copyRunId: t('Copy run id'),
     connecting: t('Connecting…'),
@@ -57,11 +58,7 @@ export function uiStringTable(t: Translate) {
     /** The approval card's link to the tool's description. */
     openToolDescription: t('Tool description'),
     save: t('Save'),
-    cancelRun: t('Cancel run'),
     cancelling: t('Cancelling…'),
-    resumeRun: t('Resume…'),
-    reviewChanges: t('Review Changes'),
-    forkFromHere: t('Fork from here…'),
     approve: t('Approve'),
     deny: t('Deny'),
     approvalWaits: t('{0} waits for your approval', '{0}'),
@@ -122,6 +119,11 @@ export function uiStringTable(t: Translate) {
       '{2}',
     ),
   };
+}
+
+/** Every string of the panel: the fixed ones, and the run actions' labels (`runAction.<id>`, each row of RUN_ACTIONS writes its own). */
+export function uiStringTable(t: Translate): ReturnType<typeof fixedUiStrings> & Record<RunActionLabelKey, string> {
+  return { ...fixedUiStrings(t), ...runActionLabels(t) };
 }
 
 export type UiStringKey = keyof ReturnType<typeof uiStringTable>;

@@ -8,6 +8,7 @@ import { isApiError } from '../api/errors';
 import type { Page, PageParams } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { describeErrorForUser } from '../commandSupport/errorText';
+import type { CommandId } from '../common/ids';
 import { inert } from '../common/inertText';
 import type { Translate } from '../common/translate';
 import { PagedList } from './pagedList';
@@ -26,8 +27,8 @@ export interface PagedTreeSpec<T extends { id: string }, C> {
   /** The list endpoint, for the message and the log ("GET /v1/tools"). */
   endpoint: string;
   viewId: string;
-  refreshCommand: string;
-  loadMoreCommand: string;
+  refreshCommand: CommandId;
+  loadMoreCommand: CommandId;
   fetchPage(params: PageParams, signal: AbortSignal): Promise<Page<T>>;
   item(record: T): vscode.TreeItem;
   children?(record: T): C[];

@@ -4,8 +4,9 @@
 // full arguments as text) with Approve / Deny and the tool's description, the run's cost, and a polite live region that announces a cancel. The card is placed in the
 // timeline under the row that asked (app.ts); the announcer says approval requests. Every server string is set
 // with textContent; the host confirms and asks for notes and instructions.
-import { RUN_ACTIONS, type RunAction } from '../runEvents/runActions';
-import type { RunInfo, UiStrings, UiStringKey } from '../runPanel/protocol';
+import { RUN_ACTIONS, runActionLabelKey, type RunAction } from '../runEvents/runActions';
+import { untranslated } from '../common/translate';
+import type { RunInfo, UiStrings } from '../runPanel/protocol';
 import {
   el,
   elWithId,
@@ -94,7 +95,7 @@ export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi
 
 /** The action's label in the panel's strings (English when an older host did not send it). */
 function label(strings: UiStrings, action: RunAction): string {
-  return strings[action.labelKey as UiStringKey] ?? action.labelKey;
+  return strings[runActionLabelKey(action)] ?? action.label(untranslated);
 }
 
 function localTime(iso: string | undefined): string {

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 // Types only: the extension runs from its bundle, so its row classes are not these (no instanceof).
+import { runContextValue, runFactsOf } from '../../src/runEvents/runActions';
 import type { RunNode, TaskNode, TreeNode } from '../../src/views/nodes';
 import { admin, extensionApi, signInForTests, waitFor } from './support';
 
@@ -44,7 +45,9 @@ describe('run store', () => {
     await vscode.commands.executeCommand('workbench.view.extension.agentRuntime');
     api.sidebar.tasks.refresh();
     const row = await runRow(api.sidebar.tasks, objective);
-    assert.strictEqual(row.contextValue, 'run active cancel fork');
+    // Today's flags first, then whatever rows the run-action table adds for a running run.
+    assert.match(String(row.contextValue), /^run active cancel fork\b/);
+    assert.strictEqual(row.contextValue, runContextValue(runFactsOf('running')));
     api.runPanels.open(runId);
     await waitFor('the panel to stream the run', () => api.runs.get(runId)?.streamed);
     assert.strictEqual(api.runs.polling, false, 'a streamed run is not polled');

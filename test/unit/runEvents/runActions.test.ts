@@ -1,6 +1,7 @@
 // The run-action table drives the tree's flags, the run panel's buttons and the manifest's menus
 // and palette entries: package.json must hold exactly what the table asks for, and a row added to
-// the table shows up in all three (and in what this check says the manifest is missing).
+// the table shows up in all three (in what this check says the manifest is missing, and in what
+// the generator writes).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,13 +10,17 @@ import {
   panelActions,
   RUN_ACTIONS,
   runActionById,
+  runActionLabelKey,
   runContextValue,
   runFactsOf,
   runRowMatches,
   treeMenuEntries,
   type RunAction,
 } from '../../../src/runEvents/runActions';
+import { untranslated, type Translate } from '../../../src/common/translate';
 import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/uiStrings';
+import { applyToManifest } from '../../../src/common/buildContributions';
+import { declaredContributions } from '../../../src/contributions';
 import { parseWebviewMessage } from '../../../src/runPanel/protocol';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
@@ -61,8 +66,9 @@ function whenRegex(clause: string): RegExp {
 const retry: RunAction = {
   id: 'sampleRetry',
   command: 'agentRuntime.sampleRetryRun',
+  title: 'Sample Retry Run',
   icon: 'refresh',
-  labelKey: 'sampleRetryRun',
+  label: (t: Translate) => t('Sample retry'),
   domId: 'sample-retry-run',
   panel: 'header',
   steering: false,
@@ -78,7 +84,9 @@ describe('runEvents/runActions: one table of run actions', () => {
   it('gives every row a unique id, a panel label and a command the manifest contributes', () => {
     assert.equal(new Set(RUN_ACTIONS.map((a) => a.id)).size, RUN_ACTIONS.length);
     for (const action of RUN_ACTIONS) {
-      assert.ok(action.labelKey in DEFAULT_UI_STRINGS, `${action.id}: no panel string ${action.labelKey}`);
+      const key = runActionLabelKey(action);
+      assert.ok(DEFAULT_UI_STRINGS[key], `${action.id}: no panel string ${key}`);
+      assert.equal(DEFAULT_UI_STRINGS[key], action.label(untranslated));
       assert.equal(runActionById(action.id), action);
     }
   });
@@ -180,5 +188,11 @@ describe('runEvents/runActions: one table of run actions', () => {
       `view/item/context for agentRuntime.sampleRetryRun: want ${JSON.stringify(treeMenuEntries(retry))}`,
       'commandPalette for agentRuntime.sampleRetryRun: want when "agentRuntime.signedIn"',
     ]);
+    // ...which `npm run contributions` writes from the table with the row: nothing is missing then.
+    const generated = applyToManifest(
+      fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
+      declaredContributions(actions),
+    );
+    assert.deepEqual(manifestProblems(JSON.parse(generated) as Manifest, actions), []);
   });
 });
