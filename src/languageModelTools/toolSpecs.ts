@@ -12,6 +12,7 @@ import type * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
 import { describeError } from '../api/errorSentences';
 import { isApiError } from '../api/errors';
+import { paginate } from '../api/pagination';
 import { SteeringConflict } from '../api/steering';
 import type { MemoryRecord } from '../api/resourceTypes';
 import type { ArtifactRecord, RunRecord, TaskRecord } from '../api/types';
@@ -348,14 +349,13 @@ async function artifactsOf(
   signal: AbortSignal,
 ): Promise<ArtifactRecord[]> {
   const out: ArtifactRecord[] = [];
-  let after: string | undefined;
-  for (let page = 0; page < 20 && out.length < max; page++) {
-    const got = await client.listRunArtifacts(runId, { limit: 100, after }, { signal });
-    out.push(...got.data.slice(0, max - out.length));
-    if (!got.has_more || !got.next_cursor) {
-      break;
-    }
-    after = got.next_cursor;
+  const walk = paginate(
+    (params, walkSignal) => client.listRunArtifacts(runId, params, { signal: walkSignal }),
+    { limit: 100 },
+    { maxItems: max, signal },
+  );
+  for await (const artifact of walk) {
+    out.push(artifact);
   }
   return out;
 }
