@@ -167,8 +167,19 @@ export function digestData(d: RunDigest): Record<string, unknown> {
   };
 }
 
+/**
+ * A record id as our sentence may name it: only a checked run id (`run_` and the id alphabet);
+ * anything else the service sent stays in the quoted data, never in our words.
+ */
+function runIdInSentence(value: unknown): string | undefined {
+  return isRunId(value) ? value : undefined;
+}
+
 function digestSentence(d: RunDigest): string {
-  const parts = [`Run ${d.runId} in short (status, steps, cost, the latest ${d.latest.length} events).`];
+  const id = runIdInSentence(d.runId);
+  const parts = [
+    `${id !== undefined ? `Run ${id}` : 'The run'} in short (status, steps, cost, the latest ${d.latest.length} events).`,
+  ];
   if (d.partial === 'live') {
     parts.push('The run is still going: this is what it had done when read; read it again later for more.');
   }
@@ -249,8 +260,9 @@ const createTask: ToolSpec = {
     if (!task) {
       return 'No task was created: the person stopped it, or the upload or the service failed (VS Code told the person why).';
     }
+    const runId = runIdInSentence(task.run_id);
     return toolText(
-      `Created the task${typeof task.run_id === 'string' ? `; its run is ${task.run_id}. Read it with agentRuntime_getRun` : ''}.`,
+      `Created the task${runId !== undefined ? `; its run is ${runId}. Read it with agentRuntime_getRun` : typeof task.run_id === 'string' ? '; its run id is in the data below' : ''}.`,
       { taskId: task.id, runId: task.run_id, status: task.status, files: confirmed.files.map((f) => f.name) },
     );
   },
