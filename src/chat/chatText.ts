@@ -1,6 +1,7 @@
 // What the @agent-runtime participant writes, as Markdown lines: a run in short, a followed run's
 // progress, the recent tasks. Every value from the service goes through markdownLiteral (no link,
 // image, HTML, code span or icon can come from it); the rest is ours. Pure: `t` translates.
+import { errorSentence } from '../api/errorSentences';
 import type { TaskRecord } from '../api/types';
 import { formatDuration } from '../common/format';
 import { markdownLiteral } from '../common/markdownLiteral';
@@ -57,6 +58,14 @@ export function digestMarkdown(d: RunDigest, t: Translate): string {
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * The chat's error line (`ChatResult.errorDetails.message`, which VS Code renders as Markdown):
+ * the service's words as inert text, so its message can carry no link or image.
+ */
+export function chatErrorMessage(err: unknown, t: Translate): string {
+  return t('The Agent Runtime service could not answer: {0}', md(errorSentence(err, t), 500));
 }
 
 /** Recent tasks, one line each. */

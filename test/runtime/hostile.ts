@@ -22,6 +22,7 @@ export {
   COMMAND_LINK,
   HOSTILE_NAMES,
   HOSTILE_SECRET,
+  MARKDOWN_LURE,
   HTML_PAYLOAD,
   ROTATING_PAYLOADS,
 } from './hostile/values';
