@@ -9,7 +9,7 @@ import { singular } from '../common/plural';
 import type { Translate } from '../common/translate';
 import { statusLabel } from '../runEvents/runStatus';
 import type { RunDigest } from '../runs/runDigest';
-import { lineText } from '../runs/runDigest';
+import { lineText, STEP_IDS_KEPT } from '../runs/runDigest';
 
 const md = (value: unknown, max?: number): string => markdownLiteral(value, max);
 
@@ -25,6 +25,15 @@ export function digestMarkdown(d: RunDigest, t: Translate): string {
       ? t('- Steps done: {0} of {1}', d.stepsDone, d.stepsPlanned)
       : t('- Steps done: {0}', d.stepsDone),
   );
+  if (d.stepsUnchecked !== undefined) {
+    lines.push(
+      t(
+        '- The last {0} steps were counted without checking for repeats (only {1} step ids are kept): a replayed step among them counts twice.',
+        d.stepsUnchecked,
+        STEP_IDS_KEPT,
+      ),
+    );
+  }
   if (d.cost !== undefined) {
     lines.push(t('- Cost: {0}', md(d.cost, 60)));
   }

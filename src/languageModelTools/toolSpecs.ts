@@ -157,6 +157,7 @@ export function digestData(d: RunDigest): Record<string, unknown> {
     status: d.status,
     stepsPlanned: d.stepsPlanned,
     stepsDone: d.stepsDone,
+    stepsCountedWithoutRepeatCheck: d.stepsUnchecked,
     cost: d.cost,
     error: d.error,
     lastSequence: d.lastSequence,

@@ -27,6 +27,11 @@ export interface RunDigest {
   readonly cost?: string;
   readonly stepsPlanned?: number;
   readonly stepsDone: number;
+  /**
+   * Steps counted past STEP_IDS_KEPT distinct step ids: their ids were not kept, so a replayed one
+   * among them is counted again (stepsDone is then at most this many too high).
+   */
+  readonly stepsUnchecked?: number;
   readonly eventsRead: number;
   readonly lastSequence: number;
   /** The newest events read, oldest first: at most DIGEST_LATEST. */
@@ -43,6 +48,8 @@ export interface RunDigest {
 
 /** Latest events a digest keeps. */
 export const DIGEST_LATEST = 8;
+/** Distinct step ids remembered to count a replayed step once; past them steps are counted unchecked. */
+export const STEP_IDS_KEPT = 10_000;
 /** What one line may take of a server field (characters). */
 export const LINE_CHARS = 200;
 
@@ -53,6 +60,7 @@ export class RunDigestBuilder {
   private stepsPlanned: number | undefined;
   private readonly done = new Set<string>();
   private doneWithoutId = 0;
+  private doneUnchecked = 0;
   private count = 0;
   private last = 0;
   private approval: { approvalId: string; tool: string } | undefined;
@@ -83,7 +91,16 @@ export class RunDigestBuilder {
       case 'step.completed':
         // Counted once per step: a resumed or replayed step is not done twice.
         if (typeof data.step_id === 'string') {
-          this.done.add(boundText(data.step_id, LINE_CHARS));
+          const id = boundText(data.step_id, LINE_CHARS);
+          if (this.done.has(id)) {
+            break;
+          }
+          // A run that keeps completing new steps must not grow the digest without bound.
+          if (this.done.size < STEP_IDS_KEPT) {
+            this.done.add(id);
+          } else {
+            this.doneUnchecked++;
+          }
         } else {
           this.doneWithoutId++;
         }
@@ -147,7 +164,8 @@ export class RunDigestBuilder {
       status: this.status,
       cost: this.cost,
       stepsPlanned: this.stepsPlanned,
-      stepsDone: this.done.size + this.doneWithoutId,
+      stepsDone: this.done.size + this.doneWithoutId + this.doneUnchecked,
+      stepsUnchecked: this.doneUnchecked > 0 ? this.doneUnchecked : undefined,
       eventsRead: this.count,
       lastSequence: this.last,
       latest: [...this.latest],
