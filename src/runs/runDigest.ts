@@ -6,6 +6,7 @@
 // surface makes it inert its own way (quoted JSON for a model, escaped Markdown for chat). Pure.
 import type { RunRecord } from '../api/types';
 import { boundText } from '../runEvents/eventBudget';
+import { isRunId } from '../runEvents/ids';
 import { fieldText } from '../runEvents/runModel';
 import { isTerminalEvent, terminalEventStatus } from '../runEvents/runStatus';
 import { costText } from '../runEvents/steeringInfo';
@@ -159,8 +160,8 @@ export class RunDigestBuilder {
     const run = this.run;
     const forked = run.forked_from;
     return {
-      runId: run.id,
-      taskId: typeof run.task_id === 'string' ? run.task_id : undefined,
+      runId: boundText(fieldText(run.id), LINE_CHARS),
+      taskId: typeof run.task_id === 'string' ? boundText(run.task_id, LINE_CHARS) : undefined,
       status: this.status,
       cost: this.cost,
       stepsPlanned: this.stepsPlanned,
@@ -171,12 +172,16 @@ export class RunDigestBuilder {
       latest: [...this.latest],
       waitingApproval: this.approval,
       error: this.error,
-      resumedFrom: typeof run.resumed_from === 'string' ? run.resumed_from : undefined,
+      // Lineage names another run: only a run id is kept (a surface may link or name it).
+      resumedFrom: isRunId(run.resumed_from) ? run.resumed_from : undefined,
       forkedFrom:
         forked && typeof forked === 'object'
           ? {
-              runId: typeof forked.run_id === 'string' ? forked.run_id : undefined,
-              sequence: typeof forked.sequence === 'number' ? forked.sequence : undefined,
+              runId: isRunId(forked.run_id) ? forked.run_id : undefined,
+              sequence:
+                typeof forked.sequence === 'number' && Number.isSafeInteger(forked.sequence)
+                  ? forked.sequence
+                  : undefined,
             }
           : undefined,
       partial: this.partial,

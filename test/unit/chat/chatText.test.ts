@@ -55,6 +55,29 @@ describe('chat/chatText', () => {
     assert.ok(MARKDOWN_LURE.includes('](https://'));
   });
 
+  it('resumed_from and forked_from: only run ids are kept, and the chat writes them as text', () => {
+    const hostile = new RunDigestBuilder({
+      id: 'run_1',
+      status: 'completed',
+      resumed_from: HOSTILE,
+      forked_from: { run_id: HOSTILE, sequence: 3 },
+    }).digest();
+    assert.equal(hostile.resumedFrom, undefined);
+    assert.equal(hostile.forkedFrom?.runId, undefined);
+    assert.ok(!digestMarkdown(hostile, untranslated).includes('evil.example'));
+    const lineage = new RunDigestBuilder({
+      id: 'run_2',
+      resumed_from: 'run_old',
+      forked_from: { run_id: 'run_base', sequence: 3 },
+    }).digest();
+    const text = digestMarkdown(lineage, untranslated);
+    assert.ok(md.render(text).includes('Resumed from run_old'), md.render(text));
+    assert.ok(md.render(text).includes('Forked from run_base after event 3'));
+    // The chat escapes whatever a digest carries, wherever it came from.
+    const forged = digestMarkdown({ ...lineage, resumedFrom: HOSTILE, forkedFrom: { runId: HOSTILE } }, untranslated);
+    assert.deepEqual(foreignTags(forged), [], md.render(forged));
+  });
+
   it('writes a hostile run in short as text only', () => {
     const b = new RunDigestBuilder({
       id: 'run_1',
