@@ -37,6 +37,7 @@ import {
   webhookUrlProblem,
 } from './accessText';
 import { PagedTree, pagedTreeDeps, registerPagedTree, type PagedNode } from '../views/pagedTree';
+import { questionSkipped } from '../commandSupport/questionSkip';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 
@@ -296,7 +297,7 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
     if (!wholeConnector && !grant) {
       throw new UserFacingError(t('Select a grant of a connector first.'));
     }
-    const skip = deps.trustedAutomation && (node as { confirm?: unknown }).confirm === false;
+    const skip = questionSkipped(deps.trustedAutomation, node);
     if (!skip) {
       const action = wholeConnector ? t('Revoke Connector') : t('Revoke Grant');
       const question = wholeConnector
@@ -397,7 +398,7 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
 
   const deleteWebhook = async (arg?: unknown): Promise<boolean> => {
     const webhook = webhookOf(arg);
-    const skip = deps.trustedAutomation && (arg as { confirm?: unknown }).confirm === false;
+    const skip = questionSkipped(deps.trustedAutomation, arg);
     if (!skip) {
       const del = t('Delete');
       const record = 'events' in webhook ? webhook : undefined;

@@ -30,9 +30,14 @@ export function existingProject(err: unknown): ProjectRecord | undefined {
   return typeof err.project.id === 'string' && err.project.id !== '' ? (err.project as ProjectRecord) : undefined;
 }
 
-/** True when a scheme URL carries user info (a token, a password): such a URL is never sent. */
+/**
+ * True when a URL carries user info that may be a secret: any in a scheme URL (`https://TOKEN@host`,
+ * `https://user:token@host`), a password in the scp form (`user:token@host:path`; `git@host:path`
+ * names the ssh account and is fine). Such a URL is never sent.
+ */
 export function hasUserInfo(url: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url.trim());
+  const text = url.trim();
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(text) || /^[^/@\s]*:[^/@\s]*@[^/]*:/.test(text);
 }
 
 function notOffered(err: ApiError): ApiError {

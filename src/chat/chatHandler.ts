@@ -20,7 +20,7 @@ import { isTerminalStatus } from '../runEvents/runStatus';
 import { readRunDigest } from '../runs/readRunDigest';
 import { RunDigestBuilder, type RunDigest } from '../runs/runDigest';
 import { CHAT_PARTICIPANT_ID } from '../common/ids';
-import { digestMarkdown, RunProgressLines, tasksMarkdown } from './chatText';
+import { chatErrorMessage, digestMarkdown, RunProgressLines, tasksMarkdown } from './chatText';
 
 export type ChatClient = Pick<ApiClient, 'getRun' | 'openEventStream' | 'listTasks'>;
 
@@ -267,7 +267,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       }
       deps.log.warn(`Chat /${request.command ?? ''} failed: ${describeError(err)}`);
       return {
-        errorDetails: { message: vscode.l10n.t('The Agent Runtime service could not answer: {0}', describeError(err)) },
+        errorDetails: { message: chatErrorMessage(err, t) },
         metadata: { command: request.command ?? 'help' },
       };
     }

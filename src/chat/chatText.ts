@@ -1,6 +1,7 @@
 // What the @agent-runtime participant writes, as Markdown lines: a run in short, a followed run's
 // progress, the recent tasks. Every value from the service goes through markdownLiteral (no link,
 // image, HTML, code span or icon can come from it); the rest is ours. Pure: `t` translates.
+import { errorSentence } from '../api/errorSentences';
 import type { TaskRecord } from '../api/types';
 import { formatDuration } from '../common/format';
 import { markdownLiteral } from '../common/markdownLiteral';
@@ -8,7 +9,7 @@ import { singular } from '../common/plural';
 import type { Translate } from '../common/translate';
 import { statusLabel } from '../runEvents/runStatus';
 import type { RunDigest } from '../runs/runDigest';
-import { lineText } from '../runs/runDigest';
+import { lineText, STEP_IDS_KEPT } from '../runs/runDigest';
 
 const md = (value: unknown, max?: number): string => markdownLiteral(value, max);
 
@@ -24,6 +25,15 @@ export function digestMarkdown(d: RunDigest, t: Translate): string {
       ? t('- Steps done: {0} of {1}', d.stepsDone, d.stepsPlanned)
       : t('- Steps done: {0}', d.stepsDone),
   );
+  if (d.stepsUnchecked !== undefined) {
+    lines.push(
+      t(
+        '- The last {0} steps were counted without checking for repeats (only {1} step ids are kept): a replayed step among them counts twice.',
+        d.stepsUnchecked,
+        STEP_IDS_KEPT,
+      ),
+    );
+  }
   if (d.cost !== undefined) {
     lines.push(t('- Cost: {0}', md(d.cost, 60)));
   }
@@ -57,6 +67,14 @@ export function digestMarkdown(d: RunDigest, t: Translate): string {
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * The chat's error line (`ChatResult.errorDetails.message`, which VS Code renders as Markdown):
+ * the service's words as inert text, so its message can carry no link or image.
+ */
+export function chatErrorMessage(err: unknown, t: Translate): string {
+  return t('The Agent Runtime service could not answer: {0}', md(errorSentence(err, t), 500));
 }
 
 /** Recent tasks, one line each. */

@@ -9,6 +9,7 @@ import type { ApiClient } from '../api/client';
 import { describeError } from '../api/errorSentences';
 import { isApiError } from '../api/errors';
 import { RunEventSubscription } from '../api/events';
+import { paginate } from '../api/pagination';
 import type { ApprovalRecord, ArtifactRecord, RunEvent, TaskRecord } from '../api/types';
 import { isRunId } from '../runEvents/ids';
 import { readRunDigest } from '../runs/readRunDigest';
@@ -195,20 +196,14 @@ export function createExtensionApi(deps: ExtensionApiDeps): {
           : 100;
       const out: AgentRuntimeArtifact[] = [];
       try {
-        let after: string | undefined;
-        while (out.length < limit) {
-          const page = await deps
-            .client()
-            .listRunArtifacts(
-              runId,
-              { limit: Math.min(100, limit - out.length), after },
-              { signal: signal(options.token) },
-            );
-          out.push(...page.data.slice(0, limit - out.length).map(artifactOf));
-          if (!page.has_more || !page.next_cursor) {
-            break;
-          }
-          after = page.next_cursor;
+        // The shared bounded pager: endless or repeated cursors and empty pages end the walk.
+        const walk = paginate(
+          (params, walkSignal) => deps.client().listRunArtifacts(runId, params, { signal: walkSignal }),
+          { limit: Math.min(100, limit) },
+          { maxItems: limit, signal: signal(options.token) },
+        );
+        for await (const artifact of walk) {
+          out.push(artifactOf(artifact));
         }
       } catch (err) {
         throw apiError(err);

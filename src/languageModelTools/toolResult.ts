@@ -10,6 +10,8 @@ import { HIDDEN } from '../common/inertText';
 export const TOOL_RESULT_MAX_CHARS = 16_000;
 /** One string of the service's data, at most (characters). */
 export const TOOL_FIELD_MAX_CHARS = 2_000;
+/** One object key of the service's data, at most (characters; then cut like a string). */
+export const TOOL_KEY_MAX_CHARS = 100;
 /** Entries of one list or object kept. */
 export const TOOL_LIST_MAX = 50;
 /** Nesting kept (deeper values become a mark). */
@@ -48,7 +50,7 @@ export function boundData(value: unknown, fieldMax = TOOL_FIELD_MAX_CHARS, depth
     }
     const v = boundData((value as Record<string, unknown>)[key], fieldMax, depth + 1);
     if (v !== undefined) {
-      Object.defineProperty(out, cutString(key, 100), {
+      Object.defineProperty(out, cutString(key, TOOL_KEY_MAX_CHARS), {
         value: v,
         enumerable: true,
         writable: true,

@@ -12,6 +12,7 @@ import type * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
 import { describeError } from '../api/errorSentences';
 import { isApiError } from '../api/errors';
+import { paginate } from '../api/pagination';
 import { SteeringConflict } from '../api/steering';
 import type { MemoryRecord } from '../api/resourceTypes';
 import type { ArtifactRecord, RunRecord, TaskRecord } from '../api/types';
@@ -156,6 +157,7 @@ export function digestData(d: RunDigest): Record<string, unknown> {
     status: d.status,
     stepsPlanned: d.stepsPlanned,
     stepsDone: d.stepsDone,
+    stepsCountedWithoutRepeatCheck: d.stepsUnchecked,
     cost: d.cost,
     error: d.error,
     lastSequence: d.lastSequence,
@@ -166,8 +168,19 @@ export function digestData(d: RunDigest): Record<string, unknown> {
   };
 }
 
+/**
+ * A record id as our sentence may name it: only a checked run id (`run_` and the id alphabet);
+ * anything else the service sent stays in the quoted data, never in our words.
+ */
+function runIdInSentence(value: unknown): string | undefined {
+  return isRunId(value) ? value : undefined;
+}
+
 function digestSentence(d: RunDigest): string {
-  const parts = [`Run ${d.runId} in short (status, steps, cost, the latest ${d.latest.length} events).`];
+  const id = runIdInSentence(d.runId);
+  const parts = [
+    `${id !== undefined ? `Run ${id}` : 'The run'} in short (status, steps, cost, the latest ${d.latest.length} events).`,
+  ];
   if (d.partial === 'live') {
     parts.push('The run is still going: this is what it had done when read; read it again later for more.');
   }
@@ -248,8 +261,9 @@ const createTask: ToolSpec = {
     if (!task) {
       return 'No task was created: the person stopped it, or the upload or the service failed (VS Code told the person why).';
     }
+    const runId = runIdInSentence(task.run_id);
     return toolText(
-      `Created the task${typeof task.run_id === 'string' ? `; its run is ${task.run_id}. Read it with agentRuntime_getRun` : ''}.`,
+      `Created the task${runId !== undefined ? `; its run is ${runId}. Read it with agentRuntime_getRun` : typeof task.run_id === 'string' ? '; its run id is in the data below' : ''}.`,
       { taskId: task.id, runId: task.run_id, status: task.status, files: confirmed.files.map((f) => f.name) },
     );
   },
@@ -348,14 +362,13 @@ async function artifactsOf(
   signal: AbortSignal,
 ): Promise<ArtifactRecord[]> {
   const out: ArtifactRecord[] = [];
-  let after: string | undefined;
-  for (let page = 0; page < 20 && out.length < max; page++) {
-    const got = await client.listRunArtifacts(runId, { limit: 100, after }, { signal });
-    out.push(...got.data.slice(0, max - out.length));
-    if (!got.has_more || !got.next_cursor) {
-      break;
-    }
-    after = got.next_cursor;
+  const walk = paginate(
+    (params, walkSignal) => client.listRunArtifacts(runId, params, { signal: walkSignal }),
+    { limit: 100 },
+    { maxItems: max, signal },
+  );
+  for await (const artifact of walk) {
+    out.push(artifact);
   }
   return out;
 }

@@ -15,6 +15,7 @@ import { MemoryFileSystem } from './memoryFileSystem';
 import { memoryDescription, memoryLabel, tooLargeMessage } from './memoryText';
 import { MemoryTree } from './memoryTree';
 import { MEMORY_SCHEME, memoryUri, parseMemoryUri } from './memoryUris';
+import { questionSkipped } from '../commandSupport/questionSkip';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 
@@ -138,7 +139,7 @@ export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => vo
     }
     const record =
       (arg as { record?: MemoryRecord } | undefined)?.record ?? fs.knownRecord(id) ?? (await client().getMemory(id));
-    const skipConfirm = deps.trustedAutomation && (arg as { confirm?: unknown } | undefined)?.confirm === false;
+    const skipConfirm = questionSkipped(deps.trustedAutomation, arg);
     if (!skipConfirm) {
       const del = t('Delete');
       const lines = [memoryLabel(record, t), memoryDescription(record), record.id].filter((l) => l !== '');

@@ -1,5 +1,6 @@
 // Which files of a project patch may be written into a repository folder: paths relative to the
-// repository root, refused by name when absolute, with a `..` segment, into `.git/`, or reaching
+// repository root, refused by name when absolute, with a `..` segment, into `.git/` (as any file
+// system spells it: NTFS and HFS+ read `.git.`, `GIT~1` and `.g\u200cit` as `.git`), or reaching
 // out of the folder through a symlink; binary parts are listed, never applied. Nothing here
 // writes; the caller applies only `writable`. Plain Node (no vscode).
 import { untranslated, type Translate } from '../common/translate';
@@ -51,8 +52,64 @@ export function refusedByName(name: string, t: Translate = untranslated): string
   if (segments.some((s) => s === '..')) {
     return t('{0} climbs out of the repository (..); nothing is written.', name);
   }
-  if (segments.some((s) => s.toLowerCase() === '.git')) {
-    return t('{0} is inside .git; a patch never writes there.', name);
+  if (segments.some(isDotGit)) {
+    return t('{0} is inside .git (or a name a file system reads as .git); a patch never writes there.', name);
+  }
+  const alias = segments.map(gitFileAlias).find((a) => a !== undefined);
+  if (alias) {
+    return t('{0} names {1} under another spelling; a patch writes git files only by their own name.', name, alias);
+  }
+  return undefined;
+}
+
+// ---- names another file system reads as a git name (git's rules: is_hfs_dotgit in utf8.c,
+// is_ntfs_dotgit and is_ntfs_dot_generic in path.c) ----
+
+/** Code points HFS+ ignores when it compares names (git's next_hfs_char). */
+const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/** A segment as NTFS and HFS+ compare it: ignored code points gone, no `:stream` part, no trailing dots or spaces. */
+function comparedName(segment: string): string {
+  const colon = segment.indexOf(':');
+  return (colon === -1 ? segment : segment.slice(0, colon))
+    .replace(HFS_IGNORED, '')
+    .replace(/[. ]+$/, '')
+    .toLowerCase();
+}
+
+/** `.git` as some file system reads it: `.git.`, `.git `, `.git::$INDEX_ALLOCATION`, `.g\u200cit`, the short name `GIT~1`. */
+function isDotGit(segment: string): boolean {
+  const compared = comparedName(segment);
+  return compared === '.git' || /^git~[1-9]$/.test(compared);
+}
+
+/** The files git guards besides `.git`, with the hashed prefix of their NTFS fallback short names. */
+const GIT_FILES: readonly { name: string; hashed: string }[] = [
+  { name: 'gitmodules', hashed: 'gi7eba' },
+  { name: 'gitattributes', hashed: 'gi7d29' },
+  { name: 'gitignore', hashed: 'gi250a' },
+];
+
+/**
+ * The git file (`.gitmodules`...) a segment names under another spelling (`.gitmodules.`,
+ * `.git\u200cmodules`, `GITMOD~1`, the hashed `GI7EBA~1`), undefined for its own name or any other.
+ */
+function gitFileAlias(segment: string): string | undefined {
+  const compared = comparedName(segment);
+  for (const file of GIT_FILES) {
+    const own = `.${file.name}`;
+    if (compared === own) {
+      return segment === own ? undefined : own;
+    }
+    // The regular short name: the first six characters, then ~1 to ~4.
+    if (new RegExp(`^${file.name.slice(0, 6)}~[1-4]$`).test(compared)) {
+      return own;
+    }
+    // The fallback short name: a start of the hashed prefix, then ~ and digits, eight characters at most.
+    const fallback = /^([a-z0-9]{1,6})~[1-9][0-9]*$/.exec(compared);
+    if (fallback && compared.length <= 8 && file.hashed.startsWith(fallback[1])) {
+      return own;
+    }
   }
   return undefined;
 }

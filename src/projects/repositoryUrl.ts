@@ -1,7 +1,8 @@
 // Which service project a git remote belongs to (docs/PROTOCOL.md, Projects): two clone URLs name
 // one repository when host and path match, case-insensitive, ignoring a trailing `.git`, user
 // info and the scheme (`git@host:owner/repo.git` = `https://host/owner/repo`). User info (a
-// token in `https://user:token@host/...`) is removed before a URL is matched, sent, logged or
+// token in `https://user:token@host/...`, `user:token@host:...`) and secret query parameters
+// (`?access_token=`) are removed before a URL is matched, sent, logged or
 // shown: withoutCredentials() is the one way a remote URL leaves this module. Plain Node.
 
 export interface RepositoryName {
@@ -75,25 +76,61 @@ export function sameRepository(a: string, b: string): boolean {
 }
 
 /**
- * The URL without user info: `https://user:token@host/x` -> `https://host/x`. The scp form's
- * `git@` is the ssh account, not a secret, and is kept (`git@host:x` is how that remote clones);
- * an scp user with a `:`-less password cannot exist. Text that is not a URL loses everything up
- * to its last `@` before the first `/` after a scheme, so nothing that may be a secret survives.
+ * The URL without credentials: user info goes (`https://user:token@host/x` -> `https://host/x`),
+ * and so does a query parameter named like a secret (`?access_token=...`, `private_token`,
+ * `password`...). The scp form's `git@` is the ssh account, not a secret, and is kept
+ * (`git@host:x` is how that remote clones); an scp user with a password (`user:TOKEN@host:x`)
+ * loses the whole user part. Text that is not a URL loses everything up to its last `@` before
+ * the first `/` after a scheme, so nothing that may be a secret survives.
  */
 export function withoutCredentials(url: string): string {
   const text = typeof url === 'string' ? url.trim() : '';
   const scheme = SCHEME.exec(text);
   if (!scheme) {
-    return text;
+    return withoutScpPassword(text);
   }
   const afterScheme = text.slice(scheme[0].length);
   const authorityEnd = afterScheme.search(/[/?#]/);
   const authority = authorityEnd < 0 ? afterScheme : afterScheme.slice(0, authorityEnd);
   const at = authority.lastIndexOf('@');
-  if (at < 0) {
+  return withoutSecretParameters(`${scheme[0]}${at < 0 ? afterScheme : afterScheme.slice(at + 1)}`);
+}
+
+/** Query parameter names that carry a secret (matched without case, anywhere in the name). */
+const SECRET_PARAMETER = /token|secret|pass|pwd|auth|key|sig|credential|session/i;
+
+function withoutSecretParameters(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) {
+    return url;
+  }
+  const hash = url.indexOf('#', query);
+  const end = hash < 0 ? url.length : hash;
+  const kept = url
+    .slice(query + 1, end)
+    .split('&')
+    .filter((pair) => {
+      const name = pair.split('=')[0];
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // kept as written
+      }
+      return pair !== '' && !SECRET_PARAMETER.test(decoded);
+    });
+  return `${url.slice(0, query)}${kept.length > 0 ? `?${kept.join('&')}` : ''}${url.slice(end)}`;
+}
+
+/** The scp form `user:password@host:path` without its user part; `git@host:path` stays as it is. */
+function withoutScpPassword(text: string): string {
+  const slash = text.indexOf('/');
+  const head = slash < 0 ? text : text.slice(0, slash);
+  const at = head.lastIndexOf('@');
+  if (at < 0 || !head.slice(0, at).includes(':')) {
     return text;
   }
-  return `${scheme[0]}${afterScheme.slice(at + 1)}`;
+  return text.slice(at + 1);
 }
 
 /** The first of `projects` whose repository URL names the same repository as `remoteUrl`. */

@@ -6,6 +6,7 @@
 // surface makes it inert its own way (quoted JSON for a model, escaped Markdown for chat). Pure.
 import type { RunRecord } from '../api/types';
 import { boundText } from '../runEvents/eventBudget';
+import { isRunId } from '../runEvents/ids';
 import { fieldText } from '../runEvents/runModel';
 import { isTerminalEvent, terminalEventStatus } from '../runEvents/runStatus';
 import { costText } from '../runEvents/steeringInfo';
@@ -27,6 +28,11 @@ export interface RunDigest {
   readonly cost?: string;
   readonly stepsPlanned?: number;
   readonly stepsDone: number;
+  /**
+   * Steps counted past STEP_IDS_KEPT distinct step ids: their ids were not kept, so a replayed one
+   * among them is counted again (stepsDone is then at most this many too high).
+   */
+  readonly stepsUnchecked?: number;
   readonly eventsRead: number;
   readonly lastSequence: number;
   /** The newest events read, oldest first: at most DIGEST_LATEST. */
@@ -43,6 +49,8 @@ export interface RunDigest {
 
 /** Latest events a digest keeps. */
 export const DIGEST_LATEST = 8;
+/** Distinct step ids remembered to count a replayed step once; past them steps are counted unchecked. */
+export const STEP_IDS_KEPT = 10_000;
 /** What one line may take of a server field (characters). */
 export const LINE_CHARS = 200;
 
@@ -53,6 +61,7 @@ export class RunDigestBuilder {
   private stepsPlanned: number | undefined;
   private readonly done = new Set<string>();
   private doneWithoutId = 0;
+  private doneUnchecked = 0;
   private count = 0;
   private last = 0;
   private approval: { approvalId: string; tool: string } | undefined;
@@ -83,7 +92,16 @@ export class RunDigestBuilder {
       case 'step.completed':
         // Counted once per step: a resumed or replayed step is not done twice.
         if (typeof data.step_id === 'string') {
-          this.done.add(boundText(data.step_id, LINE_CHARS));
+          const id = boundText(data.step_id, LINE_CHARS);
+          if (this.done.has(id)) {
+            break;
+          }
+          // A run that keeps completing new steps must not grow the digest without bound.
+          if (this.done.size < STEP_IDS_KEPT) {
+            this.done.add(id);
+          } else {
+            this.doneUnchecked++;
+          }
         } else {
           this.doneWithoutId++;
         }
@@ -142,23 +160,28 @@ export class RunDigestBuilder {
     const run = this.run;
     const forked = run.forked_from;
     return {
-      runId: run.id,
-      taskId: typeof run.task_id === 'string' ? run.task_id : undefined,
+      runId: boundText(fieldText(run.id), LINE_CHARS),
+      taskId: typeof run.task_id === 'string' ? boundText(run.task_id, LINE_CHARS) : undefined,
       status: this.status,
       cost: this.cost,
       stepsPlanned: this.stepsPlanned,
-      stepsDone: this.done.size + this.doneWithoutId,
+      stepsDone: this.done.size + this.doneWithoutId + this.doneUnchecked,
+      stepsUnchecked: this.doneUnchecked > 0 ? this.doneUnchecked : undefined,
       eventsRead: this.count,
       lastSequence: this.last,
       latest: [...this.latest],
       waitingApproval: this.approval,
       error: this.error,
-      resumedFrom: typeof run.resumed_from === 'string' ? run.resumed_from : undefined,
+      // Lineage names another run: only a run id is kept (a surface may link or name it).
+      resumedFrom: isRunId(run.resumed_from) ? run.resumed_from : undefined,
       forkedFrom:
         forked && typeof forked === 'object'
           ? {
-              runId: typeof forked.run_id === 'string' ? forked.run_id : undefined,
-              sequence: typeof forked.sequence === 'number' ? forked.sequence : undefined,
+              runId: isRunId(forked.run_id) ? forked.run_id : undefined,
+              sequence:
+                typeof forked.sequence === 'number' && Number.isSafeInteger(forked.sequence)
+                  ? forked.sequence
+                  : undefined,
             }
           : undefined,
       partial: this.partial,

@@ -19,6 +19,7 @@ import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { resolveRun, type ResolvedRun } from '../commandSupport/runArgs';
 import { lastSequenceOf } from '../commandSupport/runEnd';
+import { questionSkipped } from '../commandSupport/questionSkip';
 
 export interface SteeringDeps {
   runs: RunStore;
@@ -67,7 +68,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
     if (!target) {
       return undefined;
     }
-    if (!(deps.trustedAutomation && target.given.confirm === false)) {
+    if (!questionSkipped(deps.trustedAutomation, target.given)) {
       const stop = vscode.l10n.t('Cancel Run');
       const objective = await objectiveOf(deps, runs, target);
       const choice = await askModal(

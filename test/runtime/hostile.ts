@@ -22,11 +22,17 @@ export {
   COMMAND_LINK,
   HOSTILE_NAMES,
   HOSTILE_SECRET,
+  MARKDOWN_LURE,
   HTML_PAYLOAD,
   ROTATING_PAYLOADS,
 } from './hostile/values';
 export { BIG_SEQUENCES, HOSTILE_EVENT_NAMES } from './hostile/events';
-export { HOSTILE_BINARY_PATH, HOSTILE_PATCH_NAMES, HOSTILE_PATCH_PATHS } from './hostile/projectPatches';
+export {
+  HOSTILE_BINARY_PATH,
+  HOSTILE_DOTGIT_PATHS,
+  HOSTILE_PATCH_NAMES,
+  HOSTILE_PATCH_PATHS,
+} from './hostile/projectPatches';
 export { CYCLE_CURSORS, FRESH_CURSOR_PREFIX } from './hostile/jsonBodies';
 
 const RECORD_PATH = /^\/v1\/(?:files|tasks|runs)\/[^/]+(?:\/content)?$/;

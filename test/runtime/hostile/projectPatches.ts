@@ -1,6 +1,6 @@
 // Hostile project patches: the content of a project run's patch artifact (one with base_commit)
 // is the real patch followed by parts a client must refuse or bound: paths with `..`, absolute
-// paths, `.git/`, a path through `linked/` (a test makes that a symlink out of the folder), a
+// paths, `.git/` and names other file systems read as `.git`, a path through `linked/` (a test makes that a symlink out of the folder), a
 // binary part, names with a bidi override and a command link; `hugeProjectPatchBytes` pads the
 // patch past a size a client must not read whole.
 import type { ArtifactRecord } from '../records';
@@ -12,6 +12,19 @@ export const HOSTILE_PATCH_PATHS: readonly string[] = [
   '/etc/hostile-passwd',
   '.git/config',
   'linked/escape.txt',
+];
+
+/**
+ * New files whose names another file system reads as `.git` (NTFS: trailing dots and spaces, a
+ * stream, the short name; HFS+: an ignored code point) or as `.gitmodules` by its hashed short name.
+ */
+export const HOSTILE_DOTGIT_PATHS: readonly string[] = [
+  '.git./hooks/pre-commit',
+  '.git /hooks/pre-commit',
+  'GIT~1/hooks/pre-commit',
+  '.git::$INDEX_ALLOCATION/hooks/pre-commit',
+  '.g\u200cit/hooks/pre-commit',
+  'GI7EBA~1',
 ];
 
 /** The binary part's path. */
@@ -53,6 +66,7 @@ export function hostileProjectPatch(real: string, padToBytes = 0): Buffer {
     real.endsWith('\n') || real === '' ? real : `${real}\n`,
     ...HOSTILE_PATCH_PATHS.map(editPart),
     ...HOSTILE_PATCH_NAMES.map(createPart),
+    ...HOSTILE_DOTGIT_PATHS.map(createPart),
     // Last: a plain part after a git binary header would be read as part of it.
     binaryPart(HOSTILE_BINARY_PATH),
   ];

@@ -47,9 +47,12 @@ export const HOSTILE_NAMES: readonly string[] = [
 /** A webhook signing secret that a careless service puts in an error message; a client must never show it. */
 export const HOSTILE_SECRET = 'whsec_hostile5ecret0123456789abcdef0123456789abcd';
 
-/** Error messages in hostile mode: the link first, then what the runtime meant to say. */
+/** A Markdown link and a tracking image, as a service's error message may offer them. */
+export const MARKDOWN_LURE = '[Renew it here](https://evil.example/renew) ![](https://evil.example/track.png)';
+
+/** Error messages in hostile mode: the link first, then a Markdown lure, then what the runtime meant to say. */
 export function hostileErrorMessage(original: string): string {
-  return `${COMMAND_LINK} ${HTML_PAYLOAD} ${original}`;
+  return `${COMMAND_LINK} ${HTML_PAYLOAD} ${MARKDOWN_LURE} ${original}`;
 }
 
 export function poisonText(original: string, turn: number): string {

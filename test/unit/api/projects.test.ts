@@ -3,7 +3,7 @@
 // server without /v1/projects (404/405 -> not_supported).
 import * as assert from 'node:assert/strict';
 import { isApiError } from '../../../src/api/errors';
-import { existingProject } from '../../../src/api/projects';
+import { existingProject, hasUserInfo } from '../../../src/api/projects';
 import { QUICK_BACKOFF, rejectionOf, startRuntimeWithClient, type RuntimeWithClient } from './fixtures';
 
 describe('api/projects', () => {
@@ -70,6 +70,25 @@ describe('api/projects', () => {
     assert.equal(counter.count, 0, 'nothing reached the server');
     assert.ok(!String((err as Error).message).includes('tok3n'));
     assert.ok(!ctx.logger.lines.some((l) => l.includes('tok3n')));
+  });
+
+  it('user info that may be a secret: a token alone, user and token, an scp password; never the ssh account', async () => {
+    for (const url of [
+      'https://tok3n@example.com/x.git',
+      'https://user:tok3n@example.com/x.git',
+      ' ssh://git:tok3n@example.com/x ',
+      'user:tok3n@example.com:team/x.git',
+    ]) {
+      assert.equal(hasUserInfo(url), true, url);
+      const counter = ctx.runtime.countRequests('POST', /^\/v1\/projects/);
+      const err = await rejectionOf(ctx.client.createProject({ name: 'x', repository: { url } }));
+      counter.stop();
+      assert.ok(isApiError(err, 'validation'), url);
+      assert.equal(counter.count, 0, `${url}: nothing reached the server`);
+    }
+    for (const url of ['https://example.com/x.git', 'git@example.com:team/x.git', 'https://example.com/x?a=b@c']) {
+      assert.equal(hasUserInfo(url), false, url);
+    }
   });
 
   it("creates a task in a project with context, and lists the project's tasks", async () => {

@@ -2,9 +2,12 @@
 // service strings render as text (markdown-it, linkify and HTML on): only our own list, bold and
 // paragraph elements appear.
 import * as assert from 'node:assert/strict';
-import { digestMarkdown, RunProgressLines, tasksMarkdown } from '../../../src/chat/chatText';
+import { ApiError } from '../../../src/api/errors';
+import { chatErrorMessage, digestMarkdown, RunProgressLines, tasksMarkdown } from '../../../src/chat/chatText';
 import { untranslated } from '../../../src/common/translate';
 import { RunDigestBuilder } from '../../../src/runs/runDigest';
+import { MARKDOWN_LURE } from '../../runtime/hostile';
+import { startRuntimeWithClient } from '../api/fixtures';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const MarkdownIt = require('markdown-it') as new (o: { linkify: boolean; html: boolean }) => {
@@ -23,6 +26,58 @@ const ev = (sequence: number, event: string, data: Record<string, unknown> = {})
 });
 
 describe('chat/chatText', () => {
+  it("the error line carries the service's message as text: no link, no tracking image", () => {
+    const err = new ApiError({
+      kind: 'authentication',
+      status: 401,
+      message: 'Key expired. [Renew it here](https://evil.example/renew) ![t](https://evil.example/track.png)',
+    });
+    const line = chatErrorMessage(err, untranslated);
+    assert.match(line, /^The Agent Runtime service could not answer: /);
+    assert.deepEqual(foreignTags(line), [], md.render(line));
+    assert.ok(md.render(line).includes('Renew it here'), 'the words are still there');
+    assert.deepEqual(foreignTags(chatErrorMessage(new Error(HOSTILE), untranslated)), []);
+  });
+
+  it("a hostile runtime's error message (link, tracking image, command link, HTML) is text in the error line", async () => {
+    const rt = await startRuntimeWithClient({ hostile: { errorMessages: true } });
+    try {
+      const err = await rt.client.getRun('run_missing').then(
+        () => assert.fail('the run does not exist'),
+        (e: unknown) => e,
+      );
+      const line = chatErrorMessage(err, untranslated);
+      assert.ok(line.includes('Renew it here'), line);
+      assert.deepEqual(foreignTags(line), [], md.render(line));
+    } finally {
+      await rt.close();
+    }
+    assert.ok(MARKDOWN_LURE.includes('](https://'));
+  });
+
+  it('resumed_from and forked_from: only run ids are kept, and the chat writes them as text', () => {
+    const hostile = new RunDigestBuilder({
+      id: 'run_1',
+      status: 'completed',
+      resumed_from: HOSTILE,
+      forked_from: { run_id: HOSTILE, sequence: 3 },
+    }).digest();
+    assert.equal(hostile.resumedFrom, undefined);
+    assert.equal(hostile.forkedFrom?.runId, undefined);
+    assert.ok(!digestMarkdown(hostile, untranslated).includes('evil.example'));
+    const lineage = new RunDigestBuilder({
+      id: 'run_2',
+      resumed_from: 'run_old',
+      forked_from: { run_id: 'run_base', sequence: 3 },
+    }).digest();
+    const text = digestMarkdown(lineage, untranslated);
+    assert.ok(md.render(text).includes('Resumed from run_old'), md.render(text));
+    assert.ok(md.render(text).includes('Forked from run_base after event 3'));
+    // The chat escapes whatever a digest carries, wherever it came from.
+    const forged = digestMarkdown({ ...lineage, resumedFrom: HOSTILE, forkedFrom: { runId: HOSTILE } }, untranslated);
+    assert.deepEqual(foreignTags(forged), [], md.render(forged));
+  });
+
   it('writes a hostile run in short as text only', () => {
     const b = new RunDigestBuilder({
       id: 'run_1',

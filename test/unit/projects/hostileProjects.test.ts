@@ -15,6 +15,7 @@ import { projectChanges } from '../../../src/projects/projectChanges';
 import {
   COMMAND_LINK,
   HOSTILE_BINARY_PATH,
+  HOSTILE_DOTGIT_PATHS,
   HOSTILE_PATCH_NAMES,
   HOSTILE_PATCH_PATHS,
   type HostileOptions,
@@ -86,6 +87,13 @@ describe('projects: hostile project records', function () {
         problems.some((p) => p.code === 'refusedPath' && p.file === name),
         `${name}: ${JSON.stringify(problems)}`,
       );
+    }
+    for (const name of HOSTILE_DOTGIT_PATHS) {
+      assert.ok(
+        problems.some((p) => p.code === 'refusedPath' && p.file === name),
+        `${name} (read as a git name elsewhere): ${JSON.stringify(problems)}`,
+      );
+      assert.ok(!fs.existsSync(path.join(repo.dir, name)), `${name} not written`);
     }
     assert.ok(problems.some((p) => p.code === 'unsupportedPatch' && p.file === HOSTILE_BINARY_PATH));
     for (const name of HOSTILE_PATCH_NAMES) {

@@ -41,6 +41,51 @@ describe('projects/patchSafety', () => {
     assert.equal(refusedByName('.github/workflows/x.yml'), undefined, '.github is not .git');
   });
 
+  it('refuses what NTFS or HFS+ reads as .git: trailing dots and spaces, streams, short names, ignored code points', () => {
+    for (const name of [
+      '.git./hooks/pre-commit',
+      '.git /hooks/pre-commit',
+      '.git. . /config',
+      'GIT~1/hooks/pre-commit',
+      'sub/git~1/config',
+      '.git::$INDEX_ALLOCATION/hooks/pre-commit',
+      '.git:stream',
+      '.g\u200cit/hooks/pre-commit',
+      '\ufeff.GIT\u200f/config',
+      'a\\.git.\\config',
+    ]) {
+      assert.match(refusedByName(name) ?? '', /inside \.git/, JSON.stringify(name));
+    }
+    for (const name of [
+      '.git.x/config',
+      '.gitx/y',
+      'git~1x/y',
+      'git/hooks',
+      'my.git/config',
+      '.git-blame-ignore-revs',
+    ]) {
+      assert.equal(refusedByName(name), undefined, JSON.stringify(name));
+    }
+  });
+
+  it('refuses git files written under another spelling, and keeps their own name writable', () => {
+    for (const [name, file] of [
+      ['GITMOD~1', '.gitmodules'],
+      ['sub/gi7eba~1', '.gitmodules'],
+      ['.gitmodules.', '.gitmodules'],
+      ['.git\u200cmodules', '.gitmodules'],
+      ['.gitattributes ', '.gitattributes'],
+      ['GI7D29~1', '.gitattributes'],
+      ['GITIGN~2', '.gitignore'],
+    ]) {
+      assert.match(refusedByName(name) ?? '', new RegExp(`names \\${file} under another spelling`), name);
+    }
+    assert.equal(refusedByName('.gitmodules'), undefined);
+    assert.equal(refusedByName('src/.gitignore'), undefined);
+    assert.equal(refusedByName('GITMOD~5'), undefined, 'a regular short name ends at ~4');
+    assert.equal(refusedByName('gi7ebax~1'), undefined, 'a fallback short name has eight characters at most');
+  });
+
   it('sorts a patch into writable, refused (each by name) and binary, and writes nothing', async () => {
     const text = [
       filePatch('a/src/a.ts', 'b/src/a.ts', ['one'], ['two']),

@@ -61,6 +61,23 @@ describe('projects/repositoryUrl', () => {
     );
   });
 
+  it('strips a secret query parameter and the password of an scp user', () => {
+    assert.equal(withoutCredentials('https://host/o/r.git?access_token=SECRET'), 'https://host/o/r.git');
+    assert.equal(
+      withoutCredentials('https://host/o/r?ref=main&private_token=SECRET&x=1#top'),
+      'https://host/o/r?ref=main&x=1#top',
+    );
+    assert.equal(withoutCredentials('https://host/o/r?Access%5FToken=SECRET'), 'https://host/o/r');
+    assert.equal(withoutCredentials('https://u:SECRET@host/o/r?password=SECRET'), 'https://host/o/r');
+    assert.equal(withoutCredentials('user:SECRET@github.com:o/r.git'), 'github.com:o/r.git');
+    assert.equal(withoutCredentials('git@github.com:o/r.git'), 'git@github.com:o/r.git', 'the ssh account stays');
+    assert.equal(withoutCredentials('/home/me/repo'), '/home/me/repo');
+    for (const url of ['https://host/o/r.git?access_token=SECRET', 'user:SECRET@github.com:o/r.git']) {
+      assert.ok(!withoutCredentials(url).includes('SECRET'), url);
+      assert.ok(sameRepository(withoutCredentials(url), url), 'still the same repository');
+    }
+  });
+
   it('finds the project of a remote among many, and suggests a name', () => {
     const projects = [
       { id: 'proj_1', repository: { url: 'https://example.com/a/one' } },

@@ -2,7 +2,9 @@
 // waiting approval, the latest events as bounded lines; read against the reference runtime.
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/api/client';
-import { DIGEST_LATEST, LINE_CHARS, RunDigestBuilder } from '../../../src/runs/runDigest';
+import { DIGEST_LATEST, LINE_CHARS, RunDigestBuilder, STEP_IDS_KEPT } from '../../../src/runs/runDigest';
+import { digestMarkdown } from '../../../src/chat/chatText';
+import { untranslated } from '../../../src/common/translate';
 import { readRunDigest } from '../../../src/runs/readRunDigest';
 import { startRuntime, type RuntimeHandle } from '../../runtime';
 
@@ -50,6 +52,23 @@ describe('runs/runDigest', () => {
     assert.equal(d.waitingApproval, undefined);
     assert.equal(d.status, 'failed');
     assert.equal(d.error, 'boom');
+  });
+
+  it('keeps at most STEP_IDS_KEPT step ids: 300,000 distinct steps are counted, the rest unchecked, and it says so', () => {
+    const b = new RunDigestBuilder({ id: 'run_1', status: 'running' });
+    const steps = 300_000;
+    for (let s = 1; s <= steps; s++) {
+      b.add(ev(s, 'step.completed', { step_id: `step_${s}` }));
+    }
+    // A replay of a remembered step is still counted once.
+    b.add(ev(steps + 1, 'step.completed', { step_id: 'step_1' }));
+    const kept = (b as unknown as { done: Set<string> }).done;
+    assert.equal(kept.size, STEP_IDS_KEPT, 'the ids kept are bounded');
+    const d = b.digest();
+    assert.equal(d.stepsDone, steps);
+    assert.equal(d.stepsUnchecked, steps - STEP_IDS_KEPT);
+    assert.match(digestMarkdown(d, untranslated), /The last 290000 steps were counted without checking for repeats/);
+    assert.equal(new RunDigestBuilder({ id: 'run_1' }).digest().stepsUnchecked, undefined);
   });
 
   it('cuts every server text to a bound', () => {
