@@ -88,7 +88,11 @@ describe('upload/secretFiles', () => {
     }
     assert.equal(looksSecretFile('hosts.yml', '/home/me/.config/gh/hosts.yml'), true);
     assert.equal(looksSecretFile('config', 'C:\\Users\\me\\.kube\\config'), true);
-    assert.equal(looksSecretFile('hosts.yml', '/srv/ansible/inventory/hosts.yml'), false, 'an inventory is no token store');
+    assert.equal(
+      looksSecretFile('hosts.yml', '/srv/ansible/inventory/hosts.yml'),
+      false,
+      'an inventory is no token store',
+    );
     assert.equal(looksSecretFile('config', '/work/app/config'), false);
     const files = [
       { name: 'notes.md', path: '/home/me/notes.md' },
