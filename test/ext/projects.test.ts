@@ -211,7 +211,6 @@ describe('projects with the real Git extension', () => {
     }
     git('add', '.');
     git('commit', '-q', '-m', 'many files');
-    git('push', '-q', 'origin', 'main');
     for (const name of names) {
       fs.writeFileSync(path.join(local, name), 'after\n');
     }
