@@ -9,10 +9,9 @@ import * as vscode from 'vscode';
 import type { TaskRecord } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { askModal } from '../common/notify';
+import { looksSecretFile } from '../upload/secretFiles';
 import { createTaskWithAttachments } from './createTaskCommands';
 import { uploadFlow } from './uploadCommands';
-
-const LISTED_FILES = 12;
 
 export type TaskRequester = 'chat' | 'extension';
 
@@ -60,11 +59,13 @@ export function createTaskRequests(deps: CommandDeps): TaskRequests {
     } else {
       detail.push(vscode.l10n.t('Files sent:'));
       const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
-      for (const uri of files.slice(0, LISTED_FILES)) {
-        detail.push(vscode.workspace.asRelativePath(uri, multiRoot));
-      }
-      if (files.length > LISTED_FILES) {
-        detail.push(vscode.l10n.t('... and {0} more', files.length - LISTED_FILES));
+      // Every file and the whole objective: askModal shows what a dialog cannot hold in Show All.
+      for (const uri of files) {
+        const name = vscode.workspace.asRelativePath(uri, multiRoot);
+        // The upload flow then offers such a file unticked (src/upload/sentFilesPrompts.ts).
+        detail.push(
+          looksSecretFile(name, uri.path) ? vscode.l10n.t('{0} (looks like a secret; asked again)', name) : name,
+        );
       }
     }
     if (deps.trustedAutomation) {

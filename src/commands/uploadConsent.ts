@@ -7,8 +7,7 @@ import { isSingular } from '../common/vscodeTranslate';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askModal } from '../common/notify';
-
-const LISTED_FILES = 12;
+import { looksSecretFile } from '../upload/secretFiles';
 
 export interface UploadRequestOrigin {
   /** The caller filled in the answers the prompts would have asked (objective, purpose). */
@@ -39,10 +38,12 @@ export async function confirmUploadRequest(
     return true;
   }
   const upload = vscode.l10n.t('Upload');
-  const lines = uris.slice(0, LISTED_FILES).map((uri) => displayPath(uri));
-  if (uris.length > LISTED_FILES) {
-    lines.push(vscode.l10n.t('... and {0} more', uris.length - LISTED_FILES));
-  }
+  // Every file: what the dialog cannot hold, its Show All lists before Upload is offered.
+  // A secret-looking file is then offered unticked (src/upload/sentFilesPrompts.ts); said here first.
+  const lines = uris.map((uri) => {
+    const name = displayPath(uri);
+    return looksSecretFile(name, uri.path) ? vscode.l10n.t('{0} (looks like a secret; asked again)', name) : name;
+  });
   const why =
     outside.length > 0
       ? vscode.l10n.t('{0} of them are outside this workspace.', outside.length)

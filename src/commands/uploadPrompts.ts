@@ -155,10 +155,7 @@ async function confirmSymlinks(files: readonly PlannedFile[]): Promise<boolean |
   }
   const follow = vscode.l10n.t('Upload the Targets');
   const skip = vscode.l10n.t('Leave the Links Out');
-  const lines = links.slice(0, 12).map((f) => `${path.basename(f.path)} -> ${f.symlinkTarget ?? ''}`);
-  if (links.length > 12) {
-    lines.push(vscode.l10n.t('... and {0} more', links.length - 12));
-  }
+  const lines = links.map((f) => `${path.basename(f.path)} -> ${f.symlinkTarget ?? ''}`);
   const choice = await askModal(
     'warn',
     vscode.l10n.t('{0} of the selected files are symbolic links. Upload the files they point to?', links.length),

@@ -219,13 +219,14 @@ const createTask: ToolSpec = {
       return { invocationMessage, plan: { refused: resolved.refused } };
     }
     const url = ctx.serviceUrl();
-    const lines = [t('Objective: {0}', md(objective, 500)), ''];
+    // The whole objective and every file's whole name: the person decides on all that is sent.
+    const lines = [t('Objective: {0}', md(objective, OBJECTIVE_MAX_CHARS)), ''];
     if (resolved.files.length === 0) {
       lines.push(t('No files are sent. The task is created on {0}.', md(url)));
     } else {
       lines.push(t('Uploads these {0} files to {1} and attaches them to the task:', resolved.files.length, md(url)));
       for (const file of resolved.files.slice(0, FILES_SHOWN)) {
-        lines.push(`- ${md(file.name, 200)} (${formatBytes(file.bytes) ?? '?'})`);
+        lines.push(`- ${md(file.name, Number.MAX_SAFE_INTEGER)} (${formatBytes(file.bytes) ?? '?'})`);
       }
     }
     lines.push('', t('The service starts a run for the task at once.'));
@@ -545,7 +546,7 @@ function steeringTool(action: SteeringAction): ToolSpec {
       }
       const lines = [action.asks(t, md(ctx.serviceUrl()), plan)];
       if (plan.instructions !== undefined) {
-        lines.push('', t('Instructions: {0}', md(plan.instructions, 500)));
+        lines.push('', t('Instructions: {0}', md(plan.instructions, INSTRUCTIONS_MAX_CHARS)));
       }
       return {
         invocationMessage,

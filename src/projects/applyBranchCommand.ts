@@ -15,9 +15,6 @@ import { gitAccess, usableRemotes } from './gitAccess';
 import type { GitAPI, GitRepository } from './gitTypes';
 import { sameRepository } from './repositoryUrl';
 
-/** Lines of the confirmation's detail (the rest is counted). */
-const MAX_LISTED = 40;
-
 interface BranchAutomation {
   runId?: string;
   folder?: string;
@@ -146,10 +143,6 @@ export async function applyToNewBranch(
       ...plan.files.map((f) => (f.created ? vscode.l10n.t('{0} (new)', f.path) : f.path)),
       ...(notApplied.length > 0 ? ['', vscode.l10n.t('Not applied:'), ...notApplied] : []),
     ];
-    const shown =
-      lines.length > MAX_LISTED
-        ? [...lines.slice(0, MAX_LISTED), vscode.l10n.t('…and {0} more', lines.length - MAX_LISTED)]
-        : lines;
     const message = isSingular(plan.files.length)
       ? vscode.l10n.t(
           "Create the branch {0} at {1} and write one file of the agent's patch? Nothing is committed.",
@@ -162,7 +155,8 @@ export async function applyToNewBranch(
           baseCommit.slice(0, 7),
           plan.files.length,
         );
-    if ((await askModal('info', message, shown, go)) !== go) {
+    // Every file: what the dialog cannot hold, its Show All lists before the button is offered.
+    if ((await askModal('info', message, lines, go)) !== go) {
       return undefined;
     }
   }

@@ -24,7 +24,7 @@ import { gitAccess, usableRemotes, type RepoRemote } from './gitAccess';
 import type { GitAPI, GitRepository } from './gitTypes';
 import { createProjectFor, createProjectRequest } from './projectRequests';
 import { matchProject } from './repositoryUrl';
-import { currentBranch, resolveCommit, uncommittedFiles, uncommittedPatch } from './workingTree';
+import { currentBranch, MAX_LISTED_FILES, resolveCommit, uncommittedFiles, uncommittedPatch } from './workingTree';
 
 /** What the extension-host tests pass instead of answering prompts (trustedAutomation only). */
 export interface ProjectAutomation {
@@ -220,6 +220,15 @@ async function choosePatch(
   if (files.tracked.length === 0 && files.untracked.length === 0) {
     return undefined;
   }
+  // Only what the person can see and tick is sent: past the list's bound, nothing is.
+  if (files.trackedCut) {
+    throw new UserFacingError(
+      vscode.l10n.t(
+        'More than {0} tracked files have uncommitted changes, too many to list, so none is sent. Commit or stash some of them, then try again.',
+        MAX_LISTED_FILES,
+      ),
+    );
+  }
   let tracked: string[];
   let untracked: string[];
   if (!interactive) {
@@ -258,7 +267,8 @@ async function choosePatch(
   if (tracked.length === 0 && untracked.length === 0) {
     return undefined;
   }
-  const allTracked = tracked.length === files.tracked.length;
+  // "Every tracked change" only when every one was listed and ticked; else exactly the ticked ones.
+  const allTracked = !files.trackedCut && tracked.length === files.tracked.length;
   const text = await uncommittedPatch(gitPath, root, commit, untracked, allTracked ? undefined : tracked);
   if (text === '') {
     return undefined;

@@ -16,6 +16,8 @@ export interface UncommittedFiles {
   untracked: string[];
   /** More files than MAX_LISTED_FILES: the lists are cut. */
   cut: boolean;
+  /** The tracked list is cut: a patch of "every tracked change" would hold files never listed. */
+  trackedCut: boolean;
 }
 
 export class GitCommandError extends Error {
@@ -69,7 +71,12 @@ export async function uncommittedFiles(gitPath: string, root: string, commit: st
   const tracked = names(await run(gitPath, root, ['diff', '--name-only', '-z', '--no-renames', commit, '--']));
   const untracked = names(await run(gitPath, root, ['ls-files', '--others', '--exclude-standard', '-z']));
   const cut = tracked.length > MAX_LISTED_FILES || untracked.length > MAX_LISTED_FILES;
-  return { tracked: tracked.slice(0, MAX_LISTED_FILES), untracked: untracked.slice(0, MAX_LISTED_FILES), cut };
+  return {
+    tracked: tracked.slice(0, MAX_LISTED_FILES),
+    untracked: untracked.slice(0, MAX_LISTED_FILES),
+    cut,
+    trackedCut: tracked.length > MAX_LISTED_FILES,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 // What a person sees of the files before they are sent: files that look like secrets are offered
-// unticked (left out unless ticked), and a folder upload lists the files by name (the first ones
-// in the dialog, every one a click away), never only a count.
+// unticked (left out unless ticked), and a folder upload lists every file by name (what the
+// dialog cannot hold in its Show All, before Upload is offered), never only a count.
 import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import { askModal } from '../common/notify';
@@ -9,8 +9,6 @@ import { formatBytes } from '../common/format';
 import { listedNames, splitSecrets } from './secretFiles';
 import { MAX_FILES_PER_BATCH, type PlannedFile, type UploadPlan } from './uploadPlan';
 
-/** Names listed in the confirmation dialog itself; Show All Files lists the rest. */
-export const LISTED_IN_DIALOG = 15;
 /** Secrets left out, named in the same dialog. */
 const LISTED_LEFT_OUT = 5;
 
@@ -48,20 +46,13 @@ export async function leaveOutSecrets(
 }
 
 /**
- * A folder upload's confirmation: the files it sends by name (the first LISTED_IN_DIALOG, then
- * "and N more" with Show All Files for the whole list), what was left out, and the total.
+ * A folder upload's confirmation: every file it sends by name (what the dialog cannot hold,
+ * askModal's Show All lists before Upload is offered), what was left out, and the total.
  * True when the person chose to upload them.
  */
 export async function confirmFolderFiles(plan: UploadPlan, leftOut: readonly PlannedFile[]): Promise<boolean> {
   const count = plan.files.length;
-  const { listed, more } = listedNames(
-    plan.files.map((f) => f.name),
-    LISTED_IN_DIALOG,
-  );
-  const lines = [...listed];
-  if (more > 0) {
-    lines.push(vscode.l10n.t('... and {0} more (Show All Files lists them)', more));
-  }
+  const lines = plan.files.map((f) => f.name);
   lines.push('', vscode.l10n.t('Left out: the .git and node_modules folders.'));
   if (leftOut.length > 0) {
     const secrets = listedNames(
@@ -84,27 +75,5 @@ export async function confirmFolderFiles(plan: UploadPlan, leftOut: readonly Pla
       ? vscode.l10n.t('Upload this file ({0}) from the selected folders?', size)
       : vscode.l10n.t('Upload these {0} files ({1}) from the selected folders?', count, size);
   const upload = isSingular(count) ? vscode.l10n.t('Upload 1 File') : vscode.l10n.t('Upload {0} Files', count);
-  const showAll = vscode.l10n.t('Show All Files');
-  for (;;) {
-    const choice = await askModal('warn', message, lines, upload, ...(more > 0 ? [showAll] : []));
-    if (choice === upload) {
-      return true;
-    }
-    if (choice !== showAll) {
-      return false;
-    }
-    await showAllFiles(plan.files);
-  }
-}
-
-/** Every file of the upload in a read-only list (picking one does nothing); back to the dialog after. */
-async function showAllFiles(files: readonly PlannedFile[]): Promise<void> {
-  await vscode.window.showQuickPick(
-    files.map((file) => ({ label: inert(file.name), description: formatBytes(file.bytes) })),
-    {
-      title: vscode.l10n.t('The {0} files to upload', files.length),
-      placeHolder: vscode.l10n.t('The whole list of what will be sent. Enter or Escape goes back to the question.'),
-      matchOnDescription: true,
-    },
-  );
+  return (await askModal('warn', message, lines, upload)) === upload;
 }

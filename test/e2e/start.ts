@@ -1,8 +1,10 @@
 // `npm start`: the product at once. Starts the sandbox runtime and code-server with the packaged
 // extension installed and pointed at the sandbox, prints the URL to open, and stops everything
-// on Ctrl+C. It opens the newest tested VS Code; `npm start -- --vscode 1.100` (or `floor`) the
-// oldest it supports. `npm start -- --web` runs the extension's web build in code-server's web
-// worker extension host (as in VS Code for the Web); sign in there with the sandbox key. The sandbox key reaches the extension only through AGENT_RUNTIME_API_KEY in
+// on Ctrl+C. The workspace is a git repository whose remote the sandbox serves (its project is
+// ready to create: README "Working in a repository"). It opens the newest tested VS Code;
+// `npm start -- --vscode 1.100` (or `floor`) the oldest it supports. `npm start -- --web` runs the
+// extension's web build in code-server's web worker extension host (as in VS Code for the Web);
+// sign in there with the sandbox key. The sandbox key reaches the extension only through AGENT_RUNTIME_API_KEY in
 // code-server's environment: it is never written to settings or printed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,6 +25,7 @@ import {
 import { freePort, isPortFree } from './harness/ports';
 import { addSecret, redact } from './harness/redact';
 import { createRunFolder } from './harness/runFolder';
+import { makeServedRepository, serviceCloneOf } from './harness/servedRepository';
 
 const SANDBOX_PORT = Number(process.env.AGENT_RUNTIME_SANDBOX_PORT ?? 8787);
 const EDITOR_PORT = Number(process.env.AGENT_RUNTIME_EDITOR_PORT ?? 8080);
@@ -31,9 +34,12 @@ const PACE_MS = Number(process.env.AGENT_RUNTIME_SANDBOX_PACE_MS ?? 400);
 const SANDBOX_KEY = process.env.AGENT_RUNTIME_SANDBOX_KEY || 'sandbox-key';
 const SANDBOX_ADMIN_KEY = 'sandbox-admin-key';
 
+/** The workspace repository's remote as the sandbox knows it (pushes go to a clone beside it). */
+const WORKSPACE_REMOTE = 'https://example.com/you/try-agent-runtime.git';
+
 const WORKSPACE_FILES: Record<string, string> = {
   'README.md':
-    '# Try the Agent Runtime extension\n\nRight-click a file in the Explorer and choose **Upload and Attach to New Task...**,\nthen watch the run in the Agent Runtime sidebar.\n',
+    "# Try the Agent Runtime extension\n\nRight-click a file in the Explorer and choose **Upload and Attach to New Task...**,\nthen watch the run in the Agent Runtime sidebar.\n\nThis folder is a git repository: **Agent Runtime: Create Project for This Repository**, then\n**Agent Runtime: New Task in Project...** delegates work on it; the run's patch opens in\n**Review Changes** and **Apply to a New Branch...** writes it to a branch.\n",
   'notes/meeting.md':
     '# Weekly sync\n\n## Decisions\n- Ship the upload flow first.\n\n## Open questions\n- Which artifacts open in an editor?\n',
   'data/sales.csv': 'region,quarter,revenue\nnorth,Q1,120000\nsouth,Q1,98000\n',
@@ -97,8 +103,12 @@ async function main(): Promise<void> {
     }
     const requestLog = fs.createWriteStream(path.join(cacheDir(), 'sandbox-requests.log'), { flags: 'a' });
     cleanup.add('request log', () => new Promise<void>((resolve) => requestLog.end(resolve)));
+    // A kept session folder per VS Code version: the editor's state and the workspace survive restarts.
+    const sessionRoot = path.join(cacheDir(), `start-${target.vscode}${web ? '-web' : ''}`);
     const runtime = await startRuntime({
       port: await preferredPort(SANDBOX_PORT),
+      // A project of the workspace's repository reads its commits from the clone beside it.
+      projectCheckouts: { [WORKSPACE_REMOTE]: serviceCloneOf(path.join(sessionRoot, 'workspace')) },
       dataDir,
       apiKeys: [SANDBOX_KEY],
       adminKey: SANDBOX_ADMIN_KEY,
@@ -108,12 +118,14 @@ async function main(): Promise<void> {
     });
     cleanup.add('sandbox runtime', () => runtime.close());
 
-    // A kept session folder per VS Code version: the editor's state and the workspace survive restarts.
     const run = createRunFolder({
-      root: path.join(cacheDir(), `start-${target.vscode}${web ? '-web' : ''}`),
+      root: sessionRoot,
       files: WORKSPACE_FILES,
+      prepareWorkspace: (workspace) => makeServedRepository(workspace, WORKSPACE_REMOTE),
       settings: {
         'agentRuntime.baseUrl': runtime.baseUrl,
+        'git.enabled': true,
+        'git.openRepositoryInParentFolders': 'never',
         // The extension's `browser` entry in the web worker extension host, as in VS Code for the Web.
         ...(web ? { 'remote.extensionKind': { [extensionId()]: ['web'] } } : {}),
       },
@@ -148,7 +160,7 @@ async function main(): Promise<void> {
         '',
         `  Open this in a browser:  ${server.workbenchUrl()}`,
         '',
-        `Workspace: ${run.workspace}`,
+        `Workspace: ${run.workspace} (a git repository; its remote ${WORKSPACE_REMOTE} is served by the sandbox)`,
         `Logs: ${server.logFile}, ${path.join(cacheDir(), 'sandbox-requests.log')}`,
         'Press Ctrl+C to stop everything.',
         '',

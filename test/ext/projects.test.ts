@@ -13,7 +13,7 @@ import type { GitExtension, GitRepository } from '../../src/projects/gitTypes';
 import type { ApplyOutcome } from '../../src/reviewUi/reviewApply';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
 import { gitIn } from '../unit/projects/gitRepoKit';
-import { admin, directClient, extensionApi, signInForTests, waitFor } from './support';
+import { admin, directClient, extensionApi, runtimeRequestLog, signInForTests, waitFor } from './support';
 
 type Show = (...args: unknown[]) => Thenable<unknown>;
 
@@ -194,5 +194,44 @@ describe('projects with the real Git extension', () => {
     } finally {
       await client.dispose();
     }
+  });
+
+  it('refuses a patch when more tracked files changed than the list can show, and sends nothing', async function () {
+    this.timeout(90_000);
+    git('checkout', '-q', '-f', 'main');
+    git('clean', '-fdq');
+    // 1,006 tracked files, every one then changed: six past the list's bound, a secret among them.
+    const many = path.join(local, 'many');
+    fs.mkdirSync(many, { recursive: true });
+    const names = Array.from({ length: 1005 }, (_, i) => `many/file-${String(i).padStart(4, '0')}.txt`);
+    names.push('many/zz/.env');
+    fs.mkdirSync(path.join(many, 'zz'), { recursive: true });
+    for (const name of names) {
+      fs.writeFileSync(path.join(local, name), 'before\n');
+    }
+    git('add', '.');
+    git('commit', '-q', '-m', 'many files');
+    for (const name of names) {
+      fs.writeFileSync(path.join(local, name), 'after\n');
+    }
+    const before = (await runtimeRequestLog()).length;
+    const windowApi = vscode.window as unknown as { showErrorMessage: Show };
+    const original = windowApi.showErrorMessage;
+    const errors: string[] = [];
+    windowApi.showErrorMessage = (message, ...rest) => {
+      errors.push(String(message));
+      return original(message, ...rest);
+    };
+    try {
+      const task = await vscode.commands.executeCommand('agentRuntime.newTaskInProject', {
+        folder: local,
+        objective: 'Too many to list',
+      });
+      assert.strictEqual(task, undefined);
+    } finally {
+      windowApi.showErrorMessage = original;
+    }
+    const sent = (await runtimeRequestLog()).slice(before).filter((l) => /^POST \/v1\/(files|tasks)\b/.test(l));
+    assert.deepStrictEqual(sent, [], 'no patch uploaded, no task created');
   });
 });

@@ -32,6 +32,9 @@ export {
   HOSTILE_DOTGIT_PATHS,
   HOSTILE_PATCH_NAMES,
   HOSTILE_PATCH_PATHS,
+  WIDE_PATCH_HOOK,
+  WIDE_PATCH_HOOK_PLACE,
+  wideProjectPatchPaths,
 } from './hostile/projectPatches';
 export { CYCLE_CURSORS, FRESH_CURSOR_PREFIX } from './hostile/jsonBodies';
 
@@ -141,7 +144,7 @@ export class HostileState {
       return this.serveEvents(ctx, events[1], options);
     }
     const content = CONTENT_PATH.exec(pathname);
-    if (content && options.projectPatches) {
+    if (content && (options.projectPatches || (options.wideProjectPatchFiles ?? 0) > 0)) {
       const fileId = decodeURIComponent(content[1]);
       const artifact = ctx.core.artifacts.all().find((a) => a.file_id === fileId);
       if (isProjectPatchArtifact(artifact)) {
@@ -149,7 +152,11 @@ export class HostileState {
         for await (const chunk of ctx.core.blobs.openRead(fileId)) {
           chunks.push(chunk as Buffer);
         }
-        const body = hostileProjectPatch(Buffer.concat(chunks).toString('utf8'), options.hugeProjectPatchBytes ?? 0);
+        const body = hostileProjectPatch(Buffer.concat(chunks).toString('utf8'), {
+          refusedParts: options.projectPatches === true,
+          padToBytes: options.projectPatches ? (options.hugeProjectPatchBytes ?? 0) : 0,
+          wideFiles: options.wideProjectPatchFiles ?? 0,
+        });
         ctx.res.writeHead(200, { 'Content-Type': 'text/x-diff', 'Content-Length': String(body.length) });
         ctx.res.end(body);
         return 'handled';

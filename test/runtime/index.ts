@@ -41,6 +41,11 @@ export interface RuntimeOptions {
   faults?: FaultSettings;
   /** Hostile mode (README "Hostile mode"): true = every family at sane sizes; off by default. */
   hostile?: HostileOptions | boolean;
+  /**
+   * Repository URL -> a local git repository standing in for the service's clone: a project of
+   * that URL (created now or later) reads its commits there, as the admin checkout mapping does.
+   */
+  projectCheckouts?: Record<string, string>;
   log?: (line: string) => void;
 }
 
@@ -130,6 +135,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     maxAttachments: options.maxAttachments ?? DEFAULT_CORE_SETTINGS.maxAttachments,
     quota: options.quota === undefined ? DEFAULT_CORE_SETTINGS.quota : options.quota,
     allowLoopbackWebhooks: options.allowLoopbackWebhooks === true,
+    projectCheckouts: options.projectCheckouts,
   });
   const faults = new FaultState();
   faults.set(options.faults ?? {});

@@ -93,6 +93,8 @@ export interface CoreSettings {
   quota: Money | null;
   /** Webhooks may point at http(s)://127.0.0.1 / localhost (tests' receivers); default false. */
   allowLoopbackWebhooks?: boolean;
+  /** Repository URL -> the local repository a project of it reads its commits from (see RuntimeOptions). */
+  projectCheckouts?: Record<string, string>;
 }
 
 export const DEFAULT_CORE_SETTINGS: CoreSettings = {
@@ -213,6 +215,18 @@ export class RuntimeCore {
     this.projects.update(id, {}, { checkout: dir });
   }
 
+  /** The project's local repository: the admin mapping, else the one configured for its URL. */
+  private checkoutOf(projectId: string): string | undefined {
+    const set = this.projects.meta(projectId)?.checkout;
+    if (set !== undefined) {
+      return set;
+    }
+    const url = this.projects.get(projectId)?.repository.url;
+    const key = url === undefined ? undefined : repositoryKey(url);
+    const configured = Object.entries(this.settings.projectCheckouts ?? {}).find(([u]) => repositoryKey(u) === key);
+    return key === undefined ? undefined : configured?.[1];
+  }
+
   /**
    * Checks project_id and context: 404 project_not_found, 400 for a malformed commit, 400
    * unknown_commit when the project's repository (its checkout) has no such commit.
@@ -238,7 +252,7 @@ export class RuntimeCore {
     if (commit === undefined) {
       return;
     }
-    const checkout = this.projects.meta(projectId)?.checkout;
+    const checkout = this.checkoutOf(projectId);
     if (checkout !== undefined && !(await new LocalRepository(checkout).hasCommit(commit))) {
       throw badRequest(
         `The project's repository has no commit ${commit} (is it pushed?).`,
@@ -639,7 +653,7 @@ export class RuntimeCore {
         },
         chargeStep: () => this.chargeStep(runId),
       };
-      const checkout = task.project_id === undefined ? undefined : this.projects.meta(task.project_id)?.checkout;
+      const checkout = task.project_id === undefined ? undefined : this.checkoutOf(task.project_id);
       const commit = task.context?.commit;
       if (checkout !== undefined && commit !== undefined && COMMIT_PATTERN.test(commit)) {
         return runProjectAgent(task, env, {

@@ -56,6 +56,8 @@ export interface HostileOptions {
   projectPatches?: boolean;
   /** With projectPatches: the patch is padded (a created file of filler lines) to at least this many bytes. 0 = not padded. */
   hugeProjectPatchBytes?: number;
+  /** A project run's patch also creates this many plain files, the 45th of them `.husky/pre-commit` (a hook a person must see before it is written; hostile/projectPatches.ts). 0 = none. */
+  wideProjectPatchFiles?: number;
 }
 
 const MB = 1024 * 1024;
@@ -86,6 +88,7 @@ export const HOSTILE_ALL: Readonly<Required<Omit<HostileOptions, 'all' | 'errorE
   endlessDownloadBytes: 64 * MB,
   projectPatches: true,
   hugeProjectPatchBytes: 50 * MB + 1,
+  wideProjectPatchFiles: 50,
 };
 
 /** The effective switches, or undefined when hostile mode is off. */

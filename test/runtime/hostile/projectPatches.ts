@@ -2,7 +2,8 @@
 // is the real patch followed by parts a client must refuse or bound: paths with `..`, absolute
 // paths, `.git/` and names other file systems read as `.git`, a path through `linked/` (a test makes that a symlink out of the folder), a
 // binary part, names with a bidi override and a command link; `hugeProjectPatchBytes` pads the
-// patch past a size a client must not read whole.
+// patch past a size a client must not read whole; `wideProjectPatchFiles` adds many plain new
+// files with a git hook among them, past the first screenful.
 import type { ArtifactRecord } from '../records';
 import { BIDI_OVERRIDE, COMMAND_LINK } from './values';
 
@@ -60,15 +61,41 @@ function binaryPart(path: string): string {
   ].join('\n');
 }
 
+/** In a wide patch, the hook comes at this place (1-based): past a dialog's first screenful. */
+export const WIDE_PATCH_HOOK_PLACE = 45;
+export const WIDE_PATCH_HOOK = '.husky/pre-commit';
+
+/** The files a wide patch creates, in order: `wide/file-01.md`..., the hook at WIDE_PATCH_HOOK_PLACE. */
+export function wideProjectPatchPaths(count: number): string[] {
+  return Array.from({ length: Math.max(0, count) }, (_, i) =>
+    i + 1 === WIDE_PATCH_HOOK_PLACE ? WIDE_PATCH_HOOK : `wide/file-${String(i + 1).padStart(2, '0')}.md`,
+  );
+}
+
+export interface HostilePatchShape {
+  /** The refused parts, the hostile names and the binary part (the `projectPatches` switch). */
+  refusedParts: boolean;
+  /** Padded to at least this many bytes; 0 = not padded. */
+  padToBytes: number;
+  /** Plain new files added after the real patch (wideProjectPatchPaths). */
+  wideFiles: number;
+}
+
 /** The patch a client gets for `real` (the real patch's text). */
-export function hostileProjectPatch(real: string, padToBytes = 0): Buffer {
+export function hostileProjectPatch(real: string, shape: HostilePatchShape): Buffer {
+  const { padToBytes } = shape;
   const parts = [
     real.endsWith('\n') || real === '' ? real : `${real}\n`,
-    ...HOSTILE_PATCH_PATHS.map(editPart),
-    ...HOSTILE_PATCH_NAMES.map(createPart),
-    ...HOSTILE_DOTGIT_PATHS.map(createPart),
-    // Last: a plain part after a git binary header would be read as part of it.
-    binaryPart(HOSTILE_BINARY_PATH),
+    ...wideProjectPatchPaths(shape.wideFiles).map(createPart),
+    ...(shape.refusedParts
+      ? [
+          ...HOSTILE_PATCH_PATHS.map(editPart),
+          ...HOSTILE_PATCH_NAMES.map(createPart),
+          ...HOSTILE_DOTGIT_PATHS.map(createPart),
+          // Last: a plain part after a git binary header would be read as part of it.
+          binaryPart(HOSTILE_BINARY_PATH),
+        ]
+      : []),
   ];
   let text = parts.join('');
   const missing = padToBytes - Buffer.byteLength(text);

@@ -3,9 +3,11 @@
 import * as assert from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyPatch, parsePatch } from 'diff';
 import { startRuntime, type RuntimeHandle } from '../index';
+import { makeServedRepository } from '../../e2e/harness/servedRepository';
 import { makeRepository } from '../../unit/projects/gitRepoKit';
 import { call, errorOf, runToEnd, upload } from './runtimeTestKit';
 
@@ -171,5 +173,34 @@ describe('runtime: projects', () => {
     );
     const notes = files.find((f) => f.newFileName === 'b/NOTES.txt');
     assert.strictEqual(notes?.oldFileName, '/dev/null', 'a new file is a creation');
+  });
+
+  it('a project of a URL configured with projectCheckouts reads that repository (npm start)', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'served-'));
+    dirs.push(parent);
+    const workspace = path.join(parent, 'workspace');
+    fs.mkdirSync(workspace);
+    fs.writeFileSync(path.join(workspace, 'README.md'), '# Served\n\nOne.\n');
+    const url = 'https://example.com/you/served.git';
+    const service = makeServedRepository(workspace, url);
+    assert.strictEqual(makeServedRepository(workspace, url), service, 'a second start keeps the repository');
+    await rt.close();
+    rt = await startRuntime({ projectCheckouts: { [url]: service } });
+    const project = await createProject('https://example.com/you/served');
+    const commit = execFileSync('git', ['-C', workspace, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const unknown = await call(rt, 'POST', '/v1/tasks', {
+      body: { objective: 'x', project_id: project.id, context: { commit: 'b'.repeat(40) } },
+    });
+    assert.strictEqual(errorOf(unknown).code, 'unknown_commit', 'the configured repository is read');
+    const task = await call(rt, 'POST', '/v1/tasks', {
+      body: { objective: 'Polish', project_id: project.id, context: { ref: 'main', commit } },
+    });
+    assert.strictEqual(task.status, 201, task.text);
+    await runToEnd(rt, task.json.run_id as string);
+    const artifacts = (await call(rt, 'GET', `/v1/runs/${task.json.run_id}/artifacts`)).json.data as {
+      name: string;
+      base_commit?: string;
+    }[];
+    assert.strictEqual(artifacts.find((a) => a.name === 'changes.patch')?.base_commit, commit);
   });
 });

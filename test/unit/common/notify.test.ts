@@ -22,7 +22,13 @@ const recorder =
     shown.push({ kind, message, options, items });
     return answer === undefined ? undefined : items[answer];
   };
+/** The full lists shown (Show All), each as its rows. */
+const lists: string[][] = [];
 const patch = {
+  showQuickPick: async (items: { label: string }[]) => {
+    lists.push(items.map((i) => i.label));
+    return undefined;
+  },
   showErrorMessage: recorder('error'),
   showWarningMessage: recorder('warn'),
   showInformationMessage: recorder('info'),
@@ -65,6 +71,7 @@ describe('common/notify: every notification is inert', () => {
   });
   beforeEach(() => {
     shown.length = 0;
+    lists.length = 0;
     answer = undefined;
   });
 
@@ -136,5 +143,75 @@ describe('common/notify: every notification is inert', () => {
     for (const s of shown) {
       assert.equal(NOTIFICATION_LINK.exec(s.message), null);
     }
+  });
+
+  /** Answers Show All while it is the only button, then the button named `go`. */
+  const showAllThen = (go: string) => {
+    const had = (stub.window as Record<string, unknown>).showWarningMessage;
+    (stub.window as Record<string, unknown>).showWarningMessage = async (
+      message: string,
+      options: Shown['options'],
+      ...items: string[]
+    ) => {
+      shown.push({ kind: 'warn', message, options, items });
+      return items.includes(go) ? go : items.includes('Show All') ? 'Show All' : undefined;
+    };
+    return () => ((stub.window as Record<string, unknown>).showWarningMessage = had);
+  };
+
+  it('never drops lines silently: past what a dialog holds, the button comes only after Show All listed every line', async () => {
+    const files = Array.from({ length: 49 }, (_, i) => `docs/page-${i + 1}.md`);
+    files.splice(44, 0, '.husky/pre-commit');
+    const restore = showAllThen('Write');
+    try {
+      assert.equal(await askModal('warn', 'Write these 50 files?', files, 'Write'), 'Write');
+    } finally {
+      restore();
+    }
+    assert.equal(shown.length, 2);
+    assert.deepEqual(shown[0].items, ['Show All'], 'no Write before the whole list was shown');
+    assert.match(shown[0].options.detail ?? '', /\.\.\.and \d+ more lines not shown here/);
+    assert.ok(!(shown[0].options.detail ?? '').includes('.husky/pre-commit'), 'the 45th file is past the dialog');
+    assert.equal(lists.length, 1);
+    assert.deepEqual(lists[0], files, 'Show All lists every line, in order');
+    assert.deepEqual(shown[1].items, ['Write', 'Show All']);
+  });
+
+  it('answers undefined when the list past the dialog is cancelled before Show All', async () => {
+    answer = undefined;
+    const lines = Array.from({ length: 100 }, (_, i) => `file-${i}`);
+    assert.equal(await askModal('warn', 'Go?', lines, 'Go'), undefined);
+    assert.deepEqual(shown[0].items, ['Show All']);
+    assert.equal(lists.length, 0);
+  });
+
+  it('shows a line longer than a dialog whole (a 10,000-character objective), never cut', async () => {
+    const objective = `${'word '.repeat(1998)}THE END`;
+    const restore = showAllThen('Create Task');
+    try {
+      assert.equal(await askModal('warn', 'Create?', [`Objective: ${objective}`], 'Create Task'), 'Create Task');
+    } finally {
+      restore();
+    }
+    assert.deepEqual(shown[0].items, ['Show All']);
+    assert.equal(lists[0].join(''), `Objective: ${objective}`, 'every character, over several rows');
+  });
+
+  it('gives a message too long for its line whole in the detail', async () => {
+    answer = 0;
+    const names = Array.from({ length: 120 }, (_, i) => `name-${i}`).join(', ');
+    assert.equal(await askModal('warn', `Cannot upload: ${names}`, ['one more line'], 'Go'), 'Go');
+    assert.ok(shown[0].message.length <= 1000, 'the message line stays bounded');
+    assert.ok((shown[0].options.detail ?? '').includes('name-119'), 'the end of the message is in the detail');
+    assert.ok((shown[0].options.detail ?? '').endsWith('one more line'));
+  });
+
+  it('refuses past what even the whole list shows, and says so', async () => {
+    answer = 0;
+    const lines = Array.from({ length: 20_001 }, (_, i) => `f${i}`);
+    assert.equal(await askModal('warn', 'Go?', lines, 'Go'), undefined);
+    assert.equal(shown.length, 1);
+    assert.deepEqual(shown[0].items, []);
+    assert.match(shown[0].options.detail ?? '', /too long to show in full/);
   });
 });

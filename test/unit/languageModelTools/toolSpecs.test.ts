@@ -329,6 +329,19 @@ describe('languageModelTools/toolSpecs', () => {
       );
     });
 
+    it('shows the whole objective and the whole instructions it sends, to their last word', async () => {
+      const rec = recordingContext();
+      const objective = `${'step '.repeat(1998)}LAST`;
+      const task = await TOOL_SPECS[0].prepare({ objective, files: [] }, rec.ctx);
+      assert.ok(objective.length <= 10_000);
+      assert.ok(task.confirmation?.message.includes(`step LAST`), 'the objective to its end');
+      const instructions = `${'care '.repeat(798)}FINAL`;
+      const resume = TOOL_SPECS.find((s) => s.name === 'agentRuntime_resumeRun')!;
+      const asked = await resume.prepare({ runId: 'run_waiting', instructions }, rec.ctx);
+      assert.ok(instructions.length <= 4_000);
+      assert.ok(asked.confirmation?.message.includes('care FINAL'), 'the instructions to their end');
+    });
+
     it('refuses files it cannot send before asking, and sends nothing', async () => {
       const rec = recordingContext(async () => ({
         files: [fakeFile('notes.txt')],

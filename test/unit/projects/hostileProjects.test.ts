@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { isApiError } from '../../../src/api/errors';
 import type { ApiClient } from '../../../src/api/client';
 import { inert } from '../../../src/common/inertText';
+import { prepareBranchApply } from '../../../src/projects/branchApply';
 import { MAX_BASE_FILE_BYTES, planPatchAtBase } from '../../../src/projects/patchAtBase';
 import { projectChanges } from '../../../src/projects/projectChanges';
 import {
@@ -19,6 +20,9 @@ import {
   HOSTILE_PATCH_NAMES,
   HOSTILE_PATCH_PATHS,
   type HostileOptions,
+  WIDE_PATCH_HOOK,
+  WIDE_PATCH_HOOK_PLACE,
+  wideProjectPatchPaths,
 } from '../../runtime/hostile';
 import { startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
 import { makeRepository } from './gitRepoKit';
@@ -63,6 +67,21 @@ describe('projects: hostile project records', function () {
     await rt?.close();
     fs.rmSync(repo.dir, { recursive: true, force: true });
     fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('a patch of 50 new files, a hook the 45th: the branch plan names every one, none dropped', async () => {
+    const { client, fileId, base } = await projectRun({ wideProjectPatchFiles: 50 });
+    const text = Buffer.from(
+      (await client.readFileContent(fileId, { maxBytes: MAX_BASE_FILE_BYTES })).content,
+    ).toString('utf8');
+    const prepared = await prepareBranchApply('git', repo.dir, text, base);
+    assert.ok(prepared.ok, !prepared.ok ? prepared.message : '');
+    const wide = wideProjectPatchPaths(50);
+    assert.equal(wide[WIDE_PATCH_HOOK_PLACE - 1], WIDE_PATCH_HOOK);
+    const named = new Set([...prepared.plan.files.map((f) => f.path), ...prepared.plan.refused.map((r) => r.name)]);
+    for (const file of wide) {
+      assert.ok(named.has(file), `${file} is written or refused by name, never left out unseen`);
+    }
   });
 
   it('refuses each hostile path by name, lists the binary part, shows names as data, writes nothing', async () => {

@@ -23,7 +23,24 @@ describe('projects/workingTree', () => {
     fs.writeFileSync(path.join(repo.dir, 'new.txt'), 'new\n');
     fs.writeFileSync(path.join(repo.dir, 'secret.env'), 'TOKEN=x\n');
     const files = await uncommittedFiles('git', repo.dir, repo.commit);
-    assert.deepEqual(files, { tracked: ['src/app.ts'], untracked: ['new.txt'], cut: false });
+    assert.deepEqual(files, { tracked: ['src/app.ts'], untracked: ['new.txt'], cut: false, trackedCut: false });
+  });
+
+  it('says when the tracked list was cut at its bound', async () => {
+    const names = Array.from({ length: 1001 }, (_, i) => `many/f${i}.txt`);
+    fs.mkdirSync(path.join(repo.dir, 'many'));
+    for (const name of names) {
+      fs.writeFileSync(path.join(repo.dir, name), 'a\n');
+    }
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'many');
+    const commit = repo.git('rev-parse', 'HEAD');
+    for (const name of names) {
+      fs.writeFileSync(path.join(repo.dir, name), 'b\n');
+    }
+    const files = await uncommittedFiles('git', repo.dir, commit);
+    assert.equal(files.tracked.length, 1000);
+    assert.equal(files.trackedCut, true);
   });
 
   it('diffs against the commit; untracked files only when ticked; the patch applies with git apply', async () => {

@@ -1,6 +1,6 @@
 // Which files a folder upload leaves out unless ticked: names that say they hold credentials.
 import * as assert from 'node:assert/strict';
-import { listedNames, looksSecret, splitSecrets } from '../../../src/upload/secretFiles';
+import { listedNames, looksSecret, looksSecretFile, splitSecrets } from '../../../src/upload/secretFiles';
 
 describe('upload/secretFiles', () => {
   it('recognises environment files, private keys, SSH keys and token files by name, in any case', () => {
@@ -70,6 +70,35 @@ describe('upload/secretFiles', () => {
       ordinary: [{ name: 'a.md' }, { name: 'b.md' }],
       secret: [{ name: '.env' }, { name: 'id_rsa' }],
     });
+  });
+
+  it("recognises command-line tools' token stores, by name and by the whole path of a file sent under its bare name", () => {
+    for (const name of [
+      '.config/gh/hosts.yml',
+      'home/.config/gh/hosts.yml',
+      '.config/hub',
+      '.kube/config',
+      '.docker/config.json',
+      '.cargo/credentials.toml',
+      '.terraform.d/credentials.tfrc.json',
+      '.config/gcloud/application_default_credentials.json',
+      '.gem/credentials',
+    ]) {
+      assert.equal(looksSecret(name), true, name);
+    }
+    assert.equal(looksSecretFile('hosts.yml', '/home/me/.config/gh/hosts.yml'), true);
+    assert.equal(looksSecretFile('config', 'C:\\Users\\me\\.kube\\config'), true);
+    assert.equal(
+      looksSecretFile('hosts.yml', '/srv/ansible/inventory/hosts.yml'),
+      false,
+      'an inventory is no token store',
+    );
+    assert.equal(looksSecretFile('config', '/work/app/config'), false);
+    const files = [
+      { name: 'notes.md', path: '/home/me/notes.md' },
+      { name: 'hosts.yml', path: '/home/me/.config/gh/hosts.yml' },
+    ];
+    assert.deepEqual(splitSecrets(files).secret, [files[1]]);
   });
 
   it('lists a bounded number of names, each cut, and counts the rest', () => {

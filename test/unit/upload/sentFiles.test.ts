@@ -1,5 +1,5 @@
-// Before a folder upload sends anything, the person sees the files by name (the first ones in
-// the dialog, every one behind Show All Files), and files that look like secrets are offered
+// Before a folder upload sends anything, the person sees every file by name (in the dialog, or
+// in its Show All before Upload is offered), and files that look like secrets are offered
 // unticked: left out unless ticked. confirmPlan runs against a temporary folder with the editor's
 // dialogs stubbed (each records what it showed and answers as the test says).
 import * as stub from '../views/vscodeStub';
@@ -9,7 +9,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { confirmPlan } from '../../../src/commands/uploadPrompts';
-import { LISTED_IN_DIALOG } from '../../../src/upload/sentFilesPrompts';
 
 interface Modal {
   message: string;
@@ -80,6 +79,8 @@ function applyPatches(): () => void {
 
 const fileUri = (fsPath: string) => ({ scheme: 'file', fsPath }) as unknown as vscode.Uri;
 const button = (prefix: string) => (modal: Modal) => modal.items.find((i) => i.startsWith(prefix));
+/** Show All while the list is longer than the dialog, then the button. */
+const afterShowAll = (prefix: string) => (modal: Modal) => button(prefix)(modal) ?? button('Show All')(modal);
 
 describe('upload/sentFiles: what a folder upload sends, by name, secrets left out unless ticked', () => {
   let dir: string;
@@ -116,7 +117,7 @@ describe('upload/sentFiles: what a folder upload sends, by name, secrets left ou
 
   it('offers the secret-looking files unticked and leaves out every one not ticked', async () => {
     answerPick = () => [];
-    answerModal = button('Upload 21 Files');
+    answerModal = afterShowAll('Upload 21 Files');
     const confirmed = await confirmPlan([fileUri(project)]);
     assert.ok(confirmed, `the upload went on: ${JSON.stringify(modals)}`);
     const secretPick = picks[0];
@@ -140,12 +141,15 @@ describe('upload/sentFiles: what a folder upload sends, by name, secrets left ou
       confirmed.plan.totalBytes,
       confirmed.plan.files.reduce((n, f) => n + f.bytes, 0),
     );
-    assert.match(modals[0].detail, /Left out as possible secrets \(not ticked\): .*project\/\.env/);
+    assert.match(
+      picks[1].items.map((i) => i.label).join(''),
+      /Left out as possible secrets \(not ticked\): .*project\/\.env/,
+    );
   });
 
   it('sends a secret-looking file the person ticked, and only that one', async () => {
     answerPick = () => ['project/.npmrc'];
-    answerModal = button('Upload 22 Files');
+    answerModal = afterShowAll('Upload 22 Files');
     const confirmed = await confirmPlan([fileUri(project)]);
     assert.ok(confirmed);
     const sent = confirmed.plan.files.map((f) => f.name);
@@ -161,27 +165,43 @@ describe('upload/sentFiles: what a folder upload sends, by name, secrets left ou
     assert.equal(modals.length, 0, 'no upload question after a dismissed pick');
   });
 
-  it('lists the files by name in the dialog, with "and N more", and every one behind Show All Files', async () => {
+  it('lists every file by name: what the dialog cannot hold is in Show All, and Upload comes only after it', async () => {
+    for (let i = 20; i < 45; i++) {
+      await write(`project/docs/page-${String(i).padStart(2, '0')}.md`);
+    }
     answerPick = (pick) => (pick.canPickMany ? [] : undefined);
-    let asked = 0;
-    answerModal = (modal) => (asked++ === 0 ? button('Show All Files')(modal) : button('Upload 21 Files')(modal));
+    answerModal = (modal) => button('Upload 46 Files')(modal) ?? button('Show All')(modal);
     const confirmed = await confirmPlan([fileUri(project)]);
     assert.ok(confirmed, `the upload went on after the whole list: ${JSON.stringify(modals.map((m) => m.items))}`);
-    const first = modals[0];
-    assert.match(first.message, /21 files/);
+    const [first, second] = modals;
+    assert.match(first.message, /46 files/);
+    assert.deepEqual(first.items, ['Show All'], 'no Upload before the whole list was shown');
     const detailLines = first.detail.split('\n');
     assert.deepEqual(
-      detailLines.slice(0, LISTED_IN_DIALOG),
-      confirmed.plan.files.slice(0, LISTED_IN_DIALOG).map((f) => f.name),
+      detailLines.slice(0, 10),
+      confirmed.plan.files.slice(0, 10).map((f) => f.name),
     );
-    assert.ok(detailLines.includes('... and 6 more (Show All Files lists them)'), first.detail);
+    assert.match(first.detail, /\.\.\.and \d+ more lines not shown here/);
     const all = picks[1];
-    assert.ok(all && !all.canPickMany, 'the whole list, after Show All Files');
-    assert.deepEqual(
-      all.items.map((i) => i.label),
-      confirmed.plan.files.map((f) => f.name),
-    );
+    assert.ok(all && !all.canPickMany, 'the whole list, after Show All');
+    for (const file of confirmed.plan.files) {
+      assert.ok(
+        all.items.some((i) => i.label === file.name),
+        `${file.name} is in the whole list`,
+      );
+    }
+    assert.ok(second.items.includes('Upload 46 Files'), 'Upload once the whole list was shown');
     assert.equal(modals.length, 2, 'back to the question after the list');
+  });
+
+  it('a folder that fits the dialog lists every file in it and asks at once', async () => {
+    await fs.rm(path.join(project, 'docs'), { recursive: true });
+    answerPick = () => [];
+    answerModal = button('Upload 1 File');
+    const confirmed = await confirmPlan([fileUri(project)]);
+    assert.ok(confirmed);
+    assert.equal(modals.length, 1);
+    assert.equal(modals[0].detail.split('\n')[0], 'project/README.md');
   });
 
   it('sends nothing when the folder question is cancelled', async () => {

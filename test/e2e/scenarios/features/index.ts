@@ -2,6 +2,7 @@
 // watch a run (live, through a dropped stream, across a window reload), artifacts, delete, 401.
 import { type Scenario } from '../types';
 import { agentAccess } from './agentAccess';
+import { applyShowsEveryFile } from './applyWholeList';
 import { openArtifact, saveArtifact } from './artifacts';
 import { chatParticipant } from './chatParticipant';
 import { deleteFile } from './deleteFile';
@@ -40,6 +41,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   reviewChanges,
   reviewChangesThreeWay,
   workingInRepository,
+  applyShowsEveryFile,
   runLogTools,
   ...STEERING_SCENARIOS,
   ...STEERING_PICTURE_SCENARIOS,

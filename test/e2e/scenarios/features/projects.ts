@@ -3,21 +3,18 @@
 // patch in Review Changes (the README picture), then Apply to a New Branch...: `git diff` on
 // that branch shows the agent's change and the uncommitted one.
 import * as assert from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type Scenario } from '../types';
 import { UI } from '../ui';
 import { docsShot, PICTURE_SETTINGS } from './docsImages';
 import { gitIn } from '../../../unit/projects/gitRepoKit';
+import { makeServedRepository, serviceCloneOf } from '../../harness/servedRepository';
 import { getRun, listTasks, refreshView, TERMINAL, until } from './api';
 
 const REMOTE = 'https://example.com/team/ui-demo.git';
 const OBJECTIVE = 'Polish the demo';
 const BRANCH = 'agent/ui-demo';
-
-/** The service's clone of the repository: a bare one beside the workspace. */
-const serviceOf = (workspace: string) => path.join(path.dirname(workspace), 'service.git');
 
 export const workingInRepository: Scenario = {
   id: 'working-in-a-repository',
@@ -30,17 +27,7 @@ export const workingInRepository: Scenario = {
   settings: { ...PICTURE_SETTINGS, 'git.enabled': true, 'git.openRepositoryInParentFolders': 'never' },
   runtime: { eventDelayMs: 0 },
   prepareWorkspace(workspace) {
-    const service = serviceOf(workspace);
-    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', service]);
-    const git = gitIn(workspace);
-    git('init', '-q', '-b', 'main');
-    git('add', '.');
-    git('commit', '-q', '-m', 'first');
-    git('remote', 'add', 'origin', service);
-    git('push', '-q', '-u', 'origin', 'main');
-    // The service knows the repository by its URL; pushes still reach the bare clone.
-    git('remote', 'set-url', 'origin', REMOTE);
-    git('remote', 'set-url', '--push', 'origin', service);
+    makeServedRepository(workspace, REMOTE);
   },
   async run(ctx) {
     const { workbench, page, runtime, workspace, shot } = ctx;
@@ -65,7 +52,7 @@ export const workingInRepository: Scenario = {
       return list.data[0];
     });
     assert.strictEqual(project.repository?.url, REMOTE);
-    runtime.setProjectCheckout(project.id, serviceOf(workspace));
+    runtime.setProjectCheckout(project.id, serviceCloneOf(workspace));
 
     // One uncommitted change, sent as the task's patch.
     fs.writeFileSync(path.join(workspace, 'app.txt'), 'alpha\nbeta\ngamma\n');
