@@ -3,6 +3,7 @@
 // the instructions text that carries the comments to a server that does not know
 // `review_comments` (docs/PROTOCOL.md, Review conversations).
 import { randomUUID } from 'node:crypto';
+import type { ReviewCommentBody } from '../api/steering';
 import type { Translate } from '../common/translate';
 
 /** Which version a comment is on: the run's (`agent`) or the one it started from (`base`). */
@@ -26,15 +27,7 @@ export interface ReviewComment {
 }
 
 /** The wire shape of `review_comments` items. */
-export interface WireReviewComment {
-  id: string;
-  path: string;
-  start_line: number;
-  end_line: number;
-  side: CommentSide;
-  quote: string;
-  body: string;
-}
+export type WireReviewComment = ReviewCommentBody;
 
 /** The protocol's caps (docs/PROTOCOL.md, Review conversations). */
 export const COMMENT_LIMITS = {
@@ -42,8 +35,8 @@ export const COMMENT_LIMITS = {
   bodyBytes: 16 * 1024,
   quoteBytes: 4 * 1024,
   pathChars: 1024,
-  /** The instructions text the comments are written into (quotes, then bodies give way first). */
-  instructionsChars: 200_000,
+  /** The instructions text the comments are written into (the reference runtime takes 10,000 characters). */
+  instructionsChars: 10_000,
 } as const;
 
 /** Text files longer than this are not searched for a quote (the comment is then outdated). */
@@ -124,7 +117,6 @@ function relativePathOk(path: string): boolean {
   if (path === '' || path.length > COMMENT_LIMITS.pathChars || path.startsWith('/') || /^[A-Za-z]:/.test(path)) {
     return false;
   }
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f\\]/.test(path)) {
     return false;
   }
