@@ -26,6 +26,13 @@ export const Commands = {
   showLog: 'agentRuntime.showLog',
   openSettings: 'agentRuntime.openSettings',
   reviewChanges: 'agentRuntime.reviewChanges',
+  // Talking back to the agent (src/reviewTalk).
+  sendReviewComments: 'agentRuntime.sendReviewComments',
+  addReviewComment: 'agentRuntime.addReviewComment',
+  editReviewComment: 'agentRuntime.editReviewComment',
+  saveReviewComment: 'agentRuntime.saveReviewComment',
+  cancelReviewCommentEdit: 'agentRuntime.cancelReviewCommentEdit',
+  deleteReviewComment: 'agentRuntime.deleteReviewComment',
   applyReviewChanges: 'agentRuntime.applyReviewChanges',
   chooseReviewChanges: 'agentRuntime.chooseReviewChanges',
   saveReviewPatch: 'agentRuntime.saveReviewPatch',

@@ -50,25 +50,3 @@ export { applyReviewHunks, reviewFile, sha256Hex } from './fileReview';
 export type { FileReview, FileReviewInput, ReadyReview } from './fileReview';
 export { checkWriteTarget, isInside } from './safeTarget';
 export type { TargetCheck, TargetCheckOptions } from './safeTarget';
-export {
-  anchorComment,
-  batchProblem,
-  COMMENT_LIMITS,
-  commentFate,
-  commentInstructions,
-  commentProblem,
-  isCommentId,
-  newCommentId,
-  quoteLines,
-  textLines,
-  toWire,
-} from './reviewComments';
-export type {
-  AgentVerdict,
-  Anchor,
-  CommentFate,
-  CommentInstructions,
-  CommentSide,
-  ReviewComment,
-  WireReviewComment,
-} from './reviewComments';

@@ -14,7 +14,7 @@ import {
   textLines,
   toWire,
   type ReviewComment,
-} from '../../../src/review/reviewComments';
+} from '../../../src/reviewComments/reviewComments';
 import { REVISED_MARK } from '../../runtime/reviewComments';
 import { runToEnd } from '../runtime/runtimeTestKit';
 import { rejectionOf, startRuntimeWithClient, waitFor, type RuntimeWithClient } from './fixtures';

@@ -15,7 +15,7 @@ import {
   textLines,
   toWire,
   type ReviewComment,
-} from '../../../src/review/reviewComments';
+} from '../../../src/reviewComments/reviewComments';
 
 const t = untranslated;
 
