@@ -29,6 +29,9 @@ export const LAYERS = {
   // What the agent knows and may use.
   memory: ['common', 'api', 'commandSupport', 'views'],
   agentAccess: ['common', 'api', 'commandSupport', 'views'],
+  // Talking back to the agent: review comments on a run's changes, sent as a follow-up.
+  reviewComments: ['common', 'api'],
+  reviewTalk: ['common', 'runEvents', 'api', 'reviewComments', 'runs', 'commandSupport', 'reviewUi'],
   // Projects bound to git repositories.
   projects: ['common', 'runEvents', 'api', 'review', 'commandSupport'],
   commands: [
@@ -47,7 +50,7 @@ export const LAYERS = {
 };
 
 /** Folders that never import vscode: tested in plain Node (the webview runs in a browser). */
-export const PURE_FOLDERS = ['common', 'runEvents', 'api', 'review', 'runLog', 'webview'];
+export const PURE_FOLDERS = ['common', 'runEvents', 'api', 'review', 'reviewComments', 'runLog', 'webview'];
 
 /** The modules of src/common that wrap vscode (the rest of common is pure). */
 export const VSCODE_IN_COMMON = ['disposableStore', 'notify', 'readOnlyFileSystem', 'setContext', 'vscodeTranslate'];

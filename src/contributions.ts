@@ -8,6 +8,7 @@ import { COMMAND_CONTRIBUTIONS } from './commands/contributions';
 import { MEMORY_CONTRIBUTIONS } from './memory/contributions';
 import { NAVIGATION_CONTRIBUTIONS } from './navigation/contributions';
 import { PROJECT_CONTRIBUTIONS } from './projects/contributions';
+import { REVIEW_TALK_CONTRIBUTIONS } from './reviewTalk/contributions';
 import { REVIEW_CONTRIBUTIONS } from './reviewUi/contributions';
 import { RUN_ACTIONS, runActionContributions, type RunAction } from './runEvents/runActions';
 import { RUN_PANEL_CONTRIBUTIONS } from './runPanel/contributions';
@@ -27,6 +28,7 @@ export function declaredFeatures(runActions: readonly RunAction[] = RUN_ACTIONS)
     { source: 'src/memory/contributions.ts', contributions: MEMORY_CONTRIBUTIONS },
     { source: 'src/agentAccess/contributions.ts', contributions: AGENT_ACCESS_CONTRIBUTIONS },
     { source: 'src/projects/contributions.ts', contributions: PROJECT_CONTRIBUTIONS },
+    { source: 'src/reviewTalk/contributions.ts', contributions: REVIEW_TALK_CONTRIBUTIONS },
   ];
 }
 

@@ -37,6 +37,7 @@ import { registerRunLogCommands } from './runPanel/runLogCommands';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
 import { RunStore } from './runs/runStore';
 import { registerReview } from './reviewUi/reviewLoader';
+import { setUpReviewTalk, type ReviewTalk } from './reviewTalk/reviewTalkSetup';
 import { ServiceConnection } from './service/serviceConnection';
 import { readSettings, userLevelBaseUrl } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';
@@ -63,6 +64,7 @@ export interface AgentRuntimeExtensionApi {
   };
   memory: MemoryFeature;
   agentAccess: AgentAccess;
+  reviewTalk: ReviewTalk;
 }
 
 /** What activate() returns: the public API (src/extensionApi/agentRuntimeApi.d.ts), plus the test handles in the test run. */
@@ -163,6 +165,8 @@ export async function activate(
   subs.push(runPanels, runPanels.registerSerializer());
 
   const review = registerReview(deps, subs);
+  const reviewTalk = setUpReviewTalk(deps, runs, context.workspaceState, review.content);
+  subs.push(reviewTalk);
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);
   subs.push(...steering.disposables);
   const memory = setUpMemory(deps, reporter.onAuthError);
@@ -280,6 +284,7 @@ export async function activate(
     agents,
     memory,
     agentAccess,
+    reviewTalk,
   };
 }
 

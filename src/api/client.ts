@@ -361,13 +361,17 @@ export class ApiClient {
     return steering.cancelRun(this.steer, id, opts);
   }
 
-  resumeRun(id: string, body: { instructions?: string } = {}, opts: SteeringOptions = {}): Promise<RunRecord> {
+  resumeRun(
+    id: string,
+    body: { instructions?: string; reviewComments?: readonly steering.ReviewCommentBody[] } = {},
+    opts: SteeringOptions = {},
+  ): Promise<RunRecord> {
     return steering.resumeRun(this.steer, id, body, opts);
   }
 
   forkRun(
     id: string,
-    body: { after_sequence: number; instructions?: string },
+    body: { after_sequence: number; instructions?: string; reviewComments?: readonly steering.ReviewCommentBody[] },
     opts: SteeringOptions = {},
   ): Promise<RunRecord> {
     return steering.forkRun(this.steer, id, body, opts);

@@ -226,6 +226,37 @@ function optionalInstructions(instructions: string | undefined): { instructions?
   return instructions.trim() === '' ? {} : { instructions };
 }
 
+/** One `review_comments` item of a fork or resume (docs/PROTOCOL.md, Review conversations). */
+export interface ReviewCommentBody {
+  id: string;
+  path: string;
+  start_line: number;
+  end_line: number;
+  side: 'agent' | 'base';
+  quote: string;
+  body: string;
+}
+
+/** The protocol's cap on comments per follow-up; the items' own caps are checked by src/review. */
+export const MAX_REVIEW_COMMENTS = 100;
+
+/** `{ review_comments }` when there are any; a list over the cap is refused before sending. */
+function optionalReviewComments(comments: readonly ReviewCommentBody[] | undefined): {
+  review_comments?: ReviewCommentBody[];
+} {
+  if (comments === undefined || comments.length === 0) {
+    return {};
+  }
+  if (!Array.isArray(comments) || comments.length > MAX_REVIEW_COMMENTS) {
+    throw new ApiError({
+      kind: 'validation',
+      param: 'review_comments',
+      message: `A follow-up may carry at most ${MAX_REVIEW_COMMENTS} review comments.`,
+    });
+  }
+  return { review_comments: [...comments] };
+}
+
 /** 200 the run (cancelled, or still stopping). 409 run_not_active once it ended. */
 export async function cancelRun(caller: SteeringCaller, runId: string, opts: SteeringOptions = {}): Promise<RunRecord> {
   const path = `/runs/${pathSegment(runId)}/cancel`;
@@ -236,22 +267,19 @@ export async function cancelRun(caller: SteeringCaller, runId: string, opts: Ste
 export async function resumeRun(
   caller: SteeringCaller,
   runId: string,
-  body: { instructions?: string } = {},
+  body: { instructions?: string; reviewComments?: readonly ReviewCommentBody[] } = {},
   opts: SteeringOptions = {},
 ): Promise<RunRecord> {
   const path = `/runs/${pathSegment(runId)}/resume`;
-  return orUnsupported(
-    post(caller, path, optionalInstructions(body.instructions), opts, runRecord),
-    'resuming runs',
-    whenRunExists(caller, runId),
-  );
+  const json = { ...optionalInstructions(body.instructions), ...optionalReviewComments(body.reviewComments) };
+  return orUnsupported(post(caller, path, json, opts, runRecord), 'resuming runs', whenRunExists(caller, runId));
 }
 
 /** 201 a new run whose log starts with events 1..after_sequence of this one. 400 past the end. */
 export async function forkRun(
   caller: SteeringCaller,
   runId: string,
-  body: { after_sequence: number; instructions?: string },
+  body: { after_sequence: number; instructions?: string; reviewComments?: readonly ReviewCommentBody[] },
   opts: SteeringOptions = {},
 ): Promise<RunRecord> {
   const after = body?.after_sequence;
@@ -263,7 +291,11 @@ export async function forkRun(
     });
   }
   const path = `/runs/${pathSegment(runId)}/fork`;
-  const json = { after_sequence: after, ...optionalInstructions(body.instructions) };
+  const json = {
+    after_sequence: after,
+    ...optionalInstructions(body.instructions),
+    ...optionalReviewComments(body.reviewComments),
+  };
   return orUnsupported(post(caller, path, json, opts, runRecord), 'forking runs', whenRunExists(caller, runId));
 }
 

@@ -100,6 +100,8 @@ export interface RunRecord {
   resumed_from?: string;
   /** docs/PROTOCOL.md, Fork: the run and the last copied sequence this one was forked from. */
   forked_from?: { run_id?: string; sequence?: number; [extra: string]: unknown };
+  /** docs/PROTOCOL.md, Review conversations: the run whose review comments this one took. */
+  follow_up_of?: string;
   [extra: string]: unknown;
 }
 

@@ -65,6 +65,12 @@ export const Commands = {
   newTaskInProject: 'agentRuntime.newTaskInProject',
   toggleProjectTasks: 'agentRuntime.toggleProjectTasks',
   applyToNewBranch: 'agentRuntime.applyToNewBranch',
+  sendReviewComments: 'agentRuntime.sendReviewComments',
+  addReviewComment: 'agentRuntime.addReviewComment',
+  editReviewComment: 'agentRuntime.editReviewComment',
+  saveReviewComment: 'agentRuntime.saveReviewComment',
+  cancelReviewCommentEdit: 'agentRuntime.cancelReviewCommentEdit',
+  deleteReviewComment: 'agentRuntime.deleteReviewComment',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -18,6 +18,10 @@ export const MENU_LOCATIONS = [
   'view/item/context',
   'editor/title',
   'webview/context',
+  'comments/commentThread/context',
+  'comments/commentThread/title',
+  'comments/comment/title',
+  'comments/comment/context',
 ] as const;
 
 export type MenuLocation = (typeof MENU_LOCATIONS)[number];

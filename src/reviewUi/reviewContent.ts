@@ -40,6 +40,8 @@ export function parseReviewUri(uri: vscode.Uri): { runId: string; kind: ReviewDo
 
 export class ReviewContent extends ReadOnlyFileSystem {
   private readonly docs = new Map<string, { bytes: Uint8Array; mtime: number }>();
+  /** The path a review comment on a document names (docs/PROTOCOL.md, Review conversations). */
+  private readonly commentPaths = new Map<string, string>();
   private version = Date.now();
 
   set(uri: vscode.Uri, bytes: Uint8Array): void {
@@ -54,12 +56,26 @@ export class ReviewContent extends ReadOnlyFileSystem {
     }
   }
 
+  setCommentPath(uri: vscode.Uri, path: string): void {
+    this.commentPaths.set(uri.toString(), path);
+  }
+
+  /** The attachment's filename (uploads) or the repository path (projects) of a review document. */
+  commentPath(uri: vscode.Uri): string | undefined {
+    return this.commentPaths.get(uri.toString());
+  }
+
   /** Forgets one run's documents (a new review of the run replaces them). */
   forgetRun(runId: string): void {
     const prefix = `/${encodeURIComponent(runId)}/`;
     for (const key of [...this.docs.keys()]) {
       if (vscode.Uri.parse(key).path.startsWith(prefix)) {
         this.docs.delete(key);
+      }
+    }
+    for (const key of [...this.commentPaths.keys()]) {
+      if (vscode.Uri.parse(key).path.startsWith(prefix)) {
+        this.commentPaths.delete(key);
       }
     }
   }
@@ -89,5 +105,6 @@ export class ReviewContent extends ReadOnlyFileSystem {
   override dispose(): void {
     super.dispose();
     this.docs.clear();
+    this.commentPaths.clear();
   }
 }

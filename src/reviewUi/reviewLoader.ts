@@ -20,7 +20,10 @@ function loadReviewCommands(): typeof ReviewCommands {
   return loaded;
 }
 
-export function registerReview(deps: CommandDeps, subscriptions: vscode.Disposable[]): RunReview {
+export function registerReview(
+  deps: CommandDeps,
+  subscriptions: vscode.Disposable[],
+): RunReview & { readonly content: ReviewContent } {
   // Here, not in the lazy file: a review document restored in an editor is read before any command.
   const content = new ReviewContent();
   let handlers: ReviewHandlers | undefined;
@@ -50,6 +53,7 @@ export function registerReview(deps: CommandDeps, subscriptions: vscode.Disposab
     ),
   );
   return {
+    content,
     // async: a broken review.js then rejects (callers catch) instead of throwing in their listener.
     reviewRun: async (runId) => review().reviewRun(runId),
     hasReviewableChanges: async (runId) => review().hasReviewableChanges(runId),

@@ -104,12 +104,26 @@ export async function loadSession(
       sentUri: reviewUri(runId, 'sent', change.fileId, change.origin.relativePath),
       conflictsUri: reviewUri(runId, 'conflicts', change.fileId, change.origin.relativePath),
     };
+    const commentPath = commentPathOf(change);
+    sources.content.setCommentPath(file.agentUri, commentPath);
+    sources.content.setCommentPath(file.sentUri, commentPath);
     if (file.place.kind === 'here') {
       await refreshFile(sources, file, signal);
     }
     session.files.push(file);
   }
   return session;
+}
+
+/** What a review comment on the file names: the repository path (projects), else the attachment's filename. */
+function commentPathOf(change: FileChange): string {
+  if (change.origin.baseCommit !== undefined) {
+    return change.origin.relativePath;
+  }
+  if (change.source.kind === 'revision' && change.source.artifactName) {
+    return change.source.artifactName;
+  }
+  return change.origin.relativePath.split('/').pop() || change.origin.relativePath;
 }
 
 /** Reviews the file again against what the workspace holds now, and updates its documents. */

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { analyseDocument, type DocumentAnalysis } from './documentAnalysis';
 import { MAX_REVISED_BYTES, patchStats, reviseText, unifiedPatch, type Revision } from './documentRevision';
 import type { ApprovalRecord, ArtifactRecord, FileRecord, TaskRecord, TerminalStatus } from './records';
+import { actOnComments, type RuntimeReviewComment } from './reviewComments';
 
 /** What one completed step costs (in cents): the built-in agent's whole price list. */
 export const STEP_COST_CENTS = 2;
@@ -26,6 +27,8 @@ export interface AgentEnvironment {
   /** Logs approval.requested and waits for the person (or the clock); resolves with the settled record. */
   requestApproval(stepId: string, tool: string, args: Record<string, unknown>, reason: string): Promise<ApprovalRecord>;
   chargeStep(): void;
+  /** The newest revised copy of an attachment this run's lineage made (the previous revision). */
+  readRevision(fileId: string): Promise<string | undefined>;
   /** Ids of up to 3 memories relevant to `text`. */
   recallMemory(text: string): string[];
   /** Remembers `content` (source: this run); returns the memory's id. */
@@ -45,6 +48,8 @@ export interface AgentProgram {
   continueStep?: string;
   /** A resume's or fork's instructions, done as an extra step before the remaining ones. */
   followUp?: { stepId: string; text: string };
+  /** Review comments the follow-up step acts on (README "Review comments"). */
+  reviewComments?: readonly RuntimeReviewComment[];
   /** Log plan.created first (false for a fork, whose log starts with the source's, and a restart). */
   announcePlan: boolean;
   resumedFrom?: string;
@@ -216,6 +221,9 @@ export async function runBuiltInAgent(
           step_id: stepId,
           summary: `Took the follow-up into account: ${step.text}`,
         });
+        if (program.reviewComments && program.reviewComments.length > 0) {
+          await reviewCommentsStep(stepId, program.reviewComments);
+        }
       } else if (step.kind === 'revise') {
         await reviseStep(stepId);
       } else {
@@ -293,6 +301,73 @@ export async function runBuiltInAgent(
     await emit('observation.recorded', {
       step_id: stepId,
       summary: `Revised ${revisions.length} document(s): ${stats.hunks} hunk(s), +${stats.added} -${stats.removed} line(s); the changes are in changes.patch.`,
+    });
+  }
+
+  /**
+   * Acts on review comments: each attachment's previous revision (else the file as sent) is
+   * revised by actOnComments, saved again whole (source_file_id, and changes.patch against the
+   * files as sent), and each comment acted on gets review_comment.addressed.
+   */
+  async function reviewCommentsStep(stepId: string, comments: readonly RuntimeReviewComment[]): Promise<void> {
+    const revisions: Revision[] = [];
+    const saved: { name: string; text: string; report: DocumentReport }[] = [];
+    const verdicts: ReturnType<typeof actOnComments>['verdicts'] = [];
+    for (let index = 0; index < documents.length; index++) {
+      const report = await quietly(index);
+      const file = report && env.openFile(report.fileId);
+      if (!report || !file || report.analysis.bytes > MAX_REVISED_BYTES) {
+        continue;
+      }
+      const asSent = await readText(file.content());
+      const previous = (await env.readRevision(report.fileId)) ?? asSent;
+      const acted = actOnComments(
+        previous,
+        comments.filter((c) => c.path === report.filename),
+      );
+      verdicts.push(...acted.verdicts);
+      revisions.push({ name: report.filename, before: asSent, after: acted.text });
+      saved.push({ name: report.filename, text: acted.text, report });
+    }
+    // Comments on files this task does not have: declined, said so.
+    const known = new Set(saved.map((s) => s.name));
+    for (const c of comments) {
+      if (!known.has(c.path) && !verdicts.some((v) => v.comment_id === c.id)) {
+        verdicts.push({ comment_id: c.id, status: 'declined', note: `This task has no file ${c.path}.` });
+      }
+    }
+    if (saved.length > 0) {
+      await emit('tool.called', {
+        tool: 'edit_files',
+        step_id: stepId,
+        arguments: { files: saved.map((s) => s.name), patch: 'changes.patch' },
+      });
+      for (const s of saved) {
+        const artifact = await env.saveArtifact(s.name, s.report.contentType, s.text, s.report.fileId);
+        await emit('artifact.created', {
+          artifact_id: artifact.id,
+          name: artifact.name,
+          file_id: artifact.file_id,
+          bytes: artifact.bytes,
+          source_file_id: s.report.fileId,
+        });
+      }
+      const patch = await env.saveArtifact('changes.patch', 'text/x-diff', unifiedPatch(revisions));
+      await emit('artifact.created', {
+        artifact_id: patch.id,
+        name: patch.name,
+        file_id: patch.file_id,
+        bytes: patch.bytes,
+      });
+    }
+    for (const verdict of verdicts) {
+      await emit('review_comment.addressed', { step_id: stepId, ...verdict });
+    }
+    const addressed = verdicts.filter((v) => v.status === 'addressed').length;
+    const declined = verdicts.length - addressed;
+    await emit('observation.recorded', {
+      step_id: stepId,
+      summary: `Read ${comments.length} review comment(s): ${addressed} addressed, ${declined} declined, ${comments.length - verdicts.length} left for the reviewer to judge.`,
     });
   }
 

@@ -65,6 +65,8 @@ export interface RunRecord {
   error?: { message: string };
   resumed_from?: string;
   forked_from?: { run_id: string; sequence: number };
+  /** Set by a fork or resume that carried review comments: the run they were written on. */
+  follow_up_of?: string;
   usage?: { cost: Money };
 }
 

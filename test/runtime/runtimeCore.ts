@@ -20,6 +20,7 @@ import { WebhookDesk } from './webhookDesk';
 import { runProjectAgent } from './projectAgent';
 import { COMMIT_PATTERN, LocalRepository, repositoryKey, withoutUserInfo } from './projectRepository';
 import { RecordStore } from './recordStore';
+import type { RuntimeReviewComment } from './reviewComments';
 import { completedSteps, copiedEvents, nextStepNumber, stepIdsIn } from './runLineage';
 import { addCents, usageReport, usd } from './spend';
 import {
@@ -60,7 +61,11 @@ export interface RunMeta {
     approval?: SyntheticApproval;
   };
   /** A resumed or forked agent run: what it inherited, so a restart can carry it on. */
-  agent?: { doneSteps: string[]; followUp?: { stepId: string; text: string } };
+  agent?: {
+    doneSteps: string[];
+    followUp?: { stepId: string; text: string };
+    reviewComments?: RuntimeReviewComment[];
+  };
 }
 
 /** Kept beside a project's record (never served): the local repository standing in for its clone. */
@@ -284,7 +289,7 @@ export class RuntimeCore {
   }
 
   /** A new run of a failed or cancelled agent run's task that goes on after its last completed step. */
-  resumeRun(sourceId: string, instructions?: string): RunRecord {
+  resumeRun(sourceId: string, instructions?: string, reviewComments: RuntimeReviewComment[] = []): RunRecord {
     const source = this.requireRun(sourceId);
     if (source.status !== 'failed' && source.status !== 'cancelled') {
       throw conflict(
@@ -304,11 +309,17 @@ export class RuntimeCore {
       [...done, ...stepIdsIn(log)],
       instructions,
       [],
+      reviewComments,
     );
   }
 
   /** A new run of the same task whose log starts with a copy of the source's events 1..afterSequence. */
-  forkRun(sourceId: string, afterSequence: number, instructions?: string): RunRecord {
+  forkRun(
+    sourceId: string,
+    afterSequence: number,
+    instructions?: string,
+    reviewComments: RuntimeReviewComment[] = [],
+  ): RunRecord {
     const source = this.requireRun(sourceId);
     const log = this.requireLog(sourceId);
     if (afterSequence > log.lastSequence) {
@@ -330,6 +341,7 @@ export class RuntimeCore {
       [...done, ...stepIdsIn(log, afterSequence)],
       instructions,
       copied,
+      reviewComments,
     );
   }
 
@@ -557,14 +569,18 @@ export class RuntimeCore {
     usedStepIds: string[],
     instructions: string | undefined,
     copied: { event: string; data: Record<string, unknown> }[],
+    reviewComments: RuntimeReviewComment[] = [],
   ): RunRecord {
     const task = this.tasks.get(source.task_id);
     if (!task) {
       throw new Error(`run ${source.id} has no task`);
     }
-    const followUp = instructions
-      ? { stepId: `step_${nextStepNumber(usedStepIds, baseSteps(task).length)}`, text: instructions }
+    const followUpText =
+      instructions ?? (reviewComments.length > 0 ? `${reviewComments.length} review comment(s)` : '');
+    const followUp = followUpText
+      ? { stepId: `step_${nextStepNumber(usedStepIds, baseSteps(task).length)}`, text: followUpText }
       : undefined;
+    const comments = reviewComments.length > 0 ? { reviewComments } : {};
     const runId = newId('run');
     const run = this.runs.insert(
       {
@@ -574,9 +590,10 @@ export class RuntimeCore {
         status: 'queued',
         created_at: nowTimestamp(),
         ...lineage,
+        ...(reviewComments.length > 0 ? { follow_up_of: source.id } : {}),
         usage: usd('0.00'),
       },
-      { agent: { doneSteps: [...done], ...(followUp ? { followUp } : {}) } },
+      { agent: { doneSteps: [...done], ...(followUp ? { followUp } : {}), ...comments } },
     );
     this.tasks.update(task.id, { run_id: runId, status: 'queued' });
     for (const { event, data } of copied) {
@@ -585,6 +602,7 @@ export class RuntimeCore {
     this.startAgent(task, runId, {
       doneSteps: done,
       followUp,
+      ...comments,
       announcePlan: copied.length === 0,
       resumedFrom: lineage.resumed_from,
     });
@@ -642,6 +660,7 @@ export class RuntimeCore {
         finish: (status, errorMessage) => {
           this.endRun(runId, status, errorMessage);
         },
+        readRevision: (fileId) => this.readRevision(runId, fileId),
         saveArtifact: (name, contentType, content, sourceFileId, extra) =>
           this.saveArtifact(runId, name, contentType, content, sourceFileId, extra),
         requestApproval: async (stepId, tool, args, reason) => {
@@ -731,6 +750,32 @@ export class RuntimeCore {
     }
   }
 
+  /**
+   * The newest revised copy of an attachment made by this run's lineage (the runs it forked or
+   * resumed from, nearest first), as text; undefined when none made one.
+   */
+  private async readRevision(runId: string, fileId: string): Promise<string | undefined> {
+    const seen = new Set<string>();
+    let current = this.runs.get(runId);
+    while (current && !seen.has(current.id) && seen.size < 100) {
+      seen.add(current.id);
+      const runIdNow = current.id;
+      const revised = [...this.artifacts.newestFirst()]
+        .map((entry) => entry.record)
+        .find((a) => a.run_id === runIdNow && a.source_file_id === fileId);
+      if (revised) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of this.blobs.openRead(revised.file_id)) {
+          chunks.push(chunk as Buffer);
+        }
+        return Buffer.concat(chunks).toString('utf8');
+      }
+      const parent = current.forked_from?.run_id ?? current.resumed_from;
+      current = parent === undefined ? undefined : this.runs.get(parent);
+    }
+    return undefined;
+  }
+
   private async saveArtifact(
     runId: string,
     name: string,
@@ -798,7 +843,13 @@ export class RuntimeCore {
           this.startAgent(
             task,
             run.id,
-            { doneSteps: done, continueStep: waiting.step_id, followUp: meta?.agent?.followUp, announcePlan: false },
+            {
+              doneSteps: done,
+              continueStep: waiting.step_id,
+              followUp: meta?.agent?.followUp,
+              reviewComments: meta?.agent?.reviewComments,
+              announcePlan: false,
+            },
             waiting.id,
           );
         } else {

@@ -52,8 +52,50 @@ export function openingEvents(options: HostileOptions): { event: string; data: R
   if (hugeBytes > 0) {
     out.push({ event: 'observation.recorded', data: { step_id: 'step_huge', summary: hugeText(hugeBytes) } });
   }
+  out.push(...reviewCommentEvents(options.reviewCommentEvents ?? 0));
   for (let i = 1; i <= (options.manyEventKinds ?? 0); i++) {
     out.push({ event: `hostile.kind.${i}`, data: { summary: `Unknown kind number ${i}` } });
+  }
+  return out;
+}
+
+/** An id no client made: hostile events name it, and ids of every wrong shape. */
+export const HOSTILE_COMMENT_ID = 'rc_00000000-0000-4000-8000-000000000000';
+
+/**
+ * review_comment.addressed naming comments nobody wrote, with wrong types, a 1 MiB note, markup
+ * and a bidi override in notes; then `count` events naming comments (the same few ids again and
+ * again, alternately addressed and declined).
+ */
+function reviewCommentEvents(count: number): { event: string; data: Record<string, unknown> }[] {
+  if (count <= 0) {
+    return [];
+  }
+  const event = 'review_comment.addressed';
+  const out: { event: string; data: Record<string, unknown> }[] = [
+    { event, data: { comment_id: HOSTILE_COMMENT_ID, status: 'addressed', note: `${COMMAND_LINK} ${HTML_PAYLOAD}` } },
+    {
+      event,
+      data: {
+        comment_id: HOSTILE_COMMENT_ID,
+        status: 'declined',
+        note: `**bold** [x](command:workbench.action.quit) ${BIDI_OVERRIDE}`,
+      },
+    },
+    { event, data: { comment_id: HOSTILE_COMMENT_ID, status: 'addressed', note: hugeText(1024 * 1024) } },
+    { event, data: { comment_id: '__proto__', status: 'addressed' } },
+    { event, data: { comment_id: 42, status: 'addressed', note: {} } },
+    { event, data: { comment_id: HOSTILE_COMMENT_ID, status: '<script>alert(1)</script>' } },
+  ];
+  for (let i = 0; i < count; i++) {
+    out.push({
+      event,
+      data: {
+        comment_id: `rc_${String(i % 7).padStart(8, '0')}-0000-4000-8000-000000000000`,
+        status: i % 2 === 0 ? 'addressed' : 'declined',
+        note: `Event ${i + 1} about the same few comments.`,
+      },
+    });
   }
   return out;
 }
@@ -151,6 +193,7 @@ export function eventsAreHostile(options: HostileOptions): boolean {
     options.bigSequences ||
     (options.manyEventKinds ?? 0) > 0 ||
     (options.hugeEventBytes ?? 0) > 0 ||
+    (options.reviewCommentEvents ?? 0) > 0 ||
     (options.replayAfterDrop ?? 0) > 0,
   );
 }

@@ -54,6 +54,8 @@ export interface HostileOptions {
   endlessDownloadBytes?: number;
   /** A project run's patch (an artifact with base_commit) is followed by parts with `..`, absolute and `.git/` paths, a path through `linked/`, names with a bidi override and a command link, and a binary part (hostile/projectPatches.ts). */
   projectPatches?: boolean;
+  /** Event streams start with review_comment.addressed events: unknown and malformed comment ids, a huge note, markup and bidi in notes, then this many events naming comments. 0 = none. */
+  reviewCommentEvents?: number;
   /** With projectPatches: the patch is padded (a created file of filler lines) to at least this many bytes. 0 = not padded. */
   hugeProjectPatchBytes?: number;
   /** A project run's patch also creates this many plain files, the 45th of them `.husky/pre-commit` (a hook a person must see before it is written; hostile/projectPatches.ts). 0 = none. */
@@ -89,6 +91,7 @@ export const HOSTILE_ALL: Readonly<Required<Omit<HostileOptions, 'all' | 'errorE
   projectPatches: true,
   hugeProjectPatchBytes: 50 * MB + 1,
   wideProjectPatchFiles: 50,
+  reviewCommentEvents: 0,
 };
 
 /** The effective switches, or undefined when hostile mode is off. */

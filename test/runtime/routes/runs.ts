@@ -3,6 +3,7 @@ import { serveEventStream } from '../eventStream';
 import { badRequest, notFound } from '../httpErrors';
 import { pageOf, parsePageParams, parseUpdatedAfter } from '../pagination';
 import type { RunRecord } from '../records';
+import { parseReviewComments } from '../reviewComments';
 import { jsonWrite, type RequestContext, type Route } from './routeTypes';
 
 const MAX_INSTRUCTIONS_CHARS = 10000;
@@ -101,7 +102,10 @@ export const runRoutes: Route[] = [
     pattern: /^\/v1\/runs\/([^/]+)\/resume$/,
     async prepare(ctx) {
       const run = requireRun(ctx);
-      return jsonWrite((body) => ({ status: 201, body: ctx.core.resumeRun(run.id, parseInstructions(body)) }))(ctx);
+      return jsonWrite((body) => ({
+        status: 201,
+        body: ctx.core.resumeRun(run.id, parseInstructions(body), parseReviewComments(body)),
+      }))(ctx);
     },
   },
   {
@@ -118,7 +122,10 @@ export const runRoutes: Route[] = [
             after === undefined ? 'missing_parameter' : 'invalid_parameter',
           );
         }
-        return { status: 201, body: ctx.core.forkRun(run.id, after, parseInstructions(body)) };
+        return {
+          status: 201,
+          body: ctx.core.forkRun(run.id, after, parseInstructions(body), parseReviewComments(body)),
+        };
       })(ctx);
     },
   },

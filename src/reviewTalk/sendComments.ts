@@ -1,0 +1,338 @@
+// "Send N Comments to the Agent...": the whole of what goes out is shown first (every comment
+// with its file, lines and quote, the overall instruction, the run it continues and how, the
+// service), in a read-only document beside a modal; on confirm one follow-up run starts. A
+// finished run is forked after its last step; a failed or cancelled one is resumed. The
+// Idempotency-Key is kept across a retry (a retry never starts two runs); a failed send keeps
+// every draft; a 409 says why and offers the other way.
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import { SteeringConflict } from '../api/steering';
+import type { RunRecord } from '../api/types';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
+import { resolveRun } from '../commandSupport/runArgs';
+import { RunEventSubscription } from '../api/events';
+import { Commands } from '../common/ids';
+import { askModal } from '../common/notify';
+import { vscodeTranslate } from '../common/vscodeTranslate';
+import { batchProblem, commentInstructions, toWire, type CommentInstructions } from '../reviewComments/reviewComments';
+import { isResumableStatus, isTerminalEvent, isTerminalStatus } from '../runEvents/runStatus';
+import { parseReviewUri } from '../reviewUi/reviewContent';
+import type { RunStore } from '../runs/runStore';
+import type { CommentDrafts, StoredComment } from './commentDrafts';
+import type { CommentThreads } from './commentThreads';
+
+export const SEND_PREVIEW_SCHEME = 'agent-runtime-comments';
+
+/** How the follow-up continues the run. */
+export type FollowUpWay = { kind: 'fork'; afterSequence: number } | { kind: 'resume' };
+
+export interface SendResult {
+  runId: string;
+  followUpRunId: string;
+  way: FollowUpWay['kind'];
+  comments: number;
+}
+
+/** The read-only preview documents (one per send, kept until the window closes; at most 20). */
+export class SendPreviews implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private next = 0;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? vscode.l10n.t('This preview is gone; send again to see it.');
+  }
+
+  put(text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: SEND_PREVIEW_SCHEME, path: `/${++this.next}/comments-to-send.md` });
+    this.texts.set(uri.toString(), text);
+    while (this.texts.size > 20) {
+      this.texts.delete(this.texts.keys().next().value as string);
+    }
+    return uri;
+  }
+}
+
+/** The whole of what goes out, as the person reads it before sending. */
+export function previewText(input: {
+  service: string;
+  runId: string;
+  way: FollowUpWay;
+  overall: string | undefined;
+  comments: readonly StoredComment[];
+  instructions: CommentInstructions;
+}): string {
+  const how =
+    input.way.kind === 'fork'
+      ? vscode.l10n.t(
+          'a new run forked after event #{0}: it goes on from what this run produced',
+          input.way.afterSequence,
+        )
+      : vscode.l10n.t('the run resumed: it goes on after its last completed step');
+  const out = [
+    `# ${vscode.l10n.t('Comments to send to the agent ({0})', input.comments.length)}`,
+    '',
+    `- ${vscode.l10n.t('Service: {0}', input.service)}`,
+    `- ${vscode.l10n.t('Continues run {0} as {1}', input.runId, how)}`,
+    `- ${vscode.l10n.t('Overall instruction: {0}', input.overall ?? vscode.l10n.t('(none)'))}`,
+    '',
+  ];
+  input.comments.forEach((c, i) => {
+    const lines =
+      c.startLine === c.endLine
+        ? vscode.l10n.t('line {0}', c.startLine)
+        : vscode.l10n.t('lines {0}-{1}', c.startLine, c.endLine);
+    const side = c.side === 'agent' ? vscode.l10n.t("the agent's version") : vscode.l10n.t('the file as sent');
+    out.push(`## ${i + 1}. ${c.path}, ${lines} (${side})`, '', vscode.l10n.t('Quoted lines:'), '');
+    out.push(...c.quote.split('\n').map((l) => `    ${l}`), '', vscode.l10n.t('Comment:'), '');
+    out.push(...c.body.split('\n').map((l) => `    ${l}`), '');
+  });
+  out.push(`## ${vscode.l10n.t('Also sent as the instructions text (for a server that does not read comments)')}`, '');
+  if (input.instructions.quotesLeftOut) {
+    out.push(vscode.l10n.t('The quotes are left out of this text to keep it within 10,000 characters.'), '');
+  }
+  if (input.instructions.bodiesShortened > 0) {
+    out.push(
+      vscode.l10n.t(
+        '{0} comments are shortened in this text; each goes whole with the comments.',
+        input.instructions.bodiesShortened,
+      ),
+      '',
+    );
+  }
+  out.push(...input.instructions.text.split('\n').map((l) => `    ${l}`), '');
+  return out.join('\n');
+}
+
+export function registerSendComments(
+  deps: CommandDeps,
+  runs: RunStore,
+  drafts: CommentDrafts,
+  threads: CommentThreads,
+): vscode.Disposable[] {
+  const previews = new SendPreviews();
+  /** The Idempotency-Key of a send not yet known to have succeeded, per run and way. */
+  const pendingKeys = new Map<string, string>();
+
+  const runIdOf = (arg: unknown): string | undefined => {
+    const fromThread = threads.runOf(arg);
+    if (fromThread) {
+      return fromThread;
+    }
+    if (arg instanceof vscode.Uri) {
+      return parseReviewUri(arg)?.runId;
+    }
+    if (arg !== undefined) {
+      return resolveRun(arg, { selection: deps.selection('tasks'), activePanel: deps.activeRunPanel })?.runId;
+    }
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const fromEditor = active && parseReviewUri(active)?.runId;
+    if (fromEditor) {
+      return fromEditor;
+    }
+    const withDrafts = drafts.runsWithDrafts();
+    return withDrafts.length === 1 ? withDrafts[0] : undefined;
+  };
+
+  const start = async (runId: string, way: FollowUpWay, comments: StoredComment[], instructions: string) => {
+    const keyName = `${runId} ${way.kind}`;
+    let key = pendingKeys.get(keyName);
+    if (key === undefined) {
+      key = randomUUID();
+      pendingKeys.set(keyName, key);
+    }
+    const reviewComments = comments.map(toWire);
+    const run: RunRecord =
+      way.kind === 'fork'
+        ? await deps.service.client.forkRun(
+            runId,
+            { after_sequence: way.afterSequence, instructions, reviewComments },
+            { idempotencyKey: key },
+          )
+        : await deps.service.client.resumeRun(runId, { instructions, reviewComments }, { idempotencyKey: key });
+    pendingKeys.delete(keyName);
+    return run;
+  };
+
+  const send = deps.guard('Send comments to the agent', async (arg?: unknown): Promise<SendResult | undefined> => {
+    const given =
+      arg !== null && typeof arg === 'object' && !(arg instanceof vscode.Uri) ? (arg as Record<string, unknown>) : {};
+    const runId = runIdOf(arg);
+    if (!runId) {
+      throw new UserFacingError(
+        drafts.runsWithDrafts().length === 0
+          ? vscode.l10n.t('There are no comments to send. Add comments to a run in Review Changes first.')
+          : vscode.l10n.t('Choose the run whose comments to send: a run row, or one of its review documents.'),
+      );
+    }
+    const comments = drafts.draftsOf(runId);
+    const problem = batchProblem(comments, vscodeTranslate);
+    if (problem !== undefined) {
+      throw new UserFacingError(problem);
+    }
+    if (!(await deps.ensureSignedIn())) {
+      return undefined;
+    }
+    const record = await deps.service.client.getRun(runId);
+    let way: FollowUpWay;
+    if (isResumableStatus(record.status)) {
+      way = { kind: 'resume' };
+    } else if (isTerminalStatus(record.status)) {
+      const end = await terminalSequenceOf(deps, runs, runId);
+      if (end === undefined || end < 2) {
+        throw new UserFacingError(vscode.l10n.t('The end of this run could not be read; try again in a moment.'));
+      }
+      way = { kind: 'fork', afterSequence: end - 1 };
+    } else {
+      throw new UserFacingError(
+        vscode.l10n.t('This run is still going. Send the comments once it has ended; they are kept until then.'),
+      );
+    }
+    const overall =
+      deps.trustedAutomation && 'instructions' in given
+        ? typeof given.instructions === 'string' && given.instructions.trim() !== ''
+          ? given.instructions
+          : undefined
+        : await askOverall(comments.length);
+    if (overall === null) {
+      return undefined;
+    }
+    const instructions = commentInstructions(comments, overall);
+    const preview = previewText({
+      service: deps.service.client.baseUrl,
+      runId,
+      way,
+      overall,
+      comments,
+      instructions,
+    });
+    if (!(deps.trustedAutomation && given.confirm === false)) {
+      const uri = previews.put(preview);
+      await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+      const sendLabel = vscode.l10n.t('Send {0} Comments', comments.length);
+      const files = [...new Set(comments.map((c) => c.path))];
+      const choice = await askModal(
+        'info',
+        vscode.l10n.t('Send {0} comments to the agent?', comments.length),
+        [
+          vscode.l10n.t('Files: {0}', files.join(', ')),
+          way.kind === 'fork'
+            ? vscode.l10n.t('A new run forks run {0} after its last step and goes on from what it produced.', runId)
+            : vscode.l10n.t('Run {0} is resumed after its last completed step.', runId),
+          vscode.l10n.t('Service: {0}', deps.service.client.baseUrl),
+          vscode.l10n.t('Everything that goes out is in the document beside this.'),
+        ],
+        sendLabel,
+      );
+      if (choice !== sendLabel) {
+        return undefined;
+      }
+    }
+    const followUp = await startOrOffer(runId, way, comments, instructions.text);
+    if (!followUp) {
+      return undefined;
+    }
+    await threads.markSent(
+      comments.map((c) => c.id),
+      followUp.run.id,
+    );
+    runs.noteRecord(followUp.run);
+    runs.follow(followUp.run.id, typeof followUp.run.task_id === 'string' ? followUp.run.task_id : undefined);
+    deps.tasks.refresh();
+    await vscode.commands.executeCommand(Commands.watchRun, { runId: followUp.run.id });
+    return { runId, followUpRunId: followUp.run.id, way: followUp.way.kind, comments: comments.length };
+  });
+
+  /** Starts the follow-up; on a 409 says why and offers the other way. */
+  const startOrOffer = async (
+    runId: string,
+    way: FollowUpWay,
+    comments: StoredComment[],
+    instructions: string,
+  ): Promise<{ run: RunRecord; way: FollowUpWay } | undefined> => {
+    try {
+      return { run: await start(runId, way, comments, instructions), way };
+    } catch (err) {
+      if (!isApiError(err, 'conflict')) {
+        throw err; // the drafts stay; the same key is used when the person sends again
+      }
+      const other: FollowUpWay | undefined =
+        way.kind === 'resume'
+          ? await forkPoint(runId)
+          : err.code === SteeringConflict.runNotResumable
+            ? undefined
+            : { kind: 'resume' };
+      const why =
+        way.kind === 'resume'
+          ? vscode.l10n.t('The run cannot be resumed any more: {0}', err.message)
+          : vscode.l10n.t('The run cannot be forked now: {0}', err.message);
+      if (!other) {
+        throw new UserFacingError(why);
+      }
+      const otherLabel =
+        other.kind === 'fork' ? vscode.l10n.t('Fork After Its Last Step') : vscode.l10n.t('Resume It Instead');
+      const choice = await askModal('warn', why, [vscode.l10n.t('Your comments are kept.')], otherLabel);
+      if (choice !== otherLabel) {
+        return undefined;
+      }
+      return { run: await start(runId, other, comments, instructions), way: other };
+    }
+  };
+
+  const forkPoint = async (runId: string): Promise<FollowUpWay | undefined> => {
+    const end = await terminalSequenceOf(deps, runs, runId);
+    return end === undefined || end < 2 ? undefined : { kind: 'fork', afterSequence: end - 1 };
+  };
+
+  return [
+    vscode.workspace.registerTextDocumentContentProvider(SEND_PREVIEW_SCHEME, previews),
+    vscode.commands.registerCommand(Commands.sendReviewComments, send),
+  ];
+}
+
+const END_LOOKUP_MS = 15_000;
+
+/**
+ * The sequence of a finished run's terminal event: what this window saw, else read from the
+ * event stream (from what this window saw on) to the terminal event. Undefined when it is not
+ * read within 15 seconds.
+ */
+async function terminalSequenceOf(deps: CommandDeps, runs: RunStore, runId: string): Promise<number | undefined> {
+  const facts = runs.get(runId);
+  if (facts?.terminal && facts.lastSequence > 0) {
+    return facts.lastSequence;
+  }
+  const subscription = new RunEventSubscription(deps.service.client, runId, {
+    after: facts?.lastSequence ?? 0,
+    signal: AbortSignal.timeout(END_LOOKUP_MS),
+    idleTimeoutMs: END_LOOKUP_MS,
+  });
+  try {
+    for await (const event of subscription) {
+      if (isTerminalEvent(event.event)) {
+        return event.data.sequence;
+      }
+    }
+  } catch (err) {
+    deps.log.warn(
+      `Send comments: the end of ${runId} could not be read: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  } finally {
+    subscription.close();
+  }
+  return undefined;
+}
+
+/** null: Escape; undefined: no overall instruction. */
+async function askOverall(count: number): Promise<string | undefined | null> {
+  const value = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Send {0} comments to the agent: an overall instruction (optional)', count),
+    prompt: vscode.l10n.t('Anything to say about all of them? Leave empty to send the comments alone.'),
+    ignoreFocusOut: true,
+  });
+  if (value === undefined) {
+    return null;
+  }
+  return value.trim() === '' ? undefined : value;
+}
