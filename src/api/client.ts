@@ -37,6 +37,7 @@ import {
   type CreateTaskRequest,
   type DeletedFile,
   type FileRecord,
+  type Money,
   type Page,
   type PageParams,
   type ProjectRecord,
@@ -228,10 +229,11 @@ export class ApiClient {
         message: 'The commit must be a full 40-character commit id.',
       });
     }
+    const budget = steering.budgetField(req.budget);
     return this.call({
       method: 'POST',
       path: '/tasks',
-      json: req,
+      json: { ...req, ...budget },
       idempotencyKey: opts.idempotencyKey,
       signal: opts.signal,
       consume: async (res) => parseRecord<TaskRecord>(await readJson(res), 'task'),
@@ -345,16 +347,25 @@ export class ApiClient {
     return steering.cancelRun(this.steer, id, opts);
   }
 
-  resumeRun(id: string, body: { instructions?: string } = {}, opts: SteeringOptions = {}): Promise<RunRecord> {
+  resumeRun(
+    id: string,
+    body: { instructions?: string; budget?: Money } = {},
+    opts: SteeringOptions = {},
+  ): Promise<RunRecord> {
     return steering.resumeRun(this.steer, id, body, opts);
   }
 
   forkRun(
     id: string,
-    body: { after_sequence: number; instructions?: string },
+    body: { after_sequence: number; instructions?: string; budget?: Money },
     opts: SteeringOptions = {},
   ): Promise<RunRecord> {
     return steering.forkRun(this.steer, id, body, opts);
+  }
+
+  /** The run's new cap (docs/PROTOCOL.md, Budgets); the same key on every attempt of one decision. */
+  raiseBudget(runId: string, budget: Money, idempotencyKey: string, opts: CallOptions = {}): Promise<RunRecord> {
+    return steering.raiseBudget(this.steer, runId, budget, idempotencyKey, opts.signal);
   }
 
   listApprovals(params: ApprovalListParams = {}, opts: CallOptions = {}): Promise<Page<ApprovalRecord>> {

@@ -53,6 +53,8 @@ export interface TaskRecord {
   /** The project the task was made in (PROTOCOL-NOTES "Projects"). */
   project_id?: string;
   context?: TaskContext;
+  /** The most each run of the task may spend (docs/PROTOCOL.md, Budgets); absent: no cap, or a server without budgets. Data as received: checkMoney before use. */
+  budget?: unknown;
   [extra: string]: unknown;
 }
 
@@ -67,6 +69,8 @@ export interface CreateTaskRequest {
   attachments?: Attachment[];
   project_id?: string;
   context?: TaskContext;
+  /** The most each run may spend. */
+  budget?: Money;
 }
 
 /** PROTOCOL-NOTES "Projects": a repository-bound build context (assumed, so mostly optional). */
@@ -96,6 +100,8 @@ export interface RunRecord {
   resumed_from?: string;
   /** PROTOCOL-NOTES (steering): the run and the last copied sequence this one was forked from. */
   forked_from?: { run_id?: string; sequence?: number; [extra: string]: unknown };
+  /** The run's cap (docs/PROTOCOL.md, Budgets): data as received, checked with checkMoney before use. */
+  budget?: unknown;
   [extra: string]: unknown;
 }
 

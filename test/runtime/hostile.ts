@@ -25,7 +25,7 @@ export {
   HTML_PAYLOAD,
   ROTATING_PAYLOADS,
 } from './hostile/values';
-export { BIG_SEQUENCES, HOSTILE_EVENT_NAMES } from './hostile/events';
+export { BIG_SEQUENCES, HOSTILE_EVENT_NAMES, OTHER_RUN_ID } from './hostile/events';
 export { HOSTILE_BINARY_PATH, HOSTILE_PATCH_NAMES, HOSTILE_PATCH_PATHS } from './hostile/projectPatches';
 export { CYCLE_CURSORS, FRESH_CURSOR_PREFIX } from './hostile/jsonBodies';
 

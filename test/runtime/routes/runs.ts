@@ -3,6 +3,7 @@ import { serveEventStream } from '../eventStream';
 import { badRequest, notFound } from '../httpErrors';
 import { pageOf, parsePageParams } from '../pagination';
 import type { RunRecord } from '../records';
+import { parseBudget, requestedBudget } from '../spend';
 import { jsonWrite, type RequestContext, type Route } from './routeTypes';
 
 const MAX_INSTRUCTIONS_CHARS = 10000;
@@ -21,6 +22,11 @@ function parseInstructions(body: Record<string, unknown>): string | undefined {
   }
   const trimmed = instructions.trim();
   return trimmed === '' ? undefined : trimmed;
+}
+
+/** A server without budgets (fault missingEndpoints 'budgets'). */
+function budgetsOff(ctx: RequestContext): boolean {
+  return ctx.faults.current.missingEndpoints?.includes('budgets') === true;
 }
 
 function requireRun(ctx: RequestContext): RunRecord {
@@ -99,7 +105,10 @@ export const runRoutes: Route[] = [
     pattern: /^\/v1\/runs\/([^/]+)\/resume$/,
     async prepare(ctx) {
       const run = requireRun(ctx);
-      return jsonWrite((body) => ({ status: 201, body: ctx.core.resumeRun(run.id, parseInstructions(body)) }))(ctx);
+      return jsonWrite((body) => ({
+        status: 201,
+        body: ctx.core.resumeRun(run.id, parseInstructions(body), requestedBudget(body, budgetsOff(ctx))),
+      }))(ctx);
     },
   },
   {
@@ -116,7 +125,25 @@ export const runRoutes: Route[] = [
             after === undefined ? 'missing_parameter' : 'invalid_parameter',
           );
         }
-        return { status: 201, body: ctx.core.forkRun(run.id, after, parseInstructions(body)) };
+        return {
+          status: 201,
+          body: ctx.core.forkRun(run.id, after, parseInstructions(body), requestedBudget(body, budgetsOff(ctx))),
+        };
+      })(ctx);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/v1\/runs\/([^/]+)\/budget$/,
+    async prepare(ctx) {
+      const run = requireRun(ctx);
+      return jsonWrite((body) => {
+        if (body.amount === undefined) {
+          throw badRequest('The body is the new budget {amount, currency}.', 'amount', 'missing_parameter');
+        }
+        // The body is the budget itself: its errors name amount and currency.
+        const budget = parseBudget(body, '') as NonNullable<RunRecord['budget']>;
+        return { status: 200, body: ctx.core.raiseBudget(run.id, budget) };
       })(ctx);
     },
   },
