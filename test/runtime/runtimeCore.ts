@@ -752,7 +752,10 @@ export class RuntimeCore {
         log.lastSequence + 1,
       );
       const sequence = this.appendEvent(runId, event, { ...rest, invocation_id: invocation.id });
-      this.charge(runId, TOOL_CALL_COST_CENTS);
+      if (!this.runs.meta(runId)?.synthetic) {
+        // Synthetic runs keep the cost they were given.
+        this.charge(runId, TOOL_CALL_COST_CENTS);
+      }
       return sequence;
     }
     if (event === 'observation.recorded' && typeof data.summary === 'string') {
