@@ -43,6 +43,8 @@ import { readSettings, userLevelBaseUrl } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';
 import { LocalFileIndex, UPLOAD_RECORD_FILE } from './upload/localFileIndex';
 import { Sidebar } from './views/sidebar';
+import { createBudgetGate, type BudgetGate } from './commandSupport/budgetChoice';
+import { SpendHistory } from './runs/spendHistory';
 import { revealTask } from './views/tasksReveal';
 
 /**
@@ -65,6 +67,7 @@ export interface AgentRuntimeExtensionApi {
   memory: MemoryFeature;
   agentAccess: AgentAccess;
   reviewTalk: ReviewTalk;
+  budgets: BudgetGate;
 }
 
 /** What activate() returns: the public API (src/extensionApi/agentRuntimeApi.d.ts), plus the test handles in the test run. */
@@ -118,7 +121,24 @@ export async function activate(
   subs.push(sidebar);
   await serviceReady;
 
+  // What this workspace's runs cost, noted as each run started here ends (the cap flow shows it).
+  const spendHistory = new SpendHistory(context.workspaceState);
+  subs.push(
+    runs.onDidChange((change) => {
+      if (change.finished && change.facts.followed) {
+        void spendHistory.note(change.facts.record);
+      }
+    }),
+  );
+  const budgets = createBudgetGate({
+    service,
+    log,
+    history: spendHistory,
+    trustedAutomation: context.extensionMode === vscode.ExtensionMode.Test,
+  });
+
   const deps: CommandDeps = {
+    budgets,
     service,
     credentials,
     log,
@@ -240,7 +260,9 @@ export async function activate(
         taskRequests.startConfirmed(
           objective,
           files.map((f) => f.uri),
+          'tool',
         ),
+      budget: () => budgets.choose('tool'),
       t: vscodeTranslate,
     },
     log,
@@ -285,6 +307,7 @@ export async function activate(
     memory,
     agentAccess,
     reviewTalk,
+    budgets,
   };
 }
 

@@ -23,6 +23,8 @@ import { notify } from './common/notify';
 import { setUpAgentAccess, type AgentAccess } from './agentAccess/accessSetup';
 import { setUpMemory, type MemoryFeature } from './memory/memorySetup';
 import { RunStore } from './runs/runStore';
+import { SpendHistory } from './runs/spendHistory';
+import { createBudgetGate } from './commandSupport/budgetChoice';
 import { ServiceConnection } from './service/serviceConnection';
 import { readSettings, userLevelBaseUrl } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';
@@ -113,7 +115,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   subs.push(sidebar);
   await serviceReady;
 
+  const spendHistory = new SpendHistory(context.workspaceState);
+  subs.push(
+    runs.onDidChange((change) => {
+      if (change.finished && change.facts.followed) {
+        void spendHistory.note(change.facts.record);
+      }
+    }),
+  );
+  const budgets = createBudgetGate({
+    service,
+    log,
+    history: spendHistory,
+    trustedAutomation: context.extensionMode === vscode.ExtensionMode.Test,
+  });
+
   const deps: CommandDeps = {
+    budgets,
     service,
     credentials,
     log,

@@ -40,6 +40,7 @@ import {
   type CreateTaskRequest,
   type DeletedFile,
   type FileRecord,
+  type Money,
   type Page,
   type PageParams,
   type ProjectRecord,
@@ -234,10 +235,11 @@ export class ApiClient {
         message: 'The commit must be a full 40-character commit id.',
       });
     }
+    const budget = steering.budgetField(req.budget);
     return this.call({
       method: 'POST',
       path: '/tasks',
-      json: req,
+      json: { ...req, ...budget },
       idempotencyKey: opts.idempotencyKey,
       signal: opts.signal,
       consume: async (res) => parseRecord<TaskRecord>(await readJson(res), 'task'),
@@ -363,7 +365,7 @@ export class ApiClient {
 
   resumeRun(
     id: string,
-    body: { instructions?: string; reviewComments?: readonly steering.ReviewCommentBody[] } = {},
+    body: { instructions?: string; reviewComments?: readonly steering.ReviewCommentBody[]; budget?: Money } = {},
     opts: SteeringOptions = {},
   ): Promise<RunRecord> {
     return steering.resumeRun(this.steer, id, body, opts);
@@ -371,10 +373,20 @@ export class ApiClient {
 
   forkRun(
     id: string,
-    body: { after_sequence: number; instructions?: string; reviewComments?: readonly steering.ReviewCommentBody[] },
+    body: {
+      after_sequence: number;
+      instructions?: string;
+      reviewComments?: readonly steering.ReviewCommentBody[];
+      budget?: Money;
+    },
     opts: SteeringOptions = {},
   ): Promise<RunRecord> {
     return steering.forkRun(this.steer, id, body, opts);
+  }
+
+  /** The run's new cap (docs/PROTOCOL.md, Budgets); the same key on every attempt of one decision. */
+  raiseBudget(runId: string, budget: Money, idempotencyKey: string, opts: CallOptions = {}): Promise<RunRecord> {
+    return steering.raiseBudget(this.steer, runId, budget, idempotencyKey, opts.signal);
   }
 
   listApprovals(params: ApprovalListParams = {}, opts: CallOptions = {}): Promise<Page<ApprovalRecord>> {

@@ -3,6 +3,7 @@
 // takes the one request path (ids through pathSegment, one Idempotency-Key per call reused on
 // each retry, 404/405 -> 'not_supported' since the endpoints are assumed). Plain Node.
 import { ApiError } from './errors';
+import { toWire, validMoney } from '../common/money';
 import type { Logger } from '../common/logger';
 import { clampLimit } from './pagination';
 import { parsePage, parseRecord } from './parse';
@@ -42,6 +43,7 @@ export const SteeringConflict = {
   runNotResumable: 'run_not_resumable',
   alreadyDecided: 'approval_already_decided',
   expired: 'approval_expired',
+  budgetTooLow: 'budget_too_low',
 } as const;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -257,6 +259,25 @@ function optionalReviewComments(comments: readonly ReviewCommentBody[] | undefin
   return { review_comments: [...comments] };
 }
 
+/**
+ * `{budget}` for a request body when a budget is given: a positive decimal amount with its
+ * currency (docs/PROTOCOL.md, Budgets), refused before anything is sent otherwise.
+ */
+export function budgetField(budget: unknown, param = 'budget'): { budget?: Money } {
+  if (budget === undefined) {
+    return {};
+  }
+  const money = validMoney(budget);
+  if (!money || money.units === 0n) {
+    throw new ApiError({
+      kind: 'validation',
+      param,
+      message: 'A budget is an amount above zero with its currency, such as 5.00 USD.',
+    });
+  }
+  return { budget: toWire(money) };
+}
+
 /** 200 the run (cancelled, or still stopping). 409 run_not_active once it ended. */
 export async function cancelRun(caller: SteeringCaller, runId: string, opts: SteeringOptions = {}): Promise<RunRecord> {
   const path = `/runs/${pathSegment(runId)}/cancel`;
@@ -267,11 +288,15 @@ export async function cancelRun(caller: SteeringCaller, runId: string, opts: Ste
 export async function resumeRun(
   caller: SteeringCaller,
   runId: string,
-  body: { instructions?: string; reviewComments?: readonly ReviewCommentBody[] } = {},
+  body: { instructions?: string; reviewComments?: readonly ReviewCommentBody[]; budget?: Money } = {},
   opts: SteeringOptions = {},
 ): Promise<RunRecord> {
   const path = `/runs/${pathSegment(runId)}/resume`;
-  const json = { ...optionalInstructions(body.instructions), ...optionalReviewComments(body.reviewComments) };
+  const json = {
+    ...optionalInstructions(body.instructions),
+    ...optionalReviewComments(body.reviewComments),
+    ...budgetField(body.budget),
+  };
   return orUnsupported(post(caller, path, json, opts, runRecord), 'resuming runs', whenRunExists(caller, runId));
 }
 
@@ -279,7 +304,12 @@ export async function resumeRun(
 export async function forkRun(
   caller: SteeringCaller,
   runId: string,
-  body: { after_sequence: number; instructions?: string; reviewComments?: readonly ReviewCommentBody[] },
+  body: {
+    after_sequence: number;
+    instructions?: string;
+    reviewComments?: readonly ReviewCommentBody[];
+    budget?: Money;
+  },
   opts: SteeringOptions = {},
 ): Promise<RunRecord> {
   const after = body?.after_sequence;
@@ -295,8 +325,30 @@ export async function forkRun(
     after_sequence: after,
     ...optionalInstructions(body.instructions),
     ...optionalReviewComments(body.reviewComments),
+    ...budgetField(body.budget),
   };
   return orUnsupported(post(caller, path, json, opts, runRecord), 'forking runs', whenRunExists(caller, runId));
+}
+
+/**
+ * 200 the run with its new budget; a run waiting at its cap goes on. 409 budget_too_low (not
+ * above what it spent) or run_not_active (ended). One Idempotency-Key per decision, so a retry
+ * never raises twice (docs/PROTOCOL.md, Budgets).
+ */
+export async function raiseBudget(
+  caller: SteeringCaller,
+  runId: string,
+  budget: Money,
+  idempotencyKey: string,
+  signal?: AbortSignal,
+): Promise<RunRecord> {
+  const json = budgetField(budget, 'amount').budget;
+  const path = `/runs/${pathSegment(runId)}/budget`;
+  return orUnsupported(
+    post(caller, path, json, { idempotencyKey, signal }, runRecord),
+    'budgets',
+    whenRunExists(caller, runId),
+  );
 }
 
 export async function listApprovals(

@@ -55,6 +55,8 @@ export interface TaskRecord {
   /** The project the task was made in (docs/PROTOCOL.md, Projects). */
   project_id?: string;
   context?: TaskContext;
+  /** The most each run of the task may spend (docs/PROTOCOL.md, Budgets); absent: no cap, or a server without budgets. Data as received: checkMoney before use. */
+  budget?: unknown;
   [extra: string]: unknown;
 }
 
@@ -69,6 +71,8 @@ export interface CreateTaskRequest {
   attachments?: Attachment[];
   project_id?: string;
   context?: TaskContext;
+  /** The most each run may spend. */
+  budget?: Money;
 }
 
 /** docs/PROTOCOL.md, Projects: a repository-bound build context (assumed, so mostly optional). */
@@ -102,6 +106,8 @@ export interface RunRecord {
   forked_from?: { run_id?: string; sequence?: number; [extra: string]: unknown };
   /** docs/PROTOCOL.md, Review conversations: the run whose review comments this one took. */
   follow_up_of?: string;
+  /** The run's cap (docs/PROTOCOL.md, Budgets): data as received, checked with checkMoney before use. */
+  budget?: unknown;
   [extra: string]: unknown;
 }
 

@@ -5,6 +5,7 @@ import type { CredentialStore } from '../auth/credentialStore';
 import type { ServiceConnection } from '../service/serviceConnection';
 import type { AgentRuntimeSettings } from '../service/settings';
 import type { LocalFileIndex } from '../upload/localFileIndex';
+import type { BudgetGate } from './budgetChoice';
 
 /** The view a command's rows live in; `any`: the one the user last selected rows in. */
 export type SelectionView = 'files' | 'tasks' | 'any';
@@ -31,4 +32,6 @@ export interface CommandDeps {
    * an objective) as arguments without asking. Anyone else invoking them is asked.
    */
   trustedAutomation: boolean;
+  /** The cap each new run gets, and the monthly limit (budgetChoice.ts); every path that starts a run asks here. */
+  budgets: BudgetGate;
 }

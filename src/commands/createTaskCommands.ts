@@ -12,6 +12,7 @@ import { shortenText } from '../common/format';
 import { notify } from '../common/notify';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { fileOf, selectionOf } from '../commandSupport/nodeArgs';
+import type { BudgetChoice, BudgetRequester } from '../commandSupport/budgetChoice';
 import { askObjective } from './uploadPrompts';
 
 export function registerCreateTaskCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -39,16 +40,29 @@ export function registerCreateTaskCommands(deps: CommandDeps): vscode.Disposable
   ];
 }
 
-/** `onFailure` may answer a failure itself (true: it did, nothing more is said or retried). */
+/**
+ * `onFailure` may answer a failure itself (true: it did, nothing more is said or retried).
+ * `budget`: who asks (the cap is chosen here), or the cap already chosen before an upload.
+ */
 export async function createTaskWithAttachments(
   deps: CommandDeps,
   objective: string,
   files: { id: string }[],
   onFailure?: (err: unknown) => Promise<boolean>,
+  budget: BudgetRequester | BudgetChoice = 'person',
 ): Promise<TaskRecord | undefined> {
+  const cap = typeof budget === 'string' ? await deps.budgets.choose(budget) : budget;
+  if (cap.refused !== undefined) {
+    deps.log.info(`No task was created: ${cap.refused}`);
+    return undefined;
+  }
   // One key for every attempt: a retry after a lost answer can never create a second task.
   const idempotencyKey = randomUUID();
-  const request = { objective, attachments: files.map((f) => ({ type: 'document' as const, fileId: f.id })) };
+  const request = {
+    objective,
+    attachments: files.map((f) => ({ type: 'document' as const, fileId: f.id })),
+    ...(cap.budget ? { budget: cap.budget } : {}),
+  };
   let task: TaskRecord | undefined;
   while (!task) {
     try {

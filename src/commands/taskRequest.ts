@@ -11,13 +11,21 @@ import type { CommandDeps } from '../commandSupport/commandDeps';
 import { askModal } from '../common/notify';
 import { looksSecretFile } from '../upload/secretFiles';
 import { createTaskWithAttachments } from './createTaskCommands';
+import type { BudgetRequester } from '../commandSupport/budgetChoice';
 import { uploadFlow } from './uploadCommands';
 
 export type TaskRequester = 'chat' | 'extension';
 
 export interface TaskRequests {
-  /** After a confirmation the person already gave (a tool's): the upload flow, then the task. */
-  startConfirmed(objective: string, files: readonly vscode.Uri[]): Promise<TaskRecord | undefined>;
+  /**
+   * After a confirmation the person already gave (a tool's): the upload flow, then the task. The
+   * run gets agentRuntime.budget.perRun and is refused past the monthly limit (budgetChoice.ts).
+   */
+  startConfirmed(
+    objective: string,
+    files: readonly vscode.Uri[],
+    requester?: Exclude<BudgetRequester, 'person'>,
+  ): Promise<TaskRecord | undefined>;
   /** Asks first where the requester needs it (chat with files; another extension always). */
   startAsked(
     objective: string,
@@ -34,14 +42,18 @@ export interface TaskRequests {
 export function createTaskRequests(deps: CommandDeps): TaskRequests {
   const askedInTests: { message: string; detail: string[] }[] = [];
 
-  const startConfirmed = async (objective: string, files: readonly vscode.Uri[]): Promise<TaskRecord | undefined> => {
+  const startConfirmed = async (
+    objective: string,
+    files: readonly vscode.Uri[],
+    requester: Exclude<BudgetRequester, 'person'> = 'tool',
+  ): Promise<TaskRecord | undefined> => {
     if (!(await deps.ensureSignedIn())) {
       return undefined;
     }
     if (files.length === 0) {
-      return createTaskWithAttachments(deps, objective, []);
+      return createTaskWithAttachments(deps, objective, [], undefined, requester);
     }
-    const made = await uploadFlow(deps, [...files], { createTask: true, objective, promptsSkipped: false });
+    const made = await uploadFlow(deps, [...files], { createTask: true, objective, promptsSkipped: false, requester });
     return made && !Array.isArray(made) ? made : undefined;
   };
 
@@ -87,7 +99,7 @@ export function createTaskRequests(deps: CommandDeps): TaskRequests {
       if ((requester === 'extension' || files.length > 0) && !(await ask(requester, objective, files))) {
         return undefined;
       }
-      return startConfirmed(objective, files);
+      return startConfirmed(objective, files, requester);
     },
   };
 }

@@ -27,6 +27,7 @@ import {
 import { knownAttachmentLimit, rememberAttachmentLimit } from '../upload/attachmentLimits';
 import { Commands } from '../common/ids';
 import { uploadArchive, type ArchiveUploadProgress } from '../upload/archiveUpload';
+import type { BudgetChoice, BudgetRequester } from '../commandSupport/budgetChoice';
 import { deleteUploaded } from '../upload/uploadCleanup';
 import { recordUploads, stampFiles } from '../reviewUi/uploadOrigins';
 
@@ -66,7 +67,14 @@ export function registerUploadCommands(deps: CommandDeps): vscode.Disposable[] {
 export async function uploadFlow(
   deps: CommandDeps,
   uris: vscode.Uri[],
-  options: { createTask: boolean; objective?: string; purpose?: FilePurpose; promptsSkipped?: boolean },
+  options: {
+    createTask: boolean;
+    objective?: string;
+    purpose?: FilePurpose;
+    promptsSkipped?: boolean;
+    /** Who asks for the task (default a person): decides how its cap is chosen. */
+    requester?: BudgetRequester;
+  },
 ): Promise<TaskRecord | FileRecord[] | undefined> {
   if (!(await deps.ensureSignedIn())) {
     return undefined;
@@ -100,6 +108,12 @@ export async function uploadFlow(
   if (options.createTask && objective === undefined) {
     return undefined;
   }
+  // The cap is chosen before anything is sent: a task stopped at the monthly limit uploads nothing.
+  const cap: BudgetChoice = options.createTask ? await deps.budgets.choose(options.requester ?? 'person') : {};
+  if (cap.refused !== undefined) {
+    deps.log.info(`Nothing was uploaded: ${cap.refused}`);
+    return undefined;
+  }
   const purpose = options.createTask
     ? 'task_input'
     : (options.purpose ?? (await pickPurpose(deps.settings().defaultPurpose)));
@@ -131,7 +145,7 @@ export async function uploadFlow(
       totalBytes: plan.totalBytes,
       nameBytes: plan.files.reduce((n, f) => n + Buffer.byteLength(f.name, 'utf8'), 0),
     }) <= MAX_UPLOAD_BYTES;
-  const task = await attachOrCleanUp(deps, objective, uploaded, archiveFits);
+  const task = await attachOrCleanUp(deps, objective, uploaded, archiveFits, cap);
   if (task !== 'pack') {
     return task;
   }
@@ -141,7 +155,7 @@ export async function uploadFlow(
     return undefined;
   }
   deps.files.refresh();
-  const packed = await attachOrCleanUp(deps, objective, archive, false);
+  const packed = await attachOrCleanUp(deps, objective, archive, false, cap);
   return packed === 'pack' ? undefined : packed;
 }
 
@@ -155,27 +169,34 @@ async function attachOrCleanUp(
   objective: string,
   uploaded: FileRecord[],
   canPack: boolean,
+  cap: BudgetChoice,
 ): Promise<TaskRecord | 'pack' | undefined> {
   let refusal: string | undefined;
-  const task = await createTaskWithAttachments(deps, objective, uploaded, async (err) => {
-    // Refused for its number of attachments: a retry fails the same way, so none is offered.
-    if (!isApiError(err) || err.code !== 'too_many_attachments') {
-      return false;
-    }
-    rememberAttachmentLimit(deps.service.serviceUrl, err.limit);
-    refusal =
-      err.limit !== undefined
-        ? vscode.l10n.t(
-            'The task was not created: this service accepts at most {0} attachments per task, and {1} files were uploaded for it.',
-            err.limit,
-            uploaded.length,
-          )
-        : vscode.l10n.t(
-            'The task was not created: this service accepts fewer attachments per task than the {0} files uploaded for it.',
-            uploaded.length,
-          );
-    return true;
-  });
+  const task = await createTaskWithAttachments(
+    deps,
+    objective,
+    uploaded,
+    async (err) => {
+      // Refused for its number of attachments: a retry fails the same way, so none is offered.
+      if (!isApiError(err) || err.code !== 'too_many_attachments') {
+        return false;
+      }
+      rememberAttachmentLimit(deps.service.serviceUrl, err.limit);
+      refusal =
+        err.limit !== undefined
+          ? vscode.l10n.t(
+              'The task was not created: this service accepts at most {0} attachments per task, and {1} files were uploaded for it.',
+              err.limit,
+              uploaded.length,
+            )
+          : vscode.l10n.t(
+              'The task was not created: this service accepts fewer attachments per task than the {0} files uploaded for it.',
+              uploaded.length,
+            );
+      return true;
+    },
+    cap,
+  );
   if (task) {
     return task;
   }

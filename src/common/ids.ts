@@ -41,6 +41,9 @@ export const Settings = {
   baseUrl: 'agentRuntime.baseUrl',
   defaultPurpose: 'agentRuntime.defaultPurpose',
   pageSize: 'agentRuntime.pageSize',
+  budgetPerRun: 'agentRuntime.budget.perRun',
+  budgetCurrency: 'agentRuntime.budget.currency',
+  budgetMonthly: 'agentRuntime.budget.monthly',
 } as const;
 
 /** The Settings editor filtered to this extension's settings. */

@@ -15,7 +15,7 @@ import { isApiError } from '../api/errors';
 import { paginate } from '../api/pagination';
 import { SteeringConflict } from '../api/steering';
 import type { MemoryRecord } from '../api/resourceTypes';
-import type { ArtifactRecord, RunRecord, TaskRecord } from '../api/types';
+import type { ArtifactRecord, Money, RunRecord, TaskRecord } from '../api/types';
 import { formatBytes } from '../common/format';
 import { markdownLiteral } from '../common/markdownLiteral';
 import type { Translate } from '../common/translate';
@@ -55,6 +55,8 @@ export interface ToolContext {
   resolveFiles(names: readonly string[]): Promise<{ files: ToolFile[]; refused: { name: string; reason: string }[] }>;
   /** Uploads the files through the extension's upload flow and creates the task; undefined when none was created (VS Code said why). */
   startTask(objective: string, files: readonly ToolFile[]): Promise<TaskRecord | undefined>;
+  /** The cap a run started by a tool gets (agentRuntime.budget.perRun); `refused` past the monthly limit. */
+  budget(): Promise<{ budget?: Money; refused?: string }>;
   t: Translate;
 }
 
@@ -499,6 +501,8 @@ interface SteeringPlan {
   runId: string;
   after?: number;
   instructions?: string;
+  /** The new run's cap, added at invoke from the settings (never from the model's input). */
+  budget?: Money;
 }
 
 interface SteeringAction {
@@ -571,8 +575,13 @@ function steeringTool(action: SteeringAction): ToolSpec {
       if (confirmed?.runId !== runId || (action.needsSequence !== undefined && confirmed.after !== after)) {
         return NOT_CONFIRMED;
       }
+      // A new run gets the person's cap; past the monthly limit only the person may start it.
+      const cap = action.follows ? await ctx.budget() : {};
+      if (cap.refused !== undefined) {
+        return cap.refused;
+      }
       try {
-        const run = await action.act(ctx.client(), confirmed);
+        const run = await action.act(ctx.client(), { ...confirmed, ...(cap.budget ? { budget: cap.budget } : {}) });
         ctx.runs.noteRecord(run);
         if (action.follows) {
           ctx.runs.follow(run.id, typeof run.task_id === 'string' ? run.task_id : undefined);
@@ -608,7 +617,8 @@ const resumeRun = steeringTool({
   title: (t, runId) => t('Resume run {0}?', runId),
   asks: (t, service) =>
     t('Asks {0} for a new run that goes on from where this failed or cancelled run stopped.', service),
-  act: (client, plan) => client.resumeRun(plan.runId, { instructions: plan.instructions }),
+  act: (client, plan) =>
+    client.resumeRun(plan.runId, { instructions: plan.instructions, ...(plan.budget ? { budget: plan.budget } : {}) }),
   done: (plan) => `Resumed run ${plan.runId} as a new run; read it with agentRuntime_getRun.`,
   refused: (err, plan) =>
     isApiError(err, 'conflict') && err.code === SteeringConflict.runNotResumable
@@ -630,7 +640,11 @@ const forkRun = steeringTool({
       plan.after as number,
     ),
   act: (client, plan) =>
-    client.forkRun(plan.runId, { after_sequence: plan.after as number, instructions: plan.instructions }),
+    client.forkRun(plan.runId, {
+      after_sequence: plan.after as number,
+      instructions: plan.instructions,
+      ...(plan.budget ? { budget: plan.budget } : {}),
+    }),
   done: (plan) => `Forked run ${plan.runId} after event ${plan.after} as a new run; read it with agentRuntime_getRun.`,
   refused: (err, plan) =>
     isApiError(err, 'bad_request') && err.param === 'after_sequence'

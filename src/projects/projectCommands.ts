@@ -321,6 +321,10 @@ export async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<Task
   if (objective === undefined || objective.trim() === '') {
     return undefined;
   }
+  const cap = await deps.budgets.choose('person');
+  if (cap.refused !== undefined) {
+    return undefined;
+  }
 
   /** The patch already uploaded (a retry after a push sends the same one again only by id). */
   let uploaded: { text: string; fileId: string } | undefined;
@@ -376,7 +380,13 @@ export async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<Task
       }
       attachments.push({ type: 'document' as const, fileId: uploaded.fileId });
     }
-    const request = { objective, project_id: project.id, context: { ...(ref ? { ref } : {}), commit }, attachments };
+    const request = {
+      objective,
+      project_id: project.id,
+      context: { ...(ref ? { ref } : {}), commit },
+      attachments,
+      ...(cap.budget ? { budget: cap.budget } : {}),
+    };
     try {
       const task = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Creating the task...') },

@@ -20,7 +20,15 @@ export function terminalEventStatus(name: TerminalEventName): string {
 
 /** What a status means, whatever its spelling. */
 export type StatusKind =
-  'completed' | 'failed' | 'cancelled' | 'running' | 'queued' | 'awaiting_approval' | 'unknown' | 'none';
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'running'
+  | 'queued'
+  | 'awaiting_approval'
+  | 'awaiting_budget'
+  | 'unknown'
+  | 'none';
 
 // Spellings other servers use for the same end states count as finished too, so a tolerant
 // client does not watch a finished run forever.
@@ -40,6 +48,8 @@ const KINDS: ReadonlyMap<string, StatusKind> = new Map([
   ['queued', 'queued'],
   ['pending', 'queued'],
   ['awaiting_approval', 'awaiting_approval'],
+  // At its spending cap (docs/PROTOCOL.md, Budgets): waits for a person to raise it or stop the run.
+  ['awaiting_budget', 'awaiting_budget'],
 ]);
 
 export function statusKind(status: unknown): StatusKind {
@@ -89,6 +99,7 @@ const ICONS: Record<StatusKind, StatusIcon> = {
   running: { id: 'sync', spin: true, color: 'charts.blue', tone: 'spin' },
   queued: { id: 'clock', spin: false, color: 'charts.yellow', tone: 'muted' },
   awaiting_approval: { id: 'bell-dot', spin: false, color: 'charts.orange', tone: 'attention' },
+  awaiting_budget: { id: 'credit-card', spin: false, color: 'charts.orange', tone: 'attention' },
   unknown: { id: 'question', spin: false, tone: '' },
   none: { id: 'circle-outline', spin: false, tone: 'muted' },
 };
@@ -114,6 +125,8 @@ export function statusLabel(status: unknown, t: Translate): string | undefined {
       return t('running');
     case 'awaiting_approval':
       return t('waiting for approval');
+    case 'awaiting_budget':
+      return t('waiting at its spending cap');
     case 'completed':
       return t('completed');
     case 'failed':

@@ -109,8 +109,15 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
     if (instructions === null) {
       return undefined;
     }
+    const cap = await deps.budgets.choose('person');
+    if (cap.refused !== undefined) {
+      return undefined;
+    }
     try {
-      const run = await deps.service.client.resumeRun(target.runId, { instructions });
+      const run = await deps.service.client.resumeRun(target.runId, {
+        instructions,
+        ...(cap.budget ? { budget: cap.budget } : {}),
+      });
       await afterNewRun(run);
       return run;
     } catch (err) {
@@ -144,8 +151,16 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
     if (instructions === null) {
       return undefined;
     }
+    const cap = await deps.budgets.choose('person');
+    if (cap.refused !== undefined) {
+      return undefined;
+    }
     try {
-      const run = await deps.service.client.forkRun(target.runId, { after_sequence: sequence, instructions });
+      const run = await deps.service.client.forkRun(target.runId, {
+        after_sequence: sequence,
+        instructions,
+        ...(cap.budget ? { budget: cap.budget } : {}),
+      });
       await afterNewRun(run);
       return run;
     } catch (err) {

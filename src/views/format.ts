@@ -14,6 +14,7 @@ import {
   type TimeFormatOptions,
 } from '../common/format';
 import { inert } from '../common/inertText';
+import { checkMoney, describeMoney, moneyText, percentOf } from '../common/money';
 import { statusLabel } from '../runEvents/runStatus';
 import type { Translate } from '../common/translate';
 
@@ -76,8 +77,29 @@ export function runDescriptionParts(run: RunRecord, t: Translate, opts: TimeForm
   return defined([
     statusLabel(run.status, t),
     formatShortLocalTime(run.started_at ?? run.created_at, opts),
-    costText(run),
+    run.budget === undefined ? costText(run) : spendAgainstCap(run, t),
   ]);
+}
+
+/**
+ * A capped run's cost against its cap (docs/PROTOCOL.md, Budgets): "0.04 of 0.05 USD (80 %)". A
+ * cap or cost that is not a usable amount is shown as received with a note, never compared.
+ */
+export function spendAgainstCap(run: RunRecord, t: Translate): string | undefined {
+  const cap = checkMoney(run.budget);
+  const cost = checkMoney((run as { usage?: { cost?: unknown } }).usage?.cost);
+  if (!cap.valid) {
+    return t('cap {0}', describeMoney(cap, t));
+  }
+  if (!cost.valid) {
+    return (run as { usage?: unknown }).usage === undefined
+      ? t('cap {0}', moneyText(cap))
+      : t('{0} against a cap of {1}', describeMoney(cost, t), moneyText(cap));
+  }
+  const percent = percentOf(cost, cap);
+  return percent === undefined
+    ? t('{0} against a cap of {1}', moneyText(cost), moneyText(cap))
+    : t('{0} of {1} ({2} %)', moneyText(cost).split(' ')[0], moneyText(cap), percent);
 }
 
 export function artifactDescriptionParts(artifact: ArtifactRecord, opts: TimeFormatOptions = {}): string[] {
@@ -225,6 +247,7 @@ export function runTooltip(run: RunRecord, t: Translate, opts: TimeFormatOptions
     { label: t('Status'), value: statusLabel(run.status, t) },
     { label: t('Origin'), value: originText(run, t) },
     { label: t('Cost'), value: costText(run) },
+    { label: t('Spending cap'), value: run.budget === undefined ? undefined : spendAgainstCap(run, t) },
     { label: t('Error'), value: runErrorMessage(run) },
     ...createdRows(run.created_at, t, opts),
     { label: t('Started'), value: formatLocalTime(run.started_at, opts) },

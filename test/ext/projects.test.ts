@@ -13,7 +13,15 @@ import type { GitExtension, GitRepository } from '../../src/projects/gitTypes';
 import type { ApplyOutcome } from '../../src/reviewUi/reviewApply';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
 import { gitIn } from '../unit/projects/gitRepoKit';
-import { admin, directClient, extensionApi, runtimeRequestLog, signInForTests, waitFor } from './support';
+import {
+  admin,
+  directClient,
+  extensionApi,
+  runtimeRequestLog,
+  setWorkspaceSetting,
+  signInForTests,
+  waitFor,
+} from './support';
 
 type Show = (...args: unknown[]) => Thenable<unknown>;
 
@@ -114,13 +122,20 @@ describe('projects with the real Git extension', () => {
     await repository.status();
     await waitFor('HEAD to be the new commit', () => repository.state.HEAD?.commit === unpushed);
 
-    const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.newTaskInProject', {
-      folder: local,
-      objective: 'Polish the demo',
-      untracked: ['new.txt'],
-      onUnknownCommit: 'push',
-    });
+    await setWorkspaceSetting('budget.perRun', '4.00');
+    let task: TaskRecord | undefined;
+    try {
+      task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.newTaskInProject', {
+        folder: local,
+        objective: 'Polish the demo',
+        untracked: ['new.txt'],
+        onUnknownCommit: 'push',
+      });
+    } finally {
+      await setWorkspaceSetting('budget.perRun', undefined);
+    }
     assert.ok(task?.id?.startsWith('task_'), JSON.stringify(task));
+    assert.deepStrictEqual(task.budget, { amount: '4.00', currency: 'USD' }, 'the cap goes with the task');
     assert.strictEqual(task.project_id, project.id);
     assert.deepStrictEqual(task.context, { ref: 'main', commit: unpushed });
     assert.strictEqual(gitIn(service)('rev-parse', 'main'), unpushed, 'pushed through the Git extension');

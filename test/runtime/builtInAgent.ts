@@ -5,8 +5,10 @@ import { MAX_REVISED_BYTES, patchStats, reviseText, unifiedPatch, type Revision 
 import type { ApprovalRecord, ArtifactRecord, FileRecord, TaskRecord, TerminalStatus } from './records';
 import { actOnComments, type RuntimeReviewComment } from './reviewComments';
 
-/** What one completed step costs (in cents): the built-in agent's whole price list. */
+/** What one completed step costs (in cents). */
 export const STEP_COST_CENTS = 2;
+/** What one tool call costs (in cents); with STEP_COST_CENTS the agents' whole price list. */
+export const TOOL_CALL_COST_CENTS = 1;
 
 /** What the agent may do to the world: everything goes through the runtime that owns the run. */
 export interface AgentEnvironment {
@@ -29,6 +31,8 @@ export interface AgentEnvironment {
   chargeStep(): void;
   /** The newest revised copy of an attachment this run's lineage made (the previous revision). */
   readRevision(fileId: string): Promise<string | undefined>;
+  /** Resolves at once, or when a person raises the cap of a run waiting at it (rejects on cancel). */
+  withinBudget(): Promise<void>;
   /** Ids of up to 3 memories relevant to `text`. */
   recallMemory(text: string): string[];
   /** Remembers `content` (source: this run); returns the memory's id. */
@@ -93,6 +97,7 @@ export async function runBuiltInAgent(
   const pace = (): Promise<void> => sleep(env.paceMs, env.signal);
   const emit = async (event: string, data: Record<string, unknown>): Promise<void> => {
     await pace();
+    await env.withinBudget();
     env.emit(event, data);
   };
   const needsApproval = approvalsRequired(task.objective, program.followUp?.text);
@@ -234,6 +239,7 @@ export async function runBuiltInAgent(
     env.chargeStep();
   }
   await pace();
+  await env.withinBudget();
   env.finish('completed');
 
   async function reviseStep(stepId: string): Promise<void> {

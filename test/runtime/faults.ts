@@ -2,7 +2,17 @@
 
 /** Endpoints of the assumed (not specified) features that a server may simply not have. */
 export type OptionalEndpoint =
-  'cancel' | 'resume' | 'fork' | 'approvals' | 'usage' | 'memory' | 'tools' | 'connectors' | 'webhooks' | 'projects';
+  | 'cancel'
+  | 'resume'
+  | 'fork'
+  | 'approvals'
+  | 'usage'
+  | 'memory'
+  | 'tools'
+  | 'connectors'
+  | 'webhooks'
+  | 'projects'
+  | 'budgets';
 const OPTIONAL_ENDPOINTS: Record<OptionalEndpoint, RegExp> = {
   cancel: /^\/v1\/runs\/[^/]+\/cancel$/,
   resume: /^\/v1\/runs\/[^/]+\/resume$/,
@@ -14,6 +24,8 @@ const OPTIONAL_ENDPOINTS: Record<OptionalEndpoint, RegExp> = {
   connectors: /^\/v1\/connectors(\/|$)/,
   webhooks: /^\/v1\/webhooks(\/|$)/,
   projects: /^\/v1\/projects(\/|$)/,
+  // Without budgets the `budget` of task, resume and fork bodies is ignored too (routes/tasks.ts).
+  budgets: /^\/v1\/runs\/[^/]+\/budget$/,
 };
 const STEERING: OptionalEndpoint[] = ['cancel', 'resume', 'fork', 'approvals'];
 

@@ -26,7 +26,7 @@ export {
   HTML_PAYLOAD,
   ROTATING_PAYLOADS,
 } from './hostile/values';
-export { BIG_SEQUENCES, HOSTILE_COMMENT_ID, HOSTILE_EVENT_NAMES } from './hostile/events';
+export { BIG_SEQUENCES, HOSTILE_COMMENT_ID, HOSTILE_EVENT_NAMES, OTHER_RUN_ID } from './hostile/events';
 export {
   HOSTILE_BINARY_PATH,
   HOSTILE_DOTGIT_PATHS,

@@ -43,6 +43,7 @@ function isText(bytes: Buffer): boolean {
 export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, work: ProjectWork): Promise<void> {
   const emit = async (event: string, data: Record<string, unknown>): Promise<void> => {
     await sleep(env.paceMs, env.signal);
+    await env.withinBudget();
     env.emit(event, data);
   };
   const fail = async (stepId: string, message: string): Promise<void> => {
@@ -189,6 +190,7 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
   await emit('step.completed', { step_id: 'step_3', duration_ms: Date.now() - started });
   env.chargeStep();
   await sleep(env.paceMs, env.signal);
+  await env.withinBudget();
   env.finish('completed');
 }
 

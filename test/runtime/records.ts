@@ -5,7 +5,8 @@ export type FilePurpose = 'task_input' | 'dataset' | 'reference' | 'artifact';
 export const UPLOAD_PURPOSES: readonly string[] = ['task_input', 'dataset', 'reference'];
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 
-export type RunStatus = 'queued' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
+export type RunStatus =
+  'queued' | 'running' | 'awaiting_approval' | 'awaiting_budget' | 'completed' | 'failed' | 'cancelled';
 export type TerminalStatus = 'completed' | 'failed' | 'cancelled';
 
 export interface FileRecord {
@@ -37,6 +38,8 @@ export interface TaskRecord {
   project_id?: string;
   /** The branch and the 40-hex commit the agent builds on. */
   context?: TaskContext;
+  /** The most each run of the task may spend (docs/PROTOCOL.md, Budgets). */
+  budget?: Money;
 }
 
 export interface TaskContext {
@@ -68,6 +71,8 @@ export interface RunRecord {
   /** Set by a fork or resume that carried review comments: the run they were written on. */
   follow_up_of?: string;
   usage?: { cost: Money };
+  /** The most this run may spend; at it the run waits in awaiting_budget for a raise or a cancel. */
+  budget?: Money;
 }
 
 /** Amounts are decimal strings ("12.40"), as docs/PROTOCOL.md assumes (Usage and spend). */

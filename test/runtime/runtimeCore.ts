@@ -8,6 +8,7 @@ import {
   runBuiltInAgent,
   sleep,
   STEP_COST_CENTS,
+  TOOL_CALL_COST_CENTS,
   type AgentEnvironment,
   type AgentProgram,
 } from './builtInAgent';
@@ -22,7 +23,7 @@ import { COMMIT_PATTERN, LocalRepository, repositoryKey, withoutUserInfo } from 
 import { RecordStore } from './recordStore';
 import type { RuntimeReviewComment } from './reviewComments';
 import { completedSteps, copiedEvents, nextStepNumber, stepIdsIn } from './runLineage';
-import { addCents, usageReport, usd } from './spend';
+import { addCents, budgetAboveCost, budgetReached, usageReport, usd } from './spend';
 import {
   isTerminalStatus,
   newId,
@@ -77,6 +78,8 @@ export interface ProjectMeta {
 export interface TaskPlacement {
   project_id?: string;
   context?: TaskContext;
+  /** The most each run of the task may spend (docs/PROTOCOL.md, Budgets). */
+  budget?: Money;
 }
 
 export interface SyntheticRunOptions {
@@ -124,6 +127,8 @@ export class RuntimeCore {
   private readonly logs = new Map<string, RunEventLog>();
   private readonly working = new Map<string, { stop: AbortController; done: Promise<void> }>();
   private readonly stopAll = new AbortController();
+  /** Agents waiting at their run's budget: each is let go by a raise (or stopped by a cancel). */
+  private readonly budgetWaits = new Map<string, Set<() => void>>();
 
   constructor(
     readonly dataDir: string,
@@ -279,9 +284,18 @@ export class RuntimeCore {
       run_id: runId,
       ...(placement.project_id !== undefined ? { project_id: placement.project_id } : {}),
       ...(placement.context !== undefined ? { context: placement.context } : {}),
+      ...(placement.budget !== undefined ? { budget: placement.budget } : {}),
     });
     this.runs.insert(
-      { id: runId, object: 'run', task_id: task.id, status: 'queued', created_at: task.created_at, usage: usd('0.00') },
+      {
+        id: runId,
+        object: 'run',
+        task_id: task.id,
+        status: 'queued',
+        created_at: task.created_at,
+        usage: usd('0.00'),
+        ...(placement.budget !== undefined ? { budget: placement.budget } : {}),
+      },
       {},
     );
     this.startAgent(task, runId);
@@ -289,7 +303,12 @@ export class RuntimeCore {
   }
 
   /** A new run of a failed or cancelled agent run's task that goes on after its last completed step. */
-  resumeRun(sourceId: string, instructions?: string, reviewComments: RuntimeReviewComment[] = []): RunRecord {
+  resumeRun(
+    sourceId: string,
+    instructions?: string,
+    reviewComments: RuntimeReviewComment[] = [],
+    budget?: Money,
+  ): RunRecord {
     const source = this.requireRun(sourceId);
     if (source.status !== 'failed' && source.status !== 'cancelled') {
       throw conflict(
@@ -310,6 +329,7 @@ export class RuntimeCore {
       instructions,
       [],
       reviewComments,
+      budget,
     );
   }
 
@@ -319,6 +339,7 @@ export class RuntimeCore {
     afterSequence: number,
     instructions?: string,
     reviewComments: RuntimeReviewComment[] = [],
+    budget?: Money,
   ): RunRecord {
     const source = this.requireRun(sourceId);
     const log = this.requireLog(sourceId);
@@ -342,6 +363,7 @@ export class RuntimeCore {
       instructions,
       copied,
       reviewComments,
+      budget,
     );
   }
 
@@ -448,6 +470,58 @@ export class RuntimeCore {
 
   decide(approvalId: string, decision: 'approve' | 'deny', note?: string): ApprovalRecord {
     return this.approvals.decide(approvalId, decision, note);
+  }
+
+  /**
+   * POST /v1/runs/{id}/budget: the run's new cap. 409 run_not_active once it ended, 409
+   * budget_too_low unless above what it spent. A run waiting at its cap goes on (budget.raised).
+   */
+  raiseBudget(runId: string, budget: Money): RunRecord {
+    const run = this.requireRun(runId);
+    if (isTerminalStatus(run.status) || this.logFor(runId)?.ended) {
+      throw conflict('run_not_active', `The run has already ended (${run.status}); its budget cannot change.`);
+    }
+    if (!budgetAboveCost(run, budget)) {
+      throw conflict(
+        'budget_too_low',
+        `The new budget must be above what the run has spent (${run.usage?.cost.amount ?? '0.00'} ${run.usage?.cost.currency ?? 'USD'}).`,
+        'amount',
+      ).with({ run });
+    }
+    this.runs.update(runId, { budget });
+    this.appendEvent(runId, 'budget.raised', { budget });
+    if (run.status === 'awaiting_budget') {
+      this.setRunStatus(runId, 'running');
+      const waits = this.budgetWaits.get(runId);
+      this.budgetWaits.delete(runId);
+      waits?.forEach((go) => go());
+    }
+    return this.requireRun(runId);
+  }
+
+  /** Resolves at once unless the run waits at its cap; then when it is raised (rejects when stopped). */
+  private withinBudget(runId: string, signal: AbortSignal): Promise<void> {
+    if (this.runs.get(runId)?.status !== 'awaiting_budget') {
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waits = this.budgetWaits.get(runId) ?? new Set<() => void>();
+      const go = (): void => {
+        signal.removeEventListener('abort', stop);
+        resolve();
+      };
+      const stop = (): void => {
+        waits.delete(go);
+        reject(signal.reason instanceof Error ? signal.reason : new Error('stopped'));
+      };
+      if (signal.aborted) {
+        stop();
+        return;
+      }
+      waits.add(go);
+      this.budgetWaits.set(runId, waits);
+      signal.addEventListener('abort', stop, { once: true });
+    });
   }
 
   usage(): Record<string, unknown> {
@@ -558,8 +632,20 @@ export class RuntimeCore {
     }
   }
 
-  private chargeStep(runId: string): void {
-    this.runs.update(runId, { usage: addCents(this.requireRun(runId).usage, STEP_COST_CENTS) });
+  /**
+   * Adds `cents` to the run's cost. A run with a budget logs usage.updated, and at its cap
+   * budget.reached and the status awaiting_budget (its agent then waits in withinBudget).
+   */
+  private charge(runId: string, cents: number): void {
+    const run = this.runs.update(runId, { usage: addCents(this.requireRun(runId).usage, cents) });
+    if (run.budget === undefined || this.logFor(runId)?.ended) {
+      return;
+    }
+    this.appendEvent(runId, 'usage.updated', { cost: run.usage?.cost });
+    if (budgetReached(run) && run.status !== 'awaiting_budget') {
+      this.appendEvent(runId, 'budget.reached', { budget: run.budget, cost: run.usage?.cost });
+      this.setRunStatus(runId, 'awaiting_budget');
+    }
   }
 
   private startDerivedRun(
@@ -570,6 +656,7 @@ export class RuntimeCore {
     instructions: string | undefined,
     copied: { event: string; data: Record<string, unknown> }[],
     reviewComments: RuntimeReviewComment[] = [],
+    budget: Money | undefined = undefined,
   ): RunRecord {
     const task = this.tasks.get(source.task_id);
     if (!task) {
@@ -592,6 +679,7 @@ export class RuntimeCore {
         ...lineage,
         ...(reviewComments.length > 0 ? { follow_up_of: source.id } : {}),
         usage: usd('0.00'),
+        ...((budget ?? source.budget) !== undefined ? { budget: budget ?? source.budget } : {}),
       },
       { agent: { doneSteps: [...done], ...(followUp ? { followUp } : {}), ...comments } },
     );
@@ -670,7 +758,8 @@ export class RuntimeCore {
           await this.approvals.wait(id, signal);
           return this.approvals.store.get(id) as ApprovalRecord;
         },
-        chargeStep: () => this.chargeStep(runId),
+        chargeStep: () => this.charge(runId, STEP_COST_CENTS),
+        withinBudget: () => this.withinBudget(runId, signal),
       };
       const checkout = task.project_id === undefined ? undefined : this.checkoutOf(task.project_id);
       const commit = task.context?.commit;
@@ -701,7 +790,12 @@ export class RuntimeCore {
         (args as Record<string, unknown> | undefined) ?? {},
         log.lastSequence + 1,
       );
-      return this.appendEvent(runId, event, { ...rest, invocation_id: invocation.id });
+      const sequence = this.appendEvent(runId, event, { ...rest, invocation_id: invocation.id });
+      if (!this.runs.meta(runId)?.synthetic) {
+        // Synthetic runs keep the cost they were given.
+        this.charge(runId, TOOL_CALL_COST_CENTS);
+      }
+      return sequence;
     }
     if (event === 'observation.recorded' && typeof data.summary === 'string') {
       this.tools.observe(runId, String(data.step_id), data.summary);

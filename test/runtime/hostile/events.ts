@@ -34,6 +34,35 @@ const WRONG_TYPES: { event: string; data: Record<string, unknown> }[] = [
   { event: 'step.completed', data: { step_id: 'step_nowhere', duration_ms: 1e300 } },
 ];
 
+/** The run named by the budget events that belong to someone else's run. */
+export const OTHER_RUN_ID = 'run_someone_else';
+
+/** Spend gone wrong: what a client must show as received, never add, and never act on. */
+function budgetEvents(flood: number): { event: string; data: Record<string, unknown> }[] {
+  const usd = (amount: unknown): Record<string, unknown> => ({ cost: { amount, currency: 'USD' } });
+  const out: { event: string; data: Record<string, unknown> }[] = [
+    { event: 'usage.updated', data: usd('-5.00') },
+    { event: 'usage.updated', data: usd('NaN') },
+    { event: 'usage.updated', data: usd(12.5) },
+    { event: 'usage.updated', data: usd('1e309') },
+    { event: 'usage.updated', data: usd('9'.repeat(5000)) },
+    { event: 'usage.updated', data: { cost: { amount: '0.01', currency: 'EUR' } } },
+    {
+      event: 'budget.reached',
+      data: {
+        run_id: OTHER_RUN_ID,
+        budget: { amount: '0.01', currency: 'USD' },
+        cost: { amount: '0.01', currency: 'USD' },
+      },
+    },
+    { event: 'budget.raised', data: { run_id: OTHER_RUN_ID, budget: { amount: '-1', currency: 'USD' } } },
+  ];
+  for (let i = 1; i <= flood; i++) {
+    out.push({ event: 'usage.updated', data: usd((i / 10000).toFixed(4)) });
+  }
+  return out;
+}
+
 /** The events hostile mode puts at the start of every stream (sequences 1..n, real events follow). */
 export function openingEvents(options: HostileOptions): { event: string; data: Record<string, unknown> }[] {
   const out: { event: string; data: Record<string, unknown> }[] = [];
@@ -53,6 +82,9 @@ export function openingEvents(options: HostileOptions): { event: string; data: R
     out.push({ event: 'observation.recorded', data: { step_id: 'step_huge', summary: hugeText(hugeBytes) } });
   }
   out.push(...reviewCommentEvents(options.reviewCommentEvents ?? 0));
+  if (options.budgets) {
+    out.push(...budgetEvents(options.budgetFlood ?? 0));
+  }
   for (let i = 1; i <= (options.manyEventKinds ?? 0); i++) {
     out.push({ event: `hostile.kind.${i}`, data: { summary: `Unknown kind number ${i}` } });
   }
@@ -191,6 +223,7 @@ export function eventsAreHostile(options: HostileOptions): boolean {
     options.eventNames ||
     options.eventFieldTypes ||
     options.bigSequences ||
+    options.budgets ||
     (options.manyEventKinds ?? 0) > 0 ||
     (options.hugeEventBytes ?? 0) > 0 ||
     (options.reviewCommentEvents ?? 0) > 0 ||

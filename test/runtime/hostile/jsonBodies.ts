@@ -74,6 +74,13 @@ export function poisonRecord(record: Record<string, unknown>, options: HostileOp
   const ordinal = typeof record.id === 'string' ? ordinalOf(record.id) : 0;
   poisonRecordStrings(record, options, ordinal);
   makeHuge(record, options, ordinal);
+  if (options.budgets && (record.object === 'run' || record.object === 'task')) {
+    // A budget no arithmetic may use, and a cost in a currency of its own.
+    record.budget = { amount: ordinal % 2 === 0 ? 'lots' : '-0.50', currency: 'USD' };
+    if (record.object === 'run') {
+      record.usage = { cost: { amount: '0.10', currency: 'XTS' } };
+    }
+  }
   if (options.hugeOutputs && record.object === 'tool_invocation') {
     record.output = hugeText(MIB);
     record.output_truncated = true;

@@ -40,6 +40,10 @@ export interface HostileOptions {
   manyEventKinds?: number;
   /** Event streams start with an observation.recorded whose summary is this many bytes. */
   hugeEventBytes?: number;
+  /** Event streams start with spend gone wrong (hostile/events.ts BUDGET_EVENTS): negative and non-numeric costs, a currency that changes, a burst of `budgetFlood` usage.updated, budget events naming another run; run records carry a non-numeric budget. */
+  budgets?: boolean;
+  /** With budgets: how many usage.updated follow in one burst (as fast as the socket takes them). Default 0. */
+  budgetFlood?: number;
   /** Right before the terminal event: events with sequence 2^53-1 and 2^60 (the terminal keeps its own, lower, sequence). */
   bigSequences?: boolean;
   /** Every event stream ignores `after` (starts again at sequence 1) and is cut N events past the `after` it was asked for. */
@@ -83,6 +87,8 @@ export const HOSTILE_ALL: Readonly<Required<Omit<HostileOptions, 'all' | 'errorE
   manyEventKinds: 2000,
   hugeEventBytes: 8 * MB,
   bigSequences: true,
+  budgets: true,
+  budgetFlood: 1000,
   replayAfterDrop: 1000,
   conflictEvery: 2,
   redirectEvery: 3,

@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../httpErrors';
 import { pageOf, parsePageParams, parseUpdatedAfter } from '../pagination';
 import type { RunRecord } from '../records';
 import { parseReviewComments } from '../reviewComments';
+import { parseBudget, requestedBudget } from '../spend';
 import { jsonWrite, type RequestContext, type Route } from './routeTypes';
 
 const MAX_INSTRUCTIONS_CHARS = 10000;
@@ -22,6 +23,11 @@ function parseInstructions(body: Record<string, unknown>): string | undefined {
   }
   const trimmed = instructions.trim();
   return trimmed === '' ? undefined : trimmed;
+}
+
+/** A server without budgets (fault missingEndpoints 'budgets'). */
+function budgetsOff(ctx: RequestContext): boolean {
+  return ctx.faults.current.missingEndpoints?.includes('budgets') === true;
 }
 
 function requireRun(ctx: RequestContext): RunRecord {
@@ -104,7 +110,12 @@ export const runRoutes: Route[] = [
       const run = requireRun(ctx);
       return jsonWrite((body) => ({
         status: 201,
-        body: ctx.core.resumeRun(run.id, parseInstructions(body), parseReviewComments(body)),
+        body: ctx.core.resumeRun(
+          run.id,
+          parseInstructions(body),
+          parseReviewComments(body),
+          requestedBudget(body, budgetsOff(ctx)),
+        ),
       }))(ctx);
     },
   },
@@ -124,8 +135,29 @@ export const runRoutes: Route[] = [
         }
         return {
           status: 201,
-          body: ctx.core.forkRun(run.id, after, parseInstructions(body), parseReviewComments(body)),
+          body: ctx.core.forkRun(
+            run.id,
+            after,
+            parseInstructions(body),
+            parseReviewComments(body),
+            requestedBudget(body, budgetsOff(ctx)),
+          ),
         };
+      })(ctx);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/v1\/runs\/([^/]+)\/budget$/,
+    async prepare(ctx) {
+      const run = requireRun(ctx);
+      return jsonWrite((body) => {
+        if (body.amount === undefined) {
+          throw badRequest('The body is the new budget {amount, currency}.', 'amount', 'missing_parameter');
+        }
+        // The body is the budget itself: its errors name amount and currency.
+        const budget = parseBudget(body, '') as NonNullable<RunRecord['budget']>;
+        return { status: 200, body: ctx.core.raiseBudget(run.id, budget) };
       })(ctx);
     },
   },

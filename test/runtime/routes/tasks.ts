@@ -2,6 +2,7 @@
 import { badRequest, notFound } from '../httpErrors';
 import { pageOf, parsePageParams, parseUpdatedAfter } from '../pagination';
 import { COMMIT_PATTERN } from '../projectRepository';
+import { requestedBudget } from '../spend';
 import type { TaskAttachment, TaskContext } from '../records';
 import type { RuntimeCore, TaskPlacement } from '../runtimeCore';
 import { jsonWrite, type Route } from './routeTypes';
@@ -93,7 +94,8 @@ export const taskRoutes: Route[] = [
     prepare: (ctx) =>
       jsonWrite(async (body) => {
         const request = validateTaskRequest(body, ctx.core);
-        const placement = parsePlacement(body);
+        const budget = requestedBudget(body, ctx.faults.current.missingEndpoints?.includes('budgets') === true);
+        const placement = { ...parsePlacement(body), ...(budget !== undefined ? { budget } : {}) };
         await ctx.core.checkPlacement(placement);
         return { status: 201, body: ctx.core.createTask(request.objective, request.attachments, placement) };
       })(ctx),

@@ -12,6 +12,7 @@ import {
   HOSTILE_EVENT_NAMES,
   HOSTILE_NAMES,
   HTML_PAYLOAD,
+  OTHER_RUN_ID,
   ROTATING_PAYLOADS,
 } from '../hostile';
 import { startRuntime, type HostileOptions, type RuntimeHandle } from '../index';
@@ -403,6 +404,28 @@ describe('runtime: hostile mode', function () {
     );
   });
 
+  it("budgets: negative and non-numeric costs, a changed currency, a burst of usage.updated and another run's budget events open the stream; records carry a junk budget", async () => {
+    const r = await start({ budgets: true, budgetFlood: 1000 });
+    const runId = await r.createSyntheticRun({ events: 3 });
+    const reading = await runToEnd(r, runId);
+    const costs = reading.events.filter((e) => e.event === 'usage.updated').map((e) => e.data.cost as Item);
+    assert.ok(costs.length >= 1000 + 6);
+    assert.deepStrictEqual(
+      costs.slice(0, 3).map((c) => c.amount),
+      ['-5.00', 'NaN', 12.5],
+    );
+    assert.ok(costs.some((c) => c.currency === 'EUR') && costs.some((c) => c.currency === 'USD'));
+    const foreign = reading.events.filter((e) => e.event.startsWith('budget.'));
+    assert.deepStrictEqual(
+      foreign.map((e) => e.data.run_id),
+      [OTHER_RUN_ID, OTHER_RUN_ID],
+    );
+    assert.strictEqual(reading.events.at(-1)?.event, 'run.completed', 'the real run still ends');
+    const run = (await call(r, 'GET', `/v1/runs/${runId}`)).json;
+    assert.ok(['lots', '-0.50'].includes((run.budget as Item).amount as string));
+    assert.strictEqual(((run.usage as Item).cost as Item).currency, 'XTS');
+  });
+
   it('replayAfterDrop: every connection starts again at sequence 1 and is cut N events past its after; a resuming client still finishes', async () => {
     const r = await start({ replayAfterDrop: 3 });
     const runId = await r.createSyntheticRun({ events: 10 });
@@ -516,6 +539,7 @@ describe('runtime: hostile mode', function () {
       hugeFieldBytes: 50_000,
       hugeEventBytes: 50_000,
       manyEventKinds: 100,
+      budgetFlood: 20,
       replayAfterDrop: 40,
       endlessDownloadBytes: 10_000,
     });

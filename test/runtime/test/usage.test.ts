@@ -23,26 +23,26 @@ describe('runtime: usage and spend', () => {
     assert.ok(start.getTime() <= Date.now() && Date.now() < end.getTime());
   });
 
-  it('charges each completed step on the run record and sums the runs into the spend', async () => {
+  it('charges each completed step and tool call on the run record and sums the runs into the spend', async () => {
     const fileId = await uploadOk(rt, 'a.md', '# A\n');
     const first = await createTask(rt, 'Three steps', [fileId]);
     await runToEnd(rt, first.run_id);
     const run = (await call(rt, 'GET', `/v1/runs/${first.run_id}`)).json;
     assert.deepStrictEqual(
       run.usage,
-      { cost: { amount: '0.06', currency: 'USD' } },
-      'read, revise, report at 0.02 each',
+      { cost: { amount: '0.11', currency: 'USD' } },
+      'read, revise, report at 0.02 each, and five tool calls at 0.01',
     );
     const second = await createTask(rt, 'One step');
     await runToEnd(rt, second.run_id);
-    assert.deepStrictEqual((await call(rt, 'GET', '/v1/usage')).json.spend, { amount: '0.08', currency: 'USD' });
+    assert.deepStrictEqual((await call(rt, 'GET', '/v1/usage')).json.spend, { amount: '0.14', currency: 'USD' });
     const synthetic = await rt.createSyntheticRun({ events: 5 });
     assert.strictEqual(
       (await call(rt, 'GET', `/v1/runs/${synthetic}`)).json.usage,
       undefined,
       'a run may carry no usage at all',
     );
-    assert.deepStrictEqual((await call(rt, 'GET', '/v1/usage')).json.spend, { amount: '0.08', currency: 'USD' });
+    assert.deepStrictEqual((await call(rt, 'GET', '/v1/usage')).json.spend, { amount: '0.14', currency: 'USD' });
   });
 
   it('lets a synthetic run (admin) carry a given cost, counted in the spend', async () => {

@@ -175,6 +175,8 @@ export function commandDeps(
     tasks: { refresh: () => undefined, followNewTask: async () => undefined },
     selection: () => options.selection?.() ?? [],
     activeRunPanel: () => options.activePanel?.(),
+    // No cap configured: the commands send none (test/ext/budget.test.ts covers the caps).
+    budgets: { choose: async () => ({}), askedInTests: [] },
   };
   return deps as unknown as CommandDeps;
 }

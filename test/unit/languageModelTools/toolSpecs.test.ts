@@ -133,6 +133,7 @@ function recordingContext(
       started.push({ objective, files });
       return { id: 'task_new', run_id: 'run_new', status: 'queued' } satisfies TaskRecord;
     },
+    budget: async () => ({}),
     t: untranslated,
   };
   return { calls, sent, ctx, started };
@@ -216,7 +217,15 @@ describe('languageModelTools/toolSpecs', () => {
           .readFileSync(path.join(dir, file), 'utf8')
           .replace(/\/\*[\s\S]*?\*\//g, '')
           .replace(/\/\/.*$/gm, '');
-        for (const banned of ['decideApproval', 'approveToolCall', 'denyToolCall', 'executeCommand', '/decision']) {
+        for (const banned of [
+          'decideApproval',
+          'approveToolCall',
+          'denyToolCall',
+          'executeCommand',
+          '/decision',
+          'raiseBudget',
+          '/budget',
+        ]) {
           assert.ok(!source.includes(banned), `${file} mentions ${banned}`);
         }
       }
@@ -395,6 +404,27 @@ describe('languageModelTools/toolSpecs', () => {
         followed: true,
       },
     ];
+
+    it('a resumed or forked run gets the cap from the settings, and past the monthly limit nothing is sent', async () => {
+      const capped = recordingContext();
+      capped.ctx.budget = async () => ({ budget: { amount: '2.00', currency: 'USD' } });
+      const input = { runId: 'run_waiting', afterSequence: 3 };
+      const prepared = await spec('agentRuntime_forkRun').prepare(input, capped.ctx);
+      await spec('agentRuntime_forkRun').invoke(input, capped.ctx, prepared.plan, signal);
+      assert.deepEqual(capped.sent, [
+        [
+          'forkRun',
+          ['run_waiting', { after_sequence: 3, instructions: undefined, budget: { amount: '2.00', currency: 'USD' } }],
+        ],
+      ]);
+      const over = recordingContext();
+      over.ctx.budget = async () => ({ refused: 'This run could pass your monthly limit of 10.00 USD by 1.00 USD.' });
+      const resume = { runId: 'run_waiting' };
+      const plan = (await spec('agentRuntime_resumeRun').prepare(resume, over.ctx)).plan;
+      const text = await spec('agentRuntime_resumeRun').invoke(resume, over.ctx, plan, signal);
+      assert.match(text, /monthly limit/);
+      assert.ok(!over.calls.includes('resumeRun'), 'nothing was sent');
+    });
 
     for (const c of cases) {
       it(`${c.name}: the confirmation, the call, the record noted${c.followed ? ' and the new run followed' : ''}`, async () => {

@@ -11,6 +11,7 @@ import {
   joinDescription,
   runDescriptionParts,
   runTooltip,
+  spendAgainstCap,
   taskDescriptionParts,
   taskLabel,
   taskTooltip,
@@ -140,5 +141,31 @@ describe('views/format', () => {
     assert.match(md, /Run: run_1/);
     assert.match(md, /File: file_9/);
     assert.match(md, /Size: 12 bytes/);
+  });
+
+  it('shows a capped run as its cost against the cap, and a junk cap or cost as received with a note', () => {
+    const usd = (amount: unknown) => ({ amount, currency: 'USD' });
+    const run = (budget: unknown, cost?: unknown) => ({
+      id: 'run_1',
+      status: 'awaiting_budget',
+      budget,
+      ...(cost === undefined ? {} : { usage: { cost } }),
+    });
+    assert.equal(spendAgainstCap(run(usd('0.05'), usd('0.04')), t), '0.04 of 0.05 USD (80 %)');
+    assert.equal(spendAgainstCap(run(usd('0.05'), usd('0.05')), t), '0.05 of 0.05 USD (100 %)');
+    assert.equal(spendAgainstCap(run(usd('0.05')), t), 'cap 0.05 USD');
+    assert.equal(spendAgainstCap(run(usd('lots'), usd('0.04')), t), 'cap lots USD (not a decimal amount, not counted)');
+    assert.equal(
+      spendAgainstCap(run(usd('0.05'), { amount: '0.10', currency: 'XTS' }), t),
+      '0.10 XTS against a cap of 0.05 USD',
+      'other currencies are never compared',
+    );
+    assert.equal(
+      spendAgainstCap(run(usd('0.05'), usd('-1')), t),
+      '-1 USD (a negative amount, not counted) against a cap of 0.05 USD',
+    );
+    const parts = runDescriptionParts(run(usd('0.05'), usd('0.04')) as never, t);
+    assert.deepEqual([parts[0], parts.at(-1)], ['waiting at its spending cap', '0.04 of 0.05 USD (80 %)']);
+    assert.match(runTooltip(run(usd('0.05'), usd('0.04')) as never, t), /Spending cap: 0\.04 of 0\.05 USD \(80 %\)/);
   });
 });

@@ -1,0 +1,141 @@
+// The cap a new run gets, chosen before anything starts (docs/PROTOCOL.md, Budgets). A person
+// sees the cap (agentRuntime.budget.perRun), what this workspace's last runs cost, the month's
+// spend and the quota left, and may change the cap; a task that would pass
+// agentRuntime.budget.monthly is stopped, saying by how much, and only a person may start it
+// anyway. A language model tool, the chat participant or another extension gets the setting's cap
+// and is refused at the monthly limit: nothing they call decides about money.
+import * as vscode from 'vscode';
+import type { Money } from '../api/types';
+import { toWire, validMoney, moneyText, type ValidMoney } from '../common/money';
+import { askModal, notify } from '../common/notify';
+import { vscodeTranslate } from '../common/vscodeTranslate';
+import { budgetLines, monthlyExcess, type BudgetFacts } from '../runs/budgetPlan';
+import { readBudgetSettings, type BudgetSettings } from '../runs/budgetSettings';
+import type { SpendHistory } from '../runs/spendHistory';
+import type { ServiceConnection } from '../service/serviceConnection';
+
+/** Who asks for the run: only 'person' is asked about the cap and may pass the monthly limit. */
+export type BudgetRequester = 'person' | 'tool' | 'chat' | 'extension';
+
+/** `{}`: no cap; `{budget}`: the cap to send; `{refused}`: the run must not start (already said to a person). */
+export type BudgetChoice = { budget?: Money; refused?: undefined } | { refused: string; budget?: undefined };
+
+/** How long the month's spend is waited for before the flow goes on without it. */
+const USAGE_WAIT_MS = 5000;
+
+export interface BudgetGate {
+  choose(requester: BudgetRequester): Promise<BudgetChoice>;
+  readonly history: SpendHistory;
+  /** Extension-host tests only: what a person would have been shown, each question answered as given. */
+  readonly askedInTests: { kind: 'cap' | 'monthly'; lines: string[] }[];
+}
+
+export interface BudgetGateDeps {
+  service: ServiceConnection;
+  log: vscode.LogOutputChannel;
+  history: SpendHistory;
+  trustedAutomation: boolean;
+  /** For tests: the settings (default: read from VS Code each time). */
+  settings?: () => BudgetSettings;
+}
+
+export function createBudgetGate(deps: BudgetGateDeps): BudgetGate {
+  const askedInTests: BudgetGate['askedInTests'] = [];
+  const reported = new Set<string>();
+  const t = vscodeTranslate;
+
+  const facts = async (settings: BudgetSettings): Promise<BudgetFacts> => {
+    const usage = await deps.service.client
+      .getUsage({ signal: AbortSignal.timeout(USAGE_WAIT_MS) })
+      .catch(() => undefined);
+    return {
+      cap: settings.perRun,
+      monthly: settings.monthly,
+      usage,
+      history: deps.history.summary(settings.perRun?.currency ?? settings.currency),
+    };
+  };
+
+  /** The person's cap: the setting's, prefilled; empty means none. Undefined when they closed the box. */
+  const askCap = async (known: BudgetFacts, currency: string): Promise<{ cap?: ValidMoney } | undefined> => {
+    const lines = budgetLines(t, known);
+    if (deps.trustedAutomation) {
+      askedInTests.push({ kind: 'cap', lines });
+      return { cap: known.cap };
+    }
+    const typed = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Spending cap for this run ({0})', currency),
+      prompt: lines.join(' · '),
+      value: known.cap ? moneyText(known.cap).split(' ')[0] : '',
+      placeHolder: vscode.l10n.t('An amount such as 5.00; empty for no cap'),
+      ignoreFocusOut: true,
+      validateInput: (value) =>
+        value.trim() === '' || (validMoney({ amount: value, currency })?.units ?? 0n) > 0n
+          ? undefined
+          : vscode.l10n.t('Type an amount above zero such as 5.00, or leave it empty for no cap.'),
+    });
+    if (typed === undefined) {
+      return undefined;
+    }
+    return typed.trim() === '' ? {} : { cap: validMoney({ amount: typed, currency }) };
+  };
+
+  return {
+    history: deps.history,
+    askedInTests,
+    async choose(requester) {
+      const settings = (deps.settings ?? readBudgetSettings)();
+      for (const problem of settings.problems) {
+        const key = `${problem.setting}=${problem.value}`;
+        if (!reported.has(key)) {
+          reported.add(key);
+          void notify.warn(
+            vscode.l10n.t(
+              '{0} is "{1}", not an amount above zero such as 5.00: it is ignored.',
+              problem.setting,
+              problem.value,
+            ),
+          );
+        }
+      }
+      let known = await facts(settings);
+      if (requester === 'person') {
+        const chosen = await askCap(known, settings.perRun?.currency ?? settings.currency);
+        if (!chosen) {
+          return { refused: vscode.l10n.t('No run was started: the cap was not chosen.') };
+        }
+        known = { ...known, cap: chosen.cap };
+      }
+      const excess = monthlyExcess(known);
+      if (excess && known.monthly) {
+        const message = known.cap
+          ? vscode.l10n.t(
+              'This run could pass your monthly limit of {0} by {1}.',
+              moneyText(known.monthly),
+              moneyText(excess),
+            )
+          : vscode.l10n.t(
+              'This month has reached your monthly limit of {0}, and a run without a cap could pass it by any amount.',
+              moneyText(known.monthly),
+            );
+        const lines = budgetLines(t, known);
+        if (requester !== 'person') {
+          deps.log.info(`A ${requester} asked for a run that could pass the monthly limit by ${moneyText(excess)}.`);
+          const refused = vscode.l10n.t(
+            '{0} Nothing was started; only you can start it anyway, from the Agent Runtime view.',
+            message,
+          );
+          void notify.warn(refused);
+          return { refused };
+        }
+        const anyway = vscode.l10n.t('Start Anyway');
+        if (deps.trustedAutomation) {
+          askedInTests.push({ kind: 'monthly', lines: [message, ...lines] });
+        } else if ((await askModal('warn', message, lines, anyway)) !== anyway) {
+          return { refused: message };
+        }
+      }
+      return known.cap ? { budget: toWire(known.cap) } : {};
+    },
+  };
+}
