@@ -10,6 +10,7 @@ import { workingInRepository } from './projects';
 import { reviewChanges, reviewChangesThreeWay } from './review';
 import { runLogTools } from './runLogTools';
 import { runPanelAxe } from './runPanelAxe';
+import { runPanelNarrow } from './runPanelNarrow';
 import { signIn } from './signIn';
 import { STEERING_SCENARIOS } from './steering';
 import { STEERING_PICTURE_SCENARIOS } from './steeringPictures';
@@ -35,6 +36,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runPanelHighContrast,
   runPanelGerman,
   runPanelAxe,
+  runPanelNarrow,
   hostileServer,
   reviewChanges,
   reviewChangesThreeWay,
