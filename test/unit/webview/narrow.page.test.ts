@@ -6,7 +6,8 @@ import { DEFAULT_UI_STRINGS, type HostMessage } from '../../../src/runPanel/prot
 import { emptySnapshot, recordedRun } from './fixtures';
 import { launchBrowser, openPanelPage, type HarnessOptions, type PanelPage } from './pageHarness';
 
-const RUN = 'run_narrow';
+/** As long as the service's run ids: beside an editor it pushed its Copy button out of the panel. */
+const RUN = 'run_3cb54342a84f490bae25925f45d776f0';
 const NARROW = 370;
 
 function reset(): HostMessage {
@@ -149,6 +150,7 @@ describe('run panel page beside an editor (370 px, headless Chromium)', function
     assert.ok(Math.max(...filters.rights) <= NARROW, 'a filter sticks out of the panel');
 
     const controls = [
+      'copy-run-id',
       'kind-filter',
       'tool-filter',
       'step-filter',
@@ -160,8 +162,14 @@ describe('run panel page beside an editor (370 px, headless Chromium)', function
       'export-jsonl',
       'open-transcript',
     ];
+    // Each one inside the panel (focus would scroll one that is not into view, so look first).
+    const outside = await p.js<string[]>(
+      `${JSON.stringify(controls)}.filter((id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.width === 0 || r.left < 0 || r.right > window.innerWidth; })`,
+    );
+    assert.deepStrictEqual(outside, [], 'controls outside the panel');
     const reached = new Map<string, string>();
-    await p.page.focus('#copy-run-id');
+    // From the top of the page, as a keyboard user arrives.
+    await p.js(`document.activeElement?.blur()`);
     for (let i = 0; i < 30 && reached.size < controls.length; i++) {
       await p.page.keyboard.press('Tab');
       const focused = await p.js<{ id: string; outline: string; width: number }>(`(() => {
