@@ -19,6 +19,42 @@ export interface ControlsApp {
   outlineShown(): void;
 }
 
+/**
+ * The panel beside an editor (about half the editor's width): the outline folds away so that the
+ * rows keep the width. The same figure as the narrow media query in media/runPanel.css.
+ */
+export const NARROW_PANEL_QUERY = '(max-width: 600px)';
+
+/**
+ * The outline's toggle. Wide, the outline shows until the user folds it; narrow, it starts folded
+ * and opens above the rows on demand; back to wide, the user's wide choice returns.
+ */
+function wireOutlineToggle(app: ControlsApp): void {
+  const { layout } = app;
+  const narrow = window.matchMedia(NARROW_PANEL_QUERY);
+  let openWhenWide = !layout.outline.hidden;
+  const show = (open: boolean) => {
+    if (layout.outline.hidden === !open) {
+      return;
+    }
+    layout.outline.hidden = !open;
+    layout.outlineToggle.setAttribute('aria-expanded', String(open));
+    if (open) {
+      app.outlineShown();
+    }
+  };
+  layout.outlineToggle.addEventListener('click', () => {
+    const open = layout.outline.hidden;
+    if (!narrow.matches) {
+      openWhenWide = open;
+    }
+    show(open);
+  });
+  const fit = () => show(narrow.matches ? false : openWhenWide);
+  narrow.addEventListener('change', fit);
+  fit();
+}
+
 export function wireControls(app: ControlsApp): void {
   const { vscode, layout, steering } = app;
   /** A message, or what makes it at the click (nothing is sent when that gives nothing). */
@@ -71,13 +107,7 @@ export function wireControls(app: ControlsApp): void {
   postOnClick(layout.exportMarkdown, { type: 'export', format: 'markdown' });
   postOnClick(layout.exportJsonl, { type: 'export', format: 'jsonl' });
   postOnClick(layout.openTranscript, { type: 'openTranscript' });
-  layout.outlineToggle.addEventListener('click', () => {
-    layout.outline.hidden = !layout.outline.hidden;
-    layout.outlineToggle.setAttribute('aria-expanded', String(!layout.outline.hidden));
-    if (!layout.outline.hidden) {
-      app.outlineShown();
-    }
-  });
+  wireOutlineToggle(app);
   for (const { action, button } of steering.actions) {
     if (action.panel === 'header') {
       postOnClick(button, { type: 'runAction', action: action.id });

@@ -11,6 +11,7 @@ import { workingInRepository } from './projects';
 import { reviewChanges, reviewChangesThreeWay } from './review';
 import { runLogTools } from './runLogTools';
 import { runPanelAxe } from './runPanelAxe';
+import { runPanelNarrow } from './runPanelNarrow';
 import { signIn } from './signIn';
 import { STEERING_SCENARIOS } from './steering';
 import { STEERING_PICTURE_SCENARIOS } from './steeringPictures';
@@ -37,6 +38,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runPanelHighContrast,
   runPanelGerman,
   runPanelAxe,
+  runPanelNarrow,
   hostileServer,
   reviewChanges,
   reviewChangesThreeWay,
