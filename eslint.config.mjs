@@ -11,6 +11,7 @@ import { builtinModules } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { LAYERS, PURE_FOLDERS, VSCODE_IN_COMMON, WEBVIEW_RUN_PANEL_FILES } from './scripts/layers.mjs';
@@ -70,6 +71,16 @@ export default tseslint.config(
   {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs' },
+  },
+  {
+    // Imports in one block, in a fixed order (`eslint --fix` sorts them): side-effect imports
+    // first (in their own order: the vscode stub of the unit tests must load first), then
+    // node: built-ins, packages, and relative paths from the farthest to the nearest.
+    files: ['**/*.ts', '**/*.mjs'],
+    plugins: { 'simple-import-sort': simpleImportSort },
+    rules: {
+      'simple-import-sort/imports': ['error', { groups: [['^\\u0000', '^node:', '^@?\\w', '^', '^\\.']] }],
+    },
   },
   ...tseslint.configs.recommended.map((config) => ({ ...config, files: ['**/*.ts'] })),
   {

@@ -2,15 +2,15 @@
 // `npm run contributions` (scripts/generate-contributions.js) builds package.json's commands,
 // menus, keybindings, views and welcome content, the English of package.nls.json and
 // src/common/commandIds.generated.ts from. Plain data, no vscode. A new feature file goes here.
-import { buildContributions, type BuiltContributions, type DeclaredFeature } from './common/buildContributions';
 import { AGENT_ACCESS_CONTRIBUTIONS } from './agentAccess/contributions';
 import { COMMAND_CONTRIBUTIONS } from './commands/contributions';
+import { buildContributions, type BuiltContributions, type DeclaredFeature } from './common/buildContributions';
 import { MEMORY_CONTRIBUTIONS } from './memory/contributions';
 import { NAVIGATION_CONTRIBUTIONS } from './navigation/contributions';
 import { PROJECT_CONTRIBUTIONS } from './projects/contributions';
 import { REVIEW_TALK_CONTRIBUTIONS } from './reviewTalk/contributions';
 import { REVIEW_CONTRIBUTIONS } from './reviewUi/contributions';
-import { RUN_ACTIONS, runActionContributions, type RunAction } from './runEvents/runActions';
+import { RUN_ACTIONS, type RunAction, runActionContributions } from './runEvents/runActions';
 import { RUN_PANEL_CONTRIBUTIONS } from './runPanel/contributions';
 import { STEERING_CONTRIBUTIONS } from './steering/contributions';
 import { VIEW_CONTRIBUTIONS } from './views/contributions';

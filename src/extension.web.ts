@@ -6,28 +6,28 @@
 // other extensions. Their commands say so in one sentence instead of failing (README, "In the
 // browser"). Proxies and certificates are the browser's.
 import * as vscode from 'vscode';
+import { type AgentAccess, setUpAgentAccess } from './agentAccess/accessSetup';
 import { ArtifactFileSystem } from './artifacts/artifactFileSystem';
 import { ARTIFACT_SCHEME } from './artifacts/artifactUris';
-import { setUpSteering, type Steering } from './steering/steeringSetup';
 import { CredentialStore } from './auth/credentialStore';
 import { ReauthPrompt } from './auth/reauthPrompt';
-import type { CommandDeps } from './commandSupport/commandDeps';
-import { guarded } from './commandSupport/commandErrors';
 import { registerFileCommands } from './commands/fileCommands';
 import { registerFilterCommands } from './commands/filterCommands';
-import { registerLinkCommands } from './navigation/linkCommands';
 import { registerSidebarCommands } from './commands/sidebarCommands';
 import { registerSignInCommands } from './commands/signInCommands';
+import { createBudgetGate } from './commandSupport/budgetChoice';
+import type { CommandDeps } from './commandSupport/commandDeps';
+import { guarded } from './commandSupport/commandErrors';
 import { Commands, SETTINGS_QUERY } from './common/ids';
 import { notify } from './common/notify';
-import { setUpAgentAccess, type AgentAccess } from './agentAccess/accessSetup';
-import { setUpMemory, type MemoryFeature } from './memory/memorySetup';
+import { type MemoryFeature, setUpMemory } from './memory/memorySetup';
+import { registerLinkCommands } from './navigation/linkCommands';
 import { RunStore } from './runs/runStore';
 import { SpendHistory } from './runs/spendHistory';
-import { createBudgetGate } from './commandSupport/budgetChoice';
 import { ServiceConnection } from './service/serviceConnection';
 import { readSettings, userLevelBaseUrl } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';
+import { setUpSteering, type Steering } from './steering/steeringSetup';
 import { LocalFileIndex, UPLOAD_RECORD_FILE } from './upload/localFileIndex';
 import { Sidebar } from './views/sidebar';
 import { revealTask } from './views/tasksReveal';

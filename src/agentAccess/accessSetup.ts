@@ -7,21 +7,23 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import {
-  WEBHOOK_EVENT_NAMES,
   type ConnectorGrant,
   type ConnectorRecord,
   type ToolRecord,
+  WEBHOOK_EVENT_NAMES,
   type WebhookRecord,
 } from '../api/resourceTypes';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeErrorForUser } from '../commandSupport/errorText';
+import { questionSkipped } from '../commandSupport/questionSkip';
 import { showSearchPick } from '../commandSupport/searchPick';
 import { Commands, ViewIds } from '../common/ids';
 import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';
 import { ReadOnlyFileSystem } from '../common/readOnlyFileSystem';
 import type { Translate } from '../common/translate';
+import { type PagedNode, PagedTree, pagedTreeDeps, registerPagedTree } from '../views/pagedTree';
 import {
   connectorDescription,
   connectorLabel,
@@ -36,8 +38,6 @@ import {
   webhookLabel,
   webhookUrlProblem,
 } from './accessText';
-import { PagedTree, pagedTreeDeps, registerPagedTree, type PagedNode } from '../views/pagedTree';
-import { questionSkipped } from '../commandSupport/questionSkip';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 

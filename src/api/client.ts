@@ -1,20 +1,18 @@
 // ApiClient: the typed resource calls of the Agent Runtime API, each through the one request
 // path (requestPath.ts: auth, idempotency, retries, errors, logging). Never imports vscode.
+import { escapingLogger, type Logger, silentLogger } from '../common/logger';
 import type { BackoffPolicy } from './backoff';
 import { normaliseBaseUrl, withoutUserInfo } from './baseUrl';
 import { downloadToFile } from './download';
-import { readLimited } from './readLimited';
 import { ApiError } from './errors';
 import type { OpenedEventStream } from './events';
-import { escapingLogger, silentLogger, type Logger } from '../common/logger';
-import { clampLimit, paginate, type PageWalk, type PageWalkOptions } from './pagination';
+import { clampLimit, type PageWalk, type PageWalkOptions, paginate } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
-import { header, readJson, RequestPath, type Query, type RequestSpec } from './requestPath';
 import { platformTransport } from './platformTransport';
-import type { HttpTransport, NetworkSettings, TransportFactory } from './transport';
-import { prepareBytesUpload, type PreparedUpload, type UploadOptions } from './upload';
-import { prepareUpload } from './uploadFromDisk';
+import * as projects from './projects';
+import { readLimited } from './readLimited';
+import { header, type Query, readJson, RequestPath, type RequestSpec } from './requestPath';
 import * as resources from './resources';
 import type {
   ConnectorRecord,
@@ -28,11 +26,10 @@ import type {
   WebhookDelivery,
   WebhookRecord,
 } from './resourceTypes';
-import * as projects from './projects';
-import * as steering from './steering';
 import type { ApprovalListParams, SteeringCaller, SteeringOptions } from './steering';
+import * as steering from './steering';
+import type { HttpTransport, NetworkSettings, TransportFactory } from './transport';
 import {
-  MAX_UPLOAD_BYTES,
   type ApprovalDecision,
   type ApprovalRecord,
   type ArtifactRecord,
@@ -40,6 +37,7 @@ import {
   type CreateTaskRequest,
   type DeletedFile,
   type FileRecord,
+  MAX_UPLOAD_BYTES,
   type Money,
   type Page,
   type PageParams,
@@ -48,6 +46,8 @@ import {
   type TaskRecord,
   type UsageRecord,
 } from './types';
+import { prepareBytesUpload, type PreparedUpload, type UploadOptions } from './upload';
+import { prepareUpload } from './uploadFromDisk';
 
 export interface ApiClientOptions {
   /** Validated; trailing slashes dropped; the client adds /v1. */

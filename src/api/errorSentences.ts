@@ -1,9 +1,9 @@
 // The one sentence a user sees for any error, built once: errorSentence(err, t) says it through a
 // Translate, describeError is the English for logs and tests (t = untranslated), and the editor's
 // describeErrorForUser (src/commandSupport/errorText.ts) is the same builder with vscode.l10n.t.
-import { untranslated, type Translate } from '../common/translate';
+import { type Translate, untranslated } from '../common/translate';
 import { apiDetailText } from './apiDetailText';
-import { ApiError, isTlsFailure, redact, type ApiDetail, type ApiErrorKind } from './errors';
+import { type ApiDetail, ApiError, type ApiErrorKind, isTlsFailure, redact } from './errors';
 
 // The steering 409s state a fact; "try again" would be wrong advice.
 const STEERING_CONFLICTS = [

@@ -1,8 +1,8 @@
 // The one error class of the API layer, its kinds, and the sentence a user sees for any error.
 // Deeper code throws ApiError; the edge (a command handler) turns it into a message.
-import { untranslated } from '../common/translate';
-import { apiDetailText, type ApiDetail } from './apiDetailText';
 import { escapeControls } from '../common/logger';
+import { untranslated } from '../common/translate';
+import { type ApiDetail, apiDetailText } from './apiDetailText';
 import { FETCH_FAILED } from './transport';
 
 /** Every kind, so the editor's translated sentences can be checked to cover each one. */

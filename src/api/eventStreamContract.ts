@@ -1,9 +1,9 @@
 // What the run event subscription (events.ts) promises and needs: its connection states and
 // options, what it asks of the API client, its timing constants, which failures end it for good,
 // and how an opened response that is not an event stream is told apart.
-import type { BackoffPolicy } from './backoff';
-import { ApiError, kindForStatus, type ApiErrorKind } from './errors';
 import type { Logger } from '../common/logger';
+import type { BackoffPolicy } from './backoff';
+import { ApiError, type ApiErrorKind, kindForStatus } from './errors';
 import type { ResponseBody, ResponseHeaders } from './transport';
 
 export type ConnectionState =

@@ -3,24 +3,24 @@
 // stalls, restarts, rate limits). Pull-based: bytes are read only when the consumer asks.
 // One path: a read yields the batch of events its chunk completed; batches() hands that array
 // over as it is, and the per-event iterator walks it.
+import { escapingLogger, type Logger, silentLogger } from '../common/logger';
 import { isTerminalStatus } from '../runEvents/runStatus';
-import { backoffDelay, MAX_RETRY_AFTER_MS, sleep, type BackoffPolicy } from './backoff';
+import { backoffDelay, type BackoffPolicy, MAX_RETRY_AFTER_MS, sleep } from './backoff';
 import { ApiError, isApiError } from './errors';
 import {
-  EMPTY_CLOSES_BEFORE_RUN_CHECK,
-  FATAL_KINDS,
-  MAX_TIMER_MS,
-  RECONNECT_BACKOFF,
-  DEFAULT_IDLE_TIMEOUT_MS,
-  errorText,
-  HEALTHY_CONNECTION_MS,
-  refusalOf,
   type ConnectionState,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  EMPTY_CLOSES_BEFORE_RUN_CHECK,
+  errorText,
   type EventStreamSource,
+  FATAL_KINDS,
+  HEALTHY_CONNECTION_MS,
+  MAX_TIMER_MS,
   type OpenedEventStream,
+  RECONNECT_BACKOFF,
+  refusalOf,
   type SubscribeOptions,
 } from './eventStreamContract';
-import { escapingLogger, silentLogger, type Logger } from '../common/logger';
 import { decodeRunEvent, terminalStatus } from './runEventDecoding';
 import { SseReader } from './sseReader';
 import { isTerminalEvent, type RunEvent } from './types';

@@ -6,9 +6,9 @@
 // walk outlasts its timeout (ApiError 'timeout'). A walk cut by a cap says so in `cut`, so the
 // caller can tell the user ("showing the first N") instead of cutting silently. `takePage` is that
 // rule for one page; a list paged one click at a time (src/views/pagedList.ts) keeps it too.
-import { ApiError, type ApiDetail } from './errors';
-import { apiDetailText } from './apiDetailText';
 import { untranslated } from '../common/translate';
+import { apiDetailText } from './apiDetailText';
+import { type ApiDetail, ApiError } from './errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageParams } from './types';
 
 /** Pages asked for at most by one walk, unless the caller says otherwise. */

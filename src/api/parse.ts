@@ -1,8 +1,8 @@
 // Loose checks of what the server answers: strict only where the spec is (a record has an id, a
 // page has a data array), the fields the views display made safe (text is a string or absent,
 // bytes a number or absent), everything else kept as it came so unknown fields survive.
-import { ApiError } from './errors';
 import type { Logger } from '../common/logger';
+import { ApiError } from './errors';
 import type { DeletedFile, Page } from './types';
 
 function protocol(message: string): ApiError {

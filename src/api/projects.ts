@@ -6,7 +6,7 @@ import { clampLimit } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
 import type { Query } from './requestPath';
-import { assumedGet, assumedSend, whenListMissing, type SteeringCaller, type SteeringOptions } from './steering';
+import { assumedGet, assumedSend, type SteeringCaller, type SteeringOptions, whenListMissing } from './steering';
 import type { CreateProjectRequest, DeletedFile, Page, PageParams, ProjectRecord } from './types';
 
 /** The codes of the project answers, on ApiError.code. */

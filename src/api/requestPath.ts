@@ -1,18 +1,18 @@
 // The one request path under every call of ApiClient: the API key, the Idempotency-Key of a
 // POST, retries with backoff that a caller's abort cuts short, error mapping and one log line
 // per attempt. An event stream takes the same path with one attempt and no body timeout.
-import { backoffDelay, parseRetryAfter, sleep, type BackoffPolicy } from './backoff';
-import { readLimited } from './readLimited';
+import type { Logger } from '../common/logger';
+import { backoffDelay, type BackoffPolicy, parseRetryAfter, sleep } from './backoff';
 import {
+  type ApiDetail,
   ApiError,
   errorFromResponse,
   errorFromTransport,
   isApiError,
   isTlsFailure,
   said,
-  type ApiDetail,
 } from './errors';
-import type { Logger } from '../common/logger';
+import { readLimited } from './readLimited';
 import type { HttpTransport, ResponseHeaders, TransportResponse } from './transport';
 
 export type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH';

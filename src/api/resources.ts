@@ -8,12 +8,12 @@ import { parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
 import type { Query } from './requestPath';
 import {
-  MAX_MEMORY_BYTES,
   type ConnectorGrant,
   type ConnectorRecord,
   type CreatedWebhook,
   type InvocationListParams,
   type InvocationRecord,
+  MAX_MEMORY_BYTES,
   type MemoryChange,
   type MemoryListParams,
   type MemoryRecord,
@@ -25,9 +25,9 @@ import {
   assumedGet as get,
   assumedSend as send,
   orUnsupported,
-  whenListMissing,
   type SteeringCaller,
   type SteeringOptions,
+  whenListMissing,
 } from './steering';
 import type { DeletedFile, Page, PageParams } from './types';
 

@@ -1,8 +1,8 @@
 // Bytes of a server-sent event stream in, messages out: a streaming UTF-8 decoder in front of
 // eventsource-parser, so that a chunk may end anywhere (inside a line, a CRLF pair or a
 // multi-byte character). Reset between connections: a new stream must not inherit a half line.
-import { asciiText } from './asciiText';
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import { asciiText } from './asciiText';
 
 export interface SseReaderCallbacks {
   onMessage(message: EventSourceMessage): void;

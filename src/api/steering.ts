@@ -2,13 +2,13 @@
 // cancel, resume, fork, approvals and usage. The ApiClient methods delegate here so every call
 // takes the one request path (ids through pathSegment, one Idempotency-Key per call reused on
 // each retry, 404/405 -> 'not_supported' since the endpoints are assumed). Plain Node.
-import { ApiError } from './errors';
-import { toWire, validMoney } from '../common/money';
 import type { Logger } from '../common/logger';
+import { toWire, validMoney } from '../common/money';
+import { ApiError } from './errors';
 import { clampLimit } from './pagination';
 import { parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
-import { readJson, type Query, type RequestSpec } from './requestPath';
+import { type Query, readJson, type RequestSpec } from './requestPath';
 import type {
   ApprovalDecision,
   ApprovalRecord,

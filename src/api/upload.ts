@@ -5,7 +5,7 @@
 import { contentTypeFor } from './contentType';
 import { ApiError } from './errors';
 import { buildMultipartFrame } from './multipart';
-import { FILE_PURPOSES, MAX_UPLOAD_BYTES, type FilePurpose } from './types';
+import { FILE_PURPOSES, type FilePurpose, MAX_UPLOAD_BYTES } from './types';
 
 export interface UploadOptions {
   /** Default 'task_input'. */

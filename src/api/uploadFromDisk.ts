@@ -7,9 +7,9 @@ import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ApiError } from './errors';
 import {
-  CHUNK_BYTES,
   checkedPurpose,
   checkSize,
+  CHUNK_BYTES,
   framed,
   invalid,
   type PreparedUpload,

@@ -1,9 +1,9 @@
 // "Sign in again" asked once: many requests may fail with 401 at the same moment (two trees,
 // a run panel, polling); the user sees one prompt, not one per request.
 import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
 import type { CommandId } from '../common/ids';
 import { notify } from '../common/notify';
-import { isApiError } from '../api/errors';
 
 export class ReauthPrompt {
   private open = false;

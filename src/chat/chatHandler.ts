@@ -6,20 +6,20 @@
 // (src/common/markdownLiteral.ts) and every MarkdownString is untrusted, without HTML or icons.
 // Loaded at the first request: the participant is registered at activation by chatLoader.ts, and
 // in the bundle this file is dist/chat.js (esbuild.js LAZY_FILES), with chatText.ts.
-import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
-import { RunEventSubscription } from '../api/events';
 import { describeError } from '../api/errorSentences';
+import { RunEventSubscription } from '../api/events';
 import type { TaskRecord } from '../api/types';
 import { Commands } from '../common/ids';
+import { CHAT_PARTICIPANT_ID } from '../common/ids';
 import { markdownLiteral } from '../common/markdownLiteral';
 import type { Translate } from '../common/translate';
+import { isSingular } from '../common/vscodeTranslate';
 import { isRunId } from '../runEvents/ids';
 import { isTerminalStatus } from '../runEvents/runStatus';
 import { readRunDigest } from '../runs/readRunDigest';
-import { RunDigestBuilder, type RunDigest } from '../runs/runDigest';
-import { CHAT_PARTICIPANT_ID } from '../common/ids';
+import { type RunDigest, RunDigestBuilder } from '../runs/runDigest';
 import { chatErrorMessage, digestMarkdown, RunProgressLines, tasksMarkdown } from './chatText';
 
 export type ChatClient = Pick<ApiClient, 'getRun' | 'openEventStream' | 'listTasks'>;

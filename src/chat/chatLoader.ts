@@ -4,9 +4,9 @@
 // dist/chat.js, a bundle that takes every module it shares with extension.js from extension.js's
 // `__shared` (one class, one singleton); under tsc it is the plain module.
 import * as vscode from 'vscode';
+import { CHAT_PARTICIPANT_ID } from '../common/ids';
 import type * as ChatHandler from './chatHandler';
 import type { ChatDeps } from './chatHandler';
-import { CHAT_PARTICIPANT_ID } from '../common/ids';
 
 let loaded: typeof ChatHandler | undefined;
 

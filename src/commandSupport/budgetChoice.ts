@@ -6,11 +6,11 @@
 // and is refused at the monthly limit: nothing they call decides about money.
 import * as vscode from 'vscode';
 import type { Money } from '../api/types';
-import { toWire, validMoney, moneyText, type ValidMoney } from '../common/money';
+import { moneyText, toWire, type ValidMoney, validMoney } from '../common/money';
 import { askModal, notify } from '../common/notify';
 import { vscodeTranslate } from '../common/vscodeTranslate';
-import { budgetLines, monthlyExcess, type BudgetFacts } from '../runs/budgetPlan';
-import { readBudgetSettings, type BudgetSettings } from '../runs/budgetSettings';
+import { type BudgetFacts, budgetLines, monthlyExcess } from '../runs/budgetPlan';
+import { type BudgetSettings, readBudgetSettings } from '../runs/budgetSettings';
 import type { SpendHistory } from '../runs/spendHistory';
 import type { ServiceConnection } from '../service/serviceConnection';
 

@@ -1,10 +1,10 @@
 // Errors are caught at the edge: every command handler runs through `guarded`, which shows the
 // one sentence a user can act on, offers the next step, and logs the details.
 import * as vscode from 'vscode';
-import { Commands } from '../common/ids';
-import { notify } from '../common/notify';
 import { isAbort, isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
+import { Commands } from '../common/ids';
+import { notify } from '../common/notify';
 import { describeErrorForUser } from './errorText';
 
 export interface ErrorReporter {

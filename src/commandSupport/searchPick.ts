@@ -4,9 +4,9 @@
 // failure, and opens the chosen record.
 import * as vscode from 'vscode';
 import { isAbort, isApiError } from '../api/errors';
+import { inert } from '../common/inertText';
 import type { CommandDeps } from './commandDeps';
 import { describeErrorForUser } from './errorText';
-import { inert } from '../common/inertText';
 
 /** How long typing pauses before the pick asks the service. */
 export const SEARCH_DEBOUNCE_MS = 250;

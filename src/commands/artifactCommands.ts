@@ -2,16 +2,16 @@
 // (a save dialog, then a streamed download with progress and cancel).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { notify } from '../common/notify';
 import { safeFileName } from '../api/safeName';
 import { type ArtifactRecord } from '../api/types';
 import { MAX_OPEN_BYTES } from '../artifacts/artifactFileSystem';
 import { artifactUri, isTextArtifact } from '../artifacts/artifactUris';
 import { type CommandDeps } from '../commandSupport/commandDeps';
-import { formatBytes } from '../common/format';
-import { artifactOf, nodeOf } from '../commandSupport/nodeArgs';
 import { UserFacingError } from '../commandSupport/commandErrors';
+import { artifactOf, nodeOf } from '../commandSupport/nodeArgs';
+import { formatBytes } from '../common/format';
 import { Commands } from '../common/ids';
+import { notify } from '../common/notify';
 
 export interface ArtifactActions {
   open(artifact: ArtifactRecord): Promise<void>;

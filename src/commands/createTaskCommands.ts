@@ -1,18 +1,18 @@
 // Creating a task: from the palette or the sidebar (objective, then optionally files already
 // uploaded), and after an upload (the files attached). One idempotency key per task, so a retry
 // after a lost answer never creates a second one.
-import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
-import { describeErrorForUser } from '../commandSupport/errorText';
 import type { FileRecord, TaskRecord } from '../api/types';
-import { Commands } from '../common/ids';
-import { shortenText } from '../common/format';
-import { notify } from '../common/notify';
-import type { CommandDeps } from '../commandSupport/commandDeps';
-import { fileOf, selectionOf } from '../commandSupport/nodeArgs';
 import type { BudgetChoice, BudgetRequester } from '../commandSupport/budgetChoice';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { describeErrorForUser } from '../commandSupport/errorText';
+import { fileOf, selectionOf } from '../commandSupport/nodeArgs';
+import { shortenText } from '../common/format';
+import { Commands } from '../common/ids';
+import { notify } from '../common/notify';
 import { askObjective } from './uploadPrompts';
 
 export function registerCreateTaskCommands(deps: CommandDeps): vscode.Disposable[] {

@@ -1,14 +1,14 @@
 // Delete File (modal confirmation, multi-select) and Copy ID (any node, multi-select).
 import * as vscode from 'vscode';
-import { inert } from '../common/inertText';
-import { askModal, notify } from '../common/notify';
 import { isApiError } from '../api/errors';
-import { describeErrorForUser } from '../commandSupport/errorText';
 import { type FileRecord } from '../api/types';
 import { type CommandDeps } from '../commandSupport/commandDeps';
-import { entityIdOf, fileOf, selectionOf } from '../commandSupport/nodeArgs';
 import { UserFacingError } from '../commandSupport/commandErrors';
+import { describeErrorForUser } from '../commandSupport/errorText';
+import { entityIdOf, fileOf, selectionOf } from '../commandSupport/nodeArgs';
 import { Commands } from '../common/ids';
+import { inert } from '../common/inertText';
+import { askModal, notify } from '../common/notify';
 
 export function registerFileCommands(deps: CommandDeps): vscode.Disposable[] {
   return [

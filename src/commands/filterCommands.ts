@@ -1,9 +1,9 @@
 // "Filter…" and "Clear Filter" of the Files and Tasks views (the filter itself: src/views/viewFilter.ts).
 import * as vscode from 'vscode';
+import type { CommandDeps } from '../commandSupport/commandDeps';
 import { Commands } from '../common/ids';
 import type { Sidebar } from '../views/sidebar';
 import type { ViewFilter } from '../views/viewFilter';
-import type { CommandDeps } from '../commandSupport/commandDeps';
 
 export function registerFilterCommands(deps: CommandDeps, sidebar: Sidebar): vscode.Disposable[] {
   const ask = async (filter: ViewFilter, title: string, prompt: string, text: unknown): Promise<string | undefined> => {

@@ -1,14 +1,14 @@
 // The sidebar's own commands: refresh (whole views or one row), retry after a connection
 // problem, "Load more", and Show Artifacts (reveal a run's artifacts in the Tasks view).
 import * as vscode from 'vscode';
+import { type CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
+import { nodeOf, runOf, taskOf } from '../commandSupport/nodeArgs';
+import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';
 import { notify } from '../common/notify';
 import { isEntityNode, LoadMoreNode, type TreeNode } from '../views/nodes';
 import type { Sidebar } from '../views/sidebar';
 import { revealRun } from '../views/tasksReveal';
-import { type CommandDeps } from '../commandSupport/commandDeps';
-import { nodeOf, runOf, taskOf } from '../commandSupport/nodeArgs';
-import { UserFacingError } from '../commandSupport/commandErrors';
-import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';
 
 export function registerSidebarCommands(deps: CommandDeps, sidebar: Sidebar): vscode.Disposable[] {
   const { guard } = deps;

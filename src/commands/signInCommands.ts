@@ -1,13 +1,13 @@
 // Sign In (a password input, checked with a cheap authenticated request before it is stored)
 // and Sign Out. The key goes to SecretStorage, or to this session only when there is no keyring.
 import * as vscode from 'vscode';
-import { askModal, notify } from '../common/notify';
 import { ApiClient } from '../api/client';
 import { isApiError } from '../api/errors';
-import { describeErrorForUser } from '../commandSupport/errorText';
 import { SecretStorageUnavailableError } from '../auth/credentialStore';
 import { type CommandDeps } from '../commandSupport/commandDeps';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { Commands, Settings } from '../common/ids';
+import { askModal, notify } from '../common/notify';
 import { readNetworkSettings } from '../service/settings';
 
 export function registerSignInCommands(deps: CommandDeps): vscode.Disposable[] {

@@ -4,14 +4,14 @@
 // a modal before anything is sent) and the extension API (another extension asks: a modal names
 // the objective, the files and the service, always). Both then take the upload flow a person's
 // upload takes (save first, symbolic links, secrets, the archive question, retries, cleanup).
-import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
 import type { TaskRecord } from '../api/types';
+import type { BudgetRequester } from '../commandSupport/budgetChoice';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { askModal } from '../common/notify';
+import { isSingular } from '../common/vscodeTranslate';
 import { looksSecretFile } from '../upload/secretFiles';
 import { createTaskWithAttachments } from './createTaskCommands';
-import type { BudgetRequester } from '../commandSupport/budgetChoice';
 import { uploadFlow } from './uploadCommands';
 
 export type TaskRequester = 'chat' | 'extension';

@@ -1,20 +1,26 @@
 // The main user story: upload workspace files (Explorer, editor, palette, drag and drop) and
 // optionally attach them all to one new task, under one cancellable progress notification.
-import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
-import { notify } from '../common/notify';
 import { isAbort, isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
-import { describeErrorForUser } from '../commandSupport/errorText';
-import { MAX_UPLOAD_BYTES, type FilePurpose, type FileRecord, type TaskRecord } from '../api/types';
-import { estimateArchiveBytes } from '../upload/uploadChoice';
-import { uploadBatch, type BatchResult, type UploadKeys } from '../upload/batchUpload';
-import { type PlannedFile } from '../upload/uploadPlan';
-import { formatBytes } from '../common/format';
-import { urisOf } from '../commandSupport/nodeArgs';
-import { confirmUploadRequest } from './uploadConsent';
-import { createTaskWithAttachments } from './createTaskCommands';
+import { type FilePurpose, type FileRecord, MAX_UPLOAD_BYTES, type TaskRecord } from '../api/types';
+import type { BudgetChoice, BudgetRequester } from '../commandSupport/budgetChoice';
 import { type CommandDeps } from '../commandSupport/commandDeps';
+import { describeErrorForUser } from '../commandSupport/errorText';
+import { urisOf } from '../commandSupport/nodeArgs';
+import { formatBytes } from '../common/format';
+import { Commands } from '../common/ids';
+import { notify } from '../common/notify';
+import { isSingular } from '../common/vscodeTranslate';
+import { recordUploads, stampFiles } from '../reviewUi/uploadOrigins';
+import { type ArchiveUploadProgress, uploadArchive } from '../upload/archiveUpload';
+import { knownAttachmentLimit, rememberAttachmentLimit } from '../upload/attachmentLimits';
+import { type BatchResult, uploadBatch, type UploadKeys } from '../upload/batchUpload';
+import { estimateArchiveBytes } from '../upload/uploadChoice';
+import { deleteUploaded } from '../upload/uploadCleanup';
+import { type PlannedFile } from '../upload/uploadPlan';
+import { createTaskWithAttachments } from './createTaskCommands';
+import { confirmUploadRequest } from './uploadConsent';
 import {
   askObjective,
   askUploadShape,
@@ -24,12 +30,6 @@ import {
   pickPurpose,
   saveDirtyDocuments,
 } from './uploadPrompts';
-import { knownAttachmentLimit, rememberAttachmentLimit } from '../upload/attachmentLimits';
-import { Commands } from '../common/ids';
-import { uploadArchive, type ArchiveUploadProgress } from '../upload/archiveUpload';
-import type { BudgetChoice, BudgetRequester } from '../commandSupport/budgetChoice';
-import { deleteUploaded } from '../upload/uploadCleanup';
-import { recordUploads, stampFiles } from '../reviewUi/uploadOrigins';
 
 interface Prefilled {
   objective?: string;

@@ -3,10 +3,10 @@
 // files did not come from a selection the user made in this window's workspace (they lie
 // outside its folders, or the caller skipped the prompts that would have shown them), the user
 // confirms in a modal that lists exactly what will be sent, and where.
-import { isSingular } from '../common/vscodeTranslate';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askModal } from '../common/notify';
+import { isSingular } from '../common/vscodeTranslate';
 import { looksSecretFile } from '../upload/secretFiles';
 
 export interface UploadRequestOrigin {

@@ -1,17 +1,17 @@
 // The questions the upload flows ask before anything is sent: which files, what purpose, what
 // objective, whether to expand folders, save unsaved edits, follow symbolic links, go on without
 // refused files, and whether to pack a large selection into one archive.
-import { isSingular } from '../common/vscodeTranslate';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { askModal, notify } from '../common/notify';
 import { FILE_PURPOSES, type FilePurpose } from '../api/types';
-import { planUpload, type PlannedFile, type UploadPlan } from '../upload/uploadPlan';
-import { namesAcrossRoots } from '../upload/uploadNames';
-import { MAX_IN_MEMORY_BYTES, mergePlans, planVirtualUpload, plannedUri } from '../upload/workspaceFiles';
-import { chooseUploadShape } from '../upload/uploadChoice';
-import { confirmFolderFiles, leaveOutSecrets } from '../upload/sentFilesPrompts';
 import { formatBytes } from '../common/format';
+import { askModal, notify } from '../common/notify';
+import { isSingular } from '../common/vscodeTranslate';
+import { confirmFolderFiles, leaveOutSecrets } from '../upload/sentFilesPrompts';
+import { chooseUploadShape } from '../upload/uploadChoice';
+import { namesAcrossRoots } from '../upload/uploadNames';
+import { type PlannedFile, planUpload, type UploadPlan } from '../upload/uploadPlan';
+import { MAX_IN_MEMORY_BYTES, mergePlans, plannedUri, planVirtualUpload } from '../upload/workspaceFiles';
 
 export async function askObjective(files: { name: string }[]): Promise<string | undefined> {
   const names =

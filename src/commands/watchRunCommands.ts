@@ -2,11 +2,11 @@
 // or the palette (asks for the id). Opens, or focuses, the run's panel.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
-import { isRunId } from '../runEvents/ids';
-import { Commands } from '../common/ids';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { runOf, taskOf } from '../commandSupport/nodeArgs';
+import { Commands } from '../common/ids';
+import { isRunId } from '../runEvents/ids';
 
 export type WatchTarget = { runId: string; objective?: string } | string | undefined;
 

@@ -4,7 +4,7 @@
 // Pure: the host and the webview share it. The results still carry server text, so every
 // surface passes them through inert() or textContent.
 import { inert, INERT_MAX_CHARS } from './inertText';
-import { untranslated, type Translate } from './translate';
+import { type Translate, untranslated } from './translate';
 
 const MAX_ARGUMENT_DEPTH = 3;
 /** A value of the summary keeps this many characters; a key, fewer. */

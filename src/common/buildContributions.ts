@@ -3,9 +3,9 @@
 // from them. Pure: scripts/generate-contributions.js writes and checks the files with it, the unit
 // tests call it directly.
 import {
-  MENU_LOCATIONS,
   type CommandDeclaration,
   type FeatureContributions,
+  MENU_LOCATIONS,
   type MenuLocation,
   type ViewDeclaration,
 } from './contributionTypes';

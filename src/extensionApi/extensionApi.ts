@@ -6,8 +6,8 @@
 // Nothing here decides an approval, cancels, resumes or forks: those stay with a person.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
-import { describeError } from '../api/errorSentences';
 import { isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
 import { RunEventSubscription } from '../api/events';
 import { paginate } from '../api/pagination';
 import type { ApprovalRecord, ArtifactRecord, RunEvent, TaskRecord } from '../api/types';

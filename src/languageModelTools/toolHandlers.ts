@@ -5,8 +5,8 @@
 // at activation by toolsLoader.ts, and in the bundle this file is dist/tools.js (esbuild.js
 // LAZY_FILES), with toolSpecs.ts and toolResult.ts.
 import * as vscode from 'vscode';
-import { TOOL_SPECS, type ToolContext, type ToolSpec } from './toolSpecs';
 import { toolText } from './toolResult';
+import { TOOL_SPECS, type ToolContext, type ToolSpec } from './toolSpecs';
 
 /** Plans kept for invocations that have not come (the person said no): the oldest go first. */
 const MAX_PLANS = 32;

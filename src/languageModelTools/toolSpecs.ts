@@ -10,11 +10,11 @@
 // Results carry the service's text as quoted data (src/languageModelTools/toolResult.ts).
 import type * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
-import { describeError } from '../api/errorSentences';
 import { isApiError } from '../api/errors';
+import { describeError } from '../api/errorSentences';
 import { paginate } from '../api/pagination';
-import { SteeringConflict } from '../api/steering';
 import type { MemoryRecord } from '../api/resourceTypes';
+import { SteeringConflict } from '../api/steering';
 import type { ArtifactRecord, Money, RunRecord, TaskRecord } from '../api/types';
 import { formatBytes } from '../common/format';
 import { markdownLiteral } from '../common/markdownLiteral';

@@ -1,7 +1,7 @@
 // The sentences "Go to…" and the link handler show for input they refuse or records they do not
 // find. Pure: takes the translation function (vscode.l10n.t in the editor), so mocha checks them.
-import { inert } from '../common/inertText';
 import { shortenText } from '../common/format';
+import { inert } from '../common/inertText';
 import type { Translate } from '../common/translate';
 import type { GoToKind, GoToProblem } from './goToInput';
 

@@ -10,8 +10,8 @@ import { conflictMemory } from '../api/resources';
 import type { MemoryRecord } from '../api/resourceTypes';
 import { describeErrorForUser } from '../commandSupport/errorText';
 import type { Translate } from '../common/translate';
-import { parseMemoryUri, serviceCopyUri, memoryUri } from './memoryUris';
 import { tooLargeMessage } from './memoryText';
+import { memoryUri, parseMemoryUri, serviceCopyUri } from './memoryUris';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { MemoryRecord } from '../api/resourceTypes';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
+import { questionSkipped } from '../commandSupport/questionSkip';
 import { showSearchPick } from '../commandSupport/searchPick';
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
@@ -15,7 +16,6 @@ import { MemoryFileSystem } from './memoryFileSystem';
 import { memoryDescription, memoryLabel, tooLargeMessage } from './memoryText';
 import { MemoryTree } from './memoryTree';
 import { MEMORY_SCHEME, memoryUri, parseMemoryUri } from './memoryUris';
-import { questionSkipped } from '../commandSupport/questionSkip';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 

@@ -1,8 +1,8 @@
 // What the memory surfaces show of an entry: one inert line for a row, a bounded tooltip, the size
 // rule. Every string of a memory record is data (inert()). Pure: no vscode.
+import { MAX_MEMORY_BYTES, type MemoryRecord } from '../api/resourceTypes';
 import { inert } from '../common/inertText';
 import type { Translate } from '../common/translate';
-import { MAX_MEMORY_BYTES, type MemoryRecord } from '../api/resourceTypes';
 
 /** A row's label: the first non-blank line of the content, inert and short. */
 export function memoryLabel(record: MemoryRecord, t: Translate): string {

@@ -7,7 +7,7 @@ import type { MemoryRecord } from '../api/resourceTypes';
 import { Commands, ViewIds } from '../common/ids';
 import { inert } from '../common/inertText';
 import type { Translate } from '../common/translate';
-import { PagedTree, type PagedNode, type PagedTreeDeps } from '../views/pagedTree';
+import { type PagedNode, PagedTree, type PagedTreeDeps } from '../views/pagedTree';
 import { memoryDescription, memoryLabel, memoryTooltip } from './memoryText';
 import { memoryUri } from './memoryUris';
 

@@ -4,10 +4,12 @@
 // palette and the views' title bars it asks in a quick pick; given a string it goes straight there.
 import * as vscode from 'vscode';
 import type { ArtifactRecord, FileRecord } from '../api/types';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
 import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';
 import { notify } from '../common/notify';
-import { parseGoToInput, type GoToTarget } from '../links/goToInput';
-import { resolveGoTo, type GoToFound } from '../links/goToResolve';
+import { type GoToTarget, parseGoToInput } from '../links/goToInput';
+import { type GoToFound, resolveGoTo } from '../links/goToResolve';
 import { echo, notFoundText, problemText, stoppedLookingText } from '../links/linkText';
 import {
   loadedArtifactNode,
@@ -17,8 +19,6 @@ import {
   revealTaskRecord,
 } from '../views/goToReveal';
 import type { Sidebar } from '../views/sidebar';
-import type { CommandDeps } from '../commandSupport/commandDeps';
-import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeTarget, pickGoToTarget, type RecentTarget } from './goToPicker';
 
 export interface GoToDeps {

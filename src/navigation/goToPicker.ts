@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import { isAbort } from '../api/errors';
 import { inert } from '../common/inertText';
 import type { Translate } from '../common/translate';
-import { parseGoToInput, type GoToTarget } from '../links/goToInput';
-import { resolveGoTo, type GoToClient, type GoToFound } from '../links/goToResolve';
+import { type GoToTarget, parseGoToInput } from '../links/goToInput';
+import { type GoToClient, type GoToFound, resolveGoTo } from '../links/goToResolve';
 import { echo, kindText, notFoundText, problemText, stoppedLookingText } from '../links/linkText';
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);

@@ -1,13 +1,13 @@
 // "Copy Link": a link to a run (from its row in the Tasks view) or to one of its events (the run
 // panel's row menu, or any caller passing (runId, sequence) or {runId, sequence}).
 import * as vscode from 'vscode';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
+import { resolveRun } from '../commandSupport/runArgs';
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import { externalRunLink } from '../links/externalLink';
 import { isSequence } from '../links/runLink';
-import type { CommandDeps } from '../commandSupport/commandDeps';
-import { UserFacingError } from '../commandSupport/commandErrors';
-import { resolveRun } from '../commandSupport/runArgs';
 
 export function registerLinkCommands(deps: CommandDeps): vscode.Disposable[] {
   return [

@@ -4,15 +4,15 @@
 // will not (and why); refused paths and binary parts are never written.
 import * as vscode from 'vscode';
 import type { ArtifactRecord, ProjectRecord } from '../api/types';
-import { askModal, notify } from '../common/notify';
-import { isSingular } from '../common/vscodeTranslate';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { resolveRun } from '../commandSupport/runArgs';
+import { askModal, notify } from '../common/notify';
+import { isSingular } from '../common/vscodeTranslate';
 import { applyOnNewBranch, prepareBranchApply } from './branchApply';
-import { isProjectPatch, MAX_BASE_FILE_BYTES as MAX_PATCH_BYTES } from './patchAtBase';
 import { gitAccess, usableRemotes } from './gitAccess';
 import type { GitAPI, GitRepository } from './gitTypes';
+import { isProjectPatch, MAX_BASE_FILE_BYTES as MAX_PATCH_BYTES } from './patchAtBase';
 import { sameRepository } from './repositoryUrl';
 
 interface BranchAutomation {

@@ -5,7 +5,7 @@
 // what is binary before anything is written; applyOnNewBranch writes only that. No vscode.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { untranslated, type Translate } from '../common/translate';
+import { type Translate, untranslated } from '../common/translate';
 import { gitAtBase as git, planPatchAtBase } from './patchAtBase';
 import { checkProjectTarget, type RefusedPart } from './patchSafety';
 

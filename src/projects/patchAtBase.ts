@@ -5,9 +5,9 @@
 // Branch (branchApply.ts) and Review Changes (src/reviewUi/projectReview.ts) start here. Writes
 // nothing. Plain Node (no vscode).
 import type { StructuredPatch } from 'diff';
-import { untranslated, type Translate } from '../common/translate';
+import { type Translate, untranslated } from '../common/translate';
 import { loadDiff } from '../review/jsdiff';
-import { runGit, type GitRun } from './gitExec';
+import { type GitRun, runGit } from './gitExec';
 import { planProjectPatch, type RefusedPart } from './patchSafety';
 
 /** The largest file read at base_commit (and the largest patch a command reads). */

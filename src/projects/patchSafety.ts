@@ -3,10 +3,10 @@
 // system spells it: NTFS and HFS+ read `.git.`, `GIT~1` and `.g\u200cit` as `.git`), or reaching
 // out of the folder through a symlink; binary parts are listed, never applied. Nothing here
 // writes; the caller applies only `writable`. Plain Node (no vscode).
-import { untranslated, type Translate } from '../common/translate';
-import { parsePatchText, type PatchPart } from '../review/patchFile';
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
+import { type Translate, untranslated } from '../common/translate';
+import { parsePatchText, type PatchPart } from '../review/patchFile';
 import { checkWriteTarget } from '../review/safeTarget';
 
 /** Files of one patch considered at most (a patch naming more is cut and says so). */

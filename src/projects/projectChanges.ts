@@ -5,8 +5,8 @@
 // names the file (inert): refused paths, binary parts, new files (Apply to a New Branch writes those),
 // files or hunks that do not apply at base_commit. Plain Node (no vscode).
 import { inert } from '../common/inertText';
-import { untranslated, type Translate } from '../common/translate';
-import { sha256Hex, type FileChange, type ReviewProblem } from '../review';
+import { type Translate, untranslated } from '../common/translate';
+import { type FileChange, type ReviewProblem, sha256Hex } from '../review';
 import type { PatchAtBase } from './patchAtBase';
 
 /** Problems listed at most for one patch (the rest are counted in one more line). */

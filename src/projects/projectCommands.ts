@@ -6,21 +6,21 @@
 // the choice to push (the Git extension's repository.push()) or to use the upstream commit.
 // Loaded at the first of these commands: they are registered at activation by projectLoader.ts,
 // and in the bundle this file is dist/projects.js (esbuild.js LAZY_FILES).
-import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
 import { ProjectErrors } from '../api/projects';
 import type { ProjectRecord, TaskRecord } from '../api/types';
-import { Commands, ContextKeys } from '../common/ids';
-import { shortenText } from '../common/format';
-import { askModal, notify } from '../common/notify';
-import { setContextCommand } from '../common/setContext';
-import { isSingular } from '../common/vscodeTranslate';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeErrorForUser } from '../commandSupport/errorText';
-import { gitAccess, usableRemotes, type RepoRemote } from './gitAccess';
+import { shortenText } from '../common/format';
+import { Commands, ContextKeys } from '../common/ids';
+import { askModal, notify } from '../common/notify';
+import { setContextCommand } from '../common/setContext';
+import { isSingular } from '../common/vscodeTranslate';
+import { gitAccess, type RepoRemote, usableRemotes } from './gitAccess';
 import type { GitAPI, GitRepository } from './gitTypes';
 import { createProjectFor, createProjectRequest } from './projectRequests';
 import { matchProject } from './repositoryUrl';

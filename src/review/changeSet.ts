@@ -1,10 +1,10 @@
 // Which artifacts of a run are new versions of workspace files, and the one change set they
 // make: per workspace file, the agent's version of it.
-import { applyPatchPart, parsePatchText, unsupportedReason } from './patchFile';
+import { type Translate, untranslated } from '../common/translate';
 import type { PatchPart } from './patchFile';
+import { applyPatchPart, parsePatchText, unsupportedReason } from './patchFile';
 import { decodeText, encodeText } from './textCodec';
 import type { ReviewArtifact, ReviewProblem, TaskAttachment, UploadOrigin } from './types';
-import { untranslated, type Translate } from '../common/translate';
 
 /**
  * - `revision`: a new version of a file uploaded from this machine (`source_file_id` known)

@@ -1,14 +1,14 @@
 // One workspace file under review: its text now against the agent's version (merged three
 // ways when the file changed since it was uploaded), as hunks to apply one by one.
 import { createHash } from 'node:crypto';
-import { applyHunks, computeHunks, TooDifferentError } from './hunks';
+import { type Translate, untranslated } from '../common/translate';
 import type { Hunk } from './hunks';
-import { decodeText, encodeText } from './textCodec';
+import { applyHunks, computeHunks, TooDifferentError } from './hunks';
 import type { DecodedText, NotTextReason } from './textCodec';
-import { mergeThreeWay } from './threeWay';
+import { decodeText, encodeText } from './textCodec';
 import type { MergeConflict } from './threeWay';
+import { mergeThreeWay } from './threeWay';
 import type { UploadOrigin } from './types';
-import { untranslated, type Translate } from '../common/translate';
 
 export interface FileReviewInput {
   origin: UploadOrigin;

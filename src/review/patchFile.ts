@@ -1,7 +1,7 @@
 // Patch artifacts: read one with jsdiff, apply a file's part to the file as sent, and write a
 // whole change set as one patch ("Save as patch").
 import type { StructuredPatch } from 'diff';
-import { untranslated, type Translate } from '../common/translate';
+import { type Translate, untranslated } from '../common/translate';
 import { loadDiff } from './jsdiff';
 
 /** One file's part of a patch. */

@@ -1,9 +1,9 @@
 // Where the review may write: only to the workspace file a version belongs to, only inside the
 // workspace folder it came from, with symlinks resolved (a link must not carry a write outside).
-import { promises as fs } from 'node:fs';
 import type { Stats } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { untranslated, type Translate } from '../common/translate';
+import { type Translate, untranslated } from '../common/translate';
 
 export type TargetCheck =
   | { ok: true; realPath: string }

@@ -1,6 +1,6 @@
 // Bytes <-> text for review: only UTF-8 text is reviewed line by line; everything else is
 // refused with a reason so the caller can offer the plain actions (open, save) instead.
-import { untranslated, type Translate } from '../common/translate';
+import { type Translate, untranslated } from '../common/translate';
 
 export type Eol = '\n' | '\r\n';
 

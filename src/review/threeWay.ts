@@ -10,8 +10,8 @@
 //    A group with hunks from both sides is a conflict, unless both sides turned that stretch
 //    into the same lines (then it is taken once).
 // Between groups the base lines are common to all three texts.
-import { computeHunks, pushAll } from './hunks';
 import type { Hunk, LineRange } from './hunks';
+import { computeHunks, pushAll } from './hunks';
 import { splitLines } from './textCodec';
 
 /** What to put in the merged text where the two sides conflict. */

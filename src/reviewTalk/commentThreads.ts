@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { vscodeTranslate } from '../common/vscodeTranslate';
-import { commentProblem, newCommentId, quoteLines, type CommentSide } from '../reviewComments/reviewComments';
+import { commentProblem, type CommentSide, newCommentId, quoteLines } from '../reviewComments/reviewComments';
 import { parseReviewUri, REVIEW_SCHEME, type ReviewContent } from '../reviewUi/reviewContent';
 import type { CommentDrafts, StoredComment } from './commentDrafts';
 

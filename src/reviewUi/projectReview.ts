@@ -6,13 +6,13 @@
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
 import type { ArtifactRecord, TaskRecord } from '../api/types';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { inert } from '../common/inertText';
 import { repositoryFor } from '../projects/applyBranchCommand';
 import { gitAccess } from '../projects/gitAccess';
 import { isProjectPatch, MAX_BASE_FILE_BYTES, planPatchAtBase } from '../projects/patchAtBase';
 import { projectChanges } from '../projects/projectChanges';
 import type { FileChange, ReviewProblem } from '../review';
-import { describeErrorForUser } from '../commandSupport/errorText';
 
 export interface ProjectReview {
   /** The artifacts handled here (the rest go to the upload review). */

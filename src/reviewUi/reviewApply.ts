@@ -2,10 +2,10 @@
 // target (inside the workspace folder it came from, no link out), and makes ONE WorkspaceEdit of
 // line replacements for the whole action, so Undo takes it back and open editors follow.
 import * as vscode from 'vscode';
-import { applyReviewHunks, checkWriteTarget, decodeText } from '../review';
 import { vscodeTranslate } from '../common/vscodeTranslate';
-import { lineEditsFor } from './reviewText';
+import { applyReviewHunks, checkWriteTarget, decodeText } from '../review';
 import { refreshFile, type ReviewedFile, type SessionSources } from './reviewSession';
+import { lineEditsFor } from './reviewText';
 
 export interface ApplyPick {
   file: ReviewedFile;

@@ -1,23 +1,23 @@
 // Review Changes: a run's revised workspace files in one multi-file diff editor (today's file
 // against the agent's version), then Apply All, Apply Chosen Changes... (hunks from a quick
 // pick) and Save Changes as Patch...; outputs that cannot be reviewed get the plain open/save.
-import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
-import { applyToNewBranch } from '../projects/applyBranchCommand';
+import { describeError } from '../api/errorSentences';
 import { type CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { resolveRun } from '../commandSupport/runArgs';
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import { notify } from '../common/notify';
+import { isSingular } from '../common/vscodeTranslate';
+import { applyToNewBranch } from '../projects/applyBranchCommand';
 import { formatChangeSetPatch } from '../review';
-import { applyPicks, type ApplyOutcome, type ApplyPick } from './reviewApply';
+import { type ApplyOutcome, type ApplyPick, applyPicks } from './reviewApply';
 import { parseReviewUri, type ReviewContent } from './reviewContent';
+import { openConflicts, openDiffs } from './reviewDiffs';
 import { loadSession, refreshFile, type ReviewedFile, type ReviewSession, type SessionSources } from './reviewSession';
 import { changedSinceSentences, describeHunk } from './reviewText';
-import { openConflicts, openDiffs } from './reviewDiffs';
 import { hasReviewableOutputs } from './runOutputs';
-import { describeError } from '../api/errorSentences';
 
 export const REVIEW_OPEN_CONTEXT = 'agentRuntime.reviewOpen';
 

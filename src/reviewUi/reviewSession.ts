@@ -3,14 +3,14 @@
 // the disk), and the read-only documents the diff editors show.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
+import type { ArtifactRecord } from '../api/types';
 import { describeErrorForUser } from '../commandSupport/errorText';
 import { vscodeTranslate } from '../common/vscodeTranslate';
-import type { ArtifactRecord } from '../api/types';
-import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../review';
 import type { FileChange, FileReview, OriginLookup, ReviewProblem, TaskAttachment } from '../review';
-import { reviewUri, type ReviewContent } from './reviewContent';
-import { placeOf, type OriginPlace } from './reviewText';
+import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../review';
 import { reviewProjectPatches } from './projectReview';
+import { type ReviewContent, reviewUri } from './reviewContent';
+import { type OriginPlace, placeOf } from './reviewText';
 import { listRunOutputs, runTaskOf, taskFileIds } from './runOutputs';
 
 /** Largest content read for a review (artifact or file as sent). */

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { UploadOrigin } from '../review/types';
 import type { LocalFileIndex } from '../upload/localFileIndex';
-import { hashIfUnchanged, stampOf, type FileStamp } from './uploadFingerprint';
+import { type FileStamp, hashIfUnchanged, stampOf } from './uploadFingerprint';
 
 /** Size and mtime of each file about to be sent, by path; taken right before the batch starts. */
 export async function stampFiles(paths: readonly string[]): Promise<Map<string, FileStamp | undefined>> {

@@ -2,8 +2,8 @@
 // events, each cut to a byte budget, and a capped count of event kinds. The host keeps one per
 // panel to bring a reloaded webview up to date; the webview keeps one to persist a restorable
 // snapshot. Pure: no vscode, no Node, no DOM.
+import { boundEvent, boundText, DEFAULT_EVENT_BUDGET, type EventBudget, utf8Length } from './eventBudget';
 import { isTerminalEvent, TERMINAL_EVENTS } from './runStatus';
-import { boundEvent, boundText, DEFAULT_EVENT_BUDGET, utf8Length, type EventBudget } from './eventBudget';
 import type { RunSnapshot, StepSummary, WireEvent } from './wire';
 
 /** The spec's event names: always counted by name, whatever else the server invents. */

@@ -2,10 +2,10 @@
 // per filter by a chunked scan and extended as the log grows; the few most recent filters are
 // kept. It makes a filtered page one lookup, and gives the filtered total. Plain Node: no vscode.
 import { isEmptyFilter, type LogFilter } from '../runEvents/logQuery';
-import type { RunLogCache } from './logCache';
-import { SortedNumbers } from './sortedNumbers';
-import { chunks, countLines, eventMatches, forEachCandidate, rawPlan, type ScanOptions } from './logScan';
 import type { WireEvent } from '../runEvents/wire';
+import type { RunLogCache } from './logCache';
+import { chunks, countLines, eventMatches, forEachCandidate, rawPlan, type ScanOptions } from './logScan';
+import { SortedNumbers } from './sortedNumbers';
 
 /** A growable array of event positions (4 bytes each). */
 export class PositionList extends SortedNumbers<Uint32Array> {

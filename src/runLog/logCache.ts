@@ -2,7 +2,7 @@
 // the panel's per-event budget), a sparse index in memory (byte offset and sequence of every
 // BLOCK_EVENTS-th event) so any page costs one small read, and batched appends that never block
 // the caller. Plain Node: no vscode.
-import { promises as fsp, createReadStream } from 'node:fs';
+import { createReadStream, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { boundEvent, DEFAULT_EVENT_BUDGET, type EventBudget } from '../runEvents/eventBudget';
 import type { WireEvent } from '../runEvents/wire';

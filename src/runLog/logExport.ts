@@ -3,13 +3,13 @@
 // line). Streamed chunk by chunk with the write stream's backpressure into a temporary file that
 // is renamed into place at the end, so any size works and a cancel or failure leaves nothing.
 // Plain Node: no vscode.
-import { createWriteStream, promises as fsp, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { createWriteStream, promises as fsp, type WriteStream } from 'node:fs';
+import { fill } from '../common/format';
+import { markdownText } from '../common/markdownLiteral';
 import type { WireEvent } from '../runEvents/wire';
 import type { RunLogCache } from './logCache';
 import { chunks, countLines } from './logScan';
-import { markdownText } from '../common/markdownLiteral';
-import { fill } from '../common/format';
 
 export type ExportFormat = 'markdown' | 'jsonl';
 

@@ -4,12 +4,12 @@
 // rest for the count and the ordinal. The matches' sequences stay in a compact array, so moving
 // to the next or previous one afterwards is a binary search. A new find supersedes the running
 // one. Plain Node: no vscode.
-import { normalizeQuery, type LogFilter } from '../runEvents/logQuery';
+import { type LogFilter, normalizeQuery } from '../runEvents/logQuery';
 import type { WireEvent } from '../runEvents/wire';
-import type { RunLogCache } from './logCache';
 import { filterKey } from './filterIndex';
-import { SortedNumbers } from './sortedNumbers';
+import type { RunLogCache } from './logCache';
 import { chunks, countLines, eventMatches, forEachCandidate, rawPlan, type ScanOptions } from './logScan';
+import { SortedNumbers } from './sortedNumbers';
 
 export interface FindRequest {
   query: string;

@@ -3,8 +3,8 @@
 // filtered ones look up the filter's position list (filterIndex.ts). Plain Node: no vscode.
 import { isEmptyFilter, type LogFilter } from '../runEvents/logQuery';
 import type { WireEvent } from '../runEvents/wire';
-import type { RunLogCache } from './logCache';
 import type { FilterIndexes } from './filterIndex';
+import type { RunLogCache } from './logCache';
 
 export interface PageRequest {
   sequence: number;

@@ -3,7 +3,7 @@
 // Before parsing, a line is tested as text: a line that does not contain the query (or a filter's
 // `"tool":"x"`) cannot match, so most lines of a search are never parsed. The exact rule is still
 // logQuery.ts (matchesFilter, matchesQuery) on the parsed event. Plain Node: no vscode.
-import { matchesFilter, matchesQuery, type LogFilter } from '../runEvents/logQuery';
+import { type LogFilter, matchesFilter, matchesQuery } from '../runEvents/logQuery';
 import type { WireEvent } from '../runEvents/wire';
 import type { RunLogCache } from './logCache';
 

@@ -7,18 +7,18 @@ import type { Logger } from '../common/logger';
 import type { WireEvent } from '../runEvents/wire';
 import { FilterIndexes } from './filterIndex';
 import { RunLogCache } from './logCache';
-import { exportLog, type ExportFormat, type ExportOptions, type TranscriptHeader } from './logExport';
-import { LogFinder, type FindOptions, type FindProgress, type FindRequest } from './logFind';
+import { type ExportFormat, exportLog, type ExportOptions, type TranscriptHeader } from './logExport';
+import { type FindOptions, type FindProgress, type FindRequest, LogFinder } from './logFind';
 import {
   DEFAULT_FOLDER_LIMITS,
   GrowingLogHousekeeping,
   logFilePath,
+  type LogFolderLimits,
   pruneLogFolder,
   runLogCap,
-  type LogFolderLimits,
 } from './logFolder';
 import { acquireLogLock, releaseLogLock } from './logLock';
-import { readPage, type PageAnswer, type PageRequest } from './logPages';
+import { type PageAnswer, type PageRequest, readPage } from './logPages';
 
 /** Cache files of the logs open in this process: housekeeping never deletes them. */
 const openFiles = new Map<string, number>();

@@ -2,12 +2,12 @@
 // run's log on disk (src/runLog) or, when that is not available (no storage folder, a disk
 // error), from the bounded model's newest events, so the panel keeps working either way. The
 // answers go out through PanelChannel.reply (never dropped by a backlog reset). No vscode.
-import type { RunLog } from '../runLog/runLog';
+import { normalizeQuery } from '../runEvents/logQuery';
+import type { WireEvent } from '../runEvents/wire';
 import { FindSuperseded, pick, SequenceList } from '../runLog/logFind';
 import { eventMatches } from '../runLog/logScan';
-import { normalizeQuery } from '../runEvents/logQuery';
+import type { RunLog } from '../runLog/runLog';
 import type { HostMessage, WebviewMessage } from './protocol';
-import type { WireEvent } from '../runEvents/wire';
 
 type PageMessage = Extract<WebviewMessage, { type: 'page' }>;
 type FindMessage = Extract<WebviewMessage, { type: 'find' }>;

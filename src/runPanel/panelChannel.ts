@@ -6,8 +6,8 @@
 // that falls behind is bounded: past the cap the backlog is dropped for one fresh `reset`.
 // Pure (timers injected).
 import { jsonBytes } from '../runEvents/eventBudget';
-import type { HostMessage } from './protocol';
 import type { WireEvent } from '../runEvents/wire';
+import type { HostMessage } from './protocol';
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;

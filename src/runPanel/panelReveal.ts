@@ -2,8 +2,8 @@
 // after each `reset` the page gets (its `ready`: a new or reloaded page; or its coming back into
 // view) until the panel is next hidden, and at once when the page is in view already. A newer
 // reveal for the same panel replaces the older. No vscode import: the panel is taken by shape.
-import { parseWebviewMessage, type HostMessage } from './protocol';
 import { isSequence } from '../links/runLink';
+import { type HostMessage, parseWebviewMessage } from './protocol';
 
 interface Disposable {
   dispose(): void;

@@ -1,8 +1,8 @@
 // Reads the state a run panel's webview saved (vscode.setState) when VS Code hands it back to
 // the serializer after a window reload. Anything malformed is dropped rather than trusted.
-import { type PersistedState } from './protocol';
 import { isRunId } from '../runEvents/ids';
 import type { RunSnapshot, StepSummary, WireEvent } from '../runEvents/wire';
+import { type PersistedState } from './protocol';
 
 const MAX_SAVED_KINDS = 200;
 

@@ -1,10 +1,10 @@
 // The typed messages between the run panel's host (src/runPanel) and its webview (src/webview),
 // and their checks. Only messages: the run-event shapes they carry live in src/runEvents.
 // Pure types and constants: no vscode, no Node, no DOM.
-import { parseLogFilter, MAX_QUERY_CHARS, type LogFilter } from '../runEvents/logQuery';
 import { APPROVAL_ID } from '../runEvents/ids';
-import { runActionById } from '../runEvents/runActions';
+import { type LogFilter, MAX_QUERY_CHARS, parseLogFilter } from '../runEvents/logQuery';
 import { isRecordId, type LinkedRecord } from '../runEvents/recordLinks';
+import { runActionById } from '../runEvents/runActions';
 import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
 import type { UiStringKey } from './uiStrings';
 

@@ -1,7 +1,7 @@
 // A finished run's artifacts as the panel lists them: every page up to a cap (the one pager's:
 // every item the server sent counts), items without a string id skipped (they could never be
 // opened or saved), and the view the webview draws (it says when the list was cut).
-import { paginate, type PageFetch } from '../api/pagination';
+import { type PageFetch, paginate } from '../api/pagination';
 import type { ArtifactRecord } from '../api/types';
 import type { ArtifactsView } from './protocol';
 

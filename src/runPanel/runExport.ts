@@ -6,9 +6,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { notify } from '../common/notify';
-import { describeErrorForUser } from '../commandSupport/errorText';
 import { describeError } from '../api/errorSentences';
+import { describeErrorForUser } from '../commandSupport/errorText';
+import { notify } from '../common/notify';
 import type { ExportFormat, ExportOptions, TranscriptWords } from '../runLog/logExport';
 import { transcriptFilePath } from '../runLog/logFolder';
 import type { ConnectionView } from './protocol';

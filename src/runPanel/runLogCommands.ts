@@ -3,12 +3,12 @@
 // active run panel). The panel's session holds the run's whole log; a run not open yet gets its
 // panel, which reads the log. An argument that names no run acts on nothing.
 import * as vscode from 'vscode';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
+import { resolveRun } from '../commandSupport/runArgs';
 import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import type { RunPanel } from './runPanel';
-import type { CommandDeps } from '../commandSupport/commandDeps';
-import { resolveRun } from '../commandSupport/runArgs';
-import { UserFacingError } from '../commandSupport/commandErrors';
 
 export interface RunPanels {
   panelFor(runId: string | undefined): RunPanel | undefined;

@@ -1,26 +1,26 @@
 // One run panel in the editor: the webview, its HTML and messages, wired to a RunSession that
 // owns the stream. Closing the panel closes the stream.
 import * as vscode from 'vscode';
-import { runActionById } from '../runEvents/runActions';
-import { Commands } from '../common/ids';
-import { notify } from '../common/notify';
 import type { ApiClient } from '../api/client';
-import type { ArtifactRecord } from '../api/types';
-import { RunEventSubscription } from '../api/events';
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
+import { RunEventSubscription } from '../api/events';
+import type { ArtifactRecord } from '../api/types';
 import { describeErrorForUser } from '../commandSupport/errorText';
 import { shortenText } from '../common/format';
+import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
+import { notify } from '../common/notify';
+import { vscodeTranslate } from '../common/vscodeTranslate';
+import { runActionById } from '../runEvents/runActions';
+import type { ExportFormat } from '../runLog/logExport';
 import type { RunStore } from '../runs/runStore';
 import { panelHtml } from './panelHtml';
-import { RUN_PANEL_VIEW_TYPE, parseWebviewMessage, type PersistedState, type WebviewMessage } from './protocol';
-import { RunSession } from './runSession';
+import { parseWebviewMessage, type PersistedState, RUN_PANEL_VIEW_TYPE, type WebviewMessage } from './protocol';
+import { approvalToolCommand, type LinkCommand, recordLinkCommand } from './recordLinkTarget';
 import { exportRunToFile, openRunTranscript } from './runExport';
-import type { ExportFormat } from '../runLog/logExport';
-import { vscodeTranslate } from '../common/vscodeTranslate';
+import { RunSession } from './runSession';
 import { uiStringTable } from './uiStrings';
-import { approvalToolCommand, recordLinkCommand, type LinkCommand } from './recordLinkTarget';
 
 export interface RunPanelDeps {
   extensionUri: vscode.Uri;

@@ -4,10 +4,10 @@
 // entry of dist/runpanel.js (runPanelLoader.ts).
 import * as vscode from 'vscode';
 import { notify } from '../common/notify';
-import { parsePersistedState } from './persistedState';
-import { PendingReveals } from './panelReveal';
 import { isRunId } from '../runEvents/ids';
-import { RunPanel, createRunWebviewPanel, type RunPanelDeps } from './runPanel';
+import { PendingReveals } from './panelReveal';
+import { parsePersistedState } from './persistedState';
+import { createRunWebviewPanel, RunPanel, type RunPanelDeps } from './runPanel';
 
 export type { RunPanelDeps } from './runPanel';
 

@@ -1,24 +1,24 @@
 // One watched run on the host: owns the event subscription, the compacted model, the run's whole
 // log on disk (src/runLog), the run's facts and artifacts, and feeds the webview through a
 // PanelChannel. No vscode import, so node tests drive it with a fake subscription and client.
-import { costText, nextApproval } from '../runEvents/steeringInfo';
-import { listArtifacts } from './runArtifacts';
 import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '../api/types';
+import { fill } from '../common/format';
 import type { Logger } from '../common/logger';
+import { DEFAULT_LIMITS, RunModel } from '../runEvents/runModel';
+import { costText, nextApproval } from '../runEvents/steeringInfo';
+import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
+import type { ExportFormat, ExportOptions } from '../runLog/logExport';
 import type { LogFolderLimits } from '../runLog/logFolder';
-import type { PanelChannelOptions } from './panelChannel';
-import type { SteeringSupport } from './steeringSupport';
+import { RunLog } from '../runLog/runLog';
 import { batchesOf, type EventSource, type SubscriptionState } from './eventSource';
 import { fullEvent } from './fullEvent';
-import { LogRequests, type LogRequest } from './logRequests';
-import { RunLog } from '../runLog/runLog';
-import type { ExportFormat, ExportOptions } from '../runLog/logExport';
+import { type LogRequest, LogRequests } from './logRequests';
+import type { PanelChannelOptions } from './panelChannel';
 import { PanelChannel } from './panelChannel';
-import { RunModel, DEFAULT_LIMITS } from '../runEvents/runModel';
-import { steeringSupport } from './steeringSupport';
-import { fill } from '../common/format';
 import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, UiStrings } from './protocol';
-import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
+import { listArtifacts } from './runArtifacts';
+import type { SteeringSupport } from './steeringSupport';
+import { steeringSupport } from './steeringSupport';
 
 export type { EventSource, SubscriptionState } from './eventSource';
 

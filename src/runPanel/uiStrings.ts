@@ -2,8 +2,8 @@
 // every reset (runPanel.ts: uiStringTable(vscodeTranslate)); the webview falls back to the English
 // (DEFAULT_UI_STRINGS) for a key an older host did not send. Placeholders are passed through as
 // themselves: the webview fills them. Pure: no vscode (scripts/l10n-strings.js extracts the `t` calls).
-import { untranslated, type Translate } from '../common/translate';
-import { runActionLabels, type RunActionLabelKey } from '../runEvents/runActions';
+import { type Translate, untranslated } from '../common/translate';
+import { type RunActionLabelKey, runActionLabels } from '../runEvents/runActions';
 
 function fixedUiStrings(t: Translate) {
   return {

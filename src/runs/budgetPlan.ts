@@ -2,8 +2,8 @@
 // Budgets): the cap, what this workspace's last runs cost, the month's spend and what is left of
 // the quota; a task passes the monthly limit when the month's spend plus its cap (or the spend
 // alone, without a cap) goes over it. Pure.
-import { addMoney, moneyText, subtractMoney, validMoney, type ValidMoney } from '../common/money';
 import type { UsageRecord } from '../api/types';
+import { addMoney, moneyText, subtractMoney, type ValidMoney, validMoney } from '../common/money';
 import type { Translate } from '../common/translate';
 import type { SpendSummary } from './spendHistory';
 

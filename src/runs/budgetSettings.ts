@@ -1,7 +1,7 @@
 // agentRuntime.budget.perRun, .currency and .monthly, read fresh each time. A value that is not a
 // positive decimal amount counts as unset and is reported once per value in the log.
 import * as vscode from 'vscode';
-import { validMoney, type ValidMoney } from '../common/money';
+import { type ValidMoney, validMoney } from '../common/money';
 
 export const BUDGET_SECTION = 'agentRuntime.budget';
 

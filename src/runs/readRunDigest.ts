@@ -5,7 +5,7 @@
 import type { ApiClient } from '../api/client';
 import { RunEventSubscription } from '../api/events';
 import { isTerminalStatus } from '../runEvents/runStatus';
-import { RunDigestBuilder, type RunDigest } from './runDigest';
+import { type RunDigest, RunDigestBuilder } from './runDigest';
 
 export interface ReadRunDigestOptions {
   signal?: AbortSignal;

@@ -2,9 +2,9 @@
 // they reached a terminal status (from a panel's stream or a poll, whichever comes first).
 import * as vscode from 'vscode';
 import type { TaskRecord } from '../api/types';
+import { shortenText } from '../common/format';
 import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
-import { shortenText } from '../common/format';
 import { statusKind } from '../runEvents/runStatus';
 import type { RunStore } from './runStore';
 

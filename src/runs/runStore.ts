@@ -12,14 +12,14 @@
 // on its own. A change is announced only when what a surface shows
 // differs (status or record), so rows are redrawn only when their data changed.
 // Pure (no vscode): the timer is injected, so tests drive it by hand.
-import type { Logger } from '../common/logger';
-import type { RunRecord } from '../api/types';
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
-import { mapLimited } from '../common/mapLimited';
-import { isTerminalEvent, isTerminalStatus, statusKind, terminalEventStatus } from '../runEvents/runStatus';
-import { FEED_POLL_DELAYS, StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
+import type { RunRecord } from '../api/types';
 import type { Page } from '../api/types';
+import type { Logger } from '../common/logger';
+import { mapLimited } from '../common/mapLimited';
+import { FEED_POLL_DELAYS, type PollDelays, type Schedule, StatusPoller } from '../common/statusPoller';
+import { isTerminalEvent, isTerminalStatus, statusKind, terminalEventStatus } from '../runEvents/runStatus';
 import { ChangeFeed, type ChangeListParams, type ChangeLook } from './changeFeed';
 
 export interface RunFacts {

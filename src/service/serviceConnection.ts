@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { type CredentialSource, type CredentialStore } from '../auth/credentialStore';
-import { NETWORK_SECTION, readNetworkSettings, readSettings, SETTINGS_SECTION } from './settings';
 import { ContextKeys } from '../common/ids';
+import { NETWORK_SECTION, readNetworkSettings, readSettings, SETTINGS_SECTION } from './settings';
 
 export class ServiceConnection implements vscode.Disposable {
   private current: ApiClient | undefined;

@@ -1,8 +1,8 @@
 // The extension's settings, read fresh each time so that changes apply without a reload.
 import * as vscode from 'vscode';
-import { DEFAULT_PAGE_SIZE, FILE_PURPOSES, type FilePurpose } from '../api/types';
 import type { NetworkSettings, ProxySupport } from '../api/network/settings';
 import { clampPageSize } from '../api/pageSize';
+import { DEFAULT_PAGE_SIZE, FILE_PURPOSES, type FilePurpose } from '../api/types';
 
 export const SETTINGS_SECTION = 'agentRuntime';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';

@@ -1,9 +1,9 @@
 // The status bar item: connection state and runs in progress at a glance; a click opens the
 // Agent Runtime sidebar.
-import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
-import { inert } from '../common/inertText';
 import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';
+import { inert } from '../common/inertText';
+import { isSingular } from '../common/vscodeTranslate';
 
 export interface ConnectionStatus {
   signedIn: boolean;

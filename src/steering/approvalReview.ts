@@ -6,7 +6,7 @@
 // to show at all can only be denied here. Nothing is ever cut without the person being told.
 import * as vscode from 'vscode';
 import type { ApprovalRecord } from '../api/types';
-import { fitsInDialog, timeLeft, wholeCallLines, wholeJson, type CallFacts } from '../common/approvalText';
+import { type CallFacts, fitsInDialog, timeLeft, wholeCallLines, wholeJson } from '../common/approvalText';
 import { formatShortLocalTime } from '../common/format';
 import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';

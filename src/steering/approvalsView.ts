@@ -3,8 +3,8 @@
 // (Approve shows the whole call first), and a badge with the count.
 // Rows are plain text: every server string goes through inert(); the tooltip is not Markdown.
 import * as vscode from 'vscode';
-import { describeErrorForUser } from '../commandSupport/errorText';
 import type { ApprovalRecord } from '../api/types';
+import { describeErrorForUser } from '../commandSupport/errorText';
 import { shortArguments, timeLeft } from '../common/approvalText';
 import { formatLocalTime } from '../common/format';
 import { Commands, ViewIds } from '../common/ids';

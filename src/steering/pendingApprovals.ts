@@ -5,11 +5,11 @@
 // Pure (no vscode): the fetch and the timer are injected.
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
-import type { Logger } from '../common/logger';
 import type { PageWalk, PageWalkOptions } from '../api/pagination';
 import type { ApprovalListParams } from '../api/steering';
 import type { ApprovalRecord } from '../api/types';
-import { StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
+import type { Logger } from '../common/logger';
+import { type PollDelays, type Schedule, StatusPoller } from '../common/statusPoller';
 
 /** Pending approvals kept at most (the rows of Needs You). */
 export const MAX_PENDING = 200;

@@ -8,18 +8,18 @@ import * as vscode from 'vscode';
 import { ApiError, isApiError } from '../api/errors';
 import { SteeringConflict } from '../api/steering';
 import type { RunRecord } from '../api/types';
+import type { CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
+import { questionSkipped } from '../commandSupport/questionSkip';
+import { type ResolvedRun, resolveRun } from '../commandSupport/runArgs';
+import { lastSequenceOf } from '../commandSupport/runEnd';
+import { shortenText } from '../common/format';
 import { Commands, ContextKeys } from '../common/ids';
 import { inert } from '../common/inertText';
-import { shortenText } from '../common/format';
 import { askModal, notify } from '../common/notify';
 import { isTerminalStatus } from '../runEvents/runStatus';
 import { steeringSupport } from '../runPanel/steeringSupport';
 import type { RunStore } from '../runs/runStore';
-import type { CommandDeps } from '../commandSupport/commandDeps';
-import { UserFacingError } from '../commandSupport/commandErrors';
-import { resolveRun, type ResolvedRun } from '../commandSupport/runArgs';
-import { lastSequenceOf } from '../commandSupport/runEnd';
-import { questionSkipped } from '../commandSupport/questionSkip';
 
 export interface SteeringDeps {
   runs: RunStore;

@@ -3,15 +3,15 @@
 // and what keeps them current (run status changes, another service, a not-offered answer).
 import type * as vscode from 'vscode';
 import type { CommandDeps } from '../commandSupport/commandDeps';
-import { registerApprovalCommands } from './approvalCommands';
-import { registerSteeringCommands, type SteeringDeps } from './steeringCommands';
 import { ContextKeys } from '../common/ids';
 import { setContextCommand } from '../common/setContext';
 import { steeringSupport } from '../runPanel/steeringSupport';
 import type { RunStore } from '../runs/runStore';
+import { registerApprovalCommands } from './approvalCommands';
 import { announceApprovals } from './approvalNotice';
 import { ApprovalsView } from './approvalsView';
 import { fetchPendingApprovals, PendingApprovals } from './pendingApprovals';
+import { registerSteeringCommands, type SteeringDeps } from './steeringCommands';
 
 export interface Steering {
   pending: PendingApprovals;

@@ -7,6 +7,7 @@
 // move to that file once.
 import type * as vscode from 'vscode';
 import type { UploadOrigin } from '../review/types';
+import { readUploadRecord, withRecordLock, writeUploadRecord } from './uploadRecordDisk';
 import {
   bounded,
   emptyRecord,
@@ -16,7 +17,6 @@ import {
   type ServiceRecord,
   type UploadRecord,
 } from './uploadRecordFile';
-import { readUploadRecord, withRecordLock, writeUploadRecord } from './uploadRecordDisk';
 
 const STATE_KEY = 'agentRuntime.uploadedFiles';
 /** Where an older version kept the origins; read once into the record file, then cleared. */

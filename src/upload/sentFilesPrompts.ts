@@ -1,11 +1,11 @@
 // What a person sees of the files before they are sent: files that look like secrets are offered
 // unticked (left out unless ticked), and a folder upload lists every file by name (what the
 // dialog cannot hold in its Show All, before Upload is offered), never only a count.
-import { isSingular } from '../common/vscodeTranslate';
 import * as vscode from 'vscode';
-import { askModal } from '../common/notify';
-import { inert } from '../common/inertText';
 import { formatBytes } from '../common/format';
+import { inert } from '../common/inertText';
+import { askModal } from '../common/notify';
+import { isSingular } from '../common/vscodeTranslate';
 import { listedNames, splitSecrets } from './secretFiles';
 import { MAX_FILES_PER_BATCH, type PlannedFile, type UploadPlan } from './uploadPlan';
 

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../api/client';
 import { isAbort } from '../api/errors';
 import type { FileRecord, TaskRecord } from '../api/types';
-import { uploadArchive, type ArchiveUploadProgress } from './archiveUpload';
-import { uploadBatch, type BatchProgress } from './batchUpload';
+import { type ArchiveUploadProgress, uploadArchive } from './archiveUpload';
+import { type BatchProgress, uploadBatch } from './batchUpload';
 import type { PlannedFile } from './uploadPlan';
 
 export type TaskUploadOutcome =

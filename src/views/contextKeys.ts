@@ -4,8 +4,8 @@
 
 export type SidebarViewName = 'files' | 'tasks';
 
-import type { SetContext } from '../common/setContext';
 import { ContextKeys } from '../common/ids';
+import type { SetContext } from '../common/setContext';
 
 export type { SetContext };
 

@@ -5,14 +5,14 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
 import type { FileRecord, Page, PageParams } from '../api/types';
-import { SidebarContextKeys } from './contextKeys';
 import { DisposableStore } from '../common/disposableStore';
-import { isUnreachable, listRows, withViewProgress } from './listRows';
-import { mapLimited } from '../common/mapLimited';
 import { ViewIds } from '../common/ids';
-import { FileNode, type LoadMoreNode, type TreeNode } from './nodes';
-import { mapPage, PagedList, pageOfIds, type PageFetcher } from './pagedList';
+import { mapLimited } from '../common/mapLimited';
 import { setContextCommand } from '../common/setContext';
+import { SidebarContextKeys } from './contextKeys';
+import { isUnreachable, listRows, withViewProgress } from './listRows';
+import { FileNode, type LoadMoreNode, type TreeNode } from './nodes';
+import { mapPage, PagedList, type PageFetcher, pageOfIds } from './pagedList';
 import type { ViewApiClient, ViewDeps } from './viewDeps';
 
 /** How many GET /v1/files/{id} the local fallback sends at once. */

@@ -2,8 +2,8 @@
 // row's fields, which are what a person reads (objective, name, status as shown) plus the raw
 // status and id. Pure: no vscode; the filter view (viewFilter.ts) applies it to rows.
 import type { FileRecord, TaskRecord } from '../api/types';
-import { statusLabel } from '../runEvents/runStatus';
 import type { Translate } from '../common/translate';
+import { statusLabel } from '../runEvents/runStatus';
 
 /** Longer input is cut: a filter is a few words, and the view's description repeats it. */
 export const MAX_FILTER_CHARS = 200;

@@ -15,8 +15,8 @@ import {
 } from '../common/format';
 import { inert } from '../common/inertText';
 import { checkMoney, describeMoney, moneyText, percentOf } from '../common/money';
-import { statusLabel } from '../runEvents/runStatus';
 import type { Translate } from '../common/translate';
+import { statusLabel } from '../runEvents/runStatus';
 
 export type { TimeFormatOptions } from '../common/format';
 

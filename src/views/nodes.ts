@@ -3,6 +3,12 @@
 // entity rows expose their record and `entityId` (what Copy ID copies) to the commands.
 import * as vscode from 'vscode';
 import type { ArtifactRecord, FileRecord, RunRecord, TaskRecord } from '../api/types';
+import { ROW_OBJECTIVE, type RowObjective } from '../commandSupport/nodeArgs';
+import { Commands } from '../common/ids';
+import { inert } from '../common/inertText';
+import type { Translate } from '../common/translate';
+import { runContextValue, runFactsOf } from '../runEvents/runActions';
+import { isUnfinishedStatus, statusIcon } from '../runEvents/runStatus';
 import {
   accessibilityLabel,
   artifactDescriptionParts,
@@ -20,14 +26,7 @@ import {
   taskTooltip,
   type TimeFormatOptions,
 } from './format';
-import { ROW_OBJECTIVE, type RowObjective } from '../commandSupport/nodeArgs';
-import { Commands } from '../common/ids';
-import { inert } from '../common/inertText';
 import type { PagedList } from './pagedList';
-import { runContextValue, runFactsOf } from '../runEvents/runActions';
-import { isUnfinishedStatus, statusIcon } from '../runEvents/runStatus';
-
-import type { Translate } from '../common/translate';
 
 export type SidebarView = 'files' | 'tasks';
 

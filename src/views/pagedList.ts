@@ -3,9 +3,9 @@
 // PagedList with a higher generation, so rows of an old listing never collide with new ones.
 // Clicks page it one page at a time under the bounded pager's rule (`takePage`, src/api/pagination.ts):
 // at most 100 pages and 2,000 items received, then `cut` says the service lists more.
-import { pageCaps, startCount, takePage, type PageCaps, type PageWalkCut } from '../api/pagination';
-import type { Page, PageParams } from '../api/types';
 import { clampPageSize } from '../api/pageSize';
+import { type PageCaps, pageCaps, type PageWalkCut, startCount, takePage } from '../api/pagination';
+import type { Page, PageParams } from '../api/types';
 
 export type PageFetcher<R> = (params: PageParams, signal: AbortSignal) => Promise<Page<R>>;
 

@@ -2,14 +2,14 @@
 // levels, their tree views (with drag-and-drop upload and multi-select), the shared context keys,
 // disposed together.
 import * as vscode from 'vscode';
-import { SidebarContextKeys } from './contextKeys';
 import { DisposableStore } from '../common/disposableStore';
+import { ContextKeys, ViewIds } from '../common/ids';
 import { inert } from '../common/inertText';
+import { setContextCommand } from '../common/setContext';
+import { SidebarContextKeys } from './contextKeys';
 import { FilesTreeProvider } from './filesProvider';
 import { fileFilterFields, taskFilterFields } from './filterQuery';
 import { FileNode, LoadMoreNode, TaskNode, type TreeNode } from './nodes';
-import { ContextKeys, ViewIds } from '../common/ids';
-import { setContextCommand } from '../common/setContext';
 import { SidebarSelection } from './sidebarSelection';
 import { TasksTreeProvider } from './tasksProvider';
 import { UploadDropController } from './uploadDropController';

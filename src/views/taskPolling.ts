@@ -8,7 +8,7 @@ import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
 import type { TaskRecord } from '../api/types';
 import { mapLimited } from '../common/mapLimited';
-import { FEED_POLL_DELAYS, StatusPoller, type PollDelays, type Schedule } from '../common/statusPoller';
+import { FEED_POLL_DELAYS, type PollDelays, type Schedule, StatusPoller } from '../common/statusPoller';
 import { ChangeFeed, type ChangeLook } from '../runs/changeFeed';
 import { isAwaitingApproval } from '../runs/runStore';
 import type { TaskNode } from './nodes';

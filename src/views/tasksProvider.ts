@@ -11,16 +11,16 @@ import { DEFAULT_MAX_ITEMS } from '../api/pagination';
 import type { TaskRecord } from '../api/types';
 import { DisposableStore } from '../common/disposableStore';
 import { ViewIds } from '../common/ids';
+import { setContextCommand } from '../common/setContext';
 import type { PollDelays, Schedule } from '../common/statusPoller';
 import type { RunChange, RunStore } from '../runs/runStore';
 import { SidebarContextKeys } from './contextKeys';
 import { isUnreachable, listRows, withViewProgress } from './listRows';
-import { ArtifactNode, RunNode, TaskNode, type LoadMoreNode, type TreeNode } from './nodes';
+import { ArtifactNode, type LoadMoreNode, RunNode, TaskNode, type TreeNode } from './nodes';
 import { mapPage, PagedList, type PageFetcher } from './pagedList';
-import type { ViewDeps } from './viewDeps';
-import { setContextCommand } from '../common/setContext';
 import { TaskPolling } from './taskPolling';
 import { TaskRunsSource } from './taskRunsSource';
+import type { ViewDeps } from './viewDeps';
 
 /** The project the view shows the tasks of (the current folder's), by id and by name. */
 export interface ProjectScope {

@@ -2,8 +2,8 @@
 // controller only reads the dropped URIs and hands them to the extension's upload command.
 import * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
-import type { TreeNode } from './nodes';
 import { parseUriList } from '../common/uriList';
+import type { TreeNode } from './nodes';
 
 const URI_LIST = 'text/uri-list';
 /** VS Code's special type for any dropped file (from the OS); it carries a URI when it has one. */

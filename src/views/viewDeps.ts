@@ -2,9 +2,9 @@
 // builds: the API client (only the read calls the tree makes), settings, sign-in state, the
 // log, and the index of files uploaded from this machine.
 import type * as vscode from 'vscode';
-import type { RunStore } from '../runs/runStore';
+import type { ArtifactRecord, FileRecord, Page, PageParams, ProjectRecord, RunRecord, TaskRecord } from '../api/types';
 import type { Logger } from '../common/logger';
-import type { ArtifactRecord, FileRecord, Page, PageParams, RunRecord, TaskRecord, ProjectRecord } from '../api/types';
+import type { RunStore } from '../runs/runStore';
 
 interface CallOptions {
   signal?: AbortSignal;

@@ -9,7 +9,7 @@ import { Commands } from '../common/ids';
 import type { SetContext } from '../common/setContext';
 import { echo } from '../links/linkText';
 import { matchesFilter, normalizeFilter } from './filterQuery';
-import { isEntityNode, LoadMoreNode, MessageNode, type EntityNode, type SidebarView, type TreeNode } from './nodes';
+import { type EntityNode, isEntityNode, LoadMoreNode, MessageNode, type SidebarView, type TreeNode } from './nodes';
 
 /** Pages one search loads at most before it waits for the user's "Load more". */
 export const MAX_PAGES_PER_ROUND = 10;

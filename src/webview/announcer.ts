@@ -3,10 +3,10 @@
 // so each region speaks at most once per interval and what came meanwhile is said as a count
 // ("3 new steps"). The clock and timer are injected so the rate limit is tested without waiting.
 import { fill } from '../common/format';
-import type { UiStrings } from '../runPanel/protocol';
-import type { WireEvent } from '../runEvents/wire';
-import { matchesFilter } from '../runEvents/logQuery';
 import { visibleText } from '../common/visibleText';
+import { matchesFilter } from '../runEvents/logQuery';
+import type { WireEvent } from '../runEvents/wire';
+import type { UiStrings } from '../runPanel/protocol';
 
 export const ANNOUNCE_INTERVAL_MS = 2000;
 

@@ -4,11 +4,20 @@
 // the controls take this app through the narrow interfaces they declare.
 import type { HostMessage, PersistedState } from '../runPanel/protocol';
 import { Announcer } from './announcer';
-import { FindState } from './findBar';
+import { wireControls } from './controls';
+import { DetailPlacement } from './detailPlacement';
 import { setText } from './dom';
+import { DrawScheduler, type FrameClock } from './drawScheduler';
+import { FindState } from './findBar';
+import { wireFindControls } from './findControls';
+import { Flash } from './flash';
+import { applyStrings, createLayout, type Layout, readFilter } from './layout';
 import { createOutline, type Outline } from './outline';
+import { PageRequests, type PendingPage, type Purpose } from './pageRequests';
+import { Persistence } from './persistence';
 import {
   applyPage,
+  type Change,
   firstSequence,
   fromLogFilter,
   initialState,
@@ -16,13 +25,11 @@ import {
   lastSequence,
   rebuildAtEnd,
   reduce,
-  setFilter,
-  toLogFilter,
-  type Change,
   type Row,
+  setFilter,
   type TimelineState,
+  toLogFilter,
 } from './reducer';
-import { applyStrings, createLayout, readFilter, type Layout } from './layout';
 import {
   focusedRowSequence,
   updateArtifacts,
@@ -31,19 +38,12 @@ import {
   updateJumpButton,
   updateSummary,
 } from './render';
-import { ROW_HEIGHT, createRowElement, fillRow } from './renderRows';
-import { createSteeringUi, updateSteering, type SteeringUi } from './steeringUi';
-import { VirtualList } from './virtualList';
-import { DetailPlacement } from './detailPlacement';
-import { Flash } from './flash';
-import { DrawScheduler, type FrameClock } from './drawScheduler';
-import { Persistence } from './persistence';
-import { rowPosition, windowItems } from './windowItems';
-import { PageRequests, type PendingPage, type Purpose } from './pageRequests';
-import type { VsCodeApi } from './vscodeApi';
-import { wireControls } from './controls';
-import { wireFindControls } from './findControls';
+import { createRowElement, fillRow, ROW_HEIGHT } from './renderRows';
+import { createSteeringUi, type SteeringUi, updateSteering } from './steeringUi';
 import { wireTimelineKeys } from './timelineKeys';
+import { VirtualList } from './virtualList';
+import type { VsCodeApi } from './vscodeApi';
+import { rowPosition, windowItems } from './windowItems';
 
 const HOST_MESSAGE_TYPES = new Set<unknown>([
   'reset',

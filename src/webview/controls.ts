@@ -1,8 +1,8 @@
 // The panel's buttons that only tell the host something (copy, retry, export, steering,
 // artifacts, record links) and the outline's toggle: no state of the timeline changes here.
 import type { WebviewMessage } from '../runPanel/protocol';
-import type { Row } from './reducer';
 import type { Layout } from './layout';
+import type { Row } from './reducer';
 import type { SteeringUi } from './steeringUi';
 import type { VsCodeApi } from './vscodeApi';
 

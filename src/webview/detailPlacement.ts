@@ -1,8 +1,8 @@
 // The two details the timeline opens under a row: the raw event under the expanded row, and the
 // approval card under the request's row, else under its step's row. Not in the window, the card
 // is not shown (the notification and the Needs You list carry it).
-import type { UiStrings } from '../runPanel/protocol';
 import type { ApprovalCardView } from '../runEvents/wire';
+import type { UiStrings } from '../runPanel/protocol';
 import type { Layout } from './layout';
 import type { Row } from './reducer';
 import { fillRaw } from './renderRows';

@@ -1,9 +1,9 @@
 // The find bar's state: the query, the match it stands on, and the host's progress. The host
 // searches the whole log in chunks (`find` -> `found`); this file only keeps the answer to the
 // newest request and words its status: "i of N", "N+ so far (x% searched)", "No results".
+import type { LogFilter } from '../runEvents/logQuery';
 import { normalizeQuery } from '../runEvents/logQuery';
 import type { HostMessage, UiStrings, WebviewMessage } from '../runPanel/protocol';
-import type { LogFilter } from '../runEvents/logQuery';
 import { fill } from './format';
 
 type Found = Extract<HostMessage, { type: 'found' }>;

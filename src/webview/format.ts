@@ -1,8 +1,8 @@
 // What each timeline row and header fact says, as plain strings and codicon names. Pure (no DOM),
 // so the node tests check it; render.ts only puts these strings in place with textContent.
 import { fill, formatDuration } from '../common/format';
-import { statusIcon as sharedStatusIcon } from '../runEvents/runStatus';
 import { fieldText } from '../runEvents/runModel';
+import { statusIcon as sharedStatusIcon } from '../runEvents/runStatus';
 import type { ConnectionView, UiStrings } from '../runPanel/protocol';
 import type { Row, TimelineState } from './reducer';
 

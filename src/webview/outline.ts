@@ -1,8 +1,8 @@
 // The outline of a run's steps (title, duration, state) from the model's step aggregates: a
 // virtual list beside the timeline, so a run of thousands of steps keeps a small DOM. Up/Down
 // move through it, Enter or a click jumps the timeline to the step (app.ts pages it in).
-import type { UiStrings } from '../runPanel/protocol';
 import type { StepSummary } from '../runEvents/wire';
+import type { UiStrings } from '../runPanel/protocol';
 import { codicon, el, setIcon, setText, setTitle } from './dom';
 import { formatDuration } from './format';
 import type { TimelineState } from './reducer';

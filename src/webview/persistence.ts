@@ -1,6 +1,6 @@
 // What a restored panel needs, saved with the webview's state: throttled, and small (a bounded
 // snapshot of the model; the panel resumes from it and the host's log fills in the rest).
-import { toLogFilter, type TimelineState } from './reducer';
+import { type TimelineState, toLogFilter } from './reducer';
 import type { VsCodeApi } from './vscodeApi';
 
 const PERSIST_EVERY_MS = 1000;

@@ -1,20 +1,19 @@
 // The run panel's view model: host messages in, timeline rows (nested under their steps) and
 // header facts out. Pure (no DOM): the node tests drive it directly. It mutates in place and
 // reports what changed, because copying 100,000 rows per batch would not stay smooth.
-import { RunModel, DEFAULT_LIMITS } from '../runEvents/runModel';
 import { matchesFilter } from '../runEvents/logQuery';
-import { NO_FILTER, OTHER_KINDS, toLogFilter, type Filter } from './filter';
-import { placeRow, rowFor, type Row } from './timelineRows';
-
+import { DEFAULT_LIMITS, RunModel } from '../runEvents/runModel';
+import type { RunSnapshot, WireEvent } from '../runEvents/wire';
 import {
-  DEFAULT_UI_STRINGS,
   type ArtifactsView,
   type ConnectionView,
+  DEFAULT_UI_STRINGS,
   type HostMessage,
   type RunInfo,
   type UiStrings,
 } from '../runPanel/protocol';
-import type { RunSnapshot, WireEvent } from '../runEvents/wire';
+import { type Filter, NO_FILTER, OTHER_KINDS, toLogFilter } from './filter';
+import { placeRow, type Row, rowFor } from './timelineRows';
 
 // Re-exported: the panel's code and tests know them as the reducer's.
 export { fromLogFilter, isFiltered, NO_FILTER, OTHER_KINDS, toLogFilter, type Filter } from './filter';

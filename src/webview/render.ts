@@ -1,11 +1,11 @@
 // Updates the run panel's DOM (layout.ts) from the view model: header, plan and progress, the
 // toolbar's filter choices, summary and artifacts (the timeline's rows are in renderRows.ts).
 // Every server string goes in with textContent (through dom.ts), never as markup.
-import { codicon, el, setAttr, setButtonLabel, setHidden, setIcon, setText, setTitle } from './dom';
 import { formatBytes } from '../common/format';
+import { codicon, el, setAttr, setButtonLabel, setHidden, setIcon, setText, setTitle } from './dom';
 import { connectionText, elapsedMs, fill, formatDuration, statusIcon, totalDurationMs } from './format';
-import { kindsSeen, OTHER_KINDS, type TimelineState } from './reducer';
 import type { Layout } from './layout';
+import { kindsSeen, OTHER_KINDS, type TimelineState } from './reducer';
 
 /** Artifacts drawn at most (the rest are counted). */
 const MAX_ARTIFACT_ROWS = 200;

@@ -1,12 +1,12 @@
 // The timeline's rows and the raw JSON block under an expanded row: built once per row element
 // by the virtual list and filled from the view model. Server strings go in as text only.
-import { DEFAULT_UI_STRINGS, type UiStrings } from '../runPanel/protocol';
 import { matchesQuery } from '../runEvents/logQuery';
 import { recordLinks, unlinkedCount } from '../runEvents/recordLinks';
+import { DEFAULT_UI_STRINGS, type UiStrings } from '../runPanel/protocol';
 import { codicon, el, setAttr, setBlockText, setButtonLabel, setHighlightedText, setIcon, setText } from './dom';
 import { fill, rowView } from './format';
-import type { Row, TimelineState } from './reducer';
 import type { Layout } from './layout';
+import type { Row, TimelineState } from './reducer';
 
 export const ROW_HEIGHT = 24;
 /** The raw JSON block under an expanded row: a bar, then up to this many lines before it scrolls. */

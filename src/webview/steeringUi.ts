@@ -4,8 +4,8 @@
 // full arguments as text) with Approve / Deny and the tool's description, the run's cost, and a polite live region that announces a cancel. The card is placed in the
 // timeline under the row that asked (app.ts); the announcer says approval requests. Every server string is set
 // with textContent; the host confirms and asks for notes and instructions.
-import { RUN_ACTIONS, runActionLabelKey, type RunAction } from '../runEvents/runActions';
 import { untranslated } from '../common/translate';
+import { RUN_ACTIONS, type RunAction, runActionLabelKey } from '../runEvents/runActions';
 import type { RunInfo, UiStrings } from '../runPanel/protocol';
 import {
   el,

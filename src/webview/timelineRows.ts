@@ -1,7 +1,7 @@
 // Timeline rows from events: which kind of row an event makes, and where it goes in display
 // order (children under their step). Pure: the reducer builds its window with these.
+import { type RunModel, stepIdOf } from '../runEvents/runModel';
 import { isTerminalEvent } from '../runEvents/runStatus';
-import { stepIdOf, type RunModel } from '../runEvents/runModel';
 import type { WireEvent } from '../runEvents/wire';
 
 export type RowKind =

@@ -18,28 +18,28 @@
 // It measures on every tested VS Code (test/e2e/vscode-versions.json), one after the other;
 // E2E_VSCODE=floor (or newest, or a version) measures one. ACTIVATION_ROUNDS (5) sets the rounds
 // per extension.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { startRuntime } from '../runtime';
+import type { Browser } from 'playwright-core';
+import { ACTIVATION_LINE } from '../../src/common/activationTiming';
 import { chromiumExecutable, launchChromium, newWorkbenchPage } from '../e2e/harness/browser';
 import { Cleanup } from '../e2e/harness/cleanup';
-import { startCodeServer, type CodeServer } from '../e2e/harness/codeServer';
+import { type CodeServer, startCodeServer } from '../e2e/harness/codeServer';
 import { ensureCodeServer } from '../e2e/harness/install';
 import {
   describeTarget,
   repoRoot,
   VSCODE_ENV,
+  type VsCodeTarget,
   vscodeTarget,
   vscodeTargets,
-  type VsCodeTarget,
 } from '../e2e/harness/paths';
 import { createRunFolder, type RunFolder } from '../e2e/harness/runFolder';
 import { Workbench } from '../e2e/harness/workbench';
 import { UI } from '../e2e/scenarios/ui';
-import { ACTIVATION_LINE } from '../../src/common/activationTiming';
-import type { Browser } from 'playwright-core';
+import { startRuntime } from '../runtime';
 
 const ROUNDS = Number(process.env.ACTIVATION_ROUNDS ?? 5);
 const TARGET_MS = 300;

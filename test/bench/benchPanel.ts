@@ -1,8 +1,8 @@
 // What the run panel benchmarks (webview-window, webview-search) share: the host's `reset` for a
 // benchmark run, a finished run of `total` events opened on its newest ones, the page's JS heap after a forced GC, and a long-task observer.
-import { DEFAULT_UI_STRINGS, type HostMessage } from '../../src/runPanel/protocol';
-import type { WireEvent } from '../../src/runEvents/wire';
 import { RunModel } from '../../src/runEvents/runModel';
+import type { WireEvent } from '../../src/runEvents/wire';
+import { DEFAULT_UI_STRINGS, type HostMessage } from '../../src/runPanel/protocol';
 import { emptySnapshot } from '../unit/webview/fixtures';
 import type { PanelPage } from '../unit/webview/pageHarness';
 

@@ -4,13 +4,13 @@
 // rounds, each reader in a fresh process so that its CPU time and peak RSS are its own); then the
 // time from a dropped connection to the first event of the next one.
 // Run: `npm run bench` (or `node out/test/bench/events.bench.js` after `npm run compile:tests`).
-import { spawn, fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createParser } from 'eventsource-parser';
 import { ApiClient } from '../../src/api/client';
 import { RunEventSubscription } from '../../src/api/events';
-import { startRuntime, type FaultSettings } from '../runtime';
+import { type FaultSettings, startRuntime } from '../runtime';
 
 const EVENTS = 1_000_000;
 const ROUNDS = 3;

@@ -7,15 +7,15 @@
 // Run: npm run bench -- hostile   (or node --expose-gc out/test/bench/hostile-events.bench.js)
 // Env: HOSTILE_DURATION_S (default 60), HOSTILE_EVENTS_PER_SECOND (default 2), HOSTILE_EVENT_MB (default 8),
 //      HOSTILE_ACK_DELAY_MS (default 2000).
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { ApiClient } from '../../src/api/client';
 import { RunEventSubscription } from '../../src/api/events';
+import { DEFAULT_LIMITS, RunModel } from '../../src/runEvents/runModel';
 import { PanelChannel } from '../../src/runPanel/panelChannel';
 import { DEFAULT_UI_STRINGS, type HostMessage } from '../../src/runPanel/protocol';
-import { DEFAULT_LIMITS, RunModel } from '../../src/runEvents/runModel';
 import { startRuntime } from '../runtime';
 
 const DURATION_S = Number(process.env.HOSTILE_DURATION_S ?? 60);

@@ -10,12 +10,12 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { RunLogCache } from '../../src/runLog/logCache';
+import type { WireEvent } from '../../src/runEvents/wire';
 import { FilterIndexes } from '../../src/runLog/filterIndex';
+import { RunLogCache } from '../../src/runLog/logCache';
+import { exportLog } from '../../src/runLog/logExport';
 import { LogFinder } from '../../src/runLog/logFind';
 import { readPage } from '../../src/runLog/logPages';
-import { exportLog } from '../../src/runLog/logExport';
-import type { WireEvent } from '../../src/runEvents/wire';
 import { benchEvent, COMMON, RARE } from './benchLog';
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);

@@ -23,21 +23,21 @@
 // and the webview share it). LATENCY_PROFILE=<path prefix> writes a CPU profile of the page per
 // rate (<prefix>-<rate>.cpuprofile); with LATENCY_TRACE=1 a timeline trace instead (=inv: with
 // style and layout invalidation tracking), to open in Chromium's DevTools.
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { Frame } from 'playwright-core';
-import { startRuntime, type RuntimeHandle } from '../runtime';
 import { chromiumExecutable, launchChromium, newWorkbenchPage } from '../e2e/harness/browser';
 import { Cleanup } from '../e2e/harness/cleanup';
 import { startCodeServer } from '../e2e/harness/codeServer';
 import { ensureCodeServer } from '../e2e/harness/install';
 import { repoRoot } from '../e2e/harness/paths';
 import { createRunFolder } from '../e2e/harness/runFolder';
-import { Workbench } from '../e2e/harness/workbench';
 import { Screenshots } from '../e2e/harness/screenshots';
+import { Workbench } from '../e2e/harness/workbench';
 import { runPanelFrame, waitForRow } from '../e2e/scenarios/features/runPanel';
 import { UI } from '../e2e/scenarios/ui';
+import { type RuntimeHandle, startRuntime } from '../runtime';
 
 const RATES = [10, 100, 1000];
 const SECONDS = Number(process.env.LATENCY_SECONDS ?? 10);

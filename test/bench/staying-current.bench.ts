@@ -8,14 +8,14 @@
 // Run: `npm run bench -- staying-current` (about 3 min). STAYING_CURRENT_WINDOW_S (40) sets the
 // measured window per case.
 import type { ApiClient } from '../../src/api/client';
-import type { TaskRecord } from '../../src/api/types';
-import { CapturingLogger } from '../unit/api/fixtures';
-import { RunStore } from '../../src/runs/runStore';
-import { TaskPolling } from '../../src/views/taskPolling';
-import type { TaskNode } from '../../src/views/nodes';
-import type { ViewApiClient, ViewDeps } from '../../src/views/viewDeps';
 import { ApiClient as Client } from '../../src/api/client';
+import type { TaskRecord } from '../../src/api/types';
+import { RunStore } from '../../src/runs/runStore';
+import type { TaskNode } from '../../src/views/nodes';
+import { TaskPolling } from '../../src/views/taskPolling';
+import type { ViewApiClient, ViewDeps } from '../../src/views/viewDeps';
 import { startRuntime } from '../runtime';
+import { CapturingLogger } from '../unit/api/fixtures';
 
 const WINDOW_S = Number(process.env.STAYING_CURRENT_WINDOW_S ?? 40);
 

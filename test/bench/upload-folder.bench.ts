@@ -6,14 +6,14 @@
 // is not ours) in the same run. Then a cancel 1 s into the 50 x 20 MB upload: the time from
 // abort() until every request is closed, and whether any task or stray file was left.
 // Run: npm run bench (or node --expose-gc out/test/bench/upload-folder.bench.js [--small N] [--large N] [--rounds N]).
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../../src/api/client';
 import { mapLimited } from '../../src/common/mapLimited';
-import { uploadForTask, type TaskUploadOutcome } from '../../src/upload/taskUpload';
+import { type TaskUploadOutcome, uploadForTask } from '../../src/upload/taskUpload';
 import { planUpload } from '../../src/upload/uploadPlan';
 import { startRuntime } from '../runtime/index';
 

@@ -2,7 +2,7 @@
 // so its memory is not ours) by the API client and by `curl -F`, alternately, in the same run.
 // Prints wall times side by side and the client's peak RSS and ArrayBuffers growth.
 // Run: npm run bench (or node out/test/bench/upload.bench.js [--real] [--rounds N] [--mib N]).
-import { spawn, fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, open, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

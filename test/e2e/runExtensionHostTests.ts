@@ -3,6 +3,14 @@
 // window.codeAutomationExit), against a reference runtime started here. Echoes mocha's output
 // and exits non-zero on failure or timeout.
 import * as util from 'node:util';
+import {
+  checkBuilt,
+  EXT_TEST_WORKSPACE_FILES,
+  installFixtureExtensions,
+  readMochaResult,
+  startExtTestSetup,
+  suiteExitCode,
+} from './extHostSetup';
 import { chromiumExecutable, launchChromium } from './harness/browser';
 import { Cleanup, exitOnSignals, withTimeout } from './harness/cleanup';
 import { startCodeServer } from './harness/codeServer';
@@ -12,14 +20,6 @@ import { describeTarget } from './harness/paths';
 import { addSecretsFromEnv, redact } from './harness/redact';
 import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
 import { Screenshots } from './harness/screenshots';
-import {
-  checkBuilt,
-  EXT_TEST_WORKSPACE_FILES,
-  installFixtureExtensions,
-  readMochaResult,
-  startExtTestSetup,
-  suiteExitCode,
-} from './extHostSetup';
 
 const TIMEOUT_MS = Number(process.env.EXT_TEST_TIMEOUT_MS ?? 10 * 60_000);
 

@@ -6,10 +6,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { Cleanup, exitOnSignals } from './harness/cleanup';
-import { cacheDir } from './harness/paths';
-import { redact } from './harness/redact';
-import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
 import {
   checkBuilt,
   EXT_TEST_WORKSPACE_FILES,
@@ -18,6 +14,10 @@ import {
   startExtTestSetup,
   suiteExitCode,
 } from './extHostSetup';
+import { Cleanup, exitOnSignals } from './harness/cleanup';
+import { cacheDir } from './harness/paths';
+import { redact } from './harness/redact';
+import { createRunFolder, writeWorkspaceSettings } from './harness/runFolder';
 
 const VSCODE_VERSION = process.env.VSCODE_TEST_VERSION ?? '1.100.3';
 

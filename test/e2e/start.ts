@@ -17,9 +17,9 @@ import {
   cacheDir,
   describeTarget,
   extensionId,
+  type VsCodeTarget,
   vscodeTarget,
   vscodeTargets,
-  type VsCodeTarget,
   vsixPath,
 } from './harness/paths';
 import { freePort, isPortFree } from './harness/ports';

@@ -6,8 +6,8 @@
 // without one of the resources hides that view's rows with a message while the others still list.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import type { PagedNode } from '../../src/views/pagedTree';
 import type { ConnectorGrant, ConnectorRecord } from '../../src/api/resourceTypes';
+import type { PagedNode } from '../../src/views/pagedTree';
 import { admin, extensionApi, suiteWithService, testEnv } from './support';
 
 type Shown = { message: string; options: vscode.MessageOptions | undefined; items: string[] };

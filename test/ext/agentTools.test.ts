@@ -10,8 +10,8 @@
 // invocation proves the effect runs on the plan that confirmation made.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import { TOOL_SPECS } from '../../src/languageModelTools/toolSpecs';
 import { DATA_HEADER } from '../../src/languageModelTools/toolResult';
+import { TOOL_SPECS } from '../../src/languageModelTools/toolSpecs';
 import { admin, directClient, extensionApi, runtimeRequestLog, signInForTests, testEnv, waitFor } from './support';
 
 const OUR_TOOLS = TOOL_SPECS.map((s) => s.name);

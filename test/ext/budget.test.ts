@@ -81,7 +81,7 @@ describe('budgets: every task-creating path sends the cap', () => {
     });
     assert.deepStrictEqual(forked?.budget, CAP);
     for (const id of [resumed?.id, forked?.id]) {
-      await client.cancelRun(id as string).catch(() => undefined);
+      await client.cancelRun(id).catch(() => undefined);
     }
   });
 

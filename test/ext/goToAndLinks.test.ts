@@ -3,10 +3,10 @@
 // extension-host suite is the lead's to run.)
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import type { HostMessage } from '../../src/runPanel/protocol';
 import { parseRunLinkText } from '../../src/links/runLink';
+import type { HostMessage } from '../../src/runPanel/protocol';
 import type { TaskNode, TreeNode } from '../../src/views/nodes';
-import { directClient, extensionApi, signInForTests, waitFor, setWorkspaceSetting } from './support';
+import { directClient, extensionApi, setWorkspaceSetting, signInForTests, waitFor } from './support';
 
 /** The posts of one run panel, seen by wrapping its webview's postMessage (test-only access). */
 function watchPosts(api: Awaited<ReturnType<typeof extensionApi>>, runId: string): HostMessage[] {

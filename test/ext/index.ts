@@ -1,8 +1,8 @@
 // The extension-host test entry (the @vscode/test-electron contract): VS Code loads this module
 // inside its extension host and awaits run(). Runs every compiled test/ext/**/*.test.js with mocha.
 import * as fs from 'node:fs';
-import Mocha from 'mocha';
 import * as path from 'node:path';
+import Mocha from 'mocha';
 
 function testFiles(dir: string): string[] {
   const files: string[] = [];

@@ -11,8 +11,8 @@ import { lookup } from 'node:dns/promises';
 import * as vscode from 'vscode';
 import type { TaskRecord } from '../../src/api/types';
 import type { TreeNode } from '../../src/views/nodes';
-import { makePrivateCa, startTlsFront, type PrivateCa, type TlsFront } from '../unit/api/proxyTlsKit';
-import { startSquid, type SquidHandle } from '../unit/api/squidKit';
+import { makePrivateCa, type PrivateCa, startTlsFront, type TlsFront } from '../unit/api/proxyTlsKit';
+import { type SquidHandle, startSquid } from '../unit/api/squidKit';
 import { directClient, extensionApi, testEnv, waitFor } from './support';
 
 const SERVICE_HOST = 'agent-runtime.test';

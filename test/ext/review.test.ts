@@ -5,10 +5,10 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../src/api/client';
 import type { TaskRecord } from '../../src/api/types';
-import { isTerminalStatus } from '../../src/runEvents/runStatus';
 import { applyHunks, computeHunks, decodeText } from '../../src/review';
 import type { ApplyOutcome } from '../../src/reviewUi/reviewApply';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
+import { isTerminalStatus } from '../../src/runEvents/runStatus';
 import { directClient, extensionApi, signInForTests, waitFor } from './support';
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';

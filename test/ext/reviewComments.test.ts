@@ -6,12 +6,12 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../src/api/client';
 import type { TaskRecord } from '../../src/api/types';
-import { isTerminalStatus } from '../../src/runEvents/runStatus';
 import { decodeText } from '../../src/review';
+import type { StoredComment } from '../../src/reviewTalk/commentDrafts';
+import type { SendResult } from '../../src/reviewTalk/sendComments';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
 import { reviewUri } from '../../src/reviewUi/reviewContent';
-import type { SendResult } from '../../src/reviewTalk/sendComments';
-import type { StoredComment } from '../../src/reviewTalk/commentDrafts';
+import { isTerminalStatus } from '../../src/runEvents/runStatus';
 import { REVISED_MARK } from '../runtime/reviewComments';
 import { directClient, extensionApi, signInForTests, waitFor } from './support';
 

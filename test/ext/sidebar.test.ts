@@ -3,8 +3,8 @@
 // artifact hierarchy.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import type { TreeNode } from '../../src/views/nodes';
 import type { ApiClient } from '../../src/api/client';
+import type { TreeNode } from '../../src/views/nodes';
 import { extensionApi, suiteWithService, waitFor } from './support';
 
 type Provider = { getChildren(node?: TreeNode): Promise<TreeNode[]> | TreeNode[] | undefined | null };

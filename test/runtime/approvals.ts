@@ -1,7 +1,7 @@
 // Human-in-the-loop approvals: durable records, expiry timers, and the runs waiting on a decision.
 import { conflict } from './httpErrors';
+import { type ApprovalRecord, type ApprovalStatus, newId } from './records';
 import { RecordStore } from './recordStore';
-import { newId, type ApprovalRecord, type ApprovalStatus } from './records';
 
 export type ApprovalOutcome = Exclude<ApprovalStatus, 'pending'>;
 

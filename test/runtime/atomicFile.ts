@@ -1,7 +1,7 @@
 // Crash-safe JSON writes: write a temporary file beside the target, then rename over it.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
 
 export function writeJsonAtomic(file: string, value: unknown): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);

@@ -1,8 +1,8 @@
 // File contents at rest: AES-256-GCM streamed in and out, key kept in the data directory.
 // Blob layout: 'ARB1' | 12-byte IV | ciphertext | 16-byte auth tag.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { type Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 

@@ -1,7 +1,7 @@
 // The deterministic built-in agent: reads each attached document, revises it, reports on it.
 import type { Readable } from 'node:stream';
 import { analyseDocument, type DocumentAnalysis } from './documentAnalysis';
-import { MAX_REVISED_BYTES, patchStats, reviseText, unifiedPatch, type Revision } from './documentRevision';
+import { MAX_REVISED_BYTES, patchStats, reviseText, type Revision, unifiedPatch } from './documentRevision';
 import type { ApprovalRecord, ArtifactRecord, FileRecord, TaskRecord, TerminalStatus } from './records';
 import { actOnComments, type RuntimeReviewComment } from './reviewComments';
 

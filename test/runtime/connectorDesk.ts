@@ -1,6 +1,6 @@
 // Connectors: what the agent can reach (seeded once: GitHub and Slack), their grants, revoking them.
 import { conflict, notFound } from './httpErrors';
-import { newId, nowTimestamp, type ConnectorRecord } from './records';
+import { type ConnectorRecord, newId, nowTimestamp } from './records';
 import { RecordStore } from './recordStore';
 
 export class ConnectorDesk {

@@ -1,5 +1,5 @@
 // The built-in agent's edits to attached text files, and one unified diff over all of them (jsdiff).
-import { formatPatch, structuredPatch, FILE_HEADERS_ONLY } from 'diff';
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 
 /** Attachments larger than this are measured but not revised (the diff would be unreadable). */
 export const MAX_REVISED_BYTES = 1024 * 1024;

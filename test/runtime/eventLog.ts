@@ -1,7 +1,7 @@
 // A run's append-only event log: optional synthetic prefix, appended events and raw SSE text, on disk.
 import * as fs from 'node:fs';
-import { syntheticEvent } from './syntheticEvents';
 import { isTerminalStatus, type TerminalStatus } from './records';
+import { syntheticEvent } from './syntheticEvents';
 
 export interface SyntheticPrefix {
   events: number;

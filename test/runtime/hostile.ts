@@ -1,9 +1,7 @@
 // Hostile mode: the runtime still works end to end, but answers with the nastiest values of each kind (README "Hostile mode").
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, sendJson } from './httpErrors';
-import { parseJsonObject, readBody, type Reply, type RequestContext } from './routes/routeTypes';
-import { eventsAreHostile, serveHostileEvents } from './hostile/events';
 import { downloadsAreHostile, serveHostileContent } from './hostile/downloads';
+import { eventsAreHostile, serveHostileEvents } from './hostile/events';
 import {
   CYCLE_CURSORS,
   FRESH_CURSOR_PREFIX,
@@ -12,9 +10,11 @@ import {
   poisonRecord,
   switchedOn,
 } from './hostile/jsonBodies';
-import { resolveHostile, type HostileOptions } from './hostile/options';
+import { type HostileOptions, resolveHostile } from './hostile/options';
 import { hostileProjectPatch, isProjectPatchArtifact } from './hostile/projectPatches';
-import { HTML_PAYLOAD, hostileErrorMessage, hostileName } from './hostile/values';
+import { hostileErrorMessage, hostileName, HTML_PAYLOAD } from './hostile/values';
+import { HttpError, sendJson } from './httpErrors';
+import { parseJsonObject, readBody, type Reply, type RequestContext } from './routes/routeTypes';
 
 export { HOSTILE_ALL, type HostileOptions } from './hostile/options';
 export {

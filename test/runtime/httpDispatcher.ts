@@ -1,24 +1,24 @@
 // Every request's path through the runtime: request id, faults, auth, routing, idempotency, reply.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultState, InjectedFailure } from './faults';
 import { HostileState } from './hostile';
 import { HttpError, sendJson } from './httpErrors';
 import { IdempotencyStore } from './idempotency';
 import { newId, nowTimestamp } from './records';
-import type { RuntimeCore } from './runtimeCore';
 import { adminRoutes } from './routes/admin';
 import { approvalRoutes } from './routes/approvals';
 import { connectorRoutes } from './routes/connectors';
-import { memoryRoutes } from './routes/memory';
-import { toolRoutes } from './routes/tools';
-import { webhookRoutes } from './routes/webhooks';
 import { fileRoutes } from './routes/files';
+import { memoryRoutes } from './routes/memory';
 import { projectRoutes } from './routes/projects';
+import type { PreparedWrite, Reply, RequestContext, Route } from './routes/routeTypes';
 import { runRoutes } from './routes/runs';
 import { taskRoutes } from './routes/tasks';
+import { toolRoutes } from './routes/tools';
 import { usageRoutes } from './routes/usage';
-import type { PreparedWrite, Reply, RequestContext, Route } from './routes/routeTypes';
+import { webhookRoutes } from './routes/webhooks';
+import type { RuntimeCore } from './runtimeCore';
 
 export interface DispatcherConfig {
   apiKeys: string[];

@@ -1,7 +1,7 @@
 // Idempotency-Key bookkeeping: first responses stored on disk, in-flight keys held in memory.
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
 import { readJsonFile, writeJsonAtomic } from './atomicFile';
 
 export interface StoredReply {

@@ -4,11 +4,11 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FaultState, type FaultSettings } from './faults';
-import { HostileState, type HostileOptions } from './hostile';
+import { type FaultSettings, FaultState } from './faults';
+import { type HostileOptions, HostileState } from './hostile';
 import { HttpDispatcher } from './httpDispatcher';
 import { IdempotencyStore } from './idempotency';
-import { MAX_UPLOAD_BYTES, type ApprovalRecord, type ApprovalStatus, type Money } from './records';
+import { type ApprovalRecord, type ApprovalStatus, MAX_UPLOAD_BYTES, type Money } from './records';
 import { DEFAULT_CORE_SETTINGS, RuntimeCore, type SyntheticApproval } from './runtimeCore';
 
 export type { HostileOptions } from './hostile';

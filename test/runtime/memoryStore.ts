@@ -1,7 +1,7 @@
 // Memory: what the agent knows. Versioned entries, a word-overlap search, project and tag filters.
 import { badRequest, conflict, notFound } from './httpErrors';
-import { pageOf, type ListEnvelope, type PageParams } from './pagination';
-import { MAX_MEMORY_BYTES, newId, nowTimestamp, type MemoryRecord } from './records';
+import { type ListEnvelope, pageOf, type PageParams } from './pagination';
+import { MAX_MEMORY_BYTES, type MemoryRecord, newId, nowTimestamp } from './records';
 import { RecordStore } from './recordStore';
 
 const MAX_TAGS = 20;

@@ -1,10 +1,10 @@
 // Reads a multipart upload with busboy: the file part streams into an encrypted blob, never into memory.
-import type { IncomingMessage } from 'node:http';
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import * as path from 'node:path';
 import busboy from 'busboy';
 import type { BlobStore, BlobWriter } from './blobStore';
-import { HttpError, badRequest } from './httpErrors';
+import { badRequest, HttpError } from './httpErrors';
 import { MAX_UPLOAD_BYTES } from './records';
 
 export interface ParsedUpload {

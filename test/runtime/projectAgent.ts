@@ -2,8 +2,8 @@
 // the uncommitted patch attached to the task, makes its deterministic edit and gives back one patch
 // against context.commit with paths relative to the repository root (`base_commit` on the artifact).
 import type { Readable } from 'node:stream';
-import { applyPatch, formatPatch, parsePatch, structuredPatch, FILE_HEADERS_ONLY, type StructuredPatch } from 'diff';
-import { sleep, type AgentEnvironment } from './builtInAgent';
+import { applyPatch, FILE_HEADERS_ONLY, formatPatch, parsePatch, type StructuredPatch, structuredPatch } from 'diff';
+import { type AgentEnvironment, sleep } from './builtInAgent';
 import { MAX_REVISED_BYTES, reviseText } from './documentRevision';
 import type { LocalRepository } from './projectRepository';
 import type { TaskRecord } from './records';

@@ -1,5 +1,5 @@
 // What a resumed or forked run takes from its source: the steps already done, the events to copy.
-import { TERMINAL_EVENT_NAMES, type RunEventLog } from './eventLog';
+import { type RunEventLog, TERMINAL_EVENT_NAMES } from './eventLog';
 
 /** step_ids with a step.completed in the log, up to `throughSequence` (default: the whole log). */
 export function completedSteps(log: RunEventLog, throughSequence = Number.POSITIVE_INFINITY): Set<string> {

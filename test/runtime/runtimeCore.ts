@@ -4,43 +4,43 @@ import * as path from 'node:path';
 import { ApprovalClock, ApprovalDesk } from './approvals';
 import { BlobStore } from './blobStore';
 import {
+  type AgentEnvironment,
+  type AgentProgram,
   baseSteps,
   runBuiltInAgent,
   sleep,
   STEP_COST_CENTS,
   TOOL_CALL_COST_CENTS,
-  type AgentEnvironment,
-  type AgentProgram,
 } from './builtInAgent';
-import { RunEventLog, TERMINAL_EVENT_NAMES } from './eventLog';
 import { ConnectorDesk } from './connectorDesk';
+import { RunEventLog, TERMINAL_EVENT_NAMES } from './eventLog';
 import { badRequest, conflict, HttpError } from './httpErrors';
 import { MemoryStore } from './memoryStore';
-import { seedTools, ToolRegistry } from './toolRegistry';
-import { WebhookDesk } from './webhookDesk';
 import { runProjectAgent } from './projectAgent';
 import { COMMIT_PATTERN, LocalRepository, repositoryKey, withoutUserInfo } from './projectRepository';
+import {
+  type ApprovalRecord,
+  type ArtifactRecord,
+  type FilePurpose,
+  type FileRecord,
+  isTerminalStatus,
+  type Money,
+  newId,
+  nowTimestamp,
+  type ProjectRecord,
+  type RunRecord,
+  type RunStatus,
+  type TaskAttachment,
+  type TaskContext,
+  type TaskRecord,
+  type TerminalStatus,
+} from './records';
 import { RecordStore } from './recordStore';
 import type { RuntimeReviewComment } from './reviewComments';
 import { completedSteps, copiedEvents, nextStepNumber, stepIdsIn } from './runLineage';
 import { addCents, budgetAboveCost, budgetReached, usageReport, usd } from './spend';
-import {
-  isTerminalStatus,
-  newId,
-  nowTimestamp,
-  type ApprovalRecord,
-  type ArtifactRecord,
-  type Money,
-  type RunStatus,
-  type FilePurpose,
-  type FileRecord,
-  type ProjectRecord,
-  type RunRecord,
-  type TaskContext,
-  type TaskAttachment,
-  type TaskRecord,
-  type TerminalStatus,
-} from './records';
+import { seedTools, ToolRegistry } from './toolRegistry';
+import { WebhookDesk } from './webhookDesk';
 
 /** What a synthetic run asks a person after its events (admin `approval`). */
 export interface SyntheticApproval {

@@ -1,11 +1,11 @@
 // Tools: the registry the agent calls from (seeded once), and one invocation record per tool call.
 import { notFound } from './httpErrors';
 import {
+  type InvocationRecord,
+  type InvocationStatus,
   MAX_INVOCATION_OUTPUT_BYTES,
   newId,
   nowTimestamp,
-  type InvocationRecord,
-  type InvocationStatus,
   type ToolRecord,
 } from './records';
 import { RecordStore } from './recordStore';

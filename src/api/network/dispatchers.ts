@@ -4,9 +4,9 @@
 // inside the tunnel, so the proxy sees neither the API key nor anything else of the request.
 // EnvHttpProxyAgent is not used: it reads process.env itself and its NO_PROXY rules are not
 // VS Code's; proxyRoute.ts decides the route and this file only builds what the route needs.
-import type { Dispatcher, buildConnector } from 'undici';
 import type { LookupFunction } from 'node:net';
 import type { SecureContext } from 'node:tls';
+import type { buildConnector, Dispatcher } from 'undici';
 import type { ProxyEndpoint } from './proxyRoute';
 import { loadUndici } from './undici';
 

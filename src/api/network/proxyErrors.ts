@@ -3,7 +3,7 @@
 // Failures of the service itself (its certificate, its answers) are left to errors.ts.
 import { ApiError } from '../errors';
 import { isProxyHopError } from './dispatchers';
-import { redactProxyUrl, type ProxyEndpoint, type ProxySource } from './proxyRoute';
+import { type ProxyEndpoint, type ProxySource, redactProxyUrl } from './proxyRoute';
 
 const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_)/;
 

@@ -11,16 +11,16 @@
 // http.proxyStrictSSL, http.proxySupport, then the proxy environment variables, through undici's
 // ProxyAgent. VS Code's last step, the OS or PAC resolver, runs in the main process and is only
 // reachable through those patched modules, so a system or PAC proxy is not resolved here.
-import type { Dispatcher } from 'undici';
 import { createSecureContext, type SecureContext } from 'node:tls';
+import type { Dispatcher } from 'undici';
+import { type Logger, silentLogger } from '../../common/logger';
 import { ApiError } from '../errors';
-import { silentLogger, type Logger } from '../../common/logger';
 import type { HttpTransport, TransportOptions, TransportRequest, TransportResponse } from '../transport';
 import { trustedCertificates } from './certificates';
 import { directDispatcher, proxyDispatcher, type TlsTrust } from './dispatchers';
-import { loadUndici } from './undici';
 import { describeProxy, proxyFailure } from './proxyErrors';
-import { resolveProxyRoute, type ProxyRoute } from './proxyRoute';
+import { type ProxyRoute, resolveProxyRoute } from './proxyRoute';
+import { loadUndici } from './undici';
 
 /** The Node transport (the extension host on the desktop and in remote hosts). */
 export const undiciTransport = (options: TransportOptions): HttpTransport => new UndiciTransport(options);

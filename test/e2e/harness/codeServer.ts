@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { withTimeout } from './cleanup';
 import { ensureCodeServer } from './install';
 import { registerEmptyLanguagePack } from './languagePack';
-import { codeServerNode, vscodeTarget, type VsCodeTarget } from './paths';
+import { codeServerNode, type VsCodeTarget, vscodeTarget } from './paths';
 import { freePort } from './ports';
 import { killProcessGroupSync, stopProcessGroup } from './processGroup';
 import { redact } from './redact';

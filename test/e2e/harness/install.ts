@@ -9,8 +9,8 @@ import {
   codeServerNode,
   describeTarget,
   installerScript,
-  vscodeTarget,
   type VsCodeTarget,
+  vscodeTarget,
 } from './paths';
 
 /**

@@ -1,8 +1,8 @@
 // What a UI scenario is and what it gets to work with.
 import { type Page } from 'playwright-core';
 import { type RuntimeHandle, type RuntimeOptions } from '../../runtime';
-import { type Screenshots } from '../harness/screenshots';
 import { type VsCodeTarget } from '../harness/paths';
+import { type Screenshots } from '../harness/screenshots';
 import { type Session } from '../harness/session';
 import { type Workbench } from '../harness/workbench';
 

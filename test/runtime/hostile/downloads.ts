@@ -2,8 +2,8 @@
 import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { FileRecord } from '../records';
-import type { RuntimeCore } from '../runtimeCore';
 import { contentDisposition } from '../routes/files';
+import type { RuntimeCore } from '../runtimeCore';
 import type { HostileOptions } from './options';
 
 const FILLER_CHUNK = Buffer.alloc(64 * 1024, 'hostile download keeps going. ');

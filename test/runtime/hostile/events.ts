@@ -1,7 +1,7 @@
 // Hostile event streams: a view over a run's log with nasty events around the real ones, renumbered.
 import type { ServerResponse } from 'node:http';
 import type { LogEntry, RunEventLog } from '../eventLog';
-import { serveEventStream, type EventStreamOptions } from '../eventStream';
+import { type EventStreamOptions, serveEventStream } from '../eventStream';
 import { poisonRecordStrings } from './jsonBodies';
 import type { HostileOptions } from './options';
 import { BIDI_OVERRIDE, COMMAND_LINK, HTML_PAYLOAD, hugeText } from './values';

@@ -1,9 +1,9 @@
 // /__admin: fault switches and synthetic runs for tests and benchmarks in another process.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { SyntheticApproval } from '../runtimeCore';
 import { badRequest, notFound } from '../httpErrors';
 import { isTerminalStatus } from '../records';
+import type { SyntheticApproval } from '../runtimeCore';
 import { jsonWrite, type RequestContext, type Route } from './routeTypes';
 
 function requireRunId(ctx: RequestContext): string {

@@ -1,9 +1,9 @@
 // /v1/files: upload (streamed, encrypted), metadata, content download, delete, list.
 import type { ServerResponse } from 'node:http';
-import { type HttpError, badRequest, notFound } from '../httpErrors';
+import { badRequest, type HttpError, notFound } from '../httpErrors';
 import { parseUpload } from '../multipartUpload';
 import { pageOf, parsePageParams } from '../pagination';
-import { newId, UPLOAD_PURPOSES, type FilePurpose, type FileRecord } from '../records';
+import { type FilePurpose, type FileRecord, newId, UPLOAD_PURPOSES } from '../records';
 import type { RequestContext, Route } from './routeTypes';
 
 function requireFile(ctx: RequestContext): FileRecord {

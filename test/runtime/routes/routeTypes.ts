@@ -1,8 +1,8 @@
 // What a route is: a GET/DELETE handler that replies, or a POST split into prepare (read) and commit.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultState } from '../faults';
-import { HttpError, badRequest } from '../httpErrors';
+import { badRequest, HttpError } from '../httpErrors';
 import type { RuntimeCore } from '../runtimeCore';
 
 export interface RequestContext {

@@ -2,9 +2,9 @@
 import { badRequest, notFound } from '../httpErrors';
 import { pageOf, parsePageParams, parseUpdatedAfter } from '../pagination';
 import { COMMIT_PATTERN } from '../projectRepository';
-import { requestedBudget } from '../spend';
 import type { TaskAttachment, TaskContext } from '../records';
 import type { RuntimeCore, TaskPlacement } from '../runtimeCore';
+import { requestedBudget } from '../spend';
 import { jsonWrite, type Route } from './routeTypes';
 
 export function validateTaskRequest(

@@ -1,6 +1,6 @@
 // Approvals: the built-in agent asks before writing, waits, and goes on after a decision or expiry.
 import * as assert from 'node:assert';
-import { startRuntime, type RuntimeHandle } from '../index';
+import { type RuntimeHandle, startRuntime } from '../index';
 import {
   call,
   createTask,

@@ -1,6 +1,6 @@
 // Bearer auth on every endpoint, read-only keys, the admin key, and the error body + request id.
 import * as assert from 'node:assert';
-import { startRuntime, type RuntimeHandle } from '../index';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call, createTask, errorOf, upload, uploadOk } from './runtimeTestKit';
 
 const ENDPOINTS: [string, string][] = [

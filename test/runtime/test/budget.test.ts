@@ -1,6 +1,6 @@
 // Budgets: a cap on each run's spend; at it the run waits (awaiting_budget) for a raise or a cancel.
 import * as assert from 'node:assert';
-import { startRuntime, type RuntimeHandle } from '../index';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call, errorOf, readEvents, runToEnd, untilRunStatus, uploadOk } from './runtimeTestKit';
 
 const usd = (amount: string): { amount: string; currency: string } => ({ amount, currency: 'USD' });

@@ -1,6 +1,6 @@
 // The sandbox CLI: starts on the port asked for, prints URL and keys, seeds once, stops on SIGTERM.
 import * as assert from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDir, waitFor } from './runtimeTestKit';

@@ -2,7 +2,7 @@
 // path answers a preflight without authentication, and every answer (errors too) allows the
 // caller's origin and exposes the headers the client reads.
 import * as assert from 'node:assert';
-import { startRuntime, type RuntimeHandle } from '../index';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call } from './runtimeTestKit';
 
 const ORIGIN = 'http://127.0.0.1:8080';

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import { startRuntime, type RuntimeHandle } from '../index';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call, errorOf, readEvents, tempDir, waitFor } from './runtimeTestKit';
 
 describe('runtime: run event stream', () => {

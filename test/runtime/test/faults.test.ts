@@ -1,7 +1,7 @@
 // Every fault switch, set through options, setFaults and the admin HTTP endpoint.
 import * as assert from 'node:assert';
 import * as http from 'node:http';
-import { startRuntime, type RuntimeHandle } from '../index';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call, createTask, errorOf, readEvents, runToEnd, upload, uploadOk } from './runtimeTestKit';
 
 /** Sends a request and reports whether the server answered or dropped the connection. */

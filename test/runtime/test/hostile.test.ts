@@ -1,6 +1,6 @@
 // Hostile mode: each family of nasty values appears when switched on, never when off, and the service still works.
 import * as assert from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
@@ -15,18 +15,18 @@ import {
   OTHER_RUN_ID,
   ROTATING_PAYLOADS,
 } from '../hostile';
-import { startRuntime, type HostileOptions, type RuntimeHandle } from '../index';
+import { type HostileOptions, type RuntimeHandle, startRuntime } from '../index';
 import {
   call,
   createTask,
   errorOf,
   readEvents,
   runToEnd,
+  type SseReading,
   tempDir,
   upload,
   uploadOk,
   waitFor,
-  type SseReading,
 } from './runtimeTestKit';
 
 type Item = Record<string, unknown>;

@@ -1,6 +1,6 @@
 // Cursor pagination on every list: limit default 25 and max 100, unknown cursors, newest first, stability.
 import * as assert from 'node:assert';
-import { startRuntime, type RuntimeHandle } from '../index';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call, createTask, errorOf, runToEnd, uploadOk } from './runtimeTestKit';
 
 type Page = { object: string; data: { id: string }[]; has_more: boolean; next_cursor: string | null };

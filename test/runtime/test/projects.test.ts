@@ -6,9 +6,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyPatch, parsePatch } from 'diff';
-import { startRuntime, type RuntimeHandle } from '../index';
 import { makeServedRepository } from '../../e2e/harness/servedRepository';
 import { makeRepository } from '../../unit/projects/gitRepoKit';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call, errorOf, runToEnd, upload } from './runtimeTestKit';
 
 describe('runtime: projects', () => {

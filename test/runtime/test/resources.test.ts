@@ -1,10 +1,10 @@
 // Memory, tools, connectors and webhooks in the reference runtime, over HTTP (docs/PROTOCOL.md, Memory to Webhooks).
 import * as assert from 'node:assert';
+import { createHmac } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHmac } from 'node:crypto';
-import { startRuntime, type RuntimeHandle } from '../index';
 import { BIDI_OVERRIDE, COMMAND_LINK, HOSTILE_SECRET } from '../hostile';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call, createTask, errorOf, runToEnd, uploadOk } from './runtimeTestKit';
 
 type Json = Record<string, unknown>;

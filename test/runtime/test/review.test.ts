@@ -1,7 +1,7 @@
 // Reviewing what a run produced: revised attachments (source_file_id) and one unified patch over them.
 import * as assert from 'node:assert';
 import { applyPatch, parsePatch } from 'diff';
-import { startRuntime, type RuntimeHandle } from '../index';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call, createTask, runToEnd, uploadOk } from './runtimeTestKit';
 
 const LONG_MD = ['# Plan', '', ...Array.from({ length: 24 }, (_, i) => `Line ${i + 1} of the plan.`), ''].join('\n');

@@ -1,8 +1,8 @@
 // The reference runtime's review comments: the built-in agent's rule (README "Review comments")
 // and hostile mode's review_comment.addressed events.
 import * as assert from 'node:assert';
-import { startRuntime, type RuntimeHandle } from '../index';
 import { BIDI_OVERRIDE, HOSTILE_COMMENT_ID } from '../hostile';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { actOnComments, REVISED_MARK, type RuntimeReviewComment } from '../reviewComments';
 import { runToEnd } from './runtimeTestKit';
 

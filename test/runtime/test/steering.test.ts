@@ -1,7 +1,7 @@
 // Steering runs: cancel, resume after the last completed step, fork from a point of the log.
 import * as assert from 'node:assert';
-import { startRuntime, type RuntimeHandle } from '../index';
-import { call, createTask, errorOf, readEvents, runToEnd, uploadOk, type SseReading } from './runtimeTestKit';
+import { type RuntimeHandle, startRuntime } from '../index';
+import { call, createTask, errorOf, readEvents, runToEnd, type SseReading, uploadOk } from './runtimeTestKit';
 
 const DOC_A = '# A\n\nalpha\n';
 const DOC_B = '# B\n\nbeta\n';

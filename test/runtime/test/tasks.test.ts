@@ -1,6 +1,6 @@
 // POST /v1/tasks validation, and the built-in agent's run: events over real content, artifacts, statuses.
 import * as assert from 'node:assert';
-import { startRuntime, type RuntimeHandle } from '../index';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call, createTask, errorOf, readEvents, runToEnd, uploadOk } from './runtimeTestKit';
 
 const NOTES = '# Project notes\n\nThe quick brown fox.\n\n## Goals\nShip it soon\n\n## Risks\nNone known\n';

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
-import { startRuntime, type RuntimeHandle } from '../index';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call, safeJson } from './runtimeTestKit';
 
 const LIMIT = 512 * 1024 * 1024;

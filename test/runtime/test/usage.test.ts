@@ -1,6 +1,6 @@
 // Spend: each agent run carries its cost; GET /v1/usage sums this month's and shows the quota.
 import * as assert from 'node:assert';
-import { startRuntime, type RuntimeHandle } from '../index';
+import { type RuntimeHandle, startRuntime } from '../index';
 import { call, createTask, runToEnd, uploadOk } from './runtimeTestKit';
 
 describe('runtime: usage and spend', () => {

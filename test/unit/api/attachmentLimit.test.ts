@@ -2,9 +2,9 @@
 // numeric limit, so the editor can plan (pack or split); a limit that is not a safe positive
 // integer is left out.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
 import { json, rejectionOf, startRecordingServer } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 describe('api/errors: too many attachments', () => {
   it('carries code, param and a safe positive integer limit', async () => {

@@ -1,7 +1,7 @@
 // Waiting between attempts: the backoff curve with jitter, the server's Retry-After in its three
 // forms (clamped to 60 s), and a sleep that an abort ends at once.
 import * as assert from 'node:assert/strict';
-import { MAX_RETRY_AFTER_MS, backoffDelay, parseRetryAfter, sleep } from '../../../src/api/backoff';
+import { backoffDelay, MAX_RETRY_AFTER_MS, parseRetryAfter, sleep } from '../../../src/api/backoff';
 
 describe('api/backoff', () => {
   it('doubles from 0.5 s up to 8 s, with jitter between half and the whole nominal delay', () => {

@@ -2,9 +2,9 @@
 import * as assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { isLoopbackHost, normaliseBaseUrl } from '../../../src/api/baseUrl';
-import { ApiClient } from './transportUnderTest';
 import { ApiError, isApiError } from '../../../src/api/errors';
 import { rejectionOf } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 describe('api/baseUrl', () => {
   it('drops trailing slashes and a pasted /v1, keeping a path prefix', () => {

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { isApiError } from '../../../src/api/errors';
 import { SteeringConflict } from '../../../src/api/steering';
-import { QUICK_BACKOFF, rejectionOf, startRuntimeWithClient, waitFor, type RuntimeWithClient } from './fixtures';
+import { QUICK_BACKOFF, rejectionOf, type RuntimeWithClient, startRuntimeWithClient, waitFor } from './fixtures';
 
 const usd = (amount: string): { amount: string; currency: string } => ({ amount, currency: 'USD' });
 

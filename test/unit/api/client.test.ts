@@ -2,16 +2,16 @@
 // stream opener, a missing key, listener hygiene and dispose.
 import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { ApiClient, TRANSPORT } from './transportUnderTest';
 import { ApiError, isApiError } from '../../../src/api/errors';
 import {
-  QUICK_BACKOFF,
   json,
+  QUICK_BACKOFF,
   rejectionOf,
+  type RuntimeWithClient,
   startRecordingServer,
   startRuntimeWithClient,
-  type RuntimeWithClient,
 } from './fixtures';
+import { ApiClient, TRANSPORT } from './transportUnderTest';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isApiError } from '../../../src/api/errors';
-import { QUICK_BACKOFF, makeTempDir, rejectionOf, startRuntimeWithClient, type RuntimeWithClient } from './fixtures';
+import { makeTempDir, QUICK_BACKOFF, rejectionOf, type RuntimeWithClient, startRuntimeWithClient } from './fixtures';
 
 const sha = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 

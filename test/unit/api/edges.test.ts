@@ -4,7 +4,6 @@
 import * as assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
 import { RunEventSubscription } from '../../../src/api/events';
 import { decodeRunEvent } from '../../../src/api/runEventDecoding';
@@ -12,13 +11,14 @@ import { safeFileName } from '../../../src/api/safeName';
 import type { RunEvent } from '../../../src/api/types';
 import {
   CapturingLogger,
-  QUICK_BACKOFF,
   json,
   makeTempDir,
+  QUICK_BACKOFF,
   rejectionOf,
   startRecordingServer,
   startRuntimeWithClient,
 } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 function sse(events: { event: string; data: Record<string, unknown> }[]): string {
   return events.map((e) => `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join('');

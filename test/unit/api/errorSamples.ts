@@ -3,9 +3,9 @@
 import {
   API_ERROR_KINDS,
   ApiError,
+  type ApiErrorKind,
   errorFromResponse,
   errorFromTransport,
-  type ApiErrorKind,
 } from '../../../src/api/errors';
 
 export const ORIGIN = 'https://agents.example.com:8443';

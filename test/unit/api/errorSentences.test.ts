@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describeError, errorSentence, errorSentenceParts } from '../../../src/api/errorSentences';
-import { untranslated, type Translate } from '../../../src/common/translate';
+import { type Translate, untranslated } from '../../../src/common/translate';
 import { repoRoot } from '../../e2e/harness/paths';
 import { apiWorded, errorSamples } from './errorSamples';
 

@@ -2,10 +2,10 @@
 // id; readable messages for non-JSON bodies; "not supported" for missing assumed endpoints;
 // and describeError's one sentence.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from './transportUnderTest';
 import { ApiError, errorFromResponse, isApiError } from '../../../src/api/errors';
 import { describeError } from '../../../src/api/errorSentences';
-import { json, rejectionOf, startRecordingServer, startRuntimeWithClient, type RuntimeWithClient } from './fixtures';
+import { json, rejectionOf, type RuntimeWithClient, startRecordingServer, startRuntimeWithClient } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 describe('api/errors', () => {
   describe('from the runtime', () => {

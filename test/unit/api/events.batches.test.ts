@@ -10,12 +10,12 @@ import {
   collectBatches,
   delay,
   disposeClients,
+  type RawServer,
   sseHead,
   sseMessage,
   startRawServer,
   stateRecorder,
   waitFor,
-  type RawServer,
 } from './eventsSupport';
 
 function step(sequence: number): string {

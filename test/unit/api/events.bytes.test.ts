@@ -13,12 +13,12 @@ import {
   delay,
   DELIVERY_PATHS,
   disposeClients,
+  type RawServer,
   sseHead,
   sseMessage,
   startRawServer,
   stateRecorder,
   waitFor,
-  type RawServer,
 } from './eventsSupport';
 
 const SUMMARY = 'naïve café — 日本語 🎉 done';

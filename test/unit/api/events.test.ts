@@ -5,15 +5,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiError } from '../../../src/api/errors';
-import { RunEventSubscription, type ConnectionState, type SubscribeOptions } from '../../../src/api/events';
+import { type ConnectionState, RunEventSubscription, type SubscribeOptions } from '../../../src/api/events';
 import type { RunEvent } from '../../../src/api/types';
-import { startRuntime, type RuntimeHandle, type RuntimeOptions } from '../../runtime';
+import { type RuntimeHandle, type RuntimeOptions, startRuntime } from '../../runtime';
 import {
   clientFor,
   collect,
   delay,
-  disposeClients,
   DELIVERY_PATHS,
+  disposeClients,
   recordingLogger,
   stateRecorder,
   waitFor,

@@ -1,10 +1,10 @@
 // Duplicate filtering: a server that ignores `after` and replays the whole run from sequence 1
 // after a mid-run drop still gives the consumer each event once, in order.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from './transportUnderTest';
 import { RunEventSubscription } from '../../../src/api/events';
 import { collect, DELIVERY_PATHS } from './eventsSupport';
 import { QUICK_BACKOFF, startRecordingServer } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 function message(sequence: number, last: number): string {
   const event = sequence === last ? 'run.completed' : 'step.started';

@@ -2,10 +2,10 @@
 // server for byte-exact control, and waiting on conditions instead of fixed sleeps.
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ApiClient } from './transportUnderTest';
 import type { ConnectionState, RunEventSubscription } from '../../../src/api/events';
-import type { Logger } from '../../../src/common/logger';
 import type { RunEvent } from '../../../src/api/types';
+import type { Logger } from '../../../src/common/logger';
+import { ApiClient } from './transportUnderTest';
 
 const openClients = new Set<ApiClient>();
 

@@ -1,5 +1,6 @@
 // What the API client tests share: a capturing logger, temp dirs, a started runtime with a
 // client on it, and a small recording HTTP server for what the runtime cannot show (headers).
+import { mkdtemp, rm } from 'node:fs/promises';
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -7,14 +8,13 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { ApiClientOptions } from '../../../src/api/client';
-import { ApiClient } from './transportUnderTest';
 import type { Logger } from '../../../src/common/logger';
-import { startRuntime, type RuntimeHandle, type RuntimeOptions } from '../../runtime/index';
+import { type RuntimeHandle, type RuntimeOptions, startRuntime } from '../../runtime/index';
+import { ApiClient } from './transportUnderTest';
 
 export class CapturingLogger implements Logger {
   readonly lines: string[] = [];

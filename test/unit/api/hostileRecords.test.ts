@@ -1,10 +1,10 @@
 // A hostile or broken server's records: list items that are not records are dropped (one warning
 // per page), and the text fields the views show are strings or absent, whatever the server sent.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from './transportUnderTest';
-import { isApiError } from '../../../src/api/errors';
-import { CapturingLogger, json, rejectionOf, startRecordingServer, type RecordedRequest } from './fixtures';
 import type { ServerResponse } from 'node:http';
+import { isApiError } from '../../../src/api/errors';
+import { CapturingLogger, json, type RecordedRequest, rejectionOf, startRecordingServer } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 async function withServer(
   reply: (req: RecordedRequest, res: ServerResponse) => void,

@@ -1,11 +1,11 @@
 // What the API layer says (errors, log lines) never carries a password from the base URL, never
 // part of an API key, and never lets server text start a line of its own in the log.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from './transportUnderTest';
 import { redact } from '../../../src/api/errors';
 import { describeError } from '../../../src/api/errorSentences';
 import { RunEventSubscription } from '../../../src/api/events';
 import { CapturingLogger, json, rejectionOf, startRecordingServer } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 

@@ -1,10 +1,10 @@
 // Pagination: page calls with limit clamped to 1..100, and `for await` over every item that
 // always ends, even on a broken server.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from './transportUnderTest';
 import { ApiError, isApiError } from '../../../src/api/errors';
 import { clampLimit, DEFAULT_MAX_PAGES, paginate } from '../../../src/api/pagination';
 import { json, rejectionOf, startRecordingServer, startRuntimeWithClient } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 describe('api/pagination', () => {
   it('iterates every task of the runtime across many pages, each once, in order', async () => {

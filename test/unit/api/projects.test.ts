@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { isApiError } from '../../../src/api/errors';
 import { existingProject, hasUserInfo } from '../../../src/api/projects';
-import { QUICK_BACKOFF, rejectionOf, startRuntimeWithClient, type RuntimeWithClient } from './fixtures';
+import { QUICK_BACKOFF, rejectionOf, type RuntimeWithClient, startRuntimeWithClient } from './fixtures';
 
 describe('api/projects', () => {
   let ctx: RuntimeWithClient;

@@ -5,15 +5,15 @@
 // that succeeds went through the proxy, and the proxy, not the client, looked the name up.
 import * as assert from 'node:assert/strict';
 import type { LookupFunction } from 'node:net';
-import { ApiClient, describeUndiciOnly } from './transportUnderTest';
-import { isApiError, type ApiError } from '../../../src/api/errors';
+import { type ApiError, isApiError } from '../../../src/api/errors';
 import { describeError } from '../../../src/api/errorSentences';
 import { UndiciTransport as Transport } from '../../../src/api/network/undiciTransport';
 import type { NetworkSettings } from '../../../src/api/transport';
-import { startRuntime, type RuntimeHandle } from '../../runtime/index';
+import { type RuntimeHandle, startRuntime } from '../../runtime/index';
 import { CapturingLogger, QUICK_BACKOFF, rejectionOf } from './fixtures';
-import { makePrivateCa, startRecordingTunnelProxy, startTlsFront, type PrivateCa, type TlsFront } from './proxyTlsKit';
-import { freePort, startSquid, type AccessLogLine, type SquidHandle } from './squidKit';
+import { makePrivateCa, type PrivateCa, startRecordingTunnelProxy, startTlsFront, type TlsFront } from './proxyTlsKit';
+import { type AccessLogLine, freePort, type SquidHandle, startSquid } from './squidKit';
+import { ApiClient, describeUndiciOnly } from './transportUnderTest';
 
 const API_KEY = 'sk-proxy-test-7f3a9c1e5b2d';
 const USER = 'alice';

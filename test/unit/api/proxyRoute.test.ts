@@ -3,10 +3,10 @@
 import * as assert from 'node:assert/strict';
 import {
   matchesNoProxy,
+  type ProxyRoute,
   redactProxyUrl,
   resolveProxyRoute,
   splitNoProxy,
-  type ProxyRoute,
 } from '../../../src/api/network/proxyRoute';
 import type { NetworkSettings } from '../../../src/api/network/settings';
 

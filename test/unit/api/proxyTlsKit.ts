@@ -2,7 +2,7 @@
 // plain-HTTP reference runtime behind HTTPS: what a company's internal service looks like.
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type SecureVersion, type Server } from 'node:tls';

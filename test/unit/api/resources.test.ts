@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { isApiError } from '../../../src/api/errors';
 import { conflictMemory } from '../../../src/api/resources';
 import { HOSTILE_SECRET } from '../../runtime/hostile';
-import { QUICK_BACKOFF, rejectionOf, startRuntimeWithClient, waitFor, type RuntimeWithClient } from './fixtures';
+import { QUICK_BACKOFF, rejectionOf, type RuntimeWithClient, startRuntimeWithClient, waitFor } from './fixtures';
 
 async function collect<T>(walk: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

@@ -1,18 +1,18 @@
 // Retries: what is retried (connection failures, timeouts, 408/409/429/5xx), how long we wait
 // (Retry-After honoured), what is not (other 4xx), and cancellation during a wait.
 import * as assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { ApiClient } from './transportUnderTest';
+import { createServer } from 'node:net';
 import { ApiError, isApiError } from '../../../src/api/errors';
 import {
   CapturingLogger,
   QUICK_BACKOFF,
   rejectionOf,
+  type RuntimeWithClient,
   startRuntimeWithClient,
   waitFor,
-  type RuntimeWithClient,
 } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 describe('api/client retries', () => {
   let ctx: RuntimeWithClient;

@@ -11,13 +11,13 @@ import {
   commentInstructions,
   newCommentId,
   quoteLines,
+  type ReviewComment,
   textLines,
   toWire,
-  type ReviewComment,
 } from '../../../src/reviewComments/reviewComments';
 import { REVISED_MARK } from '../../runtime/reviewComments';
 import { runToEnd } from '../../runtime/test/runtimeTestKit';
-import { rejectionOf, startRuntimeWithClient, waitFor, type RuntimeWithClient } from './fixtures';
+import { rejectionOf, type RuntimeWithClient, startRuntimeWithClient, waitFor } from './fixtures';
 
 const AS_SENT = ['# App', '', 'The app starts slowly.', 'It reads every file twice.', 'Nobody knows why.', ''].join(
   '\n',

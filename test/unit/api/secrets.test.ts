@@ -2,14 +2,14 @@
 // serialisation of a thrown object, whatever fails.
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { writeFile, truncate } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
+import { truncate, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { ApiClient } from './transportUnderTest';
 import { describeError } from '../../../src/api/errorSentences';
-import { CapturingLogger, QUICK_BACKOFF, makeTempDir, startRecordingServer } from './fixtures';
 import { startRuntime } from '../../runtime/index';
+import { CapturingLogger, makeTempDir, QUICK_BACKOFF, startRecordingServer } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 function everythingSaidAbout(err: unknown): string {
   const parts: string[] = [describeError(err), inspect(err, { depth: 10, showHidden: true })];

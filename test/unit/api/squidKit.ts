@@ -2,10 +2,10 @@
 // with a config written into a fresh temp folder, stopped (its whole process group) by close().
 // Squid missing is an error, not a skip: CI installs it (.ci/run), so a silent skip would hide a
 // broken install step.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, connect, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 

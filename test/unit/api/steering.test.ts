@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { isApiError } from '../../../src/api/errors';
 import { decodeRunEvent } from '../../../src/api/runEventDecoding';
 import { conflictApproval, parseUsage } from '../../../src/api/steering';
-import { QUICK_BACKOFF, rejectionOf, startRuntimeWithClient, waitFor, type RuntimeWithClient } from './fixtures';
+import { QUICK_BACKOFF, rejectionOf, type RuntimeWithClient, startRuntimeWithClient, waitFor } from './fixtures';
 
 describe('api/steering', () => {
   let ctx: RuntimeWithClient;

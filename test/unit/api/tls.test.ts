@@ -7,9 +7,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { SecureVersion } from 'node:tls';
-import { ApiClient, describeUndiciOnly } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
 import { makeTempDir, rejectionOf } from './fixtures';
+import { ApiClient, describeUndiciOnly } from './transportUnderTest';
 
 describeUndiciOnly('api/transport TLS', () => {
   let cert: string;

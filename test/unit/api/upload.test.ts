@@ -4,19 +4,19 @@ import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
-import { prepareUpload } from '../../../src/api/uploadFromDisk';
 import { MAX_UPLOAD_BYTES } from '../../../src/api/types';
+import { prepareUpload } from '../../../src/api/uploadFromDisk';
 import {
-  QUICK_BACKOFF,
   json,
   makeTempDir,
+  QUICK_BACKOFF,
   rejectionOf,
+  type RuntimeWithClient,
   startRecordingServer,
   startRuntimeWithClient,
-  type RuntimeWithClient,
 } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 const sha = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 

@@ -2,18 +2,18 @@
 // multipart framing, checks before sending, progress, and a retry that resends them whole.
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { ApiClient } from './transportUnderTest';
 import { isApiError } from '../../../src/api/errors';
-import { prepareBytesUpload } from '../../../src/api/upload';
 import { MAX_UPLOAD_BYTES } from '../../../src/api/types';
+import { prepareBytesUpload } from '../../../src/api/upload';
 import {
-  QUICK_BACKOFF,
   json,
+  QUICK_BACKOFF,
   rejectionOf,
+  type RuntimeWithClient,
   startRecordingServer,
   startRuntimeWithClient,
-  type RuntimeWithClient,
 } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 const sha = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 

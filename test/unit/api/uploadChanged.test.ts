@@ -6,7 +6,7 @@ import { closeSync, futimesSync, openSync, writeSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isApiError } from '../../../src/api/errors';
-import { makeTempDir, rejectionOf, startRuntimeWithClient, type RuntimeWithClient } from './fixtures';
+import { makeTempDir, rejectionOf, type RuntimeWithClient, startRuntimeWithClient } from './fixtures';
 
 const SIZE = 3 * 1024 * 1024;
 

@@ -3,7 +3,7 @@
 // times the pager's page cap the walk's signal aborts, so a walk that does not end makes a red
 // test instead of a hang.
 import { DEFAULT_MAX_PAGES } from '../../../src/api/pagination';
-import { startRuntimeWithClient, type RuntimeWithClient } from './fixtures';
+import { type RuntimeWithClient, startRuntimeWithClient } from './fixtures';
 
 export interface WalkedRuntime {
   /** This test's runtime and client. */

@@ -14,12 +14,12 @@ import {
   paletteWhen,
   panelActions,
   RUN_ACTIONS,
+  type RunAction,
   runActionLabels,
   runContextValue,
   runFactsOf,
-  treeMenuEntries,
-  type RunAction,
   type ServiceFacts,
+  treeMenuEntries,
 } from '../../../src/runEvents/runActions';
 import { repoRoot } from '../../e2e/harness/paths';
 

@@ -3,8 +3,8 @@
 // from it, no Node built-in (node:*, undici, child_process...) nor Buffer may reach it, and each
 // web twin (x.web.ts) exports the same names as the module it stands in for.
 import * as assert from 'node:assert/strict';
-import { builtinModules } from 'node:module';
 import * as fs from 'node:fs';
+import { builtinModules } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BuildOptions, Metafile } from 'esbuild';

@@ -1,10 +1,10 @@
 // What the command tests share: the editor's prompts recorded and answered (modal dialogs,
 // notifications, input boxes, text documents) on the shared `vscode` stub, patched only while a
 // test file runs, and CommandDeps around a real client of the reference runtime.
-import * as stub from '../views/vscodeStub';
 import type * as vscode from 'vscode';
 import type { ApiClient } from '../../../src/api/client';
 import type { CommandDeps } from '../../../src/commandSupport/commandDeps';
+import * as stub from '../views/vscodeStub';
 
 type Handler = (...args: unknown[]) => Promise<unknown>;
 

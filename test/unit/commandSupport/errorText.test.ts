@@ -5,13 +5,13 @@ import '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { l10n } from '../views/vscodeStub';
 import { API_ERROR_KINDS } from '../../../src/api/errors';
 import { describeError, errorSentence, errorSentenceParts } from '../../../src/api/errorSentences';
 import { describeErrorForUser } from '../../../src/commandSupport/errorText';
 import { fill } from '../../../src/common/format';
 import { repoRoot } from '../../e2e/harness/paths';
-import { ORIGIN, apiWorded, byKind, errorSamples as samples, steeringConflicts, transport } from '../api/errorSamples';
+import { apiWorded, byKind, errorSamples as samples, ORIGIN, steeringConflicts, transport } from '../api/errorSamples';
+import { l10n } from '../views/vscodeStub';
 
 /** Kinds whose sentence is the message itself (the API layer's or the server's words). */
 const MESSAGE_ONLY: ReadonlySet<string> = new Set(['proxy', 'validation', 'insecure']);

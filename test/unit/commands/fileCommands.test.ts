@@ -1,12 +1,12 @@
 // Delete File and Copy ID invoked without a row (the Command Palette, a keybinding) act on the
 // view's current selection, and only with nothing selected say "Choose ... first.".
-import * as stub from '../views/vscodeStub';
 import * as assert from 'node:assert';
 import type * as vscode from 'vscode';
-import type { CommandDeps } from '../../../src/commandSupport/commandDeps';
 import { registerFileCommands } from '../../../src/commands/fileCommands';
-import { Commands } from '../../../src/common/ids';
+import type { CommandDeps } from '../../../src/commandSupport/commandDeps';
 import type { SelectionView } from '../../../src/commandSupport/commandDeps';
+import { Commands } from '../../../src/common/ids';
+import * as stub from '../views/vscodeStub';
 
 type Handler = (...args: unknown[]) => Promise<unknown>;
 

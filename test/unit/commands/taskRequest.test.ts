@@ -4,8 +4,8 @@
 import '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CommandDeps } from '../../../src/commandSupport/commandDeps';
 import { createTaskRequests } from '../../../src/commands/taskRequest';
+import type { CommandDeps } from '../../../src/commandSupport/commandDeps';
 
 type Window = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // Rendered with markdown-it (CommonMark, the GFM-style linkify on, HTML allowed: the most a
 // renderer could make of it), the output holds no element but the paragraph.
 import * as assert from 'node:assert/strict';
-import { markdownLiteral, markdownText, MARKDOWN_LITERAL_MAX_CHARS } from '../../../src/common/markdownLiteral';
+import { MARKDOWN_LITERAL_MAX_CHARS, markdownLiteral, markdownText } from '../../../src/common/markdownLiteral';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const MarkdownIt = require('markdown-it') as new (o: { linkify: boolean; html: boolean }) => {

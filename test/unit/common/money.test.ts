@@ -12,8 +12,8 @@ import {
   subtractMoney,
   sumPerCurrency,
   toWire,
-  validMoney,
   type ValidMoney,
+  validMoney,
 } from '../../../src/common/money';
 import { untranslated } from '../../../src/common/translate';
 

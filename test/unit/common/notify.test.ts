@@ -2,9 +2,9 @@
 // buttons, whatever the caller put in them. The editor's show*Message functions are stubbed and
 // record what reached them; the checks are the ones a notification would need (no link VS Code
 // would make clickable, no theme icon, no bidi, control or zero-width character).
-import * as stub from '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
 import { askModal, notify } from '../../../src/common/notify';
+import * as stub from '../views/vscodeStub';
 
 interface Shown {
   kind: 'error' | 'warn' | 'info';

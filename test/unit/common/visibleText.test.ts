@@ -1,10 +1,10 @@
 // The one escaping rule for server text in every surface: characters that reorder, hide or break
 // text show as visible marks, and everything else stays as it is.
 import * as assert from 'node:assert/strict';
-import { HIDDEN, visibleText } from '../../../src/common/visibleText';
 import { inert } from '../../../src/common/inertText';
-import { markdownText } from '../../../src/common/markdownLiteral';
 import { escapeControls } from '../../../src/common/logger';
+import { markdownText } from '../../../src/common/markdownLiteral';
+import { HIDDEN, visibleText } from '../../../src/common/visibleText';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_MAX_PAGES } from '../../../src/api/pagination';
 import { createExtensionApi } from '../../../src/extensionApi/extensionApi';
-import { startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 
 const SRC = path.resolve(__dirname, '../../../../src');
 /** The pager itself, the page parser and the types: the only code that reads a page's cursor. */

@@ -18,7 +18,7 @@ import {
   type ToolContext,
   type ToolFile,
 } from '../../../src/languageModelTools/toolSpecs';
-import { startRuntime, type RuntimeHandle } from '../../runtime';
+import { type RuntimeHandle, startRuntime } from '../../runtime';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const MarkdownIt = require('markdown-it') as new (o: { linkify: boolean; html: boolean }) => {

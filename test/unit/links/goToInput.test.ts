@@ -1,9 +1,9 @@
 // "Go to…" input: the kind by prefix, run links, an artifact with its run, what people paste
 // around an id; hostile input is refused with a reason before anything is sent.
 import * as assert from 'node:assert/strict';
-import { parseGoToInput } from '../../../src/links/goToInput';
-import { problemText, notFoundText, stoppedLookingText } from '../../../src/links/linkText';
 import { untranslated } from '../../../src/common/translate';
+import { parseGoToInput } from '../../../src/links/goToInput';
+import { notFoundText, problemText, stoppedLookingText } from '../../../src/links/linkText';
 
 const problem = (text: string): string => {
   const result = parseGoToInput(text);

@@ -5,16 +5,16 @@ import * as assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiClient } from '../../../src/api/client';
 import { isApiError } from '../../../src/api/errors';
 import type { ArtifactRecord, Page } from '../../../src/api/types';
-import { MAX_ARTIFACT_PAGES, resolveGoTo, type GoToClient } from '../../../src/links/goToResolve';
-import { ApiClient } from '../../../src/api/client';
+import { type GoToClient, MAX_ARTIFACT_PAGES, resolveGoTo } from '../../../src/links/goToResolve';
 import {
   CapturingLogger,
   makeTempDir,
+  type RuntimeWithClient,
   startRecordingServer,
   startRuntimeWithClient,
-  type RuntimeWithClient,
 } from '../api/fixtures';
 
 describe('links/goToResolve (reference runtime)', function () {

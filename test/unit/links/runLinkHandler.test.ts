@@ -1,9 +1,9 @@
 // A run link whose panel cannot open (runpanel.js missing: a broken install) is not lost inside
 // VS Code's URI handler: the user is told, and the log says why.
-import * as stub from '../views/vscodeStub';
 import * as assert from 'node:assert';
 import type * as vscode from 'vscode';
 import { registerRunLinkHandler } from '../../../src/links/runLinkHandler';
+import * as stub from '../views/vscodeStub';
 
 type UriHandler = { handleUri(uri: { authority: string; path: string; fragment: string }): void };
 

@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isApiError } from '../../../src/api/errors';
 import type { ApiClient } from '../../../src/api/client';
+import { isApiError } from '../../../src/api/errors';
 import { inert } from '../../../src/common/inertText';
 import { prepareBranchApply } from '../../../src/projects/branchApply';
 import { MAX_BASE_FILE_BYTES, planPatchAtBase } from '../../../src/projects/patchAtBase';
@@ -24,7 +24,7 @@ import {
   WIDE_PATCH_HOOK_PLACE,
   wideProjectPatchPaths,
 } from '../../runtime/hostile';
-import { startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 import { makeRepository } from './gitRepoKit';
 
 describe('projects: hostile project records', function () {

@@ -2,6 +2,7 @@
 // never a request body, a log line or an error.
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/api/client';
+import { createProjectFor, createProjectRequest } from '../../../src/projects/projectRequests';
 import {
   matchProject,
   repositoryName,
@@ -9,8 +10,7 @@ import {
   suggestedProjectName,
   withoutCredentials,
 } from '../../../src/projects/repositoryUrl';
-import { createProjectFor, createProjectRequest } from '../../../src/projects/projectRequests';
-import { CapturingLogger, QUICK_BACKOFF, json, rejectionOf, startRecordingServer } from '../api/fixtures';
+import { CapturingLogger, json, QUICK_BACKOFF, rejectionOf, startRecordingServer } from '../api/fixtures';
 
 describe('projects/repositoryUrl', () => {
   it('matches host and path, case-insensitive, ignoring .git, user info and the scheme', () => {

@@ -2,8 +2,8 @@
 // say so (open or save the file instead) rather than block the extension host, and very long
 // texts never reach a spread of their lines as arguments (RangeError past ~130,000).
 import * as assert from 'node:assert';
-import { applyReviewHunks, reviewFile, sha256Hex } from '../../../src/review/fileReview';
 import type { ReadyReview } from '../../../src/review/fileReview';
+import { applyReviewHunks, reviewFile, sha256Hex } from '../../../src/review/fileReview';
 import { computeHunks, MAX_EDIT_LINES, TooDifferentError } from '../../../src/review/hunks';
 import { mergeThreeWay } from '../../../src/review/threeWay';
 import type { UploadOrigin } from '../../../src/review/types';

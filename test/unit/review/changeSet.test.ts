@@ -1,9 +1,9 @@
 // From a run's artifacts to one change set: which are revisions or patches of workspace files,
 // and every artifact or file part that cannot be used, reported instead of thrown.
 import * as assert from 'node:assert';
-import { buildChangeSet, classifyArtifact } from '../../../src/review/changeSet';
-import type { ChangeSetSources } from '../../../src/review/changeSet';
 import type { ArtifactRecord } from '../../../src/api/types';
+import type { ChangeSetSources } from '../../../src/review/changeSet';
+import { buildChangeSet, classifyArtifact } from '../../../src/review/changeSet';
 import type { ReviewArtifact, TaskAttachment, UploadOrigin } from '../../../src/review/types';
 
 const enc = (text: string) => new TextEncoder().encode(text);

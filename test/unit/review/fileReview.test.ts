@@ -1,8 +1,8 @@
 // One workspace file under review: two-way when it is as uploaded, merged when it changed,
 // refused with a reason when it is gone or not text; written back the way the file is.
 import * as assert from 'node:assert';
-import { applyReviewHunks, reviewFile, sha256Hex } from '../../../src/review/fileReview';
 import type { FileReview, ReadyReview } from '../../../src/review/fileReview';
+import { applyReviewHunks, reviewFile, sha256Hex } from '../../../src/review/fileReview';
 import type { UploadOrigin } from '../../../src/review/types';
 
 const enc = (text: string) => new TextEncoder().encode(text);

@@ -1,7 +1,7 @@
 // Patch artifacts: parsed with jsdiff, applied exactly (or refused with a reason), and written.
 import * as assert from 'node:assert';
-import { applyPatchPart, formatChangeSetPatch, parsePatchText } from '../../../src/review/patchFile';
 import type { PatchPart } from '../../../src/review/patchFile';
+import { applyPatchPart, formatChangeSetPatch, parsePatchText } from '../../../src/review/patchFile';
 
 const notes = 'alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\n';
 const notesPatch = [

@@ -1,10 +1,10 @@
 // The hunk and merge rules checked on many seeded random edits (same texts on every run), with
 // and without final newlines, so the line bookkeeping is tried beyond the hand-picked cases.
 import * as assert from 'node:assert';
+import type { LineRange } from '../../../src/review/hunks';
 import { applyHunks, computeHunks } from '../../../src/review/hunks';
 import { splitLines } from '../../../src/review/textCodec';
 import { mergeThreeWay } from '../../../src/review/threeWay';
-import type { LineRange } from '../../../src/review/hunks';
 
 /** A small deterministic generator (LCG) so a failure names a seed that reproduces it. */
 function random(seed: number): () => number {

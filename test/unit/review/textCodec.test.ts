@@ -1,7 +1,7 @@
 // Bytes <-> text for review: what is refused as not text, and what is kept when written back.
 import * as assert from 'node:assert';
-import { decodeText, encodeText, splitLines } from '../../../src/review/textCodec';
 import type { DecodedText } from '../../../src/review/textCodec';
+import { decodeText, encodeText, splitLines } from '../../../src/review/textCodec';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const decoded = (raw: Uint8Array): DecodedText => {

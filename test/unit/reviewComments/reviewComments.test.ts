@@ -12,9 +12,9 @@ import {
   isCommentId,
   newCommentId,
   quoteLines,
+  type ReviewComment,
   textLines,
   toWire,
-  type ReviewComment,
 } from '../../../src/reviewComments/reviewComments';
 
 const t = untranslated;

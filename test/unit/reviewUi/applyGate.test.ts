@@ -1,12 +1,12 @@
 // Apply Changes asked for by a command (a link, another extension) for a run whose changes were
 // never shown in this window: outside the test run (trusted automation) the review is shown
 // instead and nothing is applied; once shown, Apply goes on as asked.
-import * as stub from '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
-import type { ReviewContent } from '../../../src/reviewUi/reviewContent';
 import { createReview } from '../../../src/reviewUi/reviewCommands';
-import { QUICK_BACKOFF, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import type { ReviewContent } from '../../../src/reviewUi/reviewContent';
+import { QUICK_BACKOFF, type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 import { commandDeps, prompts } from '../commandSupport/commandHarness';
+import * as stub from '../views/vscodeStub';
 
 const NOTHING_TO_REVIEW = /did not produce a new version/;
 

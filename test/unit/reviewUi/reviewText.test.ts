@@ -1,15 +1,15 @@
 // The review's editor-side rules without an editor: hunk descriptions, the line edits that write
 // chosen hunks into a document, and where an upload's file is seen from this window.
 import * as assert from 'node:assert';
+import { untranslated } from '../../../src/common/translate';
 import { applyHunks, computeHunks } from '../../../src/review/hunks';
 import type { UploadOrigin } from '../../../src/review/types';
-import { untranslated } from '../../../src/common/translate';
 import {
   changedSinceSentences,
   describeHunk,
+  type LineEdit,
   lineEditsFor,
   placeOf,
-  type LineEdit,
 } from '../../../src/reviewUi/reviewText';
 
 /** What a text editor does with whole-line replacements: positions past the end clamp to the end. */

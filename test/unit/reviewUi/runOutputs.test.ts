@@ -3,8 +3,8 @@
 // that hands out a fresh cursor for ever, and only the files the run's task
 // was given count as revised or patched (item 4).
 import * as assert from 'node:assert/strict';
-import type { ArtifactRecord } from '../../../src/api/types';
 import { DEFAULT_MAX_PAGES, type PageWalkOptions } from '../../../src/api/pagination';
+import type { ArtifactRecord } from '../../../src/api/types';
 import { buildChangeSet, type UploadOrigin } from '../../../src/review';
 import {
   hasReviewableOutputs,

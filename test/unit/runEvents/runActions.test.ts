@@ -5,23 +5,23 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { applyToManifest } from '../../../src/common/buildContributions';
+import { type Translate, untranslated } from '../../../src/common/translate';
+import { declaredContributions } from '../../../src/contributions';
 import {
   paletteWhen,
   panelActions,
   RUN_ACTIONS,
+  type RunAction,
   runActionById,
   runActionLabelKey,
   runContextValue,
   runFactsOf,
   runRowMatches,
   treeMenuEntries,
-  type RunAction,
 } from '../../../src/runEvents/runActions';
-import { untranslated, type Translate } from '../../../src/common/translate';
-import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/uiStrings';
-import { applyToManifest } from '../../../src/common/buildContributions';
-import { declaredContributions } from '../../../src/contributions';
 import { parseWebviewMessage } from '../../../src/runPanel/protocol';
+import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/uiStrings';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 

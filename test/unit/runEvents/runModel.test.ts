@@ -1,6 +1,6 @@
 // The compacted run model: per-step aggregates, a bounded raw window, no event counted twice.
 import * as assert from 'node:assert';
-import { RunModel, fieldText } from '../../../src/runEvents/runModel';
+import { fieldText, RunModel } from '../../../src/runEvents/runModel';
 import { ev, recordedRun } from '../webview/fixtures';
 
 describe('RunModel', () => {

@@ -1,9 +1,9 @@
 // What a hostile server can make the host's run model hold: events of many megabytes, and
 // hundreds of thousands of distinct event kinds. Both stay within the model's budgets.
 import * as assert from 'node:assert';
-import { RunModel, DEFAULT_LIMITS } from '../../../src/runEvents/runModel';
-import { ev } from '../webview/fixtures';
+import { DEFAULT_LIMITS, RunModel } from '../../../src/runEvents/runModel';
 import { parsePersistedState } from '../../../src/runPanel/persistedState';
+import { ev } from '../webview/fixtures';
 
 const MB = 1024 * 1024;
 

@@ -1,6 +1,7 @@
 // Status -> icon, colour, words, and which statuses and event names end a run: one rule for the
 // tree, the status bar, the notifications, the panel and the event subscription.
 import * as assert from 'node:assert/strict';
+import { untranslated as t } from '../../../src/common/translate';
 import {
   isTerminalEvent,
   isTerminalStatus,
@@ -10,7 +11,6 @@ import {
   TERMINAL_EVENTS,
   terminalEventStatus,
 } from '../../../src/runEvents/runStatus';
-import { untranslated as t } from '../../../src/common/translate';
 
 describe('runEvents/runStatus', () => {
   it('gives each known status its codicon, theme colour and panel tone', () => {

@@ -1,11 +1,11 @@
 // The run log cache on disk: appends in order without repeats, reads any range, rebuilds its
 // index when reopened, drops a torn tail, deletes a corrupt file, and the folder stays capped.
 import * as assert from 'node:assert';
-import { promises as fsp, writeFileSync, utimesSync } from 'node:fs';
+import { promises as fsp, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { RunLogCache, BLOCK_EVENTS } from '../../../src/runLog/logCache';
-import { logFilePath, pruneLogFolder } from '../../../src/runLog/logFolder';
 import { isRunId } from '../../../src/runEvents/ids';
+import { BLOCK_EVENTS, RunLogCache } from '../../../src/runLog/logCache';
+import { logFilePath, pruneLogFolder } from '../../../src/runLog/logFolder';
 import { syntheticEvent, syntheticEvents, tempFolder } from './synthetic';
 
 describe('RunLogCache', () => {

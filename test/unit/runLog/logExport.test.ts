@@ -3,10 +3,10 @@
 import * as assert from 'node:assert';
 import { existsSync, promises as fsp, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { RunLogCache } from '../../../src/runLog/logCache';
-import { exportLog } from '../../../src/runLog/logExport';
 import { markdownText } from '../../../src/common/markdownLiteral';
 import type { WireEvent } from '../../../src/runEvents/wire';
+import { RunLogCache } from '../../../src/runLog/logCache';
+import { exportLog } from '../../../src/runLog/logExport';
 import { syntheticEvents, tempFolder } from './synthetic';
 
 const HOSTILE = [

@@ -2,9 +2,9 @@
 // the ordinal, filters, a stop, and a new find superseding the running one.
 import * as assert from 'node:assert';
 import * as path from 'node:path';
-import { RunLogCache } from '../../../src/runLog/logCache';
-import { LogFinder, type FindProgress, type FindRequest } from '../../../src/runLog/logFind';
 import { matchesFilter, matchesQuery, normalizeQuery } from '../../../src/runEvents/logQuery';
+import { RunLogCache } from '../../../src/runLog/logCache';
+import { type FindProgress, type FindRequest, LogFinder } from '../../../src/runLog/logFind';
 import { syntheticEvents, tempFolder } from './synthetic';
 
 const N = 100_000;

@@ -2,10 +2,10 @@
 // both ends, with the side flags and the filtered total; the same events logQuery.ts selects.
 import * as assert from 'node:assert';
 import * as path from 'node:path';
-import { RunLogCache } from '../../../src/runLog/logCache';
+import { type LogFilter, matchesFilter } from '../../../src/runEvents/logQuery';
 import { FilterIndexes } from '../../../src/runLog/filterIndex';
-import { readPage, type PageRequest } from '../../../src/runLog/logPages';
-import { matchesFilter, type LogFilter } from '../../../src/runEvents/logQuery';
+import { RunLogCache } from '../../../src/runLog/logCache';
+import { type PageRequest, readPage } from '../../../src/runLog/logPages';
 import { syntheticEvents, tempFolder } from './synthetic';
 
 describe('readPage', () => {

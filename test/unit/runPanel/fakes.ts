@@ -1,7 +1,7 @@
 // Test doubles for the run panel's host logic: hand-driven timers, a scripted event source.
+import type { WireEvent } from '../../../src/runEvents/wire';
 import type { Timers } from '../../../src/runPanel/panelChannel';
 import type { EventSource, SubscriptionState } from '../../../src/runPanel/runSession';
-import type { WireEvent } from '../../../src/runEvents/wire';
 
 export class ManualClock implements Timers {
   time = 1000;

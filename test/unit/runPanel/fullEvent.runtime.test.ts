@@ -3,9 +3,9 @@
 import * as assert from 'node:assert';
 import { RunEventSubscription } from '../../../src/api/events';
 import { silentLogger } from '../../../src/common/logger';
-import { fullEvent } from '../../../src/runPanel/fullEvent';
 import { RunModel } from '../../../src/runEvents/runModel';
-import { startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { fullEvent } from '../../../src/runPanel/fullEvent';
+import { type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 
 describe('fullEvent against the reference runtime', function () {
   this.timeout(30_000);

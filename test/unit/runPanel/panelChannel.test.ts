@@ -2,9 +2,9 @@
 import * as assert from 'node:assert';
 import { PanelChannel } from '../../../src/runPanel/panelChannel';
 import type { HostMessage } from '../../../src/runPanel/protocol';
+import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/protocol';
 import { ev } from '../webview/fixtures';
 import { emptySnapshot } from '../webview/fixtures';
-import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/protocol';
 import { ManualClock } from './fakes';
 
 function setup(options: { intervalMs?: number; maxEventsPerMessage?: number } = {}) {

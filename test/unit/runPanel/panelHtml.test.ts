@@ -1,10 +1,10 @@
 // The panel's HTML: a CSP that allows no network and only the nonce'd script.
 import * as assert from 'node:assert';
+import { isRunId } from '../../../src/runEvents/ids';
+import { RunModel } from '../../../src/runEvents/runModel';
 import { contentSecurityPolicy, panelHtml } from '../../../src/runPanel/panelHtml';
 import { parsePersistedState } from '../../../src/runPanel/persistedState';
 import { parseWebviewMessage } from '../../../src/runPanel/protocol';
-import { isRunId } from '../../../src/runEvents/ids';
-import { RunModel } from '../../../src/runEvents/runModel';
 import { recordedRun } from '../webview/fixtures';
 
 describe('run panel HTML and messages', () => {

@@ -2,11 +2,11 @@
 // checked as ids, and a link opens only a record that the event (read again) or the approval card
 // shown actually names.
 import * as assert from 'node:assert/strict';
+import { Commands } from '../../../src/common/ids';
+import { MAX_RECORD_LINKS, recordLinks, unlinkedCount } from '../../../src/runEvents/recordLinks';
+import type { ApprovalCardView, WireEvent } from '../../../src/runEvents/wire';
 import { parseWebviewMessage } from '../../../src/runPanel/protocol';
 import { approvalToolCommand, recordLinkCommand } from '../../../src/runPanel/recordLinkTarget';
-import { MAX_RECORD_LINKS, recordLinks, unlinkedCount } from '../../../src/runEvents/recordLinks';
-import { Commands } from '../../../src/common/ids';
-import type { ApprovalCardView, WireEvent } from '../../../src/runEvents/wire';
 
 const ev = (event: string, sequence: number, fields: Record<string, unknown>): WireEvent => ({
   event,

@@ -5,8 +5,8 @@ import '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
 import type { ApiClient } from '../../../src/api/client';
 import { Commands } from '../../../src/common/ids';
-import type { RunPanel } from '../../../src/runPanel/runPanel';
 import { registerRunLogCommands } from '../../../src/runPanel/runLogCommands';
+import type { RunPanel } from '../../../src/runPanel/runPanel';
 import { commandDeps, prompts } from '../commandSupport/commandHarness';
 
 const RUN_A = 'run_aaaaaaaa';

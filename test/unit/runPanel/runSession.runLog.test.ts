@@ -4,9 +4,9 @@
 // log the answers come from the bounded model.
 import * as assert from 'node:assert';
 import { promises as fsp, writeFileSync } from 'node:fs';
-import { logFilePath } from '../../../src/runLog/logFolder';
 import { matchesQuery, normalizeQuery } from '../../../src/runEvents/logQuery';
 import type { RunSnapshot, WireEvent } from '../../../src/runEvents/wire';
+import { logFilePath } from '../../../src/runLog/logFolder';
 import { syntheticEvent } from '../../runtime/syntheticEvents';
 import { tempFolder } from '../runLog/synthetic';
 import { until } from './fakes';

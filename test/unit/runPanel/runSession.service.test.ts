@@ -14,7 +14,7 @@ import { silentLogger } from '../../../src/common/logger';
 import { logFilePath } from '../../../src/runLog/logFolder';
 import { DEFAULT_UI_STRINGS, type HostMessage } from '../../../src/runPanel/protocol';
 import { RunSession } from '../../../src/runPanel/runSession';
-import { startRuntime, type RuntimeHandle } from '../../runtime';
+import { type RuntimeHandle, startRuntime } from '../../runtime';
 import { tempFolder } from '../runLog/synthetic';
 import { until } from './fakes';
 

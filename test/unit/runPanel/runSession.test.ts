@@ -1,12 +1,12 @@
 // A watched run on the host: stream -> compacted model -> batched webview messages; retry,
 // sign-in failures, the end of the run with its artifacts, restore after a reload, close.
 import * as assert from 'node:assert';
-import { RunSession, type RunPanelClient } from '../../../src/runPanel/runSession';
-import { DEFAULT_UI_STRINGS, type HostMessage } from '../../../src/runPanel/protocol';
-import { RunModel } from '../../../src/runEvents/runModel';
 import type { ArtifactRecord } from '../../../src/api/types';
-import { ManualClock, ScriptedSource, until } from './fakes';
+import { RunModel } from '../../../src/runEvents/runModel';
+import { DEFAULT_UI_STRINGS, type HostMessage } from '../../../src/runPanel/protocol';
+import { type RunPanelClient, RunSession } from '../../../src/runPanel/runSession';
 import { recordedRun } from '../webview/fixtures';
+import { ManualClock, ScriptedSource, until } from './fakes';
 
 class AuthError extends Error {
   readonly kind = 'authentication';

@@ -7,7 +7,7 @@ import { RunEventSubscription } from '../../../src/api/events';
 import { silentLogger } from '../../../src/common/logger';
 import { DEFAULT_UI_STRINGS, type HostMessage } from '../../../src/runPanel/protocol';
 import { RunSession, type RunSessionDeps } from '../../../src/runPanel/runSession';
-import { startRuntime, type RuntimeHandle, type RuntimeOptions } from '../../runtime';
+import { type RuntimeHandle, type RuntimeOptions, startRuntime } from '../../runtime';
 
 /** What a test may set beyond the wiring every session here shares. */
 export type SessionOptions = Partial<Omit<RunSessionDeps, 'runId' | 'client' | 'subscribe' | 'post'>>;

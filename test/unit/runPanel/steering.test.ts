@@ -2,9 +2,9 @@
 // approval card's data from the events, the cost, and a session against the reference runtime
 // showing the card while the run waits and clearing it on the decision.
 import * as assert from 'node:assert/strict';
-import { parseWebviewMessage } from '../../../src/runPanel/protocol';
-import type { WireEvent } from '../../../src/runEvents/wire';
 import { costText, nextApproval } from '../../../src/runEvents/steeringInfo';
+import type { WireEvent } from '../../../src/runEvents/wire';
+import { parseWebviewMessage } from '../../../src/runPanel/protocol';
 import { until } from './fakes';
 import { SessionRig } from './sessionFixture';
 

@@ -1,6 +1,6 @@
 // Before a run: the monthly limit's rule, the lines a person sees, and the bounded spend history.
 import * as assert from 'node:assert/strict';
-import { validMoney, moneyText, type ValidMoney } from '../../../src/common/money';
+import { moneyText, type ValidMoney, validMoney } from '../../../src/common/money';
 import { untranslated } from '../../../src/common/translate';
 import { budgetLines, monthlyExcess } from '../../../src/runs/budgetPlan';
 import { SPEND_HISTORY_KEY, SPEND_HISTORY_MAX, SpendHistory } from '../../../src/runs/spendHistory';

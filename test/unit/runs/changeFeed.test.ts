@@ -3,8 +3,8 @@
 // answer with whole pages of changes (a stand-in list).
 import * as assert from 'node:assert/strict';
 import type { Page, RunRecord, TaskRecord } from '../../../src/api/types';
-import { CHANGE_OVERLAP_MS, ChangeFeed, MAX_CHANGE_PAGES, type ChangeListParams } from '../../../src/runs/changeFeed';
-import { rejectionOf, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { CHANGE_OVERLAP_MS, ChangeFeed, type ChangeListParams, MAX_CHANGE_PAGES } from '../../../src/runs/changeFeed';
+import { rejectionOf, type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 
 describe('runs/changeFeed', () => {
   describe('against the reference runtime', () => {

@@ -2,11 +2,11 @@
 // waiting approval, the latest events as bounded lines; read against the reference runtime.
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/api/client';
-import { DIGEST_LATEST, LINE_CHARS, RunDigestBuilder, STEP_IDS_KEPT } from '../../../src/runs/runDigest';
 import { digestMarkdown } from '../../../src/chat/chatText';
 import { untranslated } from '../../../src/common/translate';
 import { readRunDigest } from '../../../src/runs/readRunDigest';
-import { startRuntime, type RuntimeHandle } from '../../runtime';
+import { DIGEST_LATEST, LINE_CHARS, RunDigestBuilder, STEP_IDS_KEPT } from '../../../src/runs/runDigest';
+import { type RuntimeHandle, startRuntime } from '../../runtime';
 
 const ev = (sequence: number, event: string, data: Record<string, unknown> = {}) => ({
   event,

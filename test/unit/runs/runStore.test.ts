@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import type { RunRecord } from '../../../src/api/types';
-import { RunStore, type RunChange } from '../../../src/runs/runStore';
+import { type RunChange, RunStore } from '../../../src/runs/runStore';
 import { CapturingLogger } from '../api/fixtures';
 import { ManualSchedule } from '../common/manualSchedule';
 

@@ -8,9 +8,9 @@ import {
   codeServerDir,
   codeServerNode,
   installerScript,
+  type VsCodeTarget,
   vscodeTarget,
   vscodeTargets,
-  type VsCodeTarget,
 } from '../../e2e/harness/paths';
 import { planScenarios } from '../../e2e/scenarios';
 import { type Scenario } from '../../e2e/scenarios/types';

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import type { UsageRecord } from '../../../src/api/types';
 import { untranslated } from '../../../src/common/translate';
-import { spendLine, UsageCache, USAGE_MIN_INTERVAL_MS } from '../../../src/statusBar/usageCache';
+import { spendLine, USAGE_MIN_INTERVAL_MS, UsageCache } from '../../../src/statusBar/usageCache';
 
 describe('statusBar/usageCache', () => {
   it('reads at most once a minute unless forced', async () => {

@@ -7,11 +7,11 @@ import '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import type { RunRecord, TaskRecord } from '../../../src/api/types';
-import { registerSteeringCommands, type SteeringDeps } from '../../../src/steering/steeringCommands';
 import { Commands } from '../../../src/common/ids';
-import { RunNode, TaskNode } from '../../../src/views/nodes';
 import type { RunStore } from '../../../src/runs/runStore';
-import { QUICK_BACKOFF, startRuntimeWithClient, waitFor, type RuntimeWithClient } from '../api/fixtures';
+import { registerSteeringCommands, type SteeringDeps } from '../../../src/steering/steeringCommands';
+import { RunNode, TaskNode } from '../../../src/views/nodes';
+import { QUICK_BACKOFF, type RuntimeWithClient, startRuntimeWithClient, waitFor } from '../api/fixtures';
 import { commandDeps, prompts } from '../commandSupport/commandHarness';
 
 describe('commands/steering: what a command may do without asking', () => {

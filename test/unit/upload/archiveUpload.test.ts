@@ -7,9 +7,9 @@ import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAbort } from '../../../src/api/errors';
-import { uploadArchive, type ArchiveUploadProgress } from '../../../src/upload/archiveUpload';
+import { type ArchiveUploadProgress, uploadArchive } from '../../../src/upload/archiveUpload';
 import { planUpload } from '../../../src/upload/uploadPlan';
-import { makeTempDir, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { makeTempDir, type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 import { zipContents } from './zipContents';
 
 describe('upload/archiveUpload', () => {

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { uploadBatch } from '../../../src/upload/batchUpload';
 import type { PlannedFile } from '../../../src/upload/uploadPlan';
-import { startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 
 describe('upload/batchUpload of files read in memory', () => {
   let ctx: RuntimeWithClient;

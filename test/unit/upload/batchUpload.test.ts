@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { isApiError } from '../../../src/api/errors';
 import { uploadBatch, type UploadKeys } from '../../../src/upload/batchUpload';
 import type { PlannedFile } from '../../../src/upload/uploadPlan';
-import { makeTempDir, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { makeTempDir, type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 
 describe('upload/batchUpload', () => {
   let ctx: RuntimeWithClient;

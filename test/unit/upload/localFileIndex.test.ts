@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { UploadOrigin } from '../../../src/review/types';
 import { LEGACY_ORIGINS_KEY, LocalFileIndex } from '../../../src/upload/localFileIndex';
-import { MAX_REMEMBERED } from '../../../src/upload/uploadRecordFile';
 import { readUploadRecord, STALE_LOCK_MS, withRecordLock } from '../../../src/upload/uploadRecordDisk';
+import { MAX_REMEMBERED } from '../../../src/upload/uploadRecordFile';
 
 class MemoryMemento {
   readonly values = new Map<string, unknown>();

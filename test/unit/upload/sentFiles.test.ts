@@ -2,13 +2,13 @@
 // in its Show All before Upload is offered), and files that look like secrets are offered
 // unticked: left out unless ticked. confirmPlan runs against a temporary folder with the editor's
 // dialogs stubbed (each records what it showed and answers as the test says).
-import * as stub from '../views/vscodeStub';
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { confirmPlan } from '../../../src/commands/uploadPrompts';
+import * as stub from '../views/vscodeStub';
 
 interface Modal {
   message: string;

@@ -6,7 +6,7 @@ import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isApiError } from '../../../src/api/errors';
 import { planUpload } from '../../../src/upload/uploadPlan';
-import { makeTempDir, rejectionOf, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { makeTempDir, rejectionOf, type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 
 describe('upload of a symbolic link', function () {
   let ctx: RuntimeWithClient;

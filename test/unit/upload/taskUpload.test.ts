@@ -6,11 +6,11 @@ import * as assert from 'node:assert/strict';
 import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isApiError } from '../../../src/api/errors';
-import { uploadBatch, type BatchProgress } from '../../../src/upload/batchUpload';
+import { type BatchProgress, uploadBatch } from '../../../src/upload/batchUpload';
 import { uploadForTask } from '../../../src/upload/taskUpload';
 import { deleteUploaded } from '../../../src/upload/uploadCleanup';
 import type { PlannedFile } from '../../../src/upload/uploadPlan';
-import { makeTempDir, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { makeTempDir, type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 
 const MiB = 1024 * 1024;
 

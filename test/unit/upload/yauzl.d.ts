@@ -1,7 +1,7 @@
 // The slice of yauzl (zip reader, tests only) the archive tests use; the package ships no types.
 declare module 'yauzl' {
-  import type { Readable } from 'node:stream';
   import type { EventEmitter } from 'node:events';
+  import type { Readable } from 'node:stream';
   export interface Entry {
     fileName: string;
     uncompressedSize: number;

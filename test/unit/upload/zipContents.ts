@@ -1,5 +1,5 @@
 // Reads a zip back with yauzl (an independent reader): every entry's name and bytes, in order.
-import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
+import { type Entry, fromBuffer, type ZipFile } from 'yauzl';
 
 export async function zipContents(zip: Uint8Array): Promise<{ name: string; bytes: Buffer }[]> {
   const file = await new Promise<ZipFile>((resolve, reject) =>

@@ -1,6 +1,7 @@
 // Row texts: labels, descriptions, accessibility labels and plain-text tooltips, with every
 // server value made inert.
 import * as assert from 'node:assert/strict';
+import { untranslated as t } from '../../../src/common/translate';
 import {
   accessibilityLabel,
   artifactDescriptionParts,
@@ -12,12 +13,11 @@ import {
   runDescriptionParts,
   runTooltip,
   spendAgainstCap,
+  TASK_LABEL_MAX,
   taskDescriptionParts,
   taskLabel,
   taskTooltip,
-  TASK_LABEL_MAX,
 } from '../../../src/views/format';
-import { untranslated as t } from '../../../src/common/translate';
 
 // Pinned so the expectations hold on any machine.
 const BERLIN = { locale: 'en-GB', timeZone: 'Europe/Berlin', now: new Date('2026-11-21T20:00:00Z') };
@@ -164,8 +164,8 @@ describe('views/format', () => {
       spendAgainstCap(run(usd('0.05'), usd('-1')), t),
       '-1 USD (a negative amount, not counted) against a cap of 0.05 USD',
     );
-    const parts = runDescriptionParts(run(usd('0.05'), usd('0.04')) as never, t);
+    const parts = runDescriptionParts(run(usd('0.05'), usd('0.04')), t);
     assert.deepEqual([parts[0], parts.at(-1)], ['waiting at its spending cap', '0.04 of 0.05 USD (80 %)']);
-    assert.match(runTooltip(run(usd('0.05'), usd('0.04')) as never, t), /Spending cap: 0\.04 of 0\.05 USD \(80 %\)/);
+    assert.match(runTooltip(run(usd('0.05'), usd('0.04')), t), /Spending cap: 0\.04 of 0\.05 USD \(80 %\)/);
   });
 });

@@ -4,13 +4,13 @@
 import './vscodeStub';
 import * as assert from 'node:assert/strict';
 import type { ArtifactRecord, FileRecord } from '../../../src/api/types';
-import { ArtifactNode, FileNode, RunNode } from '../../../src/views/nodes';
 import {
   artifactDescriptionParts,
   artifactTooltip,
   fileDescriptionParts,
   fileTooltip,
 } from '../../../src/views/format';
+import { ArtifactNode, FileNode, RunNode } from '../../../src/views/nodes';
 import { l10n } from './vscodeStub';
 
 const t = l10n.t;

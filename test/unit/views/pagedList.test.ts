@@ -1,9 +1,9 @@
 // Paging state of a tree level: cursors, dedupe, shared requests, errors and row ids.
 import * as assert from 'node:assert/strict';
-import type { Page, PageParams } from '../../../src/api/types';
-import { mapPage, PagedList, pageOfIds, type PageFetcher } from '../../../src/views/pagedList';
 import { clampPageSize } from '../../../src/api/pageSize';
 import { DEFAULT_MAX_ITEMS, DEFAULT_MAX_PAGES } from '../../../src/api/pagination';
+import type { Page, PageParams } from '../../../src/api/types';
+import { mapPage, PagedList, type PageFetcher, pageOfIds } from '../../../src/views/pagedList';
 
 interface Item {
   id: string;

@@ -10,9 +10,9 @@ import { RunStore } from '../../../src/runs/runStore';
 import { SidebarContextKeys } from '../../../src/views/contextKeys';
 import { TaskNode, type TreeNode } from '../../../src/views/nodes';
 import { MAX_PROJECT_LOOKUPS, TasksTreeProvider } from '../../../src/views/tasksProvider';
+import { revealTask } from '../../../src/views/tasksReveal';
 import type { ViewApiClient, ViewDeps } from '../../../src/views/viewDeps';
 import { ViewFilter } from '../../../src/views/viewFilter';
-import { revealTask } from '../../../src/views/tasksReveal';
 import { CapturingLogger } from '../api/fixtures';
 
 const HOSTILE_NAME = 'web\u202Egnp.exe [run](command:workbench.action.terminal.new)';

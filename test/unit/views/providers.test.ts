@@ -8,7 +8,9 @@ import type { ApiClient } from '../../../src/api/client';
 import { ApiError, isApiError } from '../../../src/api/errors';
 import type { RunRecord, TaskRecord } from '../../../src/api/types';
 import { resolveRun } from '../../../src/commandSupport/runArgs';
+import type { Schedule } from '../../../src/common/statusPoller';
 import { runContextValue, runFactsOf } from '../../../src/runEvents/runActions';
+import { type RunChange, RunStore } from '../../../src/runs/runStore';
 import { SidebarContextKeys } from '../../../src/views/contextKeys';
 import { FilesTreeProvider } from '../../../src/views/filesProvider';
 import {
@@ -20,15 +22,13 @@ import {
   TaskNode,
   type TreeNode,
 } from '../../../src/views/nodes';
-import type { Schedule } from '../../../src/common/statusPoller';
 import { TasksTreeProvider } from '../../../src/views/tasksProvider';
 import { revealTask } from '../../../src/views/tasksReveal';
-import { RunStore, type RunChange } from '../../../src/runs/runStore';
 import { droppedUris, UploadDropController } from '../../../src/views/uploadDropController';
 import type { ViewApiClient, ViewDeps } from '../../../src/views/viewDeps';
-import { CapturingLogger, makeTempDir, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
-import { progressViews } from './vscodeStub';
+import { CapturingLogger, makeTempDir, type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 import { ManualSchedule } from '../common/manualSchedule';
+import { progressViews } from './vscodeStub';
 
 interface Harness {
   deps: ViewDeps;

@@ -3,7 +3,7 @@
 import './vscodeStub';
 import * as assert from 'node:assert';
 import type * as vscode from 'vscode';
-import { SidebarSelection, type SelectableView } from '../../../src/views/sidebarSelection';
+import { type SelectableView, SidebarSelection } from '../../../src/views/sidebarSelection';
 import { EventEmitter } from './vscodeStub';
 
 class FakeView implements SelectableView<string> {

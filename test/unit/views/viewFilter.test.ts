@@ -7,15 +7,15 @@ import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import type { Page, TaskRecord } from '../../../src/api/types';
 import { untranslated } from '../../../src/common/translate';
+import { RunStore } from '../../../src/runs/runStore';
+import { SidebarContextKeys } from '../../../src/views/contextKeys';
+import { FilesTreeProvider } from '../../../src/views/filesProvider';
 import { fileFilterFields, matchesFilter, normalizeFilter, taskFilterFields } from '../../../src/views/filterQuery';
 import { FileNode, LoadMoreNode, MessageNode, TaskNode, type TreeNode } from '../../../src/views/nodes';
-import { RunStore } from '../../../src/runs/runStore';
 import { TasksTreeProvider } from '../../../src/views/tasksProvider';
-import { FilesTreeProvider } from '../../../src/views/filesProvider';
 import type { ViewApiClient, ViewDeps } from '../../../src/views/viewDeps';
 import { FilterMoreNode, ViewFilter } from '../../../src/views/viewFilter';
-import { SidebarContextKeys } from '../../../src/views/contextKeys';
-import { CapturingLogger, startRuntimeWithClient, type RuntimeWithClient } from '../api/fixtures';
+import { CapturingLogger, type RuntimeWithClient, startRuntimeWithClient } from '../api/fixtures';
 
 class MemoryMemento {
   readonly values = new Map<string, unknown>();

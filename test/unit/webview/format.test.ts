@@ -1,7 +1,7 @@
 // What rows and header facts say: durations, placeholders, live elapsed time, unknown kinds.
 import * as assert from 'node:assert';
-import { applyEvents, initialState } from '../../../src/webview/reducer';
 import { elapsedMs, fieldsText, rowView, statusIcon, totalDurationMs } from '../../../src/webview/format';
+import { applyEvents, initialState } from '../../../src/webview/reducer';
 import { ev } from './fixtures';
 
 describe('webview format', () => {

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert';
 import { DEFAULT_UI_STRINGS, type HostMessage } from '../../../src/runPanel/protocol';
 import { emptySnapshot, recordedRun } from './fixtures';
-import { launchBrowser, openPanelPage, type HarnessOptions, type PanelPage } from './pageHarness';
+import { type HarnessOptions, launchBrowser, openPanelPage, type PanelPage } from './pageHarness';
 
 /** As long as the service's run ids: beside an editor it pushed its Copy button out of the panel. */
 const RUN = 'run_3cb54342a84f490bae25925f45d776f0';

@@ -2,11 +2,11 @@
 // string as text, follows the newest event until the user scrolls up, filters, and talks to
 // the host only through messages.
 import * as assert from 'node:assert';
-import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState } from '../../../src/runPanel/protocol';
+import { RunModel } from '../../../src/runEvents/runModel';
 import type { WireEvent } from '../../../src/runEvents/wire';
+import { DEFAULT_UI_STRINGS, type HostMessage, type PersistedState } from '../../../src/runPanel/protocol';
 import { emptySnapshot, ev, recordedRun } from './fixtures';
 import { launchBrowser, openPanelPage, type PanelPage } from './pageHarness';
-import { RunModel } from '../../../src/runEvents/runModel';
 
 const RUN = 'run_page';
 

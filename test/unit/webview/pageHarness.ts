@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { HostMessage, WebviewMessage } from '../../../src/runPanel/protocol';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../../e2e/harness/browser';
 

@@ -1,5 +1,8 @@
 // The run panel's view model: events in stream order become rows nested under their steps.
 import * as assert from 'node:assert';
+import { RunModel } from '../../../src/runEvents/runModel';
+import type { WireEvent } from '../../../src/runEvents/wire';
+import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/protocol';
 import {
   applyEvents,
   applyPage,
@@ -13,9 +16,6 @@ import {
   setFilter,
   type TimelineState,
 } from '../../../src/webview/reducer';
-import { RunModel } from '../../../src/runEvents/runModel';
-import { DEFAULT_UI_STRINGS } from '../../../src/runPanel/protocol';
-import type { WireEvent } from '../../../src/runEvents/wire';
 import { ev, recordedRun } from './fixtures';
 
 const RUN = 'run_test';

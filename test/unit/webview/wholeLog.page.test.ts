@@ -4,17 +4,17 @@
 // outline, follow mode, keyboard and ARIA positions, rate-limited announcements, the approval
 // card in the timeline.
 import * as assert from 'node:assert';
+import { RunModel } from '../../../src/runEvents/runModel';
+import type { WireEvent } from '../../../src/runEvents/wire';
 import {
   DEFAULT_UI_STRINGS,
   type HostMessage,
   type PersistedState,
   type WebviewMessage,
 } from '../../../src/runPanel/protocol';
-import type { WireEvent } from '../../../src/runEvents/wire';
-import { RunModel } from '../../../src/runEvents/runModel';
 import { MAX_WINDOW_ROWS } from '../../../src/webview/reducer';
+import { type FakeHostOptions, fakeHostScript } from './fakeHost';
 import { emptySnapshot, ev, recordedRun } from './fixtures';
-import { fakeHostScript, type FakeHostOptions } from './fakeHost';
 import { launchBrowser, openPanelPage, type PanelPage } from './pageHarness';
 
 const RUN = 'run_whole';

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
-import { createTask, getRun, listArtifacts, TERMINAL, until, type ArtifactRecord, refreshView } from './api';
+import { type ArtifactRecord, createTask, getRun, listArtifacts, refreshView, TERMINAL, until } from './api';
 
 /** A finished run's artifact, shown in the Tasks view (task -> run -> Show Artifacts): its row and ids. */
 async function finishedArtifactRow(ctx: ScenarioContext, objective: string, pick: (a: ArtifactRecord) => boolean) {

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert';
 import { type Scenario } from '../types';
 import { UI } from '../ui';
-import { fileStatus, until, uploadFile, refreshView } from './api';
+import { fileStatus, refreshView, until, uploadFile } from './api';
 
 export const deleteFile: Scenario = {
   id: 'delete-file',

@@ -5,12 +5,12 @@
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Scenario } from '../types';
-import { UI } from '../ui';
-import { docsShot, PICTURE_SETTINGS } from './docsImages';
 import { gitIn } from '../../../unit/projects/gitRepoKit';
 import { makeServedRepository, serviceCloneOf } from '../../harness/servedRepository';
+import { type Scenario } from '../types';
+import { UI } from '../ui';
 import { getRun, listTasks, refreshView, TERMINAL, until } from './api';
+import { docsShot, PICTURE_SETTINGS } from './docsImages';
 
 const REMOTE = 'https://example.com/team/ui-demo.git';
 const OBJECTIVE = 'Polish the demo';

@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import type { RuntimeHandle } from '../../../runtime';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
+import { getRun, listTasks, refreshView, TERMINAL, until } from './api';
 import { docsShot, PICTURE_SETTINGS } from './docsImages';
-import { getRun, listTasks, TERMINAL, until, refreshView } from './api';
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';
 const A = lines(14, 'alpha');

@@ -1,11 +1,11 @@
 // Reading the run panel (a webview): the sequences of its rendered event rows, whether it ever
 // showed "reconnecting", and the comparison with the server's own event log.
-import { refreshView } from './api';
 import * as assert from 'node:assert';
 import { type Frame } from 'playwright-core';
 import { type Workbench } from '../../harness/workbench';
 import type { ScenarioContext } from '../types';
 import { UI } from '../ui';
+import { refreshView } from './api';
 
 /** The webview frame of the run panel, once it has rendered at least one event row. */
 export function runPanelFrame(workbench: Workbench, timeoutMs?: number): Promise<Frame> {

@@ -6,10 +6,10 @@
 // the record only (most of it is VS Code's own markup, which this project does not control).
 import * as assert from 'node:assert';
 import type { Frame } from 'playwright-core';
-import { blocking, formatViolations, runAxe, type AxeViolation } from '../../harness/axe';
+import { type AxeViolation, blocking, formatViolations, runAxe } from '../../harness/axe';
 import type { Scenario, ScenarioContext } from '../types';
 import { UI } from '../ui';
-import { until, refreshView } from './api';
+import { refreshView, until } from './api';
 import { runPanelFrame } from './runPanel';
 
 const OBJECTIVE = 'Check the run panel with axe';

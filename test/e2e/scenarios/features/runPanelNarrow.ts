@@ -51,7 +51,7 @@ const FACTS = `((selector) => {
 })`;
 
 async function facts(frame: Frame): Promise<NarrowFacts> {
-  return (await frame.evaluate(`${FACTS}(${JSON.stringify(UI.runPanelRow)})`)) as NarrowFacts;
+  return frame.evaluate<NarrowFacts>(`${FACTS}(${JSON.stringify(UI.runPanelRow)})`);
 }
 
 /**

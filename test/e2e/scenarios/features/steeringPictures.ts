@@ -4,9 +4,9 @@
 // flow, not a staged page).
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
+import { getRun, refreshView, TERMINAL, until } from './api';
 import { docsShot, PICTURE_SETTINGS } from './docsImages';
 import { runPanelFrame, waitForRow } from './runPanel';
-import { until, getRun, TERMINAL, refreshView } from './api';
 
 async function approvalPictures(ctx: ScenarioContext, theme: string): Promise<void> {
   const objective = 'Write the release notes';

@@ -4,7 +4,7 @@
 // of it are the README's pictures (copied to docs/images/ when E2E_DOCS_IMAGES=1).
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI, UI_DE } from '../ui';
-import { createTask, getRun, TERMINAL, until, uploadFile, refreshView } from './api';
+import { createTask, getRun, refreshView, TERMINAL, until, uploadFile } from './api';
 import { docsShot, PICTURE_SETTINGS } from './docsImages';
 import { runPanelFrame, waitForRow } from './runPanel';
 

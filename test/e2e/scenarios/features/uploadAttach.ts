@@ -2,9 +2,9 @@
 // the objective: the server has one task attaching both files, and the sidebar shows the task,
 // then its run, then the run's artifacts.
 import * as assert from 'node:assert';
+import { escapeRegExp } from '../../harness/workbench';
 import { type Scenario } from '../types';
 import { UI } from '../ui';
-import { escapeRegExp } from '../../harness/workbench';
 import { getRun, listArtifacts, listFiles, listTasks, refreshView, TERMINAL, until } from './api';
 
 const OBJECTIVE = 'Summarise the quarterly report and the notes';

@@ -1,10 +1,10 @@
 // The run panel. Events arrive live; a dropped stream shows "reconnecting" and goes on
 // with no duplicated or missing row; a window reload mid-run restores the panel, which completes.
 // The runs are the runtime's synthetic live runs, so the scenario decides when they end.
-import { refreshView } from './api';
 import * as assert from 'node:assert';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
+import { refreshView } from './api';
 import { assertSameSequences, renderedSequences, runPanelFrame, waitForRow, watchForReconnecting } from './runPanel';
 
 /** A live synthetic run on the server, opened from the Tasks view with "Watch Run". */
