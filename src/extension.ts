@@ -16,12 +16,11 @@ import { registerSignInCommands } from './commands/signInCommands';
 import { createTaskRequests, type TaskRequests } from './commands/taskRequest';
 import { registerUploadCommands } from './commands/uploadCommands';
 import { registerWatchRunCommand } from './commands/watchRunCommands';
-import { type BudgetGate, createBudgetGate } from './commandSupport/budgetChoice';
+import type { BudgetGate } from './commandSupport/budgetChoice';
 import type { CommandDeps } from './commandSupport/commandDeps';
 import { guarded } from './commandSupport/commandErrors';
 import { ActivationTiming } from './common/activationTiming';
 import { Commands, Settings, SETTINGS_QUERY } from './common/ids';
-import { notify } from './common/notify';
 import { vscodeTranslate } from './common/vscodeTranslate';
 import type { AgentRuntimeApi } from './extensionApi/agentRuntimeApi';
 import { createExtensionApi } from './extensionApi/extensionApi';
@@ -34,18 +33,17 @@ import { registerLinkCommands } from './navigation/linkCommands';
 import { registerProjectCommands } from './projects/projectLoader';
 import { type ReviewTalk, setUpReviewTalk } from './reviewTalk/reviewTalkSetup';
 import { registerReview } from './reviewUi/reviewLoader';
+import { createBudgets, createCommandDeps, createRunStore } from './rootParts';
 import { registerRunLogCommands } from './runPanel/runLogCommands';
 import { LazyRunPanelManager } from './runPanel/runPanelLoader';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
-import { RunStore } from './runs/runStore';
-import { SpendHistory } from './runs/spendHistory';
+import type { RunStore } from './runs/runStore';
 import { ServiceConnection } from './service/serviceConnection';
 import { readSettings, userLevelBaseUrl } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';
 import { setUpSteering, type Steering } from './steering/steeringSetup';
 import { LocalFileIndex, UPLOAD_RECORD_FILE } from './upload/localFileIndex';
 import { Sidebar } from './views/sidebar';
-import { revealTask } from './views/tasksReveal';
 
 /**
  * Handles for the extension-host test suites, added to what activate() returns in the test run
@@ -90,13 +88,7 @@ export async function activate(
     vscode.Uri.joinPath(context.globalStorageUri, UPLOAD_RECORD_FILE).fsPath,
   );
   const reporter = { log, onAuthError: (err: unknown) => reauth.handle(err) };
-  const runs = new RunStore({
-    fetchRun: (runId, signal) => service.client.getRun(runId, { signal }),
-    listRuns: (params, signal) => service.client.listRuns(params, { signal }),
-    listScope: () => service.client.baseUrl,
-    log,
-    onAuthError: reporter.onAuthError,
-  });
+  const runs = createRunStore(service, reporter);
   const status = new RunStatusTracker(service, runs);
   subs.push(credentials, service, runs, status);
   // The key is read while the views come up (in code-server the secret store answers only once
@@ -121,55 +113,19 @@ export async function activate(
   subs.push(sidebar);
   await serviceReady;
 
-  // What this workspace's runs cost, noted as each run started here ends (the cap flow shows it).
-  const spendHistory = new SpendHistory(context.workspaceState);
-  subs.push(
-    runs.onDidChange((change) => {
-      if (change.finished && change.facts.followed) {
-        void spendHistory.note(change.facts.record);
-      }
-    }),
-  );
-  const budgets = createBudgetGate({
-    service,
-    log,
-    history: spendHistory,
-    trustedAutomation: context.extensionMode === vscode.ExtensionMode.Test,
-  });
+  const budgets = createBudgets(context, service, runs, log);
 
-  const deps: CommandDeps = {
-    budgets,
+  const deps: CommandDeps = createCommandDeps({
+    context,
     service,
     credentials,
-    log,
-    settings: readSettings,
     localFiles,
-    files: sidebar.files,
-    selection: (view) => sidebar.selection.current(view),
+    runs,
+    sidebar,
+    reporter,
+    budgets,
     activeRunPanel: () => runPanels.panelFor(undefined)?.runId,
-    tasks: {
-      refresh: () => sidebar.tasks.refresh(),
-      followNewTask: async (task) => {
-        if (typeof task.run_id === 'string') {
-          runs.follow(task.run_id, task.id);
-        }
-        await revealTask(sidebar.tasks, () => service.client, task.id, { focus: false, expand: true });
-      },
-    },
-    guard: (name, handler) => guarded(reporter, name, handler),
-    trustedAutomation: context.extensionMode === vscode.ExtensionMode.Test,
-    ensureSignedIn: async () => {
-      if (service.isSignedIn) {
-        return true;
-      }
-      const signIn = vscode.l10n.t('Sign In');
-      const choice = await notify.warn(vscode.l10n.t('Sign in to the Agent Runtime service first.'), signIn);
-      if (choice === signIn) {
-        await vscode.commands.executeCommand(Commands.signIn);
-      }
-      return service.isSignedIn;
-    },
-  };
+  });
 
   const artifacts = createArtifactActions(deps);
   const runPanels = new LazyRunPanelManager({

@@ -15,22 +15,19 @@ import { registerFileCommands } from './commands/fileCommands';
 import { registerFilterCommands } from './commands/filterCommands';
 import { registerSidebarCommands } from './commands/sidebarCommands';
 import { registerSignInCommands } from './commands/signInCommands';
-import { createBudgetGate } from './commandSupport/budgetChoice';
 import type { CommandDeps } from './commandSupport/commandDeps';
-import { guarded } from './commandSupport/commandErrors';
 import { Commands, SETTINGS_QUERY } from './common/ids';
 import { notify } from './common/notify';
 import { type MemoryFeature, setUpMemory } from './memory/memorySetup';
 import { registerLinkCommands } from './navigation/linkCommands';
-import { RunStore } from './runs/runStore';
-import { SpendHistory } from './runs/spendHistory';
+import { createBudgets, createCommandDeps, createRunStore } from './rootParts';
+import type { RunStore } from './runs/runStore';
 import { ServiceConnection } from './service/serviceConnection';
 import { readSettings, userLevelBaseUrl } from './service/settings';
 import { RunStatusTracker } from './statusBar/runStatusTracker';
 import { setUpSteering, type Steering } from './steering/steeringSetup';
 import { LocalFileIndex, UPLOAD_RECORD_FILE } from './upload/localFileIndex';
 import { Sidebar } from './views/sidebar';
-import { revealTask } from './views/tasksReveal';
 
 /** Handles for the test run only (ExtensionMode.Test), as extension.ts gives. */
 export interface AgentRuntimeWebTestApi {
@@ -91,11 +88,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     vscode.Uri.joinPath(context.globalStorageUri, UPLOAD_RECORD_FILE).toString(),
   );
   const reporter = { log, onAuthError: (err: unknown) => reauth.handle(err) };
-  const runs = new RunStore({
-    fetchRun: (runId, signal) => service.client.getRun(runId, { signal }),
-    log,
-    onAuthError: reporter.onAuthError,
-  });
+  const runs = createRunStore(service, reporter);
   const status = new RunStatusTracker(service, runs);
   subs.push(credentials, service, runs, status);
   const serviceReady = service.update();
@@ -115,54 +108,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   subs.push(sidebar);
   await serviceReady;
 
-  const spendHistory = new SpendHistory(context.workspaceState);
-  subs.push(
-    runs.onDidChange((change) => {
-      if (change.finished && change.facts.followed) {
-        void spendHistory.note(change.facts.record);
-      }
-    }),
-  );
-  const budgets = createBudgetGate({
-    service,
-    log,
-    history: spendHistory,
-    trustedAutomation: context.extensionMode === vscode.ExtensionMode.Test,
-  });
+  const budgets = createBudgets(context, service, runs, log);
 
-  const deps: CommandDeps = {
-    budgets,
+  const deps: CommandDeps = createCommandDeps({
+    context,
     service,
     credentials,
-    log,
-    settings: readSettings,
     localFiles,
-    files: sidebar.files,
-    selection: (view) => sidebar.selection.current(view),
+    runs,
+    sidebar,
+    reporter,
+    budgets,
     activeRunPanel: () => undefined,
-    tasks: {
-      refresh: () => sidebar.tasks.refresh(),
-      followNewTask: async (task) => {
-        if (typeof task.run_id === 'string') {
-          runs.follow(task.run_id, task.id);
-        }
-        await revealTask(sidebar.tasks, () => service.client, task.id, { focus: false, expand: true });
-      },
-    },
-    guard: (name, handler) => guarded(reporter, name, handler),
-    trustedAutomation: context.extensionMode === vscode.ExtensionMode.Test,
-    ensureSignedIn: async () => {
-      if (service.isSignedIn) {
-        return true;
-      }
-      const signIn = vscode.l10n.t('Sign In');
-      const choice = await notify.warn(vscode.l10n.t('Sign in to the Agent Runtime service first.'), signIn);
-      if (choice === signIn) {
-        await vscode.commands.executeCommand(Commands.signIn);
-      }
-      return service.isSignedIn;
-    },
-  };
+  });
 
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);
   subs.push(...steering.disposables);
