@@ -12,6 +12,7 @@ import { SteeringConflict } from '../api/steering';
 import type { RunRecord } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
+import { questionSkipped } from '../commandSupport/questionSkip';
 import { resolveRun } from '../commandSupport/runArgs';
 import { Commands } from '../common/ids';
 import { askModal } from '../common/notify';
@@ -207,7 +208,7 @@ export function registerSendComments(
       comments,
       instructions,
     });
-    if (!(deps.trustedAutomation && given.confirm === false)) {
+    if (!questionSkipped(deps.trustedAutomation, given)) {
       const uri = previews.put(preview);
       await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
       const sendLabel = vscode.l10n.t('Send {0} Comments', comments.length);

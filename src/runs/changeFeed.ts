@@ -4,6 +4,7 @@
 // before. A server "honours" it when every record it returns says it changed after the instant
 // asked; one record that does not (or that has no `updated_at`) shows the parameter was ignored,
 // and the feed reads the first page from then on. Pure: the list call is injected.
+import { pageCaps, startCount, takePage } from '../api/pagination';
 import type { Page } from '../api/types';
 
 /** Changes this close to the newest one seen are asked for again (servers whose clocks tie). */
@@ -70,30 +71,35 @@ export class ChangeFeed<T extends Stamped> {
     }
     const since = this.newest - CHANGE_OVERLAP_MS;
     const changed: T[] = [];
+    // The one pager's rule for following a cursor, capped at a few pages a look.
+    const count = startCount();
+    const caps = pageCaps({ maxPages: MAX_CHANGE_PAGES, maxItems: MAX_CHANGE_PAGES * CHANGE_PAGE_LIMIT });
     let after: string | undefined;
-    for (let pages = 0; pages < MAX_CHANGE_PAGES; pages++) {
+    for (;;) {
       const page = await this.options.list(
         { limit: CHANGE_PAGE_LIMIT, after, updated_after: new Date(since).toISOString() },
         signal,
       );
-      if (!page.data.every((r) => stampOf(r) > since)) {
+      const data: T[] = Array.isArray(page?.data) ? page.data : [];
+      if (!data.every((r) => stampOf(r) > since)) {
         // The parameter was ignored: this is the plain first page.
         this.honoured = false;
-        return this.listed(page.data);
+        return this.listed(data);
       }
       this.honoured = true;
-      changed.push(...this.take(page.data));
-      if (!page.has_more || !page.next_cursor || page.data.length === 0) {
+      const step = takePage(page, count, caps);
+      changed.push(...this.take(step.items));
+      if (step.next === undefined) {
         break;
       }
-      after = page.next_cursor;
+      after = step.next;
     }
     return { changed, covers: () => true };
   }
 
   private async readFirstPage(signal?: AbortSignal): Promise<ChangeLook<T>> {
     const page = await this.options.list({ limit: CHANGE_PAGE_LIMIT }, signal);
-    return this.listed(page.data);
+    return this.listed(Array.isArray(page?.data) ? page.data : []);
   }
 
   /** A first page: what it lists is known, the rest is not. */

@@ -31,6 +31,7 @@ describe('commands/taskRequest', () => {
       log: { error: () => undefined, warn: () => undefined, info: () => undefined },
       localFiles: { recordTask: async () => undefined },
       tasks: { refresh: () => undefined, followNewTask: async () => undefined },
+      budgets: { choose: async () => ({}), askedInTests: [] },
     } as unknown as CommandDeps;
   }
 
