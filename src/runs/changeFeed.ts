@@ -102,8 +102,9 @@ export class ChangeFeed<T extends Stamped> {
     return this.listed(Array.isArray(page?.data) ? page.data : []);
   }
 
-  /** A first page: what it lists is known, the rest is not. */
-  private listed(records: readonly T[]): ChangeLook<T> {
+  /** A first page: what it lists is known, the rest is not. A page longer than asked is cut. */
+  private listed(all: readonly T[]): ChangeLook<T> {
+    const records = all.slice(0, CHANGE_PAGE_LIMIT);
     const ids = new Set(records.map((r) => r?.id));
     return { changed: this.take(records), covers: (id) => ids.has(id) };
   }

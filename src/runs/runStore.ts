@@ -375,7 +375,9 @@ export class RunStore implements Disposable {
         this.noteRecord(run);
       }
     }
-    const rest = this.pollTargets().filter((entry) => !look?.covers(entry.runId));
+    // A run followed after the list showed it has no record here yet: the list will not show it
+    // again until it changes (it may have ended already), so it is read on its own once.
+    const rest = this.pollTargets().filter((entry) => entry.record === undefined || !look?.covers(entry.runId));
     await this.pollEach(rest, signal);
     return false;
   }

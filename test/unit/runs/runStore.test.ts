@@ -63,6 +63,44 @@ describe('runs/runStore', () => {
     runs.dispose();
   });
 
+  it('reads a run followed after the runs list showed it, which the list will not show again', async () => {
+    const clock = new ManualSchedule();
+    const fetched: string[] = [];
+    const ended = { id: 'run_ended', status: 'failed', updated_at: '2026-01-01T00:00:00.000Z' };
+    const runs = new RunStore({
+      fetchRun: async (id) => (
+        fetched.push(id),
+        id === ended.id ? { ...ended } : { id, status: 'running', updated_at: '2026-01-01T00:00:01.000Z' }
+      ),
+      listRuns: async (params) => ({
+        object: 'list',
+        data: params.updated_after ? [] : [ended],
+        has_more: false,
+        next_cursor: null,
+      }),
+      log: new CapturingLogger(),
+      schedule: clock.schedule,
+    });
+    runs.show('run_other');
+    await clock.tick(); // the first look lists run_ended (nobody here knows it yet)
+    runs.follow('run_ended');
+    await clock.tick();
+    assert.deepEqual(fetched, ['run_other', 'run_ended'], 'each read on its own once: neither had a record');
+    assert.equal(runs.get('run_ended')?.terminal, true, 'its end is known');
+    runs.dispose();
+  });
+
+  it('cuts a first page longer than it asked for', async () => {
+    const { ChangeFeed, CHANGE_PAGE_LIMIT } = await import('../../../src/runs/changeFeed');
+    const many = Array.from({ length: 5_000 }, (_, i) => ({ id: `run_${i}` }));
+    const feed = new ChangeFeed<{ id: string }>({
+      list: async () => ({ object: 'list', data: many, has_more: false, next_cursor: null }),
+    });
+    const look = await feed.read();
+    assert.equal(look.changed.length, CHANGE_PAGE_LIMIT);
+    assert.ok(!look.covers('run_4999'));
+  });
+
   it('does not poll a run a panel streams, and takes its status from the stream', async () => {
     const { runs, clock, fetched, changes } = store(new Map([['run_1', { id: 'run_1', status: 'running' }]]));
     runs.noteRecord({ id: 'run_1', status: 'queued', task_id: 'task_1' });
