@@ -62,6 +62,8 @@ describe('the API for other extensions', () => {
               'agents',
               'memory',
               'agentAccess',
+              'reviewTalk',
+              'budgets',
             ].includes(k),
         )
         .sort(),
