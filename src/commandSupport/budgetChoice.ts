@@ -9,7 +9,7 @@ import type { Money } from '../api/types';
 import { moneyText, toWire, type ValidMoney, validMoney } from '../common/money';
 import { askModal, notify } from '../common/notify';
 import { vscodeTranslate } from '../common/vscodeTranslate';
-import { type BudgetFacts, budgetLines, monthlyExcess } from '../runs/budgetPlan';
+import { type BudgetFacts, budgetLines, monthlyExcess, monthlyUnchecked } from '../runs/budgetPlan';
 import { type BudgetSettings, readBudgetSettings } from '../runs/budgetSettings';
 import type { SpendHistory } from '../runs/spendHistory';
 import type { ServiceConnection } from '../service/serviceConnection';
@@ -105,6 +105,15 @@ export function createBudgetGate(deps: BudgetGateDeps): BudgetGate {
           return { refused: vscode.l10n.t('No run was started: the cap was not chosen.') };
         }
         known = { ...known, cap: chosen.cap };
+      }
+      if (requester !== 'person' && monthlyUnchecked(known)) {
+        deps.log.info(`A ${requester} asked for a run while the month's spend could not be read.`);
+        const refused = vscode.l10n.t(
+          "Your monthly limit cannot be checked: the service did not say this month's spend in {0}. Nothing was started; only you can start it, from the Agent Runtime view.",
+          known.monthly ? known.monthly.currency : '',
+        );
+        void notify.warn(refused);
+        return { refused };
       }
       const excess = monthlyExcess(known);
       if (excess && known.monthly) {

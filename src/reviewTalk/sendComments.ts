@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { RunEventSubscription } from '../api/events';
 import { SteeringConflict } from '../api/steering';
-import type { RunRecord } from '../api/types';
+import type { Money, RunRecord } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { questionSkipped } from '../commandSupport/questionSkip';
@@ -136,7 +136,13 @@ export function registerSendComments(
     return withDrafts.length === 1 ? withDrafts[0] : undefined;
   };
 
-  const start = async (runId: string, way: FollowUpWay, comments: StoredComment[], instructions: string) => {
+  const start = async (
+    runId: string,
+    way: FollowUpWay,
+    comments: StoredComment[],
+    instructions: string,
+    budget: Money | undefined,
+  ) => {
     const keyName = `${runId} ${way.kind}`;
     let key = pendingKeys.get(keyName);
     if (key === undefined) {
@@ -148,10 +154,10 @@ export function registerSendComments(
       way.kind === 'fork'
         ? await deps.service.client.forkRun(
             runId,
-            { after_sequence: way.afterSequence, instructions, reviewComments },
+            { after_sequence: way.afterSequence, instructions, reviewComments, budget },
             { idempotencyKey: key },
           )
-        : await deps.service.client.resumeRun(runId, { instructions, reviewComments }, { idempotencyKey: key });
+        : await deps.service.client.resumeRun(runId, { instructions, reviewComments, budget }, { idempotencyKey: key });
     pendingKeys.delete(keyName);
     return run;
   };
@@ -230,7 +236,12 @@ export function registerSendComments(
         return undefined;
       }
     }
-    const followUp = await startOrOffer(runId, way, comments, instructions.text);
+    // The follow-up is a run like any other: its cap and the monthly limit are the person's to decide.
+    const cap = await deps.budgets.choose('person');
+    if (cap.refused !== undefined) {
+      return undefined;
+    }
+    const followUp = await startOrOffer(runId, way, comments, instructions.text, cap.budget);
     if (!followUp) {
       return undefined;
     }
@@ -251,9 +262,10 @@ export function registerSendComments(
     way: FollowUpWay,
     comments: StoredComment[],
     instructions: string,
+    budget: Money | undefined,
   ): Promise<{ run: RunRecord; way: FollowUpWay } | undefined> => {
     try {
-      return { run: await start(runId, way, comments, instructions), way };
+      return { run: await start(runId, way, comments, instructions, budget), way };
     } catch (err) {
       if (!isApiError(err, 'conflict')) {
         throw err; // the drafts stay; the same key is used when the person sends again
@@ -277,7 +289,7 @@ export function registerSendComments(
       if (choice !== otherLabel) {
         return undefined;
       }
-      return { run: await start(runId, other, comments, instructions), way: other };
+      return { run: await start(runId, other, comments, instructions, budget), way: other };
     }
   };
 

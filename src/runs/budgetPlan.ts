@@ -35,6 +35,18 @@ export function monthlyExcess(facts: BudgetFacts): ValidMoney | undefined {
   return over && (over.units > 0n || !cap) ? over : undefined;
 }
 
+/**
+ * True when a monthly limit is set and the month's spend in its currency is not known (the usage
+ * endpoint failed, is missing, or counts in another currency): the limit cannot be checked, so
+ * only a person may start a run then.
+ */
+export function monthlyUnchecked(facts: BudgetFacts): boolean {
+  if (!facts.monthly) {
+    return false;
+  }
+  return validMoney(facts.usage?.spend)?.currency !== facts.monthly.currency;
+}
+
 /** The lines shown with the cap before a run starts. */
 export function budgetLines(t: Translate, facts: BudgetFacts): string[] {
   const lines = [facts.cap ? t('Cap for this run: {0}', moneyText(facts.cap)) : t('Cap for this run: none')];

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { moneyText, type ValidMoney, validMoney } from '../../../src/common/money';
 import { untranslated } from '../../../src/common/translate';
-import { budgetLines, monthlyExcess } from '../../../src/runs/budgetPlan';
+import { budgetLines, monthlyExcess, monthlyUnchecked } from '../../../src/runs/budgetPlan';
 import { SPEND_HISTORY_KEY, SPEND_HISTORY_MAX, SpendHistory } from '../../../src/runs/spendHistory';
 
 const usd = (amount: string): ValidMoney => validMoney({ amount, currency: 'USD' }) as ValidMoney;
@@ -21,6 +21,26 @@ function memento(): { get<T>(key: string): T | undefined; update(key: string, va
 
 describe('runs/budgetPlan', () => {
   const none = { count: 0 };
+
+  it("cannot check a monthly limit without the month's spend in its currency", () => {
+    assert.equal(monthlyUnchecked({ monthly: usd('50.00'), usage: usage('10.00'), history: none }), false);
+    assert.equal(monthlyUnchecked({ monthly: usd('50.00'), history: none }), true, 'no usage read');
+    assert.equal(
+      monthlyUnchecked({
+        monthly: usd('50.00'),
+        usage: { spend: { amount: '10.00', currency: 'EUR' } },
+        history: none,
+      }),
+      true,
+      'a spend in another currency says nothing of this limit',
+    );
+    assert.equal(
+      monthlyUnchecked({ monthly: usd('50.00'), usage: { spend: { amount: 'lots', currency: 'USD' } }, history: none }),
+      true,
+      'an amount that is no decimal is not a spend',
+    );
+    assert.equal(monthlyUnchecked({ history: none }), false, 'no limit: nothing to check');
+  });
 
   it('stops a run whose cap would take the month past the limit, saying by how much', () => {
     const over = monthlyExcess({ cap: usd('5.00'), monthly: usd('50.00'), usage: usage('47.50'), history: none });
