@@ -41,6 +41,8 @@ export const UI = {
   apiKeyPrompt: /API key/i,
   /** The objective prompt of the new-task flow (title "New Agent Runtime Task"). */
   objectivePrompt: /New Agent Runtime Task|objective|What should the agent do/i,
+  /** The spending cap asked before every run a person starts (empty: no cap). */
+  capPrompt: /Spending cap for this run/i,
   /** The run panel (webview) marks each timeline row (a list item) with data-sequence. */
   /** An event row of the timeline (the outline's step items carry data-sequence too). */
   runPanelRow: '#timeline [role="listitem"][data-sequence]',

@@ -76,6 +76,7 @@ export const hostileServer: Scenario = {
     runtime.setHostile({ ...HOSTILE, errorEverything: { status: 400, pathPrefix: '/v1/tasks', method: 'POST' } });
     await workbench.runCommand(UI.commands.createTask);
     await workbench.answerInput(UI.objectivePrompt, 'Anything');
+    await workbench.answerInput(UI.capPrompt, '');
     const toast = await workbench.waitForNotification(/Re-authenticate/);
     await noLinks('the notification', toast, '.notification-list-item-message');
     const text = await toast.innerText();

@@ -58,6 +58,7 @@ export const workingInRepository: Scenario = {
     fs.writeFileSync(path.join(workspace, 'app.txt'), 'alpha\nbeta\ngamma\n');
     await workbench.runCommand('Agent Runtime: New Task in Project...');
     await workbench.answerInput(/What should the agent do/, OBJECTIVE);
+    await workbench.answerInput(UI.capPrompt, '');
     await workbench.quickInput
       .locator('.quick-input-list .monaco-list-row', { hasText: 'app.txt' })
       .first()

@@ -45,6 +45,7 @@ async function uploadAttachAndFinish(ctx: ScenarioContext, names: string[], obje
   const rows = await workbench.selectExplorerRows(names);
   await workbench.contextMenu(rows[rows.length - 1], UI.menu.uploadAndAttach);
   await workbench.answerInput(UI.objectivePrompt, objective);
+  await workbench.answerInput(UI.capPrompt, '');
   const task = await until('the task on the server', async () =>
     (await listTasks(runtime)).find((t) => t.objective === objective),
   );

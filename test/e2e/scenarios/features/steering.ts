@@ -115,6 +115,7 @@ export const steerFork: Scenario = {
     await frame.locator(`${UI.runPanelRow}[data-sequence="4"]`).click();
     await frame.locator('#fork-from-here').click();
     await ctx.workbench.answerInput(UI.steering.forkPrompt, 'Now also count words.');
+    await ctx.workbench.answerInput(UI.capPrompt, '');
     // The new run opens in a second panel, whose first rows are the copied events 1..4.
     const deadline = Date.now() + 60_000;
     while ((await ctx.workbench.editorTabs()).filter((t) => /^Run/.test(t)).length < 2) {

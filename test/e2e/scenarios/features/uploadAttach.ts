@@ -21,6 +21,7 @@ export const uploadAndAttach: Scenario = {
     const [, second] = await workbench.selectExplorerRows(['notes.md', 'report.md']);
     await workbench.contextMenu(second, UI.menu.uploadAndAttach);
     await workbench.answerInput(UI.objectivePrompt, OBJECTIVE);
+    await workbench.answerInput(UI.capPrompt, '');
 
     const task = await until('the task on the server', async () =>
       (await listTasks(runtime)).find((t) => t.objective === OBJECTIVE),
