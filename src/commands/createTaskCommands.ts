@@ -8,11 +8,14 @@ import { describeError } from '../api/errorSentences';
 import type { FileRecord, TaskRecord } from '../api/types';
 import type { BudgetChoice, BudgetRequester } from '../commandSupport/budgetChoice';
 import type { CommandDeps } from '../commandSupport/commandDeps';
+import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeErrorForUser } from '../commandSupport/errorText';
 import { fileOf, selectionOf } from '../commandSupport/nodeArgs';
 import { shortenText } from '../common/format';
 import { Commands } from '../common/ids';
-import { notify } from '../common/notify';
+import { mapLimited } from '../common/mapLimited';
+import { askModal, notify } from '../common/notify';
+import { visibleText } from '../common/visibleText';
 import { askObjective } from './uploadPrompts';
 
 export function registerCreateTaskCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -29,13 +32,15 @@ export function registerCreateTaskCommands(deps: CommandDeps): vscode.Disposable
     ),
     vscode.commands.registerCommand(
       Commands.createTask,
-      guard('Create task', (options?: { objective?: string; fileIds?: string[] }) =>
-        createTaskFlow(
-          deps,
-          (options?.fileIds ?? []).map((id) => ({ id })),
-          options?.objective,
-        ),
-      ),
+      guard('Create task', (options?: unknown) => {
+        const given = givenTask(options);
+        if (typeof given === 'string') {
+          throw new UserFacingError(given);
+        }
+        return given.objective === undefined
+          ? createTaskFlow(deps, given.files)
+          : createGivenTask(deps, given.objective, given.files);
+      }),
     ),
   ];
 }
@@ -117,16 +122,96 @@ export async function createTaskWithAttachments(
   return task;
 }
 
-/** Create Task from the sidebar or palette: objective, then (optionally) attachments from uploaded files. */
-async function createTaskFlow(
+/** Files a command call may attach at most (the service's own limit on attachments). */
+const MAX_GIVEN_FILES = 100;
+/** An objective a command call may give at most (the language model tool's limit). */
+const MAX_GIVEN_OBJECTIVE = 10_000;
+
+/**
+ * The arguments of a command call (a keybinding, a link, another extension): checked, never
+ * trusted. A sentence for the person when they cannot be used.
+ */
+export function givenTask(options: unknown): { objective?: string; files: { id: string }[] } | string {
+  if (options === undefined || options === null) {
+    return { files: [] };
+  }
+  if (typeof options !== 'object') {
+    return vscode.l10n.t('Create Task was called with arguments it cannot use.');
+  }
+  const { objective, fileIds } = options as { objective?: unknown; fileIds?: unknown };
+  if (objective !== undefined && typeof objective !== 'string') {
+    return vscode.l10n.t('Create Task was called with arguments it cannot use.');
+  }
+  if (fileIds !== undefined && !(Array.isArray(fileIds) && fileIds.every((id) => typeof id === 'string' && id))) {
+    return vscode.l10n.t('Create Task was called with arguments it cannot use.');
+  }
+  const ids = (fileIds as string[] | undefined) ?? [];
+  if (ids.length > MAX_GIVEN_FILES) {
+    return vscode.l10n.t('A task can have at most {0} attached files; {1} were given.', MAX_GIVEN_FILES, ids.length);
+  }
+  const trimmed = objective?.trim();
+  if (trimmed !== undefined && trimmed.length > MAX_GIVEN_OBJECTIVE) {
+    return vscode.l10n.t(
+      'The objective given is {0} characters long; at most {1} can be sent.',
+      trimmed.length,
+      MAX_GIVEN_OBJECTIVE,
+    );
+  }
+  return { ...(trimmed ? { objective: trimmed } : {}), files: ids.map((id) => ({ id })) };
+}
+
+/**
+ * Create Task called with an objective (a keybinding, a link or another extension): nobody typed
+ * it in this window, so the person sees the whole of it, the files and the service, and decides;
+ * only then is it their task (the cap and the monthly limit are asked as for their own).
+ */
+async function createGivenTask(
   deps: CommandDeps,
-  preselected: { id: string; filename?: string }[],
-  objective?: string,
+  objective: string,
+  files: { id: string }[],
 ): Promise<TaskRecord | undefined> {
   if (!(await deps.ensureSignedIn())) {
     return undefined;
   }
-  objective ??= await askObjective(preselected.map((f) => ({ name: f.filename ?? f.id })));
+  const message = vscode.l10n.t('Create an Agent Runtime task on {0}?', deps.service.serviceUrl);
+  const detail = [
+    vscode.l10n.t('Asked for by a command call (another extension, a keybinding or a link), not typed here.'),
+    '',
+    vscode.l10n.t('Objective: {0}', visibleText(objective)),
+    '',
+    files.length === 0 ? vscode.l10n.t('No files are attached.') : vscode.l10n.t('Uploaded files attached:'),
+    ...(await mapLimited(files, 4, (f) => fileLabel(deps, f.id))),
+  ];
+  if (deps.trustedAutomation) {
+    deps.log.info(`In the test run, this question was answered yes: ${message}`);
+  } else {
+    const go = vscode.l10n.t('Create Task');
+    if ((await askModal('warn', message, detail, go)) !== go) {
+      return undefined;
+    }
+  }
+  return createTaskWithAttachments(deps, objective, files);
+}
+
+/** A file's name and id for a question; the id alone (and why) when the service cannot say. */
+async function fileLabel(deps: CommandDeps, id: string): Promise<string> {
+  try {
+    const file = await deps.service.client.getFile(id);
+    return typeof file.filename === 'string' ? `${visibleText(file.filename)} (${id})` : id;
+  } catch (err) {
+    return vscode.l10n.t('{0} (not readable: {1})', id, describeErrorForUser(err));
+  }
+}
+
+/** Create Task from the sidebar or palette: objective, then (optionally) attachments from uploaded files. */
+async function createTaskFlow(
+  deps: CommandDeps,
+  preselected: { id: string; filename?: string }[],
+): Promise<TaskRecord | undefined> {
+  if (!(await deps.ensureSignedIn())) {
+    return undefined;
+  }
+  const objective = await askObjective(preselected.map((f) => ({ name: f.filename ?? f.id })));
   if (objective === undefined) {
     return undefined;
   }
