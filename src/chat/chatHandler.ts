@@ -11,6 +11,7 @@ import type { ApiClient } from '../api/client';
 import { describeError } from '../api/errorSentences';
 import { RunEventSubscription } from '../api/events';
 import type { TaskRecord } from '../api/types';
+import { withAbortSignal } from '../common/abortOn';
 import { Commands } from '../common/ids';
 import { CHAT_PARTICIPANT_ID } from '../common/ids';
 import { markdownLiteral } from '../common/markdownLiteral';
@@ -185,7 +186,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
       return result('status');
     }
     stream.progress(vscode.l10n.t('Reading run {0}...', markdownLiteral(runId, 80)));
-    const digest = await readRunDigest(deps.client(), runId, { signal: abortOn(token) });
+    const digest = await withAbortSignal(token, (signal) => readRunDigest(deps.client(), runId, { signal }));
     stream.markdown(markdown(digestMarkdown(digest, t)));
     await runButtons(stream, runId, isTerminalStatus(digest.status));
     return result('status', runId);
@@ -195,7 +196,7 @@ export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
   ): Promise<vscode.ChatResult> => {
-    const page = await deps.client().listTasks({ limit: TASKS_LISTED }, { signal: abortOn(token) });
+    const page = await withAbortSignal(token, (signal) => deps.client().listTasks({ limit: TASKS_LISTED }, { signal }));
     const tasks = page.data.slice(0, TASKS_LISTED);
     stream.markdown(markdown(tasksMarkdown(tasks, t)));
     const newest = tasks.find((task) => isRunId(task.run_id));
@@ -330,16 +331,6 @@ async function newestRun(client: ChatClient): Promise<string | undefined> {
   const page = await client.listTasks({ limit: 1 });
   const runId = page.data[0]?.run_id;
   return isRunId(runId) ? runId : undefined;
-}
-
-function abortOn(token: vscode.CancellationToken): AbortSignal {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) {
-    controller.abort();
-  } else {
-    token.onCancellationRequested(() => controller.abort());
-  }
-  return controller.signal;
 }
 
 /** Follow-ups after an answer: the run's status, its review, the recent tasks. */

@@ -6,6 +6,7 @@ import { isApiError } from '../api/errors';
 import { SecretStorageUnavailableError } from '../auth/credentialStore';
 import { type CommandDeps } from '../commandSupport/commandDeps';
 import { describeErrorForUser } from '../commandSupport/errorText';
+import { withAbortSignal } from '../common/abortOn';
 import { Commands, Settings } from '../common/ids';
 import { askModal, notify } from '../common/notify';
 import { readNetworkSettings } from '../service/settings';
@@ -107,15 +108,7 @@ async function verifyKey(
         title: vscode.l10n.t('Checking the API key...'),
         cancellable: true,
       },
-      async (_progress, token) => {
-        const controller = new AbortController();
-        const sub = token.onCancellationRequested(() => controller.abort());
-        try {
-          await probe.listTasks({ limit: 1 }, { signal: controller.signal });
-        } finally {
-          sub.dispose();
-        }
-      },
+      (_progress, token) => withAbortSignal(token, (signal) => probe.listTasks({ limit: 1 }, { signal })),
     );
     return 'ok';
   } catch (err) {

@@ -11,6 +11,7 @@ import { describeError } from '../api/errorSentences';
 import { RunEventSubscription } from '../api/events';
 import { paginate } from '../api/pagination';
 import type { ApprovalRecord, ArtifactRecord, RunEvent, TaskRecord } from '../api/types';
+import { abortSignalOf } from '../common/abortOn';
 import { isRunId } from '../runEvents/ids';
 import { readRunDigest } from '../runs/readRunDigest';
 import type { RunChange } from '../runs/runStore';
@@ -59,19 +60,6 @@ function checkRunId(runId: unknown): string {
     throw new AgentRuntimeApiError('invalid_argument', 'runId must be a run id such as "run_abc123".');
   }
   return runId;
-}
-
-function signal(token: vscode.CancellationToken | undefined): AbortSignal | undefined {
-  if (!token) {
-    return undefined;
-  }
-  const controller = new AbortController();
-  if (token.isCancellationRequested) {
-    controller.abort();
-  } else {
-    token.onCancellationRequested(() => controller.abort());
-  }
-  return controller.signal;
 }
 
 /** A deep copy the caller may keep: no live object of ours crosses to another extension. */
@@ -144,7 +132,7 @@ export function createExtensionApi(deps: ExtensionApiDeps): {
       checkRunId(runId);
       requireSignIn();
       try {
-        const d = await readRunDigest(deps.client(), runId, { signal: signal(token) });
+        const d = await readRunDigest(deps.client(), runId, { signal: abortSignalOf(token) });
         return copy({
           runId: d.runId,
           taskId: d.taskId,
@@ -173,7 +161,7 @@ export function createExtensionApi(deps: ExtensionApiDeps): {
       try {
         subscription = new RunEventSubscription(deps.client(), runId, {
           after: options.after,
-          signal: signal(options.token),
+          signal: abortSignalOf(options.token),
         });
       } catch (err) {
         throw apiError(err);
@@ -200,7 +188,7 @@ export function createExtensionApi(deps: ExtensionApiDeps): {
         const walk = paginate(
           (params, walkSignal) => deps.client().listRunArtifacts(runId, params, { signal: walkSignal }),
           { limit: Math.min(100, limit) },
-          { maxItems: limit, signal: signal(options.token) },
+          { maxItems: limit, signal: abortSignalOf(options.token) },
         );
         for await (const artifact of walk) {
           out.push(artifactOf(artifact));

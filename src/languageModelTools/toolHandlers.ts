@@ -5,6 +5,7 @@
 // at activation by toolsLoader.ts, and in the bundle this file is dist/tools.js (esbuild.js
 // LAZY_FILES), with toolSpecs.ts and toolResult.ts.
 import * as vscode from 'vscode';
+import { withAbortSignal } from '../common/abortOn';
 import { toolText } from './toolResult';
 import { TOOL_SPECS, type ToolContext, type ToolSpec } from './toolSpecs';
 
@@ -74,18 +75,14 @@ export function toolOf(
     },
     invoke: async (options, token) => {
       const plan = plans.take(spec.name, options.input);
-      const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
       let text: string;
       try {
-        text = await spec.invoke(options.input, ctx, plan, controller.signal);
+        text = await withAbortSignal(token, (signal) => spec.invoke(options.input, ctx, plan, signal));
       } catch (err) {
         log.error(`Tool ${spec.name} failed: ${err instanceof Error ? err.message : String(err)}`);
         text = toolText('The tool failed inside VS Code; nothing more was done.', {
           error: err instanceof Error ? err.message : String(err),
         });
-      } finally {
-        cancel.dispose();
       }
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
     },

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ArtifactRecord, FileRecord } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
+import { withAbortSignal } from '../common/abortOn';
 import { Commands, SHOW_SIDEBAR_COMMAND } from '../common/ids';
 import { notify } from '../common/notify';
 import { type GoToTarget, parseGoToInput } from '../links/goToInput';
@@ -65,15 +66,7 @@ async function readDirect(
   const target = parsed.target;
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: describeTarget(target), cancellable: true },
-    async (_progress, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
-      try {
-        return await resolveGoTo(target, deps.service.client, controller.signal);
-      } finally {
-        sub.dispose();
-      }
-    },
+    (_progress, token) => withAbortSignal(token, (signal) => resolveGoTo(target, deps.service.client, signal)),
   );
   if ('found' in result) {
     return { target, found: result.found };
