@@ -140,7 +140,7 @@ export async function activate(
   });
   subs.push(runPanels, runPanels.registerSerializer());
 
-  const review = registerReview(deps, subs);
+  const review = registerReview(deps, subs, context.workspaceState);
   const reviewTalk = setUpReviewTalk(deps, runs, context.workspaceState, review.content);
   subs.push(reviewTalk);
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);

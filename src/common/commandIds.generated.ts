@@ -29,6 +29,8 @@ export const Commands = {
   openRunTranscript: 'agentRuntime.openRunTranscript',
   applyReviewChanges: 'agentRuntime.applyReviewChanges',
   chooseReviewChanges: 'agentRuntime.chooseReviewChanges',
+  reviewChangesSinceRevision: 'agentRuntime.reviewChangesSinceRevision',
+  markReviewFileReviewed: 'agentRuntime.markReviewFileReviewed',
   saveReviewPatch: 'agentRuntime.saveReviewPatch',
   cancelRun: 'agentRuntime.cancelRun',
   resumeRun: 'agentRuntime.resumeRun',

@@ -16,6 +16,8 @@
 //   applyReviewHunks(review, hunkIds)             bytes to write (file's EOL/BOM kept)
 //   checkWriteTarget(folder, target)              inside the folder, symlinks resolved, not gone
 //   formatChangeSetPatch(files)                   "Save as patch" (a/<relativePath> b/<relativePath>)
+//   interdiff(previous, current)                  Changes Since Revision N: the files two revisions
+//                                                 leave differently, and the count left the same
 //
 // The lower layers are public too: decodeText/encodeText (UTF-8 only; binary, UTF-16 and
 // invalid UTF-8 are refused with a reason; text is LF inside, written back with the file's
@@ -50,3 +52,5 @@ export { applyReviewHunks, reviewFile, sha256Hex } from './fileReview';
 export type { FileReview, FileReviewInput, ReadyReview } from './fileReview';
 export { checkWriteTarget, isInside } from './safeTarget';
 export type { TargetCheck, TargetCheckOptions } from './safeTarget';
+export { interdiff } from './interdiff';
+export type { Interdiff, InterdiffEntry, RevisionFile } from './interdiff';

@@ -24,6 +24,29 @@ export const REVIEW_CONTRIBUTIONS: FeatureContributions = {
       },
     },
     {
+      id: 'agentRuntime.reviewChangesSinceRevision',
+      title: 'Changes Since Previous Revision',
+      icon: 'git-compare',
+      palette: 'agentRuntime.reviewIsRevision',
+      menus: {
+        'editor/title': [
+          {
+            when: 'resourceScheme == agent-runtime-review && agentRuntime.reviewIsRevision',
+            group: '1_revision@1',
+          },
+        ],
+      },
+    },
+    {
+      id: 'agentRuntime.markReviewFileReviewed',
+      title: 'Mark File as Reviewed',
+      icon: 'pass',
+      palette: 'agentRuntime.reviewOpen',
+      menus: {
+        'editor/title': [{ when: 'resourceScheme == agent-runtime-review', group: '1_revision@2' }],
+      },
+    },
+    {
       id: 'agentRuntime.saveReviewPatch',
       title: 'Save Changes as Patch...',
       icon: 'save-as',

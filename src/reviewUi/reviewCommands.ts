@@ -15,11 +15,15 @@ import { formatChangeSetPatch } from '../review';
 import { type ApplyOutcome, type ApplyPick, applyPicks } from './reviewApply';
 import { parseReviewUri, type ReviewContent } from './reviewContent';
 import { openConflicts, openDiffs } from './reviewDiffs';
+import { type MarksMemento, ReviewedMarks } from './reviewedMarks';
 import { loadSession, refreshFile, type ReviewedFile, type ReviewSession, type SessionSources } from './reviewSession';
 import { changedSinceSentences, describeHunk } from './reviewText';
+import { markFilesReviewed, openChangesSince, type SinceSummary } from './revisionReview';
 import { hasReviewableOutputs } from './runOutputs';
 
 export const REVIEW_OPEN_CONTEXT = 'agentRuntime.reviewOpen';
+/** Set while the newest review is of a follow-up run (Changes Since Revision N is offered). */
+export const REVIEW_IS_REVISION_CONTEXT = 'agentRuntime.reviewIsRevision';
 
 /** What Review Changes returns (for the lead's callers and the tests). */
 export interface ReviewSummary {
@@ -33,7 +37,11 @@ export interface ReviewSummary {
     hunks?: { id: string; lines: string; counts: string }[];
     conflicts?: number;
     message?: string;
+    /** Marked as reviewed (in this run, or in an earlier revision that left the same content). */
+    reviewed: boolean;
   }[];
+  /** The run's revision number (1 unless it follows up an earlier run). */
+  revision: number;
   problems: { code: string; artifactId: string; message: string }[];
   /** The run lists more outputs than a review reads: only this many were looked at. */
   outputsRead?: number;
@@ -61,12 +69,19 @@ export interface ReviewHandlers extends Omit<RunReview, 'dispose'> {
   applyCommand(arg?: unknown): Promise<ApplyOutcome>;
   chooseCommand(arg?: unknown): Promise<ApplyOutcome | undefined>;
   savePatchCommand(arg?: unknown): Promise<vscode.Uri | undefined>;
+  /** Changes Since Revision N of a follow-up run. */
+  sinceCommand(arg?: unknown): Promise<SinceSummary | undefined>;
+  /** Mark File as Reviewed (a review URI: that file; none: a quick pick of the review's files). */
+  markReviewedCommand(arg?: unknown): Promise<{ relativePath: string; reviewed: boolean }[] | undefined>;
   /** "Apply to a New Branch..." of a project run (src/projects/applyBranchCommand.ts; here so jsdiff stays lazy). */
   applyToNewBranchCommand(arg?: unknown): Promise<{ branch: string; written: string[] } | undefined>;
 }
 
-export function createReview(deps: CommandDeps, content: ReviewContent): ReviewHandlers {
+export function createReview(deps: CommandDeps, content: ReviewContent, state: MarksMemento): ReviewHandlers {
   const sessions = new Map<string, ReviewSession>();
+  const marks = new ReviewedMarks(state);
+  const isReviewed = (session: ReviewSession, file: ReviewedFile) =>
+    marks.isReviewed(session.revisions, file.change.origin.uri, file.agentHash);
   const lifetime = new AbortController();
   let latest: string | undefined;
   /** Runs whose review was shown in this window: only their changes may be applied by a caller. */
@@ -109,6 +124,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     sessions.set(runId, session);
     latest = runId;
     void vscode.commands.executeCommand('setContext', REVIEW_OPEN_CONTEXT, true);
+    void vscode.commands.executeCommand('setContext', REVIEW_IS_REVISION_CONTEXT, session.revisions.length > 1);
     return session;
   };
 
@@ -134,7 +150,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       return undefined;
     }
     await show(session);
-    return summarize(session);
+    return summarize(session, (f) => isReviewed(session, f));
   };
 
   const show = async (session: ReviewSession): Promise<void> => {
@@ -155,7 +171,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       );
     }
     if (ready.length > 0) {
-      await openDiffs(session, ready);
+      await openDiffs(session, ready, (f) => isReviewed(session, f));
     }
     reportUnreviewable(session, blocked);
     if (ready.length === 0) {
@@ -173,6 +189,8 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     const choose = vscode.l10n.t('Choose Changes...');
     const savePatch = vscode.l10n.t('Save as Patch...');
     const showConflicts = vscode.l10n.t('Show Conflicts');
+    const previousRevision = session.revisions.length - 1;
+    const since = previousRevision > 0 ? vscode.l10n.t('Changes Since Revision {0}', previousRevision) : undefined;
     let message =
       ready.length === 1
         ? vscode.l10n.t('The run changed {0}.', ready[0].change.origin.relativePath)
@@ -190,7 +208,11 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
           ? vscode.l10n.t('1 conflicting change is left as your version.')
           : vscode.l10n.t('{0} conflicting changes are left as your version.', conflicts));
     }
-    const actions = conflicts > 0 ? [applyAll, choose, showConflicts, savePatch] : [applyAll, choose, savePatch];
+    const marked = ready.filter((f) => isReviewed(session, f)).length;
+    if (marked > 0) {
+      message += ' ' + vscode.l10n.t('{0} of them marked as reviewed.', marked);
+    }
+    const actions = [...(since ? [since] : []), applyAll, choose, ...(conflicts > 0 ? [showConflicts] : []), savePatch];
     void notify.info(message, ...actions).then((choice) => {
       const args = { runId: session.runId };
       if (choice === applyAll) {
@@ -204,6 +226,9 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       }
       if (choice === showConflicts) {
         void openConflicts(ready);
+      }
+      if (since !== undefined && choice === since) {
+        void vscode.commands.executeCommand(Commands.reviewChangesSinceRevision, args);
       }
     });
   };
@@ -442,6 +467,39 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
       });
   };
 
+  const sinceCommand = async (arg?: unknown): Promise<SinceSummary | undefined> => {
+    const session = await sessionFor(applyArgsOf(arg).runId);
+    shown.add(session.runId);
+    return vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Comparing with the previous revision'),
+        cancellable: true,
+      },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await openChangesSince(sources(), session, marks, controller.signal, (message) =>
+            progress.report({ message: inert(message) }),
+          );
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+  };
+
+  const markReviewedCommand = async (arg?: unknown) => {
+    const args = applyArgsOf(arg);
+    const session = await sessionFor(args.runId);
+    const reviewed =
+      typeof arg === 'object' && arg !== null && typeof (arg as { reviewed?: unknown }).reviewed === 'boolean'
+        ? (arg as { reviewed: boolean }).reviewed
+        : undefined;
+    return markFilesReviewed(session, marks, { fileId: args.fileId, reviewed });
+  };
+
   const dispose = () => lifetime.abort();
 
   const applyToNewBranchCommand = (arg?: unknown) => applyToNewBranch(deps, arg);
@@ -452,16 +510,24 @@ export function createReview(deps: CommandDeps, content: ReviewContent): ReviewH
     applyCommand,
     chooseCommand,
     savePatchCommand,
+    sinceCommand,
+    markReviewedCommand,
     applyToNewBranchCommand,
     dispose,
   };
 }
 
-function summarize(session: ReviewSession): ReviewSummary {
+function summarize(session: ReviewSession, reviewed: (file: ReviewedFile) => boolean): ReviewSummary {
   return {
     runId: session.runId,
+    revision: session.revisions.length,
     files: session.files.map((f) => {
-      const base = { fileId: f.change.fileId, uri: f.uri.toString(), relativePath: f.change.origin.relativePath };
+      const base = {
+        fileId: f.change.fileId,
+        uri: f.uri.toString(),
+        relativePath: f.change.origin.relativePath,
+        reviewed: reviewed(f),
+      };
       if (f.place.kind !== 'here') {
         return { ...base, status: f.place.kind };
       }

@@ -6,20 +6,56 @@ import { ReadOnlyFileSystem } from '../common/readOnlyFileSystem';
 
 export const REVIEW_SCHEME = 'agent-runtime-review';
 
-export type ReviewDocKind = 'agent' | 'sent' | 'conflicts';
+/**
+ * agent: the agent's version (merged onto today's file); sent: the file as sent; conflicts: the
+ * merge with markers; result and previous: this revision's and the previous revision's output as
+ * the agent left them (Changes Since Revision N).
+ */
+export type ReviewDocKind = 'agent' | 'sent' | 'conflicts' | 'result' | 'previous';
 
-/** /<runId>/<kind>/<fileId>/<relative path>: the name keeps the language mode of the file. */
-export function reviewUri(runId: string, kind: ReviewDocKind, fileId: string, relativePath: string): vscode.Uri {
+const KINDS: readonly string[] = ['agent', 'sent', 'conflicts', 'result', 'previous'];
+
+/**
+ * /<side in words>/<relative path>?run=&kind=&file=: a diff editor's header shows the file's name
+ * and, as its folder, what the side is ("agent's revision 2"), never an id; the name keeps the
+ * language mode of the file. The ids ride in the query, which no label shows.
+ */
+export function reviewUri(
+  runId: string,
+  kind: ReviewDocKind,
+  fileId: string,
+  relativePath: string,
+  side: string = defaultSide(kind),
+): vscode.Uri {
   const tail =
     relativePath
       .split('/')
       .filter((p) => p !== '' && p !== '.' && p !== '..')
-      .map(encodeURIComponent)
       .join('/') || 'file';
-  return vscode.Uri.from({
-    scheme: REVIEW_SCHEME,
-    path: `/${encodeURIComponent(runId)}/${kind}/${encodeURIComponent(fileId)}/${tail}`,
-  });
+  const words = side.replace(/[/\\?#]/g, ' ').trim() || kind;
+  const query = new URLSearchParams({ run: runId, kind, file: fileId }).toString();
+  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${words}/${tail}`, query });
+}
+
+function defaultSide(kind: ReviewDocKind): string {
+  switch (kind) {
+    case 'agent':
+      return vscode.l10n.t("agent's version");
+    case 'sent':
+      return vscode.l10n.t('as sent');
+    case 'conflicts':
+      return vscode.l10n.t('conflicts marked');
+    case 'result':
+      return vscode.l10n.t('this revision');
+    case 'previous':
+      return vscode.l10n.t('previous revision');
+  }
+}
+
+/** One document whatever words its path says: the run, the kind and the file name it. */
+function docKey(uri: vscode.Uri): string {
+  const parsed = parseReviewUri(uri);
+  return parsed ? `${parsed.runId}\n${parsed.kind}\n${parsed.fileId}` : uri.toString();
 }
 
 /** The run and file a review URI belongs to (the editor title buttons get that URI). */
@@ -27,15 +63,14 @@ export function parseReviewUri(uri: vscode.Uri): { runId: string; kind: ReviewDo
   if (uri.scheme !== REVIEW_SCHEME) {
     return undefined;
   }
-  const [, runId, kind, fileId] = uri.path.split('/');
-  if (!runId || !fileId || (kind !== 'agent' && kind !== 'sent' && kind !== 'conflicts')) {
+  const params = new URLSearchParams(uri.query);
+  const runId = params.get('run');
+  const kind = params.get('kind');
+  const fileId = params.get('file');
+  if (!runId || !fileId || !kind || !KINDS.includes(kind)) {
     return undefined;
   }
-  try {
-    return { runId: decodeURIComponent(runId), kind, fileId: decodeURIComponent(fileId) };
-  } catch {
-    return undefined;
-  }
+  return { runId, kind: kind as ReviewDocKind, fileId };
 }
 
 export class ReviewContent extends ReadOnlyFileSystem {
@@ -45,43 +80,43 @@ export class ReviewContent extends ReadOnlyFileSystem {
   private version = Date.now();
 
   set(uri: vscode.Uri, bytes: Uint8Array): void {
-    const known = this.docs.get(uri.toString());
+    const known = this.docs.get(docKey(uri));
     if (known && Buffer.from(known.bytes).equals(bytes)) {
       return;
     }
     // A newer mtime makes an open editor read the document again.
-    this.docs.set(uri.toString(), { bytes, mtime: ++this.version });
+    this.docs.set(docKey(uri), { bytes, mtime: ++this.version });
     if (known) {
       this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     }
   }
 
   setCommentPath(uri: vscode.Uri, path: string): void {
-    this.commentPaths.set(uri.toString(), path);
+    this.commentPaths.set(docKey(uri), path);
   }
 
   /** The attachment's filename (uploads) or the repository path (projects) of a review document. */
   commentPath(uri: vscode.Uri): string | undefined {
-    return this.commentPaths.get(uri.toString());
+    return this.commentPaths.get(docKey(uri));
   }
 
   /** Forgets one run's documents (a new review of the run replaces them). */
   forgetRun(runId: string): void {
-    const prefix = `/${encodeURIComponent(runId)}/`;
+    const ofRun = (key: string) => key.startsWith(`${runId}\n`);
     for (const key of [...this.docs.keys()]) {
-      if (vscode.Uri.parse(key).path.startsWith(prefix)) {
+      if (ofRun(key)) {
         this.docs.delete(key);
       }
     }
     for (const key of [...this.commentPaths.keys()]) {
-      if (vscode.Uri.parse(key).path.startsWith(prefix)) {
+      if (ofRun(key)) {
         this.commentPaths.delete(key);
       }
     }
   }
 
   stat(uri: vscode.Uri): vscode.FileStat {
-    const doc = this.docs.get(uri.toString());
+    const doc = this.docs.get(docKey(uri));
     if (!doc) {
       throw vscode.FileSystemError.FileNotFound(uri);
     }
@@ -95,7 +130,7 @@ export class ReviewContent extends ReadOnlyFileSystem {
   }
 
   readFile(uri: vscode.Uri): Uint8Array {
-    const doc = this.docs.get(uri.toString());
+    const doc = this.docs.get(docKey(uri));
     if (!doc) {
       throw vscode.FileSystemError.FileNotFound(uri);
     }

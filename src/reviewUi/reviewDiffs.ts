@@ -4,10 +4,14 @@
 import * as vscode from 'vscode';
 import { shortenText } from '../common/format';
 import { inert } from '../common/inertText';
-import type { ReviewedFile, ReviewSession } from './reviewSession';
+import { agentSideOf, type ReviewedFile, type ReviewSession } from './reviewSession';
 
 /** One multi-file diff editor; without `vscode.changes`, a quick pick of files each opening a diff. */
-export async function openDiffs(session: ReviewSession, files: readonly ReviewedFile[]): Promise<void> {
+export async function openDiffs(
+  session: ReviewSession,
+  files: readonly ReviewedFile[],
+  reviewed: (file: ReviewedFile) => boolean,
+): Promise<void> {
   // The objective is what the user recognises; the run id only when the server did not tell it.
   const title = session.objective
     ? vscode.l10n.t('Changes for “{0}”', inert(shortenText(session.objective, 80)))
@@ -27,21 +31,25 @@ export async function openDiffs(session: ReviewSession, files: readonly Reviewed
     return;
   }
   const picked = await vscode.window.showQuickPick(
-    files.map((f) => ({ label: inert(f.change.origin.relativePath), file: f })),
+    files.map((f) => ({
+      label: inert(f.change.origin.relativePath),
+      description: reviewed(f) ? vscode.l10n.t('✓ reviewed') : undefined,
+      file: f,
+    })),
     { title, placeHolder: vscode.l10n.t("Choose a file to compare with the agent's version") },
   );
   if (picked) {
-    await openFileDiff(picked.file);
+    await openFileDiff(session, picked.file);
   }
 }
 
-async function openFileDiff(file: ReviewedFile): Promise<void> {
+async function openFileDiff(session: ReviewSession, file: ReviewedFile): Promise<void> {
   const name = file.change.origin.relativePath;
   await vscode.commands.executeCommand(
     'vscode.diff',
     file.uri,
     file.agentUri,
-    vscode.l10n.t('{0} (workspace ↔ agent)', inert(name)),
+    vscode.l10n.t('{0} - your file ↔ {1}', inert(name), agentSideOf(session)),
   );
 }
 
@@ -54,7 +62,7 @@ export async function openConflicts(files: readonly ReviewedFile[]): Promise<voi
       'vscode.diff',
       f.uri,
       f.conflictsUri,
-      vscode.l10n.t('{0} (workspace ↔ conflicts marked)', inert(f.change.origin.relativePath)),
+      vscode.l10n.t('{0} - your file ↔ conflicts marked', inert(f.change.origin.relativePath)),
       { preview: false },
     );
   }

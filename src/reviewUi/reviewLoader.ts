@@ -10,6 +10,7 @@ import { Commands } from '../common/ids';
 import type * as ReviewCommands from './reviewCommands';
 import type { ReviewHandlers, RunReview } from './reviewCommands';
 import { REVIEW_SCHEME, ReviewContent } from './reviewContent';
+import type { MarksMemento } from './reviewedMarks';
 
 let loaded: typeof ReviewCommands | undefined;
 
@@ -23,11 +24,12 @@ function loadReviewCommands(): typeof ReviewCommands {
 export function registerReview(
   deps: CommandDeps,
   subscriptions: vscode.Disposable[],
+  state: MarksMemento,
 ): RunReview & { readonly content: ReviewContent } {
   // Here, not in the lazy file: a review document restored in an editor is read before any command.
   const content = new ReviewContent();
   let handlers: ReviewHandlers | undefined;
-  const review = (): ReviewHandlers => (handlers ??= loadReviewCommands().createReview(deps, content));
+  const review = (): ReviewHandlers => (handlers ??= loadReviewCommands().createReview(deps, content, state));
   subscriptions.push(
     content,
     vscode.workspace.registerFileSystemProvider(REVIEW_SCHEME, content, { isReadonly: true, isCaseSensitive: true }),
@@ -46,6 +48,14 @@ export function registerReview(
     vscode.commands.registerCommand(
       Commands.saveReviewPatch,
       deps.guard('Save changes as patch', (arg?: unknown) => review().savePatchCommand(arg)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.reviewChangesSinceRevision,
+      deps.guard('Changes since revision', (arg?: unknown) => review().sinceCommand(arg)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.markReviewFileReviewed,
+      deps.guard('Mark file as reviewed', (arg?: unknown) => review().markReviewedCommand(arg)),
     ),
     vscode.commands.registerCommand(
       Commands.applyToNewBranch,

@@ -10,7 +10,9 @@ import type { FileChange, FileReview, OriginLookup, ReviewProblem, TaskAttachmen
 import { buildChangeSet, classifyArtifact, decodeText, reviewFile } from '../review';
 import { reviewProjectPatches } from './projectReview';
 import { type ReviewContent, reviewUri } from './reviewContent';
+import { contentHash } from './reviewedMarks';
 import { type OriginPlace, placeOf } from './reviewText';
+import { revisionsOf } from './revisions';
 import { listRunOutputs, runTaskOf, taskFileIds } from './runOutputs';
 
 /** Largest content read for a review (artifact or file as sent). */
@@ -27,6 +29,8 @@ export interface ReviewedFile {
   agentUri: vscode.Uri;
   sentUri: vscode.Uri;
   conflictsUri: vscode.Uri;
+  /** sha256 of the agent's version (what "Mark File as Reviewed" marks). */
+  agentHash: string;
 }
 
 export interface ReviewSession {
@@ -38,6 +42,17 @@ export interface ReviewSession {
   /** Every artifact of the run read (the plain open/save actions are offered for those not reviewable). */
   artifacts: ArtifactRecord[];
   /** The run lists more outputs than a review reads: `artifacts` are the first ones only. */
+  outputsCut: boolean;
+  /** The run, then the revisions it follows up, newest first: its revision number is the length. */
+  revisions: string[];
+}
+
+/** A run's changes, read and planned, before any workspace file is compared or any document set. */
+export interface RunChanges {
+  objective?: string;
+  files: FileChange[];
+  problems: ReviewProblem[];
+  artifacts: ArtifactRecord[];
   outputsCut: boolean;
 }
 
@@ -55,6 +70,59 @@ export async function loadSession(
   signal: AbortSignal,
   report: (message: string) => void,
 ): Promise<ReviewSession> {
+  const changes = await loadChanges(sources, runId, signal, report);
+  const revisions = await revisionsOf(sources.client, runId, signal);
+  sources.content.forgetRun(runId);
+  const session: ReviewSession = {
+    runId,
+    objective: changes.objective,
+    files: [],
+    problems: changes.problems,
+    artifacts: changes.artifacts,
+    outputsCut: changes.outputsCut,
+    revisions,
+  };
+  const agentSide = agentSideOf(session);
+  const openFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
+  for (const change of changes.files) {
+    report(vscode.l10n.t('Comparing {0}', change.origin.relativePath));
+    const path = change.origin.relativePath;
+    const file: ReviewedFile = {
+      change,
+      uri: vscode.Uri.parse(change.origin.uri),
+      place: placeOf(change.origin, openFolders),
+      review: { status: 'gone', message: '' },
+      asSentBytes: change.asSentBytes,
+      agentUri: reviewUri(runId, 'agent', change.fileId, path, agentSide),
+      sentUri: reviewUri(runId, 'sent', change.fileId, path, vscode.l10n.t('as sent')),
+      conflictsUri: reviewUri(runId, 'conflicts', change.fileId, path, vscode.l10n.t('conflicts marked')),
+      agentHash: contentHash(change.agentBytes),
+    };
+    const commentPath = commentPathOf(change);
+    sources.content.setCommentPath(file.agentUri, commentPath);
+    sources.content.setCommentPath(file.sentUri, commentPath);
+    if (file.place.kind === 'here') {
+      await refreshFile(sources, file, signal);
+    }
+    session.files.push(file);
+  }
+  return session;
+}
+
+/** What the agent's side is, in words: the editors' headers show it beside the file's name. */
+export function agentSideOf(session: Pick<ReviewSession, 'revisions'>): string {
+  return session.revisions.length > 1
+    ? vscode.l10n.t("agent's revision {0}", session.revisions.length)
+    : vscode.l10n.t("agent's version");
+}
+
+/** A run's changes (no document is set: a previous revision is read this way too). */
+export async function loadChanges(
+  sources: SessionSources,
+  runId: string,
+  signal: AbortSignal,
+  report: (message: string) => void,
+): Promise<RunChanges> {
   const { client, originOf } = sources;
   const outputs = await listRunOutputs(client, runId, signal, (count) =>
     report(vscode.l10n.t('{0} outputs listed', count)),
@@ -81,38 +149,14 @@ export async function loadSession(
     describeError: describeErrorForUser,
   });
   signal.throwIfAborted();
-  sources.content.forgetRun(runId);
   const objective = typeof task?.objective === 'string' && task.objective.trim() ? task.objective : undefined;
-  const session: ReviewSession = {
-    runId,
+  return {
     objective,
-    files: [],
+    files: [...changeSet.files, ...project.files],
     problems: [...project.problems, ...changeSet.problems],
     artifacts,
     outputsCut: outputs.cut,
   };
-  const openFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
-  for (const change of [...changeSet.files, ...project.files]) {
-    report(vscode.l10n.t('Comparing {0}', change.origin.relativePath));
-    const file: ReviewedFile = {
-      change,
-      uri: vscode.Uri.parse(change.origin.uri),
-      place: placeOf(change.origin, openFolders),
-      review: { status: 'gone', message: '' },
-      asSentBytes: change.asSentBytes,
-      agentUri: reviewUri(runId, 'agent', change.fileId, change.origin.relativePath),
-      sentUri: reviewUri(runId, 'sent', change.fileId, change.origin.relativePath),
-      conflictsUri: reviewUri(runId, 'conflicts', change.fileId, change.origin.relativePath),
-    };
-    const commentPath = commentPathOf(change);
-    sources.content.setCommentPath(file.agentUri, commentPath);
-    sources.content.setCommentPath(file.sentUri, commentPath);
-    if (file.place.kind === 'here') {
-      await refreshFile(sources, file, signal);
-    }
-    session.files.push(file);
-  }
-  return session;
 }
 
 /** What a review comment on the file names: the repository path (projects), else the attachment's filename. */

@@ -13,6 +13,7 @@ export const UI = {
     createTask: 'Agent Runtime: Create Task...',
     uploadAndCreateTask: 'Agent Runtime: Upload and Attach to New Task...',
     applyReviewChanges: 'Agent Runtime: Apply Changes',
+    markFileReviewed: 'Agent Runtime: Mark File as Reviewed',
     chooseReviewChanges: 'Agent Runtime: Apply Chosen Changes...',
     saveAll: ['File: Save All Files', 'File: Save All'],
   },
@@ -36,6 +37,10 @@ export const UI = {
     choose: 'Choose Changes...',
     savePatch: 'Save as Patch...',
     showConflicts: 'Show Conflicts',
+    changesSince: (revision: number) => `Changes Since Revision ${revision}`,
+    /** Changes Since Revision N's multi-diff editor: its tab names the revision and the objective. */
+    sinceEditorTitle: (revision: number, objective: string) =>
+      new RegExp(`Changes since revision ${revision} for “${objective.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}”`),
   },
   /** The sign-in input box's title contains this. */
   apiKeyPrompt: /API key/i,

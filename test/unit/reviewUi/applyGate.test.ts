@@ -45,7 +45,12 @@ describe('reviewUi: Apply for a run never reviewed here', () => {
       ensureSignedIn: async () => true,
       localFiles: { origin: () => undefined, taskFiles: () => undefined, refresh: async () => undefined },
     });
-    return createReview(deps, { forgetRun: () => undefined } as unknown as ReviewContent);
+    const state = new Map<string, unknown>();
+    const memento = {
+      get: <T>(k: string) => state.get(k) as T | undefined,
+      update: async (k: string, v: unknown) => void state.set(k, v),
+    };
+    return createReview(deps, { forgetRun: () => undefined } as unknown as ReviewContent, memento);
   }
 
   it('shows the review instead of applying; once shown, Apply goes on', async () => {

@@ -9,6 +9,7 @@ import { deleteFile } from './deleteFile';
 import { hostileServer } from './hostile';
 import { workingInRepository } from './projects';
 import { reviewChanges, reviewChangesThreeWay } from './review';
+import { reviewChangesSinceRevision } from './reviewRevisions';
 import { runLogTools } from './runLogTools';
 import { runPanelAxe } from './runPanelAxe';
 import { runPanelNarrow } from './runPanelNarrow';
@@ -42,6 +43,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   hostileServer,
   reviewChanges,
   reviewChangesThreeWay,
+  reviewChangesSinceRevision,
   workingInRepository,
   applyShowsEveryFile,
   runLogTools,

@@ -40,7 +40,7 @@ async function revisions(runtime: RuntimeHandle, runId: string): Promise<Revisio
 }
 
 /** Explorer: select `names`, Upload and Attach to New Task, wait for the run to end on the server. */
-async function uploadAttachAndFinish(ctx: ScenarioContext, names: string[], objective: string): Promise<string> {
+export async function uploadAttachAndFinish(ctx: ScenarioContext, names: string[], objective: string): Promise<string> {
   const { workbench, runtime } = ctx;
   const rows = await workbench.selectExplorerRows(names);
   await workbench.contextMenu(rows[rows.length - 1], UI.menu.uploadAndAttach);
@@ -56,7 +56,11 @@ async function uploadAttachAndFinish(ctx: ScenarioContext, names: string[], obje
 }
 
 /** Tasks view: the task's run row, context menu Review Changes; waits for the multi-file diff. */
-async function reviewFromRunRow(ctx: ScenarioContext, objective: string): Promise<void> {
+export async function reviewFromRunRow(
+  ctx: ScenarioContext,
+  objective: string,
+  runRowLabel: RegExp = /Run 1(?!\d)/,
+): Promise<void> {
   const { workbench } = ctx;
   await workbench.openContainer(UI.container);
   await refreshView(ctx, 'tasks');
@@ -65,13 +69,13 @@ async function reviewFromRunRow(ctx: ScenarioContext, objective: string): Promis
     await taskRow.click();
   }
   // The task's only run: rows are labelled "Run 1", "Run 2"... once the task's runs are listed.
-  const runRow = await workbench.treeRow(UI.tasksView, /Run 1(?!\d)/);
+  const runRow = await workbench.treeRow(UI.tasksView, runRowLabel);
   await workbench.contextMenu(runRow, UI.menu.reviewChanges);
   await workbench.waitForEditorTab(UI.reviewEditorTitle(objective));
 }
 
 /** See Workbench.selectExplorerRows: an editor opening must not re-select its file under a Ctrl+click. */
-const EXPLORER_MULTI_SELECT = { 'explorer.autoReveal': false };
+export const EXPLORER_MULTI_SELECT = { 'explorer.autoReveal': false };
 
 const EDITOR_LINES = '.part.editor .editor-instance .monaco-editor .view-lines';
 
@@ -89,7 +93,7 @@ export async function editorShows(ctx: ScenarioContext, check: (text: string) =>
 }
 
 /** File: Save All (its palette title differs between VS Code versions). */
-async function saveAll(ctx: ScenarioContext): Promise<void> {
+export async function saveAll(ctx: ScenarioContext): Promise<void> {
   for (const title of UI.commands.saveAll) {
     if (
       await ctx.workbench.runCommand(title, 8_000).then(
