@@ -25,7 +25,12 @@ describe('api/fetchTransport', () => {
         origin: server.baseUrl,
         path: '/v1/files',
         method: 'POST',
-        headers: { 'user-agent': 'agent-runtime-vscode/x', 'content-length': '999', 'x-kept': 'yes' },
+        headers: {
+          'user-agent': 'agent-runtime-vscode/x',
+          'content-length': '999',
+          'cache-control': 'no-cache',
+          'x-kept': 'yes',
+        },
         body: parts(),
       });
       res.body.destroy();
@@ -34,6 +39,7 @@ describe('api/fetchTransport', () => {
       assert.equal(req.body.toString('utf8'), 'hello, world');
       assert.equal(req.headers['content-length'], '12');
       assert.notEqual(req.headers['user-agent'], 'agent-runtime-vscode/x');
+      assert.equal(req.headers['cache-control'], undefined, 'a header no CORS answer need allow');
       assert.equal(req.headers['x-kept'], 'yes');
     } finally {
       await transport.destroy();

@@ -60,7 +60,7 @@ function exportedNames(file: string): string[] {
       if (ts.isVariableStatement(statement)) {
         names.push(...statement.declarationList.declarations.map((d) => d.name.getText(source)));
       } else if ('name' in statement && statement.name && ts.isIdentifier(statement.name)) {
-        names.push((statement.name).text);
+        names.push(statement.name.text);
       }
     }
   }
