@@ -1,8 +1,8 @@
 // The composition root of VS Code for the Web (package.json "browser": vscode.dev, github.dev,
 // code-server's web worker extension host). The same services as extension.ts, on the fetch
-// transport (the web bundle takes the .web.ts twins, esbuild.js), without what needs this
-// computer's disk, programs or Node: uploads from paths and folders, the run panel (its run log
-// is a file), Review Changes, projects (git), chat and the language model tools, the API for
+// transport (the web bundle takes the .web.ts twins, esbuild.js; the run panel's log lives in
+// memory there), without what needs this computer's disk, programs or Node: uploads from paths
+// and folders, Review Changes, projects (git), chat and the language model tools, the API for
 // other extensions. Their commands say so in one sentence instead of failing (README, "In the
 // browser"). Proxies and certificates are the browser's.
 import * as vscode from 'vscode';
@@ -11,16 +11,22 @@ import { ArtifactFileSystem } from './artifacts/artifactFileSystem';
 import { ARTIFACT_SCHEME } from './artifacts/artifactUris';
 import { CredentialStore } from './auth/credentialStore';
 import { ReauthPrompt } from './auth/reauthPrompt';
+import { createArtifactActions, registerArtifactCommands } from './commands/artifactCommands';
 import { registerFileCommands } from './commands/fileCommands';
 import { registerFilterCommands } from './commands/filterCommands';
 import { registerSidebarCommands } from './commands/sidebarCommands';
 import { registerSignInCommands } from './commands/signInCommands';
+import { registerWatchRunCommand } from './commands/watchRunCommands';
 import type { CommandDeps } from './commandSupport/commandDeps';
+import { guarded } from './commandSupport/commandErrors';
+import { notInBrowser } from './commandSupport/notInBrowser';
 import { Commands, SETTINGS_QUERY } from './common/ids';
 import { notify } from './common/notify';
 import { type MemoryFeature, setUpMemory } from './memory/memorySetup';
 import { registerLinkCommands } from './navigation/linkCommands';
 import { createBudgets, createCommandDeps, createRunStore } from './rootParts';
+import { registerRunLogCommands } from './runPanel/runLogCommands';
+import { LazyRunPanelManager } from './runPanel/runPanelLoader';
 import type { RunStore } from './runs/runStore';
 import { ServiceConnection } from './service/serviceConnection';
 import { readSettings, userLevelBaseUrl } from './service/settings';
@@ -36,17 +42,10 @@ export interface AgentRuntimeWebTestApi {
   credentials: CredentialStore;
   sidebar: Sidebar;
   runs: RunStore;
+  runPanels: LazyRunPanelManager;
   steering: Steering;
   memory: MemoryFeature;
   agentAccess: AgentAccess;
-}
-
-/** The sentence a command that is not in the web build says, naming it. */
-function notInBrowser(title: string): string {
-  return vscode.l10n.t(
-    '{0} is not available in VS Code for the Web: it needs files or programs of this computer. Use VS Code on the desktop (or a remote window) for it; the README says what works in the browser ("In the browser").',
-    title,
-  );
 }
 
 interface ContributedCommand {
@@ -119,8 +118,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     sidebar,
     reporter,
     budgets,
-    activeRunPanel: () => undefined,
+    activeRunPanel: () => runPanels.panelFor(undefined)?.runId,
   });
+
+  const artifacts = createArtifactActions(deps);
+  // The run panel as on the desktop; its log lives in memory here (src/runLog/runLog.web.ts).
+  const runPanels = new LazyRunPanelManager({
+    extensionUri: context.extensionUri,
+    getClient: () => service.client,
+    runs,
+    log,
+    openArtifact: guarded(reporter, 'Open artifact', artifacts.open),
+    saveArtifact: guarded(reporter, 'Save artifact', artifacts.save),
+    signIn: () => vscode.commands.executeCommand(Commands.signIn),
+    logFolder: vscode.Uri.joinPath(context.globalStorageUri, 'run-logs').toString(),
+  });
+  subs.push(runPanels, runPanels.registerSerializer());
 
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);
   subs.push(...steering.disposables);
@@ -139,6 +152,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
     }),
     ...registerSignInCommands(deps),
     ...registerFileCommands(deps),
+    ...registerArtifactCommands(deps, artifacts),
+    registerWatchRunCommand(deps, runPanels),
+    ...registerRunLogCommands(deps, runPanels),
     ...registerSidebarCommands(deps, sidebar),
     ...registerFilterCommands(deps, sidebar),
     ...registerLinkCommands(deps),
@@ -171,7 +187,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   if (context.extensionMode !== vscode.ExtensionMode.Test) {
     return undefined;
   }
-  return { web: true, service, credentials, sidebar, runs, steering, memory, agentAccess };
+  return { web: true, service, credentials, sidebar, runs, runPanels, steering, memory, agentAccess };
 }
 
 export function deactivate(): void {

@@ -39,7 +39,7 @@ interface Connection {
   readonly body: OpenedEventStream['body'];
   readonly chunks: AsyncIterator<Uint8Array>;
   readonly openedAt: number;
-  readonly watchdog: NodeJS.Timeout | undefined;
+  watchdog: NodeJS.Timeout | undefined;
   /** A new event came through this connection (not a replayed one). */
   broughtEvents: boolean;
   reading: boolean;
@@ -396,8 +396,9 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       return;
     }
     this.reader.reset();
-    const watchdog =
-      this.idleTimeoutMs > 0 ? setTimeout(() => this.onWatchdog(), this.idleTimeoutMs).unref() : undefined;
+    const watchdog = this.idleTimeoutMs > 0 ? setTimeout(() => this.onWatchdog(), this.idleTimeoutMs) : undefined;
+    // On Node the watchdog alone keeps nothing alive; a web worker's timer is a number, without unref.
+    (watchdog as { unref?: () => void } | undefined)?.unref?.();
     this.conn = {
       body: opened.body,
       chunks: opened.body[Symbol.asyncIterator](),
@@ -450,11 +451,21 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     };
   }
 
+  /** Node's timer restarts in place; a web worker's is a number, so it is replaced. */
+  private restartWatchdog(conn: Connection): void {
+    const timer = conn.watchdog as { refresh?: () => unknown } | undefined;
+    if (timer === undefined || typeof timer.refresh === 'function') {
+      return void timer?.refresh?.();
+    }
+    clearTimeout(conn.watchdog);
+    conn.watchdog = setTimeout(() => this.onWatchdog(), this.idleTimeoutMs);
+  }
+
   private readChunk(conn: Connection): Promise<IteratorResult<Uint8Array>> {
     return new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
       conn.interruptRead = reject;
       conn.reading = true;
-      conn.watchdog?.refresh();
+      this.restartWatchdog(conn);
       conn.chunks.next().then(resolve, reject);
     }).finally(() => {
       conn.reading = false;

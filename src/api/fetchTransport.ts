@@ -9,7 +9,8 @@
 //   request body only over HTTP/2, and an upload is bounded (MAX_UPLOAD_BYTES) and, in a browser,
 //   already in memory. Its Content-Length is the Blob's.
 // - `user-agent` and `content-length` are not sent: a browser sets them itself, and a page's own
-//   User-Agent would make the request one the service's CORS answer does not allow.
+//   User-Agent would make the request one the service's CORS answer does not allow. Nor is the
+//   event stream's `cache-control` (no CORS answer need allow it; a browser caches no stream).
 // - Redirects are not followed (as with undici): one is a failed request.
 import {
   FETCH_FAILED,
@@ -21,7 +22,7 @@ import {
 } from './transport';
 
 /** Headers a browser sets itself (see above). */
-const NOT_SENT = new Set(['user-agent', 'content-length']);
+const NOT_SENT = new Set(['user-agent', 'content-length', 'cache-control']);
 
 export const fetchTransport = (options: TransportOptions): HttpTransport => new FetchTransport(options);
 

@@ -1,6 +1,5 @@
 // Open Artifact (text in a read-only editor, binary offered for saving) and Save Artifact As...
 // (a save dialog, then a streamed download with progress and cancel).
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { safeFileName } from '../api/safeName';
 import { type ArtifactRecord } from '../api/types';
@@ -85,14 +84,16 @@ export function createArtifactActions(deps: CommandDeps): ArtifactActions {
     deps.log.info(`Saved artifact ${artifact.id} to ${result.path} (${result.bytes} bytes)`);
     const openIt = vscode.l10n.t('Open');
     const reveal = vscode.l10n.t('Reveal in Explorer');
-    void notify.info(vscode.l10n.t('Saved {0}.', path.basename(result.path)), openIt, reveal).then((choice) => {
-      if (choice === openIt) {
-        void vscode.commands.executeCommand('vscode.open', target);
-      }
-      if (choice === reveal) {
-        void vscode.commands.executeCommand('revealInExplorer', target);
-      }
-    });
+    void notify
+      .info(vscode.l10n.t('Saved {0}.', target.path.slice(target.path.lastIndexOf('/') + 1)), openIt, reveal)
+      .then((choice) => {
+        if (choice === openIt) {
+          void vscode.commands.executeCommand('vscode.open', target);
+        }
+        if (choice === reveal) {
+          void vscode.commands.executeCommand('revealInExplorer', target);
+        }
+      });
     return target;
   };
   return { open, save };

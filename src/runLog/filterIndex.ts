@@ -3,7 +3,7 @@
 // kept. It makes a filtered page one lookup, and gives the filtered total. Plain Node: no vscode.
 import { isEmptyFilter, type LogFilter } from '../runEvents/logQuery';
 import type { WireEvent } from '../runEvents/wire';
-import type { RunLogCache } from './logCache';
+import type { LogReader } from './logReader';
 import { chunks, countLines, eventMatches, forEachCandidate, rawPlan, type ScanOptions } from './logScan';
 import { SortedNumbers } from './sortedNumbers';
 
@@ -45,7 +45,7 @@ export class FilterIndexes {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly cache: RunLogCache,
+    private readonly cache: LogReader,
     private readonly maxFilters = 4,
     private readonly scan: ScanOptions = {},
   ) {}

@@ -7,7 +7,7 @@
 import { type LogFilter, normalizeQuery } from '../runEvents/logQuery';
 import type { WireEvent } from '../runEvents/wire';
 import { filterKey } from './filterIndex';
-import type { RunLogCache } from './logCache';
+import type { LogReader } from './logReader';
 import { chunks, countLines, eventMatches, forEachCandidate, rawPlan, type ScanOptions } from './logScan';
 import { SortedNumbers } from './sortedNumbers';
 
@@ -99,7 +99,7 @@ export class LogFinder {
   private readonly now: () => number;
 
   constructor(
-    private readonly cache: RunLogCache,
+    private readonly cache: LogReader,
     private readonly options: FindOptions = {},
   ) {
     this.now = options.now ?? Date.now;

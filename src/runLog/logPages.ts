@@ -4,7 +4,7 @@
 import { isEmptyFilter, type LogFilter } from '../runEvents/logQuery';
 import type { WireEvent } from '../runEvents/wire';
 import type { FilterIndexes } from './filterIndex';
-import type { RunLogCache } from './logCache';
+import type { LogReader } from './logReader';
 
 export interface PageRequest {
   sequence: number;
@@ -41,7 +41,7 @@ function pageWindow(
 }
 
 export async function readPage(
-  cache: RunLogCache,
+  cache: LogReader,
   indexes: FilterIndexes,
   request: PageRequest,
   signal?: AbortSignal,

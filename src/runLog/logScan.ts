@@ -5,7 +5,7 @@
 // logQuery.ts (matchesFilter, matchesQuery) on the parsed event. Plain Node: no vscode.
 import { type LogFilter, matchesFilter, matchesQuery } from '../runEvents/logQuery';
 import type { WireEvent } from '../runEvents/wire';
-import type { RunLogCache } from './logCache';
+import type { LogReader } from './logReader';
 
 export interface ScanOptions {
   /** Most events per chunk. */
@@ -107,10 +107,14 @@ export function forEachCandidate(
   }
 }
 
+// A web worker (VS Code for the Web) has no setImmediate: a zero timeout is its next turn.
+const nextTurn: (run: () => void) => unknown =
+  typeof setImmediate === 'function' ? setImmediate : (run) => setTimeout(run, 0);
+
 /** Lets other work run; rejects when the signal was aborted meanwhile. */
 export function yieldToLoop(signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) =>
-    setImmediate(() => {
+    nextTurn(() => {
       if (signal?.aborted) {
         reject(signal.reason ?? new Error('aborted'));
       } else {
@@ -125,7 +129,7 @@ export function yieldToLoop(signal?: AbortSignal): Promise<void> {
  * chunks when `reverse`: the lines within a chunk stay in order), one read each, yielding between.
  */
 export async function* chunks(
-  cache: RunLogCache,
+  cache: LogReader,
   from: number,
   to: number,
   reverse: boolean,

@@ -1,8 +1,6 @@
 // The run panel's HTML shell: a strict CSP (no network, one nonce'd script), the stylesheets
 // and the bundle. Pure string building so its policy can be tested without VS Code; the nonce
 // is made here, fresh for every page, so no caller can hand in a predictable one.
-import { randomBytes } from 'node:crypto';
-
 export interface PanelHtmlParts {
   /** webview.cspSource */
   cspSource: string;
@@ -24,9 +22,9 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join('; ');
 }
 
-/** 144 random bits, base64: a new one for every page load. */
+/** 144 random bits, base64: a new one for every page load (Web Crypto: Node and a web worker alike). */
 function newNonce(): string {
-  return randomBytes(18).toString('base64');
+  return btoa(String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint8Array(18))));
 }
 
 export function panelHtml(parts: PanelHtmlParts): string {

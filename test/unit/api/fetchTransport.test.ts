@@ -4,9 +4,13 @@
 import * as assert from 'node:assert/strict';
 import { errorFromTransport } from '../../../src/api/errors';
 import { describeError } from '../../../src/api/errorSentences';
+import { RunEventSubscription } from '../../../src/api/events';
 import { fetchTransport } from '../../../src/api/fetchTransport';
 import { FETCH_FAILED } from '../../../src/api/transport';
+import { startRuntime } from '../../runtime';
+import { collect } from './eventsSupport';
 import { startRecordingServer } from './fixtures';
+import { ApiClient } from './transportUnderTest';
 
 describe('api/fetchTransport', () => {
   it('sends a streamed body whole, without user-agent or content-length of ours', async () => {
@@ -21,7 +25,12 @@ describe('api/fetchTransport', () => {
         origin: server.baseUrl,
         path: '/v1/files',
         method: 'POST',
-        headers: { 'user-agent': 'agent-runtime-vscode/x', 'content-length': '999', 'x-kept': 'yes' },
+        headers: {
+          'user-agent': 'agent-runtime-vscode/x',
+          'content-length': '999',
+          'cache-control': 'no-cache',
+          'x-kept': 'yes',
+        },
         body: parts(),
       });
       res.body.destroy();
@@ -30,6 +39,7 @@ describe('api/fetchTransport', () => {
       assert.equal(req.body.toString('utf8'), 'hello, world');
       assert.equal(req.headers['content-length'], '12');
       assert.notEqual(req.headers['user-agent'], 'agent-runtime-vscode/x');
+      assert.equal(req.headers['cache-control'], undefined, 'a header no CORS answer need allow');
       assert.equal(req.headers['x-kept'], 'yes');
     } finally {
       await transport.destroy();
@@ -43,5 +53,35 @@ describe('api/fetchTransport', () => {
     assert.equal(err.kind, 'connection');
     assert.match(err.message, /could not reach https:\/\/agents\.example.*CORS/);
     assert.match(describeError(err), /CORS/);
+  });
+
+  it('follows a run through dropped streams where a timer is a number, as in a web worker', async () => {
+    const runtime = await startRuntime({ faults: { dropStreamAfterEvents: 2 } });
+    const client = new ApiClient({
+      baseUrl: runtime.baseUrl,
+      getApiKey: async () => runtime.apiKey,
+      timeoutMs: 10_000,
+      transport: fetchTransport,
+    });
+    // A web worker's setTimeout gives a number: no unref(), no refresh(). The subscription's own
+    // timers get one here (Node's fetch needs its Timeout objects); Node's clearTimeout takes the number.
+    const realSetTimeout = globalThis.setTimeout;
+    globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
+      const timer = realSetTimeout(...args);
+      return /[/\\]src[/\\]api[/\\]events\.js/.test(new Error().stack ?? '') ? Number(timer) : timer;
+    }) as unknown as typeof setTimeout;
+    try {
+      const runId = await runtime.createSyntheticRun({ events: 7, terminal: 'completed' });
+      const sub = new RunEventSubscription(client, runId, { backoff: { baseMs: 2, capMs: 20 } });
+      const events = await collect(sub);
+      assert.deepEqual(
+        events.map((e) => e.data.sequence),
+        [1, 2, 3, 4, 5, 6, 7, 8],
+      );
+    } finally {
+      globalThis.setTimeout = realSetTimeout;
+      await client.dispose();
+      await runtime.close();
+    }
   });
 });

@@ -20,7 +20,7 @@ import { runPanelDark, runPanelGerman, runPanelHighContrast, runPanelLight } fro
 import { unreachableWelcome } from './unreachable';
 import { uploadAndAttach } from './uploadAttach';
 import { reloadMidRun, streamDropReconnect, watchRunLive } from './watchRun';
-import { webWorker } from './webWorker';
+import { webWorker, webWorkerRun } from './webWorker';
 import { wrongKeyPromptsOnce } from './wrongKey';
 
 export const FEATURE_SCENARIOS: Scenario[] = [
@@ -52,4 +52,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   chatParticipant,
   agentAccess,
   webWorker,
+  webWorkerRun,
 ];

@@ -5,26 +5,42 @@
 // never sends). A command the web build leaves out answers with its sentence.
 import * as assert from 'node:assert';
 import { extensionId } from '../../harness/paths';
-import { type Scenario } from '../types';
+import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
 import { createTask, refreshView, until } from './api';
+import {
+  assertSameSequences,
+  renderedSequences,
+  runPanelFrame,
+  waitForRow,
+  watchForReconnecting,
+  watchFromTasks,
+} from './runPanel';
 
 const OBJECTIVE = 'Summarise the quarterly numbers in the browser';
+
+/** The extension's kind resolves to web: code-server runs its `browser` entry in the web worker. */
+const WEB_SETTINGS = { 'remote.extensionKind': { [extensionId()]: ['web'] } };
+
+/** Signs in as a user of the browser does: no environment there, the key through the input box. */
+async function signInInBrowser({ workbench, runtime }: Pick<ScenarioContext, 'workbench' | 'runtime'>): Promise<void> {
+  await workbench.openContainer(UI.container);
+  const files = await workbench.expandView(UI.filesView);
+  const signInButton = files.locator('.welcome-view-content .monaco-button', { hasText: 'Sign In' }).first();
+  await signInButton.waitFor({ timeout: workbench.timeoutMs });
+  await signInButton.click();
+  await workbench.answerInput(UI.apiKeyPrompt, runtime.apiKey);
+  await files.locator('.welcome-view-content', { hasText: 'No files yet' }).waitFor({ timeout: workbench.timeoutMs });
+}
 
 export const webWorker: Scenario = {
   id: 'web-worker',
   title: 'the web build in the web worker host: sign in, browse tasks, no Node there, CORS preflights',
   auth: 'none',
-  settings: { 'remote.extensionKind': { [extensionId()]: ['web'] } },
+  settings: WEB_SETTINGS,
   async run({ workbench, page, runtime, runtimeLog, shot }) {
     await createTask(runtime, OBJECTIVE);
-    await workbench.openContainer(UI.container);
-    const files = await workbench.expandView(UI.filesView);
-    const signInButton = files.locator('.welcome-view-content .monaco-button', { hasText: 'Sign In' }).first();
-    await signInButton.waitFor({ timeout: workbench.timeoutMs });
-    await signInButton.click();
-    await workbench.answerInput(UI.apiKeyPrompt, runtime.apiKey);
-    await files.locator('.welcome-view-content', { hasText: 'No files yet' }).waitFor({ timeout: workbench.timeoutMs });
+    await signInInBrowser({ workbench, runtime });
 
     await refreshView({ workbench, runtimeLog }, 'tasks');
     await workbench.treeRow(UI.tasksView, OBJECTIVE);
@@ -46,5 +62,71 @@ export const webWorker: Scenario = {
     await workbench.runCommand(UI.commands.uploadAndCreateTask);
     await workbench.waitForNotification(/not available in VS Code for the Web/);
     await shot('left-out-command');
+  },
+};
+
+/** The run panel in the worker: its log in memory, the stream fetched by the browser. */
+export const webWorkerRun: Scenario = {
+  id: 'web-worker-run',
+  title: 'the web build: watch a run live through dropped streams, exactly the server log; approve a waiting call',
+  auth: 'none',
+  settings: WEB_SETTINGS,
+  runtime: { eventDelayMs: 100 },
+  async run(ctx) {
+    const { workbench, runtime, runtimeLog, shot } = ctx;
+    await signInInBrowser(ctx);
+
+    // Every event stream connection ends abruptly after 3 events: the panel reconnects from the last one it has.
+    runtime.setFaults({ dropStreamAfterEvents: 3 });
+    const objective = 'Watch this run from the browser';
+    const runId = await runtime.createSyntheticRun({
+      events: 12,
+      terminal: null,
+      live: true,
+      taskObjective: objective,
+    });
+    await watchFromTasks(ctx, objective);
+    const frame = await runPanelFrame(workbench);
+    const sawReconnecting = await watchForReconnecting(frame);
+    await waitForRow(frame, 12);
+    await shot('run-live-in-the-browser');
+    const appended = runtime.appendEvent(runId, 'observation.recorded', {
+      step_id: 'step_1',
+      summary: 'appended while the browser watches',
+    });
+    await waitForRow(frame, appended);
+    runtime.endRun(runId, 'completed');
+    const log = runtime.eventLog(runId);
+    await waitForRow(frame, log[log.length - 1].sequence);
+    assertSameSequences(await renderedSequences(frame), log);
+    assert.strictEqual(await sawReconnecting(), true, 'the panel never showed that it was reconnecting');
+    // The stream went out from the browser (a preflight), not from a Node host.
+    assert.ok(
+      runtimeLog.some((line) => new RegExp(`^OPTIONS /v1/runs/${runId}/events\\S* 204 `).test(line)),
+      `no CORS preflight for the event stream:\n${runtimeLog.filter((l) => l.includes(runId)).join('\n')}`,
+    );
+    runtime.clearFaults();
+
+    // Approve in the browser: the notification, the dialog with the whole call, the run goes on.
+    const waiting = 'Approve my write in the browser';
+    const waitingRun = await runtime.createSyntheticRun({
+      events: 3,
+      terminal: 'completed',
+      taskObjective: waiting,
+      approval: { tool: 'write_file', arguments: { path: 'report.md' } },
+    });
+    await watchFromTasks(ctx, waiting);
+    await workbench.waitForNotification(UI.steering.waitsNotification);
+    await workbench.clickNotificationButton(UI.steering.waitsNotification, UI.steering.approve);
+    const { detail } = await workbench.dialogText(UI.steering.approveDialog);
+    assert.ok(detail.includes('"path": "report.md"'), `the dialog does not show the arguments: ${detail}`);
+    await workbench.clickDialogButton(UI.steering.approveWithNote);
+    await workbench.answerInput(UI.steering.notePrompt, 'fine from the browser');
+    const end = await until('the approved run to complete', async () =>
+      runtime.eventLog(waitingRun).find((e) => e.event === 'run.completed'),
+    );
+    await waitForRow(await runPanelFrame(workbench), end.sequence);
+    assert.strictEqual(runtime.listApprovals({ runId: waitingRun })[0]?.status, 'approved');
+    await shot('approved-in-the-browser');
   },
 };
