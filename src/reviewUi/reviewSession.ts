@@ -79,6 +79,7 @@ export async function loadSession(
     readAsSent: async (fileId) =>
       (await client.readFileContent(fileId, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
     describeError: describeErrorForUser,
+    signal,
   });
   signal.throwIfAborted();
   sources.content.forgetRun(runId);
