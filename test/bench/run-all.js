@@ -9,7 +9,8 @@
 // (from the server to the screen) starts code-server and Chromium through the UI harness (about 2 min; it
 // prints SKIPPED without Chromium); activation.bench.js (loading the extension) opens cold code-server windows on
 // the production bundle beside a minimal-extension floor (about 2 min); webview-search.bench.js (search in the panel)
-// searches a 1,000,000-event run from the panel in Chromium through the real host side (about 1 min).
+// searches a 1,000,000-event run from the panel in Chromium through the real host side (about 1 min); patchApply.bench.js
+// (applying a patch) runs the code before beside the current one (about 2 min; `--new-only` skips the old).
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');
