@@ -1,12 +1,13 @@
 // The one owner of "a project patch against base_commit": it reads every file the patch names at
-// base_commit (`git show base_commit:path`) and applies the file's hunks there, hunk by hunk, so
-// a part that does not apply whole still offers the hunks that do and lists the rest. Patch
+// base_commit (`git show base_commit:path`) and applies the file's hunks there, each once in order
+// (review/hunkFit.ts), so a part that does not apply whole still offers the hunks that do and
+// lists the rest. Bounded: MAX_PART_HUNKS per file, one work budget and MAX_PATCH_BASE_BYTES of
+// files read for the whole patch, a turn for the event loop between slices, an AbortSignal. Patch
 // safety (patchSafety.ts) decides first which names may be touched at all. Both Apply to a New
 // Branch (branchApply.ts) and Review Changes (src/reviewUi/projectReview.ts) start here. Writes
 // nothing. Plain Node (no vscode).
-import type { StructuredPatch } from 'diff';
 import { type Translate, untranslated } from '../common/translate';
-import { loadDiff } from '../review/jsdiff';
+import { fitBudget, fitHunks, MAX_PART_HUNKS } from '../review/hunkFit';
 import { type GitRun, runGit } from './gitExec';
 import { planProjectPatch, type RefusedPart } from './patchSafety';
 
@@ -58,11 +59,8 @@ async function readFileAtCommit(
   return shown.overflow ? { tooLarge: true } : { failed: shown.err };
 }
 
-/**
- * Hunks of one file tried one by one when the whole part does not apply: each try applies the
- * kept ones again, so the cost grows with the square of this; past it the file is not offered.
- */
-export const MAX_HUNKS_ONE_BY_ONE = 500;
+/** The files read at base_commit for one patch, all together; files past it are not offered. */
+export const MAX_PATCH_BASE_BYTES = 200 * 1024 * 1024;
 
 /** One file of the patch at base_commit. */
 export interface FileAtBase {
@@ -104,17 +102,9 @@ export interface PatchAtBase {
 
 export type PlannedAtBase = { ok: true; plan: PatchAtBase } | { ok: false; message: string };
 
-function tryApply(text: string, patch: StructuredPatch): string | false {
-  try {
-    return loadDiff().applyPatch(text, patch, { fuzzFactor: 0 });
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Reads each file the patch may touch at base_commit and applies its hunks exactly (no fuzz),
- * one at a time: a hunk that does not match is left out and listed. Never throws.
+ * each once: a hunk that does not match is left out and listed. Never throws.
  */
 export async function planPatchAtBase(
   gitPath: string,
@@ -122,6 +112,7 @@ export async function planPatchAtBase(
   patchText: string,
   baseCommit: string,
   t: Translate = untranslated,
+  options: { signal?: AbortSignal } = {},
 ): Promise<PlannedAtBase> {
   if (!/^[0-9a-f]{40}$/.test(baseCommit)) {
     return { ok: false, message: t('The patch names no usable base commit.') };
@@ -150,6 +141,9 @@ export async function planPatchAtBase(
     binary: planned.targets.binary,
     skipped: planned.targets.skipped,
   };
+  // One bound for the whole patch: its files' hunks share the work budget and the bytes read.
+  const budget = fitBudget();
+  let readBytes = 0;
   for (const target of planned.targets.writable) {
     const created = target.part.operation === 'create';
     let baseBytes: Buffer = Buffer.alloc(0);
@@ -179,70 +173,84 @@ export async function planPatchAtBase(
       }
       baseBytes = shown.bytes;
     }
-    const base = baseBytes.toString('utf8');
-    const all = target.part.patch.hunks;
-    const whole = tryApply(base, target.part.patch);
-    if (whole !== false) {
-      plan.files.push({
-        path: target.path,
-        created,
-        baseBytes,
-        agentText: whole,
-        hunks: all.length,
-        applied: all.length,
-      });
-      continue;
-    }
-    if (all.length > MAX_HUNKS_ONE_BY_ONE) {
+    readBytes += baseBytes.length;
+    if (readBytes > MAX_PATCH_BASE_BYTES) {
       plan.failed.push({
         name: target.path,
         message: t(
-          'The changes to {0} do not apply to it at {1}, and its {2} changes are too many to offer one by one.',
+          '{0} is not offered: the files this patch changes come to more than {1} MB at {2}.',
+          target.path,
+          MAX_PATCH_BASE_BYTES / 2 ** 20,
+          short,
+        ),
+      });
+      continue;
+    }
+    const all = target.part.patch.hunks;
+    const fitted = await fitHunks(baseBytes.toString('utf8'), target.part.patch, {
+      stopAtMisfit: false,
+      budget,
+      signal: options.signal,
+    });
+    if (fitted.kind === 'cancelled') {
+      return { ok: false, message: t('Reading the patch at {0} was cancelled.', short) };
+    }
+    if (fitted.kind === 'tooManyHunks') {
+      plan.failed.push({
+        name: target.path,
+        message: t(
+          'The patch changes {0} in {1} places, more than the {2} that are applied at most; it is not offered.',
+          target.path,
+          all.length,
+          MAX_PART_HUNKS,
+        ),
+      });
+      continue;
+    }
+    if (fitted.kind === 'tooMuchWork') {
+      plan.failed.push({
+        name: target.path,
+        message: t(
+          '{0} is not offered: finding where its changes go at {1} took more work than one patch is allowed (it stopped at change {2} of {3}).',
           target.path,
           short,
+          fitted.hunk,
           all.length,
         ),
       });
       continue;
     }
-    const kept: StructuredPatch['hunks'] = [];
-    const left: HunkNotApplied[] = [];
-    all.forEach((hunk, i) => {
-      if (tryApply(base, { ...target.part.patch, hunks: [...kept, hunk] }) !== false) {
-        kept.push(hunk);
-      } else {
-        left.push({
-          path: target.path,
-          hunk: i + 1,
-          hunks: all.length,
-          line: hunk.oldStart,
-          message: t(
-            'Change {0} of {1} to {2} (at line {3}) does not match the file at {4}; it is not offered.',
-            i + 1,
-            all.length,
-            target.path,
-            hunk.oldStart,
-            short,
-          ),
-        });
-      }
-    });
-    const text = kept.length > 0 ? tryApply(base, { ...target.part.patch, hunks: kept }) : false;
-    if (text === false) {
+    if (fitted.kind === 'stopped' || (all.length > 0 && fitted.applied === 0)) {
       plan.failed.push({
         name: target.path,
         message: t('The changes to {0} do not apply to it at {1}.', target.path, short),
       });
       continue;
     }
-    plan.hunksNotApplied.push(...left);
+    for (const i of fitted.misfits) {
+      const hunk = all[i];
+      plan.hunksNotApplied.push({
+        path: target.path,
+        hunk: i + 1,
+        hunks: all.length,
+        line: hunk.oldStart,
+        message: t(
+          'Change {0} of {1} to {2} (at line {3}) does not match the file at {4}; it is not offered.',
+          i + 1,
+          all.length,
+          target.path,
+          hunk.oldStart,
+          short,
+        ),
+      });
+    }
     plan.files.push({
       path: target.path,
       created,
       baseBytes,
-      agentText: text,
+      agentText: fitted.text,
       hunks: all.length,
-      applied: kept.length,
+      applied: fitted.applied,
     });
   }
   return { ok: true, plan };

@@ -1,6 +1,7 @@
 // Which artifacts of a run are new versions of workspace files, and the one change set they
 // make: per workspace file, the agent's version of it.
 import { type Translate, untranslated } from '../common/translate';
+import { type FitBudget, fitBudget } from './hunkFit';
 import type { PatchPart } from './patchFile';
 import { applyPatchPart, parsePatchText, unsupportedReason } from './patchFile';
 import { decodeText, encodeText } from './textCodec';
@@ -64,6 +65,8 @@ export interface ChangeSetSources {
   describeError?(err: unknown): string;
   /** The messages' language (vscode.l10n.t in the extension); English by default. */
   t?: Translate;
+  /** Stops applying a patch part (the reads take their own signal). */
+  signal?: AbortSignal;
 }
 
 const PATCH_TYPES = new Set(['text/x-diff', 'text/x-patch']);
@@ -236,8 +239,17 @@ export async function buildChangeSet(
       });
       continue;
     }
+    // One bound on placing hunks for the whole patch, however many parts it has.
+    const budget = fitBudget();
     for (const part of parsed.parts) {
-      const change = await changeFromPart(part, artifact, sources, { readAsSent, alreadyTaken, read, problems, t });
+      const change = await changeFromPart(part, artifact, sources, {
+        readAsSent,
+        alreadyTaken,
+        read,
+        problems,
+        t,
+        budget,
+      });
       if (change) {
         add(change);
       }
@@ -253,6 +265,7 @@ interface PatchWalk {
   read<T>(artifactId: string, file: string | undefined, what: string, run: () => Promise<T>): Promise<T | undefined>;
   problems: ReviewProblem[];
   t: Translate;
+  budget: FitBudget;
 }
 
 async function changeFromPart(
@@ -300,7 +313,7 @@ async function changeFromPart(
   if (!decoded.ok) {
     return report('notText', t('{0}: {1}', name, decoded.message));
   }
-  const applied = applyPatchPart(part, decoded.value.text, t);
+  const applied = await applyPatchPart(part, decoded.value.text, t, { budget: walk.budget, signal: sources.signal });
   if (!applied.ok) {
     return report('patchDoesNotApply', applied.message);
   }

@@ -2,6 +2,7 @@
 // whole change set as one patch ("Save as patch").
 import type { StructuredPatch } from 'diff';
 import { type Translate, untranslated } from '../common/translate';
+import { type FitBudget, fitHunks, MAX_PART_HUNKS } from './hunkFit';
 import { loadDiff } from './jsdiff';
 
 /** One file's part of a patch. */
@@ -43,45 +44,70 @@ export function parsePatchText(text: string, t: Translate = untranslated): Parse
 
 /**
  * Applies a file's part to its text as sent (both LF text), exactly: no fuzz, so a part that
- * does not match is refused rather than put in a guessed place. Never throws.
+ * does not match is refused rather than put in a guessed place. Each hunk is placed once, after
+ * the ones before it (hunkFit.ts); the work is bounded (MAX_PART_HUNKS, a FitBudget) and gives
+ * the event loop a turn between slices. Never throws.
  */
-export function applyPatchPart(part: PatchPart, text: string, t: Translate = untranslated): PatchApplied {
+export async function applyPatchPart(
+  part: PatchPart,
+  text: string,
+  t: Translate = untranslated,
+  options: { budget?: FitBudget; signal?: AbortSignal } = {},
+): Promise<PatchApplied> {
   const unsupported = unsupportedReason(part, t);
   if (unsupported) {
     return { ok: false, message: unsupported };
   }
-  const whole = tryApply(text, part.patch);
-  if (whole !== false) {
-    return { ok: true, text: whole };
-  }
-  // Say which hunk is the first that does not match, so the message points at a line.
-  for (let n = 1; n <= part.patch.hunks.length; n++) {
-    if (tryApply(text, { ...part.patch, hunks: part.patch.hunks.slice(0, n) }) === false) {
-      const hunk = part.patch.hunks[n - 1];
+  const count = part.patch.hunks.length;
+  const fitted = await fitHunks(text, part.patch, { stopAtMisfit: true, ...options });
+  const name = part.name ?? t('a file');
+  switch (fitted.kind) {
+    case 'fitted':
+      return { ok: true, text: fitted.text };
+    case 'tooManyHunks':
       return {
         ok: false,
-        message: part.name
-          ? t(
-              'The patch does not apply to {0} as it was sent: change {1} of {2} (at line {3}) does not match its lines.',
-              part.name,
-              n,
-              part.patch.hunks.length,
-              hunk.oldStart,
-            )
-          : t(
-              'The patch does not apply to the file as it was sent: change {0} of {1} (at line {2}) does not match its lines.',
-              n,
-              part.patch.hunks.length,
-              hunk.oldStart,
-            ),
+        message: t(
+          'The patch changes {0} in {1} places, more than the {2} that are applied at most; it is not applied.',
+          name,
+          count,
+          MAX_PART_HUNKS,
+        ),
       };
-    }
+    case 'tooMuchWork':
+      return {
+        ok: false,
+        message: t(
+          'The patch is not applied to {0}: finding where its changes go took more work than allowed (it stopped at change {1} of {2}).',
+          name,
+          fitted.hunk,
+          count,
+        ),
+      };
+    case 'cancelled':
+      return { ok: false, message: t('Applying the patch to {0} was cancelled.', name) };
+    case 'stopped':
+      break;
   }
+  // Say which hunk is the first that does not match, so the message points at a line.
+  const n = fitted.misfit + 1;
+  const hunk = part.patch.hunks[fitted.misfit];
   return {
     ok: false,
     message: part.name
-      ? t('The patch does not apply to {0} as it was sent.', part.name)
-      : t('The patch does not apply to the file as it was sent.'),
+      ? t(
+          'The patch does not apply to {0} as it was sent: change {1} of {2} (at line {3}) does not match its lines.',
+          part.name,
+          n,
+          count,
+          hunk.oldStart,
+        )
+      : t(
+          'The patch does not apply to the file as it was sent: change {0} of {1} (at line {2}) does not match its lines.',
+          n,
+          count,
+          hunk.oldStart,
+        ),
   };
 }
 
@@ -156,13 +182,4 @@ function toPart(patch: StructuredPatch): PatchPart {
     operation = 'copy';
   }
   return { name: newName ?? oldName, oldName, newName, operation, hunkCount: patch.hunks.length, patch };
-}
-
-function tryApply(text: string, patch: StructuredPatch): string | false {
-  const { applyPatch } = loadDiff();
-  try {
-    return applyPatch(text, patch, { fuzzFactor: 0 });
-  } catch {
-    return false;
-  }
 }

@@ -90,6 +90,7 @@ export async function reviewProjectPatches(
       text,
       artifact.base_commit as string,
       vscode.l10n.t,
+      { signal },
     );
     signal.throwIfAborted();
     if (!planned.ok) {

@@ -147,6 +147,7 @@ export async function loadChanges(
     readAsSent: async (fileId) =>
       (await client.readFileContent(fileId, { signal, maxBytes: MAX_REVIEW_BYTES })).content,
     describeError: describeErrorForUser,
+    signal,
   });
   signal.throwIfAborted();
   const objective = typeof task?.objective === 'string' && task.objective.trim() ? task.objective : undefined;

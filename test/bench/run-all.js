@@ -11,7 +11,8 @@
 // the production bundle beside a minimal-extension floor (about 2 min); webview-search.bench.js (search in the panel)
 // searches a 1,000,000-event run from the panel in Chromium through the real host side (about 1 min); typing.bench.js
 // (typing beside a streaming panel) types into an editor in code-server alone, beside the run panel streaming
-// 100 events/s and beside it idle (about 4 min; 6-7 at load 20).
+// 100 events/s and beside it idle (about 4 min; 6-7 at load 20); patchApply.bench.js
+// (applying a patch) runs the code before beside the current one (about 2 min; `--new-only` skips the old).
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');

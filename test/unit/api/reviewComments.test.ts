@@ -130,7 +130,7 @@ describe('api/review comments: a follow-up that carries them', () => {
     const patch = await revisionOf(follow.id, 'changes.patch');
     const parsed = parsePatchText(patch ?? '');
     assert.ok(parsed.ok);
-    const applied = applyPatchPart(parsed.parts[0], AS_SENT);
+    const applied = await applyPatchPart(parsed.parts[0], AS_SENT);
     assert.deepEqual(applied, { ok: true, text: next });
   });
 

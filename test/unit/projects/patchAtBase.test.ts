@@ -6,9 +6,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { MAX_HUNKS_ONE_BY_ONE, planPatchAtBase, readAtCommit } from '../../../src/projects/patchAtBase';
+import { planPatchAtBase, readAtCommit } from '../../../src/projects/patchAtBase';
 import { projectChanges, projectFileId } from '../../../src/projects/projectChanges';
 import { applyReviewHunks, reviewFile } from '../../../src/review';
+import { MAX_PART_HUNKS } from '../../../src/review/hunkFit';
 import { makeRepository } from './gitRepoKit';
 
 const README_AT_BASE = '# Demo\n\nOne.\nTwo.\nThree.\n';
@@ -118,30 +119,62 @@ describe('projects/patchAtBase with the review core', () => {
     assert.match(problems[0].message, /Change 2 of 2 to long\.txt/);
   });
 
-  it('a part of more hunks than are tried one by one is not offered, and says why', async () => {
-    const lines = Array.from({ length: (MAX_HUNKS_ONE_BY_ONE + 1) * 8 }, (_, i) => `row ${i}`);
+  it('a part of more hunks than are applied at most is not offered, and says why', async () => {
+    const lines = Array.from({ length: (MAX_PART_HUNKS + 1) * 2 }, (_, i) => `row ${i}`);
     fs.writeFileSync(path.join(repo.dir, 'many.txt'), lines.join('\n') + '\n');
     repo.git('add', '.');
     repo.git('commit', '-q', '-m', 'many');
     const at = repo.git('rev-parse', 'HEAD');
-    // One change every eight lines: MAX + 1 hunks; the last made against a text the commit never had.
-    const agent = lines.map((l, i) => (i % 8 === 0 ? `${l} (agent)` : l));
-    const patch = createTwoFilesPatch(
-      'a/many.txt',
-      'b/many.txt',
-      lines.join('\n') + '\n',
-      agent.join('\n') + '\n',
-      '',
-      '',
-      {
-        context: 1,
-      },
-    ).replace(/^ row 8 \(agent\)$|^ row \d+$(?![\s\S]*^ row \d+$)/m, ' row elsewhere');
-    const planned = await planPatchAtBase('git', repo.dir, patch, at);
+    // One change every other line, no context: MAX + 1 hunks, each of which would apply.
+    const hunks = lines
+      .map((l, i) => (i % 2 === 0 ? `@@ -${i + 1} +${i + 1} @@\n-${l}\n+${l} (agent)\n` : ''))
+      .join('');
+    const planned = await planPatchAtBase('git', repo.dir, `--- a/many.txt\n+++ b/many.txt\n${hunks}`, at);
     assert.ok(planned.ok, !planned.ok ? planned.message : '');
     assert.deepEqual(planned.plan.files, []);
     assert.equal(planned.plan.failed.length, 1);
-    assert.match(planned.plan.failed[0].message, /too many to offer one by one/);
+    assert.match(
+      planned.plan.failed[0].message,
+      /many\.txt in 10001 places, more than the 10000 that are applied at most/,
+    );
+  });
+
+  it('a 150,000-line file with 3,000 hunks, some made elsewhere: each applied once, the rest listed', async () => {
+    const lines = Array.from({ length: 150_000 }, (_, i) => `row ${i}`);
+    fs.writeFileSync(path.join(repo.dir, 'big.txt'), lines.join('\n') + '\n');
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'big');
+    const at = repo.git('rev-parse', 'HEAD');
+    // A change every 50 lines with a line of context; every tenth hunk's context is not at base.
+    const hunks: string[] = [];
+    for (let r = 1, k = 0; r < 150_000; r += 50, k++) {
+      const before = k % 10 === 9 ? 'row elsewhere' : lines[r - 1];
+      hunks.push(`@@ -${r},3 +${r},3 @@\n ${before}\n-${lines[r]}\n+${lines[r]} (agent)\n ${lines[r + 1]}\n`);
+    }
+    const planned = await planPatchAtBase('git', repo.dir, `--- a/big.txt\n+++ b/big.txt\n${hunks.join('')}`, at);
+    assert.ok(planned.ok, !planned.ok ? planned.message : '');
+    assert.deepEqual(
+      planned.plan.files.map((f) => [f.path, f.applied, f.hunks]),
+      [['big.txt', 2_700, 3_000]],
+    );
+    const expected = lines.map((l, i) => (i % 50 === 1 && Math.floor(i / 50) % 10 !== 9 ? `${l} (agent)` : l));
+    assert.equal(planned.plan.files[0].agentText, expected.join('\n') + '\n');
+    assert.equal(planned.plan.hunksNotApplied.length, 300);
+    assert.deepEqual(planned.plan.hunksNotApplied[0], {
+      path: 'big.txt',
+      hunk: 10,
+      hunks: 3_000,
+      line: 451,
+      message: `Change 10 of 3000 to big.txt (at line 451) does not match the file at ${at.slice(0, 7)}; it is not offered.`,
+    });
+  });
+
+  it('a cancelled plan stops while placing hunks', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const patch = createTwoFilesPatch('a/long.txt', 'b/long.txt', LONG, LONG.replace('line 2\n', 'line 2 (agent)\n'));
+    const planned = await planPatchAtBase('git', repo.dir, patch, base, undefined, { signal: stop.signal });
+    assert.deepEqual(planned, { ok: false, message: `Reading the patch at ${base.slice(0, 7)} was cancelled.` });
   });
 
   it('refused paths, binary parts and new files are listed by name; nothing of them is offered', async () => {

@@ -1,5 +1,6 @@
 // Patch artifacts: parsed with jsdiff, applied exactly (or refused with a reason), and written.
 import * as assert from 'node:assert';
+import { MAX_PART_HUNKS } from '../../../src/review/hunkFit';
 import type { PatchPart } from '../../../src/review/patchFile';
 import { applyPatchPart, formatChangeSetPatch, parsePatchText } from '../../../src/review/patchFile';
 
@@ -28,30 +29,63 @@ function onlyPart(text: string): PatchPart {
 }
 
 describe('review patch files', () => {
-  it('reads the file name without the a/ b/ prefixes and applies the part exactly', () => {
+  it('reads the file name without the a/ b/ prefixes and applies the part exactly', async () => {
     const part = onlyPart(notesPatch);
     assert.strictEqual(part.name, 'notes.md');
     assert.strictEqual(part.operation, 'modify');
-    const applied = applyPatchPart(part, notes);
+    const applied = await applyPatchPart(part, notes);
     assert.deepStrictEqual(applied, { ok: true, text: 'alpha\nBETA\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\n' });
   });
 
-  it('refuses a patch that does not match the file as sent, naming the first hunk that fails', () => {
+  it('refuses a patch that does not match the file as sent, naming the first hunk that fails', async () => {
     const part = onlyPart(notesPatch);
     const edited = notes.replace('\neta\n', '\nETA\n');
-    const applied = applyPatchPart(part, edited);
+    const applied = await applyPatchPart(part, edited);
     assert.strictEqual(applied.ok, false);
     assert.match(!applied.ok ? applied.message : '', /change 2 of 2 \(at line 6\)/);
   });
 
-  it('does not guess a place with fuzz: one changed context line is enough to refuse', () => {
+  it('does not guess a place with fuzz: one changed context line is enough to refuse', async () => {
     const part = onlyPart(notesPatch);
-    const applied = applyPatchPart(part, notes.replace('gamma', 'GAMMA'));
+    const applied = await applyPatchPart(part, notes.replace('gamma', 'GAMMA'));
     assert.strictEqual(applied.ok, false);
     assert.match(!applied.ok ? applied.message : '', /change 1 of 2/);
   });
 
-  it('reads several files, git-style headers included, and marks what is not a text edit', () => {
+  it('applies 6,000 hunks to a 24,000-line file, naming a last one that does not match', async () => {
+    const lines = Array.from({ length: 24_000 }, (_, i) => `row ${i}`);
+    const hunks: string[] = [];
+    for (let r = 1; r < 24_000; r += 4) {
+      hunks.push(`@@ -${r},3 +${r},3 @@\n ${lines[r - 1]}\n-${lines[r]}\n+${lines[r]} (agent)\n ${lines[r + 1]}\n`);
+    }
+    const part = onlyPart(`--- a/big.txt\n+++ b/big.txt\n${hunks.join('')}`);
+    assert.strictEqual(part.hunkCount, 6_000);
+    const text = lines.join('\n') + '\n';
+    const applied = await applyPatchPart(part, text);
+    assert.deepStrictEqual(applied, {
+      ok: true,
+      text: lines.map((l, i) => (i % 4 === 1 ? `${l} (agent)` : l)).join('\n') + '\n',
+    });
+    const refused = await applyPatchPart(part, text.replace('\nrow 23997\n', '\nrow 23997 (moved)\n'));
+    assert.deepStrictEqual(refused, {
+      ok: false,
+      message:
+        'The patch does not apply to big.txt as it was sent: change 6000 of 6000 (at line 23997) does not match its lines.',
+    });
+  });
+
+  it('refuses a part of more hunks than are applied at most, saying how many', async () => {
+    const lines = Array.from({ length: (MAX_PART_HUNKS + 1) * 2 }, (_, i) => `row ${i}`);
+    const hunks = lines.map((l, i) => (i % 2 === 0 ? `@@ -${i + 1} +${i + 1} @@\n-${l}\n+${l}!\n` : '')).join('');
+    const applied = await applyPatchPart(onlyPart(`--- a/x.txt\n+++ b/x.txt\n${hunks}`), lines.join('\n') + '\n');
+    assert.deepStrictEqual(applied, {
+      ok: false,
+      message:
+        'The patch changes x.txt in 10001 places, more than the 10000 that are applied at most; it is not applied.',
+    });
+  });
+
+  it('reads several files, git-style headers included, and marks what is not a text edit', async () => {
     const parsed = parsePatchText(
       [
         'diff --git a/x.md b/x.md',
@@ -88,7 +122,7 @@ describe('review patch files', () => {
         ['old.md', 'delete'],
       ],
     );
-    const refused = applyPatchPart(parsed.parts[1], 'whatever');
+    const refused = await applyPatchPart(parsed.parts[1], 'whatever');
     assert.strictEqual(refused.ok, false);
     assert.match(!refused.ok ? refused.message : '', /binary change to pic\.png/);
   });
@@ -101,12 +135,12 @@ describe('review patch files', () => {
     assert.match(!malformed.ok ? malformed.message : '', /cannot be read/);
   });
 
-  it('applies a part to a file without a final newline and keeps it so', () => {
+  it('applies a part to a file without a final newline and keeps it so', async () => {
     const part = onlyPart('--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n\\ No newline at end of file\n');
-    assert.deepStrictEqual(applyPatchPart(part, 'a\nb'), { ok: true, text: 'A\nb' });
+    assert.deepStrictEqual(await applyPatchPart(part, 'a\nb'), { ok: true, text: 'A\nb' });
   });
 
-  it('writes a change set as one patch that jsdiff reads back and applies to every file', () => {
+  it('writes a change set as one patch that jsdiff reads back and applies to every file', async () => {
     const files = [
       { relativePath: 'docs/notes.md', before: notes, after: notes.replace('beta', 'BETA') },
       { relativePath: 'same.txt', before: 'same\n', after: 'same\n' },
@@ -124,7 +158,7 @@ describe('review patch files', () => {
     for (const part of parsed.parts) {
       const file = files.find((f) => f.relativePath === part.name);
       assert.ok(file);
-      assert.deepStrictEqual(applyPatchPart(part, file.before), { ok: true, text: file.after }, part.name);
+      assert.deepStrictEqual(await applyPatchPart(part, file.before), { ok: true, text: file.after }, part.name);
     }
   });
 });

@@ -46,12 +46,12 @@ describe('review sentences go through the given Translate', () => {
     assert.ok(ready.status === 'ready' && ready.notes.every((n) => n.startsWith('«')), JSON.stringify(ready));
   });
 
-  it('patch parsing and applying', () => {
+  it('patch parsing and applying', async () => {
     const bad = parsePatchText('not a patch at all', marked);
     assert.ok(!bad.ok && bad.message.startsWith('«'));
     const parsed = parsePatchText('--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-one\n+ONE\n', marked);
     assert.ok(parsed.ok);
-    const applied = applyPatchPart(parsed.parts[0], 'two\n', marked);
+    const applied = await applyPatchPart(parsed.parts[0], 'two\n', marked);
     assert.ok(!applied.ok && applied.message.startsWith('«The patch does not apply to x.md'));
     const created = parsePatchText('--- /dev/null\n+++ b/new.md\n@@ -0,0 +1 @@\n+new\n', marked);
     assert.ok(created.ok && unsupportedReason(created.parts[0], marked)?.startsWith('«The patch creates'));
