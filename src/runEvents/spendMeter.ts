@@ -4,8 +4,8 @@
 // floating point), and the thresholds a screen reader hears (50, 80, 100 per cent), once per
 // crossing. Noting an event only assigns the amounts it carries: the checks and the arithmetic run
 // when a surface draws, so a flood of `usage.updated` costs one assignment each. Pure.
-import { type CheckedMoney, checkMoney, type InvalidMoneyReason, moneyText, percentOf } from '../common/money';
 import { fill } from '../common/format';
+import { type CheckedMoney, checkMoney, type InvalidMoneyReason, moneyText, percentOf } from '../common/money';
 import type { Translate } from '../common/translate';
 
 /** What a screen reader is told about, in per cent of the cap, each once per crossing. */

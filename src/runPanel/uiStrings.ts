@@ -4,7 +4,7 @@
 // themselves: the webview fills them. Pure: no vscode (scripts/l10n-strings.js extracts the `t` calls).
 import { type Translate, untranslated } from '../common/translate';
 import { type RunActionLabelKey, runActionLabels } from '../runEvents/runActions';
-import { spendWords, type SpendWords } from '../runEvents/spendMeter';
+import { type SpendWords, spendWords } from '../runEvents/spendMeter';
 
 function fixedUiStrings(t: Translate) {
   return {

@@ -473,7 +473,7 @@ function withStreamSpend(record: RunRecord | undefined, spend: SpendSeen | undef
   if (!record || !spend) {
     return record;
   }
-  const usage = (typeof record.usage === 'object' && record.usage !== null ? record.usage : {}) as object;
+  const usage = typeof record.usage === 'object' && record.usage !== null ? record.usage : {};
   return {
     ...record,
     ...(spend.cap !== undefined ? { budget: spend.cap } : {}),
