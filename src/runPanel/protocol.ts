@@ -19,6 +19,12 @@ export interface RunInfo {
   completedAt?: string;
   /** The run's cost, e.g. "0.12 USD" (docs/PROTOCOL.md, Usage and spend). */
   cost?: string;
+  /**
+   * The run record's cap (`budget`) and cost (`usage.cost`) as received, for the spend meter
+   * (docs/PROTOCOL.md, Budgets); the run's spend events update both. null when the record has none.
+   */
+  budget?: ReceivedMoney | null;
+  spent?: ReceivedMoney | null;
   /** A cancel was accepted; shown until the terminal event. */
   cancelling?: boolean;
   /** null when none: an `info` message is merged into the webview's, and JSON drops undefined. */
@@ -33,6 +39,58 @@ export interface RunInfo {
    * find, filters and export reach no further; later events show only as they arrive.
    */
   logCappedAfter?: number;
+}
+
+/**
+ * An amount as the server sent it, bounded for a message: never trusted as checked, the webview
+ * checks it with the money type (src/common/money.ts) where it draws it. A string past
+ * MAX_RECEIVED_CHARS is cut (it was too long to be an amount anyway).
+ */
+export interface ReceivedMoney {
+  amount: string | number | null;
+  currency: string | null;
+}
+
+export const MAX_RECEIVED_CHARS = 64;
+
+function cutText(value: string): string {
+  return value.length > MAX_RECEIVED_CHARS ? `${value.slice(0, MAX_RECEIVED_CHARS)}…` : value;
+}
+
+/** The host's side: a record's `{amount, currency}` in any shape, bounded; undefined when absent. */
+export function receivedMoney(value: unknown): ReceivedMoney | undefined {
+  if (value === undefined || value === null) {
+    return undefined;
+  }
+  const record = (typeof value === 'object' ? value : { amount: value }) as { amount?: unknown; currency?: unknown };
+  const { amount, currency } = record;
+  return {
+    amount:
+      typeof amount === 'string'
+        ? cutText(amount)
+        : typeof amount === 'number'
+          ? Number.isFinite(amount)
+            ? amount
+            : String(amount)
+          : amount === undefined || amount === null
+            ? null
+            : cutText(String(JSON.stringify(amount) ?? amount)),
+    currency: typeof currency === 'string' ? cutText(currency) : null,
+  };
+}
+
+/** The webview's side: a ReceivedMoney of a host message, or undefined when it is not one. */
+export function readReceivedMoney(raw: unknown): ReceivedMoney | undefined {
+  if (typeof raw !== 'object' || raw === null) {
+    return undefined;
+  }
+  const { amount, currency } = raw as Record<string, unknown>;
+  const amountOk =
+    amount === null ||
+    (typeof amount === 'string' && amount.length <= MAX_RECEIVED_CHARS + 1) ||
+    (typeof amount === 'number' && Number.isFinite(amount));
+  const currencyOk = currency === null || (typeof currency === 'string' && currency.length <= MAX_RECEIVED_CHARS + 1);
+  return amountOk && currencyOk ? { amount, currency } : undefined;
 }
 
 /** The connection as the webview shows it; messages are already user-facing sentences. */

@@ -104,6 +104,7 @@ export class RunPanel implements vscode.Disposable {
       isSignInError: (err) => isApiError(err, 'authentication'),
       log: deps.log,
       onEvents: (lastSequence, lastEventName) => deps.runs.noteStreamEvents(runId, lastSequence, lastEventName),
+      onSpend: (spend) => deps.runs.noteStreamSpend(runId, spend),
       onStatus: (status) => deps.runs.noteStreamEnded(runId, status),
       onObjective: (objective) => this.setObjective(objective),
       logFolder: deps.logFolder,

@@ -5,6 +5,7 @@ import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '..
 import { fill } from '../common/format';
 import type { Logger } from '../common/logger';
 import { DEFAULT_LIMITS, RunModel } from '../runEvents/runModel';
+import { noteSpendEvent, type SpendSeen } from '../runEvents/spendMeter';
 import { costText, nextApproval } from '../runEvents/steeringInfo';
 import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
 import type { ExportFormat, ExportOptions } from '../runLog/logExport';
@@ -15,7 +16,14 @@ import { fullEvent } from './fullEvent';
 import { type LogRequest, LogRequests } from './logRequests';
 import type { PanelChannelOptions } from './panelChannel';
 import { PanelChannel } from './panelChannel';
-import type { ArtifactsView, ConnectionView, HostMessage, RunInfo, UiStrings } from './protocol';
+import {
+  type ArtifactsView,
+  type ConnectionView,
+  type HostMessage,
+  receivedMoney,
+  type RunInfo,
+  type UiStrings,
+} from './protocol';
 import { listArtifacts } from './runArtifacts';
 import type { SteeringSupport } from './steeringSupport';
 import { steeringSupport } from './steeringSupport';
@@ -45,6 +53,8 @@ export interface RunSessionDeps {
   log: Logger;
   /** After each batch of new events: the highest sequence and the last event's name (the RunStore's input). */
   onEvents?(lastSequence: number, lastEventName: string): void;
+  /** After a batch that held spend events: the newest cost and cap as received (the RunStore's input). */
+  onSpend?(spend: Readonly<SpendSeen>): void;
   /** Once, when the run is known to have ended, with its final status. */
   onStatus?(status: string): void;
   /** The run's objective, once known (the panel's title). */
@@ -89,6 +99,9 @@ export class RunSession {
   /** Resolves once the log on disk is open (or known unavailable). */
   logReady: Promise<void> = Promise.resolve();
   private readonly logRequests: LogRequests;
+  /** The newest cost and cap: from the run's spend events, else from its record (docs/PROTOCOL.md, Budgets). */
+  private readonly spend: SpendSeen = {};
+  private spendFromEvents = false;
 
   constructor(private readonly deps: RunSessionDeps) {
     this.runId = deps.runId;
@@ -380,6 +393,15 @@ export class RunSession {
         // In step, the model's accepted events (already cut) are the log's; behind, the log takes what the model repeats.
         this.runLog?.append(inStep ? accepted : wire, inStep);
         this.channel.events(accepted);
+        // One assignment per spend event: the webview checks and draws the newest at its own pace.
+        let spent = false;
+        for (const event of accepted) {
+          spent = noteSpendEvent(this.spend, this.runId, event) || spent;
+        }
+        if (spent) {
+          this.spendFromEvents = true;
+          this.deps.onSpend?.(this.spend);
+        }
         const approval = nextApproval(this.info.approval ?? undefined, accepted) ?? null;
         if (approval !== (this.info.approval ?? null)) {
           this.setInfo({ ...this.info, approval });
@@ -481,6 +503,16 @@ export class RunSession {
         completedAt: text(run.completed_at) ?? this.info.completedAt,
         cost: costText(run) ?? this.info.cost,
       };
+      // Events are newer than a record read while the run goes on; the record read after its end is the last word.
+      if (!this.spendFromEvents || this.model.ended) {
+        const usage = (run as { usage?: { cost?: unknown } }).usage;
+        if (run.budget !== undefined) {
+          this.spend.cap = run.budget;
+        }
+        if (usage?.cost !== undefined) {
+          this.spend.cost = usage.cost;
+        }
+      }
       this.setInfo(next);
       const taskId = text(run.task_id);
       if (!next.objective && taskId) {
@@ -541,7 +573,12 @@ export class RunSession {
       this.deps.onObjective?.(info.objective);
     }
     this.info = info;
-    this.channel.send({ type: 'info', info });
+    this.channel.send({ type: 'info', info: this.withSpend(info) });
+  }
+
+  /** The info as sent: with the newest cost and cap (an info message is rare; a spend event sends none). */
+  private withSpend(info: RunInfo): RunInfo {
+    return { ...info, budget: receivedMoney(this.spend.cap) ?? null, spent: receivedMoney(this.spend.cost) ?? null };
   }
 
   private setArtifacts(artifacts: ArtifactsView): void {
@@ -553,7 +590,7 @@ export class RunSession {
     return {
       type: 'reset',
       snapshot: this.model.snapshot(),
-      info: this.info,
+      info: this.withSpend(this.info),
       connection: this.connection,
       artifacts: this.artifacts,
       strings: this.deps.strings,

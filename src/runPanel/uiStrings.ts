@@ -4,6 +4,7 @@
 // themselves: the webview fills them. Pure: no vscode (scripts/l10n-strings.js extracts the `t` calls).
 import { type Translate, untranslated } from '../common/translate';
 import { type RunActionLabelKey, runActionLabels } from '../runEvents/runActions';
+import { type SpendWords, spendWords } from '../runEvents/spendMeter';
 
 function fixedUiStrings(t: Translate) {
   return {
@@ -103,6 +104,9 @@ function fixedUiStrings(t: Translate) {
     announceProblems: t('{0} failures', '{0}'),
     announceApproval: t('Approval requested: {0}', '{0}'),
     announceApprovals: t('{0} approval requests', '{0}'),
+    /** The header's spend meter (its wordings are spendWords) and what a screen reader hears at 50, 80 and 100 per cent. */
+    spendCap: t('Spending cap'),
+    announceSpend: t('{0} % of the spending cap reached: {1}', '{0}', '{1}'),
     gotoInvalid: t('Type an event number, for example 42'),
     /** The run's log reached its size limit (RunInfo.logCappedAfter). */
     logCapped: t(
@@ -122,8 +126,10 @@ function fixedUiStrings(t: Translate) {
 }
 
 /** Every string of the panel: the fixed ones, and the run actions' labels (`runAction.<id>`, each row of RUN_ACTIONS writes its own). */
-export function uiStringTable(t: Translate): ReturnType<typeof fixedUiStrings> & Record<RunActionLabelKey, string> {
-  return { ...fixedUiStrings(t), ...runActionLabels(t) };
+export function uiStringTable(
+  t: Translate,
+): ReturnType<typeof fixedUiStrings> & SpendWords & Record<RunActionLabelKey, string> {
+  return { ...fixedUiStrings(t), ...spendWords(t), ...runActionLabels(t) };
 }
 
 export type UiStringKey = keyof ReturnType<typeof uiStringTable>;

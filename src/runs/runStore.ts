@@ -18,14 +18,18 @@ import type { RunRecord } from '../api/types';
 import type { Page } from '../api/types';
 import type { Logger } from '../common/logger';
 import { mapLimited } from '../common/mapLimited';
-import { FEED_POLL_DELAYS, type PollDelays, type Schedule, StatusPoller } from '../common/statusPoller';
+import { FEED_POLL_DELAYS, type PollDelays, realSchedule, type Schedule, StatusPoller } from '../common/statusPoller';
 import { isTerminalEvent, isTerminalStatus, statusKind, terminalEventStatus } from '../runEvents/runStatus';
+import type { SpendSeen } from '../runEvents/spendMeter';
 import { ChangeFeed, type ChangeListParams, type ChangeLook } from './changeFeed';
 
 export interface RunFacts {
   readonly runId: string;
   readonly taskId?: string;
-  /** The latest record known (from a page, a GET, or a poll); its status may lag the stream. */
+  /**
+   * The latest record known (from a page, a GET, or a poll); its status may lag the stream. While
+   * a panel streams the run, its `usage.cost` and `budget` are the stream's newest (spend events).
+   */
   readonly record?: RunRecord;
   /** The freshest status: the stream's when it is ahead of the record. */
   readonly status?: string;
@@ -74,7 +78,17 @@ interface Entry {
   shows: number;
   followed: boolean;
   announcedTerminal: boolean;
+  /** The newest cost and cap a panel's stream delivered, as received; dropped when a newer record comes. */
+  streamSpend?: SpendSeen;
+  /** The snapshot before spend notes that wait for SPEND_NOTE_MS to be announced. */
+  spendBefore?: string;
 }
+
+/**
+ * Spend notes are announced at most this often: a run that logs a thousand `usage.updated` a second
+ * redraws its row and the status bar once a second, not per batch.
+ */
+export const SPEND_NOTE_MS = 1000;
 
 /** How many status requests one poll sends at once. */
 const POLL_CONCURRENCY = 4;
@@ -86,8 +100,11 @@ export class RunStore implements Disposable {
   private readonly feed: ChangeFeed<RunRecord> | undefined;
   private abort = new AbortController();
   private disposed = false;
+  private readonly schedule: Schedule;
+  private spendTimer: { cancel(): void } | undefined;
 
   constructor(private readonly options: RunStoreOptions) {
+    this.schedule = options.schedule ?? realSchedule;
     const listRuns = options.listRuns;
     this.feed = listRuns && new ChangeFeed<RunRecord>({ list: listRuns, scope: options.listScope });
     this.poller = new StatusPoller({
@@ -147,6 +164,10 @@ export class RunStore implements Disposable {
     const entry = this.entry(run.id);
     const before = this.snapshot(entry);
     entry.record = run;
+    // A record read once nobody streams the run, or after its end, is newer than what a stream said.
+    if (entry.streams === 0 || isTerminalStatus(run.status)) {
+      entry.streamSpend = undefined;
+    }
     if (typeof run.task_id === 'string') {
       entry.taskId = run.task_id;
     }
@@ -180,6 +201,28 @@ export class RunStore implements Disposable {
     // The terminal record has the finish time and cost: one read, not a poll.
     if (lastEventName !== undefined && isTerminalEvent(lastEventName)) {
       void this.refreshOnce(runId);
+    }
+  }
+
+  /**
+   * The newest cost and cap a panel's stream delivered (spend events). Kept at once; announced to
+   * the listeners at most every SPEND_NOTE_MS, with whatever came meanwhile.
+   */
+  noteStreamSpend(runId: string, spend: Readonly<SpendSeen>): void {
+    const entry = this.entry(runId);
+    entry.spendBefore ??= this.snapshot(entry);
+    entry.streamSpend = { cost: spend.cost, cap: spend.cap };
+    this.spendTimer ??= this.schedule(() => this.announceSpend(), SPEND_NOTE_MS);
+  }
+
+  private announceSpend(): void {
+    this.spendTimer = undefined;
+    for (const entry of this.entries.values()) {
+      const before = entry.spendBefore;
+      if (before !== undefined) {
+        entry.spendBefore = undefined;
+        this.changed(entry, before);
+      }
     }
   }
 
@@ -236,6 +279,8 @@ export class RunStore implements Disposable {
     this.abort.abort();
     this.abort = new AbortController();
     this.entries.clear();
+    this.spendTimer?.cancel();
+    this.spendTimer = undefined;
     this.poller.update();
   }
 
@@ -243,6 +288,8 @@ export class RunStore implements Disposable {
     this.disposed = true;
     this.abort.abort();
     this.poller.dispose();
+    this.spendTimer?.cancel();
+    this.spendTimer = undefined;
     this.listeners.clear();
     this.entries.clear();
   }
@@ -286,7 +333,10 @@ export class RunStore implements Disposable {
     return {
       runId: entry.runId,
       taskId: entry.taskId,
-      record: entry.record && status !== entry.record.status ? { ...entry.record, status } : entry.record,
+      record: withStreamSpend(
+        entry.record && status !== entry.record.status ? { ...entry.record, status } : entry.record,
+        entry.streamSpend,
+      ),
       status,
       lastSequence: entry.lastSequence,
       terminal: isTerminalStatus(status),
@@ -297,7 +347,7 @@ export class RunStore implements Disposable {
 
   /** What a surface shows of a run, to tell a real change from a repeat. */
   private snapshot(entry: Entry): string {
-    return JSON.stringify([this.status(entry), entry.record, entry.followed]);
+    return JSON.stringify([this.status(entry), entry.record, entry.followed, entry.streamSpend]);
   }
 
   private changed(entry: Entry, before: string): void {
@@ -416,6 +466,19 @@ export class RunStore implements Disposable {
     }
     return changed;
   }
+}
+
+/** The record with the stream's newest cost and cap in place of its own (absent ones keep the record's). */
+function withStreamSpend(record: RunRecord | undefined, spend: SpendSeen | undefined): RunRecord | undefined {
+  if (!record || !spend) {
+    return record;
+  }
+  const usage = typeof record.usage === 'object' && record.usage !== null ? record.usage : {};
+  return {
+    ...record,
+    ...(spend.cap !== undefined ? { budget: spend.cap } : {}),
+    ...(spend.cost !== undefined ? { usage: { ...usage, cost: spend.cost } } : {}),
+  };
 }
 
 /** True when a status means the run waits for a person. */

@@ -12,6 +12,8 @@ export interface ConnectionStatus {
   serviceUrl: string;
   /** Spend and quota for the period, when the server offers them (outside text: made inert here). */
   spend?: string;
+  /** What the runs in progress spent so far: the status text's short form and the tooltip's line (liveSpend.ts). */
+  liveSpend?: { short: string; line: string };
   /** Steering offered: a running run can be cancelled from the tooltip. */
   canCancel?: boolean;
 }
@@ -41,7 +43,7 @@ export class ConnectionStatusItem implements vscode.Disposable {
     } else {
       this.item.text =
         activeRuns > 0
-          ? `$(sync~spin) ${vscode.l10n.t('Agent Runtime: {0} running', activeRuns)}`
+          ? `$(sync~spin) ${vscode.l10n.t('Agent Runtime: {0} running', activeRuns)}${status.liveSpend?.short ? ` · ${inert(status.liveSpend.short)}` : ''}`
           : `$(cloud) ${vscode.l10n.t('Agent Runtime')}`;
       this.item.command = SHOW_SIDEBAR_COMMAND;
       this.item.backgroundColor = undefined;
@@ -52,6 +54,9 @@ export class ConnectionStatusItem implements vscode.Disposable {
       ];
       if (status.spend) {
         plain.push(inert(status.spend));
+      }
+      if (status.liveSpend) {
+        plain.push(inert(status.liveSpend.line));
       }
       // Markdown only for our own link: every other text goes in escaped (appendText).
       const tooltip = new vscode.MarkdownString(undefined, true);

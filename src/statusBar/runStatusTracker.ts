@@ -5,6 +5,7 @@ import { formatShortLocalTime } from '../common/format';
 import type { RunStore } from '../runs/runStore';
 import type { ServiceConnection } from '../service/serviceConnection';
 import { ConnectionStatusItem } from './connectionStatusItem';
+import { liveSpend, liveSpendAmounts, liveSpendLine } from './liveSpend';
 import { spendLine, UsageCache } from './usageCache';
 
 export class RunStatusTracker implements vscode.Disposable {
@@ -42,6 +43,9 @@ export class RunStatusTracker implements vscode.Disposable {
   }
 
   refresh(): void {
+    const t = (m: string, ...a: Array<string | number | boolean>) => vscode.l10n.t(m, ...a);
+    const live = liveSpend(this.runs.activeRuns().map((facts) => facts.record));
+    const liveLine = liveSpendLine(live, t);
     this.item.update({
       signedIn: this.service.isSignedIn,
       unreachable: this.unreachable,
@@ -53,6 +57,10 @@ export class RunStatusTracker implements vscode.Disposable {
         (iso) => formatShortLocalTime(iso),
       ),
       canCancel: this.steeringOffered,
+      liveSpend:
+        live && liveLine
+          ? { short: live.totals.length > 0 ? liveSpendAmounts(live, t, 2) : '', line: liveLine }
+          : undefined,
     });
     // At most once a minute (the cache decides), only while signed in and reachable.
     if (this.service.isSignedIn && !this.unreachable) {

@@ -14,9 +14,10 @@ import {
   type TimeFormatOptions,
 } from '../common/format';
 import { inert } from '../common/inertText';
-import { checkMoney, describeMoney, moneyText, percentOf } from '../common/money';
+import { checkMoney, describeMoney, moneyText } from '../common/money';
 import type { Translate } from '../common/translate';
 import { statusLabel } from '../runEvents/runStatus';
+import { spendMeter, spendWords } from '../runEvents/spendMeter';
 
 export type { TimeFormatOptions } from '../common/format';
 
@@ -82,8 +83,10 @@ export function runDescriptionParts(run: RunRecord, t: Translate, opts: TimeForm
 }
 
 /**
- * A capped run's cost against its cap (docs/PROTOCOL.md, Budgets): "0.04 of 0.05 USD (80 %)". A
- * cap or cost that is not a usable amount is shown as received with a note, never compared.
+ * A capped run's cost against its cap (docs/PROTOCOL.md, Budgets), as the run panel's meter says it
+ * (src/runEvents/spendMeter.ts): "0.04 of 0.05 USD, 80 %". A cap or cost that is not a usable
+ * amount, or a cost in another currency, is shown as received with a note, never compared. While a
+ * panel streams the run, the record holds the stream's newest cost and cap (the RunStore's).
  */
 export function spendAgainstCap(run: RunRecord, t: Translate): string | undefined {
   const cap = checkMoney(run.budget);
@@ -91,15 +94,11 @@ export function spendAgainstCap(run: RunRecord, t: Translate): string | undefine
   if (!cap.valid) {
     return t('cap {0}', describeMoney(cap, t));
   }
-  if (!cost.valid) {
-    return (run as { usage?: unknown }).usage === undefined
-      ? t('cap {0}', moneyText(cap))
-      : t('{0} against a cap of {1}', describeMoney(cost, t), moneyText(cap));
+  if (!cost.valid && (run as { usage?: unknown }).usage === undefined) {
+    return t('cap {0}', moneyText(cap));
   }
-  const percent = percentOf(cost, cap);
-  return percent === undefined
-    ? t('{0} against a cap of {1}', moneyText(cost), moneyText(cap))
-    : t('{0} of {1} ({2} %)', moneyText(cost).split(' ')[0], moneyText(cap), percent);
+  return spendMeter({ cap: run.budget, cost: (run as { usage?: { cost?: unknown } }).usage?.cost }, spendWords(t))
+    ?.text;
 }
 
 export function artifactDescriptionParts(artifact: ArtifactRecord, opts: TimeFormatOptions = {}): string[] {

@@ -10,7 +10,7 @@ import type { UiStrings } from '../runPanel/protocol';
 
 export const ANNOUNCE_INTERVAL_MS = 2000;
 
-type Topic = 'step' | 'completed' | 'ended' | 'problem' | 'approval';
+type Topic = 'step' | 'completed' | 'ended' | 'problem' | 'approval' | 'spend';
 
 interface Pending {
   count: number;
@@ -35,10 +35,14 @@ class Region {
     private readonly say: (topic: Topic, pending: Pending) => string,
   ) {}
 
-  add(topic: Topic, name: string): void {
+  /** `latest`: what waits of this topic says the newest item, not the first. */
+  add(topic: Topic, name: string, latest = false): void {
     const p = this.pending.get(topic);
     if (p) {
       p.count++;
+      if (latest) {
+        p.first = name;
+      }
     } else {
       this.pending.set(topic, { count: 1, first: name });
     }
@@ -107,6 +111,15 @@ export class Announcer {
     }
   }
 
+  /**
+   * The spend meter crossed a threshold (src/webview/spendMeterUi.ts calls this once per
+   * crossing): politely at 50 and 80 per cent, assertively at the cap. Only the newest is said.
+   */
+  spend(level: number, meterText: string): void {
+    const region = level >= 100 ? this.assertiveRegion : this.politeRegion;
+    region.add('spend', fill(this.strings().announceSpend, level, meterText), true);
+  }
+
   private text(topic: Topic, p: Pending): string {
     const s = this.strings();
     switch (topic) {
@@ -120,6 +133,8 @@ export class Announcer {
         return p.count === 1 ? fill(s.announceProblem, p.first) : fill(s.announceProblems, p.count);
       case 'approval':
         return p.count === 1 ? fill(s.announceApproval, p.first) : fill(s.announceApprovals, p.count);
+      case 'spend':
+        return p.first;
     }
   }
 }

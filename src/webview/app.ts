@@ -2,6 +2,7 @@
 // the run's log paged in from the host, the follow mode and jumps. It makes no network request and
 // never sees the API key. Drawing, paging, persistence and the controls are in their own files;
 // the controls take this app through the narrow interfaces they declare.
+import { SpendCrossings } from '../runEvents/spendMeter';
 import type { HostMessage, PersistedState } from '../runPanel/protocol';
 import { Announcer } from './announcer';
 import { wireControls } from './controls';
@@ -39,6 +40,7 @@ import {
   updateSummary,
 } from './render';
 import { createRowElement, fillRow, ROW_HEIGHT } from './renderRows';
+import { createSpendMeter, type SpendMeterUi, updateSpendMeter } from './spendMeterUi';
 import { createSteeringUi, type SteeringUi, updateSteering } from './steeringUi';
 import { wireTimelineKeys } from './timelineKeys';
 import { VirtualList } from './virtualList';
@@ -83,6 +85,9 @@ export class RunPanelApp {
   private readonly details: DetailPlacement;
   private readonly flash: Flash;
   private readonly outline: Outline;
+  private readonly spendMeter: SpendMeterUi;
+  /** The meter's thresholds said so far (once per crossing). */
+  private readonly spendCrossings = new SpendCrossings();
   /** The view stays at the newest event as events arrive. */
   private follow = true;
   /** model.totalEvents when the user stopped following (for "N new"). */
@@ -100,6 +105,8 @@ export class RunPanelApp {
     this.layout = createLayout(root, state.strings);
     this.steering = createSteeringUi(this.layout, state.strings);
     this.announcer = new Announcer(root, () => this.state.strings);
+    this.spendMeter = createSpendMeter();
+    this.steering.cost.after(this.spendMeter.root);
     this.find = new FindState();
     if (typeof saved?.query === 'string') {
       this.layout.search.value = saved.query;
@@ -171,6 +178,9 @@ export class RunPanelApp {
         state.strings,
         terminal !== undefined,
         terminal?.status ?? state.info.status,
+      );
+      updateSpendMeter(this.spendMeter, state.spend, state.strings, this.spendCrossings, (level, text) =>
+        this.announcer.spend(level, text),
       );
       this.outline.update(state, change.reset);
     }
@@ -471,6 +481,8 @@ export class RunPanelApp {
         this.goTo(message.sequence, false);
         return;
       case 'reset':
+        // A panel (re)opened on a run past some thresholds says none of them: its next draw only sets where it stands.
+        this.spendCrossings.reset();
         this.expanded = undefined;
         this.generation++;
         this.pages.clear();

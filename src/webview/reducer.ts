@@ -3,12 +3,14 @@
 // reports what changed, because copying 100,000 rows per batch would not stay smooth.
 import { matchesFilter } from '../runEvents/logQuery';
 import { DEFAULT_LIMITS, RunModel } from '../runEvents/runModel';
+import { noteSpendEvent, type SpendSeen } from '../runEvents/spendMeter';
 import type { RunSnapshot, WireEvent } from '../runEvents/wire';
 import {
   type ArtifactsView,
   type ConnectionView,
   DEFAULT_UI_STRINGS,
   type HostMessage,
+  readReceivedMoney,
   type RunInfo,
   type UiStrings,
 } from '../runPanel/protocol';
@@ -62,6 +64,8 @@ export interface TimelineState {
   connection: ConnectionView;
   artifacts: ArtifactsView;
   strings: UiStrings;
+  /** The newest cost and cap as received (the header's meter checks them when it draws). */
+  spend: SpendSeen;
 }
 
 export interface Change {
@@ -89,6 +93,7 @@ export function initialState(runId: string, limits = DEFAULT_LIMITS): TimelineSt
     connection: { state: 'connecting' },
     artifacts: { state: 'none' },
     strings: { ...DEFAULT_UI_STRINGS },
+    spend: {},
   };
 }
 
@@ -98,6 +103,8 @@ export function reduce(state: TimelineState, message: HostMessage): Change {
     case 'reset':
       resetFromSnapshot(state, message.snapshot);
       state.info = { ...message.info };
+      state.spend = {};
+      takeSpend(state, message.info);
       state.connection = message.connection;
       state.artifacts = message.artifacts;
       state.strings = { ...DEFAULT_UI_STRINGS, ...message.strings };
@@ -106,6 +113,7 @@ export function reduce(state: TimelineState, message: HostMessage): Change {
       return applyEvents(state, message.events);
     case 'info':
       state.info = { ...state.info, ...message.info };
+      takeSpend(state, message.info);
       return { ...NO_CHANGE, header: true };
     case 'connection':
       state.connection = message.connection;
@@ -118,6 +126,20 @@ export function reduce(state: TimelineState, message: HostMessage): Change {
     case 'reveal':
       // Answers to the webview's own requests: app.ts matches them to what it asked (applyPage).
       return NO_CHANGE;
+  }
+}
+
+/**
+ * The cost and cap an info carries (the host's newest, read from the run's events and record): a
+ * value that is not a checked-shape amount is dropped; an info from an older host without them
+ * changes nothing.
+ */
+function takeSpend(state: TimelineState, info: RunInfo): void {
+  if (info.budget !== undefined) {
+    state.spend.cap = info.budget === null ? undefined : readReceivedMoney(info.budget);
+  }
+  if (info.spent !== undefined) {
+    state.spend.cost = info.spent === null ? undefined : readReceivedMoney(info.spent);
   }
 }
 
@@ -143,6 +165,7 @@ export function applyEvents(state: TimelineState, events: readonly WireEvent[]):
   const other = state.filter.kind === OTHER_KINDS;
   for (const event of accepted) {
     noteTool(state, event);
+    noteSpendEvent(state.spend, state.runId, event);
     if (!matchesFilter(event, filter) || (other && state.model.kindCounts().has(event.event))) {
       continue;
     }

@@ -123,7 +123,8 @@ export function updateSteering(
     setHidden(button, !action.offered(run, service));
     setDisabled(button, cancelling);
   }
-  setHidden(ui.cost, !info.cost);
+  // A capped run's cost is in the spend meter beside it (spendMeterUi.ts).
+  setHidden(ui.cost, !info.cost || (info.budget !== undefined && info.budget !== null));
   setText(ui.cost, info.cost ? `${strings.cost}: ${info.cost}` : '');
 
   const approval = info.approval ?? undefined;

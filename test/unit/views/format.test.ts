@@ -151,13 +151,13 @@ describe('views/format', () => {
       budget,
       ...(cost === undefined ? {} : { usage: { cost } }),
     });
-    assert.equal(spendAgainstCap(run(usd('0.05'), usd('0.04')), t), '0.04 of 0.05 USD (80 %)');
-    assert.equal(spendAgainstCap(run(usd('0.05'), usd('0.05')), t), '0.05 of 0.05 USD (100 %)');
+    assert.equal(spendAgainstCap(run(usd('0.05'), usd('0.04')), t), '0.04 of 0.05 USD, 80 %');
+    assert.equal(spendAgainstCap(run(usd('0.05'), usd('0.05')), t), '0.05 of 0.05 USD, 100 %');
     assert.equal(spendAgainstCap(run(usd('0.05')), t), 'cap 0.05 USD');
     assert.equal(spendAgainstCap(run(usd('lots'), usd('0.04')), t), 'cap lots USD (not a decimal amount, not counted)');
     assert.equal(
       spendAgainstCap(run(usd('0.05'), { amount: '0.10', currency: 'XTS' }), t),
-      '0.10 XTS against a cap of 0.05 USD',
+      '0.10 XTS (another currency than the cap, not counted) against a cap of 0.05 USD',
       'other currencies are never compared',
     );
     assert.equal(
@@ -165,7 +165,7 @@ describe('views/format', () => {
       '-1 USD (a negative amount, not counted) against a cap of 0.05 USD',
     );
     const parts = runDescriptionParts(run(usd('0.05'), usd('0.04')), t);
-    assert.deepEqual([parts[0], parts.at(-1)], ['waiting at its spending cap', '0.04 of 0.05 USD (80 %)']);
-    assert.match(runTooltip(run(usd('0.05'), usd('0.04')), t), /Spending cap: 0\.04 of 0\.05 USD \(80 %\)/);
+    assert.deepEqual([parts[0], parts.at(-1)], ['waiting at its spending cap', '0.04 of 0.05 USD, 80 %']);
+    assert.match(runTooltip(run(usd('0.05'), usd('0.04')), t), /Spending cap: 0\.04 of 0\.05 USD, 80 %/);
   });
 });

@@ -461,6 +461,32 @@ describe('views/providers (reference runtime)', function () {
       dispose();
     });
 
+    it("shows a streamed run's live cost against its cap in its row, one redraw for a flood", async () => {
+      const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null });
+      const clock = new ManualSchedule();
+      const h = harness(rt.client, 10);
+      const { runs, tasks, dispose } = tasksTree(h, { schedule: clock.schedule });
+      tasks.setVisible(true);
+      const [taskNode] = await tasks.getChildren();
+      const [runNode] = await tasks.getChildren(taskNode);
+      assert.ok(runNode instanceof RunNode);
+      const streaming = runs.stream(runId);
+      let redraws = 0;
+      const counting = tasks.onDidChangeTreeData((c) => void (Array.isArray(c) && c.includes(runNode) && redraws++));
+      const cap = { amount: '0.05', currency: 'USD' };
+      for (let i = 1; i <= 1000; i++) {
+        runs.noteStreamSpend(runId, { cost: { amount: (i * 0.00003).toFixed(5), currency: 'USD' }, cap });
+      }
+      while (clock.armed.length > 0) {
+        clock.fire();
+      }
+      assert.equal(redraws, 1, 'one redraw for the whole flood');
+      assert.match(String(runNode.description), /0\.03000 of 0\.05 USD, 60 %$/);
+      counting.dispose();
+      streaming.dispose();
+      dispose();
+    });
+
     it('announces once when a followed run ends, even while the view is hidden', async () => {
       const runId = await rt.runtime.createSyntheticRun({ events: 1, terminal: null, taskObjective: 'Watch me' });
       const clock = new ManualSchedule();
