@@ -11,8 +11,8 @@ import {
   isWaitingAtCap,
   MAX_SPENT_ITEMS,
   raisePrefill,
-  SpendSinceDecision,
   spendDocument,
+  SpendSinceDecision,
 } from '../../../src/steering/capDecision';
 
 const usd = (amount: string) => validMoney({ amount, currency: 'USD' });
