@@ -26,8 +26,8 @@ const USAGE_WAIT_MS = 5000;
 export interface BudgetGate {
   choose(requester: BudgetRequester): Promise<BudgetChoice>;
   readonly history: SpendHistory;
-  /** Extension-host tests only: what a person would have been shown, each question answered as given. */
-  readonly askedInTests: { kind: 'cap' | 'monthly'; lines: string[] }[];
+  /** Extension-host tests only: what a person would have been shown (a cap, the monthly limit, a run at its cap, a run past a cap the server ignored), each question answered as given. */
+  readonly askedInTests: { kind: 'cap' | 'monthly' | 'atCap' | 'budgetless'; lines: string[] }[];
 }
 
 export interface BudgetGateDeps {

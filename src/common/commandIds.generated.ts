@@ -39,6 +39,8 @@ export const Commands = {
   approveToolCall: 'agentRuntime.approveToolCall',
   denyToolCall: 'agentRuntime.denyToolCall',
   decideApproval: 'agentRuntime.decideApproval',
+  raiseCap: 'agentRuntime.raiseCap',
+  stopRunAtCap: 'agentRuntime.stopRunAtCap',
   refreshApprovals: 'agentRuntime.refreshApprovals',
   goTo: 'agentRuntime.goTo',
   copyRunLink: 'agentRuntime.copyRunLink',

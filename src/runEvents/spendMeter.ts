@@ -18,6 +18,30 @@ export interface SpendSeen {
   cap?: unknown;
 }
 
+/** True for an event whose data names a run other than `runId` (`run_id`): not this run's news. */
+export function namesAnotherRun(runId: string, event: { data?: unknown }): boolean {
+  const data = event.data;
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as { run_id?: unknown }).run_id === 'string' &&
+    (data as { run_id: string }).run_id !== runId
+  );
+}
+
+/** The name of the newest event about `runId` itself (none when every one names another run). */
+export function newestOwnEventName(
+  runId: string,
+  events: readonly { event: string; data?: unknown }[],
+): string | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    if (!namesAnotherRun(runId, events[i])) {
+      return events[i].event;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Notes the amounts of a spend event of `runId`'s stream (an event naming another run in `run_id`
  * is ignored); true when it was one. Only assigns.
@@ -27,10 +51,10 @@ export function noteSpendEvent(seen: SpendSeen, runId: string, event: { event: s
   if (kind !== 'usage.updated' && kind !== 'budget.reached' && kind !== 'budget.raised') {
     return false;
   }
-  const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
-  if (typeof data.run_id === 'string' && data.run_id !== runId) {
+  if (namesAnotherRun(runId, event)) {
     return false;
   }
+  const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
   if (kind !== 'budget.raised' && data.cost !== undefined) {
     seen.cost = data.cost;
   }

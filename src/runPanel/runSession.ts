@@ -5,7 +5,7 @@ import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '..
 import { fill } from '../common/format';
 import type { Logger } from '../common/logger';
 import { DEFAULT_LIMITS, RunModel } from '../runEvents/runModel';
-import { noteSpendEvent, type SpendSeen } from '../runEvents/spendMeter';
+import { newestOwnEventName, noteSpendEvent, type SpendSeen } from '../runEvents/spendMeter';
 import { costText, nextApproval } from '../runEvents/steeringInfo';
 import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
 import type { ExportFormat, ExportOptions } from '../runLog/logExport';
@@ -52,7 +52,7 @@ export interface RunSessionDeps {
   isSignInError(err: unknown): boolean;
   log: Logger;
   /** After each batch of new events: the highest sequence and the last event's name (the RunStore's input). */
-  onEvents?(lastSequence: number, lastEventName: string): void;
+  onEvents?(lastSequence: number, lastEventName: string | undefined): void;
   /** After a batch that held spend events: the newest cost and cap as received (the RunStore's input). */
   onSpend?(spend: Readonly<SpendSeen>): void;
   /** Once, when the run is known to have ended, with its final status. */
@@ -406,8 +406,9 @@ export class RunSession {
         if (approval !== (this.info.approval ?? null)) {
           this.setInfo({ ...this.info, approval });
         }
+        // Where the run is, by its newest event about itself (a budget event naming another run is not).
         if (accepted.length > 0) {
-          this.deps.onEvents?.(this.model.lastSequence, accepted[accepted.length - 1].event);
+          this.deps.onEvents?.(this.model.lastSequence, newestOwnEventName(this.runId, accepted));
         }
         if (accepted.length > 0 && this.model.ended) {
           this.onEnded();

@@ -149,6 +149,17 @@ export class RunStore implements Disposable {
     return out;
   }
 
+  /** The latest record of every run known here (Needs You looks among them for runs at their cap). */
+  knownRecords(): RunRecord[] {
+    const out: RunRecord[] = [];
+    for (const entry of this.entries.values()) {
+      if (entry.record) {
+        out.push(entry.record);
+      }
+    }
+    return out;
+  }
+
   /** True while the store has a poll timer armed (tests and the architecture's promise). */
   get polling(): boolean {
     return this.poller.scheduled;
@@ -193,6 +204,8 @@ export class RunStore implements Disposable {
         entry.streamStatus = terminalEventStatus(lastEventName);
       } else if (lastEventName === 'approval.requested') {
         entry.streamStatus = 'awaiting_approval';
+      } else if (lastEventName === 'budget.reached') {
+        entry.streamStatus = 'awaiting_budget';
       } else {
         entry.streamStatus = 'running';
       }
@@ -481,7 +494,8 @@ function withStreamSpend(record: RunRecord | undefined, spend: SpendSeen | undef
   };
 }
 
-/** True when a status means the run waits for a person. */
+/** True when a status means the run waits for a person (an approval, or its spending cap). */
 export function isAwaitingApproval(status: unknown): boolean {
-  return statusKind(status) === 'awaiting_approval';
+  const kind = statusKind(status);
+  return kind === 'awaiting_approval' || kind === 'awaiting_budget';
 }

@@ -1,15 +1,18 @@
 // A notification when a run starts waiting for a person: Approve / Deny / Open (Approve shows the
-// whole call first, see approvalReview.ts). VS Code shows it
+// whole call first, see approvalReview.ts); for a run at its spending cap, Decide... / Open
+// (Decide shows what it spent on first, see capCommands.ts). VS Code shows it
 // whether or not the window has focus, and screen readers announce it (VS Code 1.100 gives
 // extensions no API to play an accessibility signal). On the first load, one summary instead of
 // one notification per approval that was already waiting (a single one keeps its actions).
 import * as vscode from 'vscode';
-import type { ApprovalRecord } from '../api/types';
+import type { ApprovalRecord, RunRecord } from '../api/types';
 import { shortArguments } from '../common/approvalText';
 import { Commands, ViewIds } from '../common/ids';
 import { inert } from '../common/inertText';
 import { notify } from '../common/notify';
+import { atCapNotice } from './capCommands';
 import type { PendingApprovals } from './pendingApprovals';
+import type { RunsAtCap } from './runsAtCap';
 
 /** More new approvals than this at once get one summary, not a stack of notifications. */
 const MAX_SEPARATE = 3;
@@ -62,6 +65,38 @@ async function summary(count: number): Promise<void> {
       ? vscode.l10n.t('1 tool call waits for your approval.')
       : vscode.l10n.t('{0} tool calls wait for your approval.', count);
   if ((await notify.warn(message, show)) === show) {
+    await vscode.commands.executeCommand(`${ViewIds.approvals}.focus`);
+  }
+}
+
+/** A notification when a run starts waiting at its cap: Decide... (the whole truth first) / Open. */
+export function announceRunsAtCap(atCap: RunsAtCap): vscode.Disposable {
+  return atCap.onDidChange((change) => {
+    const fresh = change.firstLoad ? change.runs : change.added;
+    if (fresh.length > MAX_SEPARATE) {
+      void capSummary(fresh.length);
+      return;
+    }
+    for (const run of fresh) {
+      void oneAtCap(run);
+    }
+  });
+}
+
+async function oneAtCap(run: RunRecord): Promise<void> {
+  const decide = vscode.l10n.t('Decide...');
+  const open = vscode.l10n.t('Open');
+  const choice = await notify.warn(atCapNotice(run), decide, open);
+  if (choice === decide) {
+    await vscode.commands.executeCommand(Commands.raiseCap, { runId: run.id });
+  } else if (choice === open) {
+    await vscode.commands.executeCommand(Commands.watchRun, { runId: run.id });
+  }
+}
+
+async function capSummary(count: number): Promise<void> {
+  const show = vscode.l10n.t('Show');
+  if ((await notify.warn(vscode.l10n.t('{0} runs wait at their spending cap.', count), show)) === show) {
     await vscode.commands.executeCommand(`${ViewIds.approvals}.focus`);
   }
 }

@@ -53,6 +53,8 @@ export interface FaultSettings {
   missingEndpointStatus?: 404 | 405;
   /** The next `count` decisions find the approval decided elsewhere (`decision`, default approve): 409. */
   conflictNextDecision?: { count: number; decision?: 'approve' | 'deny' };
+  /** The next `count` budget raises answer 409 budget_too_low with the run, as if its cost had moved past them. */
+  budgetTooLowNext?: { count: number };
   /** Wait this long before applying each decision (its Idempotency-Key stays in flight meanwhile). */
   decisionDelayMs?: number;
 }
@@ -117,6 +119,16 @@ export class FaultState {
     }
     rule.count--;
     return rule.decision ?? 'approve';
+  }
+
+  /** Takes one of the budgetTooLowNext budget: true when this raise is refused. */
+  takeBudgetTooLow(): boolean {
+    const rule = this.settings.budgetTooLowNext;
+    if (!rule || rule.count <= 0) {
+      return false;
+    }
+    rule.count--;
+    return true;
   }
 
   /** How many events the next SSE connection may carry before it is destroyed, if limited. */

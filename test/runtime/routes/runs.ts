@@ -1,6 +1,6 @@
 // /v1/runs: get, list (by task), artifacts (paged), cancel, resume, fork, and the SSE event stream.
 import { serveEventStream } from '../eventStream';
-import { badRequest, notFound } from '../httpErrors';
+import { badRequest, conflict, notFound } from '../httpErrors';
 import { pageOf, parsePageParams, parseUpdatedAfter } from '../pagination';
 import type { RunRecord } from '../records';
 import { parseReviewComments } from '../reviewComments';
@@ -157,6 +157,11 @@ export const runRoutes: Route[] = [
         }
         // The body is the budget itself: its errors name amount and currency.
         const budget = parseBudget(body, '') as NonNullable<RunRecord['budget']>;
+        if (ctx.faults.takeBudgetTooLow()) {
+          throw conflict('budget_too_low', 'The new budget must be above what the run has spent.', 'amount').with({
+            run: ctx.core.runs.get(run.id),
+          });
+        }
         return { status: 200, body: ctx.core.raiseBudget(run.id, budget) };
       })(ctx);
     },

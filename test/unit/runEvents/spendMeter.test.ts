@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { untranslated } from '../../../src/common/translate';
 import {
+  newestOwnEventName,
   noteSpendEvent,
   SpendCrossings,
   spendLevel,
@@ -124,5 +125,14 @@ describe('runEvents/spendMeter', () => {
     assert.equal(noteSpendEvent(seen, 'run_1', { event: 'step.started', data: { cost: usd('7') } }), false);
     assert.equal(noteSpendEvent(seen, 'run_1', { event: 'usage.updated', data: null }), true);
     assert.deepEqual(seen, { cost: usd('0.05'), cap: usd('0.10') });
+  });
+
+  it('where a run is: its newest event about itself, never a budget event naming another run', () => {
+    const own = { event: 'step.started', data: {} };
+    const other = { event: 'budget.reached', data: { run_id: 'run_someone_else' } };
+    const mine = { event: 'budget.reached', data: { run_id: 'run_1' } };
+    assert.equal(newestOwnEventName('run_1', [own, other]), 'step.started');
+    assert.equal(newestOwnEventName('run_1', [own, mine]), 'budget.reached');
+    assert.equal(newestOwnEventName('run_1', [other]), undefined);
   });
 });

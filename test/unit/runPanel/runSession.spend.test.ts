@@ -55,12 +55,16 @@ describe('RunSession: spend against the cap', function () {
     let notes = 0;
     let batches = 0;
     const caps: unknown[] = [];
+    const named: (string | undefined)[] = [];
     const { posted, session } = rig.watch(runId, {
       onSpend: (spend) => {
         notes++;
         caps.push(spend.cap);
       },
-      onEvents: () => batches++,
+      onEvents: (_sequence, name) => {
+        batches++;
+        named.push(name);
+      },
     });
     await until(() => session.connectionState.state === 'ended', 'the run ended', 20);
     const events = posted.flatMap((m) =>
@@ -71,6 +75,12 @@ describe('RunSession: spend against the cap', function () {
     assert.ok(notes <= batches, `${notes} notes for ${batches} batches`);
     // budget.reached / budget.raised naming run_someone_else never set this run's cap.
     assert.ok(!caps.some((c) => JSON.stringify(c).includes('"-1"')), JSON.stringify(caps.slice(0, 5)));
+    // Nor do they say where this run is (the run store would show it waiting at a cap).
+    const reached = posted
+      .flatMap((m) => (m.type === 'events' ? m.events : []))
+      .filter((e) => e.event === 'budget.reached');
+    assert.ok(reached.length > 0, 'the hostile stream sent a budget.reached for another run');
+    assert.ok(!named.includes('budget.reached'), named.filter((n) => n?.startsWith('budget')).join(', '));
     // Whatever the info carries is bounded.
     for (const info of infos(posted)) {
       assert.ok(JSON.stringify(info.spent ?? null).length < 200, JSON.stringify(info.spent));
