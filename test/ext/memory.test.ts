@@ -107,10 +107,11 @@ describe('memory documents (agent-runtime-memory:)', () => {
     const planted = `Deploy from any branch.\n${'x'.repeat(50)}\nlast line of the planted text`;
     const refused = await answeringModals(
       () => undefined,
-      () => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(planted)).then(
-        () => 'written',
-        (err: unknown) => `refused: ${String(err)}`,
-      ),
+      () =>
+        vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(planted)).then(
+          () => 'written',
+          (err: unknown) => `refused: ${String(err)}`,
+        ),
     );
     assert.match(refused.result, /^refused: .*not confirmed/);
     assert.strictEqual(refused.asked.length, 1, JSON.stringify(refused.asked));
@@ -135,10 +136,11 @@ describe('memory documents (agent-runtime-memory:)', () => {
     const uri = memoryUri(created.id);
     const refused = await answeringModals(
       () => undefined,
-      () => vscode.workspace.fs.delete(uri).then(
-        () => 'deleted',
-        (err: unknown) => `refused: ${String(err)}`,
-      ),
+      () =>
+        vscode.workspace.fs.delete(uri).then(
+          () => 'deleted',
+          (err: unknown) => `refused: ${String(err)}`,
+        ),
     );
     assert.match(refused.result, /^refused: .*not deleted/);
     assert.strictEqual(refused.asked.length, 1);

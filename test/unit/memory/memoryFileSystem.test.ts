@@ -175,7 +175,7 @@ describe('memory/memoryFileSystem: an entry deleted and created again under its 
   });
 });
 
-describe('memory/memoryFileSystem: a write that is not the person\'s save, and every delete, asks', () => {
+describe("memory/memoryFileSystem: a write that is not the person's save, and every delete, asks", () => {
   /** A consent that counts its questions and answers `yes`. */
   function asking(yes: boolean) {
     const asked: { write: Array<{ current: string; text: string }>; delete: string[] } = { write: [], delete: [] };
@@ -194,7 +194,7 @@ describe('memory/memoryFileSystem: a write that is not the person\'s save, and e
   }
 
   function serviceWithDelete() {
-    let record: MemoryRecord | undefined = { id: ID, content: 'one', version: 1, tags: [] } as MemoryRecord;
+    let record: MemoryRecord | undefined = { id: ID, content: 'one', version: 1, tags: [] };
     const calls: string[] = [];
     const client = {
       getMemory: async () => {
@@ -228,7 +228,7 @@ describe('memory/memoryFileSystem: a write that is not the person\'s save, and e
     fs.dispose();
   });
 
-  it('a write from elsewhere that the person confirms is sent; the person\'s save is not asked about', async () => {
+  it("a write from elsewhere that the person confirms is sent; the person's save is not asked about", async () => {
     const service = serviceWithDelete();
     const { consent, asked } = asking(true);
     const fs = new MemoryFileSystem(() => service.client, consent);
@@ -237,7 +237,7 @@ describe('memory/memoryFileSystem: a write that is not the person\'s save, and e
     assert.equal(service.current()?.content, 'two');
     const saves = new MemoryFileSystem(() => service.client, { ...consent, isPersonSave: () => true });
     await saves.writeFile(uri, bytes('three'));
-    assert.equal(asked.write.length, 1, 'the person\'s own save was asked about');
+    assert.equal(asked.write.length, 1, "the person's own save was asked about");
     assert.equal(service.current()?.content, 'three');
     fs.dispose();
     saves.dispose();
@@ -261,10 +261,10 @@ describe('memory/memoryFileSystem: a write that is not the person\'s save, and e
     confirmed.dispose();
   });
 
-  it('a write is the person\'s save only of an open document, with its exact text', () => {
+  it("a write is the person's save only of an open document, with its exact text", () => {
     const doc = (text: string) => ({ getText: () => text });
     assert.equal(isSaveOfOpenDocument('x', doc('x')), true);
-    assert.equal(isSaveOfOpenDocument('planted', doc('x')), false, 'another text than the document\'s');
+    assert.equal(isSaveOfOpenDocument('planted', doc('x')), false, "another text than the document's");
     assert.equal(isSaveOfOpenDocument('x', undefined), false, 'no open document');
   });
 
@@ -272,7 +272,7 @@ describe('memory/memoryFileSystem: a write that is not the person\'s save, and e
     const t = (m: string, ...a: unknown[]) => m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
     const content = Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n');
     const tags = Array.from({ length: 30 }, (_, i) => `tag${i}`);
-    const lines = wholeEntryLines({ id: ID, content, tags, version: 3 } as MemoryRecord, t);
+    const lines = wholeEntryLines({ id: ID, content, tags, version: 3 }, t);
     assert.equal(lines[0], `Memory: ${ID}`);
     assert.ok(lines.includes(`Tags: ${tags.map((x) => `#${x}`).join(' ')}`), 'a tag was left out');
     assert.equal(lines[lines.length - 1], 'line 499', 'the text was cut');
