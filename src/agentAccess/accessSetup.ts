@@ -17,7 +17,7 @@ import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeErrorForUser } from '../commandSupport/errorText';
 import { questionSkipped } from '../commandSupport/questionSkip';
-import { showSearchPick } from '../commandSupport/searchPick';
+import { overflowRows, showSearchPick } from '../commandSupport/searchPick';
 import { Commands, ViewIds } from '../common/ids';
 import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';
@@ -38,6 +38,9 @@ import {
   webhookLabel,
   webhookUrlProblem,
 } from './accessText';
+
+/** Tools one search shows at most. */
+const TOOL_SEARCH_RESULTS = 50;
 
 const t: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
 
@@ -261,12 +264,15 @@ export function setUpAgentAccess(deps: CommandDeps, onAuthError: (err: unknown) 
       title: t('Search Tools'),
       placeholder: t('Type to search the service’s tools'),
       search: async (query, signal) => {
-        const page = await client().listTools({ query, limit: 50 }, { signal });
-        return page.data.map((tool) => ({
-          id: tool.id,
-          label: toolLabel(tool, t),
-          description: toolDescription(tool, t),
-        }));
+        const page = await client().listTools({ query, limit: TOOL_SEARCH_RESULTS }, { signal });
+        return [
+          ...page.data.map((tool) => ({
+            id: tool.id,
+            label: toolLabel(tool, t),
+            description: toolDescription(tool, t),
+          })),
+          ...overflowRows(page, TOOL_SEARCH_RESULTS),
+        ];
       },
       noMatch: () => t('No tool matches.'),
       unsupported: t('This service does not offer tools.'),

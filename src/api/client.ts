@@ -537,7 +537,8 @@ export class ApiClient {
       query,
       signal: opts.signal,
       assumed,
-      consume: async (res) => parsePage<T>(await readJson(res), what, this.logger),
+      consume: async (res) =>
+        parsePage<T>(await readJson(res), what, this.logger, typeof query.limit === 'number' ? query.limit : undefined),
     });
   }
 

@@ -119,6 +119,10 @@ export function takePage<T>(page: Page<T> | undefined, count: PageCount, caps: P
     // Over the cap within this page: hand out what fits and stop.
     return { items: data.slice(0, Math.max(0, room)), next: undefined, cut: cutBy('items') };
   }
+  if ((page?.overflow ?? 0) > 0) {
+    // A page larger than it may be: the rest was left out, and a cursor after it would skip it.
+    return { items: data, next: undefined, cut: cutBy('items') };
+  }
   if (!more) {
     return { items: data, next: undefined, cut: undefined };
   }

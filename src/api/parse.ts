@@ -3,7 +3,7 @@
 // bytes a number or absent), everything else kept as it came so unknown fields survive.
 import type { Logger } from '../common/logger';
 import { ApiError } from './errors';
-import type { DeletedFile, Page } from './types';
+import { type DeletedFile, MAX_PAGE_SIZE, type Page } from './types';
 
 function protocol(message: string): ApiError {
   return new ApiError({ kind: 'protocol', message });
@@ -78,20 +78,37 @@ export function parseDeleted(value: unknown, id: string): DeletedFile {
 /**
  * The list envelope: `data` must be an array; items that are not records with a string id are
  * dropped (one warning per page, naming no value); has_more counts only when literally true.
+ * A page keeps at most the `limit` it asked for (1..100; 100 when it asked none): a server that
+ * answers a search for 20 with a quarter of a million records has the rest left out, counted in
+ * `overflow` and said in a warning, and the pager ends the walk there as cut.
  */
-export function parsePage<T>(value: unknown, what = 'items', logger?: Logger): Page<T> {
+export function parsePage<T>(value: unknown, what = 'items', logger?: Logger, limit?: number): Page<T> {
   if (!isObject(value) || !Array.isArray(value.data)) {
     throw protocol('The list in the answer has no data array.');
   }
+  const keep =
+    limit === undefined || !Number.isFinite(limit)
+      ? MAX_PAGE_SIZE
+      : Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(limit)));
   const data: T[] = [];
+  let overflow = 0;
+  let records = 0;
   for (const item of value.data as unknown[]) {
     if (hasId(item)) {
-      data.push(safeFields<T>(item));
+      records++;
+      if (data.length < keep) {
+        data.push(safeFields<T>(item));
+      } else {
+        overflow++;
+      }
     }
   }
-  const dropped = value.data.length - data.length;
+  const dropped = value.data.length - records;
   if (dropped > 0) {
     logger?.warn(`Dropped ${dropped} of ${value.data.length} ${what} in a list answer: not records with a string id.`);
+  }
+  if (overflow > 0) {
+    logger?.warn(`Kept ${keep} of ${records} ${what} in a list answer: a page holds at most ${keep}.`);
   }
   const cursor = value.next_cursor;
   return {
@@ -101,5 +118,6 @@ export function parsePage<T>(value: unknown, what = 'items', logger?: Logger): P
     has_more: value.has_more === true,
     next_cursor: typeof cursor === 'string' && cursor !== '' ? cursor : null,
     received: value.data.length,
+    ...(overflow > 0 ? { overflow } : {}),
   };
 }

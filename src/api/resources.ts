@@ -155,9 +155,10 @@ function pageOf<T>(
   caller: SteeringCaller,
   what: string,
   from: (v: Json & { id: string }) => T,
+  limit?: number,
 ): (v: unknown) => Page<T> {
   return (v) => {
-    const page = parsePage<Json & { id: string }>(v, what, caller.logger);
+    const page = parsePage<Json & { id: string }>(v, what, caller.logger, limit);
     return { ...page, data: page.data.map(from) };
   };
 }
@@ -203,7 +204,11 @@ export function listMemory(
     project_id: params.project_id,
     tag: params.tag,
   });
-  return orUnsupported(get(caller, '/memory', query, signal, pageOf(caller, 'memories', memoryFrom)), MEMORY, always);
+  return orUnsupported(
+    get(caller, '/memory', query, signal, pageOf(caller, 'memories', memoryFrom, params.limit)),
+    MEMORY,
+    always,
+  );
 }
 
 export function getMemory(caller: SteeringCaller, id: string, signal?: AbortSignal): Promise<MemoryRecord> {
@@ -306,7 +311,7 @@ export function listTools(
       '/tools',
       pageQuery(params, { query: params.query?.trim() || undefined }),
       signal,
-      pageOf(caller, 'tools', toolFrom),
+      pageOf(caller, 'tools', toolFrom, params.limit),
     ),
     TOOLS,
     always,

@@ -171,6 +171,8 @@ export interface Page<T> {
   next_cursor?: string | null;
   /** How many items the answer held, those parsePage dropped included (the pager counts them all). */
   received?: number;
+  /** Records past what the page may hold (the limit asked, at most 100) that parsePage left out. */
+  overflow?: number;
 }
 
 export interface PageParams {

@@ -27,6 +27,17 @@ export interface SearchPickSpec {
   openName: string;
 }
 
+/**
+ * The row under a search's answer when the service sent more than was asked for (src/api/parse.ts
+ * keeps at most the page asked): the rest is not kept nor shown, and the pick says so.
+ */
+export function overflowRows(page: { overflow?: number }, asked: number): SearchItem[] {
+  const left = page.overflow ?? 0;
+  return left > 0
+    ? [{ label: vscode.l10n.t('The service sent {0} more than the {1} asked for; they are not shown.', left, asked) }]
+    : [];
+}
+
 /** Shows the pick (after signing in) and resolves once the first answer is in. */
 export async function showSearchPick(
   deps: Pick<CommandDeps, 'ensureSignedIn' | 'log'>,

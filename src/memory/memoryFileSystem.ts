@@ -2,7 +2,8 @@
 // remembers its version; saving sends PATCH {content, version}. When someone changed the entry
 // meanwhile (409 version_conflict) nothing is lost: the save fails, the user's text stays in the
 // editor, the service's text is kept as a read-only copy (`?service`) and `onConflict` is told, so
-// a compare editor can offer Overwrite / Discard.
+// a compare editor can offer Overwrite / Discard. Only the person's save of an open memory
+// document writes without a question; any other write, and every delete, asks (memoryConsent.ts).
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
 import { isApiError } from '../api/errors';
@@ -10,6 +11,7 @@ import { conflictMemory } from '../api/resources';
 import type { MemoryRecord } from '../api/resourceTypes';
 import { describeErrorForUser } from '../commandSupport/errorText';
 import type { Translate } from '../common/translate';
+import type { MemoryConsent } from './memoryConsent';
 import { tooLargeMessage } from './memoryText';
 import { memoryUri, parseMemoryUri, serviceCopyUri } from './memoryUris';
 
@@ -31,18 +33,25 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   private readonly conflicted = new vscode.EventEmitter<MemoryConflict>();
   private readonly saved = new vscode.EventEmitter<MemoryRecord>();
+  private readonly deleted = new vscode.EventEmitter<string>();
   readonly onDidChangeFile = this.changed.event;
   /** A save met 409 version_conflict. */
   readonly onDidConflict = this.conflicted.event;
-  /** An entry was saved (or deleted: then with the last known record). */
+  /** An entry was saved. */
   readonly onDidSave = this.saved.event;
+  /** An entry was deleted through the file system (its id). */
+  readonly onDidDelete = this.deleted.event;
 
-  constructor(private readonly getClient: () => ApiClient) {}
+  constructor(
+    private readonly getClient: () => ApiClient,
+    private readonly consent: MemoryConsent,
+  ) {}
 
   dispose(): void {
     this.changed.dispose();
     this.conflicted.dispose();
     this.saved.dispose();
+    this.deleted.dispose();
   }
 
   /** The service's text of an unresolved conflict. */
@@ -130,14 +139,16 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
    * One entry's writes run one at a time, each on the version the one before left: an editor may
    * write the same document twice in quick succession (seen on VS Code 1.139), and two PATCHes
    * sent together with the same base version would make the second a false conflict. A write of
-   * exactly the text the service already holds for that version sends nothing.
+   * exactly the text the service already holds for that version sends nothing. Whether a write is
+   * the person's save is decided when it arrives (the document may change while it waits).
    */
   writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const id = this.address(uri).id;
+    const personSave = this.consent.isPersonSave(uri, decodeOrUndefined(content) ?? '\u0000');
     const before = this.writing.get(id) ?? Promise.resolve();
     const next = before.then(
-      () => this.writeOne(uri, content),
-      () => this.writeOne(uri, content),
+      () => this.writeOne(uri, content, personSave),
+      () => this.writeOne(uri, content, personSave),
     );
     const settled = next.then(
       () => undefined,
@@ -152,15 +163,13 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     return next;
   }
 
-  private async writeOne(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+  private async writeOne(uri: vscode.Uri, content: Uint8Array, personSave: boolean): Promise<void> {
     const address = this.address(uri);
     if (address.serviceCopy) {
       throw vscode.FileSystemError.NoPermissions(t('This is the service’s copy of the memory; it cannot be edited.'));
     }
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(content);
-    } catch {
+    const text = decodeOrUndefined(content);
+    if (text === undefined) {
       throw vscode.FileSystemError.NoPermissions(t('A memory is UTF-8 text; this content is not.'));
     }
     const tooLarge = tooLargeMessage(text, t);
@@ -170,6 +179,11 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const base = this.known.get(address.id) ?? (await this.fetch(address.id, true));
     if (base.content === text && !this.theirs.has(address.id)) {
       return;
+    }
+    if (!personSave && !(await this.consent.confirmWrite(base, text))) {
+      throw vscode.FileSystemError.NoPermissions(
+        t('The memory was not changed: this write was not your save of it, and it was not confirmed.'),
+      );
     }
     if (base.version === undefined) {
       throw vscode.FileSystemError.Unavailable(
@@ -204,8 +218,19 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     if (address.serviceCopy) {
       throw vscode.FileSystemError.NoPermissions(uri);
     }
-    await this.getClient().deleteMemory(address.id);
+    // What the service holds now is what the person is asked about.
+    const current = await this.fetch(address.id, true);
+    if (!(await this.consent.confirmDelete(current))) {
+      throw vscode.FileSystemError.NoPermissions(t('The memory was not deleted: it was not confirmed.'));
+    }
+    try {
+      await this.getClient().deleteMemory(address.id);
+    } catch (err) {
+      this.forgetIfGone(address.id, err);
+      throw asFileSystemError(err, uri);
+    }
     this.forget(address.id);
+    this.deleted.fire(address.id);
   }
 
   readDirectory(): [string, vscode.FileType][] {
@@ -258,6 +283,14 @@ function olderThan(record: MemoryRecord, known: MemoryRecord): boolean {
     return b < a;
   }
   return typeof known.version === 'number' && typeof record.version === 'number' && known.version > record.version;
+}
+
+function decodeOrUndefined(content: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(content);
+  } catch {
+    return undefined;
+  }
 }
 
 function statOf(record: MemoryRecord): vscode.FileStat {

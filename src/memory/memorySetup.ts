@@ -5,13 +5,14 @@ import type { MemoryRecord } from '../api/resourceTypes';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { questionSkipped } from '../commandSupport/questionSkip';
-import { showSearchPick } from '../commandSupport/searchPick';
+import { overflowRows, showSearchPick } from '../commandSupport/searchPick';
 import { Commands } from '../common/ids';
 import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';
 import type { Translate } from '../common/translate';
 import { pagedTreeDeps, registerPagedTree } from '../views/pagedTree';
 import { MemoryConflicts } from './memoryConflict';
+import { EditorMemoryConsent } from './memoryConsent';
 import { MemoryFileSystem } from './memoryFileSystem';
 import { memoryDescription, memoryLabel, tooLargeMessage } from './memoryText';
 import { MemoryTree } from './memoryTree';
@@ -51,7 +52,8 @@ function idOf(arg: unknown): string | undefined {
 
 export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => void): MemoryFeature {
   const client = () => deps.service.client;
-  const fs = new MemoryFileSystem(client);
+  const consent = new EditorMemoryConsent();
+  const fs = new MemoryFileSystem(client, consent);
   const tree = new MemoryTree({ getClient: client, ...pagedTreeDeps(deps, onAuthError) });
   const conflicts = new MemoryConflicts(fs, deps.log);
 
@@ -66,14 +68,17 @@ export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => vo
       search: async (query, signal) => {
         const page = await client().listMemory({ query: query.trim() || undefined, limit: SEARCH_RESULTS }, { signal });
         const seen = new Set<string>();
-        return page.data
-          .filter((r) => !seen.has(r.id) && seen.add(r.id))
-          .map((r) => ({
-            id: r.id,
-            label: memoryLabel(r, t),
-            description: memoryDescription(r),
-            detail: r.score !== undefined ? t('Relevance {0}%', Math.round(r.score * 100)) : undefined,
-          }));
+        return [
+          ...page.data
+            .filter((r) => !seen.has(r.id) && seen.add(r.id))
+            .map((r) => ({
+              id: r.id,
+              label: memoryLabel(r, t),
+              description: memoryDescription(r),
+              detail: r.score !== undefined ? t('Relevance {0}%', Math.round(r.score * 100)) : undefined,
+            })),
+          ...overflowRows(page, SEARCH_RESULTS),
+        ];
       },
       noMatch: (query) => (query.trim() ? t('No memory matches.') : t('No memories yet.')),
       unsupported: t('This service does not offer memory.'),
@@ -183,6 +188,7 @@ export function setUpMemory(deps: CommandDeps, onAuthError: (err: unknown) => vo
     conflicts,
     vscode.workspace.registerFileSystemProvider(MEMORY_SCHEME, fs, { isCaseSensitive: true }),
     fs.onDidSave((record) => tree.upsert(record)),
+    fs.onDidDelete((id) => tree.remove(id)),
     vscode.commands.registerCommand(Commands.searchMemory, guard('Search memory', search)),
     vscode.commands.registerCommand(Commands.rememberSelection, guard('Remember selection', rememberSelection)),
     vscode.commands.registerCommand(Commands.deleteMemory, guard('Delete memory', remove)),

@@ -53,3 +53,24 @@ export function tooLargeMessage(text: string, t: Translate): string | undefined 
     MAX_MEMORY_BYTES,
   );
 }
+
+/** Every line of a text as a question shows it, an empty text said in words. */
+export function wholeTextLines(text: string, t: Translate): string[] {
+  return text === '' ? [t('(empty memory)')] : text.split(/\r\n|\n|\r/);
+}
+
+/**
+ * The whole of an entry for a question about it: its key, every tag, its project and version,
+ * then every line of its text. Nothing is cut here; the question (askModal) shows what a dialog
+ * cannot hold in its Show All list and refuses what even that cannot.
+ */
+export function wholeEntryLines(record: MemoryRecord, t: Translate): string[] {
+  return [
+    t('Memory: {0}', record.id),
+    ...(record.tags.length > 0 ? [t('Tags: {0}', record.tags.map((tag) => `#${tag}`).join(' '))] : []),
+    ...(record.project_id ? [t('Project: {0}', record.project_id)] : []),
+    ...(record.version !== undefined ? [t('Version {0}', record.version)] : []),
+    t('Its text:'),
+    ...wholeTextLines(record.content, t),
+  ];
+}
