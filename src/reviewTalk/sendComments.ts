@@ -21,6 +21,7 @@ import { parseReviewUri } from '../reviewUi/reviewContent';
 import { isResumableStatus, isTerminalEvent, isTerminalStatus } from '../runEvents/runStatus';
 import type { RunStore } from '../runs/runStore';
 import type { CommentDrafts, StoredComment } from './commentDrafts';
+import type { CommentFates } from './commentFates';
 import type { CommentThreads } from './commentThreads';
 import { SendKeys } from './sendKeys';
 
@@ -111,6 +112,7 @@ export function registerSendComments(
   runs: RunStore,
   drafts: CommentDrafts,
   threads: CommentThreads,
+  fates: CommentFates,
 ): vscode.Disposable[] {
   const previews = new SendPreviews();
   /** The Idempotency-Key of a send not yet known to have succeeded, per what it sends. */
@@ -246,12 +248,14 @@ export function registerSendComments(
     if (!followUp) {
       return undefined;
     }
+    await drafts.noteFollowUp(followUp.run.id, runId);
     await threads.markSent(
       comments.map((c) => c.id),
       followUp.run.id,
     );
     runs.noteRecord(followUp.run);
     runs.follow(followUp.run.id, typeof followUp.run.task_id === 'string' ? followUp.run.task_id : undefined);
+    fates.watch(followUp.run.id);
     deps.tasks.refresh();
     await vscode.commands.executeCommand(Commands.watchRun, { runId: followUp.run.id });
     return { runId, followUpRunId: followUp.run.id, way: followUp.way.kind, comments: comments.length };
