@@ -143,6 +143,7 @@ export async function activate(
   const review = registerReview(deps, subs, context.workspaceState);
   const reviewTalk = setUpReviewTalk(deps, runs, context.workspaceState, review.content);
   subs.push(reviewTalk);
+  sidebar.tasks.setRunNotes(reviewTalk.runNotes);
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);
   subs.push(...steering.disposables);
   const memory = setUpMemory(deps, reporter.onAuthError);

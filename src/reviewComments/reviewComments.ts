@@ -327,3 +327,66 @@ function cutAtCodePoint(text: string, max: number): string {
   const code = text.charCodeAt(max - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
+
+/** Bounds on what a follow-up's events may say about its comments. */
+export const FATE_LIMITS = {
+  /** Events of the follow-up read for its verdicts. */
+  events: 5_000,
+  /** Characters of the agent's note kept (then a visible mark). */
+  noteChars: 1_000,
+  /** Unknown comment ids remembered for the log. */
+  unknownIds: 10,
+} as const;
+
+/** Ends a note cut at `FATE_LIMITS.noteChars`. */
+export const NOTE_CUT_MARK = ' [… note cut]';
+
+/** What the follow-up's `review_comment.addressed` events said, read within the bounds. */
+export interface VerdictReading {
+  /** The last verdict per comment that was sent with the follow-up. */
+  verdicts: Map<string, AgentVerdict>;
+  /** Comment ids the follow-up was never sent (first few), and how many events named them. */
+  unknownIds: string[];
+  unknownCount: number;
+  /** Events of the name whose fields were not a comment id and a known status. */
+  malformed: number;
+}
+
+/**
+ * The agent's verdicts from a follow-up's events (any others are passed over): a verdict counts
+ * only for a comment sent with that follow-up (any other id is counted for the log, never shown),
+ * only with status `addressed` or `declined`; its note is kept when it is text, cut with a mark.
+ * A later verdict on the same comment replaces an earlier one (the agent's last word).
+ */
+export function readVerdicts(
+  events: Iterable<{ event: string; data: Record<string, unknown> }>,
+  sentIds: ReadonlySet<string>,
+): VerdictReading {
+  const reading: VerdictReading = { verdicts: new Map(), unknownIds: [], unknownCount: 0, malformed: 0 };
+  for (const { event, data } of events) {
+    if (event !== 'review_comment.addressed') {
+      continue;
+    }
+    const id = data.comment_id;
+    const status = data.status;
+    if (typeof id !== 'string' || (status !== 'addressed' && status !== 'declined')) {
+      reading.malformed++;
+      continue;
+    }
+    if (!sentIds.has(id)) {
+      reading.unknownCount++;
+      if (reading.unknownIds.length < FATE_LIMITS.unknownIds && !reading.unknownIds.includes(id)) {
+        reading.unknownIds.push(id.slice(0, 100));
+      }
+      continue;
+    }
+    const note = typeof data.note === 'string' && data.note.trim() !== '' ? cutNote(data.note) : undefined;
+    reading.verdicts.set(id, { status, ...(note !== undefined ? { note } : {}) });
+  }
+  return reading;
+}
+
+/** A note of at most `max` characters (not splitting a surrogate pair), the mark saying it was cut. */
+export function cutNote(note: string, max: number = FATE_LIMITS.noteChars): string {
+  return note.length <= max ? note : `${cutAtCodePoint(note, max)}${NOTE_CUT_MARK}`;
+}

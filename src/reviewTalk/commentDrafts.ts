@@ -1,9 +1,14 @@
 // Where review comments live between a reload and a send: the workspace's state (Memento), one
 // bounded list. Drafts are the person's own; once sent they stay, marked with the follow-up run,
 // until the person deletes them.
-import { COMMENT_LIMITS, isCommentId, type ReviewComment } from '../reviewComments/reviewComments';
+import { COMMENT_LIMITS, cutNote, isCommentId, type ReviewComment } from '../reviewComments/reviewComments';
 
 export const DRAFTS_KEY = 'agentRuntime.reviewComments.v1';
+/** Which run a send of comments started, and from which run: [followUp, source] pairs. */
+export const FOLLOW_UPS_KEY = 'agentRuntime.reviewFollowUps.v1';
+
+/** At most this many follow-up links are kept (the oldest goes first). */
+export const MAX_FOLLOW_UPS = 200;
 
 /** At most this many comments are kept in a workspace (drafts and sent ones). */
 export const MAX_STORED_COMMENTS = 500;
@@ -14,6 +19,22 @@ export interface StoredComment extends ReviewComment {
   state: 'draft' | 'sent';
   /** The follow-up run the comment went out with. */
   followUpRunId?: string;
+  /** The uploaded file the comment's path is (a comment on a workspace file; review URIs carry it). */
+  fileId?: string;
+  /** What became of the comment once its follow-up ran. */
+  fate?: StoredFate;
+  /** The person resolved the thread. */
+  resolved?: boolean;
+}
+
+export type FateName = 'addressed' | 'declined' | 'notChanged' | 'outdated';
+
+export interface StoredFate {
+  fate: FateName;
+  /** For `addressed`: the agent said so, or the quoted lines changed. */
+  by?: 'agent' | 'change';
+  /** The agent's note: data from the server, shown escaped. */
+  note?: string;
 }
 
 /** The part of vscode.Memento the store uses. */
@@ -24,9 +45,38 @@ export interface StateMemento {
 
 export class CommentDrafts {
   private items: StoredComment[];
+  private followUps: [string, string][];
 
   constructor(private readonly memento: StateMemento) {
     this.items = readStored(memento.get<unknown>(DRAFTS_KEY));
+    this.followUps = readFollowUps(memento.get<unknown>(FOLLOW_UPS_KEY));
+  }
+
+  /** Remembers that a send of comments on `source` started `followUp` (the Tasks view's revisions). */
+  async noteFollowUp(followUp: string, source: string): Promise<void> {
+    const kept = this.followUps.filter(([f]) => f !== followUp);
+    this.followUps = [...kept, [followUp, source] as [string, string]].slice(-MAX_FOLLOW_UPS);
+    await this.memento.update(FOLLOW_UPS_KEY, this.followUps);
+  }
+
+  /** The run whose comments started `runId`, as this workspace recorded it. */
+  followUpOf(runId: string): string | undefined {
+    return this.followUps.find(([f]) => f === runId)?.[1];
+  }
+
+  /** Sent comments whose follow-up has not been judged yet, by follow-up run. */
+  unjudgedFollowUps(): string[] {
+    return [
+      ...new Set(
+        this.items
+          .filter((c) => c.state === 'sent' && c.fate === undefined && c.followUpRunId !== undefined)
+          .map((c) => c.followUpRunId as string),
+      ),
+    ];
+  }
+
+  sentWith(followUpRunId: string): StoredComment[] {
+    return this.items.filter((c) => c.state === 'sent' && c.followUpRunId === followUpRunId);
   }
 
   all(): readonly StoredComment[] {
@@ -110,8 +160,40 @@ function readStored(value: unknown): StoredComment[] {
         body: c.body,
         state: c.state,
         ...(typeof c.followUpRunId === 'string' ? { followUpRunId: c.followUpRunId } : {}),
+        ...(typeof c.fileId === 'string' ? { fileId: c.fileId } : {}),
+        ...(readFate(c.fate) ? { fate: readFate(c.fate) } : {}),
+        ...(c.resolved === true ? { resolved: true } : {}),
       });
     }
   }
   return out;
+}
+
+const FATES: readonly string[] = ['addressed', 'declined', 'notChanged', 'outdated'];
+
+function readFate(value: unknown): StoredFate | undefined {
+  if (typeof value !== 'object' || value === null) {
+    return undefined;
+  }
+  const f = value as Record<string, unknown>;
+  if (typeof f.fate !== 'string' || !FATES.includes(f.fate)) {
+    return undefined;
+  }
+  return {
+    fate: f.fate as FateName,
+    ...(f.by === 'agent' || f.by === 'change' ? { by: f.by } : {}),
+    ...(typeof f.note === 'string' ? { note: cutNote(f.note) } : {}),
+  };
+}
+
+function readFollowUps(value: unknown): [string, string][] {
+  if (!Array.isArray(value)) {
+    return [];
+  }
+  return value
+    .filter(
+      (p: unknown): p is [string, string] =>
+        Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string',
+    )
+    .slice(-MAX_FOLLOW_UPS);
 }

@@ -3,10 +3,12 @@
 // run, kept in CommentDrafts (so it survives a reload and shows in the Comments panel).
 import * as vscode from 'vscode';
 import { UserFacingError } from '../commandSupport/commandErrors';
+import { visibleText } from '../common/visibleText';
 import { vscodeTranslate } from '../common/vscodeTranslate';
 import { commentProblem, type CommentSide, newCommentId, quoteLines } from '../reviewComments/reviewComments';
 import { parseReviewUri, REVIEW_SCHEME, type ReviewContent } from '../reviewUi/reviewContent';
-import type { CommentDrafts, StoredComment } from './commentDrafts';
+import type { BoundFiles } from './boundFiles';
+import type { CommentDrafts, StoredComment, StoredFate } from './commentDrafts';
 
 export const COMMENT_CONTROLLER_ID = 'agentRuntime.reviewComments';
 
@@ -32,11 +34,49 @@ export class DraftComment implements vscode.Comment {
   }
 }
 
+/**
+ * The agent's note on a comment: text from the server, so data. Its Markdown is escaped
+ * (appendText), never trusted, no HTML or icons: a link or command in it stays text.
+ */
+export class AgentNote implements vscode.Comment {
+  readonly body: vscode.MarkdownString;
+  readonly mode = vscode.CommentMode.Preview;
+  readonly author: vscode.CommentAuthorInformation = { name: vscode.l10n.t('Agent') };
+  readonly contextValue = 'note';
+
+  constructor(note: string) {
+    const body = new vscode.MarkdownString();
+    body.isTrusted = false;
+    body.supportHtml = false;
+    body.supportThemeIcons = false;
+    body.appendText(visibleText(note, { lineBreaks: true }));
+    this.body = body;
+  }
+}
+
+/** The thread's label for a comment's fate. */
+export function fateLabel(fate: StoredFate): string {
+  switch (fate.fate) {
+    case 'addressed':
+      return fate.by === 'agent'
+        ? vscode.l10n.t('Addressed: the agent says so')
+        : vscode.l10n.t('Addressed: the lines it quoted changed');
+    case 'declined':
+      return vscode.l10n.t('Declined by the agent');
+    case 'notChanged':
+      return vscode.l10n.t('Not changed: the lines it quoted are still there');
+    case 'outdated':
+      return vscode.l10n.t('Outdated: the file or the lines are gone');
+  }
+}
+
 /** What a document is to a comment: its run, side and the path the agent knows it by. */
 export interface CommentTarget {
   runId: string;
   side: CommentSide;
   path: string;
+  /** The uploaded file it is (a workspace file's comment keeps it; review URIs carry it). */
+  fileId?: string;
 }
 
 export function commentTargetOf(uri: vscode.Uri, content: ReviewContent): CommentTarget | undefined {
@@ -60,6 +100,7 @@ export class CommentThreads implements vscode.Disposable {
   constructor(
     private readonly drafts: CommentDrafts,
     private readonly content: ReviewContent,
+    private readonly bound: BoundFiles,
   ) {
     this.controller = vscode.comments.createCommentController(
       COMMENT_CONTROLLER_ID,
@@ -71,7 +112,7 @@ export class CommentThreads implements vscode.Disposable {
     };
     this.controller.commentingRangeProvider = {
       provideCommentingRanges: (document) =>
-        document.uri.scheme === REVIEW_SCHEME && commentTargetOf(document.uri, this.content) && document.lineCount > 0
+        this.targetOf(document.uri) && document.lineCount > 0
           ? [new vscode.Range(0, 0, document.lineCount - 1, 0)]
           : [],
     };
@@ -83,12 +124,12 @@ export class CommentThreads implements vscode.Disposable {
   /** The Add Comment button of an empty thread: the reply's text becomes a draft on those lines. */
   async add(reply: vscode.CommentReply): Promise<StoredComment> {
     const thread = reply.thread;
-    const target = commentTargetOf(thread.uri, this.content);
+    const target = this.targetOf(thread.uri);
     if (!target) {
       thread.dispose();
       throw new UserFacingError(
         vscode.l10n.t(
-          'Comments to the agent go on the documents of Review Changes. Review the run again, then comment.',
+          "Comments to the agent go on the documents of Review Changes, or on a workspace file after its run's changes were applied. Review the run again, then comment.",
         ),
       );
     }
@@ -108,6 +149,7 @@ export class CommentThreads implements vscode.Disposable {
       body: reply.text,
       uri: thread.uri.toString(),
       state: 'draft',
+      ...(target.fileId !== undefined ? { fileId: target.fileId } : {}),
     };
     const problem = commentProblem(stored, vscodeTranslate);
     if (problem !== undefined) {
@@ -189,6 +231,97 @@ export class CommentThreads implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /** The run, side and path a comment on this document names: a review document, or a bound workspace file. */
+  targetOf(uri: vscode.Uri): CommentTarget | undefined {
+    if (uri.scheme === REVIEW_SCHEME) {
+      return commentTargetOf(uri, this.content);
+    }
+    const bound = this.bound.get(uri.toString());
+    return bound && { runId: bound.runId, side: bound.side, path: bound.path, fileId: bound.fileId };
+  }
+
+  /** Keeps what became of a sent comment and shows it on its thread. */
+  async setFate(id: string, fate: StoredFate): Promise<void> {
+    await this.drafts.update(id, { fate });
+    const stored = this.drafts.get(id);
+    if (stored) {
+      this.show(stored);
+    }
+    this.changed.fire();
+  }
+
+  /** Resolves (or reopens) a judged comment's thread: collapsed and marked resolved. */
+  async setResolved(arg: unknown, resolved: boolean): Promise<void> {
+    const id = this.idOf(arg);
+    const stored = id === undefined ? undefined : this.drafts.get(id);
+    if (!stored || stored.fate === undefined) {
+      return;
+    }
+    await this.drafts.update(stored.id, { resolved });
+    this.show({ ...stored, resolved });
+    this.changed.fire();
+  }
+
+  /**
+   * Sends a judged comment again: a new draft with the same text on the same lines, bound to the
+   * follow-up (the revision it continues from), on that run's version of the document; the old
+   * thread is resolved. Undefined when the argument is no judged comment.
+   */
+  async again(arg: unknown): Promise<StoredComment | undefined> {
+    const stored = this.storedOf(arg);
+    if (!stored || stored.fate === undefined || stored.followUpRunId === undefined) {
+      return undefined;
+    }
+    const uri = vscode.Uri.parse(stored.uri);
+    const parsed = parseReviewUri(uri);
+    const next: StoredComment = {
+      id: newCommentId(),
+      runId: stored.followUpRunId,
+      path: stored.path,
+      side: stored.side,
+      startLine: stored.startLine,
+      endLine: stored.endLine,
+      quote: stored.quote,
+      body: stored.body,
+      uri: parsed
+        ? uri.with({ path: uri.path.replace(/^\/[^/]*\//, `/${encodeURIComponent(stored.followUpRunId)}/`) }).toString()
+        : stored.uri,
+      state: 'draft',
+      ...(parsed ? { fileId: parsed.fileId } : stored.fileId !== undefined ? { fileId: stored.fileId } : {}),
+    };
+    const refused = await this.drafts.add(next);
+    if (refused !== undefined) {
+      throw new UserFacingError(
+        refused === 'tooManyOnRun'
+          ? vscode.l10n.t('This run already has 100 comments to send, the most one follow-up carries. Send them first.')
+          : vscode.l10n.t('This workspace keeps at most 500 comments. Delete some sent ones first.'),
+      );
+    }
+    await this.drafts.update(stored.id, { resolved: true });
+    this.show({ ...stored, resolved: true });
+    this.show(next);
+    this.changed.fire();
+    return next;
+  }
+
+  /** The stored comment a thread or one of its comments shows. */
+  storedOf(arg: unknown): StoredComment | undefined {
+    const id = this.idOf(arg);
+    return id === undefined ? undefined : this.drafts.get(id);
+  }
+
+  private idOf(arg: unknown): string | undefined {
+    if (arg instanceof DraftComment) {
+      return arg.draftId;
+    }
+    for (const [id, thread] of this.threads) {
+      if (thread === arg || (arg instanceof AgentNote && thread.comments.includes(arg))) {
+        return id;
+      }
+    }
+    return undefined;
+  }
+
   /** The thread that shows a stored comment. */
   threadOf(id: string): vscode.CommentThread | undefined {
     return this.threads.get(id);
@@ -196,31 +329,38 @@ export class CommentThreads implements vscode.Disposable {
 
   /** The run a thread or comment belongs to (the Send command's argument). */
   runOf(arg: unknown): string | undefined {
-    if (arg instanceof DraftComment) {
-      return this.drafts.get(arg.draftId)?.runId;
-    }
-    for (const [id, thread] of this.threads) {
-      if (thread === arg) {
-        return this.drafts.get(id)?.runId;
-      }
-    }
-    return undefined;
+    return this.storedOf(arg)?.runId;
   }
 
   /** Shows a stored comment in its thread: the one the person typed into, else a new one. */
   private show(stored: StoredComment, typedInto?: vscode.CommentThread): void {
     const comment = new DraftComment(stored.id, stored.body, stored.state === 'sent');
+    const comments: vscode.Comment[] = [comment];
+    if (stored.fate?.note !== undefined) {
+      comments.push(new AgentNote(stored.fate.note));
+    }
     let thread = typedInto ?? this.threads.get(stored.id);
     if (thread) {
-      thread.comments = [comment];
+      thread.comments = comments;
     } else {
       const range = new vscode.Range(stored.startLine - 1, 0, stored.endLine - 1, 0);
-      thread = this.controller.createCommentThread(vscode.Uri.parse(stored.uri), range, [comment]);
+      thread = this.controller.createCommentThread(vscode.Uri.parse(stored.uri), range, comments);
     }
     thread.canReply = false;
-    thread.contextValue = stored.state;
-    thread.label = stored.state === 'sent' ? vscode.l10n.t('Sent to the agent') : vscode.l10n.t('To send to the agent');
-    thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
+    if (stored.fate !== undefined) {
+      // A judged comment can be resolved, reopened, or sent again.
+      thread.contextValue = stored.resolved ? 'judgedResolved' : 'judged';
+      thread.label = fateLabel(stored.fate);
+      thread.state = stored.resolved ? vscode.CommentThreadState.Resolved : vscode.CommentThreadState.Unresolved;
+      thread.collapsibleState = stored.resolved
+        ? vscode.CommentThreadCollapsibleState.Collapsed
+        : vscode.CommentThreadCollapsibleState.Expanded;
+    } else {
+      thread.contextValue = stored.state;
+      thread.label =
+        stored.state === 'sent' ? vscode.l10n.t('Sent to the agent') : vscode.l10n.t('To send to the agent');
+      thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
+    }
     this.threads.set(stored.id, thread);
   }
 

@@ -14,8 +14,35 @@ export const REVIEW_TALK_CONTRIBUTIONS: FeatureContributions = {
       palette: 'agentRuntime.signedIn',
       menus: {
         'comments/commentThread/title': [{ when: `${OURS} && commentThread == draft`, group: 'inline@1' }],
-        'view/item/context': [{ when: 'viewItem =~ /^run( \\w+)* review( |$)/', group: '1_run@4' }],
+        'view/item/context': [
+          { when: 'viewItem =~ /^run( \\w+)* review( |$)/ || viewItem =~ /^run\\b.* comments$/', group: '1_run@4' },
+        ],
         'editor/title': [{ when: 'resourceScheme == agent-runtime-review', group: 'navigation@3' }],
+      },
+    },
+    {
+      id: 'agentRuntime.resolveReviewComment',
+      title: 'Resolve',
+      icon: 'check',
+      palette: false,
+      menus: { 'comments/commentThread/title': [{ when: `${OURS} && commentThread == judged`, group: 'inline@1' }] },
+    },
+    {
+      id: 'agentRuntime.reopenReviewComment',
+      title: 'Reopen',
+      icon: 'issue-reopened',
+      palette: false,
+      menus: {
+        'comments/commentThread/title': [{ when: `${OURS} && commentThread == judgedResolved`, group: 'inline@1' }],
+      },
+    },
+    {
+      id: 'agentRuntime.commentAgain',
+      title: 'Send Again with the Next Comments',
+      icon: 'reply',
+      palette: false,
+      menus: {
+        'comments/commentThread/title': [{ when: `${OURS} && commentThread =~ /^judged/`, group: 'inline@0' }],
       },
     },
     {

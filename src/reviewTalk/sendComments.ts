@@ -2,9 +2,8 @@
 // with its file, lines and quote, the overall instruction, the run it continues and how, the
 // service), in a read-only document beside a modal; on confirm one follow-up run starts. A
 // finished run is forked after its last step; a failed or cancelled one is resumed. The
-// Idempotency-Key is kept across a retry (a retry never starts two runs); a failed send keeps
+// Idempotency-Key is kept across a retry of the same body (a retry never starts two runs); a failed send keeps
 // every draft; a 409 says why and offers the other way.
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { RunEventSubscription } from '../api/events';
@@ -22,7 +21,9 @@ import { parseReviewUri } from '../reviewUi/reviewContent';
 import { isResumableStatus, isTerminalEvent, isTerminalStatus } from '../runEvents/runStatus';
 import type { RunStore } from '../runs/runStore';
 import type { CommentDrafts, StoredComment } from './commentDrafts';
+import type { CommentFates } from './commentFates';
 import type { CommentThreads } from './commentThreads';
+import { SendKeys } from './sendKeys';
 
 export const SEND_PREVIEW_SCHEME = 'agent-runtime-comments';
 
@@ -111,10 +112,11 @@ export function registerSendComments(
   runs: RunStore,
   drafts: CommentDrafts,
   threads: CommentThreads,
+  fates: CommentFates,
 ): vscode.Disposable[] {
   const previews = new SendPreviews();
-  /** The Idempotency-Key of a send not yet known to have succeeded, per run and way. */
-  const pendingKeys = new Map<string, string>();
+  /** The Idempotency-Key of a send not yet known to have succeeded, per what it sends. */
+  const keys = new SendKeys();
 
   const runIdOf = (arg: unknown): string | undefined => {
     const fromThread = threads.runOf(arg);
@@ -143,22 +145,23 @@ export function registerSendComments(
     instructions: string,
     budget: Money | undefined,
   ) => {
-    const keyName = `${runId} ${way.kind}`;
-    let key = pendingKeys.get(keyName);
-    if (key === undefined) {
-      key = randomUUID();
-      pendingKeys.set(keyName, key);
-    }
     const reviewComments = comments.map(toWire);
+    const common = { instructions, reviewComments, budget };
+    // The key follows the content: a retry after the comments were edited is a new request.
+    const { digest, key } = keys.keyFor(
+      runId,
+      way.kind,
+      way.kind === 'fork' ? { after_sequence: way.afterSequence, ...common } : common,
+    );
     const run: RunRecord =
       way.kind === 'fork'
         ? await deps.service.client.forkRun(
             runId,
-            { after_sequence: way.afterSequence, instructions, reviewComments, budget },
+            { after_sequence: way.afterSequence, ...common },
             { idempotencyKey: key },
           )
-        : await deps.service.client.resumeRun(runId, { instructions, reviewComments, budget }, { idempotencyKey: key });
-    pendingKeys.delete(keyName);
+        : await deps.service.client.resumeRun(runId, common, { idempotencyKey: key });
+    keys.settle(digest);
     return run;
   };
 
@@ -245,12 +248,14 @@ export function registerSendComments(
     if (!followUp) {
       return undefined;
     }
+    await drafts.noteFollowUp(followUp.run.id, runId);
     await threads.markSent(
       comments.map((c) => c.id),
       followUp.run.id,
     );
     runs.noteRecord(followUp.run);
     runs.follow(followUp.run.id, typeof followUp.run.task_id === 'string' ? followUp.run.task_id : undefined);
+    fates.watch(followUp.run.id);
     deps.tasks.refresh();
     await vscode.commands.executeCommand(Commands.watchRun, { runId: followUp.run.id });
     return { runId, followUpRunId: followUp.run.id, way: followUp.way.kind, comments: comments.length };

@@ -92,5 +92,12 @@ export async function applyPicks(sources: SessionSources, picks: readonly ApplyP
   }
   // isRefactoring: files that were not open are saved or left dirty as files.refactoring.autoSave says.
   outcome.applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
+  if (outcome.applied) {
+    const written = new Set(outcome.files.map((f) => f.fileId));
+    sources.content.bindWorkspaceFiles(
+      picks.map((p) => p.file).filter((f) => written.has(f.change.fileId)),
+      'agent',
+    );
+  }
   return outcome;
 }

@@ -73,11 +73,25 @@ export function parseReviewUri(uri: vscode.Uri): { runId: string; kind: ReviewDo
   return { runId, kind: kind as ReviewDocKind, fileId };
 }
 
+/** A workspace file a person reads a run's changes in: written by an apply, or a project run's file in its clone. */
+export interface BoundWorkspaceFile {
+  uri: vscode.Uri;
+  runId: string;
+  fileId: string;
+  /** The path a review comment on it names. */
+  commentPath: string;
+  /** `agent`: it holds the run's changes (applied); `base`: the version the run started from. */
+  side: 'agent' | 'base';
+}
+
 export class ReviewContent extends ReadOnlyFileSystem {
   private readonly docs = new Map<string, { bytes: Uint8Array; mtime: number }>();
   /** The path a review comment on a document names (docs/PROTOCOL.md, Review conversations). */
   private readonly commentPaths = new Map<string, string>();
   private version = Date.now();
+  private readonly bound = new vscode.EventEmitter<BoundWorkspaceFile[]>();
+  /** Review comments may go on these workspace files too (src/reviewTalk keeps the list). */
+  readonly onDidBindWorkspaceFiles = this.bound.event;
 
   set(uri: vscode.Uri, bytes: Uint8Array): void {
     const known = this.docs.get(docKey(uri));
@@ -98,6 +112,21 @@ export class ReviewContent extends ReadOnlyFileSystem {
   /** The attachment's filename (uploads) or the repository path (projects) of a review document. */
   commentPath(uri: vscode.Uri): string | undefined {
     return this.commentPaths.get(docKey(uri));
+  }
+
+  /** Says which run a workspace file shows: each given as its review's agent document and workspace file. */
+  bindWorkspaceFiles(files: readonly { uri: vscode.Uri; agentUri: vscode.Uri }[], side: 'agent' | 'base'): void {
+    const out: BoundWorkspaceFile[] = [];
+    for (const f of files) {
+      const parsed = parseReviewUri(f.agentUri);
+      const commentPath = this.commentPath(f.agentUri);
+      if (parsed && commentPath !== undefined) {
+        out.push({ uri: f.uri, runId: parsed.runId, fileId: parsed.fileId, commentPath, side });
+      }
+    }
+    if (out.length > 0) {
+      this.bound.fire(out);
+    }
   }
 
   /** Forgets one run's documents (a new review of the run replaces them). */
@@ -139,6 +168,7 @@ export class ReviewContent extends ReadOnlyFileSystem {
 
   override dispose(): void {
     super.dispose();
+    this.bound.dispose();
     this.docs.clear();
     this.commentPaths.clear();
   }

@@ -106,6 +106,19 @@ export async function loadSession(
     }
     session.files.push(file);
   }
+  // A project run's files are read in the clone too: comments to the agent may go there (on the
+  // agent's version when the clone already holds it).
+  const inClone = session.files.filter((f) => f.change.origin.baseCommit !== undefined && f.place.kind === 'here');
+  if (inClone.length > 0) {
+    sources.content.bindWorkspaceFiles(
+      inClone.filter((f) => f.review.status !== 'identical'),
+      'base',
+    );
+    sources.content.bindWorkspaceFiles(
+      inClone.filter((f) => f.review.status === 'identical'),
+      'agent',
+    );
+  }
   return session;
 }
 

@@ -201,6 +201,14 @@ export class TaskNode extends vscode.TreeItem {
   }
 }
 
+/** A run row's part that comes from this workspace, not the server. */
+export interface RunRowNotes {
+  /** Its place in a chain of follow-ups (1 is the run first commented on). */
+  revision?: number;
+  /** Comments written on it and not sent yet. */
+  drafts: number;
+}
+
 export class RunNode extends vscode.TreeItem {
   readonly kind = 'run';
   readonly entityId: string;
@@ -211,6 +219,8 @@ export class RunNode extends vscode.TreeItem {
   children: PagedList<ArtifactNode> | undefined;
   /** Its number among the task's runs, once the whole list is known. */
   private number: number | undefined;
+  /** What this workspace adds: its revision in a chain of follow-ups, comments not sent yet. */
+  private notes: RunRowNotes = { drafts: 0 };
 
   constructor(run: RunRecord, parent?: TaskNode) {
     super(runLabel(run, t), vscode.TreeItemCollapsibleState.Collapsed);
@@ -259,6 +269,16 @@ export class RunNode extends vscode.TreeItem {
     this.render();
   }
 
+  /** True when the row looks different. */
+  setNotes(notes: RunRowNotes): boolean {
+    if (notes.drafts === this.notes.drafts && notes.revision === this.notes.revision) {
+      return false;
+    }
+    this.notes = notes;
+    this.render();
+    return true;
+  }
+
   forgetChildren(): void {
     this.children?.dispose();
     this.children = undefined;
@@ -267,9 +287,16 @@ export class RunNode extends vscode.TreeItem {
   private render(): void {
     const opts = timeOptions();
     const parts = runDescriptionParts(this.run, t, opts);
+    if (this.notes.revision !== undefined) {
+      parts.unshift(t('revision {0}', this.notes.revision));
+    }
+    if (this.notes.drafts > 0) {
+      parts.push(this.notes.drafts === 1 ? t('1 comment to send') : t('{0} comments to send', this.notes.drafts));
+    }
     // `run`, `active` while it can still change (Watch Run inline), then a flag for each run action
-    // offered (src/runEvents/runActions.ts). Menus for every run row match /^run/.
-    this.contextValue = runContextValue(runFactsOf(this.run.status));
+    // offered (src/runEvents/runActions.ts), and last `comments` when it has comments to send.
+    // Menus for every run row match /^run/.
+    this.contextValue = runContextValue(runFactsOf(this.run.status)) + (this.notes.drafts > 0 ? ' comments' : '');
     this.label = runLabel(this.run, t, this.number, opts);
     this.description = joinDescription(parts);
     this.tooltip = runTooltip(this.run, t, opts, this.objective);

@@ -13,6 +13,7 @@ import { DisposableStore } from '../common/disposableStore';
 import { ViewIds } from '../common/ids';
 import { setContextCommand } from '../common/setContext';
 import type { PollDelays, Schedule } from '../common/statusPoller';
+import { revisionNumbers } from '../runEvents/runRevisions';
 import type { RunChange, RunStore } from '../runs/runStore';
 import { SidebarContextKeys } from './contextKeys';
 import { isUnreachable, listRows, withViewProgress } from './listRows';
@@ -26,6 +27,15 @@ import type { ViewDeps } from './viewDeps';
 export interface ProjectScope {
   id: string;
   label: string;
+}
+
+/** What this workspace knows of runs beyond their records (review comments, src/reviewTalk). */
+export interface RunNotesSource {
+  /** Comments written on the run and not sent yet. */
+  draftsOn(runId: string): number;
+  /** The run whose comments started this one, as this workspace recorded the send. */
+  followUpOf(runId: string): string | undefined;
+  readonly onDidChange: vscode.Event<void>;
 }
 
 /** Projects looked up at most per page of tasks, to name their rows (a cache keeps the names). */
@@ -74,6 +84,7 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   private reveals = 0;
   private visible = false;
   private scope: ProjectScope | undefined;
+  private notes: RunNotesSource | undefined;
   /** Project id -> name; null: looked up and not known (not asked again until a refresh). */
   private readonly projectLabels = new Map<string, string | null>();
   private readonly scopeChanged = this.own(new vscode.EventEmitter<ProjectScope | undefined>());
@@ -411,6 +422,38 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
     };
   }
 
+  /** Run rows say their revision and their comments to send from now on. */
+  setRunNotes(notes: RunNotesSource): void {
+    this.notes = notes;
+    this.own(notes.onDidChange(() => this.applyNotes()));
+    this.applyNotes();
+  }
+
+  /** Puts the notes on every loaded run row (per task: revisions are counted among its runs). */
+  private applyNotes(only?: PagedList<RunNode>): void {
+    const notes = this.notes;
+    if (!notes) {
+      return;
+    }
+    const redraw: TreeNode[] = [];
+    const lists = only ? [only] : [...this.taskNodes].map((task) => task.children).filter((l) => l !== undefined);
+    for (const list of lists) {
+      const records = new Map(list.items.map((n) => [n.runId, n.run]));
+      const revisions = revisionNumbers([...records.keys()], (id) => {
+        const of = records.get(id)?.follow_up_of;
+        return typeof of === 'string' ? of : notes.followUpOf(id);
+      });
+      for (const node of list.items) {
+        if (node.setNotes({ revision: revisions.get(node.runId), drafts: notes.draftsOn(node.runId) })) {
+          redraw.push(node);
+        }
+      }
+    }
+    if (redraw.length > 0 && !only) {
+      this.changed.fire(redraw);
+    }
+  }
+
   private runsLevel(task: TaskNode): Level<RunNode> {
     return {
       owner: task,
@@ -421,6 +464,7 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
       merge: (shown, incoming) => void shown.update(incoming.run),
       afterLoad: (list) => {
         this.numberRuns(list);
+        this.applyNotes(list);
         if (this.visible) {
           this.showLoadedRuns();
         }

@@ -1,7 +1,9 @@
 // Talking back to the agent inside the extension host, with the real comment controller: comments
 // on two files of a reviewed run are added, edited and deleted, kept in the workspace state, and
 // sent as one follow-up that forks the finished run after its last step; the runtime's agent
-// rewrites exactly the commented lines, and the threads say they were sent.
+// rewrites exactly the commented lines, and the threads say they were sent. Then comments on
+// workspace files an apply wrote: counted on the run's Tasks row, sent, and each thread says what
+// became of it (the agent's verdict and note, escaped), the follow-up shown as revision 2.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../src/api/client';
@@ -12,6 +14,7 @@ import type { SendResult } from '../../src/reviewTalk/sendComments';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
 import { reviewUri } from '../../src/reviewUi/reviewContent';
 import { isTerminalStatus } from '../../src/runEvents/runStatus';
+import type { RunNode, TaskNode, TreeNode } from '../../src/views/nodes';
 import { REVISED_MARK } from '../runtime/reviewComments';
 import { directClient, extensionApi, signInForTests, waitFor } from './support';
 
@@ -126,6 +129,104 @@ describe('review comments to the agent', () => {
     );
     const nextA = (await revisionOf(client, sent.followUpRunId, fileA.fileId)).split('\n');
     assert.strictEqual(nextA[2], `${revisionA.split('\n')[2]}${REVISED_MARK}`);
+  });
+
+  it('comments on workspace files after an apply, counts them on the run row, and shows each fate', async () => {
+    const api = await extensionApi();
+    const talk = api.reviewTalk;
+    const c = vscode.Uri.joinPath(folder, 'fate-c.txt');
+    const d = vscode.Uri.joinPath(folder, 'fate-d.txt');
+    await vscode.workspace.fs.writeFile(c, Buffer.from(lines(10, 'gamma')));
+    await vscode.workspace.fs.writeFile(d, Buffer.from(lines(10, 'delta')));
+    const objective = `Fates ${Date.now()}`;
+    const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', c, [c, d], {
+      objective,
+    });
+    const runId = task.run_id!;
+    await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(runId)).status), 25_000);
+    const summary = await vscode.commands.executeCommand<ReviewSummary>('agentRuntime.reviewChanges', { runId });
+    assert.ok(summary?.files.some((f) => f.relativePath === 'fate-c.txt'));
+    await vscode.commands.executeCommand('agentRuntime.applyReviewChanges', { runId });
+    await waitFor('the applied files to take comments', () => talk.bound.get(d.toString()) !== undefined);
+
+    // The gutter's + on a workspace file the run changed: the controller offers its lines.
+    const doc = await vscode.workspace.openTextDocument(c);
+    const ranges = await talk.threads.controller.commentingRangeProvider?.provideCommentingRanges(
+      doc,
+      new vscode.CancellationTokenSource().token,
+    );
+    assert.ok(Array.isArray(ranges) && ranges.length === 1, 'no commenting range on the applied file');
+    const comment = async (uri: vscode.Uri, line: number, text: string): Promise<StoredComment> => {
+      const thread = talk.threads.controller.createCommentThread(uri, new vscode.Range(line - 1, 0, line - 1, 0), []);
+      const stored = await vscode.commands.executeCommand<StoredComment>('agentRuntime.addReviewComment', {
+        thread,
+        text,
+      });
+      assert.ok(stored, 'Add Comment made no draft');
+      return stored;
+    };
+    const onC = await comment(c, 3, 'Say this more plainly.');
+    assert.deepStrictEqual([onC.runId, onC.path, onC.side], [runId, 'fate-c.txt', 'agent']);
+    assert.strictEqual(onC.quote, doc.lineAt(2).text);
+    const onD = await comment(d, 2, 'Leave it as it is, this line is right.');
+
+    // The run's row in the Tasks view counts them and offers Send.
+    const tasks = api.sidebar.tasks;
+    const rowOf = (id: string) =>
+      waitFor(`the row of ${id}`, async () => {
+        tasks.refresh();
+        const taskRow = (await tasks.getChildren()).find(
+          (n: TreeNode) => n.contextValue === 'task' && (n as TaskNode).task.objective === objective,
+        );
+        const rows = taskRow ? await tasks.getChildren(taskRow) : [];
+        return rows.find((n: TreeNode) => (n as RunNode).runId === id) as RunNode | undefined;
+      });
+    const row = await rowOf(runId);
+    await waitFor('the count on the run row', () => String(row.description).includes('2 comments to send'));
+    assert.match(String(row.contextValue), / comments$/);
+
+    const sent = await vscode.commands.executeCommand<SendResult>('agentRuntime.sendReviewComments', {
+      runId,
+      instructions: '',
+      confirm: false,
+    });
+    assert.ok(sent, 'nothing was sent');
+    await waitFor(
+      'each thread to say what became of it',
+      () =>
+        talk.threads.threadOf(onC.id)?.contextValue === 'judged' &&
+        talk.threads.threadOf(onD.id)?.contextValue === 'judged',
+      40_000,
+    );
+    assert.deepStrictEqual(talk.drafts.get(onC.id)?.fate, {
+      fate: 'addressed',
+      by: 'agent',
+      note: 'Rewrote line 3 of fate-c.txt.',
+    });
+    assert.deepStrictEqual(talk.drafts.get(onD.id)?.fate, {
+      fate: 'declined',
+      note: 'Left as it is, as the comment asked.',
+    });
+    const declined = talk.threads.threadOf(onD.id);
+    assert.ok(declined);
+    assert.strictEqual(declined.label, 'Declined by the agent');
+    assert.strictEqual(declined.contextValue, 'judged');
+    const note = declined.comments[1]?.body;
+    assert.ok(note instanceof vscode.MarkdownString, 'the note is no Markdown comment');
+    assert.strictEqual(note.isTrusted, false);
+    assert.strictEqual(note.supportHtml, false);
+    // appendText: the server's text as text (spaces kept as &nbsp;, Markdown escaped).
+    assert.strictEqual(note.value.replace(/&nbsp;/g, ' ').replace(/\\/g, ''), 'Left as it is, as the comment asked.');
+
+    // Resolve collapses the thread and marks it resolved.
+    await vscode.commands.executeCommand('agentRuntime.resolveReviewComment', declined);
+    assert.strictEqual(declined.state, vscode.CommentThreadState.Resolved);
+    assert.strictEqual(talk.drafts.get(onD.id)?.resolved, true);
+
+    // The run and its follow-up are revisions 1 and 2 of one piece of work.
+    const followRow = await rowOf(sent.followUpRunId);
+    await waitFor('the follow-up to say its revision', () => String(followRow.description).startsWith('revision 2'));
+    assert.ok(String((await rowOf(runId)).description).startsWith('revision 1'));
   });
 
   it('refuses to send when a run has no comments, saying where to add them', async () => {

@@ -9,9 +9,13 @@ import {
   commentFate,
   commentInstructions,
   commentProblem,
+  cutNote,
+  FATE_LIMITS,
   isCommentId,
   newCommentId,
+  NOTE_CUT_MARK,
   quoteLines,
+  readVerdicts,
   type ReviewComment,
   textLines,
   toWire,
@@ -176,6 +180,61 @@ describe('review comments', () => {
       const base = comment({ side: 'base' });
       assert.deepEqual(commentFate(base, { previousText: FILE, nextText: FILE }), { fate: 'notChanged' });
       assert.deepEqual(commentFate(base, { previousText: FILE, nextText: next }), { fate: 'outdated' });
+    });
+  });
+
+  describe("the agent's verdicts from a follow-up's events", () => {
+    const sent = comment();
+    const other = comment();
+    const ev = (data: Record<string, unknown>, event = 'review_comment.addressed') => ({ event, data });
+
+    it('keeps the verdict and note of each comment sent with the follow-up, the last one winning', () => {
+      const reading = readVerdicts(
+        [
+          ev({ comment_id: sent.id, status: 'declined', note: 'first' }),
+          ev({ step_id: 'step_1', summary: 'x' }, 'observation.recorded'),
+          ev({ comment_id: sent.id, status: 'addressed', note: 'Rewrote line 2.' }),
+        ],
+        new Set([sent.id]),
+      );
+      assert.deepEqual([...reading.verdicts], [[sent.id, { status: 'addressed', note: 'Rewrote line 2.' }]]);
+    });
+
+    it('ignores a comment id the follow-up was never sent, counting it for the log', () => {
+      const reading = readVerdicts(
+        [
+          ev({ comment_id: other.id, status: 'addressed', note: 'not yours' }),
+          ev({ comment_id: '__proto__', status: 'declined' }),
+        ],
+        new Set([sent.id]),
+      );
+      assert.strictEqual(reading.verdicts.size, 0);
+      assert.strictEqual(reading.unknownCount, 2);
+      assert.deepEqual(reading.unknownIds, [other.id, '__proto__']);
+    });
+
+    it('passes over an unknown status, a missing id and a note that is not text', () => {
+      const reading = readVerdicts(
+        [
+          ev({ comment_id: sent.id, status: 'maybe' }),
+          ev({ status: 'addressed' }),
+          ev({ comment_id: other.id, status: 'declined', note: { html: '<b>' } }),
+        ],
+        new Set([sent.id, other.id]),
+      );
+      assert.strictEqual(reading.malformed, 2);
+      assert.deepEqual([...reading.verdicts], [[other.id, { status: 'declined' }]]);
+    });
+
+    it('cuts a long note with a visible mark, never inside a surrogate pair', () => {
+      const long = 'x'.repeat(FATE_LIMITS.noteChars - 1) + '😀' + 'tail';
+      const cut = cutNote(long);
+      assert.ok(cut.endsWith(NOTE_CUT_MARK));
+      assert.strictEqual(cut, 'x'.repeat(FATE_LIMITS.noteChars - 1) + NOTE_CUT_MARK);
+      const exact = 'y'.repeat(FATE_LIMITS.noteChars);
+      assert.strictEqual(cutNote(exact), exact);
+      const reading = readVerdicts([ev({ comment_id: sent.id, status: 'declined', note: long })], new Set([sent.id]));
+      assert.strictEqual(reading.verdicts.get(sent.id)?.note, cut);
     });
   });
 
