@@ -184,6 +184,25 @@ export function wholeJson(value: unknown): string | undefined {
   }
 }
 
+/** Spaces after text in a run this long are written `␣×N` in the whole-call document. */
+const DOCUMENT_SPACE_RUN = /(?<=\S) {16,}/g;
+
+/**
+ * The whole-call document's text: padding (a run of 16 spaces or more after text) as `␣×N`, so a
+ * padded tail is not pushed past the columns an editor draws (VS Code stops at 10,000) and the
+ * padding is seen for what it is. A `␣` of the call's own is written as its JSON escape `\u2423`
+ * (it can only stand in a string), so every `␣×N` in the document is ours. `padded`: whether any
+ * run was written so.
+ */
+export function paddingShown(json: string): { text: string; padded: boolean } {
+  let padded = false;
+  const text = json.replace(/\u2423/g, '\\u2423').replace(DOCUMENT_SPACE_RUN, (run) => {
+    padded = true;
+    return `\u2423\u00d7${run.length}`;
+  });
+  return { text, padded };
+}
+
 /** What a person reads before deciding on a tool call; all but the words are server text. */
 export interface CallFacts {
   approvalId: string;

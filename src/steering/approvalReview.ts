@@ -6,7 +6,14 @@
 // to show at all can only be denied here. Nothing is ever cut without the person being told.
 import * as vscode from 'vscode';
 import type { ApprovalRecord } from '../api/types';
-import { type CallFacts, fitsInDialog, timeLeft, wholeCallLines, wholeJson } from '../common/approvalText';
+import {
+  type CallFacts,
+  fitsInDialog,
+  paddingShown,
+  timeLeft,
+  wholeCallLines,
+  wholeJson,
+} from '../common/approvalText';
 import { formatShortLocalTime } from '../common/format';
 import { inert } from '../common/inertText';
 import { askModal, notify } from '../common/notify';
@@ -127,11 +134,16 @@ export async function reviewCall(
     return (await askModal('warn', message, head, deny)) === deny ? 'deny' : undefined;
   }
   const open = t('Show Whole Call');
+  const shown = paddingShown(whole);
   const lineCount = whole.split('\n').length;
   const choice = await askModal(
     'warn',
     t('The call of {0} is too long for this dialog.', tool),
-    [...head, t('Its whole text ({0} lines) opens in an editor; read it there, then decide.', lineCount)],
+    [
+      ...head,
+      t('Its whole text ({0} lines) opens in an editor; read it there, then decide.', lineCount),
+      ...(shown.padded ? [t('Runs of 16 or more spaces are written there as ␣×N (N spaces).')] : []),
+    ],
     open,
     deny,
   );
@@ -141,7 +153,7 @@ export async function reviewCall(
   if (choice !== open) {
     return undefined;
   }
-  await documents.show(approval.id, whole);
+  await documents.show(approval.id, shown.text);
   // Not modal: the editor can be scrolled while this waits.
   return choiceOf(
     await notify.warn(t('Decide on the call of {0} shown in the editor.', tool), approve, withNote, deny),

@@ -162,7 +162,10 @@ describe('commands/approvals: a person decides on the whole call', () => {
     );
     assert.match(p.modals[0].message, /too long for this dialog/);
     assert.equal(p.documents.length, 1, 'the whole call was not opened');
-    const whole = JSON.parse(p.documents[0]) as { approval_id: string; arguments: Record<string, unknown> };
+    // Padding is written ␣×N there (and said in the dialog); with it undone the text is the whole call.
+    assert.match(p.modals[0].detail ?? '', /written there as ␣×N/);
+    const restored = p.documents[0].replace(/␣×(\d+)/g, (_, n: string) => ' '.repeat(Number(n)));
+    const whole = JSON.parse(restored) as { approval_id: string; arguments: Record<string, unknown> };
     assert.equal(whole.approval_id, approvalId);
     assert.deepEqual(whole.arguments, args, 'the document is not the whole call');
     assert.deepEqual(p.notices.find((n) => n.items.includes('Approve'))?.items, [
