@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askModal } from '../common/notify';
 import { isSingular } from '../common/vscodeTranslate';
+import { realInside } from '../upload/realPaths';
 import { looksSecretFile } from '../upload/secretFiles';
 
 export interface UploadRequestOrigin {
@@ -21,9 +22,24 @@ export interface UploadRequestOrigin {
   trustedAutomation: boolean;
 }
 
-/** Files outside every workspace folder of this window. */
-export function outsideWorkspace(uris: readonly vscode.Uri[]): vscode.Uri[] {
-  return uris.filter((uri) => vscode.workspace.getWorkspaceFolder(uri) === undefined);
+/**
+ * Files outside every workspace folder of this window: by path, or (local files) by their real
+ * path, so a file reached through a linked folder that points elsewhere counts as outside.
+ */
+export async function outsideWorkspace(uris: readonly vscode.Uri[]): Promise<vscode.Uri[]> {
+  const localFolders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => f.uri.fsPath);
+  const outside: vscode.Uri[] = [];
+  for (const uri of uris) {
+    if (
+      vscode.workspace.getWorkspaceFolder(uri) === undefined ||
+      (uri.scheme === 'file' && (await realInside(uri.fsPath, localFolders)) === false)
+    ) {
+      outside.push(uri);
+    }
+  }
+  return outside;
 }
 
 /** True when the upload may go on: no confirmation needed, or the user confirmed. */
@@ -32,7 +48,7 @@ export async function confirmUploadRequest(
   serviceUrl: string,
   origin: UploadRequestOrigin,
 ): Promise<boolean> {
-  const outside = outsideWorkspace(uris);
+  const outside = await outsideWorkspace(uris);
   const needed = !origin.trustedAutomation && (outside.length > 0 || origin.promptsSkipped);
   if (!needed) {
     return true;

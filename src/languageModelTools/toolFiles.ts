@@ -1,11 +1,13 @@
 // The files a model names for a task, found in the open workspace: a name is a path relative to
 // a workspace folder ("notes.txt", "docs/plan.md", or "<folder name>/docs/plan.md" in a
 // multi-root window). Anything else is refused with the reason, before any confirmation: a path
-// outside the workspace (absolute, "..", another scheme), a folder, a symbolic link, a file that
+// outside the workspace (absolute, "..", another scheme, or through a linked folder that leads
+// out of it), a folder, a symbolic link, a file that
 // looks like it holds a secret (src/upload/secretFiles.ts), a file over the upload limit, a name
 // two folders both have. A person can still send any of those from the Explorer.
 import * as vscode from 'vscode';
 import { MAX_UPLOAD_BYTES } from '../api/types';
+import { realInside } from '../upload/realPaths';
 import { looksSecret } from '../upload/secretFiles';
 import type { ToolFile } from './toolSpecs';
 
@@ -54,9 +56,11 @@ export async function resolveWorkspaceFiles(names: readonly string[]): Promise<R
       );
       continue;
     }
-    const [{ uri, stat }] = found;
+    const [{ uri, stat, folder }] = found;
     if ((stat.type & vscode.FileType.SymbolicLink) !== 0) {
       refuse('a symbolic link (the person can upload its target from the Explorer)');
+    } else if (uri.scheme === 'file' && (await realInside(uri.fsPath, [folder.uri.fsPath])) === false) {
+      refuse('reached through a linked folder that leads out of the workspace');
     } else if ((stat.type & vscode.FileType.File) === 0) {
       refuse('a folder, not a file (name the files in it)');
     } else if (stat.size > MAX_UPLOAD_BYTES) {
