@@ -208,6 +208,14 @@ export function poisonList(
       poisonRecord(item as Record<string, unknown>, options, ordinalOf);
     }
   }
+  const copies = Math.min(Math.max(0, Math.floor(options.hugeListItems ?? 0)), 1_000_000);
+  const first = data.find((item) => typeof item === 'object' && item !== null && !Array.isArray(item));
+  if (copies > 0 && first !== undefined) {
+    const { id } = first as { id?: unknown };
+    for (let k = 1; k <= copies; k++) {
+      data.push({ ...(first as Record<string, unknown>), id: `${String(id)}_copy_${k}` });
+    }
+  }
   if (options.listJunk) {
     if (typeof duplicate === 'object' && duplicate !== null) {
       const id = (duplicate as Record<string, unknown>).id;

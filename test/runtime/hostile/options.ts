@@ -26,6 +26,8 @@ export interface HostileOptions {
   errorEverything?: boolean | { status?: number; pathPrefix?: string; method?: string };
   /** List pages: `null` first; a number, a string, a numeric id, an item without id, number/object statuses, `bytes` as a string, and a duplicate of the first item after the real ones. */
   listJunk?: boolean;
+  /** List pages: this many copies of the first real item more, under fresh ids (far more than asked). Never part of `true`. */
+  hugeListItems?: number;
   /** Every page says has_more: true and its next_cursor leads to the first page again, whose cursor leads to the second... for ever. */
   cyclingCursor?: ListSwitch;
   /** Every page says has_more: true and a next_cursor never handed out before, whose page is the first page again (before cyclingCursor). */
@@ -79,6 +81,7 @@ export const HOSTILE_ALL: Readonly<Required<Omit<HostileOptions, 'all' | 'errorE
   secretInErrors: true,
   hugeOutputs: true,
   listJunk: true,
+  hugeListItems: 0,
   cyclingCursor: '/v1/files',
   freshCursor: false,
   hasMoreWithoutCursor: true,

@@ -160,6 +160,21 @@ describe('api/resources', () => {
     assert.ok(!ctx.logger.lines.some((l) => l.includes(HOSTILE_SECRET)), 'nor the log');
   });
 
+  it('hostile: a search answered with far more records than asked keeps the page asked for and counts the rest', async () => {
+    await ctx.client.createMemory({ content: 'Searchable: the deploy runs at noon.', tags: ['huge'] });
+    ctx.runtime.setHostile({ hugeListItems: 50_000 });
+    const memory = await ctx.client.listMemory({ query: 'Searchable', limit: 20 });
+    assert.equal(memory.data.length, 20);
+    assert.ok((memory.overflow ?? 0) >= 50_000 - 19, `overflow counted: ${memory.overflow}`);
+    const tools = await ctx.client.listTools({ query: 'a', limit: 20 });
+    assert.ok(tools.data.length <= 20, `tools kept: ${tools.data.length}`);
+    // A quarter of a million is past the bound on a JSON answer's size: refused, not parsed.
+    ctx.runtime.setHostile({ hugeListItems: 250_000 });
+    const err = await rejectionOf(ctx.client.listMemory({ query: 'Searchable', limit: 20 }));
+    assert.ok(isApiError(err), String(err));
+    assert.match(err.message, /larger than/);
+  });
+
   for (const status of [404, 405] as const) {
     it(`a server without the resources (${status}) is not_supported for each call`, async () => {
       ctx.runtime.setFaults({
