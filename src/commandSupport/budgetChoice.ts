@@ -24,7 +24,11 @@ export type BudgetChoice = { budget?: Money; refused?: undefined } | { refused: 
 const USAGE_WAIT_MS = 5000;
 
 export interface BudgetGate {
-  choose(requester: BudgetRequester): Promise<BudgetChoice>;
+  /**
+   * `inherited`: the cap of the run a resume or fork continues (as the server sent it). The
+   * person is shown it and it is prefilled; an empty answer sends none, so the service keeps it.
+   */
+  choose(requester: BudgetRequester, inherited?: unknown): Promise<BudgetChoice>;
   readonly history: SpendHistory;
   /** Extension-host tests only: what a person would have been shown (a cap, the monthly limit, a run at its cap, a run past a cap the server ignored), each question answered as given. */
   readonly askedInTests: { kind: 'cap' | 'monthly' | 'atCap' | 'budgetless'; lines: string[] }[];
@@ -56,9 +60,26 @@ export function createBudgetGate(deps: BudgetGateDeps): BudgetGate {
     };
   };
 
-  /** The person's cap: the setting's, prefilled; empty means none. Undefined when they closed the box. */
-  const askCap = async (known: BudgetFacts, currency: string): Promise<{ cap?: ValidMoney } | undefined> => {
-    const lines = budgetLines(t, known);
+  /**
+   * The person's cap: the setting's (or the continued run's), prefilled; empty means none sent.
+   * Undefined when they closed the box.
+   */
+  const askCap = async (
+    known: BudgetFacts,
+    currency: string,
+    inherited: ValidMoney | undefined,
+  ): Promise<{ cap?: ValidMoney } | undefined> => {
+    const lines = [
+      ...(inherited
+        ? [
+            vscode.l10n.t(
+              'The run this continues had a cap of {0}; left empty, the service keeps that cap.',
+              moneyText(inherited),
+            ),
+          ]
+        : []),
+      ...budgetLines(t, known),
+    ];
     if (deps.trustedAutomation) {
       askedInTests.push({ kind: 'cap', lines });
       return { cap: known.cap };
@@ -67,12 +88,19 @@ export function createBudgetGate(deps: BudgetGateDeps): BudgetGate {
       title: vscode.l10n.t('Spending cap for this run ({0})', currency),
       prompt: lines.join(' · '),
       value: known.cap ? moneyText(known.cap).split(' ')[0] : '',
-      placeHolder: vscode.l10n.t('An amount such as 5.00; empty for no cap'),
+      placeHolder: inherited
+        ? vscode.l10n.t('An amount such as 5.00; empty to keep {0}', moneyText(inherited))
+        : vscode.l10n.t('An amount such as 5.00; empty for no cap'),
       ignoreFocusOut: true,
       validateInput: (value) =>
         value.trim() === '' || (validMoney({ amount: value, currency })?.units ?? 0n) > 0n
           ? undefined
-          : vscode.l10n.t('Type an amount above zero such as 5.00, or leave it empty for no cap.'),
+          : inherited
+            ? vscode.l10n.t(
+                'Type an amount above zero such as 5.00, or leave it empty to keep {0}.',
+                moneyText(inherited),
+              )
+            : vscode.l10n.t('Type an amount above zero such as 5.00, or leave it empty for no cap.'),
     });
     if (typed === undefined) {
       return undefined;
@@ -83,7 +111,7 @@ export function createBudgetGate(deps: BudgetGateDeps): BudgetGate {
   return {
     history: deps.history,
     askedInTests,
-    async choose(requester) {
+    async choose(requester, inheritedCap) {
       const settings = (deps.settings ?? readBudgetSettings)();
       for (const problem of settings.problems) {
         const key = `${problem.setting}=${problem.value}`;
@@ -99,12 +127,18 @@ export function createBudgetGate(deps: BudgetGateDeps): BudgetGate {
         }
       }
       let known = await facts(settings);
+      const inherited = validMoney(inheritedCap);
       if (requester === 'person') {
-        const chosen = await askCap(known, settings.perRun?.currency ?? settings.currency);
+        const chosen = await askCap(
+          inherited ? { ...known, cap: inherited } : known,
+          inherited?.currency ?? settings.perRun?.currency ?? settings.currency,
+          inherited,
+        );
         if (!chosen) {
           return { refused: vscode.l10n.t('No run was started: the cap was not chosen.') };
         }
-        known = { ...known, cap: chosen.cap };
+        // Empty with a cap to keep: that cap is the run's (sent as it is, as the service would keep it).
+        known = { ...known, cap: chosen.cap ?? inherited };
       }
       if (requester !== 'person' && monthlyUnchecked(known)) {
         deps.log.info(`A ${requester} asked for a run while the month's spend could not be read.`);

@@ -109,7 +109,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
     if (instructions === null) {
       return undefined;
     }
-    const cap = await deps.budgets.choose('person');
+    const cap = await deps.budgets.choose('person', await capOf(deps, target.runId));
     if (cap.refused !== undefined) {
       return undefined;
     }
@@ -151,7 +151,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
     if (instructions === null) {
       return undefined;
     }
-    const cap = await deps.budgets.choose('person');
+    const cap = await deps.budgets.choose('person', await capOf(deps, target.runId));
     if (cap.refused !== undefined) {
       return undefined;
     }
@@ -313,4 +313,10 @@ async function pickActiveRun(runs: RunStore): Promise<ResolvedRun | undefined> {
     { title: vscode.l10n.t('Cancel Run'), placeHolder: vscode.l10n.t('Which run should stop?') },
   );
   return picked ? { runId: picked.runId, given: {}, via: 'selection' } : undefined;
+}
+
+/** The cap of the run a resume or fork continues, as the server has it (none when it cannot say). */
+async function capOf(deps: CommandDeps, runId: string): Promise<unknown> {
+  const run = await deps.service.client.getRun(runId).catch(() => undefined);
+  return run?.budget;
 }
