@@ -12,6 +12,7 @@ import { DrawScheduler, type FrameClock } from './drawScheduler';
 import { FindState } from './findBar';
 import { wireFindControls } from './findControls';
 import { Flash } from './flash';
+import { clockMatters } from './format';
 import { applyStrings, createLayout, type Layout, readFilter } from './layout';
 import { createOutline, type Outline } from './outline';
 import { PageRequests, type PendingPage, type Purpose } from './pageRequests';
@@ -216,7 +217,11 @@ export class RunPanelApp {
   }
 
   private tick(): void {
-    updateHeader(this.layout, this.state, Date.now(), this.secondsLeft());
+    const secondsLeft = this.secondsLeft();
+    if (!clockMatters(this.state, secondsLeft !== undefined)) {
+      return;
+    }
+    updateHeader(this.layout, this.state, Date.now(), secondsLeft);
     this.list.render(true);
   }
 

@@ -154,6 +154,15 @@ export function elapsedMs(state: TimelineState, now: number): number | undefined
   return Math.max(0, end - started);
 }
 
+/**
+ * Whether the panel's text changes with the clock alone: a run not yet ended (its elapsed time
+ * and its running steps' durations grow) or a reconnect countdown. An ended run's panel has
+ * nothing to redraw each second.
+ */
+export function clockMatters(state: TimelineState, countingDown: boolean): boolean {
+  return countingDown || (state.model.terminalEvent === undefined && parseTime(state.info.completedAt) === undefined);
+}
+
 /** The run's total duration for the summary: run record times, else the sum of step durations. */
 export function totalDurationMs(state: TimelineState): number | undefined {
   const started = parseTime(state.info.startedAt);

@@ -1,6 +1,6 @@
 // What rows and header facts say: durations, placeholders, live elapsed time, unknown kinds.
 import * as assert from 'node:assert';
-import { elapsedMs, fieldsText, rowView, statusIcon, totalDurationMs } from '../../../src/webview/format';
+import { clockMatters, elapsedMs, fieldsText, rowView, statusIcon, totalDurationMs } from '../../../src/webview/format';
 import { applyEvents, initialState } from '../../../src/webview/reducer';
 import { ev } from './fixtures';
 
@@ -44,5 +44,17 @@ describe('webview format', () => {
     state.info = { runId: 'run_f', startedAt: '2026-01-01T00:00:00Z', completedAt: '2026-01-01T00:01:00Z' };
     assert.strictEqual(elapsedMs(state, 0), 60_000);
     assert.strictEqual(totalDurationMs(state), 60_000);
+  });
+
+  it('the clock redraws a running run or a countdown, never an ended run', () => {
+    const state = initialState('run_c');
+    applyEvents(state, [ev('step.started', 1, { step_id: 'a' })]);
+    assert.strictEqual(clockMatters(state, false), true, 'a running run: its times grow');
+    applyEvents(state, [ev('run.completed', 2, {})]);
+    assert.strictEqual(clockMatters(state, false), false, 'an ended run: nothing changes with the clock');
+    assert.strictEqual(clockMatters(state, true), true, 'a reconnect countdown still counts');
+    const recorded = initialState('run_r');
+    recorded.info = { runId: 'run_r', startedAt: '2026-01-01T00:00:00Z', completedAt: '2026-01-01T00:01:00Z' };
+    assert.strictEqual(clockMatters(recorded, false), false, 'ended by its record');
   });
 });
