@@ -3,21 +3,10 @@
 // of its source. Walked up from the run over GET /v1/runs/{id}, bounded. Plain Node: no vscode.
 import type { ApiClient } from '../api/client';
 import type { RunRecord } from '../api/types';
-import { isRunId } from '../runEvents/ids';
+import { sourceRunOf } from '../runEvents/runRevisions';
 
 /** Revisions walked up from a run at most (a longer line counts from the oldest one read). */
 export const MAX_REVISIONS = 50;
-
-/** The run a follow-up continues, when its record names one. */
-export function sourceRunOf(run: RunRecord): string | undefined {
-  if (isRunId(run.follow_up_of)) {
-    return run.follow_up_of;
-  }
-  if (isRunId(run.forked_from?.run_id)) {
-    return run.forked_from.run_id;
-  }
-  return isRunId(run.resumed_from) ? run.resumed_from : undefined;
-}
 
 /**
  * The run and the revisions before it, newest first: [this run, revision N, ..., revision 1].

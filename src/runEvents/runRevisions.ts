@@ -1,6 +1,32 @@
-// Revisions of one piece of work: a run and the follow-ups that carried review comments on it
-// (`follow_up_of`, docs/PROTOCOL.md, Review conversations) numbered 1, 2, 3 along the chain.
+// Revisions of one piece of work: a run and the runs that continue it (follow-ups with review
+// comments, forks, resumes; sourceRunOf below) numbered 1, 2, 3 along the chain.
 // Pure: the Tasks view gives it a task's runs and the links it knows.
+import { isRunId } from './ids';
+
+/** What a run record says of the run it continues (the fields, unchecked, as the server sent them). */
+export interface ContinuedFrom {
+  follow_up_of?: unknown;
+  forked_from?: { run_id?: unknown } | null;
+  resumed_from?: unknown;
+}
+
+/**
+ * The run a run continues, by the one rule the Tasks view and Review Changes share:
+ * `follow_up_of`, else the run it was forked from, else the one it was resumed from.
+ */
+export function sourceRunOf(run: ContinuedFrom | undefined): string | undefined {
+  if (!run) {
+    return undefined;
+  }
+  if (isRunId(run.follow_up_of)) {
+    return run.follow_up_of;
+  }
+  const forked = typeof run.forked_from === 'object' && run.forked_from !== null ? run.forked_from.run_id : undefined;
+  if (isRunId(forked)) {
+    return forked;
+  }
+  return isRunId(run.resumed_from) ? run.resumed_from : undefined;
+}
 
 /** A chain longer than this is not numbered past it (a server could make one of any length). */
 export const MAX_REVISIONS = 100;

@@ -13,7 +13,7 @@ import { DisposableStore } from '../common/disposableStore';
 import { ViewIds } from '../common/ids';
 import { setContextCommand } from '../common/setContext';
 import type { PollDelays, Schedule } from '../common/statusPoller';
-import { revisionNumbers } from '../runEvents/runRevisions';
+import { revisionNumbers, sourceRunOf } from '../runEvents/runRevisions';
 import type { RunChange, RunStore } from '../runs/runStore';
 import { SidebarContextKeys } from './contextKeys';
 import { isUnreachable, listRows, withViewProgress } from './listRows';
@@ -439,10 +439,12 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
     const lists = only ? [only] : [...this.taskNodes].map((task) => task.children).filter((l) => l !== undefined);
     for (const list of lists) {
       const records = new Map(list.items.map((n) => [n.runId, n.run]));
-      const revisions = revisionNumbers([...records.keys()], (id) => {
-        const of = records.get(id)?.follow_up_of;
-        return typeof of === 'string' ? of : notes.followUpOf(id);
-      });
+      // The same rule as Review Changes' revisions; this window's record of a send where the
+      // server names no source.
+      const revisions = revisionNumbers(
+        [...records.keys()],
+        (id) => sourceRunOf(records.get(id)) ?? notes.followUpOf(id),
+      );
       for (const node of list.items) {
         if (node.setNotes({ revision: revisions.get(node.runId), drafts: notes.draftsOn(node.runId) })) {
           redraw.push(node);

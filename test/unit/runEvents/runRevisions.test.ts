@@ -1,6 +1,6 @@
 // Revisions of one piece of work: a run and its follow-ups numbered along `follow_up_of`.
 import * as assert from 'node:assert';
-import { MAX_REVISIONS, revisionNumbers } from '../../../src/runEvents/runRevisions';
+import { MAX_REVISIONS, revisionNumbers, sourceRunOf } from '../../../src/runEvents/runRevisions';
 
 const links = (pairs: Record<string, string>) => (id: string) => pairs[id];
 
@@ -41,5 +41,13 @@ describe('revisions of a run and its follow-ups', () => {
     });
     assert.strictEqual(numbers.get(`run_${MAX_REVISIONS - 1}`), MAX_REVISIONS);
     assert.strictEqual(numbers.has(`run_${MAX_REVISIONS}`), false);
+  });
+
+  it('one rule for the run a run continues: follow_up_of, else forked_from, else resumed_from', () => {
+    assert.equal(sourceRunOf({ follow_up_of: 'run_a', forked_from: { run_id: 'run_b' } }), 'run_a');
+    assert.equal(sourceRunOf({ forked_from: { run_id: 'run_b' }, resumed_from: 'run_c' }), 'run_b');
+    assert.equal(sourceRunOf({ resumed_from: 'run_c' }), 'run_c');
+    assert.equal(sourceRunOf({ follow_up_of: 'not an id', forked_from: null, resumed_from: 42 }), undefined);
+    assert.equal(sourceRunOf(undefined), undefined);
   });
 });
