@@ -18,7 +18,6 @@ import { registerUploadCommands } from './commands/uploadCommands';
 import { registerWatchRunCommand } from './commands/watchRunCommands';
 import type { BudgetGate } from './commandSupport/budgetChoice';
 import type { CommandDeps } from './commandSupport/commandDeps';
-import { guarded } from './commandSupport/commandErrors';
 import { ActivationTiming } from './common/activationTiming';
 import { Commands, Settings, SETTINGS_QUERY } from './common/ids';
 import { vscodeTranslate } from './common/vscodeTranslate';
@@ -33,9 +32,9 @@ import { registerLinkCommands } from './navigation/linkCommands';
 import { registerProjectCommands } from './projects/projectLoader';
 import { type ReviewTalk, setUpReviewTalk } from './reviewTalk/reviewTalkSetup';
 import { registerReview } from './reviewUi/reviewLoader';
-import { createBudgets, createCommandDeps, createRunStore } from './rootParts';
+import { createBudgets, createCommandDeps, createRunPanels, createRunStore } from './rootParts';
 import { registerRunLogCommands } from './runPanel/runLogCommands';
-import { LazyRunPanelManager } from './runPanel/runPanelLoader';
+import { type LazyRunPanelManager } from './runPanel/runPanelLoader';
 import { announceFinishedRuns } from './runs/runFinishedNotice';
 import type { RunStore } from './runs/runStore';
 import { ServiceConnection } from './service/serviceConnection';
@@ -128,16 +127,14 @@ export async function activate(
   });
 
   const artifacts = createArtifactActions(deps);
-  const runPanels = new LazyRunPanelManager({
-    extensionUri: context.extensionUri,
-    getClient: () => service.client,
+  const runPanels = createRunPanels(
+    context,
+    service,
     runs,
-    log,
-    openArtifact: guarded(reporter, 'Open artifact', artifacts.open),
-    saveArtifact: guarded(reporter, 'Save artifact', artifacts.save),
-    signIn: () => vscode.commands.executeCommand(Commands.signIn),
-    logFolder: vscode.Uri.joinPath(context.globalStorageUri, 'run-logs').fsPath,
-  });
+    reporter,
+    artifacts,
+    vscode.Uri.joinPath(context.globalStorageUri, 'run-logs').fsPath,
+  );
   subs.push(runPanels, runPanels.registerSerializer());
 
   const review = registerReview(deps, subs, context.workspaceState);

@@ -18,15 +18,14 @@ import { registerSidebarCommands } from './commands/sidebarCommands';
 import { registerSignInCommands } from './commands/signInCommands';
 import { registerWatchRunCommand } from './commands/watchRunCommands';
 import type { CommandDeps } from './commandSupport/commandDeps';
-import { guarded } from './commandSupport/commandErrors';
 import { notInBrowser } from './commandSupport/notInBrowser';
 import { Commands, SETTINGS_QUERY } from './common/ids';
 import { notify } from './common/notify';
 import { type MemoryFeature, setUpMemory } from './memory/memorySetup';
 import { registerLinkCommands } from './navigation/linkCommands';
-import { createBudgets, createCommandDeps, createRunStore } from './rootParts';
+import { createBudgets, createCommandDeps, createRunPanels, createRunStore } from './rootParts';
 import { registerRunLogCommands } from './runPanel/runLogCommands';
-import { LazyRunPanelManager } from './runPanel/runPanelLoader';
+import { type LazyRunPanelManager } from './runPanel/runPanelLoader';
 import type { RunStore } from './runs/runStore';
 import { ServiceConnection } from './service/serviceConnection';
 import { readSettings, userLevelBaseUrl } from './service/settings';
@@ -123,16 +122,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
 
   const artifacts = createArtifactActions(deps);
   // The run panel as on the desktop; its log lives in memory here (src/runLog/runLog.web.ts).
-  const runPanels = new LazyRunPanelManager({
-    extensionUri: context.extensionUri,
-    getClient: () => service.client,
+  const runPanels = createRunPanels(
+    context,
+    service,
     runs,
-    log,
-    openArtifact: guarded(reporter, 'Open artifact', artifacts.open),
-    saveArtifact: guarded(reporter, 'Save artifact', artifacts.save),
-    signIn: () => vscode.commands.executeCommand(Commands.signIn),
-    logFolder: vscode.Uri.joinPath(context.globalStorageUri, 'run-logs').toString(),
-  });
+    reporter,
+    artifacts,
+    vscode.Uri.joinPath(context.globalStorageUri, 'run-logs').toString(),
+  );
   subs.push(runPanels, runPanels.registerSerializer());
 
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);

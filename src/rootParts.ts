@@ -3,11 +3,13 @@
 // CommandDeps. One place, so the two builds cannot drift apart.
 import * as vscode from 'vscode';
 import type { CredentialStore } from './auth/credentialStore';
+import type { createArtifactActions } from './commands/artifactCommands';
 import { type BudgetGate, createBudgetGate } from './commandSupport/budgetChoice';
 import type { CommandDeps } from './commandSupport/commandDeps';
 import { guarded } from './commandSupport/commandErrors';
 import { Commands } from './common/ids';
 import { notify } from './common/notify';
+import { LazyRunPanelManager } from './runPanel/runPanelLoader';
 import { RunStore } from './runs/runStore';
 import { SpendHistory } from './runs/spendHistory';
 import type { ServiceConnection } from './service/serviceConnection';
@@ -29,6 +31,30 @@ export function createRunStore(service: ServiceConnection, reporter: Reporter): 
     listScope: () => service.client.baseUrl,
     log: reporter.log,
     onAuthError: reporter.onAuthError,
+  });
+}
+
+/**
+ * The run panels of a window. `logFolder`: where run logs are kept, as the log store of this
+ * build reads it (a path on the desktop, a URI in the web worker).
+ */
+export function createRunPanels(
+  context: vscode.ExtensionContext,
+  service: ServiceConnection,
+  runs: RunStore,
+  reporter: Reporter,
+  artifacts: ReturnType<typeof createArtifactActions>,
+  logFolder: string,
+): LazyRunPanelManager {
+  return new LazyRunPanelManager({
+    extensionUri: context.extensionUri,
+    getClient: () => service.client,
+    runs,
+    log: reporter.log,
+    openArtifact: guarded(reporter, 'Open artifact', artifacts.open),
+    saveArtifact: guarded(reporter, 'Save artifact', artifacts.save),
+    signIn: () => vscode.commands.executeCommand(Commands.signIn),
+    logFolder,
   });
 }
 
