@@ -106,10 +106,12 @@ export async function activate(
     runs,
     ready: serviceReady,
     onFirstRows: (view, rows) => timing.firstRows(view, rows),
+    onActivationStep: (step) => timing.mark(step),
     uploadUris: (uris) => vscode.commands.executeCommand(Commands.uploadFiles, uris[0], uris),
     workspaceState: context.workspaceState,
   });
   subs.push(sidebar);
+  timing.mark('views registered');
   await serviceReady;
 
   const budgets = createBudgets(context, service, runs, log);

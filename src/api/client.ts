@@ -103,6 +103,7 @@ export class ApiClient {
   private readonly logger: Logger;
   private readonly transport: HttpTransport;
   private readonly requests: RequestPath;
+  private readonly origin: string;
   private disposed = false;
 
   /** Never throws: an invalid or insecure base URL makes every call reject with that error. */
@@ -125,6 +126,7 @@ export class ApiClient {
       origin = url.origin;
       prefix = `${url.pathname.replace(/\/+$/, '')}/v1`;
     }
+    this.origin = origin;
     const timeoutMs = options.timeoutMs ?? 30_000;
     this.logger = escapingLogger(options.logger ?? silentLogger);
     const transport = options.transport ?? platformTransport;
@@ -507,6 +509,23 @@ export class ApiClient {
 
   testWebhook(id: string, opts: SteeringOptions = {}): Promise<WebhookDelivery> {
     return resources.testWebhook(this.steer, id, opts);
+  }
+
+  /**
+   * Does the transport's set-up for the service now (on Node: loading undici and gathering the
+   * trusted CAs, tens of milliseconds), connecting nothing: activation calls it while it waits for
+   * the key, so the first request does not pay for it. Never throws.
+   */
+  prepare(): void {
+    if (this.configError || this.disposed) {
+      return;
+    }
+    try {
+      this.transport.prepare?.(this.origin);
+    } catch (err) {
+      // The first request meets the same failure and reports it where it is shown.
+      this.logger.debug(`Preparing the connection failed: ${String(err)}`);
+    }
   }
 
   /** Closes every connection; calls made afterwards fail with ApiError 'aborted'. */

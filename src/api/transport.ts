@@ -59,6 +59,11 @@ export interface HttpTransport {
   request(req: TransportRequest): Promise<TransportResponse>;
   /** Closes every connection at once; requests still running fail. */
   destroy(): Promise<void>;
+  /**
+   * Optional: does now the set-up the first request to `origin` would do (loading code, trusted
+   * CAs), connecting nothing, so it can run while the caller waits for something else.
+   */
+  prepare?(origin: string): void;
 }
 
 /** The code of a fetch that got no answer and says nothing about why (a browser never does). */

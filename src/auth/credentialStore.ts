@@ -18,6 +18,12 @@ export class SecretStorageUnavailableError extends Error {
 
 export class CredentialStore implements vscode.Disposable {
   private readonly sessionKeys = new Map<string, string>();
+  /**
+   * What SecretStorage answered per base URL, kept until a key changes (here or in another
+   * window): every request asks for the key, and in a browser-hosted VS Code each read is a
+   * round trip to the workbench that waits behind whatever it is doing.
+   */
+  private readonly storedKeys = new Map<string, Promise<string | undefined>>();
   /** The "environment key not used here" line is logged once, not on every request. */
   private warnedEnvKey = false;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -34,6 +40,7 @@ export class CredentialStore implements vscode.Disposable {
   ) {
     this.subscription = secrets.onDidChange((e) => {
       if (e.key.startsWith(SECRET_PREFIX)) {
+        this.storedKeys.clear();
         this.changed.fire();
       }
     });
@@ -46,7 +53,7 @@ export class CredentialStore implements vscode.Disposable {
       return { key: session, source: 'session' };
     }
     try {
-      const stored = await this.secrets.get(secretName(baseUrl));
+      const stored = await this.storedKey(baseUrl);
       if (stored) {
         return { key: stored, source: 'secretStorage' };
       }
@@ -70,6 +77,17 @@ export class CredentialStore implements vscode.Disposable {
     return { key: fromEnv, source: 'environment' };
   }
 
+  private storedKey(baseUrl: string): Promise<string | undefined> {
+    let read = this.storedKeys.get(baseUrl);
+    if (!read) {
+      read = Promise.resolve(this.secrets.get(secretName(baseUrl)));
+      this.storedKeys.set(baseUrl, read);
+      // A failed read is not kept: the next request asks again.
+      void read.catch(() => this.storedKeys.get(baseUrl) === read && this.storedKeys.delete(baseUrl));
+    }
+    return read;
+  }
+
   /** The origin the environment key is bound to. */
   envKeyOrigin(): string | undefined {
     return originOf(this.env[API_KEY_URL_ENV]?.trim() || this.userBaseUrl());
@@ -85,12 +103,14 @@ export class CredentialStore implements vscode.Disposable {
   }
 
   async store(baseUrl: string, key: string): Promise<void> {
+    this.storedKeys.delete(baseUrl);
     try {
       await this.secrets.store(secretName(baseUrl), key);
     } catch (err) {
       throw new SecretStorageUnavailableError(`Secret storage is unavailable (${errorName(err)}).`);
     }
     this.sessionKeys.delete(baseUrl);
+    this.storedKeys.delete(baseUrl);
     this.changed.fire();
   }
 
@@ -101,11 +121,13 @@ export class CredentialStore implements vscode.Disposable {
 
   async delete(baseUrl: string): Promise<void> {
     this.sessionKeys.delete(baseUrl);
+    this.storedKeys.delete(baseUrl);
     try {
       await this.secrets.delete(secretName(baseUrl));
     } catch (err) {
       this.log.warn(`Secret storage could not delete the key: ${errorName(err)}`);
     }
+    this.storedKeys.delete(baseUrl);
     this.changed.fire();
   }
 

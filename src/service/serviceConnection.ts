@@ -48,6 +48,10 @@ export class ServiceConnection implements vscode.Disposable {
     const { baseUrl } = readSettings();
     if (baseUrl !== this.baseUrl || this.networkChanged || (!this.current && !this.configError)) {
       this.replaceClient(baseUrl);
+      // The connection's set-up runs while the key is read (in code-server that read waits on the
+      // starting workbench), not in front of the first request.
+      const fresh = this.current;
+      setTimeout(() => fresh?.prepare(), 0);
     }
     const found = this.current ? await this.credentials.find(this.current.baseUrl) : undefined;
     this.source = found?.source;

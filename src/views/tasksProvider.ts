@@ -516,6 +516,7 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
   }
 
   private async rootChildren(): Promise<TreeNode[]> {
+    this.firstStep('tasks view asked for rows');
     await this.deps.ready;
     if (!this.deps.isSignedIn()) {
       if (this.root.children) {
@@ -526,7 +527,9 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
     }
     const list = this.ensure(this.rootLevel());
     if (!list.started) {
+      this.firstStep('tasks list requested');
       await this.loadLevel(this.rootLevel(), list);
+      this.firstStep('tasks list answered');
     }
     if (list !== this.root.children) {
       return this.rootChildren();
@@ -538,6 +541,15 @@ export class TasksTreeProvider extends DisposableStore implements vscode.TreeDat
     }
     this.deps.onFirstRows?.('tasks', list.items.length);
     return listRows(list, { view: 'tasks' });
+  }
+
+  private readonly stepsTold = new Set<string>();
+
+  private firstStep(step: string): void {
+    if (this.deps.onActivationStep && !this.stepsTold.has(step)) {
+      this.stepsTold.add(step);
+      this.deps.onActivationStep(step);
+    }
   }
 
   private async loadLevel<T extends TaskNode | RunNode | ArtifactNode>(

@@ -53,6 +53,8 @@ export interface ViewDeps {
   ready?: Promise<unknown>;
   /** Told when a view first shows rows from the server (the activation timing in the log). */
   onFirstRows?(view: 'tasks' | 'files', rows: number): void;
+  /** Told of the steps before a view's first rows (the activation timing in the log), once each. */
+  onActivationStep?(step: string): void;
 }
 
 /** The sidebar's deps: the views' plus the run store and what a drop of files on a view does. */

@@ -7,13 +7,27 @@ import { CapturingLogger } from '../api/fixtures';
 
 class FakeSecrets {
   readonly values = new Map<string, string>();
+  reads = 0;
+  failNext = false;
   private listeners: Array<(e: { key: string }) => void> = [];
   onDidChange = (l: (e: { key: string }) => void) => {
     this.listeners.push(l);
     return { dispose: () => undefined };
   };
   async get(key: string) {
+    this.reads++;
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('keyring locked');
+    }
     return this.values.get(key);
+  }
+  /** Another window stored a key: VS Code tells every window. */
+  changeElsewhere(key: string, value: string) {
+    this.values.set(key, value);
+    for (const l of this.listeners) {
+      l({ key });
+    }
   }
   async store(key: string, value: string) {
     this.values.set(key, value);
@@ -146,5 +160,36 @@ describe('auth/credentialStore', () => {
     const { store } = credentialStore({ [API_KEY_ENV]: 'env-key' }, 'https://service.example');
     await store.store('https://service.example', 'stored');
     assert.deepEqual(await store.find('https://service.example'), { key: 'stored', source: 'secretStorage' });
+  });
+
+  it('reads SecretStorage once for many requests, and again once a key changed here or elsewhere', async () => {
+    const { store, secrets } = credentialStore();
+    await store.store('https://a.example', 'key-1');
+    const before = secrets.reads;
+    assert.deepEqual(
+      await Promise.all([
+        store.get('https://a.example'),
+        store.get('https://a.example'),
+        store.get('https://a.example'),
+      ]),
+      ['key-1', 'key-1', 'key-1'],
+    );
+    assert.equal(await store.get('https://a.example'), 'key-1');
+    assert.equal(secrets.reads - before, 1, 'one read of the store for four requests');
+    secrets.changeElsewhere('agentRuntime.apiKey:https://a.example', 'key-2');
+    assert.equal(await store.get('https://a.example'), 'key-2', 'a key stored in another window applies at once');
+    await store.store('https://a.example', 'key-3');
+    assert.equal(await store.get('https://a.example'), 'key-3');
+    await store.delete('https://a.example');
+    assert.equal(await store.get('https://a.example'), undefined, 'signed out: no key kept in memory');
+  });
+
+  it('does not keep a failed read: the next request asks the store again', async () => {
+    const { store, secrets, log } = credentialStore();
+    await store.store('https://a.example', 'key-1');
+    secrets.failNext = true;
+    assert.equal(await store.get('https://a.example'), undefined);
+    assert.match(log.lines.join('\n'), /Secret storage could not be read: keyring locked/);
+    assert.equal(await store.get('https://a.example'), 'key-1');
   });
 });
