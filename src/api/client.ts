@@ -6,7 +6,7 @@ import { normaliseBaseUrl, withoutUserInfo } from './baseUrl';
 import { downloadToFile } from './download';
 import { ApiError } from './errors';
 import type { OpenedEventStream } from './events';
-import { clampLimit, type PageWalk, type PageWalkOptions, paginate } from './pagination';
+import { pageQuery, type PageWalk, type PageWalkOptions, paginate } from './pagination';
 import { parseDeleted, parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
 import { platformTransport } from './platformTransport';
@@ -89,11 +89,6 @@ export interface DownloadOptions extends CallOptions {
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 2 * MAX_UPLOAD_BYTES;
 
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 8000 };
-
-function pageQuery(params: PageParams | undefined, extra: Query = {}): Query {
-  const limit = params?.limit === undefined ? undefined : clampLimit(params.limit);
-  return { ...extra, limit, after: params?.after };
-}
 
 export class ApiClient {
   /** The normalised base URL, without /v1 (the raw text when it is invalid). */

@@ -9,6 +9,7 @@
 import { untranslated } from '../common/translate';
 import { apiDetailText } from './apiDetailText';
 import { type ApiDetail, ApiError } from './errors';
+import type { Query } from './requestPath';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageParams } from './types';
 
 /** Pages asked for at most by one walk, unless the caller says otherwise. */
@@ -26,6 +27,12 @@ export function clampLimit(limit: number | undefined): number {
     return DEFAULT_PAGE_SIZE;
   }
   return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(limit)));
+}
+
+/** One list page's query: `limit` clamped to the spec's range (absent stays absent), `after`, and the filters in `extra`. */
+export function pageQuery(params: PageParams | undefined, extra: Query = {}): Query {
+  const limit = params?.limit === undefined ? undefined : clampLimit(params.limit);
+  return { ...extra, limit, after: params?.after };
 }
 
 export interface PageWalkOptions {

@@ -67,6 +67,7 @@ const FINAL_CONFLICT_CODES = new Set([
   'approval_expired',
   'version_conflict',
   'connector_revoked',
+  'budget_too_low',
 ]);
 /** Error bodies are small; anything beyond this is cut off unread. */
 const MAX_ERROR_BODY = 64 * 1024;

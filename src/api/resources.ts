@@ -3,10 +3,9 @@
 // with a message and the rest works. Records are parsed loosely: the fields the views show made
 // safe, unknown fields kept. Plain Node.
 import { ApiError, redactWebhookSecrets } from './errors';
-import { clampLimit } from './pagination';
+import { pageQuery } from './pagination';
 import { parsePage, parseRecord } from './parse';
 import { pathSegment } from './pathSegment';
-import type { Query } from './requestPath';
 import {
   type ConnectorGrant,
   type ConnectorRecord,
@@ -164,10 +163,6 @@ function pageOf<T>(
 }
 
 // ---- the request shapes ----
-
-function pageQuery(params: PageParams, extra: Query = {}): Query {
-  return { ...extra, limit: params.limit === undefined ? undefined : clampLimit(params.limit), after: params.after };
-}
 
 const always = async (): Promise<boolean> => true;
 

@@ -12,8 +12,16 @@ export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 
-/** Task and run statuses we know; any other string is shown verbatim. */
-export const KNOWN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+/** Task and run statuses we know (the spec's five, and the two pauses of docs/PROTOCOL.md); any other string is shown verbatim. */
+export const KNOWN_STATUSES = [
+  'queued',
+  'running',
+  'completed',
+  'failed',
+  'cancelled',
+  'awaiting_approval',
+  'awaiting_budget',
+] as const;
 export type KnownStatus = (typeof KNOWN_STATUSES)[number];
 // `string & {}` keeps editor completion for the known values while accepting any string.
 export type Status = KnownStatus | (string & {});

@@ -44,11 +44,17 @@ describe('api/budget', () => {
     await waitFor(async () => (await ctx.client.getRun(runId)).status === 'completed', 'the run to finish');
   });
 
-  it('answers 409 budget_too_low for a cap not above the spend and run_not_active once it ended', async () => {
+  it('answers 409 budget_too_low (once, not retried) for a cap not above the spend and run_not_active once it ended', async () => {
     const runId = await pausedRun();
+    ctx.logger.lines.length = 0;
     const low = await rejectionOf(ctx.client.raiseBudget(runId, usd('0.01'), randomUUID()));
     assert.ok(isApiError(low, 'conflict'));
     assert.equal(low.code, SteeringConflict.budgetTooLow);
+    assert.deepEqual(
+      ctx.logger.lines.filter((l) => l.includes('/budget')).map((l) => /attempt (\d\/\d)/.exec(l)?.[1]),
+      ['1/3'],
+      'a fact about the run: answered once, not retried',
+    );
     await ctx.client.cancelRun(runId);
     const ended = await rejectionOf(ctx.client.raiseBudget(runId, usd('5.00'), randomUUID()));
     assert.ok(isApiError(ended, 'conflict'));
