@@ -4,21 +4,8 @@
 import * as vscode from 'vscode';
 import { notInBrowser } from '../commandSupport/notInBrowser';
 import { notify } from '../common/notify';
-import type { ExportFormat, ExportOptions } from '../runLog/logExport';
-import type { ConnectionView } from './protocol';
-
-/** What the export needs of a panel's session (as runExport.ts declares it). */
-export interface ExportableRun {
-  readonly runId: string;
-  readonly service: string | undefined;
-  readonly connectionState: ConnectionView;
-  readonly logComplete: boolean;
-  readonly logReady: Promise<void>;
-  readonly logProblem: string | undefined;
-  readonly logCappedAfter: number | undefined;
-  readonly quietForMs: number;
-  exportLog(format: ExportFormat, target: string, options?: ExportOptions): Promise<number>;
-}
+import type { ExportFormat } from '../runLog/logExport';
+import type { ExportableRun } from './exportableRun';
 
 export async function exportRunToFile(
   _run: ExportableRun,
