@@ -1,6 +1,9 @@
 // The run event subscription: GET /v1/runs/{id}/events as an ordered, gap-free,
 // duplicate-free async iterable of typed run events, whatever the connection does (drops,
-// stalls, restarts, rate limits). Pull-based: bytes are read only when the consumer asks.
+// stalls, restarts, rate limits). Pull-based, with one read kept waiting ahead of the consumer:
+// a body that fails drops what it received but had not handed to a read (a fetch body's queue is
+// discarded when it errors; undici's stream likewise), so the bytes that came before a cut are
+// taken as they come, up to READ_AHEAD_BYTES beyond what the consumer took.
 // One path: a read yields the batch of events its chunk completed; batches() hands that array
 // over as it is, and the per-event iterator walks it.
 import { escapingLogger, type Logger, silentLogger } from '../common/logger';
@@ -45,7 +48,21 @@ interface Connection {
   reading: boolean;
   idle: boolean;
   interruptRead?: (err: Error) => void;
+  /** The read under way on this connection (the consumer's or the one ahead of it), and its handling. */
+  step?: Promise<void>;
 }
+
+/**
+ * A connection the server answered with its stream and the network then cut: the server is up,
+ * and what it sent may have been lost with the cut (a browser drops the bytes that arrive with
+ * it, before any read can take them), so the next attempt would bring them again. Such a loss
+ * backs off no further than this step (0.4-0.8 s by default); a failed open, a refusal, a clean
+ * close with nothing new and silence still back off to the cap.
+ */
+export const CUT_BACKOFF_STEPS = 2;
+
+/** How far the subscription reads ahead of its consumer: past this, bytes wait in the connection. */
+export const READ_AHEAD_BYTES = 1024 * 1024;
 
 type Finish = 'ended' | 'failed' | 'closed';
 
@@ -75,12 +92,14 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
   private accepted: number | undefined; // highest sequence accepted; equals `delivered` once all are handed over
   // Events accepted from the chunk being read; never more than one chunk's worth (no history is kept).
   private pending: RunEvent[] = [];
+  // Bytes read since the consumer last took `pending`: bounds the read ahead.
+  private aheadBytes = 0;
   // The batch the per-event iterator is walking, and its position in it.
   private batch: readonly RunEvent[] = NO_EVENTS;
   private batchIndex = 0;
   private conn: Connection | undefined;
   private connectedOnce = false;
-  private retry: { reason: string; minDelayMs: number } | undefined;
+  private retry: { reason: string; minDelayMs: number; maxStep?: number } | undefined;
   private attempt = 0; // consecutive connections that were not healthy
   private serverRetryMs = 0;
   private terminalQueued = false;
@@ -248,6 +267,8 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
       if (this.pending.length > 0) {
         const events = this.pending;
         this.pending = [];
+        this.aheadBytes = 0;
+        this.readAhead();
         return { done: false, value: events };
       }
       if (this.finished !== undefined) {
@@ -258,29 +279,68 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
         await this.connect();
         continue;
       }
-      let chunk: IteratorResult<Uint8Array>;
-      try {
-        chunk = await this.readChunk(conn);
-      } catch (err) {
-        if (this.finished === undefined) {
-          this.reader.end();
-        }
-        this.connectionLost(
-          conn,
-          conn.idle ? `no data for ${this.idleTimeoutMs} ms` : `connection lost (${errorText(err)})`,
-        );
-        continue;
-      }
-      if (chunk.done) {
+      await this.step(conn);
+    }
+  }
+
+  /** One read on the connection and its handling; a read already under way (ahead) is joined, not doubled. */
+  private step(conn: Connection): Promise<void> {
+    conn.step ??= this.readAndHandle(conn).finally(() => {
+      conn.step = undefined;
+    });
+    return conn.step;
+  }
+
+  /**
+   * While the consumer works on what it took, keep a read waiting: what arrives is parsed into
+   * `pending` at once, so a cut that follows cannot discard it. Stops at the bound, at the
+   * terminal event and when the connection is gone; the consumer's next pull goes on from there.
+   */
+  private readAhead(): void {
+    const conn = this.conn;
+    if (
+      conn === undefined ||
+      conn.step !== undefined ||
+      this.finished !== undefined ||
+      this.terminalQueued ||
+      this.aheadBytes >= READ_AHEAD_BYTES
+    ) {
+      return;
+    }
+    this.step(conn).then(
+      () => this.readAhead(),
+      (err: unknown) =>
+        this.fail(
+          new ApiError({ kind: 'protocol', message: `The run event stream could not be read: ${errorText(err)}` }),
+        ),
+    );
+  }
+
+  private async readAndHandle(conn: Connection): Promise<void> {
+    let chunk: IteratorResult<Uint8Array>;
+    try {
+      chunk = await this.readChunk(conn);
+    } catch (err) {
+      if (this.finished === undefined) {
         this.reader.end();
-        this.emptyCloses = conn.broughtEvents ? 0 : this.emptyCloses + 1;
-        this.connectionLost(conn, 'the stream ended before the run did');
-        continue;
       }
-      this.reader.push(chunk.value);
-      if (this.terminalQueued) {
-        this.dropConnection(conn);
+      if (conn.idle) {
+        this.connectionLost(conn, `no data for ${this.idleTimeoutMs} ms`);
+      } else {
+        this.connectionLost(conn, `connection lost (${errorText(err)})`, CUT_BACKOFF_STEPS);
       }
+      return;
+    }
+    if (chunk.done) {
+      this.reader.end();
+      this.emptyCloses = conn.broughtEvents ? 0 : this.emptyCloses + 1;
+      this.connectionLost(conn, 'the stream ended before the run did');
+      return;
+    }
+    this.aheadBytes += chunk.value.byteLength;
+    this.reader.push(chunk.value);
+    if (this.terminalQueued) {
+      this.dropConnection(conn);
     }
   }
 
@@ -357,9 +417,10 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
 
   private async connect(): Promise<void> {
     if (this.retry) {
-      const { reason, minDelayMs } = this.retry;
+      const { reason, minDelayMs, maxStep } = this.retry;
       this.retry = undefined;
-      const delayMs = Math.max(backoffDelay(this.attempt, this.policy), this.serverRetryMs, minDelayMs);
+      const step = Math.min(this.attempt, maxStep ?? this.attempt);
+      const delayMs = Math.max(backoffDelay(step, this.policy), this.serverRetryMs, minDelayMs);
       this.attempt++;
       this.setState({ state: 'reconnecting', attempt: this.attempt, delayMs, reason });
       this.logger.info(
@@ -483,7 +544,8 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     this.dropConnection(conn, new Error(`no data for ${this.idleTimeoutMs} ms`));
   }
 
-  private connectionLost(conn: Connection, reason: string): void {
+  /** `maxStep`: the backoff grows no further than this step for this loss (a cut, see CUT_BACKOFF_STEPS). */
+  private connectionLost(conn: Connection, reason: string, maxStep?: number): void {
     this.dropConnection(conn);
     if (this.finished !== undefined || this.terminalQueued) {
       return;
@@ -491,7 +553,7 @@ export class RunEventSubscription implements AsyncIterable<RunEvent> {
     if (conn.broughtEvents || Date.now() - conn.openedAt >= HEALTHY_CONNECTION_MS) {
       this.attempt = 0;
     }
-    this.retry = { reason, minDelayMs: 0 };
+    this.retry = { reason, minDelayMs: 0, maxStep };
   }
 
   private dropConnection(conn: Connection, err: Error = new Error('The run event connection was closed.')): void {

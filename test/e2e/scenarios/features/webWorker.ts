@@ -4,11 +4,19 @@
 // the requests reached the service as a browser sends them (CORS preflights, which Node's client
 // never sends). A command the web build leaves out answers with its sentence.
 import * as assert from 'node:assert';
+import type { Frame, Page } from 'playwright-core';
 import { extensionId } from '../../harness/paths';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
 import { createTask, refreshView, until } from './api';
-import { assertSameSequences, renderedSequences, runPanelFrame, waitForRow, watchFromTasks } from './runPanel';
+import {
+  assertSameSequences,
+  renderedSequences,
+  runPanelFrame,
+  waitForRow,
+  watchForReconnecting,
+  watchFromTasks,
+} from './runPanel';
 
 const OBJECTIVE = 'Summarise the quarterly numbers in the browser';
 
@@ -24,6 +32,47 @@ async function signInInBrowser({ workbench, runtime }: Pick<ScenarioContext, 'wo
   await signInButton.click();
   await workbench.answerInput(UI.apiKeyPrompt, runtime.apiKey);
   await files.locator('.welcome-view-content', { hasText: 'No files yet' }).waitFor({ timeout: workbench.timeoutMs });
+}
+
+// The browser-side code is plain JavaScript text (the tests compile without DOM types).
+const WATCH_LONGEST_WAIT = `(() => {
+  window.__longestWait = 0;
+  const look = () => {
+    for (const m of document.body.innerText.matchAll(/Reconnecting in (\\d+) s/g)) {
+      window.__longestWait = Math.max(window.__longestWait, Number(m[1]));
+    }
+  };
+  look();
+  new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
+})()`;
+
+/** Records in the page the longest reconnect wait the panel announces; returns the probe. */
+async function watchLongestWait(frame: Frame): Promise<() => Promise<number>> {
+  await frame.evaluate(WATCH_LONGEST_WAIT);
+  return async () => Number(await frame.evaluate('window.__longestWait'));
+}
+
+const FETCHED_BY_WORKER = `((prefix) => ({
+  fetched: performance.getEntriesByType('resource').some((entry) => entry.name.startsWith(prefix)),
+  process: typeof process,
+}))`;
+
+/**
+ * `typeof process` in each web worker of the page whose own resource timing lists a request to
+ * `prefix`: the extension's requests go out from the worker that runs it (the web worker
+ * extension host, inside its iframe). A Node extension host fetches in no worker: none is listed.
+ */
+async function workersThatFetched(page: Page, prefix: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const worker of page.workers()) {
+    const seen = await worker
+      .evaluate<{ fetched: boolean; process: string }>(`${FETCHED_BY_WORKER}(${JSON.stringify(prefix)})`)
+      .catch(() => undefined); // a worker that ended meanwhile
+    if (seen?.fetched) {
+      found.push(seen.process);
+    }
+  }
+  return found;
 }
 
 export const webWorker: Scenario = {
@@ -61,27 +110,32 @@ export const webWorker: Scenario = {
 /** The run panel in the worker: its log in memory, the stream fetched by the browser. */
 export const webWorkerRun: Scenario = {
   id: 'web-worker-run',
-  title: 'the web build: watch a run live, exactly the server log; approve a waiting call',
+  title: 'the web build: watch a run live through cut streams, exactly the server log; approve a waiting call',
   auth: 'none',
   settings: WEB_SETTINGS,
   runtime: { eventDelayMs: 100 },
   async run(ctx) {
-    const { workbench, runtime, runtimeLog, shot } = ctx;
+    const { workbench, page, runtime, runtimeLog, shot } = ctx;
     await signInInBrowser(ctx);
 
-    // One unbroken stream. Cut streams are left out here: in the worker the panel once stayed at
-    // "reconnecting" after three cuts and once reconnected without ever showing it (both in
-    // 1.139, under load); until that is understood and fixed this scenario does not claim it.
+    // Every event stream connection is cut (EOF inside its chunked body) after 3 events.
+    runtime.setFaults({ dropStreamAfterEvents: 3 });
     const objective = 'Watch this run from the browser';
-    const runId = await runtime.createSyntheticRun({
-      events: 12,
-      terminal: null,
-      live: true,
-      taskObjective: objective,
-    });
+    const runId = await runtime.createSyntheticRun({ events: 2, terminal: null, live: true, taskObjective: objective });
     await watchFromTasks(ctx, objective);
     const frame = await runPanelFrame(workbench);
-    await waitForRow(frame, 12);
+    await waitForRow(frame, 2);
+    // The probe is in place before the run goes on: every cut from here on is seen.
+    const sawReconnecting = await watchForReconnecting(frame);
+    const longestWait = await watchLongestWait(frame);
+    const streams = runtime.countRequests('GET', new RegExp(`^/v1/runs/${runId}/events`));
+    // Ten events at once: each connection carries three of them and is cut right after, so a
+    // browser gets most batches together with their cut (Chromium drops such bytes) and asks again.
+    let last = 0;
+    for (let i = 1; i <= 10; i++) {
+      last = runtime.appendEvent(runId, 'observation.recorded', { step_id: 'step_1', summary: `observation ${i}` });
+    }
+    await waitForRow(frame, last);
     await shot('run-live-in-the-browser');
     const appended = runtime.appendEvent(runId, 'observation.recorded', {
       step_id: 'step_1',
@@ -91,7 +145,18 @@ export const webWorkerRun: Scenario = {
     runtime.endRun(runId, 'completed');
     const log = runtime.eventLog(runId);
     await waitForRow(frame, log[log.length - 1].sequence);
+    streams.stop();
     assertSameSequences(await renderedSequences(frame), log);
+    assert.strictEqual(await sawReconnecting(), true, 'the panel never showed that it was reconnecting');
+    // A cut stream is asked again within 0.8 s (CUT_BACKOFF_STEPS), however often it is cut:
+    // the panel never announces a longer wait ("Reconnecting in 1 s" at most).
+    const longest = await longestWait();
+    assert.ok(longest <= 1, `the panel announced a wait of ${longest} s before reconnecting to a cut stream`);
+    // Eleven events after the probe, three a connection: at least four connections, each but the last cut.
+    assert.ok(streams.count >= 4, `only ${streams.count} event stream connections while the stream was cut`);
+    // The negative control: the stream was fetched by a web worker of the page, one without Node.
+    const hosts = await workersThatFetched(page, `${runtime.baseUrl}/v1/runs/${runId}/events`);
+    assert.deepStrictEqual(hosts, ['undefined'], 'the workers that fetched the stream, by their typeof process');
     // The stream went out from the browser (a preflight), not from a Node host.
     assert.ok(
       runtimeLog.some((line) => new RegExp(`^OPTIONS /v1/runs/${runId}/events\\S* 204 `).test(line)),
