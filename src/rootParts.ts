@@ -14,6 +14,7 @@ import { RunStore } from './runs/runStore';
 import { SpendHistory } from './runs/spendHistory';
 import type { ServiceConnection } from './service/serviceConnection';
 import { readSettings } from './service/settings';
+import { BudgetlessRuns } from './steering/budgetlessWatch';
 import type { LocalFileIndex } from './upload/localFileIndex';
 import type { Sidebar } from './views/sidebar';
 import { revealTask } from './views/tasksReveal';
@@ -73,12 +74,27 @@ export function createBudgets(
       }
     }),
   );
-  return createBudgetGate({
+  const trustedAutomation = context.extensionMode === vscode.ExtensionMode.Test;
+  // Runs whose service did not keep the cap sent: followed against it (the gate's questions are read in tests).
+  const budgetless = new BudgetlessRuns({
+    client: () => service.client,
+    serviceUrl: () => service.serviceUrl,
+    onServiceChange: service.onDidChange,
+    runs,
+    log,
+    trustedAutomation,
+    askedInTests: { push: (question) => gate.askedInTests.push(question) },
+    answerInTests: () => gate.answerAtIgnoredCapInTests,
+  });
+  const gate = createBudgetGate({
     service,
     log,
     history: spendHistory,
-    trustedAutomation: context.extensionMode === vscode.ExtensionMode.Test,
+    trustedAutomation,
+    onStarted: (sent, returned, runId, objective) => budgetless.noteStarted(sent, returned, runId, objective),
   });
+  context.subscriptions.push(budgetless);
+  return gate;
 }
 
 export interface CommandDepsParts {

@@ -30,8 +30,21 @@ export interface BudgetGate {
    */
   choose(requester: BudgetRequester, inherited?: unknown): Promise<BudgetChoice>;
   readonly history: SpendHistory;
-  /** Extension-host tests only: what a person would have been shown (a cap, the monthly limit, a run at its cap, a run past a cap the server ignored), each question answered as given. */
-  readonly askedInTests: { kind: 'cap' | 'monthly' | 'atCap' | 'budgetless'; lines: string[] }[];
+  /**
+   * A task or run record came back after this choice was sent: when it lacks the cap, the service
+   * ignores caps; it is said once per service and the run is watched against the cap
+   * (src/steering/budgetlessWatch.ts).
+   */
+  noteStarted(
+    choice: BudgetChoice,
+    returned: { budget?: unknown } | undefined,
+    runId: string | undefined,
+    objective?: string,
+  ): void;
+  /** Extension-host tests only: what a person would have been shown (a cap, the monthly limit, a run at its cap, a service that ignored the cap, a run past a cap the server ignored), each question answered as given. */
+  readonly askedInTests: { kind: 'cap' | 'monthly' | 'atCap' | 'noBudgets' | 'budgetless'; lines: string[] }[];
+  /** Extension-host tests only: the answer when a run passes a cap its service ignored. */
+  answerAtIgnoredCapInTests: 'cancel' | 'let';
 }
 
 export interface BudgetGateDeps {
@@ -41,6 +54,13 @@ export interface BudgetGateDeps {
   trustedAutomation: boolean;
   /** For tests: the settings (default: read from VS Code each time). */
   settings?: () => BudgetSettings;
+  /** A record came back after a cap was chosen (src/steering/budgetlessWatch.ts checks whether the service kept it). */
+  onStarted?(
+    sent: Money | undefined,
+    returned: { budget?: unknown } | undefined,
+    runId: string | undefined,
+    objective?: string,
+  ): void;
 }
 
 export function createBudgetGate(deps: BudgetGateDeps): BudgetGate {
@@ -108,9 +128,13 @@ export function createBudgetGate(deps: BudgetGateDeps): BudgetGate {
     return typed.trim() === '' ? {} : { cap: validMoney({ amount: typed, currency }) };
   };
 
-  return {
+  const gate: BudgetGate = {
     history: deps.history,
     askedInTests,
+    answerAtIgnoredCapInTests: 'let',
+    noteStarted(choice, returned, runId, objective) {
+      deps.onStarted?.(choice.budget, returned, runId, objective);
+    },
     async choose(requester, inheritedCap) {
       const settings = (deps.settings ?? readBudgetSettings)();
       for (const problem of settings.problems) {
@@ -181,4 +205,5 @@ export function createBudgetGate(deps: BudgetGateDeps): BudgetGate {
       return known.cap ? { budget: toWire(known.cap) } : {};
     },
   };
+  return gate;
 }

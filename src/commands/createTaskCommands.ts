@@ -108,6 +108,7 @@ export async function createTaskWithAttachments(
     );
   const watch = vscode.l10n.t('Watch Run');
   const runId = typeof task.run_id === 'string' ? task.run_id : undefined;
+  deps.budgets.noteStarted(cap, task, runId, objective);
   void notify
     .info(vscode.l10n.t('Task "{0}" created.', shortenText(objective, 60)), ...(runId ? [watch] : []))
     .then((choice) => {

@@ -87,7 +87,15 @@ export class RunPanel implements vscode.Disposable {
       runId,
       objective: options.objective ?? options.restored?.objective,
       restored: options.restored?.snapshot,
-      client: () => deps.getClient(),
+      client: () => {
+        const client = deps.getClient();
+        // A cap the service did not keep is measured here too (RunStore.noteLocalCap).
+        return {
+          getRun: async (id, o) => deps.runs.withLocalCap(await client.getRun(id, o)),
+          getTask: (id, o) => client.getTask(id, o),
+          listRunArtifacts: (id, params, o) => client.listRunArtifacts(id, params, o),
+        };
+      },
       subscribe: (after, onState, signal) =>
         new RunEventSubscription(
           // Looked up per connection: a changed base URL replaces (and disposes) the old client.

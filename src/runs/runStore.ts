@@ -18,6 +18,7 @@ import type { RunRecord } from '../api/types';
 import type { Page } from '../api/types';
 import type { Logger } from '../common/logger';
 import { mapLimited } from '../common/mapLimited';
+import type { MoneyWire } from '../common/money';
 import { FEED_POLL_DELAYS, type PollDelays, realSchedule, type Schedule, StatusPoller } from '../common/statusPoller';
 import { isTerminalEvent, isTerminalStatus, statusKind, terminalEventStatus } from '../runEvents/runStatus';
 import type { SpendSeen } from '../runEvents/spendMeter';
@@ -82,6 +83,8 @@ interface Entry {
   streamSpend?: SpendSeen;
   /** The snapshot before spend notes that wait for SPEND_NOTE_MS to be announced. */
   spendBefore?: string;
+  /** The cap the person chose that the service did not keep (budgetlessWatch.ts): the meter's cap while the record has none. */
+  localCap?: MoneyWire;
 }
 
 /**
@@ -187,6 +190,23 @@ export class RunStore implements Disposable {
       entry.streamStatus = undefined;
     }
     this.changed(entry, before);
+  }
+
+  /**
+   * The cap a person chose for a run whose service did not keep it (its record came back without
+   * `budget`): the Tasks row, the status bar and the run panel measure its cost against this one.
+   */
+  noteLocalCap(runId: string, cap: MoneyWire): void {
+    const entry = this.entry(runId);
+    const before = this.snapshot(entry);
+    entry.localCap = cap;
+    this.changed(entry, before);
+  }
+
+  /** The record with the cap noted here when it has none of its own (noteLocalCap). */
+  withLocalCap(run: RunRecord): RunRecord {
+    const cap = typeof run?.id === 'string' ? this.entries.get(run.id)?.localCap : undefined;
+    return cap && (run.budget === undefined || run.budget === null) ? { ...run, budget: cap } : run;
   }
 
   /**
@@ -349,6 +369,7 @@ export class RunStore implements Disposable {
       record: withStreamSpend(
         entry.record && status !== entry.record.status ? { ...entry.record, status } : entry.record,
         entry.streamSpend,
+        entry.localCap,
       ),
       status,
       lastSequence: entry.lastSequence,
@@ -360,7 +381,7 @@ export class RunStore implements Disposable {
 
   /** What a surface shows of a run, to tell a real change from a repeat. */
   private snapshot(entry: Entry): string {
-    return JSON.stringify([this.status(entry), entry.record, entry.followed, entry.streamSpend]);
+    return JSON.stringify([this.status(entry), entry.record, entry.followed, entry.streamSpend, entry.localCap]);
   }
 
   private changed(entry: Entry, before: string): void {
@@ -481,8 +502,18 @@ export class RunStore implements Disposable {
   }
 }
 
-/** The record with the stream's newest cost and cap in place of its own (absent ones keep the record's). */
-function withStreamSpend(record: RunRecord | undefined, spend: SpendSeen | undefined): RunRecord | undefined {
+/**
+ * The record with the stream's newest cost and cap in place of its own (absent ones keep the
+ * record's), and the cap noted here (noteLocalCap) where neither has one.
+ */
+function withStreamSpend(
+  record: RunRecord | undefined,
+  spend: SpendSeen | undefined,
+  localCap: MoneyWire | undefined,
+): RunRecord | undefined {
+  if (record && localCap && spend?.cap === undefined && (record.budget === undefined || record.budget === null)) {
+    record = { ...record, budget: localCap };
+  }
   if (!record || !spend) {
     return record;
   }

@@ -30,16 +30,31 @@ export const MAX_WHOLE_CALL_CHARS = 2_000_000;
 const TITLE_NAME_CHARS = 80;
 
 export const APPROVAL_DOCUMENT_SCHEME = 'agent-runtime-approval';
+/** The scheme of the documents of what a run at its cap spent on (capCommands.ts): not the approvals' own. */
+export const SPEND_DOCUMENT_SCHEME = 'agent-runtime-spend';
 
-/** The read-only documents of whole calls, the last few kept (an editor may reopen one). */
+/** Characters of a document's name at most (the editor's tab shows it). */
+const DOCUMENT_NAME_CHARS = 120;
+
+/**
+ * A title as the last part of a document's path: the tab shows it as written, so a slash (which
+ * would make folders of it) becomes a dash, hidden characters are escaped (inert) and it is cut.
+ */
+export function documentFileName(title: string): string {
+  const name = inert(title, DOCUMENT_NAME_CHARS).replace(/[/\\]/g, '-').trim();
+  return name === '' ? 'document' : name;
+}
+
+/** Read-only documents of one scheme (whole calls, or what a run spent on), the last few kept (an editor may reopen one). */
 export class WholeCallDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private static readonly KEEP = 8;
   private readonly texts = new Map<string, string>();
   private readonly registration: vscode.Disposable;
   private serial = 0;
 
-  constructor() {
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(APPROVAL_DOCUMENT_SCHEME, this);
+  /** One instance per scheme: a second provider of a scheme would answer the first one's documents empty. */
+  constructor(private readonly scheme: string = APPROVAL_DOCUMENT_SCHEME) {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(scheme, this);
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -49,17 +64,31 @@ export class WholeCallDocuments implements vscode.TextDocumentContentProvider, v
   /** Opens `text` beside the active editor, as a read-only JSON document named after the approval. */
   async show(approvalId: string, text: string): Promise<void> {
     this.serial += 1;
-    const path = `/${encodeURIComponent(approvalId).slice(0, 100)}-${this.serial}.json`;
+    await this.open(`/${encodeURIComponent(approvalId).slice(0, 100)}-${this.serial}.json`, text);
+  }
+
+  /** Opens `text` beside the active editor, as a read-only document titled `title` in `language`. */
+  async showTitled(title: string, text: string, language: string): Promise<vscode.TextDocument> {
+    this.serial += 1;
+    // The serial as a folder keeps each one its own document while the tab shows the title alone.
+    return this.open(`/${this.serial}/${documentFileName(title)}`, text, language);
+  }
+
+  private async open(path: string, text: string, language?: string): Promise<vscode.TextDocument> {
     this.texts.set(path, text);
     while (this.texts.size > WholeCallDocuments.KEEP) {
       this.texts.delete(this.texts.keys().next().value as string);
     }
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: APPROVAL_DOCUMENT_SCHEME, path }));
+    let doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: this.scheme, path }));
+    if (language !== undefined && doc.languageId !== language) {
+      doc = await vscode.languages.setTextDocumentLanguage(doc, language);
+    }
     await vscode.window.showTextDocument(doc, {
       preview: true,
       preserveFocus: false,
       viewColumn: vscode.ViewColumn.Beside,
     });
+    return doc;
   }
 
   dispose(): void {

@@ -26,7 +26,7 @@ import type { Translate } from '../common/translate';
 import { statusLabel } from '../runEvents/runStatus';
 import { readBudgetSettings } from '../runs/budgetSettings';
 import type { RunStore } from '../runs/runStore';
-import { WholeCallDocuments } from './approvalReview';
+import { SPEND_DOCUMENT_SCHEME, WholeCallDocuments } from './approvalReview';
 import {
   capDecisionLines,
   capFacts,
@@ -36,6 +36,7 @@ import {
   raisePrefill,
   runCost,
   spendDocument,
+  spendDocumentTitle,
   type SpendSinceDecision,
 } from './capDecision';
 import { readSpendAtCap } from './readSpend';
@@ -75,7 +76,7 @@ export function registerCapCommands(
   atCap: RunsAtCap,
   runs: RunStore,
 ): vscode.Disposable[] {
-  const documents = new WholeCallDocuments();
+  const documents = new WholeCallDocuments(SPEND_DOCUMENT_SCHEME);
 
   const objectiveOf = async (run: RunRecord): Promise<string | undefined> => {
     if (typeof run.task_id !== 'string') {
@@ -136,19 +137,22 @@ export function registerCapCommands(
     }
     const picked = await askModal('warn', message, lines, ...buttons);
     if (picked === buttons[0] && whole) {
-      return showWhole(run.id, facts, whole, raise, stop);
+      return showWhole(facts, whole, raise, stop);
     }
     return picked === raise ? 'raise' : picked === stop ? 'stop' : undefined;
   };
 
   const showWhole = async (
-    runId: string,
     facts: ReturnType<typeof capFacts>,
     spend: SpendSinceDecision,
     raise: string,
     stop: string,
   ): Promise<Choice | undefined> => {
-    await documents.show(`spend-${runId}`, spendDocument(facts, spend, t));
+    await documents.showTitled(
+      spendDocumentTitle(facts.objective, spend.sinceRaise, t),
+      spendDocument(facts, spend, t),
+      'plaintext',
+    );
     // Not modal: the editor can be scrolled while this waits.
     const picked = await notify.warn(
       t('Decide on the run shown in the editor: raise its cap or stop it.'),

@@ -223,6 +223,23 @@ export function spendDocument(facts: CapFacts, spend: SpendSinceDecision, t: Tra
   return out.join('\n');
 }
 
+/** Characters of the task's objective in the document's title. */
+const TITLE_OBJECTIVE_CHARS = 60;
+
+/** The title of the spend document: "Spend of <task> since the last decision" (or since it started). */
+export function spendDocumentTitle(objective: string | undefined, sinceRaise: boolean, t: Translate): string {
+  const oneLine = objective?.replace(/\s+/g, ' ').trim();
+  const task =
+    oneLine === undefined || oneLine === ''
+      ? t('a run')
+      : Array.from(oneLine).length > TITLE_OBJECTIVE_CHARS
+        ? `${Array.from(oneLine)
+            .slice(0, TITLE_OBJECTIVE_CHARS - 1)
+            .join('')}…`
+        : oneLine;
+  return sinceRaise ? t('Spend of {0} since the last decision', task) : t('Spend of {0} since it started', task);
+}
+
 /**
  * The new cap offered: what it spent plus agentRuntime.budget.perRun (another run's worth from
  * here) when that is set in the same currency, else the cap doubled; always above the cost.

@@ -3,13 +3,12 @@
 // stream logs a request or a resolution, a decision here) and polled only while something waits
 // or a run someone here cares about is going, from 3 s doubling to 30 s (like the run store).
 // Pure (no vscode): the fetch and the timer are injected.
-import { isApiError } from '../api/errors';
-import { describeError } from '../api/errorSentences';
 import type { PageWalk, PageWalkOptions } from '../api/pagination';
 import type { ApprovalListParams } from '../api/steering';
 import type { ApprovalRecord } from '../api/types';
 import type { Logger } from '../common/logger';
-import { type PollDelays, type Schedule, StatusPoller } from '../common/statusPoller';
+import type { PollDelays, Schedule } from '../common/statusPoller';
+import { PolledList } from './polledList';
 
 /** Pending approvals kept at most (the rows of Needs You). */
 export const MAX_PENDING = 200;
@@ -74,166 +73,30 @@ export interface PendingApprovalsOptions {
 
 export const APPROVAL_POLL_DELAYS: PollDelays = { firstMs: 3_000, maxMs: 30_000 };
 
-export class PendingApprovals {
-  private list: ApprovalRecord[] = [];
-  private listCut = false;
-  private loaded = false;
-  private unsupported = false;
-  private lastError: unknown;
-  private abort = new AbortController();
-  private inFlight: Promise<boolean> | undefined;
-  private readonly listeners = new Set<(change: PendingChange) => void>();
-  private readonly poller: StatusPoller;
-
-  constructor(private readonly options: PendingApprovalsOptions) {
-    this.poller = new StatusPoller({
-      poll: () => this.load(),
-      wanted: () => !this.unsupported && (this.list.length > 0 || options.watching()),
+/** The pending approvals as one polled list (polledList.ts); a server without approvals stops it. */
+export class PendingApprovals extends PolledList<ApprovalRecord> {
+  constructor(options: PendingApprovalsOptions) {
+    super({
+      name: 'Approvals',
+      fetch: async (signal) => {
+        const loaded = await options.fetchPending(signal);
+        return { items: loaded.approvals, cut: loaded.cut };
+      },
+      watching: options.watching,
+      log: options.log,
+      onAuthError: options.onAuthError,
+      onUnsupported: () => options.onUnsupported?.(),
       delays: options.delays ?? APPROVAL_POLL_DELAYS,
       schedule: options.schedule,
-      onError: (err) => options.log.warn(`Approvals: poll failed: ${describeError(err)}`),
     });
   }
 
-  readonly onDidChange = (listener: (change: PendingChange) => void): { dispose(): void } => {
-    this.listeners.add(listener);
-    return { dispose: () => void this.listeners.delete(listener) };
-  };
+  readonly onDidChange = (listener: (change: PendingChange) => void): { dispose(): void } =>
+    this.onDidChangeList((change) =>
+      listener({ pending: change.items, added: change.added, firstLoad: change.firstLoad }),
+    );
 
   get pending(): readonly ApprovalRecord[] {
-    return this.list;
-  }
-  /** The last load stopped at a cap: more may wait than `pending` holds. */
-  get cut(): boolean {
-    return this.listCut;
-  }
-  get error(): unknown {
-    return this.lastError;
-  }
-  get isUnsupported(): boolean {
-    return this.unsupported;
-  }
-  get polling(): boolean {
-    return this.poller.scheduled;
-  }
-
-  find(approvalId: string): ApprovalRecord | undefined {
-    return this.list.find((a) => a.id === approvalId);
-  }
-
-  /** Load now and (re)start the polling delay; concurrent calls share one request. Never throws: a failure is `error`. */
-  async refresh(): Promise<void> {
-    try {
-      await this.load();
-    } catch (err) {
-      this.options.log.warn(`Approvals: could not load the pending approvals: ${describeError(err)}`);
-    }
-    this.poller.kick();
-  }
-
-  /** Re-checks whether polling is wanted (a run started or ended). */
-  update(): void {
-    this.poller.update();
-  }
-
-  /** A decision made here: drop it at once, the next load confirms. */
-  forget(approvalId: string): void {
-    const next = this.list.filter((a) => a.id !== approvalId);
-    if (next.length === this.list.length) {
-      return;
-    }
-    this.list = next;
-    this.emit({ pending: this.list, added: [], firstLoad: false });
-  }
-
-  /** Another service or key: nothing known holds. */
-  reset(): void {
-    this.abort.abort();
-    this.abort = new AbortController();
-    this.list = [];
-    this.listCut = false;
-    this.loaded = false;
-    this.unsupported = false;
-    this.lastError = undefined;
-    this.emit({ pending: this.list, added: [], firstLoad: false });
-    this.poller.update();
-  }
-
-  dispose(): void {
-    this.abort.abort();
-    this.poller.dispose();
-    this.listeners.clear();
-  }
-
-  private load(): Promise<boolean> {
-    if (this.unsupported) {
-      return Promise.resolve(false);
-    }
-    this.inFlight ??= this.fetch().finally(() => (this.inFlight = undefined));
-    return this.inFlight;
-  }
-
-  private async fetch(): Promise<boolean> {
-    const signal = this.abort.signal;
-    let loaded: PendingList;
-    try {
-      loaded = await this.options.fetchPending(signal);
-    } catch (err) {
-      if (signal.aborted) {
-        return false;
-      }
-      if (isApiError(err, 'not_supported')) {
-        this.unsupported = true;
-        this.options.onUnsupported?.();
-        this.list = [];
-        this.listCut = false;
-        this.emit({ pending: this.list, added: [], firstLoad: !this.loaded });
-        return false;
-      }
-      if (isApiError(err, 'authentication')) {
-        this.options.onAuthError?.(err);
-      }
-      const first = this.lastError === undefined;
-      this.lastError = err;
-      if (first) {
-        this.emit({ pending: this.list, added: [], firstLoad: false });
-      }
-      throw err;
-    }
-    if (signal.aborted) {
-      return false;
-    }
-    // Each id once: VS Code refuses a tree with two rows of one id, and one approval is announced once.
-    const fresh = [...new Map(loaded.approvals.map((a) => [a.id, a] as const)).values()];
-    const cutChanged = loaded.cut !== this.listCut;
-    this.listCut = loaded.cut;
-    const recovered = this.lastError !== undefined;
-    this.lastError = undefined;
-    const firstLoad = !this.loaded;
-    this.loaded = true;
-    const before = new Set(this.list.map((a) => a.id));
-    const added = firstLoad ? [] : fresh.filter((a) => !before.has(a.id));
-    const changed =
-      firstLoad ||
-      recovered ||
-      cutChanged ||
-      added.length > 0 ||
-      fresh.length !== this.list.length ||
-      fresh.some((a, i) => a.id !== this.list[i]?.id);
-    this.list = fresh;
-    if (changed) {
-      this.emit({ pending: this.list, added, firstLoad });
-    }
-    return changed;
-  }
-
-  private emit(change: PendingChange): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(change);
-      } catch (err) {
-        this.options.log.error(`Approvals: a listener failed: ${describeError(err)}`);
-      }
-    }
+    return this.items;
   }
 }

@@ -118,6 +118,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
         instructions,
         ...(cap.budget ? { budget: cap.budget } : {}),
       });
+      deps.budgets.noteStarted(cap, run, run.id);
       await afterNewRun(run);
       return run;
     } catch (err) {
@@ -161,6 +162,7 @@ export function registerSteeringCommands(deps: CommandDeps, steering: SteeringDe
         instructions,
         ...(cap.budget ? { budget: cap.budget } : {}),
       });
+      deps.budgets.noteStarted(cap, run, run.id);
       await afterNewRun(run);
       return run;
     } catch (err) {

@@ -3,6 +3,7 @@
 // told, not raised again, and a 409 re-reads the run. The person's questions are answered through
 // the test run's arguments (trusted automation), and what they would have seen is checked.
 import * as assert from 'node:assert';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunRecord } from '../../src/api/types';
 import { admin, extensionApi, suiteWithService, waitFor } from './support';
@@ -151,6 +152,28 @@ describe('budgets: a run at its cap waits for a person', () => {
     } finally {
       await admin('/faults', {});
       await client.cancelRun(runId).catch(() => undefined);
+    }
+  });
+});
+
+describe('budgets: the document of what a run at its cap spent on', () => {
+  it('is titled for a person and opens as plain text, not JSON', async () => {
+    // Its own scheme: the extension's provider of the real one stays alone on it.
+    const { WholeCallDocuments } = await import('../../src/steering/approvalReview');
+    const documents = new WholeCallDocuments('agent-runtime-spend-test');
+    try {
+      const doc = await documents.showTitled(
+        'Spend of Summarise a/b since the last decision',
+        'Task: Summarise a/b\n#3 Tool call read_file\n    {"file_id": "file_1"}',
+        'plaintext',
+      );
+      assert.strictEqual(doc.languageId, 'plaintext');
+      assert.strictEqual(path.posix.basename(doc.uri.path), 'Spend of Summarise a-b since the last decision');
+      assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), doc.uri.toString());
+      assert.match(doc.getText(), /#3 Tool call read_file/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      documents.dispose();
     }
   });
 });

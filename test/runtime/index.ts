@@ -139,6 +139,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   });
   const faults = new FaultState();
   faults.set(options.faults ?? {});
+  core.meterEveryRun = () => faults.current.missingEndpoints?.includes('budgets') === true;
   const hostile = new HostileState(options.hostile);
   const dispatcher = new HttpDispatcher(
     core,

@@ -130,6 +130,9 @@ export class RuntimeCore {
   /** Agents waiting at their run's budget: each is let go by a raise (or stopped by a cancel). */
   private readonly budgetWaits = new Map<string, Set<() => void>>();
 
+  /** A server without budgets still meters: every run logs usage.updated (set by the fault switches). */
+  meterEveryRun: () => boolean = () => false;
+
   constructor(
     readonly dataDir: string,
     private readonly eventDelayMs: number,
@@ -634,15 +637,16 @@ export class RuntimeCore {
 
   /**
    * Adds `cents` to the run's cost. A run with a budget logs usage.updated, and at its cap
-   * budget.reached and the status awaiting_budget (its agent then waits in withinBudget).
+   * budget.reached and the status awaiting_budget (its agent then waits in withinBudget). On a
+   * server without budgets (meterEveryRun) every run logs usage.updated and none ever pauses.
    */
   private charge(runId: string, cents: number): void {
     const run = this.runs.update(runId, { usage: addCents(this.requireRun(runId).usage, cents) });
-    if (run.budget === undefined || this.logFor(runId)?.ended) {
+    if ((run.budget === undefined && !this.meterEveryRun()) || this.logFor(runId)?.ended) {
       return;
     }
     this.appendEvent(runId, 'usage.updated', { cost: run.usage?.cost });
-    if (budgetReached(run) && run.status !== 'awaiting_budget') {
+    if (run.budget !== undefined && budgetReached(run) && run.status !== 'awaiting_budget') {
       this.appendEvent(runId, 'budget.reached', { budget: run.budget, cost: run.usage?.cost });
       this.setRunStatus(runId, 'awaiting_budget');
     }

@@ -99,6 +99,20 @@ export const UI = {
     notePrompt: /optional note|Approve the tool call|Deny the tool call/i,
     forkPrompt: /follow-up instructions|What should the new run do/i,
   },
+  /** Spend under control (scenario spend-cap). */
+  spend: {
+    /** The notification after Create Task; it offers Watch Run. */
+    created: /Task ".*" created\./,
+    /** A run-at-cap row of Needs You: its label (the objective) and description run together. */
+    atCapRow: (objective: string) =>
+      new RegExp(`${objective.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*spent .* of its cap of`),
+    atCapNotification: /reached its spending cap of .* and waits for you/,
+    /** The dialog Raise the Cap... and Stop the Run open: what the run spent, before the choice. */
+    atCapDialog: /reached its spending cap and waits for you/,
+    raiseCap: 'Raise the Cap...',
+    raisePrompt: /Raise the cap of this run/,
+    stopRun: 'Stop the Run',
+  },
 } as const;
 
 /** The names a run needs in German (package.nls.de.json, l10n/bundle.l10n.de.json). */

@@ -119,4 +119,19 @@ describe('runtime: budgets', () => {
     assert.strictEqual(res.json.budget, undefined);
     assert.ok(!reading.events.some((e) => e.event.startsWith('budget.')));
   });
+
+  it('as a server without budgets ignores the cap, meters every run and never pauses it', async () => {
+    rt.setFaults({ missingEndpoints: ['budgets'] });
+    const fileId = await uploadOk(rt, 'a.md', '# A\n');
+    const task = await budgetedTask(rt, '0.02', [fileId]);
+    assert.strictEqual(task.budget, undefined, 'the task comes back without the budget sent');
+    const reading = await runToEnd(rt, task.run_id);
+    const run = (await call(rt, 'GET', `/v1/runs/${task.run_id}`)).json;
+    assert.strictEqual(run.status, 'completed');
+    assert.strictEqual(run.budget, undefined);
+    const updates = reading.events.filter((e) => e.event === 'usage.updated');
+    assert.ok(updates.length > 2, 'usage.updated after each charge');
+    assert.deepStrictEqual(updates.at(-1)?.data.cost, (run.usage as { cost: unknown }).cost);
+    assert.ok(!reading.events.some((e) => e.event.startsWith('budget.')), 'never paused');
+  });
 });

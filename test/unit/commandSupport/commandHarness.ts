@@ -176,7 +176,7 @@ export function commandDeps(
     selection: () => options.selection?.() ?? [],
     activeRunPanel: () => options.activePanel?.(),
     // No cap configured: the commands send none (test/ext/budget.test.ts covers the caps).
-    budgets: { choose: async () => ({}), askedInTests: [] },
+    budgets: { choose: async () => ({}), askedInTests: [], noteStarted: () => undefined },
   };
   return deps as unknown as CommandDeps;
 }

@@ -52,6 +52,7 @@ describe('commands/createTaskCommands', () => {
           return {};
         },
         askedInTests: [],
+        noteStarted: () => undefined,
       },
     } as unknown as CommandDeps;
   }

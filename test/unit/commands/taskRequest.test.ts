@@ -31,7 +31,7 @@ describe('commands/taskRequest', () => {
       log: { error: () => undefined, warn: () => undefined, info: () => undefined },
       localFiles: { recordTask: async () => undefined },
       tasks: { refresh: () => undefined, followNewTask: async () => undefined },
-      budgets: { choose: async () => ({}), askedInTests: [] },
+      budgets: { choose: async () => ({}), askedInTests: [], noteStarted: () => undefined },
     } as unknown as CommandDeps;
   }
 

@@ -72,3 +72,20 @@ describe('runs/runStore: spend from a stream', () => {
     runs.dispose();
   });
 });
+
+describe('runs/runStore: a cap the service did not keep', () => {
+  it("is the record's cap while the record and the stream have none, for the rows and the panel", () => {
+    const { runs, clock, changes } = store();
+    runs.noteRecord({ id: 'run_1', status: 'running', usage: { cost: usd('0.01') } });
+    changes.length = 0;
+    runs.noteLocalCap('run_1', usd('0.05'));
+    assert.equal(changes.length, 1, 'announced');
+    assert.deepEqual(runs.get('run_1')?.record?.budget, usd('0.05'));
+    runs.noteStreamSpend('run_1', { cost: usd('0.03') });
+    clock.fire();
+    assert.deepEqual(runs.get('run_1')?.record?.budget, usd('0.05'), 'a cost without a cap keeps it');
+    assert.deepEqual(runs.withLocalCap({ id: 'run_1', status: 'running' }).budget, usd('0.05'));
+    assert.deepEqual(runs.withLocalCap({ id: 'run_1', status: 'running', budget: usd('1.00') }).budget, usd('1.00'));
+    assert.equal(runs.withLocalCap({ id: 'run_2', status: 'running' }).budget, undefined);
+  });
+});

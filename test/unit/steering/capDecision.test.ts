@@ -12,6 +12,7 @@ import {
   MAX_SPENT_ITEMS,
   raisePrefill,
   spendDocument,
+  spendDocumentTitle,
   SpendSinceDecision,
 } from '../../../src/steering/capDecision';
 
@@ -118,5 +119,19 @@ describe('steering/capDecision', () => {
     assert.ok(checkRaise('1e3', 'USD', undefined, untranslated).problem);
     assert.ok(checkRaise('0', 'USD', undefined, untranslated).problem);
     assert.ok(checkRaise('9'.repeat(40), 'USD', undefined, untranslated).problem);
+  });
+
+  it('names the spend document after the task and the stretch, in one line and cut', () => {
+    assert.equal(
+      spendDocumentTitle('Summarise the report', true, untranslated),
+      'Spend of Summarise the report since the last decision',
+    );
+    assert.equal(spendDocumentTitle('Summarise', false, untranslated), 'Spend of Summarise since it started');
+    assert.equal(spendDocumentTitle(undefined, true, untranslated), 'Spend of a run since the last decision');
+    assert.equal(spendDocumentTitle('  two\n lines ', false, untranslated), 'Spend of two lines since it started');
+    const long = spendDocumentTitle('x'.repeat(500), false, untranslated);
+    assert.ok(long.length < 100, long);
+    assert.match(long, /x… since it started$/);
+    assert.doesNotMatch(spendDocumentTitle('a.json', false, untranslated), /\.json$/);
   });
 });

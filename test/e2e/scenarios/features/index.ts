@@ -14,6 +14,7 @@ import { runLogTools } from './runLogTools';
 import { runPanelAxe } from './runPanelAxe';
 import { runPanelNarrow } from './runPanelNarrow';
 import { signIn } from './signIn';
+import { spendCap } from './spendCap';
 import { STEERING_SCENARIOS } from './steering';
 import { STEERING_PICTURE_SCENARIOS } from './steeringPictures';
 import { runPanelDark, runPanelGerman, runPanelHighContrast, runPanelLight } from './themes';
@@ -49,6 +50,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   runLogTools,
   ...STEERING_SCENARIOS,
   ...STEERING_PICTURE_SCENARIOS,
+  spendCap,
   chatParticipant,
   agentAccess,
   webWorker,
