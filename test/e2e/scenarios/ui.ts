@@ -46,6 +46,12 @@ export const UI = {
   apiKeyPrompt: /API key/i,
   /** The objective prompt of the new-task flow (title "New Agent Runtime Task"). */
   objectivePrompt: /New Agent Runtime Task|objective|What should the agent do/i,
+  /** Talking back: VS Code's own comment command, the controller's button, the send. */
+  comments: {
+    add: 'Add Comment',
+    send: 'Agent Runtime: Send Comments to the Agent...',
+    overallPrompt: /overall instruction/,
+  },
   /** The spending cap asked before every run a person starts (empty: no cap). */
   capPrompt: /Spending cap for this run/i,
   /** The run panel (webview) marks each timeline row (a list item) with data-sequence. */

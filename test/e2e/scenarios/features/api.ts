@@ -18,6 +18,7 @@ export interface TaskRecord {
 export interface RunRecord {
   id: string;
   status: string;
+  follow_up_of?: string;
 }
 export interface ArtifactRecord {
   id: string;
@@ -75,6 +76,8 @@ export const listFiles = async (runtime: RuntimeHandle): Promise<FileRecord[]> =
   (await ok<List<FileRecord>>(runtime, 'GET', '/files?limit=100')).data;
 export const listTasks = async (runtime: RuntimeHandle): Promise<TaskRecord[]> =>
   (await ok<List<TaskRecord>>(runtime, 'GET', '/tasks?limit=100')).data;
+export const listRuns = async (runtime: RuntimeHandle): Promise<RunRecord[]> =>
+  (await ok<List<RunRecord>>(runtime, 'GET', '/runs?limit=100')).data;
 export const getRun = (runtime: RuntimeHandle, runId: string): Promise<RunRecord> =>
   ok(runtime, 'GET', `/runs/${runId}`);
 export const listArtifacts = async (runtime: RuntimeHandle, runId: string): Promise<ArtifactRecord[]> =>

@@ -10,6 +10,7 @@ import { hostileServer } from './hostile';
 import { workingInRepository } from './projects';
 import { reviewChanges, reviewChangesThreeWay } from './review';
 import { reviewChangesSinceRevision } from './reviewRevisions';
+import { reviewTalkLoop } from './reviewTalkLoop';
 import { runLogTools } from './runLogTools';
 import { runPanelAxe } from './runPanelAxe';
 import { runPanelNarrow } from './runPanelNarrow';
@@ -45,6 +46,7 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   reviewChanges,
   reviewChangesThreeWay,
   reviewChangesSinceRevision,
+  reviewTalkLoop,
   workingInRepository,
   applyShowsEveryFile,
   runLogTools,
