@@ -395,6 +395,7 @@ export async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<Task
       deps.log.info(
         `Created ${task.id} in ${project.id} at ${commit}${patch ? ` with a patch of ${patch.files.length} file(s)` : ''}`,
       );
+      deps.budgets.noteStarted(cap, task, typeof task.run_id === 'string' ? task.run_id : undefined, objective);
       announce(deps, task, objective);
       return task;
     } catch (err) {

@@ -248,6 +248,7 @@ export function registerSendComments(
     if (!followUp) {
       return undefined;
     }
+    deps.budgets.noteStarted(cap, followUp.run, followUp.run.id);
     await drafts.noteFollowUp(followUp.run.id, runId);
     await threads.markSent(
       comments.map((c) => c.id),
