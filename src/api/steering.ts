@@ -11,9 +11,9 @@ import { pathSegment } from './pathSegment';
 import { type Query, readJson, type RequestSpec } from './requestPath';
 import type {
   ApprovalDecision,
-  Attachment,
   ApprovalRecord,
   ApprovalStatus,
+  Attachment,
   Money,
   Page,
   PageParams,

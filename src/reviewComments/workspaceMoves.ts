@@ -42,14 +42,14 @@ export function projectMove(position: ProjectPosition, t: Translate): ProjectMov
   if (!position.baseKnown) {
     return {
       moved: false,
-      sentence: t(
-        'This clone does not have commit {0}, which the run started from: fetch, then ask again.',
-        base,
-      ),
+      sentence: t('This clone does not have commit {0}, which the run started from: fetch, then ask again.', base),
     };
   }
   if (position.head === position.baseCommit) {
-    return { moved: false, sentence: t('The workspace has not moved on: HEAD is still commit {0}, which the run started from.', base) };
+    return {
+      moved: false,
+      sentence: t('The workspace has not moved on: HEAD is still commit {0}, which the run started from.', base),
+    };
   }
   if (position.commits.length === 0) {
     return {
@@ -79,7 +79,11 @@ export type FileState = 'edited' | 'asSent' | 'agents' | 'gone';
  * `current` undefined: the file cannot be read. The same bytes as sent: not moved; the agent's
  * version (the person applied it): not moved either; anything else: edited.
  */
-export function fileState(hashes: { sent: string; current: string | undefined; agents: string | undefined }): FileState {
+export function fileState(hashes: {
+  sent: string;
+  current: string | undefined;
+  agents: string | undefined;
+}): FileState {
   if (hashes.current === undefined) {
     return 'gone';
   }

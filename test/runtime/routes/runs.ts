@@ -3,8 +3,8 @@ import { serveEventStream } from '../eventStream';
 import { badRequest, conflict, notFound } from '../httpErrors';
 import { pageOf, parsePageParams, parseUpdatedAfter } from '../pagination';
 import type { RunRecord } from '../records';
-import type { ForkInputs } from '../runtimeCore';
 import { parseReviewComments } from '../reviewComments';
+import type { ForkInputs } from '../runtimeCore';
 import { parseBudget, requestedBudget } from '../spend';
 import { jsonWrite, type RequestContext, type Route } from './routeTypes';
 import { parsePlacement, validateAttachments } from './tasks';
@@ -37,11 +37,7 @@ function budgetsOff(ctx: RequestContext): boolean {
  * checks them: the new run starts from that commit and works on those attachments instead of the
  * task's. `context` needs a project task; a commit the project's checkout lacks is 400 unknown_commit.
  */
-async function forkInputs(
-  ctx: RequestContext,
-  run: RunRecord,
-  body: Record<string, unknown>,
-): Promise<ForkInputs> {
+async function forkInputs(ctx: RequestContext, run: RunRecord, body: Record<string, unknown>): Promise<ForkInputs> {
   const inputs: ForkInputs = {};
   if (body.context !== undefined && body.context !== null) {
     const task = ctx.core.tasks.get(run.task_id);

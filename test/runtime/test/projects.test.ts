@@ -217,7 +217,10 @@ describe('runtime: projects', () => {
     const { events } = await runToEnd(rt, first);
     const last = events[events.length - 2].data.sequence as number;
 
-    fs.writeFileSync(path.join(repo.dir, 'src', 'app.ts'), 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n');
+    fs.writeFileSync(
+      path.join(repo.dir, 'src', 'app.ts'),
+      'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n',
+    );
     repo.git('commit', '-q', '-am', 'later');
     const head = repo.git('rev-parse', 'HEAD');
     fs.writeFileSync(path.join(repo.dir, 'README.md'), '# Demo\n\nOne.\nTwo.\nThree.\nFour.\n');

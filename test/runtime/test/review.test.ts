@@ -109,7 +109,7 @@ describe('runtime: revised attachments and the patch', () => {
     );
   });
 
-  it('a fork given attachments revises those instead of the task\'s (an edited file sent again)', async () => {
+  it("a fork given attachments revises those instead of the task's (an edited file sent again)", async () => {
     const txt = await uploadOk(rt, 'list.txt', SHORT_TXT);
     const task = await createTask(rt, 'Tidy the list', [txt]);
     const { events } = await runToEnd(rt, task.run_id);

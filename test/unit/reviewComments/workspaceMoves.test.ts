@@ -46,7 +46,10 @@ describe('workspaceMoves', () => {
     it('has not moved when HEAD is the base, or has nothing after it, and says so in one sentence', () => {
       const same = projectMove({ baseCommit: BASE, head: BASE, baseKnown: true, commits: [] }, untranslated);
       assert.strictEqual(same.moved, false);
-      assert.match((same as { sentence: string }).sentence, /^The workspace has not moved on: HEAD is still commit aaaaaaa/);
+      assert.match(
+        (same as { sentence: string }).sentence,
+        /^The workspace has not moved on: HEAD is still commit aaaaaaa/,
+      );
       const older = projectMove({ baseCommit: BASE, head: HEAD, baseKnown: true, commits: [] }, untranslated);
       assert.strictEqual(older.moved, false);
       assert.match((older as { sentence: string }).sentence, /HEAD \(bbbbbbb\) has no commit after aaaaaaa/);
@@ -74,7 +77,7 @@ describe('workspaceMoves', () => {
   });
 
   describe('fileState', () => {
-    it('edited only when the bytes are neither as sent nor the agent\'s version', () => {
+    it("edited only when the bytes are neither as sent nor the agent's version", () => {
       assert.strictEqual(fileState({ sent: 's', current: 'x', agents: 'a' }), 'edited');
       assert.strictEqual(fileState({ sent: 's', current: 's', agents: 'a' }), 'asSent');
       assert.strictEqual(fileState({ sent: 's', current: 'a', agents: 'a' }), 'agents');
@@ -108,7 +111,7 @@ describe('workspaceMoves', () => {
       );
     });
 
-    it('names each edited file with its old and new upload, after the person\'s own words', () => {
+    it("names each edited file with its old and new upload, after the person's own words", () => {
       const text = catchUpInstructions(
         { kind: 'uploads', files: [{ name: 'list.txt', oldFileId: 'file_old', newFileId: 'file_new' }] },
         'Keep the fourth line.',
