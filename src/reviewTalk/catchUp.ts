@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import type { Attachment, RunRecord, TaskRecord } from '../api/types';
+import type { ArtifactRecord, Attachment, RunRecord, TaskRecord } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { questionSkipped } from '../commandSupport/questionSkip';
@@ -28,7 +28,6 @@ import {
   projectMove,
 } from '../reviewComments/workspaceMoves';
 import { parseReviewUri } from '../reviewUi/reviewContent';
-import { listRunOutputs, taskFileIds } from '../reviewUi/runOutputs';
 import { hashIfUnchanged, stampOf } from '../reviewUi/uploadFingerprint';
 import { recordUploads } from '../reviewUi/uploadOrigins';
 import { isTerminalStatus } from '../runEvents/runStatus';
@@ -66,6 +65,7 @@ export interface CatchUpResult {
 /** Files compared at most, and the most of one read to hash (the agent's version, as sent). */
 const MAX_COMPARED_FILES = 200;
 const MAX_COMPARED_BYTES = 10 * 1024 * 1024;
+const MAX_RUN_ARTIFACTS = 1000;
 /** Runs offered in the palette's pick. */
 const MAX_PICKED_RUNS = 50;
 
@@ -269,8 +269,8 @@ export function registerCatchUp(
 
   /** A project run: the commit it started from against the clone's HEAD now. */
   const projectFound = async (task: TaskRecord, record: RunRecord, signal: AbortSignal): Promise<Found> => {
-    const outputs = await listRunOutputs(deps.service.client, record.id, signal);
-    const fromPatch = outputs.artifacts.find((a) => typeof a.base_commit === 'string')?.base_commit;
+    const outputs = await runArtifacts(record.id, signal);
+    const fromPatch = outputs.find((a) => typeof a.base_commit === 'string')?.base_commit;
     const runContext = record.context as { commit?: unknown } | undefined;
     const base =
       fromPatch ?? (typeof runContext?.commit === 'string' ? runContext.commit : undefined) ?? task.context?.commit;
@@ -294,10 +294,11 @@ export function registerCatchUp(
       .refresh()
       .catch((err: unknown) => deps.log.warn(`Catch up: the record of uploads could not be read: ${String(err)}`));
     const recorded = deps.localFiles.taskFiles(task.id);
-    const given = taskFileIds(task, recorded);
-    const outputs = await listRunOutputs(deps.service.client, runId, signal);
+    // The files the task was given: as recorded here, else as the server lists them.
+    const given = new Set(recorded ?? (Array.isArray(task.attachments) ? task.attachments.map((a) => a.fileId) : []));
+    const outputs = await runArtifacts(runId, signal);
     const revised = new Map<string, { name: string; fileId: string }>();
-    for (const a of outputs.artifacts) {
+    for (const a of outputs) {
       const source = typeof a.source_file_id === 'string' ? a.source_file_id : undefined;
       if (source && given.has(source) && !revised.has(source) && revised.size < MAX_COMPARED_FILES) {
         revised.set(source, { name: a.name ?? source, fileId: a.file_id ?? a.id });
@@ -346,6 +347,19 @@ export function registerCatchUp(
       };
     }
     return { moved: true, kind: 'uploads', task, edited, taskFiles: [...given] };
+  };
+
+  /** The run's artifacts, at most MAX_RUN_ARTIFACTS (the review's bound). */
+  const runArtifacts = async (runId: string, signal: AbortSignal): Promise<ArtifactRecord[]> => {
+    const out: ArtifactRecord[] = [];
+    for await (const a of deps.service.client.iterateRunArtifacts(
+      runId,
+      { limit: 100 },
+      { signal, maxItems: MAX_RUN_ARTIFACTS },
+    )) {
+      out.push(a);
+    }
+    return out;
   };
 
   /** SHA-256 of a server file (at most 10 MB); undefined when it cannot be read. */

@@ -217,10 +217,10 @@ export function createReview(deps: CommandDeps, content: ReviewContent, state: M
     const actions = [
       ...(since ? [since] : []),
       applyAll,
-      ...(catchUp ? [catchUp] : []),
       choose,
       ...(conflicts > 0 ? [showConflicts] : []),
       savePatch,
+      ...(catchUp ? [catchUp] : []),
     ];
     void notify.info(message, ...actions).then((choice) => {
       const args = { runId: session.runId };
