@@ -31,7 +31,7 @@ export const LAYERS = {
   agentAccess: ['common', 'api', 'commandSupport', 'views'],
   // Talking back to the agent: review comments on a run's changes, sent as a follow-up.
   reviewComments: ['common', 'api'],
-  reviewTalk: ['common', 'runEvents', 'api', 'reviewComments', 'runs', 'commandSupport', 'reviewUi'],
+  reviewTalk: ['common', 'runEvents', 'api', 'reviewComments', 'runs', 'commandSupport', 'upload', 'reviewUi'],
   // Projects bound to git repositories.
   projects: ['common', 'runEvents', 'api', 'review', 'commandSupport'],
   commands: [

@@ -29,7 +29,7 @@ import { registerRunLinkHandler } from './links/runLinkHandler';
 import { type MemoryFeature, setUpMemory } from './memory/memorySetup';
 import { registerGoToCommand } from './navigation/goToCommand';
 import { registerLinkCommands } from './navigation/linkCommands';
-import { registerProjectCommands } from './projects/projectLoader';
+import { clonePositions, registerProjectCommands } from './projects/projectLoader';
 import { type ReviewTalk, setUpReviewTalk } from './reviewTalk/reviewTalkSetup';
 import { registerReview } from './reviewUi/reviewLoader';
 import { createBudgets, createCommandDeps, createRunPanels, createRunStore } from './rootParts';
@@ -140,7 +140,7 @@ export async function activate(
   subs.push(runPanels, runPanels.registerSerializer());
 
   const review = registerReview(deps, subs, context.workspaceState);
-  const reviewTalk = setUpReviewTalk(deps, runs, context.workspaceState, review.content);
+  const reviewTalk = setUpReviewTalk(deps, runs, context.workspaceState, review.content, clonePositions(deps));
   subs.push(reviewTalk);
   sidebar.tasks.setRunNotes(reviewTalk.runNotes);
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);

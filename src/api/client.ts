@@ -375,7 +375,7 @@ export class ApiClient {
       instructions?: string;
       reviewComments?: readonly steering.ReviewCommentBody[];
       budget?: Money;
-    },
+    } & steering.ForkInputs,
     opts: SteeringOptions = {},
   ): Promise<RunRecord> {
     return steering.forkRun(this.steer, id, body, opts);

@@ -13,10 +13,12 @@ import type {
   ApprovalDecision,
   ApprovalRecord,
   ApprovalStatus,
+  Attachment,
   Money,
   Page,
   PageParams,
   RunRecord,
+  TaskContext,
   UsageRecord,
 } from './types';
 
@@ -300,6 +302,31 @@ export async function resumeRun(
   return orUnsupported(post(caller, path, json, opts, runRecord), 'resuming runs', whenRunExists(caller, runId));
 }
 
+/**
+ * What a fork may give its new run to start from instead of the task's (docs/PROTOCOL.md, Fork:
+ * catching up with the workspace): a project's commit, and the attachments (the whole list).
+ */
+export interface ForkInputs {
+  context?: TaskContext;
+  attachments?: readonly Attachment[];
+}
+
+/** `{context?, attachments?}` as given; a commit that is not 40 hex is refused before sending. */
+function forkInputsField(inputs: ForkInputs): { context?: TaskContext; attachments?: Attachment[] } {
+  const commit = inputs.context?.commit;
+  if (commit !== undefined && !/^[0-9a-f]{40}$/.test(commit)) {
+    throw new ApiError({
+      kind: 'validation',
+      param: 'context.commit',
+      message: 'The commit must be a full 40-character commit id.',
+    });
+  }
+  return {
+    ...(inputs.context !== undefined ? { context: { ...inputs.context } } : {}),
+    ...(inputs.attachments !== undefined ? { attachments: inputs.attachments.map((a) => ({ ...a })) } : {}),
+  };
+}
+
 /** 201 a new run whose log starts with events 1..after_sequence of this one. 400 past the end. */
 export async function forkRun(
   caller: SteeringCaller,
@@ -309,7 +336,7 @@ export async function forkRun(
     instructions?: string;
     reviewComments?: readonly ReviewCommentBody[];
     budget?: Money;
-  },
+  } & ForkInputs,
   opts: SteeringOptions = {},
 ): Promise<RunRecord> {
   const after = body?.after_sequence;
@@ -326,6 +353,7 @@ export async function forkRun(
     ...optionalInstructions(body.instructions),
     ...optionalReviewComments(body.reviewComments),
     ...budgetField(body.budget),
+    ...forkInputsField(body),
   };
   return orUnsupported(post(caller, path, json, opts, runRecord), 'forking runs', whenRunExists(caller, runId));
 }

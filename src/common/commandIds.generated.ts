@@ -70,6 +70,7 @@ export const Commands = {
   toggleProjectTasks: 'agentRuntime.toggleProjectTasks',
   applyToNewBranch: 'agentRuntime.applyToNewBranch',
   sendReviewComments: 'agentRuntime.sendReviewComments',
+  askAgentToCatchUp: 'agentRuntime.askAgentToCatchUp',
   resolveReviewComment: 'agentRuntime.resolveReviewComment',
   reopenReviewComment: 'agentRuntime.reopenReviewComment',
   commentAgain: 'agentRuntime.commentAgain',

@@ -3,49 +3,24 @@
 // Before anything is written, one modal lists every file that will change and every one that
 // will not (and why); refused paths and binary parts are never written.
 import * as vscode from 'vscode';
-import type { ArtifactRecord, ProjectRecord } from '../api/types';
+import type { ArtifactRecord } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { resolveRun } from '../commandSupport/runArgs';
 import { askModal, notify } from '../common/notify';
 import { isSingular } from '../common/vscodeTranslate';
 import { applyOnNewBranch, prepareBranchApply } from './branchApply';
-import { gitAccess, usableRemotes } from './gitAccess';
-import type { GitAPI, GitRepository } from './gitTypes';
+import { gitAccess, repositoryFor } from './gitAccess';
 import { isProjectPatch, MAX_BASE_FILE_BYTES as MAX_PATCH_BYTES } from './patchAtBase';
-import { sameRepository } from './repositoryUrl';
+
+// Review Changes (src/reviewUi/projectReview.ts) finds the clone through here.
+export { repositoryFor };
 
 interface BranchAutomation {
   runId?: string;
   folder?: string;
   branch?: string;
   artifactId?: string;
-}
-
-/** The open repository that is a clone of the project (or the one in `folder`, when given). */
-export function repositoryFor(
-  git: GitAPI,
-  project: ProjectRecord,
-  folder: string | undefined,
-): GitRepository | undefined {
-  if (folder) {
-    return git.getRepository(vscode.Uri.file(folder)) ?? undefined;
-  }
-  const url = project.repository?.url;
-  if (typeof url !== 'string') {
-    return undefined;
-  }
-  // Every repository the Git extension knows in this window: a folder's own, or one inside a folder.
-  const known = [
-    ...(vscode.workspace.workspaceFolders ?? []).map((f) => git.getRepository(f.uri)),
-    ...git.repositories,
-  ].filter((r): r is GitRepository => r !== null && vscode.workspace.getWorkspaceFolder(r.rootUri) !== undefined);
-  for (const repository of known) {
-    if (usableRemotes(repository).some((r) => sameRepository(r.url, url))) {
-      return repository;
-    }
-  }
-  return undefined;
 }
 
 export async function applyToNewBranch(

@@ -2,8 +2,9 @@
 // off (git.enabled false) or without a git binary, the caller gets one clear sentence instead,
 // and only the repository features step aside (files, tasks and runs work without git).
 import * as vscode from 'vscode';
+import type { ProjectRecord } from '../api/types';
 import type { GitAPI, GitExtension, GitRepository } from './gitTypes';
-import { repositoryName, withoutCredentials } from './repositoryUrl';
+import { repositoryName, sameRepository, withoutCredentials } from './repositoryUrl';
 
 export type GitAccess = { ok: true; api: GitAPI } | { ok: false; message: string };
 
@@ -83,4 +84,30 @@ export function usableRemotes(repository: GitRepository): RepoRemote[] {
     remotes.push({ name: remote.name, url: withoutCredentials(raw) });
   }
   return remotes.sort((a, b) => (a.name === 'origin' ? -1 : b.name === 'origin' ? 1 : a.name.localeCompare(b.name)));
+}
+
+/** The open repository that is a clone of the project (or the one in `folder`, when given). */
+export function repositoryFor(
+  git: GitAPI,
+  project: ProjectRecord,
+  folder: string | undefined,
+): GitRepository | undefined {
+  if (folder) {
+    return git.getRepository(vscode.Uri.file(folder)) ?? undefined;
+  }
+  const url = project.repository?.url;
+  if (typeof url !== 'string') {
+    return undefined;
+  }
+  // Every repository the Git extension knows in this window: a folder's own, or one inside a folder.
+  const known = [
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => git.getRepository(f.uri)),
+    ...git.repositories,
+  ].filter((r): r is GitRepository => r !== null && vscode.workspace.getWorkspaceFolder(r.rootUri) !== undefined);
+  for (const repository of known) {
+    if (usableRemotes(repository).some((r) => sameRepository(r.url, url))) {
+      return repository;
+    }
+  }
+  return undefined;
 }

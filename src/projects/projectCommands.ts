@@ -20,7 +20,8 @@ import { Commands, ContextKeys } from '../common/ids';
 import { askModal, notify } from '../common/notify';
 import { setContextCommand } from '../common/setContext';
 import { isSingular } from '../common/vscodeTranslate';
-import { gitAccess, type RepoRemote, usableRemotes } from './gitAccess';
+import { gitAccess, type RepoRemote, repositoryFor, usableRemotes } from './gitAccess';
+import { runGit } from './gitExec';
 import type { GitAPI, GitRepository } from './gitTypes';
 import { createProjectFor, createProjectRequest } from './projectRequests';
 import { matchProject } from './repositoryUrl';
@@ -202,7 +203,7 @@ export async function createProjectFlow(deps: CommandDeps, arg: unknown): Promis
   }
 }
 
-interface PatchChoice {
+export interface PatchChoice {
   text: string;
   files: string[];
 }
@@ -474,6 +475,81 @@ function announce(deps: CommandDeps, task: TaskRecord, objective: string): void 
   void deps.tasks
     .followNewTask(task)
     .catch((err: unknown) => deps.log.warn(`Revealing ${task.id}: ${describeError(err)}`));
+}
+
+/** Commits of base..HEAD read at most (one more than listed, so a longer list is said to be cut). */
+const MAX_READ_COMMITS = 51;
+
+/** Where the workspace's clone of a project stands against a run's base commit (src/reviewTalk/catchUp.ts). */
+export interface ClonePosition {
+  /** The clone's folder, as the person knows it. */
+  folder: string;
+  head: string;
+  ref?: string;
+  baseKnown: boolean;
+  /** base..HEAD, newest first, at most 51. */
+  commits: { sha: string; subject: string }[];
+  /** The uncommitted work against HEAD, ticked by the person as for New Task in Project. */
+  choosePatch(automation: ProjectAutomation, interactive: boolean): Promise<PatchChoice | undefined | 'cancelled'>;
+}
+
+/**
+ * The workspace's clone of the project, its HEAD and the commits after `baseCommit`, read from git
+ * itself. A sentence (a string) when there is no git, no clone or no commit.
+ */
+export async function clonePosition(
+  deps: CommandDeps,
+  projectId: string,
+  baseCommit: string,
+): Promise<ClonePosition | string> {
+  const access = await gitAccess();
+  if (!access.ok) {
+    return access.message;
+  }
+  const project = await deps.service.client.getProject(projectId);
+  const repository = repositoryFor(access.api, project, undefined);
+  if (!repository) {
+    return vscode.l10n.t('No folder of this workspace is a clone of the project "{0}".', project.name ?? project.id);
+  }
+  const gitPath = access.api.git.path;
+  const root = repository.rootUri.fsPath;
+  const head = await resolveCommit(gitPath, root, 'HEAD').catch(() => undefined);
+  if (!head) {
+    return vscode.l10n.t('This repository has no commit yet; commit and push first.');
+  }
+  const ref = (await currentBranch(gitPath, root).catch(() => undefined)) ?? repository.state.HEAD?.name;
+  const known = await runGit(gitPath, root, ['cat-file', '-e', `${baseCommit}^{commit}`], { maxBuffer: 1024 });
+  let commits: { sha: string; subject: string }[] = [];
+  if (known.code === 0) {
+    const log = await runGit(
+      gitPath,
+      root,
+      ['log', `--max-count=${MAX_READ_COMMITS}`, '--format=%H%x1f%s', `${baseCommit}..${head}`],
+      { maxBuffer: 1024 * 1024 },
+    );
+    if (log.code !== 0) {
+      throw new UserFacingError(
+        vscode.l10n.t('git could not list the commits since {0}: {1}', baseCommit.slice(0, 7), log.err),
+      );
+    }
+    commits = log.out
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.includes('\x1f'))
+      .map((line) => {
+        const [sha, subject] = line.split('\x1f');
+        return { sha, subject: subject ?? '' };
+      });
+  }
+  const bound: Bound = { folder: repository.rootUri, repository, git: access.api, remotes: usableRemotes(repository) };
+  return {
+    folder: vscode.workspace.asRelativePath(repository.rootUri, true),
+    head,
+    ...(ref ? { ref } : {}),
+    baseKnown: known.code === 0,
+    commits,
+    choosePatch: (automation, interactive) => choosePatch(bound, head, automation, interactive),
+  };
 }
 
 /** The Tasks view as the toggle sees it (src/views/tasksProvider.ts has it). */

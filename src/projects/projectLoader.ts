@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { Commands } from '../common/ids';
 import type * as ProjectCommands from './projectCommands';
-import type { ProjectTasksView } from './projectCommands';
+import type { ClonePosition, ProjectTasksView } from './projectCommands';
 
 let loaded: typeof ProjectCommands | undefined;
 
@@ -39,4 +39,14 @@ export function registerProjectCommands(deps: CommandDeps, tasksView: ProjectTas
       deps.guard('New task in project', (arg?: unknown) => projectCommands().newTaskFlow(deps, arg)),
     ),
   ];
+}
+
+/**
+ * Where the workspace's clone of a project stands against a run's base commit, for "Ask the Agent
+ * to Update Its Changes..." (src/reviewTalk/catchUp.ts reaches it through extension.ts).
+ */
+export function clonePositions(
+  deps: CommandDeps,
+): (projectId: string, baseCommit: string) => Promise<ClonePosition | string> {
+  return (projectId, baseCommit) => projectCommands().clonePosition(deps, projectId, baseCommit);
 }

@@ -21,6 +21,16 @@ export const REVIEW_TALK_CONTRIBUTIONS: FeatureContributions = {
       },
     },
     {
+      id: 'agentRuntime.askAgentToCatchUp',
+      title: 'Ask the Agent to Update Its Changes...',
+      icon: 'sync',
+      palette: 'agentRuntime.signedIn',
+      menus: {
+        'view/item/context': [{ when: 'viewItem =~ /^run( \\w+)* review( |$)/', group: '1_run@5' }],
+        'editor/title': [{ when: 'resourceScheme == agent-runtime-review', group: 'navigation@4' }],
+      },
+    },
+    {
       id: 'agentRuntime.resolveReviewComment',
       title: 'Resolve',
       icon: 'check',

@@ -1,16 +1,18 @@
 // Talking back to the agent: the comment controller on Review Changes' documents, its drafts in
 // the workspace state, and "Send N Comments to the Agent...". Registered at activation (a thread
-// restored after a reload needs its controller before any command).
+// restored after a reload needs its controller before any command); "Ask the Agent to Update
+// Its Changes..." (catchUp.ts).
 import * as vscode from 'vscode';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { Commands } from '../common/ids';
 import type { ReviewContent } from '../reviewUi/reviewContent';
 import type { RunStore } from '../runs/runStore';
 import { BoundFiles } from './boundFiles';
+import { type ClonePositions, registerCatchUp } from './catchUp';
 import { CommentDrafts, type StateMemento } from './commentDrafts';
 import { CommentFates } from './commentFates';
 import { CommentThreads, DraftComment } from './commentThreads';
-import { registerSendComments } from './sendComments';
+import { registerSendComments, SendPreviews } from './sendComments';
 
 export interface ReviewTalk extends vscode.Disposable {
   readonly drafts: CommentDrafts;
@@ -33,7 +35,9 @@ export function setUpReviewTalk(
   runs: RunStore,
   state: StateMemento,
   content: ReviewContent,
+  clonePositions: ClonePositions,
 ): ReviewTalk {
+  const previews = new SendPreviews();
   const drafts = new CommentDrafts(state);
   const bound = new BoundFiles(state);
   const threads = new CommentThreads(drafts, content, bound);
@@ -102,7 +106,8 @@ export function setUpReviewTalk(
         }
       }),
     ),
-    ...registerSendComments(deps, runs, drafts, threads, fates),
+    ...registerSendComments(deps, runs, drafts, threads, fates, previews),
+    ...registerCatchUp(deps, runs, previews, clonePositions),
   ];
   return {
     drafts,

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { RunEventSubscription } from '../api/events';
+import type { ForkInputs, ReviewCommentBody } from '../api/steering';
 import { SteeringConflict } from '../api/steering';
 import type { Money, RunRecord } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
@@ -113,8 +114,8 @@ export function registerSendComments(
   drafts: CommentDrafts,
   threads: CommentThreads,
   fates: CommentFates,
+  previews: SendPreviews = new SendPreviews(),
 ): vscode.Disposable[] {
-  const previews = new SendPreviews();
   /** The Idempotency-Key of a send not yet known to have succeeded, per what it sends. */
   const keys = new SendKeys();
 
@@ -146,23 +147,7 @@ export function registerSendComments(
     budget: Money | undefined,
   ) => {
     const reviewComments = comments.map(toWire);
-    const common = { instructions, reviewComments, budget };
-    // The key follows the content: a retry after the comments were edited is a new request.
-    const { digest, key } = keys.keyFor(
-      runId,
-      way.kind,
-      way.kind === 'fork' ? { after_sequence: way.afterSequence, ...common } : common,
-    );
-    const run: RunRecord =
-      way.kind === 'fork'
-        ? await deps.service.client.forkRun(
-            runId,
-            { after_sequence: way.afterSequence, ...common },
-            { idempotencyKey: key },
-          )
-        : await deps.service.client.resumeRun(runId, common, { idempotencyKey: key });
-    keys.settle(digest);
-    return run;
+    return startFollowUp(deps, keys, runId, way, { instructions, reviewComments, budget });
   };
 
   const send = deps.guard('Send comments to the agent', async (arg?: unknown): Promise<SendResult | undefined> => {
@@ -189,11 +174,11 @@ export function registerSendComments(
     if (isResumableStatus(record.status)) {
       way = { kind: 'resume' };
     } else if (isTerminalStatus(record.status)) {
-      const end = await terminalSequenceOf(deps, runs, runId);
-      if (end === undefined || end < 2) {
+      const fork = await forkAfterLastStep(deps, runs, runId);
+      if (!fork) {
         throw new UserFacingError(vscode.l10n.t('The end of this run could not be read; try again in a moment.'));
       }
-      way = { kind: 'fork', afterSequence: end - 1 };
+      way = fork;
     } else {
       throw new UserFacingError(
         vscode.l10n.t('This run is still going. Send the comments once it has ended; they are kept until then.'),
@@ -299,15 +284,58 @@ export function registerSendComments(
     }
   };
 
-  const forkPoint = async (runId: string): Promise<FollowUpWay | undefined> => {
-    const end = await terminalSequenceOf(deps, runs, runId);
-    return end === undefined || end < 2 ? undefined : { kind: 'fork', afterSequence: end - 1 };
-  };
+  const forkPoint = (runId: string): Promise<FollowUpWay | undefined> => forkAfterLastStep(deps, runs, runId);
 
   return [
     vscode.workspace.registerTextDocumentContentProvider(SEND_PREVIEW_SCHEME, previews),
     vscode.commands.registerCommand(Commands.sendReviewComments, send),
   ];
+}
+
+/** What a follow-up sends besides its way (docs/PROTOCOL.md, Fork and Review conversations). */
+export type FollowUpBody = {
+  instructions: string;
+  reviewComments?: readonly ReviewCommentBody[];
+  budget: Money | undefined;
+} & ForkInputs;
+
+/**
+ * Starts one follow-up run. The Idempotency-Key follows the content (sendKeys.ts): a retry of
+ * the same body reuses it, so the server answers with the run the first attempt made; a body
+ * changed in between is a new request. The key is dropped once the send succeeded.
+ */
+export async function startFollowUp(
+  deps: CommandDeps,
+  keys: SendKeys,
+  runId: string,
+  way: FollowUpWay,
+  body: FollowUpBody,
+): Promise<RunRecord> {
+  const { digest, key } = keys.keyFor(
+    runId,
+    way.kind,
+    way.kind === 'fork' ? { after_sequence: way.afterSequence, ...body } : body,
+  );
+  const run: RunRecord =
+    way.kind === 'fork'
+      ? await deps.service.client.forkRun(
+          runId,
+          { after_sequence: way.afterSequence, ...body },
+          { idempotencyKey: key },
+        )
+      : await deps.service.client.resumeRun(runId, body, { idempotencyKey: key });
+  keys.settle(digest);
+  return run;
+}
+
+/** A fork after the last step of an ended run (its terminal event is not copied); undefined when its end cannot be read. */
+export async function forkAfterLastStep(
+  deps: CommandDeps,
+  runs: RunStore,
+  runId: string,
+): Promise<{ kind: 'fork'; afterSequence: number } | undefined> {
+  const end = await terminalSequenceOf(deps, runs, runId);
+  return end === undefined || end < 2 ? undefined : { kind: 'fork', afterSequence: end - 1 };
 }
 
 const END_LOOKUP_MS = 15_000;

@@ -212,9 +212,21 @@ export function createReview(deps: CommandDeps, content: ReviewContent, state: M
     if (marked > 0) {
       message += ' ' + vscode.l10n.t('{0} of them marked as reviewed.', marked);
     }
-    const actions = [...(since ? [since] : []), applyAll, choose, ...(conflicts > 0 ? [showConflicts] : []), savePatch];
+    // Where the base moved, the agent can redo its changes on today's files instead of the merge.
+    const catchUp = changed.length > 0 ? vscode.l10n.t('Ask the Agent to Update...') : undefined;
+    const actions = [
+      ...(since ? [since] : []),
+      applyAll,
+      choose,
+      ...(conflicts > 0 ? [showConflicts] : []),
+      savePatch,
+      ...(catchUp ? [catchUp] : []),
+    ];
     void notify.info(message, ...actions).then((choice) => {
       const args = { runId: session.runId };
+      if (catchUp !== undefined && choice === catchUp) {
+        void vscode.commands.executeCommand(Commands.askAgentToCatchUp, args);
+      }
       if (choice === applyAll) {
         void vscode.commands.executeCommand(Commands.applyReviewChanges, args);
       }

@@ -54,6 +54,8 @@ export interface AgentProgram {
   followUp?: { stepId: string; text: string };
   /** Review comments the follow-up step acts on (README "Review comments"). */
   reviewComments?: readonly RuntimeReviewComment[];
+  /** A fork given attachments of its own (docs/PROTOCOL.md, Fork): the follow-up step revises them. */
+  reviseAgain?: boolean;
   /** Log plan.created first (false for a fork, whose log starts with the source's, and a restart). */
   announcePlan: boolean;
   resumedFrom?: string;
@@ -226,6 +228,9 @@ export async function runBuiltInAgent(
           step_id: stepId,
           summary: `Took the follow-up into account: ${step.text}`,
         });
+        if (program.reviseAgain) {
+          await reviseStep(stepId);
+        }
         if (program.reviewComments && program.reviewComments.length > 0) {
           await reviewCommentsStep(stepId, program.reviewComments);
         }

@@ -68,6 +68,8 @@ export interface RunRecord {
   error?: { message: string };
   resumed_from?: string;
   forked_from?: { run_id: string; sequence: number };
+  /** A fork given its own context: the branch and commit this run starts from (docs/PROTOCOL.md, Fork). */
+  context?: TaskContext;
   /** Set by a fork or resume that carried review comments: the run they were written on. */
   follow_up_of?: string;
   usage?: { cost: Money };

@@ -66,7 +66,15 @@ export interface RunMeta {
     doneSteps: string[];
     followUp?: { stepId: string; text: string };
     reviewComments?: RuntimeReviewComment[];
+    /** A fork's own context and attachments (docs/PROTOCOL.md, Fork), in place of the task's. */
+    inputs?: ForkInputs;
   };
+}
+
+/** What a fork may give its new run to work on instead of the task's (routes/runs.ts checks them). */
+export interface ForkInputs {
+  context?: TaskContext;
+  attachments?: TaskAttachment[];
 }
 
 /** Kept beside a project's record (never served): the local repository standing in for its clone. */
@@ -343,6 +351,7 @@ export class RuntimeCore {
     instructions?: string,
     reviewComments: RuntimeReviewComment[] = [],
     budget?: Money,
+    inputs: ForkInputs = {},
   ): RunRecord {
     const source = this.requireRun(sourceId);
     const log = this.requireLog(sourceId);
@@ -367,6 +376,7 @@ export class RuntimeCore {
       copied,
       reviewComments,
       budget,
+      inputs,
     );
   }
 
@@ -661,8 +671,12 @@ export class RuntimeCore {
     copied: { event: string; data: Record<string, unknown> }[],
     reviewComments: RuntimeReviewComment[] = [],
     budget: Money | undefined = undefined,
+    given: ForkInputs = {},
   ): RunRecord {
     const task = this.tasks.get(source.task_id);
+    // A follow-up keeps what its source was given to work on, unless it is given its own.
+    const inputs = { ...this.runs.meta(source.id)?.agent?.inputs, ...given };
+    const hasInputs = inputs.context !== undefined || inputs.attachments !== undefined;
     if (!task) {
       throw new Error(`run ${source.id} has no task`);
     }
@@ -681,11 +695,19 @@ export class RuntimeCore {
         status: 'queued',
         created_at: nowTimestamp(),
         ...lineage,
+        ...(inputs.context !== undefined ? { context: inputs.context } : {}),
         ...(reviewComments.length > 0 ? { follow_up_of: source.id } : {}),
         usage: usd('0.00'),
         ...((budget ?? source.budget) !== undefined ? { budget: budget ?? source.budget } : {}),
       },
-      { agent: { doneSteps: [...done], ...(followUp ? { followUp } : {}), ...comments } },
+      {
+        agent: {
+          doneSteps: [...done],
+          ...(followUp ? { followUp } : {}),
+          ...comments,
+          ...(hasInputs ? { inputs } : {}),
+        },
+      },
     );
     this.tasks.update(task.id, { run_id: runId, status: 'queued' });
     for (const { event, data } of copied) {
@@ -697,6 +719,7 @@ export class RuntimeCore {
       ...comments,
       announcePlan: copied.length === 0,
       resumedFrom: lineage.resumed_from,
+      reviseAgain: given.attachments !== undefined,
     });
     return this.runs.get(runId) ?? run;
   }
@@ -735,7 +758,14 @@ export class RuntimeCore {
     this.working.set(runId, { stop, done });
   }
 
-  private startAgent(task: TaskRecord, runId: string, program?: AgentProgram, waitingApprovalId?: string): void {
+  private startAgent(given: TaskRecord, runId: string, program?: AgentProgram, waitingApprovalId?: string): void {
+    // A fork given its own context or attachments works on those instead of the task's.
+    const inputs = this.runs.meta(runId)?.agent?.inputs;
+    const task: TaskRecord = {
+      ...given,
+      ...(inputs?.context !== undefined ? { context: inputs.context } : {}),
+      ...(inputs?.attachments !== undefined ? { attachments: inputs.attachments } : {}),
+    };
     this.track(runId, (signal) => {
       const env: AgentEnvironment = {
         runId,

@@ -4,8 +4,10 @@ import { badRequest, conflict, notFound } from '../httpErrors';
 import { pageOf, parsePageParams, parseUpdatedAfter } from '../pagination';
 import type { RunRecord } from '../records';
 import { parseReviewComments } from '../reviewComments';
+import type { ForkInputs } from '../runtimeCore';
 import { parseBudget, requestedBudget } from '../spend';
 import { jsonWrite, type RequestContext, type Route } from './routeTypes';
+import { parsePlacement, validateAttachments } from './tasks';
 
 const MAX_INSTRUCTIONS_CHARS = 10000;
 
@@ -28,6 +30,28 @@ function parseInstructions(body: Record<string, unknown>): string | undefined {
 /** A server without budgets (fault missingEndpoints 'budgets'). */
 function budgetsOff(ctx: RequestContext): boolean {
   return ctx.faults.current.missingEndpoints?.includes('budgets') === true;
+}
+
+/**
+ * A fork's own `context` and `attachments` (docs/PROTOCOL.md, Fork), checked as task creation
+ * checks them: the new run starts from that commit and works on those attachments instead of the
+ * task's. `context` needs a project task; a commit the project's checkout lacks is 400 unknown_commit.
+ */
+async function forkInputs(ctx: RequestContext, run: RunRecord, body: Record<string, unknown>): Promise<ForkInputs> {
+  const inputs: ForkInputs = {};
+  if (body.context !== undefined && body.context !== null) {
+    const task = ctx.core.tasks.get(run.task_id);
+    const { context } = parsePlacement({ context: body.context });
+    if (task?.project_id === undefined) {
+      throw badRequest('context is for a run of a project task.', 'context');
+    }
+    await ctx.core.checkPlacement({ project_id: task.project_id, context });
+    inputs.context = context;
+  }
+  if (body.attachments !== undefined && body.attachments !== null) {
+    inputs.attachments = validateAttachments(body.attachments, ctx.core);
+  }
+  return inputs;
 }
 
 function requireRun(ctx: RequestContext): RunRecord {
@@ -124,7 +148,7 @@ export const runRoutes: Route[] = [
     pattern: /^\/v1\/runs\/([^/]+)\/fork$/,
     async prepare(ctx) {
       const run = requireRun(ctx);
-      return jsonWrite((body) => {
+      return jsonWrite(async (body) => {
         const after = body.after_sequence;
         if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 1) {
           throw badRequest(
@@ -133,6 +157,7 @@ export const runRoutes: Route[] = [
             after === undefined ? 'missing_parameter' : 'invalid_parameter',
           );
         }
+        const inputs = await forkInputs(ctx, run, body);
         return {
           status: 201,
           body: ctx.core.forkRun(
@@ -141,6 +166,7 @@ export const runRoutes: Route[] = [
             parseInstructions(body),
             parseReviewComments(body),
             requestedBudget(body, budgetsOff(ctx)),
+            inputs,
           ),
         };
       })(ctx);

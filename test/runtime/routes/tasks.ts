@@ -19,8 +19,13 @@ export function validateTaskRequest(
       objective === undefined ? 'missing_parameter' : 'invalid_parameter',
     );
   }
+  return { objective, attachments: validateAttachments(attachments, core) };
+}
+
+/** `attachments` of a task or a fork: [] when absent; each a known file, at most the limit. */
+export function validateAttachments(attachments: unknown, core: RuntimeCore): TaskAttachment[] {
   if (attachments === undefined || attachments === null) {
-    return { objective, attachments: [] };
+    return [];
   }
   if (!Array.isArray(attachments)) {
     throw badRequest('attachments must be an array of {type: "document", fileId}.', 'attachments');
@@ -51,7 +56,7 @@ export function validateTaskRequest(
     }
     checked.push({ type: 'document', fileId });
   });
-  return { objective, attachments: checked };
+  return checked;
 }
 
 /** project_id and context {ref?, commit?} as sent; whether they exist is the core's to check. */

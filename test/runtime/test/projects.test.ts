@@ -203,4 +203,59 @@ describe('runtime: projects', () => {
     }[];
     assert.strictEqual(artifacts.find((a) => a.name === 'changes.patch')?.base_commit, commit);
   });
+
+  it('a fork given context and attachments starts from that commit with those attachments; 400s name the field', async () => {
+    const repo = makeRepository();
+    dirs.push(repo.dir);
+    const project = await createProject('git@example.com:team/demo.git');
+    rt.setProjectCheckout(project.id as string, repo.dir);
+    const task = await call(rt, 'POST', '/v1/tasks', {
+      body: { objective: 'Polish', project_id: project.id, context: { ref: 'main', commit: repo.commit } },
+    });
+    assert.strictEqual(task.status, 201, task.text);
+    const first = task.json.run_id as string;
+    const { events } = await runToEnd(rt, first);
+    const last = events[events.length - 2].data.sequence as number;
+
+    fs.writeFileSync(
+      path.join(repo.dir, 'src', 'app.ts'),
+      'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n',
+    );
+    repo.git('commit', '-q', '-am', 'later');
+    const head = repo.git('rev-parse', 'HEAD');
+    fs.writeFileSync(path.join(repo.dir, 'README.md'), '# Demo\n\nOne.\nTwo.\nThree.\nFour.\n');
+    const patchFile = await upload(rt, 'uncommitted.diff', repo.git('diff', 'HEAD') + '\n', { type: 'text/x-diff' });
+
+    const refused = await call(rt, 'POST', `/v1/runs/${first}/fork`, {
+      body: { after_sequence: last, context: { commit: 'f'.repeat(40) } },
+    });
+    assert.strictEqual(refused.status, 400, refused.text);
+    assert.strictEqual(errorOf(refused).code, 'unknown_commit');
+    const badFile = await call(rt, 'POST', `/v1/runs/${first}/fork`, {
+      body: { after_sequence: last, attachments: [{ type: 'document', fileId: 'file_missing' }] },
+    });
+    assert.strictEqual(badFile.status, 404, badFile.text);
+
+    const fork = await call(rt, 'POST', `/v1/runs/${first}/fork`, {
+      body: {
+        after_sequence: last,
+        instructions: 'Catch up',
+        context: { ref: 'main', commit: head },
+        attachments: [{ type: 'document', fileId: patchFile.json.id }],
+      },
+    });
+    assert.strictEqual(fork.status, 201, fork.text);
+    assert.deepStrictEqual(fork.json.context, { ref: 'main', commit: head });
+    const ended = await runToEnd(rt, fork.json.id as string);
+    assert.strictEqual(ended.events[ended.events.length - 1].event, 'run.completed');
+    const artifacts = (await call(rt, 'GET', `/v1/runs/${fork.json.id}/artifacts`)).json.data as {
+      name: string;
+      file_id: string;
+      base_commit?: string;
+    }[];
+    const patch = artifacts.find((a) => a.name === 'changes.patch');
+    assert.strictEqual(patch?.base_commit, head, 'the fork starts from the given commit');
+    const text = (await call(rt, 'GET', `/v1/files/${patch.file_id}/content`)).text;
+    assert.ok(text.includes('+Four.'), `the uncommitted work is applied: ${text}`);
+  });
 });

@@ -108,4 +108,27 @@ describe('runtime: revised attachments and the patch', () => {
       ['b/list.txt'],
     );
   });
+
+  it("a fork given attachments revises those instead of the task's (an edited file sent again)", async () => {
+    const txt = await uploadOk(rt, 'list.txt', SHORT_TXT);
+    const task = await createTask(rt, 'Tidy the list', [txt]);
+    const { events } = await runToEnd(rt, task.run_id);
+    const edited = await uploadOk(rt, 'list.txt', 'first\nsecond\nthird\nfourth\n');
+    const fork = await call(rt, 'POST', `/v1/runs/${task.run_id}/fork`, {
+      body: {
+        after_sequence: events[events.length - 2].data.sequence,
+        instructions: 'list.txt changed',
+        attachments: [{ type: 'document', fileId: edited }],
+      },
+    });
+    assert.strictEqual(fork.status, 201, fork.text);
+    await runToEnd(rt, fork.json.id as string);
+    const artifacts = (await call(rt, 'GET', `/v1/runs/${fork.json.id}/artifacts`)).json.data as Artifact[];
+    const revised = artifacts.filter((a) => a.source_file_id !== undefined);
+    assert.deepStrictEqual(
+      revised.map((a) => a.source_file_id),
+      [edited],
+    );
+    assert.ok((await content(revised[0].file_id)).includes('fourth'), 'the revision starts from the edited file');
+  });
 });

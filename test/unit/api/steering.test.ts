@@ -94,6 +94,24 @@ describe('api/steering', () => {
     assert.ok(isApiError(local, 'validation'));
   });
 
+  it('a fork carries context and attachments; a short commit is refused before sending, context on an upload task is a 400', async () => {
+    const runId = await ctx.runtime.createSyntheticRun({ events: 4, terminal: 'completed' });
+    const short = await rejectionOf(ctx.client.forkRun(runId, { after_sequence: 2, context: { commit: 'abc1234' } }));
+    assert.ok(isApiError(short, 'validation'));
+    assert.equal(short.param, 'context.commit');
+    const noProject = await rejectionOf(
+      ctx.client.forkRun(runId, { after_sequence: 2, context: { commit: 'a'.repeat(40) } }),
+    );
+    assert.ok(isApiError(noProject, 'bad_request'));
+    assert.equal(noProject.param, 'context');
+    const file = await ctx.client.uploadBytes(Buffer.from('edited\n'), { filename: 'notes.txt' });
+    const fork = await ctx.client.forkRun(runId, {
+      after_sequence: 2,
+      attachments: [{ type: 'document', fileId: file.id }],
+    });
+    assert.equal(fork.forked_from?.run_id, runId);
+  });
+
   it('lists, reads and approves a pending approval; the run goes on', async () => {
     const { runId, approvalId } = await pendingRun({ arguments: { path: 'a.txt', mode: 'overwrite' } });
     const page = await ctx.client.listApprovals({ status: 'pending', run_id: runId, limit: 10 });
