@@ -120,7 +120,9 @@ describe('review comments to the agent', () => {
     assert.strictEqual(followUp.follow_up_of, runId);
     assert.strictEqual(talk.drafts.draftsOf(runId).length, 0, 'no drafts left');
     assert.strictEqual(talk.drafts.get(onA.id)?.state, 'sent');
-    assert.strictEqual(talk.threads.threadOf(onA.id)?.contextValue, 'sent');
+    // No longer a draft: "sent", or already "judged" when the follow-up ended before this line
+    // (the reference runtime runs it at once; the fate is read as soon as it ends).
+    assert.match(String(talk.threads.threadOf(onA.id)?.contextValue), /^(sent|judged)$/);
 
     await waitFor(
       'the follow-up to end',
