@@ -12,12 +12,20 @@ import * as vscode from 'vscode';
 import type { ApiClient } from '../../src/api/client';
 import { RunEventSubscription } from '../../src/api/events';
 import type { ProjectRecord, TaskRecord } from '../../src/api/types';
-import type { GitExtension, GitRepository } from '../../src/projects/gitTypes';
 import type { CatchUpResult } from '../../src/reviewTalk/catchUp';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
 import { isTerminalStatus } from '../../src/runEvents/runStatus';
 import { gitIn } from '../unit/projects/gitRepoKit';
-import { admin, directClient, extensionApi, runtimeRequestLog, signInForTests, testEnv, waitFor } from './support';
+import {
+  admin,
+  directClient,
+  extensionApi,
+  openGitRepository,
+  runtimeRequestLog,
+  signInForTests,
+  testEnv,
+  waitFor,
+} from './support';
 
 async function untilEnded(client: ApiClient, runId: string): Promise<void> {
   await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(runId)).status), 30_000);
@@ -140,21 +148,7 @@ describe('asking the agent to update its changes', () => {
 
     it('a real commit after the base: forks at the new HEAD with the uncommitted diff, one run across lost answers', async function () {
       this.timeout(120_000);
-      await vscode.workspace.getConfiguration('git').update('enabled', true, vscode.ConfigurationTarget.Workspace);
-      const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
-      assert.ok(extension, 'code-server has no vscode.git');
-      const exports = extension.isActive ? extension.exports : await extension.activate();
-      await waitFor('git to be enabled', () => exports.enabled);
-      const api = exports.getAPI(1) as ReturnType<GitExtension['getAPI']> & {
-        openRepository(uri: vscode.Uri): Promise<GitRepository | null>;
-      };
-      await waitFor('the Git extension to initialise', () => api.state === 'initialized', 30_000);
-      const repository = await waitFor(
-        'the repository',
-        async () => (await api.openRepository(vscode.Uri.file(local))) ?? undefined,
-        30_000,
-      );
-      await repository.status();
+      const repository = await openGitRepository(local);
       await waitFor('the remote to be read', () =>
         repository.state.remotes.some((r) => (r.fetchUrl ?? '').includes('catch-up')),
       );

@@ -9,7 +9,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ProjectRecord, TaskRecord } from '../../src/api/types';
-import type { GitExtension, GitRepository } from '../../src/projects/gitTypes';
 import type { ApplyOutcome } from '../../src/reviewUi/reviewApply';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
 import { gitIn } from '../unit/projects/gitRepoKit';
@@ -17,6 +16,7 @@ import {
   admin,
   directClient,
   extensionApi,
+  openGitRepository,
   runtimeRequestLog,
   setWorkspaceSetting,
   signInForTests,
@@ -84,21 +84,7 @@ describe('projects with the real Git extension', () => {
 
   it('creates the project, then a task at HEAD with the uncommitted patch; an unpushed commit is pushed and retried', async function () {
     this.timeout(90_000);
-    await vscode.workspace.getConfiguration('git').update('enabled', true, vscode.ConfigurationTarget.Workspace);
-    const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
-    assert.ok(extension, 'code-server has no vscode.git');
-    const exports = extension.isActive ? extension.exports : await extension.activate();
-    await waitFor('git to be enabled', () => exports.enabled);
-    const api = exports.getAPI(1) as ReturnType<GitExtension['getAPI']> & {
-      openRepository(uri: vscode.Uri): Promise<GitRepository | null>;
-    };
-    await waitFor('the Git extension to initialise', () => api.state === 'initialized', 30_000);
-    const repository = await waitFor(
-      'the repository',
-      async () => (await api.openRepository(vscode.Uri.file(local))) ?? undefined,
-      30_000,
-    );
-    await repository.status();
+    const repository = await openGitRepository(local);
 
     const project = await vscode.commands.executeCommand<ProjectRecord>('agentRuntime.createProjectForRepository', {
       folder: local,

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiClient } from '../../src/api/client';
 import type { AgentRuntimeExtensionApi } from '../../src/extension';
+import type { GitExtension, GitRepository } from '../../src/projects/gitTypes';
 
 export const EXTENSION_ID = 'agent-runtime.agent-runtime';
 
@@ -145,4 +146,27 @@ export async function runtimeRequestLog(): Promise<string[]> {
       : [];
     return lines.some((line) => line.includes(marker)) ? lines : undefined;
   });
+}
+
+/**
+ * Turns VS Code's Git extension on for the workspace and opens the repository at `folder` in it,
+ * status read. Git stays enabled in this host from then on (see BEFORE_GIT_IS_ENABLED in index.ts).
+ */
+export async function openGitRepository(folder: string): Promise<GitRepository> {
+  await vscode.workspace.getConfiguration('git').update('enabled', true, vscode.ConfigurationTarget.Workspace);
+  const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
+  assert.ok(extension, 'code-server has no vscode.git');
+  const exports = extension.isActive ? extension.exports : await extension.activate();
+  await waitFor('git to be enabled', () => exports.enabled);
+  const api = exports.getAPI(1) as ReturnType<GitExtension['getAPI']> & {
+    openRepository(uri: vscode.Uri): Promise<GitRepository | null>;
+  };
+  await waitFor('the Git extension to initialise', () => api.state === 'initialized', 30_000);
+  const repository = await waitFor(
+    'the repository',
+    async () => (await api.openRepository(vscode.Uri.file(folder))) ?? undefined,
+    30_000,
+  );
+  await repository.status();
+  return repository;
 }
