@@ -18,6 +18,20 @@ export function terminalEventStatus(name: TerminalEventName): string {
   return name.slice('run.'.length);
 }
 
+/**
+ * Where a run is after its newest own event, without waiting for a poll: ended (the terminal
+ * event's status), waiting for an approval or at its cap, else running.
+ */
+export function statusAfterEvent(name: string): string {
+  if (isTerminalEvent(name)) {
+    return terminalEventStatus(name);
+  }
+  if (name === 'approval.requested') {
+    return 'awaiting_approval';
+  }
+  return name === 'budget.reached' ? 'awaiting_budget' : 'running';
+}
+
 /** What a status means, whatever its spelling. */
 export type StatusKind =
   | 'completed'

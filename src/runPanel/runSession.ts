@@ -5,6 +5,7 @@ import type { ArtifactRecord, Page, PageParams, RunRecord, TaskRecord } from '..
 import { fill } from '../common/format';
 import type { Logger } from '../common/logger';
 import { DEFAULT_LIMITS, RunModel } from '../runEvents/runModel';
+import { isTerminalEvent, statusAfterEvent } from '../runEvents/runStatus';
 import { newestOwnEventName, noteSpendEvent, type SpendSeen } from '../runEvents/spendMeter';
 import { costText, nextApproval } from '../runEvents/steeringInfo';
 import type { ApprovalCardView, RunSnapshot, WireEvent } from '../runEvents/wire';
@@ -408,7 +409,13 @@ export class RunSession {
         }
         // Where the run is, by its newest event about itself (a budget event naming another run is not).
         if (accepted.length > 0) {
-          this.deps.onEvents?.(this.model.lastSequence, newestOwnEventName(this.runId, accepted));
+          const own = newestOwnEventName(this.runId, accepted);
+          this.deps.onEvents?.(this.model.lastSequence, own);
+          // The header says so too: paused at its cap or waiting for an approval, not "running".
+          const live = own === undefined || isTerminalEvent(own) ? undefined : statusAfterEvent(own);
+          if (live !== undefined && live !== this.info.status && !this.model.ended) {
+            this.setInfo({ ...this.info, status: live });
+          }
         }
         if (accepted.length > 0 && this.model.ended) {
           this.onEnded();

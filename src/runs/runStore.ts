@@ -20,7 +20,7 @@ import type { Logger } from '../common/logger';
 import { mapLimited } from '../common/mapLimited';
 import type { MoneyWire } from '../common/money';
 import { FEED_POLL_DELAYS, type PollDelays, realSchedule, type Schedule, StatusPoller } from '../common/statusPoller';
-import { isTerminalEvent, isTerminalStatus, statusKind, terminalEventStatus } from '../runEvents/runStatus';
+import { isTerminalEvent, isTerminalStatus, statusAfterEvent, statusKind } from '../runEvents/runStatus';
 import type { SpendSeen } from '../runEvents/spendMeter';
 import { ChangeFeed, type ChangeListParams, type ChangeLook } from './changeFeed';
 
@@ -220,15 +220,7 @@ export class RunStore implements Disposable {
       entry.lastSequence = lastSequence;
     }
     if (lastEventName !== undefined && !this.isTerminal(entry)) {
-      if (isTerminalEvent(lastEventName)) {
-        entry.streamStatus = terminalEventStatus(lastEventName);
-      } else if (lastEventName === 'approval.requested') {
-        entry.streamStatus = 'awaiting_approval';
-      } else if (lastEventName === 'budget.reached') {
-        entry.streamStatus = 'awaiting_budget';
-      } else {
-        entry.streamStatus = 'running';
-      }
+      entry.streamStatus = statusAfterEvent(lastEventName);
     }
     this.changed(entry, before);
     // The terminal record has the finish time and cost: one read, not a poll.

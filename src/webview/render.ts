@@ -25,7 +25,7 @@ export function updateHeader(
   const status = currentStatus(state);
   const { icon, tone } = statusIcon(status);
   setIcon(layout.statusIcon, icon, tone);
-  setText(layout.status, status);
+  setText(layout.status, status.replace(/_/g, ' '));
   layout.status.dataset.status = status;
   setText(layout.objective, state.info.objective ?? '');
   setHidden(layout.objective, !state.info.objective);

@@ -48,6 +48,20 @@ describe('RunSession: spend against the cap', function () {
     });
   });
 
+  it('the header says the run waits at its cap, and running again once the cap is raised', async () => {
+    await rig.start({ eventDelayMs: 0 });
+    const task = await rig.client.createTask({ objective: 'Pause', budget: { amount: '0.01', currency: 'USD' } });
+    const runId = task.run_id as string;
+    const { posted, session } = rig.watch(runId);
+    await until(() => infos(posted).some((i) => i.status === 'awaiting_budget'), 'the info to say awaiting_budget', 20);
+    await rig.client.raiseBudget(runId, { amount: '1.00', currency: 'USD' }, 'raise-once');
+    await until(() => session.connectionState.state === 'ended', 'the run ended', 20);
+    const statuses = infos(posted).map((i) => i.status);
+    const paused = statuses.indexOf('awaiting_budget');
+    assert.ok(statuses.slice(paused).includes('running'), statuses.join(', '));
+    assert.equal(statuses.at(-1), 'completed');
+  });
+
   it("hostile spend: bad amounts arrive as received, another run's budget events are not taken, a flood is one note per batch", async () => {
     await rig.start({ eventDelayMs: 0, hostile: { budgets: true, budgetFlood: 1000 } });
     const task = await rig.client.createTask({ objective: 'Spend oddly', budget: { amount: '0.05', currency: 'USD' } });
