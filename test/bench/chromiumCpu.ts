@@ -52,7 +52,7 @@ export async function chromiumCpu(browser: Browser): Promise<CpuSample> {
 export function cpuShares(before: CpuSample, after: CpuSample): { line: string; rendererMain: number; total: number } {
   const wall = (after.at - before.at) / 1000;
   const byType = new Map<string, number>();
-  let rendererMain = 0;
+  const mains: number[] = [];
   let total = 0;
   for (const [pid, a] of after.processes) {
     const b = before.processes.get(pid) ?? { type: a.type, cpu: 0, main: 0 };
@@ -60,11 +60,15 @@ export function cpuShares(before: CpuSample, after: CpuSample): { line: string; 
     byType.set(a.type, (byType.get(a.type) ?? 0) + used);
     total += used;
     if (a.type === 'renderer') {
-      rendererMain = Math.max(rendererMain, a.main - b.main);
+      mains.push(a.main - b.main);
     }
   }
+  mains.sort((x, y) => y - x);
+  // The page's renderer is the busiest; a webview on another site has a second one.
+  const rendererMain = mains[0] ?? 0;
   const pct = (s: number) => `${Math.round((s / wall) * 100)} %`;
-  const parts = [`renderer main thread ${pct(rendererMain)}`];
+  const busyMains = mains.filter((m, i) => i === 0 || m / wall >= 0.02);
+  const parts = [`renderer main thread${busyMains.length > 1 ? 's' : ''} ${busyMains.map(pct).join(' + ')}`];
   for (const [type, used] of [...byType].sort((x, y) => y[1] - x[1])) {
     parts.push(`${type} ${pct(used)}`);
   }

@@ -28,7 +28,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { Frame } from 'playwright-core';
-import { chromiumExecutable, launchChromium, newWorkbenchPage } from '../e2e/harness/browser';
+import { chromiumExecutable } from '../e2e/harness/browser';
 import { Cleanup } from '../e2e/harness/cleanup';
 import { startCodeServer } from '../e2e/harness/codeServer';
 import { ensureCodeServer } from '../e2e/harness/install';
@@ -40,6 +40,13 @@ import { runPanelFrame, waitForRow } from '../e2e/scenarios/features/runPanel';
 import { UI } from '../e2e/scenarios/ui';
 import { type RuntimeHandle, startRuntime } from '../runtime';
 import { chromiumCpu, cpuShares } from './chromiumCpu';
+import {
+  benchPage,
+  launchBenchChromium,
+  webviewProcessNote,
+  webviewSiteWanted,
+  webviewsOnAnotherSite,
+} from './webviewSite';
 
 /** LATENCY_RATES=100 (comma-separated) measures only those rates. */
 const RATES = (process.env.LATENCY_RATES ?? '10,100,1000').split(',').map(Number);
@@ -315,9 +322,12 @@ async function measure(): Promise<void> {
       developmentPayload: true,
     });
     cleanup.add('code-server', () => server.stop());
-    const browser = await launchChromium(run.home);
+    const browser = await launchBenchChromium(run.home);
     cleanup.add('chromium', () => browser.close());
-    const { page } = await newWorkbenchPage(browser);
+    const page = await benchPage(browser);
+    if (webviewSiteWanted()) {
+      await webviewsOnAnotherSite(page, server.origin);
+    }
     const workbench = new Workbench(page, 60_000);
     const payload = [['extensionDevelopmentPath', server.remoteUri(repoRoot())]];
     await workbench.open(server.workbenchUrl({ payload: JSON.stringify(payload) }));
@@ -328,6 +338,9 @@ async function measure(): Promise<void> {
     const frame = await runPanelFrame(workbench, 60_000);
     await waitForRow(frame, 1);
     await frame.evaluate(OBSERVE_NEWEST);
+    if (webviewSiteWanted()) {
+      console.log(await webviewProcessNote(browser));
+    }
     const shots = new Screenshots('panel-latency');
 
     const verdicts: string[] = [];

@@ -37,7 +37,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { chromiumExecutable, launchChromium, newWorkbenchPage } from '../e2e/harness/browser';
+import { chromiumExecutable } from '../e2e/harness/browser';
 import { Cleanup } from '../e2e/harness/cleanup';
 import { startCodeServer } from '../e2e/harness/codeServer';
 import { ensureCodeServer } from '../e2e/harness/install';
@@ -48,6 +48,13 @@ import { runPanelFrame } from '../e2e/scenarios/features/runPanel';
 import { UI } from '../e2e/scenarios/ui';
 import { type RuntimeHandle, startRuntime } from '../runtime';
 import { chromiumCpu, cpuShares } from './chromiumCpu';
+import {
+  benchPage,
+  launchBenchChromium,
+  webviewProcessNote,
+  webviewSiteWanted,
+  webviewsOnAnotherSite,
+} from './webviewSite';
 
 const RATE = 100;
 const KEYS = Number(process.env.TYPING_KEYS ?? 80);
@@ -356,9 +363,12 @@ async function measure(): Promise<void> {
       developmentPayload: true,
     });
     cleanup.add('code-server', () => server.stop());
-    const browser = await launchChromium(run.home);
+    const browser = await launchBenchChromium(run.home);
     cleanup.add('chromium', () => browser.close());
-    const { page } = await newWorkbenchPage(browser);
+    const page = await benchPage(browser);
+    if (webviewSiteWanted()) {
+      await webviewsOnAnotherSite(page, server.origin);
+    }
     await page.setViewportSize(WINDOW);
     const workbench = new Workbench(page, 60_000);
     const payload = [['extensionDevelopmentPath', server.remoteUri(repoRoot())]];
@@ -389,6 +399,9 @@ async function measure(): Promise<void> {
       await runPanelFrame(workbench, 60_000);
       await workbench.runCommand('View: Move Editor into Right Group');
       const frame = await runPanelFrame(workbench, 60_000);
+      if (webviewSiteWanted() && round === 0) {
+        console.log(await webviewProcessNote(browser));
+      }
       await workbench.waitForEditorTab(FILE);
 
       // Streaming: a second of stream first, then the keys, the stream outlasting them.
