@@ -1,7 +1,7 @@
 // The host's side of the wire to one webview: nothing goes out until the webview says `ready`,
 // then a full `reset` first, then events. The first event after a quiet spell goes at once;
-// events that come within one frame's time of the last post are merged into one post a frame
-// after it, and those that come while a post is in flight (not yet acknowledged) into one post at
+// events that come within the interval (50 ms) of the last post are merged into one post at its
+// end, and those that come while a post is in flight (not yet acknowledged) into one post at
 // its ack (at most two frames later). What waits for a webview
 // that falls behind is bounded: past the cap the backlog is dropped for one fresh `reset`.
 // Pure (timers injected).
@@ -20,10 +20,7 @@ export const realTimers: Timers = {
 };
 
 export interface PanelChannelOptions {
-  /**
-   * Least time between two posts of events: one frame (the webview draws at most once a frame, so
-   * posting more often only splits what one drawing shows).
-   */
+  /** Least time between two posts of events (default `STREAM_INTERVAL_MS`). */
   intervalMs?: number;
   /**
    * While a post is unacknowledged, how long what comes meanwhile waits for its ack before it is
@@ -51,6 +48,14 @@ export interface PanelChannelOptions {
 
 /** One frame at 60 Hz. */
 export const FRAME_MS = 16;
+
+/**
+ * While a run streams, at most 20 posts a second. Each post is a draw of the panel, and in
+ * code-server (any VS Code in a browser) the webview shares the workbench's renderer, so each
+ * draw is a frame of the whole workbench, whose cost does not depend on how many events it shows
+ * (BENCHMARKS.md, "The panel's cost per event"). At 10 events/s every event still goes at once.
+ */
+export const STREAM_INTERVAL_MS = 50;
 
 interface InFlight {
   batch: number;
@@ -95,7 +100,7 @@ export class PanelChannel {
     private readonly now: () => number = Date.now,
     options: PanelChannelOptions = {},
   ) {
-    this.intervalMs = options.intervalMs ?? FRAME_MS;
+    this.intervalMs = options.intervalMs ?? STREAM_INTERVAL_MS;
     this.inFlightWaitMs = options.inFlightWaitMs ?? 2 * FRAME_MS;
     this.maxEvents = options.maxEventsPerMessage ?? 1000;
     this.maxPendingEvents = options.maxPendingEvents ?? 20_000;
@@ -211,8 +216,8 @@ export class PanelChannel {
   }
 
   /**
-   * Posts now when the wire is quiet (nothing posted and unacknowledged, the last post at least a
-   * frame ago); otherwise once, a frame after the last post, for whatever came meanwhile.
+   * Posts now when the wire is quiet (nothing posted and unacknowledged, the last post at least an
+   * interval ago); otherwise once, an interval after the last post, for whatever came meanwhile.
    */
   private schedule(): void {
     if (this.timer !== undefined) {

@@ -22,12 +22,13 @@
 // and how busy the page's main thread was (Chromium's own counters; in code-server the workbench
 // and the webview share it). LATENCY_PROFILE=<path prefix> writes a CPU profile of the page per
 // rate (<prefix>-<rate>.cpuprofile); with LATENCY_TRACE=1 a timeline trace instead (=inv: with
-// style and layout invalidation tracking), to open in Chromium's DevTools.
+// style and layout invalidation tracking; =paint: with the paint, raster and compositor events,
+// which `node out/test/bench/traceSummary.js <file>` sums up), to open in Chromium's DevTools.
 import { type ChildProcess, fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { Frame } from 'playwright-core';
-import { chromiumExecutable, launchChromium, newWorkbenchPage } from '../e2e/harness/browser';
+import { chromiumExecutable } from '../e2e/harness/browser';
 import { Cleanup } from '../e2e/harness/cleanup';
 import { startCodeServer } from '../e2e/harness/codeServer';
 import { ensureCodeServer } from '../e2e/harness/install';
@@ -38,12 +39,30 @@ import { Workbench } from '../e2e/harness/workbench';
 import { runPanelFrame, waitForRow } from '../e2e/scenarios/features/runPanel';
 import { UI } from '../e2e/scenarios/ui';
 import { type RuntimeHandle, startRuntime } from '../runtime';
+import { chromiumCpu, cpuShares } from './chromiumCpu';
+import {
+  benchPage,
+  launchBenchChromium,
+  webviewProcessNote,
+  webviewSiteWanted,
+  webviewsOnAnotherSite,
+} from './webviewSite';
 
-const RATES = [10, 100, 1000];
+/** LATENCY_RATES=100 (comma-separated) measures only those rates. */
+const RATES = (process.env.LATENCY_RATES ?? '10,100,1000').split(',').map(Number);
 const SECONDS = Number(process.env.LATENCY_SECONDS ?? 10);
 const OBJECTIVE = 'Latency benchmark run';
 /** The live panel targets: server to row, p95, per rate (events/s). */
 const TARGET_P95_MS: Record<number, number> = { 10: 50, 100: 100, 1000: 150 };
+/** The timeline trace's categories, by LATENCY_TRACE. */
+const TRACE_CATEGORIES: Record<string, string> = {
+  '1': 'devtools.timeline,disabled-by-default-devtools.timeline',
+  inv: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.invalidationTracking',
+  // More than this (blink, cc, viz, benchmark) stalled the page's frames in headless Chromium.
+  paint:
+    'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.frame,' +
+    'disabled-by-default-devtools.timeline.invalidationTracking,toplevel',
+};
 /** How often the runtime notes how far it has appended (for the backlog over time). */
 const SAMPLE_EVERY_MS = 250;
 
@@ -303,9 +322,12 @@ async function measure(): Promise<void> {
       developmentPayload: true,
     });
     cleanup.add('code-server', () => server.stop());
-    const browser = await launchChromium(run.home);
+    const browser = await launchBenchChromium(run.home);
     cleanup.add('chromium', () => browser.close());
-    const { page } = await newWorkbenchPage(browser);
+    const page = await benchPage(browser);
+    if (webviewSiteWanted()) {
+      await webviewsOnAnotherSite(page, server.origin);
+    }
     const workbench = new Workbench(page, 60_000);
     const payload = [['extensionDevelopmentPath', server.remoteUri(repoRoot())]];
     await workbench.open(server.workbenchUrl({ payload: JSON.stringify(payload) }));
@@ -316,6 +338,9 @@ async function measure(): Promise<void> {
     const frame = await runPanelFrame(workbench, 60_000);
     await waitForRow(frame, 1);
     await frame.evaluate(OBSERVE_NEWEST);
+    if (webviewSiteWanted()) {
+      console.log(await webviewProcessNote(browser));
+    }
     const shots = new Screenshots('panel-latency');
 
     const verdicts: string[] = [];
@@ -327,17 +352,31 @@ async function measure(): Promise<void> {
       const { metrics } = await metricsSession.send('Performance.getMetrics');
       return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
     };
-    for (const rate of RATES) {
+    const stills = (process.env.LATENCY_STILL ?? '').split(',');
+    for (const [round, rate] of RATES.entries()) {
+      // LATENCY_STILL=none,panel,both (one per rate): stops the CSS animations (spinning icons) of
+      // the panel, or of the panel and the workbench, from then on (through the CSSOM: the
+      // webview's CSP refuses a style element), to see what they cost.
+      const still = stills[round] ?? '';
+      const stop = `(() => { for (const sheet of document.styleSheets) { try { sheet.insertRule('* { animation: none !important; }', sheet.cssRules.length); return; } catch {} } })()`;
+      if (still === 'panel' || still === 'both') {
+        await frame.evaluate(stop);
+      }
+      if (still === 'both') {
+        await page.evaluate(stop);
+      }
+      const running = `document.getAnimations().filter((a) => a.playState === 'running').length`;
+      console.log(
+        `animations stopped: ${still || 'none'}; running now: panel ${await frame.evaluate(running)}, workbench ${await page.evaluate(running)}`,
+      );
       const before = await busy();
+      const cpuBefore = await chromiumCpu(browser);
       const cdp = process.env.LATENCY_PROFILE ? await page.context().newCDPSession(page) : undefined;
       const traceEvents: unknown[] = [];
       if (cdp && process.env.LATENCY_TRACE) {
         cdp.on('Tracing.dataCollected', (e: { value: unknown[] }) => traceEvents.push(...e.value));
         await cdp.send('Tracing.start', {
-          categories:
-            process.env.LATENCY_TRACE === 'inv'
-              ? 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.invalidationTracking'
-              : 'devtools.timeline,disabled-by-default-devtools.timeline',
+          categories: TRACE_CATEGORIES[process.env.LATENCY_TRACE] ?? TRACE_CATEGORIES['1'],
           transferMode: 'ReportEvents',
         } as never);
       } else if (cdp) {
@@ -347,6 +386,7 @@ async function measure(): Promise<void> {
       child.send({ type: 'stream', rate, seconds: SECONDS } satisfies ToRuntime);
       const streamed = await nextMessage(child, 'streamed');
       const after = await busy();
+      const cpuAfter = await chromiumCpu(browser);
       const { stamps } = streamed;
       if (cdp && process.env.LATENCY_TRACE) {
         const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
@@ -377,6 +417,7 @@ async function measure(): Promise<void> {
       console.log(
         `       page main thread busy ${share('TaskDuration')} of the time (script ${share('ScriptDuration')}, style ${share('RecalcStyleDuration')}, layout ${share('LayoutDuration')})`,
       );
+      console.log(`       ${cpuShares(cpuBefore, cpuAfter).line}`);
       console.log(`       ${line('row in the DOM', rows)}`);
       console.log(`       ${line('header "Sequence N"', header)}`);
       const arrived = analyse(

@@ -36,8 +36,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import type { Frame, Page } from 'playwright-core';
-import { chromiumExecutable, launchChromium, newWorkbenchPage } from '../e2e/harness/browser';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { chromiumExecutable } from '../e2e/harness/browser';
 import { Cleanup } from '../e2e/harness/cleanup';
 import { startCodeServer } from '../e2e/harness/codeServer';
 import { ensureCodeServer } from '../e2e/harness/install';
@@ -47,6 +47,14 @@ import { Workbench } from '../e2e/harness/workbench';
 import { runPanelFrame } from '../e2e/scenarios/features/runPanel';
 import { UI } from '../e2e/scenarios/ui';
 import { type RuntimeHandle, startRuntime } from '../runtime';
+import { chromiumCpu, cpuShares } from './chromiumCpu';
+import {
+  benchPage,
+  launchBenchChromium,
+  webviewProcessNote,
+  webviewSiteWanted,
+  webviewsOnAnotherSite,
+} from './webviewSite';
 
 const RATE = 100;
 const KEYS = Number(process.env.TYPING_KEYS ?? 80);
@@ -166,6 +174,9 @@ interface Round {
   eventTiming: number[];
   noEventTiming: boolean;
   busy: number;
+  /** Renderer main thread and all of Chromium: CPU seconds per second (load-independent). */
+  cpuMain: number;
+  cpuAll: number;
   load: number;
 }
 
@@ -176,12 +187,18 @@ const LABEL: Record<Condition, string> = {
   idle: '(c) beside the same panel idle',
 };
 
-async function typeRound(page: Page, busy: () => Promise<Record<string, number>>, round: number): Promise<Round> {
+async function typeRound(
+  page: Page,
+  busy: () => Promise<Record<string, number>>,
+  round: number,
+  browser: Browser,
+): Promise<Round> {
   const load = os.loadavg()[0];
   await page.evaluate(
     'window.__keys = []; window.__eventTiming = []; window.__since = performance.now(); window.__typing = true;',
   );
   const before = await busy();
+  const cpuBefore = await chromiumCpu(browser);
   const started = Date.now();
   for (let i = 0; i < KEYS; i++) {
     const wait = started + i * INTERVAL_MS - Date.now();
@@ -194,6 +211,7 @@ async function typeRound(page: Page, busy: () => Promise<Record<string, number>>
   // The last keys' frames.
   await new Promise((resolve) => setTimeout(resolve, 500));
   const after = await busy();
+  const cpu = cpuShares(cpuBefore, await chromiumCpu(browser));
   const got = await page.evaluate<{
     keys: [number, number, number, number][];
     eventTiming: number[];
@@ -211,6 +229,8 @@ async function typeRound(page: Page, busy: () => Promise<Record<string, number>>
     eventTiming: got.eventTiming,
     noEventTiming: got.noEventTiming,
     busy: (after.TaskDuration - before.TaskDuration) / Math.max(0.001, after.Timestamp - before.Timestamp),
+    cpuMain: cpu.rendererMain,
+    cpuAll: cpu.total,
     load,
   };
 }
@@ -235,6 +255,7 @@ interface Summary {
   delayP50: number;
   delayP95: number;
   busy: string;
+  cpu: string;
   load: string;
 }
 
@@ -261,6 +282,7 @@ function summarise(rounds: Round[], typed: number): Summary {
     delayP50: r(percentile(delays, 50)),
     delayP95: r(percentile(delays, 95)),
     busy: rounds.map((x) => `${Math.round(x.busy * 100)}%`).join(' / '),
+    cpu: rounds.map((x) => `${Math.round(x.cpuMain * 100)}/${Math.round(x.cpuAll * 100)}%`).join(' / '),
     load: rounds.map((x) => x.load.toFixed(2)).join(' / '),
   };
 }
@@ -341,9 +363,12 @@ async function measure(): Promise<void> {
       developmentPayload: true,
     });
     cleanup.add('code-server', () => server.stop());
-    const browser = await launchChromium(run.home);
+    const browser = await launchBenchChromium(run.home);
     cleanup.add('chromium', () => browser.close());
-    const { page } = await newWorkbenchPage(browser);
+    const page = await benchPage(browser);
+    if (webviewSiteWanted()) {
+      await webviewsOnAnotherSite(page, server.origin);
+    }
     await page.setViewportSize(WINDOW);
     const workbench = new Workbench(page, 60_000);
     const payload = [['extensionDevelopmentPath', server.remoteUri(repoRoot())]];
@@ -367,13 +392,16 @@ async function measure(): Promise<void> {
     const typingSeconds = (KEYS * INTERVAL_MS) / 1000;
     for (let round = 0; round < ROUNDS; round++) {
       await focusEditorEnd(page);
-      results.alone.push(await typeRound(page, busy, round * 3));
+      results.alone.push(await typeRound(page, busy, round * 3, browser));
 
       // The panel, opened over the editor and moved into a group on its right (half the width).
       await workbench.contextMenu(await workbench.treeRow(UI.tasksView, OBJECTIVE), UI.menu.watchRun);
       await runPanelFrame(workbench, 60_000);
       await workbench.runCommand('View: Move Editor into Right Group');
       const frame = await runPanelFrame(workbench, 60_000);
+      if (webviewSiteWanted() && round === 0) {
+        console.log(await webviewProcessNote(browser));
+      }
       await workbench.waitForEditorTab(FILE);
 
       // Streaming: a second of stream first, then the keys, the stream outlasting them.
@@ -381,14 +409,16 @@ async function measure(): Promise<void> {
       const streamed = nextMessage(child, 'streamed');
       await focusEditorEnd(page);
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      results.streaming.push(await profiled(page, round, 'streaming', () => typeRound(page, busy, round * 3 + 1)));
+      results.streaming.push(
+        await profiled(page, round, 'streaming', () => typeRound(page, busy, round * 3 + 1, browser)),
+      );
       const { last } = await streamed;
 
       // Idle: every event drawn, nothing arriving.
       await waitForHeader(frame, last, 60_000);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       await focusEditorEnd(page);
-      results.idle.push(await profiled(page, round, 'idle', () => typeRound(page, busy, round * 3 + 2)));
+      results.idle.push(await profiled(page, round, 'idle', () => typeRound(page, busy, round * 3 + 2, browser)));
 
       // Back to the editor alone: close the panel's group.
       await workbench.runCommand('View: Close Editors in Other Groups');
@@ -416,6 +446,7 @@ async function measure(): Promise<void> {
         `       to the next rAF p95 ${s.rafP95} ms, to the first task after that frame p95 ${s.frameP95} ms; input delay p50 ${s.delayP50} ms, p95 ${s.delayP95} ms`,
       );
       console.log(`       page main thread busy ${s.busy} (per round); load average (1 min) before ${s.load}`);
+      console.log(`       CPU of one core, renderer main thread / all of Chromium: ${s.cpu} (per round)`);
     }
     console.log(
       `\nmachine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average ${os

@@ -114,6 +114,48 @@ describe('PanelChannel', () => {
     assert.strictEqual(posted.length, 4);
   });
 
+  it('while a run streams, posts at most every 50 ms (each post is a draw); the first after a quiet spell goes at once', () => {
+    const { clock, posted, channel } = setup();
+    channel.markReady();
+    channel.ack(1); // the reset
+    clock.advance(1000);
+    // 100 events a second for a second, each post acknowledged at once by a quick webview.
+    let acked = 1;
+    for (let i = 1; i <= 100; i++) {
+      channel.events([ev('tool.called', i)]);
+      if (i === 1) {
+        assert.strictEqual(posted.length, 2, 'the first event after a quiet spell goes at once');
+      }
+      for (const m of posted) {
+        if (m.type === 'events' && (m.batch ?? 0) > acked) {
+          acked = m.batch ?? 0;
+          channel.ack(acked);
+        }
+      }
+      clock.advance(10);
+    }
+    clock.advance(100);
+    const lastPost = posted[posted.length - 1];
+    channel.ack(lastPost.type === 'events' ? (lastPost.batch ?? 0) : 0);
+    const posts = posted.filter((m) => m.type === 'events');
+    assert.ok(posts.length <= 21, `at most 20 posts a second, not ${posts.length}`);
+    assert.deepStrictEqual(
+      posts.flatMap((m) => (m.type === 'events' ? m.events.map((e) => e.data.sequence) : [])),
+      Array.from({ length: 100 }, (_, i) => i + 1),
+      'nothing dropped, in order',
+    );
+    // 10 events a second: each one goes at once.
+    clock.advance(1000);
+    for (let i = 101; i <= 105; i++) {
+      const before = posted.length;
+      channel.events([ev('tool.called', i)]);
+      assert.strictEqual(posted.length, before + 1, `event ${i} goes at once`);
+      const last = posted[posted.length - 1];
+      channel.ack(last.type === 'events' ? (last.batch ?? 0) : 0);
+      clock.advance(100);
+    }
+  });
+
   it('merges events while a post is in flight and posts them when it is acknowledged', () => {
     const { clock, posted, channel } = setup({ intervalMs: 16 });
     channel.markReady();
@@ -228,7 +270,7 @@ describe('PanelChannel', () => {
   });
 
   it('numbers the messages it posts so that the webview can acknowledge them', () => {
-    const { clock, posted, channel } = setup();
+    const { clock, posted, channel } = setup({ intervalMs: 16 });
     channel.markReady();
     channel.events([ev('x', 1)]);
     clock.advance(40);

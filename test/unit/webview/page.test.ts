@@ -351,6 +351,28 @@ describe('run panel page (headless Chromium)', function () {
     );
   });
 
+  it('runs no animation while a run streams: the running run, its running step and the outline show it still', async () => {
+    const run = recordedRun({ steps: 6, toolsPerStep: 1, terminal: null });
+    // Up to the last step's tool call: the run and that step are running.
+    const last = run.findIndex((e) => e.event === 'step.completed' && e.data.step_id === 'step_6');
+    await p.send(reset(), { type: 'events', events: run.slice(0, last) });
+    await waitForSequence(p, last);
+    await p.js(FRAMES);
+    const shown = await p.js<{ header: boolean; row: boolean; outline: boolean }>(`({
+      header: document.getElementById('status-icon').classList.contains('codicon-sync'),
+      row: document.querySelector('#timeline .row.kind-step .icon.codicon-sync') !== null,
+      outline: document.querySelector('#outline-list .outline-item .codicon-sync') !== null,
+    })`);
+    assert.deepStrictEqual(shown, { header: true, row: true, outline: true }, 'running is shown in all three');
+    // A running animation keeps the compositor drawing every frame for as long as the run lasts.
+    assert.deepStrictEqual(
+      await p.js(
+        `document.getAnimations().map((a) => (a.animationName ?? a.id) + ' on ' + (a.effect?.target?.className ?? '?'))`,
+      ),
+      [],
+    );
+  });
+
   it('keeps the keyboard focus on a timeline row while events stream in and the focused row scrolls away', async () => {
     const run = recordedRun({ steps: 100, toolsPerStep: 2, terminal: null });
     await p.send(reset(), { type: 'events', events: run.slice(0, 300) });
