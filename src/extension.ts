@@ -140,7 +140,7 @@ export async function activate(
   subs.push(runPanels, runPanels.registerSerializer());
 
   const review = registerReview(deps, subs, context.workspaceState);
-  const reviewTalk = setUpReviewTalk(deps, runs, context.workspaceState, review.content, clonePositions(deps));
+  const reviewTalk = setUpReviewTalk(deps, runs, context.workspaceState, review, clonePositions(deps));
   subs.push(reviewTalk);
   sidebar.tasks.setRunNotes(reviewTalk.runNotes);
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);

@@ -1,8 +1,10 @@
 // What became of each sent comment once its follow-up run ended: the follow-up's
 // `review_comment.addressed` events (at most FATE_LIMITS.events read; an id it was never sent is
 // logged, not shown), else the quoted lines judged in the follow-up's revision against the
-// revision they were written on (docs/PROTOCOL.md, Review conversations). The fate is kept with
-// the comment, so a judged thread stays judged across a reload.
+// revision they were written on (docs/PROTOCOL.md, Review conversations): an uploaded file's
+// revision is an artifact of the run; a project file's is the run's patch planned at its
+// base_commit in this workspace's clone (src/reviewUi/projectReview.ts, read through the review's
+// lazy bundle). The fate is kept with the comment, so a judged thread stays judged across a reload.
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client';
 import { describeError } from '../api/errorSentences';
@@ -24,6 +26,15 @@ const MAX_PENDING_AT_START = 10;
 export interface FateDeps {
   client(): ApiClient;
   log: vscode.LogOutputChannel;
+  /**
+   * A project run's text of each of `paths` (repository paths); undefined when the run is no
+   * project run. A path left out could not be read (the comment on it stays outdated).
+   */
+  projectRevision(
+    runId: string,
+    paths: readonly string[],
+    signal: AbortSignal,
+  ): Promise<Map<string, string> | undefined>;
 }
 
 export class CommentFates implements vscode.Disposable {
@@ -87,13 +98,21 @@ export class CommentFates implements vscode.Disposable {
     const client = this.deps.client();
     const reading = await this.readVerdicts(client, followUpRunId, new Set(comments.map((c) => c.id)), signal);
     const texts = new RevisionTexts(client, signal);
+    const projectPaths = [...new Set(comments.filter(isProjectComment).map((c) => c.path))];
+    const project = new ProjectTexts(this.deps, projectPaths, signal);
     for (const comment of comments) {
       const fileId = fileIdOf(comment);
       const verdict = reading.verdicts.get(comment.id);
+      const textOf = (runId: string) =>
+        isProjectComment(comment)
+          ? project.of(runId, comment.path)
+          : fileId === undefined
+            ? Promise.resolve(undefined)
+            : texts.of(runId, fileId);
       const fate = commentFate(comment, {
         verdict,
-        previousText: fileId === undefined || verdict ? undefined : await texts.of(comment.runId, fileId),
-        nextText: fileId === undefined ? undefined : await texts.of(followUpRunId, fileId),
+        previousText: verdict ? undefined : await textOf(comment.runId),
+        nextText: verdict ? undefined : await textOf(followUpRunId),
       });
       const stored: StoredFate =
         fate.fate === 'addressed'
@@ -174,6 +193,43 @@ export function fileIdOf(comment: StoredComment): string | undefined {
     return parseReviewUri(vscode.Uri.parse(comment.uri, true))?.fileId;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A comment on a project run's file: Review Changes names such a file `<artifact id>:<path>`
+ * (src/projects/projectChanges.ts, projectFileId), and the comment's path is the repository path.
+ */
+export function isProjectComment(comment: StoredComment): boolean {
+  const fileId = fileIdOf(comment);
+  return fileId !== undefined && fileId.length > comment.path.length + 1 && fileId.endsWith(`:${comment.path}`);
+}
+
+/** Project runs' texts of the commented paths, each run read once (undefined: not known). */
+class ProjectTexts {
+  private readonly byRun = new Map<string, Promise<Map<string, string> | undefined>>();
+
+  constructor(
+    private readonly deps: FateDeps,
+    private readonly paths: readonly string[],
+    private readonly signal: AbortSignal,
+  ) {}
+
+  async of(runId: string, path: string): Promise<string | undefined> {
+    let texts = this.byRun.get(runId);
+    if (!texts) {
+      texts = this.deps.projectRevision(runId, this.paths, this.signal).catch((err: unknown) => {
+        if (this.signal.aborted) {
+          throw err;
+        }
+        this.deps.log.warn(
+          `Review comments: the project files of ${runId} could not be read to judge comments: ${describeError(err)}`,
+        );
+        return undefined;
+      });
+      this.byRun.set(runId, texts);
+    }
+    return (await texts)?.get(path);
   }
 }
 

@@ -10,7 +10,7 @@ import type { RunStore } from '../runs/runStore';
 import { BoundFiles } from './boundFiles';
 import { type ClonePositions, registerCatchUp } from './catchUp';
 import { CommentDrafts, type StateMemento } from './commentDrafts';
-import { CommentFates } from './commentFates';
+import { CommentFates, type FateDeps } from './commentFates';
 import { CommentThreads, DraftComment } from './commentThreads';
 import { registerSendComments, SendPreviews } from './sendComments';
 
@@ -34,14 +34,20 @@ export function setUpReviewTalk(
   deps: CommandDeps,
   runs: RunStore,
   state: StateMemento,
-  content: ReviewContent,
+  review: { readonly content: ReviewContent; projectRevision: FateDeps['projectRevision'] },
   clonePositions: ClonePositions,
 ): ReviewTalk {
+  const content = review.content;
   const previews = new SendPreviews();
   const drafts = new CommentDrafts(state);
   const bound = new BoundFiles(state);
   const threads = new CommentThreads(drafts, content, bound);
-  const fates = new CommentFates({ client: () => deps.service.client, log: deps.log }, drafts, threads, runs);
+  const fates = new CommentFates(
+    { client: () => deps.service.client, log: deps.log, projectRevision: review.projectRevision },
+    drafts,
+    threads,
+    runs,
+  );
   const asComment = (arg: unknown): DraftComment | undefined => (arg instanceof DraftComment ? arg : undefined);
   const disposables: vscode.Disposable[] = [
     content.onDidBindWorkspaceFiles((files) => {

@@ -10,15 +10,18 @@ import { describeErrorForUser } from '../commandSupport/errorText';
 import { inert } from '../common/inertText';
 import { repositoryFor } from '../projects/applyBranchCommand';
 import { gitAccess } from '../projects/gitAccess';
-import { isProjectPatch, MAX_BASE_FILE_BYTES, planPatchAtBase } from '../projects/patchAtBase';
+import { isProjectPatch, MAX_BASE_FILE_BYTES, planPatchAtBase, readAtCommit } from '../projects/patchAtBase';
 import { projectChanges } from '../projects/projectChanges';
 import type { FileChange, ReviewProblem } from '../review';
+import { listRunOutputs, runTaskOf } from './runOutputs';
 
 export interface ProjectReview {
   /** The artifacts handled here (the rest go to the upload review). */
   handled: Set<string>;
   files: FileChange[];
   problems: ReviewProblem[];
+  /** The clone the patches were planned in (none: no git, no clone, or no patch). */
+  clone?: { gitPath: string; root: string };
 }
 
 /** The project patches among `artifacts`, when the run's task is in a project. */
@@ -61,6 +64,7 @@ export async function reviewProjectPatches(
       vscode.l10n.t('No folder of this workspace is a clone of the project "{0}".', inert(project.name ?? project.id)),
     );
   }
+  out.clone = { gitPath: access.api.git.path, root: repository.rootUri.fsPath };
   const taken = new Set<string>();
   for (const artifact of patches) {
     let text: string;
@@ -132,4 +136,67 @@ export async function reviewProjectPatches(
     }
   }
   return out;
+}
+
+/** A file of a project run's revision read to judge a comment at most (a larger one is not judged). */
+export const MAX_REVISION_TEXT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * What a project run left in each of `paths` (repository paths), as text, for judging review
+ * comments: its patches planned at their base_commit in this workspace's clone, and a path its
+ * patches leave alone read at that base_commit. Undefined when the run is no project run or has
+ * no patch; a path missing from the map could not be read (gone, binary, too large, or no clone).
+ */
+export async function projectRevisionTexts(
+  client: ApiClient,
+  runId: string,
+  paths: readonly string[],
+  signal: AbortSignal,
+): Promise<Map<string, string> | undefined> {
+  const { task } = await runTaskOf(client, runId, signal);
+  const { artifacts } = await listRunOutputs(client, runId, signal);
+  if (projectPatchesOf(task, artifacts).length === 0) {
+    return undefined;
+  }
+  const review = await reviewProjectPatches(client, task, artifacts, signal);
+  const wanted = new Set(paths);
+  const out = new Map<string, string>();
+  const baseCommits = new Set<string>();
+  for (const file of review.files) {
+    if (file.origin.baseCommit !== undefined) {
+      baseCommits.add(file.origin.baseCommit);
+    }
+    // A file a hunk of which did not apply is only partly the run's: not judged.
+    const whole = !review.problems.some((p) => p.file === file.origin.relativePath);
+    const text = whole && wanted.has(file.origin.relativePath) ? textOf(file.agentBytes) : undefined;
+    if (text !== undefined) {
+      out.set(file.origin.relativePath, text);
+    }
+  }
+  // A path the patches do not edit is as the base commit has it (one base only: else unknown).
+  const base = baseCommits.size === 1 ? [...baseCommits][0] : undefined;
+  if (review.clone && base !== undefined) {
+    for (const path of wanted) {
+      signal.throwIfAborted();
+      if (!out.has(path) && !review.problems.some((p) => p.file === path)) {
+        const bytes = await readAtCommit(review.clone.gitPath, review.clone.root, base, path);
+        const text = bytes && textOf(bytes);
+        if (text !== undefined) {
+          out.set(path, text);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function textOf(bytes: Uint8Array): string | undefined {
+  if (bytes.length > MAX_REVISION_TEXT_BYTES) {
+    return undefined;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }

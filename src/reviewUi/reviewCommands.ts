@@ -12,6 +12,7 @@ import { notify } from '../common/notify';
 import { isSingular } from '../common/vscodeTranslate';
 import { applyToNewBranch } from '../projects/applyBranchCommand';
 import { formatChangeSetPatch } from '../review';
+import { projectRevisionTexts } from './projectReview';
 import { type ApplyOutcome, type ApplyPick, applyPicks } from './reviewApply';
 import { parseReviewUri, type ReviewContent } from './reviewContent';
 import { openConflicts, openDiffs } from './reviewDiffs';
@@ -59,6 +60,12 @@ export interface RunReview extends vscode.Disposable {
   reviewRun(runId: string): Promise<ReviewSummary | undefined>;
   /** Whether a run has outputs that revise files uploaded from here (lists artifacts only). */
   hasReviewableChanges(runId: string): Promise<boolean>;
+  /** A project run's text of each of `paths` (see projectRevisionTexts); undefined: no project run. */
+  projectRevision(
+    runId: string,
+    paths: readonly string[],
+    signal: AbortSignal,
+  ): Promise<Map<string, string> | undefined>;
 }
 
 /** The commands' handlers; reviewLoader.ts registers them at activation and loads this file on first use. */
@@ -515,9 +522,13 @@ export function createReview(deps: CommandDeps, content: ReviewContent, state: M
   const dispose = () => lifetime.abort();
 
   const applyToNewBranchCommand = (arg?: unknown) => applyToNewBranch(deps, arg);
+  const projectRevision = (runId: string, paths: readonly string[], signal: AbortSignal) =>
+    projectRevisionTexts(deps.service.client, runId, paths, signal);
+
   return {
     reviewRun,
     hasReviewableChanges,
+    projectRevision,
     reviewCommand,
     applyCommand,
     chooseCommand,

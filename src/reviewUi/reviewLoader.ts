@@ -67,6 +67,7 @@ export function registerReview(
     // async: a broken review.js then rejects (callers catch) instead of throwing in their listener.
     reviewRun: async (runId) => review().reviewRun(runId),
     hasReviewableChanges: async (runId) => review().hasReviewableChanges(runId),
+    projectRevision: async (runId, paths, signal) => review().projectRevision(runId, paths, signal),
     dispose: () => {
       handlers?.dispose();
       content.dispose();

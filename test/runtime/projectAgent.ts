@@ -7,6 +7,7 @@ import { type AgentEnvironment, sleep } from './builtInAgent';
 import { MAX_REVISED_BYTES, reviseText } from './documentRevision';
 import type { LocalRepository } from './projectRepository';
 import type { TaskRecord } from './records';
+import { actOnComments, type RuntimeReviewComment } from './reviewComments';
 
 /** Files the agent edits at most in one run. */
 export const MAX_PROJECT_EDITS = 5;
@@ -15,6 +16,12 @@ export interface ProjectWork {
   repository: LocalRepository;
   commit: string;
   ref?: string;
+  /**
+   * A follow-up's review comments: each edited file's text is then revised by actOnComments too,
+   * but no verdict is logged (the client judges each comment from the patch: README "Review
+   * comments").
+   */
+  reviewComments?: readonly RuntimeReviewComment[];
 }
 
 interface Edit {
@@ -130,12 +137,16 @@ export async function runProjectAgent(task: TaskRecord, env: AgentEnvironment, w
     }
   }
   const chosen = [...edits.values()].slice(0, MAX_PROJECT_EDITS);
+  const comments = work.reviewComments ?? [];
   const patches = chosen.map((edit) =>
     structuredPatch(
       edit.before === undefined ? '/dev/null' : `a/${edit.path}`,
       `b/${edit.path}`,
       edit.before ?? '',
-      reviseText(edit.path, edit.working, task.objective),
+      actOnComments(
+        reviseText(edit.path, edit.working, task.objective),
+        comments.filter((c) => c.path === edit.path),
+      ).text,
       undefined,
       undefined,
       { context: 3 },

@@ -802,6 +802,7 @@ export class RuntimeCore {
           repository: new LocalRepository(checkout),
           commit,
           ref: task.context?.ref,
+          reviewComments: program?.reviewComments,
         });
       }
       return runBuiltInAgent(task, env, program);

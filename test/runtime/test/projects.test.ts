@@ -9,6 +9,7 @@ import { applyPatch, parsePatch } from 'diff';
 import { makeServedRepository } from '../../e2e/harness/servedRepository';
 import { makeRepository } from '../../unit/projects/gitRepoKit';
 import { type RuntimeHandle, startRuntime } from '../index';
+import { REVISED_MARK } from '../reviewComments';
 import { call, errorOf, runToEnd, upload } from './runtimeTestKit';
 
 describe('runtime: projects', () => {
@@ -257,5 +258,52 @@ describe('runtime: projects', () => {
     assert.strictEqual(patch?.base_commit, head, 'the fork starts from the given commit');
     const text = (await call(rt, 'GET', `/v1/files/${patch.file_id}/content`)).text;
     assert.ok(text.includes('+Four.'), `the uncommitted work is applied: ${text}`);
+  });
+  it('a follow-up with review comments rewrites the quoted lines in its patch and logs no verdict', async () => {
+    const repo = makeRepository();
+    dirs.push(repo.dir);
+    const project = await createProject('git@example.com:team/demo.git');
+    rt.setProjectCheckout(project.id as string, repo.dir);
+    const task = await call(rt, 'POST', '/v1/tasks', {
+      body: { objective: 'Polish', project_id: project.id, context: { ref: 'main', commit: repo.commit } },
+    });
+    const first = task.json.run_id as string;
+    const { events } = await runToEnd(rt, first);
+    const last = events[events.length - 2].data.sequence as number;
+    const comment = (id: string, line: number, quote: string, body: string) => ({
+      id,
+      path: 'README.md',
+      start_line: line,
+      end_line: line,
+      side: 'agent',
+      quote,
+      body,
+    });
+    // The agent's version: "> Revised for: Polish", "", "# Demo", "", "One. (reviewed)", "Two.", "Three.", ...
+    const fork = await call(rt, 'POST', `/v1/runs/${first}/fork`, {
+      body: {
+        after_sequence: last,
+        review_comments: [comment('rc_two', 6, 'Two.', 'Plainer.'), comment('rc_three', 7, 'Three.', 'Leave it.')],
+      },
+    });
+    assert.strictEqual(fork.status, 201, fork.text);
+    const ended = await runToEnd(rt, fork.json.id as string);
+    assert.strictEqual(ended.events[ended.events.length - 1].event, 'run.completed');
+    assert.deepStrictEqual(
+      ended.events.filter((e) => e.event === 'review_comment.addressed'),
+      [],
+      'a project run names no verdict',
+    );
+    const artifacts = (await call(rt, 'GET', `/v1/runs/${fork.json.id}/artifacts`)).json.data as {
+      name: string;
+      file_id: string;
+    }[];
+    const patch = artifacts.find((a) => a.name === 'changes.patch');
+    assert.ok(patch);
+    const text = (await call(rt, 'GET', `/v1/files/${patch.file_id}/content`)).text;
+    const [part] = parsePatch(text);
+    const after = applyPatch('# Demo\n\nOne.\nTwo.\nThree.\n', part);
+    assert.ok(after !== false, text);
+    assert.deepStrictEqual(after.split('\n').slice(4, 7), ['One. (reviewed)', `Two.${REVISED_MARK}`, 'Three.']);
   });
 });
