@@ -7,14 +7,19 @@ import type { ArtifactRecord } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { resolveRun } from '../commandSupport/runArgs';
+import { withAbortSignal } from '../common/abortOn';
 import { askModal, notify } from '../common/notify';
 import { isSingular } from '../common/vscodeTranslate';
 import { applyOnNewBranch, prepareBranchApply } from './branchApply';
 import { gitAccess, repositoryFor } from './gitAccess';
+import { settleWithin } from './gitExec';
 import { isProjectPatch, MAX_BASE_FILE_BYTES as MAX_PATCH_BYTES } from './patchAtBase';
 
 // Review Changes (src/reviewUi/projectReview.ts) finds the clone through here.
 export { repositoryFor };
+
+/** How long the Git extension's refresh after the apply is waited for. */
+const STATUS_TIMEOUT_MS = 30_000;
 
 interface BranchAutomation {
   runId?: string;
@@ -84,7 +89,17 @@ export async function applyToNewBranch(
   const text = Buffer.from(
     (await client.readFileContent(artifact.file_id ?? artifact.id, { maxBytes: MAX_PATCH_BYTES })).content,
   ).toString('utf8');
-  const prepared = await prepareBranchApply(gitPath, root, text, baseCommit, vscode.l10n.t);
+  const prepared = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Reading the patch at {0}...', baseCommit.slice(0, 7)),
+      cancellable: true,
+    },
+    (_progress, token) =>
+      withAbortSignal(token, (signal) =>
+        prepareBranchApply(gitPath, root, text, baseCommit, vscode.l10n.t, { signal }),
+      ),
+  );
   if (!prepared.ok) {
     throw new UserFacingError(prepared.message);
   }
@@ -139,7 +154,11 @@ export async function applyToNewBranch(
   if (!applied.ok) {
     throw new UserFacingError(applied.message);
   }
-  await repository.status().catch(() => undefined);
+  // Only a refresh of the Git extension's view: waited for at most a bound, its failure only logged.
+  const refreshed = await settleWithin(repository.status(), STATUS_TIMEOUT_MS).catch(() => undefined);
+  if (refreshed?.kind !== 'done') {
+    deps.log.warn(`The Git extension did not refresh ${root} within ${STATUS_TIMEOUT_MS / 1000} s; its view may lag.`);
+  }
   deps.log.info(
     `Applied ${artifact.id} of ${target.runId} on the new branch (${applied.written.length} file(s), ${notApplied.length + applied.refused.length} not applied)`,
   );

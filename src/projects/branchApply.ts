@@ -6,7 +6,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { type Translate, untranslated } from '../common/translate';
-import { gitAtBase as git, planPatchAtBase } from './patchAtBase';
+import { type GitLimits, type GitRun, gitStoppedMessage } from './gitExec';
+import { gitAtBase, planPatchAtBase } from './patchAtBase';
 import { checkProjectTarget, type RefusedPart } from './patchSafety';
 
 export interface BranchFile {
@@ -39,8 +40,9 @@ export async function prepareBranchApply(
   patchText: string,
   baseCommit: string,
   t: Translate = untranslated,
+  limits: GitLimits = {},
 ): Promise<Prepared> {
-  const planned = await planPatchAtBase(gitPath, root, patchText, baseCommit, t);
+  const planned = await planPatchAtBase(gitPath, root, patchText, baseCommit, t, limits);
   if (!planned.ok) {
     return planned;
   }
@@ -77,16 +79,46 @@ export async function applyOnNewBranch(
   branch: string,
   plan: BranchApplyPlan,
   t: Translate = untranslated,
+  limits: GitLimits = {},
 ): Promise<Applied> {
-  const valid = await git(gitPath, root, ['check-ref-format', '--branch', branch]);
+  try {
+    return await applyBranch(gitPath, root, branch, plan, t, limits);
+  } catch (err) {
+    if (err instanceof GitStopped) {
+      return { ok: false, message: err.message };
+    }
+    throw err;
+  }
+}
+
+/** A git command of the apply was stopped (time bound or cancel): the sentence says which. */
+class GitStopped extends Error {}
+
+async function applyBranch(
+  gitPath: string,
+  root: string,
+  branch: string,
+  plan: BranchApplyPlan,
+  t: Translate,
+  limits: GitLimits,
+): Promise<Applied> {
+  const git = async (args: string[]): Promise<GitRun> => {
+    const ran = await gitAtBase(gitPath, root, args, limits);
+    const stopped = gitStoppedMessage(ran, args, limits, t);
+    if (stopped) {
+      throw new GitStopped(stopped);
+    }
+    return ran;
+  };
+  const valid = await git(['check-ref-format', '--branch', branch]);
   if (branch.startsWith('-') || valid.code !== 0) {
     return { ok: false, message: t('"{0}" is not a valid branch name.', branch) };
   }
-  const taken = await git(gitPath, root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+  const taken = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
   if (taken.code === 0) {
     return { ok: false, message: t('A branch named {0} already exists.', branch) };
   }
-  const dirty = await git(gitPath, root, ['status', '--porcelain', '--untracked-files=no']);
+  const dirty = await git(['status', '--porcelain', '--untracked-files=no']);
   if (dirty.code !== 0) {
     return { ok: false, message: t('git status failed: {0}', dirty.err) };
   }
@@ -96,7 +128,7 @@ export async function applyOnNewBranch(
       message: t('The working tree has uncommitted changes; commit or stash them first, then apply to a new branch.'),
     };
   }
-  const switched = await git(gitPath, root, ['switch', '-c', branch, plan.baseCommit]);
+  const switched = await git(['switch', '-c', branch, plan.baseCommit]);
   if (switched.code !== 0) {
     return { ok: false, message: t('The branch could not be created: {0}', switched.err) };
   }

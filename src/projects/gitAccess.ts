@@ -3,6 +3,7 @@
 // and only the repository features step aside (files, tasks and runs work without git).
 import * as vscode from 'vscode';
 import type { ProjectRecord } from '../api/types';
+import { settleWithin } from './gitExec';
 import type { GitAPI, GitExtension, GitRepository } from './gitTypes';
 import { repositoryName, sameRepository, withoutCredentials } from './repositoryUrl';
 
@@ -11,6 +12,8 @@ export type GitAccess = { ok: true; api: GitAPI } | { ok: false; message: string
 const GIT_EXTENSION_ID = 'vscode.git';
 /** How long the Git extension may take to find its repositories (a bound, not a guess at timing). */
 const INIT_TIMEOUT_MS = 15_000;
+/** How long the Git extension may take to start. */
+const ACTIVATE_TIMEOUT_MS = 30_000;
 
 export async function gitAccess(): Promise<GitAccess> {
   const extension = vscode.extensions.getExtension<GitExtension>(GIT_EXTENSION_ID);
@@ -23,7 +26,16 @@ export async function gitAccess(): Promise<GitAccess> {
   }
   let exports: GitExtension;
   try {
-    exports = extension.isActive ? extension.exports : await extension.activate();
+    const started = extension.isActive
+      ? { kind: 'done' as const, value: extension.exports }
+      : await settleWithin(extension.activate(), ACTIVATE_TIMEOUT_MS);
+    if (started.kind !== 'done') {
+      return {
+        ok: false,
+        message: `${vscode.l10n.t('The built-in Git extension did not start within {0} seconds, so repositories cannot be used; reload the window, then try again.', ACTIVATE_TIMEOUT_MS / 1000)} ${filesStillWork}`,
+      };
+    }
+    exports = started.value;
   } catch {
     return {
       ok: false,

@@ -2,13 +2,14 @@
 // base_commit (`git show base_commit:path`) and applies the file's hunks there, each once in order
 // (review/hunkFit.ts), so a part that does not apply whole still offers the hunks that do and
 // lists the rest. Bounded: MAX_PART_HUNKS per file, one work budget and MAX_PATCH_BASE_BYTES of
-// files read for the whole patch, a turn for the event loop between slices, an AbortSignal. Patch
+// files read for the whole patch, a time bound on each git command (gitExec.ts), a turn for the
+// event loop between slices, an AbortSignal that also kills a running git. Patch
 // safety (patchSafety.ts) decides first which names may be touched at all. Both Apply to a New
 // Branch (branchApply.ts) and Review Changes (src/reviewUi/projectReview.ts) start here. Writes
 // nothing. Plain Node (no vscode).
 import { type Translate, untranslated } from '../common/translate';
 import { fitBudget, fitHunks, MAX_PART_HUNKS } from '../review/hunkFit';
-import { type GitRun, runGit } from './gitExec';
+import { type GitLimits, type GitRun, gitStoppedMessage, runGit } from './gitExec';
 import { planProjectPatch, type RefusedPart } from './patchSafety';
 
 /** The largest file read at base_commit (and the largest patch a command reads). */
@@ -29,9 +30,9 @@ export function isProjectPatch(a: PatchArtifactFields): boolean {
   );
 }
 
-/** Runs git in `root` (no prompt, output capped at MAX_BASE_FILE_BYTES). Never throws. */
-export function gitAtBase(gitPath: string, root: string, args: string[]): Promise<GitRun> {
-  return runGit(gitPath, root, args, { maxBuffer: MAX_BASE_FILE_BYTES });
+/** Runs git in `root` (no prompt, output capped at MAX_BASE_FILE_BYTES, bounded in time). Never throws. */
+export function gitAtBase(gitPath: string, root: string, args: string[], limits: GitLimits = {}): Promise<GitRun> {
+  return runGit(gitPath, root, args, { maxBuffer: MAX_BASE_FILE_BYTES, ...limits });
 }
 
 /** The file's bytes at `commit`; undefined when it is not there (or git failed). */
@@ -40,21 +41,29 @@ export async function readAtCommit(
   root: string,
   commit: string,
   path: string,
+  limits: GitLimits = {},
 ): Promise<Buffer | undefined> {
-  const shown = await readFileAtCommit(gitPath, root, commit, path);
+  const shown = await readFileAtCommit(gitPath, root, commit, path, limits);
   return 'bytes' in shown ? shown.bytes : undefined;
 }
 
-/** The file's bytes at `commit`, or why not: larger than MAX_BASE_FILE_BYTES, or git's line. */
+/** The file's bytes at `commit`, or why not: larger than MAX_BASE_FILE_BYTES, git stopped, or git's line. */
 async function readFileAtCommit(
   gitPath: string,
   root: string,
   commit: string,
   path: string,
-): Promise<{ bytes: Buffer } | { tooLarge: true } | { failed: string }> {
-  const shown = await gitAtBase(gitPath, root, ['show', `${commit}:${path}`]);
+  limits: GitLimits,
+  t: Translate = untranslated,
+): Promise<{ bytes: Buffer } | { tooLarge: true } | { stopped: string } | { failed: string }> {
+  const args = ['show', `${commit}:${path}`];
+  const shown = await gitAtBase(gitPath, root, args, limits);
   if (shown.code === 0) {
     return { bytes: shown.out };
+  }
+  const stopped = gitStoppedMessage(shown, args, limits, t);
+  if (stopped) {
+    return { stopped };
   }
   return shown.overflow ? { tooLarge: true } : { failed: shown.err };
 }
@@ -112,12 +121,19 @@ export async function planPatchAtBase(
   patchText: string,
   baseCommit: string,
   t: Translate = untranslated,
-  options: { signal?: AbortSignal } = {},
+  options: GitLimits = {},
 ): Promise<PlannedAtBase> {
   if (!/^[0-9a-f]{40}$/.test(baseCommit)) {
     return { ok: false, message: t('The patch names no usable base commit.') };
   }
-  const exists = await gitAtBase(gitPath, root, ['cat-file', '-e', `${baseCommit}^{commit}`]);
+  const existsArgs = ['cat-file', '-e', `${baseCommit}^{commit}`];
+  const exists = await gitAtBase(gitPath, root, existsArgs, options);
+  const short = baseCommit.slice(0, 7);
+  const cancelled = t('Reading the patch at {0} was cancelled.', short);
+  const stopped = gitStoppedMessage(exists, existsArgs, options, t);
+  if (stopped) {
+    return { ok: false, message: exists.cancelled ? cancelled : stopped };
+  }
   if (exists.code !== 0) {
     return {
       ok: false,
@@ -131,7 +147,6 @@ export async function planPatchAtBase(
   if (!planned.ok) {
     return planned;
   }
-  const short = baseCommit.slice(0, 7);
   const plan: PatchAtBase = {
     baseCommit,
     files: [],
@@ -150,7 +165,11 @@ export async function planPatchAtBase(
     // One part at a time, each in a task of its own: a long patch never holds the host for long.
     await new Promise((resolve) => setImmediate(resolve));
     if (!created) {
-      const shown = await readFileAtCommit(gitPath, root, baseCommit, target.path);
+      const shown = await readFileAtCommit(gitPath, root, baseCommit, target.path, options, t);
+      if ('stopped' in shown) {
+        // The rest would wait as long: the whole plan stops with the sentence.
+        return { ok: false, message: options.signal?.aborted ? cancelled : shown.stopped };
+      }
       if ('tooLarge' in shown) {
         plan.failed.push({
           name: target.path,
@@ -193,7 +212,7 @@ export async function planPatchAtBase(
       signal: options.signal,
     });
     if (fitted.kind === 'cancelled') {
-      return { ok: false, message: t('Reading the patch at {0} was cancelled.', short) };
+      return { ok: false, message: cancelled };
     }
     if (fitted.kind === 'tooManyHunks') {
       plan.failed.push({

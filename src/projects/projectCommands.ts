@@ -15,17 +15,39 @@ import type { ProjectRecord, TaskRecord } from '../api/types';
 import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeErrorForUser } from '../commandSupport/errorText';
+import { withAbortSignal } from '../common/abortOn';
 import { shortenText } from '../common/format';
 import { Commands, ContextKeys } from '../common/ids';
 import { askModal, notify } from '../common/notify';
 import { setContextCommand } from '../common/setContext';
 import { isSingular } from '../common/vscodeTranslate';
 import { gitAccess, type RepoRemote, repositoryFor, usableRemotes } from './gitAccess';
-import { runGit } from './gitExec';
+import { gitStoppedMessage, runGit, settleWithin } from './gitExec';
 import type { GitAPI, GitRepository } from './gitTypes';
 import { createProjectFor, createProjectRequest } from './projectRequests';
 import { matchProject } from './repositoryUrl';
-import { currentBranch, MAX_LISTED_FILES, resolveCommit, uncommittedFiles, uncommittedPatch } from './workingTree';
+import {
+  currentBranch,
+  GitCommandError,
+  MAX_LISTED_FILES,
+  resolveCommit,
+  uncommittedFiles,
+  uncommittedPatch,
+  type WorkingTreeOptions,
+} from './workingTree';
+
+/** The language of a stopped git command's sentence (each command keeps gitExec's time bound). */
+const gitOptions: WorkingTreeOptions = { t: vscode.l10n.t };
+/** How long a push through the Git extension is waited for (a person may be typing credentials). */
+const PUSH_TIMEOUT_MS = 5 * 60_000;
+
+/** For a read whose failure has its own sentence: a git that was stopped is said as such instead. */
+function unlessStopped(err: unknown): undefined {
+  if (err instanceof GitCommandError && err.stopped) {
+    throw new UserFacingError(err.message);
+  }
+  return undefined;
+}
 
 /** What the extension-host tests pass instead of answering prompts (trustedAutomation only). */
 export interface ProjectAutomation {
@@ -217,7 +239,7 @@ async function choosePatch(
 ): Promise<PatchChoice | undefined | 'cancelled'> {
   const gitPath = bound.git.git.path;
   const root = bound.repository.rootUri.fsPath;
-  const files = await uncommittedFiles(gitPath, root, commit);
+  const files = await uncommittedFiles(gitPath, root, commit, gitOptions);
   if (files.tracked.length === 0 && files.untracked.length === 0) {
     return undefined;
   }
@@ -270,7 +292,7 @@ async function choosePatch(
   }
   // "Every tracked change" only when every one was listed and ticked; else exactly the ticked ones.
   const allTracked = !files.trackedCut && tracked.length === files.tracked.length;
-  const text = await uncommittedPatch(gitPath, root, commit, untracked, allTracked ? undefined : tracked);
+  const text = await uncommittedPatch(gitPath, root, commit, untracked, allTracked ? undefined : tracked, gitOptions);
   if (text === '') {
     return undefined;
   }
@@ -308,11 +330,12 @@ export async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<Task
   // From git itself: the Git extension's state may not have caught up with a commit just made.
   const gitPath = bound.git.git.path;
   const root = bound.repository.rootUri.fsPath;
-  let commit = await resolveCommit(gitPath, root, 'HEAD').catch(() => undefined);
+  let commit = await resolveCommit(gitPath, root, 'HEAD', gitOptions).catch(unlessStopped);
   if (!commit) {
     throw new UserFacingError(vscode.l10n.t('This repository has no commit yet; commit and push first.'));
   }
-  const ref = (await currentBranch(gitPath, root).catch(() => undefined)) ?? bound.repository.state.HEAD?.name;
+  const ref =
+    (await currentBranch(gitPath, root, gitOptions).catch(unlessStopped)) ?? bound.repository.state.HEAD?.name;
   const objective =
     automation.objective ??
     (await vscode.window.showInputBox({
@@ -442,16 +465,43 @@ async function onUnknownCommit(
         ? useUpstream
         : undefined;
   if (choice === push && head?.name) {
+    let pushed;
     try {
-      await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Pushing {0}...', head.name) },
-        () =>
-          head.upstream
-            ? bound.repository.push()
-            : bound.repository.push(usableRemotes(bound.repository)[0]?.name, head.name, true),
+      // The Git extension's push cannot be killed from here: the wait for it is bounded instead.
+      pushed = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t('Pushing {0}...', head.name),
+          cancellable: true,
+        },
+        (_progress, token) =>
+          withAbortSignal(token, (signal) =>
+            settleWithin(
+              head.upstream
+                ? bound.repository.push()
+                : bound.repository.push(usableRemotes(bound.repository)[0]?.name, head.name, true),
+              PUSH_TIMEOUT_MS,
+              signal,
+            ),
+          ),
       );
     } catch (err) {
       void notify.error(vscode.l10n.t('The push failed: {0}', describeErrorForUser(err)));
+      return undefined;
+    }
+    if (pushed.kind !== 'done') {
+      void notify.warn(
+        pushed.kind === 'timedOut'
+          ? vscode.l10n.t(
+              "The push of {0} did not finish within {1} minutes, so no task was created. VS Code's Git may still be pushing: see Git in the Output view, then try again.",
+              head.name,
+              PUSH_TIMEOUT_MS / 60_000,
+            )
+          : vscode.l10n.t(
+              "Stopped waiting for the push of {0}, so no task was created. VS Code's Git may still finish it: see Git in the Output view, then try again.",
+              head.name,
+            ),
+      );
       return undefined;
     }
     return commit;
@@ -513,20 +563,25 @@ export async function clonePosition(
   }
   const gitPath = access.api.git.path;
   const root = repository.rootUri.fsPath;
-  const head = await resolveCommit(gitPath, root, 'HEAD').catch(() => undefined);
+  const head = await resolveCommit(gitPath, root, 'HEAD', gitOptions).catch(unlessStopped);
   if (!head) {
     return vscode.l10n.t('This repository has no commit yet; commit and push first.');
   }
-  const ref = (await currentBranch(gitPath, root).catch(() => undefined)) ?? repository.state.HEAD?.name;
-  const known = await runGit(gitPath, root, ['cat-file', '-e', `${baseCommit}^{commit}`], { maxBuffer: 1024 });
+  const ref = (await currentBranch(gitPath, root, gitOptions).catch(unlessStopped)) ?? repository.state.HEAD?.name;
+  const knownArgs = ['cat-file', '-e', `${baseCommit}^{commit}`];
+  const known = await runGit(gitPath, root, knownArgs, { maxBuffer: 1024 });
+  const knownStopped = gitStoppedMessage(known, knownArgs, {}, vscode.l10n.t);
+  if (knownStopped) {
+    throw new UserFacingError(knownStopped);
+  }
   let commits: { sha: string; subject: string }[] = [];
   if (known.code === 0) {
-    const log = await runGit(
-      gitPath,
-      root,
-      ['log', `--max-count=${MAX_READ_COMMITS}`, '--format=%H%x1f%s', `${baseCommit}..${head}`],
-      { maxBuffer: 1024 * 1024 },
-    );
+    const logArgs = ['log', `--max-count=${MAX_READ_COMMITS}`, '--format=%H%x1f%s', `${baseCommit}..${head}`];
+    const log = await runGit(gitPath, root, logArgs, { maxBuffer: 1024 * 1024 });
+    const logStopped = gitStoppedMessage(log, logArgs, {}, vscode.l10n.t);
+    if (logStopped) {
+      throw new UserFacingError(logStopped);
+    }
     if (log.code !== 0) {
       throw new UserFacingError(
         vscode.l10n.t('git could not list the commits since {0}: {1}', baseCommit.slice(0, 7), log.err),
