@@ -48,6 +48,11 @@ async function observations(client: ApiClient, runId: string): Promise<string[]>
   return out;
 }
 
+type Show = (...args: unknown[]) => Thenable<unknown>;
+
+/** The offer of Review Changes' notice for a file changed since it was sent (its English label). */
+const CATCH_UP = 'Ask the Agent to Update...';
+
 async function clearFaults(): Promise<void> {
   const { baseUrl, adminKey } = testEnv();
   await fetch(`${baseUrl}/__admin/faults`, { method: 'DELETE', headers: { authorization: `Bearer ${adminKey}` } });
@@ -117,6 +122,48 @@ describe('asking the agent to update its changes', () => {
     const reviewed = summary?.files.find((f) => f.relativePath === path.basename(file.fsPath));
     assert.ok(reviewed, JSON.stringify(summary));
     assert.notStrictEqual(reviewed.changedSinceUpload, true);
+  });
+
+  it("Review Changes' notice for a file edited since sending offers the catch-up, and its button starts it", async function () {
+    this.timeout(90_000);
+    const file = vscode.Uri.joinPath(folder, `catch-up-offer-${Date.now()}.txt`);
+    await vscode.workspace.fs.writeFile(file, Buffer.from('one\ntwo\nthree\n'));
+    const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', file, [file], {
+      objective: `Catch-up offer ${Date.now()}`,
+    });
+    const runId = task.run_id as string;
+    await untilEnded(client, runId);
+    await vscode.workspace.fs.writeFile(file, Buffer.from('one\ntwo\nthree\nfour, edited after sending\n'));
+
+    const windowApi = vscode.window as unknown as { showInformationMessage: Show };
+    const original = windowApi.showInformationMessage;
+    const notices: { message: string; buttons: string[] }[] = [];
+    const modals: { message: string; detail: string }[] = [];
+    windowApi.showInformationMessage = (message, ...rest) => {
+      const options = rest[0] as vscode.MessageOptions | undefined;
+      const buttons = rest.filter((r): r is string => typeof r === 'string');
+      if (options?.modal === true) {
+        // The catch-up's confirmation: seen, and answered Cancel (nothing is sent).
+        modals.push({ message: String(message), detail: String(options.detail) });
+        return Promise.resolve(undefined);
+      }
+      notices.push({ message: String(message), buttons });
+      // The person presses the notice's offer.
+      return buttons.includes(CATCH_UP) ? Promise.resolve(CATCH_UP) : original(message, ...rest);
+    };
+    try {
+      const summary = await vscode.commands.executeCommand<ReviewSummary>('agentRuntime.reviewChanges', { runId });
+      const reviewed = summary?.files.find((f) => f.relativePath === path.basename(file.fsPath));
+      assert.strictEqual(reviewed?.changedSinceUpload, true, JSON.stringify(summary));
+      const notice = notices.find((n) => n.message.startsWith('The run changed'));
+      assert.ok(notice, JSON.stringify(notices));
+      assert.ok(notice.buttons.includes('Apply All') && notice.buttons.includes(CATCH_UP), notice.buttons.join(', '));
+      await waitFor('the catch-up to ask before sending', () => modals.length > 0, 60_000);
+    } finally {
+      windowApi.showInformationMessage = original;
+    }
+    assert.match(modals[0].message, /^Ask the agent to update .* to the 1 files edited since they were sent\?$/);
+    assert.ok(modals[0].detail.includes(path.basename(file.fsPath)), modals[0].detail);
   });
 
   describe('a project run', () => {
