@@ -6,12 +6,15 @@ import type { ApiClient } from '../api/client';
 import type { ArtifactRecord, TaskRecord } from '../api/types';
 import { projectPatchesOf } from '../projects/projectPatch';
 import type { FileChange, ReviewProblem } from '../review';
+import { listRunOutputs, runTaskOf } from './runOutputs';
 
 export interface ProjectReview {
   /** The artifacts handled here (the rest go to the upload review). */
   handled: Set<string>;
   files: FileChange[];
   problems: ReviewProblem[];
+  /** The clone the patches were planned in: never one in a browser. */
+  clone?: { gitPath: string; root: string };
 }
 
 export async function reviewProjectPatches(
@@ -33,4 +36,23 @@ export async function reviewProjectPatches(
       ),
     })),
   };
+}
+
+/** A file of a project run's revision read to judge a comment at most (as on the desktop). */
+export const MAX_REVISION_TEXT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * What a project run left in `paths`, for judging review comments: undefined when the run is no
+ * project run or has no patch; else an empty map, as no path can be read without a clone (so the
+ * comments on it are left unjudged, as on the desktop without a clone).
+ */
+export async function projectRevisionTexts(
+  client: ApiClient,
+  runId: string,
+  _paths: readonly string[],
+  signal: AbortSignal,
+): Promise<Map<string, string> | undefined> {
+  const { task } = await runTaskOf(client, runId, signal);
+  const { artifacts } = await listRunOutputs(client, runId, signal);
+  return projectPatchesOf(task, artifacts).length === 0 ? undefined : new Map();
 }
