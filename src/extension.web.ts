@@ -2,7 +2,7 @@
 // code-server's web worker extension host). The same services as extension.ts, on the fetch
 // transport (the web bundle takes the .web.ts twins, esbuild.js; the run panel's log lives in
 // memory there), without what needs this computer's disk, programs or Node: uploads from paths
-// and folders, projects (git), chat and the language model tools, the API for
+// and folders, chat and the language model tools, the API for
 // other extensions. Their commands say so in one sentence instead of failing (README, "In the
 // browser"). Proxies and certificates are the browser's.
 import * as vscode from 'vscode';
@@ -23,6 +23,7 @@ import { Commands, SETTINGS_QUERY } from './common/ids';
 import { notify } from './common/notify';
 import { type MemoryFeature, setUpMemory } from './memory/memorySetup';
 import { registerLinkCommands } from './navigation/linkCommands';
+import { registerProjectCommands } from './projects/projectLoader';
 import type { RunReview } from './reviewUi/reviewCommands';
 import { registerReview } from './reviewUi/reviewLoader';
 import { createBudgets, createCommandDeps, createRunPanels, createRunStore } from './rootParts';
@@ -142,8 +143,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   const agentAccess = setUpAgentAccess(deps, reporter.onAuthError);
   subs.push(...agentAccess.disposables);
   // Review Changes and Apply as on the desktop, through vscode.workspace.fs (the .web.ts twins in
-  // src/reviewUi and src/projects); a project's patch, which needs a git clone, says so.
+  // src/reviewUi and src/projects); a project's patch, which needs a git clone, says so. Projects
+  // of a workspace opened from a GitHub repository (src/projects/projectCommands.web.ts).
   const review = registerReview(deps, subs, context.workspaceState);
+  subs.push(...registerProjectCommands(deps, sidebar.tasks));
 
   let runsOf = service.serviceUrl;
   const artifactFs = new ArtifactFileSystem(() => service.client);
