@@ -2,8 +2,8 @@
 // code-server's web worker extension host). The same services as extension.ts, on the fetch
 // transport (the web bundle takes the .web.ts twins, esbuild.js; the run panel's log lives in
 // memory there), without what needs this computer's disk, programs or Node: uploads from paths
-// and folders, chat and the language model tools, the API for
-// other extensions. Their commands say so in one sentence instead of failing (README, "In the
+// and folders, review comments and catch-up, chat and the language model tools, the API
+// for other extensions. Their commands say so in one sentence instead of failing (README, "In the
 // browser"). Proxies and certificates are the browser's.
 import * as vscode from 'vscode';
 import { type AgentAccess, setUpAgentAccess } from './agentAccess/accessSetup';
