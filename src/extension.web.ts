@@ -2,8 +2,8 @@
 // code-server's web worker extension host). The same services as extension.ts, on the fetch
 // transport (the web bundle takes the .web.ts twins, esbuild.js; the run panel's log lives in
 // memory there), without what needs this computer's disk, programs or Node: uploads from paths
-// and folders, Review Changes, projects (git), chat and the language model tools, the API for
-// other extensions. Their commands say so in one sentence instead of failing (README, "In the
+// and folders, review comments and catch-up, chat and the language model tools, the API
+// for other extensions. Their commands say so in one sentence instead of failing (README, "In the
 // browser"). Proxies and certificates are the browser's.
 import * as vscode from 'vscode';
 import { type AgentAccess, setUpAgentAccess } from './agentAccess/accessSetup';
@@ -23,6 +23,9 @@ import { Commands, SETTINGS_QUERY } from './common/ids';
 import { notify } from './common/notify';
 import { type MemoryFeature, setUpMemory } from './memory/memorySetup';
 import { registerLinkCommands } from './navigation/linkCommands';
+import { registerProjectCommands } from './projects/projectLoader';
+import type { RunReview } from './reviewUi/reviewCommands';
+import { registerReview } from './reviewUi/reviewLoader';
 import { createBudgets, createCommandDeps, createRunPanels, createRunStore } from './rootParts';
 import { registerRunLogCommands } from './runPanel/runLogCommands';
 import { type LazyRunPanelManager } from './runPanel/runPanelLoader';
@@ -45,6 +48,7 @@ export interface AgentRuntimeWebTestApi {
   steering: Steering;
   memory: MemoryFeature;
   agentAccess: AgentAccess;
+  review: RunReview;
 }
 
 interface ContributedCommand {
@@ -138,6 +142,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   subs.push(...memory.disposables);
   const agentAccess = setUpAgentAccess(deps, reporter.onAuthError);
   subs.push(...agentAccess.disposables);
+  // Review Changes and Apply as on the desktop, through vscode.workspace.fs (the .web.ts twins in
+  // src/reviewUi and src/projects); a project's patch, which needs a git clone, says so. Projects
+  // of a workspace opened from a GitHub repository (src/projects/projectCommands.web.ts).
+  const review = registerReview(deps, subs, context.workspaceState);
+  subs.push(...registerProjectCommands(deps, sidebar.tasks));
 
   let runsOf = service.serviceUrl;
   const artifactFs = new ArtifactFileSystem(() => service.client);
@@ -184,7 +193,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
   if (context.extensionMode !== vscode.ExtensionMode.Test) {
     return undefined;
   }
-  return { web: true, service, credentials, sidebar, runs, runPanels, steering, memory, agentAccess };
+  return { web: true, service, credentials, sidebar, runs, runPanels, steering, memory, agentAccess, review };
 }
 
 export function deactivate(): void {

@@ -15,20 +15,7 @@ import { planProjectPatch, type RefusedPart } from './patchSafety';
 /** The largest file read at base_commit (and the largest patch a command reads). */
 export const MAX_BASE_FILE_BYTES = 50 * 1024 * 1024;
 
-/** The fields of an artifact record that make it a project patch. */
-export interface PatchArtifactFields {
-  name?: string;
-  content_type?: string;
-  base_commit?: unknown;
-}
-
-/** A patch artifact of a project run: a diff (by type or name) that names the commit it applies to. */
-export function isProjectPatch(a: PatchArtifactFields): boolean {
-  return (
-    typeof a.base_commit === 'string' &&
-    (/^text\/x-(diff|patch)\b/i.test(a.content_type ?? '') || /\.(diff|patch)$/i.test(a.name ?? ''))
-  );
-}
+export { isProjectPatch, type PatchArtifactFields } from './projectPatch';
 
 /** Runs git in `root` (no prompt, output capped at MAX_BASE_FILE_BYTES, bounded in time). Never throws. */
 export function gitAtBase(gitPath: string, root: string, args: string[], limits: GitLimits = {}): Promise<GitRun> {

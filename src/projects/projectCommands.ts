@@ -16,16 +16,14 @@ import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { describeErrorForUser } from '../commandSupport/errorText';
 import { withAbortSignal } from '../common/abortOn';
-import { shortenText } from '../common/format';
-import { Commands, ContextKeys } from '../common/ids';
+import { Commands } from '../common/ids';
 import { askModal, notify } from '../common/notify';
-import { setContextCommand } from '../common/setContext';
 import { isSingular } from '../common/vscodeTranslate';
 import { gitAccess, type RepoRemote, repositoryFor, usableRemotes } from './gitAccess';
 import { gitStoppedMessage, runGit, settleWithin } from './gitExec';
 import type { GitAPI, GitRepository } from './gitTypes';
+import { announceProjectTask, findProject, type ProjectTasksView, reportProjectsUnsupported } from './projectLookup';
 import { createProjectFor, createProjectRequest } from './projectRequests';
-import { matchProject } from './repositoryUrl';
 import {
   currentBranch,
   GitCommandError,
@@ -117,29 +115,12 @@ async function bind(arg: unknown, automation: ProjectAutomation): Promise<Bound 
   return { folder, repository, git: access.api, remotes: usableRemotes(repository) };
 }
 
-/** The server has no /v1/projects: say so once per call, and hide the project actions. */
-function reportProjectsUnsupported(err: unknown): boolean {
-  if (!isApiError(err, 'not_supported')) {
-    return false;
-  }
-  setContextCommand(ContextKeys.projectsUnsupported, true);
-  void notify.warn(vscode.l10n.t('This server does not offer projects. Files, tasks and runs work as before.'));
-  return true;
-}
-
 /** The service's project of one of the repository's remotes (origin first). */
-async function projectOf(deps: CommandDeps, bound: Bound): Promise<ProjectRecord | undefined> {
-  const projects: ProjectRecord[] = [];
-  for await (const project of deps.service.client.iterateProjects({ limit: 100 })) {
-    projects.push(project);
-  }
-  for (const remote of bound.remotes) {
-    const found = matchProject(remote.url, projects);
-    if (found) {
-      return found;
-    }
-  }
-  return undefined;
+function projectOf(deps: CommandDeps, bound: Bound): Promise<ProjectRecord | undefined> {
+  return findProject(
+    deps,
+    bound.remotes.map((r) => r.url),
+  );
 }
 
 /** projectOf, with a server without projects reported once ('unsupported'). */
@@ -420,7 +401,7 @@ export async function newTaskFlow(deps: CommandDeps, arg: unknown): Promise<Task
         `Created ${task.id} in ${project.id} at ${commit}${patch ? ` with a patch of ${patch.files.length} file(s)` : ''}`,
       );
       deps.budgets.noteStarted(cap, task, typeof task.run_id === 'string' ? task.run_id : undefined, objective);
-      announce(deps, task, objective);
+      announceProjectTask(deps, task, objective);
       return task;
     } catch (err) {
       if (!isApiError(err) || err.code !== ProjectErrors.unknownCommit) {
@@ -512,21 +493,6 @@ async function onUnknownCommit(
   return undefined;
 }
 
-function announce(deps: CommandDeps, task: TaskRecord, objective: string): void {
-  const watch = vscode.l10n.t('Watch Run');
-  const runId = typeof task.run_id === 'string' ? task.run_id : undefined;
-  void notify
-    .info(vscode.l10n.t('Task "{0}" created in the project.', shortenText(objective, 60)), ...(runId ? [watch] : []))
-    .then((choice) => {
-      if (choice === watch && runId) {
-        void vscode.commands.executeCommand(Commands.watchRun, { runId, objective });
-      }
-    });
-  void deps.tasks
-    .followNewTask(task)
-    .catch((err: unknown) => deps.log.warn(`Revealing ${task.id}: ${describeError(err)}`));
-}
-
 /** Commits of base..HEAD read at most (one more than listed, so a longer list is said to be cut). */
 const MAX_READ_COMMITS = 51;
 
@@ -607,11 +573,7 @@ export async function clonePosition(
   };
 }
 
-/** The Tasks view as the toggle sees it (src/views/tasksProvider.ts has it). */
-export interface ProjectTasksView {
-  readonly projectScope: { id: string; label: string } | undefined;
-  setProjectScope(scope: { id: string; label: string } | undefined): void;
-}
+export type { ProjectTasksView } from './projectLookup';
 
 /**
  * Shows only the current folder's project's tasks in the Tasks view, or all tasks again. The

@@ -1,6 +1,6 @@
 // One workspace file under review: its text now against the agent's version (merged three
 // ways when the file changed since it was uploaded), as hunks to apply one by one.
-import { createHash } from 'node:crypto';
+import { sha256Hex as digest } from '../common/sha256';
 import { type Translate, untranslated } from '../common/translate';
 import type { Hunk } from './hunks';
 import { applyHunks, computeHunks, TooDifferentError } from './hunks';
@@ -53,7 +53,7 @@ export type FileReview =
 
 /** Lower-case hex SHA-256, as kept in UploadOrigin.sha256. */
 export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return digest(bytes);
 }
 
 /** Never throws; the caller reads the bytes (and, on `needsAsSent`, fetches the upload and asks again). */

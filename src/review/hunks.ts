@@ -1,6 +1,6 @@
 // The agent's changes to one text as separate hunks, and the text you get by taking any subset
 // of them: the per-hunk "apply" of the review.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../common/sha256';
 import { loadDiff } from './jsdiff';
 import { splitLines } from './textCodec';
 
@@ -136,7 +136,5 @@ export function applyHunks(base: string, hunks: readonly Hunk[], chosen: Iterabl
 }
 
 function hunkKey(removed: readonly string[], added: readonly string[]): string {
-  const hash = createHash('sha256');
-  hash.update(JSON.stringify([removed, added]));
-  return `h${hash.digest('hex').slice(0, 12)}`;
+  return `h${sha256Hex(JSON.stringify([removed, added])).slice(0, 12)}`;
 }

@@ -15,6 +15,7 @@
 //               agentBytes, asSentBytes?})        when the file changed since upload; conflicts
 //   applyReviewHunks(review, hunkIds)             bytes to write (file's EOL/BOM kept)
 //   checkWriteTarget(folder, target)              inside the folder, symlinks resolved, not gone
+//                                                 (./safeTarget, Node: src/reviewUi/workspaceTarget.ts calls it)
 //   formatChangeSetPatch(files)                   "Save as patch" (a/<relativePath> b/<relativePath>)
 //   interdiff(previous, current)                  Changes Since Revision N: the files two revisions
 //                                                 leave differently, and the count left the same
@@ -50,7 +51,6 @@ export type {
 } from './changeSet';
 export { applyReviewHunks, reviewFile, sha256Hex } from './fileReview';
 export type { FileReview, FileReviewInput, ReadyReview } from './fileReview';
-export { checkWriteTarget, isInside } from './safeTarget';
 export type { TargetCheck, TargetCheckOptions } from './safeTarget';
 export { interdiff } from './interdiff';
 export type { Interdiff, InterdiffEntry, RevisionFile } from './interdiff';

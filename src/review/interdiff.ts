@@ -76,5 +76,5 @@ export function interdiff(previous: readonly RevisionFile[], current: readonly R
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+  return a.byteLength === b.byteLength && a.every((byte, i) => byte === b[i]);
 }

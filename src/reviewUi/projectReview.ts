@@ -10,8 +10,9 @@ import { describeErrorForUser } from '../commandSupport/errorText';
 import { inert } from '../common/inertText';
 import { repositoryFor } from '../projects/applyBranchCommand';
 import { gitAccess } from '../projects/gitAccess';
-import { isProjectPatch, MAX_BASE_FILE_BYTES, planPatchAtBase, readAtCommit } from '../projects/patchAtBase';
+import { MAX_BASE_FILE_BYTES, planPatchAtBase, readAtCommit } from '../projects/patchAtBase';
 import { projectChanges } from '../projects/projectChanges';
+import { projectPatchesOf } from '../projects/projectPatch';
 import type { FileChange, ReviewProblem } from '../review';
 import { listRunOutputs, runTaskOf } from './runOutputs';
 
@@ -22,11 +23,6 @@ export interface ProjectReview {
   problems: ReviewProblem[];
   /** The clone the patches were planned in (none: no git, no clone, or no patch). */
   clone?: { gitPath: string; root: string };
-}
-
-/** The project patches among `artifacts`, when the run's task is in a project. */
-export function projectPatchesOf(task: TaskRecord | undefined, artifacts: readonly ArtifactRecord[]): ArtifactRecord[] {
-  return typeof task?.project_id === 'string' && task.project_id !== '' ? artifacts.filter(isProjectPatch) : [];
 }
 
 export async function reviewProjectPatches(
@@ -73,7 +69,7 @@ export async function reviewProjectPatches(
         signal,
         maxBytes: MAX_BASE_FILE_BYTES,
       });
-      text = Buffer.from(read.content).toString('utf8');
+      text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(read.content);
     } catch (err) {
       signal.throwIfAborted();
       out.problems.push({

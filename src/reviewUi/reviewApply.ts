@@ -3,9 +3,10 @@
 // line replacements for the whole action, so Undo takes it back and open editors follow.
 import * as vscode from 'vscode';
 import { vscodeTranslate } from '../common/vscodeTranslate';
-import { applyReviewHunks, checkWriteTarget, decodeText } from '../review';
+import { applyReviewHunks, decodeText } from '../review';
 import { refreshFile, type ReviewedFile, type SessionSources } from './reviewSession';
 import { lineEditsFor } from './reviewText';
+import { checkWorkspaceTarget } from './workspaceTarget';
 
 export interface ApplyPick {
   file: ReviewedFile;
@@ -57,9 +58,7 @@ export async function applyPicks(sources: SessionSources, picks: readonly ApplyP
       );
       continue;
     }
-    const target = await checkWriteTarget(vscode.Uri.parse(file.place.folder).fsPath, file.uri.fsPath, {
-      t: vscodeTranslate,
-    });
+    const target = await checkWorkspaceTarget(vscode.Uri.parse(file.place.folder), file.uri);
     if (!target.ok) {
       skip(target.message);
       continue;

@@ -369,10 +369,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent, state: M
       if (review.status !== 'ready') {
         continue;
       }
-      const text = (bytes: Uint8Array) =>
-        Buffer.from(bytes)
-          .toString('utf8')
-          .replace(/^\ufeff/, '');
+      const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes).replace(/^\ufeff/, '');
       entries.push({
         relativePath: file.change.origin.relativePath,
         before: text(review.workspaceBytes),
@@ -400,7 +397,7 @@ export function createReview(deps: CommandDeps, content: ReviewContent, state: M
     if (!target) {
       return undefined;
     }
-    await vscode.workspace.fs.writeFile(target, Buffer.from(patch, 'utf8'));
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(patch));
     void notify.info(vscode.l10n.t('Saved the changes as {0}.', target.path.split('/').pop() ?? target.toString()));
     return target;
   };

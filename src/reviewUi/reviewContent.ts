@@ -95,7 +95,7 @@ export class ReviewContent extends ReadOnlyFileSystem {
 
   set(uri: vscode.Uri, bytes: Uint8Array): void {
     const known = this.docs.get(docKey(uri));
-    if (known && Buffer.from(known.bytes).equals(bytes)) {
+    if (known && known.bytes.byteLength === bytes.byteLength && known.bytes.every((byte, i) => byte === bytes[i])) {
       return;
     }
     // A newer mtime makes an open editor read the document again.

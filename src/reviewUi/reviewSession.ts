@@ -243,7 +243,7 @@ export async function readWorkspace(uri: vscode.Uri): Promise<Uint8Array | undef
       return disk;
     }
   }
-  return disk === undefined && !doc.isDirty ? undefined : Buffer.from(doc.getText(), 'utf8');
+  return disk === undefined && !doc.isDirty ? undefined : new TextEncoder().encode(doc.getText());
 }
 
 /** The task's files with the names the server knows them by (a patch names files by those). */

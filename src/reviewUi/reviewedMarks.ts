@@ -2,7 +2,7 @@
 // kept in the workspace's state. A later revision inherits the nearest earlier mark while the
 // file's content is the same, and loses it once that revision changes the file again. Plain
 // Node: no vscode.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../common/sha256';
 
 /** Marks kept; the oldest go first beyond it. */
 export const MAX_REVIEWED_MARKS = 2000;
@@ -25,7 +25,7 @@ export interface MarksMemento {
 }
 
 export function contentHash(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return sha256Hex(bytes);
 }
 
 /**

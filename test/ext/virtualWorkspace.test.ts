@@ -1,9 +1,12 @@
 // Files that are not on the extension host's disk: a FileSystemProvider registered here (the
 // stand-in for a virtual workspace) holds a file; Upload and Attach reads it through
-// vscode.workspace.fs, and the task gets it as an attachment with exactly its bytes.
+// vscode.workspace.fs, and the task gets it as an attachment with exactly its bytes. Where
+// Apply may write on such a file system (the web build's rule, src/reviewUi/virtualTarget.ts):
+// an existing file inside the folder, never a link.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { TaskRecord } from '../../src/api/types';
+import { checkVirtualTarget } from '../../src/reviewUi/virtualTarget';
 import { directClient, extensionApi, signInForTests } from './support';
 
 const SCHEME = 'agent-runtime-test-memfs';
@@ -11,6 +14,8 @@ const SCHEME = 'agent-runtime-test-memfs';
 /** Just enough of a file system: flat files below folders that always exist. */
 class MemFs implements vscode.FileSystemProvider {
   private readonly files = new Map<string, { data: Uint8Array; mtime: number }>();
+  /** Paths that stat as a link to a file (whose target the provider does not say). */
+  readonly links = new Set<string>();
   private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.emitter.event;
 
@@ -20,7 +25,10 @@ class MemFs implements vscode.FileSystemProvider {
   stat(uri: vscode.Uri): vscode.FileStat {
     const file = this.files.get(uri.path);
     if (file) {
-      return { type: vscode.FileType.File, ctime: file.mtime, mtime: file.mtime, size: file.data.byteLength };
+      const type = this.links.has(uri.path)
+        ? vscode.FileType.File | vscode.FileType.SymbolicLink
+        : vscode.FileType.File;
+      return { type, ctime: file.mtime, mtime: file.mtime, size: file.data.byteLength };
     }
     if ([...this.files.keys()].some((p) => p.startsWith(`${uri.path.replace(/\/$/, '')}/`))) {
       return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
@@ -101,6 +109,62 @@ describe('uploads from a workspace file system that is not the disk', () => {
       await client.dispose();
       await vscode.workspace.fs.delete(uri);
     }
+  });
+});
+
+describe('where Apply may write in a workspace that is not the disk', () => {
+  // The rule the web build applies to every workspace folder, and the desktop to a virtual one
+  // (src/reviewUi/virtualTarget.ts), against a real provider. (Adding a folder of this scheme to
+  // the test window would make it a multi-root workspace and restart the extension host.)
+  let registration: vscode.Disposable | undefined;
+  const memFs = new MemFs();
+  const folder = vscode.Uri.from({ scheme: `${SCHEME}-apply`, path: '/virtual-project' });
+  const file = (path: string) => vscode.Uri.joinPath(folder, path);
+
+  before(async () => {
+    registration = vscode.workspace.registerFileSystemProvider(folder.scheme, memFs, { isCaseSensitive: true });
+    await vscode.workspace.fs.writeFile(file('src/notes.md'), new TextEncoder().encode('notes\n'));
+    await vscode.workspace.fs.writeFile(file('linked.md'), new TextEncoder().encode('linked\n'));
+    memFs.links.add(file('linked.md').path);
+  });
+  after(() => registration?.dispose());
+
+  it('allows an existing file inside the folder', async () => {
+    assert.deepStrictEqual(await checkVirtualTarget(folder, file('src/notes.md')), { ok: true });
+  });
+
+  it('refuses a link, since workspace.fs cannot say where it points', async () => {
+    const check = await checkVirtualTarget(folder, file('linked.md'));
+    assert.strictEqual(check.ok, false);
+    assert.match(check.ok ? '' : check.message, /linked\.md is a link/);
+  });
+
+  it('refuses a file outside the folder, another scheme or authority, and a path with ..', async () => {
+    const outside = [
+      folder.with({ path: '/virtual-project-2/notes.md' }),
+      folder.with({ path: '/elsewhere/notes.md' }),
+      folder.with({ path: '/virtual-project/src/../../elsewhere/notes.md' }),
+      folder.with({ authority: 'other' }).with({ path: '/virtual-project/src/notes.md' }),
+      vscode.Uri.file('/virtual-project/src/notes.md'),
+      folder,
+    ];
+    for (const target of outside) {
+      const check = await checkVirtualTarget(folder, target);
+      assert.strictEqual(check.ok, false, target.toString());
+      assert.match(check.ok ? '' : check.message, /outside the workspace folder/, target.toString());
+    }
+  });
+
+  it('says a missing file is gone and a folder is not a file', async () => {
+    const gone = await checkVirtualTarget(folder, file('src/deleted.md'));
+    assert.match(gone.ok ? '' : gone.message, /no longer in the workspace/);
+    const notFile = await checkVirtualTarget(folder, file('src'));
+    assert.match(notFile.ok ? '' : notFile.message, /src is not a file/);
+    const noFolder = await checkVirtualTarget(
+      folder.with({ path: '/missing' }),
+      file('src/notes.md').with({ path: '/missing/a.md' }),
+    );
+    assert.match(noFolder.ok ? '' : noFolder.message, /is no longer there/);
   });
 });
 

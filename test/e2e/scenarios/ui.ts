@@ -12,6 +12,7 @@ export const UI = {
     refreshTasks: 'Agent Runtime: Refresh Tasks',
     createTask: 'Agent Runtime: Create Task...',
     uploadAndCreateTask: 'Agent Runtime: Upload and Attach to New Task...',
+    newTaskInProject: 'Agent Runtime: New Task in Project...',
     applyReviewChanges: 'Agent Runtime: Apply Changes',
     markFileReviewed: 'Agent Runtime: Mark File as Reviewed',
     chooseReviewChanges: 'Agent Runtime: Apply Chosen Changes...',

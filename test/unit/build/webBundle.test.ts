@@ -23,7 +23,8 @@ const NODE_ONLY = new Set([...builtinModules, ...builtinModules.map((m) => `node
 function nodeOnlyParts(metafile: Metafile, text: string): string[] {
   const found: string[] = [];
   for (const [input, info] of Object.entries(metafile.inputs)) {
-    if (/(^|\/)node_modules\/(undici|yazl|diff)\//.test(input)) {
+    // (jsdiff, the `diff` package, is plain JavaScript: Review Changes takes it into the web bundle.)
+    if (/(^|\/)node_modules\/(undici|yazl)\//.test(input)) {
       found.push(`${input} (a Node-only package)`);
     }
     for (const imported of info.imports) {
@@ -105,6 +106,11 @@ describe('build: the web bundle', function () {
     const inputs = Object.keys(metafile.inputs);
     assert.ok(inputs.includes('src/api/fetchTransport.ts'), 'the fetch transport is in');
     assert.ok(!inputs.some((i) => i.includes('undiciTransport')), 'the undici transport is not');
+    // Review Changes is in, on workspace.fs; the disk's target check and git are not.
+    assert.ok(inputs.includes('src/reviewUi/workspaceTarget.web.ts'), 'the review target check is in');
+    for (const left of ['src/review/safeTarget.ts', 'src/projects/gitExec.ts', 'src/projects/patchAtBase.ts']) {
+      assert.ok(!inputs.includes(left), `${left} is not`);
+    }
   });
 
   it('names a Node built-in that reaches the bundle (the check above can fail)', async () => {

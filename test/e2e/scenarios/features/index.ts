@@ -23,6 +23,7 @@ import { unreachableWelcome } from './unreachable';
 import { uploadAndAttach } from './uploadAttach';
 import { reloadMidRun, streamDropReconnect, watchRunLive } from './watchRun';
 import { webWorker, webWorkerRun } from './webWorker';
+import { webWorkerReview } from './webWorkerReview';
 import { wrongKeyPromptsOnce } from './wrongKey';
 
 export const FEATURE_SCENARIOS: Scenario[] = [
@@ -57,4 +58,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   agentAccess,
   webWorker,
   webWorkerRun,
+  webWorkerReview,
 ];

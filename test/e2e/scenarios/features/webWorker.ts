@@ -21,10 +21,13 @@ import {
 const OBJECTIVE = 'Summarise the quarterly numbers in the browser';
 
 /** The extension's kind resolves to web: code-server runs its `browser` entry in the web worker. */
-const WEB_SETTINGS = { 'remote.extensionKind': { [extensionId()]: ['web'] } };
+export const WEB_SETTINGS = { 'remote.extensionKind': { [extensionId()]: ['web'] } };
 
 /** Signs in as a user of the browser does: no environment there, the key through the input box. */
-async function signInInBrowser({ workbench, runtime }: Pick<ScenarioContext, 'workbench' | 'runtime'>): Promise<void> {
+export async function signInInBrowser({
+  workbench,
+  runtime,
+}: Pick<ScenarioContext, 'workbench' | 'runtime'>): Promise<void> {
   await workbench.openContainer(UI.container);
   const files = await workbench.expandView(UI.filesView);
   const signInButton = files.locator('.welcome-view-content .monaco-button', { hasText: 'Sign In' }).first();
@@ -62,7 +65,7 @@ const FETCHED_BY_WORKER = `((prefix) => ({
  * `prefix`: the extension's requests go out from the worker that runs it (the web worker
  * extension host, inside its iframe). A Node extension host fetches in no worker: none is listed.
  */
-async function workersThatFetched(page: Page, prefix: string): Promise<string[]> {
+export async function workersThatFetched(page: Page, prefix: string): Promise<string[]> {
   const found: string[] = [];
   for (const worker of page.workers()) {
     const seen = await worker
