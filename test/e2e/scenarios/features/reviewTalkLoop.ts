@@ -120,6 +120,8 @@ export const reviewTalkLoop: Scenario = {
     await workbench.clickNotificationButton(/The run changed 2 files/, UI.review.changesSince(1));
     await workbench.waitForEditorTab(UI.review.sinceEditorTitle(1, objective));
     const entries = page.locator('.multiDiffEntry').filter({ visible: true });
+    // The tab and a diff's lines can be on screen before the entry's element is laid out.
+    await entries.first().waitFor({ timeout: workbench.timeoutMs });
     await page
       .locator('.monaco-diff-editor .view-line', { hasText: REVISED_MARK.trim() })
       .first()
