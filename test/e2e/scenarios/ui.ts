@@ -12,6 +12,7 @@ export const UI = {
     refreshTasks: 'Agent Runtime: Refresh Tasks',
     createTask: 'Agent Runtime: Create Task...',
     uploadAndCreateTask: 'Agent Runtime: Upload and Attach to New Task...',
+    goTo: 'Agent Runtime: Go to…',
     applyReviewChanges: 'Agent Runtime: Apply Changes',
     markFileReviewed: 'Agent Runtime: Mark File as Reviewed',
     chooseReviewChanges: 'Agent Runtime: Apply Chosen Changes...',

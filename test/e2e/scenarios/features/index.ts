@@ -22,7 +22,7 @@ import { runPanelDark, runPanelGerman, runPanelHighContrast, runPanelLight } fro
 import { unreachableWelcome } from './unreachable';
 import { uploadAndAttach } from './uploadAttach';
 import { reloadMidRun, streamDropReconnect, watchRunLive } from './watchRun';
-import { webWorker, webWorkerRun } from './webWorker';
+import { webWorker, webWorkerRun, webWorkerUpload } from './webWorker';
 import { wrongKeyPromptsOnce } from './wrongKey';
 
 export const FEATURE_SCENARIOS: Scenario[] = [
@@ -57,4 +57,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   agentAccess,
   webWorker,
   webWorkerRun,
+  webWorkerUpload,
 ];
