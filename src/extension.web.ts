@@ -12,10 +12,12 @@ import { ARTIFACT_SCHEME } from './artifacts/artifactUris';
 import { CredentialStore } from './auth/credentialStore';
 import { ReauthPrompt } from './auth/reauthPrompt';
 import { createArtifactActions, registerArtifactCommands } from './commands/artifactCommands';
+import { registerCreateTaskCommands } from './commands/createTaskCommands';
 import { registerFileCommands } from './commands/fileCommands';
 import { registerFilterCommands } from './commands/filterCommands';
 import { registerSidebarCommands } from './commands/sidebarCommands';
 import { registerSignInCommands } from './commands/signInCommands';
+import { registerUploadCommands } from './commands/uploadCommands';
 import { registerWatchRunCommand } from './commands/watchRunCommands';
 import type { CommandDeps } from './commandSupport/commandDeps';
 import { notInBrowser } from './commandSupport/notInBrowser';
@@ -157,6 +159,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentR
       isCaseSensitive: true,
     }),
     ...registerSignInCommands(deps),
+    // Uploads read the workspace's files through workspace.fs (src/upload/workspaceFiles.ts).
+    ...registerUploadCommands(deps),
+    ...registerCreateTaskCommands(deps),
     ...registerFileCommands(deps),
     ...registerArtifactCommands(deps, artifacts),
     registerWatchRunCommand(deps, runPanels),

@@ -1,7 +1,6 @@
 // Creating a task: from the palette or the sidebar (objective, then optionally files already
 // uploaded), and after an upload (the files attached). One idempotency key per task, so a retry
 // after a lost answer never creates a second one.
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../api/errorSentences';
@@ -62,7 +61,7 @@ export async function createTaskWithAttachments(
     return undefined;
   }
   // One key for every attempt: a retry after a lost answer can never create a second task.
-  const idempotencyKey = randomUUID();
+  const idempotencyKey = globalThis.crypto.randomUUID();
   const request = {
     objective,
     attachments: files.map((f) => ({ type: 'document' as const, fileId: f.id })),

@@ -12,15 +12,15 @@ import { formatBytes } from '../common/format';
 import { Commands } from '../common/ids';
 import { notify } from '../common/notify';
 import { isSingular } from '../common/vscodeTranslate';
-import { recordUploads, stampFiles } from '../reviewUi/uploadOrigins';
 import { type ArchiveUploadProgress, uploadArchive } from '../upload/archiveUpload';
 import { knownAttachmentLimit, rememberAttachmentLimit } from '../upload/attachmentLimits';
 import { type BatchResult, uploadBatch, type UploadKeys } from '../upload/batchUpload';
-import { estimateArchiveBytes } from '../upload/uploadChoice';
+import { estimateArchiveBytes, utf8Bytes } from '../upload/uploadChoice';
 import { deleteUploaded } from '../upload/uploadCleanup';
 import { type PlannedFile } from '../upload/uploadPlan';
 import { createTaskWithAttachments } from './createTaskCommands';
 import { confirmUploadRequest } from './uploadConsent';
+import { recordUploads, stampFiles } from './uploadOriginRecord';
 import {
   askObjective,
   askUploadShape,
@@ -143,7 +143,7 @@ export async function uploadFlow(
     estimateArchiveBytes({
       fileCount: plan.files.length,
       totalBytes: plan.totalBytes,
-      nameBytes: plan.files.reduce((n, f) => n + Buffer.byteLength(f.name, 'utf8'), 0),
+      nameBytes: plan.files.reduce((n, f) => n + utf8Bytes(f.name), 0),
     }) <= MAX_UPLOAD_BYTES;
   const task = await attachOrCleanUp(deps, objective, uploaded, archiveFits, cap);
   if (task !== 'pack') {

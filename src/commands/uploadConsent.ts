@@ -3,10 +3,10 @@
 // files did not come from a selection the user made in this window's workspace (they lie
 // outside its folders, or the caller skipped the prompts that would have shown them), the user
 // confirms in a modal that lists exactly what will be sent, and where.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askModal } from '../common/notify';
 import { isSingular } from '../common/vscodeTranslate';
+import { normalize } from '../upload/pathNames';
 import { realInside } from '../upload/realPaths';
 import { looksSecretFile } from '../upload/secretFiles';
 
@@ -77,5 +77,5 @@ export async function confirmUploadRequest(
 
 function displayPath(uri: vscode.Uri): string {
   const relative = vscode.workspace.asRelativePath(uri, true);
-  return relative === uri.fsPath ? path.normalize(uri.fsPath) : relative;
+  return relative === uri.fsPath ? normalize(uri.fsPath) : relative;
 }

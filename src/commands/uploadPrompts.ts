@@ -1,14 +1,14 @@
 // The questions the upload flows ask before anything is sent: which files, what purpose, what
 // objective, whether to expand folders, save unsaved edits, follow symbolic links, go on without
 // refused files, and whether to pack a large selection into one archive.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FILE_PURPOSES, type FilePurpose } from '../api/types';
 import { formatBytes } from '../common/format';
 import { askModal, notify } from '../common/notify';
 import { isSingular } from '../common/vscodeTranslate';
+import { basename, HOST_HAS_DISK } from '../upload/pathNames';
 import { confirmFolderFiles, leaveOutSecrets } from '../upload/sentFilesPrompts';
-import { chooseUploadShape } from '../upload/uploadChoice';
+import { chooseUploadShape, utf8Bytes } from '../upload/uploadChoice';
 import { namesAcrossRoots } from '../upload/uploadNames';
 import { type PlannedFile, planUpload, type UploadPlan } from '../upload/uploadPlan';
 import { MAX_IN_MEMORY_BYTES, mergePlans, plannedUri, planVirtualUpload } from '../upload/workspaceFiles';
@@ -155,7 +155,7 @@ async function confirmSymlinks(files: readonly PlannedFile[]): Promise<boolean |
   }
   const follow = vscode.l10n.t('Upload the Targets');
   const skip = vscode.l10n.t('Leave the Links Out');
-  const lines = links.map((f) => `${path.basename(f.path)} -> ${f.symlinkTarget ?? ''}`);
+  const lines = links.map((f) => `${basename(f.path)} -> ${f.symlinkTarget ?? ''}`);
   const choice = await askModal(
     'warn',
     vscode.l10n.t('{0} of the selected files are symbolic links. Upload the files they point to?', links.length),
@@ -171,12 +171,8 @@ async function confirmSymlinks(files: readonly PlannedFile[]): Promise<boolean |
   }
   void notify.info(
     isSingular(links.length)
-      ? vscode.l10n.t('1 symbolic link left out: {0}', links.map((f) => path.basename(f.path)).join(', '))
-      : vscode.l10n.t(
-          '{0} symbolic links left out: {1}',
-          links.length,
-          links.map((f) => path.basename(f.path)).join(', '),
-        ),
+      ? vscode.l10n.t('1 symbolic link left out: {0}', links.map((f) => basename(f.path)).join(', '))
+      : vscode.l10n.t('{0} symbolic links left out: {1}', links.length, links.map((f) => basename(f.path)).join(', ')),
   );
   return false;
 }
@@ -196,7 +192,7 @@ export async function askUploadShape(
   forTask: boolean,
   attachmentLimit: number | undefined,
 ): Promise<'archive' | 'separate' | undefined> {
-  const nameBytes = plan.files.reduce((n, f) => n + Buffer.byteLength(f.name, 'utf8'), 0);
+  const nameBytes = plan.files.reduce((n, f) => n + utf8Bytes(f.name), 0);
   const count = plan.files.length;
   const choice = chooseUploadShape({
     fileCount: count,
@@ -240,9 +236,7 @@ export async function askUploadShape(
 function displayName(planned: string): string {
   // A planned path is a disk path, or the URI of a file outside the disk (scheme of 2+ letters,
   // so a Windows drive letter is not one).
-  return /^[a-z][a-z0-9+.-]+:/i.test(planned)
-    ? path.posix.basename(vscode.Uri.parse(planned, true).path)
-    : path.basename(planned);
+  return /^[a-z][a-z0-9+.-]+:/i.test(planned) ? basename(vscode.Uri.parse(planned, true).path) : basename(planned);
 }
 
 function refusalText(reason: string, detail: string): string {
@@ -270,7 +264,7 @@ function refusalText(reason: string, detail: string): string {
  * file system another extension registers) is read through vscode.workspace.fs.
  */
 export function localUri(uri: vscode.Uri): vscode.Uri {
-  return uri.scheme === 'vscode-remote' ? vscode.Uri.file(uri.path) : uri;
+  return uri.scheme === 'vscode-remote' && HOST_HAS_DISK ? vscode.Uri.file(uri.path) : uri;
 }
 
 /** Unsaved edits would not be in what we upload: save them first, or say we upload the saved version. */
@@ -282,7 +276,7 @@ export async function saveDirtyDocuments(uris: vscode.Uri[]): Promise<boolean> {
   }
   const save = vscode.l10n.t('Save and Upload');
   const asIs = vscode.l10n.t('Upload Saved Version');
-  const names = dirty.map((d) => path.posix.basename(d.uri.path)).join(', ');
+  const names = dirty.map((d) => basename(d.uri.path)).join(', ');
   const choice = await askModal(
     'warn',
     vscode.l10n.t('{0} has unsaved changes. Save before uploading?', names),

@@ -1,7 +1,6 @@
 // Uploads a planned batch a few files at a time over the client's kept-alive connections,
 // reporting files and bytes done, and keeps going after a failure so the user learns exactly
 // which files failed and can retry only those. A cancel aborts the requests in flight.
-import { randomUUID } from 'node:crypto';
 import { type ApiClient } from '../api/client';
 import { isAbort } from '../api/errors';
 import { type FilePurpose, type FileRecord } from '../api/types';
@@ -66,7 +65,7 @@ export async function uploadBatch(
       report(file);
     };
     try {
-      const key = options.keys?.get(file.path) ?? randomUUID();
+      const key = options.keys?.get(file.path) ?? globalThis.crypto.randomUUID();
       options.keys?.set(file.path, key);
       const followSymlinks = options.followSymlinks === true && file.symlinkTarget !== undefined;
       const common = { purpose, filename: file.name, signal: options.signal, onProgress, idempotencyKey: key };

@@ -56,3 +56,8 @@ export function chooseUploadShape(input: UploadChoiceInput): UploadChoice {
   }
   return { kind: 'separate' };
 }
+
+/** A name's length in UTF-8 bytes (in the web worker too, which has no Buffer). */
+export function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).byteLength;
+}

@@ -13,6 +13,7 @@ export const UI = {
     createTask: 'Agent Runtime: Create Task...',
     uploadAndCreateTask: 'Agent Runtime: Upload and Attach to New Task...',
     newTaskInProject: 'Agent Runtime: New Task in Project...',
+    goTo: 'Agent Runtime: Go to…',
     applyReviewChanges: 'Agent Runtime: Apply Changes',
     markFileReviewed: 'Agent Runtime: Mark File as Reviewed',
     chooseReviewChanges: 'Agent Runtime: Apply Chosen Changes...',

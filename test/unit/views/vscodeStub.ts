@@ -101,6 +101,7 @@ export const workspace = {};
 
 export enum FileType {
   File = 1,
+  Directory = 2,
 }
 
 export enum FileChangeType {

@@ -85,6 +85,14 @@ export const listArtifacts = async (runtime: RuntimeHandle, runId: string): Prom
 export const fileStatus = async (runtime: RuntimeHandle, fileId: string): Promise<number> =>
   (await call(runtime, 'GET', `/files/${fileId}`)).status;
 
+/** The whole event stream of an ended run (the server closes it after the terminal event). */
+export async function runEventsText(runtime: RuntimeHandle, runId: string): Promise<string> {
+  const res = await fetch(`${runtime.baseUrl}/v1/runs/${runId}/events`, {
+    headers: { authorization: `Bearer ${runtime.apiKey}` },
+  });
+  return res.text();
+}
+
 /** Polls `check` (a server-side condition, not the UI) until it gives a value. */
 export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

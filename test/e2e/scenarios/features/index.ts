@@ -22,7 +22,7 @@ import { runPanelDark, runPanelGerman, runPanelHighContrast, runPanelLight } fro
 import { unreachableWelcome } from './unreachable';
 import { uploadAndAttach } from './uploadAttach';
 import { reloadMidRun, streamDropReconnect, watchRunLive } from './watchRun';
-import { webWorker, webWorkerRun } from './webWorker';
+import { webWorker, webWorkerRun, webWorkerUpload } from './webWorker';
 import { webWorkerReview } from './webWorkerReview';
 import { wrongKeyPromptsOnce } from './wrongKey';
 
@@ -59,4 +59,5 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   webWorker,
   webWorkerRun,
   webWorkerReview,
+  webWorkerUpload,
 ];

@@ -8,7 +8,7 @@ import type { Frame, Page } from 'playwright-core';
 import { extensionId } from '../../harness/paths';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
-import { createTask, refreshView, until } from './api';
+import { createTask, getRun, listFiles, listTasks, refreshView, runEventsText, TERMINAL, until } from './api';
 import {
   assertSameSequences,
   renderedSequences,
@@ -19,6 +19,8 @@ import {
 } from './runPanel';
 
 const OBJECTIVE = 'Summarise the quarterly numbers in the browser';
+const UPLOAD_OBJECTIVE = 'Count the words of the figures sent from the browser';
+const FIGURES = '# Figures\n\nRevenue grew by nine percent in the third quarter.\n';
 
 /** The extension's kind resolves to web: code-server runs its `browser` entry in the web worker. */
 export const WEB_SETTINGS = { 'remote.extensionKind': { [extensionId()]: ['web'] } };
@@ -104,7 +106,7 @@ export const webWorker: Scenario = {
       runtimeLog.some((line) => /^OPTIONS \/v1\/tasks\S* 204 /.test(line)) ? true : undefined,
     );
 
-    await workbench.runCommand(UI.commands.uploadAndCreateTask);
+    await workbench.runCommand(UI.commands.goTo);
     await workbench.waitForNotification(/not available in VS Code for the Web/);
     await shot('left-out-command');
   },
@@ -188,5 +190,63 @@ export const webWorkerRun: Scenario = {
     await waitForRow(await runPanelFrame(workbench), end.sequence);
     assert.strictEqual(runtime.listApprovals({ runId: waitingRun })[0]?.status, 'approved');
     await shot('approved-in-the-browser');
+  },
+};
+
+/**
+ * Uploads in the worker: a workspace file (behind workspace.fs there) uploaded and attached to a
+ * new task from the Explorer's menu; the run reads exactly that file.
+ */
+export const webWorkerUpload: Scenario = {
+  id: 'web-worker-upload',
+  title: 'the web build: Upload and Attach to New Task on a workspace file; the run reads it',
+  auth: 'none',
+  files: { 'figures.md': FIGURES },
+  // See Workbench.selectExplorerRows: an editor opening must not re-select its file.
+  settings: { ...WEB_SETTINGS, 'explorer.autoReveal': false },
+  runtime: { eventDelayMs: 20 },
+  async run(ctx) {
+    const { workbench, page, runtime, runtimeLog, shot } = ctx;
+    await signInInBrowser(ctx);
+    const [row] = await workbench.selectExplorerRows(['figures.md']);
+    await workbench.contextMenu(row, UI.menu.uploadAndAttach);
+    await workbench.answerInput(UI.objectivePrompt, UPLOAD_OBJECTIVE);
+    await workbench.answerInput(UI.capPrompt, '');
+
+    const task = await until('the task on the server', async () =>
+      (await listTasks(runtime)).find((t) => t.objective === UPLOAD_OBJECTIVE),
+    );
+    const uploaded = (await listFiles(runtime)).filter((f) => f.filename === 'figures.md');
+    assert.strictEqual(uploaded.length, 1, 'the file was not uploaded exactly once');
+    const fileId = uploaded[0].id;
+    const attached = (task.attachments ?? []).map((a) => a.fileId ?? a.file_id);
+    assert.deepStrictEqual(attached, [fileId], 'the task does not carry the uploaded file');
+
+    // The run reads that file, all its bytes, and revises it (a copy whose source is that file).
+    assert.ok(task.run_id, 'the server gave the task no run');
+    const runId = task.run_id;
+    const ended = await until('the run to end', async () => {
+      const run = await getRun(runtime, runId);
+      return TERMINAL.has(run.status) ? run.status : undefined;
+    });
+    assert.strictEqual(ended, 'completed');
+    const events = await runEventsText(runtime, runId);
+    assert.ok(
+      events.includes(`Read figures.md: ${Buffer.byteLength(FIGURES)} bytes`) &&
+        events.includes(`"source_file_id":"${fileId}"`),
+      `the run did not read the uploaded file:\n${events.slice(0, 2000)}`,
+    );
+    await workbench.openContainer(UI.container);
+    await workbench.treeRow(UI.tasksView, UPLOAD_OBJECTIVE);
+    await shot('uploaded-task-in-the-browser');
+
+    // The negative control: the upload went out from the page's web worker without Node, as a
+    // browser sends it (a CORS preflight first); a Node host fetches in no worker of the page.
+    const hosts = await workersThatFetched(page, `${runtime.baseUrl}/v1/files`);
+    assert.deepStrictEqual(hosts, ['undefined'], 'the workers that sent the upload, by their typeof process');
+    assert.ok(
+      runtimeLog.some((line) => /^OPTIONS \/v1\/files\S* 204 /.test(line)),
+      `no CORS preflight for the upload:\n${runtimeLog.filter((l) => l.includes('/v1/files')).join('\n')}`,
+    );
   },
 };
