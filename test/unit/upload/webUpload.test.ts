@@ -98,21 +98,44 @@ describe('upload/web: workspace files through workspace.fs', () => {
     await assert.rejects(plan.files[0].read?.() ?? Promise.resolve(), (err: unknown) => err instanceof ApiError);
   });
 
-  it('records each upload with its workspace folder and relative path, its hash unknown', async () => {
+  it('records each upload with its workspace folder, relative path and the hash of what was sent', async () => {
     const folder = uri('/w');
     workspace.getWorkspaceFolder = (u: FakeUri) => (u.path.startsWith('/w/') ? { uri: folder } : undefined);
     uriClass.parse = (text: string) => uri(text.replace('vscode-remote://host', ''));
     const added: unknown[] = [];
     const index = { addUploads: async (o: unknown[]) => void added.push(...o) } as unknown as LocalFileIndex;
     const file = { path: 'vscode-remote://host/w/docs/figures.md', bytes: 5, read: () => undefined };
-    const stamps = await stampFiles([file.path]);
-    await recordUploads(index, [{ file, record: { id: 'file_1' } }], stamps);
-    assert.strictEqual(added.length, 1);
-    const origin = added[0] as Record<string, unknown>;
+    const edited = { path: 'vscode-remote://host/w/docs/edited.md', bytes: 5, read: () => undefined };
+    for (const name of ['figures', 'edited']) {
+      stats.set(`/w/docs/${name}.md`, { type: vscode.FileType.File, size: 5, mtime: 1 } as never);
+      contents.set(`/w/docs/${name}.md`, new TextEncoder().encode('hello'));
+    }
+    const stamps = await stampFiles([file.path, edited.path]);
+    // Edited while the upload ran: its hash cannot be trusted to be what was sent.
+    stats.set('/w/docs/edited.md', { type: vscode.FileType.File, size: 5, mtime: 2 } as never);
+    await recordUploads(
+      index,
+      [
+        { file, record: { id: 'file_1' } },
+        { file: edited, record: { id: 'file_2' } },
+      ],
+      stamps,
+    );
+    assert.strictEqual(added.length, 2);
+    const [origin, changed] = added as Record<string, unknown>[];
     assert.deepStrictEqual(
       [origin.fileId, origin.uri, origin.workspaceFolder, origin.relativePath, origin.sha256, origin.bytes],
-      ['file_1', file.path, 'vscode-remote://host/w', 'docs/figures.md', '', 5],
+      [
+        'file_1',
+        file.path,
+        'vscode-remote://host/w',
+        'docs/figures.md',
+        // sha256("hello")
+        '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824',
+        5,
+      ],
     );
+    assert.strictEqual(changed.sha256, '', 'a file edited during the upload has no trusted hash');
   });
 });
 

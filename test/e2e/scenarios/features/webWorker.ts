@@ -4,11 +4,14 @@
 // the requests reached the service as a browser sends them (CORS preflights, which Node's client
 // never sends). A command the web build leaves out answers with its sentence.
 import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { extensionId } from '../../harness/paths';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
 import { createTask, getRun, listFiles, listTasks, refreshView, runEventsText, TERMINAL, until } from './api';
+import { reviewFromRunRow, saveAll } from './review';
 import {
   assertSameSequences,
   renderedSequences,
@@ -199,7 +202,7 @@ export const webWorkerRun: Scenario = {
  */
 export const webWorkerUpload: Scenario = {
   id: 'web-worker-upload',
-  title: 'the web build: Upload and Attach to New Task on a workspace file; the run reads it',
+  title: 'the web build: Upload and Attach to New Task on a workspace file; the run reads it; Review Changes and Apply',
   auth: 'none',
   files: { 'figures.md': FIGURES },
   // See Workbench.selectExplorerRows: an editor opening must not re-select its file.
@@ -248,5 +251,25 @@ export const webWorkerUpload: Scenario = {
       runtimeLog.some((line) => /^OPTIONS \/v1\/files\S* 204 /.test(line)),
       `no CORS preflight for the upload:\n${runtimeLog.filter((l) => l.includes('/v1/files')).join('\n')}`,
     );
+
+    // Review Changes in the worker: the run's revision of the file uploaded from this window, in the
+    // multi-file diff; Apply All writes it to the workspace file through the editor.
+    await reviewFromRunRow(ctx, UPLOAD_OBJECTIVE);
+    await page
+      .locator('.monaco-diff-editor .view-line', { hasText: '(reviewed)' })
+      .first()
+      .waitFor({ timeout: workbench.timeoutMs });
+    await shot('review-in-the-browser');
+    await workbench.runCommand(UI.commands.applyReviewChanges);
+    await workbench.waitForNotification(/Applied \d+ changes? to figures\.md/);
+    await saveAll(ctx);
+    const onDisk = await until('Apply to write the revision to figures.md', async () => {
+      const text = fs.readFileSync(path.join(ctx.workspace, 'figures.md'), 'utf8');
+      return text.includes('(reviewed)') ? text : undefined;
+    });
+    assert.ok(onDisk.startsWith(`> Revised for: ${UPLOAD_OBJECTIVE}`), `figures.md after Apply:\n${onDisk}`);
+    await shot('applied-in-the-browser');
+    const reviewHosts = await workersThatFetched(page, `${runtime.baseUrl}/v1/runs/${runId}/artifacts`);
+    assert.deepStrictEqual(reviewHosts, ['undefined'], 'the workers that read the outputs, by their typeof process');
   },
 };
