@@ -4,8 +4,9 @@
 // the caller. Plain Node: no vscode.
 import { createReadStream, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { boundEvent, DEFAULT_EVENT_BUDGET, type EventBudget } from '../runEvents/eventBudget';
+import { DEFAULT_EVENT_BUDGET, type EventBudget } from '../runEvents/eventBudget';
 import type { WireEvent } from '../runEvents/wire';
+import { linesAfter } from './logReader';
 
 /** Events per index entry: a block read is at most this many lines. */
 export const BLOCK_EVENTS = 256;
@@ -97,12 +98,7 @@ export class RunLogCache {
     }
     const maxBytes = this.options.maxBytes ?? Number.POSITIVE_INFINITY;
     let added = 0;
-    for (const raw of events) {
-      const sequence = raw.data.sequence;
-      if (!(typeof sequence === 'number' && sequence > this.last)) {
-        continue;
-      }
-      const line = JSON.stringify(bounded ? raw : boundEvent(raw, this.budget).event) + '\n';
+    for (const { sequence, line } of linesAfter(events, this.last, this.budget, bounded)) {
       const lineBytes = Buffer.byteLength(line);
       if (this.bytes + lineBytes > maxBytes) {
         this.capped = this.last;

@@ -5,9 +5,9 @@
 // long runs cannot take the tab's memory. A log that reaches either stops for good, and
 // `cappedAfter` says after which sequence (as the file does at its cap). Plain code: no vscode,
 // no Node.
-import { boundEvent, DEFAULT_EVENT_BUDGET, type EventBudget } from '../runEvents/eventBudget';
+import { DEFAULT_EVENT_BUDGET, type EventBudget } from '../runEvents/eventBudget';
 import type { WireEvent } from '../runEvents/wire';
-import type { LogReader } from './logReader';
+import { linesAfter, type LogReader } from './logReader';
 
 /** Bytes one run's log may hold in memory (its lines' UTF-16 size). */
 export const MEMORY_LOG_BYTES = 32 * 1024 * 1024;
@@ -87,12 +87,7 @@ export class MemoryLogCache implements LogReader {
       return 0;
     }
     let added = 0;
-    for (const raw of events) {
-      const sequence = raw.data.sequence;
-      if (!(typeof sequence === 'number' && sequence > this.last)) {
-        continue;
-      }
-      const line = JSON.stringify(bounded ? raw : boundEvent(raw, this.budget).event) + '\n';
+    for (const { sequence, line } of linesAfter(events, this.last, this.budget, bounded)) {
       const lineBytes = line.length * 2;
       if (this.bytes + lineBytes > this.maxBytes || (this.options.pool && !this.options.pool.take(lineBytes))) {
         this.capped = this.last;

@@ -5,10 +5,9 @@
 import { promises as fsp } from 'node:fs';
 import type { Logger } from '../common/logger';
 import type { WireEvent } from '../runEvents/wire';
-import { FilterIndexes } from './filterIndex';
 import { RunLogCache } from './logCache';
 import { type ExportFormat, exportLog, type ExportOptions, type TranscriptHeader } from './logExport';
-import { type FindOptions, type FindProgress, type FindRequest, LogFinder } from './logFind';
+import type { FindOptions } from './logFind';
 import {
   DEFAULT_FOLDER_LIMITS,
   GrowingLogHousekeeping,
@@ -18,7 +17,7 @@ import {
   runLogCap,
 } from './logFolder';
 import { acquireLogLock, releaseLogLock } from './logLock';
-import { type PageAnswer, type PageRequest, readPage } from './logPages';
+import { RunLogCore } from './runLogCore';
 
 /** Cache files of the logs open in this process: housekeeping never deletes them. */
 const openFiles = new Map<string, number>();
@@ -31,22 +30,12 @@ export interface RunLogOptions {
   find?: FindOptions;
 }
 
-export class RunLog {
+export class RunLog extends RunLogCore<RunLogCache, RunLogOptions> {
   private warned = false;
-  private readonly indexes: FilterIndexes;
-  private readonly finder: LogFinder;
-  private closed = false;
-  private cappedNoted = false;
   private readonly housekeeping: GrowingLogHousekeeping;
 
-  private constructor(
-    readonly runId: string,
-    private readonly cache: RunLogCache,
-    private readonly options: RunLogOptions,
-    folder: string,
-  ) {
-    this.indexes = new FilterIndexes(cache);
-    this.finder = new LogFinder(cache, options.find);
+  private constructor(runId: string, cache: RunLogCache, options: RunLogOptions, folder: string) {
+    super(runId, cache, options);
     const limits = options.limits ?? DEFAULT_FOLDER_LIMITS;
     this.housekeeping = new GrowingLogHousekeeping(
       folder,
@@ -103,22 +92,6 @@ export class RunLog {
     return !this.cache.failed && !this.closed;
   }
 
-  get lastSequence(): number {
-    return this.cache.lastSequence;
-  }
-
-  get length(): number {
-    return this.cache.length;
-  }
-
-  /**
-   * The last sequence the log keeps once it reached the run's byte cap (runLogCap): pages, find,
-   * filters and export reach no further. Undefined while it has room.
-   */
-  get cappedAfter(): number | undefined {
-    return this.cache.cappedAfter;
-  }
-
   /** `bounded`: the events were already cut to the budget (the model's accepted events). */
   append(events: readonly WireEvent[], bounded = false): void {
     if (!this.usable) {
@@ -134,31 +107,8 @@ export class RunLog {
     return this.housekeeping.settled();
   }
 
-  page(request: PageRequest, signal?: AbortSignal): Promise<PageAnswer> {
-    return readPage(this.cache, this.indexes, request, signal);
-  }
-
-  find(request: FindRequest, report: (progress: FindProgress) => void, signal?: AbortSignal): Promise<FindProgress> {
-    return this.finder.find(request, report, signal);
-  }
-
-  stopFind(): void {
-    this.finder.stop();
-  }
-
   export(format: ExportFormat, target: string, header: TranscriptHeader, options?: ExportOptions): Promise<number> {
     return exportLog(this.cache, format, target, header, options);
-  }
-
-  /** The event as kept, when the log has it. */
-  async event(sequence: number): Promise<WireEvent | undefined> {
-    if (!this.usable) {
-      return undefined;
-    }
-    await this.cache.flushed();
-    const at = await this.cache.indexAfter(sequence - 1);
-    const [event] = await this.cache.read(at, at + 1);
-    return event?.data.sequence === sequence ? event : undefined;
   }
 
   async close(): Promise<void> {
@@ -172,17 +122,9 @@ export class RunLog {
     await release(this.cache.path);
   }
 
-  /** One line in the log when the cap is reached. */
-  private noteCapped(): void {
-    const after = this.cache.cappedAfter;
-    if (after === undefined || this.cappedNoted) {
-      return;
-    }
-    this.cappedNoted = true;
+  protected cappedLine(after: number): string {
     const mb = (runLogCap(this.options.limits ?? DEFAULT_FOLDER_LIMITS) / (1024 * 1024)).toFixed(1);
-    this.options.log.info(
-      `Run log ${this.runId}: the log reached its size limit (${mb} MB) after event ${after}; later events are shown live but not kept on disk`,
-    );
+    return `Run log ${this.runId}: the log reached its size limit (${mb} MB) after event ${after}; later events are shown live but not kept on disk`;
   }
 
   private warnOnce(err: unknown): void {

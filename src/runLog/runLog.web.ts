@@ -6,12 +6,11 @@
 // (runExport.web.ts says so). Plain code: no vscode, no Node.
 import type { Logger } from '../common/logger';
 import type { WireEvent } from '../runEvents/wire';
-import { FilterIndexes } from './filterIndex';
 import type { ExportFormat, ExportOptions, TranscriptHeader } from './logExport';
-import { type FindOptions, type FindProgress, type FindRequest, LogFinder } from './logFind';
+import type { FindOptions } from './logFind';
 import type { LogFolderLimits } from './logFolder';
-import { type PageAnswer, type PageRequest, readPage } from './logPages';
 import { MEMORY_LOG_BYTES, MemoryLogCache, MemoryPool } from './memoryLogCache';
+import { RunLogCore } from './runLogCore';
 
 /** Every run log of this window shares one pool of bytes. */
 const pool = new MemoryPool();
@@ -25,21 +24,7 @@ export interface RunLogOptions {
   find?: FindOptions;
 }
 
-export class RunLog {
-  private readonly indexes: FilterIndexes;
-  private readonly finder: LogFinder;
-  private closed = false;
-  private cappedNoted = false;
-
-  private constructor(
-    readonly runId: string,
-    private readonly cache: MemoryLogCache,
-    private readonly options: RunLogOptions,
-  ) {
-    this.indexes = new FilterIndexes(cache);
-    this.finder = new LogFinder(cache, options.find);
-  }
-
+export class RunLog extends RunLogCore<MemoryLogCache, RunLogOptions> {
   /** A new, empty log in memory (`folder` is the desktop's; memory needs none). */
   static async open(_folder: string, runId: string, options: RunLogOptions): Promise<RunLog | undefined> {
     return new RunLog(runId, new MemoryLogCache({ pool }), options);
@@ -47,18 +32,6 @@ export class RunLog {
 
   get usable(): boolean {
     return !this.closed;
-  }
-
-  get lastSequence(): number {
-    return this.cache.lastSequence;
-  }
-
-  get length(): number {
-    return this.cache.length;
-  }
-
-  get cappedAfter(): number | undefined {
-    return this.cache.cappedAfter;
   }
 
   append(events: readonly WireEvent[], bounded = false): void {
@@ -73,29 +46,8 @@ export class RunLog {
     // Memory needs no housekeeping: a closed log gives its bytes back at once.
   }
 
-  page(request: PageRequest, signal?: AbortSignal): Promise<PageAnswer> {
-    return readPage(this.cache, this.indexes, request, signal);
-  }
-
-  find(request: FindRequest, report: (progress: FindProgress) => void, signal?: AbortSignal): Promise<FindProgress> {
-    return this.finder.find(request, report, signal);
-  }
-
-  stopFind(): void {
-    this.finder.stop();
-  }
-
   export(_format: ExportFormat, _target: string, _header: TranscriptHeader, _options?: ExportOptions): Promise<number> {
     return Promise.reject(new Error('VS Code for the Web writes no files of a run log'));
-  }
-
-  async event(sequence: number): Promise<WireEvent | undefined> {
-    if (this.closed) {
-      return undefined;
-    }
-    const at = await this.cache.indexAfter(sequence - 1);
-    const [event] = await this.cache.read(at, at + 1);
-    return event?.data.sequence === sequence ? event : undefined;
   }
 
   async close(): Promise<void> {
@@ -107,16 +59,8 @@ export class RunLog {
     this.cache.close();
   }
 
-  /** One line in the log when a cap is reached. */
-  private noteCapped(): void {
-    const after = this.cache.cappedAfter;
-    if (after === undefined || this.cappedNoted) {
-      return;
-    }
-    this.cappedNoted = true;
+  protected cappedLine(after: number): string {
     const mb = (MEMORY_LOG_BYTES / (1024 * 1024)).toFixed(0);
-    this.options.log.info(
-      `Run log ${this.runId}: the log in memory reached its limit (${mb} MB for a run, less while other panels hold theirs) after event ${after}; later events are shown live but not kept`,
-    );
+    return `Run log ${this.runId}: the log in memory reached its limit (${mb} MB for a run, less while other panels hold theirs) after event ${after}; later events are shown live but not kept`;
   }
 }

@@ -4,9 +4,7 @@
 // run; a run on an uploaded file that was edited after sending forks with the file uploaded again.
 // Where nothing moved, the command says so and sends nothing.
 import * as assert from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../src/api/client';
@@ -14,21 +12,11 @@ import { RunEventSubscription } from '../../src/api/events';
 import type { ProjectRecord, TaskRecord } from '../../src/api/types';
 import type { CatchUpResult } from '../../src/reviewTalk/catchUp';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
-import { isTerminalStatus } from '../../src/runEvents/runStatus';
-import { gitIn } from '../unit/projects/gitRepoKit';
-import {
-  admin,
-  directClient,
-  extensionApi,
-  openGitRepository,
-  runtimeRequestLog,
-  signInForTests,
-  testEnv,
-  waitFor,
-} from './support';
+import { suiteRepository, untilRunEnds, workspaceFolder } from './reviewKit';
+import { admin, openGitRepository, runtimeRequestLog, suiteWithService, testEnv, waitFor } from './support';
 
 async function untilEnded(client: ApiClient, runId: string): Promise<void> {
-  await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(runId)).status), 30_000);
+  await untilRunEnds(client, runId);
   assert.strictEqual((await client.getRun(runId)).status, 'completed');
 }
 
@@ -59,21 +47,12 @@ async function clearFaults(): Promise<void> {
 }
 
 describe('asking the agent to update its changes', () => {
-  let client: ApiClient;
+  const client = suiteWithService();
   let folder: vscode.Uri;
-  before(async () => {
-    await extensionApi();
-    await signInForTests();
-    client = directClient();
-    const first = vscode.workspace.workspaceFolders?.[0]?.uri;
-    assert.ok(first, 'no workspace folder');
-    folder = first;
+  before(() => {
+    folder = workspaceFolder();
   });
-  after(async () => {
-    await clearFaults();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await client.dispose();
-  });
+  after(clearFaults);
 
   it('an uploaded file edited after sending: says nothing moved before the edit, then forks with it uploaded again', async function () {
     this.timeout(90_000);
@@ -167,47 +146,23 @@ describe('asking the agent to update its changes', () => {
   });
 
   describe('a project run', () => {
-    let root: string;
-    let service: string;
-    let local: string;
-    let git: (...args: string[]) => string;
-
-    before(() => {
-      root = fs.mkdtempSync(path.join(os.tmpdir(), 'ext-catch-up-'));
-      service = path.join(root, 'service.git');
-      local = path.join(folder.fsPath, `catch-up-repo-${Date.now()}`);
-      execFileSync('git', ['init', '-q', '--bare', '-b', 'main', service]);
-      execFileSync('git', ['clone', '-q', service, local]);
-      git = gitIn(local);
-      git('checkout', '-q', '-b', 'main');
-      fs.writeFileSync(path.join(local, 'README.md'), '# Catch up\n\nOne.\nTwo.\n');
-      git('add', '.');
-      git('commit', '-q', '-m', 'first');
-      git('push', '-q', '-u', 'origin', 'main');
-      git('remote', 'set-url', 'origin', 'https://example.com/team/catch-up.git');
-      git('remote', 'set-url', '--push', 'origin', service);
-    });
-    after(async () => {
-      await vscode.workspace.getConfiguration('git').update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
-      fs.rmSync(root, { recursive: true, force: true });
-      fs.rmSync(local, { recursive: true, force: true });
-    });
+    const repo = suiteRepository('catch-up', '# Catch up\n\nOne.\nTwo.\n');
 
     it('a real commit after the base: forks at the new HEAD with the uncommitted diff, one run across lost answers', async function () {
       this.timeout(120_000);
-      const repository = await openGitRepository(local);
+      const repository = await openGitRepository(repo.local);
       await waitFor('the remote to be read', () =>
         repository.state.remotes.some((r) => (r.fetchUrl ?? '').includes('catch-up')),
       );
       const project = await vscode.commands.executeCommand<ProjectRecord>('agentRuntime.createProjectForRepository', {
-        folder: local,
+        folder: repo.local,
         name: 'catch-up',
       });
       assert.ok(project?.id, JSON.stringify(project));
-      await admin(`/projects/${project.id}/checkout`, { path: service });
-      const base = git('rev-parse', 'HEAD');
+      await admin(`/projects/${project.id}/checkout`, { path: repo.service });
+      const base = repo.git('rev-parse', 'HEAD');
       const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.newTaskInProject', {
-        folder: local,
+        folder: repo.local,
         objective: 'Polish the catch-up demo',
       });
       const runId = task.run_id as string;
@@ -221,12 +176,12 @@ describe('asking the agent to update its changes', () => {
       assert.match(still.sentence ?? '', new RegExp(`HEAD is still commit ${base.slice(0, 7)}`));
 
       // The workspace moves on: a real commit, pushed, then uncommitted work on top.
-      fs.writeFileSync(path.join(local, 'NEWS.md'), 'News.\n');
-      git('add', 'NEWS.md');
-      git('commit', '-q', '-m', 'Add the news');
-      git('push', '-q', 'origin', 'main');
-      const head = git('rev-parse', 'HEAD');
-      fs.writeFileSync(path.join(local, 'README.md'), '# Catch up\n\nOne.\nTwo.\nThree, uncommitted.\n');
+      fs.writeFileSync(path.join(repo.local, 'NEWS.md'), 'News.\n');
+      repo.git('add', 'NEWS.md');
+      repo.git('commit', '-q', '-m', 'Add the news');
+      repo.git('push', '-q', 'origin', 'main');
+      const head = repo.git('rev-parse', 'HEAD');
+      fs.writeFileSync(path.join(repo.local, 'README.md'), '# Catch up\n\nOne.\nTwo.\nThree, uncommitted.\n');
       await repository.status();
 
       // Every answer to the fork is lost (the first attempt and both retries): the command fails.

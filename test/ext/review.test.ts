@@ -3,64 +3,21 @@
 // (unsaved) after upload is merged three ways, its conflicting line kept as the user's.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import type { ApiClient } from '../../src/api/client';
-import type { TaskRecord } from '../../src/api/types';
-import { applyHunks, computeHunks, decodeText } from '../../src/review';
+import { applyHunks, computeHunks } from '../../src/review';
 import type { ApplyOutcome } from '../../src/reviewUi/reviewApply';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
-import { isTerminalStatus } from '../../src/runEvents/runStatus';
-import { directClient, extensionApi, signInForTests, waitFor } from './support';
-
-const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';
-
-async function uploadAndRun(
-  files: vscode.Uri[],
-  objective: string,
-  client: ApiClient,
-): Promise<{ runId: string; fileIds: Map<string, string> }> {
-  const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', files[0], files, {
-    objective,
-  });
-  assert.ok(task?.run_id, `no run: ${JSON.stringify(task)}`);
-  const runId = task.run_id;
-  await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(runId)).status), 25_000);
-  const fileIds = new Map<string, string>();
-  for (const att of task.attachments ?? []) {
-    fileIds.set((await client.getFile(att.fileId)).filename ?? '', att.fileId);
-  }
-  return { runId, fileIds };
-}
-
-/** The agent's revision of an upload, as text. */
-async function revisionOf(client: ApiClient, runId: string, fileId: string): Promise<string> {
-  for await (const artifact of client.iterateRunArtifacts(runId)) {
-    if (artifact.source_file_id === fileId) {
-      const decoded = decodeText((await client.readFileContent(artifact.file_id ?? artifact.id)).content);
-      assert.ok(decoded.ok);
-      return decoded.value.text;
-    }
-  }
-  throw new Error(`the run made no revision of ${fileId}`);
-}
+import { lines, revisionOf, untilRunEnds, uploadAndRun, workspaceFolder } from './reviewKit';
+import { suiteWithService, waitFor } from './support';
 
 async function textOf(uri: vscode.Uri): Promise<string> {
   return (await vscode.workspace.openTextDocument(uri)).getText();
 }
 
 describe('review changes', () => {
-  let client: ApiClient;
+  const client = suiteWithService();
   let folder: vscode.Uri;
-  before(async () => {
-    await extensionApi();
-    await signInForTests();
-    client = directClient();
-    const first = vscode.workspace.workspaceFolders?.[0]?.uri;
-    assert.ok(first, 'no workspace folder');
-    folder = first;
-  });
-  after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await client.dispose();
+  before(() => {
+    folder = workspaceFolder();
   });
 
   it('applies one hunk of one file, undoes it, then applies all, each as one undoable edit', async () => {
@@ -193,7 +150,7 @@ describe('review changes', () => {
     });
     assert.ok(task.run_id);
     const runId = task.run_id;
-    await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(runId)).status), 25_000);
+    await untilRunEnds(client, runId, 'the run', 25_000);
     const summary = await vscode.commands.executeCommand<ReviewSummary>('agentRuntime.reviewChanges', { runId });
     assert.deepStrictEqual(summary?.files, []);
     assert.ok(

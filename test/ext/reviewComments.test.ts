@@ -6,45 +6,20 @@
 // became of it (the agent's verdict and note, escaped), the follow-up shown as revision 2.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import type { ApiClient } from '../../src/api/client';
-import type { TaskRecord } from '../../src/api/types';
-import { decodeText } from '../../src/review';
 import type { StoredComment } from '../../src/reviewTalk/commentDrafts';
 import type { SendResult } from '../../src/reviewTalk/sendComments';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
 import { reviewUri } from '../../src/reviewUi/reviewContent';
-import { isTerminalStatus } from '../../src/runEvents/runStatus';
 import type { RunNode, TaskNode, TreeNode } from '../../src/views/nodes';
 import { REVISED_MARK } from '../runtime/reviewComments';
-import { directClient, extensionApi, signInForTests, waitFor } from './support';
-
-const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';
-
-async function revisionOf(client: ApiClient, runId: string, fileId: string): Promise<string> {
-  for await (const artifact of client.iterateRunArtifacts(runId)) {
-    if (artifact.source_file_id === fileId) {
-      const decoded = decodeText((await client.readFileContent(artifact.file_id ?? artifact.id)).content);
-      assert.ok(decoded.ok);
-      return decoded.value.text;
-    }
-  }
-  throw new Error(`the run made no revision of ${fileId}`);
-}
+import { lines, revisionOf, sendAndJudge, untilRunEnds, uploadAndRun, workspaceFolder } from './reviewKit';
+import { extensionApi, suiteWithService, waitFor } from './support';
 
 describe('review comments to the agent', () => {
-  let client: ApiClient;
+  const client = suiteWithService();
   let folder: vscode.Uri;
-  before(async () => {
-    await extensionApi();
-    await signInForTests();
-    client = directClient();
-    const first = vscode.workspace.workspaceFolders?.[0]?.uri;
-    assert.ok(first, 'no workspace folder');
-    folder = first;
-  });
-  after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await client.dispose();
+  before(() => {
+    folder = workspaceFolder();
   });
 
   it('adds, edits and deletes comments on two files, then sends them as one follow-up the agent acts on', async () => {
@@ -54,11 +29,7 @@ describe('review comments to the agent', () => {
     const b = vscode.Uri.joinPath(folder, 'talk-b.md');
     await vscode.workspace.fs.writeFile(a, Buffer.from(lines(12, 'alpha')));
     await vscode.workspace.fs.writeFile(b, Buffer.from(lines(12, 'beta')));
-    const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', a, [a, b], {
-      objective: `Talk back ${Date.now()}`,
-    });
-    const runId = task.run_id!;
-    await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(runId)).status), 25_000);
+    const { runId } = await uploadAndRun([a, b], `Talk back ${Date.now()}`, client);
     const summary = await vscode.commands.executeCommand<ReviewSummary>('agentRuntime.reviewChanges', { runId });
     assert.ok(summary);
     const fileA = summary.files.find((f) => f.relativePath === 'talk-a.txt');
@@ -124,11 +95,7 @@ describe('review comments to the agent', () => {
     // (the reference runtime runs it at once; the fate is read as soon as it ends).
     assert.match(String(talk.threads.threadOf(onA.id)?.contextValue), /^(sent|judged)$/);
 
-    await waitFor(
-      'the follow-up to end',
-      async () => isTerminalStatus((await client.getRun(sent.followUpRunId)).status),
-      25_000,
-    );
+    await untilRunEnds(client, sent.followUpRunId, 'the follow-up', 25_000);
     const nextA = (await revisionOf(client, sent.followUpRunId, fileA.fileId)).split('\n');
     assert.strictEqual(nextA[2], `${revisionA.split('\n')[2]}${REVISED_MARK}`);
   });
@@ -141,11 +108,7 @@ describe('review comments to the agent', () => {
     await vscode.workspace.fs.writeFile(c, Buffer.from(lines(10, 'gamma')));
     await vscode.workspace.fs.writeFile(d, Buffer.from(lines(10, 'delta')));
     const objective = `Fates ${Date.now()}`;
-    const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', c, [c, d], {
-      objective,
-    });
-    const runId = task.run_id!;
-    await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(runId)).status), 25_000);
+    const { runId } = await uploadAndRun([c, d], objective, client);
     const summary = await vscode.commands.executeCommand<ReviewSummary>('agentRuntime.reviewChanges', { runId });
     assert.ok(summary?.files.some((f) => f.relativePath === 'fate-c.txt'));
     await vscode.commands.executeCommand('agentRuntime.applyReviewChanges', { runId });
@@ -187,19 +150,7 @@ describe('review comments to the agent', () => {
     await waitFor('the count on the run row', () => String(row.description).includes('2 comments to send'));
     assert.match(String(row.contextValue), / comments$/);
 
-    const sent = await vscode.commands.executeCommand<SendResult>('agentRuntime.sendReviewComments', {
-      runId,
-      instructions: '',
-      confirm: false,
-    });
-    assert.ok(sent, 'nothing was sent');
-    await waitFor(
-      'each thread to say what became of it',
-      () =>
-        talk.threads.threadOf(onC.id)?.contextValue === 'judged' &&
-        talk.threads.threadOf(onD.id)?.contextValue === 'judged',
-      40_000,
-    );
+    const sent = await sendAndJudge(talk, runId, [onC, onD], 40_000);
     assert.deepStrictEqual(talk.drafts.get(onC.id)?.fate, {
       fate: 'addressed',
       by: 'agent',

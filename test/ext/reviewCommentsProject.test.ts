@@ -3,72 +3,37 @@
 // agent rewrites the lines of one and leaves the other's (it logs no verdict for a project run),
 // and each thread says what became of it, judged from the follow-up's patch planned in the clone.
 import * as assert from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ApiClient } from '../../src/api/client';
 import type { ProjectRecord, TaskRecord } from '../../src/api/types';
 import type { StoredComment } from '../../src/reviewTalk/commentDrafts';
-import type { SendResult } from '../../src/reviewTalk/sendComments';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
 import { reviewUri } from '../../src/reviewUi/reviewContent';
-import { isTerminalStatus } from '../../src/runEvents/runStatus';
-import { gitIn } from '../unit/projects/gitRepoKit';
-import { admin, directClient, extensionApi, openGitRepository, signInForTests, waitFor } from './support';
+import { sendAndJudge, suiteRepository, untilRunEnds } from './reviewKit';
+import { admin, extensionApi, openGitRepository, suiteWithService, waitFor } from './support';
 
 describe('review comments to the agent on a project run', () => {
-  let client: ApiClient;
-  let root: string;
-  let service: string;
-  let local: string;
-  before(async () => {
-    await extensionApi();
-    await signInForTests();
-    client = directClient();
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    assert.ok(folder, 'no workspace folder');
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'ext-talk-project-'));
-    service = path.join(root, 'service.git');
-    local = path.join(folder.fsPath, `talk-project-${Date.now()}`);
-    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', service]);
-    execFileSync('git', ['clone', '-q', service, local]);
-    const git = gitIn(local);
-    git('checkout', '-q', '-b', 'main');
-    fs.writeFileSync(path.join(local, 'README.md'), '# Talk back\n\nOne.\nTwo.\nThree.\nFour.\n');
-    git('add', '.');
-    git('commit', '-q', '-m', 'first');
-    git('push', '-q', '-u', 'origin', 'main');
-    git('remote', 'set-url', 'origin', 'https://example.com/team/talk-project.git');
-  });
-  after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.workspace.getConfiguration('git').update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
-    await client.dispose();
-    fs.rmSync(root, { recursive: true, force: true });
-    fs.rmSync(local, { recursive: true, force: true });
-  });
+  const client = suiteWithService();
+  const repo = suiteRepository('talk-project', '# Talk back\n\nOne.\nTwo.\nThree.\nFour.\n');
 
   it('judges each comment from the follow-up’s patch: one addressed, one not changed', async function () {
     this.timeout(120_000);
     const talk = (await extensionApi()).reviewTalk;
-    const repository = await openGitRepository(local);
+    const repository = await openGitRepository(repo.local);
     await waitFor('the remote to be read', () =>
       repository.state.remotes.some((r) => (r.fetchUrl ?? '').includes('talk-project')),
     );
     const project = await vscode.commands.executeCommand<ProjectRecord>('agentRuntime.createProjectForRepository', {
-      folder: local,
+      folder: repo.local,
       name: `talk-project-${Date.now()}`,
     });
     assert.ok(project?.id, JSON.stringify(project));
-    await admin(`/projects/${project.id}/checkout`, { path: service });
+    await admin(`/projects/${project.id}/checkout`, { path: repo.service });
     const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.newTaskInProject', {
-      folder: local,
+      folder: repo.local,
       objective: 'Polish the talk-back readme',
     });
     const runId = task.run_id as string;
-    await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(runId)).status), 30_000);
+    await untilRunEnds(client, runId);
 
     const summary = await vscode.commands.executeCommand<ReviewSummary>('agentRuntime.reviewChanges', { runId });
     const readme = summary?.files.find((f) => f.relativePath === 'README.md');
@@ -90,19 +55,7 @@ describe('review comments to the agent on a project run', () => {
     const keep = await comment('Three.', 'Leave it: the wording is right.');
     assert.deepStrictEqual([plainer.path, plainer.side, plainer.quote], ['README.md', 'agent', 'One.']);
 
-    const sent = await vscode.commands.executeCommand<SendResult>('agentRuntime.sendReviewComments', {
-      runId,
-      instructions: '',
-      confirm: false,
-    });
-    assert.ok(sent, 'nothing was sent');
-    await waitFor(
-      'each thread to say what became of it',
-      () =>
-        talk.threads.threadOf(plainer.id)?.contextValue === 'judged' &&
-        talk.threads.threadOf(keep.id)?.contextValue === 'judged',
-      60_000,
-    );
+    await sendAndJudge(talk, runId, [plainer, keep], 60_000);
     assert.deepStrictEqual(talk.drafts.get(plainer.id)?.fate, { fate: 'addressed', by: 'change' });
     assert.deepStrictEqual(talk.drafts.get(keep.id)?.fate, { fate: 'notChanged' });
     assert.strictEqual(talk.threads.threadOf(plainer.id)?.label, 'Addressed: the lines it quoted changed');

@@ -5,27 +5,12 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../../src/api/client';
-import type { TaskRecord } from '../../src/api/types';
-import { decodeText } from '../../src/review';
 import type { ReviewSummary } from '../../src/reviewUi/reviewCommands';
 import { reviewUri } from '../../src/reviewUi/reviewContent';
 import type { SinceSummary } from '../../src/reviewUi/revisionReview';
-import { isTerminalStatus } from '../../src/runEvents/runStatus';
 import { REVISED_MARK } from '../runtime/reviewComments';
-import { directClient, extensionApi, signInForTests, testEnv, waitFor } from './support';
-
-const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';
-
-async function revisionOf(client: ApiClient, runId: string, fileId: string): Promise<string> {
-  for await (const artifact of client.iterateRunArtifacts(runId)) {
-    if (artifact.source_file_id === fileId) {
-      const decoded = decodeText((await client.readFileContent(artifact.file_id ?? artifact.id)).content);
-      assert.ok(decoded.ok);
-      return decoded.value.text;
-    }
-  }
-  throw new Error(`the run made no revision of ${fileId}`);
-}
+import { lines, revisionOf, untilRunEnds, uploadAndRun, workspaceFolder } from './reviewKit';
+import { suiteWithService, testEnv } from './support';
 
 /** The sequence of the run's last event (the terminal one), from the runtime's admin log. */
 async function lastSequence(runId: string): Promise<number> {
@@ -51,24 +36,15 @@ async function followUp(client: ApiClient, runId: string, path: string, line: nu
       },
     ],
   });
-  await waitFor('the follow-up to end', async () => isTerminalStatus((await client.getRun(run.id)).status), 25_000);
+  await untilRunEnds(client, run.id, 'the follow-up', 25_000);
   return run.id;
 }
 
 describe('review revisions', () => {
-  let client: ApiClient;
+  const client = suiteWithService();
   let folder: vscode.Uri;
-  before(async () => {
-    await extensionApi();
-    await signInForTests();
-    client = directClient();
-    const first = vscode.workspace.workspaceFolders?.[0]?.uri;
-    assert.ok(first, 'no workspace folder');
-    folder = first;
-  });
-  after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await client.dispose();
+  before(() => {
+    folder = workspaceFolder();
   });
 
   it('shows only the follow-up’s edits since revision 1, and resets a reviewed file a revision changes again', async () => {
@@ -76,12 +52,7 @@ describe('review revisions', () => {
     const b = vscode.Uri.joinPath(folder, 'since-b.txt');
     await vscode.workspace.fs.writeFile(a, Buffer.from(lines(8, 'alpha')));
     await vscode.workspace.fs.writeFile(b, Buffer.from(lines(8, 'beta')));
-    const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', a, [a, b], {
-      objective: `Revisions ${Date.now()}`,
-    });
-    assert.ok(task?.run_id);
-    const first = task.run_id;
-    await waitFor('the run to end', async () => isTerminalStatus((await client.getRun(first)).status), 25_000);
+    const { runId: first } = await uploadAndRun([a, b], `Revisions ${Date.now()}`, client);
     const firstReview = await vscode.commands.executeCommand<ReviewSummary>('agentRuntime.reviewChanges', {
       runId: first,
     });

@@ -9,11 +9,9 @@ import {
   clientFor,
   collectBatches,
   delay,
-  disposeClients,
-  type RawServer,
+  rawServersPerTest,
   sseHead,
   sseMessage,
-  startRawServer,
   stateRecorder,
   waitFor,
 } from './eventsSupport';
@@ -31,16 +29,11 @@ function sequences(events: readonly RunEvent[]): number[] {
 }
 
 describe('RunEventSubscription.batches()', function () {
-  let server: RawServer | undefined;
-  afterEach(async () => {
-    await disposeClients();
-    await server?.close();
-    server = undefined;
-  });
+  const startServer = rawServersPerTest();
 
   it('hands every event of a chunk over in one batch, in order, and ends with the terminal event', async () => {
     const COUNT = 500;
-    server = await startRawServer(async (_req, res) => {
+    const server = await startServer(async (_req, res) => {
       sseHead(res);
       // One write, one chunk: 500 events the client has all at once.
       let text = '';
@@ -79,7 +72,7 @@ describe('RunEventSubscription.batches()', function () {
     );
     const cut = split.indexOf(Buffer.from('日')) + 1; // inside a multi-byte character
     const batches: (readonly RunEvent[])[] = [];
-    server = await startRawServer(async (_req, res) => {
+    const server = await startServer(async (_req, res) => {
       sseHead(res);
       // A write that completes events waits for their batch: the server shares the client's event
       // loop, and after a stall of the loop its timers run before the client reads, so two writes
@@ -105,7 +98,7 @@ describe('RunEventSubscription.batches()', function () {
   });
 
   it('taking single events first and batches after delivers the rest of the batch, nothing twice', async () => {
-    server = await startRawServer(async (_req, res) => {
+    const server = await startServer(async (_req, res) => {
       sseHead(res);
       await written(res, step(1) + step(2) + step(3) + step(4));
       await delay(30);
@@ -125,7 +118,7 @@ describe('RunEventSubscription.batches()', function () {
   });
 
   it('close() between batches ends the batches quietly', async () => {
-    server = await startRawServer(async (_req, res) => {
+    const server = await startServer(async (_req, res) => {
       sseHead(res);
       await written(res, step(1) + step(2));
     });

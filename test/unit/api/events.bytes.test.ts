@@ -12,11 +12,9 @@ import {
   collect,
   delay,
   DELIVERY_PATHS,
-  disposeClients,
-  type RawServer,
+  rawServersPerTest,
   sseHead,
   sseMessage,
-  startRawServer,
   stateRecorder,
   waitFor,
 } from './eventsSupport';
@@ -34,12 +32,7 @@ function write(res: ServerResponse, bytes: Uint8Array | string): Promise<void> {
 }
 
 describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
-  let server: RawServer | undefined;
-  afterEach(async () => {
-    await disposeClients();
-    await server?.close();
-    server = undefined;
-  });
+  const startServer = rawServersPerTest();
 
   for (const [label, eol, via] of [
     ['LF', '\n', 'events'],
@@ -53,7 +46,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
         sseMessage('observation.recorded', { sequence: 1, step_id: 'step_1', summary: SUMMARY }, eol),
       );
       const count = template.length + 1;
-      server = await startRawServer(async (_req, res) => {
+      const server = await startServer(async (_req, res) => {
         sseHead(res);
         for (let offset = 0; offset < count; offset++) {
           const message = Buffer.from(
@@ -83,7 +76,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
         sseMessage('observation.recorded', { sequence: 2, step_id: '日', summary: SUMMARY }, '\r\n') +
         sseMessage('run.completed', { sequence: 3, status: 'completed' }),
     );
-    server = await startRawServer(async (_req, res) => {
+    const server = await startServer(async (_req, res) => {
       sseHead(res);
       for (let i = 0; i < stream.length; i++) {
         await write(res, stream.subarray(i, i + 1));
@@ -107,7 +100,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
   });
 
   it('joins multi-line data as the SSE spec says and ignores comments', async () => {
-    server = await startRawServer((_req, res) => {
+    const server = await startServer((_req, res) => {
       sseHead(res);
       res.end(
         ': hello\n\nevent: plan.created\ndata: {"sequence": 1,\ndata:  "steps": 3, "strategy": "split"}\n\n: keep-alive\n\nevent: run.completed\ndata: {"sequence": 2}\n\n',
@@ -123,7 +116,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
 
   for (const via of DELIVERY_PATHS) {
     it(`asks for text/event-stream and, after a cut inside a data line, resumes after the last whole message (${via})`, async () => {
-      server = await startRawServer((req, res, index) => {
+      const server = await startServer((req, res, index) => {
         sseHead(res);
         if (index === 0) {
           const third = sseMessage('step.started', { sequence: 3, step_id: 's3', title: 'third' });
@@ -161,7 +154,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
   }
 
   it('reconnects after silence longer than the idle timeout, resuming after the last event', async () => {
-    server = await startRawServer((req, res, index) => {
+    const server = await startServer((req, res, index) => {
       sseHead(res);
       if (index === 0) {
         res.write(sseMessage('plan.created', { sequence: 1, steps: 1, strategy: 's' })); // then nothing at all
@@ -188,7 +181,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
   });
 
   it('a terminal event with unexpected field types is delivered as unknown and still ends the subscription', async () => {
-    server = await startRawServer((_req, res) => {
+    const server = await startServer((_req, res) => {
       sseHead(res);
       res.write(
         sseMessage('plan.created', { sequence: 1, steps: 1, strategy: 's' }) +
@@ -204,7 +197,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
   });
 
   it('a 200 answer that is not an event stream, or a 204, fails with a protocol error instead of retrying', async () => {
-    server = await startRawServer((_req, res, index) => {
+    const server = await startServer((_req, res, index) => {
       if (index === 0) {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end('<html>sign in to the proxy</html>');
@@ -226,7 +219,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
   });
 
   it('idleTimeoutMs Infinity switches the watchdog off instead of firing at once', async () => {
-    server = await startRawServer((_req, res) => {
+    const server = await startServer((_req, res) => {
       sseHead(res);
       res.write(sseMessage('plan.created', { sequence: 1, steps: 1, strategy: 's' }));
     });
@@ -249,7 +242,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
 
   it('close() mid-stream ends the iteration at once and frees the socket', async () => {
     let serverSideClosed = false;
-    server = await startRawServer((_req, res) => {
+    const server = await startServer((_req, res) => {
       sseHead(res);
       res.on('close', () => (serverSideClosed = true));
       res.write(sseMessage('plan.created', { sequence: 1, steps: 1, strategy: 's' }));
@@ -268,7 +261,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
 
   it('an aborted signal stops the subscription and frees the socket', async () => {
     let serverSideClosed = false;
-    server = await startRawServer((_req, res) => {
+    const server = await startServer((_req, res) => {
       sseHead(res);
       res.on('close', () => (serverSideClosed = true));
       res.write(sseMessage('plan.created', { sequence: 1, steps: 1, strategy: 's' }));
@@ -288,7 +281,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
     const total = 256 * 1024 * 1024;
     let written = 0;
     let blockedSince: number | undefined;
-    server = await startRawServer(async (_req, res) => {
+    const server = await startServer(async (_req, res) => {
       sseHead(res);
       let sequence = 0;
       while (written < total && !res.destroyed) {
@@ -325,7 +318,7 @@ describe('RunEventSubscription, byte by byte (raw SSE server)', function () {
 
   it("asks the run for its status when a server keeps closing a finished run's stream with nothing new", async () => {
     let opened = 0;
-    server = await startRawServer((_req, res) => {
+    const server = await startServer((_req, res) => {
       opened++;
       sseHead(res);
       res.end(); // a server that never re-sends the terminal event

@@ -11,11 +11,9 @@ import {
   afterOf,
   clientFor,
   collect,
-  disposeClients,
-  type RawServer,
+  rawServersPerTest,
   sseHead,
   sseMessage,
-  startRawServer,
   stateRecorder,
   waitFor,
 } from './eventsSupport';
@@ -32,19 +30,13 @@ function finish(res: http.ServerResponse, after: number): void {
 }
 
 describe(`RunEventSubscription: streams cut or ended before the run (${TRANSPORT})`, () => {
-  let server: RawServer | undefined;
-
-  afterEach(async () => {
-    await disposeClients();
-    await server?.close();
-    server = undefined;
-  });
+  const startServer = rawServersPerTest();
 
   for (const ending of ['cut inside the chunked body', 'a clean end without the terminal event'] as const) {
     it(`${ending}: the event that arrived before it is delivered once and the reconnect resumes after it`, async () => {
       let sendRest: (() => void) | undefined;
       let connectionGone = false;
-      server = await startRawServer((req, res, index) => {
+      const server = await startServer((req, res, index) => {
         sseHead(res);
         if (index > 0) {
           finish(res, Number(afterOf(req.url ?? '') ?? 0));
@@ -94,7 +86,7 @@ describe(`RunEventSubscription: streams cut or ended before the run (${TRANSPORT
 
   it('a stream cut at once, again and again, is asked again soon: the backoff stops growing at its cut step', async () => {
     const cuts = 6;
-    server = await startRawServer((req, res, index) => {
+    const server = await startServer((req, res, index) => {
       sseHead(res);
       if (index >= cuts) {
         finish(res, Number(afterOf(req.url ?? '') ?? 0));

@@ -130,6 +130,23 @@ export async function startRawServer(
   };
 }
 
+/**
+ * The raw servers of a suite (call inside `describe`): the returned function is startRawServer,
+ * and after each test every client is disposed and every server it started is closed.
+ */
+export function rawServersPerTest(): typeof startRawServer {
+  const started: RawServer[] = [];
+  afterEach(async () => {
+    await disposeClients();
+    await Promise.all(started.splice(0).map((server) => server.close()));
+  });
+  return async (handler) => {
+    const server = await startRawServer(handler);
+    started.push(server);
+    return server;
+  };
+}
+
 export function sseHead(res: http.ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   res.flushHeaders();

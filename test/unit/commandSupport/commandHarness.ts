@@ -39,6 +39,27 @@ export interface Prompts {
   install(): () => void;
 }
 
+/** Sets each patch's properties on its object; returns what puts the objects back as they were. */
+export function patchObjects(patches: ReadonlyArray<[object, Record<string, unknown>]>): () => void {
+  const undo = patches.map(([target, props]) => {
+    const had = Object.fromEntries(
+      Object.keys(props)
+        .filter((key) => key in target)
+        .map((key) => [key, (target as Record<string, unknown>)[key]]),
+    );
+    Object.assign(target, props);
+    return () => {
+      for (const key of Object.keys(props)) {
+        if (!(key in had)) {
+          delete (target as Record<string, unknown>)[key];
+        }
+      }
+      Object.assign(target, had);
+    };
+  });
+  return () => undo.forEach((u) => u());
+}
+
 export function prompts(): Prompts {
   const providers = new Map<string, { provideTextDocumentContent(uri: unknown): string }>();
   const p: Prompts = {
@@ -118,23 +139,7 @@ export function prompts(): Prompts {
           },
         ],
       ];
-      const undo = patches.map(([target, props]) => {
-        const had = Object.fromEntries(
-          Object.keys(props)
-            .filter((key) => key in target)
-            .map((key) => [key, (target as Record<string, unknown>)[key]]),
-        );
-        Object.assign(target, props);
-        return () => {
-          for (const key of Object.keys(props)) {
-            if (!(key in had)) {
-              delete (target as Record<string, unknown>)[key];
-            }
-          }
-          Object.assign(target, had);
-        };
-      });
-      return () => undo.forEach((u) => u());
+      return patchObjects(patches);
     },
   };
   return p;

@@ -6,6 +6,7 @@ import { registerFileCommands } from '../../../src/commands/fileCommands';
 import type { CommandDeps } from '../../../src/commandSupport/commandDeps';
 import type { SelectionView } from '../../../src/commandSupport/commandDeps';
 import { Commands } from '../../../src/common/ids';
+import { patchObjects } from '../commandSupport/commandHarness';
 import * as stub from '../views/vscodeStub';
 
 type Handler = (...args: unknown[]) => Promise<unknown>;
@@ -37,27 +38,6 @@ const patches: Array<[object, Record<string, unknown>]> = [
   ],
 ];
 
-/** Sets each patch's properties on its object; returns what puts the objects back as they were. */
-function applyPatches(): () => void {
-  const undo = patches.map(([target, props]) => {
-    const had = Object.fromEntries(
-      Object.keys(props)
-        .filter((key) => key in target)
-        .map((key) => [key, (target as Record<string, unknown>)[key]]),
-    );
-    Object.assign(target, props);
-    return () => {
-      for (const key of Object.keys(props)) {
-        if (!(key in had)) {
-          delete (target as Record<string, unknown>)[key];
-        }
-      }
-      Object.assign(target, had);
-    };
-  });
-  return () => undo.forEach((u) => u());
-}
-
 function depsWith(selected: Partial<Record<SelectionView, readonly unknown[]>>, asked: SelectionView[]): CommandDeps {
   const deps = {
     guard:
@@ -79,7 +59,7 @@ describe('Delete File and Copy ID without a row', () => {
   const register = (selected: Partial<Record<SelectionView, readonly unknown[]>>) =>
     (disposables = registerFileCommands(depsWith(selected, asked)));
   let unpatch = (): void => undefined;
-  before(() => (unpatch = applyPatches()));
+  before(() => (unpatch = patchObjects(patches)));
   after(() => unpatch());
   beforeEach(() => {
     clipboard.length = 0;

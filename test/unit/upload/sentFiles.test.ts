@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { confirmPlan } from '../../../src/commands/uploadPrompts';
+import { patchObjects } from '../commandSupport/commandHarness';
 import * as stub from '../views/vscodeStub';
 
 interface Modal {
@@ -57,26 +58,6 @@ const patches: Array<[object, Record<string, unknown>]> = [
   [stub, { workspace: { workspaceFolders: [], getWorkspaceFolder: () => undefined } }],
 ];
 
-function applyPatches(): () => void {
-  const undo = patches.map(([target, props]) => {
-    const had = Object.fromEntries(
-      Object.keys(props)
-        .filter((key) => key in target)
-        .map((key) => [key, (target as Record<string, unknown>)[key]]),
-    );
-    Object.assign(target, props);
-    return () => {
-      for (const key of Object.keys(props)) {
-        if (!(key in had)) {
-          delete (target as Record<string, unknown>)[key];
-        }
-      }
-      Object.assign(target, had);
-    };
-  });
-  return () => undo.forEach((u) => u());
-}
-
 const fileUri = (fsPath: string) => ({ scheme: 'file', fsPath }) as unknown as vscode.Uri;
 const button = (prefix: string) => (modal: Modal) => modal.items.find((i) => i.startsWith(prefix));
 /** Show All while the list is longer than the dialog, then the button. */
@@ -86,7 +67,7 @@ describe('upload/sentFiles: what a folder upload sends, by name, secrets left ou
   let dir: string;
   let project: string;
   let unpatch = (): void => undefined;
-  before(() => (unpatch = applyPatches()));
+  before(() => (unpatch = patchObjects(patches)));
   after(() => unpatch());
 
   const write = async (rel: string) => {
