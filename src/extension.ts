@@ -143,6 +143,7 @@ export async function activate(
   const reviewTalk = setUpReviewTalk(deps, runs, context.workspaceState, review, clonePositions(deps));
   subs.push(reviewTalk);
   sidebar.tasks.setRunNotes(reviewTalk.runNotes);
+  runPanels.setDraftComments(reviewTalk.runNotes);
   const steering = setUpSteering(deps, runs, reporter.onAuthError, sidebar.tasks.onDidChangeTaskWaiting);
   subs.push(...steering.disposables);
   const memory = setUpMemory(deps, reporter.onAuthError);

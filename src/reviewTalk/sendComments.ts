@@ -14,11 +14,14 @@ import type { CommandDeps } from '../commandSupport/commandDeps';
 import { UserFacingError } from '../commandSupport/commandErrors';
 import { questionSkipped } from '../commandSupport/questionSkip';
 import { resolveRun } from '../commandSupport/runArgs';
+import { formatShortLocalTime, shortenText } from '../common/format';
 import { Commands } from '../common/ids';
+import { inert } from '../common/inertText';
 import { askModal } from '../common/notify';
 import { vscodeTranslate } from '../common/vscodeTranslate';
 import { batchProblem, type CommentInstructions, commentInstructions, toWire } from '../reviewComments/reviewComments';
 import { parseReviewUri } from '../reviewUi/reviewContent';
+import { revisionsOf } from '../reviewUi/revisions';
 import { isResumableStatus, isTerminalEvent, isTerminalStatus } from '../runEvents/runStatus';
 import type { RunStore } from '../runs/runStore';
 import type { CommentDrafts, StoredComment } from './commentDrafts';
@@ -60,7 +63,8 @@ export class SendPreviews implements vscode.TextDocumentContentProvider {
 /** The whole of what goes out, as the person reads it before sending. */
 export function previewText(input: {
   service: string;
-  runId: string;
+  /** The run it continues, as people know it (continuedRunLabel). */
+  runLabel: string;
   way: FollowUpWay;
   overall: string | undefined;
   comments: readonly StoredComment[];
@@ -77,7 +81,7 @@ export function previewText(input: {
     `# ${vscode.l10n.t('Comments to send to the agent ({0})', input.comments.length)}`,
     '',
     `- ${vscode.l10n.t('Service: {0}', input.service)}`,
-    `- ${vscode.l10n.t('Continues run {0} as {1}', input.runId, how)}`,
+    `- ${vscode.l10n.t('Continues {0} as {1}', input.runLabel, how)}`,
     `- ${vscode.l10n.t('Overall instruction: {0}', input.overall ?? vscode.l10n.t('(none)'))}`,
     '',
   ];
@@ -194,9 +198,10 @@ export function registerSendComments(
       return undefined;
     }
     const instructions = commentInstructions(comments, overall);
+    const runLabel = await continuedRunLabel(deps, record);
     const preview = previewText({
       service: deps.service.client.baseUrl,
-      runId,
+      runLabel,
       way,
       overall,
       comments,
@@ -213,8 +218,8 @@ export function registerSendComments(
         [
           vscode.l10n.t('Files: {0}', files.join(', ')),
           way.kind === 'fork'
-            ? vscode.l10n.t('A new run forks run {0} after its last step and goes on from what it produced.', runId)
-            : vscode.l10n.t('Run {0} is resumed after its last completed step.', runId),
+            ? vscode.l10n.t('A new run forks {0} after its last step and goes on from what it produced.', runLabel)
+            : vscode.l10n.t('This resumes {0} after its last completed step.', runLabel),
           vscode.l10n.t('Service: {0}', deps.service.client.baseUrl),
           vscode.l10n.t('Everything that goes out is in the document beside this.'),
         ],
@@ -336,6 +341,52 @@ export async function forkAfterLastStep(
 ): Promise<{ kind: 'fork'; afterSequence: number } | undefined> {
   const end = await terminalSequenceOf(deps, runs, runId);
   return end === undefined || end < 2 ? undefined : { kind: 'fork', afterSequence: end - 1 };
+}
+
+/** How long the send waits for the task's objective and the run's revision before naming the run without them. */
+const LABEL_LOOKUP_MS = 10_000;
+const LABEL_OBJECTIVE_MAX = 60;
+
+/**
+ * The run a send continues, as people know it (never its raw id while anything else is known):
+ * its task's objective with its revision (Review Changes' count, reviewUi/revisions.ts) when it
+ * continues an earlier one, else with when it started. What cannot be read in time is left out.
+ */
+export async function continuedRunLabel(
+  deps: Pick<CommandDeps, 'service' | 'log'>,
+  record: RunRecord,
+): Promise<string> {
+  const signal = AbortSignal.timeout(LABEL_LOOKUP_MS);
+  const client = deps.service.client;
+  const [objective, revisions] = await Promise.all([
+    typeof record.task_id === 'string' && record.task_id !== ''
+      ? client.getTask(record.task_id, { signal }).then(
+          (task) => (typeof task.objective === 'string' && task.objective.trim() !== '' ? task.objective : undefined),
+          (err: unknown) => {
+            deps.log.warn(`Send comments: the task of ${record.id} could not be read: ${String(err)}`);
+            return undefined;
+          },
+        )
+      : Promise.resolve(undefined),
+    revisionsOf(client, record.id, signal).then(
+      (line) => line.length,
+      () => 1,
+    ),
+  ]);
+  const started = formatShortLocalTime(record.started_at ?? record.created_at);
+  const title = objective === undefined ? undefined : inert(shortenText(objective.trim(), LABEL_OBJECTIVE_MAX));
+  if (title !== undefined) {
+    if (revisions > 1) {
+      return vscode.l10n.t('the run of “{0}”, revision {1}', title, revisions);
+    }
+    return started
+      ? vscode.l10n.t('the run of “{0}” started {1}', title, inert(started))
+      : vscode.l10n.t('the run of “{0}”', title);
+  }
+  if (revisions > 1) {
+    return vscode.l10n.t('revision {0} of its task', revisions);
+  }
+  return started ? vscode.l10n.t('the run started {0}', inert(started)) : vscode.l10n.t('run {0}', inert(record.id));
 }
 
 const END_LOOKUP_MS = 15_000;

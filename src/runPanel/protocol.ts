@@ -39,6 +39,12 @@ export interface RunInfo {
    * find, filters and export reach no further; later events show only as they arrive.
    */
   logCappedAfter?: number;
+  /**
+   * Review comments written on this run in this workspace and not sent yet (src/reviewTalk,
+   * handed to the panel by the composition root): the header's "Send N Comments to the
+   * Agent...". 0 when none.
+   */
+  draftComments?: number;
 }
 
 /**
@@ -210,7 +216,15 @@ export type WebviewMessage =
   | { type: 'stopFind' }
   /** The whole run to a file the user picks (Markdown transcript or JSON lines), or as text in an editor. */
   | { type: 'export'; format: 'markdown' | 'jsonl' }
-  | { type: 'openTranscript' };
+  | { type: 'openTranscript' }
+  /**
+   * "Send N Comments to the Agent..." for this panel's run: `count` is the N the button showed.
+   * The host runs the same command as the Tasks row, whose preview shows what goes out.
+   */
+  | { type: 'sendComments'; count: number };
+
+/** A bound on the count a `sendComments` message may name (the workspace keeps at most 500 comments). */
+export const MAX_DRAFT_COUNT = 10_000;
 
 /** What the webview keeps with vscode.setState, and what the serializer restores a panel from. */
 export interface PersistedState {
@@ -320,6 +334,11 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case 'export':
       if (m.format === 'markdown' || m.format === 'jsonl') {
         return { type: 'export', format: m.format };
+      }
+      return undefined;
+    case 'sendComments':
+      if (typeof m.count === 'number' && Number.isSafeInteger(m.count) && m.count > 0 && m.count <= MAX_DRAFT_COUNT) {
+        return { type: 'sendComments', count: m.count };
       }
       return undefined;
     case 'copyEvent':

@@ -32,6 +32,17 @@ export interface RunPanelDeps {
   signIn(): Thenable<unknown>;
   /** Where runs' whole logs are kept (global storage + '/run-logs'); none: the bounded model only. */
   logFolder?: string;
+  /** The review comments not sent yet, per run (the composition root hands it over); none: no send button. */
+  draftComments?: DraftCommentCounts;
+}
+
+/**
+ * Review comments written on runs and not sent yet: src/reviewTalk's RunNotes, by shape (the run
+ * panel does not import reviewTalk; src/extension.ts hands it over, as to the Tasks view).
+ */
+export interface DraftCommentCounts {
+  draftsOn(runId: string): number;
+  readonly onDidChange: vscode.Event<void>;
 }
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -69,6 +80,7 @@ export class RunPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   private objective: string | undefined;
+  private drafts: DraftCommentCounts | undefined;
   readonly onDidDispose = this.disposeEmitter.event;
   private disposed = false;
 
@@ -134,7 +146,21 @@ export class RunPanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
     );
     panel.webview.html = this.html();
+    if (deps.draftComments) {
+      this.useDraftComments(deps.draftComments);
+    }
     this.session.start();
+  }
+
+  /** The header's "Send N Comments to the Agent..." follows the run's drafts from now on. */
+  useDraftComments(source: DraftCommentCounts): void {
+    if (this.disposed || this.drafts) {
+      return;
+    }
+    this.drafts = source;
+    const update = () => this.session.setDraftComments(source.draftsOn(this.runId));
+    this.disposables.push(source.onDidChange(update));
+    update();
   }
 
   reveal(objective?: string): void {
@@ -283,6 +309,16 @@ export class RunPanel implements vscode.Disposable {
       case 'openTranscript':
         void this.openTranscript();
         return;
+      case 'sendComments': {
+        // The same command as the Tasks row and the review's title bar: it shows the whole of
+        // what goes out (the drafts held now, whatever count the button showed) before sending.
+        const held = this.drafts?.draftsOn(this.runId) ?? 0;
+        if (held !== message.count) {
+          this.deps.log.info(`Run panel ${this.runId}: the button showed ${message.count} comments; ${held} are held`);
+        }
+        void this.steer(Commands.sendReviewComments, { runId: this.runId });
+        return;
+      }
       case 'copyEvent':
       case 'openEvent':
         void this.wholeEvent(message.type, message.sequence);

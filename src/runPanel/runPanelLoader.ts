@@ -10,7 +10,7 @@ import { describeError } from '../api/errorSentences';
 import { describeErrorForUser } from '../commandSupport/errorText';
 import { notify } from '../common/notify';
 import { RUN_PANEL_VIEW_TYPE } from './protocol';
-import type { RunPanel } from './runPanel';
+import type { DraftCommentCounts, RunPanel } from './runPanel';
 import type * as Manager from './runPanelManager';
 import type { RunPanelDeps, RunPanelManager } from './runPanelManager';
 
@@ -40,6 +40,14 @@ export class LazyRunPanelManager implements vscode.Disposable {
   /** The open panels by run id (the extension-host suites read it to watch a panel's posts). */
   get panels(): ReadonlyMap<string, RunPanel> {
     return this.manager?.openPanels ?? NO_PANELS;
+  }
+
+  /** Review comments not sent yet (src/reviewTalk, from the composition root): every panel's send button follows them. */
+  setDraftComments(source: DraftCommentCounts): void {
+    this.deps.draftComments = source;
+    for (const panel of this.panels.values()) {
+      panel.useDraftComments(source);
+    }
   }
 
   registerSerializer(): vscode.Disposable {

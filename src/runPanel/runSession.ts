@@ -248,6 +248,14 @@ export class RunSession {
     this.setInfo({ ...this.info, objective });
   }
 
+  /** How many review comments on this run wait to be sent (the header's "Send N Comments..."). */
+  setDraftComments(count: number): void {
+    if (this.disposed || count === (this.info.draftComments ?? 0)) {
+      return;
+    }
+    this.setInfo({ ...this.info, draftComments: count });
+  }
+
   /** A cancel was accepted: "Cancelling…" until the terminal event. */
   markCancelling(): void {
     if (!this.model.ended) {

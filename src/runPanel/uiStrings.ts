@@ -69,6 +69,9 @@ function fixedUiStrings(t: Translate) {
     approvalArgumentsCut: t('Arguments, shown in part (Approve shows them whole first)'),
     approvalResolved: t('The approval was {0}.', '{0}'),
     cost: t('Cost'),
+    /** The header's button for the run's review comments not sent yet (RunInfo.draftComments). */
+    sendComment: t('Send 1 Comment to the Agent...'),
+    sendComments: t('Send {0} Comments to the Agent...', '{0}'),
     loadEarlier: t('{0} earlier events: scroll up or press Enter to load them', '{0}'),
     loadEarlierUnknown: t('Earlier events: scroll up or press Enter to load them'),
     loadLater: t('Later events: scroll down or press Enter to load them'),

@@ -118,6 +118,11 @@ export function wireControls(app: ControlsApp): void {
       });
     }
   }
+  // The count the button shows goes with the press; the host's preview shows what goes out.
+  postOnClick(steering.sendComments, () => {
+    const count = Number(steering.sendComments.dataset.count);
+    return Number.isSafeInteger(count) && count > 0 ? { type: 'sendComments', count } : undefined;
+  });
   const decide = (decision: 'approve' | 'deny') => (): WebviewMessage | undefined => {
     const approvalId = steering.card.dataset.approvalId;
     return approvalId ? { type: 'decide', approvalId, decision } : undefined;

@@ -1,7 +1,7 @@
 // The run panel's steering controls: the run actions of src/runEvents/runActions.ts (Cancel, and
 // "Cancelling…" until the end; Resume, Review Changes; "Fork from here…" on an expanded event),
 // each shown when the table offers it, the card of the tool call the run waits on (tool, reason, time, the
-// full arguments as text) with Approve / Deny and the tool's description, the run's cost, and a polite live region that announces a cancel. The card is placed in the
+// full arguments as text) with Approve / Deny and the tool's description, the run's cost, "Send N Comments to the Agent..." while the run has review comments not sent, and a polite live region that announces a cancel. The card is placed in the
 // timeline under the row that asked (app.ts); the announcer says approval requests. Every server string is set
 // with textContent; the host confirms and asks for notes and instructions.
 import { untranslated } from '../common/translate';
@@ -24,6 +24,8 @@ import type { Layout } from './layout';
 export interface SteeringUi {
   /** One button per run action (src/runEvents/runActions.ts), in table order. */
   actions: { action: RunAction; button: HTMLButtonElement }[];
+  /** "Send N Comments to the Agent...": shown while the run has review comments not sent (its count in data-count). */
+  sendComments: HTMLButtonElement;
   cost: HTMLElement;
   card: HTMLElement;
   cardTitle: HTMLElement;
@@ -50,7 +52,9 @@ export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi
   }));
   const cost = elWithId('span', 'run-cost', 'fact-value run-cost');
   cost.hidden = true;
-  layout.status.after(cost, ...actions.filter((a) => a.action.panel === 'header').map((a) => a.button));
+  const sendComments = hiddenTextButton('send-comments', 'comment-discussion', strings.sendComment);
+  sendComments.dataset.count = '0';
+  layout.status.after(cost, ...actions.filter((a) => a.action.panel === 'header').map((a) => a.button), sendComments);
 
   const card = elWithId('section', 'approval-card', 'approval-card timeline-card');
   // Placed inside the timeline's role=list, next to the row that asked.
@@ -78,6 +82,7 @@ export function createSteeringUi(layout: Layout, strings: UiStrings): SteeringUi
   layout.root.append(live);
   return {
     actions,
+    sendComments,
     cost,
     card,
     cardTitle,
@@ -122,6 +127,13 @@ export function updateSteering(
     setButtonLabel(button, cancelling ? strings.cancelling : label(strings, action));
     setHidden(button, !action.offered(run, service));
     setDisabled(button, cancelling);
+  }
+  const count = info.draftComments;
+  const drafts = typeof count === 'number' && Number.isSafeInteger(count) && count > 0 ? count : 0;
+  setHidden(ui.sendComments, drafts <= 0);
+  setButtonLabel(ui.sendComments, drafts === 1 ? strings.sendComment : fill(strings.sendComments, drafts));
+  if (ui.sendComments.dataset.count !== String(drafts)) {
+    ui.sendComments.dataset.count = String(drafts);
   }
   // A capped run's cost is in the spend meter beside it (spendMeterUi.ts).
   setHidden(ui.cost, !info.cost || (info.budget !== undefined && info.budget !== null));

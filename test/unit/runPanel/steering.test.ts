@@ -44,6 +44,17 @@ describe('runPanel/steering', () => {
     assert.equal(parseWebviewMessage({ type: 'decide', decision: 'approve' }), undefined);
   });
 
+  it('accepts "Send N Comments" only with the positive count the button showed; never names another run', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'sendComments', count: 3, runId: 'run_other' }), {
+      type: 'sendComments',
+      count: 3,
+    });
+    for (const count of [undefined, 0, -1, 1.5, '3', null, Number.NaN, 10_001, Number.MAX_SAFE_INTEGER + 1]) {
+      assert.equal(parseWebviewMessage({ type: 'sendComments', count }), undefined, String(count));
+    }
+    assert.equal(parseWebviewMessage('sendComments'), undefined);
+  });
+
   it('shows the last unresolved approval, with its arguments as JSON text, until resolved or ended', () => {
     const asked = nextApproval(undefined, [
       ev('approval.requested', {

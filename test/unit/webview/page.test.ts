@@ -729,6 +729,38 @@ describe('run panel page (headless Chromium)', function () {
     ]);
   });
 
+  it('offers "Send N Comments to the Agent..." while the run has drafts, its count kept current, by click and by keyboard', async () => {
+    const run = recordedRun({ steps: 1 });
+    await p.send(reset({ info: { runId: RUN, status: 'completed' } }), { type: 'events', events: run });
+    await waitForSequence(p, run.length);
+    await p.page.waitForSelector('#send-comments[hidden]', { state: 'attached' });
+    await p.send({ type: 'info', info: { runId: RUN, status: 'completed', draftComments: 1 } });
+    await p.page.waitForSelector('#send-comments:not([hidden])');
+    assert.equal(
+      await p.js<string>(`document.getElementById('send-comments').textContent`),
+      'Send 1 Comment to the Agent...',
+    );
+    await p.send({ type: 'info', info: { runId: RUN, status: 'completed', draftComments: 3 } });
+    await p.until(`document.getElementById('send-comments').dataset.count === '3'`);
+    assert.equal(await p.js<string>(`document.getElementById('send-comments').tagName`), 'BUTTON');
+    assert.equal(
+      await p.js<string>(`document.getElementById('send-comments').textContent`),
+      'Send 3 Comments to the Agent...',
+    );
+    assert.equal(await p.page.getAttribute('#send-comments', 'aria-label'), 'Send 3 Comments to the Agent...');
+    await p.page.click('#send-comments');
+    await p.page.focus('#send-comments');
+    await p.page.keyboard.press('Enter');
+    // The drafts were sent or deleted elsewhere: the button goes.
+    await p.send({ type: 'info', info: { runId: RUN, status: 'completed', draftComments: 0 } });
+    await p.page.waitForSelector('#send-comments[hidden]', { state: 'attached' });
+    const told = (await p.posted()).filter((m) => m.type === 'sendComments');
+    assert.deepEqual(told, [
+      { type: 'sendComments', count: 3 },
+      { type: 'sendComments', count: 3 },
+    ]);
+  });
+
   it("links the approval card to its tool's description, by click and by keyboard", async () => {
     const run = recordedRun({ steps: 1, terminal: null });
     const asked = ev('approval.requested', run.length + 1, {
