@@ -16,43 +16,46 @@ export type ReviewDocKind = 'agent' | 'sent' | 'conflicts' | 'result' | 'previou
 const KINDS: readonly string[] = ['agent', 'sent', 'conflicts', 'result', 'previous'];
 
 /**
- * /<side in words>/<relative path>?run=&kind=&file=: a diff editor's header shows the file's name
- * and, as its folder, what the side is ("agent's revision 2"), never an id; the name keeps the
- * language mode of the file. The ids ride in the query, which no label shows.
+ * <the workspace file's path>?run=&kind=&file=: both sides of a diff have the same path, so VS
+ * Code's multi-file diff shows the file once, by its name and folder, as modified (it calls a pair
+ * whose paths differ a rename), and the package's label formatter shows the folder relative to
+ * the workspace; the name keeps the language mode of the file. What the side is rides in the
+ * query with the ids, which no label shows; the editors' titles say it in words. A file with no
+ * workspace URI has `/<relative path>`.
  */
 export function reviewUri(
   runId: string,
   kind: ReviewDocKind,
   fileId: string,
-  relativePath: string,
-  side: string = defaultSide(kind),
+  file: { uri?: string; relativePath: string },
 ): vscode.Uri {
-  const tail =
-    relativePath
-      .split('/')
-      .filter((p) => p !== '' && p !== '.' && p !== '..')
-      .join('/') || 'file';
-  const words = side.replace(/[/\\?#]/g, ' ').trim() || kind;
   const query = new URLSearchParams({ run: runId, kind, file: fileId }).toString();
-  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${words}/${tail}`, query });
+  return vscode.Uri.from({ scheme: REVIEW_SCHEME, path: pathOf(file), query });
 }
 
-function defaultSide(kind: ReviewDocKind): string {
-  switch (kind) {
-    case 'agent':
-      return vscode.l10n.t("agent's version");
-    case 'sent':
-      return vscode.l10n.t('as sent');
-    case 'conflicts':
-      return vscode.l10n.t('conflicts marked');
-    case 'result':
-      return vscode.l10n.t('this revision');
-    case 'previous':
-      return vscode.l10n.t('previous revision');
+function pathOf(file: { uri?: string; relativePath: string }): string {
+  let workspacePath: string | undefined;
+  try {
+    workspacePath = file.uri ? vscode.Uri.parse(file.uri, true).path : undefined;
+  } catch {
+    workspacePath = undefined; // not a URI: the relative path
   }
+  return reviewDocPath(workspacePath, file.relativePath);
 }
 
-/** One document whatever words its path says: the run, the kind and the file name it. */
+/** The workspace file's path when it has one; else `/<relative path>` without empty, `.` or `..` parts. */
+export function reviewDocPath(workspacePath: string | undefined, relativePath: string): string {
+  if (workspacePath !== undefined && workspacePath.startsWith('/') && workspacePath.length > 1) {
+    return workspacePath;
+  }
+  const tail = relativePath
+    .split('/')
+    .filter((p) => p !== '' && p !== '.' && p !== '..')
+    .join('/');
+  return `/${tail || 'file'}`;
+}
+
+/** One document whatever its path says: the run, the kind and the file name it. */
 function docKey(uri: vscode.Uri): string {
   const parsed = parseReviewUri(uri);
   return parsed ? `${parsed.runId}\n${parsed.kind}\n${parsed.fileId}` : uri.toString();

@@ -13,9 +13,14 @@ export async function openDiffs(
   reviewed: (file: ReviewedFile) => boolean,
 ): Promise<void> {
   // The objective is what the user recognises; the run id only when the server did not tell it.
+  // The title says what the sides are: the files' headers show only each file's name and folder.
   const title = session.objective
-    ? vscode.l10n.t('Changes for “{0}”', inert(shortenText(session.objective, 80)))
-    : vscode.l10n.t('Changes by run {0}', inert(session.runId));
+    ? vscode.l10n.t(
+        'Changes for “{0}” (your files ↔ {1})',
+        inert(shortenText(session.objective, 80)),
+        agentSideOf(session),
+      )
+    : vscode.l10n.t('Changes by run {0} (your files ↔ {1})', inert(session.runId), agentSideOf(session));
   const entries: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
   for (const f of files) {
     entries.push([f.uri, f.uri, f.agentUri]);

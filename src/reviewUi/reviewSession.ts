@@ -82,20 +82,18 @@ export async function loadSession(
     outputsCut: changes.outputsCut,
     revisions,
   };
-  const agentSide = agentSideOf(session);
   const openFolders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
   for (const change of changes.files) {
     report(vscode.l10n.t('Comparing {0}', change.origin.relativePath));
-    const path = change.origin.relativePath;
     const file: ReviewedFile = {
       change,
       uri: vscode.Uri.parse(change.origin.uri),
       place: placeOf(change.origin, openFolders),
       review: { status: 'gone', message: '' },
       asSentBytes: change.asSentBytes,
-      agentUri: reviewUri(runId, 'agent', change.fileId, path, agentSide),
-      sentUri: reviewUri(runId, 'sent', change.fileId, path, vscode.l10n.t('as sent')),
-      conflictsUri: reviewUri(runId, 'conflicts', change.fileId, path, vscode.l10n.t('conflicts marked')),
+      agentUri: reviewUri(runId, 'agent', change.fileId, change.origin),
+      sentUri: reviewUri(runId, 'sent', change.fileId, change.origin),
+      conflictsUri: reviewUri(runId, 'conflicts', change.fileId, change.origin),
       agentHash: contentHash(change.agentBytes),
     };
     const commentPath = commentPathOf(change);
@@ -122,7 +120,7 @@ export async function loadSession(
   return session;
 }
 
-/** What the agent's side is, in words: the editors' headers show it beside the file's name. */
+/** What the agent's side is, in words: the editors' titles say it. */
 export function agentSideOf(session: Pick<ReviewSession, 'revisions'>): string {
   return session.revisions.length > 1
     ? vscode.l10n.t("agent's revision {0}", session.revisions.length)

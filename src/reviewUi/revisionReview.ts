@@ -96,20 +96,10 @@ export async function openChangesSince(
   const titles: string[] = [];
   for (const entry of diff.entries) {
     const fileId = fileIdOf.get(entry.key) ?? entry.key;
-    const left = reviewUri(
-      session.runId,
-      'previous',
-      fileId,
-      entry.relativePath,
-      vscode.l10n.t('revision {0}', previousRevision),
-    );
-    const right = reviewUri(
-      session.runId,
-      'result',
-      fileId,
-      entry.relativePath,
-      vscode.l10n.t('revision {0}', revision),
-    );
+    // One path on both sides: the multi-file diff shows the file as modified, not renamed.
+    const place = { uri: entry.key, relativePath: entry.relativePath };
+    const left = reviewUri(session.runId, 'previous', fileId, place);
+    const right = reviewUri(session.runId, 'result', fileId, place);
     sources.content.set(left, entry.before);
     sources.content.set(right, entry.after);
     entries.push([vscode.Uri.parse(entry.key), left, right]);
@@ -136,8 +126,13 @@ export async function openChangesSince(
     return summary;
   }
   const title = session.objective
-    ? vscode.l10n.t('Changes since revision {0} for “{1}”', previousRevision, inert(shortenText(session.objective, 80)))
-    : vscode.l10n.t('Changes since revision {0}', previousRevision);
+    ? vscode.l10n.t(
+        'Changes since revision {0} for “{1}” (revision {0} ↔ revision {2})',
+        previousRevision,
+        inert(shortenText(session.objective, 80)),
+        revision,
+      )
+    : vscode.l10n.t('Changes since revision {0} (revision {0} ↔ revision {1})', previousRevision, revision);
   const available = await vscode.commands.getCommands(true);
   if (available.includes('vscode.changes')) {
     await vscode.commands.executeCommand('vscode.changes', title, entries);

@@ -35,6 +35,17 @@ describe('review comments to the agent', () => {
     const fileA = summary.files.find((f) => f.relativePath === 'talk-a.txt');
     const fileB = summary.files.find((f) => f.relativePath === 'talk-b.md');
     assert.ok(fileA && fileB, JSON.stringify(summary.files));
+    // The multi-file diff compares the workspace file with the agent's version at the same path:
+    // VS Code shows a pair whose paths differ as a rename ("R", the other name struck through).
+    const agentDoc = await waitFor("the multi-file diff to open talk-a.txt's agent version", () =>
+      vscode.workspace.textDocuments
+        .map((d) => d.uri)
+        .find(
+          (u) =>
+            u.scheme === 'agent-runtime-review' && u.query.includes(fileA.fileId) && u.query.includes('kind=agent'),
+        ),
+    );
+    assert.strictEqual(agentDoc.path, vscode.Uri.parse(fileA.uri).path);
 
     /** What a person does: select lines of the agent's version, type, press Add Comment. */
     const comment = async (
@@ -43,7 +54,10 @@ describe('review comments to the agent', () => {
       line: number,
       text: string,
     ): Promise<StoredComment> => {
-      const uri = reviewUri(runId, 'agent', fileId, relativePath);
+      const uri = reviewUri(runId, 'agent', fileId, {
+        uri: summary.files.find((f) => f.fileId === fileId)?.uri,
+        relativePath,
+      });
       const thread = talk.threads.controller.createCommentThread(uri, new vscode.Range(line - 1, 0, line - 1, 0), []);
       const stored = await vscode.commands.executeCommand<StoredComment>('agentRuntime.addReviewComment', {
         thread,

@@ -38,7 +38,7 @@ describe('review comments to the agent on a project run', () => {
     const summary = await vscode.commands.executeCommand<ReviewSummary>('agentRuntime.reviewChanges', { runId });
     const readme = summary?.files.find((f) => f.relativePath === 'README.md');
     assert.ok(readme, JSON.stringify(summary?.files));
-    const agentUri = reviewUri(runId, 'agent', readme.fileId, 'README.md');
+    const agentUri = reviewUri(runId, 'agent', readme.fileId, readme);
     const agentLines = (await vscode.workspace.openTextDocument(agentUri)).getText().split('\n');
     const comment = async (text: string, body: string): Promise<StoredComment> => {
       const line = agentLines.indexOf(text);

@@ -57,9 +57,10 @@ describe('review revisions', () => {
       runId: first,
     });
     assert.strictEqual(firstReview?.revision, 1);
-    const aId = firstReview.files.find((f) => f.relativePath === 'since-a.txt')?.fileId;
+    const sinceA = firstReview.files.find((f) => f.relativePath === 'since-a.txt');
+    const aId = sinceA?.fileId;
     const bId = firstReview.files.find((f) => f.relativePath === 'since-b.txt')?.fileId;
-    assert.ok(aId && bId, JSON.stringify(firstReview.files));
+    assert.ok(sinceA && aId && bId, JSON.stringify(firstReview.files));
 
     // Revision 2: one comment on since-a.txt; since-b.txt is saved again as revision 1 left it.
     const revision1A = await revisionOf(client, first, aId);
@@ -76,8 +77,18 @@ describe('review revisions', () => {
     assert.deepStrictEqual(since.files, [{ relativePath: 'since-a.txt', kind: 'changed', reviewed: false }]);
     assert.deepStrictEqual(since.unchanged, ['since-b.txt']);
     // The two sides are the revisions as the agent left them: only the commented line differs.
-    const left = (await vscode.workspace.openTextDocument(reviewUri(second, 'previous', aId, 'since-a.txt'))).getText();
-    const right = (await vscode.workspace.openTextDocument(reviewUri(second, 'result', aId, 'since-a.txt'))).getText();
+    // The documents the multi-file diff opened have the workspace file's path on both sides: VS
+    // Code shows a pair whose paths differ as a rename ("R", the other name struck through).
+    const shown = await waitFor('the multi-file diff to open both revisions of since-a.txt', async () => {
+      const docs = vscode.workspace.textDocuments.map((d) => d.uri).filter((u) => u.query.includes(aId));
+      const previous = docs.find((u) => u.query.includes('kind=previous'));
+      const result = docs.find((u) => u.query.includes('kind=result'));
+      return previous && result ? { previous, result } : undefined;
+    });
+    assert.strictEqual(shown.previous.path, vscode.Uri.parse(sinceA.uri).path);
+    assert.strictEqual(shown.result.path, shown.previous.path);
+    const left = (await vscode.workspace.openTextDocument(reviewUri(second, 'previous', aId, sinceA))).getText();
+    const right = (await vscode.workspace.openTextDocument(reviewUri(second, 'result', aId, sinceA))).getText();
     assert.strictEqual(left, revision1A);
     const differing = right.split('\n').filter((l, i) => l !== left.split('\n')[i]);
     assert.deepStrictEqual(differing, [`${revision1A.split('\n')[2]}${REVISED_MARK}`]);

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Locator } from 'playwright-core';
 import type { RuntimeHandle } from '../../../runtime';
 import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
@@ -75,6 +76,30 @@ export async function reviewFromRunRow(
 }
 
 /** See Workbench.selectExplorerRows: an editor opening must not re-select its file under a Ctrl+click. */
+/**
+ * A changed file's entry in VS Code's multi-file diff: its name once, no status letter (VS Code
+ * marks a pair whose paths differ "R", renamed, with the other side's name struck through), and no
+ * id, encoded URI or side in words where the folder goes.
+ */
+export async function assertShownAsModified(entry: Locator, name: string): Promise<void> {
+  const header = entry.locator('.header');
+  const text = (await header.innerText()).replace(/\u00a0/g, ' ').trim();
+  assert.strictEqual(text.split(name).length - 1, 1, `the header names ${name} once: ${text}`);
+  const status = header.locator('.status');
+  assert.strictEqual((await status.textContent())?.trim() ?? '', '', `${name} is shown with a status letter: ${text}`);
+  assert.ok(!(await status.evaluate((e) => e.classList.contains('renamed'))), `${name} is shown as renamed`);
+  assert.strictEqual(
+    (await header.locator('.title.original').innerText()).trim(),
+    '',
+    'another name is struck through',
+  );
+  assert.doesNotMatch(
+    text,
+    /%[0-9A-F]{2}|run_|file_|agent's|as sent|revision \d/,
+    `the header says more than the file: ${text}`,
+  );
+}
+
 export const EXPLORER_MULTI_SELECT = { 'explorer.autoReveal': false };
 
 const EDITOR_LINES = '.part.editor .editor-instance .monaco-editor .view-lines';

@@ -12,7 +12,13 @@ import { type Scenario, type ScenarioContext } from '../types';
 import { UI } from '../ui';
 import { getRun, listRuns, TERMINAL, until } from './api';
 import { docsShot, PICTURE_SETTINGS } from './docsImages';
-import { EXPLORER_MULTI_SELECT, reviewFromRunRow, saveAll, uploadAttachAndFinish } from './review';
+import {
+  assertShownAsModified,
+  EXPLORER_MULTI_SELECT,
+  reviewFromRunRow,
+  saveAll,
+  uploadAttachAndFinish,
+} from './review';
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}`).join('\n') + '\n';
 
@@ -72,6 +78,12 @@ export const reviewTalkLoop: Scenario = {
     const objective = 'Polish the two notes';
     const first = await uploadAttachAndFinish(ctx, ['talk-a.md', 'talk-b.md'], objective);
     await reviewFromRunRow(ctx, objective);
+    // Each changed file once, as modified: your file and the agent's version have one path.
+    for (const name of ['talk-a.md', 'talk-b.md']) {
+      const entry = page.locator('.multiDiffEntry', { has: page.locator('.header', { hasText: name }) }).first();
+      await entry.waitFor({ timeout: workbench.timeoutMs });
+      await assertShownAsModified(entry, name);
+    }
 
     const plainer = 'Say this more plainly.';
     const keep = 'Leave it: the wording is right.';
@@ -127,7 +139,7 @@ export const reviewTalkLoop: Scenario = {
       .first()
       .waitFor({ timeout: workbench.timeoutMs });
     assert.strictEqual(await entries.count(), 1, 'only the file the follow-up changed is shown');
-    assert.match(await entries.first().locator('.header').innerText(), /talk-a\.md/);
+    await assertShownAsModified(entries.first(), 'talk-a.md');
     await shot('since-revision-1');
 
     await workbench.runCommand(UI.commands.applyReviewChanges);
