@@ -74,7 +74,7 @@ describe('review comments sent from the run panel', () => {
     assert.ok(reviewed, JSON.stringify(summary));
 
     const comment = async (line: number, text: string): Promise<StoredComment> => {
-      const uri = reviewUri(runId, 'agent', reviewed.fileId, reviewed.relativePath);
+      const uri = reviewUri(runId, 'agent', reviewed.fileId, reviewed);
       const thread = talk.threads.controller.createCommentThread(uri, new vscode.Range(line - 1, 0, line - 1, 0), []);
       const stored = await vscode.commands.executeCommand<StoredComment>('agentRuntime.addReviewComment', {
         thread,

@@ -10,7 +10,7 @@ import { reviewUri } from '../../src/reviewUi/reviewContent';
 import type { SinceSummary } from '../../src/reviewUi/revisionReview';
 import { REVISED_MARK } from '../runtime/reviewComments';
 import { lines, revisionOf, untilRunEnds, uploadAndRun, workspaceFolder } from './reviewKit';
-import { suiteWithService, testEnv } from './support';
+import { suiteWithService, testEnv, waitFor } from './support';
 
 /** The sequence of the run's last event (the terminal one), from the runtime's admin log. */
 async function lastSequence(runId: string): Promise<number> {
