@@ -33,7 +33,7 @@ import { recordUploads } from '../reviewUi/uploadOrigins';
 import { isTerminalStatus } from '../runEvents/runStatus';
 import type { RunStore } from '../runs/runStore';
 import { realInside } from '../upload/realPaths';
-import { forkAfterLastStep, type SendPreviews, startFollowUp } from './sendComments';
+import { continuedRunLabel, forkAfterLastStep, type SendPreviews, startFollowUp } from './sendComments';
 import { SendKeys } from './sendKeys';
 
 /** The workspace's clone of a project against a base commit (src/projects/projectCommands.ts ClonePosition, by shape). */
@@ -183,7 +183,8 @@ export function registerCatchUp(
       const note = typeof given.instructions === 'string' ? given.instructions : undefined;
       const service = deps.service.client.baseUrl;
       if (interactive) {
-        const uri = previews.put(previewText(service, runId, way.afterSequence, found, patch, note));
+        const label = await continuedRunLabel(deps, record);
+        const uri = previews.put(previewText(service, runId, label, way.afterSequence, found, patch, note));
         await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
         const go = vscode.l10n.t('Send to the Agent');
         const moved =
@@ -194,14 +195,14 @@ export function registerCatchUp(
           'info',
           found.kind === 'project'
             ? vscode.l10n.t(
-                'Ask the agent to update run {0} to commit {1}, {2} commits later?',
-                runId,
+                'Ask the agent to update {0} to commit {1}, {2} commits later?',
+                label,
                 found.move.head.slice(0, 7),
                 found.move.commits.length + found.move.more,
               )
             : vscode.l10n.t(
-                'Ask the agent to update run {0} to the {1} files edited since they were sent?',
-                runId,
+                'Ask the agent to update {0} to the {1} files edited since they were sent?',
+                label,
                 found.edited.length,
               ),
           [
@@ -213,7 +214,7 @@ export function registerCatchUp(
             found.kind === 'uploads'
               ? vscode.l10n.t('Each edited file is uploaded again and attached in place of the one sent before.')
               : vscode.l10n.t('The new run starts from commit {0}.', found.move.head.slice(0, 7)),
-            vscode.l10n.t('A new run forks run {0} after its last step and goes on from what it produced.', runId),
+            vscode.l10n.t('A new run forks {0} after its last step and goes on from what it produced.', label),
             vscode.l10n.t('Service: {0}', service),
             vscode.l10n.t('Everything that goes out is in the document beside this.'),
           ],
@@ -494,6 +495,7 @@ async function runIdOf(deps: CommandDeps, runs: RunStore, arg: unknown): Promise
 function previewText(
   service: string,
   runId: string,
+  label: string,
   afterSequence: number,
   found: Extract<Found, { moved: true }>,
   patch: { text: string; files: string[] } | undefined,
@@ -503,7 +505,7 @@ function previewText(
     `# ${vscode.l10n.t('Ask the agent to update its changes')}`,
     '',
     `- ${vscode.l10n.t('Service: {0}', service)}`,
-    `- ${vscode.l10n.t('Continues run {0} as a new run forked after event #{1}: it goes on from what this run produced', runId, afterSequence)}`,
+    `- ${vscode.l10n.t('Continues {0} (run {1}) as a new run forked after event #{2}: it goes on from what this run produced', label, runId, afterSequence)}`,
     '',
   ];
   if (found.kind === 'project') {

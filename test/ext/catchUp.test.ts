@@ -107,8 +107,9 @@ describe('asking the agent to update its changes', () => {
     this.timeout(90_000);
     const file = vscode.Uri.joinPath(folder, `catch-up-offer-${Date.now()}.txt`);
     await vscode.workspace.fs.writeFile(file, Buffer.from('one\ntwo\nthree\n'));
+    const objective = `Catch-up offer ${Date.now()}`;
     const task = await vscode.commands.executeCommand<TaskRecord>('agentRuntime.uploadAndCreateTask', file, [file], {
-      objective: `Catch-up offer ${Date.now()}`,
+      objective,
     });
     const runId = task.run_id as string;
     await untilEnded(client, runId);
@@ -142,6 +143,9 @@ describe('asking the agent to update its changes', () => {
       windowApi.showInformationMessage = original;
     }
     assert.match(modals[0].message, /^Ask the agent to update .* to the 1 files edited since they were sent\?$/);
+    // The run by its task, as people know it, never by its id.
+    assert.ok(modals[0].message.includes(`“${objective}”`), modals[0].message);
+    assert.ok(!`${modals[0].message}${modals[0].detail}`.includes(runId), `${modals[0].message}\n${modals[0].detail}`);
     assert.ok(modals[0].detail.includes(path.basename(file.fsPath)), modals[0].detail);
   });
 
