@@ -39,6 +39,8 @@ export interface FateDeps {
 
 export class CommentFates implements vscode.Disposable {
   private readonly judging = new Map<string, Promise<void>>();
+  /** Follow-ups asked to be judged while a pass ran: one more pass each (see judge). */
+  private readonly judgeAgain = new Set<string>();
   private readonly watched = new Map<string, vscode.Disposable>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly lifetime = new AbortController();
@@ -73,20 +75,31 @@ export class CommentFates implements vscode.Disposable {
     }
   }
 
-  /** Judges the comments sent with a finished follow-up (once at a time per follow-up). */
+  /**
+   * Judges the comments sent with a finished follow-up, once at a time per follow-up. A call that
+   * comes while a pass runs gets one more pass after it: the send marks its comments one by one,
+   * so a pass started by the run's end in the middle of that sees only the first ones.
+   */
   judge(followUpRunId: string): Promise<void> {
-    let running = this.judging.get(followUpRunId);
-    if (!running) {
-      running = this.judgeNow(followUpRunId)
-        .catch((err: unknown) => {
-          this.deps.log.warn(
-            `Review comments: what became of the comments sent with ${followUpRunId} could not be read: ${describeError(err)}`,
-          );
-        })
-        .finally(() => this.judging.delete(followUpRunId));
-      this.judging.set(followUpRunId, running);
+    const running = this.judging.get(followUpRunId);
+    if (running) {
+      this.judgeAgain.add(followUpRunId);
+      return running;
     }
-    return running;
+    const pass = this.judgeNow(followUpRunId)
+      .catch((err: unknown) => {
+        this.deps.log.warn(
+          `Review comments: what became of the comments sent with ${followUpRunId} could not be read: ${describeError(err)}`,
+        );
+      })
+      .finally(() => {
+        this.judging.delete(followUpRunId);
+        if (this.judgeAgain.delete(followUpRunId) && !this.lifetime.signal.aborted) {
+          void this.judge(followUpRunId);
+        }
+      });
+    this.judging.set(followUpRunId, pass);
+    return pass;
   }
 
   private async judgeNow(followUpRunId: string): Promise<void> {
