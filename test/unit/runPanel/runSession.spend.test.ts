@@ -56,10 +56,11 @@ describe('RunSession: spend against the cap', function () {
     await until(() => infos(posted).some((i) => i.status === 'awaiting_budget'), 'the info to say awaiting_budget', 20);
     await rig.client.raiseBudget(runId, { amount: '1.00', currency: 'USD' }, 'raise-once');
     await until(() => session.connectionState.state === 'ended', 'the run ended', 20);
+    // The info that says so follows the end (the run's record is read once it ended).
+    await until(() => infos(posted).at(-1)?.status === 'completed', 'the info to say completed', 20);
     const statuses = infos(posted).map((i) => i.status);
     const paused = statuses.indexOf('awaiting_budget');
     assert.ok(statuses.slice(paused).includes('running'), statuses.join(', '));
-    assert.equal(statuses.at(-1), 'completed');
   });
 
   it("hostile spend: bad amounts arrive as received, another run's budget events are not taken, a flood is one note per batch", async () => {
