@@ -390,6 +390,12 @@ export class Workbench {
         throw new Error(`Running Extensions does not list "${name}"`);
       }
       const focused = list.locator('.monaco-list-row.focused').first();
+      // The list re-renders as extensions finish activating: a row clicked before may be gone, and
+      // with it the focus. Focus the list again instead of waiting for a focused row.
+      if ((await focused.count()) === 0) {
+        await rows.first().click();
+        continue;
+      }
       const atEnd = (await focused.getAttribute('aria-posinset')) === (await focused.getAttribute('aria-setsize'));
       await this.page.keyboard.press(atEnd ? 'Home' : 'ArrowDown');
     }
